@@ -1,0 +1,26 @@
+"""The detector's class list: the tile codes of RULES.md, in one fixed order.
+
+The order is the model's class index; it is written into every exported model's
+sidecar file, and a model whose names differ from this list is refused.
+"""
+
+from __future__ import annotations
+
+SUITED: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
+WINDS: tuple[str, ...] = ("E", "S", "W", "N")
+DRAGONS: tuple[str, ...] = ("C", "F", "P")
+FLOWERS: tuple[str, ...] = ("F1", "F2", "F3", "F4")
+SEASONS: tuple[str, ...] = ("S1", "S2", "S3", "S4")
+ANIMALS: tuple[str, ...] = ("cat", "rat", "rooster", "centipede")
+MALAYSIAN: tuple[str, ...] = ("face", "fly")
+BACK = "back"
+
+CLASSES: tuple[str, ...] = (
+    SUITED + WINDS + DRAGONS + FLOWERS + SEASONS + ANIMALS + MALAYSIAN + (BACK,)
+)
+CLASS_INDEX: dict[str, int] = {code: index for index, code in enumerate(CLASSES)}
+
+# Tiles that are never part of the hand proper: they go to the bonus row.
+BONUS_CODES: frozenset[str] = frozenset(FLOWERS + SEASONS + ANIMALS + ("face",))
+
+assert len(CLASSES) == 49

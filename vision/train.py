@@ -1,0 +1,211 @@
+"""Training recipe for the two ONNX models (needs the `train` extra; never imported at run time).
+
+Stages, each a sub-command, each deterministic for its seed:
+
+    python -m vision.train data       --scenes DIR --out DIR     # scenes -> detector set + classifier crops
+    python -m vision.train detector   --data DIR --epochs N      # 1-class "tile" detector (YOLO11n)
+    python -m vision.train classifier --data DIR --epochs N      # 49-class crop classifier (YOLO11n-cls)
+    python -m vision.train export     --detector PT --classifier PT --out models/
+
+Scenes come from `python -m datasets.synth`. Checkpoints and logs go under `--project`
+(default ~/.cache/mahjong-train), never into the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import sys
+import time
+from pathlib import Path
+
+# Offline before ultralytics is imported: no font, weight or dataset downloads, no telemetry.
+os.environ.setdefault("YOLO_OFFLINE", "1")
+os.environ.setdefault("YOLO_VERBOSE", "True")
+
+import cv2
+import numpy as np
+
+from vision.classes import CLASSES
+from vision.crops import crop_tiles
+
+DEFAULT_PROJECT = Path.home() / ".cache" / "mahjong-train"
+CROP_MARGIN = 0.15
+CLASSIFIER_SIZE = 96
+DETECTOR_SIZE = 512
+
+
+def class_folder(index: int) -> str:
+    """Folder name whose alphabetical order equals the class order (ultralytics sorts folder names)."""
+    return f"{index:02d}_{CLASSES[index]}"
+
+
+def jitter_boxes(xyxy: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
+    """Shift and scale boxes a little, as a detector's boxes differ from the ground truth."""
+    size = np.maximum(xyxy[:, 2:] - xyxy[:, :2], 1.0)
+    centre = (xyxy[:, :2] + xyxy[:, 2:]) / 2 + rng.normal(0, amount, size.shape) * size
+    size = size * np.exp(rng.normal(0, amount, size.shape))
+    return np.concatenate([centre - size / 2, centre + size / 2], axis=1)
+
+
+def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_per_tile: int) -> None:
+    """Detector set (all scenes, single class at train time) and classifier crops from the scene metas."""
+    rng = np.random.default_rng(seed)
+    metas = sorted((scenes / "meta").glob("*.json"))
+    if not metas:
+        sys.exit(f"no scene metas under {scenes / 'meta'}")
+    names = [p.stem for p in metas]
+    random.Random(seed).shuffle(names)
+    n_val = max(1, int(len(names) * val_fraction))
+    splits = {"val": names[:n_val], "train": names[n_val:]}
+
+    det = out / "detector"
+    for split, split_names in splits.items():
+        for kind in ("images", "labels"):
+            (det / kind / split).mkdir(parents=True, exist_ok=True)
+        for name in split_names:
+            image = next((scenes / "images").glob(name + ".*"))
+            link = det / "images" / split / image.name
+            if not link.exists():
+                link.symlink_to(image.resolve())
+            shutil.copy(scenes / "labels" / f"{name}.txt", det / "labels" / split / f"{name}.txt")
+    (det / "data.yaml").write_text(
+        f"path: {det.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: tile\n"
+    )
+
+    cls = out / "classifier"
+    for split in splits:
+        for index in range(len(CLASSES)):
+            (cls / split / class_folder(index)).mkdir(parents=True, exist_ok=True)
+    counts = np.zeros(len(CLASSES), int)
+    for split, split_names in splits.items():
+        for name in split_names:
+            meta = json.loads((scenes / "meta" / f"{name}.json").read_text())
+            image_path = scenes / meta["image"]
+            bgr = cv2.imread(str(image_path))
+            rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+            tiles = meta["tiles"]
+            if not tiles:
+                continue
+            xyxy = np.array([t["xyxy"] for t in tiles], np.float32)
+            for k in range(crops_per_tile if split == "train" else 1):
+                boxes = jitter_boxes(xyxy, rng, 0.06) if k else xyxy
+                crops = crop_tiles(rgb, boxes.astype(np.float32), CLASSIFIER_SIZE, CROP_MARGIN)
+                for i, (tile, crop) in enumerate(zip(tiles, crops, strict=True)):
+                    index = CLASSES.index(tile["code"])
+                    counts[index] += split == "train"
+                    path = cls / split / class_folder(index) / f"{name}_{i}_{k}.jpg"
+                    bgr_crop = cv2.cvtColor(crop, cv2.COLOR_RGB2BGR)
+                    cv2.imwrite(str(path), bgr_crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    print(f"detector set: {len(splits['train'])} train / {len(splits['val'])} val scenes -> {det}")
+    print(f"classifier crops per class (train): min {counts.min()} median {int(np.median(counts))} -> {cls}")
+
+
+def two_threads(trainer: object) -> None:
+    """ultralytics pins torch to one thread on a 2-core machine; two are 1.6-1.8x faster."""
+    import torch
+
+    torch.set_num_threads(max(1, os.cpu_count() or 1))
+
+
+def train_detector(data: Path, epochs: int, imgsz: int, batch: int, project: Path, name: str, seed: int,
+                   resume_from: str | None, fraction: float) -> None:
+    from ultralytics import YOLO
+
+    model = YOLO(resume_from or "yolo11n.yaml")
+    model.add_callback("on_pretrain_routine_start", two_threads)
+    model.train(
+        data=str(data / "detector" / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
+        workers=0, project=str(project), name=name, exist_ok=True, seed=seed, deterministic=False,
+        single_cls=True, plots=False, pretrained=False, amp=False, fliplr=0.0, mosaic=0.5, degrees=0.0,
+        close_mosaic=2, patience=100, cache="ram", fraction=fraction, val=True,
+    )
+
+
+def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, project: Path, name: str, seed: int,
+                     resume_from: str | None) -> None:
+    from ultralytics import YOLO
+
+    model = YOLO(resume_from or "yolo11n-cls.yaml")
+    model.add_callback("on_pretrain_routine_start", two_threads)
+    model.train(
+        data=str(data / "classifier"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0,
+        project=str(project), name=name, exist_ok=True, seed=seed, deterministic=False, plots=False,
+        pretrained=False, amp=False, fliplr=0.0, patience=100, erasing=0.0, auto_augment=None,
+    )
+
+
+def export(detector: Path, classifier: Path, out: Path, det_imgsz: int, cls_imgsz: int) -> None:
+    """Export both checkpoints to ONNX and write the sidecar that the run time reads."""
+    from ultralytics import YOLO
+
+    out.mkdir(parents=True, exist_ok=True)
+    det_onnx = Path(YOLO(str(detector)).export(format="onnx", imgsz=det_imgsz, dynamic=False, simplify=True,
+                                               opset=17, nms=False))
+    cls_model = YOLO(str(classifier))
+    names = [cls_model.names[i] for i in range(len(cls_model.names))]
+    expected = [class_folder(i) for i in range(len(CLASSES))]
+    if names != expected:
+        sys.exit(f"classifier classes {names[:5]}... differ from the class list {expected[:5]}...")
+    cls_onnx = Path(cls_model.export(format="onnx", imgsz=cls_imgsz, dynamic=True, simplify=True, opset=17))
+    shutil.copy(det_onnx, out / "tile_detector.onnx")
+    shutil.copy(cls_onnx, out / "tile_classifier.onnx")
+    sidecar = {
+        "detector": {"file": "tile_detector.onnx", "imgsz": [det_imgsz, det_imgsz], "names": ["tile"],
+                     "conf": 0.25, "iou": 0.6},
+        "classifier": {"file": "tile_classifier.onnx", "imgsz": cls_imgsz, "names": list(CLASSES),
+                       "crop_margin": CROP_MARGIN},
+    }
+    (out / "models.json").write_text(json.dumps(sidecar, indent=2) + "\n")
+    print(f"exported to {out}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="stage", required=True)
+    p = sub.add_parser("data")
+    p.add_argument("--scenes", type=Path, required=True)
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--val-fraction", type=float, default=0.1)
+    p.add_argument("--crops-per-tile", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    for stage in ("detector", "classifier"):
+        p = sub.add_parser(stage)
+        p.add_argument("--data", type=Path, required=True)
+        p.add_argument("--epochs", type=int, default=20)
+        p.add_argument("--imgsz", type=int, default=DETECTOR_SIZE if stage == "detector" else CLASSIFIER_SIZE)
+        p.add_argument("--batch", type=int, default=16 if stage == "detector" else 64)
+        p.add_argument("--project", type=Path, default=DEFAULT_PROJECT)
+        p.add_argument("--name", default=stage)
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--weights", default=None, help="start from this checkpoint instead of random init")
+        if stage == "detector":
+            p.add_argument("--fraction", type=float, default=1.0)
+    p = sub.add_parser("export")
+    p.add_argument("--detector", type=Path, required=True)
+    p.add_argument("--classifier", type=Path, required=True)
+    p.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models")
+    p.add_argument("--det-imgsz", type=int, default=DETECTOR_SIZE)
+    p.add_argument("--cls-imgsz", type=int, default=CLASSIFIER_SIZE)
+    args = parser.parse_args(argv)
+
+    start = time.time()
+    if args.stage == "data":
+        build_data(args.scenes, args.out, args.val_fraction, args.seed, args.crops_per_tile)
+    elif args.stage == "detector":
+        train_detector(args.data, args.epochs, args.imgsz, args.batch, args.project, args.name, args.seed,
+                       args.weights, args.fraction)
+    elif args.stage == "classifier":
+        train_classifier(args.data, args.epochs, args.imgsz, args.batch, args.project, args.name, args.seed,
+                         args.weights)
+    else:
+        export(args.detector, args.classifier, args.out, args.det_imgsz, args.cls_imgsz)
+    print(f"{args.stage}: {time.time() - start:.0f} s wall")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,257 @@
+"""Geometry of the layout step: duplicates, row direction, tile extents, segments and rows.
+
+Detections are axis-aligned boxes only, so everything about the table's orientation is
+inferred from the boxes themselves:
+
+* the row direction comes from the vectors between neighbouring box centres (tiles in a
+  row touch along their short side, so a tile's nearest neighbour usually lies along the row);
+* a tile of width `a` and height `b` turned by `phi` has an axis-aligned box of
+  `w = a|cos| + b|sin|`, `h = a|sin| + b|cos|`; knowing `phi` (the row direction) this
+  is solved for the tile's extent along the row, which tells an upright tile from a
+  sideways (claimed) one and measures the real gap between neighbours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+# A mahjong tile's face is about 3:4 (width:height); used where the boxes cannot tell.
+TILE_ASPECT = 0.75
+# Boxes overlapping more than this (IoU) are one tile seen twice.
+DUPLICATE_IOU = 0.5
+# Two boxes whose centres are closer than this fraction of the smaller box side are one tile.
+DUPLICATE_CENTRE = 0.25
+# Neighbours in one group: edge gap along the row below this fraction of the tile's (a + b).
+GAP_FRACTION = 0.2
+# Neighbours in one row: offset across the row below this fraction of the tile's (a + b).
+ACROSS_FRACTION = 0.3
+# Segments of one row: end-to-end distance below this many tile widths.
+ROW_GAP_WIDTHS = 6.0
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The table's row axis in image coordinates: `along` is the row direction, `across` its normal."""
+
+    angle: float  # radians, in (-pi/2, pi/2]: rows read left to right (top to bottom when vertical)
+
+    @property
+    def along(self) -> np.ndarray:
+        return np.array([np.cos(self.angle), np.sin(self.angle)])
+
+    @property
+    def across(self) -> np.ndarray:
+        return np.array([-np.sin(self.angle), np.cos(self.angle)])
+
+
+@dataclass(frozen=True)
+class TileShape:
+    """Per-tile sizes in the row frame, (N,) arrays each.
+
+    `span` is a + b (the sum of the tile's two sides, recoverable at any angle), `along`
+    the tile's extent along the row, `sideways` whether the tile lies across the row.
+    """
+
+    span: np.ndarray
+    along: np.ndarray
+    sideways: np.ndarray
+
+
+def box_iou(boxes: np.ndarray) -> np.ndarray:
+    """(N, N) intersection over union of xyxy boxes."""
+    x1 = np.maximum(boxes[:, None, 0], boxes[None, :, 0])
+    y1 = np.maximum(boxes[:, None, 1], boxes[None, :, 1])
+    x2 = np.minimum(boxes[:, None, 2], boxes[None, :, 2])
+    y2 = np.minimum(boxes[:, None, 3], boxes[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    union = area[:, None] + area[None, :] - inter
+    return np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
+
+
+def duplicate_of(xyxy: np.ndarray, confidence: np.ndarray) -> np.ndarray:
+    """For each box, the index of the box it duplicates (itself when kept).
+
+    Greedy by confidence: a box is dropped when it overlaps a kept, more confident box by
+    IoU >= DUPLICATE_IOU or its centre nearly coincides with it (a small box inside a big one).
+    """
+    n = len(xyxy)
+    owner = np.arange(n)
+    if n == 0:
+        return owner
+    boxes = xyxy.astype(np.float64)
+    iou = box_iou(boxes)
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    sides = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    centre_dist = np.linalg.norm(centres[:, None] - centres[None, :], axis=2)
+    close = centre_dist < DUPLICATE_CENTRE * np.minimum(sides[:, None], sides[None, :])
+    kept: list[int] = []
+    # Stable order: equal confidences keep the earlier detection.
+    for i in np.argsort(-confidence, kind="stable"):
+        match = [k for k in kept if iou[i, k] >= DUPLICATE_IOU or close[i, k]]
+        if match:
+            owner[i] = match[0]
+        else:
+            kept.append(int(i))
+    return owner
+
+
+def _fold_angle(angle: float) -> float:
+    """Angle of an undirected line, folded into (-pi/2, pi/2]."""
+    folded = (angle + np.pi / 2) % np.pi - np.pi / 2
+    return float(np.pi / 2) if np.isclose(folded, -np.pi / 2) else float(folded)
+
+
+def row_angle(centres: np.ndarray, boxes: np.ndarray) -> float:
+    """The dominant row direction (radians, folded into (-pi/2, pi/2]).
+
+    Each tile votes with the vectors to its two nearest neighbours, weighted so that the
+    nearest counts most; votes are doubled angles (a line has no sense) in a smoothed
+    circular histogram, and the peak is refined by the weighted mean of the votes near it.
+    With fewer than two tiles, the box shape decides: an upright tile is taller than wide.
+    """
+    n = len(centres)
+    if n < 2:
+        if n == 1 and boxes[0, 2] - boxes[0, 0] > boxes[0, 3] - boxes[0, 1]:
+            return float(np.pi / 2)
+        return 0.0
+    diff = centres[None, :, :] - centres[:, None, :]
+    dist = np.linalg.norm(diff, axis=2)
+    np.fill_diagonal(dist, np.inf)
+    k = min(2, n - 1)
+    nearest = np.argsort(dist, axis=1)[:, :k]
+    angles: list[float] = []
+    weights: list[float] = []
+    for i in range(n):
+        d0 = dist[i, nearest[i, 0]]
+        for rank, j in enumerate(nearest[i]):
+            vec = diff[i, j]
+            # Farther neighbours count less; the second one only when nearly as close.
+            weight = float(np.exp(-((dist[i, j] / max(d0, 1e-9)) - 1.0) * 4.0)) / (1 + rank)
+            angles.append(float(2 * np.arctan2(vec[1], vec[0])))
+            weights.append(weight)
+    doubled = np.array(angles)
+    w = np.array(weights)
+    bins = 360
+    hist = np.zeros(bins)
+    idx = ((doubled % (2 * np.pi)) / (2 * np.pi) * bins).astype(int) % bins
+    np.add.at(hist, idx, w)
+    # Smooth with a circular Gaussian (sigma 6 doubled-degrees = 3 degrees of row angle).
+    offsets = np.arange(-18, 19)
+    kernel = np.exp(-0.5 * (offsets / 6.0) ** 2)
+    smooth = sum(kernel[t] * np.roll(hist, offsets[t]) for t in range(len(offsets)))
+    peak = (np.argmax(smooth) + 0.5) / bins * 2 * np.pi
+    near = np.abs(np.angle(np.exp(1j * (doubled - peak)))) < np.radians(30)
+    vec = np.sum(w[near] * np.exp(1j * doubled[near]))
+    return _fold_angle(float(np.angle(vec)) / 2)
+
+
+def tile_shapes(boxes: np.ndarray, frame: Frame) -> TileShape:
+    """Each tile's size in the row frame (see the module docstring for the box model)."""
+    w = boxes[:, 2] - boxes[:, 0]
+    h = boxes[:, 3] - boxes[:, 1]
+    c, s = abs(np.cos(frame.angle)), abs(np.sin(frame.angle))
+    span = (w + h) / (c + s)
+    default_along = span * TILE_ASPECT / (1 + TILE_ASPECT)
+    if abs(c - s) < 0.35:
+        # Near 45 degrees the box shape cannot tell upright from sideways.
+        return TileShape(span=span, along=default_along, sideways=np.zeros(len(boxes), bool))
+    # (w - h) / (c - s) is a - b for an upright tile (negative), b - a for a sideways one.
+    skew = (w - h) / (c - s)
+    along = np.clip((span + skew) / 2, 0.3 * span, 0.7 * span)
+    # Only a clear difference counts as sideways: perspective and the tile body blur the shape.
+    sideways = skew > 0.12 * span
+    return TileShape(span=span, along=np.where(sideways, along, np.minimum(along, default_along * 1.15)),
+                     sideways=sideways)
+
+
+class _UnionFind:
+    def __init__(self, n: int) -> None:
+        self.parent = list(range(n))
+
+    def find(self, i: int) -> int:
+        while self.parent[i] != i:
+            self.parent[i] = self.parent[self.parent[i]]
+            i = self.parent[i]
+        return i
+
+    def union(self, i: int, j: int) -> None:
+        ri, rj = self.find(i), self.find(j)
+        if ri != rj:
+            self.parent[max(ri, rj)] = min(ri, rj)
+
+    def groups(self) -> list[list[int]]:
+        out: dict[int, list[int]] = {}
+        for i in range(len(self.parent)):
+            out.setdefault(self.find(i), []).append(i)
+        return list(out.values())
+
+
+def segments(centres: np.ndarray, shape: TileShape, frame: Frame) -> list[list[int]]:
+    """Runs of touching tiles: neighbours along the row with an edge gap below GAP_FRACTION.
+
+    Each run is ordered along the row; runs are returned in no particular order.
+    """
+    n = len(centres)
+    along = centres @ frame.along
+    across = centres @ frame.across
+    uf = _UnionFind(n)
+    for i in range(n):
+        for j in range(i + 1, n):
+            size = (shape.span[i] + shape.span[j]) / 2
+            # Sideways tiles sit flush with one edge of the row, not centred on it.
+            if abs(across[i] - across[j]) > ACROSS_FRACTION * size:
+                continue
+            gap = abs(along[i] - along[j]) - (shape.along[i] + shape.along[j]) / 2
+            if gap < GAP_FRACTION * size:
+                uf.union(i, j)
+    return [sorted(group, key=lambda k: along[k]) for group in uf.groups()]
+
+
+def _line_offset(points: np.ndarray, frame: Frame, target: np.ndarray) -> np.ndarray:
+    """Distance across the row from `target` points to the line through `points`.
+
+    The line follows the points' own direction when they are long enough to have one
+    (perspective makes far rows lean), else the global row direction.
+    """
+    centre = points.mean(axis=0)
+    direction = frame.along
+    if len(points) >= 3:
+        _, _, vt = np.linalg.svd(points - centre)
+        if abs(vt[0] @ frame.along) > np.cos(np.radians(15)):
+            direction = vt[0]
+    normal = np.array([-direction[1], direction[0]])
+    return np.abs((target - centre) @ normal)
+
+
+def rows(centres: np.ndarray, shape: TileShape, frame: Frame, runs: Sequence[list[int]]) -> list[int]:
+    """Row number of each run: runs on one line, not too far apart, share a row.
+
+    Rows are numbered in order across the row direction (top to bottom for horizontal rows).
+    """
+    m = len(runs)
+    along = centres @ frame.along
+    uf = _UnionFind(m)
+    for p in range(m):
+        for q in range(p + 1, m):
+            a, b = runs[p], runs[q]
+            size = float(np.median(shape.span[a + b]))
+            width = float(np.median(shape.along[a + b]))
+            longer, other = (a, b) if len(a) >= len(b) else (b, a)
+            offset = _line_offset(centres[longer], frame, centres[other])
+            if offset.max() > ACROSS_FRACTION * 1.5 * size:
+                continue
+            gap = min(abs(along[i] - along[j]) for i in a for j in b) - width
+            if gap < ROW_GAP_WIDTHS * width:
+                uf.union(p, q)
+    across = centres @ frame.across
+    groups = uf.groups()
+    order = sorted(range(len(groups)), key=lambda g: float(np.mean([across[k] for p in groups[g] for k in runs[p]])))
+    row_of = [0] * m
+    for number, g in enumerate(order):
+        for p in groups[g]:
+            row_of[p] = number
+    return row_of

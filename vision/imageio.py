@@ -1,0 +1,250 @@
+"""Photo intake: bytes or a path in, an upright (H, W, 3) uint8 RGB array out.
+
+Every way a file can be bad ends in `ImageError` (a `ValueError`) whose message is
+one line naming what was wrong; nothing else escapes. Memory stays bounded: the
+pixel count is read from the header and checked BEFORE any pixel is decoded.
+
+Size policy:
+- files over `max_bytes` (64 MB) are refused unread;
+- images over `MAX_SOURCE_PIXELS` (150 MP, the header size) are refused as likely
+  decompression bombs; phone photos top out near 108 MP;
+- images over `max_pixels` (16 MP) are downscaled (INTER_AREA) so their area fits;
+  JPEGs are decoded directly at 1/2, 1/4 or 1/8 scale (libjpeg "draft" mode) when that
+  still leaves at least `max_pixels`, so a 48 MP photo never exists in memory at full size.
+  Tiles in such photos stay far larger than the classifier's input, so nothing is lost;
+- images under `MIN_SIDE` (64 px) on either side are refused: no tile can be read there.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pillow_heif
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+pillow_heif.register_heif_opener()
+Image.init()  # load every plugin so Image.open(formats=...) knows the names below
+
+MAX_BYTES = 64 * 1024 * 1024
+MAX_SOURCE_PIXELS = 150_000_000
+MAX_PIXELS = 16_000_000
+MIN_SIDE = 64
+# Formats a phone or a screenshot produces. Restricting Image.open to these also keeps
+# Pillow from handing e.g. EPS files to Ghostscript.
+FORMATS: tuple[str, ...] = tuple(
+    name
+    for name in ("JPEG", "MPO", "PNG", "WEBP", "GIF", "BMP", "TIFF", "HEIF", "AVIF")
+    if name in Image.OPEN
+)
+SUPPORTED = "JPEG, PNG, HEIC, WebP, GIF, BMP or TIFF"
+TRUNCATED = "image file is truncated (incomplete download or upload?)"
+
+
+class ImageError(ValueError):
+    """A photo that cannot be used; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class LoadedImage:
+    """An upright RGB photo and how it relates to the file.
+
+    `source_width`/`source_height` are the EXIF-rotated size of the file; `scale` is
+    rgb size / source size (1.0 unless the photo was over `max_pixels`).
+    """
+
+    rgb: np.ndarray
+    source_width: int
+    source_height: int
+    scale: float
+    format: str
+
+
+def _megapixels(pixels: int) -> str:
+    return f"{pixels / 1e6:.0f} megapixels"
+
+
+def _read_bytes(source: bytes | bytearray | memoryview | str | Path, max_bytes: int) -> bytes:
+    if isinstance(source, bytes | bytearray | memoryview):
+        data = bytes(source)
+    else:
+        path = Path(source)
+        try:
+            size = path.stat().st_size
+            if not path.is_file():
+                raise ImageError("not a file")
+            if size > max_bytes:
+                raise ImageError(_too_many_bytes(size, max_bytes))
+            data = path.read_bytes()
+        except FileNotFoundError:
+            raise ImageError("file not found") from None
+        except PermissionError:
+            raise ImageError("permission denied") from None
+        except IsADirectoryError:
+            raise ImageError("not a file") from None
+        except OSError as error:
+            raise ImageError(f"cannot read file: {error.strerror or error}") from None
+    if not data:
+        raise ImageError("file is empty (0 bytes)")
+    if len(data) > max_bytes:
+        raise ImageError(_too_many_bytes(len(data), max_bytes))
+    return data
+
+
+def _too_many_bytes(size: int, limit: int) -> str:
+    return f"file is too large: {size / 2**20:.1f} MB (limit {limit / 2**20:.0f} MB)"
+
+
+def _open(data: bytes) -> Image.Image:
+    """Parse the header only (Pillow opens lazily)."""
+    try:
+        with warnings.catch_warnings():
+            # We apply our own, lower limit below; Pillow's warning would only be noise.
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            return Image.open(io.BytesIO(data), formats=list(FORMATS))
+    except Image.DecompressionBombError as error:
+        # Pillow refuses above 2x its own limit before telling us the size; its message has the pixel count.
+        match = re.search(r"\((\d+) pixels\)", str(error))
+        over = _megapixels(int(match.group(1))) if match else "too many pixels"
+        raise ImageError(
+            f"image is too large: {over} (limit {_megapixels(MAX_SOURCE_PIXELS)})"
+        ) from None
+    except UnidentifiedImageError:
+        raise ImageError(f"not a supported image file (expected {SUPPORTED})") from None
+    except (OSError, SyntaxError, ValueError, EOFError) as error:
+        raise _decode_error(error) from None
+
+
+def _decode_error(error: BaseException) -> ImageError:
+    """Pillow's decoder errors -> the user's message (truncation is the common, fixable case)."""
+    text = _reason(error)
+    if "truncated" in text.lower() or isinstance(error, EOFError):
+        return ImageError(TRUNCATED)
+    return ImageError(f"image file is corrupt: {text}")
+
+
+def _reason(error: BaseException) -> str:
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return text[:120]
+
+
+def _check_size(image: Image.Image) -> None:
+    width, height = image.size
+    if width * height > MAX_SOURCE_PIXELS:
+        raise ImageError(
+            f"image is too large: {width} x {height} pixels (limit {_megapixels(MAX_SOURCE_PIXELS)})"
+        )
+    if min(width, height) < MIN_SIDE:
+        raise ImageError(
+            f"image is too small: {width} x {height} pixels (at least {MIN_SIDE} x {MIN_SIDE} needed)"
+        )
+
+
+def _draft(image: Image.Image, max_pixels: int) -> None:
+    """Let libjpeg decode at 1/2, 1/4 or 1/8 scale when the result still has >= max_pixels."""
+    if image.format not in ("JPEG", "MPO"):
+        return
+    width, height = image.size
+    reduce = 1
+    while reduce < 8 and (width // (reduce * 2)) * (height // (reduce * 2)) >= max_pixels:
+        reduce *= 2
+    if reduce > 1:
+        image.draft("RGB", (width // reduce, height // reduce))
+
+
+def _to_rgb(image: Image.Image) -> np.ndarray:
+    """Any Pillow mode -> (H, W, 3) uint8 RGB; transparency composited on white."""
+    mode = image.mode
+    if mode.startswith("I;16") or mode == "I":
+        # 16-bit greyscale: Pillow's convert("L") would clip everything above 255 to white.
+        grey = np.asarray(image).astype(np.float32) / 257.0
+        grey8 = np.clip(np.rint(grey), 0, 255).astype(np.uint8)
+        return np.repeat(grey8[:, :, None], 3, axis=2)
+    if mode == "F":
+        grey8 = np.clip(np.rint(np.asarray(image)), 0, 255).astype(np.uint8)
+        return np.repeat(grey8[:, :, None], 3, axis=2)
+    has_alpha = mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info
+    if has_alpha:
+        rgba = image.convert("RGBA")
+        white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+        return np.asarray(Image.alpha_composite(white, rgba).convert("RGB"))
+    return np.asarray(image.convert("RGB"))
+
+
+def _downscale(rgb: np.ndarray, max_pixels: int) -> np.ndarray:
+    height, width = rgb.shape[:2]
+    if width * height <= max_pixels:
+        return rgb
+    factor = math.sqrt(max_pixels / (width * height))
+    size = (max(1, int(width * factor)), max(1, int(height * factor)))
+    return cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
+
+
+def read_image(
+    source: bytes | str | Path,
+    *,
+    max_pixels: int = MAX_PIXELS,
+    max_bytes: int = MAX_BYTES,
+) -> LoadedImage:
+    """Decode a photo upright (EXIF orientation applied), RGB, at most `max_pixels` pixels."""
+    data = _read_bytes(source, max_bytes)
+    image = _open(data)
+    _check_size(image)
+    source_format = str(image.format)
+    try:
+        # Animated GIF/WebP: Pillow opens at frame 0; make that explicit for multi-frame files.
+        if getattr(image, "n_frames", 1) > 1:
+            image.seek(0)
+        orientation = _orientation(image)
+        header_width, header_height = image.size
+        _draft(image, max_pixels)
+        image.load()
+        rgb = _to_rgb(_upright(image))
+    except ImageError:
+        raise
+    except MemoryError:
+        raise ImageError("image is too large to decode in the memory available") from None
+    except (OSError, SyntaxError, ValueError, EOFError, IndexError, KeyError, TypeError) as error:
+        raise _decode_error(error) from None
+    source_width, source_height = (
+        (header_height, header_width) if orientation in (5, 6, 7, 8) else (header_width, header_height)
+    )
+    rgb = np.ascontiguousarray(_downscale(rgb, max_pixels))
+    return LoadedImage(
+        rgb=rgb,
+        source_width=source_width,
+        source_height=source_height,
+        scale=rgb.shape[1] / source_width,
+        format=source_format,
+    )
+
+
+def _orientation(image: Image.Image) -> int:
+    try:
+        value = image.getexif().get(0x0112, 1)
+    except Exception:  # EXIF is best effort: a broken block must not lose the photo.
+        return 1
+    return value if isinstance(value, int) and 1 <= value <= 8 else 1
+
+
+def _upright(image: Image.Image) -> Image.Image:
+    try:
+        return ImageOps.exif_transpose(image)
+    except Exception:  # Same: show the photo as stored rather than refuse it.
+        return image
+
+
+def load_image(
+    source: bytes | str | Path,
+    *,
+    max_pixels: int = MAX_PIXELS,
+    max_bytes: int = MAX_BYTES,
+) -> np.ndarray:
+    """(H, W, 3) uint8 RGB, EXIF orientation applied; raises ImageError with a one-line message."""
+    return read_image(source, max_pixels=max_pixels, max_bytes=max_bytes).rgb

@@ -84,9 +84,13 @@ class _Reading:
     stray: tuple[int, ...]  # tiles counted as concealed although outside the hand's row
 
 
-def _group(kind: GroupKind, indices: tuple[int, ...], det: Detections, meld: MeldRead | None = None) -> TileGroup:
-    boxes = det.xyxy[list(indices)]
-    box = (float(boxes[:, 0].min()), float(boxes[:, 1].min()), float(boxes[:, 2].max()), float(boxes[:, 3].max()))
+def _group(
+    kind: GroupKind, indices: tuple[int, ...], det: Detections, meld: MeldRead | None = None
+) -> TileGroup:
+    boxes = det.xyxy[list(indices)].astype(np.float64)
+    x1, y1 = boxes[:, :2].min(axis=0)
+    x2, y2 = boxes[:, 2:].max(axis=0)
+    box = (float(x1), float(y1), float(x2), float(y2))
     codes = det.codes
     return TileGroup(
         kind=kind,
@@ -191,7 +195,9 @@ def layout_hand(detections: Detections) -> Layout:
             warnings.append(f"{len(hidden)} face-down tile(s) outside a kong: not counted")
         if reading.stray:
             stray_codes = " ".join(sub_codes[i] for i in reading.stray if sub_codes[i] != BACK)
-            warnings.append(f"tiles away from the hand that form no meld ({stray_codes}): counted as concealed")
+            warnings.append(
+                f"tiles away from the hand that form no meld ({stray_codes}): counted as concealed"
+            )
         if concealed:
             groups.append(_group("concealed", orig(concealed), detections))
             hand["concealed"] = [sub_codes[i] for i in concealed]

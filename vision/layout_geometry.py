@@ -249,7 +249,8 @@ def rows(centres: np.ndarray, shape: TileShape, frame: Frame, runs: Sequence[lis
                 uf.union(p, q)
     across = centres @ frame.across
     groups = uf.groups()
-    order = sorted(range(len(groups)), key=lambda g: float(np.mean([across[k] for p in groups[g] for k in runs[p]])))
+    depth = [float(np.mean([across[k] for p in group for k in runs[p]])) for group in groups]
+    order = sorted(range(len(groups)), key=lambda g: depth[g])
     row_of = [0] * m
     for number, g in enumerate(order):
         for p in groups[g]:

@@ -44,11 +44,14 @@ def place(
     gap: float = 0.6,
     row_gap: float = 0.8,
     centre: tuple[float, float] = (640.0, 480.0),
+    tilt_deg: float = 0.0,
 ) -> Placed:
     """Lay out rows of groups (each group a string for `parse_group`), turned by `angle_deg`.
 
     `gap` and `row_gap` are in tile widths / heights. The angle is counter-clockwise as seen
-    in the image (y down), like `angle` in the synthetic ground truth.
+    in the image (y down), like `angle` in the synthetic ground truth. `tilt_deg` looks at
+    the table obliquely (camera pitched about the image's horizontal axis): far tiles
+    shrink and the image's vertical is foreshortened, as in a photo across the table.
     """
     corners: list[np.ndarray] = []
     codes: list[str] = []
@@ -75,5 +78,16 @@ def place(
     theta = np.radians(angle_deg)
     # Counter-clockwise on screen with y pointing down.
     rot = np.array([[np.cos(theta), np.sin(theta)], [-np.sin(theta), np.cos(theta)]])
-    pts = pts @ rot.T + np.asarray(centre)
+    pts = pts.reshape(-1, 2) @ rot.T
+    pts = _tilt(pts, np.radians(tilt_deg)) + np.asarray(centre)
     return Placed(tuple(codes), pts.reshape(-1, 4, 2), tuple(groups))
+
+
+def _tilt(pts: np.ndarray, tilt: float, distance: float = 900.0) -> np.ndarray:
+    """Pinhole view of the table plane pitched by `tilt` radians, camera `distance` away."""
+    if tilt == 0.0:
+        return pts
+    x, y = pts[:, 0], pts[:, 1]
+    depth = distance + y * np.sin(tilt)
+    scale = distance / depth
+    return np.stack([x * scale, y * np.cos(tilt) * scale], axis=1)

@@ -1,0 +1,126 @@
+"""Layout against the synthetic generator's ground truth (`datasets.synth` meta JSON).
+
+The ground-truth boxes stand in for perfect detections; the layout must recover the
+scene's structure. `python -m vision.layout_check --scenes 200` prints the recovery rate
+and the count per failure mode.
+
+Distractor tiles (meta groups of kind `distractor`: tiles on the table that are not part
+of the hand) must not enter the hand: the layout may put them in an `unused` group, or,
+when they lie in line with the hand, nowhere near anything else, they count as a failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from vision.classes import BACK
+from vision.detections import Detections
+from vision.layout import Layout, layout_hand
+
+
+def detections_from_meta(meta: Mapping[str, Any]) -> Detections:
+    """The scene's tiles as perfect detections (ground-truth boxes, confidence 1)."""
+    tiles = meta["tiles"]
+    return Detections.from_codes([t["code"] for t in tiles], [t["xyxy"] for t in tiles])
+
+
+def _meld_key(meld: Mapping[str, Any]) -> tuple[str, tuple[str, ...] | None, bool]:
+    return (str(meld["kind"]), tuple(sorted(meld["tiles"])), bool(meld["concealed"]))
+
+
+def expected_hand(meta: Mapping[str, Any]) -> dict[str, list]:
+    """The hand the layout can know: a concealed kong lying all face down has no known face."""
+    hand = meta["hand"]
+    tiles = meta["tiles"]
+    melds = []
+    for group in meta["groups"]:
+        if group["kind"] != "meld" or group["meld"] != "kong" or not group["concealed"]:
+            continue
+        if all(tiles[i]["code"] == BACK for i in group["tiles"]):
+            melds.append({"kind": "kong", "tiles": None, "concealed": True})
+    known = [m for m in hand["melds"]]
+    # Drop one all-face-down kong's faces per blind kong: the layout cannot read them.
+    for blind in melds:
+        for k, meld in enumerate(known):
+            if meld["kind"] == "kong" and meld["concealed"] and meld.get("tiles") is not None:
+                known[k] = blind
+                break
+    return {"concealed": list(hand["concealed"]), "melds": known, "bonus": list(hand.get("bonus", []))}
+
+
+def _found_melds(layout: Layout) -> list[tuple[str, tuple[str, ...] | None, bool]]:
+    keys = [_meld_key(m) for m in layout.hand["melds"]]
+    keys += [
+        ("kong", None, True)
+        for g in layout.groups
+        if g.meld == "kong" and all(c == BACK for c in g.codes)
+    ]
+    return keys
+
+
+def failures(layout: Layout, meta: Mapping[str, Any]) -> list[str]:
+    """Names of what the layout got wrong for this scene (empty when the structure is recovered)."""
+    want = expected_hand(meta)
+    out = []
+    if Counter(layout.hand["concealed"]) != Counter(want["concealed"]):
+        out.append("concealed")
+    want_melds = sorted(
+        (m["kind"], None if m["tiles"] is None else tuple(sorted(m["tiles"])), bool(m["concealed"]))
+        for m in want["melds"]
+    )
+    if sorted(_found_melds(layout), key=repr) != sorted(want_melds, key=repr):
+        out.append("melds")
+    if Counter(layout.hand["bonus"]) != Counter(want["bonus"]):
+        out.append("bonus")
+    distractors = {i for g in meta["groups"] if g["kind"] == "distractor" for i in g["tiles"]}
+    in_hand = {i for g in layout.groups if g.kind != "unused" for i in g.indices}
+    if distractors & in_hand:
+        out.append("distractor-in-hand")
+    return out
+
+
+def check_scenes(metas: Iterable[Mapping[str, Any]]) -> tuple[int, Counter[str], list[tuple[int, list[str]]]]:
+    """(scenes checked, count per failure mode, (seed, modes) of each failed scene)."""
+    total = 0
+    modes: Counter[str] = Counter()
+    failed: list[tuple[int, list[str]]] = []
+    for meta in metas:
+        total += 1
+        found = failures(layout_hand(detections_from_meta(meta)), meta)
+        if found:
+            modes.update(found)
+            failed.append((int(meta.get("seed", total)), found))
+    return total, modes, failed
+
+
+def synth_metas(seeds: Iterable[int], size: int = 640) -> Iterable[dict[str, Any]]:
+    """Ground truth of generated scenes (imports the generator lazily: it is a training tool)."""
+    from datasets.synth import render_scene
+
+    for seed in seeds:
+        _, meta = render_scene(seed, size=size)
+        yield meta
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=200)
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--size", type=int, default=640)
+    args = parser.parse_args(argv)
+    seeds = range(args.first_seed, args.first_seed + args.scenes)
+    total, modes, failed = check_scenes(synth_metas(seeds, args.size))
+    ok = total - len(failed)
+    print(f"structure recovered: {ok}/{total} = {ok / max(total, 1):.1%}")
+    for mode, count in modes.most_common():
+        print(f"  {mode}: {count}")
+    for seed, found in failed:
+        print(f"  seed {seed}: {', '.join(found)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

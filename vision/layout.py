@@ -22,6 +22,8 @@ from vision.layout_melds import FLY, MeldKind, MeldRead, split_melds
 GroupKind = Literal["concealed", "meld", "bonus", "unused"]
 # A winning hand holds 14 tiles besides bonus tiles, a kong counting as three.
 HAND_SIZE = 14
+# A run that forms no meld this close (in tile sizes a + b) to the hand or a meld joins the hand.
+NEAR_SPANS = 1.5
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,8 @@ class _Run:
 class _Reading:
     concealed: tuple[int, ...]
     melds: tuple[tuple[tuple[int, ...], MeldRead], ...]
-    stray: tuple[int, ...]  # tiles counted as concealed although outside the hand's row
+    stray: tuple[int, ...]  # no meld, in line with melds: counted as concealed, with a warning
+    ignored: tuple[int, ...]  # no meld, in a row of their own away from the hand: unused
 
 
 def _group(
@@ -116,11 +119,19 @@ def _split_run(run: list[int], codes: list[str], row: int) -> _Run:
     return _Run(row=row, bonus=tuple(bonus), core=tuple(core), melds=melds or None)
 
 
-def _read(runs: list[_Run], main: int) -> _Reading:
-    """Read every run given which one is the concealed hand."""
+def _read(runs: list[_Run], main: int, near: list[set[int]]) -> _Reading:
+    """Read every run given which one is the concealed hand.
+
+    A run that forms no meld belongs to the hand when it lies in the hand's row; in a row
+    with melds, or next to the hand or a meld (`near`), it is counted as concealed too (a
+    meld the layout could not read, e.g. a misread tile); elsewhere it is a tile lying
+    away on the table (a discard, another player's tile) and is left unused.
+    """
     concealed: list[int] = list(runs[main].core)
     stray: list[int] = []
+    ignored: list[int] = []
     melds: list[tuple[tuple[int, ...], MeldRead]] = []
+    meld_rows = {run.row for run in runs if run.melds is not None}
     for k, run in enumerate(runs):
         if k == main or not run.core:
             continue
@@ -128,12 +139,16 @@ def _read(runs: list[_Run], main: int) -> _Reading:
             melds.extend((run.core[m.start : m.stop], m) for m in run.melds)
         elif run.row == runs[main].row:
             concealed.extend(run.core)
-        else:
+        elif run.row in meld_rows or any(
+            j == main or runs[j].melds is not None for j in near[k]
+        ):
             stray.extend(run.core)
-    return _Reading(tuple(concealed), tuple(melds), tuple(stray))
+        else:
+            ignored.extend(run.core)
+    return _Reading(tuple(concealed), tuple(melds), tuple(stray), tuple(ignored))
 
 
-def _choose(runs: list[_Run], codes: list[str]) -> _Reading | None:
+def _choose(runs: list[_Run], codes: list[str], near: list[set[int]]) -> _Reading | None:
     """The reading of the runs that best fits a hand.
 
     Every run with hand tiles is tried as the concealed hand; the best reading makes a
@@ -145,12 +160,26 @@ def _choose(runs: list[_Run], codes: list[str]) -> _Reading | None:
         return None
 
     def rank(k: int) -> tuple[bool, bool, bool, int]:
-        reading = _read(runs, k)
+        reading = _read(runs, k, near)
         tiles = [i for i in reading.concealed + reading.stray if codes[i] != BACK]
         size = len(tiles) + 3 * len(reading.melds)
         return (size == HAND_SIZE, not reading.stray, runs[k].melds is None, len(runs[k].core))
 
-    return _read(runs, max(candidates, key=rank))
+    return _read(runs, max(candidates, key=rank), near)
+
+
+def _near_runs(runs: list[_Run], centres: np.ndarray, span: np.ndarray) -> list[set[int]]:
+    """For each run, the runs with a tile within NEAR_SPANS tile sizes of one of its tiles."""
+    members = [list(run.core + run.bonus) for run in runs]
+    near: list[set[int]] = [set() for _ in runs]
+    for p in range(len(runs)):
+        for q in range(p + 1, len(runs)):
+            a, b = members[p], members[q]
+            dist = np.linalg.norm(centres[a][:, None] - centres[b][None, :], axis=2).min()
+            if dist < NEAR_SPANS * float(np.median(span[a + b])):
+                near[p].add(q)
+                near[q].add(p)
+    return near
 
 
 def layout_hand(detections: Detections) -> Layout:
@@ -185,7 +214,7 @@ def layout_hand(detections: Detections) -> Layout:
 
     groups: list[TileGroup] = []
     hand: dict[str, list] = {"concealed": [], "melds": [], "bonus": []}
-    reading = _choose(runs, sub_codes)
+    reading = _choose(runs, sub_codes, _near_runs(runs, centres, shape.span))
     unused: list[int] = []
     if reading is not None:
         hidden = [i for i in reading.concealed + reading.stray if sub_codes[i] == BACK]
@@ -207,6 +236,11 @@ def layout_hand(detections: Detections) -> Layout:
                 warnings.append("concealed kong with all four tiles face down: set its tile by hand")
                 continue
             hand["melds"].append({"kind": meld.kind, "tiles": list(meld.tiles), "concealed": meld.concealed})
+        if reading.ignored:
+            unused.extend(reading.ignored)
+            warnings.append(
+                f"{len(reading.ignored)} tile(s) away from the hand and its melds: not counted"
+            )
         if not reading.melds and len([r for r in runs if r.core]) == 1:
             warnings.append(
                 "one run of tiles with no gaps: read as one concealed hand; mark exposed melds by hand"

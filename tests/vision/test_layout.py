@@ -289,3 +289,23 @@ def test_never_invents_tiles() -> None:
         read.update(meld["tiles"])
     # Only a concealed kong's face-down tiles may be filled in, from its face-up tiles.
     assert read - faces == Counter({"9s": 2})
+
+
+def _concat(*dets: Detections) -> Detections:
+    return Detections(
+        np.concatenate([d.xyxy for d in dets]),
+        np.concatenate([d.confidence for d in dets]),
+        np.concatenate([d.class_id for d in dets]),
+    )
+
+
+@pytest.mark.parametrize("angle", [0.0, 90.0, 180.0, 57.0], ids=["0deg", "90deg", "180deg", "57deg"])
+def test_far_tiles_are_unused(angle: float) -> None:
+    table = [["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C"]]
+    hand_det = place(table, angle, centre=(400.0, 300.0)).detections()
+    # Discards lying far off on the table, in a row of their own.
+    far = place([["3s", "N", "9m 5p"]], angle + 90, gap=1.5, centre=(1000.0, 800.0)).detections()
+    layout = layout_hand(_concat(hand_det, far))
+    assert canonical(layout.hand) == hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E", [("pong", "C C C", False)])
+    unused = [g for g in layout.groups if g.kind == "unused"]
+    assert sorted(i for g in unused for i in g.indices) == list(range(len(hand_det), len(hand_det) + 4))

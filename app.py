@@ -1,0 +1,593 @@
+"""Mahjong tai calculator: score a Singapore mahjong hand from a photo (Streamlit).
+
+Run with `streamlit run app.py`. The page is a straight line: photo (or typed hand) -> tiles read ->
+the user's corrections -> how the hand was won -> tai and payouts. Scoring and vision live in their
+packages; this file only wires widgets to them (helpers in `app_ui/`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import scoring
+from app_ui import case as case_mod
+from app_ui.art import annotate_photo, group_blocks, hand_picture
+from app_ui.case import (
+    CIRCUMSTANCES,
+    GROUPS,
+    MELD_GROUPS,
+    TILE_CODES,
+    Base,
+    Context,
+    HandBuild,
+    TileRow,
+)
+from app_ui.options import OptionSpec, OptionValueError, format_number_list, option_specs, parse_number_list
+
+SAMPLES_DIR = Path(__file__).parent / "samples"
+# The model must answer within this time; past it the user gets a message instead of a hung page.
+READ_TIMEOUT_S = 30.0
+DISPLAY_MAX_SIDE = 1280
+RULE_LABELS = {"singapore": "Singapore (4 players)", "malaysian": "Malaysian (3 players)"}
+CIRCUMSTANCE_LABELS = {
+    "replacement_tile": "Won on a replacement tile (flower or kong)",
+    "kong_on_kong": "Kong on kong replacement",
+    "robbing_kong": "Robbing the kong (抢杠)",
+    "last_tile": "Last tile of the wall (海底捞月)",
+    "heavenly": "Heavenly hand (East, first draw)",
+    "earthly": "Earthly hand (on East's first discard)",
+    "humanly": "Humanly hand",
+    "robbing_eighth": "Robbing the eighth flower (七抢一)",
+}
+WIND_LABELS = {"E": "East", "S": "South", "W": "West", "N": "North"}
+ROLE_LABELS = {
+    "winner": "Winner", "discarder": "Discarder", "other": "Other player", "liable": "Liable player",
+}
+
+
+# --------------------------------------------------------------------------- model (shared by sessions)
+
+
+@dataclasses.dataclass(frozen=True)
+class ReaderSlot:
+    """The shared tile reader, or why there is none (no model shipped, or it failed to load)."""
+
+    reader: Any | None
+    message: str = ""
+
+
+@st.cache_resource(show_spinner="Loading the tile model…")
+def get_reader() -> ReaderSlot:
+    """Load the detector once per server process; every session shares it (the reader is thread-safe)."""
+    try:
+        from vision.pipeline import ModelError, TileReader
+    except Exception as exc:  # vision missing or broken: the photo path says so, typing still works
+        return ReaderSlot(None, f"Photo reading is not available ({exc}). Type the hand instead.")
+    try:
+        return ReaderSlot(TileReader.load())
+    except ModelError as exc:
+        return ReaderSlot(None, f"No tile model is installed, so photos cannot be read ({exc}). "
+                                "Type the hand instead.")
+    except Exception as exc:
+        return ReaderSlot(None, f"The tile model could not be loaded ({exc}). Type the hand instead.")
+
+
+@st.cache_resource
+def get_executor() -> ThreadPoolExecutor:
+    """Model runs go through a small pool so a slow photo is cut off at READ_TIMEOUT_S."""
+    return ThreadPoolExecutor(max_workers=2, thread_name_prefix="tile-reader")
+
+
+# --------------------------------------------------------------------------- session state
+
+
+def init_state() -> None:
+    defaults: dict[str, Any] = {
+        "base": Base(),
+        "version": 0,
+        "loaded_source": None,
+        "pending": None,
+        "handled": [],  # photo sources already read, refused or declined: never read again by a rerun
+        "display": None,  # (downscaled RGB, scale of the boxes)
+        "photo_error": None,
+        "option_store": {},
+    }
+    for key, value in defaults.items():
+        if key not in st.session_state:
+            st.session_state[key] = value
+
+
+def editor_key() -> str:
+    return f"tiles_{st.session_state['version']}"
+
+
+def concealed_key(group: str) -> str:
+    return f"concealed_{st.session_state['version']}_{group.replace(' ', '_')}"
+
+
+def current_edits() -> dict[str, Any]:
+    edits = st.session_state.get(editor_key())
+    return dict(edits) if isinstance(edits, dict) else {}
+
+
+def meld_concealed_now(base: Base) -> dict[str, bool]:
+    out = dict(base.meld_concealed)
+    for group in MELD_GROUPS:
+        key = concealed_key(group)
+        if key in st.session_state:
+            out[group] = bool(st.session_state[key])
+    return out
+
+
+def unsaved_corrections(base: Base) -> bool:
+    """True when the user changed anything in the current tiles (table edits or concealed-kong flags)."""
+    if case_mod.has_edits(current_edits()):
+        return True
+    flags = meld_concealed_now(base)
+    return any(bool(v) != bool(base.meld_concealed.get(g, False)) for g, v in flags.items())
+
+
+def set_base(base: Base, source_id: str | None, display: tuple[np.ndarray, float] | None) -> None:
+    """Start a new case: new base rows and a fresh tile table (new editor key, so old edits go)."""
+    st.session_state["base"] = base
+    st.session_state["version"] += 1
+    st.session_state["loaded_source"] = source_id
+    st.session_state["display"] = display
+    st.session_state["pending"] = None
+
+
+# --------------------------------------------------------------------------- photo -> tiles
+
+
+def _display_copy(rgb: np.ndarray) -> tuple[np.ndarray, float]:
+    """A copy at most DISPLAY_MAX_SIDE px for drawing, so sessions do not hold full-size photos."""
+    from PIL import Image
+
+    height, width = rgb.shape[:2]
+    scale = min(1.0, DISPLAY_MAX_SIDE / max(height, width, 1))
+    if scale >= 1.0:
+        return rgb, 1.0
+    size = (round(width * scale), round(height * scale))
+    small = Image.fromarray(rgb).resize(size, Image.Resampling.BILINEAR)
+    return np.asarray(small), scale
+
+
+def read_photo(name: str, data: bytes, source_id: str) -> str | None:
+    """Read a photo into a new case. This is what the uploader, the camera and the samples all call.
+
+    Returns None on success, else the one-line message shown to the user (never a traceback).
+    """
+    from vision.imageio import ImageError, load_image
+
+    try:
+        rgb = load_image(data)
+    except ImageError as exc:
+        return f"{name}: {exc}"
+    except Exception as exc:
+        return f"{name}: this file could not be opened as a photo ({type(exc).__name__})."
+    slot = get_reader()
+    if slot.reader is None:
+        return slot.message
+    started = time.perf_counter()
+    future = get_executor().submit(slot.reader.read, rgb)
+    try:
+        with st.spinner("Reading the tiles…"):
+            reading = future.result(timeout=READ_TIMEOUT_S)
+    except FutureTimeout:
+        future.cancel()
+        return f"{name}: reading the tiles took longer than {READ_TIMEOUT_S:.0f} s; try a smaller photo."
+    except Exception as exc:
+        return f"{name}: the tiles could not be read ({exc})."
+    elapsed = time.perf_counter() - started
+    rows, meld_concealed = case_mod.rows_from_reading(reading.detections, reading.layout)
+    layout_hand = getattr(reading.layout, "hand", None)
+    timings = dict(getattr(reading, "timings", {}) or {})
+    timings["total_s"] = round(elapsed, 3)
+    base = Base(
+        rows=tuple(rows),
+        source="photo",
+        name=name,
+        sha256=case_mod.photo_digest(data),
+        size=(int(rgb.shape[1]), int(rgb.shape[0])),
+        meld_concealed=meld_concealed,
+        layout_hand=dict(layout_hand) if layout_hand else None,
+        warnings=tuple(str(w) for w in (getattr(reading, "warnings", ()) or ())),
+        timings=timings,
+    )
+    set_base(base, source_id, _display_copy(rgb))
+    return None
+
+
+def sample_photos() -> list[Path]:
+    return sorted(p for p in SAMPLES_DIR.glob("*.jpg") if p.is_file())
+
+
+def _read_and_mark(incoming: tuple[str, bytes, str]) -> None:
+    """Read a photo once: its source id is remembered whether it worked or not, and the message kept."""
+    st.session_state["handled"] = [*st.session_state["handled"], incoming[2]]
+    st.session_state["photo_error"] = read_photo(*incoming)
+
+
+def photo_ui() -> None:
+    """Upload, camera and sample photos. A new photo replaces the tiles, unless the user has corrections:
+    then they are asked first, so nothing they typed is lost silently."""
+    uploaded = st.file_uploader(
+        "Upload a photo of the winning hand",
+        type=["jpg", "jpeg", "png", "heic", "heif", "webp"],
+        key="upload",
+        help="Lay the hand out in rows: concealed tiles, declared melds, bonus tiles.",
+    )
+    incoming: tuple[str, bytes, str] | None = None
+    if uploaded is not None:
+        incoming = (uploaded.name, uploaded.getvalue(), f"upload:{uploaded.file_id}")
+    if st.toggle("Use the camera", key="use_camera"):
+        snap = st.camera_input("Snap the hand", key="camera")
+        if snap is not None:
+            incoming = ("camera photo", snap.getvalue(), f"camera:{snap.file_id}")
+    samples = sample_photos()
+    if samples:
+        st.caption("No tiles at hand? Try a sample photo:")
+        columns = st.columns(min(len(samples), 4))
+        for index, path in enumerate(samples):
+            if columns[index % len(columns)].button(path.stem.replace("_", " "), key=f"sample_{path.stem}",
+                                                    width="stretch"):
+                incoming = (path.name, path.read_bytes(), f"sample:{path.name}:{time.time_ns()}")
+    if incoming is not None and incoming[2] not in st.session_state["handled"]:
+        if unsaved_corrections(st.session_state["base"]):
+            st.session_state["pending"] = incoming
+        else:
+            _read_and_mark(incoming)
+    pending = st.session_state["pending"]
+    if pending is not None:
+        st.warning(f"You have corrected the tiles of the current hand. Reading **{pending[0]}** will replace "
+                   "them. Download the case below first if you want to keep a copy.")
+        replace, keep = st.columns(2)
+        if replace.button("Read the new photo", key="pending_replace", type="primary",
+                          width="stretch"):
+            _read_and_mark(pending)
+            st.session_state["pending"] = None
+        if keep.button("Keep my corrections", key="pending_keep", width="stretch"):
+            st.session_state["handled"] = [*st.session_state["handled"], pending[2]]
+            st.session_state["pending"] = None
+            st.rerun()
+    if st.session_state["photo_error"]:
+        st.error(st.session_state["photo_error"])
+
+
+def manual_ui() -> None:
+    """Type a hand as compact strings (RULES.md), for when there is no camera or photo."""
+    st.text_input("Concealed tiles (with the winning tile)", key="typed_concealed",
+                  placeholder="123m 456p 789s 22m 55p")
+    st.text_input("Exposed melds, one group each", key="typed_melds", placeholder="CCC 456p")
+    st.text_input("Concealed kongs", key="typed_kongs", placeholder="5555s")
+    st.multiselect("Bonus tiles", [c for c in TILE_CODES if c in case_mod.BONUS_CODES or c == "fly"],
+                   key="typed_bonus")
+    if st.button("Use this hand", key="typed_use", type="primary"):
+        try:
+            concealed = scoring.parse_hand_string(st.session_state["typed_concealed"] or "")
+            melds = [scoring.parse_hand_string(g) for g in (st.session_state["typed_melds"] or "").split()]
+            kongs = [scoring.parse_hand_string(g) for g in (st.session_state["typed_kongs"] or "").split()]
+        except ValueError as exc:
+            st.error(f"Could not read the hand: {exc}")
+            return
+        if len(melds) + len(kongs) > len(MELD_GROUPS):
+            st.error(f"At most {len(MELD_GROUPS)} melds and kongs together.")
+            return
+        rows = case_mod.rows_from_hand_strings(concealed, [*melds, *kongs], st.session_state["typed_bonus"])
+        concealed_flags = {MELD_GROUPS[len(melds) + i]: True for i in range(len(kongs))}
+        set_base(Base(rows=tuple(rows), source="typed", name="typed hand", meld_concealed=concealed_flags),
+                 None, None)
+        st.session_state["photo_error"] = None
+
+
+def input_ui() -> None:
+    photo_tab, typed_tab = st.tabs(["📷 Photo", "⌨️ Type a hand"])
+    with photo_tab:
+        photo_ui()
+    with typed_tab:
+        manual_ui()
+
+
+# --------------------------------------------------------------------------- tiles and corrections
+
+
+def tiles_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
+    """The photo with boxes, the tile pictures, and the tile table the user corrects."""
+    edits = current_edits()
+    rows = case_mod.apply_edits(base.rows, edits)
+    meld_concealed = meld_concealed_now(base)
+    build = case_mod.build_hand(rows, meld_concealed)
+    if base.source == "none" and not rows:
+        st.info("Upload a photo, try a sample, or type a hand to start.")
+    display = st.session_state.get("display")
+    if display is not None:
+        image, scale = display
+        scaled = [dataclasses.replace(r, box=tuple(v * scale for v in r.box)) if r.box else r for r in rows]
+        kinds = {g: m["kind"] for g, m in zip(build.meld_groups, build.hand["melds"], strict=False)}
+        st.image(annotate_photo(image, scaled, kinds), caption=f"{base.name}: numbers match the tile table; "
+                 "orange boxes with ? are unsure, please check them.", width="stretch")
+    for warning in base.warnings:
+        st.warning(warning)
+    low = [str(i) for i, r in enumerate(rows, start=1) if r.low_confidence]
+    if low:
+        st.warning(f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure.")
+    picture = hand_picture(group_blocks(build.hand, build.meld_groups))
+    if picture is not None:
+        st.image(picture, caption="The hand as read", width="content")
+
+    st.subheader("Check the tiles")
+    st.caption("Change a tile or its group in the table; add a missed tile in the last row; "
+               "select rows and press the bin to delete. The score updates at once.")
+    table = pd.DataFrame(
+        {
+            "tile": [r.code for r in base.rows],
+            "group": [r.group for r in base.rows],
+            "check": [_confidence_label(r) for r in base.rows],
+        },
+        index=pd.RangeIndex(1, len(base.rows) + 1, name="#"),
+    )
+    st.data_editor(
+        table,
+        key=editor_key(),
+        num_rows="dynamic",
+        width="stretch",
+        # Tall enough for every row plus the blank "add" row, so the page scrolls and the table does not.
+        height=min(36 * (len(base.rows) + 3), 900),
+        column_config={
+            "tile": st.column_config.SelectboxColumn("Tile", options=list(TILE_CODES), required=True),
+            "group": st.column_config.SelectboxColumn("Group", options=list(GROUPS), required=True,
+                                                      default=case_mod.HAND),
+            "check": st.column_config.TextColumn("Sure?", disabled=True),
+        },
+    )
+    for group, meld in zip(build.meld_groups, build.hand["melds"], strict=False):
+        if meld["kind"] == "kong":
+            st.checkbox(f"{group.capitalize()} ({meld['tiles'][0]} kong) is concealed",
+                        value=bool(base.meld_concealed.get(group, False)), key=concealed_key(group))
+    if unsaved_corrections(base) and st.button("Undo my corrections", key="undo"):
+        set_base(base, st.session_state["loaded_source"], st.session_state.get("display"))
+        st.rerun()
+    return rows, build
+
+
+def _confidence_label(row: TileRow) -> str:
+    if row.confidence is None:
+        return ""
+    percent = f"{row.confidence * 100:.0f}%"
+    return f"⚠ {percent}" if row.low_confidence else percent
+
+
+# --------------------------------------------------------------------------- context and rules
+
+
+def context_ui(hand: dict[str, Any], rules: str) -> Context:
+    """How the hand was won; every widget is keyed so the choices survive reruns."""
+    st.subheader("How was it won?")
+    seats = ["E", "S", "W"] if rules == "malaysian" else ["E", "S", "W", "N"]
+    left, right = st.columns(2)
+    seat = left.selectbox("Your seat wind", seats, format_func=WIND_LABELS.get, key="seat_wind")
+    prevailing = right.selectbox("Prevailing wind", seats, format_func=WIND_LABELS.get, key="prevailing_wind")
+    how = st.radio("Won by", ["discard", "self-drawn"], horizontal=True, key="won_by",
+                   format_func=lambda v: "Discard (someone threw it)" if v == "discard" else "Self-drawn")
+    choices = [None, *case_mod.hand_tile_choices(hand)]
+    winning = st.selectbox("Winning tile", choices, key="winning_tile",
+                           format_func=lambda c: "(not set)" if c is None else c,
+                           help="Needed for the sequence-hand (平胡) wait rule.")
+    circumstances = st.multiselect("Special circumstances", list(CIRCUMSTANCES), key="circumstances",
+                                   format_func=CIRCUMSTANCE_LABELS.get)
+    pay_all = st.checkbox("Pay-all (包): one liable player pays everything", key="pay_all")
+    return Context(
+        seat_wind=seat or "E",
+        prevailing_wind=prevailing or "E",
+        self_drawn=how == "self-drawn",
+        winning_tile=winning,
+        circumstances=tuple(circumstances),
+        pay_all=bool(pay_all),
+    )
+
+
+def _option_applies(spec: OptionSpec, rules: str) -> bool:
+    """Malaysian-only options (their help says so) are hidden under other rule sets, which ignore them."""
+    return rules == "malaysian" or not spec.help.startswith("Malaysian")
+
+
+def _option_widget(spec: OptionSpec, key: str) -> Any:
+    if spec.kind == "bool":
+        return st.checkbox(spec.label, key=key, help=spec.help or None)
+    if spec.kind == "choice":
+        return st.selectbox(spec.label, list(spec.choices), key=key, help=spec.help or None)
+    if spec.kind == "int":
+        return st.number_input(spec.label, step=1, key=key, help=spec.help or None)
+    if spec.kind == "float":
+        return st.number_input(spec.label, step=0.5, key=key, help=spec.help or None)
+    return st.text_input(spec.label, key=key, help=spec.help or None)
+
+
+def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
+    """Rule set and every option (generated from `scoring.Options`), in the sidebar.
+
+    Each rule set keeps its own option values: switching rule sets shows that set's defaults the first
+    time and the user's choices after that.
+    """
+    problems: list[str] = []
+    with st.sidebar:
+        st.header("Rules")
+        rules = st.selectbox("Rule set", list(scoring.RULESET_NAMES), key="rules",
+                             format_func=lambda r: RULE_LABELS.get(r, r))
+        defaults = scoring.default_options(rules)
+        store: dict[str, dict[str, Any]] = st.session_state["option_store"].setdefault(rules, {})
+        values: dict[str, Any] = {}
+        specs = option_specs(scoring.Options, defaults)
+        for spec in specs:
+            key = f"opt_{rules}_{spec.name}"
+            if key not in st.session_state:
+                initial = store.get(spec.name, spec.default)
+                if spec.kind == "list":
+                    initial = format_number_list(initial) if not isinstance(initial, str) else initial
+                if spec.kind == "choice" and initial not in spec.choices:
+                    initial = spec.choices[0]
+                # number_input refuses to mix int and float: give each kind its own type.
+                if spec.kind == "float":
+                    initial = float(initial)
+                if spec.kind == "int":
+                    initial = int(initial)
+                st.session_state[key] = initial
+            if not _option_applies(spec, rules):
+                values[spec.name] = store.get(spec.name, spec.default)
+                continue
+            value = _option_widget(spec, key)
+            store[spec.name] = value
+            if spec.kind == "list":
+                try:
+                    value = parse_number_list(value or "")
+                except OptionValueError as exc:
+                    problems.append(f"{spec.label}: {exc}.")
+                    value = spec.default
+            if spec.kind == "int":
+                value = int(value)
+            values[spec.name] = value
+        if st.button("Reset options to the rule set's defaults", key="reset_options"):
+            for spec in specs:
+                st.session_state.pop(f"opt_{rules}_{spec.name}", None)
+            st.session_state["option_store"][rules] = {}
+            st.rerun()
+    return rules, _jsonable(values), problems
+
+
+def _jsonable(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}
+
+
+# --------------------------------------------------------------------------- result
+
+
+def score_case(build: HandBuild, context: Context, rules: str, options: dict[str, Any]
+               ) -> tuple[dict[str, Any], dict[str, Any] | None, str | None]:
+    """Scoring input, result (or None) and the one-line error for input that is not a hand."""
+    data = case_mod.scoring_input(build.hand, context, rules, options)
+    if build.problems:
+        return data, None, None
+    try:
+        return data, scoring.score_json(data), None
+    except scoring.MalformedHandError as exc:
+        return data, None, str(exc)
+    except Exception as exc:  # the page must never show a traceback
+        return data, None, f"The hand could not be scored ({type(exc).__name__}: {exc})."
+
+
+def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
+    """A plain-text summary to paste into a chat."""
+    lines: list[str] = []
+    rules = RULE_LABELS.get(data["rules"], data["rules"])
+    if result.get("valid"):
+        capped = f" (raw {result['raw_tai']})" if result.get("raw_tai") != result.get("tai") else ""
+        lines.append(f"{result['tai']} tai{capped}, {rules} rules")
+    else:
+        lines.append(f"Not a winning hand: {result.get('message') or result.get('reason')}")
+    hand = scoring.format_hand(data["concealed"]) if data["concealed"] else ""
+    melds = " ".join(("[" if m.get("concealed") else "") + scoring.format_hand(m["tiles"])
+                     + ("]" if m.get("concealed") else "") for m in data["melds"])
+    lines.append(f"Hand: {hand}" + (f" | melds: {melds}" if melds else "")
+                 + (f" | bonus: {' '.join(data['bonus'])}" if data["bonus"] else ""))
+    how = "self-drawn" if data["self_drawn"] else "discard"
+    lines.append(f"Seat {data['seat_wind']}, prevailing {data['prevailing_wind']}, won by {how}"
+                 + (f" on {data['winning_tile']}" if data.get("winning_tile") else ""))
+    for pattern in result.get("patterns") or []:
+        lines.append(f"  {pattern['name']} {pattern.get('name_zh', '')}: {pattern['tai']}"
+                     f" — {pattern.get('reason', '')}")
+    payout = result.get("payout") or {}
+    for player in payout.get("players") or []:
+        lines.append(f"  {ROLE_LABELS.get(player['role'], player['role'])}: {player['amount']:+g}")
+    return "\n".join(lines)
+
+
+def result_ui(build: HandBuild, data: dict[str, Any], result: dict[str, Any] | None, error: str | None,
+              option_problems: list[str]) -> None:
+    st.subheader("Result")
+    if not build.hand["concealed"] and not build.hand["melds"]:
+        st.caption("The score appears here once there are tiles.")
+        return
+    for problem in [*option_problems, *build.problems]:
+        st.warning(problem)
+    if error:
+        st.error(f"This is not a hand that can be scored: {error}")
+    if result is None:
+        return
+    for warning in result.get("warnings") or []:
+        st.info(warning)
+    if result.get("valid"):
+        capped = result.get("raw_tai") != result.get("tai")
+        st.success(f"**{result['tai']} tai**" + (f" (raw {result['raw_tai']}, capped)" if capped else "")
+                   + (" — limit hand" if result.get("limit") else ""))
+        left, right = st.columns(2)
+        left.metric("Tai", result["tai"])
+        right.metric("Raw tai", result["raw_tai"])
+    else:
+        st.error(f"Not a winning hand: {result.get('message') or result.get('reason')}")
+        if result.get("reason"):
+            st.caption(f"reason: `{result['reason']}`")
+    patterns = result.get("patterns") or []
+    if patterns:
+        st.markdown("\n".join(
+            f"- **{p['name']}** {p.get('name_zh', '')} · **{p['tai']}** tai — {p.get('reason', '')}"
+            for p in patterns))
+    payout = result.get("payout") or {}
+    players = payout.get("players") or []
+    if result.get("valid") and players:
+        st.markdown("**Payout**")
+        st.table(pd.DataFrame({
+            "Player": [ROLE_LABELS.get(p["role"], p["role"]) for p in players],
+            "Amount": [f"{p['amount']:+g}" for p in players],
+        }).set_index("Player"))
+    instant = payout.get("instant_payouts") or []
+    if instant:
+        st.markdown("**Instant payouts** (paid at once, each opponent pays)")
+        st.markdown("\n".join(f"- {_instant_line(item)}" for item in instant))
+    st.code(summary_text(data, result), language=None, wrap_lines=True)
+
+
+def _instant_line(item: Any) -> str:
+    if isinstance(item, dict):
+        name = item.get("name") or item.get("key") or item.get("reason") or "instant payout"
+        amount = item.get("amount", item.get("units", ""))
+        reason = item.get("reason", "")
+        return f"{name}: {amount}" + (f" — {reason}" if reason and reason != name else "")
+    return str(item)
+
+
+def download_ui(data: dict[str, Any], base: Base, rows: list[TileRow], result: dict[str, Any] | None) -> None:
+    case = case_mod.case_json(data, base, rows, current_edits(), result)
+    st.download_button("Download the case (JSON)", case_mod.case_bytes(case), file_name="mahjong-case.json",
+                       mime="application/json", key="download_case",
+                       help="Replays with: python -m scoring mahjong-case.json")
+
+
+# --------------------------------------------------------------------------- page
+
+
+def main() -> None:
+    st.set_page_config(page_title="Mahjong tai calculator", page_icon="🀄", layout="centered")
+    init_state()
+    st.title("🀄 Mahjong tai calculator")
+    st.caption("Snap the winning hand, check the tiles, say how it was won: tai and payouts.")
+    rules, options, option_problems = rules_ui()
+    input_ui()
+    base: Base = st.session_state["base"]
+    rows, build = tiles_ui(base)
+    context = context_ui(build.hand, rules)
+    data, result, error = score_case(build, context, rules, options)
+    result_ui(build, data, result, error, option_problems)
+    download_ui(data, base, rows, result)
+
+
+if __name__ == "__main__":
+    main()

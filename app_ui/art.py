@@ -1,0 +1,226 @@
+"""Pictures for the app, drawn with Pillow: tile faces for the recognised hand, and the annotated photo.
+
+No downloaded art and no CJK font (the machine may have none): suits are drawn as pips (dots, sticks)
+or a large rank with a suit word, honours as letters and simple shapes, bonus tiles as labelled badges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from app_ui.case import BONUS, HAND, IGNORE, MELD_GROUPS, TileRow
+
+TILE_W, TILE_H = 54, 72
+IVORY = (250, 246, 232)
+EDGE = (120, 110, 90)
+INK = (30, 40, 70)
+RED = (196, 32, 38)
+GREEN = (24, 130, 60)
+BLUE = (30, 80, 170)
+PURPLE = (120, 50, 150)
+ORANGE = (215, 120, 20)
+
+# Colours of the group outlines on the photo and under the tile pictures.
+GROUP_COLOURS: dict[str, tuple[int, int, int]] = {
+    HAND: (40, 120, 255),
+    MELD_GROUPS[0]: (0, 170, 90),
+    MELD_GROUPS[1]: (160, 80, 220),
+    MELD_GROUPS[2]: (0, 160, 170),
+    MELD_GROUPS[3]: (200, 150, 0),
+    BONUS: (230, 60, 150),
+    IGNORE: (140, 140, 140),
+}
+LOW_CONF_COLOUR = (255, 110, 0)
+
+WIND_NAMES = {"E": "EAST", "S": "SOUTH", "W": "WEST", "N": "NORTH"}
+SUIT_WORDS = {"m": "WAN", "p": "DOTS", "s": "BAM"}
+# Pip positions (fractions of the face) for dots and bamboo, by rank.
+PIPS: dict[int, list[tuple[float, float]]] = {
+    1: [(0.5, 0.5)],
+    2: [(0.5, 0.28), (0.5, 0.72)],
+    3: [(0.25, 0.22), (0.5, 0.5), (0.75, 0.78)],
+    4: [(0.3, 0.28), (0.7, 0.28), (0.3, 0.72), (0.7, 0.72)],
+    5: [(0.28, 0.22), (0.72, 0.22), (0.5, 0.5), (0.28, 0.78), (0.72, 0.78)],
+    6: [(0.3, 0.2), (0.7, 0.2), (0.3, 0.5), (0.7, 0.5), (0.3, 0.8), (0.7, 0.8)],
+    7: [(0.22, 0.16), (0.5, 0.24), (0.78, 0.32), (0.3, 0.6), (0.7, 0.6), (0.3, 0.84), (0.7, 0.84)],
+    8: [(0.3, 0.16), (0.7, 0.16), (0.3, 0.39), (0.7, 0.39), (0.3, 0.62), (0.7, 0.62), (0.3, 0.85),
+        (0.7, 0.85)],
+    9: [(x, y) for y in (0.2, 0.5, 0.8) for x in (0.22, 0.5, 0.78)],
+}
+
+
+@lru_cache(maxsize=8)
+def _font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    names = ["DejaVuSans-Bold.ttf", "LiberationSans-Bold.ttf"] if bold else ["DejaVuSans.ttf"]
+    for name in names:
+        try:
+            return ImageFont.truetype(name, size)
+        except OSError:
+            continue
+    return ImageFont.load_default()
+
+
+def _centred_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
+                  fill: tuple[int, int, int]) -> None:
+    draw.text(xy, text, font=_font(size), fill=fill, anchor="mm")
+
+
+def _face(draw: ImageDraw.ImageDraw, code: str, x0: int, y0: int, w: int, h: int) -> None:
+    """Draw the face of one tile inside the box (x0, y0, w, h)."""
+    cx, cy = x0 + w / 2, y0 + h / 2
+    if len(code) == 2 and code[0].isdigit() and code[1] in "mps":
+        rank, suit = int(code[0]), code[1]
+        if suit == "m":
+            _centred_text(draw, (cx, y0 + h * 0.36), str(rank), int(h * 0.5), INK)
+            _centred_text(draw, (cx, y0 + h * 0.8), SUIT_WORDS[suit], int(h * 0.2), RED)
+            return
+        colours = [BLUE, GREEN, RED]
+        r = max(2, int(min(w, h) * (0.16 if rank <= 4 else 0.11)))
+        for k, (fx, fy) in enumerate(PIPS[rank]):
+            px, py = x0 + fx * w, y0 + fy * h
+            if suit == "p":
+                colour = colours[k % 3] if rank > 1 else RED
+                draw.ellipse((px - r, py - r, px + r, py + r), outline=colour, width=max(2, r // 2))
+                draw.ellipse((px - r / 3, py - r / 3, px + r / 3, py + r / 3), fill=colour)
+            else:
+                colour = RED if (rank in (1, 5, 7, 9) and k == len(PIPS[rank]) // 2) else GREEN
+                draw.rounded_rectangle((px - r * 0.45, py - r * 1.2, px + r * 0.45, py + r * 1.2),
+                                       radius=2, fill=colour)
+        draw.text((x0 + 2, y0 + 1), str(rank), font=_font(max(8, int(h * 0.16))), fill=INK)
+        return
+    if code in WIND_NAMES:
+        _centred_text(draw, (cx, y0 + h * 0.4), code, int(h * 0.5), INK)
+        _centred_text(draw, (cx, y0 + h * 0.82), WIND_NAMES[code], int(h * 0.16), INK)
+    elif code == "C":  # red dragon: the shape of 中 drawn with lines
+        bw = w * 0.55
+        draw.rectangle((cx - bw / 2, cy - h * 0.16, cx + bw / 2, cy + h * 0.1), outline=RED, width=4)
+        draw.line((cx, y0 + h * 0.12, cx, y0 + h * 0.88), fill=RED, width=5)
+    elif code == "F":
+        _centred_text(draw, (cx, y0 + h * 0.42), "F", int(h * 0.5), GREEN)
+        _centred_text(draw, (cx, y0 + h * 0.82), "GREEN", int(h * 0.16), GREEN)
+    elif code == "P":  # white dragon: an empty blue frame
+        draw.rectangle((x0 + w * 0.18, y0 + h * 0.15, x0 + w * 0.82, y0 + h * 0.85), outline=BLUE, width=4)
+    elif code == "back":
+        draw.rounded_rectangle((x0, y0, x0 + w, y0 + h), radius=4, fill=(40, 120, 80))
+    else:
+        colour = PURPLE if code.startswith("F") else ORANGE if code.startswith("S") else RED
+        label = {"centipede": "CENTI", "rooster": "ROOST"}.get(code, code.upper())
+        draw.ellipse((cx - w * 0.3, y0 + h * 0.12, cx + w * 0.3, y0 + h * 0.12 + w * 0.6), outline=colour,
+                     width=3)
+        _centred_text(draw, (cx, y0 + h * 0.12 + w * 0.3), label[:2] if len(code) == 2 else "*",
+                      int(h * 0.22), colour)
+        _centred_text(draw, (cx, y0 + h * 0.82), label if len(code) > 2 else "", int(h * 0.14), colour)
+
+
+def tile_image(code: str, scale: int = 2) -> Image.Image:
+    """One tile picture, drawn at `scale` times the size and reduced, for smooth edges."""
+    w, h = TILE_W * scale, TILE_H * scale
+    image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=6 * scale, fill=EDGE)
+    draw.rounded_rectangle((scale, scale, w - 1 - scale, h - 1 - 4 * scale), radius=6 * scale, fill=IVORY)
+    pad = 4 * scale
+    _face(draw, code, pad, pad, w - 2 * pad, h - 2 * pad - 3 * scale)
+    return image.resize((TILE_W, TILE_H), Image.Resampling.LANCZOS)
+
+
+def hand_picture(groups: Sequence[tuple[str, Sequence[str], bool]]) -> Image.Image | None:
+    """Tile pictures for the hand: one block per group (label, codes, concealed), wrapped to fit a phone.
+
+    Groups are laid left to right and wrap to a new line, so the picture is never much wider than
+    about 8 tiles and the page needs no horizontal scroll.
+    """
+    per_line = 8
+    chunks: list[tuple[str, Sequence[str], bool]] = []
+    for label, codes, concealed in groups:
+        # A long concealed row is split so each line holds at most `per_line` tiles.
+        for start in range(0, len(codes), per_line):
+            chunks.append((label if start == 0 else "", codes[start:start + per_line], concealed))
+    groups = chunks
+    if not groups:
+        return None
+    gap, label_h, max_w = 12, 16, per_line * (TILE_W + 2)
+    placed: list[tuple[int, int, str, Sequence[str], bool]] = []
+    x = y = 0
+    line_h = TILE_H + label_h + 6
+    width = 0
+    for label, codes, concealed in groups:
+        block_w = len(codes) * (TILE_W + 2)
+        if x and x + block_w > max_w:
+            x, y = 0, y + line_h
+        placed.append((x, y, label, codes, concealed))
+        width = max(width, x + block_w)
+        x += block_w + gap
+    canvas = Image.new("RGBA", (max(width, 1), y + line_h), (255, 255, 255, 0))
+    draw = ImageDraw.Draw(canvas)
+    for bx, by, label, codes, concealed in placed:
+        for k, code in enumerate(codes):
+            # A concealed kong is shown as it lies on the table: the two end tiles face down.
+            show = "back" if concealed and len(codes) == 4 and k in (0, 3) else code
+            canvas.alpha_composite(tile_image(show), (bx + k * (TILE_W + 2), by))
+        key = " ".join(label.split(" ")[:2]) if label.startswith("meld") else label.split(" ")[0]
+        colour = GROUP_COLOURS.get(key, (90, 90, 90))
+        draw.text((bx, by + TILE_H + 2), label, font=_font(12, bold=False), fill=colour)
+    return canvas
+
+
+def _display_scale(width: int, height: int, limit: int = 1280) -> float:
+    return min(1.0, limit / max(width, height, 1))
+
+
+def annotate_photo(rgb: np.ndarray, rows: Sequence[TileRow], meld_kinds: Mapping[str, str] | None = None
+                   ) -> Image.Image:
+    """The photo with each tile boxed and numbered (the number of its row in the tile table) and labelled,
+    each group outlined in its colour, low-confidence tiles in orange with a `?`."""
+    image = Image.fromarray(rgb).convert("RGB")
+    scale = _display_scale(*image.size)
+    if scale < 1.0:
+        image = image.resize((round(image.width * scale), round(image.height * scale)),
+                             Image.Resampling.BILINEAR)
+    draw = ImageDraw.Draw(image)
+    line = max(2, round(max(image.size) / 400))
+    font = _font(max(12, round(max(image.size) / 60)))
+    meld_kinds = meld_kinds or {}
+    by_group: dict[str, list[tuple[float, float, float, float]]] = {}
+    for number, row in enumerate(rows, start=1):
+        if row.box is None:
+            continue
+        x1, y1, x2, y2 = (v * scale for v in row.box)
+        by_group.setdefault(row.group, []).append((x1, y1, x2, y2))
+        colour = LOW_CONF_COLOUR if row.low_confidence else GROUP_COLOURS.get(row.group, (90, 90, 90))
+        draw.rectangle((x1, y1, x2, y2), outline=colour, width=line + (1 if row.low_confidence else 0))
+        label = f"{number} {row.code}" + ("?" if row.low_confidence else "")
+        tx, ty = x1, max(0.0, y1 - font.size - 4) if hasattr(font, "size") else y1
+        box = draw.textbbox((tx, ty), label, font=font)
+        draw.rectangle((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), fill=colour)
+        draw.text((tx, ty), label, font=font, fill=(255, 255, 255))
+    pad = 3 * line
+    for group, boxes in by_group.items():
+        if group == IGNORE:
+            continue
+        gx1 = min(b[0] for b in boxes) - pad
+        gy1 = min(b[1] for b in boxes) - pad
+        gx2 = max(b[2] for b in boxes) + pad
+        gy2 = max(b[3] for b in boxes) + pad
+        colour = GROUP_COLOURS.get(group, (90, 90, 90))
+        draw.rounded_rectangle((gx1, gy1, gx2, gy2), radius=3 * line, outline=colour, width=line)
+        name = f"{group} {meld_kinds[group]}" if group in meld_kinds else group
+        box = draw.textbbox((gx1, gy2 + 2), name, font=font)
+        draw.rectangle((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), fill=colour)
+        draw.text((gx1, gy2 + 2), name, font=font, fill=(255, 255, 255))
+    return image
+
+
+def group_blocks(hand: Mapping[str, Any], meld_groups: Sequence[str]) -> list[tuple[str, list[str], bool]]:
+    """Blocks for `hand_picture` from a built scoring hand: concealed tiles, each meld, the bonus row."""
+    blocks: list[tuple[str, list[str], bool]] = [("hand", list(hand.get("concealed") or []), False)]
+    for group, meld in zip(meld_groups, hand.get("melds") or [], strict=False):
+        label = f"{group} {meld['kind']}" + (" (concealed)" if meld.get("concealed") else "")
+        blocks.append((label, list(meld["tiles"]), bool(meld.get("concealed"))))
+    blocks.append(("bonus", list(hand.get("bonus") or []), False))
+    return blocks

@@ -1,0 +1,373 @@
+"""The case the user is scoring: tiles (read or typed), the user's corrections, context, rules, result.
+
+The tile table is the single source of truth for the hand. A photo reading or a typed hand gives the
+*base* rows; the user's edits (the data editor's edit state: edited, added and deleted rows) are kept
+separately so they can be shown, undone, and written into the case JSON as the corrections.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from vision.classes import BONUS_CODES, CLASSES
+
+HAND = "hand"
+BONUS = "bonus"
+IGNORE = "ignore"
+MAX_MELDS = 4
+MELD_GROUPS: tuple[str, ...] = tuple(f"meld {k}" for k in range(1, MAX_MELDS + 1))
+# What the "group" column may say: concealed hand tiles, declared melds, bonus row, or not part of the hand.
+GROUPS: tuple[str, ...] = (HAND, *MELD_GROUPS, BONUS, IGNORE)
+# Every tile code a user can pick; `back` is kept so a face-down kong tile read from a photo stays valid.
+TILE_CODES: tuple[str, ...] = CLASSES
+# Below this detector confidence a tile is flagged for the user to check.
+LOW_CONFIDENCE = 0.5
+WINDS: tuple[str, ...] = ("E", "S", "W", "N")
+CIRCUMSTANCES: tuple[str, ...] = (
+    "replacement_tile",
+    "kong_on_kong",
+    "robbing_kong",
+    "last_tile",
+    "heavenly",
+    "earthly",
+    "humanly",
+    "robbing_eighth",
+)
+
+
+@dataclass(frozen=True)
+class TileRow:
+    """One tile of the case: its code, which group it belongs to, and where it came from on the photo."""
+
+    code: str
+    group: str = HAND
+    confidence: float | None = None
+    box: tuple[float, float, float, float] | None = None
+
+    @property
+    def low_confidence(self) -> bool:
+        return self.confidence is not None and self.confidence < LOW_CONFIDENCE
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a photo cannot show: how the hand was won."""
+
+    seat_wind: str = "E"
+    prevailing_wind: str = "E"
+    self_drawn: bool = False
+    winning_tile: str | None = None
+    circumstances: tuple[str, ...] = ()
+    pay_all: bool = False
+
+
+@dataclass(frozen=True)
+class HandBuild:
+    """The scoring input built from the tile rows, or the problems that stop it being built."""
+
+    hand: dict[str, Any]
+    problems: tuple[str, ...] = ()
+    meld_groups: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Base:
+    """Where the base rows came from (a photo or a typed hand) and the rows themselves."""
+
+    rows: tuple[TileRow, ...] = ()
+    source: str = "none"  # "photo", "typed" or "none"
+    name: str = ""
+    sha256: str = ""
+    size: tuple[int, int] | None = None
+    meld_concealed: Mapping[str, bool] = field(default_factory=dict)
+    layout_hand: Mapping[str, Any] | None = None
+    warnings: tuple[str, ...] = ()
+    timings: Mapping[str, float] = field(default_factory=dict)
+
+
+def photo_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _index_key(key: object) -> int | None:
+    """The data editor stores row positions as ints in Python and as strings after a JSON round trip."""
+    try:
+        return int(str(key))
+    except ValueError:
+        return None
+
+
+def apply_edits(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> list[TileRow]:
+    """Apply a data-editor edit state (`edited_rows`, `added_rows`, `deleted_rows`) to the base rows.
+
+    Rows keep their photo box and confidence unless their code is changed (then the user has
+    checked the tile, so it is no longer low confidence). Blank added rows are skipped.
+    """
+    edits = edits or {}
+    edited: dict[int, Mapping[str, Any]] = {}
+    for key, change in dict(edits.get("edited_rows") or {}).items():
+        index = _index_key(key)
+        if index is not None and isinstance(change, Mapping):
+            edited[index] = change
+    deleted = {i for i in (_index_key(k) for k in edits.get("deleted_rows") or []) if i is not None}
+    rows: list[TileRow] = []
+    for index, row in enumerate(base):
+        if index in deleted:
+            continue
+        change = edited.get(index, {})
+        code = change.get("tile") or row.code
+        group = change.get("group") or row.group
+        if code not in TILE_CODES:
+            code = row.code
+        if group not in GROUPS:
+            group = row.group
+        confidence = row.confidence if code == row.code else None
+        rows.append(dataclasses.replace(row, code=code, group=group, confidence=confidence))
+    for added in edits.get("added_rows") or []:
+        if not isinstance(added, Mapping):
+            continue
+        code = added.get("tile")
+        if code not in TILE_CODES:
+            continue
+        group = added.get("group") if added.get("group") in GROUPS else default_group(str(code))
+        rows.append(TileRow(code=str(code), group=str(group)))
+    return rows
+
+
+def corrections(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> list[dict[str, Any]]:
+    """The user's edits as a readable list (for the case JSON and the summary): what changed and how."""
+    edits = edits or {}
+    out: list[dict[str, Any]] = []
+    for key, change in sorted(
+        dict(edits.get("edited_rows") or {}).items(), key=lambda kv: _index_key(kv[0]) or 0
+    ):
+        index = _index_key(key)
+        if index is None or not 0 <= index < len(base) or not isinstance(change, Mapping):
+            continue
+        row = base[index]
+        if change.get("tile") and change["tile"] != row.code:
+            out.append({"action": "change", "tile": index + 1, "from": row.code, "to": change["tile"]})
+        if change.get("group") and change["group"] != row.group:
+            out.append({"action": "regroup", "tile": index + 1, "code": row.code,
+                        "from": row.group, "to": change["group"]})
+    for key in sorted(i for i in (_index_key(k) for k in edits.get("deleted_rows") or []) if i is not None):
+        if 0 <= key < len(base):
+            out.append({"action": "delete", "tile": key + 1, "code": base[key].code})
+    for added in edits.get("added_rows") or []:
+        if isinstance(added, Mapping) and added.get("tile") in TILE_CODES:
+            out.append({"action": "add", "code": added["tile"],
+                        "group": added.get("group") or default_group(str(added["tile"]))})
+    return out
+
+
+def has_edits(edits: Mapping[str, Any] | None) -> bool:
+    if not edits:
+        return False
+    return bool(edits.get("edited_rows") or edits.get("added_rows") or edits.get("deleted_rows"))
+
+
+def default_group(code: str) -> str:
+    return BONUS if code in BONUS_CODES else HAND
+
+
+def _suit_rank(code: str) -> tuple[str, int] | None:
+    if len(code) == 2 and code[0].isdigit() and code[1] in "mps":
+        return code[1], int(code[0])
+    return None
+
+
+def infer_meld_kind(codes: Sequence[str]) -> str | None:
+    """chow / pong / kong from a meld's tiles (a `fly` may stand in, as in the Malaysian rules), else None."""
+    real = [c for c in codes if c != "fly"]
+    if not real:
+        return None
+    if len(codes) == 4 and len(set(real)) == 1:
+        return "kong"
+    if len(codes) != 3:
+        return None
+    if len(set(real)) == 1 and (len(real) > 1 or _suit_rank(real[0]) is None):
+        return "pong"
+    parsed = [_suit_rank(c) for c in real]
+    if any(p is None for p in parsed):
+        return None
+    suits = {p[0] for p in parsed if p}
+    ranks = [p[1] for p in parsed if p]
+    if len(suits) == 1 and len(set(ranks)) == len(ranks) and max(ranks) - min(ranks) <= 2:
+        return "chow"
+    if len(set(real)) == 1:
+        return "pong"
+    return None
+
+
+def _resolve_backs(codes: list[str]) -> list[str]:
+    """A concealed kong shows two faces and two backs: the backs are copies of the face-up tile."""
+    faces = [c for c in codes if c != "back"]
+    if faces and len(set(faces)) == 1:
+        return [faces[0] if c == "back" else c for c in codes]
+    return codes
+
+
+def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> HandBuild:
+    """Turn tile rows into the scoring input fields `concealed`, `melds`, `bonus`, or say what is wrong."""
+    problems: list[str] = []
+    concealed = [r.code for r in rows if r.group == HAND]
+    bonus = [r.code for r in rows if r.group == BONUS]
+    if "back" in concealed:
+        problems.append("A face-down tile is in the hand: set its face in the tile table, or delete it.")
+    wrong_bonus = [c for c in bonus if c not in BONUS_CODES and c != "fly"]
+    if wrong_bonus:
+        problems.append(
+            f"{', '.join(wrong_bonus)} cannot be a bonus tile: move it to the hand or a meld."
+        )
+    melds: list[dict[str, Any]] = []
+    meld_groups: list[str] = []
+    for group in MELD_GROUPS:
+        codes = _resolve_backs([r.code for r in rows if r.group == group])
+        if not codes:
+            continue
+        kind = infer_meld_kind(codes)
+        if "back" in codes:
+            problems.append(f"{group.capitalize()} is face-down: set one of its tiles to the kong's tile.")
+            continue
+        if kind is None:
+            problems.append(
+                f"{group.capitalize()} ({' '.join(codes)}) is not a chow, pong or kong: "
+                "change a tile or move it to another group."
+            )
+            continue
+        melds.append({"kind": kind, "tiles": codes,
+                      "concealed": bool(meld_concealed.get(group, False)) and kind == "kong"})
+        meld_groups.append(group)
+    if not concealed and not melds:
+        problems.append("No tiles in the hand yet: upload a photo, try a sample, or type a hand.")
+    return HandBuild(
+        hand={"concealed": concealed, "melds": melds, "bonus": bonus},
+        problems=tuple(problems),
+        meld_groups=tuple(meld_groups),
+    )
+
+
+def hand_tile_choices(hand: Mapping[str, Any]) -> list[str]:
+    """Distinct codes in the hand proper (concealed + melds), in order: the winning tile is one of them."""
+    seen: list[str] = []
+    codes = list(hand.get("concealed") or [])
+    for meld in hand.get("melds") or []:
+        codes.extend(meld.get("tiles") or [])
+    for code in codes:
+        if code not in seen and code not in ("back", "fly"):
+            seen.append(code)
+    return seen
+
+
+def scoring_input(
+    hand: Mapping[str, Any], context: Context, rules: str, options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The scoring JSON input (issue 2 fields), in the order a reader expects."""
+    data: dict[str, Any] = {
+        "rules": rules,
+        "options": dict(options),
+        "concealed": list(hand.get("concealed") or []),
+        "melds": [dict(m) for m in hand.get("melds") or []],
+        "bonus": list(hand.get("bonus") or []),
+        "self_drawn": context.self_drawn,
+        "seat_wind": context.seat_wind,
+        "prevailing_wind": context.prevailing_wind,
+        "circumstances": list(context.circumstances),
+        "pay_all": context.pay_all,
+    }
+    if context.winning_tile:
+        data["winning_tile"] = context.winning_tile
+    return data
+
+
+def rows_to_json(rows: Sequence[TileRow]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for number, row in enumerate(rows, start=1):
+        item: dict[str, Any] = {"tile": number, "code": row.code, "group": row.group}
+        if row.confidence is not None:
+            item["confidence"] = round(float(row.confidence), 4)
+        if row.box is not None:
+            item["box"] = [round(float(v), 1) for v in row.box]
+        out.append(item)
+    return out
+
+
+def case_json(
+    scoring_in: Mapping[str, Any],
+    base: Base,
+    rows: Sequence[TileRow],
+    edits: Mapping[str, Any] | None,
+    result: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    """The whole case for a dispute: scoring input at the top level (so `python -m scoring case.json`
+    replays it), then the photo's reading, the user's corrections, the final tiles and the result."""
+    data = dict(scoring_in)
+    data["source"] = {"kind": base.source, "name": base.name, "sha256": base.sha256,
+                      "size": list(base.size) if base.size else None}
+    data["photo_tiles"] = rows_to_json(base.rows) if base.source == "photo" else []
+    data["corrections"] = corrections(base.rows, edits)
+    data["tiles"] = rows_to_json(rows)
+    data["result"] = dict(result) if result is not None else None
+    return data
+
+
+def case_bytes(case: Mapping[str, Any]) -> bytes:
+    return json.dumps(case, indent=2, ensure_ascii=False).encode("utf-8")
+
+
+def rows_from_hand_strings(
+    concealed: Sequence[str], melds: Sequence[Sequence[str]], bonus: Sequence[str]
+) -> list[TileRow]:
+    """Rows for a typed hand: concealed tiles, then each meld in its own group, then bonus tiles."""
+    rows = [TileRow(code=c, group=HAND) for c in concealed]
+    for index, meld in enumerate(melds[:MAX_MELDS]):
+        rows.extend(TileRow(code=c, group=MELD_GROUPS[index]) for c in meld)
+    rows.extend(TileRow(code=c, group=BONUS) for c in bonus)
+    return rows
+
+
+def rows_from_reading(detections: Any, layout: Any | None) -> tuple[list[TileRow], dict[str, bool]]:
+    """Rows from a photo reading, in the layout's reading order (the numbers drawn on the photo).
+
+    Each layout group maps to a table group: the concealed row to `hand`, the n-th meld to `meld n`,
+    the bonus row to `bonus`; tiles the layout left out (or a fifth meld) are `ignore`, so the user
+    sees them and can move them in.
+    """
+    codes = list(detections.codes)
+    group_of: dict[int, str] = {}
+    order: list[int] = []
+    meld_concealed: dict[str, bool] = {}
+    melds_seen = 0
+    for group in getattr(layout, "groups", ()) or ():
+        if group.kind == "concealed":
+            name = HAND
+        elif group.kind == "meld":
+            melds_seen += 1
+            name = MELD_GROUPS[melds_seen - 1] if melds_seen <= MAX_MELDS else IGNORE
+            if name != IGNORE:
+                meld_concealed[name] = bool(group.concealed)
+        elif group.kind == "bonus":
+            name = BONUS
+        else:
+            name = IGNORE
+        for index in group.indices:
+            index = int(index)
+            if 0 <= index < len(codes) and index not in group_of:
+                group_of[index] = name
+                order.append(index)
+    order.extend(i for i in range(len(codes)) if i not in group_of)
+    rows = [
+        TileRow(
+            code=codes[i],
+            group=group_of.get(i, IGNORE),
+            confidence=float(detections.confidence[i]),
+            box=tuple(float(v) for v in detections.xyxy[i]),  # type: ignore[arg-type]
+        )
+        for i in order
+    ]
+    return rows, meld_concealed

@@ -1,0 +1,116 @@
+"""What widget each scoring option needs, read from the `scoring.Options` dataclass itself.
+
+The sidebar is generated from `dataclasses.fields(Options)`: a new option in the scoring package shows up
+in the app without touching the UI. The widget kind follows the default's type; choices come from the
+field's `metadata["choices"]` or its `Literal[...]` annotation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    kind: str  # "bool", "int", "float", "choice", "list", "text"
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return self.name.replace("_", " ").capitalize()
+
+
+def _hints(options_cls: type) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(options_cls)
+    except Exception:  # an unresolvable annotation only costs us the hint; the default's type is used
+        return {}
+
+
+def _literal_choices(hint: Any) -> tuple[str, ...]:
+    for candidate in (hint, *typing.get_args(hint)):
+        if typing.get_origin(candidate) is typing.Literal:
+            return tuple(str(a) for a in typing.get_args(candidate))
+    return ()
+
+
+def option_specs(options_cls: type, defaults: Any) -> list[OptionSpec]:
+    """One spec per option field, with the default taken from the rule set's defaults."""
+    specs: list[OptionSpec] = []
+    hints = _hints(options_cls)
+    for f in dataclasses.fields(options_cls):
+        hint = hints.get(f.name)
+        default = getattr(defaults, f.name)
+        help_text = str(f.metadata.get("help", "")) if f.metadata else ""
+        choices = tuple(str(c) for c in (f.metadata.get("choices") or ())) if f.metadata else ()
+        if not choices:
+            choices = _literal_choices(hint)
+        if isinstance(default, bool):
+            kind = "bool"
+        elif choices:
+            kind = "choice"
+        elif hint is float or (isinstance(default, float) and hint is not int):
+            # `unit: float = 1` has an int default but takes fractions.
+            kind = "float"
+        elif isinstance(default, int):
+            kind = "int"
+        elif isinstance(default, list | tuple) or default is None:
+            kind = "list"
+        else:
+            kind = "text"
+        specs.append(OptionSpec(name=f.name, kind=kind, default=default, help=help_text, choices=choices))
+    return specs
+
+
+class OptionValueError(ValueError):
+    """An option typed in the sidebar that cannot be read; the message quotes the input."""
+
+
+Number = float | int
+TableEntry = Number | list[Number]
+
+
+def _number(token: str) -> Number:
+    try:
+        number = float(token)
+    except ValueError as exc:
+        raise OptionValueError(f"'{token}' is not a number") from exc
+    return int(number) if number.is_integer() else number
+
+
+def parse_number_list(text: str) -> list[TableEntry]:
+    """A payout table typed as text, one entry per tai separated by commas: an amount (`4`) or a pair
+    `shooter/each` (`4/2`). `"4/2, 7/3, 11"` -> `[[4, 2], [7, 3], 11]`; a bad entry raises
+    OptionValueError quoting it."""
+    values: list[TableEntry] = []
+    for entry in text.replace(";", ",").split(","):
+        entry = entry.strip()
+        if not entry:
+            continue
+        if "/" in entry:
+            parts = [p.strip() for p in entry.split("/")]
+            if len(parts) != 2:
+                raise OptionValueError(f"'{entry}' should be one amount or two like 4/2")
+            values.append([_number(parts[0]), _number(parts[1])])
+        else:
+            values.append(_number(entry))
+    return values
+
+
+def _fmt(value: Any) -> str:
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
+
+
+def format_number_list(values: Sequence[Any] | None) -> str:
+    """The inverse of `parse_number_list`: `((4, 2), 11)` -> `"4/2, 11"`."""
+    return ", ".join(
+        "/".join(_fmt(v) for v in entry) if isinstance(entry, list | tuple) else _fmt(entry)
+        for entry in values or ()
+    )

@@ -28,6 +28,8 @@ DUPLICATE_CENTRE = 0.25
 GAP_FRACTION = 0.2
 # Neighbours in one row: offset across the row below this fraction of the tile's (a + b).
 ACROSS_FRACTION = 0.3
+# A tile is sideways when its extent along the row exceeds the typical one by this (of a + b).
+SIDEWAYS_MARGIN = 0.07
 # Segments of one row: end-to-end distance below this many tile widths.
 ROW_GAP_WIDTHS = 6.0
 
@@ -159,13 +161,16 @@ def tile_shapes(boxes: np.ndarray, frame: Frame) -> TileShape:
     if abs(c - s) < 0.35:
         # Near 45 degrees the box shape cannot tell upright from sideways.
         return TileShape(span=span, along=default_along, sideways=np.zeros(len(boxes), bool))
-    # (w - h) / (c - s) is a - b for an upright tile (negative), b - a for a sideways one.
+    # (w - h) / (c - s) is a - b for an upright tile (negative), b - a for a sideways one,
+    # so (span + skew) / 2 is the tile's extent along the row.
     skew = (w - h) / (c - s)
-    along = np.clip((span + skew) / 2, 0.3 * span, 0.7 * span)
-    # Only a clear difference counts as sideways: perspective and the tile body blur the shape.
-    sideways = skew > 0.12 * span
-    return TileShape(span=span, along=np.where(sideways, along, np.minimum(along, default_along * 1.15)),
-                     sideways=sideways)
+    ratio = np.clip((span + skew) / 2 / span, 0.3, 0.7)
+    # Perspective and the visible tile body bias every box alike; most tiles in a hand stand
+    # upright, so a tile is sideways only when it is clearly longer than the typical one.
+    typical = float(np.clip(np.median(ratio), 0.35, 0.5))
+    sideways = ratio - typical > SIDEWAYS_MARGIN
+    along = np.where(sideways, ratio, np.minimum(ratio, typical + SIDEWAYS_MARGIN / 2)) * span
+    return TileShape(span=span, along=along, sideways=sideways)
 
 
 class _UnionFind:

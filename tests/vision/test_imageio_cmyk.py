@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pytest
 from PIL import Image
@@ -21,6 +23,6 @@ from vision.imageio import read_image
 )
 def test_cmyk_jpeg(cmyk: tuple[int, int, int, int], rgb: tuple[int, int, int]) -> None:
     data = encode(Image.new("CMYK", (64, 64), cmyk), "JPEG", quality=100)
-    assert Image.open(__import__("io").BytesIO(data)).mode == "CMYK"
+    assert Image.open(io.BytesIO(data)).mode == "CMYK"
     loaded = read_image(data).rgb
     assert np.abs(loaded[32, 32].astype(int) - np.array(rgb)).max() <= 3

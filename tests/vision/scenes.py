@@ -1,0 +1,50 @@
+"""A synthetic photo with coloured 'tiles' at known boxes, and the detector rows that find them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.letterbox import plan_letterbox
+
+COLOURS = {"1m": (220, 30, 30), "1p": (30, 200, 30), "1s": (30, 30, 220)}
+
+
+@dataclass(frozen=True)
+class Scene:
+    rgb: np.ndarray
+    boxes: np.ndarray  # (N, 4) source pixels
+    codes: tuple[str, ...]
+    scores: tuple[float, ...]
+
+
+def scene(height: int, width: int) -> Scene:
+    """Three tiles spread over the photo: red (1m), green (1p), blue (1s)."""
+    rgb = np.full((height, width, 3), 128, np.uint8)
+    tile_w, tile_h = width // 10, height // 6
+    spots = [(width // 10, height // 5), (width // 2, height // 2), (width - 3 * tile_w, height - 2 * tile_h)]
+    boxes, codes = [], []
+    for (x, y), code in zip(spots, COLOURS, strict=True):
+        rgb[y : y + tile_h, x : x + tile_w] = COLOURS[code]
+        boxes.append([x, y, x + tile_w, y + tile_h])
+        codes.append(code)
+    return Scene(rgb, np.array(boxes, np.float32), tuple(codes), (0.9, 0.8, 0.7))
+
+
+def detector_rows(sc: Scene, det_hw: tuple[int, int]) -> np.ndarray:
+    """Rows (cx, cy, w, h, score) in model-input pixels that a perfect detector would output,
+    plus a near-duplicate (NMS must drop it), a weak box (conf must drop it) and a box in the
+    letterbox padding (must be dropped once mapped back)."""
+    plan = plan_letterbox(sc.rgb.shape[0], sc.rgb.shape[1], *det_hw)
+    target = plan.to_target(sc.boxes)
+    rows = [[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2, b[2] - b[0], b[3] - b[1], s]
+            for b, s in zip(target, sc.scores, strict=True)]
+    first = rows[0]
+    rows.append([first[0] + 1.0, first[1] + 1.0, first[2], first[3], 0.5])  # duplicate
+    rows.append([first[0], first[1] + 40, 10, 10, 0.1])  # below conf
+    if plan.pad_top >= 8:
+        rows.append([det_hw[1] / 2, plan.pad_top / 2, 20, 4, 0.95])  # inside the top padding
+    if plan.pad_left >= 8:
+        rows.append([plan.pad_left / 2, det_hw[0] / 2, 4, 20, 0.95])  # inside the left padding
+    return np.array(rows, np.float32)

@@ -1,0 +1,207 @@
+"""TileReader end to end on tiny ONNX models: letterbox inverse, NMS, crops, batching, layout."""
+
+from __future__ import annotations
+
+import json
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.vision.scenes import detector_rows, scene
+from tests.vision.tinymodels import write_models
+from vision.classes import CLASSES
+from vision.detections import Detections
+from vision.onnx_models import ModelError
+from vision.pipeline import Reading, TileReader
+
+
+@pytest.mark.parametrize(
+    "det_hw",
+    [
+        pytest.param((384, 640), id="det-384x640"),
+        pytest.param((640, 384), id="det-640x384"),
+        pytest.param((320, 320), id="det-square"),
+    ],
+)
+@pytest.mark.parametrize(
+    "image_hw", [pytest.param((600, 1000), id="landscape"), pytest.param((1000, 600), id="portrait")]
+)
+@pytest.mark.parametrize(
+    "cls_batch", [pytest.param(None, id="dynamic-batch"), pytest.param(1, id="batch-1"),
+                  pytest.param(2, id="batch-2")]
+)
+def test_reads_known_tiles(
+    tmp_path: Path, det_hw: tuple[int, int], image_hw: tuple[int, int], cls_batch: int | None
+) -> None:
+    sc = scene(*image_hw)
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, det_hw), det_hw=det_hw,
+                                          cls_batch=cls_batch))
+    assert reader.detector.input_hw == det_hw
+    reading = reader.read(sc.rgb)
+    det = reading.detections
+    # Sorted by detector score: exactly the three tiles, duplicate / weak / padding boxes gone.
+    assert det.codes == list(sc.codes)
+    np.testing.assert_allclose(det.xyxy, sc.boxes, atol=1e-2 * max(image_hw))
+    np.testing.assert_allclose(reading.det_score, sc.scores, atol=1e-6)
+    assert (reading.class_prob > 0.99).all()
+    np.testing.assert_allclose(det.confidence, reading.det_score * reading.class_prob, rtol=1e-6)
+    assert reading.probabilities.shape == (3, len(CLASSES))
+    assert set(reading.timings_ms) == {"detect", "crop", "classify", "layout", "total"}
+
+
+def test_no_tiles(tmp_path: Path) -> None:
+    rows = np.array([[100, 100, 10, 10, 0.01]], np.float32)
+    reader = TileReader.load(write_models(tmp_path, rows))
+    reading = reader.read(np.full((300, 400, 3), 200, np.uint8))
+    assert len(reading.detections) == 0
+    assert reading.warnings[0] == "no tiles found"
+    assert reading.warnings.count("no tiles found") == 1
+
+
+def test_uncertain_tile_warns(tmp_path: Path) -> None:
+    sc = scene(600, 1000)
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640))))
+    grey = sc.rgb.copy()
+    x1, y1, x2, y2 = sc.boxes[0].astype(int)
+    grey[y1:y2, x1:x2] = 128  # a grey crop: no colour wins, the top class is unsure
+    reading = reader.read(grey)
+    assert any(w.startswith("unsure tile at (") for w in reading.warnings)
+
+
+def test_layout_groups_the_tiles(tmp_path: Path) -> None:
+    sc = scene(600, 1000)
+    reading = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)))).read(sc.rgb)
+    assert reading.layout is not None and reading.hand is not None
+    assert set(reading.hand) >= {"concealed", "melds", "bonus"}
+    assert sorted(_codes(reading.hand)) == sorted(sc.codes)
+    assert set(reading.layout.warnings) <= set(reading.warnings)
+
+
+def test_layout_crash_keeps_tiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.layout
+
+    def crash(_: Detections) -> None:
+        raise ZeroDivisionError("bug")
+
+    monkeypatch.setattr(vision.layout, "layout_hand", crash)
+    sc = scene(600, 1000)
+    reading = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)))).read(sc.rgb)
+    assert reading.layout is None and reading.hand is None
+    assert reading.detections.codes == list(sc.codes)
+    assert "could not group the tiles (ZeroDivisionError): enter the hand by hand" in reading.warnings
+
+
+def test_layout_missing_keeps_tiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "vision.layout", None)  # makes the import raise ImportError
+    sc = scene(600, 1000)
+    reading = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)))).read(sc.rgb)
+    assert reading.layout is None
+    assert reading.detections.codes == list(sc.codes)
+    assert "layout step not available: tiles found but not grouped" in reading.warnings
+
+
+def _codes(hand: dict[str, list[object]]) -> list[str]:
+    out = [str(c) for c in hand["concealed"]] + [str(c) for c in hand["bonus"]]
+    for meld in hand["melds"]:
+        assert isinstance(meld, dict)
+        out.extend(meld["tiles"])
+    return out
+
+
+def test_concurrent_reads_match_serial(tmp_path: Path) -> None:
+    sc = scene(600, 1000)
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640))))
+    serial = reader.read(sc.rgb)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results: list[Reading] = list(pool.map(lambda _: reader.read(sc.rgb), range(8)))
+    for result in results:
+        np.testing.assert_array_equal(result.detections.xyxy, serial.detections.xyxy)
+        np.testing.assert_array_equal(result.detections.class_id, serial.detections.class_id)
+        np.testing.assert_array_equal(result.detections.confidence, serial.detections.confidence)
+
+
+def test_rejects_non_rgb(tmp_path: Path) -> None:
+    reader = TileReader.load(write_models(tmp_path, np.zeros((1, 5), np.float32)))
+    with pytest.raises(ValueError, match="expected an"):
+        reader.read(np.zeros((100, 100), np.uint8))
+
+
+# --- refusing bad model folders -------------------------------------------------------------
+
+
+def _edit_sidecar(directory: Path, section: str, key: str, value: object) -> None:
+    path = directory / "models.json"
+    data = json.loads(path.read_text())
+    data[section][key] = value
+    path.write_text(json.dumps(data))
+
+
+def test_missing_dir(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match=r"^model files not found: .*models\.json is missing$"):
+        TileReader.load(tmp_path / "nowhere")
+
+
+def test_missing_onnx(tmp_path: Path) -> None:
+    write_models(tmp_path, np.zeros((1, 5), np.float32))
+    (tmp_path / "tile_classifier.onnx").unlink()
+    with pytest.raises(ModelError, match=r"^model files not found: .*tile_classifier\.onnx is missing$"):
+        TileReader.load(tmp_path)
+
+
+def test_corrupt_onnx(tmp_path: Path) -> None:
+    write_models(tmp_path, np.zeros((1, 5), np.float32))
+    (tmp_path / "tile_detector.onnx").write_bytes(b"not a model")
+    with pytest.raises(ModelError, match=r"^cannot load tile_detector\.onnx: "):
+        TileReader.load(tmp_path)
+
+
+def test_wrong_class_names_refused(tmp_path: Path) -> None:
+    names = list(CLASSES)
+    names[9], names[10] = names[10], names[9]
+    write_models(tmp_path, np.zeros((1, 5), np.float32), names=names)
+    with pytest.raises(ModelError, match=r"class 9 is '2p', expected '1p'\) differ from vision/classes\.py"):
+        TileReader.load(tmp_path)
+
+
+def test_too_few_class_names_refused(tmp_path: Path) -> None:
+    write_models(tmp_path, np.zeros((1, 5), np.float32), names=CLASSES[:34])
+    with pytest.raises(ModelError, match=r"\(34 classes, expected 49\)"):
+        TileReader.load(tmp_path)
+
+
+def test_detector_names_refused(tmp_path: Path) -> None:
+    write_models(tmp_path, np.zeros((1, 5), np.float32))
+    _edit_sidecar(tmp_path, "detector", "names", ["1m", "2m"])
+    with pytest.raises(ModelError, match=r"detector names must be \['tile'\]"):
+        TileReader.load(tmp_path)
+
+
+def test_sidecar_size_mismatch_refused(tmp_path: Path) -> None:
+    write_models(tmp_path, np.zeros((1, 5), np.float32), det_hw=(384, 640), sidecar_hw=(640, 384))
+    with pytest.raises(ModelError, match=r"detector input is 384x640 but models\.json says \(640, 384\)"):
+        TileReader.load(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("section", "key", "value", "message"),
+    [
+        pytest.param("detector", "imgsz", "big", "malformed", id="imgsz-text"),
+        pytest.param("classifier", "names", "1m 2m", "'names' must be a list of strings", id="names-text"),
+        pytest.param("classifier", "imgsz", None, "malformed", id="imgsz-null"),
+    ],
+)
+def test_malformed_sidecar(tmp_path: Path, section: str, key: str, value: object, message: str) -> None:
+    write_models(tmp_path, np.zeros((1, 5), np.float32))
+    _edit_sidecar(tmp_path, section, key, value)
+    with pytest.raises(ModelError, match=message):
+        TileReader.load(tmp_path)
+
+
+def test_sidecar_not_json(tmp_path: Path) -> None:
+    write_models(tmp_path, np.zeros((1, 5), np.float32))
+    (tmp_path / "models.json").write_text("{")
+    with pytest.raises(ModelError, match=r"^cannot read .*models\.json: "):
+        TileReader.load(tmp_path)

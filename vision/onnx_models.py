@@ -1,0 +1,306 @@
+"""The two ONNX models, run with onnxruntime: a one-class tile detector and a crop classifier.
+
+`models/models.json` names the files and their settings (see docs/vision.md). A model whose
+class names differ from `vision.classes.CLASSES`, or whose input shape disagrees with the
+sidecar, is refused with `ModelError` rather than silently producing wrong codes.
+
+onnxruntime's `InferenceSession.run` may be called from several threads at once, so one
+session per model is shared by every Streamlit session.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import onnxruntime as ort
+
+from vision.classes import CLASSES
+from vision.letterbox import Letterbox, letterbox
+
+SIDECAR = "models.json"
+DEFAULT_PROVIDERS: tuple[str, ...] = ("CPUExecutionProvider",)
+DEFAULT_THREADS = 2
+
+
+class ModelError(RuntimeError):
+    """Model files missing, unreadable or inconsistent; the message is one line."""
+
+
+@dataclass(frozen=True)
+class DetectorConfig:
+    file: str
+    imgsz: tuple[int, int]  # (height, width)
+    names: tuple[str, ...]
+    conf: float
+    iou: float
+
+
+@dataclass(frozen=True)
+class ClassifierConfig:
+    file: str
+    imgsz: int
+    names: tuple[str, ...]
+    crop_margin: float
+
+
+@dataclass(frozen=True)
+class ModelsConfig:
+    detector: DetectorConfig
+    classifier: ClassifierConfig
+
+
+def _section(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    value = data.get(key)
+    if not isinstance(value, dict):
+        raise ModelError(f"{where}: missing or malformed '{key}' section")
+    return value
+
+
+def _names(section: dict[str, Any], where: str) -> tuple[str, ...]:
+    names = section.get("names")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise ModelError(f"{where}: 'names' must be a list of strings")
+    return tuple(names)
+
+
+def _hw(value: Any) -> tuple[int, int]:
+    """imgsz as an int (square) or [height, width]."""
+    if isinstance(value, int):
+        return (value, value)
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return (value[0], value[1])
+    raise ValueError(f"imgsz must be an int or [height, width], got {value!r}")
+
+
+def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
+    """Validate the sidecar JSON (already parsed) into typed settings."""
+    if not isinstance(data, dict):
+        raise ModelError(f"{where}: expected a JSON object")
+    det = _section(data, "detector", where)
+    cls = _section(data, "classifier", where)
+    try:
+        detector = DetectorConfig(
+            file=str(det["file"]),
+            imgsz=_hw(det["imgsz"]),
+            names=_names(det, where),
+            conf=float(det.get("conf", 0.25)),
+            iou=float(det.get("iou", 0.6)),
+        )
+        classifier = ClassifierConfig(
+            file=str(cls["file"]),
+            imgsz=int(cls["imgsz"]),
+            names=_names(cls, where),
+            crop_margin=float(cls.get("crop_margin", 0.15)),
+        )
+    except KeyError as error:
+        raise ModelError(f"{where}: missing {error}") from None
+    except (TypeError, ValueError) as error:
+        raise ModelError(f"{where}: malformed ({error})") from None
+    if detector.names != ("tile",):
+        raise ModelError(f"{where}: detector names must be ['tile'], got {list(detector.names)}")
+    if classifier.names != CLASSES:
+        raise ModelError(f"{where}: classifier names {_diff(classifier.names)} differ from vision/classes.py")
+    return ModelsConfig(detector=detector, classifier=classifier)
+
+
+def _diff(names: Sequence[str]) -> str:
+    if len(names) != len(CLASSES):
+        return f"({len(names)} classes, expected {len(CLASSES)})"
+    first = next(i for i, (a, b) in enumerate(zip(names, CLASSES, strict=True)) if a != b)
+    return f"(class {first} is '{names[first]}', expected '{CLASSES[first]}')"
+
+
+def load_config(models_dir: Path) -> ModelsConfig:
+    path = models_dir / SIDECAR
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ModelError(f"model files not found: {path} is missing") from None
+    except (OSError, ValueError) as error:
+        raise ModelError(f"cannot read {path}: {error}") from None
+    return parse_config(data, str(path))
+
+
+def make_session(
+    path: Path, providers: Sequence[str] = DEFAULT_PROVIDERS, threads: int = DEFAULT_THREADS
+) -> ort.InferenceSession:
+    if not path.is_file():
+        raise ModelError(f"model files not found: {path} is missing")
+    options = ort.SessionOptions()
+    # The laptop target has 2 cores; more threads than cores only adds contention.
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.log_severity_level = 3
+    try:
+        return ort.InferenceSession(str(path), sess_options=options, providers=list(providers))
+    except Exception as error:  # onnxruntime raises its own exception types for bad files
+        raise ModelError(f"cannot load {path.name}: {str(error).splitlines()[0][:160]}") from None
+
+
+def _embedded_names(session: ort.InferenceSession) -> list[str] | None:
+    """Class names ultralytics writes into the ONNX metadata ("{0: 'tile'}"), if any."""
+    raw = session.get_modelmeta().custom_metadata_map.get("names")
+    if not raw:
+        return None
+    try:
+        parsed = ast.literal_eval(raw)
+    except (ValueError, SyntaxError):
+        return None
+    if isinstance(parsed, dict):
+        return [str(parsed[k]) for k in sorted(parsed)]
+    return [str(n) for n in parsed] if isinstance(parsed, list) else None
+
+
+def _static(dim: object) -> int | None:
+    return dim if isinstance(dim, int) and dim > 0 else None
+
+
+def nms(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float) -> np.ndarray:
+    """Class-agnostic greedy non-maximum suppression; indices kept, best score first."""
+    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    areas = np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
+    keep: list[int] = []
+    while order.size:
+        best = int(order[0])
+        keep.append(best)
+        rest = order[1:]
+        x1 = np.maximum(boxes[best, 0], boxes[rest, 0])
+        y1 = np.maximum(boxes[best, 1], boxes[rest, 1])
+        x2 = np.minimum(boxes[best, 2], boxes[rest, 2])
+        y2 = np.minimum(boxes[best, 3], boxes[rest, 3])
+        inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+        union = areas[best] + areas[rest] - inter
+        iou = np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
+        order = rest[iou <= iou_threshold]
+    return np.asarray(keep, np.int64)
+
+
+def decode_yolo(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray]:
+    """Raw YOLO head (1, 4 + nc, A) of (cx, cy, w, h, class scores) -> xyxy (N, 4), score (N,)."""
+    if output.ndim != 3 or output.shape[0] != 1 or output.shape[1] < 5:
+        raise ModelError(f"detector output must be (1, 4 + classes, anchors), got {output.shape}")
+    rows = output[0].T  # (A, 4 + nc)
+    scores = rows[:, 4:].max(axis=1)
+    mask = scores >= conf
+    rows, scores = rows[mask], scores[mask]
+    cx, cy, w, h = rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3]
+    xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+    return xyxy.astype(np.float32), scores.astype(np.float32)
+
+
+@dataclass(frozen=True)
+class TileDetector:
+    """Finds tiles (any face, or face down) and returns their boxes in source-image pixels."""
+
+    session: ort.InferenceSession
+    config: DetectorConfig
+    input_name: str
+    input_hw: tuple[int, int]
+
+    @classmethod
+    def from_session(cls, session: ort.InferenceSession, config: DetectorConfig) -> TileDetector:
+        inputs = session.get_inputs()
+        if len(inputs) != 1 or len(inputs[0].shape) != 4:
+            raise ModelError("detector must have one NCHW input")
+        _, channels, height, width = inputs[0].shape
+        if _static(channels) not in (None, 3):
+            raise ModelError(f"detector input must have 3 channels, got {channels}")
+        hw = (_static(height) or config.imgsz[0], _static(width) or config.imgsz[1])
+        if hw != config.imgsz:
+            raise ModelError(f"detector input is {hw[0]}x{hw[1]} but {SIDECAR} says {config.imgsz}")
+        embedded = _embedded_names(session)
+        if embedded is not None and tuple(embedded) != config.names:
+            raise ModelError(f"detector was trained on {embedded}, {SIDECAR} says {list(config.names)}")
+        return cls(session=session, config=config, input_name=inputs[0].name, input_hw=hw)
+
+    def detect(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Boxes (N, 4) float32 in `rgb` pixels and scores (N,), best first, after NMS."""
+        canvas, plan = letterbox(rgb, *self.input_hw)
+        return self.detect_letterboxed(canvas, plan)
+
+    def detect_letterboxed(self, canvas: np.ndarray, plan: Letterbox) -> tuple[np.ndarray, np.ndarray]:
+        blob = np.ascontiguousarray(canvas.transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
+        (output,) = self.session.run(None, {self.input_name: blob})[:1]
+        boxes, scores = decode_yolo(np.asarray(output), self.config.conf)
+        keep = nms(boxes, scores, self.config.iou)
+        boxes = plan.to_source(boxes[keep])
+        scores = scores[keep]
+        # Boxes wholly in the padding collapse to zero area once clipped: drop them.
+        real = (boxes[:, 2] - boxes[:, 0] >= 1) & (boxes[:, 3] - boxes[:, 1] >= 1)
+        return boxes[real], scores[real]
+
+
+@dataclass(frozen=True)
+class TileClassifier:
+    """Reads the face of each square tile crop: (N, 49) class probabilities."""
+
+    session: ort.InferenceSession
+    config: ClassifierConfig
+    input_name: str
+    size: int
+    fixed_batch: int | None  # None when the batch dimension is dynamic
+
+    @classmethod
+    def from_session(cls, session: ort.InferenceSession, config: ClassifierConfig) -> TileClassifier:
+        inputs = session.get_inputs()
+        if len(inputs) != 1 or len(inputs[0].shape) != 4:
+            raise ModelError("classifier must have one NCHW input")
+        batch, channels, height, width = inputs[0].shape
+        if _static(channels) not in (None, 3):
+            raise ModelError(f"classifier input must have 3 channels, got {channels}")
+        for dim in (height, width):
+            if _static(dim) not in (None, config.imgsz):
+                raise ModelError(f"classifier input is {height}x{width} but {SIDECAR} says {config.imgsz}")
+        outputs = session.get_outputs()
+        classes = outputs[0].shape[-1] if outputs and outputs[0].shape else None
+        if _static(classes) not in (None, len(CLASSES)):
+            raise ModelError(f"classifier has {classes} outputs, expected {len(CLASSES)}")
+        embedded = _embedded_names(session)
+        if embedded is not None and len(embedded) != len(CLASSES):
+            raise ModelError(f"classifier was trained on {len(embedded)} classes, expected {len(CLASSES)}")
+        return cls(
+            session=session,
+            config=config,
+            input_name=inputs[0].name,
+            size=config.imgsz,
+            fixed_batch=_static(batch),
+        )
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        """(N, S, S, 3) uint8 RGB crops -> (N, 49) float32 probabilities (rows sum to 1)."""
+        n = len(crops)
+        if n == 0:
+            return np.zeros((0, len(CLASSES)), np.float32)
+        if crops.shape[1:] != (self.size, self.size, 3):
+            raise ValueError(f"crops must be (N, {self.size}, {self.size}, 3), got {crops.shape}")
+        blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+        step = self.fixed_batch or n
+        parts = []
+        for start in range(0, n, step):
+            chunk = blob[start : start + step]
+            real = len(chunk)
+            if self.fixed_batch and real < self.fixed_batch:
+                # A fixed-batch model needs full batches: pad with copies, drop their outputs.
+                chunk = np.concatenate([chunk, np.repeat(chunk[-1:], self.fixed_batch - real, axis=0)])
+            out = np.asarray(self.session.run(None, {self.input_name: chunk})[0], np.float32)
+            parts.append(out.reshape(len(chunk), -1)[:real])
+        probs = np.concatenate(parts)
+        if probs.shape[1] != len(CLASSES):
+            raise ModelError(f"classifier returned {probs.shape[1]} classes, expected {len(CLASSES)}")
+        return _as_probabilities(probs)
+
+
+def _as_probabilities(values: np.ndarray) -> np.ndarray:
+    """ultralytics exports softmax already applied; apply it here only if the model gave logits."""
+    sums = values.sum(axis=1)
+    if (values >= 0).all() and np.allclose(sums, 1.0, atol=1e-3):
+        return values
+    shifted = np.exp(values - values.max(axis=1, keepdims=True))
+    return (shifted / shifted.sum(axis=1, keepdims=True)).astype(np.float32)

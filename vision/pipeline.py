@@ -1,0 +1,165 @@
+"""Photo -> tiles -> layout, in one straight line of small steps.
+
+    rgb --letterbox--> detector --NMS, inverse letterbox--> boxes in full-resolution pixels
+        --square crops from the FULL-RES photo--> classifier (batched) --> Detections
+        --vision.layout.layout_hand--> Layout
+
+Confidence of a tile = detector score x classifier probability of its top class: a tile
+is only as sure as the weaker of "there is a tile here" and "it is this tile". Both
+factors and the full class distribution stay in the `Reading` for the UI.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from vision.classes import CLASSES
+from vision.crops import crop_tiles
+from vision.detections import Detections
+from vision.onnx_models import (
+    DEFAULT_PROVIDERS,
+    DEFAULT_THREADS,
+    TileClassifier,
+    TileDetector,
+    load_config,
+    make_session,
+)
+
+if TYPE_CHECKING:
+    from vision.layout import Layout
+
+DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+# Below this top-class probability a tile gets a warning naming its runner-up.
+UNCERTAIN_BELOW = 0.6
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one photo holds.
+
+    `detections.confidence` = `det_score` * `class_prob`; `probabilities` is (N, 49), rows
+    in detection order, for offering alternatives. `warnings` holds the pipeline's and the
+    layout's warnings, in that order. `timings_ms` maps stage name -> milliseconds.
+    """
+
+    detections: Detections
+    layout: Layout | None
+    warnings: tuple[str, ...]
+    timings_ms: dict[str, float]
+    det_score: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.float32))
+    class_prob: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.float32))
+    probabilities: np.ndarray = field(default_factory=lambda: np.zeros((0, len(CLASSES)), np.float32))
+
+    @property
+    def hand(self) -> dict[str, Any] | None:
+        """Scoring JSON input fields (`concealed`, `melds`, `bonus`), or None without a layout."""
+        return None if self.layout is None else dict(self.layout.hand)
+
+
+def _default_layout(detections: Detections) -> tuple[Layout | None, tuple[str, ...]]:
+    """Run vision.layout if it is importable; the pipeline still returns tiles without it."""
+    try:
+        from vision.layout import layout_hand
+    except ImportError:
+        return None, ("layout step not available: tiles found but not grouped",)
+    try:
+        layout = layout_hand(detections)
+    except Exception as error:  # a layout bug must not lose the tiles the user photographed
+        return None, (f"could not group the tiles ({type(error).__name__}): enter the hand by hand",)
+    return layout, tuple(layout.warnings)
+
+
+LayoutFn = Callable[[Detections], "tuple[Layout | None, tuple[str, ...]]"]
+
+
+def _uncertain_warnings(detections: Detections, probabilities: np.ndarray) -> list[str]:
+    out = []
+    for i, row in enumerate(probabilities):
+        top2 = np.argsort(-row)[:2]
+        if row[top2[0]] < UNCERTAIN_BELOW:
+            x1, y1, x2, y2 = (int(v) for v in detections.xyxy[i])
+            out.append(
+                f"unsure tile at ({(x1 + x2) // 2}, {(y1 + y2) // 2}): "
+                f"{CLASSES[top2[0]]} ({row[top2[0]]:.2f}) or {CLASSES[top2[1]]} ({row[top2[1]]:.2f})"
+            )
+    return out
+
+
+def _dedupe(items: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
+
+
+@dataclass(frozen=True)
+class TileReader:
+    """The loaded models; `read` is safe to call from many threads at once (no mutable state)."""
+
+    detector: TileDetector
+    classifier: TileClassifier
+    layout: LayoutFn = _default_layout
+
+    @classmethod
+    def load(
+        cls,
+        models_dir: str | Path | None = None,
+        *,
+        providers: Sequence[str] = DEFAULT_PROVIDERS,
+        threads: int = DEFAULT_THREADS,
+    ) -> TileReader:
+        """Load both models from `models_dir` (default: the repository's models/); ModelError if unusable."""
+        directory = Path(models_dir) if models_dir is not None else DEFAULT_MODELS_DIR
+        config = load_config(directory)
+        detector = TileDetector.from_session(
+            make_session(directory / config.detector.file, providers, threads), config.detector
+        )
+        classifier = TileClassifier.from_session(
+            make_session(directory / config.classifier.file, providers, threads), config.classifier
+        )
+        return cls(detector=detector, classifier=classifier)
+
+    def read(self, rgb: np.ndarray) -> Reading:
+        """Tiles and layout of one upright (H, W, 3) uint8 RGB photo."""
+        if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
+            raise ValueError(f"expected an (H, W, 3) uint8 RGB image, got {rgb.shape} {rgb.dtype}")
+        timings: dict[str, float] = {}
+        clock = time.perf_counter()
+
+        def lap(stage: str) -> None:
+            nonlocal clock
+            now = time.perf_counter()
+            timings[stage] = round((now - clock) * 1000.0, 2)
+            clock = now
+
+        boxes, det_score = self.detector.detect(rgb)
+        lap("detect")
+        config = self.classifier.config
+        crops = crop_tiles(rgb, boxes, config.imgsz, config.crop_margin)
+        lap("crop")
+        probabilities = self.classifier.classify(crops)
+        lap("classify")
+        class_id = probabilities.argmax(axis=1).astype(np.int64)
+        class_prob = probabilities[np.arange(len(class_id)), class_id].astype(np.float32)
+        detections = Detections(
+            xyxy=boxes.astype(np.float32),
+            confidence=(det_score * class_prob).astype(np.float32),
+            class_id=class_id,
+        )
+        warnings: list[str] = [] if len(detections) else ["no tiles found"]
+        warnings.extend(_uncertain_warnings(detections, probabilities))
+        layout, layout_warnings = self.layout(detections)
+        lap("layout")
+        timings["total"] = round(sum(timings.values()), 2)
+        return Reading(
+            detections=detections,
+            layout=layout,
+            warnings=_dedupe([*warnings, *layout_warnings]),
+            timings_ms=timings,
+            det_score=det_score.astype(np.float32),
+            class_prob=class_prob,
+            probabilities=probabilities.astype(np.float32),
+        )

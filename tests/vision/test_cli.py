@@ -1,0 +1,123 @@
+"""`python -m vision`: JSON shape, text, --annotate, and exit 2 with one line for bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from tests.vision.imagegen import encode
+from tests.vision.scenes import detector_rows, scene
+from tests.vision.tinymodels import write_models
+from vision.cli import main, run, to_json
+from vision.detections import Detections
+from vision.imageio import LoadedImage
+from vision.pipeline import Reading
+
+REPO = Path(__file__).resolve().parents[2]
+NOT_SUPPORTED = "not a supported image file (expected JPEG, PNG, HEIC, WebP, GIF, BMP or TIFF)"
+
+
+@pytest.fixture
+def photo_and_models(tmp_path: Path) -> tuple[Path, Path]:
+    sc = scene(600, 1000)
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(encode(Image.fromarray(sc.rgb), "PNG"))
+    models = write_models(tmp_path / "models", detector_rows(sc, (384, 640)))
+    return photo, models
+
+
+def test_json(photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    photo, models = photo_and_models
+    assert main([str(photo), "--json", "--models", str(models)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert list(data) == ["image", "detections", "hand", "warnings"]
+    assert data["image"] == {"width": 1000, "height": 600}
+    assert [d["code"] for d in data["detections"]] == ["1m", "1p", "1s"]
+    assert all(list(d) == ["code", "confidence", "box"] for d in data["detections"])
+    np.testing.assert_allclose(data["detections"][0]["box"], scene(600, 1000).boxes[0], atol=10)
+    assert set(data["hand"]) >= {"concealed", "melds", "bonus"}
+    assert isinstance(data["warnings"], list)
+
+
+def test_text(photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    photo, models = photo_and_models
+    assert main([str(photo), "--models", str(models)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == f"{photo}: 1000 x 600, 3 tile(s)"
+    assert "  1m " in out and "  1s " in out
+
+
+def test_annotate(photo_and_models: tuple[Path, Path], tmp_path: Path) -> None:
+    photo, models = photo_and_models
+    out = tmp_path / "annotated.png"
+    assert main([str(photo), "--annotate", str(out), "--models", str(models)]) == 0
+    drawn = np.asarray(Image.open(out).convert("RGB"))
+    original = np.asarray(Image.open(photo).convert("RGB"))
+    assert drawn.shape == original.shape
+    x1, _, x2, y2 = scene(600, 1000).boxes[1].astype(int)
+    assert (drawn[y2, x1 + 5 : x2 - 5] != original[y2, x1 + 5 : x2 - 5]).any()  # box edge drawn
+    assert (drawn[5:20, 500:520] == original[5:20, 500:520]).all()  # far from any tile: untouched
+
+
+def test_to_json_undoes_downscale() -> None:
+    loaded = LoadedImage(np.zeros((300, 400, 3), np.uint8), 800, 600, 0.5, "JPEG")
+    det = Detections.from_codes(["5p"], [[10, 20, 30, 40]], [0.5])
+    reading = Reading(det, None, (), {})
+    data = to_json(loaded, reading)
+    assert data["image"] == {"width": 800, "height": 600}
+    assert data["detections"] == [{"code": "5p", "confidence": 0.5, "box": [20.0, 40.0, 60.0, 80.0]}]
+    assert data["hand"] == {"concealed": [], "melds": [], "bonus": []}
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        pytest.param(b"", "file is empty (0 bytes)", id="empty"),
+        pytest.param(b"hello", NOT_SUPPORTED, id="text"),
+        pytest.param(None, "file not found", id="missing"),
+    ],
+)
+def test_unreadable_photo(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes | None, message: str
+) -> None:
+    photo = tmp_path / "photo.jpg"
+    if content is not None:
+        photo.write_bytes(content)
+    assert run([str(photo), "--models", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == f"python -m vision: cannot read {photo}: {message}\n"
+
+
+def test_missing_models(photo_and_models: tuple[Path, Path], tmp_path: Path,
+                        capsys: pytest.CaptureFixture[str]) -> None:
+    photo, _ = photo_and_models
+    assert run([str(photo), "--models", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("python -m vision: model files not found: ") and err.count("\n") == 1
+
+
+def test_unwritable_annotation(photo_and_models: tuple[Path, Path], tmp_path: Path,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    photo, models = photo_and_models
+    target = tmp_path / "no" / "such" / "dir" / "out.png"
+    assert run([str(photo), "--annotate", str(target), "--models", str(models)]) == 2
+    assert capsys.readouterr().err.startswith(f"python -m vision: cannot write {target}: ")
+
+
+def test_module_entry_point_exit_2_without_traceback(tmp_path: Path) -> None:
+    photo = tmp_path / "broken.jpg"
+    photo.write_bytes(b"\xff\xd8\xff\xe0 truncated")
+    result = subprocess.run(
+        [sys.executable, "-m", "vision", str(photo)], capture_output=True, text=True, cwd=REPO, timeout=60
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"python -m vision: cannot read {photo}: ")

@@ -1,0 +1,121 @@
+"""`python -m vision PHOTO [--json] [--annotate OUT.png] [--models DIR]`.
+
+Exit 0 with the tiles (and the grouped hand) read; exit 2 with one line on stderr when the
+photo or the models cannot be used; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from vision.annotate import annotate, save_png
+from vision.imageio import ImageError, LoadedImage, read_image
+from vision.onnx_models import ModelError
+from vision.pipeline import Reading, TileReader
+
+PROG = "python -m vision"
+EMPTY_HAND: dict[str, list[Any]] = {"concealed": [], "melds": [], "bonus": []}
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=PROG, description="Read the mahjong tiles in a photo.")
+    p.add_argument("photo", help="JPEG, PNG, HEIC, WebP, ... photo of the hand")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.add_argument("--annotate", metavar="OUT.png", help="write the photo with labelled boxes here")
+    p.add_argument("--models", metavar="DIR", help="models folder (default: the repository's models/)")
+    return p
+
+
+def to_json(loaded: LoadedImage, reading: Reading) -> dict[str, Any]:
+    """The CLI's JSON: boxes in pixels of the EXIF-rotated file (undoing any downscale)."""
+    det = reading.detections
+    detections = [
+        {
+            "code": code,
+            "confidence": round(float(conf), 4),
+            "box": [round(float(v) / loaded.scale, 1) for v in box],
+        }
+        for code, conf, box in zip(det.codes, det.confidence, det.xyxy, strict=True)
+    ]
+    return {
+        "image": {"width": loaded.source_width, "height": loaded.source_height},
+        "detections": detections,
+        "hand": reading.hand if reading.hand is not None else dict(EMPTY_HAND),
+        "warnings": list(reading.warnings),
+    }
+
+
+def _hand_text(hand: dict[str, Any]) -> list[str]:
+    lines = []
+    if hand.get("concealed"):
+        lines.append("  concealed: " + " ".join(hand["concealed"]))
+    for meld in hand.get("melds", []):
+        hidden = " (concealed)" if meld.get("concealed") else ""
+        lines.append(f"  {meld['kind']}{hidden}: " + " ".join(meld["tiles"]))
+    if hand.get("bonus"):
+        lines.append("  bonus: " + " ".join(hand["bonus"]))
+    return lines
+
+
+def write_text(name: str, data: dict[str, Any], out: TextIO) -> None:
+    tiles = data["detections"]
+    image = data["image"]
+    print(f"{name}: {image['width']} x {image['height']}, {len(tiles)} tile(s)", file=out)
+    for tile in tiles:
+        box = ", ".join(f"{v:.0f}" for v in tile["box"])
+        print(f"  {tile['code']:<9} {tile['confidence']:.2f}  [{box}]", file=out)
+    hand_lines = _hand_text(data["hand"])
+    if hand_lines:
+        print("hand:", file=out)
+        for line in hand_lines:
+            print(line, file=out)
+    for warning in data["warnings"]:
+        print(f"warning: {warning}", file=out)
+
+
+def _fail(message: str) -> int:
+    # One line, whatever the message held.
+    print(f"{PROG}: " + " ".join(message.split()), file=sys.stderr)
+    return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        loaded = read_image(Path(args.photo))
+    except ImageError as error:
+        return _fail(f"cannot read {args.photo}: {error}")
+    try:
+        reader = TileReader.load(args.models)
+    except ModelError as error:
+        return _fail(str(error))
+    reading = reader.read(loaded.rgb)
+    data = to_json(loaded, reading)
+    if args.annotate:
+        groups = reading.layout.groups if reading.layout is not None else ()
+        try:
+            save_png(annotate(loaded.rgb, reading.detections, groups), args.annotate)
+        except OSError as error:
+            return _fail(f"cannot write {args.annotate}: {error}")
+    if args.json:
+        json.dump(data, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        write_text(args.photo, data, sys.stdout)
+    return 0
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """main() with a last line of defence: a bug prints one line, not a traceback."""
+    try:
+        return main(argv)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:  # the promise to the user is "never a traceback"
+        print(f"{PROG}: internal error ({type(error).__name__}): {error}".splitlines()[0], file=sys.stderr)
+        return 1

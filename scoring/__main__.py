@@ -1,0 +1,146 @@
+"""`python -m scoring FILE [--json] [--rules NAME] [--seat E] [--prevailing S] [--self-drawn]
+[--winning-tile 3m] [--option max_tai=10]`: score a hand given as JSON (`-` reads stdin).
+
+Exit 0: a valid win; 1: a well-formed hand that is not a valid win; 2: malformed input (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, NoReturn
+
+from scoring.api import score_json
+from scoring.errors import MalformedHandError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # One line, not argparse's usage block: the CLI contract is exit 2 with one line on stderr.
+        self.exit(2, f"error: {message} (see python -m scoring --help)\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m scoring", description="Score a mahjong hand given as JSON.")
+    parser.add_argument("file", help="hand JSON file, or - for stdin")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a readable breakdown")
+    parser.add_argument("--rules", help="rule set: singapore or malaysian")
+    parser.add_argument("--seat", help="seat wind E S W N")
+    parser.add_argument("--prevailing", help="prevailing wind E S W N")
+    parser.add_argument("--self-drawn", action="store_true", help="the winning tile was self-drawn")
+    parser.add_argument("--winning-tile", help="the winning tile, e.g. 3m")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override an option, e.g. max_tai=10 (repeatable)",
+    )
+    return parser
+
+
+def _option_value(text: str) -> Any:
+    """Option values are JSON (10, true, [1,2]); anything else is taken as text (shooter_pays)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _read(path: str) -> dict[str, Any]:
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise MalformedHandError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise MalformedHandError(f"{path} is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise MalformedHandError(
+            f"{path} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
+    except RecursionError:
+        raise MalformedHandError(f"{path} is nested too deeply to be a hand") from None
+    if not isinstance(data, dict):
+        raise MalformedHandError(f"{path} must hold a JSON object, not {type(data).__name__}")
+    return data
+
+
+def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """The file's fields with the command-line flags laid over them."""
+    data = dict(data)
+    for flag, field in (
+        ("rules", "rules"),
+        ("seat", "seat_wind"),
+        ("prevailing", "prevailing_wind"),
+        ("winning_tile", "winning_tile"),
+    ):
+        value = getattr(args, flag)
+        if value is not None:
+            data[field] = value
+    if args.self_drawn:
+        data["self_drawn"] = True
+    if args.option:
+        options = dict(data.get("options") or {}) if isinstance(data.get("options"), dict) else {}
+        for item in args.option:
+            name, sep, value = item.partition("=")
+            if not sep or not name:
+                raise MalformedHandError(f"--option takes NAME=VALUE, got {item!r}")
+            options[name.strip()] = _option_value(value.strip())
+        data["options"] = options
+    return data
+
+
+def render(result: dict[str, Any]) -> str:
+    """A readable breakdown of the output JSON."""
+    unit = result["unit"]
+    lines = [f"Rules: {result['rules']}"]
+    if result["arrangement"]:
+        lines.append(f"Reading: {result['arrangement']}")
+    for pattern in result["patterns"]:
+        name = f"{pattern['name']} ({pattern['name_zh']})"
+        lines.append(f"  {name:<44} {pattern['tai']:>3}  {pattern['reason']}")
+    if result["valid"]:
+        total = f"Total: {result['tai']} {unit}"
+        if result["raw_tai"] != result["tai"]:
+            total += f" (raw {result['raw_tai']})"
+        if result["points"] is not None:
+            total += f" = {result['points']} points"
+        lines.append(total)
+    lines.append(result["message"])
+    payout = result["payout"]
+    if result["valid"]:
+        shares = ", ".join(f"{share['role']} {share['amount']:+g}" for share in payout["players"])
+        lines.append(f"Payout: {shares}")
+    for item in payout["instant_payouts"]:
+        lines.append(
+            f"Instant payout: {item['name']}: {item['from_each']:g} from each opponent "
+            f"({item['total']:g} in all)"
+        )
+    lines.extend(f"Warning: {warning}" for warning in result["warnings"])
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+        data = apply_flags(_read(args.file), args)
+        result = score_json(data)
+    except MalformedHandError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except Exception as error:  # a bug must still not show a traceback to a player
+        print(f"error: internal error while scoring: {type(error).__name__}: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else render(result))
+    return 0 if result["valid"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

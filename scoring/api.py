@@ -1,0 +1,35 @@
+"""`score_json`: the scoring CLI's JSON in, JSON out (ARCHITECTURE.md contract)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scoring.engine import score
+from scoring.errors import MalformedHandError
+from scoring.hand import INPUT_FIELDS, hand_from_json
+from scoring.options import default_options, options_from_mapping
+from scoring.rulesets import get_ruleset
+
+
+def score_json(data: dict[str, Any]) -> dict[str, Any]:
+    """Score a hand given as the CLI's input JSON; return the output JSON.
+
+    Raises `MalformedHandError` (a `ValueError`) with a one-line message for input that cannot be a hand.
+    """
+    if not isinstance(data, Mapping):
+        raise MalformedHandError(f"the hand must be a JSON object, not {type(data).__name__}")
+    rules_name = data.get("rules") or "singapore"
+    ruleset = get_ruleset(rules_name if isinstance(rules_name, str) else repr(rules_name))
+    options_data = data.get("options") or {}
+    if not isinstance(options_data, Mapping):
+        raise MalformedHandError(f"options must be an object, got {options_data!r}")
+    options = options_from_mapping(default_options(ruleset.name), options_data)
+    hand, context = hand_from_json(data)
+    result = score(hand, context, ruleset, options).to_json()
+    unknown = sorted(set(data) - INPUT_FIELDS)
+    if unknown:
+        warnings = result["warnings"]
+        assert isinstance(warnings, list)
+        warnings.append(f"ignored unknown field{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+    return result

@@ -1,0 +1,348 @@
+"""Score a hand: check it, decompose it once, score each arrangement with the rule set's table, keep the best.
+
+`score(hand, context, rules, options) -> Score`. An invalid win is a `Score` with `valid=False` and a named
+`reason`; only input that cannot be a hand raises (`MalformedHandError`, from `scoring.hand`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from dataclasses import dataclass
+
+from scoring.decompose import (
+    EIGHT_FLOWERS,
+    SEVEN_PAIRS,
+    STANDARD,
+    THIRTEEN,
+    Arrangement,
+    seven_pairs_arrangements,
+    standard_arrangements,
+    thirteen_wonders_arrangement,
+)
+from scoring.hand import Context, Hand
+from scoring.options import Options, check_options, default_options
+from scoring.payout import Payout, no_payout
+from scoring.rulesets import PatternRow, Ruleset, get_ruleset
+from scoring.tiles import FLOWERS, FLY, SEASONS, Tile, format_hand, sorted_tiles
+from scoring.view import HandFacts, Hit, Note, View
+
+REASONS: dict[str, str] = {
+    "tile_not_in_set": "a tile that this rule set's tile set does not have",
+    "too_many_copies": "more copies of a tile than the set has",
+    "impossible_context": "circumstances that cannot happen with this hand",
+    "winning_tile_not_in_hand": "the winning tile is not in the hand",
+    "wrong_tile_count": "the wrong number of tiles",
+    "no_winning_shape": "no winning shape",
+    "below_minimum": "below the minimum",
+}
+
+
+@dataclass(frozen=True)
+class PatternScore:
+    """One scoring line: key, names, tai and a one-line reason."""
+
+    key: str
+    name: str
+    name_zh: str
+    tai: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class Score:
+    """The result: validity with a named reason, the scoring lines, raw and capped tai, payouts, warnings."""
+
+    valid: bool
+    reason: str | None
+    message: str
+    patterns: tuple[PatternScore, ...]
+    raw_tai: int
+    tai: int
+    limit: bool
+    payout: Payout
+    warnings: tuple[str, ...]
+    rules: str
+    unit_name: str
+    arrangement: str | None
+    points: int | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """The scoring CLI's JSON output."""
+        return {
+            "valid": self.valid,
+            "reason": self.reason,
+            "message": self.message,
+            "rules": self.rules,
+            "unit": self.unit_name,
+            "patterns": [dataclasses.asdict(pattern) for pattern in self.patterns],
+            "raw_tai": self.raw_tai,
+            "tai": self.tai,
+            "limit": self.limit,
+            "points": self.points,
+            "arrangement": self.arrangement,
+            "payout": self.payout.to_json(),
+            "warnings": list(self.warnings),
+        }
+
+
+@dataclass(frozen=True)
+class _Scored:
+    arrangement: Arrangement
+    patterns: tuple[PatternScore, ...]
+    raw: int
+    tai: int
+    limit: bool
+    notes: tuple[str, ...]
+
+
+class _Invalid(Exception):
+    """Internal: a check failed; carries the reason key and the player's message."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+def _check_tiles(hand: Hand, ruleset: Ruleset, options: Options) -> None:
+    hand_types = set(ruleset.hand_tiles(options))
+    proper = [tile for tile in hand.all_tiles() if tile not in hand.bonus]
+    for tile in proper:
+        if tile not in hand_types:
+            raise _Invalid("tile_not_in_set", f"{tile} is not in the {ruleset.name} tile set")
+    for tile in hand.bonus:
+        if tile not in ruleset.bonus_tiles:
+            raise _Invalid("tile_not_in_set", f"bonus tile {tile} is not in the {ruleset.name} tile set")
+    for tile, count in Counter(hand.all_tiles()).items():
+        allowed = 4 if tile in hand_types else ruleset.bonus_copies.get(tile, 1)
+        if count > allowed:
+            raise _Invalid("too_many_copies", f"{count} copies of {tile}, but the set has only {allowed}")
+
+
+def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Context, list[str]]:
+    """RULES.md context checks; returns the context to score with and warnings about what was assumed."""
+    warnings: list[str] = []
+    circ = set(context.circumstances)
+    for name in sorted(circ - ruleset.circumstances):
+        warnings.append(f"{name} is not part of {ruleset.name} rules; ignored")
+        circ.discard(name)
+    if context.seat_wind not in ruleset.seats:
+        raise _Invalid(
+            "impossible_context",
+            f"seat wind {context.seat_wind} is not a seat in a "
+            f"{ruleset.players}-player game (seats {', '.join(ruleset.seats)})",
+        )
+    kongs = sum(1 for meld in hand.melds if meld.kind == "kong")
+    self_drawn = context.self_drawn
+    replacement = circ & {"replacement_tile", "kong_replacement", "kong_on_kong"}
+    if replacement and not self_drawn:
+        # A replacement tile is always drawn by the winner.
+        self_drawn = True
+        warnings.append("a replacement-tile win is a self-draw: scored as self-drawn")
+
+    def impossible(message: str) -> _Invalid:
+        return _Invalid("impossible_context", message)
+
+    if "replacement_tile" in circ and not kongs and not hand.bonus:
+        raise impossible("won on a replacement tile, but the hand has no kong and no bonus tile")
+    if "kong_replacement" in circ and not kongs:
+        raise impossible("won on a kong replacement tile, but the hand has no kong")
+    if "kong_on_kong" in circ and kongs < 2:
+        raise impossible("kong on kong needs two kongs in the hand")
+    if "robbing_kong" in circ and self_drawn:
+        raise impossible("robbing the kong is a win on another player's tile, not a self-draw")
+    if "heavenly" in circ and not (self_drawn and context.seat_wind == "E"):
+        raise impossible("a heavenly hand is a self-draw by the East seat")
+    for name in ("earthly", "humanly"):
+        if name in circ and context.seat_wind == "E":
+            raise impossible(f"an {name} hand is won by a seat other than East")
+    if "last_tile" in circ and not self_drawn:
+        raise impossible("winning on the last tile needs a self-draw")
+    if "robbing_eighth" in circ:
+        flowers = sum(1 for tile in hand.bonus if tile in FLOWERS + SEASONS)
+        if self_drawn or flowers < 7:
+            raise impossible("robbing the eighth needs seven flowers and another player's eighth flower")
+    scored = dataclasses.replace(context, self_drawn=self_drawn, circumstances=frozenset(circ))
+    return scored, warnings
+
+
+def _check_winning_tile(hand: Hand, context: Context) -> None:
+    winning = context.winning_tile
+    if winning is None:
+        return
+    in_melds = any(winning in meld.tiles for meld in hand.melds if meld.kind != "kong")
+    if winning not in hand.concealed and not in_melds:
+        raise _Invalid("winning_tile_not_in_hand", f"the winning tile {winning} is not in the hand")
+
+
+def _arrangements(hand: Hand, ruleset: Ruleset, options: Options) -> list[Arrangement]:
+    types = tuple(tile for tile in ruleset.hand_tiles(options) if tile != FLY)
+    found: list[Arrangement] = []
+    if STANDARD in ruleset.shapes:
+        found += standard_arrangements(hand, types)
+    if SEVEN_PAIRS in ruleset.shapes:
+        found += seven_pairs_arrangements(hand, types)
+    if THIRTEEN in ruleset.shapes:
+        found += thirteen_wonders_arrangement(hand)
+    return found
+
+
+def _score_arrangement(view: View, ruleset: Ruleset, options: Options) -> _Scored:
+    hits: list[tuple[PatternRow, Hit]] = []
+    notes: list[str] = []
+    for pattern in ruleset.patterns:
+        outcome = pattern.test(view)
+        if isinstance(outcome, Note):
+            notes.append(outcome.warning)
+        elif outcome is not None:
+            hits.append((pattern, outcome))
+    replaced = {key for pattern, _ in hits for key in pattern.replaces}
+    hits = [(pattern, hit) for pattern, hit in hits if pattern.key not in replaced]
+    limits = [(pattern, hit) for pattern, hit in hits if pattern.limit]
+    if limits:
+        lines = tuple(
+            PatternScore(
+                pattern.key,
+                pattern.name,
+                pattern.name_zh,
+                options.max_tai if pattern.tai is None else pattern.tai,
+                hit.reason,
+            )
+            for pattern, hit in limits
+        )
+        raw = max(line.tai for line in lines)
+        return _Scored(view.arrangement, lines, raw, min(raw, options.max_tai), True, tuple(notes))
+    lines_list = [
+        PatternScore(pattern.key, pattern.name, pattern.name_zh, (pattern.tai or 0) * hit.count, hit.reason)
+        for pattern, hit in hits
+    ]
+    raw = sum(line.tai for line in lines_list)
+    if any(pattern.bomb for pattern, _ in hits) and raw:
+        lines_list.append(PatternScore("bomb", "Bomb: fan doubled", "爆", raw, "a bomb doubles the fan once"))
+        raw *= 2
+    tai = min(raw, options.max_tai)
+    return _Scored(view.arrangement, tuple(lines_list), raw, tai, raw >= options.max_tai, tuple(notes))
+
+
+def _message(
+    score_valid: bool,
+    reason: str | None,
+    detail: str,
+    best: _Scored | None,
+    unit: str,
+    payout: Payout,
+    options: Options,
+) -> str:
+    if not score_valid:
+        return f"Not a valid win: {detail}."
+    assert best is not None
+    capped = f" (raw {best.raw}, capped at {options.max_tai})" if best.raw > best.tai else ""
+    kind = "limit hand, " if best.limit else ""
+    if payout.discarder is None:
+        pays = f"each loser pays {payout.each_other:g}"
+    elif payout.each_other:
+        pays = f"discarder pays {payout.discarder:g}, each other player {payout.each_other:g}"
+    else:
+        pays = f"{'liable player' if payout.players[1].liable else 'discarder'} pays {payout.discarder:g}"
+    return f"Valid win: {kind}{best.tai} {unit}{capped}; {pays}; winner receives {payout.winner_total:g}."
+
+
+def score(
+    hand: Hand, context: Context, rules: Ruleset | str = "singapore", options: Options | None = None
+) -> Score:
+    """Score `hand` won in `context` under `rules` (a `Ruleset` or its name) and `options` (its defaults)."""
+    ruleset = get_ruleset(rules) if isinstance(rules, str) else rules
+    options = options if options is not None else default_options(ruleset.name)
+    check_options(options)
+    instant = ruleset.instant_payouts(hand, context, options)
+    empty = dataclasses.replace(no_payout(ruleset.players, context.self_drawn), instant_payouts=instant)
+    warnings: list[str] = []
+    best: _Scored | None = None
+    try:
+        _check_tiles(hand, ruleset, options)
+        context, warnings = _check_context(hand, context, ruleset)
+        _check_winning_tile(hand, context)
+        facts = HandFacts(hand, context, ruleset.value_pair(context))
+        candidates = _arrangements(hand, ruleset, options)
+        handless = Arrangement(EIGHT_FLOWERS)
+        if ruleset.handless_wins:
+            # Eight flowers win whatever the hand holds: score that reading too, tile count or not.
+            view = View(handless, hand, context, options, facts)
+            scored = _score_arrangement(view, ruleset, options)
+            if any(line.key in ruleset.handless_wins for line in scored.patterns):
+                best = scored
+        if best is None:
+            if hand.tile_count != 14:
+                raise _Invalid(
+                    "wrong_tile_count",
+                    f"the hand has {hand.tile_count} tiles, a winning hand has 14 "
+                    "(a kong counts as 3; bonus tiles are not counted)",
+                )
+            if not candidates:
+                extra = (
+                    "" if SEVEN_PAIRS in ruleset.shapes else " (seven pairs is not a win under these rules)"
+                )
+                raise _Invalid("no_winning_shape", "the tiles do not form four sets and a pair" + extra)
+            for arrangement in candidates:
+                scored = _score_arrangement(
+                    View(arrangement, hand, context, options, facts), ruleset, options
+                )
+                if best is None or (scored.tai, scored.raw) > (best.tai, best.raw):
+                    best = scored
+        assert best is not None
+        warnings.extend(best.notes)
+        if best.tai < options.min_tai:
+            what = (
+                "a chicken hand, no scoring pattern"
+                if not best.patterns
+                else f"{best.tai} {ruleset.unit_name}"
+            )
+            raise _Invalid("below_minimum", f"{what}; the minimum is {options.min_tai} {ruleset.unit_name}")
+    except _Invalid as invalid:
+        return Score(
+            valid=False,
+            reason=invalid.reason,
+            message=_message(False, invalid.reason, invalid.message, None, ruleset.unit_name, empty, options),
+            patterns=best.patterns if best else (),
+            raw_tai=best.raw if best else 0,
+            tai=best.tai if best else 0,
+            limit=False,
+            payout=empty,
+            warnings=tuple(warnings),
+            rules=ruleset.name,
+            unit_name=ruleset.unit_name,
+            arrangement=str(best.arrangement) if best else None,
+        )
+    as_self_draw = ruleset.thirteen_wonders_as_self_draw and best.arrangement.shape == THIRTEEN
+    payout = dataclasses.replace(
+        ruleset.payout(best.tai, context, options, as_self_draw), instant_payouts=instant
+    )
+    points = best.tai * options.points_per_fan if ruleset.unit_name == "fan" else None
+    return Score(
+        valid=True,
+        reason=None,
+        message=_message(True, None, "", best, ruleset.unit_name, payout, options),
+        patterns=best.patterns,
+        raw_tai=best.raw,
+        tai=best.tai,
+        limit=best.limit,
+        payout=payout,
+        warnings=tuple(warnings),
+        rules=ruleset.name,
+        unit_name=ruleset.unit_name,
+        arrangement=str(best.arrangement),
+        points=points,
+    )
+
+
+def describe_hand(hand: Hand) -> str:
+    """The hand as one line: concealed tiles, melds in brackets, bonus tiles after a bar."""
+    parts = [format_hand(sorted_tiles(hand.concealed))]
+    parts += [f"[{format_hand(meld.tiles)}]" for meld in hand.melds]
+    if hand.bonus:
+        parts.append("| " + " ".join(sorted_tiles(hand.bonus)))
+    return " ".join(part for part in parts if part)
+
+
+__all__ = ["REASONS", "PatternScore", "Score", "Tile", "describe_hand", "score"]

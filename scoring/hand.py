@@ -1,0 +1,251 @@
+"""The hand and its circumstances as typed values, and reading them from the scoring JSON input.
+
+Everything here checks form only (codes, meld shapes, field types): a hand read without an error may still be
+an invalid win, which is for the engine to say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.errors import MalformedHandError, MeldError
+from scoring.tiles import (
+    BACK,
+    BONUS,
+    FLY,
+    HAND_TILES,
+    WINDS,
+    Tile,
+    check_code,
+    format_hand,
+    is_suited,
+    rank_of,
+    suit_of,
+    tiles_from_field,
+)
+
+MELD_KINDS: tuple[str, ...] = ("chow", "pong", "kong")
+CIRCUMSTANCES: tuple[str, ...] = (
+    "replacement_tile",
+    "kong_replacement",
+    "robbing_kong",
+    "last_tile",
+    "kong_on_kong",
+    "heavenly",
+    "earthly",
+    "humanly",
+    "robbing_eighth",
+)
+INPUT_FIELDS: frozenset[str] = frozenset(
+    {
+        "rules",
+        "options",
+        "concealed",
+        "melds",
+        "bonus",
+        "winning_tile",
+        "self_drawn",
+        "seat_wind",
+        "prevailing_wind",
+        "circumstances",
+        "pay_all",
+        "bonus_from_deal",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A declared set: `kind` chow|pong|kong, its tiles as laid down (a Malaysian `fly` stays `fly`)."""
+
+    kind: str
+    tiles: tuple[Tile, ...]
+    concealed: bool = False
+
+    def __post_init__(self) -> None:
+        check_meld(self)
+
+    @property
+    def real_tiles(self) -> tuple[Tile, ...]:
+        return tuple(tile for tile in self.tiles if tile != FLY)
+
+    @property
+    def flies(self) -> int:
+        return len(self.tiles) - len(self.real_tiles)
+
+    def __str__(self) -> str:
+        hidden = " (concealed)" if self.concealed else ""
+        return f"{self.kind} {format_hand(self.tiles)}{hidden}"
+
+
+@dataclass(frozen=True)
+class Hand:
+    """The tiles: `concealed` (including the winning tile), declared `melds`, and the `bonus` row."""
+
+    concealed: tuple[Tile, ...]
+    melds: tuple[Meld, ...] = ()
+    bonus: tuple[Tile, ...] = ()
+
+    def __post_init__(self) -> None:
+        for tile in self.concealed:
+            if tile in BONUS:
+                raise MalformedHandError(f"bonus tile {tile} is inside the concealed hand (put it in bonus)")
+            if tile == BACK:
+                raise MalformedHandError("a face-down tile 'back' can only stand in a concealed kong")
+            check_code(tile)
+        for tile in self.bonus:
+            if tile not in BONUS and tile != FLY:
+                raise MalformedHandError(
+                    f"{tile} is not a bonus tile (bonus takes flowers, seasons, animals)"
+                )
+
+    @property
+    def tile_count(self) -> int:
+        """Tiles in the hand proper, a kong counting as 3 (a winning hand has 14)."""
+        return len(self.concealed) + 3 * len(self.melds)
+
+    def all_tiles(self) -> list[Tile]:
+        """Every physical tile of the hand proper and the bonus row."""
+        tiles = list(self.concealed) + list(self.bonus)
+        for meld in self.melds:
+            tiles.extend(meld.tiles)
+        return tiles
+
+
+@dataclass(frozen=True)
+class Context:
+    """How the hand was won: winning tile, self-draw, winds, circumstances, pay-all."""
+
+    winning_tile: Tile | None = None
+    self_drawn: bool = False
+    seat_wind: Tile = "E"
+    prevailing_wind: Tile = "E"
+    circumstances: frozenset[str] = field(default_factory=frozenset)
+    pay_all: bool = False
+    bonus_from_deal: frozenset[Tile] = field(default_factory=frozenset)
+
+    def __post_init__(self) -> None:
+        for name, wind in (("seat_wind", self.seat_wind), ("prevailing_wind", self.prevailing_wind)):
+            if wind not in WINDS:
+                raise MalformedHandError(f"{name} must be one of E, S, W, N, got {wind!r}")
+        unknown = sorted(set(self.circumstances) - set(CIRCUMSTANCES))
+        if unknown:
+            raise MalformedHandError(
+                f"unknown circumstance {unknown[0]!r} (known: {', '.join(CIRCUMSTANCES)})"
+            )
+        if self.winning_tile is not None:
+            check_code(self.winning_tile)
+            if self.winning_tile not in HAND_TILES:
+                raise MalformedHandError(f"winning tile {self.winning_tile} is not a hand tile")
+
+
+def check_meld(meld: Meld) -> None:
+    """Raise `MeldError` unless the tiles can form the meld's kind (a `fly` is wild, never in a kong)."""
+    label = f"{meld.kind} {' '.join(meld.tiles)}"
+    if meld.kind not in MELD_KINDS:
+        raise MeldError(f"unknown meld kind {meld.kind!r} (expected chow, pong or kong)")
+    size = 4 if meld.kind == "kong" else 3
+    if len(meld.tiles) != size:
+        raise MeldError(f"a {meld.kind} has {size} tiles, got {len(meld.tiles)}: {label}")
+    for tile in meld.tiles:
+        check_code(tile)
+        if tile not in HAND_TILES:
+            raise MeldError(f"{tile} cannot be part of a meld: {label}")
+    real = meld.real_tiles
+    if not real:
+        raise MeldError(f"a meld needs at least one real tile, not only fly: {label}")
+    if meld.kind == "kong":
+        if meld.flies:
+            raise MeldError(f"fly cannot stand in a kong: {label}")
+        if len(set(real)) != 1:
+            raise MeldError(f"a kong is four equal tiles: {label}")
+    elif meld.kind == "pong":
+        if len(set(real)) != 1:
+            raise MeldError(f"a pong is three equal tiles: {label}")
+    else:
+        if not meld.concealed and meld.flies > 1:
+            raise MeldError(f"an exposed chow may hold at most one fly: {label}")
+        suits = {suit_of(tile) for tile in real}
+        ranks = sorted(rank_of(tile) for tile in real)
+        if not all(is_suited(tile) for tile in real) or len(suits) != 1:
+            raise MeldError(f"a chow is three suited tiles of one suit in a row: {label}")
+        if len(set(ranks)) != len(ranks) or ranks[-1] - ranks[0] > 2:
+            raise MeldError(f"a chow is three consecutive tiles of one suit: {label}")
+
+
+def _resolve_backs(kind: str, tiles: list[Tile], where: str) -> list[Tile]:
+    """Face-down `back` tiles of a concealed kong take the face of the kong's visible tiles."""
+    if BACK not in tiles:
+        return tiles
+    faces = {tile for tile in tiles if tile != BACK}
+    if kind != "kong":
+        raise MeldError(f"{where}: a face-down tile 'back' can only stand in a kong")
+    if len(faces) != 1:
+        raise MeldError(f"{where}: cannot tell which tile a face-down kong is (show one face)")
+    face = faces.pop()
+    return [face] * len(tiles)
+
+
+def _bool(data: Mapping[str, Any], name: str) -> bool:
+    value = data.get(name, False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise MalformedHandError(f"{name} must be true or false, got {value!r}")
+    return value
+
+
+def _optional_code(data: Mapping[str, Any], name: str, default: Tile | None) -> Tile | None:
+    value = data.get(name, default)
+    if value is None or value == "":
+        return default
+    if not isinstance(value, str):
+        raise MalformedHandError(f"{name} must be a tile code, got {value!r}")
+    return value.strip()
+
+
+def meld_from_json(item: object, index: int) -> Meld:
+    where = f"melds[{index}]"
+    if not isinstance(item, Mapping):
+        raise MeldError(f"{where} must be an object with kind and tiles, got {item!r}")
+    kind = item.get("kind")
+    if not isinstance(kind, str):
+        raise MeldError(f"{where}.kind must be chow, pong or kong, got {kind!r}")
+    if "tiles" not in item:
+        raise MeldError(f"{where} has no tiles")
+    tiles = _resolve_backs(kind, tiles_from_field(item["tiles"], f"{where}.tiles"), where)
+    concealed = item.get("concealed", False)
+    if not isinstance(concealed, bool):
+        raise MeldError(f"{where}.concealed must be true or false, got {concealed!r}")
+    return Meld(kind=kind, tiles=tuple(tiles), concealed=concealed)
+
+
+def hand_from_json(data: Mapping[str, Any]) -> tuple[Hand, Context]:
+    """Read the hand and context of the scoring JSON input; `MalformedHandError` if it cannot be a hand."""
+    if "concealed" not in data:
+        raise MalformedHandError("the hand has no 'concealed' field (e.g. \"123m 456p 789s CCC 55p\")")
+    concealed = tiles_from_field(data["concealed"], "concealed")
+    melds_data = data.get("melds") or []
+    if not isinstance(melds_data, list | tuple):
+        raise MalformedHandError(f"melds must be a list, got {type(melds_data).__name__}")
+    melds = tuple(meld_from_json(item, index) for index, item in enumerate(melds_data))
+    bonus = tiles_from_field(data.get("bonus") or [], "bonus")
+    from_deal = tiles_from_field(data.get("bonus_from_deal") or [], "bonus_from_deal")
+    circumstances = data.get("circumstances") or []
+    if isinstance(circumstances, str):
+        circumstances = [circumstances]
+    if not isinstance(circumstances, list | tuple) or not all(isinstance(c, str) for c in circumstances):
+        raise MalformedHandError(f"circumstances must be a list of names, got {circumstances!r}")
+    hand = Hand(concealed=tuple(concealed), melds=melds, bonus=tuple(bonus))
+    context = Context(
+        winning_tile=_optional_code(data, "winning_tile", None),
+        self_drawn=_bool(data, "self_drawn"),
+        seat_wind=_optional_code(data, "seat_wind", "E") or "E",
+        prevailing_wind=_optional_code(data, "prevailing_wind", "E") or "E",
+        circumstances=frozenset(circumstances),
+        pay_all=_bool(data, "pay_all"),
+        bonus_from_deal=frozenset(from_deal),
+    )
+    return hand, context

@@ -1,0 +1,157 @@
+"""House-rule options of RULES.md: one frozen value, field names and defaults exactly as RULES.md names them.
+
+Each field carries `metadata={"help": ...}` so a UI can build its settings from `dataclasses.fields(Options)`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.errors import OptionError
+
+PAYOUT_SCHEMES: tuple[str, ...] = ("standard", "shooter_pays", "table")
+MALAYSIAN_PAYMENTS: tuple[str, ...] = ("seed", "discarder_and_other")
+
+# The 3/6 chart of seeds/001: per tai, (shooter pays on a discard, each loser pays on a self-draw).
+DEFAULT_PAYOUT_TABLE: tuple[tuple[float, float], ...] = ((4, 2), (7, 3), (11, 5), (20, 10), (40, 20))
+
+TableRow = float | tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Options:
+    """House rules (RULES.md, Options). Defaults are the Singapore ones; see `default_options`."""
+
+    min_tai: int = field(default=1, metadata={"help": "Minimum tai (fan) for a valid win."})
+    max_tai: int = field(default=5, metadata={"help": "Cap on tai (fan); a limit hand scores this."})
+    unit: float = field(default=1, metadata={"help": "Amount paid for a 1-tai hand (Singapore)."})
+    payout_scheme: str = field(
+        default="standard",
+        metadata={
+            "help": "standard, shooter_pays (discarder pays all on a discard) or table.",
+            "choices": PAYOUT_SCHEMES,
+        },
+    )
+    payout_table: tuple[TableRow, ...] = field(
+        default=DEFAULT_PAYOUT_TABLE,
+        metadata={
+            "help": "For the table scheme, per tai: an amount (base, standard shares) "
+            "or [shooter pays, each pays on self-draw]."
+        },
+    )
+    instant_payouts: bool = field(
+        default=True, metadata={"help": "Show instant payouts: kongs, animal pairs, flower sets."}
+    )
+    self_draw_tai: bool = field(default=False, metadata={"help": "A self-drawn win scores +1 tai."})
+    fully_concealed_tai: bool = field(
+        default=True, metadata={"help": "Fully concealed hand won by self-draw scores 1 tai (门清)."}
+    )
+    pure_green: bool = field(
+        default=True, metadata={"help": "Pure green (绿一色) scores 4; off: scored as a flush."}
+    )
+    humanly_hand: bool = field(default=True, metadata={"help": "Humanly hand (人胡) is a limit hand."})
+    lesser_sequence_wait_rule: bool = field(
+        default=False, metadata={"help": "Lesser sequence hand (小平胡) also needs a two-sided wait."}
+    )
+    north_wind: bool = field(default=True, metadata={"help": "Malaysian: the set keeps the North wind."})
+    points_per_fan: int = field(default=20, metadata={"help": "Malaysian: points per fan."})
+    malaysian_payment: str = field(
+        default="seed",
+        metadata={
+            "help": "Malaysian: seed (discarder pays double, third player nothing) or discarder_and_other.",
+            "choices": MALAYSIAN_PAYMENTS,
+        },
+    )
+
+
+_RULESET_DEFAULTS: dict[str, Mapping[str, Any]] = {
+    "singapore": {},
+    "malaysian": {"min_tai": 5, "max_tai": 10},
+}
+
+
+def default_options(rules_name: str = "singapore") -> Options:
+    """The RULES.md defaults of a rule set (`"singapore"`: min 1 / max 5; `"malaysian"`: min 5 / max 10)."""
+    from scoring.errors import RulesetError
+
+    if rules_name not in _RULESET_DEFAULTS:
+        raise RulesetError(f"unknown rules {rules_name!r} (expected one of: {', '.join(_RULESET_DEFAULTS)})")
+    return Options(**_RULESET_DEFAULTS[rules_name])
+
+
+def _number(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise OptionError(f"option {name} must be a number, got {value!r}")
+    return value
+
+
+def _convert(name: str, value: object) -> object:
+    """Check one option value against its field's type; return it in the field's form."""
+    if name in ("min_tai", "max_tai", "points_per_fan"):
+        number = _number(name, value)
+        if number != int(number):
+            raise OptionError(f"option {name} must be a whole number, got {value!r}")
+        return int(number)
+    if name == "unit":
+        return _number(name, value)
+    if name in ("payout_scheme", "malaysian_payment"):
+        choices = PAYOUT_SCHEMES if name == "payout_scheme" else MALAYSIAN_PAYMENTS
+        if value not in choices:
+            raise OptionError(f"option {name} must be one of {', '.join(choices)}, got {value!r}")
+        return value
+    if name == "payout_table":
+        if not isinstance(value, list | tuple) or not value:
+            raise OptionError(f"option payout_table must be a non-empty list of amounts, got {value!r}")
+        rows: list[TableRow] = []
+        for row in value:
+            if isinstance(row, list | tuple):
+                if len(row) != 2:
+                    raise OptionError(
+                        f"payout_table row {row!r} must be [shooter pays, each pays on self-draw]"
+                    )
+                rows.append((_number(name, row[0]), _number(name, row[1])))
+            else:
+                rows.append(_number(name, row))
+        return tuple(rows)
+    if not isinstance(value, bool):
+        raise OptionError(f"option {name} must be true or false, got {value!r}")
+    return value
+
+
+def options_from_mapping(base: Options, overrides: Mapping[str, object]) -> Options:
+    """`base` with the given fields replaced, each checked; raises `OptionError` on a bad name or value."""
+    names = {f.name for f in dataclasses.fields(Options)}
+    changes: dict[str, Any] = {}
+    for name, value in overrides.items():
+        if name not in names:
+            raise OptionError(f"unknown option {name!r} (known: {', '.join(sorted(names))})")
+        changes[name] = _convert(name, value)
+    options = dataclasses.replace(base, **changes)
+    check_options(options)
+    return options
+
+
+def check_options(options: Options) -> None:
+    """Raise `OptionError` for option values that contradict each other or make no sense."""
+    if options.max_tai < 1:
+        raise OptionError(f"max_tai must be at least 1, got {options.max_tai}")
+    if options.min_tai < 0:
+        raise OptionError(f"min_tai must not be negative, got {options.min_tai}")
+    if options.min_tai > options.max_tai:
+        raise OptionError(f"min_tai {options.min_tai} is above max_tai {options.max_tai}")
+    if options.unit <= 0:
+        raise OptionError(f"unit must be positive, got {options.unit}")
+    if options.points_per_fan <= 0:
+        raise OptionError(f"points_per_fan must be positive, got {options.points_per_fan}")
+    if options.max_tai > 64:
+        # 2^(tai-1) payouts grow fast; a cap this high is a typo, not a house rule.
+        raise OptionError(f"max_tai {options.max_tai} is too large (at most 64)")
+
+
+def options_to_json(options: Options) -> dict[str, Any]:
+    data = dataclasses.asdict(options)
+    data["payout_table"] = [list(row) if isinstance(row, tuple) else row for row in options.payout_table]
+    return data

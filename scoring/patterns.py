@@ -1,0 +1,432 @@
+"""One small pure function per scoring pattern: `(view) -> Hit | Note | None`.
+
+A function says whether its pattern applies to one arrangement and why; how many tai it is worth, what it
+replaces and whether it is a limit are table data of each rule set (`scoring.rulesets`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from scoring.decompose import SEVEN_PAIRS, THIRTEEN
+from scoring.tiles import (
+    ANIMALS,
+    DRAGONS,
+    FACE,
+    FLOWERS,
+    FLY,
+    SEASONS,
+    TERMINALS,
+    TILE_NAMES,
+    WINDS,
+    Tile,
+    is_honour,
+    is_suited,
+    rank_of,
+)
+from scoring.view import Hit, Note, View, tile_names
+
+Outcome = Hit | Note | None
+PatternTest = Callable[[View], Outcome]
+
+GREEN: frozenset[Tile] = frozenset({"2s", "3s", "4s", "6s", "8s", "F"})
+
+
+# --- sets of honours -------------------------------------------------------------------------------------
+
+
+def dragon_pong(v: View) -> Outcome:
+    """三元: each pong or kong of a dragon."""
+    dragons = tuple(tile for tile in v.pong_tiles if tile in DRAGONS)
+    return Hit(f"pong of {tile_names(dragons)}", len(dragons)) if dragons else None
+
+
+def seat_wind_pong(v: View) -> Outcome:
+    """门风: pong or kong of the seat wind."""
+    wind = v.context.seat_wind
+    return Hit(f"pong of {TILE_NAMES[wind]}, your seat wind") if wind in v.pong_tiles else None
+
+
+def prevailing_wind_pong(v: View) -> Outcome:
+    """圈风: pong or kong of the prevailing wind."""
+    wind = v.context.prevailing_wind
+    return Hit(f"pong of {TILE_NAMES[wind]}, the prevailing wind") if wind in v.pong_tiles else None
+
+
+def east_north_pong(v: View) -> Outcome:
+    """东/北: each pong or kong of East or North wind, for any seat (Malaysian)."""
+    winds = tuple(tile for tile in v.pong_tiles if tile in ("E", "N"))
+    return Hit(f"pong of {tile_names(winds)}", len(winds)) if winds else None
+
+
+def small_three_dragons(v: View) -> Outcome:
+    """小三元: two dragon pongs and the third dragon as the pair."""
+    if v.standard and v.count_pongs(DRAGONS) == 2 and v.pair is not None and v.pair.tile in DRAGONS:
+        return Hit("two dragon pongs and a pair of the third dragon")
+    return None
+
+
+def big_three_dragons(v: View) -> Outcome:
+    """大三元: pongs of all three dragons."""
+    return Hit("pongs of all three dragons") if v.count_pongs(DRAGONS) == 3 else None
+
+
+def small_four_winds(v: View) -> Outcome:
+    """小四喜: three wind pongs and the fourth wind as the pair."""
+    if v.standard and v.count_pongs(WINDS) == 3 and v.pair is not None and v.pair.tile in WINDS:
+        return Hit("three wind pongs and a pair of the fourth wind")
+    return None
+
+
+def big_four_winds(v: View) -> Outcome:
+    """大四喜: pongs of all four winds."""
+    return Hit("pongs of all four winds") if v.count_pongs(WINDS) == 4 else None
+
+
+# --- bonus tiles -----------------------------------------------------------------------------------------
+
+
+def animals(v: View) -> Outcome:
+    """动物: each animal tile."""
+    held = tuple(tile for tile in ANIMALS if v.bonus[tile])
+    return Hit(f"animal{'s' if len(held) > 1 else ''}: {', '.join(held)}", len(held)) if held else None
+
+
+def all_animals(v: View) -> Outcome:
+    """四动物: all four animals."""
+    return Hit("all four animals") if all(v.bonus[tile] for tile in ANIMALS) else None
+
+
+def seat_flower(v: View) -> Outcome:
+    """正花: the flower of your seat (1 East, 2 South, 3 West, 4 North)."""
+    flower = FLOWERS[v.seat - 1]
+    return Hit(f"{flower} is your seat's flower") if v.bonus[flower] else None
+
+
+def seat_season(v: View) -> Outcome:
+    """正季: the season of your seat."""
+    season = SEASONS[v.seat - 1]
+    return Hit(f"{season} is your seat's season") if v.bonus[season] else None
+
+
+def fourth_flower(v: View) -> Outcome:
+    """四号花: flower F4 scores for every seat (Malaysian); the North seat has it as its own."""
+    return Hit("F4 scores for every seat") if v.bonus["F4"] and v.seat != 4 else None
+
+
+def fourth_season(v: View) -> Outcome:
+    """四号季: season S4 scores for every seat (Malaysian)."""
+    return Hit("S4 scores for every seat") if v.bonus["S4"] and v.seat != 4 else None
+
+
+def flower_set(v: View) -> Outcome:
+    """一台花: all four flowers."""
+    return Hit("all four flowers F1-F4") if all(v.bonus[tile] for tile in FLOWERS) else None
+
+
+def season_set(v: View) -> Outcome:
+    """一台季: all four seasons."""
+    return Hit("all four seasons S1-S4") if all(v.bonus[tile] for tile in SEASONS) else None
+
+
+def faces(v: View) -> Outcome:
+    """花面: each face tile (Malaysian)."""
+    count = v.bonus[FACE]
+    return Hit(f"{count} face tile{'s' if count > 1 else ''}", count) if count else None
+
+
+def all_faces(v: View) -> Outcome:
+    """四面: all four face tiles (Malaysian)."""
+    return Hit("all four face tiles") if v.bonus[FACE] >= 4 else None
+
+
+def fly_bonus(v: View) -> Outcome:
+    """飞: each fly kept aside as a bonus tile (Malaysian)."""
+    count = v.bonus[FLY]
+    return Hit(f"{count} fly kept as bonus", count) if count else None
+
+
+def four_flies(v: View) -> Outcome:
+    """四飞: all four fly tiles held, in the hand and the bonus row together (Malaysian)."""
+    return Hit("all four fly tiles held") if v.fly_count() >= 4 else None
+
+
+def eight_flowers(v: View) -> Outcome:
+    """花胡: all eight flowers and seasons; the hand itself does not matter."""
+    return Hit("all eight flowers and seasons") if all(v.bonus[tile] for tile in FLOWERS + SEASONS) else None
+
+
+def robbing_eighth(v: View) -> Outcome:
+    """七抢一: seven flowers held, winning on the eighth drawn by another player."""
+    return Hit("seven flowers, robbing the eighth") if v.circumstance("robbing_eighth") else None
+
+
+# --- hand shape ------------------------------------------------------------------------------------------
+
+
+def all_pongs(v: View) -> Outcome:
+    """对对胡: four pongs or kongs and a pair."""
+    return Hit("four pongs or kongs and a pair") if v.all_pongs else None
+
+
+def _one_suit(v: View) -> bool:
+    return v.tiled and len(v.suits) == 1
+
+
+def half_flush(v: View) -> Outcome:
+    """混一色: one suit plus honours."""
+    if _one_suit(v) and v.has_honours:
+        return Hit(f"one suit ({next(iter(v.suits))}) plus honours")
+    return None
+
+
+def full_flush(v: View) -> Outcome:
+    """清一色: one suit, no honours."""
+    return Hit(f"every tile is {next(iter(v.suits))}") if _one_suit(v) and not v.has_honours else None
+
+
+def full_flush_all_pongs(v: View) -> Outcome:
+    """清一色对对胡: full flush and all pongs together earn 2 more."""
+    return Hit("full flush with all pongs") if v.all_pongs and full_flush(v) else None
+
+
+def pure_green(v: View) -> Outcome:
+    """绿一色: only 2 3 4 6 8 bamboo and green dragon (option `pure_green`)."""
+    if v.options.pure_green and v.tiled and v.tiles and all(tile in GREEN for tile in v.tiles):
+        return Hit("only green tiles: 2 3 4 6 8 bamboo and green dragon")
+    return None
+
+
+def mixed_terminals(v: View) -> Outcome:
+    """混么九: terminals and honours only, all pongs."""
+    if not (v.all_pongs and all(tile in TERMINALS or is_honour(tile) for tile in v.tiles)):
+        return None
+    if v.has_honours and any(tile in TERMINALS for tile in v.tiles):
+        return Hit("only ones, nines and honours, all pongs")
+    return None
+
+
+def pure_terminals(v: View) -> Outcome:
+    """清么九: only ones and nines."""
+    return Hit("only ones and nines") if v.standard and all(tile in TERMINALS for tile in v.tiles) else None
+
+
+def all_honours(v: View) -> Outcome:
+    """字一色: only winds and dragons."""
+    return Hit("only winds and dragons") if v.standard and all(is_honour(tile) for tile in v.tiles) else None
+
+
+def nine_gates(v: View) -> Outcome:
+    """九莲宝灯: 1112345678999 of one suit waiting on any tile of that suit."""
+    if not (v.standard and _one_suit(v)) or not v.all_suited or v.kongs:
+        return None
+    ranks = [rank_of(tile) for tile in v.tiles]
+    needed = [3, 1, 1, 1, 1, 1, 1, 1, 3]
+    winning = v.context.winning_tile
+    if winning is not None:
+        if winning not in v.tiles:
+            return None
+        ranks.remove(rank_of(winning))
+        if sorted(ranks) != [rank for rank, n in enumerate(needed, 1) for _ in range(n)]:
+            return None
+    elif any(ranks.count(rank) < n for rank, n in enumerate(needed, 1)):
+        return None
+    return Hit("1112345678999 of one suit plus any tile of that suit")
+
+
+def thirteen_wonders(v: View) -> Outcome:
+    """十三幺: one of each terminal and honour plus a pair of one of them."""
+    return Hit("one of each terminal and honour, plus a pair") if v.shape == THIRTEEN else None
+
+
+def hidden_treasure(v: View) -> Outcome:
+    """坎坎胡: four concealed pongs (concealed kongs count), self-drawn."""
+    if v.all_pongs and all(group.concealed for group in v.sets):
+        if v.context.self_drawn:
+            return Hit("four concealed pongs, self-drawn")
+        return Note("four concealed pongs make hidden treasure only when self-drawn")
+    return None
+
+
+def four_kongs(v: View) -> Outcome:
+    """十八罗汉: four kongs."""
+    return Hit("four kongs") if v.kongs == 4 else None
+
+
+def declared_kongs(v: View) -> Outcome:
+    """杠: each kong declared (Malaysian)."""
+    return Hit(f"{v.kongs} kong{'s' if v.kongs > 1 else ''} declared", v.kongs) if v.kongs else None
+
+
+def seven_pairs(v: View) -> Outcome:
+    """七对: seven different pairs (Malaysian)."""
+    return Hit("seven pairs") if v.shape == SEVEN_PAIRS else None
+
+
+def all_dots_seven_pairs(v: View) -> Outcome:
+    """筒子对对: seven pairs, all dots (Malaysian)."""
+    if v.shape == SEVEN_PAIRS and v.all_suited:
+        return Hit("seven pairs of dots")
+    return None
+
+
+# --- sequence hands --------------------------------------------------------------------------------------
+
+
+def _value_pair(v: View, value: frozenset[Tile]) -> bool:
+    return v.pair is not None and v.pair.tile in value
+
+
+def _sequence_shape(v: View) -> bool:
+    """Four chows and a pair that scores nothing (Singapore: not a dragon, seat or prevailing wind)."""
+    return v.all_chows and not _value_pair(v, v.facts.value_pair)
+
+
+def _wait_problem(v: View) -> str | None:
+    """Why the wait fails the sequence-hand rule, or None when it passes (seeds/001, RULES.md)."""
+    exposed_chows = sum(1 for meld in v.hand.melds if meld.kind == "chow" and not meld.concealed)
+    if exposed_chows == 4:
+        return "four exposed chows leave a single-tile wait, which never makes a sequence hand"
+    if v.context.self_drawn:
+        return None
+    winning = v.context.winning_tile
+    if winning is None:
+        return "no winning tile given, so the wait of a discard win cannot be checked"
+    waits = v.facts.sequence_waits()
+    if len(waits) >= 2:
+        return None
+    return f"won on {winning} from a discard with a closed, edge or single wait (only one tile completed it)"
+
+
+def sequence_hand(v: View) -> Outcome:
+    """平胡: four chows, a plain pair, no bonus tiles, won on a wait for at least two tiles."""
+    if not _sequence_shape(v) or v.bonus_tiles:
+        return None
+    problem = _wait_problem(v)
+    if problem:
+        return Note(f"sequence hand not awarded: {problem}")
+    return Hit("four chows and a plain pair, no bonus tiles, fair wait")
+
+
+def lesser_sequence_hand(v: View) -> Outcome:
+    """小平胡: the sequence hand with bonus tiles; wait rule only with option `lesser_sequence_wait_rule`."""
+    if not _sequence_shape(v) or not v.bonus_tiles:
+        return None
+    if v.options.lesser_sequence_wait_rule:
+        problem = _wait_problem(v)
+        if problem:
+            return Note(f"lesser sequence hand not awarded: {problem}")
+    return Hit("four chows and a plain pair, with bonus tiles")
+
+
+def full_flush_sequence(v: View) -> Outcome:
+    """清一色平胡: full flush and sequence hand together."""
+    outcome = sequence_hand(v)
+    return Hit("full flush sequence hand") if isinstance(outcome, Hit) and full_flush(v) else None
+
+
+def all_sequences_dots_pair(v: View) -> Outcome:
+    """平和: all chows with a pair of dots (Malaysian)."""
+    if v.all_chows and v.pair is not None and is_suited(v.pair.tile):
+        return Hit("all chows and a pair of dots")
+    return None
+
+
+def ping_hu(v: View) -> Outcome:
+    """平胡: all chows, no bonus tiles, a pair that scores nothing (Malaysian; any wait)."""
+    if _sequence_shape(v) and not v.bonus_tiles:
+        return Hit("all chows, no bonus tiles, a pair that scores nothing")
+    return None
+
+
+# --- how the hand was won --------------------------------------------------------------------------------
+
+
+def fully_concealed(v: View) -> Outcome:
+    """门清: no chow, pong or exposed kong, self-drawn (option `fully_concealed_tai`)."""
+    if v.options.fully_concealed_tai and v.context.self_drawn and not v.exposed:
+        return Hit("no exposed melds and self-drawn")
+    return None
+
+
+def self_drawn(v: View) -> Outcome:
+    """自摸: self-drawn win (option `self_draw_tai`)."""
+    return Hit("self-drawn") if v.options.self_draw_tai and v.context.self_drawn else None
+
+
+def replacement_tile(v: View) -> Outcome:
+    """花上/杠上: won on a replacement tile after a flower or a kong."""
+    if any(v.circumstance(name) for name in ("replacement_tile", "kong_replacement", "kong_on_kong")):
+        return Hit("won on a replacement tile")
+    return None
+
+
+def kong_on_kong(v: View) -> Outcome:
+    """杠上杠: won on the replacement tile of a second kong in a row."""
+    return Hit("won on the replacement of a second kong in a row") if v.circumstance("kong_on_kong") else None
+
+
+def robbing_kong(v: View) -> Outcome:
+    """抢杠: won on the tile another player added to a pong to make a kong."""
+    return Hit("won by robbing a kong") if v.circumstance("robbing_kong") else None
+
+
+def last_tile(v: View) -> Outcome:
+    """海底捞月: self-drawn win on the last tile of the wall (not on a replacement draw)."""
+    if not v.circumstance("last_tile"):
+        return None
+    if replacement_tile(v):
+        return Note("last tile not scored: the last tile was a replacement draw")
+    return Hit("self-drawn the last tile of the wall")
+
+
+def heavenly(v: View) -> Outcome:
+    """天胡: East wins on the dealt hand."""
+    return Hit("East won on the dealt hand") if v.circumstance("heavenly") else None
+
+
+def earthly(v: View) -> Outcome:
+    """地胡: a non-dealer wins on the dealer's first discard or on the first draw."""
+    return Hit("won on the dealer's first discard or the first draw") if v.circumstance("earthly") else None
+
+
+def humanly(v: View) -> Outcome:
+    """人胡: a non-dealer wins on a discard in the first go-around (option `humanly_hand`)."""
+    if not v.circumstance("humanly"):
+        return None
+    if not v.options.humanly_hand:
+        return Note("humanly hand not scored: option humanly_hand is off")
+    return Hit("won on a discard in the first go-around")
+
+
+# --- Malaysian bombs (double the fan once) ---------------------------------------------------------------
+
+
+def bomb_concealed_self_draw(v: View) -> Outcome:
+    """门清自摸: fully concealed and self-drawn."""
+    return Hit("fully concealed self-draw") if v.context.self_drawn and not v.exposed else None
+
+
+def bomb_concealed_discard(v: View) -> Outcome:
+    """门清吃胡: fully concealed hand winning on a discard (robbing a kong counts as a discard)."""
+    return (
+        Hit("fully concealed hand won on a discard") if not v.context.self_drawn and not v.exposed else None
+    )
+
+
+def bomb_last_tile(v: View) -> Outcome:
+    """海底捞月: won on the last tile."""
+    return Hit("won on the last tile") if v.circumstance("last_tile") else None
+
+
+def bomb_kong_replacement(v: View) -> Outcome:
+    """杠上开花: won on the replacement tile of a kong.
+
+    A plain `replacement_tile` counts as a kong replacement when the hand has a kong and no bonus tile, since
+    nothing else can have been replaced.
+    """
+    if v.circumstance("kong_replacement") or v.circumstance("kong_on_kong"):
+        return Hit("won on a kong replacement tile")
+    if v.circumstance("replacement_tile") and v.kongs and not v.bonus_tiles:
+        return Hit("won on a kong replacement tile (the hand has a kong and no bonus tile)")
+    return None

@@ -1,0 +1,185 @@
+"""Who pays whom: the payout of a win under each rule set's scheme, and instant payouts.
+
+All functions are pure: (tai, context, options) in, a `Payout` out. Amounts in `players` are signed
+(+ receives, - pays) and always sum to zero.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.hand import Context, Hand
+from scoring.options import Options
+from scoring.tiles import ANIMALS, FLOWERS, SEASONS
+
+
+@dataclass(frozen=True)
+class PlayerShare:
+    """One player's part of the win payout: role winner|discarder|other|loser, signed amount."""
+
+    role: str
+    amount: float
+    liable: bool = False
+
+
+@dataclass(frozen=True)
+class InstantPayout:
+    """A payment made at once, from every opponent (kongs, animal pairs, flower sets)."""
+
+    key: str
+    name: str
+    units: int
+    from_each: float
+    total: float
+
+
+@dataclass(frozen=True)
+class Payout:
+    """The win payout in the JSON's shape, plus the per-player list and the instant payouts."""
+
+    winner_total: float
+    discarder: float | None
+    each_other: float
+    players: tuple[PlayerShare, ...]
+    instant_payouts: tuple[InstantPayout, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "winner_total": _number(self.winner_total),
+            "discarder": None if self.discarder is None else _number(self.discarder),
+            "each_other": _number(self.each_other),
+            "players": [
+                {"role": share.role, "amount": _number(share.amount), "liable": share.liable}
+                for share in self.players
+            ],
+            "instant_payouts": [
+                {
+                    "key": item.key,
+                    "name": item.name,
+                    "units": item.units,
+                    "from_each": _number(item.from_each),
+                    "total": _number(item.total),
+                }
+                for item in self.instant_payouts
+            ],
+        }
+
+
+def _number(value: float) -> float | int:
+    """Whole amounts print as integers in JSON (16, not 16.0)."""
+    return int(value) if float(value).is_integer() else round(value, 6)
+
+
+def settle(players: int, self_drawn: bool, discarder: float, other: float, pay_all: bool) -> Payout:
+    """Build the payout from what the discarder and each other loser pay (on a self-draw: each loser `other`).
+
+    Pay-all moves every loser's share onto the liable player, reported as `discarder` (RULES.md).
+    """
+    losers = players - 1
+    if self_drawn:
+        total = other * losers
+        if pay_all:
+            shares = (PlayerShare("discarder", -total, True),) + (PlayerShare("loser", 0),) * (losers - 1)
+            return Payout(total, total, 0, (PlayerShare("winner", total), *shares))
+        shares = (PlayerShare("loser", -other),) * losers
+        return Payout(total, None, other, (PlayerShare("winner", total), *shares))
+    total = discarder + other * (losers - 1)
+    if pay_all:
+        shares = (PlayerShare("discarder", -total, True),) + (PlayerShare("other", 0),) * (losers - 1)
+        return Payout(total, total, 0, (PlayerShare("winner", total), *shares))
+    shares = (PlayerShare("discarder", -discarder), *(PlayerShare("other", -other),) * (losers - 1))
+    return Payout(total, discarder, other, (PlayerShare("winner", total), *shares))
+
+
+def no_payout(players: int, self_drawn: bool) -> Payout:
+    """Nothing changes hands for an invalid win (the roles are still listed for the UI)."""
+    return settle(players, self_drawn, 0, 0, False)
+
+
+def singapore_payout(tai: int, context: Context, options: Options, as_self_draw: bool) -> Payout:
+    """RULES.md payouts: standard (2/1, self-draw 2 each), shooter_pays (4/0) or a user table; pay-all.
+
+    `as_self_draw` makes every loser pay as on a self-draw (the thirteen-wonders rule) even on a discard win.
+    """
+    self_drawn = context.self_drawn or as_self_draw
+    scheme = options.payout_scheme
+    if scheme == "table":
+        row = options.payout_table[min(tai, len(options.payout_table)) - 1]
+        if isinstance(row, tuple):
+            shooter, each = row
+            if self_drawn:
+                return _singapore_settle(context, as_self_draw, 0, each)
+            return _singapore_settle(context, as_self_draw, shooter, 0)
+        base = float(row)
+    else:
+        base = options.unit * 2 ** (tai - 1)
+    if self_drawn:
+        return _singapore_settle(context, as_self_draw, 0, 2 * base)
+    if scheme == "shooter_pays":
+        return _singapore_settle(context, as_self_draw, 4 * base, 0)
+    return _singapore_settle(context, as_self_draw, 2 * base, base)
+
+
+def _singapore_settle(context: Context, as_self_draw: bool, discarder: float, other: float) -> Payout:
+    if as_self_draw and not context.self_drawn:
+        # Thirteen wonders on a discard: the discarder pays like everybody else.
+        return settle(4, False, other, other, context.pay_all)
+    return settle(4, context.self_drawn, discarder, other, context.pay_all)
+
+
+def malaysian_payout(fan: int, context: Context, options: Options, as_self_draw: bool) -> Payout:
+    """seeds/004 payment in points (fan x points_per_fan): `seed` or `discarder_and_other`; pay-all."""
+    points = fan * options.points_per_fan
+    if options.malaysian_payment == "seed":
+        discarder, other, each = 2 * points, 0, points
+    else:
+        discarder, other, each = 2 * points, points, 2 * points
+    if context.self_drawn:
+        return settle(3, True, 0, each, context.pay_all)
+    return settle(3, False, discarder, other, context.pay_all)
+
+
+def _instant(key: str, name: str, units: int, options: Options, opponents: int) -> InstantPayout:
+    each = units * options.unit
+    return InstantPayout(key, name, units, each, each * opponents)
+
+
+def singapore_instant_payouts(hand: Hand, context: Context, options: Options) -> tuple[InstantPayout, ...]:
+    """RULES.md instant payouts, each from every opponent, in units (doubled when held from the deal)."""
+    if not options.instant_payouts:
+        return ()
+    opponents = 3
+    bonus = set(hand.bonus)
+    dealt = context.bonus_from_deal
+    items: list[InstantPayout] = []
+    for meld in hand.melds:
+        if meld.kind == "kong":
+            if meld.concealed:
+                items.append(
+                    _instant("concealed_kong", f"concealed kong of {meld.tiles[0]}", 2, options, opponents)
+                )
+            else:
+                items.append(
+                    _instant("exposed_kong", f"exposed kong of {meld.tiles[0]}", 1, options, opponents)
+                )
+    for first, second in (("cat", "rat"), ("rooster", "centipede")):
+        if {first, second} <= bonus:
+            units = 4 if {first, second} <= dealt else 2
+            items.append(_instant("animal_pair", f"{first} and {second}", units, options, opponents))
+    if set(ANIMALS) <= bonus:
+        items.append(_instant("all_animals", "all four animals", 4, options, opponents))
+    seat = "ESWN".index(context.seat_wind)
+    own = {FLOWERS[seat], SEASONS[seat]}
+    if own <= bonus:
+        units = 4 if own <= dealt else 2
+        items.append(_instant("own_flower_season", "own flower and own season", units, options, opponents))
+    if set(FLOWERS) <= bonus:
+        items.append(_instant("flower_set", "all four flowers", 4, options, opponents))
+    if set(SEASONS) <= bonus:
+        items.append(_instant("season_set", "all four seasons", 4, options, opponents))
+    return tuple(items)
+
+
+def no_instant_payouts(hand: Hand, context: Context, options: Options) -> tuple[InstantPayout, ...]:
+    """Rule sets without instant payouts (Malaysian: seeds/004 names none with amounts)."""
+    return ()

@@ -1,0 +1,156 @@
+"""Tile codes of RULES.md, their properties, and compact hand strings (parse and print round-trip).
+
+A tile is its canonical code string (`"3m"`, `"E"`, `"F1"`, `"fly"`): an immutable value with one text form,
+the same as the detector's class names. Helpers here answer questions about a code; they never guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from scoring.errors import HandStringError, UnknownTileError
+
+Tile = str
+
+SUITS: tuple[str, ...] = ("m", "p", "s")
+SUITED: tuple[Tile, ...] = tuple(f"{rank}{suit}" for suit in SUITS for rank in range(1, 10))
+WINDS: tuple[Tile, ...] = ("E", "S", "W", "N")
+DRAGONS: tuple[Tile, ...] = ("C", "F", "P")
+HONOURS: tuple[Tile, ...] = WINDS + DRAGONS
+FLOWERS: tuple[Tile, ...] = ("F1", "F2", "F3", "F4")
+SEASONS: tuple[Tile, ...] = ("S1", "S2", "S3", "S4")
+ANIMALS: tuple[Tile, ...] = ("cat", "rat", "rooster", "centipede")
+FACE: Tile = "face"
+FLY: Tile = "fly"
+BACK: Tile = "back"
+
+# Tiles that belong to the bonus row, never to the hand proper. `fly` is a hand tile that a Malaysian
+# player may also set aside as a bonus, so it is accepted in both places.
+BONUS: frozenset[Tile] = frozenset(FLOWERS + SEASONS + ANIMALS + (FACE,))
+HAND_TILES: frozenset[Tile] = frozenset(SUITED + HONOURS + (FLY,))
+ALL_CODES: frozenset[Tile] = frozenset(SUITED + HONOURS + FLOWERS + SEASONS + ANIMALS + (FACE, FLY, BACK))
+
+TERMINALS: frozenset[Tile] = frozenset(f"{rank}{suit}" for suit in SUITS for rank in (1, 9))
+THIRTEEN_WONDERS: tuple[Tile, ...] = tuple(sorted(TERMINALS)) + HONOURS
+WIND_NAMES: dict[Tile, str] = {"E": "East", "S": "South", "W": "West", "N": "North"}
+TILE_NAMES: dict[Tile, str] = {
+    **WIND_NAMES,
+    "C": "red dragon",
+    "F": "green dragon",
+    "P": "white dragon",
+}
+
+# Sort order: suits m, p, s by rank, then winds, dragons, fly, then bonus tiles.
+_ORDER: dict[Tile, int] = {
+    code: index
+    for index, code in enumerate(SUITED + HONOURS + (FLY,) + FLOWERS + SEASONS + ANIMALS + (FACE, BACK))
+}
+
+
+def check_code(token: str) -> Tile:
+    """Return `token` if it is a tile code, else raise `UnknownTileError` quoting it."""
+    if token not in ALL_CODES:
+        raise UnknownTileError(f"unknown tile code {token!r} (expected e.g. 3m, 9p, 1s, E, C, F1, cat)")
+    return token
+
+
+def is_suited(tile: Tile) -> bool:
+    return len(tile) == 2 and tile[0].isdigit() and tile[1] in SUITS
+
+
+def is_honour(tile: Tile) -> bool:
+    return tile in HONOURS
+
+
+def suit_of(tile: Tile) -> str | None:
+    """The suit letter of a suited tile, None for anything else."""
+    return tile[1] if is_suited(tile) else None
+
+
+def rank_of(tile: Tile) -> int:
+    """The rank (1..9) of a suited tile; 0 for anything else."""
+    return int(tile[0]) if is_suited(tile) else 0
+
+
+def shifted(tile: Tile, step: int) -> Tile | None:
+    """The suited tile `step` ranks away in the same suit, None off the end or for honours."""
+    rank = rank_of(tile) + step
+    return f"{rank}{tile[1]}" if is_suited(tile) and 1 <= rank <= 9 else None
+
+
+def sort_key(tile: Tile) -> int:
+    return _ORDER[tile]
+
+
+def sorted_tiles(tiles: Iterable[Tile]) -> list[Tile]:
+    return sorted(tiles, key=sort_key)
+
+
+# One token inside a space-separated group. Word codes first; `F1`..`S4` only when the digit is not the
+# start of a suited run (so `S123m` reads as S, 1m, 2m, 3m); honours one letter each; ranks then a suit.
+_TOKEN = re.compile(
+    r"(?P<word>fly|face|cat|rat|rooster|centipede|back)"
+    r"|(?P<bonus>[FS][1-4])(?![0-9]*[mps])"
+    r"|(?P<honour>[ESWNCFP])"
+    r"|(?P<run>[1-9]+)(?P<suit>[mps])"
+)
+
+
+def parse_hand_string(text: str) -> list[Tile]:
+    """Read a compact hand string (`"123m 456p 789s CCC 55p"`) into tile codes, in written order.
+
+    Raises `HandStringError` / `UnknownTileError` (both `MalformedHandError`) naming the bad group.
+    """
+    if not isinstance(text, str):
+        raise HandStringError(f"a hand string must be text, not {type(text).__name__}")
+    tiles: list[Tile] = []
+    for group in text.replace(",", " ").split():
+        position = 0
+        while position < len(group):
+            match = _TOKEN.match(group, position)
+            if match is None:
+                rest = group[position:]
+                raise UnknownTileError(f"cannot read {rest!r} in hand group {group!r} (e.g. 123m 55p CCC)")
+            if match.group("run"):
+                tiles.extend(f"{digit}{match.group('suit')}" for digit in match.group("run"))
+            else:
+                tiles.append(match.group(0))
+            position = match.end()
+    return tiles
+
+
+def format_hand(tiles: Iterable[Tile]) -> str:
+    """Print tile codes as a compact hand string in the given order; `parse_hand_string` reads it back.
+
+    Neighbouring suited tiles of one suit share a group (`123m`), neighbouring equal honours too (`CCC`).
+    """
+    groups: list[str] = []
+    previous: Tile | None = None
+    for tile in tiles:
+        check_code(tile)
+        if previous is not None and is_suited(tile) and suit_of(previous) == suit_of(tile):
+            groups[-1] = groups[-1][:-1] + tile[0] + tile[1]
+        elif previous is not None and is_honour(tile) and tile == previous:
+            groups[-1] += tile
+        else:
+            groups.append(tile)
+        previous = tile
+    return " ".join(groups)
+
+
+def tiles_from_field(value: object, field: str) -> list[Tile]:
+    """A hand field given as a compact string or a list of codes, as a list of checked codes."""
+    if isinstance(value, str):
+        return parse_hand_string(value)
+    if isinstance(value, list | tuple):
+        tiles: list[Tile] = []
+        for item in value:
+            if not isinstance(item, str):
+                raise HandStringError(f"{field}: tile codes must be text, got {item!r}")
+            # A list item may itself be a small group such as "123m".
+            tiles.extend([check_code(item)] if item in ALL_CODES else parse_hand_string(item))
+        return tiles
+    raise HandStringError(
+        f"{field} must be a hand string or a list of tile codes, not {type(value).__name__}"
+    )

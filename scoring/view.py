@@ -1,0 +1,183 @@
+"""What a pattern function sees: one arrangement of the hand, with the facts patterns ask about.
+
+Facts that depend only on the hand (the sequence-hand waits) are computed once per hand in `HandFacts` and
+shared by the views of all its arrangements.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from scoring.decompose import CODES, EIGHT_FLOWERS, STANDARD, Arrangement, Group, can_complete_all_chows
+from scoring.hand import Context, Hand
+from scoring.options import Options
+from scoring.tiles import FLY, TILE_NAMES, Tile, is_honour, is_suited, suit_of
+
+SEAT_NUMBER: dict[Tile, int] = {"E": 1, "S": 2, "W": 3, "N": 4}
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A pattern that applies `count` times (e.g. two dragon pongs), with a one-line reason."""
+
+    reason: str
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Note:
+    """A pattern that nearly applied and was not awarded: the reason becomes a warning."""
+
+    warning: str
+
+
+@dataclass
+class HandFacts:
+    """Per-hand facts shared by every arrangement (computed lazily, at most once)."""
+
+    hand: Hand
+    context: Context
+    value_pair: frozenset[Tile]
+    _waits: frozenset[Tile] | None = field(default=None, init=False)
+
+    def sequence_waits(self) -> frozenset[Tile]:
+        """Tiles that would complete the hand before the winning tile into four chows and a plain pair."""
+        if self._waits is None:
+            self._waits = self._compute_waits()
+        return self._waits
+
+    def _compute_waits(self) -> frozenset[Tile]:
+        winning = self.context.winning_tile
+        if winning is None:
+            return frozenset()
+        concealed = list(self.hand.concealed)
+        melds = list(self.hand.melds)
+        if winning in concealed:
+            concealed.remove(winning)
+        else:
+            # The winning discard completed a meld laid down with it: that meld's other tiles were waiting.
+            meld = next((m for m in melds if m.kind != "kong" and winning in m.tiles), None)
+            if meld is None:
+                return frozenset()
+            melds.remove(meld)
+            rest = list(meld.tiles)
+            rest.remove(winning)
+            concealed.extend(rest)
+        if any(meld.kind != "chow" for meld in melds):
+            return frozenset()
+        held = Counter(concealed)
+        for meld in melds:
+            held.update(meld.tiles)
+        sets = 4 - len(melds)
+        waits = set()
+        for tile in CODES:
+            if held[tile] >= 4:
+                continue  # all four copies are already in the hand: nothing left to wait for
+            splits = can_complete_all_chows([*concealed, tile], sets)
+            if any(_pair_tile(split) not in self.value_pair for split in splits):
+                waits.add(tile)
+        return frozenset(waits)
+
+
+def _pair_tile(groups: tuple[Group, ...]) -> Tile:
+    return next(group.tile for group in groups if group.kind == "pair")
+
+
+@dataclass(frozen=True)
+class View:
+    """One arrangement of a hand in its context, under the chosen options."""
+
+    arrangement: Arrangement
+    hand: Hand
+    context: Context
+    options: Options
+    facts: HandFacts
+
+    @property
+    def shape(self) -> str:
+        return self.arrangement.shape
+
+    @property
+    def standard(self) -> bool:
+        return self.arrangement.shape == STANDARD
+
+    @cached_property
+    def sets(self) -> tuple[Group, ...]:
+        return tuple(group for group in self.arrangement.groups if group.is_set)
+
+    @cached_property
+    def pair(self) -> Group | None:
+        return next((group for group in self.arrangement.groups if group.kind == "pair"), None)
+
+    @cached_property
+    def pong_tiles(self) -> tuple[Tile, ...]:
+        """The tile of each pong or kong."""
+        return tuple(group.tile for group in self.sets if group.is_pong)
+
+    @cached_property
+    def tiles(self) -> tuple[Tile, ...]:
+        """The tiles of the hand proper as read (a fly counted as the tile it stands for)."""
+        return tuple(self.arrangement.tiles)
+
+    @cached_property
+    def suits(self) -> frozenset[str]:
+        return frozenset(suit_of(tile) or "" for tile in self.tiles if is_suited(tile))
+
+    @cached_property
+    def has_honours(self) -> bool:
+        return any(is_honour(tile) for tile in self.tiles)
+
+    @cached_property
+    def all_suited(self) -> bool:
+        return self.tiled and all(is_suited(tile) for tile in self.tiles)
+
+    @cached_property
+    def bonus(self) -> Counter[Tile]:
+        return Counter(self.hand.bonus)
+
+    @property
+    def bonus_tiles(self) -> int:
+        return len(self.hand.bonus)
+
+    @cached_property
+    def all_chows(self) -> bool:
+        return self.standard and all(group.kind == "chow" for group in self.sets)
+
+    @cached_property
+    def all_pongs(self) -> bool:
+        return self.standard and all(group.is_pong for group in self.sets)
+
+    @cached_property
+    def exposed(self) -> bool:
+        """Whether any declared meld is exposed (a concealed kong keeps the hand concealed)."""
+        return any(not meld.concealed for meld in self.hand.melds)
+
+    @property
+    def kongs(self) -> int:
+        return sum(1 for group in self.sets if group.kind == "kong")
+
+    @property
+    def seat(self) -> int:
+        return SEAT_NUMBER[self.context.seat_wind]
+
+    def circumstance(self, name: str) -> bool:
+        return name in self.context.circumstances
+
+    def count_pongs(self, tiles: tuple[Tile, ...]) -> int:
+        return sum(1 for tile in self.pong_tiles if tile in tiles)
+
+    def fly_count(self) -> int:
+        """Physical `fly` tiles in the hand and the bonus row together."""
+        return self.hand.all_tiles().count(FLY)
+
+    @property
+    def tiled(self) -> bool:
+        """Whether the arrangement reads actual tiles (eight flowers ignores the hand)."""
+        return self.arrangement.shape != EIGHT_FLOWERS
+
+
+def tile_names(tiles: tuple[Tile, ...]) -> str:
+    """Readable names of tiles for reasons: `red dragon, East`."""
+    return ", ".join(TILE_NAMES.get(tile, tile) for tile in tiles)

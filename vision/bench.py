@@ -1,0 +1,293 @@
+"""Accuracy and latency of the vision pipeline.
+
+    python -m vision.bench [--synthetic DIR] [--real DIR] [--models DIR] [--limit N] [--json OUT]
+
+- `--synthetic DIR`: scenes from `datasets.synth` (DIR/meta/*.json with tile boxes and the
+  hand). A detection is right when it overlaps a true tile with IoU >= 0.5 (one-to-one,
+  most confident first) and has its code.
+- `--real DIR`: photos with DIR/labels.json (codes per photo, no boxes). Tiles are matched
+  as multisets of codes per photo: right = common codes, extra = predicted and not
+  labelled, missed = labelled and not predicted.
+
+Per set: per-tile precision / recall / F1, photos read exactly (every tile right, nothing
+extra), exact hands (synthetic: the layout's hand equals the scene's), the most common
+confusions, and end-to-end latency per photo (decode + detect + classify + layout).
+Real photos are for measuring only: never tune thresholds on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.imageio import ImageError, read_image
+from vision.onnx_models import ModelError
+from vision.pipeline import TileReader
+
+IOU_MATCH = 0.5
+
+
+@dataclass(frozen=True)
+class TileCounts:
+    """Tile-level outcome of one photo; `confusions` counts (true code, read code) pairs."""
+
+    right: int
+    extra: int  # false positives: read where there is no such tile
+    missed: int  # false negatives: true tiles not read right
+    confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+
+    @property
+    def exact(self) -> bool:
+        return self.extra == 0 and self.missed == 0
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)) intersection over union of xyxy boxes."""
+    a = np.asarray(a, np.float64).reshape(-1, 1, 4)
+    b = np.asarray(b, np.float64).reshape(1, -1, 4)
+    w = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
+    h = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
+    inter = w * h
+    area_a = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
+    area_b = (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
+    union = area_a + area_b - inter
+    return np.where(union > 0, inter / np.where(union > 0, union, 1.0), 0.0)
+
+
+def match_boxes(
+    pred_xyxy: np.ndarray,
+    pred_codes: Sequence[str],
+    pred_conf: Sequence[float],
+    true_xyxy: np.ndarray,
+    true_codes: Sequence[str],
+    iou: float = IOU_MATCH,
+) -> TileCounts:
+    """Greedy one-to-one matching, most confident prediction first, to the best free true box."""
+    overlaps = iou_matrix(pred_xyxy, true_xyxy) if len(pred_codes) and len(true_codes) else None
+    taken: set[int] = set()
+    right = 0
+    confusions: Counter[tuple[str, str]] = Counter()
+    for p in np.argsort(-np.asarray(pred_conf, np.float64), kind="stable"):
+        if overlaps is None:
+            break
+        candidates = [(overlaps[p, t], t) for t in range(len(true_codes)) if t not in taken]
+        best = max(candidates, default=(0.0, -1))
+        if best[0] < iou:
+            continue
+        taken.add(best[1])
+        if pred_codes[p] == true_codes[best[1]]:
+            right += 1
+        else:
+            confusions[(true_codes[best[1]], pred_codes[p])] += 1
+    return TileCounts(
+        right=right, extra=len(pred_codes) - right, missed=len(true_codes) - right, confusions=confusions
+    )
+
+
+def match_codes(pred_codes: Iterable[str], true_codes: Iterable[str]) -> TileCounts:
+    """Multiset matching (no boxes): a confusion is counted only when exactly one code is
+    missing and one extra, the only case where the pair is certain."""
+    pred, true = Counter(pred_codes), Counter(true_codes)
+    common = sum((pred & true).values())
+    extra, missed = pred - true, true - pred
+    confusions: Counter[tuple[str, str]] = Counter()
+    if sum(extra.values()) == 1 and sum(missed.values()) == 1:
+        confusions[(next(iter(missed)), next(iter(extra)))] = 1
+    return TileCounts(
+        right=common, extra=sum(extra.values()), missed=sum(missed.values()), confusions=confusions
+    )
+
+
+def normalise_hand(hand: dict[str, Any] | None) -> tuple[Any, ...] | None:
+    """Order-free form of a scoring hand, to compare a read hand with the truth."""
+    if hand is None:
+        return None
+    melds = sorted(
+        (str(m.get("kind")), tuple(sorted(m.get("tiles") or [])), bool(m.get("concealed")))
+        for m in hand.get("melds", [])
+    )
+    return (tuple(sorted(hand.get("concealed", []))), tuple(melds), tuple(sorted(hand.get("bonus", []))))
+
+
+@dataclass(frozen=True)
+class PhotoResult:
+    name: str
+    counts: TileCounts
+    hand_exact: bool | None  # None when the truth has no hand (real photos)
+    latency_ms: float
+    error: str | None = None
+    missing: tuple[str, ...] = ()
+    extra: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Summary:
+    name: str
+    photos: int
+    precision: float
+    recall: float
+    f1: float
+    exact_photos: int
+    exact_hands: int | None
+    latency_median_ms: float
+    latency_p90_ms: float
+    confusions: list[tuple[str, str, int]]
+    errors: int
+
+
+def summarise(name: str, results: Sequence[PhotoResult]) -> Summary:
+    right = sum(r.counts.right for r in results)
+    extra = sum(r.counts.extra for r in results)
+    missed = sum(r.counts.missed for r in results)
+    precision = right / (right + extra) if right + extra else 0.0
+    recall = right / (right + missed) if right + missed else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    confusions: Counter[tuple[str, str]] = Counter()
+    for r in results:
+        confusions.update(r.counts.confusions)
+    latencies = sorted(r.latency_ms for r in results if r.error is None)
+    hands = [r.hand_exact for r in results if r.hand_exact is not None]
+    return Summary(
+        name=name,
+        photos=len(results),
+        precision=precision,
+        recall=recall,
+        f1=f1,
+        exact_photos=sum(r.counts.exact and r.error is None for r in results),
+        exact_hands=sum(hands) if hands else None,
+        latency_median_ms=statistics.median(latencies) if latencies else 0.0,
+        latency_p90_ms=float(np.percentile(latencies, 90)) if latencies else 0.0,
+        confusions=[(t, p, n) for (t, p), n in confusions.most_common(10)],
+        errors=sum(r.error is not None for r in results),
+    )
+
+
+def _timed_read(reader: TileReader, path: Path) -> tuple[Any, Any, float]:
+    start = time.perf_counter()
+    loaded = read_image(path)
+    reading = reader.read(loaded.rgb)
+    return loaded, reading, (time.perf_counter() - start) * 1000.0
+
+
+def bench_synthetic(reader: TileReader, directory: Path, limit: int | None = None) -> list[PhotoResult]:
+    results = []
+    for meta_path in sorted((directory / "meta").glob("*.json"))[:limit]:
+        meta = json.loads(meta_path.read_text())
+        tiles = meta["tiles"]
+        true_xyxy = np.array([t["xyxy"] for t in tiles], np.float32).reshape(-1, 4)
+        true_codes = [t["code"] for t in tiles]
+        try:
+            loaded, reading, ms = _timed_read(reader, directory / meta["image"])
+        except ImageError as error:
+            results.append(_failed(meta_path.stem, true_codes, str(error)))
+            continue
+        det = reading.detections
+        counts = match_boxes(det.xyxy / loaded.scale, det.codes, det.confidence, true_xyxy, true_codes)
+        hand_exact = normalise_hand(reading.hand) == normalise_hand(meta.get("hand"))
+        results.append(PhotoResult(meta_path.stem, counts, hand_exact, ms))
+    return results
+
+
+def bench_real(reader: TileReader, directory: Path, limit: int | None = None) -> list[PhotoResult]:
+    results = []
+    for entry in json.loads((directory / "labels.json").read_text())[:limit]:
+        true_codes = list(entry["tiles"])
+        try:
+            _, reading, ms = _timed_read(reader, directory / entry["file"])
+        except ImageError as error:
+            results.append(_failed(entry["file"], true_codes, str(error)))
+            continue
+        pred_codes = reading.detections.codes
+        counts = match_codes(pred_codes, true_codes)
+        pred, true = Counter(pred_codes), Counter(true_codes)
+        results.append(PhotoResult(
+            entry["file"], counts, None, ms,
+            missing=tuple(sorted((true - pred).elements())), extra=tuple(sorted((pred - true).elements())),
+        ))
+    return results
+
+
+def _failed(name: str, true_codes: Sequence[str], error: str) -> PhotoResult:
+    return PhotoResult(name, TileCounts(0, 0, len(true_codes)), None, 0.0, error=error)
+
+
+def format_summary(summary: Summary) -> str:
+    hands = "-" if summary.exact_hands is None else f"{summary.exact_hands}/{summary.photos}"
+    lines = [
+        f"{'set':<10} {'photos':>6} {'prec':>6} {'recall':>6} {'F1':>6} {'exact':>7} {'hands':>7} "
+        f"{'median ms':>9} {'p90 ms':>7}",
+        f"{summary.name:<10} {summary.photos:>6} {summary.precision:>6.3f} {summary.recall:>6.3f} "
+        f"{summary.f1:>6.3f} {summary.exact_photos:>3}/{summary.photos:<3} {hands:>7} "
+        f"{summary.latency_median_ms:>9.0f} {summary.latency_p90_ms:>7.0f}",
+    ]
+    if summary.errors:
+        lines.append(f"  {summary.errors} photo(s) could not be read")
+    if summary.confusions:
+        pairs = ", ".join(f"{t}->{p} x{n}" for t, p, n in summary.confusions)
+        lines.append(f"  confusions (true -> read): {pairs}")
+    return "\n".join(lines)
+
+
+def format_photos(results: Sequence[PhotoResult]) -> str:
+    lines = []
+    for r in results:
+        if r.error:
+            lines.append(f"  {r.name}: ERROR {r.error}")
+        elif not r.counts.exact:
+            detail = f"missed {' '.join(r.missing) or '-'}; extra {' '.join(r.extra) or '-'}" if (
+                r.missing or r.extra) else f"{r.counts.missed} missed, {r.counts.extra} extra"
+            lines.append(f"  {r.name}: {r.counts.right} right, {detail}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__.splitlines()[0])
+    p.add_argument("--synthetic", type=Path, metavar="DIR", help="datasets.synth output folder")
+    p.add_argument("--real", type=Path, metavar="DIR", help="folder with photos and labels.json")
+    p.add_argument("--models", type=Path, metavar="DIR", help="models folder (default: models/)")
+    p.add_argument("--limit", type=int, help="at most this many photos per set")
+    p.add_argument("--json", type=Path, metavar="OUT", help="also write the summaries as JSON")
+    args = p.parse_args(argv)
+    if args.synthetic is None and args.real is None:
+        p.error("give --synthetic DIR and/or --real DIR")
+    try:
+        reader = TileReader.load(args.models)
+    except ModelError as error:
+        print(f"python -m vision.bench: {error}", file=sys.stderr)
+        return 2
+    # One untimed read so the first photo's latency does not include onnxruntime's warm-up.
+    reader.read(np.full((480, 640, 3), 128, np.uint8))
+    summaries = []
+    sets = (("synthetic", args.synthetic, bench_synthetic), ("real", args.real, bench_real))
+    for name, directory, run in sets:
+        if directory is None:
+            continue
+        try:
+            results = run(reader, directory, args.limit)
+        except (OSError, ValueError, KeyError) as error:
+            message = f"cannot read the {name} set in {directory}: {error}"
+            print(f"python -m vision.bench: {message}", file=sys.stderr)
+            return 2
+        summary = summarise(name, results)
+        summaries.append(summary)
+        print(format_summary(summary))
+        detail = format_photos(results)
+        if detail:
+            print(detail)
+    if args.json:
+        args.json.write_text(json.dumps([s.__dict__ for s in summaries], indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

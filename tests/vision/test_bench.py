@@ -75,7 +75,8 @@ def test_iou_matrix() -> None:
 
 def test_normalise_hand_ignores_order() -> None:
     pong = {"kind": "pong", "tiles": ["C"] * 3, "concealed": False}
-    a = {"concealed": ["2m", "1m"], "melds": [pong, {"kind": "chow", "tiles": ["3s", "1s", "2s"]}], "bonus": ["F1"]}
+    unordered_chow = {"kind": "chow", "tiles": ["3s", "1s", "2s"]}
+    a = {"concealed": ["2m", "1m"], "melds": [pong, unordered_chow], "bonus": ["F1"]}
     chow = {"kind": "chow", "tiles": ["1s", "2s", "3s"], "concealed": False}
     b = {"concealed": ["1m", "2m"], "melds": [chow, {"kind": "pong", "tiles": ["C"] * 3}], "bonus": ["F1"]}
     assert normalise_hand(a) == normalise_hand(b)

@@ -8,6 +8,8 @@ packages; this file only wires widgets to them (helpers in `app_ui/`).
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -35,7 +37,7 @@ from app_ui.options import OptionSpec, OptionValueError, format_number_list, opt
 
 SAMPLES_DIR = Path(__file__).parent / "samples"
 # The model must answer within this time; past it the user gets a message instead of a hung page.
-READ_TIMEOUT_S = 30.0
+READ_TIMEOUT_S = float(os.environ.get("MAHJONG_READ_TIMEOUT_S", "30"))
 DISPLAY_MAX_SIDE = 1280
 RULE_LABELS = {"singapore": "Singapore (4 players)", "malaysian": "Malaysian (3 players)"}
 CIRCUMSTANCE_LABELS = {
@@ -69,14 +71,17 @@ class ReaderSlot:
 def get_reader() -> ReaderSlot:
     """Load the detector once per server process; every session shares it (the reader is thread-safe)."""
     try:
-        from vision.pipeline import ModelError, TileReader
+        pipeline = importlib.import_module("vision.pipeline")
     except Exception as exc:  # vision missing or broken: the photo path says so, typing still works
         return ReaderSlot(None, f"Photo reading is not available ({exc}). Type the hand instead.")
+    model_error = getattr(pipeline, "ModelError", None)
+    if model_error is None:
+        from vision.onnx_models import ModelError as model_error
     try:
-        return ReaderSlot(TileReader.load())
-    except ModelError as exc:
+        return ReaderSlot(pipeline.TileReader.load())
+    except model_error as exc:
         return ReaderSlot(None, f"No tile model is installed, so photos cannot be read ({exc}). "
-                                "Type the hand instead.")
+                                "Type the hand in the other tab instead.")
     except Exception as exc:
         return ReaderSlot(None, f"The tile model could not be loaded ({exc}). Type the hand instead.")
 
@@ -184,14 +189,14 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
             reading = future.result(timeout=READ_TIMEOUT_S)
     except FutureTimeout:
         future.cancel()
-        return f"{name}: reading the tiles took longer than {READ_TIMEOUT_S:.0f} s; try a smaller photo."
+        return f"{name}: reading the tiles took longer than {READ_TIMEOUT_S:g} s; try a smaller photo."
     except Exception as exc:
         return f"{name}: the tiles could not be read ({exc})."
     elapsed = time.perf_counter() - started
     rows, meld_concealed = case_mod.rows_from_reading(reading.detections, reading.layout)
     layout_hand = getattr(reading.layout, "hand", None)
-    timings = dict(getattr(reading, "timings", {}) or {})
-    timings["total_s"] = round(elapsed, 3)
+    timings = dict(getattr(reading, "timings_ms", None) or getattr(reading, "timings", None) or {})
+    timings["app_total"] = round(elapsed * 1000.0, 1)
     base = Base(
         rows=tuple(rows),
         source="photo",
@@ -315,8 +320,10 @@ def tiles_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
         kinds = {g: m["kind"] for g, m in zip(build.meld_groups, build.hand["melds"], strict=False)}
         st.image(annotate_photo(image, scaled, kinds), caption=f"{base.name}: numbers match the tile table; "
                  "orange boxes with ? are unsure, please check them.", width="stretch")
-    for warning in base.warnings:
-        st.warning(warning)
+    if base.warnings:
+        st.warning("The reader says:\n" + "\n".join(f"- {w}" for w in base.warnings))
+    if base.source == "photo" and "app_total" in base.timings:
+        st.caption(f"Read {len(base.rows)} tiles in {base.timings['app_total'] / 1000:.2f} s.")
     low = [str(i) for i, r in enumerate(rows, start=1) if r.low_confidence]
     if low:
         st.warning(f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure.")
@@ -566,6 +573,8 @@ def _instant_line(item: Any) -> str:
 
 def download_ui(data: dict[str, Any], base: Base, rows: list[TileRow], result: dict[str, Any] | None) -> None:
     case = case_mod.case_json(data, base, rows, current_edits(), result)
+    # Kept in the session so the exact file offered for download can be checked (tests, support).
+    st.session_state["case_json"] = case
     st.download_button("Download the case (JSON)", case_mod.case_bytes(case), file_name="mahjong-case.json",
                        mime="application/json", key="download_case",
                        help="Replays with: python -m scoring mahjong-case.json")

@@ -360,6 +360,10 @@ def rows_from_reading(detections: Any, layout: Any | None) -> tuple[list[TileRow
             if 0 <= index < len(codes) and index not in group_of:
                 group_of[index] = name
                 order.append(index)
+    if layout is None:
+        # No layout step: every tile goes to the hand or the bonus row, for the user to regroup.
+        group_of = {i: default_group(code) for i, code in enumerate(codes)}
+        order = list(range(len(codes)))
     order.extend(i for i in range(len(codes)) if i not in group_of)
     rows = [
         TileRow(

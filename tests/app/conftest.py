@@ -1,0 +1,46 @@
+"""Fixtures for the app tests: AppTest on app.py with a fake tile reader (no model needed)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+import vision
+from tests.app.fakes import FakeReader, pipeline_module
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "app.py"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_caches() -> Iterator[None]:
+    # The reader is cached per process by st.cache_resource: each test installs its own.
+    st.cache_resource.clear()
+    yield
+    st.cache_resource.clear()
+
+
+@pytest.fixture
+def install(monkeypatch: pytest.MonkeyPatch) -> Callable[[FakeReader | None], None]:
+    """Replace `vision.pipeline` with a fake whose TileReader.load() gives the reader (None: no model)."""
+
+    def install(reader: FakeReader | None) -> None:
+        fake = pipeline_module(reader)
+        monkeypatch.setitem(sys.modules, "vision.pipeline", fake)
+        monkeypatch.setattr(vision, "pipeline", fake, raising=False)
+        st.cache_resource.clear()
+
+    return install
+
+
+@pytest.fixture
+def app() -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    assert not at.exception
+    return at

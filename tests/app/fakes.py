@@ -1,0 +1,103 @@
+"""Test doubles for the app: a photo, and a tile reader that returns a known reading for it.
+
+The fake reader stands in for `vision.pipeline.TileReader` (installed as a fake `vision.pipeline`
+module), so app tests run without a trained model and know exactly which tiles the photo holds.
+The layout is the real `vision.layout.layout_hand`, so the app is tested on real groups.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+import types
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from PIL import Image
+
+from vision.detections import Detections
+from vision.layout import Layout, layout_hand
+
+TILE_W, TILE_H, GAP = 40, 55, 2
+# A valid Singapore hand: 123m 456p 789s 22m concealed, a red-dragon pong, plum flower (seat 1 = East).
+CONCEALED = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2m", "2m"]
+MELD = ["C", "C", "C"]
+BONUS = ["F1"]
+
+
+def photo_bytes(width: int = 640, height: int = 400, shade: int = 90, fmt: str = "JPEG") -> bytes:
+    """A plain photo; the fake reader decides what tiles it 'holds'. `shade` makes photos distinct."""
+    image = Image.new("RGB", (width, height), (shade, 120, 80))
+    out = io.BytesIO()
+    image.save(out, format=fmt)
+    return out.getvalue()
+
+
+def scene(concealed: Sequence[str] = CONCEALED, meld: Sequence[str] = MELD, bonus: Sequence[str] = BONUS,
+          low: Sequence[int] = ()) -> Detections:
+    """Detections laid out like a photo of a hand: concealed row on top, meld and bonus below."""
+    codes: list[str] = []
+    boxes: list[list[float]] = []
+    for i, code in enumerate(concealed):
+        codes.append(code)
+        boxes.append([20 + i * (TILE_W + GAP), 100, 20 + i * (TILE_W + GAP) + TILE_W, 100 + TILE_H])
+    for i, code in enumerate(meld):
+        codes.append(code)
+        boxes.append([20 + i * (TILE_W + GAP), 230, 20 + i * (TILE_W + GAP) + TILE_W, 230 + TILE_H])
+    for i, code in enumerate(bonus):
+        codes.append(code)
+        boxes.append([400 + i * (TILE_W + GAP), 230, 400 + i * (TILE_W + GAP) + TILE_W, 230 + TILE_H])
+    confidence = [0.3 if i in low else 0.95 for i in range(len(codes))]
+    return Detections.from_codes(codes, boxes, confidence)
+
+
+@dataclass(frozen=True)
+class FakeReading:
+    detections: Detections
+    layout: Layout | None
+    warnings: tuple[str, ...]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+class FakeReader:
+    """Returns the scene registered for the photo's mean colour (so each test photo has its own tiles)."""
+
+    def __init__(self, scenes: dict[int, Detections] | None = None, delay_s: float = 0.0) -> None:
+        self.scenes = scenes or {}
+        self.delay_s = delay_s
+        self.calls = 0
+        self._lock = threading.Lock()
+
+    def read(self, rgb: np.ndarray) -> FakeReading:
+        with self._lock:
+            self.calls += 1
+        if self.delay_s:
+            time.sleep(self.delay_s)
+        # JPEG shifts the red channel a little: take the registered shade nearest to the photo's.
+        shade = float(rgb[..., 0].mean())
+        near = [k for k in self.scenes if abs(k - shade) <= 10]
+        detections = self.scenes[min(near, key=lambda k: abs(k - shade))] if near else scene()
+        layout = layout_hand(detections)
+        return FakeReading(detections, layout, tuple(layout.warnings), {"total": 1.0})
+
+
+class FakeModelError(RuntimeError):
+    pass
+
+
+def pipeline_module(reader: FakeReader | None) -> types.ModuleType:
+    """A stand-in `vision.pipeline`: `TileReader.load()` gives `reader`, or raises ModelError if None."""
+    module = types.ModuleType("vision.pipeline")
+
+    class TileReader:
+        @classmethod
+        def load(cls, models_dir: object = None) -> FakeReader:
+            if reader is None:
+                raise FakeModelError("models/detector.onnx not found")
+            return reader
+
+    module.TileReader = TileReader  # type: ignore[attr-defined]
+    module.ModelError = FakeModelError  # type: ignore[attr-defined]
+    return module

@@ -1,0 +1,331 @@
+"""The app driven through streamlit.testing: photo -> tiles -> corrections -> context -> tai and payout.
+
+The photo path uses a fake tile reader (tests/app/fakes.py) so the tiles are known; the scoring is real.
+Reference hand (fakes.scene): 123m 456p 789s 22m concealed, exposed red-dragon pong, plum flower F1.
+For the East seat that is 2 tai (dragon pong 1 + seat flower 1): on a discard the discarder pays 4,
+the other two 2 each, the winner gets 8 (base = 2^(2-1) = 2).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.app.conftest import APP
+from tests.app.fakes import FakeReader, photo_bytes, scene
+
+Install = Callable[[FakeReader | None], None]
+
+
+def texts(at: AppTest, kind: str) -> list[str]:
+    return [str(e.value) for e in getattr(at, kind)]
+
+
+def result_text(at: AppTest) -> str:
+    return "\n".join(texts(at, "success") + texts(at, "error") + texts(at, "markdown"))
+
+
+def summary(at: AppTest) -> str:
+    codes = [str(c.value) for c in at.code]
+    assert codes, "no text summary shown"
+    return codes[-1]
+
+
+def payout_rows(at: AppTest) -> dict[str, list[str]]:
+    """Payout table: player label -> amounts shown."""
+    assert at.table, "no payout table shown"
+    frame = at.table[-1].value
+    out: dict[str, list[str]] = {}
+    for player, amount in zip(frame.index, frame["Amount"], strict=True):
+        out.setdefault(str(player), []).append(str(amount))
+    return out
+
+
+def upload(at: AppTest, data: bytes, name: str = "hand.jpg") -> AppTest:
+    at.file_uploader(key="upload").upload(name, data, "image/jpeg")
+    return at.run()
+
+
+def edit_tiles(at: AppTest, edits: dict[str, Any]) -> AppTest:
+    """Set the tile table's edit state, as the browser's data editor does."""
+    at.session_state[f"tiles_{at.session_state['version']}"] = edits
+    return at.run()
+
+
+def no_problem(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def test_start_page_has_no_score_and_no_exception(app: AppTest) -> None:
+    no_problem(app)
+    assert not app.success
+    assert any("Upload a photo" in t for t in texts(app, "info"))
+
+
+def test_upload_reads_tiles_and_scores(app: AppTest, install: Install) -> None:
+    reader = FakeReader()
+    install(reader)
+    upload(app, photo_bytes())
+    no_problem(app)
+    assert reader.calls == 1
+    assert any("2 tai" in t for t in texts(app, "success")), result_text(app)
+    pay = payout_rows(app)
+    assert pay["Winner"] == ["+8"]
+    assert pay["Discarder"] == ["-4"]
+    assert pay["Other player"] == ["-2", "-2"]
+    text = summary(app)
+    assert text.startswith("2 tai")
+    # A rerun (any widget) must not run the model again.
+    app.checkbox(key="pay_all").check().run()
+    assert reader.calls == 1
+
+
+def test_low_confidence_tile_is_flagged(app: AppTest, install: Install) -> None:
+    install(FakeReader({90: scene(low=[4])}))
+    upload(app, photo_bytes())
+    no_problem(app)
+    assert any("check tile 5" in t for t in texts(app, "warning")), texts(app, "warning")
+
+
+def test_correction_changes_score_immediately(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    # Rows 4-9 are 4p 5p 6p 7s 8s 9s (reading order): make them characters -> half flush (+2).
+    changes = {str(i): {"tile": code} for i, code in zip(range(3, 9), ["4m", "5m", "6m", "7m", "8m", "9m"],
+                                                            strict=True)}
+    edit_tiles(app, {"edited_rows": changes, "added_rows": [], "deleted_rows": []})
+    no_problem(app)
+    assert any("4 tai" in t for t in texts(app, "success")), result_text(app)
+    # Deleting the flower (last row) takes its tai away again.
+    edit_tiles(app, {"edited_rows": changes, "added_rows": [], "deleted_rows": [14]})
+    assert any("3 tai" in t for t in texts(app, "success")), result_text(app)
+    # The corrections are in the case JSON next to the photo's own reading.
+    case = app.session_state["case_json"]
+    actions = [c["action"] for c in case["corrections"]]
+    assert actions.count("change") == 6 and actions.count("delete") == 1
+    assert case["photo_tiles"][3]["code"] == "4p"
+    assert case["concealed"][3] == "4m"
+    assert case["result"]["tai"] == 3
+
+
+def test_regroup_and_add_tile(app: AppTest, install: Install) -> None:
+    install(FakeReader({90: scene(meld=["C", "C"])}))
+    upload(app, photo_bytes())
+    # The layout cannot make a meld of two tiles; the user adds the third C to meld 1.
+    version = app.session_state["version"]
+    base = app.session_state["base"]
+    groups = [r.group for r in base.rows]
+    meld_rows = [i for i, r in enumerate(base.rows) if r.code == "C"]
+    edits = {"edited_rows": {str(i): {"group": "meld 1"} for i in meld_rows},
+             "added_rows": [{"tile": "C", "group": "meld 1"}], "deleted_rows": []}
+    app.session_state[f"tiles_{version}"] = edits
+    app.run()
+    no_problem(app)
+    assert any("2 tai" in t for t in texts(app, "success")), (groups, result_text(app))
+
+
+def test_new_upload_asks_before_discarding_corrections(app: AppTest, install: Install) -> None:
+    install(FakeReader({90: scene(), 30: scene(bonus=[])}))
+    upload(app, photo_bytes(shade=90))
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "1m"}, "14": {"tile": "F2"}},
+                     "added_rows": [], "deleted_rows": []})
+    version = app.session_state["version"]
+    upload(app, photo_bytes(shade=30), name="second.jpg")
+    no_problem(app)
+    assert any("second.jpg" in t and "replace" in t for t in texts(app, "warning")), texts(app, "warning")
+    # Nothing changed yet: same table, same corrections.
+    assert app.session_state["version"] == version
+    app.button(key="pending_keep").click().run()
+    assert app.session_state["version"] == version
+    assert not any("second.jpg" in t for t in texts(app, "warning"))
+    assert app.session_state[f"tiles_{version}"]["edited_rows"]["14"] == {"tile": "F2"}
+    # A third photo, and this time the user takes it.
+    upload(app, photo_bytes(shade=30), name="third.jpg")
+    assert any("third.jpg" in t for t in texts(app, "warning"))
+    app.button(key="pending_replace").click().run()
+    no_problem(app)
+    assert app.session_state["version"] > version
+    assert app.session_state["base"].name == "third.jpg"
+    assert all(r.code != "F1" for r in app.session_state["base"].rows)
+
+
+def test_upload_without_corrections_replaces_silently(app: AppTest, install: Install) -> None:
+    install(FakeReader({90: scene(), 30: scene(bonus=[])}))
+    upload(app, photo_bytes(shade=90))
+    upload(app, photo_bytes(shade=30), name="second.jpg")
+    assert app.session_state["base"].name == "second.jpg"
+    assert app.session_state["pending"] is None
+    assert not any("second.jpg" in t for t in texts(app, "warning"))
+
+
+def test_context_changes_payout(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    app.radio(key="won_by").set_value("self-drawn").run()
+    no_problem(app)
+    pay = payout_rows(app)
+    assert pay["Winner"] == ["+12"], pay
+    assert "Discarder" not in pay
+    # South seat: F1 is no longer the seat flower -> 1 tai; self-drawn each pays 2.
+    app.selectbox(key="seat_wind").set_value("S").run()
+    assert any("1 tai" in t for t in texts(app, "success")), result_text(app)
+    assert payout_rows(app)["Winner"] == ["+6"]
+
+
+def test_context_survives_reruns_and_new_case(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    app.selectbox(key="prevailing_wind").set_value("S").run()
+    app.checkbox(key="pay_all").check().run()
+    upload(app, photo_bytes())
+    assert app.selectbox(key="prevailing_wind").value == "S"
+    assert app.checkbox(key="pay_all").value is True
+    assert "prevailing S" in summary(app)
+
+
+def test_winning_tile_picked_from_hand(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    options = app.selectbox(key="winning_tile").options
+    assert "2m" in options and "C" in options and "F1" not in options
+    app.selectbox(key="winning_tile").set_value("2m").run()
+    no_problem(app)
+    assert "on 2m" in summary(app)
+
+
+def test_rule_options_change_result(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    app.number_input(key="opt_singapore_unit").set_value(2.0).run()
+    assert payout_rows(app)["Winner"] == ["+16"]
+    # A house minimum of 3 tai makes this 2-tai hand not a win, with a reason.
+    app.number_input(key="opt_singapore_min_tai").set_value(3).run()
+    no_problem(app)
+    assert any("Not a winning hand" in t for t in texts(app, "error")), result_text(app)
+
+
+def test_every_option_is_in_the_sidebar(app: AppTest) -> None:
+    import dataclasses
+
+    import scoring
+
+    keys = {w.key for w in app.sidebar.get("checkbox") + app.sidebar.get("number_input")
+            + app.sidebar.get("selectbox") + app.sidebar.get("text_input")}
+    singapore = {f.name for f in dataclasses.fields(scoring.Options)
+                 if not str(f.metadata.get("help", "")).startswith("Malaysian")}
+    assert {f"opt_singapore_{name}" for name in singapore} <= keys
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    keys = {w.key for w in app.sidebar.get("checkbox") + app.sidebar.get("number_input")
+            + app.sidebar.get("selectbox") + app.sidebar.get("text_input")}
+    assert {f"opt_malaysian_{f.name}" for f in dataclasses.fields(scoring.Options)} <= keys
+    # Each rule set starts from its own defaults (Malaysian minimum 5 fan).
+    assert app.number_input(key="opt_malaysian_min_tai").value == 5
+
+
+def test_bad_payout_table_is_explained(app: AppTest) -> None:
+    app.text_input(key="opt_singapore_payout_table").input("4/2, lots").run()
+    app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
+    app.text_input(key="typed_melds").input("CCC").run()
+    app.button(key="typed_use").click().run()
+    no_problem(app)
+    assert any("'lots' is not a number" in t for t in texts(app, "warning")), texts(app, "warning")
+
+
+def test_typed_hand_scores(app: AppTest) -> None:
+    app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
+    app.text_input(key="typed_melds").input("CCC").run()
+    app.multiselect(key="typed_bonus").set_value(["F1"]).run()
+    app.button(key="typed_use").click().run()
+    no_problem(app)
+    assert any("2 tai" in t for t in texts(app, "success")), result_text(app)
+
+
+def test_invalid_hand_message(app: AppTest) -> None:
+    # Three sets and two pairs is not a winning shape (and seven pairs is not a Singapore win).
+    app.text_input(key="typed_concealed").input("123m 456p 789s 22m 55p").run()
+    app.button(key="typed_use").click().run()
+    no_problem(app)
+    errors = texts(app, "error")
+    assert any(t.startswith("Not a winning hand:") for t in errors), errors
+    assert not app.success
+
+
+def test_malformed_input_is_one_line_error(app: AppTest) -> None:
+    app.text_input(key="typed_concealed").input("123m 456x").run()
+    app.button(key="typed_use").click().run()
+    no_problem(app)
+    assert any(t.startswith("Could not read the hand:") for t in texts(app, "error")), texts(app, "error")
+
+
+def test_meld_that_is_not_a_set_is_explained(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    meld_row = next(i for i, r in enumerate(app.session_state["base"].rows) if r.code == "C")
+    edit_tiles(app, {"edited_rows": {str(meld_row): {"tile": "5s"}}, "added_rows": [], "deleted_rows": []})
+    no_problem(app)
+    assert any("is not a chow, pong or kong" in t for t in texts(app, "warning")), texts(app, "warning")
+    assert not app.success
+
+
+def test_no_model_message_and_typing_still_works(app: AppTest, install: Install) -> None:
+    install(None)
+    upload(app, photo_bytes())
+    no_problem(app)
+    assert any("No tile model is installed" in t for t in texts(app, "error")), texts(app, "error")
+    app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
+    app.text_input(key="typed_melds").input("CCC").run()
+    app.button(key="typed_use").click().run()
+    assert any("tai" in t for t in texts(app, "success"))
+
+
+def test_not_an_image_is_one_line_error(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, b"this is not a photo", name="notes.jpg")
+    no_problem(app)
+    errors = texts(app, "error")
+    assert len(errors) == 1 and errors[0].startswith("notes.jpg: ") and "\n" not in errors[0], errors
+
+
+def test_slow_reader_is_cut_off(monkeypatch: pytest.MonkeyPatch, install: Install) -> None:
+    monkeypatch.setitem(os.environ, "MAHJONG_READ_TIMEOUT_S", "0.5")
+    install(FakeReader(delay_s=3.0))
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    upload(at, photo_bytes())
+    no_problem(at)
+    assert any("took longer than 0.5 s" in t for t in texts(at, "error")), texts(at, "error")
+
+
+def test_case_download_replays_with_scoring(app: AppTest, install: Install) -> None:
+    import scoring
+
+    install(FakeReader())
+    upload(app, photo_bytes())
+    app.radio(key="won_by").set_value("self-drawn").run()
+    assert app.get("download_button"), "no download button"
+    case = json.loads(json.dumps(app.session_state["case_json"]))
+    # The photo's own grouping is what the table starts from.
+    base = app.session_state["base"]
+    assert {k: case[k] for k in ("concealed", "melds", "bonus")} == {
+        k: base.layout_hand[k] for k in ("concealed", "melds", "bonus")}
+    replay = scoring.score_json(case)
+    assert replay["tai"] == case["result"]["tai"] == 2
+    assert replay["payout"] == case["result"]["payout"]
+
+
+def test_case_download_replays_with_the_cli(app: AppTest, install: Install, tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    install(FakeReader())
+    upload(app, photo_bytes())
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps(app.session_state["case_json"]))
+    done = subprocess.run([sys.executable, "-m", "scoring", "--json", str(path)], capture_output=True,
+                          text=True, cwd=APP.parent, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["tai"] == 2

@@ -1,0 +1,537 @@
+"""Tile-face art drawn in code: the procedural and font styles.
+
+A face is an upright RGBA image of FACE_W x FACE_H pixels: the printed side of the tile, its
+ivory/white ground included, with rounded corners in the alpha channel. Dots, bamboo and the
+bonus-tile pictures are drawn here; the characters come from a font when the style names one, or
+from the stroke table in `datasets.glyphs` (no font at all, so the style works on a bare machine).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from datasets.glyphs import draw_strokes
+
+FACE_W, FACE_H = 192, 256
+_SS = 2  # supersampling: PIL draws without anti-aliasing, so draw big and shrink
+
+RGB = tuple[int, int, int]
+Box = tuple[float, float, float, float]
+
+CN_NUMERALS = "一二三四五六七八九"
+WIND_CHARS = {"E": "東", "S": "南", "W": "西", "N": "北"}
+FLOWER_CHARS = {"F1": "梅", "F2": "蘭", "F3": "菊", "F4": "竹"}
+SEASON_CHARS = {"S1": "春", "S2": "夏", "S3": "秋", "S4": "冬"}
+
+
+class StyleUnavailableError(RuntimeError):
+    """The art a style needs is not installed (run `bash datasets/install_art.sh`)."""
+
+
+@dataclass(frozen=True)
+class Palette:
+    red: RGB = (200, 30, 35)
+    green: RGB = (20, 125, 60)
+    blue: RGB = (25, 60, 150)
+    black: RGB = (25, 25, 35)
+    ground: RGB = (246, 241, 224)  # the face's ivory
+
+
+@dataclass(frozen=True)
+class FaceRecipe:
+    """How a procedural/font style draws its faces (the drawing knobs of one art style)."""
+
+    palette: Palette = Palette()
+    font: str | None = None  # path of a CJK font; None = brush strokes from datasets.glyphs
+    font_index: int = 0
+    weight: float = 0.1  # stroke width of brush glyphs, fraction of the glyph box
+    slant: float = 0.0
+    dots: str = "rings"  # rings | solid | flower
+    bamboo: str = "sticks"  # sticks | slim
+    numeral_color: str = "black"  # colour of the rank on character tiles: black | blue
+    white_dragon: str = "frame"  # frame | blank
+    bonus_numerals: str = "arabic"  # arabic | chinese
+    emoji_font: str | None = None  # Noto Color Emoji for animals, when installed
+
+
+# ---------------------------------------------------------------------------- drawing helpers
+
+
+class Pen:
+    """ImageDraw in unit coordinates of the face (0..1 across, 0..1 down)."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+        self.w, self.h = image.size
+
+    def px(self, x: float, y: float) -> tuple[float, float]:
+        return x * self.w, y * self.h
+
+    def box(self, b: Box) -> tuple[float, float, float, float]:
+        return b[0] * self.w, b[1] * self.h, b[2] * self.w, b[3] * self.h
+
+    def circle(
+        self,
+        cx: float,
+        cy: float,
+        r: float,
+        fill: RGB | None = None,
+        outline: RGB | None = None,
+        width: float = 0.0,
+    ) -> None:
+        # r is a fraction of the face width, so circles stay round on the 3:4 face
+        rp = r * self.w
+        x, y = self.px(cx, cy)
+        self.draw.ellipse(
+            (x - rp, y - rp, x + rp, y + rp), fill=fill, outline=outline, width=max(0, round(width * self.w))
+        )
+
+    def line(self, pts: list[tuple[float, float]], color: RGB, width: float) -> None:
+        p = [self.px(x, y) for x, y in pts]
+        wp = max(1, round(width * self.w))
+        self.draw.line(p, fill=color, width=wp, joint="curve")
+        for x, y in (p[0], p[-1]):
+            self.draw.ellipse((x - wp / 2, y - wp / 2, x + wp / 2, y + wp / 2), fill=color)
+
+    def poly(self, pts: list[tuple[float, float]], fill: RGB, outline: RGB | None = None) -> None:
+        self.draw.polygon([self.px(x, y) for x, y in pts], fill=fill, outline=outline)
+
+    def ellipse(
+        self, b: Box, fill: RGB | None = None, outline: RGB | None = None, width: float = 0.0
+    ) -> None:
+        self.draw.ellipse(self.box(b), fill=fill, outline=outline, width=max(0, round(width * self.w)))
+
+    def rect(
+        self,
+        b: Box,
+        fill: RGB | None = None,
+        outline: RGB | None = None,
+        width: float = 0.0,
+        radius: float = 0.0,
+    ) -> None:
+        self.draw.rounded_rectangle(
+            self.box(b),
+            radius=radius * self.w,
+            fill=fill,
+            outline=outline,
+            width=max(0, round(width * self.w)),
+        )
+
+
+@lru_cache(maxsize=64)
+def _font(path: str, index: int, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(path, size=size, index=index)
+
+
+def draw_text_fit(
+    pen: Pen, text: str, box: Box, color: RGB, font_path: str, index: int = 0, embedded_color: bool = False
+) -> None:
+    """Draw `text` with a font, scaled so its ink fills `box` (keeping the glyph's aspect)."""
+    x0, y0, x1, y1 = pen.box(box)
+    if embedded_color:
+        # bitmap colour fonts (Noto Color Emoji) exist only at size 109: draw, then scale
+        font = _font(font_path, index, 109)
+        tmp = Image.new("RGBA", (160, 160), (0, 0, 0, 0))
+        ImageDraw.Draw(tmp).text((10, 10), text, font=font, embedded_color=True)
+        bbox = tmp.getbbox()
+        if bbox is None:
+            return
+        glyph = tmp.crop(bbox)
+        s = min((x1 - x0) / glyph.width, (y1 - y0) / glyph.height)
+        glyph = glyph.resize(
+            (max(1, round(glyph.width * s)), max(1, round(glyph.height * s))), Image.Resampling.LANCZOS
+        )
+        pen.image.alpha_composite(
+            glyph, (round((x0 + x1 - glyph.width) / 2), round((y0 + y1 - glyph.height) / 2))
+        )
+        return
+    probe = _font(font_path, index, 200)
+    left, t, r, b = probe.getbbox(text)
+    if r <= left or b <= t:
+        raise StyleUnavailableError(f"font {Path(font_path).name} has no glyph for {text!r}")
+    s = min((x1 - x0) / (r - left), (y1 - y0) / (b - t))
+    size = max(4, int(200 * s))
+    font = _font(font_path, index, size)
+    left, t, r, b = font.getbbox(text)
+    pen.draw.text(((x0 + x1) / 2 - (left + r) / 2, (y0 + y1) / 2 - (t + b) / 2), text, font=font, fill=color)
+
+
+def glyph(pen: Pen, recipe: FaceRecipe, char: str, box: Box, color: RGB) -> None:
+    if recipe.font is not None:
+        draw_text_fit(pen, char, box, color, recipe.font, recipe.font_index)
+    else:
+        draw_strokes(pen.draw, char, pen.box(box), color, weight=recipe.weight, slant=recipe.slant)
+
+
+# ---------------------------------------------------------------------------- suits
+
+# dot centres per rank, in face units, with a colour key each (r, g, b)
+_DOTS: dict[int, list[tuple[float, float, str]]] = {
+    2: [(0.5, 0.28, "g"), (0.5, 0.72, "b")],
+    3: [(0.24, 0.2, "b"), (0.5, 0.5, "r"), (0.76, 0.8, "g")],
+    4: [(0.28, 0.28, "b"), (0.72, 0.28, "g"), (0.28, 0.72, "g"), (0.72, 0.72, "b")],
+    5: [(0.25, 0.22, "b"), (0.75, 0.22, "g"), (0.5, 0.5, "r"), (0.25, 0.78, "g"), (0.75, 0.78, "b")],
+    6: [(0.3, 0.16, "g"), (0.7, 0.16, "g")] + [(x, y, "r") for y in (0.55, 0.83) for x in (0.3, 0.7)],
+    7: [(0.22, 0.12, "g"), (0.5, 0.22, "g"), (0.78, 0.32, "g")]
+    + [(x, y, "r") for y in (0.6, 0.85) for x in (0.3, 0.7)],
+    8: [(x, y, "b") for y in (0.14, 0.38, 0.62, 0.86) for x in (0.3, 0.7)],
+    9: [(x, y, c) for y, c in ((0.18, "b"), (0.5, "r"), (0.82, "g")) for x in (0.2, 0.5, 0.8)],
+}
+_DOT_R = {2: 0.2, 3: 0.15, 4: 0.17, 5: 0.15, 6: 0.13, 7: 0.12, 8: 0.105, 9: 0.12}
+
+
+def _colour(p: Palette, key: str) -> RGB:
+    return {"r": p.red, "g": p.green, "b": p.blue, "k": p.black}[key]
+
+
+def draw_dot(pen: Pen, recipe: FaceRecipe, cx: float, cy: float, r: float, key: str) -> None:
+    p = recipe.palette
+    c = _colour(p, key)
+    if recipe.dots == "solid":
+        pen.circle(cx, cy, r, fill=c)
+        pen.circle(cx, cy, r * 0.45, fill=p.ground)
+        pen.circle(cx, cy, r * 0.25, fill=c)
+    elif recipe.dots == "flower":
+        for k in range(8):
+            a = k * math.pi / 4
+            pen.circle(
+                cx + 0.62 * r * math.cos(a), cy + 0.62 * r * math.sin(a) * FACE_W / FACE_H, r * 0.38, fill=c
+            )
+        pen.circle(cx, cy, r * 0.42, fill=p.ground)
+        pen.circle(cx, cy, r * 0.22, fill=p.red if key != "r" else p.blue)
+    else:  # rings
+        pen.circle(cx, cy, r, outline=c, width=r * 0.28)
+        pen.circle(cx, cy, r * 0.55, outline=c, width=r * 0.12)
+        pen.circle(cx, cy, r * 0.2, fill=c)
+
+
+def draw_one_dot(pen: Pen, recipe: FaceRecipe) -> None:
+    p = recipe.palette
+    pen.circle(0.5, 0.5, 0.42, fill=p.green)
+    pen.circle(0.5, 0.5, 0.36, fill=p.ground)
+    for k in range(16):
+        a = k * math.pi / 8
+        pen.circle(
+            0.5 + 0.29 * math.cos(a),
+            0.5 + 0.29 * math.sin(a) * FACE_W / FACE_H,
+            0.045,
+            fill=p.blue if k % 2 else p.red,
+        )
+    pen.circle(0.5, 0.5, 0.2, fill=p.red)
+    pen.circle(0.5, 0.5, 0.12, fill=p.ground)
+    pen.circle(0.5, 0.5, 0.06, fill=p.green)
+
+
+def draw_stick(
+    pen: Pen, recipe: FaceRecipe, cx: float, cy: float, length: float, colour: RGB, angle: float = 0.0
+) -> None:
+    """One bamboo stick: a rod with a joint in the middle and knobs at the ends."""
+    w = 0.075 if recipe.bamboo == "sticks" else 0.05
+    dx, dy = math.sin(angle) * length / 2 * FACE_H / FACE_W, math.cos(angle) * length / 2
+    a, b = (cx - dx, cy - dy), (cx + dx, cy + dy)
+    pen.line([a, b], colour, w)
+    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    for q in (a, mid, b):
+        pen.line([(q[0] - w * 0.8, q[1]), (q[0] + w * 0.8, q[1])], colour, w * 0.45)
+    pen.line([(cx - dx * 0.6, cy - dy * 0.6), (cx - dx * 0.1, cy - dy * 0.1)], recipe.palette.ground, w * 0.2)
+
+
+_STICKS: dict[int, list[tuple[float, float, str]]] = {
+    2: [(0.5, 0.27, "g"), (0.5, 0.73, "g")],
+    3: [(0.5, 0.27, "g"), (0.3, 0.73, "g"), (0.7, 0.73, "g")],
+    4: [(0.3, 0.27, "g"), (0.7, 0.27, "b"), (0.3, 0.73, "b"), (0.7, 0.73, "g")],
+    5: [(0.25, 0.27, "g"), (0.75, 0.27, "b"), (0.5, 0.5, "r"), (0.25, 0.73, "b"), (0.75, 0.73, "g")],
+    6: [(x, y, "g") for y in (0.27, 0.73) for x in (0.22, 0.5, 0.78)],
+    7: [(0.5, 0.16, "r")] + [(x, y, "g") for y in (0.5, 0.82) for x in (0.22, 0.5, 0.78)],
+    9: [(x, y, "r" if x == 0.5 else "g") for y in (0.17, 0.5, 0.83) for x in (0.22, 0.5, 0.78)],
+}
+
+
+def draw_bamboo(pen: Pen, recipe: FaceRecipe, rank: int) -> None:
+    p = recipe.palette
+    if rank == 1:
+        draw_bird(pen, p)
+        return
+    if rank == 8:
+        # the M over W arrangement of the real 8 of bamboo
+        for y, sign in ((0.27, 1), (0.73, -1)):
+            draw_stick(pen, recipe, 0.13, y, 0.36, p.green)
+            draw_stick(pen, recipe, 0.87, y, 0.36, p.green)
+            draw_stick(pen, recipe, 0.38, y, 0.38, p.green, angle=0.45 * sign)
+            draw_stick(pen, recipe, 0.62, y, 0.38, p.green, angle=-0.45 * sign)
+        return
+    length = {2: 0.38, 3: 0.38, 4: 0.38, 5: 0.38, 6: 0.38, 7: 0.26, 9: 0.27}[rank]
+    for x, y, key in _STICKS[rank]:
+        draw_stick(pen, recipe, x, y, length, _colour(p, key))
+
+
+def draw_bird(pen: Pen, p: Palette) -> None:
+    """The 1 of bamboo: a peacock-like bird standing on a branch."""
+    pen.ellipse((0.28, 0.34, 0.74, 0.7), fill=p.green)
+    pen.poly([(0.42, 0.62), (0.2, 0.95), (0.5, 0.86), (0.8, 0.95), (0.62, 0.62)], fill=p.blue)
+    for x in (0.3, 0.5, 0.7):
+        pen.circle(x, 0.86, 0.04, fill=p.red)
+    pen.ellipse((0.55, 0.14, 0.78, 0.36), fill=p.red)
+    pen.poly([(0.76, 0.23), (0.92, 0.27), (0.76, 0.3)], fill=p.black)
+    pen.circle(0.68, 0.22, 0.018, fill=p.ground)
+    pen.line([(0.6, 0.34), (0.56, 0.42)], p.red, 0.05)
+    pen.line([(0.05, 0.74), (0.95, 0.7)], p.black, 0.025)
+    pen.ellipse((0.3, 0.42, 0.55, 0.6), fill=p.blue)
+
+
+# ---------------------------------------------------------------------------- pictures
+
+
+def draw_flower_picture(pen: Pen, code: str, p: Palette) -> None:
+    stem = (80, 60, 40)
+    if code == "F1":  # plum: dark branch, round pink five-petal blossoms
+        pen.line([(0.15, 0.95), (0.4, 0.6), (0.5, 0.35), (0.8, 0.15)], stem, 0.045)
+        pen.line([(0.4, 0.6), (0.8, 0.55)], stem, 0.03)
+        for cx, cy in ((0.5, 0.33), (0.78, 0.18), (0.72, 0.55), (0.32, 0.7)):
+            for k in range(5):
+                a = k * 2 * math.pi / 5
+                pen.circle(cx + 0.07 * math.cos(a), cy + 0.052 * math.sin(a), 0.055, fill=(225, 80, 120))
+            pen.circle(cx, cy, 0.03, fill=(250, 210, 60))
+    elif code == "F2":  # orchid: long arching leaves, purple flowers
+        for sx, ex, ey in ((0.5, 0.1, 0.3), (0.5, 0.9, 0.35), (0.45, 0.3, 0.15), (0.55, 0.75, 0.12)):
+            pen.line([(sx, 0.95), ((sx + ex) / 2, 0.55), (ex, ey)], p.green, 0.03)
+        for cx, cy in ((0.35, 0.45), (0.65, 0.5), (0.5, 0.3)):
+            pen.ellipse((cx - 0.1, cy - 0.05, cx + 0.1, cy + 0.05), fill=(140, 60, 170))
+            pen.circle(cx, cy, 0.03, fill=(250, 220, 80))
+    elif code == "F3":  # chrysanthemum: one big radial yellow-orange bloom
+        pen.line([(0.5, 0.95), (0.5, 0.6)], p.green, 0.04)
+        pen.ellipse((0.18, 0.7, 0.48, 0.82), fill=p.green)
+        for k in range(18):
+            a = k * 2 * math.pi / 18
+            pen.line([(0.5, 0.4), (0.5 + 0.3 * math.cos(a), 0.4 + 0.22 * math.sin(a))], (230, 150, 20), 0.05)
+        pen.circle(0.5, 0.4, 0.1, fill=(200, 90, 20))
+    else:  # F4 bamboo: segmented stalks with leaves
+        for x in (0.35, 0.62):
+            pen.line([(x, 0.95), (x, 0.08)], p.green, 0.08)
+            for y in (0.3, 0.55, 0.8):
+                pen.line([(x - 0.05, y), (x + 0.05, y)], (30, 80, 40), 0.02)
+        for (x0, y0), (x1, y1) in (
+            ((0.62, 0.3), (0.9, 0.18)),
+            ((0.35, 0.45), (0.08, 0.35)),
+            ((0.62, 0.6), (0.92, 0.55)),
+            ((0.35, 0.2), (0.12, 0.08)),
+        ):
+            pen.line([(x0, y0), (x1, y1)], (60, 150, 70), 0.05)
+
+
+def draw_season_picture(pen: Pen, code: str, p: Palette) -> None:
+    if code == "S1":  # spring: a budding tree
+        pen.line([(0.5, 0.95), (0.5, 0.5)], (110, 70, 40), 0.07)
+        for cx, cy in ((0.5, 0.35), (0.3, 0.45), (0.7, 0.45), (0.4, 0.22), (0.62, 0.24)):
+            pen.circle(cx, cy, 0.15, fill=(120, 190, 90))
+        for cx, cy in ((0.35, 0.35), (0.6, 0.3), (0.5, 0.48)):
+            pen.circle(cx, cy, 0.04, fill=(240, 130, 170))
+    elif code == "S2":  # summer: sun over waves
+        pen.circle(0.5, 0.32, 0.22, fill=(240, 90, 30))
+        for k in range(12):
+            a = k * math.pi / 6
+            pen.line(
+                [
+                    (0.5 + 0.3 * math.cos(a), 0.32 + 0.22 * math.sin(a)),
+                    (0.5 + 0.4 * math.cos(a), 0.32 + 0.29 * math.sin(a)),
+                ],
+                (240, 160, 30),
+                0.025,
+            )
+        for y in (0.72, 0.84):
+            pen.line(
+                [(0.08, y), (0.25, y - 0.05), (0.42, y), (0.58, y - 0.05), (0.75, y), (0.92, y - 0.05)],
+                p.blue,
+                0.035,
+            )
+    elif code == "S3":  # autumn: falling maple leaves
+        for cx, cy, c in (
+            (0.35, 0.3, (200, 60, 20)),
+            (0.65, 0.5, (220, 120, 20)),
+            (0.4, 0.75, (170, 40, 30)),
+        ):
+            for k in range(5):
+                a = -math.pi / 2 + (k - 2) * 0.6
+                pen.line([(cx, cy), (cx + 0.16 * math.cos(a), cy + 0.12 * math.sin(a))], c, 0.06)
+            pen.line([(cx, cy), (cx, cy + 0.1)], c, 0.02)
+    else:  # S4 winter: snowflake over a snowy pine
+        pen.poly([(0.5, 0.35), (0.2, 0.9), (0.8, 0.9)], fill=(30, 100, 60))
+        pen.poly([(0.5, 0.35), (0.35, 0.62), (0.65, 0.62)], fill=(235, 240, 250), outline=(30, 100, 60))
+        for k in range(3):
+            a = k * math.pi / 3
+            dx, dy = 0.16 * math.cos(a), 0.12 * math.sin(a)
+            pen.line([(0.5 - dx, 0.2 - dy), (0.5 + dx, 0.2 + dy)], p.blue, 0.025)
+
+
+def draw_animal_picture(pen: Pen, code: str, p: Palette) -> None:
+    if code == "cat":
+        fur = (215, 140, 50)
+        pen.ellipse((0.2, 0.5, 0.8, 0.95), fill=fur)
+        pen.ellipse((0.25, 0.15, 0.75, 0.55), fill=fur)
+        pen.poly([(0.27, 0.3), (0.3, 0.05), (0.45, 0.2)], fill=fur)
+        pen.poly([(0.73, 0.3), (0.7, 0.05), (0.55, 0.2)], fill=fur)
+        for x in (0.4, 0.6):
+            pen.ellipse((x - 0.05, 0.3, x + 0.05, 0.38), fill=(90, 170, 60))
+            pen.line([(x, 0.31), (x, 0.37)], p.black, 0.015)
+        pen.poly([(0.47, 0.42), (0.53, 0.42), (0.5, 0.45)], fill=(220, 90, 110))
+        for dy in (-0.02, 0.02):
+            pen.line([(0.4, 0.44 + dy), (0.15, 0.42 + 2 * dy)], p.black, 0.008)
+            pen.line([(0.6, 0.44 + dy), (0.85, 0.42 + 2 * dy)], p.black, 0.008)
+        pen.line([(0.8, 0.85), (0.95, 0.6), (0.88, 0.45)], fur, 0.05)
+    elif code == "rat":
+        fur = (125, 120, 125)
+        pen.ellipse((0.15, 0.35, 0.75, 0.75), fill=fur)
+        pen.poly([(0.7, 0.45), (0.95, 0.58), (0.7, 0.68)], fill=fur)
+        pen.circle(0.68, 0.38, 0.09, fill=(230, 170, 170))
+        pen.circle(0.8, 0.53, 0.02, fill=p.black)
+        pen.circle(0.95, 0.58, 0.02, fill=(220, 90, 110))
+        pen.line([(0.18, 0.6), (0.08, 0.8), (0.3, 0.92), (0.55, 0.9)], (200, 150, 150), 0.02)
+        for x in (0.3, 0.55):
+            pen.line([(x, 0.72), (x, 0.8)], fur, 0.03)
+    elif code == "rooster":
+        pen.ellipse((0.25, 0.4, 0.75, 0.8), fill=(200, 90, 30))
+        pen.ellipse((0.5, 0.18, 0.72, 0.42), fill=(210, 120, 40))
+        for k in range(3):
+            pen.circle(0.55 + 0.06 * k, 0.16 - 0.02 * (k % 2), 0.05, fill=p.red)
+        pen.poly([(0.72, 0.28), (0.85, 0.32), (0.72, 0.35)], fill=(240, 190, 40))
+        pen.circle(0.64, 0.3, 0.018, fill=p.black)
+        pen.ellipse((0.62, 0.38, 0.7, 0.48), fill=p.red)
+        for k, c in enumerate((p.green, p.blue, p.black)):
+            pen.line([(0.3, 0.55), (0.12 - 0.02 * k, 0.25 + 0.08 * k), (0.2, 0.15 + 0.1 * k)], c, 0.04)
+        for x in (0.42, 0.56):
+            pen.line([(x, 0.78), (x, 0.92), (x + 0.06, 0.95)], (230, 170, 40), 0.025)
+    else:  # centipede: a segmented diagonal body with many legs
+        pts = [(0.2 + 0.6 * t, 0.12 + 0.76 * t + 0.06 * math.sin(t * 9)) for t in np.linspace(0, 1, 11)]
+        for k, (x, y) in enumerate(pts):
+            for side in (-1, 1):
+                pen.line([(x, y), (x + 0.13 * side, y - 0.06 * side)], (60, 40, 30), 0.012)
+            pen.circle(x, y, 0.055 if k else 0.07, fill=(150, 50, 30) if k else (40, 30, 30))
+        pen.line([pts[0], (0.12, 0.05)], (60, 40, 30), 0.012)
+        pen.line([pts[0], (0.28, 0.03)], (60, 40, 30), 0.012)
+
+
+def draw_face_picture(pen: Pen, p: Palette) -> None:
+    """The Malaysian `face` tile: a portrait in an oval frame."""
+    pen.ellipse((0.12, 0.12, 0.88, 0.88), outline=p.red, width=0.035)
+    pen.ellipse((0.28, 0.22, 0.72, 0.75), fill=(240, 200, 160))
+    pen.poly([(0.26, 0.42), (0.3, 0.16), (0.7, 0.16), (0.74, 0.42), (0.62, 0.25), (0.38, 0.25)], fill=p.black)
+    for x in (0.41, 0.59):
+        pen.circle(x, 0.45, 0.025, fill=p.black)
+    pen.line([(0.5, 0.5), (0.48, 0.58)], (180, 120, 90), 0.015)
+    pen.line([(0.42, 0.64), (0.5, 0.67), (0.58, 0.64)], p.red, 0.02)
+    pen.poly([(0.22, 0.88), (0.35, 0.75), (0.65, 0.75), (0.78, 0.88)], fill=p.blue)
+
+
+# ---------------------------------------------------------------------------- whole faces
+
+
+def _bonus_number(pen: Pen, recipe: FaceRecipe, code: str, colour: RGB) -> None:
+    n = int(code[1])
+    box = (0.06, 0.04, 0.3, 0.26)
+    if recipe.bonus_numerals == "chinese":
+        glyph(pen, recipe, CN_NUMERALS[n - 1], box, colour)
+    elif recipe.font is not None:
+        draw_text_fit(pen, str(n), box, colour, recipe.font, recipe.font_index)
+    else:
+        draw_strokes(pen.draw, str(n), pen.box((0.08, 0.04, 0.26, 0.26)), colour, weight=0.16)
+
+
+def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
+    """Draw the printed side of tile `code` (everything but the ground)."""
+    p = recipe.palette
+    if len(code) == 2 and code[0].isdigit():
+        rank, suit = int(code[0]), code[1]
+        if suit == "m":
+            num = p.blue if recipe.numeral_color == "blue" else p.black
+            glyph(pen, recipe, CN_NUMERALS[rank - 1], (0.2, 0.07, 0.8, 0.43), num)
+            glyph(pen, recipe, "萬", (0.12, 0.5, 0.88, 0.95), p.red)
+        elif suit == "p":
+            if rank == 1:
+                draw_one_dot(pen, recipe)
+            else:
+                for x, y, key in _DOTS[rank]:
+                    draw_dot(pen, recipe, x, y, _DOT_R[rank], key)
+        else:
+            draw_bamboo(pen, recipe, rank)
+    elif code in WIND_CHARS:
+        glyph(pen, recipe, WIND_CHARS[code], (0.1, 0.14, 0.9, 0.86), p.black)
+    elif code == "C":
+        glyph(pen, recipe, "中", (0.1, 0.12, 0.9, 0.88), p.red)
+    elif code == "F":
+        glyph(pen, recipe, "發", (0.08, 0.12, 0.92, 0.88), p.green)
+    elif code == "P":
+        if recipe.white_dragon == "frame":
+            pen.rect((0.12, 0.1, 0.88, 0.9), outline=p.blue, width=0.05, radius=0.04)
+            pen.rect((0.22, 0.19, 0.78, 0.81), outline=p.blue, width=0.025, radius=0.02)
+    elif code in FLOWER_CHARS:
+        draw_flower_picture(pen, code, p)
+        _bonus_number(pen, recipe, code, p.blue)
+        if recipe.font is not None:
+            draw_text_fit(
+                pen, FLOWER_CHARS[code], (0.72, 0.74, 0.95, 0.97), p.black, recipe.font, recipe.font_index
+            )
+    elif code in SEASON_CHARS:
+        draw_season_picture(pen, code, p)
+        _bonus_number(pen, recipe, code, p.red)
+        if recipe.font is not None:
+            draw_text_fit(
+                pen, SEASON_CHARS[code], (0.72, 0.74, 0.95, 0.97), p.black, recipe.font, recipe.font_index
+            )
+    elif code in ("cat", "rat", "rooster", "centipede"):
+        emoji = {"cat": "🐈", "rat": "🐀", "rooster": "🐓", "centipede": "🐛"}[code]
+        if recipe.emoji_font is not None and Path(recipe.emoji_font).exists():
+            draw_text_fit(pen, emoji, (0.1, 0.12, 0.9, 0.88), p.black, recipe.emoji_font, embedded_color=True)
+        else:
+            draw_animal_picture(pen, code, p)
+    elif code == "face":
+        draw_face_picture(pen, p)
+    elif code == "fly":
+        glyph(pen, recipe, "飛", (0.1, 0.14, 0.9, 0.86), p.blue)
+    else:
+        raise KeyError(f"no face drawing for tile code {code!r}")
+
+
+def rounded_alpha(w: int, h: int, radius: float) -> np.ndarray:
+    """Alpha mask (h, w) uint8 of a rounded rectangle, anti-aliased."""
+    big = Image.new("L", (w * 4, h * 4), 0)
+    ImageDraw.Draw(big).rounded_rectangle((0, 0, w * 4 - 1, h * 4 - 1), radius=radius * 4, fill=255)
+    return np.asarray(big.resize((w, h), Image.Resampling.BOX))
+
+
+def finish_face(image: Image.Image) -> np.ndarray:
+    """Shrink a supersampled face to FACE_W x FACE_H RGBA with rounded corners."""
+    small = image.convert("RGBA").resize((FACE_W, FACE_H), Image.Resampling.LANCZOS)
+    arr = np.array(small)
+    arr[..., 3] = np.minimum(arr[..., 3], rounded_alpha(FACE_W, FACE_H, FACE_W * 0.1))
+    return arr
+
+
+def render_face(recipe: FaceRecipe, code: str) -> np.ndarray:
+    """The face of `code` as an (FACE_H, FACE_W, 4) uint8 RGBA array."""
+    image = Image.new("RGBA", (FACE_W * _SS, FACE_H * _SS), (*recipe.palette.ground, 255))
+    # draw inside an inset so the art keeps the margin real tiles have
+    inner = Image.new(
+        "RGBA", (round(FACE_W * _SS * 0.86), round(FACE_H * _SS * 0.88)), (*recipe.palette.ground, 255)
+    )
+    draw_code(Pen(inner), recipe, code)
+    image.alpha_composite(inner, ((image.width - inner.width) // 2, (image.height - inner.height) // 2))
+    return finish_face(image)
+
+
+def render_back(colour: RGB) -> np.ndarray:
+    """A face-down tile's top: the coloured back layer, slightly mottled."""
+    rng = np.random.default_rng(sum(colour))
+    arr = np.empty((FACE_H, FACE_W, 4), np.uint8)
+    grain = 1 + 0.03 * rng.standard_normal((FACE_H // 8, FACE_W // 8)).astype(np.float32)
+    shade = cv2.resize(grain, (FACE_W, FACE_H), interpolation=cv2.INTER_CUBIC)
+    arr[..., :3] = np.clip(np.array(colour, np.float32) * shade[..., None], 0, 255).astype(np.uint8)
+    arr[..., 3] = rounded_alpha(FACE_W, FACE_H, FACE_W * 0.1)
+    return arr

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Install the art sources of the synthetic-data generator (issue 3) from Debian apt and PyPI,
+# and unpack the game tilesets into a cache OUTSIDE git (default datasets/art/, gitignored).
+# Nothing installed here is ever committed: several sources are GPL.
+#
+#   bash datasets/install_art.sh            # needs root for apt-get install (fonts)
+#   MAHJONG_ART_DIR=~/.cache/mahjong-art bash datasets/install_art.sh
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+art="${MAHJONG_ART_DIR:-$here/art}"
+mkdir -p "$art/debs" "$art/pkgs"
+
+sudo_cmd=""
+if [ "$(id -u)" != "0" ]; then sudo_cmd="sudo"; fi
+
+# Fonts are installed system-wide (fontconfig finds them); the game packages are only unpacked,
+# so their GTK/KDE dependencies are never pulled in.
+fonts=(fonts-noto-cjk fonts-arphic-ukai fonts-arphic-uming fonts-symbola fonts-freefont-ttf
+       fonts-noto-color-emoji fonts-wqy-zenhei fonts-cwtex-kai fonts-hanazono)
+games=(kdegames-mahjongg-data-kf5 gnome-mahjongg xmahjongg)
+
+$sudo_cmd apt-get update -qq
+$sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "${fonts[@]}" librsvg2-bin >/dev/null
+
+(
+  cd "$art/debs"
+  for pkg in "${games[@]}"; do
+    if ! ls "${pkg}"_*.deb >/dev/null 2>&1; then apt-get download "$pkg" >/dev/null; fi
+  done
+)
+for deb in "$art"/debs/*.deb; do
+  name="$(basename "$deb" | cut -d_ -f1)"
+  if [ ! -d "$art/pkgs/$name" ]; then dpkg-deb -x "$deb" "$art/pkgs/$name"; fi
+done
+
+# CC0 tile PNGs (riichi set) shipped inside the PyPI package mahjong-learner: fetched as a wheel,
+# never installed; only its tiles_img/ folder is unpacked into the cache.
+if [ ! -d "$art/pkgs/mahjong-learner/tiles_img" ]; then
+  python3 -m pip download --no-deps --only-binary=:all: -q -d "$art/wheels" mahjong-learner || \
+    echo "install_art: mahjong-learner wheel not available; its style is skipped" >&2
+  for whl in "$art"/wheels/mahjong_learner-*.whl; do
+    [ -f "$whl" ] && python3 - "$whl" "$art/pkgs/mahjong-learner" <<'PY'
+import sys, zipfile
+from pathlib import Path
+whl, dest = sys.argv[1], Path(sys.argv[2])
+with zipfile.ZipFile(whl) as z:
+    for name in z.namelist():
+        if "/tiles_img/" in name and name.endswith(".png"):
+            target = dest / "tiles_img" / Path(name).name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(z.read(name))
+PY
+  done
+fi
+
+cd "$here/.."
+echo "install_art: done. Styles:"
+python3 -m datasets.synth --list-styles

@@ -1,0 +1,351 @@
+"""Synthetic phone photos of mahjong hands, with YOLO labels and ground-truth hand JSON.
+
+    python -m datasets.synth --out data/synth --n 20000 --seed 1 [--styles procedural,font_kai] [--size 1280]
+
+Writes OUT/images/NAME.jpg, OUT/labels/NAME.txt, OUT/meta/NAME.json, OUT/data.yaml (see
+ARCHITECTURE.md). Scene k of a run is `render_scene(scene_seed(seed, k), style)`, so any image can
+be re-rendered alone from its meta JSON (`seed` and `style`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from datasets.backgrounds import background
+from datasets.faces import StyleUnavailableError, render_back
+from datasets.hands import Dims, Hand, Placed, add_distractors, lay_arbitrary, lay_hand, sample_hand
+from datasets.render import camera_effects, draw_shadows, draw_tiles, lighting, look_at, tile_geometry
+from datasets.styles import STYLES, available_styles, style_faces
+from vision.classes import BACK, BONUS_CODES, CLASS_INDEX, CLASSES
+
+SAMPLE_SAFE_STYLES: tuple[str, ...] = tuple(name for name, s in STYLES.items() if s.sample_safe)
+MIP_HEIGHTS = (256, 128, 64, 32, 16)
+
+# How often each class is drawn for arbitrary rows and distractors: winning hands already show
+# suited tiles and honours a lot, so the rare classes (bonus tiles, backs, face, fly) get more.
+_RARE = BONUS_CODES | {"fly", BACK}
+CLASS_WEIGHTS = np.array([4.0 if code in _RARE else 1.0 for code in CLASSES])
+CLASS_WEIGHTS /= CLASS_WEIGHTS.sum()
+
+
+class SynthError(ValueError):
+    """Bad generator input (unknown style, bad size): one line for the user."""
+
+
+def list_styles() -> list[str]:
+    """The styles whose art is installed on this machine."""
+    return available_styles()
+
+
+def scene_seed(seed: int, index: int) -> int:
+    """The seed of scene `index` of a run started with `seed` (independent streams per scene)."""
+    return int(np.random.SeedSequence([seed, index]).generate_state(1, dtype=np.uint32)[0])
+
+
+@lru_cache(maxsize=16)
+def _mips(style: str) -> dict[str, list[np.ndarray]]:
+    """Each face pre-shrunk to MIP_HEIGHTS, so warping never samples a sprite far bigger than the tile."""
+    out: dict[str, list[np.ndarray]] = {}
+    for code, face in style_faces(style).items():
+        levels = []
+        for h in MIP_HEIGHTS:
+            w = max(1, round(face.shape[1] * h / face.shape[0]))
+            levels.append(
+                face if h == face.shape[0] else cv2.resize(face, (w, h), interpolation=cv2.INTER_AREA)
+            )
+        out[code] = levels
+    return out
+
+
+@lru_cache(maxsize=64)
+def _back_mips(colour: tuple[int, int, int]) -> list[np.ndarray]:
+    face = render_back(colour)
+    return [
+        cv2.resize(face, (round(face.shape[1] * h / face.shape[0]), h), interpolation=cv2.INTER_AREA)
+        for h in MIP_HEIGHTS
+    ]
+
+
+def _tile_px(rng: np.random.Generator) -> float:
+    """Tile height on screen: mostly 35-120 px, with tails to 20 and 200 px."""
+    r = rng.random()
+    lo, hi = (35, 120) if r < 0.6 else ((20, 45) if r < 0.82 else (100, 200))
+    return float(math.exp(rng.uniform(math.log(lo), math.log(hi))))
+
+
+def _jitter(colour: Sequence[int], rng: np.random.Generator, amount: float) -> np.ndarray:
+    return np.clip(np.array(colour, np.float32) * rng.uniform(1 - amount, 1 + amount, 3), 0, 255)
+
+
+def _angle(quad: np.ndarray) -> float:
+    """In-plane angle (deg, counter-clockwise, 0 = upright) of a face quad TL, TR, BR, BL."""
+    up = (quad[0] + quad[1]) / 2 - (quad[3] + quad[2]) / 2
+    a = math.degrees(math.atan2(-up[1], up[0])) - 90.0
+    return float((a + 180.0) % 360.0 - 180.0)
+
+
+def _resolve_style(style: str | None, rng: np.random.Generator, choices: Sequence[str] | None) -> str:
+    if style is not None:
+        if style not in STYLES:
+            raise SynthError(f"unknown style {style!r}; known styles: {', '.join(STYLES)}")
+        return style
+    pool = list(choices) if choices else list_styles()
+    if not pool:
+        raise SynthError("no art style is installed; run `bash datasets/install_art.sh`")
+    return str(pool[int(rng.integers(len(pool)))])
+
+
+def render_scene(
+    seed: int, style: str | None = None, size: int = 1280, styles: Sequence[str] | None = None
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """Render one scene: (H, W, 3) uint8 RGB photo and its meta dict (ARCHITECTURE.md).
+
+    `style` fixes the art; otherwise one of `styles` (default: every installed style) is drawn
+    from the seed. Same seed, style and size give the same image.
+    """
+    if not 160 <= size <= 8192:
+        raise SynthError(f"image size must be 160..8192 px, got {size}")
+    rng = np.random.default_rng(seed)
+    style = _resolve_style(style, rng, styles)
+    try:
+        mips = _mips(style)
+    except StyleUnavailableError as exc:
+        raise SynthError(str(exc)) from exc
+    spec = STYLES[style]
+
+    portrait = rng.random() < 0.35
+    aspect = float(rng.choice([4 / 3, 4 / 3, 16 / 9, 1.0]))
+    w, h = size, round(size / aspect)
+    if portrait:
+        w, h = h, w
+
+    tw = rng.uniform(24, 30)
+    dims = Dims(
+        w=tw, h=tw * rng.uniform(1.28, 1.42), t=tw * rng.uniform(0.55, 0.8), ivory=rng.uniform(0.45, 0.75)
+    )
+    hand: Hand | None = None
+    if rng.random() < 0.72:
+        hand = sample_hand(rng)
+        builder = lay_hand(hand, rng, dims)
+        add_distractors(builder, rng, list(CLASSES), CLASS_WEIGHTS)
+    else:
+        builder = lay_arbitrary(rng, dims, list(CLASSES), CLASS_WEIGHTS)
+    tiles, groups = builder.tiles, builder.groups
+
+    # camera: aim at the hand (sometimes off-centre, so rows run out of the frame)
+    xs = np.array([t.x for t in tiles])
+    ys = np.array([t.y for t in tiles])
+    span = np.array([np.ptp(xs) + dims.w, np.ptp(ys) + dims.h])
+    target = np.array([(xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2, 0.0])
+    target[:2] += rng.normal(0, 0.12, 2) * span
+    f = rng.uniform(0.7, 1.05) * max(w, h)
+    tilt = math.radians(rng.uniform(0, 40) if rng.random() < 0.85 else rng.uniform(0, 12))
+    dist = f * dims.h / _tile_px(rng) * math.cos(tilt) ** 0.5
+    r = rng.random()
+    azimuth = math.pi / 2 + (rng.normal(0, 0.3) if r < 0.6 else rng.uniform(-math.pi, math.pi))
+    r = rng.random()
+    roll = (
+        rng.normal(0, 0.08)
+        if r < 0.6
+        else (
+            rng.uniform(-math.pi, math.pi)
+            if r < 0.85
+            else float(rng.choice([-1, 1])) * math.pi / 2 + rng.normal(0, 0.05)
+        )
+    )
+    cam = look_at(target, tilt, azimuth, dist, roll, f, w, h)
+
+    img, bg_kind = background(rng, h, w)
+    geoms = [tile_geometry(t, dims, cam) for t in tiles]
+    draw_shadows(img, geoms, rng)
+    back_colour = tuple(int(c) for c in spec.backs[int(rng.integers(len(spec.backs)))])
+    body = _jitter(spec.body[int(rng.integers(len(spec.body)))], rng, 0.04)
+    labels = draw_tiles(
+        img,
+        tiles,
+        geoms,
+        mips,
+        _back_mips(back_colour),
+        body,
+        np.array(back_colour, np.float32),
+        rng,
+    )
+    lighting(img, rng)
+    photo = camera_effects(img, rng)
+
+    meta = _meta(seed, style, w, h, tiles, groups, geoms, labels, hand)
+    meta["background"] = bg_kind
+    return photo, meta
+
+
+def _meta(
+    seed: int,
+    style: str,
+    w: int,
+    h: int,
+    tiles: list[Placed],
+    groups: Iterable[Any],
+    geoms: list[Any],
+    labels: list[Any],
+    hand: Hand | None,
+) -> dict[str, Any]:
+    new_index = {lab.index: k for k, lab in enumerate(labels)}
+    out_tiles = []
+    for lab in labels:
+        t, g = tiles[lab.index], geoms[lab.index]
+        quad = g.top
+        out_tiles.append(
+            {
+                "code": t.code,
+                "xyxy": [round(v, 1) for v in lab.xyxy],
+                "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in quad],
+                "angle": round(_angle(quad), 1),
+                "face_up": t.face_up,
+                "claimed": t.claimed,
+                "group": -1,
+                "visible": round(lab.visible, 3),
+            }
+        )
+    out_groups: list[dict[str, Any]] = []
+    complete = True
+    for grp in groups:
+        members = [new_index[i] for i in grp.tiles if i in new_index]
+        if grp.kind != "distractor" and len(members) < len([i for i in grp.tiles if not tiles[i].hidden]):
+            complete = False
+        if not members:
+            continue
+        for m in members:
+            out_tiles[m]["group"] = len(out_groups)
+        out_groups.append({"kind": grp.kind, "meld": grp.meld, "concealed": grp.concealed, "tiles": members})
+    return {
+        "image": "",
+        "width": w,
+        "height": h,
+        "style": style,
+        "seed": seed,
+        "tiles": out_tiles,
+        "groups": out_groups,
+        "hand": hand.as_json() if hand is not None else None,
+        # True when every tile of the hand is labelled (none cut off by the frame)
+        "complete": complete and hand is not None,
+    }
+
+
+def yolo_lines(meta: dict[str, Any]) -> list[str]:
+    w, h = meta["width"], meta["height"]
+    lines = []
+    for t in meta["tiles"]:
+        x0, y0, x1, y1 = t["xyxy"]
+        lines.append(
+            f"{CLASS_INDEX[t['code']]} {(x0 + x1) / 2 / w:.6f} {(y0 + y1) / 2 / h:.6f} "
+            f"{(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}"
+        )
+    return lines
+
+
+def write_scene(out: Path, name: str, photo: np.ndarray, meta: dict[str, Any]) -> None:
+    meta = dict(meta, image=f"images/{name}.jpg")
+    ok, buf = cv2.imencode(".jpg", cv2.cvtColor(photo, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 95])
+    if not ok:
+        raise SynthError(f"could not encode {name}.jpg")
+    (out / "images" / f"{name}.jpg").write_bytes(buf.tobytes())
+    (out / "labels" / f"{name}.txt").write_text("".join(line + "\n" for line in yolo_lines(meta)))
+    (out / "meta" / f"{name}.json").write_text(json.dumps(meta, ensure_ascii=False))
+
+
+def write_data_yaml(out: Path, names: list[str], val_every: int) -> None:
+    val = [n for k, n in enumerate(names) if val_every and k % val_every == 0]
+    train = [n for n in names if n not in set(val)] or names
+    (out / "train.txt").write_text("".join(f"./images/{n}.jpg\n" for n in train))
+    (out / "val.txt").write_text("".join(f"./images/{n}.jpg\n" for n in (val or train)))
+    names_yaml = "".join(f"  {i}: {json.dumps(c)}\n" for i, c in enumerate(CLASSES))
+    (out / "data.yaml").write_text(
+        f"path: {out.resolve()}\ntrain: train.txt\nval: val.txt\nnc: {len(CLASSES)}\nnames:\n{names_yaml}"
+    )
+
+
+def _progress(n: int) -> Any:
+    try:
+        from tqdm import tqdm
+
+        return tqdm(total=n, unit="img", file=sys.stderr)
+    except ImportError:  # tqdm is only in the train extra
+        return None
+
+
+def generate(
+    out: Path, n: int, seed: int, styles: Sequence[str] | None, size: int, start: int = 0, val_every: int = 10
+) -> list[str]:
+    for sub in ("images", "labels", "meta"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    bar = _progress(n)
+    names = []
+    for k in range(start, start + n):
+        name = f"{k:06d}"
+        photo, meta = render_scene(scene_seed(seed, k), None, size, styles=styles)
+        write_scene(out, name, photo, meta)
+        names.append(name)
+        if bar is not None:
+            bar.update(1)
+    if bar is not None:
+        bar.close()
+    all_names = sorted(p.stem for p in (out / "images").glob("*.jpg"))
+    write_data_yaml(out, all_names, val_every)
+    return names
+
+
+def parse_styles(text: str | None) -> list[str] | None:
+    if not text:
+        return None
+    names = [s.strip() for s in text.split(",") if s.strip()]
+    unknown = [s for s in names if s not in STYLES]
+    if unknown:
+        raise SynthError(f"unknown style(s) {', '.join(unknown)}; known: {', '.join(STYLES)}")
+    missing = [STYLES[s].missing() for s in names if STYLES[s].missing()]
+    if missing:
+        raise SynthError(str(missing[0]))
+    return names
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m datasets.synth", description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, help="output folder (created)")
+    parser.add_argument("--n", type=int, default=100, help="number of images")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--styles", help="comma-separated art styles (default: all installed)")
+    parser.add_argument("--size", type=int, default=1280, help="longest image side in px")
+    parser.add_argument("--start", type=int, default=0, help="index of the first image (to extend a set)")
+    parser.add_argument("--val-every", type=int, default=10, help="every k-th image goes to val.txt")
+    parser.add_argument("--list-styles", action="store_true", help="print installed styles and exit")
+    args = parser.parse_args(argv)
+    try:
+        if args.list_styles:
+            for name in STYLES:
+                s = STYLES[name]
+                state = "installed" if s.missing() is None else "missing"
+                print(f"{name}\t{state}\tsample_safe={s.sample_safe}\t{s.licence}")
+            return 0
+        if args.out is None:
+            raise SynthError("--out DIR is required")
+        if args.n < 0 or args.start < 0:
+            raise SynthError("--n and --start must be >= 0")
+        styles = parse_styles(args.styles)
+        generate(args.out, args.n, args.seed, styles, args.size, args.start, args.val_every)
+    except (SynthError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,9 +216,7 @@ class TileDetector:
         hw = (_static(height) or config.imgsz[0], _static(width) or config.imgsz[1])
         if hw != config.imgsz:
             raise ModelError(f"detector input is {hw[0]}x{hw[1]} but {SIDECAR} says {config.imgsz}")
-        embedded = _embedded_names(session)
-        if embedded is not None and tuple(embedded) != config.names:
-            raise ModelError(f"detector was trained on {embedded}, {SIDECAR} says {list(config.names)}")
+        # The embedded names are not checked: a single-class ultralytics run calls its class "item".
         return cls(session=session, config=config, input_name=inputs[0].name, input_hw=hw)
 
     def detect(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -263,8 +262,11 @@ class TileClassifier:
         if _static(classes) not in (None, len(CLASSES)):
             raise ModelError(f"classifier has {classes} outputs, expected {len(CLASSES)}")
         embedded = _embedded_names(session)
-        if embedded is not None and len(embedded) != len(CLASSES):
-            raise ModelError(f"classifier was trained on {len(embedded)} classes, expected {len(CLASSES)}")
+        if embedded is not None:
+            # Training folders are named "NN_code" so that their sorted order is the class order.
+            trained = tuple(re.sub(r"^\d+_", "", name) for name in embedded)
+            if trained != CLASSES:
+                raise ModelError(f"classifier was trained on classes {_diff(trained)}, not vision/classes.py")
         return cls(
             session=session,
             config=config,

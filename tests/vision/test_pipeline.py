@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tests.vision.scenes import detector_rows, scene
-from tests.vision.tinymodels import write_models
+from tests.vision.tinymodels import classifier_model, write_models
 from vision.classes import CLASSES
 from vision.detections import Detections
 from vision.onnx_models import ModelError
@@ -204,4 +204,20 @@ def test_sidecar_not_json(tmp_path: Path) -> None:
     write_models(tmp_path, np.zeros((1, 5), np.float32))
     (tmp_path / "models.json").write_text("{")
     with pytest.raises(ModelError, match=r"^cannot read .*models\.json: "):
+        TileReader.load(tmp_path)
+
+
+def _folder_names(codes: tuple[str, ...] | list[str]) -> str:
+    """The metadata ultralytics embeds for class folders named "NN_code"."""
+    return repr({i: f"{i:02d}_{code}" for i, code in enumerate(codes)})
+
+
+def test_embedded_classifier_names_checked(tmp_path: Path) -> None:
+    write_models(tmp_path, np.zeros((1, 5), np.float32))
+    classifier_model(tmp_path / "tile_classifier.onnx", 32, None, names=_folder_names(CLASSES))
+    assert TileReader.load(tmp_path).classifier.size == 32
+    swapped = list(CLASSES)
+    swapped[0], swapped[1] = swapped[1], swapped[0]
+    classifier_model(tmp_path / "tile_classifier.onnx", 32, None, names=_folder_names(swapped))
+    with pytest.raises(ModelError, match=r"trained on classes \(class 0 is '2m', expected '1m'\)"):
         TileReader.load(tmp_path)

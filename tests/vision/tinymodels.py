@@ -55,7 +55,9 @@ def detector_model(
     _save(graph, path, names)
 
 
-def classifier_model(path: Path, size: int, batch: int | None, classes: int = len(CLASSES)) -> None:
+def classifier_model(
+    path: Path, size: int, batch: int | None, classes: int = len(CLASSES), names: str | None = None
+) -> None:
     weights = np.full((3, classes), -1.0, np.float32)
     weights[0, RED] = weights[1, GREEN] = weights[2, BLUE] = 1.0
     batch_dim: int | str = batch if batch is not None else "batch"
@@ -75,7 +77,7 @@ def classifier_model(path: Path, size: int, batch: int | None, classes: int = le
             numpy_helper.from_array(np.array(20.0, np.float32), "gain"),
         ],
     )
-    _save(graph, path, None)
+    _save(graph, path, names)
 
 
 def write_models(

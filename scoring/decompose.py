@@ -54,11 +54,11 @@ class Group:
         """The tiles this group stands for (a fly counted as the tile it replaces)."""
         if self.kind == "chow":
             return (self.tile, shifted(self.tile, 1) or "", shifted(self.tile, 2) or "")
-        return (self.tile,) * {"pair": 2, "pong": 3, "kong": 4}[self.kind]
+        return (self.tile,) * {"single": 1, "pair": 2, "pong": 3, "kong": 4}[self.kind]
 
     @property
     def is_set(self) -> bool:
-        return self.kind != "pair"
+        return self.kind in ("chow", "pong", "kong")
 
     @property
     def is_pong(self) -> bool:

@@ -45,13 +45,21 @@ def _hsv_colour(
 
 def wood(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     u, v = _coords(h, w, rng.uniform(0, np.pi))
-    warp = fractal(rng, h, w, 2, 3) * rng.uniform(10, 40)
-    freq = rng.uniform(0.08, 0.3)
-    grain = 0.5 + 0.5 * np.sin((v + warp) * freq + 0.4 * np.sin(u * 0.01))
+    # grain: rings stretched along u (value noise squashed across the grain), lightly warped
+    warp = fractal(rng, h, w, 3, 3) * rng.uniform(3, 12)
+    streak = cv2.resize(rng.uniform(-1, 1, (max(2, h // 2), 6)).astype(np.float32), (w, h))
+    streak = cv2.warpAffine(
+        streak,
+        cv2.getRotationMatrix2D((w / 2, h / 2), float(np.degrees(rng.uniform(0, np.pi))), 1.5),
+        (w, h),
+        borderMode=cv2.BORDER_REFLECT,
+    )
+    freq = rng.uniform(0.3, 0.9)
+    grain = 0.5 + 0.35 * np.sin((v + warp) * freq) + 0.25 * streak
     fine = value_noise(rng, h, w, 40) * 0.1
     base = _hsv_colour(rng, (15, 38), (0.35, 0.8), (0.25, 0.8))
     dark = base * rng.uniform(0.5, 0.75)
-    t = np.clip(grain ** rng.uniform(1, 3) + fine, 0, 1)[..., None]
+    t = np.clip(np.clip(grain, 0, 1) ** rng.uniform(1, 3) + fine, 0, 1)[..., None]
     out = dark + (base - dark) * t
     if rng.random() < 0.3:  # planks
         period = rng.uniform(40, 120)
@@ -138,9 +146,64 @@ _MAKERS: dict[str, Callable[[np.random.Generator, int, int], np.ndarray]] = {
 }
 
 
+def clutter(rng: np.random.Generator, img: np.ndarray) -> None:
+    """Things around the tiles on a real table: cups, phones, chair legs seen through glass, paper.
+
+    Drawn in place on the quarter-size surface, then blurred (they are out of focus or seen
+    through the table top), so the detector learns to ignore shapes that are not tiles.
+    """
+    h, w = img.shape[:2]
+    layer = img.copy()
+    for _ in range(int(rng.integers(0, 7))):
+        colour = tuple(float(c) for c in _hsv_colour(rng, (0, 360), (0, 0.9), (0.05, 1.0)))
+        kind = rng.integers(4)
+        x, y = int(rng.uniform(0, w)), int(rng.uniform(0, h))
+        size = int(rng.uniform(0.05, 0.4) * max(h, w))
+        if kind == 0:  # a leg or rod: a long thick bar, often metallic
+            ang = rng.uniform(0, np.pi)
+            dx, dy = int(np.cos(ang) * size * 2), int(np.sin(ang) * size * 2)
+            cv2.line(layer, (x - dx, y - dy), (x + dx, y + dy), colour, max(2, size // 8))
+            cv2.line(
+                layer,
+                (x - dx, y - dy),
+                (x + dx, y + dy),
+                tuple(min(255.0, c * 1.5) for c in colour),
+                max(1, size // 30),
+            )
+        elif kind == 1:  # a round thing: cup, bowl, coin
+            cv2.ellipse(
+                layer,
+                (x, y),
+                (size // 2, int(size // 2 * rng.uniform(0.6, 1))),
+                float(rng.uniform(0, 180)),
+                0,
+                360,
+                colour,
+                -1,
+            )
+        elif kind == 2:  # a box: phone, paper, chair seat
+            rect = (
+                (float(x), float(y)),
+                (float(size), float(size * rng.uniform(0.3, 1.5))),
+                float(rng.uniform(0, 180)),
+            )
+            cv2.fillConvexPoly(layer, cv2.boxPoints(rect).astype(np.int32), colour)
+        else:  # the edge of the table: beyond it, the floor, darker or lighter
+            ang = rng.uniform(0, 2 * np.pi)
+            yy, xx = np.mgrid[0:h, 0:w]
+            side = (xx - x) * np.cos(ang) + (yy - y) * np.sin(ang) > 0
+            layer[side] = layer[side] * rng.uniform(0.3, 0.8) + np.array(colour) * rng.uniform(0.1, 0.4)
+    sigma = rng.uniform(0.5, 4)
+    layer = cv2.GaussianBlur(layer, (0, 0), sigma)
+    alpha = rng.uniform(0.5, 1.0)  # through glass, objects are dimmer
+    img[:] = img * (1 - alpha) + layer * alpha
+
+
 def background(rng: np.random.Generator, h: int, w: int) -> tuple[np.ndarray, str]:
     """A table surface (h, w, 3) float32 in 0..255, and its kind."""
     kind = str(rng.choice(KINDS, p=[0.24, 0.14, 0.12, 0.12, 0.08, 0.1, 0.12, 0.08]))
-    small = _MAKERS[kind](rng, max(8, h // 4), max(8, w // 4))
+    small = _MAKERS[kind](rng, max(8, h // 4), max(8, w // 4)).astype(np.float32)
+    if rng.random() < 0.6:
+        clutter(rng, small)
     out = cv2.resize(np.clip(small, 0, 255).astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
     return out, kind

@@ -83,6 +83,9 @@ class TileGeometry:
     top: np.ndarray  # (4, 2) float: top surface corners TL, TR, BR, BL (as the art is upright)
     face_quad: np.ndarray  # (4, 2): the face outline (top for face up; the hidden bottom otherwise)
     depth: float
+    rings: np.ndarray  # (3, N, 2) projected outline at the bottom, the layer seam and the top
+    normals: np.ndarray  # (N, 2) outward table-plane normal of each outline segment i -> i+1
+    facing: np.ndarray  # (N,) bool: that side segment faces the camera
 
 
 def tile_geometry(tile: Placed, d: Dims, cam: Camera) -> TileGeometry:
@@ -114,6 +117,13 @@ def tile_geometry(tile: Placed, d: Dims, cam: Camera) -> TileGeometry:
     top, _ = cam.project(top3)
     bottom, _ = cam.project(np.concatenate([cxy, np.full((4, 1), levels[0])], axis=1))
     _, depth = cam.project(np.array([[tile.x, tile.y, levels[1]]]))
+    # side segments: outward normals in the table plane, and whether the camera sees them
+    seg = np.roll(flat, -1, axis=0) - flat
+    normals = np.stack([seg[:, 1], -seg[:, 0]], axis=1)
+    normals /= np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-9)
+    mids = (np.roll(flat, -1, axis=0) + flat) / 2
+    to_cam = cam.pos[:2] - mids
+    facing = np.einsum("ij,ij->i", normals, to_cam) > 0
     hull_low = cv2.convexHull(np.concatenate([p[0], p[1]]).astype(np.float32)).reshape(-1, 2)
     hull_high = cv2.convexHull(np.concatenate([p[1], p[2]]).astype(np.float32)).reshape(-1, 2)
     face_quad = top if tile.face_up else bottom
@@ -123,6 +133,9 @@ def tile_geometry(tile: Placed, d: Dims, cam: Camera) -> TileGeometry:
         top,
         face_quad,
         float(depth[0]),
+        np.stack(p),
+        normals,
+        facing,
     )
 
 
@@ -169,6 +182,7 @@ class Label:
     index: int  # into the placed tiles
     xyxy: tuple[float, float, float, float]
     visible: float
+    quad: np.ndarray  # (4, 2) the printed face (or back) as drawn: TL, TR, BR, BL
 
 
 def draw_tiles(
@@ -180,20 +194,43 @@ def draw_tiles(
     body: np.ndarray,
     back_colour: np.ndarray,
     rng: np.random.Generator,
+    light: float = 0.0,
 ) -> list[Label]:
-    """Draw every tile onto `img` (float32, modified) and return the labels of the visible ones."""
+    """Draw every tile onto `img` (float32, modified) and return the labels of the visible ones.
+
+    `light` is the direction (rad, table plane) the light comes from: sides facing it are bright.
+    """
     h, w = img.shape[:2]
     ids = np.zeros((h, w), np.int16)
     order = sorted(range(len(tiles)), key=lambda i: -geoms[i].depth)
+    to_light = np.array([math.cos(light), math.sin(light)])
+    ambient, diffuse = rng.uniform(0.55, 0.75), rng.uniform(0.15, 0.35)
+    bevel = rng.uniform(0.02, 0.06)  # share of the top lost to the rounded edge
+    quads: dict[int, np.ndarray] = {}
     for i in order:
         t, g = tiles[i], geoms[i]
         low_col, high_col = (back_colour, body) if t.face_up else (body, back_colour)
-        side = rng.uniform(0.72, 0.9)
-        cv2.fillConvexPoly(img, g.hull_low, shade(low_col, side * 0.92), lineType=cv2.LINE_AA)
-        cv2.fillConvexPoly(img, g.hull_high, shade(high_col, side), lineType=cv2.LINE_AA)
+        lit = ambient + diffuse * np.clip(g.normals @ to_light, 0, 1)
+        for layer, colour in ((0, low_col), (1, high_col)):
+            cv2.fillConvexPoly(
+                img, g.hull_low if layer == 0 else g.hull_high, shade(colour, ambient), lineType=cv2.LINE_AA
+            )
+            a, b = g.rings[layer], g.rings[layer + 1]
+            for k in np.flatnonzero(g.facing):
+                k1 = (k + 1) % len(a)
+                quad = np.array([a[k], a[k1], b[k1], b[k]])
+                cv2.fillConvexPoly(img, np.round(quad).astype(np.int32), shade(colour, lit[k] * 0.97))
+        # the rounded top edge catches the light: a bright rim around the printed face
+        top_ring = np.round(g.rings[2]).astype(np.int32)
+        cv2.fillConvexPoly(
+            img, top_ring, shade(high_col, min(1.08, ambient + diffuse + 0.12)), lineType=cv2.LINE_AA
+        )
+        centre = g.top.mean(axis=0)
+        inset = centre + (g.top - centre) * (1 - bevel)
+        quads[i] = inset
         size = float(np.max(np.linalg.norm(g.top - np.roll(g.top, 1, axis=0), axis=1)))
         sprite = pick_mip(mips[t.code] if t.face_up else back_mips, size)
-        warp_sprite(img, sprite, g.top, rng.uniform(0.93, 1.04))
+        warp_sprite(img, sprite, inset, rng.uniform(0.93, 1.04))
         full = cv2.convexHull(np.concatenate([g.hull_low, g.hull_high]))
         cv2.fillConvexPoly(ids, full, i + 1)
     labels: list[Label] = []
@@ -216,18 +253,19 @@ def draw_tiles(
         box = (float(x0 + cols[0]), float(y0 + rows[0]), float(x0 + cols[-1] + 1), float(y0 + rows[-1] + 1))
         if min(box[2] - box[0], box[3] - box[1]) < MIN_BOX_PX:
             continue
-        labels.append(Label(i, box, min(1.0, count / area)))
+        labels.append(Label(i, box, min(1.0, count / area), quads[i]))
     return labels
 
 
-def draw_shadows(img: np.ndarray, geoms: list[TileGeometry], rng: np.random.Generator) -> None:
-    """Soft contact shadows: the tile silhouettes, offset away from the light, blurred."""
+def draw_shadows(
+    img: np.ndarray, geoms: list[TileGeometry], rng: np.random.Generator, away: np.ndarray
+) -> None:
+    """Soft contact shadows: the tile silhouettes, offset `away` (image unit vector) from the light."""
     h, w = img.shape[:2]
     s = 4
     mask = np.zeros((h // s + 1, w // s + 1), np.float32)
-    ang = rng.uniform(0, 2 * math.pi)
     size = np.median([np.ptp(g.top[:, 1]) + np.ptp(g.top[:, 0]) for g in geoms]) if geoms else 20
-    off = np.array([math.cos(ang), math.sin(ang)]) * size * rng.uniform(0.05, 0.25)
+    off = away * size * rng.uniform(0.05, 0.3)
     for g in geoms:
         pts = np.concatenate([g.hull_low, g.hull_high]).astype(np.float32)
         pts = np.concatenate([pts, pts + off])

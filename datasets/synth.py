@@ -77,9 +77,9 @@ def _back_mips(colour: tuple[int, int, int]) -> list[np.ndarray]:
 
 
 def _tile_px(rng: np.random.Generator) -> float:
-    """Tile height on screen: mostly 35-120 px, with tails to 20 and 200 px."""
+    """Tile height on screen: mostly 45-130 px, with tails to 20 and 200 px."""
     r = rng.random()
-    lo, hi = (35, 120) if r < 0.6 else ((20, 45) if r < 0.82 else (100, 200))
+    lo, hi = (45, 130) if r < 0.55 else ((20, 45) if r < 0.75 else (110, 200))
     return float(math.exp(rng.uniform(math.log(lo), math.log(hi))))
 
 
@@ -150,7 +150,8 @@ def render_scene(
     target[:2] += rng.normal(0, 0.12, 2) * span
     f = rng.uniform(0.7, 1.05) * max(w, h)
     tilt = math.radians(rng.uniform(0, 40) if rng.random() < 0.85 else rng.uniform(0, 12))
-    dist = f * dims.h / _tile_px(rng) * math.cos(tilt) ** 0.5
+    want_px = _tile_px(rng)
+    dist = f * dims.h / want_px
     r = rng.random()
     azimuth = math.pi / 2 + (rng.normal(0, 0.3) if r < 0.6 else rng.uniform(-math.pi, math.pi))
     r = rng.random()
@@ -164,10 +165,18 @@ def render_scene(
         )
     )
     cam = look_at(target, tilt, azimuth, dist, roll, f, w, h)
+    # zoom so the median tile (its whole silhouette) is `want_px` tall on screen, whatever the tilt
+    geoms = [tile_geometry(t, dims, cam) for t in tiles]
+    heights = [np.ptp(g.rings[:, :, 1]) for g in geoms]
+    cam = look_at(target, tilt, azimuth, dist, roll, f * want_px / max(float(np.median(heights)), 1e-6), w, h)
+    geoms = [tile_geometry(t, dims, cam) for t in tiles]
 
     img, bg_kind = background(rng, h, w)
-    geoms = [tile_geometry(t, dims, cam) for t in tiles]
-    draw_shadows(img, geoms, rng)
+    light = rng.uniform(-math.pi, math.pi)
+    # the shadow falls away from the light: that table direction, seen through the camera
+    ends, _ = cam.project(np.array([target, target + 30 * np.array([-math.cos(light), -math.sin(light), 0])]))
+    away = ends[1] - ends[0]
+    draw_shadows(img, geoms, rng, away / max(float(np.linalg.norm(away)), 1e-6))
     back_colour = tuple(int(c) for c in spec.backs[int(rng.integers(len(spec.backs)))])
     body = _jitter(spec.body[int(rng.integers(len(spec.body)))], rng, 0.04)
     labels = draw_tiles(
@@ -179,6 +188,7 @@ def render_scene(
         body,
         np.array(back_colour, np.float32),
         rng,
+        light,
     )
     lighting(img, rng)
     photo = camera_effects(img, rng)
@@ -202,8 +212,8 @@ def _meta(
     new_index = {lab.index: k for k, lab in enumerate(labels)}
     out_tiles = []
     for lab in labels:
-        t, g = tiles[lab.index], geoms[lab.index]
-        quad = g.top
+        t = tiles[lab.index]
+        quad = lab.quad
         out_tiles.append(
             {
                 "code": t.code,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,6 +41,8 @@ class DetectorConfig:
     names: tuple[str, ...]
     conf: float
     iou: float
+    # 1 = whole image only; g > 1 adds g x g overlapping windows at full resolution (small tiles).
+    grid: int = 1
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,7 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             names=_names(det, where),
             conf=float(det.get("conf", 0.25)),
             iou=float(det.get("iou", 0.6)),
+            grid=int(det.get("grid", 1)),
         )
         classifier = ClassifierConfig(
             file=str(cls["file"]),
@@ -103,6 +107,8 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
         raise ModelError(f"{where}: missing {error}") from None
     except (TypeError, ValueError) as error:
         raise ModelError(f"{where}: malformed ({error})") from None
+    if not 1 <= detector.grid <= 8:
+        raise ModelError(f"{where}: detector grid must be 1..8, got {detector.grid}")
     if detector.names != ("tile",):
         raise ModelError(f"{where}: detector names must be ['tile'], got {list(detector.names)}")
     if classifier.names != CLASSES:
@@ -219,8 +225,32 @@ class TileDetector:
         # The embedded names are not checked: a single-class ultralytics run calls its class "item".
         return cls(session=session, config=config, input_name=inputs[0].name, input_hw=hw)
 
-    def detect(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Boxes (N, 4) float32 in `rgb` pixels and scores (N,), best first, after NMS."""
+    def detect(self, rgb: np.ndarray, grid: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Boxes (N, 4) float32 in `rgb` pixels and scores (N,), best first, after NMS.
+
+        With `grid` g > 1 (default: the sidecar's), the whole image AND g x g overlapping
+        windows are detected and merged, so tiles too small at the model's input size in the
+        whole image are still found; tiles cut by a window's inner edge are left to the
+        window (or whole image) that holds them whole.
+        """
+        grid = self.config.grid if grid is None else grid
+        boxes, scores = self._detect_window(rgb)
+        if grid <= 1:
+            return boxes, scores
+        all_boxes, all_scores = [boxes], [scores]
+        height, width = rgb.shape[:2]
+        for window in tile_windows(height, width, grid):
+            x1, y1, x2, y2 = (int(v) for v in window)
+            found, found_scores = self._detect_window(np.ascontiguousarray(rgb[y1:y2, x1:x2]))
+            found = found + np.array([x1, y1, x1, y1], np.float32)
+            whole = ~_cut_by_inner_edge(found, window, height, width)
+            all_boxes.append(found[whole])
+            all_scores.append(found_scores[whole])
+        merged, merged_scores = np.concatenate(all_boxes), np.concatenate(all_scores)
+        keep = nms(merged, merged_scores, self.config.iou)
+        return merged[keep], merged_scores[keep]
+
+    def _detect_window(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         canvas, plan = letterbox(rgb, *self.input_hw)
         return self.detect_letterboxed(canvas, plan)
 
@@ -234,6 +264,37 @@ class TileDetector:
         # Boxes wholly in the padding collapse to zero area once clipped: drop them.
         real = (boxes[:, 2] - boxes[:, 0] >= 1) & (boxes[:, 3] - boxes[:, 1] >= 1)
         return boxes[real], scores[real]
+
+
+WINDOW_OVERLAP = 0.25
+
+
+def tile_windows(height: int, width: int, grid: int, overlap: float = WINDOW_OVERLAP) -> np.ndarray:
+    """(grid * grid, 4) int xyxy windows covering the image, neighbours overlapping by about
+    `overlap` of a window (so any tile smaller than that lies whole in some window)."""
+    if grid <= 1:
+        return np.array([[0, 0, width, height]], np.int64)
+    win_w = min(width, math.ceil(width / grid * (1 + overlap)))
+    win_h = min(height, math.ceil(height / grid * (1 + overlap)))
+    xs = np.linspace(0, width - win_w, grid).round().astype(np.int64)
+    ys = np.linspace(0, height - win_h, grid).round().astype(np.int64)
+    return np.array([[x, y, x + win_w, y + win_h] for y in ys for x in xs], np.int64)
+
+
+def _cut_by_inner_edge(boxes: np.ndarray, window: np.ndarray, height: int, width: int) -> np.ndarray:
+    """Boxes touching a window edge that is not the image's edge: probably a cut tile."""
+    x1, y1, x2, y2 = (float(v) for v in window)
+    slack = max(2.0, 0.005 * max(x2 - x1, y2 - y1))
+    cut = np.zeros(len(boxes), bool)
+    if x1 > 0:
+        cut |= boxes[:, 0] <= x1 + slack
+    if y1 > 0:
+        cut |= boxes[:, 1] <= y1 + slack
+    if x2 < width:
+        cut |= boxes[:, 2] >= x2 - slack
+    if y2 < height:
+        cut |= boxes[:, 3] >= y2 - slack
+    return cut
 
 
 @dataclass(frozen=True)

@@ -102,6 +102,7 @@ class TileReader:
     detector: TileDetector
     classifier: TileClassifier
     layout: LayoutFn = _default_layout
+    grid: int | None = None  # detector windows per side; None = the sidecar's `grid` (default 1)
 
     @classmethod
     def load(
@@ -110,6 +111,7 @@ class TileReader:
         *,
         providers: Sequence[str] = DEFAULT_PROVIDERS,
         threads: int = DEFAULT_THREADS,
+        grid: int | None = None,
     ) -> TileReader:
         """Load both models from `models_dir` (default: the repository's models/); ModelError if unusable."""
         directory = Path(models_dir) if models_dir is not None else DEFAULT_MODELS_DIR
@@ -120,7 +122,7 @@ class TileReader:
         classifier = TileClassifier.from_session(
             make_session(directory / config.classifier.file, providers, threads), config.classifier
         )
-        return cls(detector=detector, classifier=classifier)
+        return cls(detector=detector, classifier=classifier, grid=grid)
 
     def read(self, rgb: np.ndarray) -> Reading:
         """Tiles and layout of one upright (H, W, 3) uint8 RGB photo."""
@@ -135,7 +137,7 @@ class TileReader:
             timings[stage] = round((now - clock) * 1000.0, 2)
             clock = now
 
-        boxes, det_score = self.detector.detect(rgb)
+        boxes, det_score = self.detector.detect(rgb, self.grid)
         lap("detect")
         config = self.classifier.config
         crops = crop_tiles(rgb, boxes, config.imgsz, config.crop_margin)

@@ -191,6 +191,7 @@ def test_sidecar_size_mismatch_refused(tmp_path: Path) -> None:
         pytest.param("detector", "imgsz", "big", "malformed", id="imgsz-text"),
         pytest.param("classifier", "names", "1m 2m", "'names' must be a list of strings", id="names-text"),
         pytest.param("classifier", "imgsz", None, "malformed", id="imgsz-null"),
+        pytest.param("detector", "grid", 0, "detector grid must be 1..8, got 0", id="grid-0"),
     ],
 )
 def test_malformed_sidecar(tmp_path: Path, section: str, key: str, value: object, message: str) -> None:
@@ -221,3 +222,10 @@ def test_embedded_classifier_names_checked(tmp_path: Path) -> None:
     classifier_model(tmp_path / "tile_classifier.onnx", 32, None, names=_folder_names(swapped))
     with pytest.raises(ModelError, match=r"trained on classes \(class 0 is '2m', expected '1m'\)"):
         TileReader.load(tmp_path)
+
+
+def test_sidecar_grid_and_override(tmp_path: Path) -> None:
+    write_models(tmp_path, np.zeros((1, 5), np.float32))
+    _edit_sidecar(tmp_path, "detector", "grid", 3)
+    assert TileReader.load(tmp_path).detector.config.grid == 3
+    assert TileReader.load(tmp_path, grid=1).grid == 1

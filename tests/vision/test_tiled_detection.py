@@ -1,0 +1,111 @@
+"""Tiled detection: windows cover the image, small tiles are found, cut tiles are not doubled.
+
+The detector here is a stand-in session that finds saturated blobs of at least MIN_AREA
+model-input pixels, so (like a real detector) it misses tiles that the letterbox shrinks
+too far, and sees a tile cut by a window edge as a smaller box.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.onnx_models import DetectorConfig, TileDetector, tile_windows
+
+MIN_AREA = 16
+
+
+class BlobSession:
+    def __init__(self, hw: tuple[int, int]) -> None:
+        self.hw = hw
+
+    def get_inputs(self) -> list[SimpleNamespace]:
+        return [SimpleNamespace(name="images", shape=[1, 3, *self.hw])]
+
+    def run(self, _: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        rgb = feeds["images"][0]
+        colour = (rgb.max(axis=0) - rgb.min(axis=0)) > 0.3
+        count, _, stats, _ = cv2.connectedComponentsWithStats(colour.astype(np.uint8))
+        rows = [
+            [x + w / 2, y + h / 2, w, h, 0.9]
+            for x, y, w, h, area in stats[1:count]
+            if area >= MIN_AREA
+        ]
+        rows += [[0, 0, 1, 1, 0.0]] * 4  # anchors with no score, as a real head has
+        return [np.array(rows, np.float32).T[None]]
+
+
+def _detector(hw: tuple[int, int], grid: int = 1) -> TileDetector:
+    config = DetectorConfig("x.onnx", hw, ("tile",), conf=0.25, iou=0.5, grid=grid)
+    return TileDetector.from_session(BlobSession(hw), config)
+
+
+@pytest.mark.parametrize(
+    ("height", "width", "grid"),
+    [
+        pytest.param(1000, 1000, 1, id="grid-1"),
+        pytest.param(1000, 1000, 2, id="grid-2"),
+        pytest.param(3000, 4000, 3, id="grid-3-landscape"),
+        pytest.param(4000, 3000, 4, id="grid-4-portrait"),
+    ],
+)
+def test_windows_cover_with_overlap(height: int, width: int, grid: int) -> None:
+    windows = tile_windows(height, width, grid)
+    assert len(windows) == grid * grid
+    covered = np.zeros((height // 10, width // 10), bool)
+    for x1, y1, x2, y2 in windows:
+        assert 0 <= x1 < x2 <= width and 0 <= y1 < y2 <= height
+        covered[y1 // 10 : -(-y2 // 10), x1 // 10 : -(-x2 // 10)] = True
+    assert covered.all()
+    if grid > 1:
+        # Neighbours overlap by at least 20% of the image / grid: tiles smaller than that fit whole.
+        xs = sorted({int(w[0]) for w in windows})
+        win_w = int(windows[0][2] - windows[0][0])
+        assert min(xs[i] + win_w - xs[i + 1] for i in range(len(xs) - 1)) >= 0.2 * width / grid
+
+
+def _small_tiles(size: int = 2000) -> tuple[np.ndarray, np.ndarray]:
+    rgb = np.full((size, size, 3), 128, np.uint8)
+    boxes = []
+    # Tiles of 20 x 28 px, one of them straddling the middle, where 2x2 windows meet.
+    for x, y in [(100, 100), (990, 990), (1500, 300), (300, 1700), (1800, 1800)]:
+        rgb[y : y + 28, x : x + 20] = (200, 30, 30)
+        boxes.append([x, y, x + 20, y + 28])
+    return rgb, np.array(boxes, np.float32)
+
+
+def _sorted(boxes: np.ndarray) -> np.ndarray:
+    return boxes[np.lexsort((boxes[:, 1], boxes[:, 0]))]
+
+
+def test_whole_image_misses_small_tiles() -> None:
+    rgb, _ = _small_tiles()
+    boxes, _ = _detector((256, 256)).detect(rgb)
+    assert len(boxes) == 0  # 20 x 28 px shrinks to 2.6 x 3.6: below the blob detector's reach
+
+
+@pytest.mark.parametrize("grid", [pytest.param(2, id="grid-2"), pytest.param(3, id="grid-3")])
+def test_grid_finds_small_tiles_once(grid: int) -> None:
+    rgb, truth = _small_tiles()
+    boxes, scores = _detector((256, 256), grid).detect(rgb)
+    assert len(boxes) == len(truth)
+    np.testing.assert_allclose(_sorted(boxes), _sorted(truth), atol=8)
+    np.testing.assert_allclose(scores, 0.9, rtol=1e-6)
+
+
+def test_grid_from_config_and_override() -> None:
+    rgb, truth = _small_tiles()
+    detector = _detector((256, 256), grid=2)
+    assert len(detector.detect(rgb)[0]) == len(truth)
+    assert len(detector.detect(rgb, grid=1)[0]) == 0
+
+
+def test_large_tile_cut_by_every_window_comes_from_whole_image() -> None:
+    rgb = np.full((1000, 1000, 3), 128, np.uint8)
+    rgb[300:700, 400:600] = (30, 30, 200)  # bigger than the window overlap
+    boxes, _ = _detector((256, 256), grid=2).detect(rgb)
+    assert len(boxes) == 1
+    np.testing.assert_allclose(boxes[0], [400, 300, 600, 700], atol=8)

@@ -28,11 +28,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from vision.imageio import ImageError, read_image
 from vision.onnx_models import ModelError
-from vision.pipeline import TileReader
+from vision.pipeline import Reading, TileReader
 
 IOU_MATCH = 0.5
 
@@ -67,7 +68,7 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def match_boxes(
     pred_xyxy: np.ndarray,
     pred_codes: Sequence[str],
-    pred_conf: Sequence[float],
+    pred_conf: Sequence[float] | np.ndarray,
     true_xyxy: np.ndarray,
     true_codes: Sequence[str],
     iou: float = IOU_MATCH,
@@ -172,38 +173,61 @@ def summarise(name: str, results: Sequence[PhotoResult]) -> Summary:
     )
 
 
-def _timed_read(reader: TileReader, path: Path) -> tuple[Any, Any, float]:
+@dataclass(frozen=True)
+class Options:
+    limit: int | None = None
+    long_side: int | None = None  # re-encode each photo at this long side (e.g. 4000 = 12 MP) first
+
+
+def _photo_bytes(path: Path, long_side: int | None) -> tuple[bytes, float]:
+    """The file's bytes, or a JPEG re-encoded at `long_side` (untimed), and the size factor."""
+    if long_side is None:
+        return path.read_bytes(), 1.0
+    rgb = read_image(path).rgb
+    factor = long_side / max(rgb.shape[:2])
+    size = (round(rgb.shape[1] * factor), round(rgb.shape[0] * factor))
+    interpolation = cv2.INTER_CUBIC if factor > 1 else cv2.INTER_AREA
+    resized = cv2.cvtColor(cv2.resize(rgb, size, interpolation=interpolation), cv2.COLOR_RGB2BGR)
+    ok, data = cv2.imencode(".jpg", resized, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    if not ok:
+        raise ImageError("cannot re-encode the photo")
+    return data.tobytes(), factor
+
+
+def _timed_read(reader: TileReader, path: Path, options: Options) -> tuple[Reading, float, float]:
+    """Reading, latency (decode + read) in ms, and the factor from file pixels to reading pixels."""
+    data, factor = _photo_bytes(path, options.long_side)
     start = time.perf_counter()
-    loaded = read_image(path)
+    loaded = read_image(data)
     reading = reader.read(loaded.rgb)
-    return loaded, reading, (time.perf_counter() - start) * 1000.0
+    return reading, (time.perf_counter() - start) * 1000.0, factor * loaded.scale
 
 
-def bench_synthetic(reader: TileReader, directory: Path, limit: int | None = None) -> list[PhotoResult]:
+def bench_synthetic(reader: TileReader, directory: Path, options: Options = Options()) -> list[PhotoResult]:
     results = []
-    for meta_path in sorted((directory / "meta").glob("*.json"))[:limit]:
+    for meta_path in sorted((directory / "meta").glob("*.json"))[: options.limit]:
         meta = json.loads(meta_path.read_text())
         tiles = meta["tiles"]
         true_xyxy = np.array([t["xyxy"] for t in tiles], np.float32).reshape(-1, 4)
         true_codes = [t["code"] for t in tiles]
         try:
-            loaded, reading, ms = _timed_read(reader, directory / meta["image"])
+            reading, ms, factor = _timed_read(reader, directory / meta["image"], options)
         except ImageError as error:
             results.append(_failed(meta_path.stem, true_codes, str(error)))
             continue
         det = reading.detections
-        counts = match_boxes(det.xyxy / loaded.scale, det.codes, det.confidence, true_xyxy, true_codes)
+        counts = match_boxes(det.xyxy / factor, det.codes, det.confidence, true_xyxy, true_codes)
         hand_exact = normalise_hand(reading.hand) == normalise_hand(meta.get("hand"))
         results.append(PhotoResult(meta_path.stem, counts, hand_exact, ms))
     return results
 
 
-def bench_real(reader: TileReader, directory: Path, limit: int | None = None) -> list[PhotoResult]:
+def bench_real(reader: TileReader, directory: Path, options: Options = Options()) -> list[PhotoResult]:
     results = []
-    for entry in json.loads((directory / "labels.json").read_text())[:limit]:
+    for entry in json.loads((directory / "labels.json").read_text())[: options.limit]:
         true_codes = list(entry["tiles"])
         try:
-            _, reading, ms = _timed_read(reader, directory / entry["file"])
+            reading, ms, _ = _timed_read(reader, directory / entry["file"], options)
         except ImageError as error:
             results.append(_failed(entry["file"], true_codes, str(error)))
             continue
@@ -256,15 +280,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--real", type=Path, metavar="DIR", help="folder with photos and labels.json")
     p.add_argument("--models", type=Path, metavar="DIR", help="models folder (default: models/)")
     p.add_argument("--limit", type=int, help="at most this many photos per set")
+    p.add_argument("--grid", type=int, help="detector windows per side (default: the sidecar's grid)")
+    p.add_argument("--long-side", type=int, metavar="PX",
+                   help="re-encode each photo as a JPEG with this long side first (4000 = 12 MP)")
     p.add_argument("--json", type=Path, metavar="OUT", help="also write the summaries as JSON")
     args = p.parse_args(argv)
     if args.synthetic is None and args.real is None:
         p.error("give --synthetic DIR and/or --real DIR")
     try:
-        reader = TileReader.load(args.models)
+        reader = TileReader.load(args.models, grid=args.grid)
     except ModelError as error:
         print(f"python -m vision.bench: {error}", file=sys.stderr)
         return 2
+    grid = reader.grid or reader.detector.config.grid
+    size = f"re-encoded at long side {args.long_side}" if args.long_side else "as stored"
+    print(f"detector {reader.detector.input_hw[0]}x{reader.detector.input_hw[1]}, grid {grid}; photos {size}")
     # One untimed read so the first photo's latency does not include onnxruntime's warm-up.
     reader.read(np.full((480, 640, 3), 128, np.uint8))
     summaries = []
@@ -273,7 +303,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if directory is None:
             continue
         try:
-            results = run(reader, directory, args.limit)
+            results = run(reader, directory, Options(args.limit, args.long_side))
         except (OSError, ValueError, KeyError) as error:
             message = f"cannot read the {name} set in {directory}: {error}"
             print(f"python -m vision.bench: {message}", file=sys.stderr)

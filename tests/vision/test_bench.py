@@ -136,3 +136,16 @@ def test_bench_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_bench_missing_models(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--real", str(tmp_path), "--models", str(tmp_path / "none")]) == 2
     assert capsys.readouterr().err.startswith("python -m vision.bench: model files not found")
+
+
+def test_bench_long_side_maps_boxes_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sc = scene(600, 1000)
+    # The tiny detector's boxes are fixed in model pixels, so they land on the tiles at any photo size.
+    models = write_models(tmp_path / "models", detector_rows(sc, (384, 640)))
+    _synthetic_set(tmp_path / "synth")
+    out = tmp_path / "bench.json"
+    args = ["--synthetic", str(tmp_path / "synth"), "--models", str(models), "--json", str(out)]
+    assert main([*args, "--long-side", "2000", "--grid", "1"]) == 0
+    assert "grid 1; photos re-encoded at long side 2000" in capsys.readouterr().out
+    (synthetic,) = json.loads(out.read_text())
+    assert synthetic["precision"] == 1.0 and synthetic["recall"] == 0.75

@@ -32,23 +32,19 @@ def _meld_key(meld: Mapping[str, Any]) -> tuple[str, tuple[str, ...] | None, boo
 
 
 def expected_hand(meta: Mapping[str, Any]) -> dict[str, list]:
-    """The hand the layout can know: a concealed kong lying all face down has no known face."""
+    """The hand the layout can know: a concealed kong lying all face down has no known face.
+
+    Meld groups in `meta["groups"]` come in the order of `meta["hand"]["melds"]`.
+    """
     hand = meta["hand"]
     tiles = meta["tiles"]
+    meld_groups = [g for g in meta["groups"] if g["kind"] == "meld"]
     melds = []
-    for group in meta["groups"]:
-        if group["kind"] != "meld" or group["meld"] != "kong" or not group["concealed"]:
-            continue
-        if all(tiles[i]["code"] == BACK for i in group["tiles"]):
-            melds.append({"kind": "kong", "tiles": None, "concealed": True})
-    known = [m for m in hand["melds"]]
-    # Drop one all-face-down kong's faces per blind kong: the layout cannot read them.
-    for blind in melds:
-        for k, meld in enumerate(known):
-            if meld["kind"] == "kong" and meld["concealed"] and meld.get("tiles") is not None:
-                known[k] = blind
-                break
-    return {"concealed": list(hand["concealed"]), "melds": known, "bonus": list(hand.get("bonus", []))}
+    for k, meld in enumerate(hand["melds"]):
+        group = meld_groups[k] if k < len(meld_groups) else None
+        blind = group is not None and group["tiles"] and all(tiles[i]["code"] == BACK for i in group["tiles"])
+        melds.append({"kind": meld["kind"], "tiles": None, "concealed": True} if blind else meld)
+    return {"concealed": list(hand["concealed"]), "melds": melds, "bonus": list(hand.get("bonus", []))}
 
 
 def _found_melds(layout: Layout) -> list[tuple[str, tuple[str, ...] | None, bool]]:
@@ -68,10 +64,11 @@ def failures(layout: Layout, meta: Mapping[str, Any]) -> list[str]:
     if Counter(layout.hand["concealed"]) != Counter(want["concealed"]):
         out.append("concealed")
     want_melds = sorted(
-        (m["kind"], None if m["tiles"] is None else tuple(sorted(m["tiles"])), bool(m["concealed"]))
-        for m in want["melds"]
+        ((m["kind"], None if m["tiles"] is None else tuple(sorted(m["tiles"])), bool(m["concealed"]))
+         for m in want["melds"]),
+        key=repr,
     )
-    if sorted(_found_melds(layout), key=repr) != sorted(want_melds, key=repr):
+    if sorted(_found_melds(layout), key=repr) != want_melds:
         out.append("melds")
     if Counter(layout.hand["bonus"]) != Counter(want["bonus"]):
         out.append("bonus")

@@ -31,7 +31,7 @@ ACROSS_FRACTION = 0.3
 # A tile is sideways when its extent along the row exceeds the typical one by this (of a + b).
 SIDEWAYS_MARGIN = 0.07
 # Segments of one row: end-to-end distance below this many tile widths.
-ROW_GAP_WIDTHS = 6.0
+ROW_GAP_WIDTHS = 3.0
 
 
 @dataclass(frozen=True)
@@ -217,19 +217,13 @@ def segments(centres: np.ndarray, shape: TileShape, frame: Frame) -> list[list[i
 
 
 def _line_offset(points: np.ndarray, frame: Frame, target: np.ndarray) -> np.ndarray:
-    """Distance across the row from `target` points to the line through `points`.
+    """Distance across the row from each `target` point to the nearest of `points`.
 
-    The line follows the points' own direction when they are long enough to have one
-    (perspective makes far rows lean), else the global row direction.
+    Measured from the nearest point rather than from a line fitted through all of them:
+    under perspective rows lean and converge, so a line extrapolated far is wrong.
     """
-    centre = points.mean(axis=0)
-    direction = frame.along
-    if len(points) >= 3:
-        _, _, vt = np.linalg.svd(points - centre)
-        if abs(vt[0] @ frame.along) > np.cos(np.radians(15)):
-            direction = vt[0]
-    normal = np.array([-direction[1], direction[0]])
-    return np.abs((target - centre) @ normal)
+    nearest = np.linalg.norm(target[:, None] - points[None, :], axis=2).argmin(axis=1)
+    return np.abs((target - points[nearest]) @ frame.across)
 
 
 def rows(centres: np.ndarray, shape: TileShape, frame: Frame, runs: Sequence[list[int]]) -> list[int]:
@@ -261,3 +255,31 @@ def rows(centres: np.ndarray, shape: TileShape, frame: Frame, runs: Sequence[lis
         for p in groups[g]:
             row_of[p] = number
     return row_of
+
+
+def row_gaps(order: Sequence[int], centres: np.ndarray, shape: TileShape, frame: Frame) -> np.ndarray:
+    """Gaps between consecutive tiles of a row, as a fraction of the local tile pitch.
+
+    Box extents are blurred by the tile body and by neighbours hiding part of a tile, but
+    the spacing of the centres is steady: the gap after tile k is its centre spacing over
+    the median spacing of the pairs around it (perspective changes the pitch slowly), with
+    a sideways tile's longer side allowed for. Rows too short for a median fall back to
+    the box extents.
+    """
+    if len(order) < 2:
+        return np.zeros(0)
+    idx = np.asarray(order)
+    pos = centres[idx] @ frame.along
+    spacing = np.abs(np.diff(pos))
+    extent = np.where(shape.sideways[idx], 1 / TILE_ASPECT, 1.0)
+    expected = (extent[:-1] + extent[1:]) / 2
+    unit = spacing / expected
+    gaps = np.zeros(len(spacing))
+    for k in range(len(spacing)):
+        window = unit[max(0, k - 3) : k + 4]
+        if len(window) >= 4:
+            gaps[k] = unit[k] / max(float(np.median(window)), 1e-9) - 1
+        else:
+            contact = (shape.along[idx[k]] + shape.along[idx[k + 1]]) / 2
+            gaps[k] = spacing[k] / max(contact, 1e-9) - 1
+    return gaps

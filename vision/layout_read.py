@@ -1,0 +1,308 @@
+"""Reading rows of tiles: which row is the hand, where its melds are, what lies elsewhere.
+
+Works on rows already found (`vision.layout_geometry`): each row is its tiles along the
+row, the gaps between them (fractions of the tile pitch), and which rows lie next to
+which. Every row is tried as the concealed hand, with melds possibly at either end of it
+(players put their melds beside the hand or in a row behind it); the reading kept is the
+one that makes a complete hand (14 tiles, a kong counting as three) at the lowest cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from vision.classes import BACK
+from vision.layout_melds import MeldRead, read_meld
+
+# A winning hand holds 14 tiles besides bonus tiles, a kong counting as three.
+HAND_SIZE = 14
+# A reading that does not make a complete hand costs this much (a tile may be hidden).
+INCOMPLETE_COST = 1.5
+# Cost per tile that forms no meld outside the hand's row (it still counts as concealed).
+LOOSE_COST = 1.0
+# Inside one meld the tiles touch; a larger gap inside it costs this much per unit of gap.
+MELD_GAP_LIMIT = 0.3
+MELD_GAP_COST = 2.0
+# Melds beside the hand: the gap to the hand should be at least this (tile pitches) ...
+SIDE_GAP = 0.25
+# ... and larger than every gap inside the hand by this margin.
+SIDE_MARGIN = 0.05
+# A sideways or face-down tile inside the concealed hand is unlikely (claimed tiles and
+# concealed kongs are melds): cost per such tile.
+ODD_TILE_COST = 0.6
+# Rows closer than this (in tile sizes a + b, nearest tiles) lie next to each other ...
+NEAR_SPANS = 1.3
+# ... and a row of nothing but melds belongs with a row this close.
+FAR_MELD_SPANS = 2.5
+# Pieces at the end of the hand's row beyond this gap that form no meld are not the hand's.
+FAR_GAP = 1.3
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row: `core` hand tiles along the row, `gaps[k]` after `core[k]`, its bonus tiles,
+    and which core tiles lie sideways."""
+
+    core: tuple[int, ...]
+    gaps: tuple[float, ...]
+    bonus: tuple[int, ...]
+    sideways: tuple[bool, ...] = ()
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Every tile's role, as indices into the tiles the rows refer to."""
+
+    concealed: tuple[int, ...]
+    melds: tuple[tuple[tuple[int, ...], MeldRead], ...]
+    stray: tuple[int, ...]  # form no meld near the hand: counted as concealed, with a warning
+    ignored: tuple[int, ...]  # away from the hand: unused
+    bonus: tuple[tuple[int, ...], ...]
+    ignored_bonus: tuple[int, ...]  # bonus tiles away from the hand: unused
+    cost: float
+
+
+@dataclass(frozen=True)
+class _Chunks:
+    cost: float
+    melds: tuple[tuple[int, int, MeldRead], ...]  # (start, stop, meld) into the sequence
+    loose: tuple[tuple[int, int], ...]
+
+
+def _meld_cost(gaps: Sequence[float]) -> float:
+    return MELD_GAP_COST * sum(max(0.0, g - MELD_GAP_LIMIT) for g in gaps)
+
+
+@lru_cache(maxsize=8192)
+def chunk(codes: tuple[str, ...], gaps: tuple[float, ...], loose_ok: bool = True) -> _Chunks | None:
+    """Cut a sequence into melds (and, when `loose_ok`, loose pieces) at the lowest cost.
+
+    Melds may touch (no gap needed between them); a meld that spans a large gap, or a tile
+    left loose, costs. Without `loose_ok`, None when the sequence cannot be all melds.
+    """
+    n = len(codes)
+    inf = float("inf")
+    best: list[tuple[float, tuple]] = [(0.0, ())] + [(inf, ())] * n
+    for i in range(n):
+        cost_i, path_i = best[i]
+        if cost_i == inf:
+            continue
+        for size in (3, 4):
+            if i + size > n:
+                continue
+            meld = read_meld(codes[i : i + size])
+            if meld is None:
+                continue
+            cost = cost_i + _meld_cost(gaps[i : i + size - 1])
+            if cost < best[i + size][0]:
+                best[i + size] = (cost, (*path_i, (i, i + size, meld)))
+        if loose_ok:
+            cost = cost_i + LOOSE_COST
+            if cost < best[i + 1][0]:
+                best[i + 1] = (cost, (*path_i, (i, i + 1, None)))
+    cost, path = best[n]
+    if cost == inf:
+        return None
+    melds = tuple((a, b, MeldRead(a, b, m.kind, m.concealed, m.tiles)) for a, b, m in path if m is not None)
+    loose: list[tuple[int, int]] = []
+    for a, b, m in path:
+        if m is None:
+            if loose and loose[-1][1] == a:
+                loose[-1] = (loose[-1][0], b)
+            else:
+                loose.append((a, b))
+    return _Chunks(cost, melds, tuple(loose))
+
+
+def _blind(meld: MeldRead) -> bool:
+    return meld.tiles is None
+
+
+@dataclass(frozen=True)
+class _Side:
+    """How a row reads when it is not the hand's row."""
+
+    melds: tuple[tuple[tuple[int, ...], MeldRead], ...]
+    loose: tuple[tuple[int, ...], ...]
+    cost: float
+
+
+def _read_other(row: Row, codes: Sequence[str]) -> _Side:
+    seq = tuple(codes[i] for i in row.core)
+    chunks = chunk(seq, row.gaps)
+    assert chunks is not None  # loose pieces are always allowed
+    melds = tuple((row.core[a:b], m) for a, b, m in chunks.melds)
+    loose = tuple(row.core[a:b] for a, b in chunks.loose)
+    return _Side(melds, loose, chunks.cost)
+
+
+def _hand_candidates(row: Row, codes: Sequence[str]) -> list[tuple[float, int, int, list, list]]:
+    """Ways to read `row` as the hand: (cost, start, stop, melds before, melds after).
+
+    The hand is `core[start:stop]`; what lies before and after it must be all melds, cut
+    off by a gap that is clearly the widest around the hand.
+    """
+    n = len(row.core)
+    seq = tuple(codes[i] for i in row.core)
+    gaps = row.gaps
+    out: list[tuple[float, int, int, list, list]] = []
+    for start in range(n):
+        if start and gaps[start - 1] < SIDE_GAP:
+            continue
+        before = chunk(seq[:start], gaps[: max(start - 1, 0)], loose_ok=False) if start else None
+        if start and before is None:
+            continue
+        for stop in range(start + 1, n + 1):
+            if stop < n and gaps[stop - 1] < SIDE_GAP:
+                continue
+            after = chunk(seq[stop:], gaps[stop:], loose_ok=False) if stop < n else None
+            if stop < n and after is None:
+                continue
+            inner = max(gaps[start : stop - 1], default=0.0)
+            odd = sum(row.sideways[start:stop]) if row.sideways else 0
+            odd += sum(codes[i] == BACK for i in row.core[start:stop])
+            cost = ODD_TILE_COST * odd
+            for cut in ([gaps[start - 1]] if start else []) + ([gaps[stop - 1]] if stop < n else []):
+                cost += min(max(SIDE_GAP + 0.25 - cut, -0.5), 1.0)
+                if inner > cut - SIDE_MARGIN:
+                    cost += 1.0
+            melds_before = [(row.core[a:b], m) for a, b, m in before.melds] if before else []
+            melds_after = [(row.core[stop + a : stop + b], m) for a, b, m in after.melds] if after else []
+            if before:
+                cost += before.cost
+            if after:
+                cost += after.cost
+            out.append((cost, start, stop, melds_before, melds_after))
+    return out
+
+
+def _trim_far(row: Row, codes: Sequence[str]) -> tuple[Row, tuple[int, ...]]:
+    """Drop pieces at the row's ends beyond a FAR_GAP gap that form no meld (not the hand's)."""
+    core, gaps = list(row.core), list(row.gaps)
+    dropped: list[int] = []
+    changed = True
+    while changed and len(gaps) > 0:
+        changed = False
+        for end in ("start", "end"):
+            if not gaps:
+                break
+            cuts = [k for k, g in enumerate(gaps) if g >= FAR_GAP]
+            if not cuts:
+                break
+            k = cuts[0] if end == "start" else cuts[-1]
+            piece = core[: k + 1] if end == "start" else core[k + 1 :]
+            rest_len = len(core) - len(piece)
+            if rest_len < len(piece):
+                continue
+            piece_gaps = tuple(gaps[:k] if end == "start" else gaps[k + 1 :])
+            if chunk(tuple(codes[i] for i in piece), piece_gaps, loose_ok=False) is not None:
+                continue
+            dropped.extend(piece)
+            if end == "start":
+                core, gaps = core[k + 1 :], gaps[k + 1 :]
+            else:
+                core, gaps = core[: k + 1], gaps[:k]
+            changed = True
+    keep = set(core)
+    flags = zip(row.core, row.sideways, strict=True) if row.sideways else ()
+    sideways = tuple(f for i, f in flags if i in keep)
+    return Row(tuple(core), tuple(gaps), row.bonus, sideways), tuple(dropped)
+
+
+def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -> Reading | None:
+    """The best reading of all rows (None when no row holds hand tiles).
+
+    `distance[r, q]` is how far apart rows r and q lie, in tile sizes (a + b); rows within
+    NEAR_SPANS are next to each other. Rows next to the hand's row (directly or
+    through rows of melds) hold its melds and bonus tiles; tiles there that form no meld
+    are counted as concealed with a warning when there are three or more of them (a meld
+    that did not validate), else left unused; rows away from the hand are left unused.
+    """
+    sides = [_read_other(row, codes) for row in rows]
+    near = [set(np.flatnonzero(distance[r] < NEAR_SPANS).tolist()) - {r} for r in range(len(rows))]
+    # A row of nothing but good melds is the meld row even when set farther off.
+    for r, side in enumerate(sides):
+        if side.melds and not side.loose and not any(_blind(m) for _, m in side.melds):
+            for q in np.flatnonzero(distance[r] < FAR_MELD_SPANS).tolist():
+                if q != r:
+                    near[r].add(q)
+                    near[q].add(r)
+    best: tuple[tuple[float, int], Reading] | None = None
+    for h, hand_row in enumerate(rows):
+        if not hand_row.core:
+            continue
+        trimmed, far = _trim_far(hand_row, codes)
+        attached = _attached(h, rows, sides, near)
+        melds: list[tuple[tuple[int, ...], MeldRead]] = []
+        stray: list[int] = []
+        ignored: list[int] = list(far)
+        bonus: list[tuple[int, ...]] = [hand_row.bonus] if hand_row.bonus else []
+        ignored_bonus: list[int] = []
+        cost = 0.0
+        for r, row in enumerate(rows):
+            if r == h:
+                continue
+            if r not in attached:
+                ignored.extend(row.core)
+                ignored_bonus.extend(row.bonus)
+                continue
+            if row.bonus:
+                bonus.append(row.bonus)
+            side = sides[r]
+            for tiles, meld in side.melds:
+                # Four face-down tiles are a kong only right next to the hand (not the wall).
+                if _blind(meld) and h not in near[r]:
+                    ignored.extend(tiles)
+                else:
+                    melds.append((tiles, meld))
+            for piece in side.loose:
+                if len(piece) >= 3:
+                    stray.extend(piece)
+                    cost += LOOSE_COST * len(piece)
+                else:
+                    ignored.extend(piece)
+                    cost += LOOSE_COST * len(piece)
+        for hand_cost, start, stop, before, after in _hand_candidates(trimmed, codes):
+            concealed = trimmed.core[start:stop]
+            all_melds = before + melds + after
+            faces = [i for i in concealed + tuple(stray) if codes[i] != BACK]
+            complete = len(faces) + 3 * len(all_melds) == HAND_SIZE
+            total = cost + hand_cost + (0.0 if complete else INCOMPLETE_COST)
+            key = (-total, len(concealed))
+            if best is None or key > best[0]:
+                ordered = sorted(all_melds, key=lambda m: m[0][0])
+                best = (
+                    key,
+                    Reading(
+                        concealed=concealed,
+                        melds=tuple(ordered),
+                        stray=tuple(stray),
+                        ignored=tuple(ignored),
+                        bonus=tuple(bonus),
+                        ignored_bonus=tuple(ignored_bonus),
+                        cost=total,
+                    ),
+                )
+    return best[1] if best else None
+
+
+def _attached(h: int, rows: Sequence[Row], sides: Sequence[_Side], near: Sequence[set[int]]) -> set[int]:
+    """Rows that belong with hand row `h`: next to it, or next to a row of melds that is."""
+    attached = {h}
+    frontier = [h]
+    while frontier:
+        r = frontier.pop()
+        for q in near[r]:
+            if q in attached:
+                continue
+            attached.add(q)
+            # Only rows holding melds pass the hand on to their neighbours (a bonus row
+            # behind the meld row); a row of loose tiles does not.
+            if any(not _blind(m) for _, m in sides[q].melds):
+                frontier.append(q)
+    attached.discard(h)
+    return attached

@@ -12,7 +12,6 @@ import importlib
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +33,7 @@ from app_ui.case import (
     TileRow,
 )
 from app_ui.options import OptionSpec, OptionValueError, format_number_list, option_specs, parse_number_list
+from app_ui.reading import ReadTimeoutError, read_tiles
 
 SAMPLES_DIR = Path(__file__).parent / "samples"
 # The model must answer within this time; past it the user gets a message instead of a hung page.
@@ -52,7 +52,7 @@ CIRCUMSTANCE_LABELS = {
 }
 WIND_LABELS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 ROLE_LABELS = {
-    "winner": "Winner", "discarder": "Discarder", "other": "Other player", "liable": "Liable player",
+    "winner": "Winner", "discarder": "Discarder", "other": "Other player", "loser": "Loser",
 }
 
 
@@ -182,31 +182,23 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
     slot = get_reader()
     if slot.reader is None:
         return slot.message
-    started = time.perf_counter()
-    future = get_executor().submit(slot.reader.read, rgb)
     try:
         with st.spinner("Reading the tiles…"):
-            reading = future.result(timeout=READ_TIMEOUT_S)
-    except FutureTimeout:
-        future.cancel()
-        return f"{name}: reading the tiles took longer than {READ_TIMEOUT_S:g} s; try a smaller photo."
+            read = read_tiles(slot.reader, rgb, get_executor(), READ_TIMEOUT_S)
+    except ReadTimeoutError as exc:
+        return f"{name}: {exc}."
     except Exception as exc:
         return f"{name}: the tiles could not be read ({exc})."
-    elapsed = time.perf_counter() - started
-    rows, meld_concealed = case_mod.rows_from_reading(reading.detections, reading.layout)
-    layout_hand = getattr(reading.layout, "hand", None)
-    timings = dict(getattr(reading, "timings_ms", None) or getattr(reading, "timings", None) or {})
-    timings["app_total"] = round(elapsed * 1000.0, 1)
     base = Base(
-        rows=tuple(rows),
+        rows=read.rows,
         source="photo",
         name=name,
         sha256=case_mod.photo_digest(data),
         size=(int(rgb.shape[1]), int(rgb.shape[0])),
-        meld_concealed=meld_concealed,
-        layout_hand=dict(layout_hand) if layout_hand else None,
-        warnings=tuple(str(w) for w in (getattr(reading, "warnings", ()) or ())),
-        timings=timings,
+        meld_concealed=read.meld_concealed,
+        layout_hand=read.layout_hand,
+        warnings=read.warnings,
+        timings=read.timings_ms,
     )
     set_base(base, source_id, _display_copy(rgb))
     return None
@@ -499,7 +491,7 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
         capped = f" (raw {result['raw_tai']})" if result.get("raw_tai") != result.get("tai") else ""
         lines.append(f"{result['tai']} tai{capped}, {rules} rules")
     else:
-        lines.append(f"Not a winning hand: {result.get('message') or result.get('reason')}")
+        lines.append(_invalid_message(result))
     hand = scoring.format_hand(data["concealed"]) if data["concealed"] else ""
     melds = " ".join(("[" if m.get("concealed") else "") + scoring.format_hand(m["tiles"])
                      + ("]" if m.get("concealed") else "") for m in data["melds"])
@@ -512,9 +504,22 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
         lines.append(f"  {pattern['name']} {pattern.get('name_zh', '')}: {pattern['tai']}"
                      f" — {pattern.get('reason', '')}")
     payout = result.get("payout") or {}
-    for player in payout.get("players") or []:
-        lines.append(f"  {ROLE_LABELS.get(player['role'], player['role'])}: {player['amount']:+g}")
+    if result.get("valid"):
+        for player in payout.get("players") or []:
+            lines.append(f"  {_player_label(player)}: {player['amount']:+g}")
+        for item in payout.get("instant_payouts") or []:
+            lines.append(f"  Instant: {_instant_line(item)}")
     return "\n".join(lines)
+
+
+def _invalid_message(result: dict[str, Any]) -> str:
+    message = str(result.get("message") or result.get("reason") or "")
+    return message if message.lower().startswith("not a") else f"Not a valid win: {message}"
+
+
+def _player_label(player: dict[str, Any]) -> str:
+    label = ROLE_LABELS.get(str(player.get("role")), str(player.get("role")).capitalize())
+    return f"{label} (pays all)" if player.get("liable") else label
 
 
 def result_ui(build: HandBuild, data: dict[str, Any], result: dict[str, Any] | None, error: str | None,
@@ -531,44 +536,48 @@ def result_ui(build: HandBuild, data: dict[str, Any], result: dict[str, Any] | N
         return
     for warning in result.get("warnings") or []:
         st.info(warning)
+    unit = str(result.get("unit") or "tai")
     if result.get("valid"):
         capped = result.get("raw_tai") != result.get("tai")
-        st.success(f"**{result['tai']} tai**" + (f" (raw {result['raw_tai']}, capped)" if capped else "")
+        st.success(f"**{result['tai']} {unit}**" + (f" (raw {result['raw_tai']}, capped)" if capped else "")
                    + (" — limit hand" if result.get("limit") else ""))
         left, right = st.columns(2)
-        left.metric("Tai", result["tai"])
-        right.metric("Raw tai", result["raw_tai"])
+        left.metric(unit.capitalize(), result["tai"])
+        right.metric(f"Raw {unit}", result["raw_tai"])
+        if result.get("points") is not None:
+            st.caption(f"{result['points']:g} points")
     else:
-        st.error(f"Not a winning hand: {result.get('message') or result.get('reason')}")
+        st.error(_invalid_message(result))
         if result.get("reason"):
             st.caption(f"reason: `{result['reason']}`")
     patterns = result.get("patterns") or []
     if patterns:
         st.markdown("\n".join(
-            f"- **{p['name']}** {p.get('name_zh', '')} · **{p['tai']}** tai — {p.get('reason', '')}"
+            f"- **{p['name']}** {p.get('name_zh', '')} · **{p['tai']}** {unit} — {p.get('reason', '')}"
             for p in patterns))
     payout = result.get("payout") or {}
     players = payout.get("players") or []
     if result.get("valid") and players:
         st.markdown("**Payout**")
         st.table(pd.DataFrame({
-            "Player": [ROLE_LABELS.get(p["role"], p["role"]) for p in players],
+            "Player": [_player_label(p) for p in players],
             "Amount": [f"{p['amount']:+g}" for p in players],
         }).set_index("Player"))
     instant = payout.get("instant_payouts") or []
-    if instant:
-        st.markdown("**Instant payouts** (paid at once, each opponent pays)")
+    if result.get("valid") and instant:
+        st.markdown("**Instant payouts** (settled at once, on top of the win)")
         st.markdown("\n".join(f"- {_instant_line(item)}" for item in instant))
     st.code(summary_text(data, result), language=None, wrap_lines=True)
 
 
 def _instant_line(item: Any) -> str:
-    if isinstance(item, dict):
-        name = item.get("name") or item.get("key") or item.get("reason") or "instant payout"
-        amount = item.get("amount", item.get("units", ""))
-        reason = item.get("reason", "")
-        return f"{name}: {amount}" + (f" — {reason}" if reason and reason != name else "")
-    return str(item)
+    if not isinstance(item, dict):
+        return str(item)
+    name = item.get("name") or item.get("key") or "instant payout"
+    if "from_each" in item:
+        total = f" ({item['total']:g} in all)" if isinstance(item.get("total"), int | float) else ""
+        return f"{name}: each opponent pays {item['from_each']:g}{total}"
+    return f"{name}: {item.get('units', item.get('amount', ''))}"
 
 
 def download_ui(data: dict[str, Any], base: Base, rows: list[TileRow], result: dict[str, Any] | None) -> None:

@@ -45,10 +45,10 @@ def scene(concealed: Sequence[str] = CONCEALED, meld: Sequence[str] = MELD, bonu
         boxes.append([20 + i * (TILE_W + GAP), 100, 20 + i * (TILE_W + GAP) + TILE_W, 100 + TILE_H])
     for i, code in enumerate(meld):
         codes.append(code)
-        boxes.append([20 + i * (TILE_W + GAP), 230, 20 + i * (TILE_W + GAP) + TILE_W, 230 + TILE_H])
+        boxes.append([20 + i * (TILE_W + GAP), 165, 20 + i * (TILE_W + GAP) + TILE_W, 165 + TILE_H])
     for i, code in enumerate(bonus):
         codes.append(code)
-        boxes.append([400 + i * (TILE_W + GAP), 230, 400 + i * (TILE_W + GAP) + TILE_W, 230 + TILE_H])
+        boxes.append([200 + i * (TILE_W + GAP), 165, 200 + i * (TILE_W + GAP) + TILE_W, 165 + TILE_H])
     confidence = [0.3 if i in low else 0.95 for i in range(len(codes))]
     return Detections.from_codes(codes, boxes, confidence)
 

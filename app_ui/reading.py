@@ -1,0 +1,57 @@
+"""Running the shared tile reader for a session: through a bounded pool, with a time limit.
+
+Every session of the server shares one reader (st.cache_resource) and one pool; this module holds the
+part of that path that needs no Streamlit, so it can be tested from many threads at once.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Executor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from app_ui.case import TileRow, rows_from_reading
+
+
+class ReadTimeoutError(TimeoutError):
+    """The reader did not answer within the limit; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class PhotoRead:
+    rows: tuple[TileRow, ...]
+    meld_concealed: dict[str, bool]
+    layout_hand: dict[str, Any] | None
+    warnings: tuple[str, ...]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+def read_tiles(reader: Any, rgb: np.ndarray, executor: Executor, timeout_s: float) -> PhotoRead:
+    """Read one photo with the shared reader; raises ReadTimeoutError past `timeout_s`.
+
+    The pool bounds how many photos are read at once (the CPU is the limit, not the sessions);
+    a photo that takes too long is abandoned for the user, and its worker finishes in the background.
+    """
+    started = time.perf_counter()
+    future = executor.submit(reader.read, rgb)
+    try:
+        reading = future.result(timeout=timeout_s)
+    except FutureTimeout as exc:
+        future.cancel()
+        raise ReadTimeoutError(f"reading the tiles took longer than {timeout_s:g} s; "
+                               "try a smaller or sharper photo") from exc
+    rows, meld_concealed = rows_from_reading(reading.detections, reading.layout)
+    layout_hand = getattr(reading.layout, "hand", None)
+    timings = dict(getattr(reading, "timings_ms", None) or {})
+    timings["app_total"] = round((time.perf_counter() - started) * 1000.0, 1)
+    return PhotoRead(
+        rows=tuple(rows),
+        meld_concealed=meld_concealed,
+        layout_hand=dict(layout_hand) if layout_hand else None,
+        warnings=tuple(str(w) for w in (getattr(reading, "warnings", ()) or ())),
+        timings_ms=timings,
+    )

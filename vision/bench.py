@@ -24,6 +24,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -241,6 +242,49 @@ def bench_real(reader: TileReader, directory: Path, options: Options = Options()
     return results
 
 
+@dataclass(frozen=True)
+class ConcurrencyResult:
+    workers: int
+    reads: int
+    p50_ms: float
+    p95_ms: float
+    errors: int
+    mismatches: int  # concurrent readings that differ from the serial reading of the same photo
+
+
+def _signature(reading: Reading) -> tuple[Any, ...]:
+    det = reading.detections
+    return (tuple(det.codes), det.xyxy.tobytes(), det.confidence.tobytes())
+
+
+def concurrency(
+    reader: TileReader, images: Sequence[np.ndarray], workers: int, rounds: int = 2
+) -> ConcurrencyResult:
+    """Read every image `rounds` times from `workers` threads sharing one reader; compare with serial."""
+    serial = [_signature(reader.read(rgb)) for rgb in images]
+    jobs = [i for _ in range(rounds) for i in range(len(images))]
+
+    def one(index: int) -> tuple[int, float, tuple[Any, ...] | None]:
+        start = time.perf_counter()
+        try:
+            signature = _signature(reader.read(images[index]))
+        except Exception:  # counted, not raised: the point is to count failures under load
+            signature = None
+        return index, (time.perf_counter() - start) * 1000.0, signature
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        done = list(pool.map(one, jobs))
+    latencies = [ms for _, ms, _ in done]
+    return ConcurrencyResult(
+        workers=workers,
+        reads=len(done),
+        p50_ms=float(np.percentile(latencies, 50)) if latencies else 0.0,
+        p95_ms=float(np.percentile(latencies, 95)) if latencies else 0.0,
+        errors=sum(sig is None for _, _, sig in done),
+        mismatches=sum(sig is not None and sig != serial[i] for i, _, sig in done),
+    )
+
+
 def _failed(name: str, true_codes: Sequence[str], error: str) -> PhotoResult:
     return PhotoResult(name, TileCounts(0, 0, len(true_codes)), None, 0.0, error=error)
 
@@ -280,6 +324,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--real", type=Path, metavar="DIR", help="folder with photos and labels.json")
     p.add_argument("--models", type=Path, metavar="DIR", help="models folder (default: models/)")
     p.add_argument("--limit", type=int, help="at most this many photos per set")
+    p.add_argument("--concurrency", type=int, metavar="N",
+                   help="also read the photos from N threads sharing one reader (p50/p95, errors)")
     p.add_argument("--grid", type=int, help="detector windows per side (default: the sidecar's grid)")
     p.add_argument("--long-side", type=int, metavar="PX",
                    help="re-encode each photo as a JPEG with this long side first (4000 = 12 MP)")
@@ -314,8 +360,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         detail = format_photos(results)
         if detail:
             print(detail)
+    report: list[dict[str, Any]] = [dict(s.__dict__) for s in summaries]
+    if args.concurrency:
+        folder = args.real or args.synthetic
+        paths = sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+        images = [read_image(p).rgb for p in paths[: args.limit or 8]]
+        result = concurrency(reader, images, args.concurrency)
+        print(
+            f"concurrency: {result.workers} threads, {result.reads} reads of {len(images)} photos: "
+            f"p50 {result.p50_ms:.0f} ms, p95 {result.p95_ms:.0f} ms, "
+            f"{result.errors} errors, {result.mismatches} differing from serial"
+        )
+        report.append({"name": "concurrency", **result.__dict__})
     if args.json:
-        args.json.write_text(json.dumps([s.__dict__ for s in summaries], indent=2) + "\n")
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
     return 0
 
 

@@ -16,6 +16,7 @@ from tests.vision.tinymodels import write_models
 from vision.bench import (
     PhotoResult,
     TileCounts,
+    concurrency,
     iou_matrix,
     main,
     match_boxes,
@@ -23,6 +24,8 @@ from vision.bench import (
     normalise_hand,
     summarise,
 )
+from vision.detections import Detections
+from vision.pipeline import TileReader
 
 BOX_A = [0, 0, 10, 10]
 BOX_B = [100, 100, 110, 110]
@@ -149,3 +152,27 @@ def test_bench_long_side_maps_boxes_back(tmp_path: Path, capsys: pytest.CaptureF
     assert "grid 1; photos re-encoded at long side 2000" in capsys.readouterr().out
     (synthetic,) = json.loads(out.read_text())
     assert synthetic["precision"] == 1.0 and synthetic["recall"] == 0.75
+
+
+def test_concurrency_matches_serial(tmp_path: Path) -> None:
+    sc = scene(600, 1000)
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640))))
+    other = np.ascontiguousarray(sc.rgb[:, ::-1])
+    result = concurrency(reader, [sc.rgb, other], workers=3, rounds=3)
+    assert (result.reads, result.errors, result.mismatches) == (6, 0, 0)
+    assert 0 < result.p50_ms <= result.p95_ms
+
+
+def test_concurrency_counts_failures(tmp_path: Path) -> None:
+    sc = scene(600, 1000)
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640))))
+    calls = iter(range(100))
+
+    def flaky(detections: Detections) -> tuple[None, tuple[str, ...]]:
+        if next(calls) >= 2:  # the serial pass (2 reads) succeeds, every concurrent read fails
+            raise RuntimeError("boom")
+        return None, ()
+
+    broken = TileReader(reader.detector, reader.classifier, layout=flaky)
+    result = concurrency(broken, [sc.rgb, sc.rgb], workers=2, rounds=1)
+    assert (result.reads, result.errors, result.mismatches) == (2, 2, 0)

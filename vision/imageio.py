@@ -198,9 +198,8 @@ def read_image(
     _check_size(image)
     source_format = str(image.format)
     try:
-        # Animated GIF/WebP: Pillow opens at frame 0; make that explicit for multi-frame files.
-        if getattr(image, "n_frames", 1) > 1:
-            image.seek(0)
+        # Animated GIF/WebP: Pillow opens at frame 0 and load() decodes only that frame
+        # (asking n_frames would walk the whole file).
         orientation = _orientation(image)
         header_width, header_height = image.size
         _draft(image, max_pixels)

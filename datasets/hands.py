@@ -181,7 +181,7 @@ class _Builder:
         rng, d = self.rng, self.d
         idx: list[int] = []
         x = x0
-        curve = rng.normal(0, 0.0006)
+        curve = rng.normal(0, 0.00003)  # rows bow by a few mm at most
         for k, (code, face_up, claimed) in enumerate(items):
             along = d.h if claimed else d.w
             cx = x + along / 2
@@ -278,23 +278,25 @@ def lay_hand(hand: Hand, rng: np.random.Generator, dims: Dims) -> _Builder:
     if rng.random() < 0.3:
         gaps = [abs(rng.normal(0.3, 0.3)) if rng.random() < 0.75 else rng.uniform(2, 10) for _ in concealed]
     upside = rng.random() < 0.08
-    b.row([(c, True, False) for c in concealed], 0.0, 0.0, "concealed", gaps=gaps, upside_down=upside)
-    row_y = d.h + rng.uniform(4, 30)
-    x = rng.uniform(-20, 20)
-    melds_side = rng.random() < 0.25  # some players put melds at the right end of their row
-    if melds_side:
-        x = len(concealed) * (d.w + 0.4) + rng.uniform(8, 30)
-        row_y = 0.0
+    row_end = b.row(
+        [(c, True, False) for c in concealed], 0.0, 0.0, "concealed", gaps=gaps, upside_down=upside
+    )
+    next_y = d.h + rng.uniform(4, 30)  # base of the next free row behind the concealed one
+    if hand.melds and rng.random() < 0.25:
+        # some players put their melds at the right end of the concealed row
+        x, meld_y = row_end + rng.uniform(8, 30), 0.0
+    else:
+        x, meld_y = rng.uniform(-20, 20), next_y
+        if hand.melds:
+            next_y += d.h + rng.uniform(4, 30)
     for meld in hand.melds:
-        x = b.row(_meld_items(meld, rng), x, row_y, "meld", meld=meld.kind, concealed=meld.concealed)
+        x = b.row(_meld_items(meld, rng), x, meld_y, "meld", meld=meld.kind, concealed=meld.concealed)
         x += rng.uniform(3, 18)
     if hand.bonus:
-        if rng.random() < 0.5 and hand.melds:
-            bx, by = x + rng.uniform(6, 30), row_y  # bonus tiles at the end of the meld row
+        if hand.melds and rng.random() < 0.5:
+            bx, by = x + rng.uniform(3, 25), meld_y  # bonus tiles at the end of the meld row
         else:
-            bx, by = rng.uniform(-20, 30), row_y + (d.h + rng.uniform(4, 30) if hand.melds else 0.0)
-            if not hand.melds and not melds_side:
-                by = d.h + rng.uniform(4, 30)
+            bx, by = rng.uniform(-20, 30), next_y
         b.row([(c, True, False) for c in hand.bonus], bx, by, "bonus")
     return b
 

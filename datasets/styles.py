@@ -129,7 +129,7 @@ def _registry() -> dict[str, Style]:
         ),
         Style(
             "font_kai",
-            "AR PL UKai: Arphic Public License (free, not GPL)",
+            "AR PL UKai: Arphic Public License (free licence)",
             True,
             "kai (brush) script from fonts-arphic-ukai, flower dots",
             _font_style("ukai.ttc", palette=_WARM, dots="flower"),
@@ -138,7 +138,7 @@ def _registry() -> dict[str, Style]:
         ),
         Style(
             "font_ming",
-            "AR PL UMing: Arphic Public License (free, not GPL)",
+            "AR PL UMing: Arphic Public License (free licence)",
             True,
             "ming (serif) script from fonts-arphic-uming, ring dots, blue numerals",
             _font_style("uming.ttc", palette=_BRIGHT, numeral_color="blue", bonus_numerals="chinese"),

@@ -24,7 +24,16 @@ import numpy as np
 from datasets.backgrounds import background
 from datasets.faces import StyleUnavailableError, render_back
 from datasets.hands import Dims, Hand, Placed, add_distractors, lay_arbitrary, lay_hand, sample_hand
-from datasets.render import camera_effects, draw_shadows, draw_tiles, lighting, look_at, tile_geometry
+from datasets.render import (
+    Camera,
+    Label,
+    camera_effects,
+    draw_shadows,
+    draw_tiles,
+    lighting,
+    look_at,
+    tile_geometry,
+)
 from datasets.styles import STYLES, available_styles, style_faces
 from vision.classes import BACK, BONUS_CODES, CLASS_INDEX, CLASSES
 
@@ -349,6 +358,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise SynthError("--out DIR is required")
         if args.n < 0 or args.start < 0:
             raise SynthError("--n and --start must be >= 0")
+        if not 160 <= args.size <= 8192:
+            raise SynthError(f"--size must be 160..8192 px, got {args.size}")
         styles = parse_styles(args.styles)
         generate(args.out, args.n, args.seed, styles, args.size, args.start, args.val_every)
     except (SynthError, OSError) as exc:
@@ -359,3 +370,33 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def render_placed(
+    tiles: list[Placed],
+    dims: Dims,
+    cam: Camera,
+    style: str,
+    width: int,
+    height: int,
+    background_rgb: tuple[int, int, int] = (40, 90, 60),
+    seed: int = 0,
+) -> tuple[np.ndarray, list[Label]]:
+    """Draw given tiles on a plain table, no shadows or camera effects (tests compare boxes with pixels)."""
+    rng = np.random.default_rng(seed)
+    spec = STYLES[style]
+    img = np.empty((height, width, 3), np.float32)
+    img[:] = background_rgb
+    geoms = [tile_geometry(t, dims, cam) for t in tiles]
+    back = tuple(int(c) for c in spec.backs[0])
+    labels = draw_tiles(
+        img,
+        tiles,
+        geoms,
+        _mips(style),
+        _back_mips(back),
+        np.array(spec.body[0], np.float32),
+        np.array(back, np.float32),
+        rng,
+    )
+    return np.clip(img, 0, 255).astype(np.uint8), labels

@@ -1,0 +1,79 @@
+"""`python -m datasets.synth`: YOLO files, data.yaml, meta JSON, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from datasets.synth import main, render_scene, scene_seed
+from vision.classes import CLASS_INDEX, CLASSES
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("synth")
+    assert (
+        main(["--out", str(path), "--n", "4", "--seed", "3", "--styles", "procedural", "--size", "480"]) == 0
+    )
+    return path
+
+
+def test_writes_one_image_label_and_meta_per_scene(out: Path) -> None:
+    names = sorted(p.stem for p in (out / "images").glob("*.jpg"))
+    assert names == ["000000", "000001", "000002", "000003"]
+    assert sorted(p.stem for p in (out / "labels").glob("*.txt")) == names
+    assert sorted(p.stem for p in (out / "meta").glob("*.json")) == names
+
+
+def test_yolo_labels_are_valid_and_match_meta(out: Path) -> None:
+    for label in (out / "labels").glob("*.txt"):
+        meta = json.loads((out / "meta" / f"{label.stem}.json").read_text())
+        lines = label.read_text().splitlines()
+        assert len(lines) == len(meta["tiles"])
+        for line, tile in zip(lines, meta["tiles"], strict=True):
+            fields = line.split()
+            assert len(fields) == 5
+            cls = int(fields[0])
+            assert cls == CLASS_INDEX[tile["code"]]
+            cx, cy, w, h = map(float, fields[1:])
+            assert 0 < w <= 1 and 0 < h <= 1
+            assert cx - w / 2 + 1e-6 >= 0 and cx + w / 2 <= 1 + 1e-6
+            assert cy - h / 2 + 1e-6 >= 0 and cy + h / 2 <= 1 + 1e-6
+
+
+def test_data_yaml_names_are_the_class_codes(out: Path) -> None:
+    data = yaml.safe_load((out / "data.yaml").read_text())
+    assert [data["names"][i] for i in range(len(CLASSES))] == list(CLASSES)
+    assert data["nc"] == 49
+    for split in ("train", "val"):
+        listed = (out / data[split]).read_text().split()
+        assert listed and all((out / p).exists() for p in listed)
+
+
+def test_meta_re_renders_the_same_scene(out: Path) -> None:
+    meta = json.loads((out / "meta" / "000002.json").read_text())
+    assert meta["seed"] == scene_seed(3, 2)
+    assert meta["image"] == "images/000002.jpg"
+    _, again = render_scene(meta["seed"], meta["style"], size=480)
+    assert again["tiles"] == meta["tiles"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(["--n", "1"], "--out", id="no-out"),
+        pytest.param(["--out", "X", "--n", "-1"], ">= 0", id="negative-n"),
+        pytest.param(["--out", "X", "--styles", "nope"], "unknown style", id="bad-style"),
+        pytest.param(["--out", "X", "--n", "1", "--size", "5"], "size", id="bad-size"),
+    ],
+)
+def test_bad_input_is_one_line_on_stderr(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [str(tmp_path / a) if a == "X" else a for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err and "Traceback" not in err

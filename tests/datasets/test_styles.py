@@ -17,7 +17,7 @@ RULES = Path(__file__).resolve().parents[3] / "shared" / "RULES.md"
 
 
 def _style_params() -> list[object]:
-    params = []
+    params: list[object] = []
     for name, style in STYLES.items():
         reason = style.missing()
         marks = [pytest.mark.skip(reason=reason)] if reason else []

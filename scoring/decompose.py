@@ -52,9 +52,7 @@ class Group:
     @property
     def tiles(self) -> tuple[Tile, ...]:
         """The tiles this group stands for (a fly counted as the tile it replaces)."""
-        if self.kind == "chow":
-            return (self.tile, shifted(self.tile, 1) or "", shifted(self.tile, 2) or "")
-        return (self.tile,) * {"single": 1, "pair": 2, "pong": 3, "kong": 4}[self.kind]
+        return _group_tiles(self.kind, self.tile)
 
     @property
     def is_set(self) -> bool:
@@ -71,6 +69,13 @@ class Group:
         if self.declared:
             text = f"[{text}]" if not self.concealed else f"<{text}>"
         return text
+
+
+@lru_cache(maxsize=1024)
+def _group_tiles(kind: str, tile: Tile) -> tuple[Tile, ...]:
+    if kind == "chow":
+        return (tile, shifted(tile, 1) or "", shifted(tile, 2) or "")
+    return (tile,) * {"single": 1, "pair": 2, "pong": 3, "kong": 4}[kind]
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from scoring.decompose import (
 )
 from scoring.hand import Context, Hand
 from scoring.options import Options, check_options, default_options
+from scoring.patterns import is_hand_level
 from scoring.payout import Payout, no_payout
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
 from scoring.tiles import FLOWERS, FLY, SEASONS, Tile, format_hand, sorted_tiles
@@ -188,11 +189,19 @@ def _arrangements(hand: Hand, ruleset: Ruleset, options: Options) -> list[Arrang
     return found
 
 
-def _score_arrangement(view: View, ruleset: Ruleset, options: Options) -> _Scored:
+Outcomes = dict[str, Hit | Note | None]
+
+
+def _hand_outcomes(view: View, ruleset: Ruleset) -> Outcomes:
+    """Outcomes of the patterns that do not depend on the arrangement, computed once per hand."""
+    return {pattern.key: pattern.test(view) for pattern in ruleset.patterns if is_hand_level(pattern.test)}
+
+
+def _score_arrangement(view: View, ruleset: Ruleset, options: Options, once: Outcomes) -> _Scored:
     hits: list[tuple[PatternRow, Hit]] = []
     notes: list[str] = []
     for pattern in ruleset.patterns:
-        outcome = pattern.test(view)
+        outcome = once[pattern.key] if pattern.key in once else pattern.test(view)
         if isinstance(outcome, Note):
             notes.append(outcome.warning)
         elif outcome is not None:
@@ -265,11 +274,11 @@ def score(
         _check_winning_tile(hand, context)
         facts = HandFacts(hand, context, ruleset.value_pair(context))
         candidates = _arrangements(hand, ruleset, options)
-        handless = Arrangement(EIGHT_FLOWERS)
+        handless = View(Arrangement(EIGHT_FLOWERS), hand, context, options, facts)
+        once = _hand_outcomes(handless, ruleset)
         if ruleset.handless_wins:
             # Eight flowers win whatever the hand holds: score that reading too, tile count or not.
-            view = View(handless, hand, context, options, facts)
-            scored = _score_arrangement(view, ruleset, options)
+            scored = _score_arrangement(handless, ruleset, options, once)
             if any(line.key in ruleset.handless_wins for line in scored.patterns):
                 best = scored
         if best is None:
@@ -285,9 +294,8 @@ def score(
                 )
                 raise _Invalid("no_winning_shape", "the tiles do not form four sets and a pair" + extra)
             for arrangement in candidates:
-                scored = _score_arrangement(
-                    View(arrangement, hand, context, options, facts), ruleset, options
-                )
+                view = View(arrangement, hand, context, options, facts)
+                scored = _score_arrangement(view, ruleset, options, once)
                 if best is None or (scored.tai, scored.raw) > (best.tai, best.raw):
                     best = scored
         assert best is not None

@@ -6,6 +6,7 @@ Each field carries `metadata={"help": ...}` so a UI can build its settings from 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,9 +83,17 @@ def default_options(rules_name: str = "singapore") -> Options:
     return Options(**_RULESET_DEFAULTS[rules_name])
 
 
+# Amounts above this are typos, and they keep every payout a finite number.
+MAX_AMOUNT = 1e12
+
+
 def _number(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise OptionError(f"option {name} must be a number, got {value!r}")
+    if not math.isfinite(value) or abs(value) > MAX_AMOUNT:
+        raise OptionError(f"option {name} must be a finite number up to {MAX_AMOUNT:g}, got {value!r}")
+    if value < 0:
+        raise OptionError(f"option {name} must not be negative, got {value!r}")
     return value
 
 
@@ -142,7 +151,7 @@ def check_options(options: Options) -> None:
         raise OptionError(f"min_tai must not be negative, got {options.min_tai}")
     if options.min_tai > options.max_tai:
         raise OptionError(f"min_tai {options.min_tai} is above max_tai {options.max_tai}")
-    if options.unit <= 0:
+    if not math.isfinite(options.unit) or options.unit <= 0:
         raise OptionError(f"unit must be positive, got {options.unit}")
     if options.points_per_fan <= 0:
         raise OptionError(f"points_per_fan must be positive, got {options.points_per_fan}")

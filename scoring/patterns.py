@@ -32,6 +32,17 @@ PatternTest = Callable[[View], Outcome]
 GREEN: frozenset[Tile] = frozenset({"2s", "3s", "4s", "6s", "8s", "F"})
 
 
+def hand_level(test: PatternTest) -> PatternTest:
+    """Mark a pattern that reads only the hand, context and options, never the arrangement: the engine
+    evaluates it once per hand instead of once per arrangement (fly-heavy hands have hundreds)."""
+    test.hand_level = True  # type: ignore[attr-defined]
+    return test
+
+
+def is_hand_level(test: PatternTest) -> bool:
+    return getattr(test, "hand_level", False)
+
+
 # --- sets of honours -------------------------------------------------------------------------------------
 
 
@@ -86,76 +97,90 @@ def big_four_winds(v: View) -> Outcome:
 # --- bonus tiles -----------------------------------------------------------------------------------------
 
 
+@hand_level
 def animals(v: View) -> Outcome:
     """动物: each animal tile."""
     held = tuple(tile for tile in ANIMALS if v.bonus[tile])
     return Hit(f"animal{'s' if len(held) > 1 else ''}: {', '.join(held)}", len(held)) if held else None
 
 
+@hand_level
 def all_animals(v: View) -> Outcome:
     """四动物: all four animals."""
     return Hit("all four animals") if all(v.bonus[tile] for tile in ANIMALS) else None
 
 
+@hand_level
 def seat_flower(v: View) -> Outcome:
     """正花: the flower of your seat (1 East, 2 South, 3 West, 4 North)."""
     flower = FLOWERS[v.seat - 1]
     return Hit(f"{flower} is your seat's flower") if v.bonus[flower] else None
 
 
+@hand_level
 def seat_season(v: View) -> Outcome:
     """正季: the season of your seat."""
     season = SEASONS[v.seat - 1]
     return Hit(f"{season} is your seat's season") if v.bonus[season] else None
 
 
+@hand_level
 def fourth_flower(v: View) -> Outcome:
     """四号花: flower F4 scores for every seat (Malaysian); the North seat has it as its own."""
     return Hit("F4 scores for every seat") if v.bonus["F4"] and v.seat != 4 else None
 
 
+@hand_level
 def fourth_season(v: View) -> Outcome:
     """四号季: season S4 scores for every seat (Malaysian)."""
     return Hit("S4 scores for every seat") if v.bonus["S4"] and v.seat != 4 else None
 
 
+@hand_level
 def flower_set(v: View) -> Outcome:
     """一台花: all four flowers."""
     return Hit("all four flowers F1-F4") if all(v.bonus[tile] for tile in FLOWERS) else None
 
 
+@hand_level
 def season_set(v: View) -> Outcome:
     """一台季: all four seasons."""
     return Hit("all four seasons S1-S4") if all(v.bonus[tile] for tile in SEASONS) else None
 
 
+@hand_level
 def faces(v: View) -> Outcome:
     """花面: each face tile (Malaysian)."""
     count = v.bonus[FACE]
     return Hit(f"{count} face tile{'s' if count > 1 else ''}", count) if count else None
 
 
+@hand_level
 def all_faces(v: View) -> Outcome:
     """四面: all four face tiles (Malaysian)."""
     return Hit("all four face tiles") if v.bonus[FACE] >= 4 else None
 
 
+@hand_level
 def fly_bonus(v: View) -> Outcome:
     """飞: each fly kept aside as a bonus tile (Malaysian)."""
     count = v.bonus[FLY]
     return Hit(f"{count} fly kept as bonus", count) if count else None
 
 
+@hand_level
 def four_flies(v: View) -> Outcome:
     """四飞: all four fly tiles held, in the hand and the bonus row together (Malaysian)."""
     return Hit("all four fly tiles held") if v.fly_count() >= 4 else None
 
 
+@hand_level
 def eight_flowers(v: View) -> Outcome:
     """花胡: all eight flowers and seasons; the hand itself does not matter."""
     return Hit("all eight flowers and seasons") if all(v.bonus[tile] for tile in FLOWERS + SEASONS) else None
 
 
+@hand_level
 def robbing_eighth(v: View) -> Outcome:
     """七抢一: seven flowers held, winning on the eighth drawn by another player."""
     return Hit("seven flowers, robbing the eighth") if v.circumstance("robbing_eighth") else None
@@ -342,6 +367,7 @@ def ping_hu(v: View) -> Outcome:
 # --- how the hand was won --------------------------------------------------------------------------------
 
 
+@hand_level
 def fully_concealed(v: View) -> Outcome:
     """门清: no chow, pong or exposed kong, self-drawn (option `fully_concealed_tai`)."""
     if v.options.fully_concealed_tai and v.context.self_drawn and not v.exposed:
@@ -349,11 +375,13 @@ def fully_concealed(v: View) -> Outcome:
     return None
 
 
+@hand_level
 def self_drawn(v: View) -> Outcome:
     """自摸: self-drawn win (option `self_draw_tai`)."""
     return Hit("self-drawn") if v.options.self_draw_tai and v.context.self_drawn else None
 
 
+@hand_level
 def replacement_tile(v: View) -> Outcome:
     """花上/杠上: won on a replacement tile after a flower or a kong."""
     if any(v.circumstance(name) for name in ("replacement_tile", "kong_replacement", "kong_on_kong")):
@@ -361,16 +389,19 @@ def replacement_tile(v: View) -> Outcome:
     return None
 
 
+@hand_level
 def kong_on_kong(v: View) -> Outcome:
     """杠上杠: won on the replacement tile of a second kong in a row."""
     return Hit("won on the replacement of a second kong in a row") if v.circumstance("kong_on_kong") else None
 
 
+@hand_level
 def robbing_kong(v: View) -> Outcome:
     """抢杠: won on the tile another player added to a pong to make a kong."""
     return Hit("won by robbing a kong") if v.circumstance("robbing_kong") else None
 
 
+@hand_level
 def last_tile(v: View) -> Outcome:
     """海底捞月: self-drawn win on the last tile of the wall (not on a replacement draw)."""
     if not v.circumstance("last_tile"):
@@ -380,16 +411,19 @@ def last_tile(v: View) -> Outcome:
     return Hit("self-drawn the last tile of the wall")
 
 
+@hand_level
 def heavenly(v: View) -> Outcome:
     """天胡: East wins on the dealt hand."""
     return Hit("East won on the dealt hand") if v.circumstance("heavenly") else None
 
 
+@hand_level
 def earthly(v: View) -> Outcome:
     """地胡: a non-dealer wins on the dealer's first discard or on the first draw."""
     return Hit("won on the dealer's first discard or the first draw") if v.circumstance("earthly") else None
 
 
+@hand_level
 def humanly(v: View) -> Outcome:
     """人胡: a non-dealer wins on a discard in the first go-around (option `humanly_hand`)."""
     if not v.circumstance("humanly"):
@@ -402,11 +436,13 @@ def humanly(v: View) -> Outcome:
 # --- Malaysian bombs (double the fan once) ---------------------------------------------------------------
 
 
+@hand_level
 def bomb_concealed_self_draw(v: View) -> Outcome:
     """门清自摸: fully concealed and self-drawn."""
     return Hit("fully concealed self-draw") if v.context.self_drawn and not v.exposed else None
 
 
+@hand_level
 def bomb_concealed_discard(v: View) -> Outcome:
     """门清吃胡: fully concealed hand winning on a discard (robbing a kong counts as a discard)."""
     return (
@@ -414,11 +450,13 @@ def bomb_concealed_discard(v: View) -> Outcome:
     )
 
 
+@hand_level
 def bomb_last_tile(v: View) -> Outcome:
     """海底捞月: won on the last tile."""
     return Hit("won on the last tile") if v.circumstance("last_tile") else None
 
 
+@hand_level
 def bomb_kong_replacement(v: View) -> Outcome:
     """杠上开花: won on the replacement tile of a kong.
 
@@ -427,6 +465,7 @@ def bomb_kong_replacement(v: View) -> Outcome:
     """
     if v.circumstance("kong_replacement") or v.circumstance("kong_on_kong"):
         return Hit("won on a kong replacement tile")
-    if v.circumstance("replacement_tile") and v.kongs and not v.bonus_tiles:
+    has_kong = any(meld.kind == "kong" for meld in v.hand.melds)
+    if v.circumstance("replacement_tile") and has_kong and not v.bonus_tiles:
         return Hit("won on a kong replacement tile (the hand has a kong and no bonus tile)")
     return None

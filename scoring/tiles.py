@@ -55,28 +55,39 @@ def check_code(token: str) -> Tile:
     return token
 
 
+# Lookup tables: these helpers run in the scoring loop for every arrangement.
+_SUITED_SET: frozenset[Tile] = frozenset(SUITED)
+_HONOUR_SET: frozenset[Tile] = frozenset(HONOURS)
+_RANK: dict[Tile, int] = {tile: int(tile[0]) for tile in SUITED}
+_SHIFTED: dict[tuple[Tile, int], Tile] = {
+    (tile, step): f"{_RANK[tile] + step}{tile[1]}"
+    for tile in SUITED
+    for step in range(-8, 9)
+    if 1 <= _RANK[tile] + step <= 9
+}
+
+
 def is_suited(tile: Tile) -> bool:
-    return len(tile) == 2 and tile[0].isdigit() and tile[1] in SUITS
+    return tile in _SUITED_SET
 
 
 def is_honour(tile: Tile) -> bool:
-    return tile in HONOURS
+    return tile in _HONOUR_SET
 
 
 def suit_of(tile: Tile) -> str | None:
     """The suit letter of a suited tile, None for anything else."""
-    return tile[1] if is_suited(tile) else None
+    return tile[1] if tile in _SUITED_SET else None
 
 
 def rank_of(tile: Tile) -> int:
     """The rank (1..9) of a suited tile; 0 for anything else."""
-    return int(tile[0]) if is_suited(tile) else 0
+    return _RANK.get(tile, 0)
 
 
 def shifted(tile: Tile, step: int) -> Tile | None:
     """The suited tile `step` ranks away in the same suit, None off the end or for honours."""
-    rank = rank_of(tile) + step
-    return f"{rank}{tile[1]}" if is_suited(tile) and 1 <= rank <= 9 else None
+    return _SHIFTED.get((tile, step))
 
 
 def sort_key(tile: Tile) -> int:

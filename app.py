@@ -297,8 +297,11 @@ def input_ui() -> None:
 # --------------------------------------------------------------------------- tiles and corrections
 
 
-def tiles_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
-    """The photo with boxes, the tile pictures, and the tile table the user corrects."""
+def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
+    """The photo with boxes and groups, the reader's doubts, and the tile pictures of the hand.
+
+    The tiles are the base rows with the user's table edits applied: the edit state of the table is in
+    the session before the script reruns, so the pictures and the score above the table are current."""
     edits = current_edits()
     rows = case_mod.apply_edits(base.rows, edits)
     meld_concealed = meld_concealed_now(base)
@@ -321,11 +324,19 @@ def tiles_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
         st.warning(f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure.")
     picture = hand_picture(group_blocks(build.hand, build.meld_groups))
     if picture is not None:
-        st.image(picture, caption="The hand as read", width="content")
+        st.image(picture, caption="The hand as read (fix it in Check the tiles below)", width="content")
+    return rows, build
 
+
+def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) -> None:
+    """The tile table the user corrects: code and group of every tile, add and delete rows."""
     st.subheader("Check the tiles")
     st.caption("Change a tile or its group in the table; add a missed tile in the last row; "
                "select rows and press the bin to delete. The score updates at once.")
+    if result is not None:
+        unit = str(result.get("unit") or "tai")
+        st.caption(f"Score now: **{result['tai']} {unit}**" if result.get("valid")
+                   else "Score now: not a valid win")
     table = pd.DataFrame(
         {
             "tile": [r.code for r in base.rows],
@@ -355,7 +366,6 @@ def tiles_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
     if unsaved_corrections(base) and st.button("Undo my corrections", key="undo"):
         set_base(base, st.session_state["loaded_source"], st.session_state.get("display"))
         st.rerun()
-    return rows, build
 
 
 def _confidence_label(row: TileRow) -> str:
@@ -541,9 +551,6 @@ def result_ui(build: HandBuild, data: dict[str, Any], result: dict[str, Any] | N
         capped = result.get("raw_tai") != result.get("tai")
         st.success(f"**{result['tai']} {unit}**" + (f" (raw {result['raw_tai']}, capped)" if capped else "")
                    + (" — limit hand" if result.get("limit") else ""))
-        left, right = st.columns(2)
-        left.metric(unit.capitalize(), result["tai"])
-        right.metric(f"Raw {unit}", result["raw_tai"])
         if result.get("points") is not None:
             st.caption(f"{result['points']:g} points")
     else:
@@ -600,11 +607,12 @@ def main() -> None:
     rules, options, option_problems = rules_ui()
     input_ui()
     base: Base = st.session_state["base"]
-    rows, build = tiles_ui(base)
+    rows, build = hand_view_ui(base)
     context = context_ui(build.hand, rules)
     data, result, error = score_case(build, context, rules, options)
     result_ui(build, data, result, error, option_problems)
     download_ui(data, base, rows, result)
+    tile_editor_ui(base, build, result)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,175 @@
+"""End to end in headless Chromium: the real app (`streamlit run app.py`) driven like a player would.
+
+Needs Debian's `chromium` and the Python `playwright` package (its driver only: no browser download).
+Screenshots go to the test's tmp folder, and to $SCREENSHOT_DIR when it is set (for the README).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.app.conftest import ROOT
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+SAMPLE = ROOT / "samples" / "flower_set.jpg"
+PHONE = {"width": 390, "height": 3400}
+DESKTOP = {"width": 1100, "height": 3000}
+RESULT = re.compile(r"^\d+ tai")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                       reason="Debian chromium is not installed (/usr/bin/chromium)"),
+]
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_app(port: int, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """`streamlit run app.py` on loopback only, as `./run app` does."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true",
+         "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})},
+    )
+
+
+def wait_healthy(port: int, process: subprocess.Popen[bytes], timeout_s: float = 60) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+                if r.read().strip() == b"ok":
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise RuntimeError("streamlit did not become healthy")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    port = free_port()
+    process = start_app(port)
+    try:
+        wait_healthy(port, process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def save_shot(page: object, tmp_path: Path, name: str) -> Path:
+    path = tmp_path / name
+    page.screenshot(path=str(path))  # type: ignore[attr-defined]
+    target = os.environ.get("SCREENSHOT_DIR")
+    if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, Path(target) / name)
+    return path
+
+
+def model_shipped() -> bool:
+    """The same check the app makes: can the shipped model be loaded?"""
+    done = subprocess.run([sys.executable, "-c", "from vision.pipeline import TileReader; TileReader.load()"],
+                          cwd=ROOT, capture_output=True, timeout=120)
+    return done.returncode == 0
+
+
+def wait_result(page: object, timeout_ms: int = 90_000) -> str:
+    alert = page.get_by_text(RESULT).first  # type: ignore[attr-defined]
+    alert.wait_for(timeout=timeout_ms)
+    return str(alert.inner_text())
+
+
+def assert_no_horizontal_scroll(page: object) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")  # type: ignore[attr-defined]
+    client = page.evaluate("document.documentElement.clientWidth")  # type: ignore[attr-defined]
+    assert width <= client, f"page scrolls sideways: {width} > {client}"
+
+
+def test_typed_hand_in_browser(server: str, browser: object, tmp_path: Path) -> None:
+    page = browser.new_page(viewport=PHONE)  # type: ignore[attr-defined]
+    page.goto(server)
+    page.get_by_role("tab", name=re.compile("Type a hand")).click()
+    page.get_by_label("Concealed tiles (with the winning tile)").fill("123m 456p 789s 22m")
+    page.get_by_label("Exposed melds, one group each").fill("CCC")
+    page.get_by_label("Exposed melds, one group each").press("Enter")
+    page.get_by_role("button", name="Use this hand").click()
+    assert wait_result(page).startswith("1 tai")
+    page.get_by_text("Payout").first.wait_for()
+    assert page.get_by_text("+4").first.is_visible()  # 1 tai on a discard: winner gets 4 x 1
+    assert_no_horizontal_scroll(page)
+    save_shot(page, tmp_path, "app-typed-phone.png")
+    assert not page.get_by_text("Traceback").count()
+    page.close()
+
+
+def test_sample_photo_upload_in_browser(server: str, browser: object, tmp_path: Path) -> None:
+    if not model_shipped():
+        pytest.skip("no tile model in models/ yet: the photo path cannot give a score")
+    expected = json.loads(SAMPLE.with_suffix(".json").read_text())
+    page = browser.new_page(viewport=PHONE)  # type: ignore[attr-defined]
+    page.goto(server)
+    page.locator("input[type=file]").first.wait_for(state="attached")
+    started = time.perf_counter()
+    page.locator("input[type=file]").first.set_input_files(str(SAMPLE))
+    text = wait_result(page)
+    elapsed = time.perf_counter() - started
+    page.get_by_text("Payout").first.wait_for()
+    assert page.locator("table").count() >= 1
+    assert_no_horizontal_scroll(page)
+    save_shot(page, tmp_path, "app-photo-phone.png")
+    page.set_viewport_size(DESKTOP)
+    time.sleep(1.0)
+    save_shot(page, tmp_path, "app-photo-desktop.png")
+    assert not page.get_by_text("Traceback").count()
+    print(f"sample photo -> '{text}' in {elapsed:.2f} s (ground truth hand: {expected['hand']})")
+    page.close()
+
+
+def test_bad_file_in_browser(server: str, browser: object, tmp_path: Path) -> None:
+    bad = tmp_path / "notes.png"
+    bad.write_bytes(b"this is not a photo")
+    page = browser.new_page(viewport=PHONE)  # type: ignore[attr-defined]
+    page.goto(server)
+    page.locator("input[type=file]").first.set_input_files(str(bad))
+    page.get_by_text(re.compile(r"^notes\.png: ")).first.wait_for(timeout=60_000)
+    assert not page.get_by_text("Traceback").count()
+    page.close()

@@ -102,9 +102,12 @@ def _fly_as_bonus(run: list[int], codes: list[str]) -> bool:
 
 def _build_rows(
     runs: list[list[int]], row_of: list[int], codes: list[str], centres: np.ndarray, shape: TileShape,
-    frame: Frame,
+    frame: Frame, anchors: np.ndarray,
 ) -> list[Row]:
-    """Rows in reading order, each with its hand tiles, their gaps, and its bonus tiles."""
+    """Rows in reading order, each with its hand tiles, their gaps, and its bonus tiles.
+
+    Gaps are measured between `anchors` (see `layout_hand`) rather than box centres.
+    """
     along = centres @ frame.along
     bonus_tiles = {i for run in runs if _fly_as_bonus(run, codes) for i in run}
     bonus_tiles |= {i for run in runs for i in run if codes[i] in BONUS_CODES}
@@ -112,7 +115,7 @@ def _build_rows(
     for number in sorted(set(row_of)):
         tiles = sorted((i for k, run in enumerate(runs) if row_of[k] == number for i in run),
                        key=lambda i: along[i])
-        gaps = row_gaps(tiles, centres, shape, frame)
+        gaps = row_gaps(tiles, anchors, shape, frame)
         core: list[int] = []
         core_gaps: list[float] = []
         pending = -np.inf
@@ -166,7 +169,11 @@ def layout_hand(detections: Detections) -> Layout:
     shape = tile_shapes(boxes, frame)
     run_lists = segments(centres, shape, frame)
     row_of = rows(centres, shape, frame, run_lists)
-    table = _build_rows(run_lists, row_of, sub_codes, centres, shape, frame)
+    # A tile nearer the camera hides the lower part of the one behind it, which moves that
+    # box's centre; the top edge of a box is never hidden that way (nearer is lower in a
+    # photo), so gaps are measured between the boxes' top-centre points.
+    anchors = np.stack([centres[:, 0], boxes[:, 1]], axis=1)
+    table = _build_rows(run_lists, row_of, sub_codes, centres, shape, frame, anchors)
     reading = read_rows(table, _row_distance(table, centres, shape.span), sub_codes)
 
     def orig(indices: tuple[int, ...]) -> tuple[int, ...]:

@@ -38,8 +38,13 @@ ODD_TILE_COST = 0.6
 NEAR_SPANS = 1.3
 # ... and a row of nothing but melds belongs with a row this close.
 FAR_MELD_SPANS = 2.5
-# Pieces at the end of the hand's row beyond this gap that form no meld are not the hand's.
+# A gap this wide (tile pitches) inside the concealed hand costs WIDE_GAP_COST.
+WIDE_GAP = 0.35
+WIDE_GAP_COST = 0.5
+# Pieces at the end of the hand's row beyond this gap that form no meld may be tiles lying
+# elsewhere (discards); leaving them out of the hand costs FAR_COST per tile.
 FAR_GAP = 1.3
+FAR_COST = 0.5
 
 
 @dataclass(frozen=True)
@@ -166,6 +171,8 @@ def _hand_candidates(row: Row, codes: Sequence[str]) -> list[tuple[float, int, i
             odd = sum(row.sideways[start:stop]) if row.sideways else 0
             odd += sum(codes[i] == BACK for i in row.core[start:stop])
             cost = ODD_TILE_COST * odd
+            # Gaps as wide as those between melds are rare inside a concealed hand.
+            cost += WIDE_GAP_COST * sum(g >= WIDE_GAP for g in gaps[start : stop - 1])
             for cut in ([gaps[start - 1]] if start else []) + ([gaps[stop - 1]] if stop < n else []):
                 cost += min(max(SIDE_GAP + 0.25 - cut, -0.5), 1.0)
                 if inner > cut - SIDE_MARGIN:
@@ -235,11 +242,10 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
     for h, hand_row in enumerate(rows):
         if not hand_row.core:
             continue
-        trimmed, far = _trim_far(hand_row, codes)
         attached = _attached(h, rows, sides, near)
         melds: list[tuple[tuple[int, ...], MeldRead]] = []
         stray: list[int] = []
-        ignored: list[int] = list(far)
+        ignored: list[int] = []
         bonus: list[tuple[int, ...]] = [hand_row.bonus] if hand_row.bonus else []
         ignored_bonus: list[int] = []
         cost = 0.0
@@ -266,27 +272,30 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
                 else:
                     ignored.extend(piece)
                     cost += LOOSE_COST * len(piece)
-        for hand_cost, start, stop, before, after in _hand_candidates(trimmed, codes):
-            concealed = trimmed.core[start:stop]
-            all_melds = before + melds + after
-            faces = [i for i in concealed + tuple(stray) if codes[i] != BACK]
-            complete = len(faces) + 3 * len(all_melds) == HAND_SIZE
-            total = cost + hand_cost + (0.0 if complete else INCOMPLETE_COST)
-            key = (-total, len(concealed))
-            if best is None or key > best[0]:
-                ordered = sorted(all_melds, key=lambda m: m[0][0])
-                best = (
-                    key,
-                    Reading(
-                        concealed=concealed,
-                        melds=tuple(ordered),
-                        stray=tuple(stray),
-                        ignored=tuple(ignored),
-                        bonus=tuple(bonus),
-                        ignored_bonus=tuple(ignored_bonus),
-                        cost=total,
-                    ),
-                )
+        trimmed, far = _trim_far(hand_row, codes)
+        versions = [(hand_row, ())] + ([(trimmed, far)] if far else [])
+        for version, dropped in versions:
+            for hand_cost, start, stop, before, after in _hand_candidates(version, codes):
+                concealed = version.core[start:stop]
+                all_melds = before + melds + after
+                faces = [i for i in concealed + tuple(stray) if codes[i] != BACK]
+                complete = len(faces) + 3 * len(all_melds) == HAND_SIZE
+                total = cost + hand_cost + (0.0 if complete else INCOMPLETE_COST) + FAR_COST * len(dropped)
+                key = (-total, len(concealed))
+                if best is None or key > best[0]:
+                    ordered = sorted(all_melds, key=lambda m: m[0][0])
+                    best = (
+                        key,
+                        Reading(
+                            concealed=concealed,
+                            melds=tuple(ordered),
+                            stray=tuple(stray),
+                            ignored=tuple(ignored) + tuple(dropped),
+                            bonus=tuple(bonus),
+                            ignored_bonus=tuple(ignored_bonus),
+                            cost=total,
+                        ),
+                    )
     return best[1] if best else None
 
 
@@ -302,7 +311,7 @@ def _attached(h: int, rows: Sequence[Row], sides: Sequence[_Side], near: Sequenc
             attached.add(q)
             # Only rows holding melds pass the hand on to their neighbours (a bonus row
             # behind the meld row); a row of loose tiles does not.
-            if any(not _blind(m) for _, m in sides[q].melds):
+            if any(not _blind(m) or h in near[q] for _, m in sides[q].melds):
                 frontier.append(q)
     attached.discard(h)
     return attached

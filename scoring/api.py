@@ -21,7 +21,7 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
         raise MalformedHandError(f"the hand must be a JSON object, not {type(data).__name__}")
     rules_name = data.get("rules") or "singapore"
     ruleset = get_ruleset(rules_name if isinstance(rules_name, str) else repr(rules_name))
-    options_data = data.get("options") or {}
+    options_data = {} if data.get("options") is None else data["options"]
     if not isinstance(options_data, Mapping):
         raise MalformedHandError(f"options must be an object, got {options_data!r}")
     options = options_from_mapping(default_options(ruleset.name), options_data)

@@ -188,6 +188,12 @@ def _resolve_backs(kind: str, tiles: list[Tile], where: str) -> list[Tile]:
     return [face] * len(tiles)
 
 
+def _field(data: Mapping[str, Any], name: str, default: Any) -> Any:
+    """A field's value; missing or null means the default (an empty list or object is kept as given)."""
+    value = data.get(name)
+    return default if value is None else value
+
+
 def _bool(data: Mapping[str, Any], name: str) -> bool:
     value = data.get(name, False)
     if value is None:
@@ -227,13 +233,13 @@ def hand_from_json(data: Mapping[str, Any]) -> tuple[Hand, Context]:
     if "concealed" not in data:
         raise MalformedHandError("the hand has no 'concealed' field (e.g. \"123m 456p 789s CCC 55p\")")
     concealed = tiles_from_field(data["concealed"], "concealed")
-    melds_data = data.get("melds") or []
+    melds_data = _field(data, "melds", [])
     if not isinstance(melds_data, list | tuple):
         raise MalformedHandError(f"melds must be a list, got {type(melds_data).__name__}")
     melds = tuple(meld_from_json(item, index) for index, item in enumerate(melds_data))
-    bonus = tiles_from_field(data.get("bonus") or [], "bonus")
-    from_deal = tiles_from_field(data.get("bonus_from_deal") or [], "bonus_from_deal")
-    circumstances = data.get("circumstances") or []
+    bonus = tiles_from_field(_field(data, "bonus", []), "bonus")
+    from_deal = tiles_from_field(_field(data, "bonus_from_deal", []), "bonus_from_deal")
+    circumstances = _field(data, "circumstances", [])
     if isinstance(circumstances, str):
         circumstances = [circumstances]
     if not isinstance(circumstances, list | tuple) or not all(isinstance(c, str) for c in circumstances):

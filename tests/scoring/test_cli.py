@@ -1,0 +1,115 @@
+"""`python -m scoring`: exit 0 valid, 1 invalid win, 2 malformed with one line on stderr; flags override."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scoring.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[2]
+HAND = {"concealed": "123m 456p 789s CCC 55p"}
+
+
+def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "scoring", *args], input=stdin, capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+
+
+def test_valid_hand_exits_0_with_breakdown(tmp_path: Path) -> None:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(HAND))
+    done = run_cli(str(path))
+    assert done.returncode == 0, done.stderr
+    assert "Dragon pong" in done.stdout and "1 tai" in done.stdout
+    assert done.stderr == ""
+
+
+def test_json_from_stdin_with_flags() -> None:
+    hand = {"concealed": "EEE 123m 456p 789s 55p"}
+    done = run_cli("-", "--json", "--seat", "S", "--prevailing", "S", stdin=json.dumps(hand))
+    assert done.returncode == 1  # E is neither seat nor prevailing wind: a chicken hand
+    result = json.loads(done.stdout)
+    assert result["valid"] is False and result["reason"] == "below_minimum"
+
+
+@pytest.mark.parametrize(
+    ("stdin", "needle"),
+    [
+        pytest.param("", "not valid JSON", id="empty"),
+        pytest.param("{", "not valid JSON", id="truncated"),
+        pytest.param("[1, 2]", "JSON object", id="array"),
+        pytest.param('{"concealed": "123q"}', "123q", id="unknown-tile"),
+        pytest.param("[" * 100000, "", id="deep-nesting"),
+    ],
+)
+def test_malformed_exits_2_with_one_line(stdin: str, needle: str) -> None:
+    done = run_cli("-", stdin=stdin)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    assert needle in lines[0]
+    assert "Traceback" not in done.stderr
+
+
+def test_bad_flag_is_one_line() -> None:
+    done = run_cli("--frobnicate")
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def _main(tmp_path: Path, data: object, *args: str, raw: bytes | None = None) -> int:
+    path = tmp_path / "hand.json"
+    if raw is None:
+        path.write_text(json.dumps(data))
+    else:
+        path.write_bytes(raw)
+    return main([str(path), *args])
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "tai"),
+    [
+        pytest.param((), 0, 1, id="plain"),
+        pytest.param(("--self-drawn",), 0, 2, id="self-drawn-adds-fully-concealed"),
+        pytest.param(("--option", "min_tai=2"), 1, 1, id="option-min"),
+        pytest.param(("--option", "max_tai=10", "--option", "self_draw_tai=true", "--self-drawn"), 0, 3,
+                     id="two-options"),
+        pytest.param(("--winning-tile", "9m"), 1, 0, id="winning-tile-not-in-hand"),
+        pytest.param(("--rules", "malaysian"), 1, 0, id="rules-flag"),
+        pytest.param(("--option", "payout_scheme=shooter_pays"), 0, 1, id="text-option"),
+    ],
+)
+def test_flags_override_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
+                                 code: int, tai: int) -> None:
+    assert _main(tmp_path, HAND, "--json", *args) == code
+    assert json.loads(capsys.readouterr().out)["tai"] == tai
+
+
+@pytest.mark.parametrize(
+    ("args", "raw"),
+    [
+        pytest.param(("--option", "max_tai"), None, id="option-without-value"),
+        pytest.param(("--option", "bogus=1"), None, id="unknown-option"),
+        pytest.param(("--seat", "Q"), None, id="bad-seat"),
+        pytest.param((), b"\xff\xfe\x00garbage", id="not-utf8"),
+        pytest.param((), b'{"concealed": "123m", "melds": [{"kind": "chow", "tiles": "1m fly fly"}]}',
+                     id="bad-meld"),
+    ],
+)
+def test_main_malformed_returns_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
+                                  raw: bytes | None) -> None:
+    assert _main(tmp_path, HAND, *args, raw=raw) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert len(captured.err.strip().splitlines()) == 1
+
+
+def test_missing_file_returns_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["/nonexistent/hand.json"]) == 2
+    assert "cannot read" in capsys.readouterr().err

@@ -1,0 +1,230 @@
+"""Malformed input raises a named `MalformedHandError` with one line quoting the problem; hand strings."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from scoring import (
+    RULESET_NAMES,
+    HandStringError,
+    MalformedHandError,
+    MeldError,
+    OptionError,
+    Options,
+    RulesetError,
+    UnknownTileError,
+    default_options,
+    format_hand,
+    parse_hand_string,
+    score_json,
+)
+from scoring.tiles import ALL_CODES
+
+HAND = "123m 456p 789s CCC 55p"
+
+
+@pytest.mark.parametrize(
+    ("text", "tiles"),
+    [
+        pytest.param("", [], id="empty"),
+        pytest.param("   ", [], id="blank"),
+        pytest.param("123m", ["1m", "2m", "3m"], id="run"),
+        pytest.param("CCC", ["C", "C", "C"], id="honour-run"),
+        pytest.param("ESWN", ["E", "S", "W", "N"], id="winds"),
+        pytest.param("123m 456p 789s CCC 55p", ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s",
+                                                "C", "C", "C", "5p", "5p"], id="example"),
+        pytest.param("F1 S4 cat", ["F1", "S4", "cat"], id="bonus-codes"),
+        pytest.param("FF1", ["F", "F1"], id="green-dragon-then-flower"),
+        pytest.param("S123m", ["S", "1m", "2m", "3m"], id="south-then-run"),
+        pytest.param("fly 5p fly", ["fly", "5p", "fly"], id="fly"),
+        pytest.param("12m,3m", ["1m", "2m", "3m"], id="comma-separates"),
+    ],
+)
+def test_parse_hand_string(text: str, tiles: list[str]) -> None:
+    assert parse_hand_string(text) == tiles
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("123", id="digits-without-suit"),
+        pytest.param("123x", id="unknown-suit"),
+        pytest.param("0m", id="rank-zero"),
+        pytest.param("X", id="unknown-letter"),
+        pytest.param("dragon", id="word"),
+        pytest.param("1M", id="upper-suit"),
+        pytest.param("F5", id="flower-5"),
+    ],
+)
+def test_parse_hand_string_rejects(text: str) -> None:
+    with pytest.raises(UnknownTileError) as error:
+        parse_hand_string(text)
+    assert repr(text[:1]) in str(error.value) or text in str(error.value)
+    assert "\n" not in str(error.value)
+
+
+def test_parse_hand_string_rejects_non_text() -> None:
+    with pytest.raises(HandStringError):
+        parse_hand_string(123)  # type: ignore[arg-type]
+
+
+def test_format_hand_groups_neighbours() -> None:
+    assert format_hand(["1m", "2m", "3m", "C", "C", "C", "5p", "5p", "F1"]) == "123m CCC 55p F1"
+
+
+def test_format_hand_rejects_unknown_code() -> None:
+    with pytest.raises(UnknownTileError, match="'9x'"):
+        format_hand(["9x"])
+
+
+def test_every_code_round_trips_alone() -> None:
+    for code in ALL_CODES:
+        assert parse_hand_string(format_hand([code])) == [code]
+
+
+def _bad(data: dict[str, Any]) -> Any:
+    return data
+
+
+MALFORMED = [
+    pytest.param({}, MalformedHandError, "concealed", id="no-concealed"),
+    pytest.param({"concealed": 5}, HandStringError, "concealed", id="concealed-number"),
+    pytest.param({"concealed": "123m 456p 789s CCC 55q"}, UnknownTileError, "55q", id="unknown-code"),
+    pytest.param({"concealed": ["1m", 2]}, HandStringError, "2", id="non-text-code"),
+    pytest.param({"concealed": HAND + " F1"}, MalformedHandError, "bonus tile F1", id="bonus-in-concealed"),
+    pytest.param({"concealed": HAND + " back"}, MalformedHandError, "back", id="back-in-concealed"),
+    pytest.param({"concealed": HAND, "bonus": ["5m"]}, MalformedHandError, "not a bonus tile", id="suited-bonus"),
+    pytest.param({"concealed": HAND, "melds": {}}, MalformedHandError, "melds", id="melds-not-list"),
+    pytest.param({"concealed": HAND, "melds": ["CCC"]}, MeldError, "melds[0]", id="meld-not-object"),
+    pytest.param({"concealed": HAND, "melds": [{"kind": "pung", "tiles": "CCC"}]}, MeldError, "pung",
+                 id="unknown-meld-kind"),
+    pytest.param({"concealed": HAND, "melds": [{"kind": "pong"}]}, MeldError, "no tiles", id="meld-no-tiles"),
+    pytest.param({"concealed": HAND, "melds": [{"kind": "chow", "tiles": "135m"}]}, MeldError, "consecutive",
+                 id="chow-gap"),
+    pytest.param({"concealed": HAND, "melds": [{"kind": "chow", "tiles": "12m 3p"}]}, MeldError, "one suit",
+                 id="chow-two-suits"),
+    pytest.param({"concealed": HAND, "melds": [{"kind": "chow", "tiles": "EEE"}]}, MeldError, "suited",
+                 id="chow-of-honours"),
+    pytest.param({"concealed": HAND, "melds": [{"kind": "pong", "tiles": "CCF"}]}, MeldError, "equal",
+                 id="pong-unequal"),
+    pytest.param({"concealed": HAND, "melds": [{"kind": "pong", "tiles": "CCCC"}]}, MeldError, "3 tiles",
+                 id="pong-four-tiles"),
+    pytest.param({"concealed": HAND, "melds": [{"kind": "kong", "tiles": "CCC"}]}, MeldError, "4 tiles",
+                 id="kong-three-tiles"),
+    pytest.param({"concealed": HAND, "melds": [{"kind": "kong", "tiles": "CCC fly"}]}, MeldError, "kong",
+                 id="fly-in-kong"),
+    pytest.param({"concealed": HAND, "melds": [{"kind": "chow", "tiles": "1p fly fly"}]}, MeldError,
+                 "at most one fly", id="two-fly-exposed-chow"),
+    pytest.param({"concealed": HAND, "melds": [{"kind": "pong", "tiles": "fly fly fly"}]}, MeldError,
+                 "real tile", id="all-fly-meld"),
+    pytest.param({"concealed": HAND, "melds": [{"kind": "pong", "tiles": "F1 F1 F1"}]}, MeldError,
+                 "cannot be part of a meld", id="bonus-meld"),
+    pytest.param({"concealed": HAND, "melds": [{"kind": "kong", "tiles": "back back back back"}]}, MeldError,
+                 "which tile", id="all-back-kong"),
+    pytest.param({"concealed": HAND, "melds": [{"kind": "pong", "tiles": "C back C"}]}, MeldError,
+                 "only stand in a kong", id="back-in-pong"),
+    pytest.param({"concealed": HAND, "melds": [{"kind": "pong", "tiles": "CCC", "concealed": "yes"}]},
+                 MeldError, "true or false", id="meld-concealed-not-bool"),
+    pytest.param({"concealed": HAND, "rules": "hongkong"}, RulesetError, "hongkong", id="unknown-rules"),
+    pytest.param({"concealed": HAND, "rules": 3}, RulesetError, "3", id="rules-not-text"),
+    pytest.param({"concealed": HAND, "options": {"maxtai": 3}}, OptionError, "maxtai", id="unknown-option"),
+    pytest.param({"concealed": HAND, "options": {"max_tai": "5"}}, OptionError, "max_tai", id="option-text"),
+    pytest.param({"concealed": HAND, "options": {"max_tai": 2.5}}, OptionError, "whole", id="option-fraction"),
+    pytest.param({"concealed": HAND, "options": {"pure_green": 1}}, OptionError, "true or false",
+                 id="option-bool-as-int"),
+    pytest.param({"concealed": HAND, "options": {"min_tai": 6}}, OptionError, "above max_tai",
+                 id="min-above-max"),
+    pytest.param({"concealed": HAND, "options": {"max_tai": 0}}, OptionError, "at least 1", id="max-zero"),
+    pytest.param({"concealed": HAND, "options": {"unit": 0}}, OptionError, "positive", id="unit-zero"),
+    pytest.param({"concealed": HAND, "options": {"unit": -1}}, OptionError, "negative", id="unit-negative"),
+    pytest.param({"concealed": HAND, "options": {"payout_scheme": "winner_takes_all"}}, OptionError,
+                 "payout_scheme", id="unknown-scheme"),
+    pytest.param({"concealed": HAND, "options": {"payout_table": []}}, OptionError, "non-empty",
+                 id="empty-table"),
+    pytest.param({"concealed": HAND, "options": {"payout_table": [[1, 2, 3]]}}, OptionError, "shooter",
+                 id="table-row-three"),
+    pytest.param({"concealed": HAND, "options": []}, MalformedHandError, "options", id="options-list"),
+    pytest.param({"concealed": HAND, "seat_wind": "X"}, MalformedHandError, "seat_wind", id="bad-seat"),
+    pytest.param({"concealed": HAND, "prevailing_wind": 1}, MalformedHandError, "prevailing_wind",
+                 id="prevailing-number"),
+    pytest.param({"concealed": HAND, "winning_tile": "Z"}, UnknownTileError, "Z", id="unknown-winning-tile"),
+    pytest.param({"concealed": HAND, "winning_tile": "F1"}, MalformedHandError, "not a hand tile",
+                 id="bonus-winning-tile"),
+    pytest.param({"concealed": HAND, "self_drawn": "yes"}, MalformedHandError, "self_drawn", id="self-drawn-text"),
+    pytest.param({"concealed": HAND, "pay_all": 1}, MalformedHandError, "pay_all", id="pay-all-number"),
+    pytest.param({"concealed": HAND, "circumstances": ["moonwalk"]}, MalformedHandError, "moonwalk",
+                 id="unknown-circumstance"),
+    pytest.param({"concealed": HAND, "circumstances": [1]}, MalformedHandError, "circumstances",
+                 id="circumstance-number"),
+]
+
+
+@pytest.mark.parametrize(("data", "error", "quote"), MALFORMED)
+def test_malformed_input_raises_named_error(data: dict[str, Any], error: type[Exception], quote: str) -> None:
+    with pytest.raises(error) as raised:
+        score_json(data)
+    message = str(raised.value)
+    assert quote in message
+    assert "\n" not in message
+    assert isinstance(raised.value, ValueError)
+
+
+def test_not_a_dict() -> None:
+    with pytest.raises(MalformedHandError, match="JSON object"):
+        score_json(["123m"])  # type: ignore[arg-type]
+
+
+def test_concealed_kong_with_face_down_tiles() -> None:
+    result = score_json({"concealed": "123m 456p 789s 55p",
+                         "melds": [{"kind": "kong", "tiles": "back C C back", "concealed": True}]})
+    assert result["valid"] and result["tai"] == 1
+
+
+def test_unknown_field_is_a_warning() -> None:
+    result = score_json({"concealed": HAND, "note": "from the app"})
+    assert result["valid"]
+    assert any("note" in warning for warning in result["warnings"])
+
+
+def test_null_fields_mean_defaults() -> None:
+    result = score_json({"concealed": HAND, "melds": None, "bonus": None, "winning_tile": None,
+                         "seat_wind": None, "circumstances": None, "options": None, "rules": None})
+    assert result["valid"] and result["rules"] == "singapore"
+
+
+def test_options_defaults_follow_rules_md() -> None:
+    options = Options()
+    assert (options.min_tai, options.max_tai, options.unit, options.payout_scheme) == (1, 5, 1, "standard")
+    assert options.instant_payouts and options.fully_concealed_tai and options.pure_green and options.humanly_hand
+    assert not options.self_draw_tai and not options.lesser_sequence_wait_rule
+    assert options.north_wind and options.points_per_fan == 20 and options.malaysian_payment == "seed"
+    malaysian = default_options("malaysian")
+    assert (malaysian.min_tai, malaysian.max_tai) == (5, 10)
+    assert default_options("singapore") == options
+
+
+def test_every_option_has_help_for_the_sidebar() -> None:
+    for field in dataclasses.fields(Options):
+        assert field.metadata.get("help"), field.name
+
+
+def test_options_are_frozen() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Options().max_tai = 10  # type: ignore[misc]
+
+
+def test_ruleset_names() -> None:
+    assert RULESET_NAMES == ("singapore", "malaysian")
+    with pytest.raises(RulesetError):
+        default_options("riichi")
+
+
+def test_tile_codes_match_the_detector_classes() -> None:
+    classes = pytest.importorskip("vision.classes")
+    assert set(classes.CLASSES) == ALL_CODES
+    from scoring.tiles import BONUS
+
+    assert set(classes.BONUS_CODES) == BONUS

@@ -18,13 +18,26 @@ from scoring.decompose import _split
 HANDS: dict[str, dict[str, Any]] = {
     "typical singapore (dragon pong)": {"concealed": "123m 456p 789s CCC 55p", "bonus": ["F1"]},
     "singapore sequence hand, wait check": {"concealed": "234m 567m 234p 678s 55p", "winning_tile": "2m"},
-    "singapore full flush, many readings": {"concealed": "11122233344455m", "winning_tile": "5m",
-                                            "options": {"max_tai": 10}},
-    "singapore with melds": {"concealed": "234p 55p", "bonus": ["cat", "rat"],
-                             "melds": [{"kind": "pong", "tiles": "CCC"}, {"kind": "chow", "tiles": "345m"},
-                                       {"kind": "kong", "tiles": "9999s"}]},
-    "typical malaysian": {"rules": "malaysian", "concealed": "123p 456p 789p 55p", "bonus": ["F1", "cat"],
-                          "melds": [{"kind": "pong", "tiles": "111p"}]},
+    "singapore full flush, many readings": {
+        "concealed": "11122233344455m",
+        "winning_tile": "5m",
+        "options": {"max_tai": 10},
+    },
+    "singapore with melds": {
+        "concealed": "234p 55p",
+        "bonus": ["cat", "rat"],
+        "melds": [
+            {"kind": "pong", "tiles": "CCC"},
+            {"kind": "chow", "tiles": "345m"},
+            {"kind": "kong", "tiles": "9999s"},
+        ],
+    },
+    "typical malaysian": {
+        "rules": "malaysian",
+        "concealed": "123p 456p 789p 55p",
+        "bonus": ["F1", "cat"],
+        "melds": [{"kind": "pong", "tiles": "111p"}],
+    },
     "malaysian three fly": {"rules": "malaysian", "concealed": "fly fly fly 1234p 5678p 999p"},
     "malaysian four fly (worst)": {"rules": "malaysian", "concealed": "fly fly fly fly 12345p 6p 7p 8p 99p"},
     "malaysian four fly, nine single dots": {

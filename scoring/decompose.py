@@ -24,6 +24,7 @@ from scoring.tiles import (
     is_suited,
     rank_of,
     shifted,
+    sort_key,
 )
 
 CODES: tuple[Tile, ...] = SUITED + HONOURS
@@ -122,8 +123,8 @@ def _fly_only_groups(flies: int, sets: int, pair: int, types: tuple[Tile, ...]) 
     if flies == 2:
         return [(Group("pair", tile, (tile, tile)),) for tile in types]
     if flies == 3:
-        pongs = [(Group("pong", tile, (tile,) * 3),) for tile in types]
-        chows = [
+        pongs: list[tuple[Group, ...]] = [(Group("pong", tile, (tile,) * 3),) for tile in types]
+        chows: list[tuple[Group, ...]] = [
             (Group("chow", tile, (tile, shifted(tile, 1) or "", shifted(tile, 2) or "")),)
             for tile in types
             if is_suited(tile) and rank_of(tile) <= 7 and shifted(tile, 2) in types
@@ -202,6 +203,11 @@ def _counts(tiles: Iterable[Tile]) -> tuple[tuple[int, ...], int]:
     return tuple(counter.get(code, 0) for code in CODES), counter.get(FLY, 0)
 
 
+def _display_order(group: Group) -> tuple[object, ...]:
+    """Concealed groups first, then declared melds, each in tile order (1m..9s, winds, dragons)."""
+    return (group.declared, sort_key(group.tile), group.kind, group.fly_for, group.concealed)
+
+
 def _within_copies(groups: Iterable[Group]) -> bool:
     """No tile stands for a fifth copy once flies are read as the tiles they replace."""
     counter = Counter(tile for group in groups for tile in group.tiles)
@@ -221,7 +227,7 @@ def standard_arrangements(hand: Hand, types: tuple[Tile, ...]) -> list[Arrangeme
     found = []
     for melds in itertools.product(*(meld_readings(meld) for meld in hand.melds)):
         for split in splits:
-            sets_part = sorted(group for group in (*melds, *split) if group.is_set)
+            sets_part = sorted((group for group in (*melds, *split) if group.is_set), key=_display_order)
             pair_part = [group for group in split if not group.is_set]
             groups = (*sets_part, *pair_part)
             if groups not in seen and _within_copies(groups):
@@ -246,7 +252,9 @@ def seven_pairs_arrangements(hand: Hand, types: tuple[Tile, ...]) -> list[Arrang
     free = [tile for tile in types if tile not in counter]
     found = []
     for extra in itertools.combinations(free, spare):
-        groups = tuple(sorted(pairs + [Group("pair", tile, (tile, tile)) for tile in extra]))
+        groups = tuple(
+            sorted(pairs + [Group("pair", tile, (tile, tile)) for tile in extra], key=_display_order)
+        )
         found.append(Arrangement(SEVEN_PAIRS, groups))
     return found
 

@@ -19,7 +19,7 @@ def melds(*specs: str) -> list[dict[str, Any]]:
 
 def case(
     case_id: str,
-    concealed: str,
+    concealed: str | list[str],
     *,
     tai: int | None = None,
     raw: int | None = None,
@@ -40,8 +40,14 @@ def case(
 
 def check(result: dict[str, Any], expect: dict[str, Any]) -> None:
     """Assert a `score_json` result against a case's expectations (only the ones given)."""
-    summary = (result["valid"], result["reason"], result["raw_tai"], result["tai"],
-               sorted(p["key"] for p in result["patterns"]), result["warnings"])
+    summary = (
+        result["valid"],
+        result["reason"],
+        result["raw_tai"],
+        result["tai"],
+        sorted(p["key"] for p in result["patterns"]),
+        result["warnings"],
+    )
     assert result["valid"] is expect["valid"], summary
     if expect["reason"] is not None or not expect["valid"]:
         assert result["reason"] == expect["reason"], summary

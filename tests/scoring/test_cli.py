@@ -16,8 +16,14 @@ HAND = {"concealed": "123m 456p 789s CCC 55p"}
 
 
 def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "scoring", *args], input=stdin, capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "scoring", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
 
 
 def test_valid_hand_exits_0_with_breakdown(tmp_path: Path) -> None:
@@ -78,15 +84,20 @@ def _main(tmp_path: Path, data: object, *args: str, raw: bytes | None = None) ->
         pytest.param((), 0, 1, id="plain"),
         pytest.param(("--self-drawn",), 0, 2, id="self-drawn-adds-fully-concealed"),
         pytest.param(("--option", "min_tai=2"), 1, 1, id="option-min"),
-        pytest.param(("--option", "max_tai=10", "--option", "self_draw_tai=true", "--self-drawn"), 0, 3,
-                     id="two-options"),
+        pytest.param(
+            ("--option", "max_tai=10", "--option", "self_draw_tai=true", "--self-drawn"),
+            0,
+            3,
+            id="two-options",
+        ),
         pytest.param(("--winning-tile", "9m"), 1, 0, id="winning-tile-not-in-hand"),
         pytest.param(("--rules", "malaysian"), 1, 0, id="rules-flag"),
         pytest.param(("--option", "payout_scheme=shooter_pays"), 0, 1, id="text-option"),
     ],
 )
-def test_flags_override_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
-                                 code: int, tai: int) -> None:
+def test_flags_override_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], code: int, tai: int
+) -> None:
     assert _main(tmp_path, HAND, "--json", *args) == code
     assert json.loads(capsys.readouterr().out)["tai"] == tai
 
@@ -98,12 +109,14 @@ def test_flags_override_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
         pytest.param(("--option", "bogus=1"), None, id="unknown-option"),
         pytest.param(("--seat", "Q"), None, id="bad-seat"),
         pytest.param((), b"\xff\xfe\x00garbage", id="not-utf8"),
-        pytest.param((), b'{"concealed": "123m", "melds": [{"kind": "chow", "tiles": "1m fly fly"}]}',
-                     id="bad-meld"),
+        pytest.param(
+            (), b'{"concealed": "123m", "melds": [{"kind": "chow", "tiles": "1m fly fly"}]}', id="bad-meld"
+        ),
     ],
 )
-def test_main_malformed_returns_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
-                                  raw: bytes | None) -> None:
+def test_main_malformed_returns_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: tuple[str, ...], raw: bytes | None
+) -> None:
     assert _main(tmp_path, HAND, *args, raw=raw) == 2
     captured = capsys.readouterr()
     assert captured.out == ""

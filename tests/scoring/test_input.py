@@ -34,8 +34,11 @@ HAND = "123m 456p 789s CCC 55p"
         pytest.param("123m", ["1m", "2m", "3m"], id="run"),
         pytest.param("CCC", ["C", "C", "C"], id="honour-run"),
         pytest.param("ESWN", ["E", "S", "W", "N"], id="winds"),
-        pytest.param("123m 456p 789s CCC 55p", ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s",
-                                                "C", "C", "C", "5p", "5p"], id="example"),
+        pytest.param(
+            "123m 456p 789s CCC 55p",
+            ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "C", "C", "C", "5p", "5p"],
+            id="example",
+        ),
         pytest.param("F1 S4 cat", ["F1", "S4", "cat"], id="bonus-codes"),
         pytest.param("FF1", ["F", "F1"], id="green-dragon-then-flower"),
         pytest.param("S123m", ["S", "1m", "2m", "3m"], id="south-then-run"),
@@ -96,69 +99,161 @@ MALFORMED = [
     pytest.param({"concealed": ["1m", 2]}, HandStringError, "2", id="non-text-code"),
     pytest.param({"concealed": HAND + " F1"}, MalformedHandError, "bonus tile F1", id="bonus-in-concealed"),
     pytest.param({"concealed": HAND + " back"}, MalformedHandError, "back", id="back-in-concealed"),
-    pytest.param({"concealed": HAND, "bonus": ["5m"]}, MalformedHandError, "not a bonus tile", id="suited-bonus"),
+    pytest.param(
+        {"concealed": HAND, "bonus": ["5m"]}, MalformedHandError, "not a bonus tile", id="suited-bonus"
+    ),
     pytest.param({"concealed": HAND, "melds": {}}, MalformedHandError, "melds", id="melds-not-list"),
     pytest.param({"concealed": HAND, "melds": ["CCC"]}, MeldError, "melds[0]", id="meld-not-object"),
-    pytest.param({"concealed": HAND, "melds": [{"kind": "pung", "tiles": "CCC"}]}, MeldError, "pung",
-                 id="unknown-meld-kind"),
+    pytest.param(
+        {"concealed": HAND, "melds": [{"kind": "pung", "tiles": "CCC"}]},
+        MeldError,
+        "pung",
+        id="unknown-meld-kind",
+    ),
     pytest.param({"concealed": HAND, "melds": [{"kind": "pong"}]}, MeldError, "no tiles", id="meld-no-tiles"),
-    pytest.param({"concealed": HAND, "melds": [{"kind": "chow", "tiles": "135m"}]}, MeldError, "consecutive",
-                 id="chow-gap"),
-    pytest.param({"concealed": HAND, "melds": [{"kind": "chow", "tiles": "12m 3p"}]}, MeldError, "one suit",
-                 id="chow-two-suits"),
-    pytest.param({"concealed": HAND, "melds": [{"kind": "chow", "tiles": "EEE"}]}, MeldError, "suited",
-                 id="chow-of-honours"),
-    pytest.param({"concealed": HAND, "melds": [{"kind": "pong", "tiles": "CCF"}]}, MeldError, "equal",
-                 id="pong-unequal"),
-    pytest.param({"concealed": HAND, "melds": [{"kind": "pong", "tiles": "CCCC"}]}, MeldError, "3 tiles",
-                 id="pong-four-tiles"),
-    pytest.param({"concealed": HAND, "melds": [{"kind": "kong", "tiles": "CCC"}]}, MeldError, "4 tiles",
-                 id="kong-three-tiles"),
-    pytest.param({"concealed": HAND, "melds": [{"kind": "kong", "tiles": "CCC fly"}]}, MeldError, "kong",
-                 id="fly-in-kong"),
-    pytest.param({"concealed": HAND, "melds": [{"kind": "chow", "tiles": "1p fly fly"}]}, MeldError,
-                 "at most one fly", id="two-fly-exposed-chow"),
-    pytest.param({"concealed": HAND, "melds": [{"kind": "pong", "tiles": "fly fly fly"}]}, MeldError,
-                 "real tile", id="all-fly-meld"),
-    pytest.param({"concealed": HAND, "melds": [{"kind": "pong", "tiles": "F1 F1 F1"}]}, MeldError,
-                 "cannot be part of a meld", id="bonus-meld"),
-    pytest.param({"concealed": HAND, "melds": [{"kind": "kong", "tiles": "back back back back"}]}, MeldError,
-                 "which tile", id="all-back-kong"),
-    pytest.param({"concealed": HAND, "melds": [{"kind": "pong", "tiles": "C back C"}]}, MeldError,
-                 "only stand in a kong", id="back-in-pong"),
-    pytest.param({"concealed": HAND, "melds": [{"kind": "pong", "tiles": "CCC", "concealed": "yes"}]},
-                 MeldError, "true or false", id="meld-concealed-not-bool"),
+    pytest.param(
+        {"concealed": HAND, "melds": [{"kind": "chow", "tiles": "135m"}]},
+        MeldError,
+        "consecutive",
+        id="chow-gap",
+    ),
+    pytest.param(
+        {"concealed": HAND, "melds": [{"kind": "chow", "tiles": "12m 3p"}]},
+        MeldError,
+        "one suit",
+        id="chow-two-suits",
+    ),
+    pytest.param(
+        {"concealed": HAND, "melds": [{"kind": "chow", "tiles": "EEE"}]},
+        MeldError,
+        "suited",
+        id="chow-of-honours",
+    ),
+    pytest.param(
+        {"concealed": HAND, "melds": [{"kind": "pong", "tiles": "CCF"}]},
+        MeldError,
+        "equal",
+        id="pong-unequal",
+    ),
+    pytest.param(
+        {"concealed": HAND, "melds": [{"kind": "pong", "tiles": "CCCC"}]},
+        MeldError,
+        "3 tiles",
+        id="pong-four-tiles",
+    ),
+    pytest.param(
+        {"concealed": HAND, "melds": [{"kind": "kong", "tiles": "CCC"}]},
+        MeldError,
+        "4 tiles",
+        id="kong-three-tiles",
+    ),
+    pytest.param(
+        {"concealed": HAND, "melds": [{"kind": "kong", "tiles": "CCC fly"}]},
+        MeldError,
+        "kong",
+        id="fly-in-kong",
+    ),
+    pytest.param(
+        {"concealed": HAND, "melds": [{"kind": "chow", "tiles": "1p fly fly"}]},
+        MeldError,
+        "at most one fly",
+        id="two-fly-exposed-chow",
+    ),
+    pytest.param(
+        {"concealed": HAND, "melds": [{"kind": "pong", "tiles": "fly fly fly"}]},
+        MeldError,
+        "real tile",
+        id="all-fly-meld",
+    ),
+    pytest.param(
+        {"concealed": HAND, "melds": [{"kind": "pong", "tiles": "F1 F1 F1"}]},
+        MeldError,
+        "cannot be part of a meld",
+        id="bonus-meld",
+    ),
+    pytest.param(
+        {"concealed": HAND, "melds": [{"kind": "kong", "tiles": "back back back back"}]},
+        MeldError,
+        "which tile",
+        id="all-back-kong",
+    ),
+    pytest.param(
+        {"concealed": HAND, "melds": [{"kind": "pong", "tiles": "C back C"}]},
+        MeldError,
+        "only stand in a kong",
+        id="back-in-pong",
+    ),
+    pytest.param(
+        {"concealed": HAND, "melds": [{"kind": "pong", "tiles": "CCC", "concealed": "yes"}]},
+        MeldError,
+        "true or false",
+        id="meld-concealed-not-bool",
+    ),
     pytest.param({"concealed": HAND, "rules": "hongkong"}, RulesetError, "hongkong", id="unknown-rules"),
     pytest.param({"concealed": HAND, "rules": 3}, RulesetError, "3", id="rules-not-text"),
     pytest.param({"concealed": HAND, "options": {"maxtai": 3}}, OptionError, "maxtai", id="unknown-option"),
     pytest.param({"concealed": HAND, "options": {"max_tai": "5"}}, OptionError, "max_tai", id="option-text"),
-    pytest.param({"concealed": HAND, "options": {"max_tai": 2.5}}, OptionError, "whole", id="option-fraction"),
-    pytest.param({"concealed": HAND, "options": {"pure_green": 1}}, OptionError, "true or false",
-                 id="option-bool-as-int"),
-    pytest.param({"concealed": HAND, "options": {"min_tai": 6}}, OptionError, "above max_tai",
-                 id="min-above-max"),
+    pytest.param(
+        {"concealed": HAND, "options": {"max_tai": 2.5}}, OptionError, "whole", id="option-fraction"
+    ),
+    pytest.param(
+        {"concealed": HAND, "options": {"pure_green": 1}},
+        OptionError,
+        "true or false",
+        id="option-bool-as-int",
+    ),
+    pytest.param(
+        {"concealed": HAND, "options": {"min_tai": 6}}, OptionError, "above max_tai", id="min-above-max"
+    ),
     pytest.param({"concealed": HAND, "options": {"max_tai": 0}}, OptionError, "at least 1", id="max-zero"),
     pytest.param({"concealed": HAND, "options": {"unit": 0}}, OptionError, "positive", id="unit-zero"),
     pytest.param({"concealed": HAND, "options": {"unit": -1}}, OptionError, "negative", id="unit-negative"),
-    pytest.param({"concealed": HAND, "options": {"payout_scheme": "winner_takes_all"}}, OptionError,
-                 "payout_scheme", id="unknown-scheme"),
-    pytest.param({"concealed": HAND, "options": {"payout_table": []}}, OptionError, "non-empty",
-                 id="empty-table"),
-    pytest.param({"concealed": HAND, "options": {"payout_table": [[1, 2, 3]]}}, OptionError, "shooter",
-                 id="table-row-three"),
+    pytest.param(
+        {"concealed": HAND, "options": {"payout_scheme": "winner_takes_all"}},
+        OptionError,
+        "payout_scheme",
+        id="unknown-scheme",
+    ),
+    pytest.param(
+        {"concealed": HAND, "options": {"payout_table": []}}, OptionError, "non-empty", id="empty-table"
+    ),
+    pytest.param(
+        {"concealed": HAND, "options": {"payout_table": [[1, 2, 3]]}},
+        OptionError,
+        "shooter",
+        id="table-row-three",
+    ),
     pytest.param({"concealed": HAND, "options": []}, MalformedHandError, "options", id="options-list"),
     pytest.param({"concealed": HAND, "seat_wind": "X"}, MalformedHandError, "seat_wind", id="bad-seat"),
-    pytest.param({"concealed": HAND, "prevailing_wind": 1}, MalformedHandError, "prevailing_wind",
-                 id="prevailing-number"),
+    pytest.param(
+        {"concealed": HAND, "prevailing_wind": 1},
+        MalformedHandError,
+        "prevailing_wind",
+        id="prevailing-number",
+    ),
     pytest.param({"concealed": HAND, "winning_tile": "Z"}, UnknownTileError, "Z", id="unknown-winning-tile"),
-    pytest.param({"concealed": HAND, "winning_tile": "F1"}, MalformedHandError, "not a hand tile",
-                 id="bonus-winning-tile"),
-    pytest.param({"concealed": HAND, "self_drawn": "yes"}, MalformedHandError, "self_drawn", id="self-drawn-text"),
+    pytest.param(
+        {"concealed": HAND, "winning_tile": "F1"},
+        MalformedHandError,
+        "not a hand tile",
+        id="bonus-winning-tile",
+    ),
+    pytest.param(
+        {"concealed": HAND, "self_drawn": "yes"}, MalformedHandError, "self_drawn", id="self-drawn-text"
+    ),
     pytest.param({"concealed": HAND, "pay_all": 1}, MalformedHandError, "pay_all", id="pay-all-number"),
-    pytest.param({"concealed": HAND, "circumstances": ["moonwalk"]}, MalformedHandError, "moonwalk",
-                 id="unknown-circumstance"),
-    pytest.param({"concealed": HAND, "circumstances": [1]}, MalformedHandError, "circumstances",
-                 id="circumstance-number"),
+    pytest.param(
+        {"concealed": HAND, "circumstances": ["moonwalk"]},
+        MalformedHandError,
+        "moonwalk",
+        id="unknown-circumstance",
+    ),
+    pytest.param(
+        {"concealed": HAND, "circumstances": [1]},
+        MalformedHandError,
+        "circumstances",
+        id="circumstance-number",
+    ),
 ]
 
 
@@ -178,8 +273,12 @@ def test_not_a_dict() -> None:
 
 
 def test_concealed_kong_with_face_down_tiles() -> None:
-    result = score_json({"concealed": "123m 456p 789s 55p",
-                         "melds": [{"kind": "kong", "tiles": "back C C back", "concealed": True}]})
+    result = score_json(
+        {
+            "concealed": "123m 456p 789s 55p",
+            "melds": [{"kind": "kong", "tiles": "back C C back", "concealed": True}],
+        }
+    )
     assert result["valid"] and result["tai"] == 1
 
 
@@ -190,15 +289,30 @@ def test_unknown_field_is_a_warning() -> None:
 
 
 def test_null_fields_mean_defaults() -> None:
-    result = score_json({"concealed": HAND, "melds": None, "bonus": None, "winning_tile": None,
-                         "seat_wind": None, "circumstances": None, "options": None, "rules": None})
+    result = score_json(
+        {
+            "concealed": HAND,
+            "melds": None,
+            "bonus": None,
+            "winning_tile": None,
+            "seat_wind": None,
+            "circumstances": None,
+            "options": None,
+            "rules": None,
+        }
+    )
     assert result["valid"] and result["rules"] == "singapore"
 
 
 def test_options_defaults_follow_rules_md() -> None:
     options = Options()
     assert (options.min_tai, options.max_tai, options.unit, options.payout_scheme) == (1, 5, 1, "standard")
-    assert options.instant_payouts and options.fully_concealed_tai and options.pure_green and options.humanly_hand
+    assert (
+        options.instant_payouts
+        and options.fully_concealed_tai
+        and options.pure_green
+        and options.humanly_hand
+    )
     assert not options.self_draw_tai and not options.lesser_sequence_wait_rule
     assert options.north_wind and options.points_per_fan == 20 and options.malaysian_payment == "seed"
     malaysian = default_options("malaysian")

@@ -17,8 +17,14 @@ RULES = st.sampled_from(["singapore", "malaysian"])
 
 
 def _summary(result: dict[str, Any]) -> tuple[object, ...]:
-    return (result["valid"], result["reason"], result["tai"], result["raw_tai"],
-            sorted((p["key"], p["tai"]) for p in result["patterns"]), result["payout"]["winner_total"])
+    return (
+        result["valid"],
+        result["reason"],
+        result["tai"],
+        result["raw_tai"],
+        sorted((p["key"], p["tai"]) for p in result["patterns"]),
+        result["payout"]["winner_total"],
+    )
 
 
 @FAST
@@ -30,8 +36,10 @@ def test_score_does_not_depend_on_tile_or_meld_order(data: st.DataObject, rules:
     tiles = parse_hand_string(hand["concealed"])
     shuffler.shuffle(tiles)
     shuffled["concealed"] = tiles
-    shuffled["melds"] = [dict(meld, tiles=shuffler.sample(meld["tiles"], len(meld["tiles"])))
-                         for meld in shuffler.sample(hand["melds"], len(hand["melds"]))]
+    shuffled["melds"] = [
+        dict(meld, tiles=shuffler.sample(meld["tiles"], len(meld["tiles"])))
+        for meld in shuffler.sample(hand["melds"], len(hand["melds"]))
+    ]
     shuffled["bonus"] = shuffler.sample(hand["bonus"], len(hand["bonus"]))
     assert _summary(score_json(hand)) == _summary(score_json(shuffled))
 

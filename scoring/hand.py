@@ -212,16 +212,31 @@ def _optional_code(data: Mapping[str, Any], name: str, default: Tile | None) -> 
     return value.strip()
 
 
+def infer_meld_kind(tiles: list[Tile], where: str) -> str:
+    """The kind of a meld given without one (a photo shows the tiles, not the word): kong, pong or chow."""
+    faces = {tile for tile in tiles if tile not in (BACK, FLY)}
+    if len(tiles) == 4:
+        return "kong"
+    if len(tiles) == 3 and len(faces) <= 1:
+        return "pong"
+    if len(tiles) == 3:
+        return "chow"
+    raise MeldError(f"{where}: cannot tell the kind of a meld of {len(tiles)} tiles")
+
+
 def meld_from_json(item: object, index: int) -> Meld:
     where = f"melds[{index}]"
     if not isinstance(item, Mapping):
         raise MeldError(f"{where} must be an object with kind and tiles, got {item!r}")
-    kind = item.get("kind")
-    if not isinstance(kind, str):
-        raise MeldError(f"{where}.kind must be chow, pong or kong, got {kind!r}")
     if "tiles" not in item:
         raise MeldError(f"{where} has no tiles")
-    tiles = _resolve_backs(kind, tiles_from_field(item["tiles"], f"{where}.tiles"), where)
+    tiles = tiles_from_field(item["tiles"], f"{where}.tiles")
+    kind = item.get("kind")
+    if kind is None:
+        kind = infer_meld_kind(tiles, where)
+    if not isinstance(kind, str):
+        raise MeldError(f"{where}.kind must be chow, pong or kong, got {kind!r}")
+    tiles = _resolve_backs(kind, tiles, where)
     concealed = item.get("concealed", False)
     if not isinstance(concealed, bool):
         raise MeldError(f"{where}.concealed must be true or false, got {concealed!r}")

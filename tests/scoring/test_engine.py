@@ -1,0 +1,205 @@
+"""The typed API, decomposition, instant payouts, per-player payouts and the output JSON's shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scoring import (
+    Context,
+    Hand,
+    Meld,
+    Options,
+    Score,
+    default_options,
+    get_ruleset,
+    parse_hand_string,
+    score,
+    score_json,
+)
+from scoring.decompose import seven_pairs_arrangements, standard_arrangements, thirteen_wonders_arrangement
+from scoring.tiles import HONOURS, SUITED
+
+SG_TYPES = SUITED + HONOURS
+
+
+def hand(text: str, *melds: Meld, bonus: tuple[str, ...] = ()) -> Hand:
+    return Hand(tuple(parse_hand_string(text)), melds, bonus)
+
+
+def test_typed_api_matches_json_api() -> None:
+    result = score(hand("EEE 123m 456p 789s 55p"), Context(winning_tile="5p"), "singapore")
+    assert isinstance(result, Score)
+    assert (result.valid, result.tai, result.raw_tai) == (True, 2, 2)
+    assert [p.key for p in result.patterns] == ["seat_wind_pong", "prevailing_wind_pong"]
+    assert result.to_json()["payout"] == score_json({"concealed": "EEE 123m 456p 789s 55p"})["payout"]
+
+
+def test_typed_api_takes_a_ruleset_value_and_options() -> None:
+    result = score(hand("111m 333m 555m 777m 99m"), Context(), get_ruleset("singapore"), Options(max_tai=10))
+    assert result.tai == 8
+
+
+def test_malaysian_defaults_are_used_for_malaysian_rules() -> None:
+    result = score(
+        hand("123p 456p 789p 55p", Meld("pong", ("1p",) * 3), bonus=("F1",)), Context(), "malaysian"
+    )
+    assert result.valid is False and result.reason == "below_minimum" and result.tai == 4
+    assert default_options("malaysian").min_tai == 5
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        pytest.param("123m 456p 789s CCC 55p", 1, id="one-reading"),
+        pytest.param("111222333m 789p 55p", 2, id="pongs-or-chows"),
+        pytest.param("11122233344455m", 4, id="flush-many"),
+        pytest.param("123m 456p 789s 135m 55p", 0, id="none"),
+    ],
+)
+def test_standard_arrangements(text: str, count: int) -> None:
+    assert len(standard_arrangements(hand(text), SG_TYPES)) == count
+
+
+def test_every_arrangement_uses_every_tile() -> None:
+    tiles = parse_hand_string("11122233344455m")
+    for arrangement in standard_arrangements(hand("11122233344455m"), SG_TYPES):
+        assert sorted(arrangement.tiles) == sorted(tiles)
+
+
+def test_seven_pairs_and_thirteen_wonders_shapes() -> None:
+    assert len(seven_pairs_arrangements(hand("11p 22p 44p 55p 77p 88p 99p"), SG_TYPES)) == 1
+    assert seven_pairs_arrangements(hand("11p 11p 44p 55p 77p 88p 99p"), SG_TYPES) == []
+    assert len(thirteen_wonders_arrangement(hand("19m 19p 19s ESWNCFP 9s"))) == 1
+    assert thirteen_wonders_arrangement(hand("19m 19p 19s ESWNCF 99s")) == []
+
+
+def test_fly_never_stands_for_a_fifth_copy() -> None:
+    melds = (Meld("kong", ("1p",) * 4), Meld("kong", ("4p",) * 4))
+    assert standard_arrangements(hand("fly 23p 789p 55p", *melds), SG_TYPES) == []
+
+
+def test_exposed_chow_with_fly_reads_both_ends() -> None:
+    arrangements = standard_arrangements(
+        hand("456p 789p 123s 55p", Meld("chow", ("2p", "3p", "fly"))), SG_TYPES
+    )
+    assert {group.tile for a in arrangements for group in a.groups if group.declared} == {"1p", "2p"}
+
+
+def _instant(data: dict[str, Any]) -> dict[str, tuple[int, float]]:
+    items = score_json(data)["payout"]["instant_payouts"]
+    return {item["key"]: (item["units"], item["total"]) for item in items}
+
+
+CHICKEN = "456p 789s 234m 55p"
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        pytest.param({}, {}, id="none"),
+        pytest.param(
+            {"melds": [{"kind": "kong", "tiles": "1111m"}]}, {"exposed_kong": (1, 3)}, id="exposed-kong"
+        ),
+        pytest.param(
+            {"melds": [{"kind": "kong", "tiles": "1111m", "concealed": True}]},
+            {"concealed_kong": (2, 6)},
+            id="concealed-kong",
+        ),
+        pytest.param({"bonus": ["cat", "rat"]}, {"animal_pair": (2, 6)}, id="cat-rat"),
+        pytest.param(
+            {"bonus": ["cat", "rat"], "bonus_from_deal": ["cat", "rat"]},
+            {"animal_pair": (4, 12)},
+            id="from-deal",
+        ),
+        pytest.param({"bonus": ["F1", "S1"]}, {"own_flower_season": (2, 6)}, id="own-flower-season"),
+        pytest.param({"bonus": ["F2", "S2"]}, {}, id="other-seat-flower-season"),
+        pytest.param({"bonus": ["F1", "F2", "F3", "F4"]}, {"flower_set": (4, 12)}, id="flower-set"),
+        pytest.param({"bonus": ["S1", "S2", "S3", "S4"]}, {"season_set": (4, 12)}, id="season-set"),
+        pytest.param(
+            {"options": {"unit": 2}, "bonus": ["S1", "S2", "S3", "S4"]}, {"season_set": (4, 24)}, id="unit"
+        ),
+        pytest.param({"options": {"instant_payouts": False}, "bonus": ["cat", "rat"]}, {}, id="switched-off"),
+    ],
+)
+def test_singapore_instant_payouts(extra: dict[str, Any], expected: dict[str, tuple[int, float]]) -> None:
+    melds = extra.pop("melds", [{"kind": "pong", "tiles": "111m"}])
+    assert _instant({"concealed": CHICKEN, "melds": melds, "self_drawn": True, **extra}) == expected
+
+
+def test_all_animals_instant_payouts_are_cumulative() -> None:
+    items = score_json({"concealed": "111m " + CHICKEN, "bonus": ["cat", "rat", "rooster", "centipede"]})
+    units = sorted(item["units"] for item in items["payout"]["instant_payouts"])
+    assert units == [2, 2, 4]
+
+
+def test_malaysian_has_no_instant_payouts() -> None:
+    data = {
+        "rules": "malaysian",
+        "concealed": "123p 456p 789p 55p",
+        "melds": [{"kind": "kong", "tiles": "1111p"}],
+    }
+    assert score_json(data)["payout"]["instant_payouts"] == []
+
+
+@pytest.mark.parametrize(
+    ("data", "roles"),
+    [
+        pytest.param({}, [("winner", 4), ("discarder", -2), ("other", -1), ("other", -1)], id="discard"),
+        pytest.param(
+            {"self_drawn": True},
+            [("winner", 12), ("loser", -4), ("loser", -4), ("loser", -4)],
+            id="self-drawn",
+        ),
+        pytest.param(
+            {"pay_all": True}, [("winner", 4), ("discarder", -4), ("other", 0), ("other", 0)], id="pay-all"
+        ),
+        pytest.param(
+            {"rules": "malaysian", "concealed": "123p 456p 789p 111p 55p", "bonus": ["F1", "S1", "cat"]},
+            [("winner", 400), ("discarder", -400), ("other", 0)],
+            id="malaysian-discard",
+        ),
+        pytest.param(
+            {
+                "rules": "malaysian",
+                "concealed": "123p 456p 789p 111p 55p",
+                "bonus": ["F1", "S1", "cat"],
+                "self_drawn": True,
+            },
+            [("winner", 400), ("loser", -200), ("loser", -200)],
+            id="malaysian-self-drawn",
+        ),
+    ],
+)
+def test_players_list(data: dict[str, Any], roles: list[tuple[str, int]]) -> None:
+    result = score_json({"concealed": "123m 456p 789s CCC 55p", **data})
+    assert [(p["role"], p["amount"]) for p in result["payout"]["players"]] == roles
+
+
+def test_output_json_shape() -> None:
+    result = score_json({"concealed": "123m 456p 789s CCC 55p"})
+    assert set(result) >= {
+        "valid",
+        "reason",
+        "message",
+        "patterns",
+        "raw_tai",
+        "tai",
+        "limit",
+        "payout",
+        "warnings",
+    }
+    assert set(result["payout"]) >= {"winner_total", "discarder", "each_other", "instant_payouts", "players"}
+    assert set(result["patterns"][0]) == {"key", "name", "name_zh", "tai", "reason"}
+    assert result["message"].startswith("Valid win: 1 tai")
+
+
+def test_invalid_result_message_names_the_problem() -> None:
+    result = score_json({"concealed": "123m 456p 789s CCC 5p"})
+    assert result["reason"] == "wrong_tile_count" and "13 tiles" in result["message"]
+
+
+def test_meld_kind_inferred_when_missing() -> None:
+    result = score_json({"concealed": "123m 456p 55p", "melds": [{"tiles": "CCCC"}, {"tiles": "789s"}]})
+    assert result["valid"] and result["tai"] == 1

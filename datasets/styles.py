@@ -202,3 +202,7 @@ def style_faces(name: str) -> dict[str, np.ndarray]:
     if absent:
         raise StyleUnavailableError(f"style {name} lacks faces for {', '.join(absent)}")
     return faces
+
+
+# The game tilesets register themselves here (imported last: they build on the names above).
+from datasets import tilesets  # noqa: E402, F401

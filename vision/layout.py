@@ -9,6 +9,8 @@ their limits.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -28,6 +30,10 @@ from vision.layout_geometry import (
 )
 from vision.layout_melds import FLY, MeldKind, MeldRead
 from vision.layout_read import HAND_SIZE, Row, read_rows
+
+# Bonus tiles are laid down next to the hand or its melds; a bonus tile farther than this
+# (in tile sizes a + b) from both lies elsewhere on the table (another player's, a discard).
+BONUS_NEAR_SPANS = 1.1
 
 GroupKind = Literal["concealed", "meld", "bonus", "unused"]
 
@@ -109,6 +115,7 @@ def _build_rows(
     Gaps are measured between `anchors` (see `layout_hand`) rather than box centres.
     """
     along = centres @ frame.along
+    run_id = {i: k for k, run in enumerate(runs) for i in run}
     bonus_tiles = {i for run in runs if _fly_as_bonus(run, codes) for i in run}
     bonus_tiles |= {i for run in runs for i in run if codes[i] in BONUS_CODES}
     out: list[Row] = []
@@ -129,14 +136,38 @@ def _build_rows(
                 core_gaps.append(float(max(pending, gaps[k - 1])))
             core.append(i)
             pending = -np.inf
-        bonus = tuple(i for i in tiles if i in bonus_tiles)
-        out.append(Row(tuple(core), tuple(core_gaps), bonus, tuple(bool(shape.sideways[i]) for i in core)))
+        # Bonus tiles grouped by run, each with how many hand tiles come before it.
+        bonus: list[tuple[int, ...]] = []
+        bonus_at: list[int] = []
+        pure: list[bool] = []
+        before = 0
+        for k, i in enumerate(tiles):
+            if i not in bonus_tiles:
+                before += 1
+                continue
+            if k and tiles[k - 1] in bonus_tiles and run_id[tiles[k - 1]] == run_id[i]:
+                bonus[-1] += (i,)
+            else:
+                bonus.append((i,))
+                bonus_at.append(before)
+                pure.append(all(j in bonus_tiles for j in runs[run_id[i]]))
+        touching = tuple(run_id[p] == run_id[q] for p, q in itertools.pairwise(core))
+        sideways = tuple(bool(shape.sideways[i]) for i in core)
+        out.append(
+            Row(tuple(core), tuple(core_gaps), tuple(bonus), sideways, touching, tuple(bonus_at), tuple(pure))
+        )
     return out
+
+
+def _distance(a: Sequence[int], b: Sequence[int], centres: np.ndarray, span: np.ndarray) -> float:
+    """Distance between the nearest tiles of two sets, in tile sizes (a + b)."""
+    dist = np.linalg.norm(centres[list(a)][:, None] - centres[list(b)][None, :], axis=2).min()
+    return float(dist / np.median(span[list(a) + list(b)]))
 
 
 def _row_distance(rows_: list[Row], centres: np.ndarray, span: np.ndarray) -> np.ndarray:
     """(R, R) distance between the nearest tiles of two rows, in tile sizes (a + b)."""
-    members = [list(row.core + row.bonus) for row in rows_]
+    members = [list(row.core) + [i for run in row.bonus for i in run] for row in rows_]
     out = np.zeros((len(rows_), len(rows_)))
     for p in range(len(rows_)):
         for q in range(p + 1, len(rows_)):
@@ -185,9 +216,9 @@ def layout_hand(detections: Detections) -> Layout:
     if reading is None:
         # Nothing but bonus tiles.
         for row in table:
-            if row.bonus:
-                groups.append(_group("bonus", orig(row.bonus), detections))
-                hand["bonus"].extend(sub_codes[i] for i in row.bonus)
+            for run in row.bonus:
+                groups.append(_group("bonus", orig(run), detections))
+                hand["bonus"].extend(sub_codes[i] for i in run)
         return Layout(hand=hand, groups=tuple(groups), warnings=tuple(warnings),
                       angle=float(-np.degrees(frame.angle)))
     hidden = [i for i in reading.concealed + reading.stray if sub_codes[i] == BACK]
@@ -207,10 +238,15 @@ def layout_hand(detections: Detections) -> Layout:
             warnings.append("concealed kong with all four tiles face down: set its tile by hand")
             continue
         hand["melds"].append({"kind": meld.kind, "tiles": list(meld.tiles), "concealed": meld.concealed})
+    placed = list(concealed) + [i for tiles, _ in reading.melds for i in tiles]
+    far_bonus: list[int] = []
     for tiles in reading.bonus:
+        if placed and _distance(tiles, placed, centres, shape.span) > BONUS_NEAR_SPANS:
+            far_bonus.extend(tiles)
+            continue
         groups.append(_group("bonus", orig(tiles), detections))
         hand["bonus"].extend(sub_codes[i] for i in tiles)
-    away = reading.ignored + reading.ignored_bonus
+    away = reading.ignored + reading.ignored_bonus + tuple(far_bonus)
     if away:
         unused.extend(away)
         warnings.append(f"{len(away)} tile(s) away from the hand and its melds: not counted")

@@ -26,6 +26,8 @@ DUPLICATE_IOU = 0.5
 DUPLICATE_CENTRE = 0.25
 # Neighbours in one group: edge gap along the row below this fraction of the tile's (a + b).
 GAP_FRACTION = 0.2
+# Neighbours in one run: centre spacing below this many tile widths.
+MAX_PITCH = 1.4
 # Neighbours in one row: offset across the row below this fraction of the tile's (a + b).
 ACROSS_FRACTION = 0.3
 # A tile is sideways when its extent along the row exceeds the typical one by this (of a + b).
@@ -211,7 +213,12 @@ def segments(centres: np.ndarray, shape: TileShape, frame: Frame) -> list[list[i
             if abs(across[i] - across[j]) > ACROSS_FRACTION * size:
                 continue
             gap = abs(along[i] - along[j]) - (shape.along[i] + shape.along[j]) / 2
-            if gap < GAP_FRACTION * size:
+            # A tile lying at an angle to the row has a bigger box, which would hide the gap
+            # to its neighbour; the spacing of the centres, against the smaller tile's width,
+            # keeps such tiles (scattered on the table) out of a run.
+            width = TILE_ASPECT / (1 + TILE_ASPECT) * min(shape.span[i], shape.span[j])
+            pitch = width * (1 / TILE_ASPECT if shape.sideways[i] or shape.sideways[j] else 1.0)
+            if gap < GAP_FRACTION * size and abs(along[i] - along[j]) < MAX_PITCH * pitch:
                 uf.union(i, j)
     return [sorted(group, key=lambda k: along[k]) for group in uf.groups()]
 

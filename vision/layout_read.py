@@ -41,21 +41,30 @@ FAR_MELD_SPANS = 2.5
 # A gap this wide (tile pitches) inside the concealed hand costs WIDE_GAP_COST.
 WIDE_GAP = 0.35
 WIDE_GAP_COST = 0.5
-# Pieces at the end of the hand's row beyond this gap that form no meld may be tiles lying
-# elsewhere (discards); leaving them out of the hand costs FAR_COST per tile.
-FAR_GAP = 1.3
-FAR_COST = 0.5
+# Up to MAX_TRIM tiles at an end of the hand's row, beyond a gap of TRIM_GAP, that form no
+# meld may be tiles lying elsewhere (discards); leaving them out costs FAR_COST per tile.
+TRIM_GAP = 0.3
+MAX_TRIM = 4
+FAR_COST = 0.2
 
 
 @dataclass(frozen=True)
 class Row:
-    """One row: `core` hand tiles along the row, `gaps[k]` after `core[k]`, its bonus tiles,
-    and which core tiles lie sideways."""
+    """One row of tiles along the table.
+
+    `core` are the hand tiles along the row, `gaps[k]` the gap after `core[k]`, `sideways`
+    which lie sideways, `touching[k]` whether `core[k]` and `core[k + 1]` touch (one run).
+    `bonus` are the bonus tiles by run, `bonus_at` how many core tiles come before each,
+    `bonus_pure` whether the run holds nothing else.
+    """
 
     core: tuple[int, ...]
     gaps: tuple[float, ...]
-    bonus: tuple[int, ...]
+    bonus: tuple[tuple[int, ...], ...] = ()
     sideways: tuple[bool, ...] = ()
+    touching: tuple[bool, ...] = ()
+    bonus_at: tuple[int, ...] = ()
+    bonus_pure: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -134,6 +143,7 @@ class _Side:
     melds: tuple[tuple[tuple[int, ...], MeldRead], ...]
     loose: tuple[tuple[int, ...], ...]
     cost: float
+    tight: tuple[bool, ...]  # per loose piece: its tiles touch
 
 
 def _read_other(row: Row, codes: Sequence[str]) -> _Side:
@@ -142,7 +152,11 @@ def _read_other(row: Row, codes: Sequence[str]) -> _Side:
     assert chunks is not None  # loose pieces are always allowed
     melds = tuple((row.core[a:b], m) for a, b, m in chunks.melds)
     loose = tuple(row.core[a:b] for a, b in chunks.loose)
-    return _Side(melds, loose, chunks.cost)
+    # Tiles in one loose piece that do not touch were not laid down together.
+    tight = tuple(
+        not row.touching or all(row.touching[a : b - 1]) for a, b in chunks.loose
+    )
+    return _Side(melds, loose, chunks.cost, tight)
 
 
 def _hand_candidates(row: Row, codes: Sequence[str]) -> list[tuple[float, int, int, list, list]]:
@@ -187,37 +201,42 @@ def _hand_candidates(row: Row, codes: Sequence[str]) -> list[tuple[float, int, i
     return out
 
 
-def _trim_far(row: Row, codes: Sequence[str]) -> tuple[Row, tuple[int, ...]]:
-    """Drop pieces at the row's ends beyond a FAR_GAP gap that form no meld (not the hand's)."""
-    core, gaps = list(row.core), list(row.gaps)
-    dropped: list[int] = []
-    changed = True
-    while changed and len(gaps) > 0:
-        changed = False
-        for end in ("start", "end"):
-            if not gaps:
-                break
-            cuts = [k for k, g in enumerate(gaps) if g >= FAR_GAP]
-            if not cuts:
-                break
-            k = cuts[0] if end == "start" else cuts[-1]
-            piece = core[: k + 1] if end == "start" else core[k + 1 :]
-            rest_len = len(core) - len(piece)
-            if rest_len < len(piece):
-                continue
-            piece_gaps = tuple(gaps[:k] if end == "start" else gaps[k + 1 :])
-            if chunk(tuple(codes[i] for i in piece), piece_gaps, loose_ok=False) is not None:
-                continue
-            dropped.extend(piece)
-            if end == "start":
-                core, gaps = core[k + 1 :], gaps[k + 1 :]
-            else:
-                core, gaps = core[: k + 1], gaps[:k]
-            changed = True
-    keep = set(core)
-    flags = zip(row.core, row.sideways, strict=True) if row.sideways else ()
-    sideways = tuple(f for i, f in flags if i in keep)
-    return Row(tuple(core), tuple(gaps), row.bonus, sideways), tuple(dropped)
+def _slice(row: Row, lo: int, hi: int) -> tuple[Row, tuple[int, ...], tuple[int, ...]]:
+    """The row cut to `core[lo:hi]`, the hand tiles cut off, and the bonus tiles beyond them."""
+    if (lo, hi) == (0, len(row.core)):
+        return row, (), ()
+    keep = [k for k in range(len(row.bonus)) if lo <= row.bonus_at[k] <= hi] if row.bonus_at else []
+    dropped_bonus = tuple(i for k in range(len(row.bonus)) if k not in keep for i in row.bonus[k])
+    trimmed = Row(
+        core=row.core[lo:hi],
+        gaps=row.gaps[lo : hi - 1],
+        bonus=tuple(row.bonus[k] for k in keep),
+        sideways=row.sideways[lo:hi] if row.sideways else (),
+        touching=row.touching[lo : hi - 1] if row.touching else (),
+        bonus_at=tuple(row.bonus_at[k] - lo for k in keep),
+        bonus_pure=tuple(row.bonus_pure[k] for k in keep),
+    )
+    return trimmed, row.core[:lo] + row.core[hi:], dropped_bonus
+
+
+def _trims(row: Row, codes: Sequence[str]) -> list[tuple[Row, tuple[int, ...], tuple[int, ...]]]:
+    """The row, and the row without a few tiles at either end that may not be the hand's.
+
+    Tiles scattered on the table can lie in line with the hand; a piece of at most
+    MAX_TRIM tiles at an end, after a gap of at least TRIM_GAP and not touching the rest,
+    that forms no meld, may be left out (each tile left out costs FAR_COST).
+    """
+    n = len(row.core)
+
+    def droppable(a: int, b: int, cut: int) -> bool:
+        if row.gaps[cut] < TRIM_GAP or (row.touching and row.touching[cut]):
+            return False
+        piece = tuple(codes[i] for i in row.core[a:b])
+        return chunk(piece, row.gaps[a : b - 1], loose_ok=False) is None
+
+    starts = [0] + [k + 1 for k in range(min(MAX_TRIM, n - 2)) if droppable(0, k + 1, k)]
+    stops = [n] + [n - m for m in range(1, min(MAX_TRIM, n - 2) + 1) if droppable(n - m, n, n - m - 1)]
+    return [_slice(row, lo, hi) for lo in starts for hi in stops if hi - lo >= 2]
 
 
 def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -> Reading | None:
@@ -235,7 +254,7 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
     for r, side in enumerate(sides):
         if side.melds and not side.loose and not any(_blind(m) for _, m in side.melds):
             for q in np.flatnonzero(distance[r] < FAR_MELD_SPANS).tolist():
-                if q != r:
+                if q != r and rows[q].core:
                     near[r].add(q)
                     near[q].add(r)
     best: tuple[tuple[float, int], Reading] | None = None
@@ -246,7 +265,7 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
         melds: list[tuple[tuple[int, ...], MeldRead]] = []
         stray: list[int] = []
         ignored: list[int] = []
-        bonus: list[tuple[int, ...]] = [hand_row.bonus] if hand_row.bonus else []
+        bonus: list[tuple[int, ...]] = []
         ignored_bonus: list[int] = []
         cost = 0.0
         for r, row in enumerate(rows):
@@ -254,27 +273,30 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
                 continue
             if r not in attached:
                 ignored.extend(row.core)
-                ignored_bonus.extend(row.bonus)
+                ignored_bonus.extend(i for run in row.bonus for i in run)
                 continue
-            if row.bonus:
-                bonus.append(row.bonus)
             side = sides[r]
+            # Bonus tiles count in a run of their own or in a row of melds, not among loose
+            # tiles (tiles scattered on the table).
+            for run, pure in zip(row.bonus, row.bonus_pure, strict=True):
+                if pure or not side.loose:
+                    bonus.append(run)
+                else:
+                    ignored_bonus.extend(run)
             for tiles, meld in side.melds:
                 # Four face-down tiles are a kong only right next to the hand (not the wall).
                 if _blind(meld) and h not in near[r]:
                     ignored.extend(tiles)
                 else:
                     melds.append((tiles, meld))
-            for piece in side.loose:
-                if len(piece) >= 3:
+            for piece, tight in zip(side.loose, side.tight, strict=True):
+                if len(piece) >= 3 and tight:
                     stray.extend(piece)
                     cost += LOOSE_COST * len(piece)
                 else:
                     ignored.extend(piece)
                     cost += LOOSE_COST * len(piece)
-        trimmed, far = _trim_far(hand_row, codes)
-        versions = [(hand_row, ())] + ([(trimmed, far)] if far else [])
-        for version, dropped in versions:
+        for version, dropped, dropped_bonus in _trims(hand_row, codes):
             for hand_cost, start, stop, before, after in _hand_candidates(version, codes):
                 concealed = version.core[start:stop]
                 all_melds = before + melds + after
@@ -291,8 +313,8 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
                             melds=tuple(ordered),
                             stray=tuple(stray),
                             ignored=tuple(ignored) + tuple(dropped),
-                            bonus=tuple(bonus),
-                            ignored_bonus=tuple(ignored_bonus),
+                            bonus=tuple(bonus) + version.bonus,
+                            ignored_bonus=tuple(ignored_bonus) + dropped_bonus,
                             cost=total,
                         ),
                     )

@@ -25,6 +25,7 @@ from vision.detections import Detections
 from vision.onnx_models import (
     DEFAULT_PROVIDERS,
     DEFAULT_THREADS,
+    ModelError,
     TileClassifier,
     TileDetector,
     load_config,
@@ -33,6 +34,8 @@ from vision.onnx_models import (
 
 if TYPE_CHECKING:
     from vision.layout import Layout
+
+__all__ = ["DEFAULT_MODELS_DIR", "ModelError", "Reading", "TileReader"]
 
 DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 # Below this top-class probability a tile gets a warning naming its runner-up.

@@ -236,7 +236,7 @@ def _trims(row: Row, codes: Sequence[str]) -> list[tuple[Row, tuple[int, ...], t
 
     starts = [0] + [k + 1 for k in range(min(MAX_TRIM, n - 2)) if droppable(0, k + 1, k)]
     stops = [n] + [n - m for m in range(1, min(MAX_TRIM, n - 2) + 1) if droppable(n - m, n, n - m - 1)]
-    return [_slice(row, lo, hi) for lo in starts for hi in stops if hi - lo >= 2]
+    return [_slice(row, lo, hi) for lo in starts for hi in stops if (lo, hi) == (0, n) or hi - lo >= 2]
 
 
 def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -> Reading | None:

@@ -223,15 +223,17 @@ def standard_arrangements(hand: Hand, types: tuple[Tile, ...]) -> list[Arrangeme
     splits = _split(counts, flies, sets, 1, types)
     if not splits:
         return []
-    seen: set[tuple[Group, ...]] = set()
+    # Readings that differ only in which tile a fly replaces score alike: keep one of each.
+    seen: set[tuple[tuple[str, Tile, bool, bool], ...]] = set()
     found = []
     for melds in itertools.product(*(meld_readings(meld) for meld in hand.melds)):
         for split in splits:
             sets_part = sorted((group for group in (*melds, *split) if group.is_set), key=_display_order)
             pair_part = [group for group in split if not group.is_set]
             groups = (*sets_part, *pair_part)
-            if groups not in seen and _within_copies(groups):
-                seen.add(groups)
+            signature = tuple((group.kind, group.tile, group.declared, group.concealed) for group in groups)
+            if signature not in seen and _within_copies(groups):
+                seen.add(signature)
                 found.append(Arrangement(STANDARD, groups))
     return found
 

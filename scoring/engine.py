@@ -108,7 +108,7 @@ class _Invalid(Exception):
 
 def _check_tiles(hand: Hand, ruleset: Ruleset, options: Options) -> None:
     hand_types = set(ruleset.hand_tiles(options))
-    proper = [tile for tile in hand.all_tiles() if tile not in hand.bonus]
+    proper = [*hand.concealed, *(tile for meld in hand.melds for tile in meld.tiles)]
     for tile in proper:
         if tile not in hand_types:
             raise _Invalid("tile_not_in_set", f"{tile} is not in the {ruleset.name} tile set")
@@ -197,18 +197,23 @@ def _hand_outcomes(view: View, ruleset: Ruleset) -> Outcomes:
     return {pattern.key: pattern.test(view) for pattern in ruleset.patterns if is_hand_level(pattern.test)}
 
 
-def _score_arrangement(view: View, ruleset: Ruleset, options: Options, once: Outcomes) -> _Scored:
+def _evaluate(
+    patterns: tuple[PatternRow, ...], view: View, once: Outcomes
+) -> tuple[list[tuple[PatternRow, Hit]], list[str]]:
     hits: list[tuple[PatternRow, Hit]] = []
     notes: list[str] = []
-    for pattern in ruleset.patterns:
+    for pattern in patterns:
         outcome = once[pattern.key] if pattern.key in once else pattern.test(view)
         if isinstance(outcome, Note):
             notes.append(outcome.warning)
         elif outcome is not None:
             hits.append((pattern, outcome))
-    replaced = {key for pattern, _ in hits for key in pattern.replaces}
-    hits = [(pattern, hit) for pattern, hit in hits if pattern.key not in replaced]
-    limits = [(pattern, hit) for pattern, hit in hits if pattern.limit]
+    return hits, notes
+
+
+def _score_arrangement(view: View, ruleset: Ruleset, options: Options, once: Outcomes) -> _Scored:
+    # A limit-type hand scores its limit whatever else it holds, so the other rows are read only without one.
+    limits, notes = _evaluate(ruleset.limit_patterns, view, once)
     if limits:
         lines = tuple(
             PatternScore(
@@ -222,6 +227,9 @@ def _score_arrangement(view: View, ruleset: Ruleset, options: Options, once: Out
         )
         raw = max(line.tai for line in lines)
         return _Scored(view.arrangement, lines, raw, min(raw, options.max_tai), True, tuple(notes))
+    hits, notes = _evaluate(ruleset.summed_patterns, view, once)
+    replaced = {key for pattern, _ in hits for key in pattern.replaces}
+    hits = [(pattern, hit) for pattern, hit in hits if pattern.key not in replaced]
     lines_list = [
         PatternScore(pattern.key, pattern.name, pattern.name_zh, (pattern.tai or 0) * hit.count, hit.reason)
         for pattern, hit in hits

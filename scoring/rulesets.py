@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 from scoring import patterns as p
 from scoring.decompose import SEVEN_PAIRS, STANDARD, THIRTEEN
@@ -83,6 +84,16 @@ class Ruleset:
     # The hand does not matter for these limit rows (eight flowers): no tile count, no shape needed.
     handless_wins: tuple[str, ...] = ()
     thirteen_wonders_as_self_draw: bool = False
+
+    @cached_property
+    def limit_patterns(self) -> tuple[PatternRow, ...]:
+        """The limit-type rows: when one applies, its value is the score."""
+        return tuple(pattern for pattern in self.patterns if pattern.limit)
+
+    @cached_property
+    def summed_patterns(self) -> tuple[PatternRow, ...]:
+        """The rows whose tai add up (bombs included) when no limit row applies."""
+        return tuple(pattern for pattern in self.patterns if not pattern.limit)
 
 
 SINGAPORE_PATTERNS: tuple[PatternRow, ...] = (

@@ -43,7 +43,7 @@ MIP_HEIGHTS = (256, 128, 64, 32, 16)
 # How often each class is drawn for arbitrary rows and distractors: winning hands already show
 # suited tiles and honours a lot, so the rare classes (bonus tiles, backs, face, fly) get more.
 _RARE = BONUS_CODES | {"fly", BACK}
-CLASS_WEIGHTS = np.array([4.0 if code in _RARE else 1.0 for code in CLASSES])
+CLASS_WEIGHTS = np.array([1.0 if code == BACK else 4.0 if code in _RARE else 1.0 for code in CLASSES])
 CLASS_WEIGHTS /= CLASS_WEIGHTS.sum()
 
 

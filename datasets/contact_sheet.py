@@ -1,0 +1,76 @@
+"""Every class in every installed style on one PNG, so a person can check the art.
+
+    python -m datasets.contact_sheet --out sheet.png [--styles a,b] [--tile 64]
+
+One row per style (its name on the left), one column per class (its code on top).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw
+
+from datasets.faces import FACE_H, FACE_W, StyleUnavailableError
+from datasets.styles import STYLES, available_styles, style_faces
+from vision.classes import CLASSES
+
+LABEL_W = 170
+HEADER_H = 22
+
+
+def contact_sheet(styles: Sequence[str], tile_h: int = 64) -> np.ndarray:
+    """(H, W, 3) uint8 RGB grid: styles down, the 49 classes across."""
+    tile_w = round(tile_h * FACE_W / FACE_H)
+    pad = 3
+    width = LABEL_W + len(CLASSES) * (tile_w + pad) + pad
+    height = HEADER_H + len(styles) * (tile_h + pad) + pad
+    sheet = Image.new("RGB", (width, height), (70, 74, 80))
+    draw = ImageDraw.Draw(sheet)
+    for k, code in enumerate(CLASSES):
+        draw.text((LABEL_W + pad + k * (tile_w + pad) + 2, 5), code, fill=(255, 255, 255))
+    bg = np.array([70, 74, 80], np.float32)
+    for row, name in enumerate(styles):
+        y = HEADER_H + pad + row * (tile_h + pad)
+        draw.text((6, y + tile_h // 2 - 6), name, fill=(255, 255, 255))
+        faces = style_faces(name)
+        for k, code in enumerate(CLASSES):
+            face = cv2.resize(faces[code], (tile_w, tile_h), interpolation=cv2.INTER_AREA)
+            a = face[..., 3:4].astype(np.float32) / 255
+            rgb = (face[..., :3] * a + bg * (1 - a)).astype(np.uint8)
+            sheet.paste(Image.fromarray(rgb), (LABEL_W + pad + k * (tile_w + pad), y))
+    return np.asarray(sheet)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m datasets.contact_sheet", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("--out", type=Path, required=True, help="PNG to write")
+    parser.add_argument("--styles", help="comma-separated styles (default: all installed)")
+    parser.add_argument("--tile", type=int, default=64, help="face height in px")
+    args = parser.parse_args(argv)
+    try:
+        styles = [s.strip() for s in args.styles.split(",")] if args.styles else available_styles()
+        unknown = [s for s in styles if s not in STYLES]
+        if unknown:
+            raise StyleUnavailableError(f"unknown style(s) {', '.join(unknown)}; known: {', '.join(STYLES)}")
+        if not 16 <= args.tile <= 512:
+            raise StyleUnavailableError(f"--tile must be 16..512 px, got {args.tile}")
+        sheet = contact_sheet(styles, args.tile)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(sheet).save(args.out)
+    except (StyleUnavailableError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"{args.out}: {len(styles)} styles x {len(CLASSES)} classes")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

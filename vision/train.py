@@ -105,10 +105,19 @@ def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_pe
 
 
 def two_threads(trainer: object) -> None:
-    """ultralytics pins torch to one thread on a 2-core machine; two are 1.6-1.8x faster."""
+    """ultralytics pins torch to one thread on a 2-core machine; two are 1.6-1.8x faster.
+
+    TRAIN_THREADS overrides it: when two trainings share the machine, one thread each avoids the
+    oversubscription that made both ten times slower here.
+    """
     import torch
 
-    torch.set_num_threads(max(1, os.cpu_count() or 1))
+    threads = os.environ.get("TRAIN_THREADS", str(os.cpu_count() or 1))
+    threads_file = os.environ.get("TRAIN_THREADS_FILE")
+    if threads_file and Path(threads_file).is_file():
+        # Lets a long run take more cores between epochs once a neighbouring run has finished.
+        threads = Path(threads_file).read_text().strip() or threads
+    torch.set_num_threads(int(threads))
 
 
 def train_detector(data: Path, epochs: int, imgsz: int, batch: int, project: Path, name: str, seed: int,
@@ -117,6 +126,7 @@ def train_detector(data: Path, epochs: int, imgsz: int, batch: int, project: Pat
 
     model = YOLO(resume_from or "yolo11n.yaml")
     model.add_callback("on_pretrain_routine_start", two_threads)
+    model.add_callback("on_train_epoch_start", two_threads)
     model.train(
         data=str(data / "detector" / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
         workers=0, project=str(project), name=name, exist_ok=True, seed=seed, deterministic=False,

@@ -78,7 +78,9 @@ def get_reader() -> ReaderSlot:
     if model_error is None:
         from vision.onnx_models import ModelError as model_error
     try:
-        return ReaderSlot(pipeline.TileReader.load())
+        # MAHJONG_MODELS_DIR points the app at another model folder (a candidate model, test models).
+        models_dir = os.environ.get("MAHJONG_MODELS_DIR") or None
+        return ReaderSlot(pipeline.TileReader.load(models_dir) if models_dir else pipeline.TileReader.load())
     except model_error as exc:
         return ReaderSlot(None, f"No tile model is installed, so photos cannot be read ({exc}). "
                                 "Type the hand in the other tab instead.")
@@ -233,10 +235,10 @@ def photo_ui() -> None:
     samples = sample_photos()
     if samples:
         st.caption("No tiles at hand? Try a sample photo:")
-        columns = st.columns(min(len(samples), 4))
-        for index, path in enumerate(samples):
-            if columns[index % len(columns)].button(path.stem.replace("_", " "), key=f"sample_{path.stem}",
-                                                    width="stretch"):
+        # A wrapping row of small buttons: columns would stack them full-width on a phone.
+        row = st.container(horizontal=True, gap="small")
+        for path in samples:
+            if row.button(path.stem.replace("_", " "), key=f"sample_{path.stem}", icon="🖼️"):
                 incoming = (path.name, path.read_bytes(), f"sample:{path.name}:{time.time_ns()}")
     if incoming is not None and incoming[2] not in st.session_state["handled"]:
         if unsaved_corrections(st.session_state["base"]):
@@ -314,7 +316,8 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
         scaled = [dataclasses.replace(r, box=tuple(v * scale for v in r.box)) if r.box else r for r in rows]
         kinds = {g: m["kind"] for g, m in zip(build.meld_groups, build.hand["melds"], strict=False)}
         st.image(annotate_photo(image, scaled, kinds), caption=f"{base.name}: numbers match the tile table; "
-                 "orange boxes with ? are unsure, please check them.", width="stretch")
+                 "orange boxes with ? are unsure, please check them.", width="stretch",
+                 output_format="JPEG")  # a PNG of a photo is ~1 MB and 0.3 s to encode; JPEG ~0.15 MB
     if base.warnings:
         st.warning("The reader says:\n" + "\n".join(f"- {w}" for w in base.warnings))
     if base.source == "photo" and "app_total" in base.timings:
@@ -324,7 +327,8 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
         st.warning(f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure.")
     picture = hand_picture(group_blocks(build.hand, build.meld_groups))
     if picture is not None:
-        st.image(picture, caption="The hand as read (fix it in Check the tiles below)", width="content")
+        # Its own pixel width: "content" scales a small picture up to the column on some pages.
+        st.image(picture, caption="The hand as read (fix it in Check the tiles below)", width=picture.width)
     return rows, build
 
 

@@ -184,7 +184,8 @@ def annotate_photo(rgb: np.ndarray, rows: Sequence[TileRow], meld_kinds: Mapping
                              Image.Resampling.BILINEAR)
     draw = ImageDraw.Draw(image)
     line = max(2, round(max(image.size) / 400))
-    font = _font(max(12, round(max(image.size) / 60)))
+    # Big enough to read when a phone shows the photo at a third of its size.
+    font = _font(max(12, round(max(image.size) / 45)))
     meld_kinds = meld_kinds or {}
     by_group: dict[str, list[tuple[float, float, float, float]]] = {}
     for number, row in enumerate(rows, start=1):

@@ -107,8 +107,9 @@ def save_shot(page: object, tmp_path: Path, name: str) -> Path:
 
 def model_shipped() -> bool:
     """The same check the app makes: can the shipped model be loaded?"""
-    done = subprocess.run([sys.executable, "-c", "from vision.pipeline import TileReader; TileReader.load()"],
-                          cwd=ROOT, capture_output=True, timeout=120)
+    code = ("import os; from vision.pipeline import TileReader; "
+            "TileReader.load(os.environ.get('MAHJONG_MODELS_DIR') or None)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, timeout=120)
     return done.returncode == 0
 
 

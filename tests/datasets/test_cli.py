@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
@@ -77,3 +78,33 @@ def test_bad_input_is_one_line_on_stderr(
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err and "Traceback" not in err
+
+
+def test_contact_sheet_draws_every_class_of_each_style(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from datasets.contact_sheet import HEADER_H, LABEL_W
+    from datasets.contact_sheet import main as sheet_main
+
+    out = tmp_path / "sheet.png"
+    assert sheet_main(["--out", str(out), "--styles", "procedural,procedural_bold", "--tile", "32"]) == 0
+    sheet = np.asarray(Image.open(out).convert("RGB")).astype(int)
+    assert sheet.shape[0] == HEADER_H + 2 * (32 + 3) + 3
+    tile_w = round(32 * 192 / 256)
+    assert sheet.shape[1] == LABEL_W + len(CLASSES) * (tile_w + 3) + 3
+    # each cell holds a face: mostly its light ground, unlike the sheet's dark grey
+    for row in range(2):
+        y0 = HEADER_H + 3 + row * 35
+        for k in range(len(CLASSES)):
+            x0 = LABEL_W + 3 + k * (tile_w + 3)
+            cell = sheet[y0 + 4 : y0 + 28, x0 + 4 : x0 + tile_w - 4]
+            differs = np.abs(cell - [70, 74, 80]).max(axis=2) > 25
+            assert differs.mean() > 0.5, (row, CLASSES[k])
+
+
+def test_contact_sheet_rejects_unknown_style(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from datasets.contact_sheet import main as sheet_main
+
+    assert sheet_main(["--out", str(tmp_path / "s.png"), "--styles", "nope"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "unknown style" in err and "\n" not in err

@@ -34,8 +34,16 @@ class Placed:
 
 
 def parse_group(text: str) -> list[tuple[str, bool]]:
-    """`"5m 5m* 5m"` -> tiles; a trailing `*` marks a claimed (sideways) tile."""
-    return [(tok.rstrip("*"), tok.endswith("*")) for tok in text.split()]
+    """`"5m 5m* 5m"` -> tiles; a trailing `*` marks a claimed (sideways) tile.
+
+    A leading `+1.5` token (the gap before the group, see `place`) is skipped.
+    """
+    return [(tok.rstrip("*"), tok.endswith("*")) for tok in text.split() if not tok.startswith("+")]
+
+
+def _gap_before(text: str, default: float) -> float:
+    first = text.split()[0] if text.split() else ""
+    return float(first[1:]) if first.startswith("+") else default
 
 
 def place(
@@ -48,7 +56,8 @@ def place(
 ) -> Placed:
     """Lay out rows of groups (each group a string for `parse_group`), turned by `angle_deg`.
 
-    `gap` and `row_gap` are in tile widths / heights. The angle is counter-clockwise as seen
+    `gap` and `row_gap` are in tile widths / heights; a group written `"+1.5 C C C"` has its
+    own gap before it (on a row's first group: an indent). The angle is counter-clockwise as seen
     in the image (y down), like `angle` in the synthetic ground truth. `tilt_deg` looks at
     the table obliquely (camera pitched about the image's horizontal axis): far tiles
     shrink and the image's vertical is foreshortened, as in a photo across the table.
@@ -60,7 +69,11 @@ def place(
     number = 0
     for row in table:
         x = 0.0
-        for text in row:
+        for k, text in enumerate(row):
+            if k:
+                x += _gap_before(text, gap) * TILE_W
+            elif text.split() and text.split()[0].startswith("+"):
+                x += _gap_before(text, 0.0) * TILE_W
             for code, claimed in parse_group(text):
                 w, h = (TILE_H, TILE_W) if claimed else (TILE_W, TILE_H)
                 # Claimed tiles lie flush with the row's bottom edge.
@@ -69,7 +82,6 @@ def place(
                 codes.append(code)
                 groups.append(number)
                 x += w
-            x += gap * TILE_W
             number += 1
         y += TILE_H * (1 + row_gap)
     pts = np.array(corners, dtype=np.float64)

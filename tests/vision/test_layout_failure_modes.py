@@ -1,0 +1,138 @@
+"""Failure modes found on generated scenes, each pinned by a hand-made arrangement.
+
+Each test names what went wrong before the fix; all run at several photo rotations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.detections import Detections
+from vision.layout import layout_hand
+from vision.layout_melds import read_meld
+from vision.layout_sim import place
+
+ANGLES = [0.0, 90.0, 180.0, 270.0, 23.0, 141.0]
+ANGLE_IDS = [f"{a:g}deg" for a in ANGLES]
+
+
+def canonical(hand: dict) -> tuple:
+    melds = sorted((m["kind"], tuple(sorted(m["tiles"])), m["concealed"]) for m in hand["melds"])
+    return (tuple(sorted(hand["concealed"])), tuple(melds), tuple(sorted(hand["bonus"])))
+
+
+def expect(concealed: str, melds: list[tuple[str, str, bool]], bonus: str = "") -> tuple:
+    return canonical(
+        {
+            "concealed": concealed.split(),
+            "melds": [{"kind": k, "tiles": t.split(), "concealed": c} for k, t, c in melds],
+            "bonus": bonus.split(),
+        }
+    )
+
+
+def concat(*dets: Detections) -> Detections:
+    return Detections(
+        np.concatenate([d.xyxy for d in dets]),
+        np.concatenate([d.confidence for d in dets]),
+        np.concatenate([d.class_id for d in dets]),
+    )
+
+
+def rotate(point: tuple[float, float], angle: float, centre: tuple[float, float] = (640, 480)) -> tuple:
+    theta = np.radians(angle)
+    x, y = point[0] - centre[0], point[1] - centre[1]
+    c, s = np.cos(theta), np.sin(theta)
+    return (centre[0] + x * c + y * s, centre[1] - x * s + y * c)
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_melds_beside_the_hand_touching_each_other(angle: float) -> None:
+    """Melds laid at the end of the hand's row, with small gaps between them: were read as hand."""
+    row = ["C C", "+0.8 2m 3m 4m", "+0.2 2m 3m 4m", "+0.3 F F F F", "+0.15 8m 8m* 8m"]
+    layout = layout_hand(place([row], angle).detections())
+    assert canonical(layout.hand) == expect(
+        "C C",
+        [
+            ("chow", "2m 3m 4m", False),
+            ("chow", "2m 3m 4m", False),
+            ("kong", "F F F F", False),
+            ("pong", "8m 8m 8m", False),
+        ],
+    )
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_gapped_concealed_hand_stays_concealed(angle: float) -> None:
+    """A concealed row with small gaps whose pieces look like melds, melds in a row behind."""
+    table = [["1m 2m 3m", "+0.3 5p 5p 5p", "+0.25 7s 8s", "+0.1 E E"], ["C C* C"]]
+    layout = layout_hand(place(table, angle).detections())
+    assert canonical(layout.hand) == expect("1m 2m 3m 5p 5p 5p 7s 8s E E", [("pong", "C C C", False)])
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_stray_tile_in_line_with_the_hand_is_unused(angle: float) -> None:
+    """A discard lying in line with the hand row, a tile's width away: was read into the hand."""
+    table = [["1m 2m 3m 4p 5p 6p 7s 8s 9s E E", "+1.0 N"], ["C C C"]]
+    det = place(table, angle).detections()
+    layout = layout_hand(det)
+    assert canonical(layout.hand) == expect("1m 2m 3m 4p 5p 6p 7s 8s 9s E E", [("pong", "C C C", False)])
+    unused = [i for g in layout.groups if g.kind == "unused" for i in g.indices]
+    assert unused == [11]
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_bonus_tile_far_from_the_hand_is_unused(angle: float) -> None:
+    """A flower lying far off on the table (another player's): was counted as bonus."""
+    hand_det = place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C"], ["F1 S1"]], angle).detections()
+    far = place([["F2"]], angle, centre=rotate((640 + 260, 480 + 150), angle)).detections()
+    layout = layout_hand(concat(hand_det, far))
+    assert sorted(layout.hand["bonus"]) == ["F1", "S1"]
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_bonus_row_at_the_end_of_the_meld_row(angle: float) -> None:
+    """Bonus tiles continuing the meld row after a gap: the meld row must still read as melds."""
+    table = [["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C", "+0.4 W W* W", "+0.8 F1 cat"]]
+    layout = layout_hand(place(table, angle).detections())
+    assert canonical(layout.hand) == expect(
+        "1m 2m 3m 4p 5p 6p 7s 8s 9s E E", [("pong", "C C C", False), ("pong", "W W W", False)], "F1 cat"
+    )
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_wall_of_backs_far_off_is_not_a_kong(angle: float) -> None:
+    """A stretch of the wall (face-down tiles) behind the hand: read as two blind kongs."""
+    table = [["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C"], ["+4 back back back back back back back back"]]
+    layout = layout_hand(place(table, angle, row_gap=2.5).detections())
+    assert canonical(layout.hand) == expect("1m 2m 3m 4p 5p 6p 7s 8s 9s E E", [("pong", "C C C", False)])
+    assert not any(g.meld == "kong" for g in layout.groups)
+
+
+@pytest.mark.parametrize(
+    ("codes", "is_kong"),
+    [
+        pytest.param("back back back 7p", False, id="three-backs-one-face"),
+        pytest.param("back 7p 7p 7p", False, id="one-back-three-faces"),
+        pytest.param("7p back back 7p", True, id="two-and-two"),
+        pytest.param("back back back back", True, id="four-backs"),
+    ],
+)
+def test_concealed_kong_shapes(codes: str, is_kong: bool) -> None:
+    """Junk like the end of the wall next to a tile read as a concealed kong."""
+    meld = read_meld(codes.split())
+    assert (meld is not None and meld.kind == "kong") == is_kong
+
+
+@pytest.mark.parametrize("tilt", [20.0, 40.0, 55.0], ids=["tilt20", "tilt40", "tilt55"])
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_leaning_rows_under_perspective(angle: float, tilt: float) -> None:
+    """Rows lean and converge in an oblique photo: a far row must not join a near one."""
+    table = [["4p 5p 6p 7s 8s 9s E E"], ["C C* C", "back 9p 9p back"], ["+1 F1 F2 S3"]]
+    layout = layout_hand(place(table, angle, tilt_deg=tilt, row_gap=0.3).detections())
+    assert canonical(layout.hand) == expect(
+        "4p 5p 6p 7s 8s 9s E E",
+        [("pong", "C C C", False), ("kong", "9p 9p 9p 9p", True)],
+        "F1 F2 S3",
+    )

@@ -330,3 +330,39 @@ def test_case_download_replays_with_the_cli(app: AppTest, install: Install, tmp_
                           text=True, cwd=APP.parent, timeout=60)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["tai"] == 2
+
+
+def test_camera_snap_is_read_like_an_upload(app: AppTest, install: Install) -> None:
+    reader = FakeReader()
+    install(reader)
+    app.toggle(key="use_camera").set_value(True).run()
+    app.camera_input(key="camera").upload("snap.jpg", photo_bytes())
+    app.run()
+    no_problem(app)
+    assert reader.calls == 1
+    assert app.session_state["base"].name == "camera photo"
+    assert any("2 tai" in t for t in texts(app, "success")), result_text(app)
+
+
+def test_pay_all_makes_the_discarder_pay_everything(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    app.checkbox(key="pay_all").check().run()
+    no_problem(app)
+    pay = payout_rows(app)
+    assert pay["Discarder (pays all)"] == ["-8"], pay
+    assert pay["Other player"] == ["+0", "+0"] or pay["Other player"] == ["-0", "-0"], pay
+
+
+def test_malaysian_rules_three_seats(app: AppTest) -> None:
+    app.selectbox(key="seat_wind").set_value("N").run()
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    assert app.selectbox(key="seat_wind").options == ["East", "South", "West"]
+    # Dots only, all pongs: full flush 3 + all pongs 2 = 5 fan, the Malaysian minimum; three players pay.
+    app.text_input(key="typed_concealed").input("111p 222p 333p 99p").run()
+    app.text_input(key="typed_melds").input("555p").run()
+    app.button(key="typed_use").click().run()
+    no_problem(app)
+    assert any(t.startswith("**5 fan**") for t in texts(app, "success")), result_text(app)
+    assert len(app.table[-1].value.index) == 3

@@ -25,7 +25,7 @@ from scoring.options import Options, check_options, default_options
 from scoring.patterns import is_hand_level
 from scoring.payout import Payout, no_payout
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
-from scoring.tiles import FLOWERS, FLY, SEASONS, Tile, format_hand, sorted_tiles
+from scoring.tiles import FLOWERS, FLY, SEASONS
 from scoring.view import HandFacts, Hit, Note, View
 
 REASONS: dict[str, str] = {
@@ -98,12 +98,16 @@ class _Scored:
 
 
 class _Invalid(Exception):
-    """Internal: a check failed; carries the reason key and the player's message."""
+    """Internal: a check failed; carries the reason key, the player's message, and what was scored so far."""
 
-    def __init__(self, reason: str, message: str) -> None:
+    def __init__(
+        self, reason: str, message: str, best: _Scored | None = None, warnings: list[str] | None = None
+    ) -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message
+        self.best = best
+        self.warnings = warnings or []
 
 
 def _check_tiles(hand: Hand, ruleset: Ruleset, options: Options) -> None:
@@ -242,18 +246,7 @@ def _score_arrangement(view: View, ruleset: Ruleset, options: Options, once: Out
     return _Scored(view.arrangement, tuple(lines_list), raw, tai, raw >= options.max_tai, tuple(notes))
 
 
-def _message(
-    score_valid: bool,
-    reason: str | None,
-    detail: str,
-    best: _Scored | None,
-    unit: str,
-    payout: Payout,
-    options: Options,
-) -> str:
-    if not score_valid:
-        return f"Not a valid win: {detail}."
-    assert best is not None
+def _valid_message(best: _Scored, unit: str, payout: Payout, options: Options) -> str:
     capped = f" (raw {best.raw}, capped at {options.max_tai})" if best.raw > best.tai else ""
     kind = "limit hand, " if best.limit else ""
     if payout.discarder is None:
@@ -265,6 +258,52 @@ def _message(
     return f"Valid win: {kind}{best.tai} {unit}{capped}; {pays}; winner receives {payout.winner_total:g}."
 
 
+def _best_reading(
+    hand: Hand, context: Context, ruleset: Ruleset, options: Options
+) -> tuple[_Scored, Context, list[str]]:
+    """Run the checks and score every arrangement; the best one, the context scored with, and warnings.
+
+    Raises `_Invalid` for a hand that is not a valid win.
+    """
+    _check_tiles(hand, ruleset, options)
+    context, warnings = _check_context(hand, context, ruleset)
+    _check_winning_tile(hand, context)
+    facts = HandFacts(hand, context, ruleset.value_pair(context))
+    handless = View(Arrangement(EIGHT_FLOWERS), hand, context, options, facts)
+    once = _hand_outcomes(handless, ruleset)
+    best: _Scored | None = None
+    if ruleset.handless_wins:
+        # Eight flowers win whatever the hand holds: score that reading first, tile count or not.
+        scored = _score_arrangement(handless, ruleset, options, once)
+        if any(line.key in ruleset.handless_wins for line in scored.patterns):
+            best = scored
+    if best is None:
+        if hand.tile_count != 14:
+            raise _Invalid(
+                "wrong_tile_count",
+                f"the hand has {hand.tile_count} tiles, a winning hand has 14 "
+                "(a kong counts as 3; bonus tiles are not counted)",
+            )
+        for arrangement in _arrangements(hand, ruleset, options):
+            scored = _score_arrangement(
+                View(arrangement, hand, context, options, facts), ruleset, options, once
+            )
+            if best is None or (scored.tai, scored.raw) > (best.tai, best.raw):
+                best = scored
+    if best is None:
+        extra = "" if SEVEN_PAIRS in ruleset.shapes else " (seven pairs is not a win under these rules)"
+        raise _Invalid("no_winning_shape", "the tiles do not form four sets and a pair" + extra)
+    warnings.extend(best.notes)
+    if best.tai < options.min_tai:
+        what = (
+            "a chicken hand, no scoring pattern" if not best.patterns else f"{best.tai} {ruleset.unit_name}"
+        )
+        raise _Invalid(
+            "below_minimum", f"{what}; the minimum is {options.min_tai} {ruleset.unit_name}", best, warnings
+        )
+    return best, context, warnings
+
+
 def score(
     hand: Hand, context: Context, rules: Ruleset | str = "singapore", options: Options | None = None
 ) -> Score:
@@ -273,92 +312,43 @@ def score(
     options = options if options is not None else default_options(ruleset.name)
     check_options(options)
     instant = ruleset.instant_payouts(hand, context, options)
-    empty = dataclasses.replace(no_payout(ruleset.players, context.self_drawn), instant_payouts=instant)
-    warnings: list[str] = []
-    best: _Scored | None = None
     try:
-        _check_tiles(hand, ruleset, options)
-        context, warnings = _check_context(hand, context, ruleset)
-        _check_winning_tile(hand, context)
-        facts = HandFacts(hand, context, ruleset.value_pair(context))
-        candidates = _arrangements(hand, ruleset, options)
-        handless = View(Arrangement(EIGHT_FLOWERS), hand, context, options, facts)
-        once = _hand_outcomes(handless, ruleset)
-        if ruleset.handless_wins:
-            # Eight flowers win whatever the hand holds: score that reading too, tile count or not.
-            scored = _score_arrangement(handless, ruleset, options, once)
-            if any(line.key in ruleset.handless_wins for line in scored.patterns):
-                best = scored
-        if best is None:
-            if hand.tile_count != 14:
-                raise _Invalid(
-                    "wrong_tile_count",
-                    f"the hand has {hand.tile_count} tiles, a winning hand has 14 "
-                    "(a kong counts as 3; bonus tiles are not counted)",
-                )
-            if not candidates:
-                extra = (
-                    "" if SEVEN_PAIRS in ruleset.shapes else " (seven pairs is not a win under these rules)"
-                )
-                raise _Invalid("no_winning_shape", "the tiles do not form four sets and a pair" + extra)
-            for arrangement in candidates:
-                view = View(arrangement, hand, context, options, facts)
-                scored = _score_arrangement(view, ruleset, options, once)
-                if best is None or (scored.tai, scored.raw) > (best.tai, best.raw):
-                    best = scored
-        assert best is not None
-        warnings.extend(best.notes)
-        if best.tai < options.min_tai:
-            what = (
-                "a chicken hand, no scoring pattern"
-                if not best.patterns
-                else f"{best.tai} {ruleset.unit_name}"
-            )
-            raise _Invalid("below_minimum", f"{what}; the minimum is {options.min_tai} {ruleset.unit_name}")
+        best, context, warnings = _best_reading(hand, context, ruleset, options)
     except _Invalid as invalid:
+        seen = invalid.best
+        nothing = dataclasses.replace(no_payout(ruleset.players, context.self_drawn), instant_payouts=instant)
         return Score(
             valid=False,
             reason=invalid.reason,
-            message=_message(False, invalid.reason, invalid.message, None, ruleset.unit_name, empty, options),
-            patterns=best.patterns if best else (),
-            raw_tai=best.raw if best else 0,
-            tai=best.tai if best else 0,
+            message=f"Not a valid win: {invalid.message}.",
+            patterns=seen.patterns if seen else (),
+            raw_tai=seen.raw if seen else 0,
+            tai=seen.tai if seen else 0,
             limit=False,
-            payout=empty,
-            warnings=tuple(warnings),
+            payout=nothing,
+            warnings=tuple(invalid.warnings),
+            arrangement=str(seen.arrangement) if seen else None,
             rules=ruleset.name,
             unit_name=ruleset.unit_name,
-            arrangement=str(best.arrangement) if best else None,
         )
     as_self_draw = ruleset.thirteen_wonders_as_self_draw and best.arrangement.shape == THIRTEEN
-    payout = dataclasses.replace(
-        ruleset.payout(best.tai, context, options, as_self_draw), instant_payouts=instant
-    )
-    points = best.tai * options.points_per_fan if ruleset.unit_name == "fan" else None
+    payout = ruleset.payout(best.tai, context, options, as_self_draw)
+    payout = dataclasses.replace(payout, instant_payouts=instant)
     return Score(
         valid=True,
         reason=None,
-        message=_message(True, None, "", best, ruleset.unit_name, payout, options),
+        message=_valid_message(best, ruleset.unit_name, payout, options),
         patterns=best.patterns,
         raw_tai=best.raw,
         tai=best.tai,
         limit=best.limit,
         payout=payout,
         warnings=tuple(warnings),
+        arrangement=str(best.arrangement),
+        points=best.tai * options.points_per_fan if ruleset.reports_points else None,
         rules=ruleset.name,
         unit_name=ruleset.unit_name,
-        arrangement=str(best.arrangement),
-        points=points,
     )
 
 
-def describe_hand(hand: Hand) -> str:
-    """The hand as one line: concealed tiles, melds in brackets, bonus tiles after a bar."""
-    parts = [format_hand(sorted_tiles(hand.concealed))]
-    parts += [f"[{format_hand(meld.tiles)}]" for meld in hand.melds]
-    if hand.bonus:
-        parts.append("| " + " ".join(sorted_tiles(hand.bonus)))
-    return " ".join(part for part in parts if part)
-
-
-__all__ = ["REASONS", "PatternScore", "Score", "Tile", "describe_hand", "score"]
+__all__ = ["REASONS", "PatternScore", "Score", "score"]

@@ -84,6 +84,8 @@ class Ruleset:
     # The hand does not matter for these limit rows (eight flowers): no tile count, no shape needed.
     handless_wins: tuple[str, ...] = ()
     thirteen_wonders_as_self_draw: bool = False
+    # Malaysian results also give points (fan x points_per_fan), the unit its payouts are in.
+    reports_points: bool = False
 
     @cached_property
     def limit_patterns(self) -> tuple[PatternRow, ...]:
@@ -271,6 +273,7 @@ MALAYSIAN = Ruleset(
     bonus_copies={FACE: 4, FLY: 4},
     circumstances=ALL_CIRCUMSTANCES - {"humanly", "robbing_eighth"},
     value_pair=lambda context: frozenset({*DRAGONS, "E", "N", context.seat_wind}),
+    reports_points=True,
 )
 
 RULESETS: dict[str, Ruleset] = {ruleset.name: ruleset for ruleset in (SINGAPORE, MALAYSIAN)}

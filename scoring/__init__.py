@@ -8,7 +8,7 @@ Public API (ARCHITECTURE.md):
 """
 
 from scoring.api import score_json
-from scoring.engine import PatternScore, Score, score
+from scoring.engine import REASONS, PatternScore, Score, score
 from scoring.errors import (
     HandStringError,
     MalformedHandError,
@@ -24,6 +24,7 @@ from scoring.rulesets import RULESET_NAMES, Ruleset, get_ruleset
 from scoring.tiles import format_hand, parse_hand_string
 
 __all__ = [
+    "REASONS",
     "RULESET_NAMES",
     "Context",
     "Hand",

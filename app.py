@@ -74,9 +74,9 @@ def get_reader() -> ReaderSlot:
         pipeline = importlib.import_module("vision.pipeline")
     except Exception as exc:  # vision missing or broken: the photo path says so, typing still works
         return ReaderSlot(None, f"Photo reading is not available ({exc}). Type the hand instead.")
-    model_error = getattr(pipeline, "ModelError", None)
-    if model_error is None:
-        from vision.onnx_models import ModelError as model_error
+    # The contract names vision.pipeline.ModelError; it is defined in vision.onnx_models.
+    model_error: type[Exception] = getattr(pipeline, "ModelError", None) or importlib.import_module(
+        "vision.onnx_models").ModelError
     try:
         # MAHJONG_MODELS_DIR points the app at another model folder (a candidate model, test models).
         models_dir = os.environ.get("MAHJONG_MODELS_DIR") or None
@@ -382,13 +382,21 @@ def _confidence_label(row: TileRow) -> str:
 # --------------------------------------------------------------------------- context and rules
 
 
+def _wind_label(code: str) -> str:
+    return WIND_LABELS.get(code, code)
+
+
+def _circumstance_label(key: str) -> str:
+    return CIRCUMSTANCE_LABELS.get(key, key.replace("_", " "))
+
+
 def context_ui(hand: dict[str, Any], rules: str) -> Context:
     """How the hand was won; every widget is keyed so the choices survive reruns."""
     st.subheader("How was it won?")
     seats = ["E", "S", "W"] if rules == "malaysian" else ["E", "S", "W", "N"]
     left, right = st.columns(2)
-    seat = left.selectbox("Your seat wind", seats, format_func=WIND_LABELS.get, key="seat_wind")
-    prevailing = right.selectbox("Prevailing wind", seats, format_func=WIND_LABELS.get, key="prevailing_wind")
+    seat = left.selectbox("Your seat wind", seats, format_func=_wind_label, key="seat_wind")
+    prevailing = right.selectbox("Prevailing wind", seats, format_func=_wind_label, key="prevailing_wind")
     how = st.radio("Won by", ["discard", "self-drawn"], horizontal=True, key="won_by",
                    format_func=lambda v: "Discard (someone threw it)" if v == "discard" else "Self-drawn")
     choices = [None, *case_mod.hand_tile_choices(hand)]
@@ -396,7 +404,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
                            format_func=lambda c: "(not set)" if c is None else c,
                            help="Needed for the sequence-hand (平胡) wait rule.")
     circumstances = st.multiselect("Special circumstances", list(CIRCUMSTANCES), key="circumstances",
-                                   format_func=CIRCUMSTANCE_LABELS.get)
+                                   format_func=_circumstance_label)
     pay_all = st.checkbox("Pay-all (包): one liable player pays everything", key="pay_all")
     return Context(
         seat_wind=seat or "E",

@@ -209,20 +209,23 @@ def test_rule_options_change_result(app: AppTest, install: Install) -> None:
     assert any(t.startswith("Not a valid win") and "minimum is 3" in t for t in errors), errors
 
 
+def sidebar_keys(at: AppTest) -> set[str]:
+    kinds = ("checkbox", "number_input", "selectbox", "text_input")
+    return {str(getattr(w, "key", "")) for kind in kinds for w in at.sidebar.get(kind)}
+
+
 def test_every_option_is_in_the_sidebar(app: AppTest) -> None:
     import dataclasses
 
     import scoring
 
-    keys = {w.key for w in app.sidebar.get("checkbox") + app.sidebar.get("number_input")
-            + app.sidebar.get("selectbox") + app.sidebar.get("text_input")}
+    keys = sidebar_keys(app)
     singapore = {f.name for f in dataclasses.fields(scoring.Options)
                  if not str(f.metadata.get("help", "")).startswith("Malaysian")}
     assert {f"opt_singapore_{name}" for name in singapore} <= keys
     app.selectbox(key="rules").set_value("malaysian").run()
     no_problem(app)
-    keys = {w.key for w in app.sidebar.get("checkbox") + app.sidebar.get("number_input")
-            + app.sidebar.get("selectbox") + app.sidebar.get("text_input")}
+    keys = sidebar_keys(app)
     assert {f"opt_malaysian_{f.name}" for f in dataclasses.fields(scoring.Options)} <= keys
     # Each rule set starts from its own defaults (Malaysian minimum 5 fan).
     assert app.number_input(key="opt_malaysian_min_tai").value == 5

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageDraw, ImageFont
 
 from datasets.faces import (
     FACE_H,
@@ -36,6 +36,13 @@ XMJ_DIR = "pkgs/xmahjongg/usr/share/games/xmahjongg/tiles"
 ML_DIR = "pkgs/mahjong-learner/tiles_img"
 
 _SS = 2
+
+
+def _font_path_or_missing(filename: str) -> str:
+    try:
+        return find_font(filename)
+    except StyleUnavailableError:
+        return f"/usr/share/fonts/{filename}"
 
 
 def _km_ids(flower_order: tuple[int, int, int, int] = (1, 2, 3, 4)) -> dict[str, str]:
@@ -247,6 +254,59 @@ def _mahjong_learner() -> dict[str, np.ndarray]:
     return _fill_missing(faces, Palette(ground=ground), ((220, 60, 60),))
 
 
+_UNICODE = (
+    {code: 0x1F000 + k for k, code in enumerate(("E", "S", "W", "N", "C", "F", "P"))}
+    | {f"{r}m": 0x1F006 + r for r in range(1, 10)}
+    | {f"{r}s": 0x1F00F + r for r in range(1, 10)}
+    | {f"{r}p": 0x1F018 + r for r in range(1, 10)}
+    | {"F1": 0x1F022, "F2": 0x1F023, "F4": 0x1F024, "F3": 0x1F025}
+    | {f"S{k}": 0x1F025 + k for k in range(1, 5)}
+)
+
+
+def _colourise(code: str, ink: np.ndarray, p: Palette) -> np.ndarray:
+    """RGB for a monochrome glyph, coloured as printed tiles are (by band, since ink is one mask)."""
+    h = ink.shape[0]
+    rows = np.arange(h)[:, None] / h
+    out = np.zeros((*ink.shape, 3), np.float32)
+    if code.endswith("m") and code[0].isdigit():
+        out[:] = np.where((rows < 0.42)[..., None], p.blue, p.red)
+    elif code.endswith("p") and code[0].isdigit():
+        out[:] = np.where(
+            (rows < 0.34)[..., None], p.blue, np.where((rows < 0.67)[..., None], p.red, p.green)
+        )
+    elif code.endswith("s") and code[0].isdigit():
+        out[:] = p.green
+    else:
+        out[:] = {"C": p.red, "F": p.green}.get(code, p.blue if code in "ESWN" else (120, 40, 30))
+    return out
+
+
+def _unicode_style() -> dict[str, np.ndarray]:
+    font_path = find_font("Symbola_hint.ttf")
+
+    font = ImageFont.truetype(font_path, 400)
+    ground: RGB = (245, 242, 230)
+    palette = Palette(ground=ground)
+    faces = {}
+    for code, cp in _UNICODE.items():
+        if code == "P":
+            continue  # an empty frame: drawn in code with the blue border real tiles have
+        img = Image.new("L", (600, 700), 0)
+        ImageDraw.Draw(img).text((50, 50), chr(cp), font=font, fill=255)
+        bbox = img.getbbox()
+        if bbox is None:
+            raise StyleUnavailableError(f"Symbola lacks U+{cp:X}")
+        glyph = np.asarray(img.crop(bbox)).astype(np.float32) / 255
+        gh, gw = glyph.shape
+        # drop the glyph's own tile frame: keep the inside
+        glyph = glyph[round(gh * 0.06) : round(gh * 0.94), round(gw * 0.08) : round(gw * 0.92)]
+        rgb = _colourise(code, glyph, palette)
+        art = np.dstack([rgb, glyph * 255]).astype(np.uint8)
+        faces[code] = fit_art(Image.fromarray(art, "RGBA"), ground, box=(0.02, 0.02, 0.98, 0.98))
+    return _fill_missing(faces, palette, ((30, 90, 160), (40, 110, 70)))
+
+
 def register_all() -> None:
     gpl = "GPL-2.0-or-later"
     km = "KMahjongg tileset (kdegames-mahjongg-data-kf5), " + gpl
@@ -333,6 +393,18 @@ def register_all() -> None:
             "scans of a real set (low resolution)",
             _xmahjongg_real,
             needs=(f"{XMJ_DIR}/real.gif",),
+        )
+    )
+    register(
+        Style(
+            "unicode_symbola",
+            "Symbola font (fonts-symbola): free for any use",
+            True,
+            "the Unicode mahjong glyphs U+1F000-1F029, line art, coloured by band",
+            _unicode_style,
+            needs=(_font_path_or_missing("Symbola_hint.ttf"),),
+            ground=(245, 242, 230),
+            backs=((30, 90, 160), (40, 110, 70)),
         )
     )
     register(

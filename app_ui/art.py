@@ -184,37 +184,45 @@ def annotate_photo(rgb: np.ndarray, rows: Sequence[TileRow], meld_kinds: Mapping
                              Image.Resampling.BILINEAR)
     draw = ImageDraw.Draw(image)
     line = max(2, round(max(image.size) / 400))
-    # Big enough to read when a phone shows the photo at a third of its size.
-    font = _font(max(12, round(max(image.size) / 45)))
     meld_kinds = meld_kinds or {}
-    by_group: dict[str, list[tuple[float, float, float, float]]] = {}
-    for number, row in enumerate(rows, start=1):
-        if row.box is None:
-            continue
-        x1, y1, x2, y2 = (v * scale for v in row.box)
-        by_group.setdefault(row.group, []).append((x1, y1, x2, y2))
-        colour = LOW_CONF_COLOUR if row.low_confidence else GROUP_COLOURS.get(row.group, (90, 90, 90))
-        draw.rectangle((x1, y1, x2, y2), outline=colour, width=line + (1 if row.low_confidence else 0))
-        label = f"{number} {row.code}" + ("?" if row.low_confidence else "")
-        tx, ty = x1, max(0.0, y1 - font.size - 4) if hasattr(font, "size") else y1
-        box = draw.textbbox((tx, ty), label, font=font)
-        draw.rectangle((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), fill=colour)
-        draw.text((tx, ty), label, font=font, fill=(255, 255, 255))
+    placed = [(n, r, tuple(v * scale for v in r.box))
+              for n, r in enumerate(rows, start=1) if r.box is not None]
+    if not placed:
+        return image
+    # Labels sized to the tiles (small tiles, small labels), readable on a phone showing the photo at a
+    # third of its size; neighbours alternate above and below their tile so the labels do not collide.
+    widths = sorted(b[2] - b[0] for _, _, b in placed)
+    size = round(min(max(image.size) / 45, max(11.0, 0.45 * widths[len(widths) // 2])))
+    font = _font(size)
     pad = 3 * line
+    by_group: dict[str, list[tuple[float, ...]]] = {}
+    for _, row, box in placed:
+        by_group.setdefault(row.group, []).append(box)
     for group, boxes in by_group.items():
         if group == IGNORE:
             continue
-        gx1 = min(b[0] for b in boxes) - pad
-        gy1 = min(b[1] for b in boxes) - pad
-        gx2 = max(b[2] for b in boxes) + pad
-        gy2 = max(b[3] for b in boxes) + pad
+        gx1, gy1 = min(b[0] for b in boxes) - pad, min(b[1] for b in boxes) - pad
+        gx2, gy2 = max(b[2] for b in boxes) + pad, max(b[3] for b in boxes) + pad
         colour = GROUP_COLOURS.get(group, (90, 90, 90))
         draw.rounded_rectangle((gx1, gy1, gx2, gy2), radius=3 * line, outline=colour, width=line)
         name = f"{group} {meld_kinds[group]}" if group in meld_kinds else group
-        box = draw.textbbox((gx1, gy2 + 2), name, font=font)
-        draw.rectangle((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), fill=colour)
-        draw.text((gx1, gy2 + 2), name, font=font, fill=(255, 255, 255))
+        _label(draw, (gx1, gy2 + size + 8), name, font, colour)
+    seen: dict[str, int] = {}
+    for number, row, (x1, y1, x2, y2) in placed:
+        colour = LOW_CONF_COLOUR if row.low_confidence else GROUP_COLOURS.get(row.group, (90, 90, 90))
+        draw.rectangle((x1, y1, x2, y2), outline=colour, width=line + (1 if row.low_confidence else 0))
+        label = f"{number} {row.code}" + ("?" if row.low_confidence else "")
+        below = seen.get(row.group, 0) % 2 == 1
+        seen[row.group] = seen.get(row.group, 0) + 1
+        _label(draw, (x1, y2 + 3 if below else max(0.0, y1 - size - 5)), label, font, colour)
     return image
+
+
+def _label(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,
+           font: ImageFont.FreeTypeFont | ImageFont.ImageFont, colour: tuple[int, int, int]) -> None:
+    box = draw.textbbox(xy, text, font=font)
+    draw.rectangle((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), fill=colour)
+    draw.text(xy, text, font=font, fill=(255, 255, 255))
 
 
 def group_blocks(hand: Mapping[str, Any], meld_groups: Sequence[str]) -> list[tuple[str, list[str], bool]]:

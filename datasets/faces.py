@@ -9,13 +9,14 @@ from the stroke table in `datasets.glyphs` (no font at all, so the style works o
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, ImageOps
 
 from datasets.glyphs import draw_strokes
 
@@ -59,6 +60,7 @@ class FaceRecipe:
     white_dragon: str = "frame"  # frame | blank
     bonus_numerals: str = "arabic"  # arabic | chinese
     emoji_font: str | None = None  # Noto Color Emoji for animals, when installed
+    variant: int = 0  # varies the pictures (mirror, colours, size) so styles do not share one drawing
 
 
 # ---------------------------------------------------------------------------- drawing helpers
@@ -418,11 +420,18 @@ def draw_animal_picture(pen: Pen, code: str, p: Palette) -> None:
         pen.line([pts[0], (0.28, 0.03)], (60, 40, 30), 0.012)
 
 
-def draw_face_picture(pen: Pen, p: Palette) -> None:
-    """The Malaysian `face` tile: a portrait in an oval frame."""
-    pen.ellipse((0.12, 0.12, 0.88, 0.88), outline=p.red, width=0.035)
-    pen.ellipse((0.28, 0.22, 0.72, 0.75), fill=(240, 200, 160))
-    pen.poly([(0.26, 0.42), (0.3, 0.16), (0.7, 0.16), (0.74, 0.42), (0.62, 0.25), (0.38, 0.25)], fill=p.black)
+def draw_face_picture(pen: Pen, p: Palette, variant: int = 0) -> None:
+    """The Malaysian `face` tile: a portrait in an oval frame (hat, hair and skin vary)."""
+    skins = ((240, 200, 160), (225, 180, 140), (250, 215, 185), (205, 160, 120))
+    pen.ellipse((0.12, 0.12, 0.88, 0.88), outline=(p.red, p.blue, p.green, p.black)[variant % 4], width=0.035)
+    pen.ellipse((0.28, 0.22, 0.72, 0.75), fill=skins[variant % 4])
+    hair = ((20, 20, 20), (90, 50, 20), (150, 150, 150), (40, 30, 30))[(variant // 2) % 4]
+    pen.poly([(0.26, 0.42), (0.3, 0.16), (0.7, 0.16), (0.74, 0.42), (0.62, 0.25), (0.38, 0.25)], fill=hair)
+    if variant % 3 == 1:  # an official's hat
+        pen.rect((0.24, 0.06, 0.76, 0.2), fill=p.black, radius=0.03)
+        pen.rect((0.14, 0.16, 0.86, 0.21), fill=p.red, radius=0.02)
+    elif variant % 3 == 2:  # a beard
+        pen.poly([(0.36, 0.68), (0.5, 0.9), (0.64, 0.68)], fill=hair)
     for x in (0.41, 0.59):
         pen.circle(x, 0.45, 0.025, fill=p.black)
     pen.line([(0.5, 0.5), (0.48, 0.58)], (180, 120, 90), 0.015)
@@ -472,14 +481,14 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
             pen.rect((0.12, 0.1, 0.88, 0.9), outline=p.blue, width=0.05, radius=0.04)
             pen.rect((0.22, 0.19, 0.78, 0.81), outline=p.blue, width=0.025, radius=0.02)
     elif code in FLOWER_CHARS:
-        draw_flower_picture(pen, code, p)
+        picture(pen, recipe, lambda q: draw_flower_picture(q, code, p))
         _bonus_number(pen, recipe, code, p.blue)
         if recipe.font is not None:
             draw_text_fit(
                 pen, FLOWER_CHARS[code], (0.72, 0.74, 0.95, 0.97), p.black, recipe.font, recipe.font_index
             )
     elif code in SEASON_CHARS:
-        draw_season_picture(pen, code, p)
+        picture(pen, recipe, lambda q: draw_season_picture(q, code, p))
         _bonus_number(pen, recipe, code, p.red)
         if recipe.font is not None:
             draw_text_fit(
@@ -490,13 +499,49 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
         if recipe.emoji_font is not None and Path(recipe.emoji_font).exists():
             draw_text_fit(pen, emoji, (0.1, 0.12, 0.9, 0.88), p.black, recipe.emoji_font, embedded_color=True)
         else:
-            draw_animal_picture(pen, code, p)
+            picture(pen, recipe, lambda q: draw_animal_picture(q, code, p))
+        if recipe.font is not None and recipe.variant % 3 != 2:
+            # many sets print the animal's name beside it
+            draw_text_fit(
+                pen, ANIMAL_CHARS[code], (0.04, 0.02, 0.3, 0.2), p.red, recipe.font, recipe.font_index
+            )
     elif code == "face":
-        draw_face_picture(pen, p)
+        picture(pen, recipe, lambda q: draw_face_picture(q, p, recipe.variant))
     elif code == "fly":
         glyph(pen, recipe, "飛", (0.1, 0.14, 0.9, 0.86), p.blue)
     else:
         raise KeyError(f"no face drawing for tile code {code!r}")
+
+
+ANIMAL_CHARS = {"cat": "貓", "rat": "鼠", "rooster": "雞", "centipede": "蜈蚣"}
+
+
+def picture(pen: Pen, recipe: FaceRecipe, draw: Callable[[Pen], None]) -> None:
+    """Draw a picture on its own layer, then vary it by the style's `variant`.
+
+    Mirroring, a small hue/brightness change and a different size and place give each style its
+    own version of the drawings that every style shares (bonus tiles, animals, `face`).
+    """
+    layer = Image.new("RGBA", pen.image.size, (0, 0, 0, 0))
+    draw(Pen(layer))
+    v = recipe.variant
+    if v % 2:
+        layer = ImageOps.mirror(layer)
+    if v:
+        arr = np.array(layer)
+        hsv = cv2.cvtColor(arr[..., :3], cv2.COLOR_RGB2HSV).astype(np.int16)
+        hsv[..., 0] = (hsv[..., 0] + (v * 7) % 15 - 7) % 180
+        hsv[..., 2] = np.clip(hsv[..., 2] * (0.85 + 0.05 * (v % 4)), 0, 255)
+        arr[..., :3] = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2RGB)
+        layer = Image.fromarray(arr)
+    scale = (1.0, 0.86, 0.78, 0.92)[v % 4]
+    w, h = pen.image.size
+    if scale != 1.0:
+        layer = layer.resize((round(w * scale), round(h * scale)), Image.Resampling.LANCZOS)
+    # smaller pictures sit low (under the number) or to one side
+    dx = (w - layer.width) * (0.5, 0.5, 0.8, 0.2)[v % 4]
+    dy = (h - layer.height) * (0.5, 0.9, 0.7, 0.6)[v % 4]
+    pen.image.alpha_composite(layer, (round(dx), round(dy)))
 
 
 def rounded_alpha(w: int, h: int, radius: float) -> np.ndarray:

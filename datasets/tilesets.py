@@ -115,14 +115,14 @@ def fill_face(crop: Image.Image) -> np.ndarray:
 
 
 def _fill_missing(
-    faces: dict[str, np.ndarray], palette: Palette, backs: tuple[RGB, ...]
+    faces: dict[str, np.ndarray], palette: Palette, backs: tuple[RGB, ...], variant: int
 ) -> dict[str, np.ndarray]:
     """Draw the classes a tileset lacks in code, on the set's ground colour."""
     try:
         font: str | None = find_font("ukai.ttc")
     except StyleUnavailableError:
         font = None
-    recipe = FaceRecipe(palette=palette, font=font)
+    recipe = FaceRecipe(palette=palette, font=font, variant=variant)
     for code in CLASSES:
         if code == BACK and BACK not in faces:
             faces[BACK] = render_back(backs[0])
@@ -141,6 +141,7 @@ def _kmahjongg(
     backs: tuple[RGB, ...],
     ids: dict[str, str],
     own: tuple[str, ...] | None = None,
+    variant: int = 0,
 ) -> Callable[[], dict[str, np.ndarray]]:
     def build() -> dict[str, np.ndarray]:
         cache = _cache(f"kmahjongg_{name}")
@@ -150,7 +151,7 @@ def _kmahjongg(
             if own is not None and code not in own:
                 continue
             faces[code] = fit_art(_svg_element(svg, element, cache), ground)
-        return _fill_missing(faces, palette, backs)
+        return _fill_missing(faces, palette, backs, variant)
 
     return build
 
@@ -166,7 +167,9 @@ _CLASSIC_OWN = tuple(c for c in _km_ids() if c not in ("C", "F", "P"))  # its dr
 # ---------------------------------------------------------------------------- sheet tilesets
 
 
-def _gnome_sheet(path: str, svg: bool, skip: tuple[str, ...] = ()) -> Callable[[], dict[str, np.ndarray]]:
+def _gnome_sheet(
+    path: str, svg: bool, skip: tuple[str, ...] = (), variant: int = 0
+) -> Callable[[], dict[str, np.ndarray]]:
     # 43 tiles in a row (a second row holds highlighted copies), in this order
     order = (
         [f"{r}p" for r in range(1, 10)]
@@ -210,7 +213,7 @@ def _gnome_sheet(path: str, svg: bool, skip: tuple[str, ...] = ()) -> Callable[[
             .reshape(-1, 3)
             .mean(axis=0)
         )
-        return _fill_missing(faces, Palette(ground=ground), ((40, 110, 70),))  # type: ignore[arg-type]
+        return _fill_missing(faces, Palette(ground=ground), ((40, 110, 70),), variant)  # type: ignore[arg-type]
 
     return build
 
@@ -232,7 +235,7 @@ def _xmahjongg_real() -> dict[str, np.ndarray]:
             faces[code] = fill_face(
                 sheet.crop((round(x0 + 3), round(y0 + 3), round(x0 + cw - 3), round(y0 + ch - 3)))
             )
-    return _fill_missing(faces, Palette(ground=(236, 236, 232)), ((40, 110, 70),))
+    return _fill_missing(faces, Palette(ground=(236, 236, 232)), ((40, 110, 70),), 13)
 
 
 _ML_NAMES = (
@@ -251,7 +254,7 @@ def _mahjong_learner() -> dict[str, np.ndarray]:
     }
     back = Image.open(ART_DIR / ML_DIR / "Back.png").convert("RGBA")
     faces[BACK] = fill_face(back.crop(back.getbbox()))
-    return _fill_missing(faces, Palette(ground=ground), ((220, 60, 60),))
+    return _fill_missing(faces, Palette(ground=ground), ((220, 60, 60),), 15)
 
 
 _UNICODE = (
@@ -304,7 +307,7 @@ def _unicode_style() -> dict[str, np.ndarray]:
         rgb = _colourise(code, glyph, palette)
         art = np.dstack([rgb, glyph * 255]).astype(np.uint8)
         faces[code] = fit_art(Image.fromarray(art, "RGBA"), ground, box=(0.02, 0.02, 0.98, 0.98))
-    return _fill_missing(faces, palette, ((30, 90, 160), (40, 110, 70)))
+    return _fill_missing(faces, palette, ((30, 90, 160), (40, 110, 70)), 14)
 
 
 def register_all() -> None:
@@ -358,7 +361,9 @@ def register_all() -> None:
                 km,
                 False,
                 desc,
-                _kmahjongg(name, ground, palette, backs, ids, own),
+                _kmahjongg(
+                    name, ground, palette, backs, ids, own, variant=7 + len(name) % 5 + 2 * (name == "jade")
+                ),
                 needs=(f"{KM_DIR}/{name}.svgz",),
                 ground=ground,
                 backs=backs,
@@ -371,7 +376,7 @@ def register_all() -> None:
             gnome,
             False,
             "shaded classic tiles",
-            _gnome_sheet(f"{GNOME_DIR}/smooth.png", svg=False),
+            _gnome_sheet(f"{GNOME_DIR}/smooth.png", svg=False, variant=11),
             needs=(f"{GNOME_DIR}/smooth.png",),
         )
     )
@@ -381,7 +386,7 @@ def register_all() -> None:
             gnome,
             False,
             "flat modern tiles (SVG)",
-            _gnome_sheet(f"{GNOME_DIR}/postmodern.svg", svg=True, skip=_POSTMODERN_SKIP),
+            _gnome_sheet(f"{GNOME_DIR}/postmodern.svg", svg=True, skip=_POSTMODERN_SKIP, variant=12),
             needs=(f"{GNOME_DIR}/postmodern.svg",),
         )
     )

@@ -343,11 +343,12 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
                    else "Score now: not a valid win")
     table = pd.DataFrame(
         {
+            # The number drawn on the photo; a column, since Streamlit hides a plain range index.
+            "n": list(range(1, len(base.rows) + 1)),
             "tile": [r.code for r in base.rows],
             "group": [r.group for r in base.rows],
             "check": [_confidence_label(r) for r in base.rows],
         },
-        index=pd.RangeIndex(1, len(base.rows) + 1, name="#"),
     )
     st.data_editor(
         table,
@@ -356,7 +357,9 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
         width="stretch",
         # Tall enough for every row plus the blank "add" row, so the page scrolls and the table does not.
         height=min(36 * (len(base.rows) + 3), 900),
+        hide_index=True,
         column_config={
+            "n": st.column_config.NumberColumn("#", disabled=True, width="small"),
             "tile": st.column_config.SelectboxColumn("Tile", options=list(TILE_CODES), required=True),
             "group": st.column_config.SelectboxColumn("Group", options=list(GROUPS), required=True,
                                                       default=case_mod.HAND),
@@ -562,7 +565,7 @@ def result_ui(build: HandBuild, data: dict[str, Any], result: dict[str, Any] | N
     if result.get("valid"):
         capped = result.get("raw_tai") != result.get("tai")
         st.success(f"**{result['tai']} {unit}**" + (f" (raw {result['raw_tai']}, capped)" if capped else "")
-                   + (" — limit hand" if result.get("limit") else ""))
+                   + (" — at the limit" if result.get("limit") else ""))
         if result.get("points") is not None:
             st.caption(f"{result['points']:g} points")
     else:

@@ -42,10 +42,11 @@ FAR_MELD_SPANS = 2.5
 WIDE_GAP = 0.35
 WIDE_GAP_COST = 0.5
 # Up to MAX_TRIM tiles at an end of the hand's row, beyond a gap of TRIM_GAP, that form no
-# meld may be tiles lying elsewhere (discards); leaving them out costs FAR_COST per tile.
+# meld may be tiles lying elsewhere (discards).
 TRIM_GAP = 0.3
 MAX_TRIM = 4
-FAR_COST = 0.2
+# Each hand tile (not bonus) left out of the hand, near it or not, costs this much.
+IGNORE_COST = 0.25
 
 
 @dataclass(frozen=True)
@@ -224,7 +225,7 @@ def _trims(row: Row, codes: Sequence[str]) -> list[tuple[Row, tuple[int, ...], t
 
     Tiles scattered on the table can lie in line with the hand; a piece of at most
     MAX_TRIM tiles at an end, after a gap of at least TRIM_GAP and not touching the rest,
-    that forms no meld, may be left out (each tile left out costs FAR_COST).
+    that forms no meld, may be left out (each tile left out costs IGNORE_COST).
     """
     n = len(row.core)
 
@@ -295,14 +296,16 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
                     cost += LOOSE_COST * len(piece)
                 else:
                     ignored.extend(piece)
-                    cost += LOOSE_COST * len(piece)
         for version, dropped, dropped_bonus in _trims(hand_row, codes):
             for hand_cost, start, stop, before, after in _hand_candidates(version, codes):
                 concealed = version.core[start:stop]
                 all_melds = before + melds + after
                 faces = [i for i in concealed + tuple(stray) if codes[i] != BACK]
                 complete = len(faces) + 3 * len(all_melds) == HAND_SIZE
-                total = cost + hand_cost + (0.0 if complete else INCOMPLETE_COST) + FAR_COST * len(dropped)
+                # Every tile left out of the hand costs a little, wherever it lies, so that
+                # the reading that explains the most tiles wins.
+                left_out = len(ignored) + len(dropped)
+                total = cost + hand_cost + (0.0 if complete else INCOMPLETE_COST) + IGNORE_COST * left_out
                 key = (-total, len(concealed))
                 if best is None or key > best[0]:
                     ordered = sorted(all_melds, key=lambda m: m[0][0])

@@ -248,7 +248,7 @@ def rows(centres: np.ndarray, shape: TileShape, frame: Frame, runs: Sequence[lis
             width = float(np.median(shape.along[a + b]))
             longer, other = (a, b) if len(a) >= len(b) else (b, a)
             offset = _line_offset(centres[longer], frame, centres[other])
-            if offset.max() > ACROSS_FRACTION * 1.5 * size:
+            if offset.max() > ACROSS_FRACTION * size:
                 continue
             gap = min(abs(along[i] - along[j]) for i in a for j in b) - width
             if gap < ROW_GAP_WIDTHS * width:

@@ -22,6 +22,8 @@ from vision.layout_melds import MeldRead, read_meld
 HAND_SIZE = 14
 # A reading that does not make a complete hand costs this much (a tile may be hidden).
 INCOMPLETE_COST = 1.5
+# Cost per tile counted into the hand from a tight piece near it that forms no meld.
+STRAY_COST = 0.4
 # Cost per tile that forms no meld outside the hand's row (it still counts as concealed).
 LOOSE_COST = 1.0
 # Inside one meld the tiles touch; a larger gap inside it costs this much per unit of gap.
@@ -293,7 +295,7 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
             for piece, tight in zip(side.loose, side.tight, strict=True):
                 if len(piece) >= 3 and tight:
                     stray.extend(piece)
-                    cost += LOOSE_COST * len(piece)
+                    cost += STRAY_COST * len(piece)
                 else:
                     ignored.extend(piece)
         for version, dropped, dropped_bonus in _trims(hand_row, codes):

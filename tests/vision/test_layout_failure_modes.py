@@ -125,7 +125,7 @@ def test_concealed_kong_shapes(codes: str, is_kong: bool) -> None:
     assert (meld is not None and meld.kind == "kong") == is_kong
 
 
-@pytest.mark.parametrize("tilt", [20.0, 40.0, 55.0], ids=["tilt20", "tilt40", "tilt55"])
+@pytest.mark.parametrize("tilt", [20.0, 30.0, 40.0], ids=["tilt20", "tilt30", "tilt40"])
 @pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
 def test_leaning_rows_under_perspective(angle: float, tilt: float) -> None:
     """Rows lean and converge in an oblique photo: a far row must not join a near one."""

@@ -61,6 +61,7 @@ class Placed:
     claimed: bool = False
     group: int = -1
     hidden: bool = False  # under another tile: never labelled
+    standing: bool = False  # on its bottom edge, face toward the player (as held before the reveal)
 
 
 @dataclass(frozen=True)
@@ -172,6 +173,7 @@ class _Builder:
         meld: str | None = None,
         concealed: bool = False,
         upside_down: bool = False,
+        standing: bool = False,
     ) -> float:
         """Lay tiles (code, face_up, claimed) left to right from x0 along the row base y0.
 
@@ -187,12 +189,23 @@ class _Builder:
             cx = x + along / 2
             depth = d.w if claimed else d.h
             cy = y0 + depth / 2 + rng.normal(0, 0.35) + curve * (cx - x0) ** 2
+            if standing:  # the face stands on the row's base line, the body behind it
+                cy = y0 + rng.normal(0, 0.35) + curve * (cx - x0) ** 2
             up = (math.pi / 2 if claimed else 0.0) + rng.normal(0, 0.012)
-            if upside_down:
+            if upside_down and not standing:
                 up += math.pi
             idx.append(len(self.tiles))
             self.tiles.append(
-                Placed(code, cx, cy, up, face_up=face_up, claimed=claimed, group=len(self.groups))
+                Placed(
+                    code,
+                    cx,
+                    cy,
+                    up,
+                    face_up=face_up,
+                    claimed=claimed,
+                    group=len(self.groups),
+                    standing=standing and face_up and not claimed,
+                )
             )
             gap = gaps[k] if gaps is not None and k < len(gaps) else abs(rng.normal(0.25, 0.25))
             x += along + gap
@@ -278,10 +291,18 @@ def lay_hand(hand: Hand, rng: np.random.Generator, dims: Dims) -> _Builder:
     if rng.random() < 0.3:
         gaps = [abs(rng.normal(0.3, 0.3)) if rng.random() < 0.75 else rng.uniform(2, 10) for _ in concealed]
     upside = rng.random() < 0.08
+    # before the reveal, or in some photos, the concealed tiles still stand facing the player
+    standing = rng.random() < 0.12
     row_end = b.row(
-        [(c, True, False) for c in concealed], 0.0, 0.0, "concealed", gaps=gaps, upside_down=upside
+        [(c, True, False) for c in concealed],
+        0.0,
+        0.0,
+        "concealed",
+        gaps=gaps,
+        upside_down=upside,
+        standing=standing,
     )
-    next_y = d.h + rng.uniform(4, 30)  # base of the next free row behind the concealed one
+    next_y = (d.t if standing else d.h) + rng.uniform(4, 30)  # base of the next free row behind
     if hand.melds and rng.random() < 0.25:
         # some players put their melds at the right end of the concealed row
         x, meld_y = row_end + rng.uniform(8, 30), 0.0

@@ -84,46 +84,50 @@ class TileGeometry:
     face_quad: np.ndarray  # (4, 2): the face outline (top for face up; the hidden bottom otherwise)
     depth: float
     rings: np.ndarray  # (3, N, 2) projected outline at the bottom, the layer seam and the top
-    normals: np.ndarray  # (N, 2) outward table-plane normal of each outline segment i -> i+1
+    normals: np.ndarray  # (N, 3) outward normal of each side segment i -> i+1
     facing: np.ndarray  # (N,) bool: that side segment faces the camera
+    top_visible: bool  # the camera sees the top surface (not so for a standing tile seen from behind)
+    base: np.ndarray  # (4, 2) the opposite surface's corners
+
+
+def tile_frame(tile: Placed, d: Dims) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Centre of the visible top surface and its axes: right, up (toward the art's top), normal.
+
+    A flat tile shows its top to the sky (the face, or the back when face down); a standing tile
+    shows its face sideways, toward `up` turned by -90 deg (toward the player for up = 0).
+    """
+    cu, su = math.cos(tile.up), math.sin(tile.up)
+    ax = np.array([cu, su, 0.0])
+    if tile.standing:
+        ay = np.array([0.0, 0.0, 1.0])
+        n = np.cross(ax, ay)
+        centre = np.array([tile.x, tile.y, tile.z + d.h / 2])
+    else:
+        ay = np.array([-su, cu, 0.0])
+        n = np.array([0.0, 0.0, 1.0])
+        centre = np.array([tile.x, tile.y, tile.z + d.t])
+    return centre, ax, ay, n
 
 
 def tile_geometry(tile: Placed, d: Dims, cam: Camera) -> TileGeometry:
-    cu, su = math.cos(tile.up), math.sin(tile.up)
-    # unit vectors in the table plane: `ax` to the face's right, `ay` to the face's top
-    ay = np.array([-su, cu])
-    ax = np.array([cu, su])
+    centre, ax, ay, n = tile_frame(tile, d)
     outline = rounded_outline(d.w, d.h, 0.1 * d.w)
-    flat = np.stack(
-        [
-            tile.x + outline[:, 0] * ax[0] + outline[:, 1] * ay[0],
-            tile.y + outline[:, 0] * ax[1] + outline[:, 1] * ay[1],
-        ],
-        axis=1,
-    )
+    ring = centre + outline[:, :1] * ax + outline[:, 1:] * ay  # the top outline (N, 3)
     lower_share = (1 - d.ivory) if tile.face_up else d.ivory
-    levels = (tile.z, tile.z + d.t * lower_share, tile.z + d.t)
-    rings = [np.concatenate([flat, np.full((len(flat), 1), z)], axis=1) for z in levels]
-    p = [cam.project(r)[0] for r in rings]
-    corners2 = np.array([(-d.w / 2, d.h / 2), (d.w / 2, d.h / 2), (d.w / 2, -d.h / 2), (-d.w / 2, -d.h / 2)])
-    cxy = np.stack(
-        [
-            tile.x + corners2[:, 0] * ax[0] + corners2[:, 1] * ay[0],
-            tile.y + corners2[:, 0] * ax[1] + corners2[:, 1] * ay[1],
-        ],
-        axis=1,
-    )
-    top3 = np.concatenate([cxy, np.full((4, 1), levels[2])], axis=1)
+    offsets = (-d.t, -d.t + d.t * lower_share, 0.0)  # back, layer seam, top: along the normal
+    p = [cam.project(ring + off * n)[0] for off in offsets]
+    corners = np.array([(-d.w / 2, d.h / 2), (d.w / 2, d.h / 2), (d.w / 2, -d.h / 2), (-d.w / 2, -d.h / 2)])
+    top3 = centre + corners[:, :1] * ax + corners[:, 1:] * ay
     top, _ = cam.project(top3)
-    bottom, _ = cam.project(np.concatenate([cxy, np.full((4, 1), levels[0])], axis=1))
-    _, depth = cam.project(np.array([[tile.x, tile.y, levels[1]]]))
-    # side segments: outward normals in the table plane, and whether the camera sees them
-    seg = np.roll(flat, -1, axis=0) - flat
-    normals = np.stack([seg[:, 1], -seg[:, 0]], axis=1)
-    normals /= np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-9)
-    mids = (np.roll(flat, -1, axis=0) + flat) / 2
-    to_cam = cam.pos[:2] - mids
-    facing = np.einsum("ij,ij->i", normals, to_cam) > 0
+    bottom, _ = cam.project(top3 - d.t * n)
+    _, depth = cam.project((centre - n * d.t / 2)[None])
+    # side segments: outward normals, and whether the camera sees them
+    seg = np.roll(outline, -1, axis=0) - outline
+    local = np.stack([seg[:, 1], -seg[:, 0]], axis=1)
+    local /= np.maximum(np.linalg.norm(local, axis=1, keepdims=True), 1e-9)
+    normals = local[:, :1] * ax + local[:, 1:] * ay
+    mids = (np.roll(ring, -1, axis=0) + ring) / 2 - n * d.t / 2
+    facing = np.einsum("ij,ij->i", normals, cam.pos - mids) > 0
     hull_low = cv2.convexHull(np.concatenate([p[0], p[1]]).astype(np.float32)).reshape(-1, 2)
     hull_high = cv2.convexHull(np.concatenate([p[1], p[2]]).astype(np.float32)).reshape(-1, 2)
     face_quad = top if tile.face_up else bottom
@@ -136,6 +140,8 @@ def tile_geometry(tile: Placed, d: Dims, cam: Camera) -> TileGeometry:
         np.stack(p),
         normals,
         facing,
+        bool(np.dot(n, cam.pos - centre) > 0),
+        bottom,
     )
 
 
@@ -203,7 +209,10 @@ def draw_tiles(
     h, w = img.shape[:2]
     ids = np.zeros((h, w), np.int16)
     order = sorted(range(len(tiles)), key=lambda i: -geoms[i].depth)
-    to_light = np.array([math.cos(light), math.sin(light)])
+    elevation = rng.uniform(0.5, 1.1)
+    to_light = np.array(
+        [math.cos(light) * math.cos(elevation), math.sin(light) * math.cos(elevation), math.sin(elevation)]
+    )
     ambient, diffuse = rng.uniform(0.55, 0.75), rng.uniform(0.15, 0.35)
     bevel = rng.uniform(0.02, 0.06)  # share of the top lost to the rounded edge
     quads: dict[int, np.ndarray] = {}
@@ -221,16 +230,19 @@ def draw_tiles(
                 quad = np.array([a[k], a[k1], b[k1], b[k]])
                 cv2.fillConvexPoly(img, np.round(quad).astype(np.int32), shade(colour, lit[k] * 0.97))
         # the rounded top edge catches the light: a bright rim around the printed face
-        top_ring = np.round(g.rings[2]).astype(np.int32)
+        top_ring = np.round(g.rings[2] if g.top_visible else g.rings[0]).astype(np.int32)
+        rim = high_col if g.top_visible else low_col
         cv2.fillConvexPoly(
-            img, top_ring, shade(high_col, min(1.08, ambient + diffuse + 0.12)), lineType=cv2.LINE_AA
+            img, top_ring, shade(rim, min(1.08, ambient + diffuse + 0.12)), lineType=cv2.LINE_AA
         )
-        centre = g.top.mean(axis=0)
-        inset = centre + (g.top - centre) * (1 - bevel)
+        surface = g.top if g.top_visible else g.base
+        centre = surface.mean(axis=0)
+        inset = centre + (surface - centre) * (1 - bevel)
         quads[i] = inset
         size = float(np.max(np.linalg.norm(g.top - np.roll(g.top, 1, axis=0), axis=1)))
-        sprite = pick_mip(mips[t.code] if t.face_up else back_mips, size)
-        warp_sprite(img, sprite, inset, rng.uniform(0.93, 1.04))
+        if g.top_visible:
+            sprite = pick_mip(mips[t.code] if t.face_up and t.code in mips else back_mips, size)
+            warp_sprite(img, sprite, inset, rng.uniform(0.93, 1.04))
         full = cv2.convexHull(np.concatenate([g.hull_low, g.hull_high]))
         cv2.fillConvexPoly(ids, full, i + 1)
     labels: list[Label] = []

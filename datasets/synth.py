@@ -14,6 +14,7 @@ import json
 import math
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -179,6 +180,8 @@ def render_scene(
     heights = [np.ptp(g.rings[:, :, 1]) for g in geoms]
     cam = look_at(target, tilt, azimuth, dist, roll, f * want_px / max(float(np.median(heights)), 1e-6), w, h)
     geoms = [tile_geometry(t, dims, cam) for t in tiles]
+    # a standing tile seen from behind shows its back: that is what gets labelled
+    tiles = [replace(t, code=BACK) if not g.top_visible else t for t, g in zip(tiles, geoms, strict=True)]
 
     img, bg_kind = background(rng, h, w)
     light = rng.uniform(-math.pi, math.pi)
@@ -229,7 +232,7 @@ def _meta(
                 "xyxy": [round(v, 1) for v in lab.xyxy],
                 "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in quad],
                 "angle": round(_angle(quad), 1),
-                "face_up": t.face_up,
+                "face_up": t.face_up and t.code != BACK,
                 "claimed": t.claimed,
                 "group": -1,
                 "visible": round(lab.visible, 3),

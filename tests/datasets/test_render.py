@@ -36,10 +36,15 @@ def _ink_box(img: np.ndarray) -> tuple[int, int, int, int]:
         pytest.param(90, 25, True, id="sideways-tilted"),
         pytest.param(180, 40, True, id="upside-down-40deg"),
         pytest.param(-63, 35, False, id="face-down-tilted"),
+        pytest.param(0, 35, "standing", id="standing-tilted"),
+        pytest.param(25, 10, "standing", id="standing-turned"),
     ],
 )
-def test_box_is_tight_around_the_drawn_tile(up_deg: float, tilt: float, face_up: bool) -> None:
-    tile = Placed("7s" if face_up else BACK, 0.0, 0.0, math.radians(up_deg), face_up=face_up)
+def test_box_is_tight_around_the_drawn_tile(up_deg: float, tilt: float, face_up: bool | str) -> None:
+    standing = face_up == "standing"
+    tile = Placed(
+        "7s" if face_up else BACK, 0.0, 0.0, math.radians(up_deg), face_up=bool(face_up), standing=standing
+    )
     img, labels = render_placed([tile], DIMS, _camera(tilt), "procedural", W, H, BG)
     assert len(labels) == 1
     box = labels[0].xyxy

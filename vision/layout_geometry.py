@@ -31,7 +31,7 @@ MAX_PITCH = 1.4
 # Neighbours in one row: offset across the row below this fraction of the tile's (a + b).
 ACROSS_FRACTION = 0.3
 # A tile is sideways when its extent along the row exceeds the typical one by this (of a + b).
-SIDEWAYS_MARGIN = 0.07
+SIDEWAYS_MARGIN = 0.085
 # Segments of one row: end-to-end distance below this many tile widths.
 ROW_GAP_WIDTHS = 3.0
 

@@ -158,8 +158,26 @@ def pick_mip(mips: list[np.ndarray], size_px: float) -> np.ndarray:
     return mips[0]
 
 
-def warp_sprite(img: np.ndarray, sprite: np.ndarray, quad: np.ndarray, tint: float) -> None:
-    """Composite an RGBA sprite onto `img` (float32) inside `quad` (TL, TR, BR, BL)."""
+def sheen_map(rng: np.random.Generator) -> np.ndarray | None:
+    """The light's reflection on a glossy face, in face coordinates (64 x 48), or None (matte)."""
+    if rng.random() < 0.45:
+        return None
+    yy, xx = np.mgrid[0:64, 0:48].astype(np.float32)
+    cx, cy = rng.uniform(-10, 58), rng.uniform(-10, 74)
+    ang = rng.uniform(0, math.pi)
+    u = (xx - cx) * math.cos(ang) + (yy - cy) * math.sin(ang)
+    v = -(xx - cx) * math.sin(ang) + (yy - cy) * math.cos(ang)
+    blob = np.exp(-((u / rng.uniform(8, 30)) ** 2) - (v / rng.uniform(4, 14)) ** 2)
+    return (blob * rng.uniform(40, 140)).astype(np.float32)
+
+
+def warp_sprite(
+    img: np.ndarray, sprite: np.ndarray, quad: np.ndarray, tint: float, sheen: np.ndarray | None = None
+) -> None:
+    """Composite an RGBA sprite onto `img` (float32) inside `quad` (TL, TR, BR, BL).
+
+    `sheen` (face coordinates, any size) is added on top: the light reflected by a glossy face.
+    """
     h, w = img.shape[:2]
     x0, y0 = np.floor(quad.min(axis=0)).astype(int)
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
@@ -181,6 +199,12 @@ def warp_sprite(img: np.ndarray, sprite: np.ndarray, quad: np.ndarray, tint: flo
     roi = img[y0:y1, x0:x1]
     roi *= 1 - a
     roi += warped[..., :3].astype(np.float32) * (a * tint)
+    if sheen is not None:
+        gh, gw = sheen.shape
+        src = np.array([[0, 0], [gw, 0], [gw, gh], [0, gh]], np.float32)
+        m = cv2.getPerspectiveTransform(src, (quad - [x0, y0]).astype(np.float32))
+        glow = cv2.warpPerspective(sheen, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR)
+        roi += glow[..., None] * a
 
 
 @dataclass(frozen=True)
@@ -216,6 +240,7 @@ def draw_tiles(
     ambient, diffuse = rng.uniform(0.55, 0.75), rng.uniform(0.15, 0.35)
     bevel = rng.uniform(0.02, 0.06)  # share of the top lost to the rounded edge
     quads: dict[int, np.ndarray] = {}
+    sheen = sheen_map(rng)
     for i in order:
         t, g = tiles[i], geoms[i]
         low_col, high_col = (back_colour, body) if t.face_up else (body, back_colour)
@@ -242,7 +267,7 @@ def draw_tiles(
         size = float(np.max(np.linalg.norm(g.top - np.roll(g.top, 1, axis=0), axis=1)))
         if g.top_visible:
             sprite = pick_mip(mips[t.code] if t.face_up and t.code in mips else back_mips, size)
-            warp_sprite(img, sprite, inset, rng.uniform(0.93, 1.04))
+            warp_sprite(img, sprite, inset, rng.uniform(0.93, 1.04), sheen)
         full = cv2.convexHull(np.concatenate([g.hull_low, g.hull_high]))
         cv2.fillConvexPoly(ids, full, i + 1)
     labels: list[Label] = []
@@ -315,10 +340,19 @@ def lighting(img: np.ndarray, rng: np.random.Generator) -> None:
 def camera_effects(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Blur, sensor noise, then JPEG compression: uint8 RGB out."""
     r = rng.random()
-    if r < 0.35:
+    if r < 0.3:
         sigma = rng.uniform(0.4, 1.6)
         img = cv2.GaussianBlur(img, (0, 0), sigma)
-    elif r < 0.45:  # hand shake
+    elif r < 0.45:  # shallow depth of field: sharp along one band, blurred away from it
+        h, w = img.shape[:2]
+        blurred = cv2.GaussianBlur(img, (0, 0), rng.uniform(1.5, 4.5))
+        ang = rng.uniform(0, 2 * math.pi)
+        yy, xx = np.mgrid[0:h:8, 0:w:8].astype(np.float32)
+        u = ((xx - w / 2) * math.cos(ang) + (yy - h / 2) * math.sin(ang)) / max(h, w)
+        m = np.clip(np.abs(u - rng.uniform(-0.2, 0.2)) * rng.uniform(2, 5) - 0.2, 0, 1)
+        m = cv2.resize(m, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
+        img = img * (1 - m) + blurred * m
+    elif r < 0.55:  # hand shake
         n = int(rng.integers(3, 9))
         k = np.zeros((n, n), np.float32)
         ang = rng.uniform(0, math.pi)

@@ -31,6 +31,7 @@ class Hand:
     concealed: tuple[str, ...]
     melds: tuple[Meld, ...]
     bonus: tuple[str, ...]
+    rules: str = "singapore"  # the rule set whose tile set the hand uses (scoring JSON `rules`)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -144,7 +145,7 @@ def sample_hand(rng: np.random.Generator) -> Hand:
         if code in FLOWERS + SEASONS + ANIMALS and code in bonus:
             continue
         bonus.append(str(code))
-    return Hand(tuple(concealed), tuple(melds), tuple(bonus))
+    return Hand(tuple(concealed), tuple(melds), tuple(bonus), "malaysian" if malaysian else "singapore")
 
 
 def sort_key(code: str) -> tuple[int, int]:

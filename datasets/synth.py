@@ -258,6 +258,7 @@ def _meta(
         "tiles": out_tiles,
         "groups": out_groups,
         "hand": hand.as_json() if hand is not None else None,
+        "rules": hand.rules if hand is not None else None,
         # True when every tile of the hand is labelled (none cut off by the frame)
         "complete": complete and hand is not None,
     }

@@ -5,6 +5,7 @@
 #
 #   bash datasets/install_art.sh            # needs root for apt-get install (fonts)
 #   MAHJONG_ART_DIR=~/.cache/mahjong-art bash datasets/install_art.sh
+#   MAHJONG_ART_SKIP_APT=1 bash datasets/install_art.sh   # fonts already there: no apt install
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -16,13 +17,15 @@ if [ "$(id -u)" != "0" ]; then sudo_cmd="sudo"; fi
 
 # Fonts are installed system-wide (fontconfig finds them); the game packages are only unpacked,
 # so their GTK/KDE dependencies are never pulled in.
-fonts=(fonts-noto-cjk fonts-arphic-ukai fonts-arphic-uming fonts-symbola fonts-freefont-ttf
-       fonts-noto-color-emoji fonts-wqy-zenhei fonts-cwtex-kai fonts-hanazono)
+fonts=(fonts-noto-cjk fonts-arphic-ukai fonts-arphic-uming fonts-symbola fonts-noto-color-emoji
+       fonts-cwtex-kai)
 games=(kdegames-mahjongg-data-kf5 gnome-mahjongg xmahjongg)
 
-$sudo_cmd apt-get update -qq
-$sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    "${fonts[@]}" librsvg2-bin >/dev/null
+if [ -z "${MAHJONG_ART_SKIP_APT:-}" ]; then
+  $sudo_cmd apt-get update -qq
+  $sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      -o DPkg::Lock::Timeout=300 "${fonts[@]}" librsvg2-bin >/dev/null
+fi
 
 (
   cd "$art/debs"

@@ -9,6 +9,7 @@ colour, so every style still covers all 49 classes.
 from __future__ import annotations
 
 import gzip
+import os
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -69,23 +70,35 @@ def _rsvg() -> str:
     return exe
 
 
+def _tmp_name(path: Path) -> Path:
+    # generator workers may fill the cache at the same time: write aside, then rename (atomic)
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
 def _svg_file(svgz: Path, cache: Path) -> Path:
     svg = cache / (svgz.stem + ".svg")
     if not svg.exists():
         data = svgz.read_bytes()
-        svg.write_bytes(gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data)
+        tmp = _tmp_name(svg)
+        tmp.write_bytes(gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data)
+        os.replace(tmp, svg)
     return svg
+
+
+def _rasterise(args: list[str], png: Path) -> None:
+    if png.exists():
+        return
+    tmp = _tmp_name(png)
+    try:
+        subprocess.run([_rsvg(), *args, "-o", str(tmp)], check=True, capture_output=True, timeout=120)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+        raise StyleUnavailableError(f"rsvg-convert failed on {png.name}: {exc}") from exc
+    os.replace(tmp, png)
 
 
 def _svg_element(svg: Path, element: str, cache: Path) -> Image.Image:
     png = cache / f"{element}.png"
-    if not png.exists():
-        subprocess.run(
-            [_rsvg(), "-i", element, "-z", "3", str(svg), "-o", str(png)],
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
+    _rasterise(["-i", element, "-z", "3", str(svg)], png)
     return Image.open(png).convert("RGBA")
 
 
@@ -184,13 +197,7 @@ def _gnome_sheet(
         if svg:
             cache = _cache("gnome_postmodern")
             png = cache / "sheet.png"
-            if not png.exists():
-                subprocess.run(
-                    [_rsvg(), "-z", "3", str(src), "-o", str(png)],
-                    check=True,
-                    capture_output=True,
-                    timeout=120,
-                )
+            _rasterise(["-z", "3", str(src)], png)
             sheet = Image.open(png).convert("RGBA")
         else:
             sheet = Image.open(src).convert("RGBA")

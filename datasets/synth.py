@@ -306,18 +306,40 @@ def _progress(n: int) -> Any:
         return None
 
 
+def _render_one(job: tuple[Path, int, int, tuple[str, ...] | None, int]) -> str:
+    out, seed, k, styles, size = job
+    name = f"{k:06d}"
+    photo, meta = render_scene(scene_seed(seed, k), None, size, styles=styles)
+    write_scene(out, name, photo, meta)
+    return name
+
+
 def generate(
-    out: Path, n: int, seed: int, styles: Sequence[str] | None, size: int, start: int = 0, val_every: int = 10
+    out: Path,
+    n: int,
+    seed: int,
+    styles: Sequence[str] | None,
+    size: int,
+    start: int = 0,
+    val_every: int = 10,
+    workers: int = 1,
 ) -> list[str]:
+    """Render scenes start..start+n-1 into `out` (each scene's seed depends only on seed and index)."""
     for sub in ("images", "labels", "meta"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     bar = _progress(n)
+    jobs = [(out, seed, k, tuple(styles) if styles else None, size) for k in range(start, start + n)]
     names = []
-    for k in range(start, start + n):
-        name = f"{k:06d}"
-        photo, meta = render_scene(scene_seed(seed, k), None, size, styles=styles)
-        write_scene(out, name, photo, meta)
-        names.append(name)
+    if workers > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            for name in pool.imap_unordered(_render_one, jobs, chunksize=4):
+                names.append(name)
+                if bar is not None:
+                    bar.update(1)
+    for job in jobs if workers <= 1 else []:
+        names.append(_render_one(job))
         if bar is not None:
             bar.update(1)
     if bar is not None:
@@ -349,6 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=1280, help="longest image side in px")
     parser.add_argument("--start", type=int, default=0, help="index of the first image (to extend a set)")
     parser.add_argument("--val-every", type=int, default=10, help="every k-th image goes to val.txt")
+    parser.add_argument("--workers", type=int, default=1, help="processes rendering in parallel")
     parser.add_argument("--list-styles", action="store_true", help="print installed styles and exit")
     args = parser.parse_args(argv)
     try:
@@ -365,7 +388,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not 160 <= args.size <= 8192:
             raise SynthError(f"--size must be 160..8192 px, got {args.size}")
         styles = parse_styles(args.styles)
-        generate(args.out, args.n, args.seed, styles, args.size, args.start, args.val_every)
+        if not 1 <= args.workers <= 256:
+            raise SynthError(f"--workers must be 1..256, got {args.workers}")
+        generate(args.out, args.n, args.seed, styles, args.size, args.start, args.val_every, args.workers)
     except (SynthError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

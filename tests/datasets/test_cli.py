@@ -108,3 +108,15 @@ def test_contact_sheet_rejects_unknown_style(tmp_path: Path, capsys: pytest.Capt
     assert sheet_main(["--out", str(tmp_path / "s.png"), "--styles", "nope"]) == 2
     err = capsys.readouterr().err.strip()
     assert "unknown style" in err and "\n" not in err
+
+
+def test_parallel_workers_write_the_same_files(out: Path, tmp_path: Path) -> None:
+    argv = ["--n", "4", "--seed", "3", "--styles", "procedural", "--size", "480", "--workers", "2"]
+    assert main(["--out", str(tmp_path), *argv]) == 0
+    for name in ("000000", "000003"):
+        assert (tmp_path / "labels" / f"{name}.txt").read_text() == (
+            out / "labels" / f"{name}.txt"
+        ).read_text()
+        assert json.loads((tmp_path / "meta" / f"{name}.json").read_text()) == json.loads(
+            (out / "meta" / f"{name}.json").read_text()
+        )

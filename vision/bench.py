@@ -128,6 +128,7 @@ class PhotoResult:
     hand_exact: bool | None  # None when the truth has no hand (real photos)
     latency_ms: float
     error: str | None = None
+    stages_ms: dict[str, float] = field(default_factory=dict)  # decode + the reading's timings
     missing: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
 
@@ -144,6 +145,7 @@ class Summary:
     latency_median_ms: float
     latency_p90_ms: float
     confusions: list[tuple[str, str, int]]
+    stages_median_ms: dict[str, float]
     errors: int
 
 
@@ -171,6 +173,10 @@ def summarise(name: str, results: Sequence[PhotoResult]) -> Summary:
         latency_p90_ms=float(np.percentile(latencies, 90)) if latencies else 0.0,
         confusions=[(t, p, n) for (t, p), n in confusions.most_common(10)],
         errors=sum(r.error is not None for r in results),
+        stages_median_ms={
+            stage: round(statistics.median(r.stages_ms[stage] for r in results if stage in r.stages_ms), 1)
+            for stage in dict.fromkeys(k for r in results for k in r.stages_ms)
+        },
     )
 
 
@@ -195,13 +201,19 @@ def _photo_bytes(path: Path, long_side: int | None) -> tuple[bytes, float]:
     return data.tobytes(), factor
 
 
-def _timed_read(reader: TileReader, path: Path, options: Options) -> tuple[Reading, float, float]:
-    """Reading, latency (decode + read) in ms, and the factor from file pixels to reading pixels."""
+def _timed_read(reader: TileReader, path: Path, options: Options) -> tuple[Reading, dict[str, float], float]:
+    """Reading, stage times in ms (`decode`, the reading's stages, `end_to_end`), and the
+    factor from file pixels to reading pixels."""
     data, factor = _photo_bytes(path, options.long_side)
     start = time.perf_counter()
     loaded = read_image(data)
+    decoded = time.perf_counter()
     reading = reader.read(loaded.rgb)
-    return reading, (time.perf_counter() - start) * 1000.0, factor * loaded.scale
+    end = time.perf_counter()
+    stages = {"decode": (decoded - start) * 1000.0, **reading.timings_ms}
+    stages["end_to_end"] = (end - start) * 1000.0
+    stages.pop("total", None)
+    return reading, stages, factor * loaded.scale
 
 
 def bench_synthetic(reader: TileReader, directory: Path, options: Options = Options()) -> list[PhotoResult]:
@@ -212,14 +224,16 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
         true_xyxy = np.array([t["xyxy"] for t in tiles], np.float32).reshape(-1, 4)
         true_codes = [t["code"] for t in tiles]
         try:
-            reading, ms, factor = _timed_read(reader, directory / meta["image"], options)
+            reading, stages, factor = _timed_read(reader, directory / meta["image"], options)
         except ImageError as error:
             results.append(_failed(meta_path.stem, true_codes, str(error)))
             continue
         det = reading.detections
         counts = match_boxes(det.xyxy / factor, det.codes, det.confidence, true_xyxy, true_codes)
         hand_exact = normalise_hand(reading.hand) == normalise_hand(meta.get("hand"))
-        results.append(PhotoResult(meta_path.stem, counts, hand_exact, ms))
+        results.append(
+            PhotoResult(meta_path.stem, counts, hand_exact, stages["end_to_end"], stages_ms=stages)
+        )
     return results
 
 
@@ -228,7 +242,7 @@ def bench_real(reader: TileReader, directory: Path, options: Options = Options()
     for entry in json.loads((directory / "labels.json").read_text())[: options.limit]:
         true_codes = list(entry["tiles"])
         try:
-            reading, ms, _ = _timed_read(reader, directory / entry["file"], options)
+            reading, stages, _ = _timed_read(reader, directory / entry["file"], options)
         except ImageError as error:
             results.append(_failed(entry["file"], true_codes, str(error)))
             continue
@@ -236,7 +250,7 @@ def bench_real(reader: TileReader, directory: Path, options: Options = Options()
         counts = match_codes(pred_codes, true_codes)
         pred, true = Counter(pred_codes), Counter(true_codes)
         results.append(PhotoResult(
-            entry["file"], counts, None, ms,
+            entry["file"], counts, None, stages["end_to_end"], stages_ms=stages,
             missing=tuple(sorted((true - pred).elements())), extra=tuple(sorted((pred - true).elements())),
         ))
     return results
@@ -298,6 +312,9 @@ def format_summary(summary: Summary) -> str:
         f"{summary.f1:>6.3f} {summary.exact_photos:>3}/{summary.photos:<3} {hands:>7} "
         f"{summary.latency_median_ms:>9.0f} {summary.latency_p90_ms:>7.0f}",
     ]
+    if summary.stages_median_ms:
+        stages = ", ".join(f"{k} {v:.0f}" for k, v in summary.stages_median_ms.items())
+        lines.append(f"  median ms per stage: {stages}")
     if summary.errors:
         lines.append(f"  {summary.errors} photo(s) could not be read")
     if summary.confusions:

@@ -225,7 +225,7 @@ def layout_hand(detections: Detections) -> Layout:
     concealed = tuple(i for i in reading.concealed + reading.stray if sub_codes[i] != BACK)
     unused.extend(hidden)
     if hidden:
-        warnings.append(f"{len(hidden)} face-down tile(s) outside a kong: not counted")
+        warnings.append(f"{len(hidden)} face-down tile(s) outside a kong: not counted; enter them by hand")
     if reading.stray:
         stray_codes = " ".join(sub_codes[i] for i in reading.stray if sub_codes[i] != BACK)
         warnings.append(f"tiles near the hand that form no meld ({stray_codes}): counted as concealed")

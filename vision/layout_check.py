@@ -32,9 +32,12 @@ def _meld_key(meld: Mapping[str, Any]) -> tuple[str, tuple[str, ...] | None, boo
 
 
 def expected_hand(meta: Mapping[str, Any]) -> dict[str, list]:
-    """The hand the layout can know: a concealed kong lying all face down has no known face.
+    """The hand the layout can know from the tiles in the picture.
 
-    Meld groups in `meta["groups"]` come in the order of `meta["hand"]["melds"]`.
+    A concealed kong lying all face down has no known face (its tiles become None), and a
+    concealed tile seen only from behind (a standing row photographed from the far side is
+    labelled `back`) cannot be read, so the concealed tiles are the readable ones of the
+    concealed group. Meld groups come in the order of `meta["hand"]["melds"]`.
     """
     hand = meta["hand"]
     tiles = meta["tiles"]
@@ -44,7 +47,11 @@ def expected_hand(meta: Mapping[str, Any]) -> dict[str, list]:
         group = meld_groups[k] if k < len(meld_groups) else None
         blind = group is not None and group["tiles"] and all(tiles[i]["code"] == BACK for i in group["tiles"])
         melds.append({"kind": meld["kind"], "tiles": None, "concealed": True} if blind else meld)
-    return {"concealed": list(hand["concealed"]), "melds": melds, "bonus": list(hand.get("bonus", []))}
+    concealed = list(hand["concealed"])
+    groups = [g for g in meta["groups"] if g["kind"] == "concealed"]
+    if groups:
+        concealed = [tiles[i]["code"] for g in groups for i in g["tiles"] if tiles[i]["code"] != BACK]
+    return {"concealed": concealed, "melds": melds, "bonus": list(hand.get("bonus", []))}
 
 
 def _found_melds(layout: Layout) -> list[tuple[str, tuple[str, ...] | None, bool]]:

@@ -43,6 +43,8 @@ FAR_MELD_SPANS = 2.5
 # A gap this wide (tile pitches) inside the concealed hand costs WIDE_GAP_COST.
 WIDE_GAP = 0.35
 WIDE_GAP_COST = 0.5
+# A hand of nothing but backs (standing, seen from behind) is possible but unusual.
+BLIND_HAND_COST = 0.6
 # Up to MAX_TRIM tiles at an end of the hand's row, beyond a gap of TRIM_GAP, that form no
 # meld may be tiles lying elsewhere (discards).
 TRIM_GAP = 0.3
@@ -186,8 +188,12 @@ def _hand_candidates(row: Row, codes: Sequence[str]) -> list[tuple[float, int, i
                 continue
             inner = max(gaps[start : stop - 1], default=0.0)
             odd = sum(row.sideways[start:stop]) if row.sideways else 0
-            odd += sum(codes[i] == BACK for i in row.core[start:stop])
-            cost = ODD_TILE_COST * odd
+            backs = sum(codes[i] == BACK for i in row.core[start:stop])
+            # A row of nothing but backs is a standing hand seen from behind; a back among
+            # faces is odd.
+            odd += backs if backs < stop - start else 0
+            cost_blind = BLIND_HAND_COST if backs == stop - start else 0.0
+            cost = ODD_TILE_COST * odd + cost_blind
             # Gaps as wide as those between melds are rare inside a concealed hand.
             cost += WIDE_GAP_COST * sum(g >= WIDE_GAP for g in gaps[start : stop - 1])
             for cut in ([gaps[start - 1]] if start else []) + ([gaps[stop - 1]] if stop < n else []):
@@ -303,6 +309,8 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
                 concealed = version.core[start:stop]
                 all_melds = before + melds + after
                 faces = [i for i in concealed + tuple(stray) if codes[i] != BACK]
+                if all(codes[i] == BACK for i in concealed):
+                    faces = list(concealed)  # a standing hand seen from behind: unreadable, still there
                 complete = len(faces) + 3 * len(all_melds) == HAND_SIZE
                 # Every tile left out of the hand costs a little, wherever it lies, so that
                 # the reading that explains the most tiles wins.

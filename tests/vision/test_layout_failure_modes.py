@@ -136,3 +136,20 @@ def test_leaning_rows_under_perspective(angle: float, tilt: float) -> None:
         [("pong", "C C C", False), ("kong", "9p 9p 9p 9p", True)],
         "F1 F2 S3",
     )
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_standing_hand_seen_from_behind(angle: float) -> None:
+    """A standing concealed row photographed from the far side shows only backs: a distractor
+    was read as the hand. The backs stay unused (never guessed), the melds are read, and a
+    warning asks for the hidden tiles."""
+    table = [["back back back back back"], ["4m 4m 4m*", "9m 9m 9m 9m", "3m 3m* 3m"]]
+    det = place(table, angle).detections()
+    stray = place([["5s"]], angle, centre=rotate((640 + 300, 480 - 200), angle)).detections()
+    layout = layout_hand(concat(det, stray))
+    assert canonical(layout.hand) == expect(
+        "", [("pong", "4m 4m 4m", False), ("kong", "9m 9m 9m 9m", False), ("pong", "3m 3m 3m", False)]
+    )
+    unused = sorted(i for g in layout.groups if g.kind == "unused" for i in g.indices)
+    assert unused == [0, 1, 2, 3, 4, len(det)]
+    assert any("face-down" in w for w in layout.warnings)

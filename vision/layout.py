@@ -116,6 +116,14 @@ def _build_rows(
     """
     along = centres @ frame.along
     run_id = {i: k for k, run in enumerate(runs) for i in run}
+    # Most tiles of a row stand upright in it: when most look sideways, perspective widened
+    # them all and none is a claimed tile.
+    sideways = shape.sideways.copy()
+    for number in set(row_of):
+        members = [i for k, run in enumerate(runs) if row_of[k] == number for i in run]
+        if len(members) >= 2 and sideways[members].mean() > 0.5:
+            sideways[members] = False
+    shape = TileShape(span=shape.span, along=shape.along, sideways=sideways)
     bonus_tiles = {i for run in runs if _fly_as_bonus(run, codes) for i in run}
     bonus_tiles |= {i for run in runs for i in run if codes[i] in BONUS_CODES}
     out: list[Row] = []

@@ -135,7 +135,7 @@ def test_typed_hand_in_browser(server: str, browser: object, tmp_path: Path) -> 
     page.get_by_role("button", name="Use this hand").click()
     assert wait_result(page).startswith("1 tai")
     page.get_by_text("Payout").first.wait_for()
-    assert page.get_by_text("+4").first.is_visible()  # 1 tai on a discard: winner gets 4 x 1
+    page.get_by_text("+4").first.wait_for()  # 1 tai on a discard: the winner gets 4 x 1
     assert_no_horizontal_scroll(page)
     save_shot(page, tmp_path, "app-typed-phone.png")
     assert not page.get_by_text("Traceback").count()
@@ -173,4 +173,33 @@ def test_bad_file_in_browser(server: str, browser: object, tmp_path: Path) -> No
     page.locator("input[type=file]").first.set_input_files(str(bad))
     page.get_by_text(re.compile(r"^notes\.png: ")).first.wait_for(timeout=60_000)
     assert not page.get_by_text("Traceback").count()
+    page.close()
+
+
+def test_correction_in_browser(server: str, browser: object, tmp_path: Path) -> None:
+    """Fix a misread tile in the real data editor: the score appears at once."""
+    page = browser.new_page(viewport=DESKTOP)  # type: ignore[attr-defined]
+    page.goto(server)
+    page.get_by_role("tab", name=re.compile("Type a hand")).click()
+    # Tile 11 was "misread" as 2s: no pair, not a win.
+    page.get_by_label("Concealed tiles (with the winning tile)").fill("123m 456m 789m 2m 2s")
+    page.get_by_label("Exposed melds, one group each").fill("CCC")
+    page.get_by_label("Exposed melds, one group each").press("Enter")
+    page.get_by_role("button", name="Use this hand").click()
+    page.get_by_text(re.compile("^Not a valid win")).first.wait_for(timeout=60_000)
+    grid = page.locator("[data-testid=stDataFrame]").first
+    grid.scroll_into_view_if_needed()
+    box = grid.bounding_box()
+    assert box is not None
+    # Columns #, Tile, Group, Sure?: the Tile cell of row 11 (header ~36 px, rows 35 px).
+    page.mouse.dblclick(box["x"] + 0.45 * box["width"], box["y"] + 36 + 35 * 10 + 17)
+    # The cell's option list opens after a moment; typed too early, the first letter is lost.
+    page.wait_for_timeout(1000)
+    page.keyboard.type("2m", delay=100)
+    page.wait_for_timeout(300)
+    page.keyboard.press("Enter")
+    # Half flush 2 + red dragon pong 1.
+    assert wait_result(page, timeout_ms=60_000).startswith("3 tai")
+    page.get_by_role("button", name="Undo my corrections").wait_for()
+    save_shot(page, tmp_path, "app-correction-desktop.png")
     page.close()

@@ -425,6 +425,10 @@ def _option_applies(spec: OptionSpec, rules: str) -> bool:
 
 
 def _option_widget(spec: OptionSpec, key: str) -> Any:
+    if spec.kind == "list":
+        help_text = (spec.help + " " if spec.help else "") + \
+            "Type one entry per tai, separated by commas: an amount (8) or shooter/each (4/2)."
+        return st.text_input(spec.label, key=key, help=help_text)
     if spec.kind == "bool":
         return st.checkbox(spec.label, key=key, help=spec.help or None)
     if spec.kind == "choice":

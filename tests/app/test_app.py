@@ -369,3 +369,32 @@ def test_malaysian_rules_three_seats(app: AppTest) -> None:
     no_problem(app)
     assert any(t.startswith("**5 fan**") for t in texts(app, "success")), result_text(app)
     assert len(app.table[-1].value.index) == 3
+
+
+def test_winning_tile_no_longer_in_hand_is_dropped(app: AppTest) -> None:
+    app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
+    app.text_input(key="typed_melds").input("CCC").run()
+    app.button(key="typed_use").click().run()
+    app.selectbox(key="winning_tile").set_value("7s").run()
+    app.text_input(key="typed_concealed").input("123m 456p 789p 22m").run()
+    app.button(key="typed_use").click().run()
+    no_problem(app)
+    assert app.selectbox(key="winning_tile").value in (None, *app.selectbox(key="winning_tile").options)
+    assert "on 7s" not in summary(app)
+
+
+def test_heic_photo_is_read(app: AppTest, install: Install) -> None:
+    pillow_heif = pytest.importorskip("pillow_heif")
+    import io
+
+    from PIL import Image
+
+    pillow_heif.register_heif_opener()
+    out = io.BytesIO()
+    Image.new("RGB", (320, 200), (90, 120, 80)).save(out, format="HEIF")
+    reader = FakeReader()
+    install(reader)
+    upload(app, out.getvalue(), name="IMG_0001.HEIC")
+    no_problem(app)
+    assert reader.calls == 1, texts(app, "error")
+    assert any("2 tai" in t for t in texts(app, "success")), result_text(app)

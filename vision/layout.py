@@ -35,6 +35,10 @@ from vision.layout_read import HAND_SIZE, Row, read_rows
 # (in tile sizes a + b) from both lies elsewhere on the table (another player's, a discard).
 BONUS_NEAR_SPANS = 1.1
 
+# A lone bonus tile whose box differs from its upright neighbours' by more than this
+# (sum of |log| width and height ratios) lies askew: dropped there, not laid down.
+ASKEW_BOX = 0.15
+
 GroupKind = Literal["concealed", "meld", "bonus", "unused"]
 
 
@@ -167,6 +171,21 @@ def _build_rows(
     return out
 
 
+def _askew(tile: int, upright: Sequence[int], centres: np.ndarray, boxes: np.ndarray) -> bool:
+    """Whether a lone tile lies at an angle to the rows (dropped on the table, not laid down).
+
+    Its box is compared with those of the nearest upright tiles of the hand: a tile turned
+    away from the rows has a box of another width and height.
+    """
+    refs = [i for i in upright if i != tile]
+    if len(refs) < 3:
+        return False
+    near = np.asarray(refs)[np.argsort(np.linalg.norm(centres[refs] - centres[tile], axis=1))[:3]]
+    size = boxes[:, 2:] - boxes[:, :2]
+    dev = np.abs(np.log(size[tile] / np.median(size[near], axis=0))).sum()
+    return bool(dev > ASKEW_BOX)
+
+
 def _distance(a: Sequence[int], b: Sequence[int], centres: np.ndarray, span: np.ndarray) -> float:
     """Distance between the nearest tiles of two sets, in tile sizes (a + b)."""
     dist = np.linalg.norm(centres[list(a)][:, None] - centres[list(b)][None, :], axis=2).min()
@@ -247,9 +266,15 @@ def layout_hand(detections: Detections) -> Layout:
             continue
         hand["melds"].append({"kind": meld.kind, "tiles": list(meld.tiles), "concealed": meld.concealed})
     placed = list(concealed) + [i for tiles, _ in reading.melds for i in tiles]
+    alone = {run[0] for run in run_lists if len(run) == 1}
+    laid = placed + [i for t in reading.bonus if len(t) > 1 for i in t]
+    upright = [i for i in laid if not shape.sideways[i]]
     far_bonus: list[int] = []
     for tiles in reading.bonus:
         if placed and _distance(tiles, placed, centres, shape.span) > BONUS_NEAR_SPANS:
+            far_bonus.extend(tiles)
+            continue
+        if len(tiles) == 1 and tiles[0] in alone and _askew(tiles[0], upright, centres, boxes):
             far_bonus.extend(tiles)
             continue
         groups.append(_group("bonus", orig(tiles), detections))

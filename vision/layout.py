@@ -164,9 +164,9 @@ def _build_rows(
                 bonus_at.append(before)
                 pure.append(all(j in bonus_tiles for j in runs[run_id[i]]))
         touching = tuple(run_id[p] == run_id[q] for p, q in itertools.pairwise(core))
-        sideways = tuple(bool(shape.sideways[i]) for i in core)
+        flags = tuple(bool(shape.sideways[i]) for i in core)
         out.append(
-            Row(tuple(core), tuple(core_gaps), tuple(bonus), sideways, touching, tuple(bonus_at), tuple(pure))
+            Row(tuple(core), tuple(core_gaps), tuple(bonus), flags, touching, tuple(bonus_at), tuple(pure))
         )
     return out
 

@@ -153,3 +153,17 @@ def test_standing_hand_seen_from_behind(angle: float) -> None:
     unused = sorted(i for g in layout.groups if g.kind == "unused" for i in g.indices)
     assert unused == [0, 1, 2, 3, 4, len(det)]
     assert any("face-down" in w for w in layout.warnings)
+
+
+@pytest.mark.parametrize("angle", [0.0, 90.0, 180.0, 270.0, 15.0], ids=lambda a: f"{a:g}deg")
+def test_lone_bonus_tile_askew_near_the_melds_is_unused(angle: float) -> None:
+    """A flower dropped at an angle next to the meld row (a discard): was counted as bonus.
+    A lone flower laid straight at the end of the meld row still counts."""
+    table = [["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C", "+0.6 F1"]]
+    det = place(table, angle).detections()
+    end = det.centers[-1]
+    step = det.centers[-1] - det.centers[-2]
+    dropped = place([["F2"]], angle + 35, centre=tuple(end + 1.6 * step)).detections()
+    layout = layout_hand(concat(det, dropped))
+    assert layout.hand["bonus"] == ["F1"]
+    assert [g.indices for g in layout.groups if g.kind == "unused"] == [(len(det),)]

@@ -103,6 +103,7 @@ def init_state() -> None:
         "version": 0,
         "loaded_source": None,
         "pending": None,
+        "declined": [],  # photos the user chose not to read, to keep their corrections
         "handled": [],  # photo sources already read, refused or declined: never read again by a rerun
         "display": None,  # (downscaled RGB, scale of the boxes)
         "photo_error": None,
@@ -223,7 +224,8 @@ def photo_ui() -> None:
         "Upload a photo of the winning hand",
         type=["jpg", "jpeg", "png", "heic", "heif", "webp"],
         key="upload",
-        help="Lay the hand out in rows: concealed tiles, declared melds, bonus tiles.",
+        help="Lay the hand out in rows: concealed tiles, declared melds, bonus tiles. On a phone this "
+             "button also offers the (back) camera.",
     )
     incoming: tuple[str, bytes, str] | None = None
     if uploaded is not None:
@@ -245,6 +247,9 @@ def photo_ui() -> None:
             st.session_state["pending"] = incoming
         else:
             _read_and_mark(incoming)
+    base: Base = st.session_state["base"]
+    if uploaded is not None and f"upload:{uploaded.file_id}" in st.session_state["declined"]:
+        st.caption(f"{uploaded.name} was not read: you kept your corrections to {base.name or 'the hand'}.")
     pending = st.session_state["pending"]
     if pending is not None:
         st.warning(f"You have corrected the tiles of the current hand. Reading **{pending[0]}** will replace "
@@ -256,6 +261,7 @@ def photo_ui() -> None:
             st.session_state["pending"] = None
         if keep.button("Keep my corrections", key="pending_keep", width="stretch"):
             st.session_state["handled"] = [*st.session_state["handled"], pending[2]]
+            st.session_state["declined"] = [*st.session_state["declined"], pending[2]]
             st.session_state["pending"] = None
             st.rerun()
     if st.session_state["photo_error"]:

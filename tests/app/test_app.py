@@ -143,6 +143,7 @@ def test_new_upload_asks_before_discarding_corrections(app: AppTest, install: In
     app.button(key="pending_keep").click().run()
     assert app.session_state["version"] == version
     assert not any("second.jpg" in t for t in texts(app, "warning"))
+    assert any("second.jpg was not read" in str(c.value) for c in app.caption)
     assert app.session_state[f"tiles_{version}"]["edited_rows"]["14"] == {"tile": "F2"}
     # A third photo, and this time the user takes it.
     upload(app, photo_bytes(shade=30), name="third.jpg")

@@ -195,12 +195,15 @@ def _distance(a: Sequence[int], b: Sequence[int], centres: np.ndarray, span: np.
 def _row_distance(rows_: list[Row], centres: np.ndarray, span: np.ndarray) -> np.ndarray:
     """(R, R) distance between the nearest tiles of two rows, in tile sizes (a + b)."""
     members = [list(row.core) + [i for run in row.bonus for i in run] for row in rows_]
+    tile_dist = np.linalg.norm(centres[:, None] - centres[None, :], axis=2)
+    # The median size of two rows together, approximated by the mean of their medians
+    # (exact enough for a threshold, and cheap with many rows).
+    size = np.array([float(np.median(span[m])) if m else 1.0 for m in members])
     out = np.zeros((len(rows_), len(rows_)))
     for p in range(len(rows_)):
         for q in range(p + 1, len(rows_)):
-            a, b = members[p], members[q]
-            dist = np.linalg.norm(centres[a][:, None] - centres[b][None, :], axis=2).min()
-            out[p, q] = out[q, p] = dist / float(np.median(span[a + b]))
+            dist = tile_dist[np.ix_(members[p], members[q])].min() if members[p] and members[q] else np.inf
+            out[p, q] = out[q, p] = dist / ((size[p] + size[q]) / 2)
     return out
 
 

@@ -205,21 +205,21 @@ def segments(centres: np.ndarray, shape: TileShape, frame: Frame) -> list[list[i
     n = len(centres)
     along = centres @ frame.along
     across = centres @ frame.across
+    size = (shape.span[:, None] + shape.span[None, :]) / 2
+    # Sideways tiles sit flush with one edge of the row, not centred on it.
+    level = np.abs(across[:, None] - across[None, :]) <= ACROSS_FRACTION * size
+    distance = np.abs(along[:, None] - along[None, :])
+    gap = distance - (shape.along[:, None] + shape.along[None, :]) / 2
+    # A tile lying at an angle to the row has a bigger box, which would hide the gap to its
+    # neighbour; the spacing of the centres, against the smaller tile's width, keeps such
+    # tiles (scattered on the table) out of a run.
+    width = TILE_ASPECT / (1 + TILE_ASPECT) * np.minimum(shape.span[:, None], shape.span[None, :])
+    either = shape.sideways[:, None] | shape.sideways[None, :]
+    pitch = width * np.where(either, 1 / TILE_ASPECT, 1.0)
+    linked = level & (gap < GAP_FRACTION * size) & (distance < MAX_PITCH * pitch)
     uf = _UnionFind(n)
-    for i in range(n):
-        for j in range(i + 1, n):
-            size = (shape.span[i] + shape.span[j]) / 2
-            # Sideways tiles sit flush with one edge of the row, not centred on it.
-            if abs(across[i] - across[j]) > ACROSS_FRACTION * size:
-                continue
-            gap = abs(along[i] - along[j]) - (shape.along[i] + shape.along[j]) / 2
-            # A tile lying at an angle to the row has a bigger box, which would hide the gap
-            # to its neighbour; the spacing of the centres, against the smaller tile's width,
-            # keeps such tiles (scattered on the table) out of a run.
-            width = TILE_ASPECT / (1 + TILE_ASPECT) * min(shape.span[i], shape.span[j])
-            pitch = width * (1 / TILE_ASPECT if shape.sideways[i] or shape.sideways[j] else 1.0)
-            if gap < GAP_FRACTION * size and abs(along[i] - along[j]) < MAX_PITCH * pitch:
-                uf.union(i, j)
+    for i, j in zip(*np.nonzero(np.triu(linked, 1)), strict=True):
+        uf.union(int(i), int(j))
     return [sorted(group, key=lambda k: along[k]) for group in uf.groups()]
 
 
@@ -241,9 +241,13 @@ def rows(centres: np.ndarray, shape: TileShape, frame: Frame, runs: Sequence[lis
     m = len(runs)
     along = centres @ frame.along
     uf = _UnionFind(m)
+    dist = np.linalg.norm(centres[:, None] - centres[None, :], axis=2)
+    reach = (ROW_GAP_WIDTHS + 2) * float(shape.span.max(initial=0.0))
     for p in range(m):
         for q in range(p + 1, m):
             a, b = runs[p], runs[q]
+            if dist[np.ix_(a, b)].min() > reach:
+                continue  # too far apart to share a row whatever the sizes: skip the medians
             size = float(np.median(shape.span[a + b]))
             width = float(np.median(shape.along[a + b]))
             longer, other = (a, b) if len(a) >= len(b) else (b, a)

@@ -328,9 +328,11 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
         st.warning("The reader says:\n" + "\n".join(f"- {w}" for w in base.warnings))
     if base.source == "photo" and "app_total" in base.timings:
         st.caption(f"Read {len(base.rows)} tiles in {base.timings['app_total'] / 1000:.2f} s.")
-    low = [str(i) for i, r in enumerate(rows, start=1) if r.low_confidence]
+    low = [f"{i}" + (f" ({r.code} or {r.alternative}?)" if r.alternative else "")
+           for i, r in enumerate(rows, start=1) if r.low_confidence]
     if low:
-        st.warning(f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure.")
+        st.warning(f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure. "
+                   "Fix them in Check the tiles below.")
     picture = hand_picture(group_blocks(build.hand, build.meld_groups))
     if picture is not None:
         # Its own pixel width: "content" scales a small picture up to the column on some pages.

@@ -48,6 +48,8 @@ class TileRow:
     group: str = HAND
     confidence: float | None = None
     box: tuple[float, float, float, float] | None = None
+    # The reader's second guess for this tile, offered when it is unsure.
+    alternative: str | None = None
 
     @property
     def low_confidence(self) -> bool:
@@ -126,8 +128,10 @@ def apply_edits(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> lis
             code = row.code
         if group not in GROUPS:
             group = row.group
-        confidence = row.confidence if code == row.code else None
-        rows.append(dataclasses.replace(row, code=code, group=group, confidence=confidence))
+        checked = code != row.code
+        rows.append(dataclasses.replace(row, code=code, group=group,
+                                        confidence=None if checked else row.confidence,
+                                        alternative=None if checked else row.alternative))
     for added in edits.get("added_rows") or []:
         if not isinstance(added, Mapping):
             continue
@@ -331,7 +335,20 @@ def rows_from_hand_strings(
     return rows
 
 
-def rows_from_reading(detections: Any, layout: Any | None) -> tuple[list[TileRow], dict[str, bool]]:
+def _second_guesses(detections: Any, probabilities: Any | None) -> list[str | None]:
+    """Per detection, the reader's runner-up class (from the classifier's distribution), if known."""
+    n = len(detections.codes)
+    if probabilities is None or len(probabilities) != n:
+        return [None] * n
+    out: list[str | None] = []
+    for row in probabilities:
+        order = sorted(range(len(row)), key=lambda k: -float(row[k]))
+        out.append(CLASSES[order[1]] if len(order) > 1 else None)
+    return out
+
+
+def rows_from_reading(detections: Any, layout: Any | None, probabilities: Any | None = None
+                      ) -> tuple[list[TileRow], dict[str, bool]]:
     """Rows from a photo reading, in the layout's reading order (the numbers drawn on the photo).
 
     Each layout group maps to a table group: the concealed row to `hand`, the n-th meld to `meld n`,
@@ -365,12 +382,14 @@ def rows_from_reading(detections: Any, layout: Any | None) -> tuple[list[TileRow
         group_of = {i: default_group(code) for i, code in enumerate(codes)}
         order = list(range(len(codes)))
     order.extend(i for i in range(len(codes)) if i not in group_of)
+    second = _second_guesses(detections, probabilities)
     rows = [
         TileRow(
             code=codes[i],
             group=group_of.get(i, IGNORE),
             confidence=float(detections.confidence[i]),
             box=tuple(float(v) for v in detections.xyxy[i]),  # type: ignore[arg-type]
+            alternative=second[i],
         )
         for i in order
     ]

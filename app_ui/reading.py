@@ -44,7 +44,8 @@ def read_tiles(reader: Any, rgb: np.ndarray, executor: Executor, timeout_s: floa
         future.cancel()
         raise ReadTimeoutError(f"reading the tiles took longer than {timeout_s:g} s; "
                                "try a smaller or sharper photo") from exc
-    rows, meld_concealed = rows_from_reading(reading.detections, reading.layout)
+    rows, meld_concealed = rows_from_reading(reading.detections, reading.layout,
+                                             getattr(reading, "probabilities", None))
     layout_hand = getattr(reading.layout, "hand", None)
     timings = dict(getattr(reading, "timings_ms", None) or {})
     timings["app_total"] = round((time.perf_counter() - started) * 1000.0, 1)
@@ -52,6 +53,9 @@ def read_tiles(reader: Any, rgb: np.ndarray, executor: Executor, timeout_s: floa
         rows=tuple(rows),
         meld_concealed=meld_concealed,
         layout_hand=dict(layout_hand) if layout_hand else None,
-        warnings=tuple(str(w) for w in (getattr(reading, "warnings", ()) or ())),
+        # The app names unsure tiles by their number (with the runner-up) itself; the reader's own
+        # "unsure tile at (x, y)" lines would say the same in pixel coordinates.
+        warnings=tuple(str(w) for w in (getattr(reading, "warnings", ()) or ())
+                       if not str(w).startswith("unsure tile at")),
         timings_ms=timings,
     )

@@ -1,0 +1,175 @@
+"""The app's pure helpers: tile-table edits, meld kinds, hand building, readings, option widgets."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import scoring
+from app_ui import case
+from app_ui.art import annotate_photo, hand_picture, tile_image
+from app_ui.case import BONUS, HAND, TileRow
+from app_ui.options import OptionValueError, format_number_list, option_specs, parse_number_list
+from vision.classes import CLASS_INDEX, CLASSES
+from vision.detections import Detections
+
+BASE = (
+    TileRow("1m", HAND, 0.9, (0, 0, 10, 10)),
+    TileRow("2m", HAND, 0.3, (10, 0, 20, 10), alternative="3m"),
+    TileRow("C", "meld 1", 0.9),
+    TileRow("F1", BONUS, 0.9),
+)
+
+
+@pytest.mark.parametrize(
+    ("edits", "expected"),
+    [
+        pytest.param(None, ["1m", "2m", "C", "F1"], id="no-edits"),
+        pytest.param({"edited_rows": {"1": {"tile": "3m"}}}, ["1m", "3m", "C", "F1"], id="change-str-key"),
+        pytest.param({"edited_rows": {1: {"tile": "3m"}}}, ["1m", "3m", "C", "F1"], id="change-int-key"),
+        pytest.param({"deleted_rows": [0, 3]}, ["2m", "C"], id="delete"),
+        pytest.param({"added_rows": [{"tile": "9p"}, {}, {"tile": "zz"}]}, ["1m", "2m", "C", "F1", "9p"],
+                     id="add-skips-blank-and-unknown"),
+        pytest.param({"edited_rows": {"0": {"tile": "nonsense"}}}, ["1m", "2m", "C", "F1"],
+                     id="bad-code-ignored"),
+    ],
+)
+def test_apply_edits(edits: dict | None, expected: list[str]) -> None:
+    assert [r.code for r in case.apply_edits(BASE, edits)] == expected
+
+
+def test_changed_tile_is_no_longer_unsure_and_added_bonus_goes_to_bonus() -> None:
+    rows = case.apply_edits(BASE, {"edited_rows": {"1": {"tile": "3m"}}, "added_rows": [{"tile": "cat"}]})
+    assert not rows[1].low_confidence and rows[1].alternative is None
+    assert rows[1].box == BASE[1].box
+    assert rows[-1].group == BONUS
+
+
+def test_corrections_list_every_edit() -> None:
+    edits = {"edited_rows": {"1": {"tile": "3m", "group": "meld 2"}}, "deleted_rows": [3],
+             "added_rows": [{"tile": "9p", "group": "hand"}]}
+    assert case.corrections(BASE, edits) == [
+        {"action": "change", "tile": 2, "from": "2m", "to": "3m"},
+        {"action": "regroup", "tile": 2, "code": "2m", "from": "hand", "to": "meld 2"},
+        {"action": "delete", "tile": 4, "code": "F1"},
+        {"action": "add", "code": "9p", "group": "hand"},
+    ]
+    assert case.has_edits(edits)
+    assert not case.has_edits({"edited_rows": {}, "added_rows": [], "deleted_rows": []})
+
+
+@pytest.mark.parametrize(
+    ("codes", "kind"),
+    [
+        pytest.param([], None, id="empty"),
+        pytest.param(["1m", "2m", "3m"], "chow", id="chow"),
+        pytest.param(["3m", "1m", "2m"], "chow", id="chow-unordered"),
+        pytest.param(["1m", "2m", "4m"], None, id="gap"),
+        pytest.param(["1m", "2p", "3m"], None, id="two-suits"),
+        pytest.param(["C", "C", "C"], "pong", id="pong"),
+        pytest.param(["5p"] * 4, "kong", id="kong"),
+        pytest.param(["C", "C", "F"], None, id="mixed-honours"),
+        pytest.param(["C", "C", "fly"], "pong", id="fly-pong"),
+        pytest.param(["1p", "fly", "3p"], "chow", id="fly-chow"),
+        pytest.param(["E", "S", "W"], None, id="winds-are-no-chow"),
+        pytest.param(["1m", "1m"], None, id="pair"),
+    ],
+)
+def test_infer_meld_kind(codes: list[str], kind: str | None) -> None:
+    assert case.infer_meld_kind(codes) == kind
+
+
+def test_build_hand_resolves_concealed_kong_backs() -> None:
+    rows = [TileRow(c) for c in ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "2p", "2p"]]
+    rows += [TileRow(c, "meld 1") for c in ("back", "5s", "5s", "back")]
+    build = case.build_hand(rows, {"meld 1": True})
+    assert build.problems == ()
+    assert build.hand["melds"] == [{"kind": "kong", "tiles": ["5s"] * 4, "concealed": True}]
+    # Fully concealed (a concealed kong keeps it so) and self-drawn: 1 tai.
+    assert scoring.score_json({**build.hand, "self_drawn": True})["tai"] == 1
+
+
+@pytest.mark.parametrize(
+    ("rows", "problem"),
+    [
+        pytest.param([], "No tiles in the hand yet", id="nothing"),
+        pytest.param([TileRow("back")], "face-down tile is in the hand", id="back-in-hand"),
+        pytest.param([TileRow("1m"), TileRow("3m", BONUS)], "3m cannot be a bonus tile", id="bad-bonus"),
+        pytest.param([TileRow("1m"), *(TileRow(c, "meld 2") for c in ("1m", "5p", "9s"))],
+                     "Meld 2 (1m 5p 9s) is not a chow, pong or kong", id="bad-meld"),
+        pytest.param([TileRow("1m"), *(TileRow("back", "meld 1") for _ in range(4))],
+                     "Meld 1 is face-down", id="all-backs"),
+    ],
+)
+def test_build_hand_problems(rows: list[TileRow], problem: str) -> None:
+    assert any(p.startswith(problem) or problem in p for p in case.build_hand(rows, {}).problems)
+
+
+def test_winning_tile_choices_are_distinct_hand_tiles() -> None:
+    hand = {"concealed": ["1m", "1m", "2m"], "melds": [{"kind": "pong", "tiles": ["C", "C", "fly"]}],
+            "bonus": ["F1"]}
+    assert case.hand_tile_choices(hand) == ["1m", "2m", "C"]
+
+
+def test_rows_from_reading_without_layout_and_with_runner_up() -> None:
+    detections = Detections.from_codes(["3m", "F2"], [[0, 0, 10, 10], [20, 0, 30, 10]], [0.4, 0.9])
+    probabilities = np.zeros((2, len(CLASSES)), np.float32)
+    probabilities[0, CLASS_INDEX["3m"]], probabilities[0, CLASS_INDEX["8m"]] = 0.4, 0.35
+    probabilities[1, CLASS_INDEX["F2"]] = 0.9
+    rows, concealed = case.rows_from_reading(detections, None, probabilities)
+    assert [(r.code, r.group) for r in rows] == [("3m", HAND), ("F2", BONUS)]
+    assert rows[0].low_confidence and rows[0].alternative == "8m"
+    assert concealed == {}
+
+
+def test_case_json_replays_with_scoring() -> None:
+    concealed = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2m", "2m"]
+    rows = [TileRow(c) for c in concealed] + [TileRow("C", "meld 1")] * 3
+    build = case.build_hand(rows, {})
+    data = case.scoring_input(build.hand, case.Context(self_drawn=True, winning_tile="2m"), "singapore", {})
+    result = scoring.score_json(data)
+    out = case.case_json(data, case.Base(rows=tuple(rows), source="typed"), rows, None, result)
+    assert scoring.score_json(out)["tai"] == result["tai"] == 1
+    assert out["photo_tiles"] == [] and out["corrections"] == [] and len(out["tiles"]) == 14
+
+
+def test_option_specs_cover_every_field() -> None:
+    specs = {s.name: s for s in option_specs(scoring.Options, scoring.default_options("malaysian"))}
+    assert specs["min_tai"].kind == "int" and specs["min_tai"].default == 5
+    assert specs["unit"].kind == "float"
+    assert specs["payout_scheme"].kind == "choice" and "table" in specs["payout_scheme"].choices
+    assert specs["pure_green"].kind == "bool"
+    assert specs["payout_table"].kind == "list"
+    assert all(s.help for s in specs.values())
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        pytest.param("", [], id="empty"),
+        pytest.param("4/2, 7/3, 11", [[4, 2], [7, 3], 11], id="pairs-and-amount"),
+        pytest.param("1.5; 3", [1.5, 3], id="semicolons-fractions"),
+    ],
+)
+def test_payout_table_text_round_trips(text: str, values: list) -> None:
+    assert parse_number_list(text) == values
+    assert parse_number_list(format_number_list(values)) == values
+
+
+@pytest.mark.parametrize("text", ["4/x", "1/2/3", "lots"])
+def test_payout_table_text_errors_quote_the_entry(text: str) -> None:
+    with pytest.raises(OptionValueError, match="'"):
+        parse_number_list(text)
+
+
+def test_pictures_are_drawn_for_every_code() -> None:
+    for code in CLASSES:
+        assert tile_image(code).size == (54, 72)
+    picture = hand_picture([("hand", ["1m"] * 14, False), ("meld 1 kong", ["5s"] * 4, True)])
+    assert picture is not None and picture.width <= 8 * 56 + 12
+    assert hand_picture([]) is None
+    photo = np.zeros((2000, 3000, 3), np.uint8)
+    shown = annotate_photo(photo, [TileRow("1m", HAND, 0.3, (100, 100, 200, 250))])
+    assert max(shown.size) == 1280  # big photos are shown at most 1280 px
+    # The unsure tile is outlined in orange.
+    assert tuple(np.asarray(shown)[int(100 * 1280 / 3000), int(150 * 1280 / 3000)]) == (255, 110, 0)

@@ -181,7 +181,9 @@ def render_scene(
     cam = look_at(target, tilt, azimuth, dist, roll, f * want_px / max(float(np.median(heights)), 1e-6), w, h)
     geoms = [tile_geometry(t, dims, cam) for t in tiles]
     # a standing tile seen from behind shows its back: that is what gets labelled
-    tiles = [replace(t, code=BACK) if not g.top_visible else t for t, g in zip(tiles, geoms, strict=True)]
+    # (its face is unknown to a reader, so the hand is not complete in the picture)
+    behind = {i for i, g in enumerate(geoms) if not g.top_visible}
+    tiles = [replace(t, code=BACK) if i in behind else t for i, t in enumerate(tiles)]
 
     img, bg_kind = background(rng, h, w)
     light = rng.uniform(-math.pi, math.pi)
@@ -205,7 +207,7 @@ def render_scene(
     lighting(img, rng)
     photo = camera_effects(img, rng)
 
-    meta = _meta(seed, style, w, h, tiles, groups, geoms, labels, hand)
+    meta = _meta(seed, style, w, h, tiles, groups, geoms, labels, hand, behind)
     meta["background"] = bg_kind
     return photo, meta
 
@@ -220,7 +222,9 @@ def _meta(
     geoms: list[Any],
     labels: list[Any],
     hand: Hand | None,
+    behind: set[int] | None = None,
 ) -> dict[str, Any]:
+    behind = behind or set()
     new_index = {lab.index: k for k, lab in enumerate(labels)}
     out_tiles = []
     for lab in labels:
@@ -236,6 +240,7 @@ def _meta(
                 "claimed": t.claimed,
                 "group": -1,
                 "visible": round(lab.visible, 3),
+                "standing": t.standing,
             }
         )
     out_groups: list[dict[str, Any]] = []
@@ -243,6 +248,8 @@ def _meta(
     for grp in groups:
         members = [new_index[i] for i in grp.tiles if i in new_index]
         if grp.kind != "distractor" and len(members) < len([i for i in grp.tiles if not tiles[i].hidden]):
+            complete = False
+        if grp.kind != "distractor" and behind & set(grp.tiles):
             complete = False
         if not members:
             continue
@@ -259,7 +266,8 @@ def _meta(
         "groups": out_groups,
         "hand": hand.as_json() if hand is not None else None,
         "rules": hand.rules if hand is not None else None,
-        # True when every tile of the hand is labelled (none cut off by the frame)
+        # True when every tile of the hand is labelled and readable (none cut off by the frame,
+        # none standing with its back to the camera)
         "complete": complete and hand is not None,
     }
 

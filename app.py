@@ -227,6 +227,10 @@ def photo_ui() -> None:
         help="Lay the hand out in rows: concealed tiles, declared melds, bonus tiles. On a phone this "
              "button also offers the (back) camera.",
     )
+    # Loading the model here (once per server) means the first upload does not wait for it.
+    slot = get_reader()
+    if slot.reader is None:
+        st.info(slot.message)
     incoming: tuple[str, bytes, str] | None = None
     if uploaded is not None:
         incoming = (uploaded.name, uploaded.getvalue(), f"upload:{uploaded.file_id}")

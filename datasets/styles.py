@@ -24,7 +24,15 @@ RGB = tuple[int, int, int]
 ART_DIR = Path(os.environ.get("MAHJONG_ART_DIR", Path(__file__).resolve().parent / "art"))
 FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path.home() / ".fonts")
 
-_BACKS_CLASSIC: tuple[RGB, ...] = ((30, 120, 70), (35, 90, 160), (215, 140, 60), (40, 140, 120))
+_BACKS_CLASSIC: tuple[RGB, ...] = (
+    (30, 120, 70),  # green
+    (35, 90, 160),  # blue
+    (215, 140, 60),  # orange
+    (40, 140, 120),  # teal
+    (225, 140, 160),  # pink
+    (190, 40, 45),  # red
+    (230, 195, 70),  # yellow
+)
 
 
 @dataclass(frozen=True)

@@ -125,7 +125,7 @@ def _build_rows(
     sideways = shape.sideways.copy()
     for number in set(row_of):
         members = [i for k, run in enumerate(runs) if row_of[k] == number for i in run]
-        if len(members) >= 2 and sideways[members].mean() > 0.5:
+        if len(members) >= 2 and sideways[members].mean() >= 0.5:
             sideways[members] = False
     shape = TileShape(span=shape.span, along=shape.along, sideways=sideways)
     bonus_tiles = {i for run in runs if _fly_as_bonus(run, codes) for i in run}

@@ -37,8 +37,8 @@ def _suit_rank(code: str) -> tuple[str, int] | None:
 def read_meld(codes: Sequence[str]) -> MeldRead | None:
     """The meld `codes` form (in any order), or None.
 
-    Kong: four equal faces (exposed), or two equal faces and two face-down tiles, or four
-    face-down tiles (concealed: players show it so);
+    Kong: four equal faces (exposed), or two equal faces and two face-down tiles (backs at
+    both ends or both in the middle), or four face-down tiles (concealed: players show it so);
     pong: three equal faces; chow: three consecutive ranks of one suit. `fly` (Malaysian
     wild tile) may stand in a pong or chow (at most one in a chow), never in a kong.
     """
@@ -50,6 +50,9 @@ def read_meld(codes: Sequence[str]) -> MeldRead | None:
         if len(faces) == 4:
             return MeldRead(0, 4, "kong", False, tuple(faces))
         if len(faces) not in (0, 2):
+            return None
+        # Players show a concealed kong symmetrically: backs at both ends or in the middle.
+        if len(faces) == 2 and (codes[0] == BACK) != (codes[3] == BACK):
             return None
         return MeldRead(0, 4, "kong", True, (faces[0],) * 4 if faces else None)
     if n != 3 or len(faces) != 3:

@@ -115,7 +115,9 @@ def test_wall_of_backs_far_off_is_not_a_kong(angle: float) -> None:
     [
         pytest.param("back back back 7p", False, id="three-backs-one-face"),
         pytest.param("back 7p 7p 7p", False, id="one-back-three-faces"),
-        pytest.param("7p back back 7p", True, id="two-and-two"),
+        pytest.param("7p back back 7p", True, id="backs-in-the-middle"),
+        pytest.param("back 7p 7p back", True, id="backs-at-the-ends"),
+        pytest.param("back back 7p 7p", False, id="backs-on-one-side-wall-next-to-a-pair"),
         pytest.param("back back back back", True, id="four-backs"),
     ],
 )

@@ -1,49 +1,108 @@
 """Re-render the sample photos shipped with the app (samples/*.jpg + their ground truth *.json).
 
-    python samples/make_samples.py
+    python samples/make_samples.py [--count 200] [--seed 2026]
 
 Runs the project's own generator (`python -m datasets.synth`) with sample-safe styles only
-(`datasets.synth.SAMPLE_SAFE_STYLES`: procedural and open-licence fonts, no GPL art), then keeps the
-scenes listed in PICKS: ones where every tile of the hand is in frame and reasonably large, no
-distractors, and the hand is a valid Singapore win. The ground truth JSON is kept next to each photo,
-so tests can check what the app reads.
+(`datasets.synth.SAMPLE_SAFE_STYLES`: procedural and open-licence fonts, no GPL art), then picks four
+scenes a player could have photographed: every tile of the hand in frame and reasonably large, nothing
+else on the table, a valid Singapore win. The picks differ (a kong, many bonus tiles, a high score,
+an all-suited hand) so the samples show different parts of the app. The ground-truth JSON is kept next
+to each photo so tests can check what the app reads. The scenes depend on the generator's code: the
+commit the shipped samples were rendered at is in docs/app.md.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
-SEED = 2026
-COUNT = 200
-SIZE = 1024
-# scene index in the run -> sample name (shown on the app's sample buttons)
-PICKS: dict[int, str] = {
-    34: "concealed_kong",
-    149: "flower_set",
-    141: "all_pongs",
-    196: "animal",
-}
+MIN_TILE_PX = 55
 
 
-def main() -> int:
+def _hand_tiles(hand: dict[str, Any]) -> int:
+    return len(hand["concealed"]) + sum(len(m["tiles"]) for m in hand["melds"]) + len(hand["bonus"])
+
+
+Score = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+def candidate(meta: dict[str, Any], score: Score) -> dict[str, Any] | None:
+    """The scene's score if it makes a fair sample photo, else None."""
+    hand = meta.get("hand")
+    if not hand or meta.get("rules", "singapore") != "singapore":
+        return None
+    if any(g["kind"] == "distractor" for g in meta["groups"]) or _hand_tiles(hand) != len(meta["tiles"]):
+        return None
+    if any(t.get("standing") for t in meta["tiles"]):
+        return None
+    inside = all(t["xyxy"][0] >= 0 and t["xyxy"][1] >= 0 and t["xyxy"][2] <= meta["width"]
+                 and t["xyxy"][3] <= meta["height"] for t in meta["tiles"])
+    height = statistics.median(t["xyxy"][3] - t["xyxy"][1] for t in meta["tiles"])
+    if not inside or height < MIN_TILE_PX:
+        return None
+    result = score(dict(hand))
+    return result if result["valid"] else None
+
+
+def pick(scenes: list[tuple[str, dict[str, Any], dict[str, Any]]]) -> dict[str, str]:
+    """Four different samples: name -> scene id."""
+    tests: list[tuple[str, Callable[[dict[str, Any], dict[str, Any]], bool]]] = [
+        ("concealed_kong", lambda m, r: any(x["kind"] == "kong" for x in m["hand"]["melds"])),
+        ("flowers", lambda m, r: len(m["hand"]["bonus"]) >= 4),
+        ("high_score", lambda m, r: r["tai"] >= 4),
+        ("all_suited", lambda m, r: not m["hand"]["bonus"]
+         and all(c[0].isdigit() for c in m["hand"]["concealed"])),
+    ]
+    chosen: dict[str, str] = {}
+    for name, test in tests:
+        for scene_id, meta, result in scenes:
+            if scene_id not in chosen.values() and test(meta, result):
+                chosen[name] = scene_id
+                break
+    return chosen
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Render the app's sample photos.")
+    parser.add_argument("--count", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args(argv)
     sys.path.insert(0, str(HERE.parent))  # run as a script from anywhere: the repository's packages
+    import scoring
     from datasets.synth import SAMPLE_SAFE_STYLES
 
     with tempfile.TemporaryDirectory() as tmp:
-        command = [sys.executable, "-m", "datasets.synth", "--out", tmp, "--n", str(COUNT),
-                   "--seed", str(SEED), "--styles", ",".join(SAMPLE_SAFE_STYLES), "--size", str(SIZE)]
+        command = [sys.executable, "-m", "datasets.synth", "--out", tmp, "--n", str(args.count),
+                   "--seed", str(args.seed), "--styles", ",".join(SAMPLE_SAFE_STYLES), "--size", "1024"]
         print(" ".join(command[1:]))
         subprocess.run(command, check=True, cwd=HERE.parent, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
-        for index, name in PICKS.items():
-            shutil.copyfile(Path(tmp) / "images" / f"{index:06d}.jpg", HERE / f"{name}.jpg")
-            shutil.copyfile(Path(tmp) / "meta" / f"{index:06d}.json", HERE / f"{name}.json")
-            print(f"samples/{name}.jpg <- scene {index}")
+        scenes = []
+        for path in sorted((Path(tmp) / "meta").glob("*.json")):
+            meta = json.loads(path.read_text())
+            result = candidate(meta, scoring.score_json)
+            if result is not None:
+                scenes.append((path.stem, meta, result))
+        chosen = pick(scenes)
+        if len(chosen) < 3:
+            print(f"only {len(chosen)} usable scenes; try a larger --count", file=sys.stderr)
+            return 1
+        for old in HERE.glob("*.jpg"):
+            old.unlink()
+            old.with_suffix(".json").unlink(missing_ok=True)
+        for name, scene_id in chosen.items():
+            shutil.copyfile(Path(tmp) / "images" / f"{scene_id}.jpg", HERE / f"{name}.jpg")
+            shutil.copyfile(Path(tmp) / "meta" / f"{scene_id}.json", HERE / f"{name}.json")
+            print(f"samples/{name}.jpg <- scene {scene_id}")
     return 0
 
 

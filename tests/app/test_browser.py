@@ -27,7 +27,7 @@ CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
-SAMPLE = ROOT / "samples" / "flower_set.jpg"
+SAMPLE = ROOT / "samples" / "flowers.jpg"
 PHONE = {"width": 390, "height": 3400}
 DESKTOP = {"width": 1100, "height": 3000}
 RESULT = re.compile(r"^\d+ tai")

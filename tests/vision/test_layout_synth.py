@@ -6,6 +6,7 @@ complete hand) on 400 seeds. Scenes whose hand runs out of the picture are skipp
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -58,7 +59,9 @@ def test_failures_names_nothing_for_a_perfect_reading() -> None:
         found = failures(layout, meta)
         if found:
             continue
-        broken = dict(meta, hand=dict(meta["hand"], concealed=[*meta["hand"]["concealed"], "1m"]))
-        assert "concealed" in failures(layout, broken)
+        wrong = replace(layout, hand=dict(layout.hand, concealed=[*layout.hand["concealed"], "1m"]))
+        assert "concealed" in failures(wrong, meta)
+        no_melds = replace(layout, hand=dict(layout.hand, melds=[]), groups=())
+        assert meta["hand"]["melds"] == [] or "melds" in failures(no_melds, meta)
         return
     pytest.skip("no scene read right in the batch")

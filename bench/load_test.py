@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import re
 import socket
@@ -59,7 +60,8 @@ class Report:
         def pct(p: float) -> float | None:
             if not lat:
                 return None
-            return round(lat[min(len(lat) - 1, max(0, round(p / 100 * len(lat) + 0.5) - 1))], 3)
+            # Nearest-rank percentile: the smallest latency with at least p % of requests at or below it.
+            return round(lat[min(len(lat), max(1, math.ceil(p / 100 * len(lat)))) - 1], 3)
 
         return {
             "clients": self.clients, "rounds": self.rounds, "photo": self.photo,

@@ -337,6 +337,20 @@ def lighting(img: np.ndarray, rng: np.random.Generator) -> None:
         img += (glare * 255 * rng.uniform(0.3, 0.8))[..., None]
 
 
+def tone(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Exposure and colour processing of a phone: gamma, contrast, saturation (one LUT + one mix)."""
+    gamma = math.exp(rng.normal(0, 0.2))
+    contrast = rng.uniform(0.8, 1.25)
+    x = np.arange(256, dtype=np.float32) / 255
+    y = np.clip((x**gamma - 0.5) * contrast + 0.5, 0, 1)
+    out = cv2.LUT(img, (y * 255).astype(np.uint8))
+    sat = rng.uniform(0.6, 1.3)
+    if abs(sat - 1) > 0.05:
+        grey = cv2.cvtColor(out, cv2.COLOR_RGB2GRAY)[..., None].astype(np.float32)
+        out = np.clip(grey + (out.astype(np.float32) - grey) * sat, 0, 255).astype(np.uint8)
+    return out
+
+
 def camera_effects(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Blur, sensor noise, then JPEG compression: uint8 RGB out."""
     r = rng.random()
@@ -370,7 +384,12 @@ def camera_effects(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         h, w = img.shape[:2]
         noise = rng.standard_normal((h // 2 + 1, w // 2 + 1), dtype=np.float32) * sigma
         img = img + cv2.resize(noise, (w, h), interpolation=cv2.INTER_NEAREST)[..., None]
+    if rng.random() < 0.3:  # phones sharpen: halos along edges
+        soft = cv2.GaussianBlur(img, (0, 0), rng.uniform(1.0, 2.5))
+        amount = rng.uniform(0.3, 1.0)
+        img = cv2.addWeighted(img, 1 + amount, soft, -amount, 0)
     out = np.clip(img, 0, 255).astype(np.uint8)
+    out = tone(out, rng)
     quality = int(rng.integers(35, 96))
     ok, buf = cv2.imencode(".jpg", cv2.cvtColor(out, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
     decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None

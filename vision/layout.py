@@ -34,6 +34,8 @@ from vision.layout_read import HAND_SIZE, Row, read_rows
 # Bonus tiles are laid down next to the hand or its melds; a bonus tile farther than this
 # (in tile sizes a + b) from both lies elsewhere on the table (another player's, a discard).
 BONUS_NEAR_SPANS = 1.1
+# ... but a row of touching bonus tiles is laid down (scattered tiles never touch): farther.
+BONUS_ROW_NEAR_SPANS = 1.3
 
 # A lone bonus tile whose box differs from its upright neighbours' by more than this
 # (sum of |log| width and height ratios) lies askew: dropped there, not laid down.
@@ -274,7 +276,8 @@ def layout_hand(detections: Detections) -> Layout:
     upright = [i for i in laid if not shape.sideways[i]]
     far_bonus: list[int] = []
     for tiles in reading.bonus:
-        if placed and _distance(tiles, placed, centres, shape.span) > BONUS_NEAR_SPANS:
+        reach = BONUS_NEAR_SPANS if len(tiles) == 1 else BONUS_ROW_NEAR_SPANS
+        if placed and _distance(tiles, placed, centres, shape.span) > reach:
             far_bonus.extend(tiles)
             continue
         if len(tiles) == 1 and tiles[0] in alone and _askew(tiles[0], upright, centres, boxes):

@@ -309,3 +309,50 @@ def test_far_tiles_are_unused(angle: float) -> None:
     assert canonical(layout.hand) == hand("1m 2m 3m 4p 5p 6p 7s 8s 9s E E", [("pong", "C C C", False)])
     unused = [g for g in layout.groups if g.kind == "unused"]
     assert sorted(i for g in unused for i in g.indices) == list(range(len(hand_det), len(hand_det) + 4))
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    angle=st.floats(0, 360),
+    scale=st.floats(0.3, 3.0),
+    shift=st.tuples(st.floats(-500, 500), st.floats(-500, 500)),
+)
+def test_layout_does_not_depend_on_image_scale_or_position(
+    angle: float, scale: float, shift: tuple[float, float]
+) -> None:
+    table = [["1m 2m F1 3m 7s 7s"], ["C C* C", "back 9s 9s back", "2s 3s* 4s"]]
+    det = place(table, angle).detections()
+    offset = np.array([*shift, *shift], np.float32)
+    moved = Detections(det.xyxy * scale + offset, det.confidence, det.class_id)
+    assert canonical(layout_hand(moved).hand) == canonical(layout_hand(det).hand)
+
+
+TILE_CODES = [f"{r}{s}" for s in "mps" for r in range(1, 10)]
+TILE_CODES += ["E", "S", "W", "N", "C", "F", "P", "back", "F1", "cat"]
+GROUPS = st.lists(st.sampled_from(TILE_CODES), min_size=1, max_size=5)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rows=st.lists(st.lists(GROUPS, min_size=1, max_size=4), min_size=1, max_size=3),
+    angle=st.floats(0, 360),
+)
+def test_never_invents_tiles_on_any_arrangement(rows: list[list[list[str]]], angle: float) -> None:
+    """Whatever lies on the table, every face read is a face detected (backs only fill kongs),
+    and every detection is in at most one group."""
+    table = [[" ".join(group) for group in row] for row in rows]
+    det = place(table, angle).detections()
+    layout = layout_hand(det)
+    read = Counter(layout.hand["concealed"] + layout.hand["bonus"])
+    for meld in layout.hand["melds"]:
+        read.update(meld["tiles"])
+    extra = read - Counter(c for c in det.codes if c != "back")
+    kong_faces = Counter(
+        code
+        for m in layout.hand["melds"]
+        if m["kind"] == "kong" and m["concealed"]
+        for code in m["tiles"][:2]
+    )
+    assert not extra - kong_faces
+    used = [i for g in layout.groups for i in g.indices]
+    assert len(used) == len(set(used)) and set(used) <= set(range(len(det)))

@@ -7,9 +7,6 @@ simplified, not calligraphy: what matters for the detector is that each tile kee
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
 from PIL import ImageDraw
 
 Stroke = tuple[tuple[float, float], ...]
@@ -143,11 +140,3 @@ def draw_strokes(
         r = width / 2
         for px, py in (points[0], points[-1]):
             draw.ellipse((px - r, py - r, px + r, py + r), fill=color)
-
-
-def brush_points(n: int, seed: int) -> np.ndarray:
-    """Points on a wobbly closed curve (unit radius), for organic shapes (petals, leaves)."""
-    rng = np.random.default_rng(seed)
-    t = np.linspace(0, 2 * math.pi, n, endpoint=False)
-    r = 1 + 0.08 * np.sin(3 * t + rng.uniform(0, 6)) + 0.05 * np.sin(5 * t + rng.uniform(0, 6))
-    return np.stack([r * np.cos(t), r * np.sin(t)], axis=1)

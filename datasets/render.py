@@ -81,7 +81,6 @@ class TileGeometry:
     hull_low: np.ndarray  # int32 hull of the lower layer
     hull_high: np.ndarray  # int32 hull of the upper layer
     top: np.ndarray  # (4, 2) float: top surface corners TL, TR, BR, BL (as the art is upright)
-    face_quad: np.ndarray  # (4, 2): the face outline (top for face up; the hidden bottom otherwise)
     depth: float
     rings: np.ndarray  # (3, N, 2) projected outline at the bottom, the layer seam and the top
     normals: np.ndarray  # (N, 3) outward normal of each side segment i -> i+1
@@ -130,12 +129,10 @@ def tile_geometry(tile: Placed, d: Dims, cam: Camera) -> TileGeometry:
     facing = np.einsum("ij,ij->i", normals, cam.pos - mids) > 0
     hull_low = cv2.convexHull(np.concatenate([p[0], p[1]]).astype(np.float32)).reshape(-1, 2)
     hull_high = cv2.convexHull(np.concatenate([p[1], p[2]]).astype(np.float32)).reshape(-1, 2)
-    face_quad = top if tile.face_up else bottom
     return TileGeometry(
         np.round(hull_low).astype(np.int32),
         np.round(hull_high).astype(np.int32),
         top,
-        face_quad,
         float(depth[0]),
         np.stack(p),
         normals,

@@ -19,6 +19,7 @@ import numpy as np
 from vision.classes import BACK, BONUS_CODES
 from vision.detections import Detections
 from vision.layout_geometry import (
+    SIDEWAYS_MARGIN,
     Frame,
     TileShape,
     duplicate_of,
@@ -126,10 +127,17 @@ def _build_rows(
     # them all and none is a claimed tile.
     sideways = shape.sideways.copy()
     for number in set(row_of):
-        members = [i for k, run in enumerate(runs) if row_of[k] == number for i in run]
+        members = sorted((i for k, run in enumerate(runs) if row_of[k] == number for i in run),
+                         key=lambda i: along[i])
         if len(members) >= 2 and sideways[members].mean() >= 0.5:
             sideways[members] = False
-    shape = TileShape(span=shape.span, along=shape.along, sideways=sideways)
+        if len(members) >= 5 and shape.stretch[members].std() > 0:
+            # A claimed tile stands out from its neighbours; perspective changes the boxes
+            # of a row only gradually.
+            for k, i in enumerate(members):
+                near = [j for j in members[max(0, k - 3) : k + 4] if j != i]
+                sideways[i] = shape.stretch[i] - float(np.median(shape.stretch[near])) > SIDEWAYS_MARGIN
+    shape = TileShape(span=shape.span, along=shape.along, sideways=sideways, stretch=shape.stretch)
     bonus_tiles = {i for run in runs if _fly_as_bonus(run, codes) for i in run}
     bonus_tiles |= {i for run in runs for i in run if codes[i] in BONUS_CODES}
     out: list[Row] = []

@@ -56,12 +56,15 @@ class TileShape:
     """Per-tile sizes in the row frame, (N,) arrays each.
 
     `span` is a + b (the sum of the tile's two sides, recoverable at any angle), `along`
-    the tile's extent along the row, `sideways` whether the tile lies across the row.
+    the tile's extent along the row, `sideways` whether the tile lies across the row, and
+    `stretch` the extent along the row over `span` as the box shows it (0.5 where the box
+    cannot tell, near 45 degrees).
     """
 
     span: np.ndarray
     along: np.ndarray
     sideways: np.ndarray
+    stretch: np.ndarray
 
 
 def box_iou(boxes: np.ndarray) -> np.ndarray:
@@ -162,7 +165,8 @@ def tile_shapes(boxes: np.ndarray, frame: Frame) -> TileShape:
     default_along = span * TILE_ASPECT / (1 + TILE_ASPECT)
     if abs(c - s) < 0.35:
         # Near 45 degrees the box shape cannot tell upright from sideways.
-        return TileShape(span=span, along=default_along, sideways=np.zeros(len(boxes), bool))
+        upright = np.zeros(len(boxes), bool)
+        return TileShape(span=span, along=default_along, sideways=upright, stretch=np.full(len(boxes), 0.5))
     # (w - h) / (c - s) is a - b for an upright tile (negative), b - a for a sideways one,
     # so (span + skew) / 2 is the tile's extent along the row.
     skew = (w - h) / (c - s)
@@ -172,7 +176,7 @@ def tile_shapes(boxes: np.ndarray, frame: Frame) -> TileShape:
     typical = float(np.clip(np.median(ratio), 0.35, 0.5))
     sideways = ratio - typical > SIDEWAYS_MARGIN
     along = np.where(sideways, ratio, np.minimum(ratio, typical + SIDEWAYS_MARGIN / 2)) * span
-    return TileShape(span=span, along=along, sideways=sideways)
+    return TileShape(span=span, along=along, sideways=sideways, stretch=ratio)
 
 
 class _UnionFind:

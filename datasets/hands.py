@@ -330,7 +330,15 @@ def add_distractors(
     xs = [t.x for t in b.tiles] or [0.0]
     ys = [t.y for t in b.tiles] or [0.0]
     x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    if rng.random() < 0.45:
+    # the wall first: the discards below keep clear of every tile already placed
+    if rng.random() < 0.12:
+        b.wall(int(rng.integers(3, 10)), x0 + rng.uniform(-30, 60), y1 + d.h * rng.uniform(1.5, 4))
+    r = rng.random()
+    if r < 0.1:  # a busy table: the discards of a whole game behind the hand
+        n = int(rng.integers(20, 45))
+        codes = [str(c) for c in rng.choice(codes_pool, size=n, p=weights)]
+        b.scatter(codes, (x0 - 80, y1 + d.h * 1.5, x1 + 80, y1 + d.h * 10), face_up_p=0.9)
+    elif r < 0.5:
         n = int(rng.integers(2, 14))
         codes = [str(c) for c in rng.choice(codes_pool, size=n, p=weights)]
         side = rng.integers(3)
@@ -341,8 +349,6 @@ def add_distractors(
         else:
             region = (x0 - d.h * 6, y0 - 40, x0 - d.h * 1.5, y1 + 40)
         b.scatter(codes, region, face_up_p=0.85)
-    if rng.random() < 0.12:
-        b.wall(int(rng.integers(3, 10)), x0 + rng.uniform(-30, 60), y1 + d.h * rng.uniform(1.5, 4))
 
 
 def lay_arbitrary(

@@ -141,7 +141,7 @@ def render_scene(
 
     tw = rng.uniform(24, 30)
     dims = Dims(
-        w=tw, h=tw * rng.uniform(1.28, 1.42), t=tw * rng.uniform(0.55, 0.8), ivory=rng.uniform(0.45, 0.85)
+        w=tw, h=tw * rng.uniform(1.22, 1.5), t=tw * rng.uniform(0.55, 0.8), ivory=rng.uniform(0.45, 0.85)
     )
     hand: Hand | None = None
     if rng.random() < 0.72:

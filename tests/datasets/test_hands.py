@@ -72,3 +72,17 @@ def test_the_scorer_accepts_sampled_hands() -> None:
             pytest.fail(f"seed {seed}: scorer rejects {hand}: {exc}")
         # a winning hand may still score below the minimum, but never uses tiles outside its set
         assert out["valid"] or out["reason"] == "below_minimum", (hand, out.get("message"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_distractors_never_land_on_other_tiles(seed: int) -> None:
+    from datasets.hands import add_distractors
+    from datasets.synth import CLASS_WEIGHTS
+
+    rng = np.random.default_rng(seed)
+    b = lay_hand(sample_hand(rng), rng, DIMS)
+    add_distractors(b, rng, list(CLASSES), CLASS_WEIGHTS)
+    pts = np.array([(t.x, t.y) for t in b.tiles if not t.hidden])
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2) + np.eye(len(pts)) * 1e9
+    assert d.min() > DIMS.w * 0.9

@@ -296,7 +296,8 @@ def write_scene(out: Path, name: str, photo: np.ndarray, meta: dict[str, Any]) -
 
 def write_data_yaml(out: Path, names: list[str], val_every: int) -> None:
     val = [n for k, n in enumerate(names) if val_every and k % val_every == 0]
-    train = [n for n in names if n not in set(val)] or names
+    in_val = set(val)
+    train = [n for n in names if n not in in_val] or names
     (out / "train.txt").write_text("".join(f"./images/{n}.jpg\n" for n in train))
     (out / "val.txt").write_text("".join(f"./images/{n}.jpg\n" for n in (val or train)))
     names_yaml = "".join(f"  {i}: {json.dumps(c)}\n" for i, c in enumerate(CLASSES))
@@ -314,11 +315,29 @@ def _progress(n: int) -> Any:
         return None
 
 
-def _render_one(job: tuple[Path, int, int, tuple[str, ...] | None, int]) -> str:
-    out, seed, k, styles, size = job
+def draw_boxes(photo: np.ndarray, meta: dict[str, Any]) -> np.ndarray:
+    """The photo with each label's box, code and face outline drawn on (to check labels by eye)."""
+    out = photo.copy()
+    colours = {"concealed": (255, 60, 60), "meld": (60, 200, 255), "bonus": (255, 220, 0)}
+    for t in meta["tiles"]:
+        kind = meta["groups"][t["group"]]["kind"] if t["group"] >= 0 else "distractor"
+        colour = colours.get(kind, (200, 200, 200))
+        x0, y0, x1, y1 = (round(v) for v in t["xyxy"])
+        cv2.rectangle(out, (x0, y0), (x1, y1), colour, 1)
+        cv2.polylines(out, [np.round(np.array(t["quad"])).astype(np.int32)], True, (0, 255, 0), 1)
+        cv2.putText(out, t["code"], (x0 + 2, y0 + 12), cv2.FONT_HERSHEY_SIMPLEX, 0.4, colour, 1)
+    return out
+
+
+def _render_one(job: tuple[Path, int, int, tuple[str, ...] | None, int, bool]) -> str:
+    out, seed, k, styles, size, preview = job
     name = f"{k:06d}"
     photo, meta = render_scene(scene_seed(seed, k), None, size, styles=styles)
     write_scene(out, name, photo, meta)
+    if preview:
+        (out / "preview").mkdir(exist_ok=True)
+        marked = cv2.cvtColor(draw_boxes(photo, meta), cv2.COLOR_RGB2BGR)
+        cv2.imwrite(str(out / "preview" / f"{name}.jpg"), marked, [cv2.IMWRITE_JPEG_QUALITY, 85])
     return name
 
 
@@ -331,12 +350,13 @@ def generate(
     start: int = 0,
     val_every: int = 10,
     workers: int = 1,
+    preview: bool = False,
 ) -> list[str]:
     """Render scenes start..start+n-1 into `out` (each scene's seed depends only on seed and index)."""
     for sub in ("images", "labels", "meta"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     bar = _progress(n)
-    jobs = [(out, seed, k, tuple(styles) if styles else None, size) for k in range(start, start + n)]
+    jobs = [(out, seed, k, tuple(styles) if styles else None, size, preview) for k in range(start, start + n)]
     names = []
     if workers > 1:
         import multiprocessing
@@ -380,6 +400,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--start", type=int, default=0, help="index of the first image (to extend a set)")
     parser.add_argument("--val-every", type=int, default=10, help="every k-th image goes to val.txt")
     parser.add_argument("--workers", type=int, default=1, help="processes rendering in parallel")
+    parser.add_argument("--preview", action="store_true", help="also write OUT/preview/ with boxes drawn")
     parser.add_argument("--list-styles", action="store_true", help="print installed styles and exit")
     args = parser.parse_args(argv)
     try:
@@ -398,7 +419,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         styles = parse_styles(args.styles)
         if not 1 <= args.workers <= 256:
             raise SynthError(f"--workers must be 1..256, got {args.workers}")
-        generate(args.out, args.n, args.seed, styles, args.size, args.start, args.val_every, args.workers)
+        generate(
+            args.out,
+            args.n,
+            args.seed,
+            styles,
+            args.size,
+            args.start,
+            args.val_every,
+            args.workers,
+            args.preview,
+        )
     except (SynthError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

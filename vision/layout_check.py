@@ -12,8 +12,10 @@ when they lie in line with the hand, nowhere near anything else, they count as a
 from __future__ import annotations
 
 import argparse
+import json
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from vision.classes import BACK
@@ -127,9 +129,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=200)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--size", type=int, default=1280)
+    parser.add_argument(
+        "--meta-dir", type=Path, help="read OUT/meta/*.json of a `python -m datasets.synth` run instead"
+    )
     args = parser.parse_args(argv)
-    seeds = range(args.first_seed, args.first_seed + args.scenes)
-    total, modes, failed = check_scenes(synth_metas(seeds, args.size))
+    if args.meta_dir is not None:
+        paths = sorted(args.meta_dir.glob("*.json"))[: args.scenes]
+        metas: Iterable[Mapping[str, Any]] = (json.loads(p.read_text()) for p in paths)
+    else:
+        metas = synth_metas(range(args.first_seed, args.first_seed + args.scenes), args.size)
+    total, modes, failed = check_scenes(metas)
     ok = total - len(failed)
     broken = sum(1 for _, found in failed if STRUCTURE_MODES & set(found))
     print(f"scenes with a complete hand: {total} of {args.scenes}")

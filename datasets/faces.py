@@ -61,6 +61,7 @@ class FaceRecipe:
     bonus_numerals: str = "arabic"  # arabic | chinese
     emoji_font: str | None = None  # Noto Color Emoji for animals, when installed
     variant: int = 0  # varies the pictures (mirror, colours, size) so styles do not share one drawing
+    engraved: bool = False  # strokes look cut into the face (see `engrave`)
 
 
 # ---------------------------------------------------------------------------- drawing helpers
@@ -568,7 +569,26 @@ def render_face(recipe: FaceRecipe, code: str) -> np.ndarray:
     )
     draw_code(Pen(inner), recipe, code)
     image.alpha_composite(inner, ((image.width - inner.width) // 2, (image.height - inner.height) // 2))
-    return finish_face(image)
+    face = finish_face(image)
+    return engrave(face, recipe.palette.ground) if recipe.engraved else face
+
+
+def engrave(face: np.ndarray, ground: RGB) -> np.ndarray:
+    """Carved-and-painted look: a dark lip on the upper-left edge of each stroke, a light one below.
+
+    Real tiles have their art cut into the face and filled with paint; the cut's walls catch the
+    light differently on opposite sides, which a flat drawing lacks.
+    """
+    rgb = face[..., :3].astype(np.float32)
+    ink = (np.abs(rgb - np.array(ground, np.float32)).max(axis=2) > 40).astype(np.float32)
+    ink = cv2.GaussianBlur(ink, (3, 3), 0)
+    shifted = np.roll(np.roll(ink, 1, axis=0), 1, axis=1)
+    lip_dark = np.clip(ink - shifted, 0, 1)  # stroke edges facing up-left
+    lip_light = np.clip(shifted - ink, 0, 1)  # ground just below-right of a stroke
+    rgb = rgb * (1 - 0.35 * lip_dark[..., None]) + 45 * lip_light[..., None]
+    out = face.copy()
+    out[..., :3] = np.clip(rgb, 0, 255).astype(np.uint8)
+    return out
 
 
 def render_back(colour: RGB) -> np.ndarray:

@@ -131,6 +131,7 @@ def _registry() -> dict[str, Style]:
                     white_dragon="frame",
                     bonus_numerals="chinese",
                     variant=1,
+                    engraved=True,
                 )
             ),
             ground=_BRIGHT.ground,
@@ -141,7 +142,7 @@ def _registry() -> dict[str, Style]:
             "AR PL UKai: Arphic Public License (free licence)",
             True,
             "kai (brush) script from fonts-arphic-ukai, flower dots",
-            _font_style("ukai.ttc", palette=_WARM, dots="flower", variant=2),
+            _font_style("ukai.ttc", palette=_WARM, dots="flower", variant=2, engraved=True),
             needs=(_font_need("ukai.ttc"),),
             ground=_WARM.ground,
         ),
@@ -161,7 +162,9 @@ def _registry() -> dict[str, Style]:
             "Noto Serif CJK: SIL Open Font License 1.1",
             True,
             "bold Noto Serif CJK, solid dots, deep palette",
-            _font_style("NotoSerifCJK-Bold.ttc", index=1, palette=_DEEP, dots="solid", variant=4),
+            _font_style(
+                "NotoSerifCJK-Bold.ttc", index=1, palette=_DEEP, dots="solid", variant=4, engraved=True
+            ),
             needs=(_font_need("NotoSerifCJK-Bold.ttc"),),
             ground=_DEEP.ground,
         ),

@@ -277,8 +277,10 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
         bonus: list[tuple[int, ...]] = []
         ignored_bonus: list[int] = []
         cost = 0.0
+        split = 0  # where the hand row's own melds go among the others, in reading order
         for r, row in enumerate(rows):
             if r == h:
+                split = len(melds)
                 continue
             if r not in attached:
                 ignored.extend(row.core)
@@ -307,7 +309,7 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
         for version, dropped, dropped_bonus in _trims(hand_row, codes):
             for hand_cost, start, stop, before, after in _hand_candidates(version, codes):
                 concealed = version.core[start:stop]
-                all_melds = before + melds + after
+                all_melds = melds[:split] + before + after + melds[split:]
                 faces = [i for i in concealed + tuple(stray) if codes[i] != BACK]
                 if all(codes[i] == BACK for i in concealed):
                     faces = list(concealed)  # a standing hand seen from behind: unreadable, still there
@@ -318,12 +320,11 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
                 total = cost + hand_cost + (0.0 if complete else INCOMPLETE_COST) + IGNORE_COST * left_out
                 key = (-total, len(concealed))
                 if best is None or key > best[0]:
-                    ordered = sorted(all_melds, key=lambda m: m[0][0])
                     best = (
                         key,
                         Reading(
                             concealed=concealed,
-                            melds=tuple(ordered),
+                            melds=tuple(all_melds),
                             stray=tuple(stray),
                             ignored=tuple(ignored) + tuple(dropped),
                             bonus=tuple(bonus) + version.bonus,

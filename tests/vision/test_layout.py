@@ -356,3 +356,14 @@ def test_never_invents_tiles_on_any_arrangement(rows: list[list[list[str]]], ang
     assert not extra - kong_faces
     used = [i for g in layout.groups for i in g.indices]
     assert len(used) == len(set(used)) and set(used) <= set(range(len(det)))
+
+
+@pytest.mark.parametrize("angle", [0.0, 90.0, 200.0, 313.0], ids=["0deg", "90deg", "200deg", "313deg"])
+def test_melds_come_in_reading_order(angle: float) -> None:
+    table = [["1m 2m 3m 7s 7s"], ["C C C", "5s 6s 7s", "W W W W"]]
+    layout = layout_hand(place(table, angle).detections())
+    order = [g.meld for g in layout.groups if g.kind == "meld"]
+    assert order in (["pong", "chow", "kong"], ["kong", "chow", "pong"])
+    # `place` numbers tiles along the row, so reading order is monotonic in either direction.
+    for group in layout.groups:
+        assert list(group.indices) in (sorted(group.indices), sorted(group.indices, reverse=True))

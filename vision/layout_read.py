@@ -277,10 +277,11 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
         bonus: list[tuple[int, ...]] = []
         ignored_bonus: list[int] = []
         cost = 0.0
-        split = 0  # where the hand row's own melds go among the others, in reading order
+        # Where the hand row's own melds and bonus tiles go among the others (reading order).
+        split = bonus_split = 0
         for r, row in enumerate(rows):
             if r == h:
-                split = len(melds)
+                split, bonus_split = len(melds), len(bonus)
                 continue
             if r not in attached:
                 ignored.extend(row.core)
@@ -327,7 +328,7 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
                             melds=tuple(all_melds),
                             stray=tuple(stray),
                             ignored=tuple(ignored) + tuple(dropped),
-                            bonus=tuple(bonus) + version.bonus,
+                            bonus=tuple(bonus[:bonus_split]) + version.bonus + tuple(bonus[bonus_split:]),
                             ignored_bonus=tuple(ignored_bonus) + dropped_bonus,
                             cost=total,
                         ),

@@ -245,6 +245,28 @@ def _xmahjongg_real() -> dict[str, np.ndarray]:
     return _fill_missing(faces, Palette(ground=(236, 236, 232)), ((40, 110, 70),), 13)
 
 
+def _xmahjongg_dorothys() -> dict[str, np.ndarray]:
+    sheet = Image.open(ART_DIR / XMJ_DIR / "dorothys.gif").convert("RGBA")
+    cw, ch = sheet.width / 21, sheet.height / 4  # rows 3-4 repeat rows 1-2 highlighted
+    grid = [
+        [f"{r}p" for r in range(1, 10)] + ["N", "W", "S", "E", "C", "F"] + [f"{r}m" for r in range(1, 7)],
+        ["7m", "8m", "9m"]
+        + [f"{r}s" for r in range(1, 10)]
+        # its white dragon is a dragon picture: the framed one is drawn in code instead
+        + ["S1", "S2", "S3", "S4", "", "F4", "F2", "F1", "F3"],
+    ]
+    faces = {}
+    for row, codes in enumerate(grid):
+        for col, code in enumerate(codes):
+            if code:
+                x0, y0 = col * cw, row * ch
+                # the drawn tile's thickness is on its right and bottom: keep the face only
+                faces[code] = fill_face(
+                    sheet.crop((round(x0 + 1), round(y0 + 1), round(x0 + 52), round(y0 + 67)))
+                )
+    return _fill_missing(faces, Palette(ground=(246, 232, 200)), ((40, 110, 70),), 16)
+
+
 _ML_NAMES = (
     {f"{r}m": f"Man{r}" for r in range(1, 10)}
     | {f"{r}p": f"Pin{r}" for r in range(1, 10)}
@@ -405,6 +427,17 @@ def register_all() -> None:
             "scans of a real set (low resolution)",
             _xmahjongg_real,
             needs=(f"{XMJ_DIR}/real.gif",),
+        )
+    )
+    register(
+        Style(
+            "xmahjongg_dorothys",
+            "xmahjongg 'Dorothy's' tiles, " + gpl,
+            False,
+            "pixel-art tiles with English captions",
+            _xmahjongg_dorothys,
+            needs=(f"{XMJ_DIR}/dorothys.gif",),
+            ground=(246, 232, 200),
         )
     )
     register(

@@ -24,7 +24,16 @@ import numpy as np
 
 from datasets.backgrounds import background
 from datasets.faces import StyleUnavailableError, render_back
-from datasets.hands import Dims, Hand, Placed, add_distractors, lay_arbitrary, lay_hand, sample_hand
+from datasets.hands import (
+    Dims,
+    Group,
+    Hand,
+    Placed,
+    add_distractors,
+    lay_arbitrary,
+    lay_hand,
+    sample_hand,
+)
 from datasets.render import (
     Camera,
     Label,
@@ -115,6 +124,60 @@ def _resolve_style(style: str | None, rng: np.random.Generator, choices: Sequenc
     return str(pool[int(rng.integers(len(pool)))])
 
 
+def _frame_size(rng: np.random.Generator, size: int) -> tuple[int, int]:
+    """(width, height): 4:3 mostly, some 16:9 and square; a third portrait."""
+    portrait = rng.random() < 0.35
+    aspect = float(rng.choice([4 / 3, 4 / 3, 16 / 9, 1.0]))
+    w, h = size, round(size / aspect)
+    return (h, w) if portrait else (w, h)
+
+
+def _lay_table(rng: np.random.Generator) -> tuple[Dims, Hand | None, list[Placed], list[Group]]:
+    """Tile size, then a laid-out winning hand with distractors (72 %) or arbitrary tiles."""
+    tw = rng.uniform(24, 30)
+    dims = Dims(
+        w=tw, h=tw * rng.uniform(1.22, 1.5), t=tw * rng.uniform(0.55, 0.8), ivory=rng.uniform(0.45, 0.85)
+    )
+    hand: Hand | None = None
+    if rng.random() < 0.72:
+        hand = sample_hand(rng)
+        builder = lay_hand(hand, rng, dims)
+        add_distractors(builder, rng, list(CLASSES), CLASS_WEIGHTS)
+    else:
+        builder = lay_arbitrary(rng, dims, list(CLASSES), CLASS_WEIGHTS)
+    return dims, hand, builder.tiles, builder.groups
+
+
+def _aim_camera(
+    rng: np.random.Generator, tiles: list[Placed], dims: Dims, w: int, h: int
+) -> tuple[Camera, np.ndarray]:
+    """A phone camera aimed at the tiles (sometimes off-centre, so rows run out of the frame)."""
+    xs = np.array([t.x for t in tiles])
+    ys = np.array([t.y for t in tiles])
+    span = np.array([np.ptp(xs) + dims.w, np.ptp(ys) + dims.h])
+    target = np.array([(xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2, 0.0])
+    target[:2] += rng.normal(0, 0.12, 2) * span
+    f = rng.uniform(0.7, 1.05) * max(w, h)
+    tilt = math.radians(rng.uniform(0, 40) if rng.random() < 0.85 else rng.uniform(0, 12))
+    want_px = _tile_px(rng)
+    dist = f * dims.h / want_px
+    # mostly from the player's side of the table; otherwise from anywhere
+    r = rng.random()
+    azimuth = math.pi / 2 + (rng.normal(0, 0.3) if r < 0.6 else rng.uniform(-math.pi, math.pi))
+    r = rng.random()
+    if r < 0.6:
+        roll = rng.normal(0, 0.08)
+    elif r < 0.85:
+        roll = rng.uniform(-math.pi, math.pi)
+    else:  # the phone held sideways
+        roll = float(rng.choice([-1, 1])) * math.pi / 2 + rng.normal(0, 0.05)
+    cam = look_at(target, tilt, azimuth, dist, roll, f, w, h)
+    # zoom so the median tile (its whole silhouette) is `want_px` tall on screen, whatever the tilt
+    heights = [np.ptp(tile_geometry(t, dims, cam).rings[:, :, 1]) for t in tiles]
+    zoom = want_px / max(float(np.median(heights)), 1e-6)
+    return look_at(target, tilt, azimuth, dist, roll, f * zoom, w, h), target
+
+
 def render_scene(
     seed: int, style: str | None = None, size: int = 1280, styles: Sequence[str] | None = None
 ) -> tuple[np.ndarray, dict[str, Any]]:
@@ -133,52 +196,9 @@ def render_scene(
         raise SynthError(str(exc)) from exc
     spec = STYLES[style]
 
-    portrait = rng.random() < 0.35
-    aspect = float(rng.choice([4 / 3, 4 / 3, 16 / 9, 1.0]))
-    w, h = size, round(size / aspect)
-    if portrait:
-        w, h = h, w
-
-    tw = rng.uniform(24, 30)
-    dims = Dims(
-        w=tw, h=tw * rng.uniform(1.22, 1.5), t=tw * rng.uniform(0.55, 0.8), ivory=rng.uniform(0.45, 0.85)
-    )
-    hand: Hand | None = None
-    if rng.random() < 0.72:
-        hand = sample_hand(rng)
-        builder = lay_hand(hand, rng, dims)
-        add_distractors(builder, rng, list(CLASSES), CLASS_WEIGHTS)
-    else:
-        builder = lay_arbitrary(rng, dims, list(CLASSES), CLASS_WEIGHTS)
-    tiles, groups = builder.tiles, builder.groups
-
-    # camera: aim at the hand (sometimes off-centre, so rows run out of the frame)
-    xs = np.array([t.x for t in tiles])
-    ys = np.array([t.y for t in tiles])
-    span = np.array([np.ptp(xs) + dims.w, np.ptp(ys) + dims.h])
-    target = np.array([(xs.min() + xs.max()) / 2, (ys.min() + ys.max()) / 2, 0.0])
-    target[:2] += rng.normal(0, 0.12, 2) * span
-    f = rng.uniform(0.7, 1.05) * max(w, h)
-    tilt = math.radians(rng.uniform(0, 40) if rng.random() < 0.85 else rng.uniform(0, 12))
-    want_px = _tile_px(rng)
-    dist = f * dims.h / want_px
-    r = rng.random()
-    azimuth = math.pi / 2 + (rng.normal(0, 0.3) if r < 0.6 else rng.uniform(-math.pi, math.pi))
-    r = rng.random()
-    roll = (
-        rng.normal(0, 0.08)
-        if r < 0.6
-        else (
-            rng.uniform(-math.pi, math.pi)
-            if r < 0.85
-            else float(rng.choice([-1, 1])) * math.pi / 2 + rng.normal(0, 0.05)
-        )
-    )
-    cam = look_at(target, tilt, azimuth, dist, roll, f, w, h)
-    # zoom so the median tile (its whole silhouette) is `want_px` tall on screen, whatever the tilt
-    geoms = [tile_geometry(t, dims, cam) for t in tiles]
-    heights = [np.ptp(g.rings[:, :, 1]) for g in geoms]
-    cam = look_at(target, tilt, azimuth, dist, roll, f * want_px / max(float(np.median(heights)), 1e-6), w, h)
+    w, h = _frame_size(rng, size)
+    dims, hand, tiles, groups = _lay_table(rng)
+    cam, target = _aim_camera(rng, tiles, dims, w, h)
     geoms = [tile_geometry(t, dims, cam) for t in tiles]
     # a standing tile seen from behind shows its back: that is what gets labelled
     # (its face is unknown to a reader, so the hand is not complete in the picture)

@@ -382,8 +382,9 @@ def register_all() -> None:
             "white glyphs on a jade face",
         ),
     ):
-        # a jade-faced set gets ivory backs, so face-up and face-down tiles still differ
-        backs: tuple[RGB, ...] = ((232, 226, 204),) if name == "jade" else ((40, 100, 70), (30, 80, 150))
+        # a jade-faced set gets gold backs, so face-up and face-down tiles still differ (and no back
+        # looks like the blank ivory white dragon of other sets)
+        backs: tuple[RGB, ...] = ((205, 165, 70),) if name == "jade" else ((40, 100, 70), (30, 80, 150))
         register(
             Style(
                 f"kmahjongg_{name}",

@@ -92,7 +92,8 @@ def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_pe
                 continue
             xyxy = np.array([t["xyxy"] for t in tiles], np.float32)
             for k in range(crops_per_tile if split == "train" else 1):
-                boxes = jitter_boxes(xyxy, rng, 0.06) if k else xyxy
+                # Training crops are cut around jittered boxes, as a detector's boxes are never exact.
+                boxes = jitter_boxes(xyxy, rng, 0.07) if split == "train" else xyxy
                 crops = crop_tiles(rgb, boxes.astype(np.float32), CLASSIFIER_SIZE, CROP_MARGIN)
                 for i, (tile, crop) in enumerate(zip(tiles, crops, strict=True)):
                     index = CLASSES.index(tile["code"])

@@ -131,7 +131,8 @@ def train_detector(data: Path, epochs: int, imgsz: int, batch: int, project: Pat
     model.train(
         data=str(data / "detector" / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
         workers=0, project=str(project), name=name, exist_ok=True, seed=seed, deterministic=False,
-        single_cls=True, plots=False, pretrained=False, amp=False, fliplr=0.0, mosaic=0.5, degrees=0.0,
+        single_cls=True, plots=False, pretrained=resume_from is not None, amp=False, fliplr=0.0, mosaic=0.5,
+        degrees=0.0,
         close_mosaic=2, patience=100, cache="ram", fraction=fraction, val=True,
     )
 
@@ -145,7 +146,8 @@ def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, project: P
     model.train(
         data=str(data / "classifier"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0,
         project=str(project), name=name, exist_ok=True, seed=seed, deterministic=False, plots=False,
-        pretrained=False, amp=False, fliplr=0.0, patience=100, erasing=0.0, auto_augment="randaugment",
+        pretrained=resume_from is not None, amp=False, fliplr=0.0, patience=100, erasing=0.0,
+        auto_augment="randaugment",
         # A random crop of at least 85% of the area: a smaller one can cut off the dots that tell 6p from 9p.
         scale=0.15,
     )

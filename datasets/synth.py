@@ -96,9 +96,13 @@ def _back_mips(colour: tuple[int, int, int]) -> list[np.ndarray]:
 
 
 def _tile_px(rng: np.random.Generator) -> float:
-    """Tile height on screen: mostly 45-130 px, with tails to 20 and 200 px."""
+    """Median tile height on screen: mostly 45-130 px, with tails to 20 px and to 360 px.
+
+    The large tail is the close-up: players often photograph a few tiles filling the frame,
+    and a detector that never saw tiles that big splits them into parts.
+    """
     r = rng.random()
-    lo, hi = (45, 130) if r < 0.55 else ((20, 45) if r < 0.75 else (110, 200))
+    lo, hi = (45, 130) if r < 0.5 else ((20, 45) if r < 0.7 else (110, 360))
     return float(math.exp(rng.uniform(math.log(lo), math.log(hi))))
 
 

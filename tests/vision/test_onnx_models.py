@@ -30,6 +30,21 @@ def test_nms(boxes: list[list[float]], scores: list[float], iou: float, kept: li
     assert result.tolist() == kept
 
 
+@pytest.mark.parametrize(
+    ("contain", "kept"),
+    [
+        pytest.param(None, [0, 1, 2], id="off"),
+        pytest.param(0.7, [0, 2], id="nested-box-dropped"),
+        pytest.param(0.95, [0, 1, 2], id="threshold-above-overlap"),
+    ],
+)
+def test_nms_containment(contain: float | None, kept: list[int]) -> None:
+    # Box 1 (a face cut from tile 0) has IoU 0.31 with it but lies 90% inside; box 2 touches tile 0.
+    boxes = np.array([[0, 0, 100, 100], [-6, 0, 54, 60], [100, 0, 200, 100]], np.float32)
+    result = nms(boxes, np.array([0.9, 0.8, 0.7], np.float32), 0.5, contain)
+    assert result.tolist() == kept
+
+
 def test_decode_yolo_converts_centres_and_filters() -> None:
     rows = np.array([[50, 40, 20, 10, 0.9], [10, 10, 4, 4, 0.1]], np.float32)
     boxes, scores = decode_yolo(rows.T[None], conf=0.25)

@@ -18,6 +18,7 @@ Real photos are for measuring only: never tune thresholds on them.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import statistics
 import sys
@@ -343,6 +344,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--limit", type=int, help="at most this many photos per set")
     p.add_argument("--concurrency", type=int, metavar="N",
                    help="also read the photos from N threads sharing one reader (p50/p95, errors)")
+    p.add_argument("--contain", type=float, metavar="F",
+                   help="override the detector's containment suppression (see docs/vision.md)")
     p.add_argument("--grid", type=int, help="detector windows per side (default: the sidecar's grid)")
     p.add_argument("--long-side", type=int, metavar="PX",
                    help="re-encode each photo as a JPEG with this long side first (4000 = 12 MP)")
@@ -352,12 +355,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error("give --synthetic DIR and/or --real DIR")
     try:
         reader = TileReader.load(args.models, grid=args.grid)
+        if args.contain is not None:
+            config = dataclasses.replace(reader.detector.config, contain=args.contain)
+            reader = dataclasses.replace(reader, detector=dataclasses.replace(reader.detector, config=config))
     except ModelError as error:
         print(f"python -m vision.bench: {error}", file=sys.stderr)
         return 2
     grid = reader.grid or reader.detector.config.grid
     size = f"re-encoded at long side {args.long_side}" if args.long_side else "as stored"
-    print(f"detector {reader.detector.input_hw[0]}x{reader.detector.input_hw[1]}, grid {grid}; photos {size}")
+    hw = reader.detector.input_hw
+    contain = reader.detector.config.contain
+    print(f"detector {hw[0]}x{hw[1]}, grid {grid}, contain {contain}; photos {size}")
     # One untimed read so the first photo's latency does not include onnxruntime's warm-up.
     reader.read(np.full((480, 640, 3), 128, np.uint8))
     summaries = []

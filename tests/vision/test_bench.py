@@ -149,7 +149,7 @@ def test_bench_long_side_maps_boxes_back(tmp_path: Path, capsys: pytest.CaptureF
     out = tmp_path / "bench.json"
     args = ["--synthetic", str(tmp_path / "synth"), "--models", str(models), "--json", str(out)]
     assert main([*args, "--long-side", "2000", "--grid", "1"]) == 0
-    assert "grid 1; photos re-encoded at long side 2000" in capsys.readouterr().out
+    assert "grid 1, contain None; photos re-encoded at long side 2000" in capsys.readouterr().out
     (synthetic,) = json.loads(out.read_text())
     assert synthetic["precision"] == 1.0 and synthetic["recall"] == 0.75
 

@@ -131,6 +131,7 @@ class TileReader:
         """Tiles and layout of one upright (H, W, 3) uint8 RGB photo."""
         if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
             raise ValueError(f"expected an (H, W, 3) uint8 RGB image, got {rgb.shape} {rgb.dtype}")
+        rgb = np.ascontiguousarray(rgb)  # OpenCV needs it; a flipped or sliced view is not
         timings: dict[str, float] = {}
         clock = time.perf_counter()
 

@@ -118,6 +118,16 @@ def test_concurrent_reads_match_serial(tmp_path: Path) -> None:
         np.testing.assert_array_equal(result.detections.confidence, serial.detections.confidence)
 
 
+def test_reads_non_contiguous_views(tmp_path: Path) -> None:
+    sc = scene(600, 1000)
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640))))
+    padded = np.zeros((600, 1000, 4), np.uint8)
+    padded[..., :3] = sc.rgb
+    view = padded[..., :3]  # same pixels, not contiguous
+    assert not view.flags["C_CONTIGUOUS"]
+    assert reader.read(view).detections.codes == reader.read(sc.rgb).detections.codes
+
+
 def test_rejects_non_rgb(tmp_path: Path) -> None:
     reader = TileReader.load(write_models(tmp_path, np.zeros((1, 5), np.float32)))
     with pytest.raises(ValueError, match="expected an"):

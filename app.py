@@ -339,8 +339,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
                    "Fix them in Check the tiles below.")
     picture = hand_picture(group_blocks(build.hand, build.meld_groups))
     if picture is not None:
-        # Its own pixel width: "content" scales a small picture up to the column on some pages.
-        st.image(picture, caption="The hand as read (fix it in Check the tiles below)", width=picture.width)
+        st.image(picture, caption="The hand as read (fix it in Check the tiles below)", width="stretch")
     return rows, build
 
 

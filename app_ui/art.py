@@ -156,7 +156,9 @@ def hand_picture(groups: Sequence[tuple[str, Sequence[str], bool]]) -> Image.Ima
         placed.append((x, y, label, codes, concealed))
         width = max(width, x + block_w)
         x += block_w + gap
-    canvas = Image.new("RGBA", (max(width, 1), y + line_h), (255, 255, 255, 0))
+    # Always `per_line` tiles wide (transparent on the right): shown at the column's width, the tiles
+    # then have the same size for every hand, and never overflow a phone screen.
+    canvas = Image.new("RGBA", (max(width, max_w), y + line_h), (255, 255, 255, 0))
     draw = ImageDraw.Draw(canvas)
     for bx, by, label, codes, concealed in placed:
         for k, code in enumerate(codes):

@@ -1,6 +1,6 @@
 """Load test: several browser clients upload a photo to the app at once; p50/p95 latency and errors.
 
-    python bench/load_test.py [--clients 4] [--rounds 3] [--photo samples/flowers.jpg] [--json OUT]
+    python bench/load_test.py [--clients 4] [--rounds 3] [--photo samples/all_suited.jpg] [--json OUT]
 
 Starts `streamlit run app.py` on a free loopback port (or uses --url, which must be loopback), then
 runs --clients headless Chromium pages (Debian chromium driven by Playwright's async API, one browser,
@@ -157,7 +157,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--photo", type=Path, default=ROOT / "samples" / "flowers.jpg")
+    parser.add_argument("--photo", type=Path, default=ROOT / "samples" / "all_suited.jpg")
     parser.add_argument("--url", help="an already running app (loopback only); default: start one")
     parser.add_argument("--request-timeout", type=float, default=60.0)
     parser.add_argument("--deadline", type=float, default=600.0, help="limit for the whole run, seconds")

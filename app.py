@@ -23,7 +23,6 @@ import scoring
 from app_ui import case as case_mod
 from app_ui.art import annotate_photo, group_blocks, hand_picture
 from app_ui.case import (
-    CIRCUMSTANCES,
     GROUPS,
     MELD_GROUPS,
     TILE_CODES,
@@ -42,6 +41,7 @@ DISPLAY_MAX_SIDE = 1280
 RULE_LABELS = {"singapore": "Singapore (4 players)", "malaysian": "Malaysian (3 players)"}
 CIRCUMSTANCE_LABELS = {
     "replacement_tile": "Won on a replacement tile (flower or kong)",
+    "kong_replacement": "Won on a kong's replacement tile",
     "kong_on_kong": "Kong on kong replacement",
     "robbing_kong": "Robbing the kong (抢杠)",
     "last_tile": "Last tile of the wall (海底捞月)",
@@ -417,7 +417,12 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     winning = st.selectbox("Winning tile", choices, key="winning_tile",
                            format_func=lambda c: "(not set)" if c is None else c,
                            help="Needed for the sequence-hand (平胡) wait rule.")
-    circumstances = st.multiselect("Special circumstances", list(CIRCUMSTANCES), key="circumstances",
+    offered = scoring.circumstances_for(rules)
+    # A choice the other rule set offered would make the widget fail after a rule-set switch.
+    kept = [c for c in st.session_state.get("circumstances", []) if c in offered]
+    if kept != st.session_state.get("circumstances", kept):
+        st.session_state["circumstances"] = kept
+    circumstances = st.multiselect("Special circumstances", list(offered), key="circumstances",
                                    format_func=_circumstance_label)
     pay_all = st.checkbox("Pay-all (包): one liable player pays everything", key="pay_all")
     return Context(

@@ -28,16 +28,6 @@ TILE_CODES: tuple[str, ...] = CLASSES
 # Below this detector confidence a tile is flagged for the user to check.
 LOW_CONFIDENCE = 0.5
 WINDS: tuple[str, ...] = ("E", "S", "W", "N")
-CIRCUMSTANCES: tuple[str, ...] = (
-    "replacement_tile",
-    "kong_on_kong",
-    "robbing_kong",
-    "last_tile",
-    "heavenly",
-    "earthly",
-    "humanly",
-    "robbing_eighth",
-)
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from scoring.errors import (
 from scoring.hand import Context, Hand, Meld, hand_from_json
 from scoring.options import Options, default_options
 from scoring.payout import InstantPayout, Payout, PlayerShare
-from scoring.rulesets import RULESET_NAMES, Ruleset, get_ruleset
+from scoring.rulesets import RULESET_NAMES, Ruleset, circumstances_for, get_ruleset
 from scoring.tiles import format_hand, parse_hand_string
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "RulesetError",
     "Score",
     "UnknownTileError",
+    "circumstances_for",
     "default_options",
     "format_hand",
     "get_ruleset",

@@ -14,7 +14,7 @@ from functools import cached_property
 from scoring import patterns as p
 from scoring.decompose import SEVEN_PAIRS, STANDARD, THIRTEEN
 from scoring.errors import RulesetError
-from scoring.hand import Context, Hand
+from scoring.hand import CIRCUMSTANCES, Context, Hand
 from scoring.options import Options
 from scoring.patterns import PatternTest
 from scoring.payout import (
@@ -217,19 +217,7 @@ MALAYSIAN_PATTERNS: tuple[PatternRow, ...] = (
     limit("big_four_winds", "Big four winds", "大四喜", p.big_four_winds, 10),
 )
 
-ALL_CIRCUMSTANCES: frozenset[str] = frozenset(
-    {
-        "replacement_tile",
-        "kong_replacement",
-        "robbing_kong",
-        "last_tile",
-        "kong_on_kong",
-        "heavenly",
-        "earthly",
-        "humanly",
-        "robbing_eighth",
-    }
-)
+ALL_CIRCUMSTANCES: frozenset[str] = frozenset(CIRCUMSTANCES)
 
 
 def _singapore_tiles(options: Options) -> tuple[Tile, ...]:
@@ -278,6 +266,12 @@ MALAYSIAN = Ruleset(
 
 RULESETS: dict[str, Ruleset] = {ruleset.name: ruleset for ruleset in (SINGAPORE, MALAYSIAN)}
 RULESET_NAMES: tuple[str, ...] = tuple(RULESETS)
+
+
+def circumstances_for(name: str) -> tuple[str, ...]:
+    """The circumstances rule set `name` knows, in the canonical order of `scoring.hand.CIRCUMSTANCES`."""
+    known = get_ruleset(name).circumstances
+    return tuple(c for c in CIRCUMSTANCES if c in known)
 
 
 def get_ruleset(name: str) -> Ruleset:

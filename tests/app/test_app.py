@@ -399,3 +399,18 @@ def test_heic_photo_is_read(app: AppTest, install: Install) -> None:
     no_problem(app)
     assert reader.calls == 1, texts(app, "error")
     assert any("2 tai" in t for t in texts(app, "success")), result_text(app)
+
+
+def test_circumstances_follow_the_rule_set(app: AppTest) -> None:
+    app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
+    app.text_input(key="typed_melds").input("CCC").run()
+    app.button(key="typed_use").click().run()
+    assert "Humanly hand" in app.multiselect(key="circumstances").options
+    app.multiselect(key="circumstances").set_value(["humanly"]).run()
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    offered = app.multiselect(key="circumstances").options
+    # Malaysian scores a kong replacement as a bomb, and knows no humanly hand.
+    assert "Won on a kong's replacement tile" in offered
+    assert "Humanly hand" not in offered
+    assert app.multiselect(key="circumstances").value == []

@@ -171,6 +171,17 @@ def _static(dim: object) -> int | None:
     return dim if isinstance(dim, int) and dim > 0 else None
 
 
+def _rgb_nchw_input(session: ort.InferenceSession, what: str) -> tuple[str, tuple[object, object, object]]:
+    """The model's one input name and its (batch, height, width) dims; `ModelError` unless it is NCHW RGB."""
+    inputs = session.get_inputs()
+    if len(inputs) != 1 or len(inputs[0].shape) != 4:
+        raise ModelError(f"{what} must have one NCHW input")
+    batch, channels, height, width = inputs[0].shape
+    if _static(channels) not in (None, 3):
+        raise ModelError(f"{what} input must have 3 channels, got {channels}")
+    return inputs[0].name, (batch, height, width)
+
+
 def nms(
     xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float, containment: float | None = None
 ) -> np.ndarray:
@@ -228,17 +239,12 @@ class TileDetector:
 
     @classmethod
     def from_session(cls, session: ort.InferenceSession, config: DetectorConfig) -> TileDetector:
-        inputs = session.get_inputs()
-        if len(inputs) != 1 or len(inputs[0].shape) != 4:
-            raise ModelError("detector must have one NCHW input")
-        _, channels, height, width = inputs[0].shape
-        if _static(channels) not in (None, 3):
-            raise ModelError(f"detector input must have 3 channels, got {channels}")
+        input_name, (_, height, width) = _rgb_nchw_input(session, "detector")
         hw = (_static(height) or config.imgsz[0], _static(width) or config.imgsz[1])
         if hw != config.imgsz:
             raise ModelError(f"detector input is {hw[0]}x{hw[1]} but {SIDECAR} says {config.imgsz}")
         # The embedded names are not checked: a single-class ultralytics run calls its class "item".
-        return cls(session=session, config=config, input_name=inputs[0].name, input_hw=hw)
+        return cls(session=session, config=config, input_name=input_name, input_hw=hw)
 
     def detect(self, rgb: np.ndarray, grid: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Boxes (N, 4) float32 in `rgb` pixels and scores (N,), best first, after NMS.
@@ -324,12 +330,7 @@ class TileClassifier:
 
     @classmethod
     def from_session(cls, session: ort.InferenceSession, config: ClassifierConfig) -> TileClassifier:
-        inputs = session.get_inputs()
-        if len(inputs) != 1 or len(inputs[0].shape) != 4:
-            raise ModelError("classifier must have one NCHW input")
-        batch, channels, height, width = inputs[0].shape
-        if _static(channels) not in (None, 3):
-            raise ModelError(f"classifier input must have 3 channels, got {channels}")
+        input_name, (batch, height, width) = _rgb_nchw_input(session, "classifier")
         for dim in (height, width):
             if _static(dim) not in (None, config.imgsz):
                 raise ModelError(f"classifier input is {height}x{width} but {SIDECAR} says {config.imgsz}")
@@ -346,7 +347,7 @@ class TileClassifier:
         return cls(
             session=session,
             config=config,
-            input_name=inputs[0].name,
+            input_name=input_name,
             size=config.imgsz,
             fixed_batch=_static(batch),
         )

@@ -91,9 +91,12 @@ def start_server(port: int) -> subprocess.Popen[bytes]:
     )
 
 
-def wait_healthy(url: str, timeout_s: float = 60.0) -> None:
+def wait_healthy(url: str, timeout_s: float = 60.0, process: subprocess.Popen[bytes] | None = None) -> None:
+    """Return once the app answers its health check; fail early when its `process` has exited."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {process.returncode}")
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
                 if response.read().strip() == b"ok":

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 import streamlit as st
@@ -15,6 +17,19 @@ from tests.app.fakes import FakeReader, pipeline_module
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app.py"
+
+
+def _load_bench_load_test() -> ModuleType:
+    """bench/load_test.py (a script, not a package): the server and browser helpers live there once."""
+    spec = importlib.util.spec_from_file_location("load_test", ROOT / "bench" / "load_test.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["load_test"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+load_test = _load_bench_load_test()
 
 
 @pytest.fixture(autouse=True)

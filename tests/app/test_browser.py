@@ -9,23 +9,18 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.app.conftest import ROOT
+from tests.app.conftest import ROOT, load_test
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
+CHROMIUM = load_test.CHROMIUM
+CHROMIUM_ARGS = load_test.CHROMIUM_ARGS
 PHONE = {"width": 390, "height": 3400}
 DESKTOP = {"width": 1100, "height": 3000}
 RESULT = re.compile(r"^\d+ tai")
@@ -38,43 +33,14 @@ pytestmark = [
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_app(port: int, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-    """`streamlit run app.py` on loopback only, as `./run app` does."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true",
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})},
-    )
-
-
-def wait_healthy(port: int, process: subprocess.Popen[bytes], timeout_s: float = 60) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {process.returncode}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
-                if r.read().strip() == b"ok":
-                    return
-        except OSError:
-            time.sleep(0.3)
-    raise RuntimeError("streamlit did not become healthy")
-
-
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    port = free_port()
-    process = start_app(port)
+    port = load_test.free_port()
+    process = load_test.start_server(port)
+    url = f"http://127.0.0.1:{port}"
     try:
-        wait_healthy(port, process)
-        yield f"http://127.0.0.1:{port}"
+        load_test.wait_healthy(url, process=process)
+        yield url
     finally:
         process.terminate()
         try:

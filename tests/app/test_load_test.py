@@ -2,18 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-
 import pytest
 
-from tests.app.conftest import ROOT
-
-spec = importlib.util.spec_from_file_location("load_test", ROOT / "bench" / "load_test.py")
-assert spec is not None and spec.loader is not None
-load_test = importlib.util.module_from_spec(spec)
-sys.modules["load_test"] = load_test
-spec.loader.exec_module(load_test)
+from tests.app.conftest import load_test
 
 
 @pytest.mark.parametrize(

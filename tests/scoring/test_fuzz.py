@@ -14,21 +14,13 @@ from hypothesis import strategies as st
 
 from scoring import MalformedHandError, parse_hand_string, score_json
 from scoring.__main__ import main
+from scoring.hand import CIRCUMSTANCES, INPUT_FIELDS
 
+# Every input field, plus meld and option keys, so nested objects get fuzzed too.
 KEYS = [
-    "rules",
-    "options",
-    "concealed",
-    "melds",
-    "bonus",
-    "winning_tile",
-    "self_drawn",
-    "seat_wind",
-    "prevailing_wind",
-    "circumstances",
-    "pay_all",
-    "bonus_from_deal",
+    *sorted(INPUT_FIELDS),
     "kind",
+    "tiles",
     "tiles",
     "max_tai",
     "unit",
@@ -105,20 +97,7 @@ HANDS = st.fixed_dictionaries(
         "circumstances": st.one_of(
             ATOMS,
             st.lists(
-                st.sampled_from(
-                    [
-                        "replacement_tile",
-                        "kong_on_kong",
-                        "robbing_kong",
-                        "last_tile",
-                        "heavenly",
-                        "earthly",
-                        "humanly",
-                        "robbing_eighth",
-                        "kong_replacement",
-                        "x",
-                    ]
-                ),
+                st.sampled_from([*CIRCUMSTANCES, "x"]),
                 max_size=3,
             ),
         ),

@@ -105,7 +105,7 @@ def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_pe
     print(f"classifier crops per class (train): min {counts.min()} median {int(np.median(counts))} -> {cls}")
 
 
-def two_threads(trainer: object) -> None:
+def set_torch_threads(trainer: object) -> None:
     """ultralytics pins torch to one thread on a 2-core machine; two are 1.6-1.8x faster.
 
     TRAIN_THREADS overrides it: when two trainings share the machine, one thread each avoids the
@@ -126,8 +126,8 @@ def train_detector(data: Path, epochs: int, imgsz: int, batch: int, project: Pat
     from ultralytics import YOLO
 
     model = YOLO(resume_from or "yolo11n.yaml")
-    model.add_callback("on_pretrain_routine_start", two_threads)
-    model.add_callback("on_train_epoch_start", two_threads)
+    model.add_callback("on_pretrain_routine_start", set_torch_threads)
+    model.add_callback("on_train_epoch_start", set_torch_threads)
     model.train(
         data=str(data / "detector" / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
         workers=0, project=str(project), name=name, exist_ok=True, seed=seed, deterministic=False,
@@ -142,7 +142,7 @@ def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, project: P
     from ultralytics import YOLO
 
     model = YOLO(resume_from or "yolo11n-cls.yaml")
-    model.add_callback("on_pretrain_routine_start", two_threads)
+    model.add_callback("on_pretrain_routine_start", set_torch_threads)
     model.train(
         data=str(data / "classifier"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0,
         project=str(project), name=name, exist_ok=True, seed=seed, deterministic=False, plots=False,

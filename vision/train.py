@@ -143,6 +143,7 @@ def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, project: P
 
     model = YOLO(resume_from or "yolo11n-cls.yaml")
     model.add_callback("on_pretrain_routine_start", set_torch_threads)
+    model.add_callback("on_train_epoch_start", set_torch_threads)
     model.train(
         data=str(data / "classifier"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0,
         project=str(project), name=name, exist_ok=True, seed=seed, deterministic=False, plots=False,

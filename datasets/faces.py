@@ -46,6 +46,29 @@ class Palette:
 
 
 @dataclass(frozen=True)
+class Layout:
+    """Where and how big the art sits on a face; the defaults are the classic sets' layout.
+
+    Makers differ in these: dot size and spacing, stick thickness, how much of a character tile the
+    numeral takes. The randomised style draws them per variant so a reader learns the tile, not one
+    maker's ruler.
+    """
+
+    dot_scale: float = 1.0  # radius factor of the dots
+    spread: float = 1.0  # dot/stick centres pushed out (>1) or pulled in (<1) from the face centre
+    jitter: float = 0.0  # random offset of each dot/stick centre, face units (same seed, same offsets)
+    seed: int = 0  # seeds `jitter`
+    stick_width: float = 0.0  # 0 = by the recipe's `bamboo` kind
+    stick_length: float = 1.0
+    numeral_box: Box = (0.2, 0.07, 0.8, 0.43)  # the rank on character tiles
+    wan_box: Box = (0.12, 0.5, 0.88, 0.95)  # the 萬 below it
+    char_scale: float = 1.0  # winds, dragons and 飛, about the face centre
+    dot_colours: str = "rgb"  # the palette colours standing in for the r, g, b keys, in that order
+    bonus_number_box: Box = (0.06, 0.04, 0.3, 0.26)  # the 1-4 on flowers and seasons
+    bonus_char_box: Box = (0.72, 0.74, 0.95, 0.97)  # the flower's or season's name, when a font is set
+
+
+@dataclass(frozen=True)
 class FaceRecipe:
     """How a procedural/font style draws its faces (the drawing knobs of one art style)."""
 
@@ -62,6 +85,7 @@ class FaceRecipe:
     emoji_font: str | None = None  # Noto Color Emoji for animals, when installed
     variant: int = 0  # varies the pictures (mirror, colours, size) so styles do not share one drawing
     engraved: bool = False  # strokes look cut into the face (see `engrave`)
+    layout: Layout = Layout()
 
 
 # ---------------------------------------------------------------------------- drawing helpers
@@ -191,13 +215,35 @@ _DOTS: dict[int, list[tuple[float, float, str]]] = {
 _DOT_R = {2: 0.2, 3: 0.15, 4: 0.17, 5: 0.15, 6: 0.13, 7: 0.12, 8: 0.105, 9: 0.12}
 
 
-def _colour(p: Palette, key: str) -> RGB:
+def _colour(p: Palette, key: str, swap: str = "rgb") -> RGB:
+    key = swap["rgb".index(key)] if key in "rgb" else key
     return {"r": p.red, "g": p.green, "b": p.blue, "k": p.black}[key]
+
+
+def placed(
+    layout: Layout, spots: list[tuple[float, float, str]], rank: int, margin: float
+) -> list[tuple[float, float, str]]:
+    """Spots moved by the layout's spread and jitter, kept `margin` inside the face."""
+    rng = np.random.default_rng([layout.seed, rank])
+    out = []
+    for x, y, key in spots:
+        dx, dy = rng.normal(0.0, layout.jitter, 2) if layout.jitter else (0.0, 0.0)
+        nx = 0.5 + (x - 0.5) * layout.spread + dx
+        ny = 0.5 + (y - 0.5) * layout.spread + dy
+        out.append((min(max(nx, margin), 1 - margin), min(max(ny, margin * 0.75), 1 - margin * 0.75), key))
+    return out
+
+
+def scaled(box: Box, factor: float) -> Box:
+    """`box` grown or shrunk about its centre."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    hw, hh = (box[2] - box[0]) / 2 * factor, (box[3] - box[1]) / 2 * factor
+    return (cx - hw, cy - hh, cx + hw, cy + hh)
 
 
 def draw_dot(pen: Pen, recipe: FaceRecipe, cx: float, cy: float, r: float, key: str) -> None:
     p = recipe.palette
-    c = _colour(p, key)
+    c = _colour(p, key, recipe.layout.dot_colours)
     if recipe.dots == "solid":
         pen.circle(cx, cy, r, fill=c)
         pen.circle(cx, cy, r * 0.45, fill=p.ground)
@@ -237,7 +283,7 @@ def draw_stick(
     pen: Pen, recipe: FaceRecipe, cx: float, cy: float, length: float, colour: RGB, angle: float = 0.0
 ) -> None:
     """One bamboo stick: a rod with a joint in the middle and knobs at the ends."""
-    w = 0.075 if recipe.bamboo == "sticks" else 0.05
+    w = recipe.layout.stick_width or (0.075 if recipe.bamboo == "sticks" else 0.05)
     dx, dy = math.sin(angle) * length / 2 * FACE_H / FACE_W, math.cos(angle) * length / 2
     a, b = (cx - dx, cy - dy), (cx + dx, cy + dy)
     pen.line([a, b], colour, w)
@@ -272,8 +318,9 @@ def draw_bamboo(pen: Pen, recipe: FaceRecipe, rank: int) -> None:
             draw_stick(pen, recipe, 0.62, y, 0.38, p.green, angle=-0.45 * sign)
         return
     length = {2: 0.38, 3: 0.38, 4: 0.38, 5: 0.38, 6: 0.38, 7: 0.26, 9: 0.27}[rank]
-    for x, y, key in _STICKS[rank]:
-        draw_stick(pen, recipe, x, y, length, _colour(p, key))
+    length *= recipe.layout.stick_length
+    for x, y, key in placed(recipe.layout, _STICKS[rank], rank + 10, 0.12):
+        draw_stick(pen, recipe, x, y, length, _colour(p, key, recipe.layout.dot_colours))
 
 
 def draw_bird(pen: Pen, p: Palette) -> None:
@@ -445,13 +492,14 @@ def draw_face_picture(pen: Pen, p: Palette, variant: int = 0) -> None:
 
 def _bonus_number(pen: Pen, recipe: FaceRecipe, code: str, colour: RGB) -> None:
     n = int(code[1])
-    box = (0.06, 0.04, 0.3, 0.26)
+    box = recipe.layout.bonus_number_box
     if recipe.bonus_numerals == "chinese":
         glyph(pen, recipe, CN_NUMERALS[n - 1], box, colour)
     elif recipe.font is not None:
         draw_text_fit(pen, str(n), box, colour, recipe.font, recipe.font_index)
     else:
-        draw_strokes(pen.draw, str(n), pen.box((0.08, 0.04, 0.26, 0.26)), colour, weight=0.16)
+        digit_box = (box[0] + 0.02, box[1], box[2] - 0.04, box[3])
+        draw_strokes(pen.draw, str(n), pen.box(digit_box), colour, weight=0.16)
 
 
 def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
@@ -461,22 +509,24 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
         rank, suit = int(code[0]), code[1]
         if suit == "m":
             num = p.blue if recipe.numeral_color == "blue" else p.black
-            glyph(pen, recipe, CN_NUMERALS[rank - 1], (0.2, 0.07, 0.8, 0.43), num)
-            glyph(pen, recipe, "萬", (0.12, 0.5, 0.88, 0.95), p.red)
+            glyph(pen, recipe, CN_NUMERALS[rank - 1], recipe.layout.numeral_box, num)
+            glyph(pen, recipe, "萬", recipe.layout.wan_box, p.red)
         elif suit == "p":
             if rank == 1:
                 draw_one_dot(pen, recipe)
             else:
-                for x, y, key in _DOTS[rank]:
-                    draw_dot(pen, recipe, x, y, _DOT_R[rank], key)
+                r = _DOT_R[rank] * recipe.layout.dot_scale
+                for x, y, key in placed(recipe.layout, _DOTS[rank], rank, r * 0.9):
+                    draw_dot(pen, recipe, x, y, r, key)
         else:
             draw_bamboo(pen, recipe, rank)
     elif code in WIND_CHARS:
-        glyph(pen, recipe, WIND_CHARS[code], (0.1, 0.14, 0.9, 0.86), p.black)
+        box = scaled((0.1, 0.14, 0.9, 0.86), recipe.layout.char_scale)
+        glyph(pen, recipe, WIND_CHARS[code], box, p.black)
     elif code == "C":
-        glyph(pen, recipe, "中", (0.1, 0.12, 0.9, 0.88), p.red)
+        glyph(pen, recipe, "中", scaled((0.1, 0.12, 0.9, 0.88), recipe.layout.char_scale), p.red)
     elif code == "F":
-        glyph(pen, recipe, "發", (0.08, 0.12, 0.92, 0.88), p.green)
+        glyph(pen, recipe, "發", scaled((0.08, 0.12, 0.92, 0.88), recipe.layout.char_scale), p.green)
     elif code == "P":
         if recipe.white_dragon == "frame":
             pen.rect((0.12, 0.1, 0.88, 0.9), outline=p.blue, width=0.05, radius=0.04)
@@ -486,14 +536,14 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
         _bonus_number(pen, recipe, code, p.blue)
         if recipe.font is not None:
             draw_text_fit(
-                pen, FLOWER_CHARS[code], (0.72, 0.74, 0.95, 0.97), p.black, recipe.font, recipe.font_index
+                pen, FLOWER_CHARS[code], recipe.layout.bonus_char_box, p.black, recipe.font, recipe.font_index
             )
     elif code in SEASON_CHARS:
         picture(pen, recipe, lambda q: draw_season_picture(q, code, p))
         _bonus_number(pen, recipe, code, p.red)
         if recipe.font is not None:
             draw_text_fit(
-                pen, SEASON_CHARS[code], (0.72, 0.74, 0.95, 0.97), p.black, recipe.font, recipe.font_index
+                pen, SEASON_CHARS[code], recipe.layout.bonus_char_box, p.black, recipe.font, recipe.font_index
             )
     elif code in ("cat", "rat", "rooster", "centipede"):
         emoji = {"cat": "🐈", "rat": "🐀", "rooster": "🐓", "centipede": "🐛"}[code]
@@ -509,7 +559,7 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
     elif code == "face":
         picture(pen, recipe, lambda q: draw_face_picture(q, p, recipe.variant))
     elif code == "fly":
-        glyph(pen, recipe, "飛", (0.1, 0.14, 0.9, 0.86), p.blue)
+        glyph(pen, recipe, "飛", scaled((0.1, 0.14, 0.9, 0.86), recipe.layout.char_scale), p.blue)
     else:
         raise KeyError(f"no face drawing for tile code {code!r}")
 

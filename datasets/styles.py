@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets.faces import FaceRecipe, Palette, StyleUnavailableError, render_back, render_face
+from datasets.randomized import VARIANTS, randomized_faces
 from vision.classes import BACK, CLASSES
 
 RGB = tuple[int, int, int]
@@ -46,6 +47,8 @@ class Style:
     ground: RGB = (246, 241, 224)
     backs: tuple[RGB, ...] = _BACKS_CLASSIC
     body: tuple[RGB, ...] = field(default=((242, 236, 218), (250, 250, 246), (236, 228, 200)))
+    variants: int = 1  # > 1: a family of sets, one drawn per scene
+    build_variant: Callable[[int], dict[str, np.ndarray]] | None = None
 
     def missing(self) -> str | None:
         """Why the style cannot render here, or None when it can."""
@@ -186,6 +189,15 @@ def _registry() -> dict[str, Style]:
             needs=(_font_need("cwkai.ttf"),),
             ground=_DEEP.ground,
         ),
+        Style(
+            "randomized",
+            "project code (AGPL-3.0) and free fonts (Arphic, SIL OFL)",
+            True,
+            f"{VARIANTS} sets drawn at random: font, palette, dot/stick size and spacing, numeral layout",
+            lambda: randomized_faces(0),
+            variants=VARIANTS,
+            build_variant=randomized_faces,
+        ),
     ]
     return {s.name: s for s in styles}
 
@@ -202,16 +214,18 @@ def available_styles() -> list[str]:
     return [name for name, style in STYLES.items() if style.missing() is None]
 
 
-@lru_cache(maxsize=32)
-def style_faces(name: str) -> dict[str, np.ndarray]:
-    """All 49 faces of a style (built once per process)."""
+@lru_cache(maxsize=320)
+def style_faces(name: str, variant: int = 0) -> dict[str, np.ndarray]:
+    """All 49 faces of a style, or of one variant of a style family (built once per process)."""
     if name not in STYLES:
         raise StyleUnavailableError(f"unknown style {name!r}; known: {', '.join(STYLES)}")
     style = STYLES[name]
     reason = style.missing()
     if reason is not None:
         raise StyleUnavailableError(reason)
-    faces = style.build()
+    if not 0 <= variant < style.variants:
+        raise StyleUnavailableError(f"style {name} has variants 0..{style.variants - 1}, not {variant}")
+    faces = style.build_variant(variant) if style.build_variant is not None else style.build()
     absent = [code for code in CLASSES if code not in faces]
     if absent:
         raise StyleUnavailableError(f"style {name} lacks faces for {', '.join(absent)}")

@@ -71,11 +71,11 @@ def scene_seed(seed: int, index: int) -> int:
     return int(np.random.SeedSequence([seed, index]).generate_state(1, dtype=np.uint32)[0])
 
 
-@lru_cache(maxsize=16)
-def _mips(style: str) -> dict[str, list[np.ndarray]]:
+@lru_cache(maxsize=320)  # every randomized variant stays built: 13 MB each
+def _mips(style: str, variant: int = 0) -> dict[str, list[np.ndarray]]:
     """Each face pre-shrunk to MIP_HEIGHTS, so warping never samples a sprite far bigger than the tile."""
     out: dict[str, list[np.ndarray]] = {}
-    for code, face in style_faces(style).items():
+    for code, face in style_faces(style, variant).items():
         levels = []
         for h in MIP_HEIGHTS:
             w = max(1, round(face.shape[1] * h / face.shape[0]))
@@ -194,11 +194,13 @@ def render_scene(
         raise SynthError(f"image size must be 160..8192 px, got {size}")
     rng = np.random.default_rng(seed)
     style = _resolve_style(style, rng, styles)
+    spec = STYLES[style]
+    # drawn only for style families, so single-set styles keep their scenes seed for seed
+    variant = int(rng.integers(spec.variants)) if spec.variants > 1 else 0
     try:
-        mips = _mips(style)
+        mips = _mips(style, variant)
     except StyleUnavailableError as exc:
         raise SynthError(str(exc)) from exc
-    spec = STYLES[style]
 
     w, h = _frame_size(rng, size)
     dims, hand, tiles, groups = _lay_table(rng)
@@ -233,6 +235,8 @@ def render_scene(
 
     meta = _meta(seed, style, w, h, tiles, groups, geoms, labels, hand, behind)
     meta["background"] = bg_kind
+    if spec.variants > 1:
+        meta["variant"] = variant
     return photo, meta
 
 

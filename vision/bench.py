@@ -33,6 +33,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.classes import CLASSES
+from vision.crops import crop_tiles
 from vision.imageio import ImageError, read_image
 from vision.onnx_models import ModelError
 from vision.pipeline import Reading, TileReader
@@ -250,11 +252,73 @@ def bench_real(reader: TileReader, directory: Path, options: Options = Options()
         pred_codes = reading.detections.codes
         counts = match_codes(pred_codes, true_codes)
         pred, true = Counter(pred_codes), Counter(true_codes)
-        results.append(PhotoResult(
-            entry["file"], counts, None, stages["end_to_end"], stages_ms=stages,
-            missing=tuple(sorted((true - pred).elements())), extra=tuple(sorted((pred - true).elements())),
-        ))
+        results.append(
+            PhotoResult(
+                entry["file"],
+                counts,
+                None,
+                stages["end_to_end"],
+                stages_ms=stages,
+                missing=tuple(sorted((true - pred).elements())),
+                extra=tuple(sorted((pred - true).elements())),
+            )
+        )
     return results
+
+
+@dataclass(frozen=True)
+class StageResult:
+    """Each model alone on a synthetic set: the detector class-blind, the classifier on true boxes."""
+
+    photos: int
+    detector_precision: float
+    detector_recall: float
+    classifier_accuracy: float
+    tiles: int
+    worst_classes: list[tuple[str, float, int]]  # (code, accuracy, tiles), the ten worst
+
+
+def bench_stages(reader: TileReader, directory: Path, options: Options = Options()) -> StageResult:
+    """Tell a detector miss from a misread: P/R of boxes alone, accuracy of reading the true boxes."""
+    found = extra = missed = 0
+    per_class: dict[str, list[int]] = {}
+    metas = sorted((directory / "meta").glob("*.json"))[: options.limit]
+    config = reader.classifier.config
+    for meta_path in metas:
+        meta = json.loads(meta_path.read_text())
+        tiles = meta["tiles"]
+        rgb = read_image(directory / meta["image"]).rgb
+        true_xyxy = np.array([t["xyxy"] for t in tiles], np.float32).reshape(-1, 4)
+        boxes, score = reader.detector.detect(rgb, reader.grid)
+        counts = match_boxes(boxes, ["tile"] * len(boxes), score, true_xyxy, ["tile"] * len(tiles))
+        found, extra, missed = found + counts.right, extra + counts.extra, missed + counts.missed
+        if not tiles:
+            continue
+        probabilities = reader.classifier.classify(
+            crop_tiles(rgb, true_xyxy, config.imgsz, config.crop_margin)
+        )
+        for tile, class_id in zip(tiles, probabilities.argmax(axis=1), strict=True):
+            per_class.setdefault(tile["code"], []).append(int(CLASSES[int(class_id)] == tile["code"]))
+    hits = [h for outcomes in per_class.values() for h in outcomes]
+    worst = sorted((sum(v) / len(v), code, len(v)) for code, v in per_class.items())[:10]
+    return StageResult(
+        photos=len(metas),
+        detector_precision=found / (found + extra) if found + extra else 0.0,
+        detector_recall=found / (found + missed) if found + missed else 0.0,
+        classifier_accuracy=sum(hits) / len(hits) if hits else 0.0,
+        tiles=len(hits),
+        worst_classes=[(code, round(acc, 3), n) for acc, code, n in worst],
+    )
+
+
+def format_stages(result: StageResult) -> str:
+    worst = ", ".join(f"{code} {acc:.2f} ({n})" for code, acc, n in result.worst_classes)
+    return (
+        f"stages on {result.photos} synthetic photos: "
+        f"detector alone precision {result.detector_precision:.3f} "
+        f"recall {result.detector_recall:.3f}; classifier on true boxes {result.classifier_accuracy:.3f} "
+        f"of {result.tiles} tiles\n  worst classes (accuracy, tiles): {worst}"
+    )
 
 
 @dataclass(frozen=True)
@@ -330,8 +394,11 @@ def format_photos(results: Sequence[PhotoResult]) -> str:
         if r.error:
             lines.append(f"  {r.name}: ERROR {r.error}")
         elif not r.counts.exact:
-            detail = f"missed {' '.join(r.missing) or '-'}; extra {' '.join(r.extra) or '-'}" if (
-                r.missing or r.extra) else f"{r.counts.missed} missed, {r.counts.extra} extra"
+            detail = (
+                f"missed {' '.join(r.missing) or '-'}; extra {' '.join(r.extra) or '-'}"
+                if (r.missing or r.extra)
+                else f"{r.counts.missed} missed, {r.counts.extra} extra"
+            )
             lines.append(f"  {r.name}: {r.counts.right} right, {detail}")
     return "\n".join(lines)
 
@@ -342,14 +409,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--real", type=Path, metavar="DIR", help="folder with photos and labels.json")
     p.add_argument("--models", type=Path, metavar="DIR", help="models folder (default: models/)")
     p.add_argument("--limit", type=int, help="at most this many photos per set")
-    p.add_argument("--concurrency", type=int, metavar="N",
-                   help="also read the photos from N threads sharing one reader (p50/p95, errors)")
-    p.add_argument("--contain", type=float, metavar="F",
-                   help="override the detector's containment suppression (see docs/vision.md)")
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        metavar="N",
+        help="also read the photos from N threads sharing one reader (p50/p95, errors)",
+    )
+    p.add_argument(
+        "--contain",
+        type=float,
+        metavar="F",
+        help="override the detector's containment suppression (see docs/vision.md)",
+    )
     p.add_argument("--grid", type=int, help="detector windows per side (default: the sidecar's grid)")
-    p.add_argument("--long-side", type=int, metavar="PX",
-                   help="re-encode each photo as a JPEG with this long side first (4000 = 12 MP)")
+    p.add_argument(
+        "--long-side",
+        type=int,
+        metavar="PX",
+        help="re-encode each photo as a JPEG with this long side first (4000 = 12 MP)",
+    )
     p.add_argument("--json", type=Path, metavar="OUT", help="also write the summaries as JSON")
+    p.add_argument(
+        "--stages",
+        action="store_true",
+        help="synthetic set: also measure the detector alone and the classifier on the true boxes",
+    )
     args = p.parse_args(argv)
     if args.synthetic is None and args.real is None:
         p.error("give --synthetic DIR and/or --real DIR")
@@ -386,6 +470,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if detail:
             print(detail)
     report: list[dict[str, Any]] = [dict(s.__dict__) for s in summaries]
+    if args.stages and args.synthetic is not None:
+        stages = bench_stages(reader, args.synthetic, Options(args.limit))
+        print(format_stages(stages))
+        report.append({"name": "stages", **stages.__dict__})
     if args.concurrency:
         folder = args.real or args.synthetic
         paths = sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))

@@ -1,0 +1,103 @@
+"""The randomised style: many sets from seeds, each complete, reproducible and different."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from datasets.faces import FaceRecipe, Layout, placed, render_face, scaled
+from datasets.randomized import VARIANTS, random_recipe
+from datasets.styles import STYLES, StyleUnavailableError, style_faces
+from datasets.synth import SAMPLE_SAFE_STYLES, render_scene
+from vision.classes import BACK, CLASSES
+
+NO_FONTS: tuple[tuple[str, int], ...] = ()
+
+
+def test_the_family_is_registered_as_a_sample_safe_style_with_variants() -> None:
+    style = STYLES["randomized"]
+    assert style.variants == VARIANTS > 1
+    assert "randomized" in SAMPLE_SAFE_STYLES
+
+
+@pytest.mark.parametrize("variant", [0, 17, VARIANTS - 1])
+def test_every_variant_has_all_classes(variant: int) -> None:
+    faces = style_faces("randomized", variant)
+    assert sorted(faces) == sorted(CLASSES)
+
+
+def test_a_variant_out_of_range_is_refused() -> None:
+    with pytest.raises(StyleUnavailableError, match="variants"):
+        style_faces("randomized", VARIANTS)
+    with pytest.raises(StyleUnavailableError, match="variants"):
+        style_faces("procedural", 1)
+
+
+def test_variants_differ_and_a_variant_is_reproducible() -> None:
+    a, b = random_recipe(3, NO_FONTS), random_recipe(4, NO_FONTS)
+    assert a != b
+    assert random_recipe(3, NO_FONTS) == a
+    face_a, face_b = render_face(a, "7p"), render_face(b, "7p")
+    assert np.array_equal(face_a, render_face(random_recipe(3, NO_FONTS), "7p"))
+    assert (np.abs(face_a.astype(int) - face_b.astype(int)).max(axis=2) > 60).mean() > 0.02
+
+
+def test_layouts_spread_over_the_ranges_users_see() -> None:
+    layouts = [random_recipe(v, NO_FONTS).layout for v in range(VARIANTS)]
+    numeral_heights = [lay.numeral_box[3] - lay.numeral_box[1] for lay in layouts]
+    assert max(numeral_heights) - min(numeral_heights) > 0.1
+    assert max(lay.dot_scale for lay in layouts) > 1.1 > 0.9 > min(lay.dot_scale for lay in layouts)
+    # the character's numeral sits above its 萬 in every variant
+    assert all(lay.numeral_box[3] < lay.wan_box[1] for lay in layouts)
+
+
+def test_default_layout_leaves_the_classic_spots_in_place() -> None:
+    spots = [(0.3, 0.16, "g"), (0.7, 0.83, "r")]
+    moved = placed(Layout(), spots, 6, 0.1)
+    assert [key for *_, key in moved] == ["g", "r"]
+    assert np.allclose([xy for *xy, _ in moved], [xy for *xy, _ in spots])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    x=st.floats(0.0, 1.0),
+    y=st.floats(0.0, 1.0),
+    spread=st.floats(0.5, 1.5),
+    jitter=st.floats(0.0, 0.2),
+    margin=st.floats(0.0, 0.3),
+)
+def test_placed_spots_stay_inside_the_margin(
+    x: float, y: float, spread: float, jitter: float, margin: float
+) -> None:
+    layout = Layout(spread=spread, jitter=jitter, seed=5)
+    ((nx, ny, key),) = placed(layout, [(x, y, "b")], 4, margin)
+    assert key == "b"
+    assert margin <= nx <= 1 - margin
+    assert margin * 0.75 <= ny <= 1 - margin * 0.75
+
+
+def test_scaled_keeps_the_centre() -> None:
+    box = scaled((0.2, 0.1, 0.6, 0.5), 0.5)
+    assert box == pytest.approx((0.3, 0.2, 0.5, 0.4))
+
+
+def test_dot_colours_are_swapped_by_the_layout() -> None:
+    plain = render_face(FaceRecipe(dots="solid"), "8p")  # 8p is all "b" dots
+    swapped = render_face(FaceRecipe(dots="solid", layout=Layout(dot_colours="gbr")), "8p")
+    # the blue of 8p becomes red: red channel up, blue down where the ink is
+    ink = plain[..., 2].astype(int) - plain[..., 0].astype(int) > 60
+    assert ink.mean() > 0.01
+    assert swapped[..., 0][ink].mean() > plain[..., 0][ink].mean() + 60
+
+
+def test_a_randomized_scene_records_its_variant_and_repeats() -> None:
+    photo, meta = render_scene(21, "randomized", 320)
+    again, meta_again = render_scene(21, "randomized", 320)
+    assert 0 <= meta["variant"] < VARIANTS
+    assert meta == meta_again and np.array_equal(photo, again)
+    _, single = render_scene(21, "procedural", 320)
+    assert "variant" not in single
+    assert all(t["code"] in CLASSES for t in meta["tiles"])
+    assert BACK in CLASSES

@@ -66,6 +66,7 @@ class Layout:
     dot_colours: str = "rgb"  # the palette colours standing in for the r, g, b keys, in that order
     bonus_number_box: Box = (0.06, 0.04, 0.3, 0.26)  # the 1-4 on flowers and seasons
     bonus_char_box: Box = (0.72, 0.74, 0.95, 0.97)  # the flower's or season's name, when a font is set
+    warp: float = 0.0  # > 0: each character is redrawn by another hand (see `warp_ink`)
 
 
 @dataclass(frozen=True)
@@ -192,10 +193,50 @@ def draw_text_fit(
 
 
 def glyph(pen: Pen, recipe: FaceRecipe, char: str, box: Box, color: RGB) -> None:
+    warp = recipe.layout.warp
+    target = Pen(Image.new("RGBA", pen.image.size, (0, 0, 0, 0))) if warp else pen
     if recipe.font is not None:
-        draw_text_fit(pen, char, box, color, recipe.font, recipe.font_index)
+        draw_text_fit(target, char, box, color, recipe.font, recipe.font_index)
     else:
-        draw_strokes(pen.draw, char, pen.box(box), color, weight=recipe.weight, slant=recipe.slant)
+        draw_strokes(target.draw, char, pen.box(box), color, weight=recipe.weight, slant=recipe.slant)
+    if warp:
+        seed = [recipe.layout.seed, ord(char), round(box[1] * 100)]
+        pen.image.alpha_composite(warp_ink(target.image, color, warp, pen.box(box), seed))
+
+
+def warp_ink(layer: Image.Image, color: RGB, amount: float, box: Box, seed: list[int]) -> Image.Image:
+    """One glyph as another hand would write it: sheared, stretched, wobbled, bolder or thinner.
+
+    Tile makers cut their own characters; a reader that knows one font's exact strokes misreads
+    the next maker's. `amount` (about 0.5-1.5) scales every change.
+    """
+    rng = np.random.default_rng(seed)
+    alpha = np.asarray(layer)[..., 3].astype(np.float32)
+    h, w = alpha.shape
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    shear = rng.normal(0, 0.12 * amount)
+    sx, sy = np.exp(rng.normal(0, 0.08 * amount, 2))
+    turn = rng.normal(0, 0.06 * amount)
+    a = np.array([[math.cos(turn) * sx, -math.sin(turn) + shear], [math.sin(turn), math.cos(turn) * sy]])
+    inverse = np.linalg.inv(a)
+    affine = np.hstack([inverse, (np.array([cx, cy]) - inverse @ np.array([cx, cy]))[:, None]])
+    size = max(box[2] - box[0], box[3] - box[1])
+    grid = rng.normal(0, 0.025 * amount * size, (2, 5, 5)).astype(np.float32)
+    dx, dy = (cv2.resize(g, (w, h), interpolation=cv2.INTER_CUBIC) for g in grid)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    map_x = affine[0, 0] * xs + affine[0, 1] * ys + affine[0, 2] + dx
+    map_y = affine[1, 0] * xs + affine[1, 1] * ys + affine[1, 2] + dy
+    alpha = cv2.remap(alpha, map_x.astype(np.float32), map_y.astype(np.float32), cv2.INTER_LINEAR)
+    # bolder by up to a few per cent of the glyph; thinner by one pixel at most, as thin fonts lose strokes
+    bolder = rng.random() < 0.6
+    k = round(abs(rng.normal(0, 0.012 * amount)) * size) if bolder else int(rng.random() < 0.5)
+    if k:
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+        alpha = cv2.dilate(alpha, kernel) if bolder else cv2.erode(alpha, kernel)
+    out = np.zeros((h, w, 4), np.uint8)
+    out[..., :3] = color
+    out[..., 3] = np.clip(alpha, 0, 255).astype(np.uint8)
+    return Image.fromarray(out)
 
 
 # ---------------------------------------------------------------------------- suits

@@ -17,8 +17,10 @@ if [ "$(id -u)" != "0" ]; then sudo_cmd="sudo"; fi
 
 # Fonts are installed system-wide (fontconfig finds them); the game packages are only unpacked,
 # so their GTK/KDE dependencies are never pulled in.
+# The second line feeds the randomised style (datasets/randomized.py): more hands for the characters.
 fonts=(fonts-noto-cjk fonts-arphic-ukai fonts-arphic-uming fonts-symbola fonts-noto-color-emoji
-       fonts-cwtex-kai)
+       fonts-cwtex-kai
+       fonts-arphic-bkai00mp fonts-ipafont-mincho fonts-ipafont-gothic fonts-hanazono fonts-lxgw-wenkai)
 games=(kdegames-mahjongg-data-kf5 gnome-mahjongg xmahjongg)
 
 if [ -z "${MAHJONG_ART_SKIP_APT:-}" ]; then

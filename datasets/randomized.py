@@ -23,7 +23,8 @@ RGB = tuple[int, int, int]
 
 VARIANTS = 256  # distinct sets the style draws from; a scene uses one (real photos show one set)
 
-# (file, face index in the collection): the free CJK fonts install_art.sh puts on the machine
+# (file, face index in the collection): the freely licensed CJK fonts install_art.sh puts on the
+# machine (Arphic, SIL OFL, IPA, Hanazono); the GPL cwTeX fonts stay out so pictures may be committed
 FONT_CHOICES: tuple[tuple[str, int], ...] = (
     ("ukai.ttc", 0),
     ("uming.ttc", 0),
@@ -31,20 +32,42 @@ FONT_CHOICES: tuple[tuple[str, int], ...] = (
     ("NotoSerifCJK-Bold.ttc", 0),
     ("NotoSansCJK-Regular.ttc", 2),
     ("NotoSansCJK-Bold.ttc", 3),
+    ("bkai00mp.ttf", 0),
+    ("ipam.ttf", 0),
+    ("ipag.ttf", 0),
+    ("HanaMinA.ttf", 0),
+    ("LXGWWenKai-Regular.ttf", 0),
+    ("LXGWWenKai-Bold.ttf", 0),
+    ("KleeOne-SemiBold.ttf", 0),
 )
+
+# every character a face prints with the style's font
+FACE_TEXT = "一二三四五六七八九萬東南西北中發飛梅蘭菊竹春夏秋冬貓鼠雞蜈蚣1234"
 
 
 @lru_cache(maxsize=1)
 def installed_fonts() -> tuple[tuple[str, int], ...]:
+    """The FONT_CHOICES found on this machine that have a glyph for every character of FACE_TEXT."""
     from datasets.styles import find_font
 
     found = []
     for filename, index in FONT_CHOICES:
         try:
-            found.append((find_font(filename), index))
+            path = find_font(filename)
         except StyleUnavailableError:
             continue
+        if font_covers(path, index, FACE_TEXT):
+            found.append((path, index))
     return tuple(found)
+
+
+def font_covers(path: str, index: int, text: str) -> bool:
+    """Whether the font draws every character of `text` (a missing one draws as the .notdef box)."""
+    from PIL import ImageFont
+
+    font = ImageFont.truetype(path, size=48, index=index)
+    missing = bytes(font.getmask("\U0010fffd"))
+    return all(bytes(font.getmask(char)) != missing for char in text)
 
 
 def _shade(rng: np.random.Generator, base: RGB, amount: float) -> RGB:
@@ -86,6 +109,7 @@ def random_layout(rng: np.random.Generator, seed: int) -> Layout:
         dot_colours="rgb" if rng.random() < 0.6 else "".join(rng.permutation(list("rgb"))),
         bonus_number_box=_corner_box(corners[0], rng.uniform(0.18, 0.28)),
         bonus_char_box=_corner_box(corners[1], rng.uniform(0.2, 0.38)),
+        warp=rng.uniform(0.3, 1.5) if rng.random() < 0.75 else 0.0,
     )
 
 

@@ -101,3 +101,27 @@ def test_a_randomized_scene_records_its_variant_and_repeats() -> None:
     assert "variant" not in single
     assert all(t["code"] in CLASSES for t in meta["tiles"])
     assert BACK in CLASSES
+
+
+def test_warped_characters_keep_their_ink_and_colour() -> None:
+    plain_recipe = FaceRecipe()
+    warped_recipe = FaceRecipe(layout=Layout(warp=1.5, seed=9))
+    plain, warped = render_face(plain_recipe, "E"), render_face(warped_recipe, "E")
+    again = render_face(warped_recipe, "E")
+    assert np.array_equal(warped, again)
+    ink_plain = (plain[..., :3].astype(int).sum(axis=2) < 300).mean()
+    ink_warped = (warped[..., :3].astype(int).sum(axis=2) < 300).mean()
+    assert not np.array_equal(plain, warped)
+    # another hand, the same character: the ink neither vanishes nor floods the face
+    assert 0.5 * ink_plain < ink_warped < 2.0 * ink_plain
+
+
+def test_font_coverage_spots_a_missing_glyph() -> None:
+    from datasets.randomized import FACE_TEXT, font_covers, installed_fonts
+
+    fonts = installed_fonts()
+    if not fonts:
+        pytest.skip("no CJK font installed (run `bash datasets/install_art.sh`)")
+    path, index = fonts[0]
+    assert font_covers(path, index, FACE_TEXT)
+    assert not font_covers(path, index, "\U000f0001")  # a private-use code point no font draws

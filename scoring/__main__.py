@@ -7,7 +7,9 @@ Exit 0: a valid win; 1: a well-formed hand that is not a valid win; 2: malformed
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from typing import Any, NoReturn
 
@@ -138,7 +140,14 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:  # a bug must still not show a traceback to a player
         print(f"error: internal error while scoring: {type(error).__name__}: {error}", file=sys.stderr)
         return 2
-    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else render(result))
+    try:
+        print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else render(result))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader of our output went away (`| head`): stop quietly, as other command-line tools do
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return 0 if result["valid"] else 1
 
 

@@ -7,7 +7,9 @@ photo or the models cannot be used; never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -116,6 +118,12 @@ def run(argv: Sequence[str] | None = None) -> int:
         return main(argv)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader of our output went away (`| head`): stop quietly, as other command-line tools do
+        # Python would otherwise complain again when it flushes stdout at exit
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as error:  # the promise to the user is "never a traceback"
         print(f"{PROG}: internal error ({type(error).__name__}): {error}".splitlines()[0], file=sys.stderr)
         return 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -126,3 +127,19 @@ def test_main_malformed_returns_2(
 def test_missing_file_returns_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["/nonexistent/hand.json"]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+class _ClosedPipe(io.StringIO):
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_output_cut_short_by_the_reader_is_not_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `python -m scoring hand.json | head -1`: the pipe breaks under us; no traceback, no error line
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(HAND))
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    assert main([str(path)]) == 141
+    assert capsys.readouterr().err == ""

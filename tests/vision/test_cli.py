@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -121,3 +122,19 @@ def test_module_entry_point_exit_2_without_traceback(tmp_path: Path) -> None:
     assert result.stdout == ""
     assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
     assert result.stderr.startswith(f"python -m vision: cannot read {photo}: ")
+
+
+
+class _ClosedPipe(io.StringIO):
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_output_cut_short_by_the_reader_is_not_an_error(
+    photo_and_models: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo, models = photo_and_models
+    # `python -m vision PHOTO | head -1`: head exits after one line and the pipe breaks under us
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    assert run([str(photo), "--models", str(models)]) == 141
+    assert capsys.readouterr().err == ""

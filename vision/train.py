@@ -3,6 +3,7 @@
 Stages, each a sub-command, each deterministic for its seed:
 
     python -m vision.train data       --scenes DIR --out DIR     # scenes -> detector set + classifier crops
+    python -m vision.train merge      --out DIR --from DIR[:N[:M]]...  # several data outputs as one set
     python -m vision.train detector   --data DIR --epochs N      # 1-class "tile" detector (YOLO11n)
     python -m vision.train classifier --data DIR --epochs N      # 49-class crop classifier (YOLO11n-cls)
     python -m vision.train export     --detector PT --classifier PT --out models/
@@ -105,6 +106,55 @@ def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_pe
     print(f"classifier crops per class (train): min {counts.min()} median {int(np.median(counts))} -> {cls}")
 
 
+def _detector_images(source: Path, split: str) -> list[str]:
+    """Image paths of a `data` output's detector split, or of a previous mix's list file."""
+    listed = source / f"{split}.txt"
+    if listed.is_file():
+        return listed.read_text().split()
+    return sorted(str(p.resolve()) for p in (source / "detector" / "images" / split).glob("*.jpg"))
+
+
+def parse_source(text: str) -> tuple[Path, int | None, int | None]:
+    """DIR[:TRAIN[:VAL]] -> (dir, detector train images, detector val images); a count left out = all."""
+    parts = text.split(":")
+    if len(parts) > 3 or not parts[0]:
+        raise argparse.ArgumentTypeError(f"expected DIR[:TRAIN[:VAL]], got {text!r}")
+    counts = [int(c) if c else None for c in parts[1:]] + [None, None]
+    return Path(parts[0]).expanduser(), counts[0], counts[1]
+
+
+def merge(out: Path, sources: list[tuple[Path, int | None, int | None]], seed: int) -> None:
+    """One training set from several `data` outputs, by links, not copies.
+
+    Classifier: every crop of every source (class folders merged). Detector: TRAIN/VAL images
+    sampled per source (seeded), listed in train.txt/val.txt.
+    """
+    rng = random.Random(seed)
+    lists: dict[str, list[str]] = {"train": [], "val": []}
+    crops = {"train": 0, "val": 0}
+    for source, n_train, n_val in sources:
+        for split, n in (("train", n_train), ("val", n_val)):
+            images = _detector_images(source, split)
+            lists[split] += images if n is None or n >= len(images) else rng.sample(images, n)
+            for folder in sorted((source / "classifier" / split).glob("*")):
+                target = out / "classifier" / split / folder.name
+                target.mkdir(parents=True, exist_ok=True)
+                for crop in folder.iterdir():
+                    link = target / f"{source.name}_{crop.name}"
+                    if not link.exists():
+                        link.symlink_to(crop.resolve())
+                    crops[split] += 1
+    det = out / "detector"
+    det.mkdir(parents=True, exist_ok=True)
+    for split, images in lists.items():
+        (out / f"{split}.txt").write_text("\n".join(images) + "\n")
+    (det / "data.yaml").write_text(
+        f"path: {out.resolve()}\ntrain: train.txt\nval: val.txt\nnames:\n  0: tile\n"
+    )
+    print(f"detector: {len(lists['train'])} train / {len(lists['val'])} val images -> {det}")
+    print(f"classifier: {crops['train']} train / {crops['val']} val crops -> {out / 'classifier'}")
+
+
 def set_torch_threads(trainer: object) -> None:
     """ultralytics pins torch to one thread on a 2-core machine; two are 1.6-1.8x faster.
 
@@ -138,7 +188,8 @@ def train_detector(data: Path, epochs: int, imgsz: int, batch: int, project: Pat
 
 
 def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, project: Path, name: str, seed: int,
-                     resume_from: str | None) -> None:
+                     resume_from: str | None, optimizer: str = "auto", lr0: float = 0.01,
+                     warmup_epochs: float = 3.0) -> None:
     from ultralytics import YOLO
 
     model = YOLO(resume_from or "yolo11n-cls.yaml")
@@ -148,7 +199,7 @@ def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, project: P
         data=str(data / "classifier"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0,
         project=str(project), name=name, exist_ok=True, seed=seed, deterministic=False, plots=False,
         pretrained=resume_from is not None, amp=False, fliplr=0.0, patience=100, erasing=0.0,
-        auto_augment="randaugment",
+        auto_augment="randaugment", optimizer=optimizer, lr0=lr0, warmup_epochs=warmup_epochs,
         # A random crop of at least 85% of the area: a smaller one can cut off the dots that tell 6p from 9p.
         scale=0.15,
     )
@@ -189,6 +240,11 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--val-fraction", type=float, default=0.1)
     p.add_argument("--crops-per-tile", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
+    p = sub.add_parser("merge", help="one training set from several data outputs (links)")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--from", dest="sources", type=parse_source, nargs="+", required=True,
+                   metavar="DIR[:TRAIN[:VAL]]", help="a data output (or a merge); TRAIN/VAL detector images")
+    p.add_argument("--seed", type=int, default=0)
     for stage in ("detector", "classifier"):
         p = sub.add_parser(stage)
         p.add_argument("--data", type=Path, required=True)
@@ -201,6 +257,10 @@ def main(argv: list[str] | None = None) -> None:
         p.add_argument("--weights", default=None, help="start from this checkpoint instead of random init")
         if stage == "detector":
             p.add_argument("--fraction", type=float, default=1.0)
+        else:
+            p.add_argument("--optimizer", default="auto", help="ultralytics optimizer: auto, SGD, AdamW")
+            p.add_argument("--lr0", type=float, default=0.01, help="initial learning rate (ignored by auto)")
+            p.add_argument("--warmup-epochs", type=float, default=3.0)
     p = sub.add_parser("export")
     p.add_argument("--detector", type=Path, required=True)
     p.add_argument("--classifier", type=Path, required=True)
@@ -212,12 +272,14 @@ def main(argv: list[str] | None = None) -> None:
     start = time.time()
     if args.stage == "data":
         build_data(args.scenes, args.out, args.val_fraction, args.seed, args.crops_per_tile)
+    elif args.stage == "merge":
+        merge(args.out, args.sources, args.seed)
     elif args.stage == "detector":
         train_detector(args.data, args.epochs, args.imgsz, args.batch, args.project, args.name, args.seed,
                        args.weights, args.fraction)
     elif args.stage == "classifier":
         train_classifier(args.data, args.epochs, args.imgsz, args.batch, args.project, args.name, args.seed,
-                         args.weights)
+                         args.weights, args.optimizer, args.lr0, args.warmup_epochs)
     else:
         export(args.detector, args.classifier, args.out, args.det_imgsz, args.cls_imgsz)
     print(f"{args.stage}: {time.time() - start:.0f} s wall")

@@ -1,0 +1,52 @@
+"""`python -m vision.train merge`: several data outputs as one training set, by links."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from vision.train import main, parse_source
+
+
+def _data(root: Path, name: str, images: int, crops: int) -> Path:
+    source = root / name
+    for split in ("train", "val"):
+        folder = source / "detector" / "images" / split
+        folder.mkdir(parents=True)
+        for k in range(images):
+            (folder / f"{k:06d}.jpg").write_bytes(b"jpg")
+        for cls in ("00_1m", "01_2m"):
+            crop_dir = source / "classifier" / split / cls
+            crop_dir.mkdir(parents=True)
+            for k in range(crops):
+                (crop_dir / f"{k}.jpg").write_bytes(name.encode())
+    return source
+
+
+def test_merge_samples_images_and_links_every_crop(tmp_path: Path) -> None:
+    a, b = _data(tmp_path, "a", 10, 3), _data(tmp_path, "b", 4, 2)
+    out = tmp_path / "mix"
+    main(["merge", "--out", str(out), "--from", f"{a}:6:2", str(b), "--seed", "1"])
+    train = (out / "train.txt").read_text().split()
+    val = (out / "val.txt").read_text().split()
+    assert len(train) == 6 + 4 and len(val) == 2 + 4
+    assert len(set(train)) == len(train) and all(Path(p).is_file() for p in train)
+    assert "train: train.txt" in (out / "detector" / "data.yaml").read_text()
+    links = sorted((out / "classifier" / "train" / "00_1m").iterdir())
+    assert [p.name for p in links] == ["a_0.jpg", "a_1.jpg", "a_2.jpg", "b_0.jpg", "b_1.jpg"]
+    assert all(p.is_symlink() for p in links) and links[-1].read_bytes() == b"b"
+    # the same seed draws the same images; a merge can feed another merge
+    again = tmp_path / "again"
+    main(["merge", "--out", str(again), "--from", f"{a}:6:2", str(b), "--seed", "1"])
+    assert (again / "train.txt").read_text().split() == train
+    nested = tmp_path / "nested"
+    main(["merge", "--out", str(nested), "--from", f"{out}:3:1"])
+    assert set((nested / "train.txt").read_text().split()) <= set(train)
+
+
+@pytest.mark.parametrize("text", ["", "a:1:2:3", ":5", "a:x"])
+def test_bad_source_is_refused(text: str) -> None:
+    with pytest.raises((argparse.ArgumentTypeError, ValueError)):
+        parse_source(text)

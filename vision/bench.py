@@ -421,6 +421,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="F",
         help="override the detector's containment suppression (see docs/vision.md)",
     )
+    p.add_argument(
+        "--rotations",
+        type=int,
+        metavar="K",
+        help="override how many turned views of each crop the classifier averages (1, 2 or 4)",
+    )
     p.add_argument("--grid", type=int, help="detector windows per side (default: the sidecar's grid)")
     p.add_argument(
         "--long-side",
@@ -442,14 +448,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.contain is not None:
             config = dataclasses.replace(reader.detector.config, contain=args.contain)
             reader = dataclasses.replace(reader, detector=dataclasses.replace(reader.detector, config=config))
+        if args.rotations is not None:
+            if args.rotations not in (1, 2, 4):
+                raise ModelError(f"--rotations must be 1, 2 or 4, got {args.rotations}")
+            cls_config = dataclasses.replace(reader.classifier.config, rotations=args.rotations)
+            classifier = dataclasses.replace(reader.classifier, config=cls_config)
+            reader = dataclasses.replace(reader, classifier=classifier)
     except ModelError as error:
         print(f"python -m vision.bench: {error}", file=sys.stderr)
         return 2
     grid = reader.grid or reader.detector.config.grid
-    size = f"re-encoded at long side {args.long_side}" if args.long_side else "as stored"
+    size = f"photos re-encoded at long side {args.long_side}" if args.long_side else "photos as stored"
     hw = reader.detector.input_hw
     contain = reader.detector.config.contain
-    print(f"detector {hw[0]}x{hw[1]}, grid {grid}, contain {contain}; photos {size}")
+    rotations = reader.classifier.config.rotations
+    print(f"detector {hw[0]}x{hw[1]}, grid {grid}, contain {contain}; classifier views {rotations}; {size}")
     # One untimed read so the first photo's latency does not include onnxruntime's warm-up.
     reader.read(np.full((480, 640, 3), 128, np.uint8))
     summaries = []

@@ -53,6 +53,9 @@ class ClassifierConfig:
     imgsz: int
     names: tuple[str, ...]
     crop_margin: float
+    # 1 = read each crop as cut; 2 or 4 = also turned by 180 (and 90, 270) degrees, probabilities
+    # averaged: a tile lies at any angle, and the views disagree where one alone is unsure
+    rotations: int = 1
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,7 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             imgsz=int(cls["imgsz"]),
             names=_names(cls, where),
             crop_margin=float(cls.get("crop_margin", 0.15)),
+            rotations=int(cls.get("rotations", 1)),
         )
     except KeyError as error:
         raise ModelError(f"{where}: missing {error}") from None
@@ -114,6 +118,8 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
         raise ModelError(f"{where}: detector grid must be 1..8, got {detector.grid}")
     if detector.names != ("tile",):
         raise ModelError(f"{where}: detector names must be ['tile'], got {list(detector.names)}")
+    if classifier.rotations not in (1, 2, 4):
+        raise ModelError(f"{where}: classifier rotations must be 1, 2 or 4, got {classifier.rotations}")
     if classifier.names != CLASSES:
         raise ModelError(f"{where}: classifier names {_diff(classifier.names)} differ from vision/classes.py")
     return ModelsConfig(detector=detector, classifier=classifier)
@@ -359,6 +365,12 @@ class TileClassifier:
             return np.zeros((0, len(CLASSES)), np.float32)
         if crops.shape[1:] != (self.size, self.size, 3):
             raise ValueError(f"crops must be (N, {self.size}, {self.size}, 3), got {crops.shape}")
+        turns = {1: (0,), 2: (0, 2), 4: (0, 1, 2, 3)}[self.config.rotations]
+        views = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
+        return self._classify(views).reshape(len(turns), n, -1).mean(axis=0)
+
+    def _classify(self, crops: np.ndarray) -> np.ndarray:
+        n = len(crops)
         blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
         step = self.fixed_batch or n
         parts = []

@@ -21,6 +21,7 @@ import random
 import shutil
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 # Offline before ultralytics is imported: no font, weight or dataset downloads, no telemetry.
@@ -205,7 +206,17 @@ def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, project: P
     )
 
 
-def export(detector: Path, classifier: Path, out: Path, det_imgsz: int, cls_imgsz: int) -> None:
+@dataclass(frozen=True)
+class RunSettings:
+    """The sidecar's run-time settings, chosen on the held-out synthetic set (never on real photos)."""
+
+    conf: float = 0.4
+    contain: float | None = 0.7
+    rotations: int = 1
+
+
+def export(detector: Path, classifier: Path, out: Path, det_imgsz: int, cls_imgsz: int,
+           settings: RunSettings = RunSettings()) -> None:
     """Export both checkpoints to ONNX and write the sidecar that the run time reads."""
     from ultralytics import YOLO
 
@@ -222,9 +233,9 @@ def export(detector: Path, classifier: Path, out: Path, det_imgsz: int, cls_imgs
     shutil.copy(cls_onnx, out / "tile_classifier.onnx")
     sidecar = {
         "detector": {"file": "tile_detector.onnx", "imgsz": [det_imgsz, det_imgsz], "names": ["tile"],
-                     "conf": 0.25, "iou": 0.6},
+                     "conf": settings.conf, "iou": 0.6, "contain": settings.contain},
         "classifier": {"file": "tile_classifier.onnx", "imgsz": cls_imgsz, "names": list(CLASSES),
-                       "crop_margin": CROP_MARGIN},
+                       "crop_margin": CROP_MARGIN, "rotations": settings.rotations},
     }
     (out / "models.json").write_text(json.dumps(sidecar, indent=2) + "\n")
     print(f"exported to {out}")
@@ -267,6 +278,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models")
     p.add_argument("--det-imgsz", type=int, default=DETECTOR_SIZE)
     p.add_argument("--cls-imgsz", type=int, default=CLASSIFIER_SIZE)
+    p.add_argument("--conf", type=float, default=RunSettings.conf, help="detector score threshold")
+    p.add_argument("--contain", type=float, default=RunSettings.contain, help="containment suppression")
+    p.add_argument("--rotations", type=int, choices=(1, 2, 4), default=RunSettings.rotations,
+                   help="turned views of each crop the classifier averages")
     args = parser.parse_args(argv)
 
     start = time.time()
@@ -281,7 +296,8 @@ def main(argv: list[str] | None = None) -> None:
         train_classifier(args.data, args.epochs, args.imgsz, args.batch, args.project, args.name, args.seed,
                          args.weights, args.optimizer, args.lr0, args.warmup_epochs)
     else:
-        export(args.detector, args.classifier, args.out, args.det_imgsz, args.cls_imgsz)
+        export(args.detector, args.classifier, args.out, args.det_imgsz, args.cls_imgsz,
+               RunSettings(args.conf, args.contain, args.rotations))
     print(f"{args.stage}: {time.time() - start:.0f} s wall")
 
 

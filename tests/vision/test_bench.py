@@ -148,8 +148,9 @@ def test_bench_long_side_maps_boxes_back(tmp_path: Path, capsys: pytest.CaptureF
     _synthetic_set(tmp_path / "synth")
     out = tmp_path / "bench.json"
     args = ["--synthetic", str(tmp_path / "synth"), "--models", str(models), "--json", str(out)]
-    assert main([*args, "--long-side", "2000", "--grid", "1"]) == 0
-    assert "grid 1, contain None; photos re-encoded at long side 2000" in capsys.readouterr().out
+    assert main([*args, "--long-side", "2000", "--grid", "1", "--rotations", "4"]) == 0
+    printed = capsys.readouterr().out
+    assert "grid 1, contain None; classifier views 4; photos re-encoded at long side 2000" in printed
     (synthetic,) = json.loads(out.read_text())
     assert synthetic["precision"] == 1.0 and synthetic["recall"] == 0.75
 

@@ -14,7 +14,7 @@ from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import classifier_model, write_models
 from vision.classes import CLASSES
 from vision.detections import Detections
-from vision.onnx_models import ModelError
+from vision.onnx_models import ModelError, TileClassifier
 from vision.pipeline import Reading, TileReader
 
 
@@ -234,3 +234,36 @@ def test_sidecar_grid_and_override(tmp_path: Path) -> None:
     _edit_sidecar(tmp_path, "detector", "grid", 3)
     assert TileReader.load(tmp_path).detector.config.grid == 3
     assert TileReader.load(tmp_path, grid=1).grid == 1
+
+
+@pytest.mark.parametrize(("rotations", "share"), [(1, 1.0), (2, 0.5), (4, 0.25)])
+def test_rotated_views_are_averaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, rotations: int, share: float
+) -> None:
+    write_models(tmp_path, np.zeros((1, 5), np.float32))
+    _edit_sidecar(tmp_path, "classifier", "rotations", rotations)
+    classifier = TileReader.load(tmp_path).classifier
+    assert classifier.config.rotations == rotations
+
+    def corner_reader(crops: np.ndarray) -> np.ndarray:
+        # a reader that is not rotation-blind: class 0 if the top-left pixel is red, else class 1
+        probs = np.zeros((len(crops), len(CLASSES)), np.float32)
+        red = crops[:, 0, 0, 0] > 128
+        probs[red, 0], probs[~red, 1] = 1.0, 1.0
+        return probs
+
+    monkeypatch.setattr(TileClassifier, "_classify", lambda self, crops: corner_reader(crops))
+    crops = np.zeros((3, 32, 32, 3), np.uint8)
+    crops[0, :4, :4, 0] = 255  # red in the top-left corner only
+    crops[2, :, :, 0] = 255  # red all over: every view agrees
+    probs = classifier.classify(crops)
+    assert probs.shape == (3, len(CLASSES))
+    assert probs[0, 0] == pytest.approx(share) and probs[0, 1] == pytest.approx(1 - share)
+    assert probs[1, 1] == pytest.approx(1.0) and probs[2, 0] == pytest.approx(1.0)
+
+
+def test_bad_rotation_count_refused(tmp_path: Path) -> None:
+    write_models(tmp_path, np.zeros((1, 5), np.float32))
+    _edit_sidecar(tmp_path, "classifier", "rotations", 3)
+    with pytest.raises(ModelError, match="rotations must be 1, 2 or 4, got 3"):
+        TileReader.load(tmp_path)

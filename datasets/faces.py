@@ -79,7 +79,7 @@ class FaceRecipe:
     weight: float = 0.1  # stroke width of brush glyphs, fraction of the glyph box
     slant: float = 0.0
     dots: str = "rings"  # rings | solid | flower
-    bamboo: str = "sticks"  # sticks | slim
+    bamboo: str = "sticks"  # sticks | slim | hollow
     numeral_color: str = "black"  # colour of the rank on character tiles: black | blue
     white_dragon: str = "frame"  # frame | blank
     bonus_numerals: str = "arabic"  # arabic | chinese
@@ -275,6 +275,15 @@ def placed(
     return out
 
 
+def largest_radius(spots: list[tuple[float, float, str]]) -> float:
+    """The biggest dot radius (face widths) at which dots on `spots` neither overlap nor leave the face."""
+    aspect = FACE_H / FACE_W
+    edge = min(min(x, 1 - x, y * aspect, (1 - y) * aspect) for x, y, _ in spots)
+    pairs = [(a, b) for i, a in enumerate(spots) for b in spots[i + 1 :]]
+    gaps = [math.hypot(a[0] - b[0], (a[1] - b[1]) * aspect) / 2 for a, b in pairs]
+    return 0.98 * min([edge, *gaps])
+
+
 def scaled(box: Box, factor: float) -> Box:
     """`box` grown or shrunk about its centre."""
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
@@ -328,6 +337,8 @@ def draw_stick(
     dx, dy = math.sin(angle) * length / 2 * FACE_H / FACE_W, math.cos(angle) * length / 2
     a, b = (cx - dx, cy - dy), (cx + dx, cy + dy)
     pen.line([a, b], colour, w)
+    if recipe.bamboo == "hollow":  # an outlined rod, as line-drawn sets print it
+        pen.line([a, b], recipe.palette.ground, w * 0.5)
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
     for q in (a, mid, b):
         pen.line([(q[0] - w * 0.8, q[1]), (q[0] + w * 0.8, q[1])], colour, w * 0.45)
@@ -556,8 +567,9 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
             if rank == 1:
                 draw_one_dot(pen, recipe)
             else:
-                r = _DOT_R[rank] * recipe.layout.dot_scale
-                for x, y, key in placed(recipe.layout, _DOTS[rank], rank, r * 0.9):
+                spots = placed(recipe.layout, _DOTS[rank], rank, _DOT_R[rank] * 0.9)
+                r = min(_DOT_R[rank] * recipe.layout.dot_scale, largest_radius(spots))
+                for x, y, key in spots:
                     draw_dot(pen, recipe, x, y, r, key)
         else:
             draw_bamboo(pen, recipe, rank)

@@ -97,18 +97,19 @@ def random_layout(rng: np.random.Generator, seed: int) -> Layout:
     wan_half_w = rng.uniform(0.3, 0.42)
     corners = rng.permutation(4)[:2]  # the bonus number and name sit in different corners
     return Layout(
-        dot_scale=rng.uniform(0.8, 1.2),
-        spread=rng.uniform(0.85, 1.1),
+        # many real sets print dots that nearly fill the face: up to the size where they touch
+        dot_scale=rng.uniform(0.8, 2.0),
+        spread=rng.uniform(0.85, 1.15),
         jitter=rng.uniform(0.0, 0.025),
         seed=seed,
-        stick_width=rng.uniform(0.04, 0.09),
-        stick_length=rng.uniform(0.85, 1.1),
+        stick_width=rng.uniform(0.04, 0.11),
+        stick_length=rng.uniform(0.85, 1.2),
         numeral_box=(0.5 - numeral_half_w, top, 0.5 + numeral_half_w, top + numeral_h),
         wan_box=(0.5 - wan_half_w, wan_top, 0.5 + wan_half_w, min(0.97, wan_top + rng.uniform(0.4, 0.5))),
         char_scale=rng.uniform(0.8, 1.05),
         dot_colours="rgb" if rng.random() < 0.6 else "".join(rng.permutation(list("rgb"))),
-        bonus_number_box=_corner_box(corners[0], rng.uniform(0.18, 0.28)),
-        bonus_char_box=_corner_box(corners[1], rng.uniform(0.2, 0.38)),
+        bonus_number_box=_corner_box(corners[0], rng.uniform(0.18, 0.3)),
+        bonus_char_box=_corner_box(corners[1], rng.uniform(0.2, 0.5)),
         warp=rng.uniform(0.3, 1.5) if rng.random() < 0.75 else 0.0,
     )
 
@@ -134,7 +135,7 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
         weight=rng.uniform(0.07, 0.15),
         slant=rng.uniform(-0.04, 0.14),
         dots=("rings", "solid", "flower")[int(rng.integers(3))],
-        bamboo=("sticks", "slim")[int(rng.integers(2))],
+        bamboo=("sticks", "slim", "hollow")[int(rng.integers(3))],
         numeral_color="blue" if rng.random() < 0.3 else "black",
         white_dragon="frame" if rng.random() < 0.8 else "blank",
         bonus_numerals="chinese" if rng.random() < 0.4 else "arabic",

@@ -125,3 +125,37 @@ def test_font_coverage_spots_a_missing_glyph() -> None:
     path, index = fonts[0]
     assert font_covers(path, index, FACE_TEXT)
     assert not font_covers(path, index, "\U000f0001")  # a private-use code point no font draws
+
+
+@pytest.mark.parametrize("rank", [2, 3, 4, 5, 6, 7, 8, 9])
+def test_big_dots_grow_until_they_touch_but_never_overlap(rank: int) -> None:
+    from datasets.faces import _DOTS, FACE_H, FACE_W, largest_radius
+
+    spots = placed(Layout(dot_scale=3.0), _DOTS[rank], rank, 0.05)
+    r = largest_radius(spots)
+    aspect = FACE_H / FACE_W
+    for i, (x1, y1, _) in enumerate(spots):
+        assert r <= min(x1, 1 - x1, y1 * aspect, (1 - y1) * aspect)
+        for x2, y2, _ in spots[i + 1 :]:
+            assert 2 * r <= float(np.hypot(x1 - x2, (y1 - y2) * aspect))
+    # and the limit is reached: twice the radius nearly spans the closest pair or an edge
+    closest = min(
+        [min(x, 1 - x, y * aspect, (1 - y) * aspect) for x, y, _ in spots]
+        + [
+            float(np.hypot(a[0] - b[0], (a[1] - b[1]) * aspect)) / 2
+            for i, a in enumerate(spots)
+            for b in spots[i + 1 :]
+        ]
+    )
+    assert r == pytest.approx(0.98 * closest)
+
+
+def _ink(face: np.ndarray) -> float:
+    """Share of a face's pixels that differ clearly from its ground."""
+    return float((np.abs(face[..., :3].astype(int) - face[2, 96, :3].astype(int)).max(axis=2) > 60).mean())
+
+
+def test_hollow_sticks_leave_the_ground_inside() -> None:
+    solid = render_face(FaceRecipe(bamboo="sticks", layout=Layout(stick_width=0.1)), "2s")
+    hollow = render_face(FaceRecipe(bamboo="hollow", layout=Layout(stick_width=0.1)), "2s")
+    assert 0.2 * _ink(solid) < _ink(hollow) < 0.85 * _ink(solid)

@@ -67,6 +67,9 @@ class Layout:
     bonus_number_box: Box = (0.06, 0.04, 0.3, 0.26)  # the 1-4 on flowers and seasons
     bonus_char_box: Box = (0.72, 0.74, 0.95, 0.97)  # the flower's or season's name, when a font is set
     warp: float = 0.0  # > 0: each character is redrawn by another hand (see `warp_ink`)
+    dot_rings: int = 1  # the "compound" dot design (see `draw_compound_dot`): outline rings,
+    petals: int = 8  # petals around the centre,
+    dot_disc: bool = False  # and whether the dot is a filled disc with the parts cut out of it
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,7 @@ class FaceRecipe:
     font_index: int = 0
     weight: float = 0.1  # stroke width of brush glyphs, fraction of the glyph box
     slant: float = 0.0
-    dots: str = "rings"  # rings | solid | flower
+    dots: str = "rings"  # rings | solid | flower | compound
     bamboo: str = "sticks"  # sticks | slim | hollow
     numeral_color: str = "black"  # colour of the rank on character tiles: black | blue
     white_dragon: str = "frame"  # frame | blank
@@ -306,10 +309,33 @@ def draw_dot(pen: Pen, recipe: FaceRecipe, cx: float, cy: float, r: float, key: 
             )
         pen.circle(cx, cy, r * 0.42, fill=p.ground)
         pen.circle(cx, cy, r * 0.22, fill=p.red if key != "r" else p.blue)
+    elif recipe.dots == "compound":
+        draw_compound_dot(pen, recipe.layout, cx, cy, r, c, p)
     else:  # rings
         pen.circle(cx, cy, r, outline=c, width=r * 0.28)
         pen.circle(cx, cy, r * 0.55, outline=c, width=r * 0.12)
         pen.circle(cx, cy, r * 0.2, fill=c)
+
+
+def draw_compound_dot(pen: Pen, layout: Layout, cx: float, cy: float, r: float, c: RGB, p: Palette) -> None:
+    """A dot built from the layout's parts: a disc or ring outlines, a ring of petals, a centre.
+
+    Makers draw dots in endless designs (coins, flowers, suns); a reader should count dots,
+    whatever is painted inside them.
+    """
+    if layout.dot_disc:
+        pen.circle(cx, cy, r, fill=c)
+        inner = p.ground
+    else:
+        inner = c
+    for k in range(layout.dot_rings):
+        pen.circle(cx, cy, r * (1 - 0.2 * k), outline=c if not layout.dot_disc else p.ground, width=r * 0.1)
+    squash = FACE_W / FACE_H
+    for k in range(layout.petals):
+        a = 2 * math.pi * k / layout.petals
+        colour = inner if k % 2 == 0 or layout.dot_disc else _colour(p, "r" if c != p.red else "b")
+        pen.circle(cx + 0.5 * r * math.cos(a), cy + 0.5 * r * math.sin(a) * squash, r * 0.2, fill=colour)
+    pen.circle(cx, cy, r * 0.22, fill=inner if layout.dot_disc else p.red if c != p.red else p.blue)
 
 
 def draw_one_dot(pen: Pen, recipe: FaceRecipe) -> None:

@@ -111,6 +111,9 @@ def random_layout(rng: np.random.Generator, seed: int) -> Layout:
         bonus_number_box=_corner_box(corners[0], rng.uniform(0.18, 0.3)),
         bonus_char_box=_corner_box(corners[1], rng.uniform(0.2, 0.5)),
         warp=rng.uniform(0.3, 1.5) if rng.random() < 0.75 else 0.0,
+        dot_rings=int(rng.integers(1, 4)),
+        petals=int(rng.choice([0, 5, 6, 8, 10, 12])),
+        dot_disc=bool(rng.random() < 0.4),
     )
 
 
@@ -134,7 +137,7 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
         font_index=index,
         weight=rng.uniform(0.07, 0.15),
         slant=rng.uniform(-0.04, 0.14),
-        dots=("rings", "solid", "flower")[int(rng.integers(3))],
+        dots=("rings", "solid", "flower", "compound", "compound")[int(rng.integers(5))],
         bamboo=("sticks", "slim", "hollow")[int(rng.integers(3))],
         numeral_color="blue" if rng.random() < 0.3 else "black",
         white_dragon="frame" if rng.random() < 0.8 else "blank",

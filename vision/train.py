@@ -213,6 +213,7 @@ class RunSettings:
     conf: float = 0.4
     contain: float | None = 0.7
     rotations: int = 1
+    grid: int = 1
 
 
 def export(detector: Path, classifier: Path, out: Path, det_imgsz: int, cls_imgsz: int,
@@ -233,7 +234,8 @@ def export(detector: Path, classifier: Path, out: Path, det_imgsz: int, cls_imgs
     shutil.copy(cls_onnx, out / "tile_classifier.onnx")
     sidecar = {
         "detector": {"file": "tile_detector.onnx", "imgsz": [det_imgsz, det_imgsz], "names": ["tile"],
-                     "conf": settings.conf, "iou": 0.6, "contain": settings.contain},
+                     "conf": settings.conf, "iou": 0.6, "contain": settings.contain,
+                     "grid": settings.grid},
         "classifier": {"file": "tile_classifier.onnx", "imgsz": cls_imgsz, "names": list(CLASSES),
                        "crop_margin": CROP_MARGIN, "rotations": settings.rotations},
     }
@@ -282,6 +284,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--contain", type=float, default=RunSettings.contain, help="containment suppression")
     p.add_argument("--rotations", type=int, choices=(1, 2, 4), default=RunSettings.rotations,
                    help="turned views of each crop the classifier averages")
+    p.add_argument("--grid", type=int, default=RunSettings.grid, help="detector windows per side")
     args = parser.parse_args(argv)
 
     start = time.time()
@@ -297,7 +300,7 @@ def main(argv: list[str] | None = None) -> None:
                          args.weights, args.optimizer, args.lr0, args.warmup_epochs)
     else:
         export(args.detector, args.classifier, args.out, args.det_imgsz, args.cls_imgsz,
-               RunSettings(args.conf, args.contain, args.rotations))
+               RunSettings(args.conf, args.contain, args.rotations, args.grid))
     print(f"{args.stage}: {time.time() - start:.0f} s wall")
 
 

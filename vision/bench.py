@@ -424,7 +424,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--rotations",
         type=int,
-        metavar="K",
+        choices=(1, 2, 4),
         help="override how many turned views of each crop the classifier averages (1, 2 or 4)",
     )
     p.add_argument("--grid", type=int, help="detector windows per side (default: the sidecar's grid)")
@@ -449,8 +449,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             config = dataclasses.replace(reader.detector.config, contain=args.contain)
             reader = dataclasses.replace(reader, detector=dataclasses.replace(reader.detector, config=config))
         if args.rotations is not None:
-            if args.rotations not in (1, 2, 4):
-                raise ModelError(f"--rotations must be 1, 2 or 4, got {args.rotations}")
             cls_config = dataclasses.replace(reader.classifier.config, rotations=args.rotations)
             classifier = dataclasses.replace(reader.classifier, config=cls_config)
             reader = dataclasses.replace(reader, classifier=classifier)

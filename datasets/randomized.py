@@ -6,7 +6,8 @@ differ from maker to maker in exactly those things, so this style draws them at 
 font (or brush strokes), palette, dot and stick kind, size and spacing, where the numeral and 萬 sit,
 how big the honour characters are, which colours the dots take, the bonus pictures' variant.
 
-Only free fonts are drawn (Arphic, Noto CJK), so the style's pictures may be committed.
+Only freely licensed fonts are drawn (Arphic, SIL OFL, IPA, Hanazono), so the style's pictures may be
+committed.
 Fonts that are not installed are left out of the draw; with none, every variant uses brush strokes.
 """
 
@@ -16,8 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from datasets.faces import FaceRecipe, Layout, Palette, StyleUnavailableError, render_back, render_face
-from vision.classes import BACK, CLASSES
+from datasets.faces import FaceRecipe, Layout, Palette, StyleUnavailableError
 
 RGB = tuple[int, int, int]
 
@@ -148,12 +148,5 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
     )
 
 
+# the back colour of variant v is BACK_COLOURS[v % len(BACK_COLOURS)]
 BACK_COLOURS: tuple[RGB, ...] = ((30, 120, 70), (35, 90, 160), (215, 140, 60), (40, 140, 120), (190, 40, 45))
-
-
-def randomized_faces(variant: int) -> dict[str, np.ndarray]:
-    """All 49 faces of one variant of the randomised style."""
-    recipe = random_recipe(variant)
-    faces = {code: render_face(recipe, code) for code in CLASSES if code != BACK}
-    faces[BACK] = render_back(BACK_COLOURS[variant % len(BACK_COLOURS)])
-    return faces

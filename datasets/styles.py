@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets.faces import FaceRecipe, Palette, StyleUnavailableError, render_back, render_face
-from datasets.randomized import VARIANTS, randomized_faces
+from datasets.randomized import BACK_COLOURS, VARIANTS, random_recipe
 from vision.classes import BACK, CLASSES
 
 RGB = tuple[int, int, int]
@@ -71,6 +71,10 @@ def _recipe_faces(recipe: FaceRecipe, backs: tuple[RGB, ...]) -> dict[str, np.nd
     faces = {code: render_face(recipe, code) for code in CLASSES if code != BACK}
     faces[BACK] = render_back(backs[0])
     return faces
+
+
+def _randomized_faces(variant: int) -> dict[str, np.ndarray]:
+    return _recipe_faces(random_recipe(variant), (BACK_COLOURS[variant % len(BACK_COLOURS)],))
 
 
 def _procedural(
@@ -191,12 +195,12 @@ def _registry() -> dict[str, Style]:
         ),
         Style(
             "randomized",
-            "project code (AGPL-3.0) and free fonts (Arphic, SIL OFL)",
+            "project code (AGPL-3.0) and free fonts (Arphic, SIL OFL, IPA, Hanazono)",
             True,
             f"{VARIANTS} sets drawn at random: font, palette, dot/stick size and spacing, numeral layout",
-            lambda: randomized_faces(0),
+            lambda: _randomized_faces(0),
             variants=VARIANTS,
-            build_variant=randomized_faces,
+            build_variant=_randomized_faces,
         ),
     ]
     return {s.name: s for s in styles}

@@ -70,6 +70,11 @@ class Layout:
     dot_rings: int = 1  # the "compound" dot design (see `draw_compound_dot`): outline rings,
     petals: int = 8  # petals around the centre,
     dot_disc: bool = False  # and whether the dot is a filled disc with the parts cut out of it
+    # Which picture a flower or season shows: "own" (plum for F1 ...), "shuffled" (another bonus
+    # tile's, as sets differ in which picture goes with which number) or "random" (a plant drawn from
+    # `seed`). Only the number and name are the same from set to set, so a reader must learn those.
+    bonus_pictures: str = "own"
+    bonus_ink: str = "br"  # palette keys (r, g, b, k = black) of the flower and the season numbers
 
 
 @dataclass(frozen=True)
@@ -499,6 +504,59 @@ def draw_season_picture(pen: Pen, code: str, p: Palette) -> None:
             pen.line([(0.5 - dx, 0.2 - dy), (0.5 + dx, 0.2 + dy)], p.blue, 0.025)
 
 
+BONUS_CODES = tuple(FLOWER_CHARS) + tuple(SEASON_CHARS)
+
+
+def bonus_picture_code(layout: Layout, code: str) -> str:
+    """The bonus tile whose own picture `code` shows under `layout.bonus_pictures` ("own"/"shuffled")."""
+    if layout.bonus_pictures != "shuffled":
+        return code
+    order = np.random.default_rng([layout.seed, 8]).permutation(len(BONUS_CODES))
+    return BONUS_CODES[int(order[BONUS_CODES.index(code)])]
+
+
+def draw_bonus_picture(pen: Pen, layout: Layout, code: str, p: Palette) -> None:
+    if layout.bonus_pictures == "random":
+        draw_random_plant(pen, np.random.default_rng([layout.seed, 9, BONUS_CODES.index(code)]))
+        return
+    shown = bonus_picture_code(layout, code)
+    if shown in FLOWER_CHARS:
+        draw_flower_picture(pen, shown, p)
+    else:
+        draw_season_picture(pen, shown, p)
+
+
+def draw_random_plant(pen: Pen, rng: np.random.Generator) -> None:
+    """A plant no set prints: branching stems, leaves and blossoms of random count, size and colour."""
+    stem = tuple(int(c) for c in rng.integers(30, 140, 3))
+    leaf = (int(rng.integers(20, 110)), int(rng.integers(100, 190)), int(rng.integers(30, 110)))
+    bloom = tuple(int(c) for c in rng.integers(0, 256, 3))
+    heart = tuple(int(c) for c in rng.integers(120, 256, 3))
+    tips: list[tuple[float, float]] = []
+    for _ in range(int(rng.integers(1, 4))):
+        x = float(rng.uniform(0.25, 0.75))
+        pts = [(x, 0.95)]
+        for _ in range(3):
+            x0, y0 = pts[-1]
+            pts.append((float(np.clip(x0 + rng.normal(0, 0.12), 0.1, 0.9)), y0 - float(rng.uniform(0.15, 0.3))))
+        pen.line(pts, stem, float(rng.uniform(0.015, 0.05)))
+        tips += pts[1:]
+    for x, y in tips:
+        if rng.random() < 0.5:
+            dx, dy = rng.normal(0, 0.12), rng.normal(0, 0.06)
+            pen.line([(x, y), (x + dx, y + dy)], leaf, float(rng.uniform(0.03, 0.07)))
+    petals, size = int(rng.integers(4, 13)), float(rng.uniform(0.04, 0.1))
+    for x, y in tips[-int(rng.integers(1, len(tips) + 1)) :]:
+        for k in range(petals):
+            a = k * 2 * math.pi / petals
+            pen.circle(x + size * math.cos(a), y + size * 0.8 * math.sin(a), size * 0.7, fill=bloom)
+        pen.circle(x, y, size * 0.5, fill=heart)
+
+
+def _ink(p: Palette, key: str) -> RGB:
+    return {"r": p.red, "g": p.green, "b": p.blue, "k": p.black}[key]
+
+
 def draw_animal_picture(pen: Pen, code: str, p: Palette) -> None:
     if code == "cat":
         fur = (215, 140, 50)
@@ -610,20 +668,13 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
         if recipe.white_dragon == "frame":
             pen.rect((0.12, 0.1, 0.88, 0.9), outline=p.blue, width=0.05, radius=0.04)
             pen.rect((0.22, 0.19, 0.78, 0.81), outline=p.blue, width=0.025, radius=0.02)
-    elif code in FLOWER_CHARS:
-        picture(pen, recipe, lambda q: draw_flower_picture(q, code, p))
-        _bonus_number(pen, recipe, code, p.blue)
+    elif code in FLOWER_CHARS or code in SEASON_CHARS:
+        picture(pen, recipe, lambda q: draw_bonus_picture(q, recipe.layout, code, p))
+        ink = recipe.layout.bonus_ink[0 if code in FLOWER_CHARS else 1]
+        _bonus_number(pen, recipe, code, _ink(p, ink))
         if recipe.font is not None:
-            draw_text_fit(
-                pen, FLOWER_CHARS[code], recipe.layout.bonus_char_box, p.black, recipe.font, recipe.font_index
-            )
-    elif code in SEASON_CHARS:
-        picture(pen, recipe, lambda q: draw_season_picture(q, code, p))
-        _bonus_number(pen, recipe, code, p.red)
-        if recipe.font is not None:
-            draw_text_fit(
-                pen, SEASON_CHARS[code], recipe.layout.bonus_char_box, p.black, recipe.font, recipe.font_index
-            )
+            name = FLOWER_CHARS.get(code) or SEASON_CHARS[code]
+            draw_text_fit(pen, name, recipe.layout.bonus_char_box, p.black, recipe.font, recipe.font_index)
     elif code in ("cat", "rat", "rooster", "centipede"):
         emoji = {"cat": "🐈", "rat": "🐀", "rooster": "🐓", "centipede": "🐛"}[code]
         if recipe.emoji_font is not None and Path(recipe.emoji_font).exists():

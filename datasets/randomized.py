@@ -114,6 +114,8 @@ def random_layout(rng: np.random.Generator, seed: int) -> Layout:
         dot_rings=int(rng.integers(1, 4)),
         petals=int(rng.choice([0, 5, 6, 8, 10, 12])),
         dot_disc=bool(rng.random() < 0.4),
+        bonus_pictures=("own", "own", "shuffled", "random")[int(rng.integers(4))],
+        bonus_ink="br" if rng.random() < 0.5 else "".join(rng.choice(list("rgbk"), 2)),
     )
 
 

@@ -273,14 +273,15 @@ class StageResult:
     photos: int
     detector_precision: float
     detector_recall: float
-    classifier_accuracy: float
+    classifier_accuracy: float  # read right and not left out as "no tile"
     tiles: int
     worst_classes: list[tuple[str, float, int]]  # (code, accuracy, tiles), the ten worst
+    rejected_tiles: int = 0  # true tiles the classifier would leave out as "no tile"
 
 
 def bench_stages(reader: TileReader, directory: Path, options: Options = Options()) -> StageResult:
     """Tell a detector miss from a misread: P/R of boxes alone, accuracy of reading the true boxes."""
-    found = extra = missed = 0
+    found = extra = missed = rejected = 0
     per_class: dict[str, list[int]] = {}
     metas = sorted((directory / "meta").glob("*.json"))[: options.limit]
     config = reader.classifier.config
@@ -294,11 +295,14 @@ def bench_stages(reader: TileReader, directory: Path, options: Options = Options
         found, extra, missed = found + counts.right, extra + counts.extra, missed + counts.missed
         if not tiles:
             continue
-        probabilities = reader.classifier.classify(
+        probabilities, not_tile = reader.classifier.classify_with_reject(
             crop_tiles(rgb, true_xyxy, config.imgsz, config.crop_margin)
         )
-        for tile, class_id in zip(tiles, probabilities.argmax(axis=1), strict=True):
-            per_class.setdefault(tile["code"], []).append(int(CLASSES[int(class_id)] == tile["code"]))
+        kept = not_tile <= config.reject_above
+        rejected += int((~kept).sum())
+        for tile, class_id, keep in zip(tiles, probabilities.argmax(axis=1), kept, strict=True):
+            right = keep and CLASSES[int(class_id)] == tile["code"]
+            per_class.setdefault(tile["code"], []).append(int(right))
     hits = [h for outcomes in per_class.values() for h in outcomes]
     worst = sorted((sum(v) / len(v), code, len(v)) for code, v in per_class.items())[:10]
     return StageResult(
@@ -308,6 +312,7 @@ def bench_stages(reader: TileReader, directory: Path, options: Options = Options
         classifier_accuracy=sum(hits) / len(hits) if hits else 0.0,
         tiles=len(hits),
         worst_classes=[(code, round(acc, 3), n) for acc, code, n in worst],
+        rejected_tiles=rejected,
     )
 
 
@@ -317,7 +322,8 @@ def format_stages(result: StageResult) -> str:
         f"stages on {result.photos} synthetic photos: "
         f"detector alone precision {result.detector_precision:.3f} "
         f"recall {result.detector_recall:.3f}; classifier on true boxes {result.classifier_accuracy:.3f} "
-        f"of {result.tiles} tiles\n  worst classes (accuracy, tiles): {worst}"
+        f"of {result.tiles} tiles ({result.rejected_tiles} left out as no tile)\n"
+        f"  worst classes (accuracy, tiles): {worst}"
     )
 
 

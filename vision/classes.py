@@ -20,6 +20,10 @@ CLASSES: tuple[str, ...] = (
 )
 CLASS_INDEX: dict[str, int] = {code: index for index, code in enumerate(CLASSES)}
 
+# The classifier's optional extra output: "this box holds no tile" (a foot, a reflection, a tile's
+# side, the gap between two tiles). Never a tile code; boxes read as it are left out of the hand.
+NOT_A_TILE = "none"
+
 # Tiles that are never part of the hand proper: they go to the bonus row.
 BONUS_CODES: frozenset[str] = frozenset(FLOWERS + SEASONS + ANIMALS + ("face",))
 

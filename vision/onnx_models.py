@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import onnxruntime as ort
 
-from vision.classes import CLASSES
+from vision.classes import CLASSES, NOT_A_TILE
 from vision.letterbox import Letterbox, letterbox
 
 SIDECAR = "models.json"
@@ -56,6 +56,14 @@ class ClassifierConfig:
     # 1 = read each crop as cut; 2 or 4 = also turned by 180 (and 90, 270) degrees, probabilities
     # averaged: a tile lies at any angle, and the views disagree where one alone is unsure
     rotations: int = 1
+    # NOT_A_TILE when the model has one more output after the 49 tiles: "no tile in this crop";
+    # a crop whose probability of it exceeds `reject_above` is left out of the reading
+    reject: str | None = None
+    reject_above: float = 0.5
+
+    @property
+    def outputs(self) -> int:
+        return len(self.names) + (self.reject is not None)
 
 
 @dataclass(frozen=True)
@@ -109,6 +117,8 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             names=_names(cls, where),
             crop_margin=float(cls.get("crop_margin", 0.15)),
             rotations=int(cls.get("rotations", 1)),
+            reject=None if cls.get("reject") is None else str(cls["reject"]),
+            reject_above=float(cls.get("reject_above", 0.5)),
         )
     except KeyError as error:
         raise ModelError(f"{where}: missing {error}") from None
@@ -120,16 +130,20 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
         raise ModelError(f"{where}: detector names must be ['tile'], got {list(detector.names)}")
     if classifier.rotations not in (1, 2, 4):
         raise ModelError(f"{where}: classifier rotations must be 1, 2 or 4, got {classifier.rotations}")
+    if classifier.reject not in (None, NOT_A_TILE):
+        raise ModelError(f"{where}: classifier reject must be '{NOT_A_TILE}', got '{classifier.reject}'")
+    if not 0.0 < classifier.reject_above <= 1.0:
+        raise ModelError(f"{where}: classifier reject_above must be in (0, 1], got {classifier.reject_above}")
     if classifier.names != CLASSES:
         raise ModelError(f"{where}: classifier names {_diff(classifier.names)} differ from vision/classes.py")
     return ModelsConfig(detector=detector, classifier=classifier)
 
 
-def _diff(names: Sequence[str]) -> str:
-    if len(names) != len(CLASSES):
-        return f"({len(names)} classes, expected {len(CLASSES)})"
-    first = next(i for i, (a, b) in enumerate(zip(names, CLASSES, strict=True)) if a != b)
-    return f"(class {first} is '{names[first]}', expected '{CLASSES[first]}')"
+def _diff(names: Sequence[str], expected: Sequence[str] = CLASSES) -> str:
+    if len(names) != len(expected):
+        return f"({len(names)} classes, expected {len(expected)})"
+    first = next(i for i, (a, b) in enumerate(zip(names, expected, strict=True)) if a != b)
+    return f"(class {first} is '{names[first]}', expected '{expected[first]}')"
 
 
 def load_config(models_dir: Path) -> ModelsConfig:
@@ -326,7 +340,8 @@ def _cut_by_inner_edge(boxes: np.ndarray, window: np.ndarray, height: int, width
 
 @dataclass(frozen=True)
 class TileClassifier:
-    """Reads the face of each square tile crop: (N, 49) class probabilities."""
+    """Reads the face of each square tile crop: (N, 49) class probabilities (and, for a model
+    trained with the NOT_A_TILE class, how likely the crop holds no tile at all)."""
 
     session: ort.InferenceSession
     config: ClassifierConfig
@@ -342,14 +357,17 @@ class TileClassifier:
                 raise ModelError(f"classifier input is {height}x{width} but {SIDECAR} says {config.imgsz}")
         outputs = session.get_outputs()
         classes = outputs[0].shape[-1] if outputs and outputs[0].shape else None
-        if _static(classes) not in (None, len(CLASSES)):
-            raise ModelError(f"classifier has {classes} outputs, expected {len(CLASSES)}")
+        if _static(classes) not in (None, config.outputs):
+            raise ModelError(f"classifier has {classes} outputs, expected {config.outputs}")
         embedded = _embedded_names(session)
         if embedded is not None:
             # Training folders are named "NN_code" so that their sorted order is the class order.
             trained = tuple(re.sub(r"^\d+_", "", name) for name in embedded)
-            if trained != CLASSES:
-                raise ModelError(f"classifier was trained on classes {_diff(trained)}, not vision/classes.py")
+            expected = CLASSES + (() if config.reject is None else (config.reject,))
+            if trained != expected:
+                raise ModelError(
+                    f"classifier was trained on classes {_diff(trained, expected)}, not vision/classes.py"
+                )
         return cls(
             session=session,
             config=config,
@@ -359,15 +377,26 @@ class TileClassifier:
         )
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
-        """(N, S, S, 3) uint8 RGB crops -> (N, 49) float32 probabilities (rows sum to 1)."""
+        """(N, S, S, 3) uint8 RGB crops -> (N, 49) float32 tile probabilities (rows sum to 1)."""
+        return self.classify_with_reject(crops)[0]
+
+    def classify_with_reject(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(N, 49) tile probabilities (rows sum to 1, given that the crop holds a tile) and (N,) the
+        probability that it holds none (all 0 for a model without the NOT_A_TILE output)."""
         n = len(crops)
         if n == 0:
-            return np.zeros((0, len(CLASSES)), np.float32)
+            return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0,), np.float32)
         if crops.shape[1:] != (self.size, self.size, 3):
             raise ValueError(f"crops must be (N, {self.size}, {self.size}, 3), got {crops.shape}")
         turns = {1: (0,), 2: (0, 2), 4: (0, 1, 2, 3)}[self.config.rotations]
         views = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
-        return self._classify(views).reshape(len(turns), n, -1).mean(axis=0)
+        probs = self._classify(views).reshape(len(turns), n, -1).mean(axis=0)
+        tiles = probs[:, : len(CLASSES)]
+        not_tile = probs[:, len(CLASSES) :].sum(axis=1)
+        # a crop judged all "no tile" still gets a usable tile distribution (uniform, not 0/0)
+        sums = tiles.sum(axis=1, keepdims=True)
+        tiles = np.where(sums > 1e-12, tiles / np.maximum(sums, 1e-12), 1.0 / len(CLASSES))
+        return tiles.astype(np.float32), not_tile.astype(np.float32)
 
     def _classify(self, crops: np.ndarray) -> np.ndarray:
         n = len(crops)
@@ -383,8 +412,8 @@ class TileClassifier:
             out = np.asarray(self.session.run(None, {self.input_name: chunk})[0], np.float32)
             parts.append(out.reshape(len(chunk), -1)[:real])
         probs = np.concatenate(parts)
-        if probs.shape[1] != len(CLASSES):
-            raise ModelError(f"classifier returned {probs.shape[1]} classes, expected {len(CLASSES)}")
+        if probs.shape[1] != self.config.outputs:
+            raise ModelError(f"classifier returned {probs.shape[1]} classes, expected {self.config.outputs}")
         return _as_probabilities(probs)
 
 

@@ -49,6 +49,7 @@ class Reading:
     `detections.confidence` = `det_score` * `class_prob`; `probabilities` is (N, 49), rows
     in detection order, for offering alternatives. `warnings` holds the pipeline's and the
     layout's warnings, in that order. `timings_ms` maps stage name -> milliseconds.
+    `rejected_xyxy` (K, 4) holds the boxes the classifier judged to hold no tile (left out).
     """
 
     detections: Detections
@@ -58,6 +59,7 @@ class Reading:
     det_score: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.float32))
     class_prob: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.float32))
     probabilities: np.ndarray = field(default_factory=lambda: np.zeros((0, len(CLASSES)), np.float32))
+    rejected_xyxy: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
 
     @property
     def hand(self) -> dict[str, Any] | None:
@@ -92,6 +94,14 @@ def _uncertain_warnings(detections: Detections, probabilities: np.ndarray) -> li
                 f"{CLASSES[top2[0]]} ({row[top2[0]]:.2f}) or {CLASSES[top2[1]]} ({row[top2[1]]:.2f})"
             )
     return out
+
+
+def _rejected_warning(rejected_xyxy: np.ndarray) -> list[str]:
+    if not len(rejected_xyxy):
+        return []
+    centres = [f"({int(x1 + x2) // 2}, {int(y1 + y2) // 2})" for x1, y1, x2, y2 in rejected_xyxy[:3]]
+    more = ", ..." if len(rejected_xyxy) > 3 else ""
+    return [f"left out {len(rejected_xyxy)} box(es) that hold no tile, at {', '.join(centres)}{more}"]
 
 
 def _dedupe(items: Sequence[str]) -> tuple[str, ...]:
@@ -146,8 +156,11 @@ class TileReader:
         config = self.classifier.config
         crops = crop_tiles(rgb, boxes, config.imgsz, config.crop_margin)
         lap("crop")
-        probabilities = self.classifier.classify(crops)
+        probabilities, not_tile = self.classifier.classify_with_reject(crops)
         lap("classify")
+        tile = not_tile <= config.reject_above
+        rejected_xyxy = boxes[~tile].astype(np.float32)
+        boxes, det_score, probabilities = boxes[tile], det_score[tile], probabilities[tile]
         class_id = probabilities.argmax(axis=1).astype(np.int64)
         class_prob = probabilities[np.arange(len(class_id)), class_id].astype(np.float32)
         detections = Detections(
@@ -157,6 +170,7 @@ class TileReader:
         )
         warnings: list[str] = [] if len(detections) else ["no tiles found"]
         warnings.extend(_uncertain_warnings(detections, probabilities))
+        warnings.extend(_rejected_warning(rejected_xyxy))
         layout, layout_warnings = self.layout(detections)
         lap("layout")
         timings["total"] = round(sum(timings.values()), 2)
@@ -168,4 +182,5 @@ class TileReader:
             det_score=det_score.astype(np.float32),
             class_prob=class_prob,
             probabilities=probabilities.astype(np.float32),
+            rejected_xyxy=rejected_xyxy,
         )

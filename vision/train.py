@@ -5,7 +5,7 @@ Stages, each a sub-command, each deterministic for its seed:
     python -m vision.train data       --scenes DIR --out DIR     # scenes -> detector set + classifier crops
     python -m vision.train merge      --out DIR --from DIR[:N[:M]]...  # several data outputs as one set
     python -m vision.train detector   --data DIR --epochs N      # 1-class "tile" detector (YOLO11n)
-    python -m vision.train classifier --data DIR --epochs N      # 49-class crop classifier (YOLO11n-cls)
+    python -m vision.train classifier --data DIR --epochs N      # 49 tiles (+ "none") crop classifier
     python -m vision.train export     --detector PT --classifier PT --out models/
 
 Scenes come from `python -m datasets.synth`. Checkpoints and logs go under `--project`
@@ -31,18 +31,69 @@ os.environ.setdefault("YOLO_VERBOSE", "True")
 import cv2
 import numpy as np
 
-from vision.classes import CLASSES
+from vision.classes import CLASSES, NOT_A_TILE
 from vision.crops import crop_tiles
 
 DEFAULT_PROJECT = Path.home() / ".cache" / "mahjong-train"
 CROP_MARGIN = 0.15
 CLASSIFIER_SIZE = 96
 DETECTOR_SIZE = 512
+# the classifier's outputs: the 49 tiles, then "no tile here" (trained on `negative_boxes` crops)
+TRAIN_CLASSES = (*CLASSES, NOT_A_TILE)
 
 
 def class_folder(index: int) -> str:
     """Folder name whose alphabetical order equals the class order (ultralytics sorts folder names)."""
-    return f"{index:02d}_{CLASSES[index]}"
+    return f"{index:02d}_{TRAIN_CLASSES[index]}"
+
+
+def _overlaps(box: np.ndarray, tiles: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """IoU of `box` with each tile, the share of each tile inside `box`, and of `box` inside each tile."""
+    x1 = np.maximum(box[0], tiles[:, 0])
+    y1 = np.maximum(box[1], tiles[:, 1])
+    x2 = np.minimum(box[2], tiles[:, 2])
+    y2 = np.minimum(box[3], tiles[:, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    tile_areas = (tiles[:, 2] - tiles[:, 0]) * (tiles[:, 3] - tiles[:, 1])
+    return inter / (area + tile_areas - inter), inter / tile_areas, inter / area
+
+
+def negative_boxes(tiles: np.ndarray, width: int, height: int, n: int, rng: np.random.Generator,
+                   tries: int = 30) -> np.ndarray:
+    """Up to `n` tile-sized boxes that hold no tile: (K, 4) float32 xyxy, K <= n.
+
+    Half lie anywhere in the photo (table, cloth, props), half beside a tile, shifted by half to one
+    tile width or height (the gap between two tiles, a tile's side, the table at a row's end): what a
+    detector fires on by mistake. A box is kept only if it overlaps no tile by IoU >= 0.3, covers no
+    more than a third of any tile, and lies no more than half inside one; so a badly placed box around a
+    real tile, or one around two tiles, is never taught as "no tile".
+    """
+    found: list[np.ndarray] = []
+    if not len(tiles):
+        return np.zeros((0, 4), np.float32)
+    sizes = tiles[:, 2:] - tiles[:, :2]
+    for _ in range(n * tries):
+        if len(found) == n:
+            break
+        k = int(rng.integers(len(tiles)))
+        w, h = sizes[k] * np.exp(rng.normal(0, 0.2, 2))
+        if rng.random() < 0.5:
+            cx, cy = rng.uniform(0, width), rng.uniform(0, height)
+        else:
+            shift = rng.uniform(0.5, 1.0) * rng.choice([-1, 1])
+            cx, cy = (tiles[k, :2] + tiles[k, 2:]) / 2
+            if rng.random() < 0.5:
+                cx += shift * sizes[k, 0]
+            else:
+                cy += shift * sizes[k, 1]
+        box = np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], np.float32)
+        if box[0] < 0 or box[1] < 0 or box[2] > width or box[3] > height:
+            continue
+        iou, tile_inside, box_inside = _overlaps(box, tiles)
+        if iou.max() < 0.3 and tile_inside.max() <= 1 / 3 and box_inside.max() <= 0.5:
+            found.append(box)
+    return np.array(found, np.float32).reshape(-1, 4)
 
 
 def jitter_boxes(xyxy: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
@@ -53,8 +104,16 @@ def jitter_boxes(xyxy: np.ndarray, rng: np.random.Generator, amount: float) -> n
     return np.concatenate([centre - size / 2, centre + size / 2], axis=1)
 
 
-def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_per_tile: int) -> None:
-    """Detector set (all scenes, single class at train time) and classifier crops from the scene metas."""
+def _write_crop(path: Path, rgb_crop: np.ndarray) -> None:
+    cv2.imwrite(str(path), cv2.cvtColor(rgb_crop, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 92])
+
+
+def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_per_tile: int,
+               negatives_per_scene: int = 0) -> None:
+    """Detector set (all scenes, single class at train time) and classifier crops from the scene metas.
+
+    With `negatives_per_scene` > 0 each scene also gives that many "no tile" crops (`negative_boxes`).
+    """
     rng = np.random.default_rng(seed)
     metas = sorted((scenes / "meta").glob("*.json"))
     if not metas:
@@ -79,10 +138,11 @@ def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_pe
     )
 
     cls = out / "classifier"
+    n_classes = len(TRAIN_CLASSES) if negatives_per_scene > 0 else len(CLASSES)
     for split in splits:
-        for index in range(len(CLASSES)):
+        for index in range(n_classes):
             (cls / split / class_folder(index)).mkdir(parents=True, exist_ok=True)
-    counts = np.zeros(len(CLASSES), int)
+    counts = np.zeros(n_classes, int)
     for split, split_names in splits.items():
         for name in split_names:
             meta = json.loads((scenes / "meta" / f"{name}.json").read_text())
@@ -93,6 +153,12 @@ def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_pe
             if not tiles:
                 continue
             xyxy = np.array([t["xyxy"] for t in tiles], np.float32)
+            if negatives_per_scene > 0:
+                height, width = rgb.shape[:2]
+                empty = negative_boxes(xyxy, width, height, negatives_per_scene, rng)
+                counts[-1] += len(empty) * (split == "train")
+                for i, crop in enumerate(crop_tiles(rgb, empty, CLASSIFIER_SIZE, CROP_MARGIN)):
+                    _write_crop(cls / split / class_folder(len(CLASSES)) / f"{name}_none{i}.jpg", crop)
             for k in range(crops_per_tile if split == "train" else 1):
                 # Training crops are cut around jittered boxes, as a detector's boxes are never exact.
                 boxes = jitter_boxes(xyxy, rng, 0.07) if split == "train" else xyxy
@@ -100,11 +166,11 @@ def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_pe
                 for i, (tile, crop) in enumerate(zip(tiles, crops, strict=True)):
                     index = CLASSES.index(tile["code"])
                     counts[index] += split == "train"
-                    path = cls / split / class_folder(index) / f"{name}_{i}_{k}.jpg"
-                    bgr_crop = cv2.cvtColor(crop, cv2.COLOR_RGB2BGR)
-                    cv2.imwrite(str(path), bgr_crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
+                    _write_crop(cls / split / class_folder(index) / f"{name}_{i}_{k}.jpg", crop)
     print(f"detector set: {len(splits['train'])} train / {len(splits['val'])} val scenes -> {det}")
-    print(f"classifier crops per class (train): min {counts.min()} median {int(np.median(counts))} -> {cls}")
+    tile_counts = counts[: len(CLASSES)]
+    print(f"classifier crops per class (train): min {tile_counts.min()} median {int(np.median(tile_counts))}"
+          f"{f', no tile {counts[-1]}' if negatives_per_scene > 0 else ''} -> {cls}")
 
 
 def _detector_images(source: Path, split: str) -> list[str]:
@@ -214,6 +280,7 @@ class RunSettings:
     contain: float | None = 0.7
     rotations: int = 1
     grid: int = 1
+    reject_above: float = 0.5
 
 
 def export(detector: Path, classifier: Path, out: Path, det_imgsz: int, cls_imgsz: int,
@@ -226,9 +293,10 @@ def export(detector: Path, classifier: Path, out: Path, det_imgsz: int, cls_imgs
                                                opset=17, nms=False))
     cls_model = YOLO(str(classifier))
     names = [cls_model.names[i] for i in range(len(cls_model.names))]
-    expected = [class_folder(i) for i in range(len(CLASSES))]
+    with_reject = len(names) == len(TRAIN_CLASSES)
+    expected = [class_folder(i) for i in range(len(TRAIN_CLASSES) if with_reject else len(CLASSES))]
     if names != expected:
-        sys.exit(f"classifier classes {names[:5]}... differ from the class list {expected[:5]}...")
+        sys.exit(f"classifier classes {names[:3]}..{names[-2:]} differ from {expected[:3]}..{expected[-2:]}")
     cls_onnx = Path(cls_model.export(format="onnx", imgsz=cls_imgsz, dynamic=True, simplify=True, opset=17))
     shutil.copy(det_onnx, out / "tile_detector.onnx")
     shutil.copy(cls_onnx, out / "tile_classifier.onnx")
@@ -239,6 +307,8 @@ def export(detector: Path, classifier: Path, out: Path, det_imgsz: int, cls_imgs
         "classifier": {"file": "tile_classifier.onnx", "imgsz": cls_imgsz, "names": list(CLASSES),
                        "crop_margin": CROP_MARGIN, "rotations": settings.rotations},
     }
+    if with_reject:
+        sidecar["classifier"] |= {"reject": NOT_A_TILE, "reject_above": settings.reject_above}
     (out / "models.json").write_text(json.dumps(sidecar, indent=2) + "\n")
     print(f"exported to {out}")
 
@@ -252,6 +322,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--val-fraction", type=float, default=0.1)
     p.add_argument("--crops-per-tile", type=int, default=2)
+    p.add_argument("--negatives-per-scene", type=int, default=0,
+                   help='"no tile" crops per scene (a 50th classifier class; 0 = none)')
     p.add_argument("--seed", type=int, default=0)
     p = sub.add_parser("merge", help="one training set from several data outputs (links)")
     p.add_argument("--out", type=Path, required=True)
@@ -285,11 +357,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--rotations", type=int, choices=(1, 2, 4), default=RunSettings.rotations,
                    help="turned views of each crop the classifier averages")
     p.add_argument("--grid", type=int, default=RunSettings.grid, help="detector windows per side")
+    p.add_argument("--reject-above", type=float, default=RunSettings.reject_above,
+                   help='leave a box out when its "no tile" probability is above this')
     args = parser.parse_args(argv)
 
     start = time.time()
     if args.stage == "data":
-        build_data(args.scenes, args.out, args.val_fraction, args.seed, args.crops_per_tile)
+        build_data(args.scenes, args.out, args.val_fraction, args.seed, args.crops_per_tile,
+                   args.negatives_per_scene)
     elif args.stage == "merge":
         merge(args.out, args.sources, args.seed)
     elif args.stage == "detector":
@@ -300,7 +375,7 @@ def main(argv: list[str] | None = None) -> None:
                          args.weights, args.optimizer, args.lr0, args.warmup_epochs)
     else:
         export(args.detector, args.classifier, args.out, args.det_imgsz, args.cls_imgsz,
-               RunSettings(args.conf, args.contain, args.rotations, args.grid))
+               RunSettings(args.conf, args.contain, args.rotations, args.grid, args.reject_above))
     print(f"{args.stage}: {time.time() - start:.0f} s wall")
 
 

@@ -3,8 +3,9 @@
 - detector: input `images` (1, 3, H, W); output (1, 5, A) = the given (cx, cy, w, h, score)
   rows, constant (plus 0 x the input, so the graph really consumes it).
 - classifier: input (B, 3, S, S); output (B, 49) = softmax(GAIN * mean RGB @ W), where W
-  sends a red crop to class `RED`, green to `GREEN`, blue to `BLUE`: the answer depends on
-  the crop, so crop placement and batch order are tested for real.
+  sends a red crop to class `RED`, green to `GREEN`, blue to `BLUE` (or, with a 50th output,
+  to "no tile"): the answer depends on the crop, so crop placement and batch order are tested
+  for real.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from vision.classes import CLASS_INDEX, CLASSES
+from vision.classes import CLASS_INDEX, CLASSES, NOT_A_TILE
 
 RED, GREEN, BLUE = CLASS_INDEX["1m"], CLASS_INDEX["1p"], CLASS_INDEX["1s"]
 OPSET = 17
@@ -56,10 +57,17 @@ def detector_model(
 
 
 def classifier_model(
-    path: Path, size: int, batch: int | None, classes: int = len(CLASSES), names: str | None = None
+    path: Path,
+    size: int,
+    batch: int | None,
+    classes: int = len(CLASSES),
+    names: str | None = None,
+    targets: tuple[int, int, int] = (RED, GREEN, BLUE),
 ) -> None:
+    """`targets`: the class a red, a green and a blue crop is read as."""
     weights = np.full((3, classes), -1.0, np.float32)
-    weights[0, RED] = weights[1, GREEN] = weights[2, BLUE] = 1.0
+    for channel, target in enumerate(targets):
+        weights[channel, target] = 1.0
     batch_dim: int | str = batch if batch is not None else "batch"
     nodes = [
         helper.make_node("ReduceMean", ["images"], ["rgb"], axes=[2, 3], keepdims=0),  # (B, 3)
@@ -90,10 +98,16 @@ def write_models(
     names: Sequence[str] = CLASSES,
     sidecar_hw: tuple[int, int] | None = None,
     conf: float = 0.25,
+    blue_is_no_tile: bool = False,
 ) -> Path:
+    """With `blue_is_no_tile`, the classifier has a 50th output, NOT_A_TILE, and reads blue as it."""
     directory.mkdir(parents=True, exist_ok=True)
     detector_model(directory / "tile_detector.onnx", rows, det_hw)
-    classifier_model(directory / "tile_classifier.onnx", cls_size, cls_batch)
+    if blue_is_no_tile:
+        classifier_model(directory / "tile_classifier.onnx", cls_size, cls_batch, len(CLASSES) + 1,
+                         targets=(RED, GREEN, len(CLASSES)))
+    else:
+        classifier_model(directory / "tile_classifier.onnx", cls_size, cls_batch)
     sidecar = {
         "detector": {
             "file": "tile_detector.onnx",
@@ -109,5 +123,7 @@ def write_models(
             "crop_margin": 0.15,
         },
     }
+    if blue_is_no_tile:
+        sidecar["classifier"]["reject"] = NOT_A_TILE
     (directory / "models.json").write_text(json.dumps(sidecar))
     return directory

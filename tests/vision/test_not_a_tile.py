@@ -1,0 +1,110 @@
+"""A classifier with the 50th "no tile" output: such boxes are left out of the reading, with a warning."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.vision.scenes import detector_rows, scene
+from tests.vision.tinymodels import classifier_model, write_models
+from vision.classes import CLASSES, NOT_A_TILE
+from vision.onnx_models import ModelError
+from vision.pipeline import TileReader
+
+
+def _edit(directory: Path, key: str, value: object) -> None:
+    path = directory / "models.json"
+    data = json.loads(path.read_text())
+    data["classifier"][key] = value
+    path.write_text(json.dumps(data))
+
+
+def _folder_names(codes: tuple[str, ...]) -> str:
+    return repr({i: f"{i:02d}_{code}" for i, code in enumerate(codes)})
+
+
+def test_a_box_read_as_no_tile_is_left_out_and_named(tmp_path: Path) -> None:
+    sc = scene(600, 1000)  # red 1m, green 1p, blue: read as "no tile" by this classifier
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)), blue_is_no_tile=True))
+    assert reader.classifier.config.reject == NOT_A_TILE
+    reading = reader.read(sc.rgb)
+    assert reading.detections.codes == ["1m", "1p"]
+    assert reading.probabilities.shape == (2, len(CLASSES))
+    np.testing.assert_allclose(reading.probabilities.sum(axis=1), 1.0, atol=1e-5)
+    np.testing.assert_allclose(reading.rejected_xyxy, sc.boxes[2:], atol=10)
+    x1, y1, x2, y2 = sc.boxes[2].astype(int)
+    centre = f"({(x1 + x2) // 2}, {(y1 + y2) // 2})"
+    assert any(w.startswith("left out 1 box(es) that hold no tile, at (") for w in reading.warnings)
+    # the warning points at the box, to within the detector's rounding
+    warned = next(w for w in reading.warnings if w.startswith("left out"))
+    wx, wy = (int(v) for v in warned.split("at (")[1].rstrip(")").split(", "))
+    cx, cy = (int(v) for v in centre.strip("()").split(", "))
+    assert abs(wx - cx) <= 3 and abs(wy - cy) <= 3
+
+
+def test_without_the_extra_output_nothing_is_left_out(tmp_path: Path) -> None:
+    sc = scene(600, 1000)
+    reading = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)))).read(sc.rgb)
+    assert reading.detections.codes == ["1m", "1p", "1s"] and len(reading.rejected_xyxy) == 0
+    assert not any(w.startswith("left out") for w in reading.warnings)
+
+
+def test_reject_threshold_comes_from_the_sidecar(tmp_path: Path) -> None:
+    sc = scene(600, 1000)
+    write_models(tmp_path, detector_rows(sc, (384, 640)), blue_is_no_tile=True)
+    _edit(tmp_path, "reject_above", 1.0)  # never sure enough: every box is read as a tile
+    reading = TileReader.load(tmp_path).read(sc.rgb)
+    assert len(reading.detections) == 3 and len(reading.rejected_xyxy) == 0
+
+
+def test_no_tile_probability_and_renormalised_tile_probabilities(tmp_path: Path) -> None:
+    reader = TileReader.load(write_models(tmp_path, np.zeros((1, 5), np.float32), blue_is_no_tile=True))
+    crops = np.zeros((3, 32, 32, 3), np.uint8)
+    crops[0, ..., 0] = 255
+    crops[1, ..., 2] = 255
+    crops[2] = (255, 0, 255)  # half red, half blue
+    tiles, not_tile = reader.classifier.classify_with_reject(crops)
+    assert tiles.shape == (3, len(CLASSES)) and not_tile.shape == (3,)
+    assert not_tile[0] < 0.01 and not_tile[1] > 0.99 and 0.3 < not_tile[2] < 0.7
+    np.testing.assert_allclose(tiles.sum(axis=1), 1.0, atol=1e-5)
+    assert tiles[2].argmax() == CLASSES.index("1m")
+    np.testing.assert_allclose(reader.classifier.classify(crops), tiles)
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("reject", "junk", "classifier reject must be 'none', got 'junk'"),
+        ("reject_above", 0.0, r"reject_above must be in \(0, 1\], got 0.0"),
+        ("reject_above", "high", "malformed"),
+    ],
+)
+def test_bad_reject_settings_refused(tmp_path: Path, key: str, value: object, message: str) -> None:
+    write_models(tmp_path, np.zeros((1, 5), np.float32), blue_is_no_tile=True)
+    _edit(tmp_path, key, value)
+    with pytest.raises(ModelError, match=message):
+        TileReader.load(tmp_path)
+
+
+def test_output_count_must_match_the_sidecar(tmp_path: Path) -> None:
+    write_models(tmp_path, np.zeros((1, 5), np.float32), blue_is_no_tile=True)
+    _edit(tmp_path, "reject", None)  # a 50-output model described as a 49-class one
+    with pytest.raises(ModelError, match="classifier has 50 outputs, expected 49"):
+        TileReader.load(tmp_path)
+    write_models(tmp_path, np.zeros((1, 5), np.float32))
+    _edit(tmp_path, "reject", NOT_A_TILE)  # and the other way round
+    with pytest.raises(ModelError, match="classifier has 49 outputs, expected 50"):
+        TileReader.load(tmp_path)
+
+
+def test_embedded_names_must_end_with_the_no_tile_class(tmp_path: Path) -> None:
+    write_models(tmp_path, np.zeros((1, 5), np.float32), blue_is_no_tile=True)
+    path = tmp_path / "tile_classifier.onnx"
+    classifier_model(path, 32, None, len(CLASSES) + 1, names=_folder_names((*CLASSES, NOT_A_TILE)))
+    assert TileReader.load(tmp_path).classifier.config.reject == NOT_A_TILE
+    classifier_model(path, 32, None, len(CLASSES) + 1, names=_folder_names((*CLASSES, "other")))
+    with pytest.raises(ModelError, match=r"class 49 is 'other', expected 'none'"):
+        TileReader.load(tmp_path)

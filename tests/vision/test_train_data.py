@@ -1,0 +1,74 @@
+"""`python -m vision.train data`: classifier crops, and the "no tile" crops cut beside the tiles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from datasets.synth import main as synth_main
+from vision.classes import CLASSES
+from vision.train import _overlaps, class_folder, main, negative_boxes
+
+
+@st.composite
+def tile_rows(draw: st.DrawFn) -> tuple[np.ndarray, int, int]:
+    """A photo with a few rows of touching tiles (the hard case: little room between them)."""
+    width, height = draw(st.integers(300, 1200)), draw(st.integers(300, 1200))
+    tile_w = draw(st.integers(20, 80))
+    tile_h = int(tile_w * draw(st.floats(1.2, 1.5)))
+    boxes = []
+    for row in range(draw(st.integers(1, 3))):
+        y = 20 + row * (tile_h + draw(st.integers(0, 40)))
+        x = draw(st.integers(0, 60))
+        for _ in range(draw(st.integers(1, 14))):
+            if x + tile_w < width and y + tile_h < height:
+                boxes.append([x, y, x + tile_w, y + tile_h])
+            x += tile_w + draw(st.integers(0, 3))
+    return np.array(boxes or [[0, 0, tile_w, tile_h]], np.float32), width, height
+
+
+@settings(max_examples=60, deadline=None)
+@given(tile_rows(), st.integers(0, 2**32 - 1), st.integers(1, 6))
+def test_no_tile_boxes_hold_no_tile(case: tuple[np.ndarray, int, int], seed: int, n: int) -> None:
+    tiles, width, height = case
+    boxes = negative_boxes(tiles, width, height, n, np.random.default_rng(seed))
+    assert boxes.shape[1] == 4 and len(boxes) <= n
+    for box in boxes:
+        assert 0 <= box[0] < box[2] <= width and 0 <= box[1] < box[3] <= height
+        iou, tile_inside, box_inside = _overlaps(box, tiles)
+        # never a real tile, even a badly boxed one, and never a pair of tiles
+        assert iou.max() < 0.3 and tile_inside.max() <= 1 / 3 + 1e-6 and box_inside.max() <= 0.5 + 1e-6
+
+
+def test_no_tile_boxes_are_found_beside_a_row_and_are_tile_sized() -> None:
+    tiles = np.array([[100 + 40 * k, 200, 140 + 40 * k, 256] for k in range(10)], np.float32)
+    boxes = negative_boxes(tiles, 800, 600, 8, np.random.default_rng(0))
+    assert len(boxes) == 8
+    sides = boxes[:, 2:] - boxes[:, :2]
+    assert (sides > 20).all() and (sides < 120).all()
+    # the same seed, the same boxes
+    np.testing.assert_array_equal(boxes, negative_boxes(tiles, 800, 600, 8, np.random.default_rng(0)))
+
+
+def test_data_stage_writes_a_no_tile_class_only_when_asked(tmp_path: Path) -> None:
+    scenes = tmp_path / "scenes"
+    assert synth_main(["--out", str(scenes), "--n", "3", "--seed", "4", "--styles", "procedural",
+                       "--size", "480"]) == 0
+    main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "plain"), "--seed", "1"])
+    main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "with"), "--seed", "1",
+          "--negatives-per-scene", "3"])
+    plain = sorted(p.name for p in (tmp_path / "plain" / "classifier" / "train").iterdir())
+    both = sorted(p.name for p in (tmp_path / "with" / "classifier" / "train").iterdir())
+    assert plain == [class_folder(i) for i in range(len(CLASSES))]
+    # the extra folder sorts last, so ultralytics gives it the index after the 49 tiles
+    assert both == [*plain, "49_none"] and class_folder(len(CLASSES)) == "49_none"
+    none_crops = [*(tmp_path / "with" / "classifier").glob("*/49_none/*.jpg")]
+    assert 3 <= len(none_crops) <= 9
+    def tile_crops(data: str) -> list[str]:
+        crops = (tmp_path / data / "classifier").glob("train/*/*.jpg")
+        return sorted(f"{p.parent.name}/{p.name}" for p in crops if p.parent.name != "49_none")
+
+    assert tile_crops("with") == tile_crops("plain") and len(tile_crops("plain")) > 10

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from datasets.faces import FaceRecipe, Layout, placed, render_face, scaled
+from datasets.faces import FaceRecipe, Layout, bonus_picture_code, placed, render_face, scaled
 from datasets.randomized import VARIANTS, random_recipe
 from datasets.styles import STYLES, StyleUnavailableError, style_faces
 from datasets.synth import SAMPLE_SAFE_STYLES, render_scene
@@ -159,3 +159,57 @@ def test_hollow_sticks_leave_the_ground_inside() -> None:
     solid = render_face(FaceRecipe(bamboo="sticks", layout=Layout(stick_width=0.1)), "2s")
     hollow = render_face(FaceRecipe(bamboo="hollow", layout=Layout(stick_width=0.1)), "2s")
     assert 0.2 * _ink(solid) < _ink(hollow) < 0.85 * _ink(solid)
+
+
+BONUS = ("F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4")
+
+
+def _differs(a: np.ndarray, b: np.ndarray) -> float:
+    """Share of pixels that differ visibly between two faces."""
+    return float((np.abs(a.astype(int) - b.astype(int)).max(axis=2) > 60).mean())
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**31 - 1))
+def test_shuffled_bonus_pictures_are_a_permutation_of_the_eight(seed: int) -> None:
+    shuffled = Layout(seed=seed, bonus_pictures="shuffled")
+    shown = [bonus_picture_code(shuffled, code) for code in BONUS]
+    assert sorted(shown) == sorted(BONUS)
+    assert [bonus_picture_code(Layout(seed=seed), code) for code in BONUS] == list(BONUS)
+
+
+def test_a_shuffled_set_draws_another_tiles_picture_under_its_own_number() -> None:
+    seed = next(
+        s for s in range(100) if bonus_picture_code(Layout(seed=s, bonus_pictures="shuffled"), "F1") == "S2"
+    )
+    own = FaceRecipe(layout=Layout(seed=seed))
+    shuffled = FaceRecipe(layout=Layout(seed=seed, bonus_pictures="shuffled"))
+    # F1 now shows summer's sun: it looks like S2's face except for the number's digit and colour
+    f1 = render_face(shuffled, "F1")
+    assert _differs(f1, render_face(own, "F1")) > 0.1
+    assert _differs(f1, render_face(own, "S2")) < 0.05
+
+
+def test_random_bonus_pictures_differ_by_set_and_repeat_for_a_set() -> None:
+    a = FaceRecipe(layout=Layout(seed=1, bonus_pictures="random"))
+    b = FaceRecipe(layout=Layout(seed=2, bonus_pictures="random"))
+    assert _differs(render_face(a, "S3"), render_face(b, "S3")) > 0.03
+    assert _differs(render_face(a, "S3"), render_face(a, "S4")) > 0.03
+    assert np.array_equal(render_face(a, "S3"), render_face(a, "S3"))
+
+
+def _near(face: np.ndarray, rgb: tuple[int, int, int]) -> int:
+    """Pixels of `face` within 30 of colour `rgb`."""
+    return int((np.abs(face[..., :3].astype(int) - rgb).max(axis=2) < 30).sum())
+
+
+def test_bonus_number_ink_follows_the_layout() -> None:
+    box = (0.3, 0.3, 0.7, 0.7)  # a big number over a random plant
+    classic = FaceRecipe(layout=Layout(bonus_pictures="random", seed=5, bonus_number_box=box))
+    other = FaceRecipe(layout=Layout(bonus_pictures="random", seed=5, bonus_number_box=box, bonus_ink="gk"))
+    p = classic.palette
+    # the flower's number turns from the palette's blue to its green; the season's from red to black
+    for code, was, now in (("F2", p.blue, p.green), ("S2", p.red, p.black)):
+        before, after = render_face(classic, code), render_face(other, code)
+        assert _near(after, now) > _near(before, now) + 50
+        assert _near(before, was) > _near(after, was) + 50

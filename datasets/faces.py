@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
-from datasets.glyphs import draw_strokes
+from datasets.glyphs import STROKES, draw_strokes
 
 FACE_W, FACE_H = 192, 256
 _SS = 2  # supersampling: PIL draws without anti-aliasing, so draw big and shrink
@@ -75,6 +75,12 @@ class Layout:
     # `seed`). Only the number and name are the same from set to set, so a reader must learn those.
     bonus_pictures: str = "own"
     bonus_ink: str = "br"  # palette keys (r, g, b, k = black) of the flower and the season numbers
+    bonus_numbers: bool = True  # False: the set prints only the picture and the name (梅 ... 冬)
+    # Pictures (bonus tiles, animals, `face`, the 1 of bamboo) drawn as one-colour outlines, as
+    # carved and many printed sets show them; and the 1 of bamboo varied like the other pictures.
+    line_art: bool = False
+    vary_bird: bool = False
+    corner_index: bool = False  # a small rank (suits) or letter (winds) in the top-left corner
 
 
 @dataclass(frozen=True)
@@ -390,7 +396,10 @@ _STICKS: dict[int, list[tuple[float, float, str]]] = {
 def draw_bamboo(pen: Pen, recipe: FaceRecipe, rank: int) -> None:
     p = recipe.palette
     if rank == 1:
-        draw_bird(pen, p)
+        if recipe.layout.vary_bird or recipe.layout.line_art:
+            picture(pen, recipe, lambda q: draw_bird(q, p))
+        else:
+            draw_bird(pen, p)
         return
     if rank == 8:
         # the M over W arrangement of the real 8 of bamboo
@@ -538,7 +547,8 @@ def draw_random_plant(pen: Pen, rng: np.random.Generator) -> None:
         pts = [(x, 0.95)]
         for _ in range(3):
             x0, y0 = pts[-1]
-            pts.append((float(np.clip(x0 + rng.normal(0, 0.12), 0.1, 0.9)), y0 - float(rng.uniform(0.15, 0.3))))
+            x1 = float(np.clip(x0 + rng.normal(0, 0.12), 0.1, 0.9))
+            pts.append((x1, y0 - float(rng.uniform(0.15, 0.3))))
         pen.line(pts, stem, float(rng.uniform(0.015, 0.05)))
         tips += pts[1:]
     for x, y in tips:
@@ -638,8 +648,29 @@ def _bonus_number(pen: Pen, recipe: FaceRecipe, code: str, colour: RGB) -> None:
         draw_strokes(pen.draw, str(n), pen.box(digit_box), colour, weight=0.16)
 
 
+INDEX_BOX: Box = (0.0, 0.0, 0.16, 0.14)
+WIND_LETTERS = {"E": "E", "S": "S", "W": "W", "N": "N"}
+
+
+def draw_corner_index(pen: Pen, recipe: FaceRecipe, code: str) -> None:
+    """The small index some sets print in a corner: the rank of a suit tile, the letter of a wind."""
+    if len(code) == 2 and code[0].isdigit():
+        text = code[0]
+    elif code in WIND_LETTERS and recipe.font is not None:
+        text = WIND_LETTERS[code]
+    else:
+        return
+    colour = recipe.palette.red if code[-1] in "ms" and code[0].isdigit() else recipe.palette.black
+    if recipe.font is not None:
+        draw_text_fit(pen, text, INDEX_BOX, colour, recipe.font, recipe.font_index)
+    elif text in STROKES:  # the stroke table has the digits 1-4 only
+        draw_strokes(pen.draw, text, pen.box(INDEX_BOX), colour, weight=0.16)
+
+
 def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
     """Draw the printed side of tile `code` (everything but the ground)."""
+    if recipe.layout.corner_index:
+        draw_corner_index(pen, recipe, code)
     p = recipe.palette
     if len(code) == 2 and code[0].isdigit():
         rank, suit = int(code[0]), code[1]
@@ -671,7 +702,8 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
     elif code in FLOWER_CHARS or code in SEASON_CHARS:
         picture(pen, recipe, lambda q: draw_bonus_picture(q, recipe.layout, code, p))
         ink = recipe.layout.bonus_ink[0 if code in FLOWER_CHARS else 1]
-        _bonus_number(pen, recipe, code, _ink(p, ink))
+        if recipe.layout.bonus_numbers:
+            _bonus_number(pen, recipe, code, _ink(p, ink))
         if recipe.font is not None:
             name = FLOWER_CHARS.get(code) or SEASON_CHARS[code]
             draw_text_fit(pen, name, recipe.layout.bonus_char_box, p.black, recipe.font, recipe.font_index)
@@ -715,6 +747,8 @@ def picture(pen: Pen, recipe: FaceRecipe, draw: Callable[[Pen], None]) -> None:
         hsv[..., 2] = np.clip(hsv[..., 2] * (0.85 + 0.05 * (v % 4)), 0, 255)
         arr[..., :3] = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2RGB)
         layer = Image.fromarray(arr)
+    if recipe.layout.line_art:
+        layer = outline_layer(layer, recipe.palette.black if v % 3 else recipe.palette.red)
     scale = (1.0, 0.86, 0.78, 0.92)[v % 4]
     w, h = pen.image.size
     if scale != 1.0:
@@ -723,6 +757,22 @@ def picture(pen: Pen, recipe: FaceRecipe, draw: Callable[[Pen], None]) -> None:
     dx = (w - layer.width) * (0.5, 0.5, 0.8, 0.2)[v % 4]
     dy = (h - layer.height) * (0.5, 0.9, 0.7, 0.6)[v % 4]
     pen.image.alpha_composite(layer, (round(dx), round(dy)))
+
+
+def outline_layer(layer: Image.Image, ink: RGB) -> Image.Image:
+    """The picture on `layer` as one-colour outlines: the edges of its shapes and colour areas."""
+    arr = np.array(layer)
+    alpha = arr[..., 3]
+    # the picture over white, so shapes of any colour (and the picture's own edge) give edges
+    grey = cv2.cvtColor(arr[..., :3], cv2.COLOR_RGB2GRAY).astype(np.float32)
+    over_white = (grey * (alpha / 255.0) + 255.0 * (1 - alpha / 255.0)).astype(np.uint8)
+    edges = cv2.Canny(over_white, 30, 90)
+    width = max(1, round(layer.width * 0.012))
+    edges = cv2.dilate(edges, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * width + 1, 2 * width + 1)))
+    out = np.zeros_like(arr)
+    out[..., :3] = ink
+    out[..., 3] = edges
+    return Image.fromarray(out)
 
 
 def rounded_alpha(w: int, h: int, radius: float) -> np.ndarray:

@@ -13,6 +13,7 @@ Fonts that are not installed are left out of the draw; with none, every variant 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -109,13 +110,17 @@ def random_layout(rng: np.random.Generator, seed: int) -> Layout:
         char_scale=rng.uniform(0.8, 1.05),
         dot_colours="rgb" if rng.random() < 0.6 else "".join(rng.permutation(list("rgb"))),
         bonus_number_box=_corner_box(corners[0], rng.uniform(0.18, 0.3)),
-        bonus_char_box=_corner_box(corners[1], rng.uniform(0.2, 0.5)),
+        bonus_char_box=_corner_box(corners[1], rng.uniform(0.2, 0.6)),
         warp=rng.uniform(0.3, 1.5) if rng.random() < 0.75 else 0.0,
         dot_rings=int(rng.integers(1, 4)),
         petals=int(rng.choice([0, 5, 6, 8, 10, 12])),
         dot_disc=bool(rng.random() < 0.4),
         bonus_pictures=("own", "own", "shuffled", "random")[int(rng.integers(4))],
         bonus_ink="br" if rng.random() < 0.5 else "".join(rng.choice(list("rgbk"), 2)),
+        bonus_numbers=bool(rng.random() < 0.8),
+        line_art=bool(rng.random() < 0.25),
+        vary_bird=True,
+        corner_index=bool(rng.random() < 0.2),
     )
 
 
@@ -133,7 +138,7 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
     rng = np.random.default_rng([7001, variant])
     pick = int(rng.integers(len(fonts) + 1))
     font, index = fonts[pick] if pick < len(fonts) else (None, 0)
-    return FaceRecipe(
+    recipe = FaceRecipe(
         palette=random_palette(rng),
         font=font,
         font_index=index,
@@ -148,6 +153,11 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
         engraved=bool(rng.random() < 0.5),
         layout=random_layout(rng, variant),
     )
+    if font is None:
+        # brush strokes draw no flower or season name: the number and the picture must tell them apart
+        layout = replace(recipe.layout, bonus_pictures="own", bonus_numbers=True)
+        recipe = replace(recipe, layout=layout)
+    return recipe
 
 
 # the back colour of variant v is BACK_COLOURS[v % len(BACK_COLOURS)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -213,3 +215,41 @@ def test_bonus_number_ink_follows_the_layout() -> None:
         before, after = render_face(classic, code), render_face(other, code)
         assert _near(after, now) > _near(before, now) + 50
         assert _near(before, was) > _near(after, was) + 50
+
+
+def test_line_art_draws_pictures_in_one_ink_on_the_ground() -> None:
+    plain, line = FaceRecipe(), FaceRecipe(layout=Layout(line_art=True))
+    ground, ink = plain.palette.ground, plain.palette.red  # variant 0 inks in red
+    for code in ("1s", "F3", "cat"):
+        face = render_face(line, code)
+        assert _differs(face, render_face(plain, code)) > 0.05
+        inked = (np.abs(face[..., :3].astype(int) - ground).max(axis=2) > 60) & (face[..., 3] == 255)
+        # every inked pixel is the ink (or its anti-aliased edge towards the ground)
+        colours = face[..., :3][inked].astype(int)
+        towards_ink = np.abs(colours - ink).max(axis=1) < np.abs(colours - ground).max(axis=1)
+        assert inked.mean() > 0.02 and towards_ink.mean() > 0.9
+
+
+def test_a_set_without_bonus_numbers_draws_none() -> None:
+    box = (0.3, 0.3, 0.7, 0.7)
+    numbered = Layout(bonus_pictures="random", seed=5, bonus_number_box=box)
+    blue = FaceRecipe().palette.blue
+    with_number = _near(render_face(FaceRecipe(layout=numbered), "F2"), blue)
+    bare = _near(render_face(FaceRecipe(layout=replace(numbered, bonus_numbers=False)), "F2"), blue)
+    assert with_number > bare + 50
+
+
+def test_corner_index_marks_the_top_left_corner_only() -> None:
+    plain, indexed = FaceRecipe(), FaceRecipe(layout=Layout(corner_index=True))
+    for code in ("3m", "2p", "4s"):
+        a, b = render_face(plain, code), render_face(indexed, code)
+        changed = np.abs(a.astype(int) - b.astype(int)).max(axis=2) > 60
+        h, w = changed.shape
+        assert changed[: h // 4, : w // 4].sum() > 10 and changed[h // 4 :, :].sum() == 0
+    assert np.array_equal(render_face(plain, "P"), render_face(indexed, "P"))
+
+
+def test_sets_drawn_without_a_font_keep_what_tells_bonus_tiles_apart() -> None:
+    for variant in range(VARIANTS):
+        layout = random_recipe(variant, NO_FONTS).layout
+        assert layout.bonus_pictures == "own" and layout.bonus_numbers

@@ -13,6 +13,7 @@ from vision.detections import Detections
 # RGB colours. Tiles: green when sure, orange when not; groups by kind.
 SURE = (40, 200, 40)
 UNSURE = (255, 140, 0)
+NO_TILE = (160, 160, 160)  # boxes the classifier judged to hold no tile (left out of the reading)
 SURE_ABOVE = 0.6
 GROUP_COLOURS: dict[str, tuple[int, int, int]] = {
     "concealed": (30, 120, 255),
@@ -45,9 +46,13 @@ def _label(image: np.ndarray, text: str, x: int, y: int, colour: tuple[int, int,
 
 
 def annotate(
-    rgb: np.ndarray, detections: Detections, groups: Sequence[GroupLike] = (), scale: float = 1.0
+    rgb: np.ndarray,
+    detections: Detections,
+    groups: Sequence[GroupLike] = (),
+    scale: float = 1.0,
+    rejected_xyxy: np.ndarray | None = None,
 ) -> np.ndarray:
-    """A copy of `rgb` with the tiles and groups drawn on it.
+    """A copy of `rgb` with the tiles and groups drawn on it, and the left-out boxes in grey ("no tile").
 
     `scale` maps detection coordinates to `rgb` pixels (for boxes given in another resolution).
     """
@@ -62,6 +67,10 @@ def annotate(
         cv2.rectangle(out, (x1 - pad, y1 - pad), (x2 + pad, y2 + pad), colour, line)
         name = group.kind if group.meld is None else f"{group.meld}"
         _label(out, name, x1 - pad, y2 + pad + round(30 * font), colour, font)
+    for box in np.zeros((0, 4)) if rejected_xyxy is None else rejected_xyxy:
+        x1, y1, x2, y2 = (round(float(v) * scale) for v in box)
+        cv2.rectangle(out, (x1, y1), (x2, y2), NO_TILE, max(1, line // 2))
+        _label(out, "no tile", x1, y1, NO_TILE, font * 0.8)
     for code, conf, box in zip(detections.codes, detections.confidence, detections.xyxy, strict=True):
         x1, y1, x2, y2 = (round(float(v) * scale) for v in box)
         colour = SURE if conf >= SURE_ABOVE else UNSURE

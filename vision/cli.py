@@ -101,7 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.annotate:
         groups = reading.layout.groups if reading.layout is not None else ()
         try:
-            save_png(annotate(loaded.rgb, reading.detections, groups), args.annotate)
+            drawn = annotate(loaded.rgb, reading.detections, groups, rejected_xyxy=reading.rejected_xyxy)
+            save_png(drawn, args.annotate)
         except OSError as error:
             return _fail(f"cannot write {args.annotate}: {error}")
     if args.json:

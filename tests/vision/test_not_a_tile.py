@@ -108,3 +108,24 @@ def test_embedded_names_must_end_with_the_no_tile_class(tmp_path: Path) -> None:
     classifier_model(path, 32, None, len(CLASSES) + 1, names=_folder_names((*CLASSES, "other")))
     with pytest.raises(ModelError, match=r"class 49 is 'other', expected 'none'"):
         TileReader.load(tmp_path)
+
+
+def test_annotation_marks_left_out_boxes_in_grey(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from tests.vision.imagegen import encode
+    from vision.annotate import NO_TILE
+    from vision.cli import main
+
+    sc = scene(600, 1000)
+    photo = tmp_path / "hand.png"
+    photo.write_bytes(encode(Image.fromarray(sc.rgb), "PNG"))
+    models = write_models(tmp_path / "models", detector_rows(sc, (384, 640)), blue_is_no_tile=True)
+    out = tmp_path / "annotated.png"
+    assert main([str(photo), "--annotate", str(out), "--models", str(models)]) == 0
+    drawn = np.asarray(Image.open(out).convert("RGB")).astype(int)
+    grey = np.abs(drawn - NO_TILE).max(axis=2) < 10
+    x1, y1, x2, y2 = sc.boxes[2].astype(int)
+    assert grey[y1 - 3 : y2 + 3, x1 - 3 : x2 + 3].sum() > 100  # the blue box, left out, is outlined
+    bx1, by1, bx2, by2 = sc.boxes[1].astype(int)
+    assert grey[by1 - 3 : by2 + 3, bx1 - 3 : bx2 + 3].sum() == 0  # a read tile is not

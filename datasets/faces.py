@@ -563,10 +563,6 @@ def draw_random_plant(pen: Pen, rng: np.random.Generator) -> None:
         pen.circle(x, y, size * 0.5, fill=heart)
 
 
-def _ink(p: Palette, key: str) -> RGB:
-    return {"r": p.red, "g": p.green, "b": p.blue, "k": p.black}[key]
-
-
 def draw_animal_picture(pen: Pen, code: str, p: Palette) -> None:
     if code == "cat":
         fur = (215, 140, 50)
@@ -649,18 +645,16 @@ def _bonus_number(pen: Pen, recipe: FaceRecipe, code: str, colour: RGB) -> None:
 
 
 INDEX_BOX: Box = (0.0, 0.0, 0.16, 0.14)
-WIND_LETTERS = {"E": "E", "S": "S", "W": "W", "N": "N"}
 
 
 def draw_corner_index(pen: Pen, recipe: FaceRecipe, code: str) -> None:
     """The small index some sets print in a corner: the rank of a suit tile, the letter of a wind."""
     if len(code) == 2 and code[0].isdigit():
-        text = code[0]
-    elif code in WIND_LETTERS and recipe.font is not None:
-        text = WIND_LETTERS[code]
+        text, colour = code[0], recipe.palette.black if code[1] == "p" else recipe.palette.red
+    elif code in WIND_CHARS and recipe.font is not None:  # the wind's code is its letter
+        text, colour = code, recipe.palette.black
     else:
         return
-    colour = recipe.palette.red if code[-1] in "ms" and code[0].isdigit() else recipe.palette.black
     if recipe.font is not None:
         draw_text_fit(pen, text, INDEX_BOX, colour, recipe.font, recipe.font_index)
     elif text in STROKES:  # the stroke table has the digits 1-4 only
@@ -703,7 +697,7 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
         picture(pen, recipe, lambda q: draw_bonus_picture(q, recipe.layout, code, p))
         ink = recipe.layout.bonus_ink[0 if code in FLOWER_CHARS else 1]
         if recipe.layout.bonus_numbers:
-            _bonus_number(pen, recipe, code, _ink(p, ink))
+            _bonus_number(pen, recipe, code, _colour(p, ink))
         if recipe.font is not None:
             name = FLOWER_CHARS.get(code) or SEASON_CHARS[code]
             draw_text_fit(pen, name, recipe.layout.bonus_char_box, p.black, recipe.font, recipe.font_index)

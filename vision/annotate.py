@@ -67,7 +67,7 @@ def annotate(
         cv2.rectangle(out, (x1 - pad, y1 - pad), (x2 + pad, y2 + pad), colour, line)
         name = group.kind if group.meld is None else f"{group.meld}"
         _label(out, name, x1 - pad, y2 + pad + round(30 * font), colour, font)
-    for box in np.zeros((0, 4)) if rejected_xyxy is None else rejected_xyxy:
+    for box in () if rejected_xyxy is None else rejected_xyxy:
         x1, y1, x2, y2 = (round(float(v) * scale) for v in box)
         cv2.rectangle(out, (x1, y1), (x2, y2), NO_TILE, max(1, line // 2))
         _label(out, "no tile", x1, y1, NO_TILE, font * 0.8)

@@ -76,6 +76,8 @@ class Layout:
     bonus_pictures: str = "own"
     bonus_ink: str = "br"  # palette keys (r, g, b, k = black) of the flower and the season numbers
     bonus_numbers: bool = True  # False: the set prints only the picture and the name (梅 ... 冬)
+    # False: no name either (many sets); number script, ink or picture must tell the tile.
+    bonus_names: bool = True
     # Pictures (bonus tiles, animals, `face`, the 1 of bamboo) drawn as one-colour outlines, as
     # carved and many printed sets show them; and the 1 of bamboo varied like the other pictures.
     line_art: bool = False
@@ -96,7 +98,10 @@ class FaceRecipe:
     bamboo: str = "sticks"  # sticks | slim | hollow
     numeral_color: str = "black"  # colour of the rank on character tiles: black | blue
     white_dragon: str = "frame"  # frame | blank
-    bonus_numerals: str = "arabic"  # arabic | chinese
+    # arabic | chinese, or "<flowers>/<seasons>" as many sets number the two groups differently
+    # (flowers 1-4, seasons 一-四): "arabic/chinese" or "chinese/arabic"
+    bonus_numerals: str = "arabic"
+    five: str = "五"  # the rank of 5m: 五, or 伍 as many sets print it (needs a font)
     emoji_font: str | None = None  # Noto Color Emoji for animals, when installed
     variant: int = 0  # varies the pictures (mirror, colours, size) so styles do not share one drawing
     engraved: bool = False  # strokes look cut into the face (see `engrave`)
@@ -270,7 +275,7 @@ _DOTS: dict[int, list[tuple[float, float, str]]] = {
 _DOT_R = {2: 0.2, 3: 0.15, 4: 0.17, 5: 0.15, 6: 0.13, 7: 0.12, 8: 0.105, 9: 0.12}
 
 
-def _colour(p: Palette, key: str, swap: str = "rgb") -> RGB:
+def palette_colour(p: Palette, key: str, swap: str = "rgb") -> RGB:
     key = swap["rgb".index(key)] if key in "rgb" else key
     return {"r": p.red, "g": p.green, "b": p.blue, "k": p.black}[key]
 
@@ -307,7 +312,7 @@ def scaled(box: Box, factor: float) -> Box:
 
 def draw_dot(pen: Pen, recipe: FaceRecipe, cx: float, cy: float, r: float, key: str) -> None:
     p = recipe.palette
-    c = _colour(p, key, recipe.layout.dot_colours)
+    c = palette_colour(p, key, recipe.layout.dot_colours)
     if recipe.dots == "solid":
         pen.circle(cx, cy, r, fill=c)
         pen.circle(cx, cy, r * 0.45, fill=p.ground)
@@ -344,7 +349,7 @@ def draw_compound_dot(pen: Pen, layout: Layout, cx: float, cy: float, r: float, 
     squash = FACE_W / FACE_H
     for k in range(layout.petals):
         a = 2 * math.pi * k / layout.petals
-        colour = inner if k % 2 == 0 or layout.dot_disc else _colour(p, "r" if c != p.red else "b")
+        colour = inner if k % 2 == 0 or layout.dot_disc else palette_colour(p, "r" if c != p.red else "b")
         pen.circle(cx + 0.5 * r * math.cos(a), cy + 0.5 * r * math.sin(a) * squash, r * 0.2, fill=colour)
     pen.circle(cx, cy, r * 0.22, fill=inner if layout.dot_disc else p.red if c != p.red else p.blue)
 
@@ -412,7 +417,7 @@ def draw_bamboo(pen: Pen, recipe: FaceRecipe, rank: int) -> None:
     length = {2: 0.38, 3: 0.38, 4: 0.38, 5: 0.38, 6: 0.38, 7: 0.26, 9: 0.27}[rank]
     length *= recipe.layout.stick_length
     for x, y, key in placed(recipe.layout, _STICKS[rank], rank + 10, 0.12):
-        draw_stick(pen, recipe, x, y, length, _colour(p, key, recipe.layout.dot_colours))
+        draw_stick(pen, recipe, x, y, length, palette_colour(p, key, recipe.layout.dot_colours))
 
 
 def draw_bird(pen: Pen, p: Palette) -> None:
@@ -632,10 +637,21 @@ def draw_face_picture(pen: Pen, p: Palette, variant: int = 0) -> None:
 # ---------------------------------------------------------------------------- whole faces
 
 
+def bonus_numeral_script(recipe: FaceRecipe, code: str) -> str:
+    """"arabic" or "chinese": how the set numbers flower or season `code`."""
+    flowers, _, seasons = recipe.bonus_numerals.partition("/")
+    return flowers if code in FLOWER_CHARS or not seasons else seasons
+
+
+def character_numeral(recipe: FaceRecipe, rank: int) -> str:
+    """The rank printed on a character tile (some sets write 5 as 伍)."""
+    return recipe.five if rank == 5 else CN_NUMERALS[rank - 1]
+
+
 def _bonus_number(pen: Pen, recipe: FaceRecipe, code: str, colour: RGB) -> None:
     n = int(code[1])
     box = recipe.layout.bonus_number_box
-    if recipe.bonus_numerals == "chinese":
+    if bonus_numeral_script(recipe, code) == "chinese":
         glyph(pen, recipe, CN_NUMERALS[n - 1], box, colour)
     elif recipe.font is not None:
         draw_text_fit(pen, str(n), box, colour, recipe.font, recipe.font_index)
@@ -670,7 +686,7 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
         rank, suit = int(code[0]), code[1]
         if suit == "m":
             num = p.blue if recipe.numeral_color == "blue" else p.black
-            glyph(pen, recipe, CN_NUMERALS[rank - 1], recipe.layout.numeral_box, num)
+            glyph(pen, recipe, character_numeral(recipe, rank), recipe.layout.numeral_box, num)
             glyph(pen, recipe, "萬", recipe.layout.wan_box, p.red)
         elif suit == "p":
             if rank == 1:
@@ -697,8 +713,8 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
         picture(pen, recipe, lambda q: draw_bonus_picture(q, recipe.layout, code, p))
         ink = recipe.layout.bonus_ink[0 if code in FLOWER_CHARS else 1]
         if recipe.layout.bonus_numbers:
-            _bonus_number(pen, recipe, code, _colour(p, ink))
-        if recipe.font is not None:
+            _bonus_number(pen, recipe, code, palette_colour(p, ink))
+        if recipe.font is not None and recipe.layout.bonus_names:
             name = FLOWER_CHARS.get(code) or SEASON_CHARS[code]
             draw_text_fit(pen, name, recipe.layout.bonus_char_box, p.black, recipe.font, recipe.font_index)
     elif code in ("cat", "rat", "rooster", "centipede"):

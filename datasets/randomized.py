@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from datasets.faces import FaceRecipe, Layout, Palette, StyleUnavailableError
+from datasets.faces import FaceRecipe, Layout, Palette, StyleUnavailableError, palette_colour
 
 RGB = tuple[int, int, int]
 
@@ -43,7 +43,7 @@ FONT_CHOICES: tuple[tuple[str, int], ...] = (
 )
 
 # every character a face prints with the style's font
-FACE_TEXT = "一二三四五六七八九萬東南西北中發飛梅蘭菊竹春夏秋冬貓鼠雞蜈蚣1234"
+FACE_TEXT = "一二三四五伍六七八九萬東南西北中發飛梅蘭菊竹春夏秋冬貓鼠雞蜈蚣1234"
 
 
 @lru_cache(maxsize=1)
@@ -153,11 +153,28 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
         engraved=bool(rng.random() < 0.5),
         layout=random_layout(rng, variant),
     )
+    # Drawn after everything above, so the earlier knobs of a variant stay as they were.
+    if rng.random() < 0.35:
+        recipe = replace(recipe, bonus_numerals="arabic/chinese" if rng.random() < 0.7 else "chinese/arabic")
+    if font is not None and rng.random() < 0.4:
+        recipe = replace(recipe, five="伍")
     if font is None:
         # brush strokes draw no flower or season name: the number and the picture must tell them apart
         layout = replace(recipe.layout, bonus_pictures="own", bonus_numbers=True)
         recipe = replace(recipe, layout=layout)
+    elif rng.random() < 0.35 and bonus_groups_differ(recipe):
+        recipe = replace(recipe, layout=replace(recipe.layout, bonus_names=False))
     return recipe
+
+
+def bonus_groups_differ(recipe: FaceRecipe) -> bool:
+    """Whether a flower and the season of the same number differ without their names:
+    by their numbers' script or ink (pictures alone may be shuffled or random)."""
+    layout = recipe.layout
+    scripts_differ = "/" in recipe.bonus_numerals
+    flower_ink, season_ink = (np.array(palette_colour(recipe.palette, k)) for k in layout.bonus_ink[:2])
+    inks_differ = float(np.abs(flower_ink - season_ink).sum()) >= 120
+    return layout.bonus_numbers and (scripts_differ or inks_differ)
 
 
 # the back colour of variant v is BACK_COLOURS[v % len(BACK_COLOURS)]

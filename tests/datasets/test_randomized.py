@@ -9,8 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from datasets.faces import FaceRecipe, Layout, bonus_picture_code, placed, render_face, scaled
-from datasets.randomized import VARIANTS, random_recipe
+from datasets.faces import (
+    FaceRecipe,
+    Layout,
+    bonus_numeral_script,
+    bonus_picture_code,
+    character_numeral,
+    placed,
+    render_face,
+    scaled,
+)
+from datasets.randomized import VARIANTS, bonus_groups_differ, installed_fonts, random_recipe
 from datasets.styles import STYLES, StyleUnavailableError, style_faces
 from datasets.synth import SAMPLE_SAFE_STYLES, render_scene
 from vision.classes import BACK, CLASSES
@@ -253,3 +262,48 @@ def test_sets_drawn_without_a_font_keep_what_tells_bonus_tiles_apart() -> None:
     for variant in range(VARIANTS):
         layout = random_recipe(variant, NO_FONTS).layout
         assert layout.bonus_pictures == "own" and layout.bonus_numbers
+
+
+def test_split_numerals_number_flowers_and_seasons_in_different_scripts() -> None:
+    box = (0.3, 0.3, 0.7, 0.7)
+    layout = Layout(bonus_pictures="random", seed=5, bonus_number_box=box, bonus_ink="bb")
+    arabic, chinese = FaceRecipe(layout=layout), FaceRecipe(layout=layout, bonus_numerals="chinese")
+    split = FaceRecipe(layout=layout, bonus_numerals="arabic/chinese")
+    scripts = [bonus_numeral_script(split, c) for c in ("F1", "F4", "S1", "S4")]
+    assert scripts == ["arabic", "arabic", "chinese", "chinese"]
+    assert np.array_equal(render_face(split, "F3"), render_face(arabic, "F3"))
+    assert np.array_equal(render_face(split, "S3"), render_face(chinese, "S3"))
+    assert not np.array_equal(render_face(split, "S3"), render_face(arabic, "S3"))
+
+
+def test_a_nameless_set_still_tells_a_flower_from_its_season() -> None:
+    fonts = installed_fonts()
+    if not fonts:
+        pytest.skip("no CJK font installed: every set draws names only with a font")
+    recipes = [random_recipe(v, fonts) for v in range(VARIANTS)]
+    nameless = [r for r in recipes if not r.layout.bonus_names]
+    assert 0.1 < len(nameless) / VARIANTS < 0.5
+    assert all(bonus_groups_differ(r) for r in nameless)
+    for recipe in nameless[:3]:
+        for n in "1234":
+            assert _differs(render_face(recipe, f"F{n}"), render_face(recipe, f"S{n}")) > 0.002
+
+
+def test_groups_differ_only_by_number_script_or_a_distinct_ink() -> None:
+    same = FaceRecipe(layout=Layout(bonus_ink="bb"))
+    assert not bonus_groups_differ(same)
+    assert bonus_groups_differ(replace(same, bonus_numerals="chinese/arabic"))
+    assert bonus_groups_differ(replace(same, layout=replace(same.layout, bonus_ink="br")))
+    assert not bonus_groups_differ(replace(same, layout=Layout(bonus_ink="br", bonus_numbers=False)))
+
+
+def test_some_font_sets_write_five_as_wu_and_brush_sets_never() -> None:
+    fonts = installed_fonts()
+    assert all(random_recipe(v, NO_FONTS).five == "五" for v in range(VARIANTS))
+    if fonts:
+        fives = {random_recipe(v, fonts).five for v in range(VARIANTS)}
+        assert fives == {"五", "伍"}
+    recipe = FaceRecipe(font=fonts[0][0] if fonts else None, five="伍")
+    assert character_numeral(recipe, 5) == "伍" and character_numeral(recipe, 4) == "四"
+    if fonts:
+        assert _differs(render_face(recipe, "5m"), render_face(replace(recipe, five="五"), "5m")) > 0.01

@@ -34,6 +34,7 @@ from datasets.hands import (
     lay_hand,
     sample_hand,
 )
+from datasets.props import draw_props, prop_rng
 from datasets.render import (
     Camera,
     Label,
@@ -212,6 +213,7 @@ def render_scene(
     tiles = [replace(t, code=BACK) if i in behind else t for i, t in enumerate(tiles)]
 
     img, bg_kind = background(rng, h, w)
+    props = draw_props(img, prop_rng(seed), _tile_size_px(geoms))
     light = rng.uniform(-math.pi, math.pi)
     # the shadow falls away from the light: that table direction, seen through the camera
     ends, _ = cam.project(np.array([target, target + 30 * np.array([-math.cos(light), -math.sin(light), 0])]))
@@ -235,9 +237,18 @@ def render_scene(
 
     meta = _meta(seed, style, w, h, tiles, groups, geoms, labels, hand, behind)
     meta["background"] = bg_kind
+    meta["props"] = [{"kind": p.kind, "xyxy": [round(v, 1) for v in p.xyxy]} for p in props]
     if spec.variants > 1:
         meta["variant"] = variant
     return photo, meta
+
+
+def _tile_size_px(geoms: Sequence[Any]) -> float:
+    """The median long side of the tiles' faces as the camera sees them (props are sized by it)."""
+    if not geoms:
+        return 100.0
+    spans = [float((g.top.max(axis=0) - g.top.min(axis=0)).max()) for g in geoms]
+    return max(8.0, float(np.median(spans)))
 
 
 def _meta(

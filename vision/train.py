@@ -60,14 +60,15 @@ def _overlaps(box: np.ndarray, tiles: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 
 def negative_boxes(tiles: np.ndarray, width: int, height: int, n: int, rng: np.random.Generator,
-                   tries: int = 30) -> np.ndarray:
+                   tries: int = 30, props: np.ndarray | None = None) -> np.ndarray:
     """Up to `n` tile-sized boxes that hold no tile: (K, 4) float32 xyxy, K <= n.
 
-    Half lie anywhere in the photo (table, cloth, props), half beside a tile, shifted by half to one
+    Half lie anywhere in the photo (table, cloth), half beside a tile, shifted by half to one
     tile width or height (the gap between two tiles, a tile's side, the table at a row's end): what a
-    detector fires on by mistake. A box is kept only if it overlaps no tile by IoU >= 0.3, covers no
-    more than a third of any tile, and lies no more than half inside one; so a badly placed box around a
-    real tile, or one around two tiles, is never taught as "no tile".
+    detector fires on by mistake. With `props` (M, 4) xyxy (slippers, cards, cups: the scene meta's
+    `props`), a third are centred on one of them instead. A box is kept only if it overlaps no tile
+    by IoU >= 0.3, covers no more than a third of any tile, and lies no more than half inside one; so
+    a badly placed box around a real tile, or one around two tiles, is never taught as "no tile".
     """
     found: list[np.ndarray] = []
     if not len(tiles):
@@ -78,7 +79,12 @@ def negative_boxes(tiles: np.ndarray, width: int, height: int, n: int, rng: np.r
             break
         k = int(rng.integers(len(tiles)))
         w, h = sizes[k] * np.exp(rng.normal(0, 0.2, 2))
-        if rng.random() < 0.5:
+        if props is not None and len(props) and rng.random() < 1 / 3:
+            x1, y1, x2, y2 = props[int(rng.integers(len(props)))]
+            cx, cy = rng.uniform(x1, x2), rng.uniform(y1, y2)
+            # a prop at the photo's edge still gives a crop: the box is pulled inside
+            cx, cy = float(np.clip(cx, w / 2, width - w / 2)), float(np.clip(cy, h / 2, height - h / 2))
+        elif rng.random() < 0.5:
             cx, cy = rng.uniform(0, width), rng.uniform(0, height)
         else:
             shift = rng.uniform(0.5, 1.0) * rng.choice([-1, 1])
@@ -155,7 +161,8 @@ def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_pe
             xyxy = np.array([t["xyxy"] for t in tiles], np.float32)
             if negatives_per_scene > 0:
                 height, width = rgb.shape[:2]
-                empty = negative_boxes(xyxy, width, height, negatives_per_scene, rng)
+                props = np.array([p["xyxy"] for p in meta.get("props", [])], np.float32).reshape(-1, 4)
+                empty = negative_boxes(xyxy, width, height, negatives_per_scene, rng, props=props)
                 counts[-1] += len(empty) * (split == "train")
                 for i, crop in enumerate(crop_tiles(rgb, empty, CLASSIFIER_SIZE, CROP_MARGIN)):
                     _write_crop(cls / split / class_folder(len(CLASSES)) / f"{name}_none{i}.jpg", crop)

@@ -43,6 +43,30 @@ def test_no_tile_boxes_hold_no_tile(case: tuple[np.ndarray, int, int], seed: int
         assert iou.max() < 0.3 and tile_inside.max() <= 1 / 3 + 1e-6 and box_inside.max() <= 0.5 + 1e-6
 
 
+@settings(max_examples=40, deadline=None)
+@given(tile_rows(), st.integers(0, 2**32 - 1))
+def test_no_tile_boxes_on_props_still_hold_no_tile(case: tuple[np.ndarray, int, int], seed: int) -> None:
+    tiles, width, height = case
+    props = np.array([[0, 0, width / 3, height / 3], [width / 2, height / 2, width, height]], np.float32)
+    boxes = negative_boxes(tiles, width, height, 6, np.random.default_rng(seed), props=props)
+    for box in boxes:
+        assert 0 <= box[0] < box[2] <= width and 0 <= box[1] < box[3] <= height
+        iou, tile_inside, box_inside = _overlaps(box, tiles)
+        assert iou.max() < 0.3 and tile_inside.max() <= 1 / 3 + 1e-6 and box_inside.max() <= 0.5 + 1e-6
+
+
+def test_a_third_of_the_no_tile_boxes_sit_on_props() -> None:
+    tiles = np.array([[100 + 40 * k, 500, 140 + 40 * k, 556] for k in range(10)], np.float32)
+    prop = np.array([[600, 50, 760, 200]], np.float32)
+    boxes = negative_boxes(tiles, 800, 600, 300, np.random.default_rng(0), props=prop)
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    on_prop = ((centres >= prop[0, :2]) & (centres <= prop[0, 2:])).all(axis=1).mean()
+    plain = negative_boxes(tiles, 800, 600, 300, np.random.default_rng(0))
+    plain_centres = (plain[:, :2] + plain[:, 2:]) / 2
+    by_chance = ((plain_centres >= prop[0, :2]) & (plain_centres <= prop[0, 2:])).all(axis=1).mean()
+    assert on_prop > by_chance + 0.2
+
+
 def test_no_tile_boxes_are_found_beside_a_row_and_are_tile_sized() -> None:
     tiles = np.array([[100 + 40 * k, 200, 140 + 40 * k, 256] for k in range(10)], np.float32)
     boxes = negative_boxes(tiles, 800, 600, 8, np.random.default_rng(0))

@@ -8,11 +8,13 @@ table plane, in radians counter-clockwise from +y.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 
 from vision.classes import ANIMALS, BACK, DRAGONS, FLOWERS, SEASONS, SUITED, WINDS
+from vision.tile_set import COPIES_IN_SET
 
 HONOURS = WINDS + DRAGONS
 PLAYABLE = SUITED + HONOURS
@@ -323,6 +325,24 @@ def lay_hand(hand: Hand, rng: np.random.Generator, dims: Dims) -> _Builder:
     return b
 
 
+def draw_codes(
+    rng: np.random.Generator, codes_pool: list[str], weights: np.ndarray, n: int, placed: list[Placed]
+) -> list[str]:
+    """Up to `n` codes drawn by `weights`, never more face-up copies of a face than one set holds
+    (counting the tiles already `placed`): a photo shows one set, and the reader relies on it."""
+    counts = Counter(t.code for t in placed if t.code != BACK)
+    out: list[str] = []
+    for _ in range(n):
+        room = np.array([c == BACK or counts[c] < COPIES_IN_SET[c] for c in codes_pool])
+        if not room.any():
+            break
+        p = np.asarray(weights, np.float64) * room
+        code = str(rng.choice(codes_pool, p=p / p.sum()))
+        counts[code] += 1
+        out.append(code)
+    return out
+
+
 def add_distractors(
     b: _Builder, rng: np.random.Generator, codes_pool: list[str], weights: np.ndarray
 ) -> None:
@@ -336,11 +356,11 @@ def add_distractors(
     r = rng.random()
     if r < 0.1:  # a busy table: the discards of a whole game behind the hand
         n = int(rng.integers(20, 45))
-        codes = [str(c) for c in rng.choice(codes_pool, size=n, p=weights)]
+        codes = draw_codes(rng, codes_pool, weights, n, b.tiles)
         b.scatter(codes, (x0 - 80, y1 + d.h * 1.5, x1 + 80, y1 + d.h * 10), face_up_p=0.9)
     elif r < 0.5:
         n = int(rng.integers(2, 14))
-        codes = [str(c) for c in rng.choice(codes_pool, size=n, p=weights)]
+        codes = draw_codes(rng, codes_pool, weights, n, b.tiles)
         side = rng.integers(3)
         if side == 0:  # discards in the middle of the table, behind the hand
             region = (x0 - 40, y1 + d.h * 1.5, x1 + 40, y1 + d.h * 6)
@@ -360,12 +380,12 @@ def lay_arbitrary(
     y = 0.0
     for _ in range(int(rng.integers(1, 4))):
         n = int(rng.integers(3, 12))
-        codes = [str(c) for c in rng.choice(codes_pool, size=n, p=weights)]
+        codes = draw_codes(rng, codes_pool, weights, n, b.tiles)
         items = [(c, c != BACK, bool(rng.random() < 0.06)) for c in codes]
         b.row(items, rng.uniform(-30, 30), y, "distractor", upside_down=bool(rng.random() < 0.2))
         y += d.h + rng.uniform(5, 40)
     if rng.random() < 0.6:
         n = int(rng.integers(3, 14))
-        codes = [str(c) for c in rng.choice(codes_pool, size=n, p=weights)]
+        codes = draw_codes(rng, codes_pool, weights, n, b.tiles)
         b.scatter(codes, (-60, y, 14 * d.w + 60, y + d.h * 5), face_up_p=0.9)
     return b

@@ -440,6 +440,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="PX",
         help="re-encode each photo as a JPEG with this long side first (4000 = 12 MP)",
     )
+    p.add_argument(
+        "--free-reading",
+        action="store_true",
+        help="read each tile as its first choice, even more copies of a face than a set holds",
+    )
     p.add_argument("--json", type=Path, metavar="OUT", help="also write the summaries as JSON")
     p.add_argument(
         "--stages",
@@ -451,6 +456,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error("give --synthetic DIR and/or --real DIR")
     try:
         reader = TileReader.load(args.models, grid=args.grid)
+        reader = dataclasses.replace(reader, within_set=not args.free_reading)
         if args.contain is not None:
             config = dataclasses.replace(reader.detector.config, contain=args.contain)
             reader = dataclasses.replace(reader, detector=dataclasses.replace(reader.detector, config=config))
@@ -466,7 +472,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     hw = reader.detector.input_hw
     contain = reader.detector.config.contain
     rotations = reader.classifier.config.rotations
-    print(f"detector {hw[0]}x{hw[1]}, grid {grid}, contain {contain}; classifier views {rotations}; {size}")
+    reading = "within one set" if reader.within_set else "first choices"
+    print(
+        f"detector {hw[0]}x{hw[1]}, grid {grid}, contain {contain}; classifier views {rotations}; "
+        f"{reading}; {size}"
+    )
     # One untimed read so the first photo's latency does not include onnxruntime's warm-up.
     reader.read(np.full((480, 640, 3), 128, np.uint8))
     summaries = []

@@ -4,7 +4,8 @@
         --square crops from the FULL-RES photo--> classifier (batched) --> Detections
         --vision.layout.layout_hand--> Layout
 
-Confidence of a tile = detector score x classifier probability of its top class: a tile
+Confidence of a tile = detector score x classifier probability of the class it is read as
+(its top class, unless more tiles read as one face than a set holds: vision.tile_set): a tile
 is only as sure as the weaker of "there is a tile here" and "it is this tile". Both
 factors and the full class distribution stay in the `Reading` for the UI.
 """
@@ -31,6 +32,7 @@ from vision.onnx_models import (
     load_config,
     make_session,
 )
+from vision.tile_set import COPIES_IN_SET, assign_within_set
 
 if TYPE_CHECKING:
     from vision.layout import Layout
@@ -87,12 +89,30 @@ def _uncertain_warnings(detections: Detections, probabilities: np.ndarray) -> li
     out = []
     for i, row in enumerate(probabilities):
         top2 = np.argsort(-row)[:2]
-        if row[top2[0]] < UNCERTAIN_BELOW:
+        if row[top2[0]] < UNCERTAIN_BELOW and top2[0] == detections.class_id[i]:
             x1, y1, x2, y2 = (int(v) for v in detections.xyxy[i])
             out.append(
                 f"unsure tile at ({(x1 + x2) // 2}, {(y1 + y2) // 2}): "
                 f"{CLASSES[top2[0]]} ({row[top2[0]]:.2f}) or {CLASSES[top2[1]]} ({row[top2[1]]:.2f})"
             )
+    return out
+
+
+def _set_warnings(detections: Detections, probabilities: np.ndarray) -> list[str]:
+    """One line per tile read as other than its first choice because a set has too few copies."""
+    out = []
+    first = probabilities.argmax(axis=1)
+    for i in np.flatnonzero(first != detections.class_id):
+        x1, y1, x2, y2 = (int(v) for v in detections.xyxy[i])
+        was, now = int(first[i]), int(detections.class_id[i])
+        copies = COPIES_IN_SET[CLASSES[was]]
+        held = "one" if copies == 1 else str(copies)
+        where = f"({(x1 + x2) // 2}, {(y1 + y2) // 2})"
+        out.append(
+            f"tile at {where} read as {CLASSES[now]} ({probabilities[i, now]:.2f}),"
+            f" not {CLASSES[was]} ({probabilities[i, was]:.2f}): a set has {held} {CLASSES[was]}"
+            f" and surer tiles are read as {'it' if copies == 1 else 'them'}"
+        )
     return out
 
 
@@ -116,6 +136,8 @@ class TileReader:
     classifier: TileClassifier
     layout: LayoutFn = _default_layout
     grid: int | None = None  # detector windows per side; None = the sidecar's `grid` (default 1)
+    # Read no face more often than one set holds it (vision.tile_set); False: each tile's first choice.
+    within_set: bool = True
 
     @classmethod
     def load(
@@ -161,7 +183,9 @@ class TileReader:
         tile = not_tile <= config.reject_above
         rejected_xyxy = boxes[~tile].astype(np.float32)
         boxes, det_score, probabilities = boxes[tile], det_score[tile], probabilities[tile]
-        class_id = probabilities.argmax(axis=1).astype(np.int64)
+        class_id = (
+            assign_within_set(probabilities) if self.within_set else probabilities.argmax(axis=1)
+        ).astype(np.int64)
         class_prob = probabilities[np.arange(len(class_id)), class_id].astype(np.float32)
         detections = Detections(
             xyxy=boxes.astype(np.float32),
@@ -170,6 +194,7 @@ class TileReader:
         )
         warnings: list[str] = [] if len(detections) else ["no tiles found"]
         warnings.extend(_uncertain_warnings(detections, probabilities))
+        warnings.extend(_set_warnings(detections, probabilities))
         warnings.extend(_rejected_warning(rejected_xyxy))
         layout, layout_warnings = self.layout(detections)
         lap("layout")

@@ -86,3 +86,25 @@ def test_distractors_never_land_on_other_tiles(seed: int) -> None:
     pts = np.array([(t.x, t.y) for t in b.tiles if not t.hidden])
     d = np.linalg.norm(pts[:, None] - pts[None], axis=2) + np.eye(len(pts)) * 1e9
     assert d.min() > DIMS.w * 0.9
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_a_table_shows_no_more_copies_of_a_face_than_one_set_holds(seed: int) -> None:
+    from datasets.synth import _lay_table
+    from vision.tile_set import COPIES_IN_SET
+
+    _, _, tiles, _ = _lay_table(np.random.default_rng(seed))
+    shown = Counter(t.code for t in tiles if t.code != "back")
+    assert all(n <= COPIES_IN_SET[code] for code, n in shown.items()), shown
+
+
+def test_codes_drawn_for_distractors_stop_at_the_copies_a_set_has() -> None:
+    from datasets.hands import Placed, draw_codes
+
+    placed = [Placed("S1", 0.0, 0.0, 0.0), Placed("3m", 0.0, 0.0, 0.0)] + [Placed("back", 0.0, 0.0, 0.0)] * 9
+    pool = ["S1", "3m", "back"]
+    codes = draw_codes(np.random.default_rng(0), pool, np.array([0.8, 0.19, 0.01]), 40, placed)
+    counts = Counter(codes)
+    assert counts["S1"] == 0 and counts["3m"] == 3 and counts["back"] == 37
+    assert draw_codes(np.random.default_rng(0), ["S1"], np.array([1.0]), 5, placed) == []

@@ -1,0 +1,100 @@
+"""Reading within one set: no face more often than a set holds it, the likeliest such reading."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.classes import BACK, CLASS_INDEX, CLASSES
+from vision.tile_set import COPIES_IN_SET, assign_within_set, copies_allowed, min_cost_assignment
+
+
+def _brute_force(cost: np.ndarray) -> float:
+    n, m = cost.shape
+    return min(sum(cost[i, cols[i]] for i in range(n)) for cols in itertools.permutations(range(m), n))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 5), st.integers(0, 3), st.integers(0, 2**32 - 1), st.booleans())
+def test_assignment_is_one_to_one_and_as_cheap_as_brute_force(
+    n: int, extra: int, seed: int, ties: bool
+) -> None:
+    rng = np.random.default_rng(seed)
+    cost = rng.integers(0, 4, (n, n + extra)).astype(float) if ties else rng.uniform(0, 10, (n, n + extra))
+    columns = min_cost_assignment(cost)
+    assert len(set(columns.tolist())) == n
+    assert cost[np.arange(n), columns].sum() == pytest.approx(_brute_force(cost))
+
+
+def test_a_set_holds_four_of_each_face_one_of_each_bonus_tile_and_any_number_of_backs() -> None:
+    assert sum(COPIES_IN_SET[c] for c in CLASSES if c not in ("face", "fly", BACK)) == 148
+    limits = copies_allowed(20)
+    assert limits[CLASS_INDEX["3m"]] == 4 and limits[CLASS_INDEX["S1"]] == 1
+    assert limits[CLASS_INDEX["cat"]] == 1 and limits[CLASS_INDEX["fly"]] == 4
+    assert limits[CLASS_INDEX[BACK]] == 20
+
+
+def _rows(*rows: dict[str, float]) -> np.ndarray:
+    out = np.full((len(rows), len(CLASSES)), 1e-4)
+    for i, row in enumerate(rows):
+        for code, p in row.items():
+            out[i, CLASS_INDEX[code]] = p
+    return out / out.sum(axis=1, keepdims=True)
+
+
+def test_first_choices_that_fit_the_set_are_kept() -> None:
+    probs = _rows({"3m": 0.5, "5m": 0.4}, {"3m": 0.6}, {"3m": 0.9}, {"3m": 0.7}, {"back": 0.9}, {"back": 0.8})
+    assert [CLASSES[i] for i in assign_within_set(probs)] == ["3m", "3m", "3m", "3m", "back", "back"]
+
+
+def test_three_tiles_read_as_the_one_s1_go_to_their_next_likeliest_free_faces() -> None:
+    probs = _rows(
+        {"S1": 0.46, "S2": 0.38},
+        {"S1": 0.53, "F1": 0.19},
+        {"S1": 0.40, "S2": 0.27, "S3": 0.2},
+    )
+    # S1 to the surest; of the other two, S2 to the one that loses least by giving it up
+    assert [CLASSES[i] for i in assign_within_set(probs)] == ["S2", "S1", "S3"]
+
+
+def test_a_fifth_copy_goes_to_the_least_sure_tile() -> None:
+    probs = _rows(*[{"9m": p, "8m": 0.2} for p in (0.9, 0.8, 0.75, 0.7, 0.5)])
+    assert [CLASSES[i] for i in assign_within_set(probs)] == ["9m"] * 4 + ["8m"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 30), st.integers(0, 2**32 - 1))
+def test_any_reading_keeps_to_the_set_and_no_other_is_likelier(n: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    # few likely classes, so the set's limits bind often
+    logits = rng.normal(0, 1, (n, len(CLASSES)))
+    logits[:, [CLASS_INDEX["S1"], CLASS_INDEX["3m"]]] += 4
+    probs = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    chosen = assign_within_set(probs)
+    assert (np.bincount(chosen, minlength=len(CLASSES)) <= copies_allowed(n)).all()
+    # swapping any two tiles' classes, or moving one tile to a free class, is never likelier
+    score = np.log(probs[np.arange(n), chosen]).sum()
+    counts = np.bincount(chosen, minlength=len(CLASSES))
+    free = np.flatnonzero(counts < copies_allowed(n))
+    for i in range(n):
+        best_move = np.log(probs[i, free]).max() - np.log(probs[i, chosen[i]])
+        assert best_move <= 1e-9
+        for j in range(i + 1, n):
+            swapped = np.log(probs[i, chosen[j]]) + np.log(probs[j, chosen[i]])
+            assert swapped <= np.log(probs[i, chosen[i]]) + np.log(probs[j, chosen[j]]) + 1e-9
+    assert np.isfinite(score)
+
+
+def test_bad_probability_shapes_are_refused() -> None:
+    with pytest.raises(ValueError):
+        assign_within_set(np.ones((3, 10)))
+    with pytest.raises(ValueError):
+        min_cost_assignment(np.ones((3, 2)))
+
+
+def test_no_tiles_is_no_reading() -> None:
+    assert assign_within_set(np.zeros((0, len(CLASSES)))).shape == (0,)

@@ -1,0 +1,85 @@
+"""The tiles in one photo come from one set, and a set holds each face a fixed number of times.
+
+A Singapore set has four of each suit, wind and dragon tile and one of each flower, season and
+animal; the Malaysian set adds four `face` and four `fly` tiles (RULES.md). When the classifier's
+first choices break that (three tiles read as the one `S1` of a set), the reading that is most
+likely overall while keeping it is taken instead: an assignment problem over the tiles and the
+set's copies, solved exactly. A face-down tile (`back`) may appear any number of times.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.classes import ANIMALS, BACK, CLASSES, FLOWERS, SEASONS
+
+# Copies of each face in a set; `back` is not limited (any tile can lie face down).
+COPIES_IN_SET: dict[str, int] = {code: 1 if code in FLOWERS + SEASONS + ANIMALS else 4 for code in CLASSES}
+_FLOOR = 1e-9  # probabilities are floored before the log so a zero never makes a cost infinite
+
+
+def copies_allowed(n_tiles: int) -> np.ndarray:
+    """(len(CLASSES),) how many of `n_tiles` may be read as each class."""
+    return np.array([n_tiles if code == BACK else COPIES_IN_SET[code] for code in CLASSES], np.int64)
+
+
+def assign_within_set(probabilities: np.ndarray) -> np.ndarray:
+    """Class index per row of `probabilities` (N, len(CLASSES)): each row's most likely class,
+    unless that reads more copies of a face than a set has; then the assignment with the largest
+    product of probabilities among those that keep to the set.
+    """
+    probabilities = np.asarray(probabilities, np.float64)
+    if probabilities.ndim != 2 or probabilities.shape[1] != len(CLASSES):
+        raise ValueError(f"expected (N, {len(CLASSES)}) probabilities, got {probabilities.shape}")
+    first = probabilities.argmax(axis=1)
+    limits = copies_allowed(len(first))
+    if (np.bincount(first, minlength=len(CLASSES)) <= limits).all():
+        return first
+    # One column per copy a set has (never more than there are tiles): a tile takes one copy.
+    column_class = np.repeat(np.arange(len(CLASSES)), np.minimum(limits, len(first)))
+    cost = -np.log(np.maximum(probabilities, _FLOOR))[:, column_class]
+    return column_class[min_cost_assignment(cost)]
+
+
+def min_cost_assignment(cost: np.ndarray) -> np.ndarray:
+    """Column per row (N,) of the (N, M) `cost`, N <= M, each column used at most once, with the
+    least total cost (the Hungarian method with potentials, O(N^2 M))."""
+    n, m = cost.shape
+    if n > m:
+        raise ValueError(f"more rows than columns: {cost.shape}")
+    u = np.zeros(n + 1)
+    v = np.zeros(m + 1)
+    owner = np.zeros(m + 1, np.int64)  # owner[j]: the row (1-based) holding column j; 0 = free
+    way = np.zeros(m + 1, np.int64)
+    for row in range(1, n + 1):
+        owner[0] = row
+        j0 = 0
+        min_reduced = np.full(m + 1, np.inf)
+        used = np.zeros(m + 1, bool)
+        while True:
+            used[j0] = True
+            i0 = owner[j0]
+            free = ~used[1:]
+            reduced = cost[i0 - 1] - u[i0] - v[1:]
+            better = free & (reduced < min_reduced[1:])
+            min_reduced[1:][better] = reduced[better]
+            way[1:][better] = j0
+            candidates = np.where(free, min_reduced[1:], np.inf)
+            j1 = int(candidates.argmin()) + 1
+            delta = candidates[j1 - 1]
+            taken = np.flatnonzero(used)
+            u[owner[taken]] += delta
+            v[taken] -= delta
+            min_reduced[~used] -= delta
+            j0 = j1
+            if owner[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            owner[j0] = owner[j1]
+            j0 = j1
+    columns = np.zeros(n, np.int64)
+    for j in range(1, m + 1):
+        if owner[j]:
+            columns[owner[j] - 1] = j - 1
+    return columns

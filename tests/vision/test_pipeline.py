@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -267,3 +268,22 @@ def test_bad_rotation_count_refused(tmp_path: Path) -> None:
     _edit_sidecar(tmp_path, "classifier", "rotations", 3)
     with pytest.raises(ModelError, match="rotations must be 1, 2 or 4, got 3"):
         TileReader.load(tmp_path)
+
+
+def test_two_tiles_read_as_the_one_s1_of_a_set_are_read_within_the_set(tmp_path: Path) -> None:
+    sc = scene(600, 1000)
+    directory = write_models(tmp_path, detector_rows(sc, (384, 640)))
+    s1, s2 = CLASSES.index("S1"), CLASSES.index("S2")
+    # red and green crops both read as S1, blue as S2: a set holds one of each
+    classifier_model(directory / "tile_classifier.onnx", 32, None, targets=(s1, s1, s2))
+    reader = TileReader.load(directory)
+    reading = reader.read(sc.rgb)
+    assert reading.detections.codes.count("S1") == 1 and reading.detections.codes.count("S2") == 1
+    moved = [w for w in reading.warnings if "a set has one S1" in w]
+    assert len(moved) == 1 and " read as " in moved[0] and "not S1" in moved[0]
+    # the moved tile's confidence is that of the class it is read as, not of its first choice
+    i = next(k for k, code in enumerate(reading.detections.codes) if code not in ("S1", "S2"))
+    assert reading.class_prob[i] < 0.01
+    free = dataclasses.replace(reader, within_set=False).read(sc.rgb)
+    assert free.detections.codes.count("S1") == 2
+    assert not any("a set has" in w for w in free.warnings)

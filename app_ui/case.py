@@ -326,14 +326,17 @@ def rows_from_hand_strings(
 
 
 def _second_guesses(detections: Any, probabilities: Any | None) -> list[str | None]:
-    """Per detection, the reader's runner-up class (from the classifier's distribution), if known."""
+    """Per detection, the likeliest class other than the one it is read as (from the classifier's
+    distribution), if known: the runner-up, or the first choice when the reader moved the tile off it
+    to keep within one set."""
     n = len(detections.codes)
     if probabilities is None or len(probabilities) != n:
         return [None] * n
     out: list[str | None] = []
-    for row in probabilities:
+    for code, row in zip(detections.codes, probabilities, strict=True):
         order = sorted(range(len(row)), key=lambda k: -float(row[k]))
-        out.append(CLASSES[order[1]] if len(order) > 1 else None)
+        others = [CLASSES[k] for k in order if CLASSES[k] != code]
+        out.append(others[0] if others else None)
     return out
 
 

@@ -122,6 +122,16 @@ def test_rows_from_reading_without_layout_and_with_runner_up() -> None:
     assert concealed == {}
 
 
+def test_a_tile_moved_off_its_first_choice_offers_that_choice() -> None:
+    # read as S2 because a surer tile took the set's one S1: the alternative is S1, not S2 again
+    detections = Detections.from_codes(["S1", "S2"], [[0, 0, 10, 10], [20, 0, 30, 10]], [0.5, 0.3])
+    probabilities = np.zeros((2, len(CLASSES)), np.float32)
+    probabilities[0, CLASS_INDEX["S1"]], probabilities[0, CLASS_INDEX["S2"]] = 0.55, 0.2
+    probabilities[1, CLASS_INDEX["S1"]], probabilities[1, CLASS_INDEX["S2"]] = 0.46, 0.38
+    rows, _ = case.rows_from_reading(detections, None, probabilities)
+    assert [(r.code, r.alternative) for r in rows] == [("S1", "S2"), ("S2", "S1")]
+
+
 def test_case_json_replays_with_scoring() -> None:
     concealed = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2m", "2m"]
     rows = [TileRow(c) for c in concealed] + [TileRow("C", "meld 1")] * 3

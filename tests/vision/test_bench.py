@@ -150,9 +150,12 @@ def test_bench_long_side_maps_boxes_back(tmp_path: Path, capsys: pytest.CaptureF
     args = ["--synthetic", str(tmp_path / "synth"), "--models", str(models), "--json", str(out)]
     assert main([*args, "--long-side", "2000", "--grid", "1", "--rotations", "4"]) == 0
     printed = capsys.readouterr().out
-    assert "grid 1, contain None; classifier views 4; photos re-encoded at long side 2000" in printed
+    settings = "grid 1, contain None; classifier views 4; within one set; photos re-encoded at long side 2000"
+    assert settings in printed
     (synthetic,) = json.loads(out.read_text())
     assert synthetic["precision"] == 1.0 and synthetic["recall"] == 0.75
+    assert main([*args, "--free-reading"]) == 0
+    assert "; first choices; photos as stored" in capsys.readouterr().out
 
 
 def test_concurrency_matches_serial(tmp_path: Path) -> None:

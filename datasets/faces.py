@@ -78,6 +78,7 @@ class Layout:
     bonus_numbers: bool = True  # False: the set prints only the picture and the name (梅 ... 冬)
     # False: no name either (many sets); number script, ink or picture must tell the tile.
     bonus_names: bool = True
+    bonus_name_ink: str = "k"  # palette key (r, g, b, k) of the flower's or season's name
     # Pictures (bonus tiles, animals, `face`, the 1 of bamboo) drawn as one-colour outlines, as
     # carved and many printed sets show them; and the 1 of bamboo varied like the other pictures.
     line_art: bool = False
@@ -716,7 +717,8 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
             _bonus_number(pen, recipe, code, palette_colour(p, ink))
         if recipe.font is not None and recipe.layout.bonus_names:
             name = FLOWER_CHARS.get(code) or SEASON_CHARS[code]
-            draw_text_fit(pen, name, recipe.layout.bonus_char_box, p.black, recipe.font, recipe.font_index)
+            ink = palette_colour(p, recipe.layout.bonus_name_ink)
+            draw_text_fit(pen, name, recipe.layout.bonus_char_box, ink, recipe.font, recipe.font_index)
     elif code in ("cat", "rat", "rooster", "centipede"):
         emoji = {"cat": "🐈", "rat": "🐀", "rooster": "🐓", "centipede": "🐛"}[code]
         if recipe.emoji_font is not None and Path(recipe.emoji_font).exists():

@@ -307,3 +307,22 @@ def test_some_font_sets_write_five_as_wu_and_brush_sets_never() -> None:
     assert character_numeral(recipe, 5) == "伍" and character_numeral(recipe, 4) == "四"
     if fonts:
         assert _differs(render_face(recipe, "5m"), render_face(replace(recipe, five="五"), "5m")) > 0.01
+
+
+def test_every_set_prints_a_number_or_a_name_on_its_bonus_tiles() -> None:
+    for fonts in (NO_FONTS, installed_fonts()):
+        for variant in range(VARIANTS):
+            layout = random_recipe(variant, fonts).layout
+            assert layout.bonus_numbers or (layout.bonus_names and fonts)
+
+
+def test_bonus_names_take_the_sets_ink() -> None:
+    fonts = installed_fonts()
+    if not fonts:
+        pytest.skip("no CJK font installed: names are drawn only with a font")
+    box = (0.2, 0.2, 0.8, 0.8)  # a big name
+    layout = Layout(bonus_char_box=box, bonus_numbers=False, bonus_pictures="random", seed=3)
+    black = FaceRecipe(font=fonts[0][0], font_index=fonts[0][1], layout=layout)
+    red = replace(black, layout=replace(layout, bonus_name_ink="r"))
+    p = black.palette
+    assert _near(render_face(red, "S2"), p.red) > _near(render_face(black, "S2"), p.red) + 100

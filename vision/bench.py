@@ -428,6 +428,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="override the detector's containment suppression (see docs/vision.md)",
     )
     p.add_argument(
+        "--straddle",
+        type=float,
+        metavar="F",
+        help="override the detector's straddling-box suppression (see docs/vision.md)",
+    )
+    p.add_argument(
         "--rotations",
         type=int,
         choices=(1, 2, 4),
@@ -459,6 +465,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         reader = dataclasses.replace(reader, within_set=not args.free_reading)
         if args.contain is not None:
             config = dataclasses.replace(reader.detector.config, contain=args.contain)
+            reader = dataclasses.replace(reader, detector=dataclasses.replace(reader.detector, config=config))
+        if args.straddle is not None:
+            config = dataclasses.replace(reader.detector.config, straddle=args.straddle)
             reader = dataclasses.replace(reader, detector=dataclasses.replace(reader.detector, config=config))
         if args.rotations is not None:
             cls_config = dataclasses.replace(reader.classifier.config, rotations=args.rotations)

@@ -45,6 +45,9 @@ class DetectorConfig:
     grid: int = 1
     # Optional: also suppress boxes lying mostly (> contain) inside a better box; None = off.
     contain: float | None = None
+    # Optional: drop a box of which two better boxes each cover at least this share (a box
+    # straddling two touching tiles); None = off.
+    straddle: float | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,7 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             iou=float(det.get("iou", 0.6)),
             grid=int(det.get("grid", 1)),
             contain=None if det.get("contain") is None else float(det["contain"]),
+            straddle=None if det.get("straddle") is None else float(det["straddle"]),
         )
         classifier = ClassifierConfig(
             file=str(cls["file"]),
@@ -126,6 +130,8 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
         raise ModelError(f"{where}: malformed ({error})") from None
     if not 1 <= detector.grid <= 8:
         raise ModelError(f"{where}: detector grid must be 1..8, got {detector.grid}")
+    if detector.straddle is not None and not 0 < detector.straddle <= 1:
+        raise ModelError(f"{where}: detector straddle must be in (0, 1], got {detector.straddle}")
     if detector.names != ("tile",):
         raise ModelError(f"{where}: detector names must be ['tile'], got {list(detector.names)}")
     if classifier.rotations not in (1, 2, 4):
@@ -235,6 +241,25 @@ def nms(
     return np.asarray(keep, np.int64)
 
 
+def drop_straddlers(xyxy: np.ndarray, scores: np.ndarray, share: float) -> np.ndarray:
+    """Indices kept, best score first: a box is dropped when two better kept boxes each cover at
+    least `share` of it. Touching tiles in a close-up give such boxes, half on one tile and half on
+    the next; NMS keeps them, as their IoU with either tile is low."""
+    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    order = np.argsort(-np.asarray(scores), kind="stable")
+    areas = np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
+    keep: list[int] = []
+    for i in order:
+        if len(keep) >= 2 and areas[i] > 0:
+            kept = boxes[keep]
+            w = np.clip(np.minimum(kept[:, 2], boxes[i, 2]) - np.maximum(kept[:, 0], boxes[i, 0]), 0, None)
+            h = np.clip(np.minimum(kept[:, 3], boxes[i, 3]) - np.maximum(kept[:, 1], boxes[i, 1]), 0, None)
+            if int((w * h / areas[i] >= share).sum()) >= 2:
+                continue
+        keep.append(int(i))
+    return np.asarray(keep, np.int64)
+
+
 def decode_yolo(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray]:
     """Raw YOLO head (1, 4 + nc, A) of (cx, cy, w, h, class scores) -> xyxy (N, 4), score (N,)."""
     if output.ndim != 3 or output.shape[0] != 1 or output.shape[1] < 5:
@@ -276,8 +301,16 @@ class TileDetector:
         """
         grid = self.config.grid if grid is None else grid
         boxes, scores = self._detect_window(rgb)
-        if grid <= 1:
-            return boxes, scores
+        if grid > 1:
+            boxes, scores = self._add_windows(rgb, grid, boxes, scores)
+        if self.config.straddle is not None:
+            keep = drop_straddlers(boxes, scores, self.config.straddle)
+            boxes, scores = boxes[keep], scores[keep]
+        return boxes, scores
+
+    def _add_windows(
+        self, rgb: np.ndarray, grid: int, boxes: np.ndarray, scores: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         all_boxes, all_scores = [boxes], [scores]
         height, width = rgb.shape[:2]
         for window in tile_windows(height, width, grid):

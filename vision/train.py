@@ -285,6 +285,7 @@ class RunSettings:
 
     conf: float = 0.4
     contain: float | None = 0.7
+    straddle: float | None = 0.45
     rotations: int = 1
     grid: int = 1
     reject_above: float = 0.5
@@ -310,6 +311,7 @@ def export(detector: Path, classifier: Path, out: Path, det_imgsz: int, cls_imgs
     sidecar = {
         "detector": {"file": "tile_detector.onnx", "imgsz": [det_imgsz, det_imgsz], "names": ["tile"],
                      "conf": settings.conf, "iou": 0.6, "contain": settings.contain,
+                     "straddle": settings.straddle,
                      "grid": settings.grid},
         "classifier": {"file": "tile_classifier.onnx", "imgsz": cls_imgsz, "names": list(CLASSES),
                        "crop_margin": CROP_MARGIN, "rotations": settings.rotations},
@@ -361,6 +363,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--cls-imgsz", type=int, default=CLASSIFIER_SIZE)
     p.add_argument("--conf", type=float, default=RunSettings.conf, help="detector score threshold")
     p.add_argument("--contain", type=float, default=RunSettings.contain, help="containment suppression")
+    p.add_argument("--straddle", type=float, default=RunSettings.straddle,
+                   help="drop a box two better boxes each cover this much of")
     p.add_argument("--rotations", type=int, choices=(1, 2, 4), default=RunSettings.rotations,
                    help="turned views of each crop the classifier averages")
     p.add_argument("--grid", type=int, default=RunSettings.grid, help="detector windows per side")
@@ -382,7 +386,8 @@ def main(argv: list[str] | None = None) -> None:
                          args.weights, args.optimizer, args.lr0, args.warmup_epochs)
     else:
         export(args.detector, args.classifier, args.out, args.det_imgsz, args.cls_imgsz,
-               RunSettings(args.conf, args.contain, args.rotations, args.grid, args.reject_above))
+               RunSettings(args.conf, args.contain, args.straddle, args.rotations, args.grid,
+                           args.reject_above))
     print(f"{args.stage}: {time.time() - start:.0f} s wall")
 
 

@@ -198,6 +198,9 @@ def test_sidecar_size_mismatch_refused(tmp_path: Path) -> None:
         pytest.param("classifier", "names", "1m 2m", "'names' must be a list of strings", id="names-text"),
         pytest.param("classifier", "imgsz", None, "malformed", id="imgsz-null"),
         pytest.param("detector", "grid", 0, "detector grid must be 1..8, got 0", id="grid-0"),
+        pytest.param("detector", "straddle", 1.5, r"straddle must be in \(0, 1\], got 1.5",
+                     id="straddle-big"),
+        pytest.param("detector", "straddle", "most", "malformed", id="straddle-text"),
     ],
 )
 def test_malformed_sidecar(tmp_path: Path, section: str, key: str, value: object, message: str) -> None:

@@ -6,6 +6,7 @@ part of that path that needs no Streamlit, so it can be tested from many threads
 
 from __future__ import annotations
 
+import re
 import time
 from concurrent.futures import Executor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -15,6 +16,26 @@ from typing import Any
 import numpy as np
 
 from app_ui.case import TileRow, rows_from_reading
+
+# "tile at (x, y) read as S2 (0.34), not S1 (0.36): a set has one S1 and ...": vision.pipeline
+_MOVED = re.compile(r"^tile at \(\d+, \d+\) read as (\S+) \([\d.]+\), not (\S+) \([\d.]+\): a set has")
+
+
+def app_warnings(warnings: tuple[str, ...]) -> tuple[str, ...]:
+    """The reader's warnings as the app shows them: by tile, not by pixel.
+
+    The app names unsure tiles by their number (with the alternative) itself, so the reader's
+    "unsure tile at (x, y)" lines go; its one-set lines (a tile read as its second choice because a
+    set holds only so many of a face) become one line saying which faces and why.
+    """
+    moved = [m.groups() for w in warnings if (m := _MOVED.match(w))]
+    kept = [w for w in warnings if not w.startswith("unsure tile at") and not _MOVED.match(w)]
+    if moved:
+        pairs = ", ".join(f"{now} (not {was})" for now, was in moved)
+        kept.insert(0, f"{len(moved)} tile(s) read as another face than the reader's first choice, because "
+                       f"one set holds one of each flower, season and animal and four of any other tile, "
+                       f"and surer tiles took those: {pairs}. They are marked ? below.")
+    return tuple(kept)
 
 
 class ReadTimeoutError(TimeoutError):
@@ -53,9 +74,6 @@ def read_tiles(reader: Any, rgb: np.ndarray, executor: Executor, timeout_s: floa
         rows=tuple(rows),
         meld_concealed=meld_concealed,
         layout_hand=dict(layout_hand) if layout_hand else None,
-        # The app names unsure tiles by their number (with the runner-up) itself; the reader's own
-        # "unsure tile at (x, y)" lines would say the same in pixel coordinates.
-        warnings=tuple(str(w) for w in (getattr(reading, "warnings", ()) or ())
-                       if not str(w).startswith("unsure tile at")),
+        warnings=app_warnings(tuple(str(w) for w in (getattr(reading, "warnings", ()) or ()))),
         timings_ms=timings,
     )

@@ -183,3 +183,24 @@ def test_pictures_are_drawn_for_every_code() -> None:
     assert max(shown.size) == 1280  # big photos are shown at most 1280 px
     # The unsure tile is outlined in orange.
     assert tuple(np.asarray(shown)[int(100 * 1280 / 3000), int(150 * 1280 / 3000)]) == (255, 110, 0)
+
+
+def test_app_warnings_name_moved_tiles_by_face_and_drop_pixel_lines() -> None:
+    from app_ui.reading import app_warnings
+    from vision.pipeline import _set_warnings
+
+    # what the reader says when two tiles lose S1 and F2 to surer tiles
+    boxes = [[800, 900, 920, 1020], [800, 350, 900, 470]]
+    detections = Detections.from_codes(["S2", "F3"], boxes, [0.3, 0.3])
+    probabilities = np.zeros((2, len(CLASSES)), np.float32)
+    probabilities[0, CLASS_INDEX["S1"]], probabilities[0, CLASS_INDEX["S2"]] = 0.36, 0.34
+    probabilities[1, CLASS_INDEX["F2"]], probabilities[1, CLASS_INDEX["F3"]] = 0.57, 0.31
+    moved = tuple(_set_warnings(detections, probabilities))
+    assert len(moved) == 2 and moved[0].startswith("tile at (860, 960) read as S2 (0.34), not S1 (0.36)")
+    layout_line = "one row of tiles with no gaps: read as one concealed hand; mark exposed melds by hand"
+    reader_says = ("unsure tile at (850, 410): F2 (0.57) or F3 (0.31)", *moved, layout_line)
+    shown = app_warnings(reader_says)
+    assert len(shown) == 2 and not any(w.startswith(("unsure tile at", "tile at (")) for w in shown)
+    assert shown[0].startswith("2 tile(s) read as another face") and "S2 (not S1), F3 (not F2)" in shown[0]
+    assert shown[1] == layout_line
+    assert app_warnings((layout_line,)) == (layout_line,)

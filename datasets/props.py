@@ -20,6 +20,7 @@ import numpy as np
 KINDS = ("shoe", "card", "phone", "coin", "rod", "cup")
 SHARE_WITH_PROPS = 0.5  # share of scenes with props on the table
 MAX_PROPS = 4
+RGBf = tuple[float, float, float]
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ def prop_rng(seed: int) -> np.random.Generator:
     return np.random.default_rng([seed, 4242])
 
 
-def _colour(rng: np.random.Generator, light: bool | None = None) -> tuple[float, float, float]:
+def _colour(rng: np.random.Generator, light: bool | None = None) -> RGBf:
     hsv = np.array([[[rng.uniform(0, 180), rng.uniform(0.1, 0.9) * 255, rng.uniform(0.2, 1.0) * 255]]])
     if light is True:
         hsv[0, 0, 2] = rng.uniform(0.75, 1.0) * 255
@@ -42,18 +43,15 @@ def _colour(rng: np.random.Generator, light: bool | None = None) -> tuple[float,
     return (float(rgb[0]), float(rgb[1]), float(rgb[2]))
 
 
-def _shifted(colour: tuple[float, float, float], factor: float) -> tuple[float, float, float]:
+def _shifted(colour: RGBf, factor: float) -> RGBf:
     r, g, b = (min(255.0, c * factor) for c in colour)
     return (r, g, b)
 
 
 def _ellipse(layer: np.ndarray, mask: np.ndarray, centre: tuple[int, int], axes: tuple[int, int],
-             angle: float, colour: tuple[float, float, float], thickness: int = -1) -> None:
+             angle: float, colour: RGBf, thickness: int = -1) -> None:
     cv2.ellipse(layer, centre, axes, angle, 0, 360, colour, thickness, cv2.LINE_AA)
     cv2.ellipse(mask, centre, axes, angle, 0, 360, 1.0, thickness, cv2.LINE_AA)
-
-
-RGBf = tuple[float, float, float]
 
 
 def _poly(layer: np.ndarray, mask: np.ndarray, points: np.ndarray, colour: RGBf) -> None:
@@ -88,8 +86,8 @@ def _marks(layer: np.ndarray, rng: np.random.Generator, centre: tuple[float, flo
 
 
 def _draw_one(kind: str, layer: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
-              centre: tuple[float, float], tile_px: float) -> float:
-    """Draw prop `kind` around `centre` into `layer` / `mask`; returns its rough radius in px."""
+              centre: tuple[float, float], tile_px: float) -> None:
+    """Draw prop `kind` around `centre` into `layer` / `mask`."""
     cx, cy = centre
     c = (int(cx), int(cy))
     angle = float(rng.uniform(0, 180))
@@ -103,7 +101,7 @@ def _draw_one(kind: str, layer: np.ndarray, mask: np.ndarray, rng: np.random.Gen
         strap_axes = (int(length * rng.uniform(0.12, 0.2)), int(length * 0.3))
         _ellipse(layer, mask, strap_c, strap_axes, angle, strap)
         _marks(layer, rng, (cx + dx, cy + dy), length * 0.4)
-        return length / 2
+        return
     if kind in ("card", "phone"):
         long_side = tile_px * rng.uniform(1.2, 2.6)
         size = (long_side, long_side * rng.uniform(0.45, 0.65))
@@ -117,7 +115,7 @@ def _draw_one(kind: str, layer: np.ndarray, mask: np.ndarray, rng: np.random.Gen
                                .astype(np.int32), screen, cv2.LINE_AA)
         else:
             _marks(layer, rng, centre, long_side)
-        return long_side / 2
+        return
     if kind == "coin":
         radius = tile_px * rng.uniform(0.2, 0.45)
         metal = ((200, 170, 90), (190, 190, 195), (170, 110, 70))[int(rng.integers(3))]
@@ -125,7 +123,7 @@ def _draw_one(kind: str, layer: np.ndarray, mask: np.ndarray, rng: np.random.Gen
         _ellipse(layer, mask, c, (int(radius), int(radius * rng.uniform(0.7, 1.0))), angle, colour)
         cv2.ellipse(layer, c, (int(radius * 0.75), int(radius * 0.6)), angle, 0, 360, _shifted(colour, 0.8),
                     max(1, int(radius * 0.08)), cv2.LINE_AA)
-        return radius
+        return
     if kind == "rod":
         length = tile_px * rng.uniform(2.0, 6.0)
         width = tile_px * rng.uniform(0.12, 0.4)
@@ -133,14 +131,13 @@ def _draw_one(kind: str, layer: np.ndarray, mask: np.ndarray, rng: np.random.Gen
         _poly(layer, mask, _rect(centre, (length, width), angle), metal)
         cv2.fillConvexPoly(layer, np.round(_rect(centre, (length, width * 0.2), angle)).astype(np.int32),
                            _shifted(metal, 1.6), cv2.LINE_AA)
-        return length / 2
+        return
     # a cup or glass seen from above: a rim and its inside
     radius = tile_px * rng.uniform(0.6, 1.2)
     rim = _colour(rng)
     _ellipse(layer, mask, c, (int(radius), int(radius * rng.uniform(0.8, 1.0))), angle, rim)
     cv2.ellipse(layer, c, (int(radius * 0.85), int(radius * 0.8)), angle, 0, 360, _shifted(rim, 0.5), -1,
                 cv2.LINE_AA)
-    return radius
 
 
 def draw_props(img: np.ndarray, rng: np.random.Generator, tile_px: float) -> list[Prop]:

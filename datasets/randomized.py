@@ -161,18 +161,16 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
     if font is None:
         # brush strokes draw no flower or season name: the number and the picture must tell them apart
         layout = replace(recipe.layout, bonus_pictures="own", bonus_numbers=True)
-        recipe = replace(recipe, layout=layout)
-    elif rng.random() < 0.35 and bonus_groups_differ(recipe):
-        recipe = replace(recipe, layout=replace(recipe.layout, bonus_names=False))
-    if font is not None:
-        # names in the set's red, green or blue as often as in black; and in more sets the name
-        # is all that tells a flower (or season) from the next, so a reader must learn to read it
-        ink = str(rng.choice(list("kkkrgb")))
-        layout = replace(recipe.layout, bonus_name_ink=ink)
-        if layout.bonus_names and rng.random() < 0.2:
-            layout = replace(layout, bonus_numbers=False)
-        recipe = replace(recipe, layout=layout)
-    return recipe
+        return replace(recipe, layout=layout)
+    layout = recipe.layout
+    if rng.random() < 0.35 and bonus_groups_differ(recipe):
+        layout = replace(layout, bonus_names=False)
+    # names in the set's red, green or blue as often as in black; and in more sets the name is all
+    # that tells a flower (or season) from the next, so a reader must learn to read it
+    layout = replace(layout, bonus_name_ink=str(rng.choice(list("kkkrgb"))))
+    if layout.bonus_names and rng.random() < 0.2:
+        layout = replace(layout, bonus_numbers=False)
+    return replace(recipe, layout=layout)
 
 
 def bonus_groups_differ(recipe: FaceRecipe) -> bool:

@@ -409,6 +409,19 @@ def format_photos(results: Sequence[PhotoResult]) -> str:
     return "\n".join(lines)
 
 
+def _detector_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    overrides: dict[str, Any] = {}
+    if args.contain is not None:
+        overrides["contain"] = args.contain
+    if args.straddle is not None:
+        overrides["straddle"] = args.straddle
+    if args.odd_size is not None:
+        overrides["odd_size"] = args.odd_size or None
+    if args.odd_size_below is not None:
+        overrides["odd_size_below"] = args.odd_size_below
+    return overrides
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__.splitlines()[0])
     p.add_argument("--synthetic", type=Path, metavar="DIR", help="datasets.synth output folder")
@@ -432,6 +445,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=float,
         metavar="F",
         help="override the detector's straddling-box suppression (see docs/vision.md)",
+    )
+    p.add_argument(
+        "--odd-size",
+        type=float,
+        metavar="R",
+        help="override the odd-size check: ratio to the typical tile (0 = off; see docs/vision.md)",
+    )
+    p.add_argument(
+        "--odd-size-below",
+        type=float,
+        metavar="S",
+        help="override the detector score under which odd-sized boxes are dropped",
     )
     p.add_argument(
         "--rotations",
@@ -463,11 +488,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         reader = TileReader.load(args.models, grid=args.grid)
         reader = dataclasses.replace(reader, within_set=not args.free_reading)
-        if args.contain is not None:
-            config = dataclasses.replace(reader.detector.config, contain=args.contain)
-            reader = dataclasses.replace(reader, detector=dataclasses.replace(reader.detector, config=config))
-        if args.straddle is not None:
-            config = dataclasses.replace(reader.detector.config, straddle=args.straddle)
+        overrides = _detector_overrides(args)
+        if overrides:
+            config = dataclasses.replace(reader.detector.config, **overrides)
             reader = dataclasses.replace(reader, detector=dataclasses.replace(reader.detector, config=config))
         if args.rotations is not None:
             cls_config = dataclasses.replace(reader.classifier.config, rotations=args.rotations)
@@ -479,12 +502,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     grid = reader.grid or reader.detector.config.grid
     size = f"photos re-encoded at long side {args.long_side}" if args.long_side else "photos as stored"
     hw = reader.detector.input_hw
-    contain = reader.detector.config.contain
+    det = reader.detector.config
+    odd = f"x{det.odd_size} under {det.odd_size_below}" if det.odd_size else "off"
     rotations = reader.classifier.config.rotations
     reading = "within one set" if reader.within_set else "first choices"
     print(
-        f"detector {hw[0]}x{hw[1]}, grid {grid}, contain {contain}; classifier views {rotations}; "
-        f"{reading}; {size}"
+        f"detector {hw[0]}x{hw[1]}, grid {grid}, contain {det.contain}, straddle {det.straddle}, "
+        f"odd size {odd}; classifier views {rotations}; {reading}; {size}"
     )
     # One untimed read so the first photo's latency does not include onnxruntime's warm-up.
     reader.read(np.full((480, 640, 3), 128, np.uint8))

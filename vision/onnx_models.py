@@ -48,6 +48,10 @@ class DetectorConfig:
     # Optional: drop a box of which two better boxes each cover at least this share (a box
     # straddling two touching tiles); None = off.
     straddle: float | None = None
+    # Optional: drop a box scoring below `odd_size_below` whose long side is more than `odd_size`
+    # times longer or shorter than the photo's typical tile; None = off.
+    odd_size: float | None = None
+    odd_size_below: float = 0.75
 
 
 @dataclass(frozen=True)
@@ -114,6 +118,8 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             grid=int(det.get("grid", 1)),
             contain=None if det.get("contain") is None else float(det["contain"]),
             straddle=None if det.get("straddle") is None else float(det["straddle"]),
+            odd_size=None if det.get("odd_size") is None else float(det["odd_size"]),
+            odd_size_below=float(det.get("odd_size_below", 0.75)),
         )
         classifier = ClassifierConfig(
             file=str(cls["file"]),
@@ -132,6 +138,10 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
         raise ModelError(f"{where}: detector grid must be 1..8, got {detector.grid}")
     if detector.straddle is not None and not 0 < detector.straddle <= 1:
         raise ModelError(f"{where}: detector straddle must be in (0, 1], got {detector.straddle}")
+    if detector.odd_size is not None and not detector.odd_size > 1:
+        raise ModelError(f"{where}: detector odd_size must be above 1, got {detector.odd_size}")
+    if not 0 < detector.odd_size_below <= 1:
+        raise ModelError(f"{where}: detector odd_size_below must be in (0, 1], got {detector.odd_size_below}")
     if detector.names != ("tile",):
         raise ModelError(f"{where}: detector names must be ['tile'], got {list(detector.names)}")
     if classifier.rotations not in (1, 2, 4):
@@ -260,6 +270,31 @@ def drop_straddlers(xyxy: np.ndarray, scores: np.ndarray, share: float) -> np.nd
     return np.asarray(keep, np.int64)
 
 
+# The typical tile is measured on at least this many of the photo's surer boxes.
+ODD_SIZE_MIN_BOXES = 3
+
+
+def drop_odd_sized(xyxy: np.ndarray, scores: np.ndarray, ratio: float, below: float) -> np.ndarray:
+    """Indices kept, in input order: a box scoring under `below` is dropped when its long side is
+    over `ratio` times longer or shorter than the median long side of the surer half of the boxes.
+
+    The tiles of one hand are one size in a photo (the long side is the tile's length at any
+    quarter turn), so an unsure box far off that size holds a foot, a chair leg or two tiles
+    rather than one. Sure boxes stay whatever their size: the rule only judges doubtful ones.
+    """
+    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    scores = np.asarray(scores, np.float32).reshape(-1)
+    if len(boxes) < ODD_SIZE_MIN_BOXES:
+        return np.arange(len(boxes), dtype=np.int64)
+    long_side = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    surer = scores >= np.median(scores)
+    typical = float(np.median(long_side[surer]))
+    if typical <= 0:
+        return np.arange(len(boxes), dtype=np.int64)
+    off = np.abs(np.log(np.maximum(long_side, 1e-6) / typical)) > np.log(ratio)
+    return np.flatnonzero(~(off & (scores < below))).astype(np.int64)
+
+
 def decode_yolo(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray]:
     """Raw YOLO head (1, 4 + nc, A) of (cx, cy, w, h, class scores) -> xyxy (N, 4), score (N,)."""
     if output.ndim != 3 or output.shape[0] != 1 or output.shape[1] < 5:
@@ -305,6 +340,9 @@ class TileDetector:
             boxes, scores = self._add_windows(rgb, grid, boxes, scores)
         if self.config.straddle is not None:
             keep = drop_straddlers(boxes, scores, self.config.straddle)
+            boxes, scores = boxes[keep], scores[keep]
+        if self.config.odd_size is not None:
+            keep = drop_odd_sized(boxes, scores, self.config.odd_size, self.config.odd_size_below)
             boxes, scores = boxes[keep], scores[keep]
         return boxes, scores
 

@@ -286,6 +286,8 @@ class RunSettings:
     conf: float = 0.4
     contain: float | None = 0.7
     straddle: float | None = 0.45
+    odd_size: float | None = 1.4
+    odd_size_below: float = 0.75
     rotations: int = 1
     grid: int = 1
     reject_above: float = 0.5
@@ -311,8 +313,8 @@ def export(detector: Path, classifier: Path, out: Path, det_imgsz: int, cls_imgs
     sidecar = {
         "detector": {"file": "tile_detector.onnx", "imgsz": [det_imgsz, det_imgsz], "names": ["tile"],
                      "conf": settings.conf, "iou": 0.6, "contain": settings.contain,
-                     "straddle": settings.straddle,
-                     "grid": settings.grid},
+                     "straddle": settings.straddle, "odd_size": settings.odd_size,
+                     "odd_size_below": settings.odd_size_below, "grid": settings.grid},
         "classifier": {"file": "tile_classifier.onnx", "imgsz": cls_imgsz, "names": list(CLASSES),
                        "crop_margin": CROP_MARGIN, "rotations": settings.rotations},
     }
@@ -365,6 +367,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--contain", type=float, default=RunSettings.contain, help="containment suppression")
     p.add_argument("--straddle", type=float, default=RunSettings.straddle,
                    help="drop a box two better boxes each cover this much of")
+    p.add_argument("--odd-size", type=float, default=RunSettings.odd_size,
+                   help="drop an unsure box this many times longer or shorter than the typical tile")
+    p.add_argument("--odd-size-below", type=float, default=RunSettings.odd_size_below,
+                   help="the detector score under which a box is unsure (for --odd-size)")
     p.add_argument("--rotations", type=int, choices=(1, 2, 4), default=RunSettings.rotations,
                    help="turned views of each crop the classifier averages")
     p.add_argument("--grid", type=int, default=RunSettings.grid, help="detector windows per side")
@@ -386,8 +392,9 @@ def main(argv: list[str] | None = None) -> None:
                          args.weights, args.optimizer, args.lr0, args.warmup_epochs)
     else:
         export(args.detector, args.classifier, args.out, args.det_imgsz, args.cls_imgsz,
-               RunSettings(args.conf, args.contain, args.straddle, args.rotations, args.grid,
-                           args.reject_above))
+               RunSettings(conf=args.conf, contain=args.contain, straddle=args.straddle,
+                           odd_size=args.odd_size, odd_size_below=args.odd_size_below,
+                           rotations=args.rotations, grid=args.grid, reject_above=args.reject_above))
     print(f"{args.stage}: {time.time() - start:.0f} s wall")
 
 

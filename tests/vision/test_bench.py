@@ -150,12 +150,26 @@ def test_bench_long_side_maps_boxes_back(tmp_path: Path, capsys: pytest.CaptureF
     args = ["--synthetic", str(tmp_path / "synth"), "--models", str(models), "--json", str(out)]
     assert main([*args, "--long-side", "2000", "--grid", "1", "--rotations", "4"]) == 0
     printed = capsys.readouterr().out
-    settings = "grid 1, contain None; classifier views 4; within one set; photos re-encoded at long side 2000"
+    settings = (
+        "grid 1, contain None, straddle None, odd size off; classifier views 4; within one set;"
+        " photos re-encoded at long side 2000"
+    )
     assert settings in printed
     (synthetic,) = json.loads(out.read_text())
     assert synthetic["precision"] == 1.0 and synthetic["recall"] == 0.75
     assert main([*args, "--free-reading"]) == 0
     assert "; first choices; photos as stored" in capsys.readouterr().out
+
+
+def test_bench_overrides_the_detector_settings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sc = scene(600, 1000)
+    models = write_models(tmp_path / "models", detector_rows(sc, (384, 640)))
+    _synthetic_set(tmp_path / "synth")
+    args = ["--synthetic", str(tmp_path / "synth"), "--models", str(models)]
+    assert main([*args, "--straddle", "0.4", "--odd-size", "1.3", "--odd-size-below", "0.9"]) == 0
+    assert "straddle 0.4, odd size x1.3 under 0.9;" in capsys.readouterr().out
+    assert main([*args, "--odd-size", "0", "--contain", "0.6"]) == 0
+    assert "contain 0.6, straddle None, odd size off;" in capsys.readouterr().out
 
 
 def test_concurrency_matches_serial(tmp_path: Path) -> None:

@@ -201,6 +201,9 @@ def test_sidecar_size_mismatch_refused(tmp_path: Path) -> None:
         pytest.param("detector", "straddle", 1.5, r"straddle must be in \(0, 1\], got 1.5",
                      id="straddle-big"),
         pytest.param("detector", "straddle", "most", "malformed", id="straddle-text"),
+        pytest.param("detector", "odd_size", 0.8, "odd_size must be above 1, got 0.8", id="odd-size-small"),
+        pytest.param("detector", "odd_size_below", 0, r"odd_size_below must be in \(0, 1\], got 0",
+                     id="odd-size-below-0"),
     ],
 )
 def test_malformed_sidecar(tmp_path: Path, section: str, key: str, value: object, message: str) -> None:
@@ -290,3 +293,16 @@ def test_two_tiles_read_as_the_one_s1_of_a_set_are_read_within_the_set(tmp_path:
     free = dataclasses.replace(reader, within_set=False).read(sc.rgb)
     assert free.detections.codes.count("S1") == 2
     assert not any("a set has" in w for w in free.warnings)
+
+
+def test_sidecar_odd_size_drops_an_unsure_box_far_off_the_tile_size(tmp_path: Path) -> None:
+    sc = scene(600, 1000)
+    rows = detector_rows(sc, (384, 640))
+    w, h = rows[0, 2], rows[0, 3]
+    stray = [[320.0, 60.0, w / 3, h / 3, 0.6]]  # a third of a tile, unsure, on the bare table
+    write_models(tmp_path, np.concatenate([rows, np.array(stray, np.float32)]))
+    rgb = sc.rgb
+    assert len(TileReader.load(tmp_path).read(rgb).detections) == 4
+    _edit_sidecar(tmp_path, "detector", "odd_size", 1.4)
+    found = TileReader.load(tmp_path).read(rgb).detections
+    assert sorted(found.codes) == sorted(sc.codes)

@@ -6,7 +6,6 @@ part of that path that needs no Streamlit, so it can be tested from many threads
 
 from __future__ import annotations
 
-import re
 import time
 from concurrent.futures import Executor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -16,20 +15,28 @@ from typing import Any
 import numpy as np
 
 from app_ui.case import TileRow, rows_from_reading
-
-# "tile at (x, y) read as S2 (0.34), not S1 (0.36): a set has one S1 and ...": vision.pipeline
-_MOVED = re.compile(r"^tile at \(\d+, \d+\) read as (\S+) \([\d.]+\), not (\S+) \([\d.]+\): a set has")
+from vision.classes import CLASSES
 
 
-def app_warnings(warnings: tuple[str, ...]) -> tuple[str, ...]:
+def moved_faces(detections: Any, probabilities: Any | None) -> list[tuple[str, str]]:
+    """(read as, first choice) for each tile read off its first choice to keep within one set."""
+    if probabilities is None or len(probabilities) != len(detections):
+        return []
+    first = np.asarray(probabilities).argmax(axis=1)
+    now = np.asarray(detections.class_id)
+    return [(CLASSES[int(now[i])], CLASSES[int(first[i])]) for i in np.flatnonzero(first != now)]
+
+
+def app_warnings(warnings: tuple[str, ...], tile_warnings: tuple[str, ...] = (),
+                 moved: list[tuple[str, str]] | None = None) -> tuple[str, ...]:
     """The reader's warnings as the app shows them: by tile, not by pixel.
 
     The app names unsure tiles by their number (with the alternative) itself, so the reader's
-    "unsure tile at (x, y)" lines go; its one-set lines (a tile read as its second choice because a
-    set holds only so many of a face) become one line saying which faces and why.
+    lines about single tiles (`tile_warnings`, by pixel position) go; the tiles read as their
+    second choice because a set holds only so many of a face (`moved`) get one line saying which
+    faces and why.
     """
-    moved = [m.groups() for w in warnings if (m := _MOVED.match(w))]
-    kept = [w for w in warnings if not w.startswith("unsure tile at") and not _MOVED.match(w)]
+    kept = [w for w in warnings if w not in set(tile_warnings)]
     if moved:
         pairs = ", ".join(f"{now} (not {was})" for now, was in moved)
         kept.insert(0, f"{len(moved)} tile(s) read as another face than the reader's first choice, because "
@@ -65,8 +72,8 @@ def read_tiles(reader: Any, rgb: np.ndarray, executor: Executor, timeout_s: floa
         future.cancel()
         raise ReadTimeoutError(f"reading the tiles took longer than {timeout_s:g} s; "
                                "try a smaller or sharper photo") from exc
-    rows, meld_concealed = rows_from_reading(reading.detections, reading.layout,
-                                             getattr(reading, "probabilities", None))
+    probabilities = getattr(reading, "probabilities", None)
+    rows, meld_concealed = rows_from_reading(reading.detections, reading.layout, probabilities)
     layout_hand = getattr(reading.layout, "hand", None)
     timings = dict(getattr(reading, "timings_ms", None) or {})
     timings["app_total"] = round((time.perf_counter() - started) * 1000.0, 1)
@@ -74,6 +81,10 @@ def read_tiles(reader: Any, rgb: np.ndarray, executor: Executor, timeout_s: floa
         rows=tuple(rows),
         meld_concealed=meld_concealed,
         layout_hand=dict(layout_hand) if layout_hand else None,
-        warnings=app_warnings(tuple(str(w) for w in (getattr(reading, "warnings", ()) or ()))),
+        warnings=app_warnings(
+            tuple(str(w) for w in (getattr(reading, "warnings", ()) or ())),
+            tuple(getattr(reading, "tile_warnings", ()) or ()),
+            moved_faces(reading.detections, probabilities),
+        ),
         timings_ms=timings,
     )

@@ -52,6 +52,9 @@ class Reading:
     in detection order, for offering alternatives. `warnings` holds the pipeline's and the
     layout's warnings, in that order. `timings_ms` maps stage name -> milliseconds.
     `rejected_xyxy` (K, 4) holds the boxes the classifier judged to hold no tile (left out).
+    `tile_warnings` are the lines of `warnings` about one tile each, named by its pixel position
+    (unsure, or read off its first choice to keep within one set): a UI that names tiles its own
+    way shows the rest of `warnings` and reads those cases from `probabilities` and `detections`.
     """
 
     detections: Detections
@@ -62,6 +65,7 @@ class Reading:
     class_prob: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.float32))
     probabilities: np.ndarray = field(default_factory=lambda: np.zeros((0, len(CLASSES)), np.float32))
     rejected_xyxy: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
+    tile_warnings: tuple[str, ...] = ()
 
     @property
     def hand(self) -> dict[str, Any] | None:
@@ -192,9 +196,10 @@ class TileReader:
             confidence=(det_score * class_prob).astype(np.float32),
             class_id=class_id,
         )
+        unsure = _uncertain_warnings(detections, probabilities)
+        tile_warnings = unsure + _set_warnings(detections, probabilities)
         warnings: list[str] = [] if len(detections) else ["no tiles found"]
-        warnings.extend(_uncertain_warnings(detections, probabilities))
-        warnings.extend(_set_warnings(detections, probabilities))
+        warnings.extend(tile_warnings)
         warnings.extend(_rejected_warning(rejected_xyxy))
         layout, layout_warnings = self.layout(detections)
         lap("layout")
@@ -208,4 +213,5 @@ class TileReader:
             class_prob=class_prob,
             probabilities=probabilities.astype(np.float32),
             rejected_xyxy=rejected_xyxy,
+            tile_warnings=_dedupe(tile_warnings),
         )

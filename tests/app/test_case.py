@@ -186,21 +186,27 @@ def test_pictures_are_drawn_for_every_code() -> None:
 
 
 def test_app_warnings_name_moved_tiles_by_face_and_drop_pixel_lines() -> None:
-    from app_ui.reading import app_warnings
-    from vision.pipeline import _set_warnings
+    from app_ui.reading import app_warnings, moved_faces
+    from vision.pipeline import _set_warnings, _uncertain_warnings
 
     # what the reader says when two tiles lose S1 and F2 to surer tiles
-    boxes = [[800, 900, 920, 1020], [800, 350, 900, 470]]
-    detections = Detections.from_codes(["S2", "F3"], boxes, [0.3, 0.3])
-    probabilities = np.zeros((2, len(CLASSES)), np.float32)
+    boxes = [[800, 900, 920, 1020], [800, 350, 900, 470], [100, 100, 200, 240]]
+    detections = Detections.from_codes(["S2", "F3", "5m"], boxes, [0.3, 0.3, 0.9])
+    probabilities = np.zeros((3, len(CLASSES)), np.float32)
     probabilities[0, CLASS_INDEX["S1"]], probabilities[0, CLASS_INDEX["S2"]] = 0.36, 0.34
     probabilities[1, CLASS_INDEX["F2"]], probabilities[1, CLASS_INDEX["F3"]] = 0.57, 0.31
-    moved = tuple(_set_warnings(detections, probabilities))
-    assert len(moved) == 2 and moved[0].startswith("tile at (860, 960) read as S2 (0.34), not S1 (0.36)")
+    probabilities[2, CLASS_INDEX["5m"]] = 0.5
+    tile_lines = (*_uncertain_warnings(detections, probabilities), *_set_warnings(detections, probabilities))
+    assert [w.split(":")[0] for w in tile_lines] == [
+        "unsure tile at (150, 170)", "tile at (860, 960) read as S2 (0.34), not S1 (0.36)",
+        "tile at (850, 410) read as F3 (0.31), not F2 (0.57)",
+    ]
+    moved = moved_faces(detections, probabilities)
+    assert moved == [("S2", "S1"), ("F3", "F2")]
     layout_line = "one row of tiles with no gaps: read as one concealed hand; mark exposed melds by hand"
-    reader_says = ("unsure tile at (850, 410): F2 (0.57) or F3 (0.31)", *moved, layout_line)
-    shown = app_warnings(reader_says)
-    assert len(shown) == 2 and not any(w.startswith(("unsure tile at", "tile at (")) for w in shown)
+    shown = app_warnings((*tile_lines, layout_line), tile_lines, moved)
+    assert len(shown) == 2
     assert shown[0].startswith("2 tile(s) read as another face") and "S2 (not S1), F3 (not F2)" in shown[0]
     assert shown[1] == layout_line
     assert app_warnings((layout_line,)) == (layout_line,)
+    assert moved_faces(detections, None) == [] and moved_faces(detections, probabilities[:2]) == []

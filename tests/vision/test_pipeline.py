@@ -70,6 +70,9 @@ def test_uncertain_tile_warns(tmp_path: Path) -> None:
     grey[y1:y2, x1:x2] = 128  # a grey crop: no colour wins, the top class is unsure
     reading = reader.read(grey)
     assert any(w.startswith("unsure tile at (") for w in reading.warnings)
+    # the lines about single tiles are also told apart, for a UI that names tiles its own way
+    assert reading.tile_warnings and set(reading.tile_warnings) <= set(reading.warnings)
+    assert all(w.startswith("unsure tile at (") for w in reading.tile_warnings)
 
 
 def test_layout_result_passed_through(tmp_path: Path) -> None:
@@ -287,6 +290,7 @@ def test_two_tiles_read_as_the_one_s1_of_a_set_are_read_within_the_set(tmp_path:
     assert reading.detections.codes.count("S1") == 1 and reading.detections.codes.count("S2") == 1
     moved = [w for w in reading.warnings if "a set has one S1" in w]
     assert len(moved) == 1 and " read as " in moved[0] and "not S1" in moved[0]
+    assert moved[0] in reading.tile_warnings
     # the moved tile's confidence is that of the class it is read as, not of its first choice
     i = next(k for k, code in enumerate(reading.detections.codes) if code not in ("S1", "S2"))
     assert reading.class_prob[i] < 0.01

@@ -33,6 +33,7 @@ import numpy as np
 
 from vision.classes import CLASSES, NOT_A_TILE
 from vision.crops import crop_tiles
+from vision.tile_set import COPIES_IN_SET
 
 DEFAULT_PROJECT = Path.home() / ".cache" / "mahjong-train"
 CROP_MARGIN = 0.15
@@ -115,11 +116,15 @@ def _write_crop(path: Path, rgb_crop: np.ndarray) -> None:
 
 
 def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_per_tile: int,
-               negatives_per_scene: int = 0) -> None:
+               negatives_per_scene: int = 0, rare_crops_per_tile: int | None = None) -> None:
     """Detector set (all scenes, single class at train time) and classifier crops from the scene metas.
 
     With `negatives_per_scene` > 0 each scene also gives that many "no tile" crops (`negative_boxes`).
+    `rare_crops_per_tile` (default: `crops_per_tile`) training crops are cut of each tile a set holds
+    once (flowers, seasons, animals): a scene shows fewer of them than of the other faces, and they
+    differ from each other in small marks (a corner numeral, a name), so they need more examples.
     """
+    rare_crops = crops_per_tile if rare_crops_per_tile is None else max(crops_per_tile, rare_crops_per_tile)
     rng = np.random.default_rng(seed)
     metas = sorted((scenes / "meta").glob("*.json"))
     if not metas:
@@ -166,11 +171,13 @@ def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_pe
                 counts[-1] += len(empty) * (split == "train")
                 for i, crop in enumerate(crop_tiles(rgb, empty, CLASSIFIER_SIZE, CROP_MARGIN)):
                     _write_crop(cls / split / class_folder(len(CLASSES)) / f"{name}_none{i}.jpg", crop)
-            for k in range(crops_per_tile if split == "train" else 1):
+            for k in range(rare_crops if split == "train" else 1):
                 # Training crops are cut around jittered boxes, as a detector's boxes are never exact.
                 boxes = jitter_boxes(xyxy, rng, 0.07) if split == "train" else xyxy
                 crops = crop_tiles(rgb, boxes.astype(np.float32), CLASSIFIER_SIZE, CROP_MARGIN)
                 for i, (tile, crop) in enumerate(zip(tiles, crops, strict=True)):
+                    if k >= crops_per_tile and COPIES_IN_SET[tile["code"]] != 1:
+                        continue
                     index = CLASSES.index(tile["code"])
                     counts[index] += split == "train"
                     _write_crop(cls / split / class_folder(index) / f"{name}_{i}_{k}.jpg", crop)
@@ -333,6 +340,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--val-fraction", type=float, default=0.1)
     p.add_argument("--crops-per-tile", type=int, default=2)
+    p.add_argument("--rare-crops-per-tile", type=int, default=None,
+                   help="training crops of each flower, season and animal (default: --crops-per-tile)")
     p.add_argument("--negatives-per-scene", type=int, default=0,
                    help='"no tile" crops per scene (a 50th classifier class; 0 = none)')
     p.add_argument("--seed", type=int, default=0)
@@ -381,7 +390,7 @@ def main(argv: list[str] | None = None) -> None:
     start = time.time()
     if args.stage == "data":
         build_data(args.scenes, args.out, args.val_fraction, args.seed, args.crops_per_tile,
-                   args.negatives_per_scene)
+                   args.negatives_per_scene, args.rare_crops_per_tile)
     elif args.stage == "merge":
         merge(args.out, args.sources, args.seed)
     elif args.stage == "detector":

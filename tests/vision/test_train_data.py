@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from datasets.synth import main as synth_main
 from vision.classes import CLASSES
+from vision.tile_set import COPIES_IN_SET
 from vision.train import _overlaps, class_folder, main, negative_boxes
 
 
@@ -96,3 +97,22 @@ def test_data_stage_writes_a_no_tile_class_only_when_asked(tmp_path: Path) -> No
         return sorted(f"{p.parent.name}/{p.name}" for p in crops if p.parent.name != "49_none")
 
     assert tile_crops("with") == tile_crops("plain") and len(tile_crops("plain")) > 10
+
+
+def test_tiles_a_set_holds_once_get_the_extra_crops(tmp_path: Path) -> None:
+    scenes = tmp_path / "scenes"
+    assert synth_main(["--out", str(scenes), "--n", "4", "--seed", "6", "--styles", "procedural",
+                       "--size", "480"]) == 0
+    main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "plain"), "--seed", "1"])
+    main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "rare"), "--seed", "1",
+          "--rare-crops-per-tile", "4"])
+
+    def counts(data: str) -> dict[str, int]:
+        folders = (tmp_path / data / "classifier" / "train").iterdir()
+        return {p.name.split("_", 1)[1]: len([*p.glob("*.jpg")]) for p in folders}
+
+    plain, rare = counts("plain"), counts("rare")
+    once = {code for code, n in COPIES_IN_SET.items() if n == 1}
+    assert any(plain[code] for code in once), "the scenes hold no bonus tile: pick another seed"
+    for code in CLASSES:
+        assert rare[code] == (2 * plain[code] if code in once else plain[code])

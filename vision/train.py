@@ -121,8 +121,8 @@ def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_pe
 
     With `negatives_per_scene` > 0 each scene also gives that many "no tile" crops (`negative_boxes`).
     `rare_crops_per_tile` (default: `crops_per_tile`) training crops are cut of each tile a set holds
-    once (flowers, seasons, animals): a scene shows fewer of them than of the other faces, and they
-    differ from each other in small marks (a corner numeral, a name), so they need more examples.
+    once (flowers, seasons, animals): they differ from each other in small marks (a corner numeral,
+    a name, the ink), and they are the classifier's weakest classes even in its own val set.
     """
     rare_crops = crops_per_tile if rare_crops_per_tile is None else max(crops_per_tile, rare_crops_per_tile)
     rng = np.random.default_rng(seed)

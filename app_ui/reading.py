@@ -36,7 +36,8 @@ def app_warnings(warnings: tuple[str, ...], tile_warnings: tuple[str, ...] = (),
     second choice because a set holds only so many of a face (`moved`) get one line saying which
     faces and why.
     """
-    kept = [w for w in warnings if w not in set(tile_warnings)]
+    per_tile = set(tile_warnings)
+    kept = [w for w in warnings if w not in per_tile]
     if moved:
         pairs = ", ".join(f"{now} (not {was})" for now, was in moved)
         kept.insert(0, f"{len(moved)} tile(s) read as another face than the reader's first choice, because "

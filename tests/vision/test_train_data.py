@@ -78,10 +78,15 @@ def test_no_tile_boxes_are_found_beside_a_row_and_are_tile_sized() -> None:
     np.testing.assert_array_equal(boxes, negative_boxes(tiles, 800, 600, 8, np.random.default_rng(0)))
 
 
-def test_data_stage_writes_a_no_tile_class_only_when_asked(tmp_path: Path) -> None:
+def _small_scenes(tmp_path: Path, n: int, seed: int) -> Path:
     scenes = tmp_path / "scenes"
-    assert synth_main(["--out", str(scenes), "--n", "3", "--seed", "4", "--styles", "procedural",
+    assert synth_main(["--out", str(scenes), "--n", str(n), "--seed", str(seed), "--styles", "procedural",
                        "--size", "480"]) == 0
+    return scenes
+
+
+def test_data_stage_writes_a_no_tile_class_only_when_asked(tmp_path: Path) -> None:
+    scenes = _small_scenes(tmp_path, 3, seed=4)
     main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "plain"), "--seed", "1"])
     main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "with"), "--seed", "1",
           "--negatives-per-scene", "3"])
@@ -100,9 +105,7 @@ def test_data_stage_writes_a_no_tile_class_only_when_asked(tmp_path: Path) -> No
 
 
 def test_tiles_a_set_holds_once_get_the_extra_crops(tmp_path: Path) -> None:
-    scenes = tmp_path / "scenes"
-    assert synth_main(["--out", str(scenes), "--n", "4", "--seed", "6", "--styles", "procedural",
-                       "--size", "480"]) == 0
+    scenes = _small_scenes(tmp_path, 4, seed=6)
     main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "plain"), "--seed", "1"])
     main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "rare"), "--seed", "1",
           "--rare-crops-per-tile", "4"])

@@ -218,6 +218,17 @@ def _rgb_nchw_input(session: ort.InferenceSession, what: str) -> tuple[str, tupl
     return inputs[0].name, (batch, height, width)
 
 
+def _areas(boxes: np.ndarray) -> np.ndarray:
+    return np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
+
+
+def _intersections(box: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Area of `box` (4,) shared with each of `others` (K, 4)."""
+    w = np.minimum(box[2], others[:, 2]) - np.maximum(box[0], others[:, 0])
+    h = np.minimum(box[3], others[:, 3]) - np.maximum(box[1], others[:, 1])
+    return np.clip(w, 0, None) * np.clip(h, 0, None)
+
+
 def nms(
     xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float, containment: float | None = None
 ) -> np.ndarray:
@@ -230,17 +241,13 @@ def nms(
     """
     boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
     order = np.argsort(-np.asarray(scores), kind="stable")
-    areas = np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
+    areas = _areas(boxes)
     keep: list[int] = []
     while order.size:
         best = int(order[0])
         keep.append(best)
         rest = order[1:]
-        x1 = np.maximum(boxes[best, 0], boxes[rest, 0])
-        y1 = np.maximum(boxes[best, 1], boxes[rest, 1])
-        x2 = np.minimum(boxes[best, 2], boxes[rest, 2])
-        y2 = np.minimum(boxes[best, 3], boxes[rest, 3])
-        inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+        inter = _intersections(boxes[best], boxes[rest])
         union = areas[best] + areas[rest] - inter
         iou = np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
         suppress = iou > iou_threshold
@@ -257,15 +264,12 @@ def drop_straddlers(xyxy: np.ndarray, scores: np.ndarray, share: float) -> np.nd
     the next; NMS keeps them, as their IoU with either tile is low."""
     boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
     order = np.argsort(-np.asarray(scores), kind="stable")
-    areas = np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
+    areas = _areas(boxes)
     keep: list[int] = []
     for i in order:
-        if len(keep) >= 2 and areas[i] > 0:
-            kept = boxes[keep]
-            w = np.clip(np.minimum(kept[:, 2], boxes[i, 2]) - np.maximum(kept[:, 0], boxes[i, 0]), 0, None)
-            h = np.clip(np.minimum(kept[:, 3], boxes[i, 3]) - np.maximum(kept[:, 1], boxes[i, 1]), 0, None)
-            if int((w * h / areas[i] >= share).sum()) >= 2:
-                continue
+        covered = _intersections(boxes[i], boxes[keep]) / areas[i] if areas[i] > 0 else np.zeros(0)
+        if int((covered >= share).sum()) >= 2:  # two better boxes each cover `share` of this one
+            continue
         keep.append(int(i))
     return np.asarray(keep, np.int64)
 

@@ -22,7 +22,10 @@ from datasets.faces import FaceRecipe, Layout, Palette, StyleUnavailableError, p
 
 RGB = tuple[int, int, int]
 
-VARIANTS = 256  # distinct sets the style draws from; a scene uses one (real photos show one set)
+# Distinct sets the style draws from; a scene uses one (real photos show one set). With 256 sets,
+# training on more scenes of the same sets stopped helping (a reader learns the sets it has seen), so
+# nearly every scene now draws a set of its own.
+VARIANTS = 65536
 
 # (file, face index in the collection): the freely licensed CJK fonts install_art.sh puts on the
 # machine (Arphic, SIL OFL, IPA, Hanazono); the GPL cwTeX fonts stay out so pictures may be committed

@@ -218,7 +218,7 @@ def available_styles() -> list[str]:
     return [name for name, style in STYLES.items() if style.missing() is None]
 
 
-@lru_cache(maxsize=320)
+@lru_cache(maxsize=48)
 def style_faces(name: str, variant: int = 0) -> dict[str, np.ndarray]:
     """All 49 faces of a style, or of one variant of a style family (built once per process)."""
     if name not in STYLES:

@@ -72,7 +72,7 @@ def scene_seed(seed: int, index: int) -> int:
     return int(np.random.SeedSequence([seed, index]).generate_state(1, dtype=np.uint32)[0])
 
 
-@lru_cache(maxsize=320)  # every randomized variant stays built: 13 MB each
+@lru_cache(maxsize=48)  # 13 MB each; a randomized set is rarely drawn twice, so few are kept
 def _mips(style: str, variant: int = 0) -> dict[str, list[np.ndarray]]:
     """Each face pre-shrunk to MIP_HEIGHTS, so warping never samples a sprite far bigger than the tile."""
     out: dict[str, list[np.ndarray]] = {}

@@ -25,6 +25,8 @@ from datasets.synth import SAMPLE_SAFE_STYLES, render_scene
 from vision.classes import BACK, CLASSES
 
 NO_FONTS: tuple[tuple[str, int], ...] = ()
+# 256 variants spread over the whole range: the recipe invariants hold for every set, checked on these
+SOME_VARIANTS = range(0, VARIANTS, VARIANTS // 256)
 
 
 def test_the_family_is_registered_as_a_sample_safe_style_with_variants() -> None:
@@ -56,7 +58,7 @@ def test_variants_differ_and_a_variant_is_reproducible() -> None:
 
 
 def test_layouts_spread_over_the_ranges_users_see() -> None:
-    layouts = [random_recipe(v, NO_FONTS).layout for v in range(VARIANTS)]
+    layouts = [random_recipe(v, NO_FONTS).layout for v in SOME_VARIANTS]
     numeral_heights = [lay.numeral_box[3] - lay.numeral_box[1] for lay in layouts]
     assert max(numeral_heights) - min(numeral_heights) > 0.1
     assert max(lay.dot_scale for lay in layouts) > 1.1 > 0.9 > min(lay.dot_scale for lay in layouts)
@@ -259,7 +261,7 @@ def test_corner_index_marks_the_top_left_corner_only() -> None:
 
 
 def test_sets_drawn_without_a_font_keep_what_tells_bonus_tiles_apart() -> None:
-    for variant in range(VARIANTS):
+    for variant in SOME_VARIANTS:
         layout = random_recipe(variant, NO_FONTS).layout
         assert layout.bonus_pictures == "own" and layout.bonus_numbers
 
@@ -280,9 +282,9 @@ def test_a_nameless_set_still_tells_a_flower_from_its_season() -> None:
     fonts = installed_fonts()
     if not fonts:
         pytest.skip("no CJK font installed: every set draws names only with a font")
-    recipes = [random_recipe(v, fonts) for v in range(VARIANTS)]
+    recipes = [random_recipe(v, fonts) for v in SOME_VARIANTS]
     nameless = [r for r in recipes if not r.layout.bonus_names]
-    assert 0.1 < len(nameless) / VARIANTS < 0.5
+    assert 0.1 < len(nameless) / len(recipes) < 0.5
     assert all(bonus_groups_differ(r) for r in nameless)
     for recipe in nameless[:3]:
         for n in "1234":
@@ -299,9 +301,9 @@ def test_groups_differ_only_by_number_script_or_a_distinct_ink() -> None:
 
 def test_some_font_sets_write_five_as_wu_and_brush_sets_never() -> None:
     fonts = installed_fonts()
-    assert all(random_recipe(v, NO_FONTS).five == "五" for v in range(VARIANTS))
+    assert all(random_recipe(v, NO_FONTS).five == "五" for v in SOME_VARIANTS)
     if fonts:
-        fives = {random_recipe(v, fonts).five for v in range(VARIANTS)}
+        fives = {random_recipe(v, fonts).five for v in SOME_VARIANTS}
         assert fives == {"五", "伍"}
     recipe = FaceRecipe(font=fonts[0][0] if fonts else None, five="伍")
     assert character_numeral(recipe, 5) == "伍" and character_numeral(recipe, 4) == "四"
@@ -311,7 +313,7 @@ def test_some_font_sets_write_five_as_wu_and_brush_sets_never() -> None:
 
 def test_every_set_prints_a_number_or_a_name_on_its_bonus_tiles() -> None:
     for fonts in (NO_FONTS, installed_fonts()):
-        for variant in range(VARIANTS):
+        for variant in SOME_VARIANTS:
             layout = random_recipe(variant, fonts).layout
             assert layout.bonus_numbers or (layout.bonus_names and fonts)
 

@@ -7,6 +7,7 @@ part of that path that needs no Streamlit, so it can be tested from many threads
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from concurrent.futures import Executor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -18,31 +19,41 @@ from app_ui.case import TileRow, rows_from_reading
 from vision.classes import CLASSES
 
 
-def moved_faces(detections: Any, probabilities: Any | None) -> list[tuple[str, str]]:
-    """(read as, first choice) for each tile read off its first choice to keep within one set."""
+def moved_faces(
+    detections: Any, probabilities: Any | None, among: Sequence[int] | None = None
+) -> list[tuple[str, str]]:
+    """(read as, first choice) for each tile read off its first choice, of the tiles `among` (default all)."""
     if probabilities is None or len(probabilities) != len(detections):
         return []
     first = np.asarray(probabilities).argmax(axis=1)
     now = np.asarray(detections.class_id)
-    return [(CLASSES[int(now[i])], CLASSES[int(first[i])]) for i in np.flatnonzero(first != now)]
+    indices = range(len(now)) if among is None else among
+    return [(CLASSES[int(now[i])], CLASSES[int(first[i])]) for i in indices if first[i] != now[i]]
+
+
+def _face_pairs(moved: list[tuple[str, str]]) -> str:
+    return ", ".join(f"{now} (not {was})" for now, was in moved)
 
 
 def app_warnings(warnings: tuple[str, ...], tile_warnings: tuple[str, ...] = (),
-                 moved: list[tuple[str, str]] | None = None) -> tuple[str, ...]:
+                 moved: list[tuple[str, str]] | None = None,
+                 won: list[tuple[str, str]] | None = None) -> tuple[str, ...]:
     """The reader's warnings as the app shows them: by tile, not by pixel.
 
     The app names unsure tiles by their number (with the alternative) itself, so the reader's
     lines about single tiles (`tile_warnings`, by pixel position) go; the tiles read as their
     second choice because a set holds only so many of a face (`moved`) get one line saying which
-    faces and why.
+    faces and why; so do the tiles read as a runner-up because only that makes the photo a win (`won`).
     """
     per_tile = set(tile_warnings)
     kept = [w for w in warnings if w not in per_tile]
+    if won:
+        kept.insert(0, f"{len(won)} unsure tile(s) read as a likely runner-up, because only so do the "
+                       f"tiles make a winning hand: {_face_pairs(won)}. Check them: they are marked ? below.")
     if moved:
-        pairs = ", ".join(f"{now} (not {was})" for now, was in moved)
         kept.insert(0, f"{len(moved)} tile(s) read as another face than the reader's first choice, because "
                        f"one set holds one of each flower, season and animal and four of any other tile, "
-                       f"and surer tiles took those: {pairs}. They are marked ? below.")
+                       f"and surer tiles took those: {_face_pairs(moved)}. They are marked ? below.")
     return tuple(kept)
 
 
@@ -74,6 +85,8 @@ def read_tiles(reader: Any, rgb: np.ndarray, executor: Executor, timeout_s: floa
         raise ReadTimeoutError(f"reading the tiles took longer than {timeout_s:g} s; "
                                "try a smaller or sharper photo") from exc
     probabilities = getattr(reading, "probabilities", None)
+    won = tuple(getattr(reading, "win_moved", ()) or ())
+    others = [i for i in range(len(reading.detections)) if i not in won]
     rows, meld_concealed = rows_from_reading(reading.detections, reading.layout, probabilities)
     layout_hand = getattr(reading.layout, "hand", None)
     timings = dict(getattr(reading, "timings_ms", None) or {})
@@ -85,7 +98,8 @@ def read_tiles(reader: Any, rgb: np.ndarray, executor: Executor, timeout_s: floa
         warnings=app_warnings(
             tuple(str(w) for w in (getattr(reading, "warnings", ()) or ())),
             tuple(getattr(reading, "tile_warnings", ()) or ()),
-            moved_faces(reading.detections, probabilities),
+            moved_faces(reading.detections, probabilities, others),
+            moved_faces(reading.detections, probabilities, won),
         ),
         timings_ms=timings,
     )

@@ -476,6 +476,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="read each tile as its first choice, even more copies of a face than a set holds",
     )
+    p.add_argument(
+        "--no-win-check",
+        action="store_true",
+        help="keep the tiles as read even when one or two runner-ups would make a winning hand",
+    )
     p.add_argument("--json", type=Path, metavar="OUT", help="also write the summaries as JSON")
     p.add_argument(
         "--stages",
@@ -487,7 +492,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error("give --synthetic DIR and/or --real DIR")
     try:
         reader = TileReader.load(args.models, grid=args.grid)
-        reader = dataclasses.replace(reader, within_set=not args.free_reading)
+        reader = dataclasses.replace(
+            reader, within_set=not args.free_reading, complete_wins=not args.no_win_check
+        )
         overrides = _detector_overrides(args)
         if overrides:
             config = dataclasses.replace(reader.detector.config, **overrides)
@@ -506,6 +513,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     odd = f"x{det.odd_size} under {det.odd_size_below}" if det.odd_size else "off"
     rotations = reader.classifier.config.rotations
     reading = "within one set" if reader.within_set else "first choices"
+    reading += ", win check" if reader.complete_wins else ", no win check"
     print(
         f"detector {hw[0]}x{hw[1]}, grid {grid}, contain {det.contain}, straddle {det.straddle}, "
         f"odd size {odd}; classifier views {rotations}; {reading}; {size}"

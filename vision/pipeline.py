@@ -5,7 +5,8 @@
         --vision.layout.layout_hand--> Layout
 
 Confidence of a tile = detector score x classifier probability of the class it is read as
-(its top class, unless more tiles read as one face than a set holds: vision.tile_set): a tile
+(its top class, unless more tiles read as one face than a set holds: vision.tile_set, or one or two
+unsure tiles' runner-up makes the photo a winning hand: vision.winning_read): a tile
 is only as sure as the weaker of "there is a tile here" and "it is this tile". Both
 factors and the full class distribution stay in the `Reading` for the UI.
 """
@@ -33,6 +34,7 @@ from vision.onnx_models import (
     make_session,
 )
 from vision.tile_set import COPIES_IN_SET, assign_within_set
+from vision.winning_read import complete_to_win
 
 if TYPE_CHECKING:
     from vision.layout import Layout
@@ -53,8 +55,9 @@ class Reading:
     layout's warnings, in that order. `timings_ms` maps stage name -> milliseconds.
     `rejected_xyxy` (K, 4) holds the boxes the classifier judged to hold no tile (left out).
     `tile_warnings` are the lines of `warnings` about one tile each, named by its pixel position
-    (unsure, or read off its first choice to keep within one set): a UI that names tiles its own
-    way shows the rest of `warnings` and reads those cases from `probabilities` and `detections`.
+    (unsure, or read off its first choice to keep within one set or to make a win): a UI that names
+    tiles its own way shows the rest of `warnings` and reads those cases from `probabilities`,
+    `detections` and `win_moved` (the tiles moved off their reading so that the photo shows a win).
     """
 
     detections: Detections
@@ -66,6 +69,7 @@ class Reading:
     probabilities: np.ndarray = field(default_factory=lambda: np.zeros((0, len(CLASSES)), np.float32))
     rejected_xyxy: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
     tile_warnings: tuple[str, ...] = ()
+    win_moved: tuple[int, ...] = ()
 
     @property
     def hand(self) -> dict[str, Any] | None:
@@ -94,26 +98,43 @@ def _uncertain_warnings(detections: Detections, probabilities: np.ndarray) -> li
     for i, row in enumerate(probabilities):
         top2 = np.argsort(-row)[:2]
         if row[top2[0]] < UNCERTAIN_BELOW and top2[0] == detections.class_id[i]:
-            x1, y1, x2, y2 = (int(v) for v in detections.xyxy[i])
             out.append(
-                f"unsure tile at ({(x1 + x2) // 2}, {(y1 + y2) // 2}): "
+                f"unsure tile at {_where(detections.xyxy[i])}: "
                 f"{CLASSES[top2[0]]} ({row[top2[0]]:.2f}) or {CLASSES[top2[1]]} ({row[top2[1]]:.2f})"
             )
     return out
 
 
-def _set_warnings(detections: Detections, probabilities: np.ndarray) -> list[str]:
-    """One line per tile read as other than its first choice because a set has too few copies."""
+def _where(xyxy: np.ndarray) -> str:
+    x1, y1, x2, y2 = (int(v) for v in xyxy)
+    return f"({(x1 + x2) // 2}, {(y1 + y2) // 2})"
+
+
+def _win_warnings(detections: Detections, probabilities: np.ndarray, moved: Sequence[int]) -> list[str]:
+    """One line per tile moved to its runner-up so that the photo shows a winning hand."""
+    out = []
+    for i in moved:
+        was, now = int(probabilities[i].argmax()), int(detections.class_id[i])
+        out.append(
+            f"tile at {_where(detections.xyxy[i])} read as {CLASSES[now]} ({probabilities[i, now]:.2f}),"
+            f" not {CLASSES[was]} ({probabilities[i, was]:.2f}): only so do the tiles make a winning hand"
+        )
+    return out
+
+
+def _set_warnings(detections: Detections, probabilities: np.ndarray, skip: Sequence[int] = ()) -> list[str]:
+    """One line per tile read as other than its first choice because a set has too few copies
+    (the tiles in `skip` were moved for another reason)."""
     out = []
     first = probabilities.argmax(axis=1)
     for i in np.flatnonzero(first != detections.class_id):
-        x1, y1, x2, y2 = (int(v) for v in detections.xyxy[i])
+        if i in skip:
+            continue
         was, now = int(first[i]), int(detections.class_id[i])
         copies = COPIES_IN_SET[CLASSES[was]]
         held = "one" if copies == 1 else str(copies)
-        where = f"({(x1 + x2) // 2}, {(y1 + y2) // 2})"
         out.append(
-            f"tile at {where} read as {CLASSES[now]} ({probabilities[i, now]:.2f}),"
+            f"tile at {_where(detections.xyxy[i])} read as {CLASSES[now]} ({probabilities[i, now]:.2f}),"
             f" not {CLASSES[was]} ({probabilities[i, was]:.2f}): a set has {held} {CLASSES[was]}"
             f" and surer tiles are read as {'it' if copies == 1 else 'them'}"
         )
@@ -142,6 +163,8 @@ class TileReader:
     grid: int | None = None  # detector windows per side; None = the sidecar's `grid` (default 1)
     # Read no face more often than one set holds it (vision.tile_set); False: each tile's first choice.
     within_set: bool = True
+    # Photos show winning hands: move one or two unsure tiles to a runner-up when only that makes a win.
+    complete_wins: bool = True
 
     @classmethod
     def load(
@@ -190,6 +213,10 @@ class TileReader:
         class_id = (
             assign_within_set(probabilities) if self.within_set else probabilities.argmax(axis=1)
         ).astype(np.int64)
+        win_moved: tuple[int, ...] = ()
+        if self.complete_wins:
+            fix = complete_to_win(probabilities, class_id)
+            class_id, win_moved = fix.class_id, fix.moved
         class_prob = probabilities[np.arange(len(class_id)), class_id].astype(np.float32)
         detections = Detections(
             xyxy=boxes.astype(np.float32),
@@ -197,7 +224,11 @@ class TileReader:
             class_id=class_id,
         )
         unsure = _uncertain_warnings(detections, probabilities)
-        tile_warnings = unsure + _set_warnings(detections, probabilities)
+        tile_warnings = (
+            unsure
+            + _set_warnings(detections, probabilities, win_moved)
+            + _win_warnings(detections, probabilities, win_moved)
+        )
         warnings: list[str] = [] if len(detections) else ["no tiles found"]
         warnings.extend(tile_warnings)
         warnings.extend(_rejected_warning(rejected_xyxy))
@@ -214,4 +245,5 @@ class TileReader:
             probabilities=probabilities.astype(np.float32),
             rejected_xyxy=rejected_xyxy,
             tile_warnings=_dedupe(tile_warnings),
+            win_moved=win_moved,
         )

@@ -151,14 +151,14 @@ def test_bench_long_side_maps_boxes_back(tmp_path: Path, capsys: pytest.CaptureF
     assert main([*args, "--long-side", "2000", "--grid", "1", "--rotations", "4"]) == 0
     printed = capsys.readouterr().out
     settings = (
-        "grid 1, contain None, straddle None, odd size off; classifier views 4; within one set;"
+        "grid 1, contain None, straddle None, odd size off; classifier views 4; within one set, win check;"
         " photos re-encoded at long side 2000"
     )
     assert settings in printed
     (synthetic,) = json.loads(out.read_text())
     assert synthetic["precision"] == 1.0 and synthetic["recall"] == 0.75
-    assert main([*args, "--free-reading"]) == 0
-    assert "; first choices; photos as stored" in capsys.readouterr().out
+    assert main([*args, "--free-reading", "--no-win-check"]) == 0
+    assert "; first choices, no win check; photos as stored" in capsys.readouterr().out
 
 
 def test_bench_overrides_the_detector_settings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

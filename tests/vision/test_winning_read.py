@@ -1,0 +1,210 @@
+"""A reading one or two unsure tiles away from a win is taken as that win, and only then."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.decompose import winning_shape
+from scoring.tiles import parse_hand_string
+from vision.classes import CLASS_INDEX, CLASSES
+from vision.pipeline import TileReader
+from vision.winning_read import MAX_MOVES, RUNNER_UP_AT_LEAST, complete_to_win, is_winning_read
+
+
+@pytest.mark.parametrize(
+    ("hand", "wins"),
+    [
+        ("123m 456p 789s CCC 55p", True),
+        ("123m 456p 789s CCCC 55p", True),  # a kong is a set of four
+        ("1111m 2222m 3333m 4444m 55m", True),  # four kongs
+        ("11112222333344m", True),  # no kongs: four chows 1234 ... and the pair 44
+        ("11m 22m 33m 44m 55m 66m 77m", True),  # seven pairs (Malaysian)
+        ("19m 19p 19s ESWN CFP 1m", True),  # thirteen wonders
+        ("123m 456p 789s CCC 56p", False),
+        ("19m 19p 19s ESWN CFP 2m", False),
+        ("11m 22m 33m 44m 55m 77m 77m", False),  # seven pairs must differ
+        ("123m 456p 789s CCC 5p", False),  # 13 tiles
+        ("123m 456p 789s CCCC 5555p", False),  # 4 + 4 + 3 x 3: no pair
+        ("11111m 456p 789s CC", False),  # a fifth copy
+    ],
+)
+def test_winning_shapes(hand: str, wins: bool) -> None:
+    assert winning_shape(parse_hand_string(hand)) is wins
+
+
+def test_no_fly_or_bonus_tile_is_a_hand_tile() -> None:
+    assert not winning_shape([*parse_hand_string("123m 456p 789s CC 55p"), "fly"])
+    assert not winning_shape([*parse_hand_string("123m 456p 789s CC 55p"), "F1"])
+
+
+def test_bonus_tiles_are_set_apart_but_kept_to_one_copy() -> None:
+    hand = parse_hand_string("123m 456p 789s CCC 55p")
+    assert is_winning_read([*hand, "F1", "S1", "cat"])
+    assert not is_winning_read([*hand, "F1", "F1"])
+
+
+def _probabilities(codes: list[str], sure: float = 0.95) -> np.ndarray:
+    """One row per tile, `sure` on its code and the rest spread over the other classes."""
+    rows = np.full((len(codes), len(CLASSES)), (1 - sure) / (len(CLASSES) - 1))
+    for i, code in enumerate(codes):
+        rows[i, CLASS_INDEX[code]] = sure
+    return rows
+
+
+def _unsure(rows: np.ndarray, i: int, first: str, first_p: float, runner: str, runner_p: float) -> None:
+    rows[i] = (1 - first_p - runner_p) / (len(CLASSES) - 2)
+    rows[i, CLASS_INDEX[first]] = first_p
+    rows[i, CLASS_INDEX[runner]] = runner_p
+
+
+def _read(rows: np.ndarray) -> tuple[list[str], tuple[int, ...]]:
+    fix = complete_to_win(rows, rows.argmax(axis=1))
+    return [CLASSES[i] for i in fix.class_id], fix.moved
+
+
+WIN = parse_hand_string("123m 456m 789m 123p 55p")
+
+
+def test_a_win_as_read_is_kept() -> None:
+    rows = _probabilities(WIN)
+    _unsure(rows, 13, "5p", 0.5, "6p", 0.45)
+    assert _read(rows) == (WIN, ())
+
+
+def test_one_unsure_tile_is_moved_to_the_runner_up_that_makes_the_win() -> None:
+    rows = _probabilities(WIN)
+    _unsure(rows, 13, "6p", 0.55, "5p", 0.4)  # read 5p 6p: no pair; its runner-up 5p makes one
+    codes, moved = _read(rows)
+    assert codes == WIN and moved == (13,)
+
+
+def test_a_flower_read_as_a_hand_tile_goes_back_to_the_bonus_row() -> None:
+    codes = [*WIN, "1s"]  # 15 hand tiles and no kong: one of them is not a hand tile
+    rows = _probabilities(codes)
+    _unsure(rows, 14, "1s", 0.6, "S1", 0.3)
+    assert _read(rows) == ([*WIN, "S1"], (14,))
+
+
+def test_two_fixes_about_as_likely_leave_the_reading_alone() -> None:
+    codes = [*WIN[:12], "5p", "7p"]  # 5p 7p: either could be the other's pair
+    rows = _probabilities(codes)
+    _unsure(rows, 12, "5p", 0.5, "7p", 0.4)
+    _unsure(rows, 13, "7p", 0.5, "5p", 0.4)
+    assert _read(rows) == (codes, ())
+
+
+def test_an_unlikely_runner_up_is_never_taken() -> None:
+    codes = [*WIN[:13], "6p"]
+    rows = _probabilities(codes)
+    _unsure(rows, 13, "6p", 0.9, "5p", RUNNER_UP_AT_LEAST / 2)
+    assert _read(rows) == (codes, ())
+
+
+def test_three_tiles_off_is_too_far_to_guess() -> None:
+    codes = [*WIN[:11], "4p", "6p", "7p"]  # 123m 456m 789m 12p + 4p 6p 7p: three tiles off 3p 5p 5p
+    rows = _probabilities(codes)
+    for i, runner in zip((11, 12, 13), ("3p", "5p", "5p"), strict=True):
+        _unsure(rows, i, codes[i], 0.5, runner, 0.45)
+    assert _read(rows) == (codes, ())
+
+
+def test_a_face_down_tile_leaves_the_reading_alone() -> None:
+    codes = [*WIN[:13], "6p", "back"]
+    rows = _probabilities(codes)
+    _unsure(rows, 13, "6p", 0.55, "5p", 0.4)
+    assert _read(rows) == (codes, ())
+
+
+SUITED = [f"{rank}{suit}" for suit in "mps" for rank in range(1, 10)]
+HONOURS = ["E", "S", "W", "N", "C", "F", "P"]
+
+
+@st.composite
+def near_wins(draw: st.DrawFn) -> tuple[list[str], np.ndarray]:
+    """A winning hand (four chows or pongs and a pair) with up to three tiles read as another face,
+    each keeping its true face as a runner-up, and the probabilities the classifier gave."""
+    hand: list[str] = []
+    for _ in range(4):
+        if draw(st.booleans()):
+            suit, start = draw(st.sampled_from("mps")), draw(st.integers(1, 7))
+            hand += [f"{start + k}{suit}" for k in range(3)]
+        else:
+            hand += [draw(st.sampled_from(SUITED + HONOURS))] * 3
+    hand += [draw(st.sampled_from(SUITED + HONOURS))] * 2
+    rows = _probabilities(hand)
+    off = draw(st.lists(st.integers(0, 13), max_size=3, unique=True))
+    for i in off:
+        wrong = draw(st.sampled_from([c for c in SUITED + HONOURS if c != hand[i]]))
+        first_p = draw(st.floats(0.3, 0.9))
+        _unsure(rows, i, wrong, first_p, hand[i], draw(st.floats(0.01, 1 - first_p)) * 0.999)
+    return hand, rows
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=near_wins())
+def test_a_fix_is_a_win_within_two_likely_moves(case: tuple[list[str], np.ndarray]) -> None:
+    _, rows = case
+    read = rows.argmax(axis=1)
+    fix = complete_to_win(rows, read)
+    changed = tuple(int(i) for i in np.flatnonzero(fix.class_id != read))
+    assert changed == tuple(sorted(fix.moved)) and len(changed) <= MAX_MOVES
+    if changed:
+        assert is_winning_read([CLASSES[i] for i in fix.class_id])
+        assert not is_winning_read([CLASSES[i] for i in read])
+        assert all(rows[i, fix.class_id[i]] >= RUNNER_UP_AT_LEAST for i in changed)
+        assert sum(math.log(rows[i, read[i]] / rows[i, fix.class_id[i]]) for i in changed) <= math.log(30.0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=near_wins())
+def test_a_win_read_right_is_never_moved(case: tuple[list[str], np.ndarray]) -> None:
+    hand, rows = case
+    read = rows.argmax(axis=1)
+    if [CLASSES[i] for i in read] == hand or is_winning_read([CLASSES[i] for i in read]):
+        assert complete_to_win(rows, read).moved == ()
+
+
+@dataclass(frozen=True)
+class _Config:
+    imgsz: int = 8
+    crop_margin: float = 0.1
+    reject_above: float = 0.5
+
+
+@dataclass(frozen=True)
+class _Detector:
+    boxes: np.ndarray
+
+    def detect(self, rgb: np.ndarray, grid: Any) -> tuple[np.ndarray, np.ndarray]:
+        return self.boxes, np.full(len(self.boxes), 0.9, np.float32)
+
+
+@dataclass(frozen=True)
+class _Classifier:
+    rows: np.ndarray
+    config: _Config = _Config()
+
+    def classify_with_reject(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.rows.astype(np.float32), np.zeros(len(self.rows), np.float32)
+
+
+def test_the_reader_reports_each_tile_it_moved_to_make_the_win() -> None:
+    rows = _probabilities(WIN)
+    _unsure(rows, 13, "6p", 0.55, "5p", 0.4)
+    boxes = np.array([[20 + 30 * i, 50, 46 + 30 * i, 86] for i in range(len(WIN))], np.float32)
+    reader = TileReader(detector=_Detector(boxes), classifier=_Classifier(rows))  # type: ignore[arg-type]
+    reading = reader.read(np.zeros((140, 480, 3), np.uint8))
+    assert reading.detections.codes == WIN and reading.win_moved == (13,)
+    assert reading.class_prob[13] == pytest.approx(0.4)
+    (line,) = [w for w in reading.tile_warnings if "winning hand" in w]
+    assert line.startswith("tile at (") and "read as 5p (0.40), not 6p (0.55)" in line
+    assert not any("a set has" in w for w in reading.warnings)
+    kept = replace(reader, complete_wins=False).read(np.zeros((140, 480, 3), np.uint8))
+    assert kept.detections.codes[13] == "6p" and kept.win_moved == ()

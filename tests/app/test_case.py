@@ -210,3 +210,23 @@ def test_app_warnings_name_moved_tiles_by_face_and_drop_pixel_lines() -> None:
     assert shown[1] == layout_line
     assert app_warnings((layout_line,)) == (layout_line,)
     assert moved_faces(detections, None) == [] and moved_faces(detections, probabilities[:2]) == []
+
+
+def test_app_warnings_tell_tiles_moved_to_make_a_win_from_tiles_moved_for_the_set() -> None:
+    from app_ui.reading import app_warnings, moved_faces
+
+    boxes = [[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10]]
+    detections = Detections.from_codes(["S2", "5p", "1m"], boxes, [0.3, 0.4, 0.9])
+    probabilities = np.zeros((3, len(CLASSES)), np.float32)
+    probabilities[0, CLASS_INDEX["S1"]], probabilities[0, CLASS_INDEX["S2"]] = 0.36, 0.34
+    probabilities[1, CLASS_INDEX["6p"]], probabilities[1, CLASS_INDEX["5p"]] = 0.55, 0.4
+    probabilities[2, CLASS_INDEX["1m"]] = 0.9
+    won = (1,)
+    set_moved = moved_faces(detections, probabilities, [0, 2])
+    win_moved = moved_faces(detections, probabilities, won)
+    assert set_moved == [("S2", "S1")] and win_moved == [("5p", "6p")]
+    shown = app_warnings((), (), set_moved, win_moved)
+    assert shown[0].startswith("1 tile(s) read as another face") and "S2 (not S1)" in shown[0]
+    assert "5p" not in shown[0]
+    assert shown[1].startswith("1 unsure tile(s) read as a likely runner-up") and "5p (not 6p)" in shown[1]
+    assert "winning hand" in shown[1]

@@ -66,6 +66,28 @@ def _runners_up(probabilities: np.ndarray, class_id: np.ndarray) -> list[list[tu
     return out
 
 
+Fix = tuple[float, tuple[tuple[int, int], ...]]  # (log-probability given up, ((tile, class), ...))
+
+
+def _winning_fixes(codes: Sequence[str], options: list[list[tuple[int, float]]]) -> list[Fix]:
+    """Every way of moving one to MAX_MOVES tiles to a runner-up that makes `codes` a win, within MAX_LOSS."""
+    movable = [i for i, choices in enumerate(options) if choices]
+    fixes: list[Fix] = []
+    for count in range(1, MAX_MOVES + 1):
+        for tiles in itertools.combinations(movable, count):
+            for picks in itertools.product(*(options[i] for i in tiles)):
+                loss = sum(lost for _, lost in picks)
+                if loss > MAX_LOSS:
+                    continue
+                moves = tuple((i, j) for i, (j, _) in zip(tiles, picks, strict=True))
+                candidate = list(codes)
+                for i, j in moves:
+                    candidate[i] = CLASSES[j]
+                if is_winning_read(candidate):
+                    fixes.append((loss, moves))
+    return sorted(fixes)
+
+
 def complete_to_win(probabilities: np.ndarray, class_id: np.ndarray) -> WinFix:
     """`class_id` (N,) as read, or moved to the clearly most likely winning reading one or two tiles away.
 
@@ -75,23 +97,9 @@ def complete_to_win(probabilities: np.ndarray, class_id: np.ndarray) -> WinFix:
     codes = [CLASSES[i] for i in class_id]
     if any(code in _SKIP for code in codes) or not _hand_size_near_a_win(codes) or is_winning_read(codes):
         return WinFix(class_id, ())
-    options = _runners_up(np.asarray(probabilities, np.float64), class_id)
-    movable = [i for i, choices in enumerate(options) if choices]
-    fixes: list[tuple[float, tuple[tuple[int, int], ...]]] = []
-    for count in range(1, MAX_MOVES + 1):
-        for tiles in itertools.combinations(movable, count):
-            for picks in itertools.product(*(options[i] for i in tiles)):
-                loss = sum(lost for _, lost in picks)
-                if loss > MAX_LOSS:
-                    continue
-                moved = list(codes)
-                for i, (j, _) in zip(tiles, picks, strict=True):
-                    moved[i] = CLASSES[j]
-                if is_winning_read(moved):
-                    fixes.append((loss, tuple((i, j) for i, (j, _) in zip(tiles, picks, strict=True))))
+    fixes = _winning_fixes(codes, _runners_up(np.asarray(probabilities, np.float64), class_id))
     if not fixes:
         return WinFix(class_id, ())
-    fixes.sort()
     best_loss, best = fixes[0]
     # a fix that only adds a move to the best one is not a rival reading
     rivals = [loss for loss, moves in fixes[1:] if not set(best) <= set(moves)]

@@ -93,6 +93,11 @@ def _default_layout(detections: Detections) -> tuple[Layout | None, tuple[str, .
 LayoutFn = Callable[[Detections], "tuple[Layout | None, tuple[str, ...]]"]
 
 
+def _where(xyxy: np.ndarray) -> str:
+    x1, y1, x2, y2 = (int(v) for v in xyxy)
+    return f"({(x1 + x2) // 2}, {(y1 + y2) // 2})"
+
+
 def _uncertain_warnings(detections: Detections, probabilities: np.ndarray) -> list[str]:
     out = []
     for i, row in enumerate(probabilities):
@@ -103,11 +108,6 @@ def _uncertain_warnings(detections: Detections, probabilities: np.ndarray) -> li
                 f"{CLASSES[top2[0]]} ({row[top2[0]]:.2f}) or {CLASSES[top2[1]]} ({row[top2[1]]:.2f})"
             )
     return out
-
-
-def _where(xyxy: np.ndarray) -> str:
-    x1, y1, x2, y2 = (int(v) for v in xyxy)
-    return f"({(x1 + x2) // 2}, {(y1 + y2) // 2})"
 
 
 def _win_warnings(detections: Detections, probabilities: np.ndarray, moved: Sequence[int]) -> list[str]:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scoring.decompose import winning_shape
+from scoring.tiles import FLY
 from vision.classes import BACK, BONUS_CODES, CLASSES, NOT_A_TILE
 from vision.tile_set import COPIES_IN_SET
 
@@ -29,7 +30,7 @@ RUNNERS_UP = 3  # per tile, the most likely other classes tried
 MAX_LOSS = math.log(30.0)  # the fix may be at most this much less likely than the reading (log)
 CLEAR_BY = math.log(3.0)  # and must be this much more likely than the next fix (log)
 
-_SKIP = frozenset(("fly", BACK, NOT_A_TILE))
+_SKIP = frozenset((FLY, BACK, NOT_A_TILE))
 
 
 @dataclass(frozen=True)

@@ -84,6 +84,9 @@ class Layout:
     line_art: bool = False
     vary_bird: bool = False
     corner_index: bool = False  # a small rank (suits) or letter (winds) in the top-left corner
+    # > 0: every stroke, dot and picture printed as its outline of this width (face widths), each
+    # part in its own colour, as line-drawn sets print them; 0 = filled as drawn
+    hollow_ink: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,7 @@ class FaceRecipe:
     dots: str = "rings"  # rings | solid | flower | compound
     bamboo: str = "sticks"  # sticks | slim | hollow
     numeral_color: str = "black"  # colour of the rank on character tiles: black | blue
+    wind_color: str = "black"  # colour of the wind characters: black | blue (as many sets print them)
     white_dragon: str = "frame"  # frame | blank
     # arabic | chinese, or "<flowers>/<seasons>" as many sets number the two groups differently
     # (flowers 1-4, seasons 一-四): "arabic/chinese" or "chinese/arabic"
@@ -701,7 +705,7 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
             draw_bamboo(pen, recipe, rank)
     elif code in WIND_CHARS:
         box = scaled((0.1, 0.14, 0.9, 0.86), recipe.layout.char_scale)
-        glyph(pen, recipe, WIND_CHARS[code], box, p.black)
+        glyph(pen, recipe, WIND_CHARS[code], box, p.blue if recipe.wind_color == "blue" else p.black)
     elif code == "C":
         glyph(pen, recipe, "中", scaled((0.1, 0.12, 0.9, 0.88), recipe.layout.char_scale), p.red)
     elif code == "F":
@@ -810,9 +814,24 @@ def render_face(recipe: FaceRecipe, code: str) -> np.ndarray:
         "RGBA", (round(FACE_W * _SS * 0.86), round(FACE_H * _SS * 0.88)), (*recipe.palette.ground, 255)
     )
     draw_code(Pen(inner), recipe, code)
+    if recipe.layout.hollow_ink > 0:
+        inner = hollow(inner, recipe.palette.ground, recipe.layout.hollow_ink * inner.width)
     image.alpha_composite(inner, ((image.width - inner.width) // 2, (image.height - inner.height) // 2))
     face = finish_face(image)
     return engrave(face, recipe.palette.ground) if recipe.engraved else face
+
+
+def hollow(image: Image.Image, ground: RGB, stroke_px: float) -> Image.Image:
+    """`image` (ink on `ground`) with the inside of every inked area painted back to the ground,
+    leaving an outline `stroke_px` wide in the ink's own colour; strokes thinner than two outlines
+    stay as they are."""
+    arr = np.array(image)
+    rgb = arr[..., :3].astype(np.int16)
+    ink = (np.abs(rgb - np.array(ground, np.int16)).max(axis=2) > 40).astype(np.uint8)
+    size = 2 * max(1, round(stroke_px)) + 1
+    inside = cv2.erode(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))).astype(bool)
+    arr[inside, :3] = ground
+    return Image.fromarray(arr)
 
 
 def engrave(face: np.ndarray, ground: RGB) -> np.ndarray:

@@ -328,3 +328,35 @@ def test_bonus_names_take_the_sets_ink() -> None:
     red = replace(black, layout=replace(layout, bonus_name_ink="r"))
     p = black.palette
     assert _near(render_face(red, "S2"), p.red) > _near(render_face(black, "S2"), p.red) + 100
+
+
+@pytest.mark.parametrize("code", ["5p", "9s", "C", "F1"])
+def test_hollow_ink_keeps_an_outline_in_each_parts_colour(code: str) -> None:
+    filled, outlined = FaceRecipe(), FaceRecipe(layout=Layout(hollow_ink=0.015))
+    a, b = render_face(filled, code), render_face(outlined, code)
+    # the insides are painted back to the ground: less ink, but the outline keeps every colour
+    assert 0.15 * _ink(a) < _ink(b) < 0.9 * _ink(a)
+    p = filled.palette
+    for colour in (p.red, p.green, p.blue):
+        if _near(a, colour) > 200:
+            assert _near(b, colour) > 0.1 * _near(a, colour)
+
+
+def test_hollow_ink_leaves_thin_strokes_whole() -> None:
+    thin = FaceRecipe(bamboo="slim", layout=Layout(stick_width=0.02))
+    outlined = replace(thin, layout=replace(thin.layout, hollow_ink=0.03))
+    assert _differs(render_face(thin, "2s"), render_face(outlined, "2s")) < 0.01
+
+
+def test_winds_take_the_sets_ink() -> None:
+    black, blue = FaceRecipe(), FaceRecipe(wind_color="blue")
+    p = black.palette
+    assert _near(render_face(blue, "E"), p.blue) > _near(render_face(black, "E"), p.blue) + 300
+
+
+def test_some_sets_are_line_drawn_and_some_print_blue_winds() -> None:
+    recipes = [random_recipe(v, NO_FONTS) for v in SOME_VARIANTS]
+    hollow = [r.layout.hollow_ink for r in recipes if r.layout.hollow_ink > 0]
+    assert 0.1 < len(hollow) / len(recipes) < 0.4 and all(0.01 <= w <= 0.03 for w in hollow)
+    blue = sum(r.wind_color == "blue" for r in recipes) / len(recipes)
+    assert 0.2 < blue < 0.5

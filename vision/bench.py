@@ -459,6 +459,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="override the detector score under which odd-sized boxes are dropped",
     )
     p.add_argument(
+        "--odd-shape",
+        type=float,
+        metavar="R",
+        help="override the odd-and-unsure check: ratio of a side to the typical tile's (0 = off; "
+        "see docs/vision.md)",
+    )
+    p.add_argument(
         "--rotations",
         type=int,
         choices=(1, 2, 4),
@@ -499,8 +506,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if overrides:
             config = dataclasses.replace(reader.detector.config, **overrides)
             reader = dataclasses.replace(reader, detector=dataclasses.replace(reader.detector, config=config))
-        if args.rotations is not None:
-            cls_config = dataclasses.replace(reader.classifier.config, rotations=args.rotations)
+        if args.rotations is not None or args.odd_shape is not None:
+            cls_config = reader.classifier.config
+            if args.rotations is not None:
+                cls_config = dataclasses.replace(cls_config, rotations=args.rotations)
+            if args.odd_shape is not None:
+                cls_config = dataclasses.replace(cls_config, odd_shape=args.odd_shape or None)
             classifier = dataclasses.replace(reader.classifier, config=cls_config)
             reader = dataclasses.replace(reader, classifier=classifier)
     except ModelError as error:
@@ -512,11 +523,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     det = reader.detector.config
     odd = f"x{det.odd_size} under {det.odd_size_below}" if det.odd_size else "off"
     rotations = reader.classifier.config.rotations
+    cls_config = reader.classifier.config
+    odd_shape = (
+        f"odd shape x{cls_config.odd_shape} under {cls_config.odd_shape_below} and "
+        f"{cls_config.odd_shape_unsure}"
+        if cls_config.odd_shape
+        else "odd shape off"
+    )
     reading = "within one set" if reader.within_set else "first choices"
     reading += ", win check" if reader.complete_wins else ", no win check"
     print(
         f"detector {hw[0]}x{hw[1]}, grid {grid}, contain {det.contain}, straddle {det.straddle}, "
-        f"odd size {odd}; classifier views {rotations}; {reading}; {size}"
+        f"odd size {odd}; classifier views {rotations}, {odd_shape}; {reading}; {size}"
     )
     # One untimed read so the first photo's latency does not include onnxruntime's warm-up.
     reader.read(np.full((480, 640, 3), 128, np.uint8))

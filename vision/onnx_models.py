@@ -67,6 +67,12 @@ class ClassifierConfig:
     # a crop whose probability of it exceeds `reject_above` is left out of the reading
     reject: str | None = None
     reject_above: float = 0.5
+    # Optional: leave out a box whose long or short side is over `odd_shape` times off the photo's
+    # typical tile when the detector scores it under `odd_shape_below` and its likeliest face is
+    # under `odd_shape_unsure` (see `odd_and_unsure`); None = off.
+    odd_shape: float | None = None
+    odd_shape_below: float = 0.7
+    odd_shape_unsure: float = 0.5
 
     @property
     def outputs(self) -> int:
@@ -129,6 +135,9 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             rotations=int(cls.get("rotations", 1)),
             reject=None if cls.get("reject") is None else str(cls["reject"]),
             reject_above=float(cls.get("reject_above", 0.5)),
+            odd_shape=None if cls.get("odd_shape") is None else float(cls["odd_shape"]),
+            odd_shape_below=float(cls.get("odd_shape_below", 0.7)),
+            odd_shape_unsure=float(cls.get("odd_shape_unsure", 0.5)),
         )
     except KeyError as error:
         raise ModelError(f"{where}: missing {error}") from None
@@ -150,6 +159,11 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
         raise ModelError(f"{where}: classifier reject must be '{NOT_A_TILE}', got '{classifier.reject}'")
     if not 0.0 < classifier.reject_above <= 1.0:
         raise ModelError(f"{where}: classifier reject_above must be in (0, 1], got {classifier.reject_above}")
+    if classifier.odd_shape is not None and not classifier.odd_shape > 1:
+        raise ModelError(f"{where}: classifier odd_shape must be above 1, got {classifier.odd_shape}")
+    for key in ("odd_shape_below", "odd_shape_unsure"):
+        if not 0.0 < getattr(classifier, key) <= 1.0:
+            raise ModelError(f"{where}: classifier {key} must be in (0, 1], got {getattr(classifier, key)}")
     if classifier.names != CLASSES:
         raise ModelError(f"{where}: classifier names {_diff(classifier.names)} differ from vision/classes.py")
     return ModelsConfig(detector=detector, classifier=classifier)
@@ -297,6 +311,31 @@ def drop_odd_sized(xyxy: np.ndarray, scores: np.ndarray, ratio: float, below: fl
         return np.arange(len(boxes), dtype=np.int64)
     off = np.abs(np.log(np.maximum(long_side, 1e-6) / typical)) > np.log(ratio)
     return np.flatnonzero(~(off & (scores < below))).astype(np.int64)
+
+
+def odd_and_unsure(
+    xyxy: np.ndarray, det_score: np.ndarray, class_prob: np.ndarray, ratio: float, below: float, unsure: float
+) -> np.ndarray:
+    """(N,) bool: boxes that neither model vouches for and whose shape is not the photo's tile's.
+
+    A box is odd when its long or its short side is over `ratio` times off the median of the surer
+    half of the boxes (a slipper or a cushion seen at the photo's edge is squat or big; a tile of the
+    hand is the hand's size at any quarter turn). Only an odd box the detector scores under `below`
+    and the classifier reads as no face with `unsure` or more is flagged: either sure model keeps it.
+    """
+    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    det_score = np.asarray(det_score, np.float32).reshape(-1)
+    class_prob = np.asarray(class_prob, np.float32).reshape(-1)
+    if len(boxes) < ODD_SIZE_MIN_BOXES:
+        return np.zeros(len(boxes), bool)
+    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
+    sides = np.stack([np.maximum(w, h), np.minimum(w, h)], axis=1)
+    surer = det_score >= np.median(det_score)
+    typical = np.median(sides[surer], axis=0)
+    if not (typical > 0).all():
+        return np.zeros(len(boxes), bool)
+    off = (np.abs(np.log(np.maximum(sides, 1e-6) / typical)) > np.log(ratio)).any(axis=1)
+    return off & (det_score < below) & (class_prob < unsure)
 
 
 def decode_yolo(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray]:

@@ -32,6 +32,7 @@ from vision.onnx_models import (
     TileDetector,
     load_config,
     make_session,
+    odd_and_unsure,
 )
 from vision.tile_set import COPIES_IN_SET, assign_within_set
 from vision.winning_read import complete_to_win
@@ -208,6 +209,15 @@ class TileReader:
         probabilities, not_tile = self.classifier.classify_with_reject(crops)
         lap("classify")
         tile = not_tile <= config.reject_above
+        if config.odd_shape is not None:
+            tile &= ~odd_and_unsure(
+                boxes,
+                det_score,
+                probabilities.max(axis=1),
+                config.odd_shape,
+                config.odd_shape_below,
+                config.odd_shape_unsure,
+            )
         rejected_xyxy = boxes[~tile].astype(np.float32)
         boxes, det_score, probabilities = boxes[tile], det_score[tile], probabilities[tile]
         class_id = (

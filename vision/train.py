@@ -298,6 +298,9 @@ class RunSettings:
     rotations: int = 1
     grid: int = 1
     reject_above: float = 0.5
+    odd_shape: float | None = 1.25
+    odd_shape_below: float = 0.7
+    odd_shape_unsure: float = 0.5
 
 
 def export(detector: Path, classifier: Path, out: Path, det_imgsz: int, cls_imgsz: int,
@@ -327,6 +330,8 @@ def export(detector: Path, classifier: Path, out: Path, det_imgsz: int, cls_imgs
     }
     if with_reject:
         sidecar["classifier"] |= {"reject": NOT_A_TILE, "reject_above": settings.reject_above}
+    sidecar["classifier"] |= {"odd_shape": settings.odd_shape, "odd_shape_below": settings.odd_shape_below,
+                              "odd_shape_unsure": settings.odd_shape_unsure}
     (out / "models.json").write_text(json.dumps(sidecar, indent=2) + "\n")
     print(f"exported to {out}")
 
@@ -385,6 +390,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--grid", type=int, default=RunSettings.grid, help="detector windows per side")
     p.add_argument("--reject-above", type=float, default=RunSettings.reject_above,
                    help='leave a box out when its "no tile" probability is above this')
+    p.add_argument("--odd-shape", type=float, default=RunSettings.odd_shape,
+                   help="leave a box out when a side is this many times off the typical tile's and "
+                        "both models doubt it (0 = off)")
     args = parser.parse_args(argv)
 
     start = time.time()
@@ -403,7 +411,8 @@ def main(argv: list[str] | None = None) -> None:
         export(args.detector, args.classifier, args.out, args.det_imgsz, args.cls_imgsz,
                RunSettings(conf=args.conf, contain=args.contain, straddle=args.straddle,
                            odd_size=args.odd_size, odd_size_below=args.odd_size_below,
-                           rotations=args.rotations, grid=args.grid, reject_above=args.reject_above))
+                           rotations=args.rotations, grid=args.grid, reject_above=args.reject_above,
+                           odd_shape=args.odd_shape or None))
     print(f"{args.stage}: {time.time() - start:.0f} s wall")
 
 

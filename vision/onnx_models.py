@@ -320,8 +320,9 @@ def odd_and_unsure(
 
     A box is odd when its long or its short side is over `ratio` times off the median of the surer
     half of the boxes (a slipper or a cushion seen at the photo's edge is squat or big; a tile of the
-    hand is the hand's size at any quarter turn). Only an odd box the detector scores under `below`
-    and the classifier reads as no face with `unsure` or more is flagged: either sure model keeps it.
+    hand is the hand's size at any quarter turn). Only an odd box that the detector scores under
+    `below` and whose likeliest face the classifier gives under `unsure` is flagged: either sure
+    model keeps it.
     """
     boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
     det_score = np.asarray(det_score, np.float32).reshape(-1)

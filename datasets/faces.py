@@ -87,6 +87,11 @@ class Layout:
     # > 0: every stroke, dot and picture printed as its outline of this width (face widths), each
     # part in its own colour, as line-drawn sets print them; 0 = filled as drawn
     hollow_ink: float = 0.0
+    # Which colour each dot and stick takes: "classic" (the keys of `_DOTS` / `_STICKS`), "mono" (all
+    # in `mono_key`), "rows" (one colour per row, cycling `dot_colours`) or "random" (each its own,
+    # from `seed`). Makers colour them every way, so the colours must not tell a 7 from a 9.
+    suit_colours: str = "classic"
+    mono_key: str = "g"
 
 
 @dataclass(frozen=True)
@@ -299,6 +304,23 @@ def placed(
     return out
 
 
+Spots = list[tuple[float, float, str]]
+
+
+def coloured(layout: Layout, spots: Spots, rank: int) -> Spots:
+    """`spots` with their colour keys set by the layout's `suit_colours` scheme."""
+    scheme = layout.suit_colours
+    if scheme == "mono":
+        return [(x, y, layout.mono_key) for x, y, _ in spots]
+    if scheme == "rows":
+        rows = sorted({round(y, 1) for _, y, _ in spots})
+        return [(x, y, "rgb"[rows.index(round(y, 1)) % 3]) for x, y, _ in spots]
+    if scheme == "random":
+        rng = np.random.default_rng([layout.seed, rank, 7])
+        return [(x, y, str(rng.choice(list("rgb")))) for x, y, _ in spots]
+    return spots
+
+
 def largest_radius(spots: list[tuple[float, float, str]]) -> float:
     """The biggest dot radius (face widths) at which dots on `spots` neither overlap nor leave the face."""
     aspect = FACE_H / FACE_W
@@ -411,18 +433,21 @@ def draw_bamboo(pen: Pen, recipe: FaceRecipe, rank: int) -> None:
         else:
             draw_bird(pen, p)
         return
+    swap = recipe.layout.dot_colours
     if rank == 8:
-        # the M over W arrangement of the real 8 of bamboo
-        for y, sign in ((0.27, 1), (0.73, -1)):
-            draw_stick(pen, recipe, 0.13, y, 0.36, p.green)
-            draw_stick(pen, recipe, 0.87, y, 0.36, p.green)
-            draw_stick(pen, recipe, 0.38, y, 0.38, p.green, angle=0.45 * sign)
-            draw_stick(pen, recipe, 0.62, y, 0.38, p.green, angle=-0.45 * sign)
+        # the M over W arrangement of the real 8 of bamboo: upright outer sticks, slanted inner ones
+        sticks = [(x, y, "g") for y in (0.27, 0.73) for x in (0.13, 0.38, 0.62, 0.87)]
+        slant = {0.38: 0.45, 0.62: -0.45, 0.13: 0.0, 0.87: 0.0}
+        for x, y, key in coloured(recipe.layout, sticks, rank + 10):
+            angle = slant[x] * (1 if y < 0.5 else -1)
+            length = 0.36 if angle == 0.0 else 0.38
+            draw_stick(pen, recipe, x, y, length, palette_colour(p, key, swap), angle=angle)
         return
     length = {2: 0.38, 3: 0.38, 4: 0.38, 5: 0.38, 6: 0.38, 7: 0.26, 9: 0.27}[rank]
     length *= recipe.layout.stick_length
-    for x, y, key in placed(recipe.layout, _STICKS[rank], rank + 10, 0.12):
-        draw_stick(pen, recipe, x, y, length, palette_colour(p, key, recipe.layout.dot_colours))
+    sticks = placed(recipe.layout, _STICKS[rank], rank + 10, 0.12)
+    for x, y, key in coloured(recipe.layout, sticks, rank + 10):
+        draw_stick(pen, recipe, x, y, length, palette_colour(p, key, swap))
 
 
 def draw_bird(pen: Pen, p: Palette) -> None:
@@ -698,6 +723,7 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
                 draw_one_dot(pen, recipe)
             else:
                 spots = placed(recipe.layout, _DOTS[rank], rank, _DOT_R[rank] * 0.9)
+                spots = coloured(recipe.layout, spots, rank)
                 r = min(_DOT_R[rank] * recipe.layout.dot_scale, largest_radius(spots))
                 for x, y, key in spots:
                     draw_dot(pen, recipe, x, y, r, key)

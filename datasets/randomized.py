@@ -180,12 +180,17 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
 
 def line_drawn(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     """Knobs drawn last, so a variant's earlier knobs stay as they were: winds in blue (many sets),
-    and one set in four printed in outlines (dots as rings, sticks as hollow rods, hollow characters)."""
+    one set in four printed in outlines (dots as rings, sticks as hollow rods, hollow characters),
+    and how the dots and sticks are coloured (`Layout.suit_colours`)."""
     if rng.random() < 0.35:
         recipe = replace(recipe, wind_color="blue")
     if rng.random() < 0.25:
         recipe = replace(recipe, layout=replace(recipe.layout, hollow_ink=float(rng.uniform(0.01, 0.03))))
-    return recipe
+    # dots and sticks coloured by the classic keys in two sets of five, else all one colour, by row
+    # or at random: a reader that keys on colour groups reads an unseen set's 7 of dots as a 9
+    scheme = ("classic", "classic", "mono", "rows", "random")[int(rng.integers(5))]
+    layout = replace(recipe.layout, suit_colours=scheme, mono_key=str(rng.choice(list("rgbk"))))
+    return replace(recipe, layout=layout)
 
 
 def bonus_groups_differ(recipe: FaceRecipe) -> bool:

@@ -360,3 +360,38 @@ def test_some_sets_are_line_drawn_and_some_print_blue_winds() -> None:
     assert 0.1 < len(hollow) / len(recipes) < 0.4 and all(0.01 <= w <= 0.03 for w in hollow)
     blue = sum(r.wind_color == "blue" for r in recipes) / len(recipes)
     assert 0.2 < blue < 0.5
+
+
+@pytest.mark.parametrize("code", ["7p", "9p", "5s", "8s", "9s"])
+def test_a_mono_set_prints_every_dot_and_stick_in_its_one_ink(code: str) -> None:
+    classic = FaceRecipe()
+    mono = FaceRecipe(layout=Layout(suit_colours="mono", mono_key="b"))
+    p = classic.palette
+    a, b = render_face(classic, code), render_face(mono, code)
+    assert _near(b, p.blue) > 0.8 * (_near(a, p.red) + _near(a, p.green) + _near(a, p.blue))
+    assert _near(b, p.red) < 0.05 * _near(b, p.blue) and _near(b, p.green) < 0.05 * _near(b, p.blue)
+
+
+def test_a_row_coloured_set_gives_each_row_of_the_nine_its_own_ink() -> None:
+    face = render_face(FaceRecipe(layout=Layout(suit_colours="rows")), "9p")
+    h = face.shape[0]
+    p = FaceRecipe().palette
+    # rows top to bottom take red, green, blue (the classic 9 of dots is blue, red, green)
+    for band, ink in zip(
+        (face[: h // 3], face[h // 3 : 2 * h // 3], face[2 * h // 3 :]), (p.red, p.green, p.blue), strict=True
+    ):
+        others = [c for c in (p.red, p.green, p.blue) if c != ink]
+        assert _near(band, ink) > 10 * max(_near(band, c) for c in others)
+
+
+def test_random_colours_repeat_for_a_set_and_differ_between_sets() -> None:
+    a = FaceRecipe(layout=Layout(suit_colours="random", seed=1))
+    b = FaceRecipe(layout=Layout(suit_colours="random", seed=2))
+    assert np.array_equal(render_face(a, "9p"), render_face(a, "9p"))
+    assert _differs(render_face(a, "9p"), render_face(b, "9p")) > 0.01
+
+
+def test_sets_colour_their_suits_every_way() -> None:
+    schemes = [random_recipe(v, NO_FONTS).layout.suit_colours for v in SOME_VARIANTS]
+    shares = {s: schemes.count(s) / len(schemes) for s in ("classic", "mono", "rows", "random")}
+    assert 0.3 < shares["classic"] < 0.5 and all(0.1 < shares[s] < 0.3 for s in ("mono", "rows", "random"))

@@ -151,7 +151,8 @@ def test_bench_long_side_maps_boxes_back(tmp_path: Path, capsys: pytest.CaptureF
     assert main([*args, "--long-side", "2000", "--grid", "1", "--rotations", "4"]) == 0
     printed = capsys.readouterr().out
     settings = (
-        "grid 1, contain None, straddle None, odd size off; classifier views 4, odd shape off; within one set, win check;"
+        "grid 1, contain None, straddle None, odd size off; classifier views 4, odd shape off;"
+        " within one set, win check;"
         " photos re-encoded at long side 2000"
     )
     assert settings in printed

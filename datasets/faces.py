@@ -88,8 +88,9 @@ class Layout:
     # part in its own colour, as line-drawn sets print them; 0 = filled as drawn
     hollow_ink: float = 0.0
     # Which colour each dot and stick takes: "classic" (the keys of `_DOTS` / `_STICKS`), "mono" (all
-    # in `mono_key`), "rows" (one colour per row, cycling `dot_colours`) or "random" (each its own,
-    # from `seed`). Makers colour them every way, so the colours must not tell a 7 from a 9.
+    # in `mono_key`), "rows" (one colour per row, cycling the keys r, g, b) or "random" (each its
+    # own, from `seed`); `dot_colours` then swaps the keys as for the classic ones. Makers colour
+    # them every way, so the colours must not tell a 7 from a 9.
     suit_colours: str = "classic"
     mono_key: str = "g"
 

@@ -166,7 +166,7 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
     if font is None:
         # brush strokes draw no flower or season name: the number and the picture must tell them apart
         layout = replace(recipe.layout, bonus_pictures="own", bonus_numbers=True)
-        return line_drawn(replace(recipe, layout=layout), rng)
+        return last_knobs(replace(recipe, layout=layout), rng)
     layout = recipe.layout
     if rng.random() < 0.35 and bonus_groups_differ(recipe):
         layout = replace(layout, bonus_names=False)
@@ -175,10 +175,10 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
     layout = replace(layout, bonus_name_ink=str(rng.choice(list("kkkrgb"))))
     if layout.bonus_names and rng.random() < 0.2:
         layout = replace(layout, bonus_numbers=False)
-    return line_drawn(replace(recipe, layout=layout), rng)
+    return last_knobs(replace(recipe, layout=layout), rng)
 
 
-def line_drawn(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
+def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     """Knobs drawn last, so a variant's earlier knobs stay as they were: winds in blue (many sets),
     one set in four printed in outlines (dots as rings, sticks as hollow rods, hollow characters),
     and how the dots and sticks are coloured (`Layout.suit_colours`)."""

@@ -176,6 +176,7 @@ class _Config:
     imgsz: int = 8
     crop_margin: float = 0.1
     reject_above: float = 0.5
+    odd_shape: float | None = None
 
 
 @dataclass(frozen=True)

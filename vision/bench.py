@@ -422,6 +422,15 @@ def _detector_overrides(args: argparse.Namespace) -> dict[str, Any]:
     return overrides
 
 
+def _classifier_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    overrides: dict[str, Any] = {}
+    if args.rotations is not None:
+        overrides["rotations"] = args.rotations
+    if args.odd_shape is not None:
+        overrides["odd_shape"] = args.odd_shape or None
+    return overrides
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__.splitlines()[0])
     p.add_argument("--synthetic", type=Path, metavar="DIR", help="datasets.synth output folder")
@@ -506,12 +515,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if overrides:
             config = dataclasses.replace(reader.detector.config, **overrides)
             reader = dataclasses.replace(reader, detector=dataclasses.replace(reader.detector, config=config))
-        if args.rotations is not None or args.odd_shape is not None:
-            cls_config = reader.classifier.config
-            if args.rotations is not None:
-                cls_config = dataclasses.replace(cls_config, rotations=args.rotations)
-            if args.odd_shape is not None:
-                cls_config = dataclasses.replace(cls_config, odd_shape=args.odd_shape or None)
+        cls_overrides = _classifier_overrides(args)
+        if cls_overrides:
+            cls_config = dataclasses.replace(reader.classifier.config, **cls_overrides)
             classifier = dataclasses.replace(reader.classifier, config=cls_config)
             reader = dataclasses.replace(reader, classifier=classifier)
     except ModelError as error:
@@ -522,8 +528,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     hw = reader.detector.input_hw
     det = reader.detector.config
     odd = f"x{det.odd_size} under {det.odd_size_below}" if det.odd_size else "off"
-    rotations = reader.classifier.config.rotations
     cls_config = reader.classifier.config
+    rotations = cls_config.rotations
     odd_shape = (
         f"odd shape x{cls_config.odd_shape} under {cls_config.odd_shape_below} and "
         f"{cls_config.odd_shape_unsure}"

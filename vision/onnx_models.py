@@ -302,15 +302,25 @@ def drop_odd_sized(xyxy: np.ndarray, scores: np.ndarray, ratio: float, below: fl
     """
     boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
     scores = np.asarray(scores, np.float32).reshape(-1)
-    if len(boxes) < ODD_SIZE_MIN_BOXES:
+    sides = long_short_sides(boxes)
+    typical = typical_sides(sides, scores)
+    if typical is None or typical[0] <= 0:
         return np.arange(len(boxes), dtype=np.int64)
-    long_side = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
-    surer = scores >= np.median(scores)
-    typical = float(np.median(long_side[surer]))
-    if typical <= 0:
-        return np.arange(len(boxes), dtype=np.int64)
-    off = np.abs(np.log(np.maximum(long_side, 1e-6) / typical)) > np.log(ratio)
+    off = np.abs(np.log(np.maximum(sides[:, 0], 1e-6) / typical[0])) > np.log(ratio)
     return np.flatnonzero(~(off & (scores < below))).astype(np.int64)
+
+
+def long_short_sides(xyxy: np.ndarray) -> np.ndarray:
+    """(N, 2) long and short side of each box."""
+    w, h = xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1]
+    return np.stack([np.maximum(w, h), np.minimum(w, h)], axis=1)
+
+
+def typical_sides(sides: np.ndarray, scores: np.ndarray) -> np.ndarray | None:
+    """(2,) median long and short side of the surer half of the boxes; None under ODD_SIZE_MIN_BOXES."""
+    if len(sides) < ODD_SIZE_MIN_BOXES:
+        return None
+    return np.median(sides[scores >= np.median(scores)], axis=0)
 
 
 def odd_and_unsure(
@@ -327,13 +337,9 @@ def odd_and_unsure(
     boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
     det_score = np.asarray(det_score, np.float32).reshape(-1)
     class_prob = np.asarray(class_prob, np.float32).reshape(-1)
-    if len(boxes) < ODD_SIZE_MIN_BOXES:
-        return np.zeros(len(boxes), bool)
-    w, h = boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]
-    sides = np.stack([np.maximum(w, h), np.minimum(w, h)], axis=1)
-    surer = det_score >= np.median(det_score)
-    typical = np.median(sides[surer], axis=0)
-    if not (typical > 0).all():
+    sides = long_short_sides(boxes)
+    typical = typical_sides(sides, det_score)
+    if typical is None or not (typical > 0).all():
         return np.zeros(len(boxes), bool)
     off = (np.abs(np.log(np.maximum(sides, 1e-6) / typical)) > np.log(ratio)).any(axis=1)
     return off & (det_score < below) & (class_prob < unsure)

@@ -272,7 +272,10 @@ def warp_ink(layer: Image.Image, color: RGB, amount: float, box: Box, seed: list
 # ---------------------------------------------------------------------------- suits
 
 # dot centres per rank, in face units, with a colour key each (r, g, b)
-_DOTS: dict[int, list[tuple[float, float, str]]] = {
+# (x, y, colour key) of each dot or stick on a face, in face units
+Spots = list[tuple[float, float, str]]
+
+_DOTS: dict[int, Spots] = {
     2: [(0.5, 0.28, "g"), (0.5, 0.72, "b")],
     3: [(0.24, 0.2, "b"), (0.5, 0.5, "r"), (0.76, 0.8, "g")],
     4: [(0.28, 0.28, "b"), (0.72, 0.28, "g"), (0.28, 0.72, "g"), (0.72, 0.72, "b")],
@@ -292,8 +295,8 @@ def palette_colour(p: Palette, key: str, swap: str = "rgb") -> RGB:
 
 
 def placed(
-    layout: Layout, spots: list[tuple[float, float, str]], rank: int, margin: float
-) -> list[tuple[float, float, str]]:
+    layout: Layout, spots: Spots, rank: int, margin: float
+) -> Spots:
     """Spots moved by the layout's spread and jitter, kept `margin` inside the face."""
     rng = np.random.default_rng([layout.seed, rank])
     out = []
@@ -303,9 +306,6 @@ def placed(
         ny = 0.5 + (y - 0.5) * layout.spread + dy
         out.append((min(max(nx, margin), 1 - margin), min(max(ny, margin * 0.75), 1 - margin * 0.75), key))
     return out
-
-
-Spots = list[tuple[float, float, str]]
 
 
 def coloured(layout: Layout, spots: Spots, rank: int) -> Spots:
@@ -322,7 +322,7 @@ def coloured(layout: Layout, spots: Spots, rank: int) -> Spots:
     return spots
 
 
-def largest_radius(spots: list[tuple[float, float, str]]) -> float:
+def largest_radius(spots: Spots) -> float:
     """The biggest dot radius (face widths) at which dots on `spots` neither overlap nor leave the face."""
     aspect = FACE_H / FACE_W
     edge = min(min(x, 1 - x, y * aspect, (1 - y) * aspect) for x, y, _ in spots)
@@ -415,7 +415,7 @@ def draw_stick(
     pen.line([(cx - dx * 0.6, cy - dy * 0.6), (cx - dx * 0.1, cy - dy * 0.1)], recipe.palette.ground, w * 0.2)
 
 
-_STICKS: dict[int, list[tuple[float, float, str]]] = {
+_STICKS: dict[int, Spots] = {
     2: [(0.5, 0.27, "g"), (0.5, 0.73, "g")],
     3: [(0.5, 0.27, "g"), (0.3, 0.73, "g"), (0.7, 0.73, "g")],
     4: [(0.3, 0.27, "g"), (0.7, 0.27, "b"), (0.3, 0.73, "b"), (0.7, 0.73, "g")],

@@ -294,9 +294,7 @@ def palette_colour(p: Palette, key: str, swap: str = "rgb") -> RGB:
     return {"r": p.red, "g": p.green, "b": p.blue, "k": p.black}[key]
 
 
-def placed(
-    layout: Layout, spots: Spots, rank: int, margin: float
-) -> Spots:
+def placed(layout: Layout, spots: Spots, rank: int, margin: float) -> Spots:
     """Spots moved by the layout's spread and jitter, kept `margin` inside the face."""
     rng = np.random.default_rng([layout.seed, rank])
     out = []
@@ -669,7 +667,7 @@ def draw_face_picture(pen: Pen, p: Palette, variant: int = 0) -> None:
 
 
 def bonus_numeral_script(recipe: FaceRecipe, code: str) -> str:
-    """"arabic" or "chinese": how the set numbers flower or season `code`."""
+    """ "arabic" or "chinese": how the set numbers flower or season `code`."""
     flowers, _, seasons = recipe.bonus_numerals.partition("/")
     return flowers if code in FLOWER_CHARS or not seasons else seasons
 

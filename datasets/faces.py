@@ -93,6 +93,10 @@ class Layout:
     # them every way, so the colours must not tell a 7 from a 9.
     suit_colours: str = "classic"
     mono_key: str = "g"
+    # Where and in which palette key (r, g, b, k) an animal's name (貓 ...) is printed: sets put it in
+    # any corner and any ink, so neither may tell an animal from a flower whose name sits there too
+    animal_name_box: Box = (0.04, 0.02, 0.3, 0.2)
+    animal_name_ink: str = "r"
 
 
 @dataclass(frozen=True)
@@ -756,9 +760,9 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
             picture(pen, recipe, lambda q: draw_animal_picture(q, code, p))
         if recipe.font is not None and recipe.variant % 3 != 2:
             # many sets print the animal's name beside it
-            draw_text_fit(
-                pen, ANIMAL_CHARS[code], (0.04, 0.02, 0.3, 0.2), p.red, recipe.font, recipe.font_index
-            )
+            ink = palette_colour(p, recipe.layout.animal_name_ink)
+            box = recipe.layout.animal_name_box
+            draw_text_fit(pen, ANIMAL_CHARS[code], box, ink, recipe.font, recipe.font_index)
     elif code == "face":
         picture(pen, recipe, lambda q: draw_face_picture(q, p, recipe.variant))
     elif code == "fly":

@@ -181,7 +181,7 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
 def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     """Knobs drawn last, so a variant's earlier knobs stay as they were: winds in blue (many sets),
     one set in four printed in outlines (dots as rings, sticks as hollow rods, hollow characters),
-    and how the dots and sticks are coloured (`Layout.suit_colours`)."""
+    how the dots and sticks are coloured (`Layout.suit_colours`) and where the animals' names sit."""
     if rng.random() < 0.35:
         recipe = replace(recipe, wind_color="blue")
     if rng.random() < 0.25:
@@ -190,6 +190,13 @@ def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     # or at random: a reader that keys on colour groups reads an unseen set's 7 of dots as a 9
     scheme = ("classic", "classic", "mono", "rows", "random")[int(rng.integers(5))]
     layout = replace(recipe.layout, suit_colours=scheme, mono_key=str(rng.choice(list("rgbk"))))
+    # the animal's name anywhere and in any ink (red most often): a name in red in the top left
+    # corner must not read "animal" when a flower's or season's name sits there in that ink
+    layout = replace(
+        layout,
+        animal_name_box=_corner_box(int(rng.integers(4)), rng.uniform(0.18, 0.35)),
+        animal_name_ink=str(rng.choice(list("rrkgb"))),
+    )
     return replace(recipe, layout=layout)
 
 

@@ -395,3 +395,26 @@ def test_sets_colour_their_suits_every_way() -> None:
     schemes = [random_recipe(v, NO_FONTS).layout.suit_colours for v in SOME_VARIANTS]
     shares = {s: schemes.count(s) / len(schemes) for s in ("classic", "mono", "rows", "random")}
     assert 0.3 < shares["classic"] < 0.5 and all(0.1 < shares[s] < 0.3 for s in ("mono", "rows", "random"))
+
+
+def test_an_animals_name_takes_the_sets_corner_and_ink() -> None:
+    fonts = installed_fonts()
+    if not fonts:
+        pytest.skip("no CJK font installed: names are drawn only with a font")
+    top_left, bottom_right = (0.04, 0.02, 0.34, 0.25), (0.62, 0.72, 0.96, 0.97)
+    red = FaceRecipe(font=fonts[0][0], font_index=fonts[0][1], layout=Layout(animal_name_box=top_left))
+    moved = replace(red, layout=replace(red.layout, animal_name_box=bottom_right, animal_name_ink="b"))
+    before, after = render_face(red, "rat"), render_face(moved, "rat")
+    h, w = before.shape[:2]
+    corner = (slice(0, h // 4), slice(0, w // 3))
+    p = red.palette
+    assert _near(before[corner], p.red) > _near(after[corner], p.red) + 20
+    assert _near(after, p.blue) > _near(before, p.blue) + 20
+
+
+def test_sets_print_animal_names_in_every_corner_and_ink() -> None:
+    layouts = [random_recipe(v, NO_FONTS).layout for v in SOME_VARIANTS]
+    corners = {(b[0] < 0.5, b[1] < 0.5) for b in (layout.animal_name_box for layout in layouts)}
+    inks = [layout.animal_name_ink for layout in layouts]
+    assert len(corners) == 4 and set(inks) == set("rgbk")
+    assert 0.3 < inks.count("r") / len(inks) < 0.5

@@ -52,7 +52,10 @@ CIRCUMSTANCE_LABELS = {
 }
 WIND_LABELS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 ROLE_LABELS = {
-    "winner": "Winner", "discarder": "Discarder", "other": "Other player", "loser": "Loser",
+    "winner": "Winner",
+    "discarder": "Discarder",
+    "other": "Other player",
+    "loser": "Loser",
 }
 
 
@@ -75,15 +78,19 @@ def get_reader() -> ReaderSlot:
     except Exception as exc:  # vision missing or broken: the photo path says so, typing still works
         return ReaderSlot(None, f"Photo reading is not available ({exc}). Type the hand instead.")
     # The contract names vision.pipeline.ModelError; it is defined in vision.onnx_models.
-    model_error: type[Exception] = getattr(pipeline, "ModelError", None) or importlib.import_module(
-        "vision.onnx_models").ModelError
+    model_error: type[Exception] = (
+        getattr(pipeline, "ModelError", None) or importlib.import_module("vision.onnx_models").ModelError
+    )
     try:
         # MAHJONG_MODELS_DIR points the app at another model folder (a candidate model, test models).
         models_dir = os.environ.get("MAHJONG_MODELS_DIR") or None
         return ReaderSlot(pipeline.TileReader.load(models_dir) if models_dir else pipeline.TileReader.load())
     except model_error as exc:
-        return ReaderSlot(None, f"No tile model is installed, so photos cannot be read ({exc}). "
-                                "Type the hand in the other tab instead.")
+        return ReaderSlot(
+            None,
+            f"No tile model is installed, so photos cannot be read ({exc}). "
+            "Type the hand in the other tab instead.",
+        )
     except Exception as exc:
         return ReaderSlot(None, f"The tile model could not be loaded ({exc}). Type the hand instead.")
 
@@ -225,7 +232,7 @@ def photo_ui() -> None:
         type=["jpg", "jpeg", "png", "heic", "heif", "webp"],
         key="upload",
         help="Lay the hand out in rows: concealed tiles, declared melds, bonus tiles. On a phone this "
-             "button also offers the (back) camera.",
+        "button also offers the (back) camera.",
     )
     # Loading the model here (once per server) means the first upload does not wait for it.
     slot = get_reader()
@@ -256,11 +263,12 @@ def photo_ui() -> None:
         st.caption(f"{uploaded.name} was not read: you kept your corrections to {base.name or 'the hand'}.")
     pending = st.session_state["pending"]
     if pending is not None:
-        st.warning(f"You have corrected the tiles of the current hand. Reading **{pending[0]}** will replace "
-                   "them. Download the case below first if you want to keep a copy.")
+        st.warning(
+            f"You have corrected the tiles of the current hand. Reading **{pending[0]}** will replace "
+            "them. Download the case below first if you want to keep a copy."
+        )
         replace, keep = st.columns(2)
-        if replace.button("Read the new photo", key="pending_replace", type="primary",
-                          width="stretch"):
+        if replace.button("Read the new photo", key="pending_replace", type="primary", width="stretch"):
             _read_and_mark(pending)
             st.session_state["pending"] = None
         if keep.button("Keep my corrections", key="pending_keep", width="stretch"):
@@ -274,12 +282,14 @@ def photo_ui() -> None:
 
 def manual_ui() -> None:
     """Type a hand as compact strings (RULES.md), for when there is no camera or photo."""
-    st.text_input("Concealed tiles (with the winning tile)", key="typed_concealed",
-                  placeholder="123m 456p 789s 22m 55p")
+    st.text_input(
+        "Concealed tiles (with the winning tile)", key="typed_concealed", placeholder="123m 456p 789s 22m 55p"
+    )
     st.text_input("Exposed melds, one group each", key="typed_melds", placeholder="CCC 456p")
     st.text_input("Concealed kongs", key="typed_kongs", placeholder="5555s")
-    st.multiselect("Bonus tiles", [c for c in TILE_CODES if c in case_mod.BONUS_CODES or c == "fly"],
-                   key="typed_bonus")
+    st.multiselect(
+        "Bonus tiles", [c for c in TILE_CODES if c in case_mod.BONUS_CODES or c == "fly"], key="typed_bonus"
+    )
     if st.button("Use this hand", key="typed_use", type="primary"):
         try:
             concealed = scoring.parse_hand_string(st.session_state["typed_concealed"] or "")
@@ -293,8 +303,11 @@ def manual_ui() -> None:
             return
         rows = case_mod.rows_from_hand_strings(concealed, [*melds, *kongs], st.session_state["typed_bonus"])
         concealed_flags = {MELD_GROUPS[len(melds) + i]: True for i in range(len(kongs))}
-        set_base(Base(rows=tuple(rows), source="typed", name="typed hand", meld_concealed=concealed_flags),
-                 None, None)
+        set_base(
+            Base(rows=tuple(rows), source="typed", name="typed hand", meld_concealed=concealed_flags),
+            None,
+            None,
+        )
         st.session_state["photo_error"] = None
 
 
@@ -325,18 +338,27 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
         image, scale = display
         scaled = [dataclasses.replace(r, box=tuple(v * scale for v in r.box)) if r.box else r for r in rows]
         kinds = {g: m["kind"] for g, m in zip(build.meld_groups, build.hand["melds"], strict=False)}
-        st.image(annotate_photo(image, scaled, kinds), caption=f"{base.name}: numbers match the tile table; "
-                 "orange boxes with ? are unsure, please check them.", width="stretch",
-                 output_format="JPEG")  # a PNG of a photo is ~1 MB and 0.3 s to encode; JPEG ~0.15 MB
+        st.image(
+            annotate_photo(image, scaled, kinds),
+            caption=f"{base.name}: numbers match the tile table; "
+            "orange boxes with ? are unsure, please check them.",
+            width="stretch",
+            output_format="JPEG",
+        )  # a PNG of a photo is ~1 MB and 0.3 s to encode; JPEG ~0.15 MB
     if base.warnings:
         st.warning("The reader says:\n" + "\n".join(f"- {w}" for w in base.warnings))
     if base.source == "photo" and "app_total" in base.timings:
         st.caption(f"Read {len(base.rows)} tiles in {base.timings['app_total'] / 1000:.2f} s.")
-    low = [f"{i}" + (f" ({r.code} or {r.alternative}?)" if r.alternative else "")
-           for i, r in enumerate(rows, start=1) if r.low_confidence]
+    low = [
+        f"{i}" + (f" ({r.code} or {r.alternative}?)" if r.alternative else "")
+        for i, r in enumerate(rows, start=1)
+        if r.low_confidence
+    ]
     if low:
-        st.warning(f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure. "
-                   "Fix them in Check the tiles below.")
+        st.warning(
+            f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure. "
+            "Fix them in Check the tiles below."
+        )
     picture = hand_picture(group_blocks(build.hand, build.meld_groups))
     if picture is not None:
         st.image(picture, caption="The hand as read (fix it in Check the tiles below)", width="stretch")
@@ -346,12 +368,15 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
 def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) -> None:
     """The tile table the user corrects: code and group of every tile, add and delete rows."""
     st.subheader("Check the tiles")
-    st.caption("Change a tile or its group in the table; add a missed tile in the last row; "
-               "select rows and press the bin to delete. The score updates at once.")
+    st.caption(
+        "Change a tile or its group in the table; add a missed tile in the last row; "
+        "select rows and press the bin to delete. The score updates at once."
+    )
     if result is not None:
         unit = str(result.get("unit") or "tai")
-        st.caption(f"Score now: **{result['tai']} {unit}**" if result.get("valid")
-                   else "Score now: not a valid win")
+        st.caption(
+            f"Score now: **{result['tai']} {unit}**" if result.get("valid") else "Score now: not a valid win"
+        )
     table = pd.DataFrame(
         {
             # The number drawn on the photo; a column, since Streamlit hides a plain range index.
@@ -372,15 +397,19 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
         column_config={
             "n": st.column_config.NumberColumn("#", disabled=True, width="small"),
             "tile": st.column_config.SelectboxColumn("Tile", options=list(TILE_CODES), required=True),
-            "group": st.column_config.SelectboxColumn("Group", options=list(GROUPS), required=True,
-                                                      default=case_mod.HAND),
+            "group": st.column_config.SelectboxColumn(
+                "Group", options=list(GROUPS), required=True, default=case_mod.HAND
+            ),
             "check": st.column_config.TextColumn("Sure?", disabled=True),
         },
     )
     for group, meld in zip(build.meld_groups, build.hand["melds"], strict=False):
         if meld["kind"] == "kong":
-            st.checkbox(f"{group.capitalize()} ({meld['tiles'][0]} kong) is concealed",
-                        value=bool(base.meld_concealed.get(group, False)), key=concealed_key(group))
+            st.checkbox(
+                f"{group.capitalize()} ({meld['tiles'][0]} kong) is concealed",
+                value=bool(base.meld_concealed.get(group, False)),
+                key=concealed_key(group),
+            )
     if unsaved_corrections(base) and st.button("Undo my corrections", key="undo"):
         set_base(base, st.session_state["loaded_source"], st.session_state.get("display"))
         st.rerun()
@@ -411,19 +440,29 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     left, right = st.columns(2)
     seat = left.selectbox("Your seat wind", seats, format_func=_wind_label, key="seat_wind")
     prevailing = right.selectbox("Prevailing wind", seats, format_func=_wind_label, key="prevailing_wind")
-    how = st.radio("Won by", ["discard", "self-drawn"], horizontal=True, key="won_by",
-                   format_func=lambda v: "Discard (someone threw it)" if v == "discard" else "Self-drawn")
+    how = st.radio(
+        "Won by",
+        ["discard", "self-drawn"],
+        horizontal=True,
+        key="won_by",
+        format_func=lambda v: "Discard (someone threw it)" if v == "discard" else "Self-drawn",
+    )
     choices = [None, *case_mod.hand_tile_choices(hand)]
-    winning = st.selectbox("Winning tile", choices, key="winning_tile",
-                           format_func=lambda c: "(not set)" if c is None else c,
-                           help="Needed for the sequence-hand (平胡) wait rule.")
+    winning = st.selectbox(
+        "Winning tile",
+        choices,
+        key="winning_tile",
+        format_func=lambda c: "(not set)" if c is None else c,
+        help="Needed for the sequence-hand (平胡) wait rule.",
+    )
     offered = scoring.circumstances_for(rules)
     # A choice the other rule set offered would make the widget fail after a rule-set switch.
     kept = [c for c in st.session_state.get("circumstances", []) if c in offered]
     if kept != st.session_state.get("circumstances", kept):
         st.session_state["circumstances"] = kept
-    circumstances = st.multiselect("Special circumstances", list(offered), key="circumstances",
-                                   format_func=_circumstance_label)
+    circumstances = st.multiselect(
+        "Special circumstances", list(offered), key="circumstances", format_func=_circumstance_label
+    )
     pay_all = st.checkbox("Pay-all (包): one liable player pays everything", key="pay_all")
     return Context(
         seat_wind=seat or "E",
@@ -442,8 +481,9 @@ def _option_applies(spec: OptionSpec, rules: str) -> bool:
 
 def _option_widget(spec: OptionSpec, key: str) -> Any:
     if spec.kind == "list":
-        help_text = (spec.help + " " if spec.help else "") + \
-            "Type one entry per tai, separated by commas: an amount (8) or shooter/each (4/2)."
+        help_text = (
+            spec.help + " " if spec.help else ""
+        ) + "Type one entry per tai, separated by commas: an amount (8) or shooter/each (4/2)."
         return st.text_input(spec.label, key=key, help=help_text)
     if spec.kind == "bool":
         return st.checkbox(spec.label, key=key, help=spec.help or None)
@@ -465,8 +505,9 @@ def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
     problems: list[str] = []
     with st.sidebar:
         st.header("Rules")
-        rules = st.selectbox("Rule set", list(scoring.RULESET_NAMES), key="rules",
-                             format_func=lambda r: RULE_LABELS.get(r, r))
+        rules = st.selectbox(
+            "Rule set", list(scoring.RULESET_NAMES), key="rules", format_func=lambda r: RULE_LABELS.get(r, r)
+        )
         defaults = scoring.default_options(rules)
         store: dict[str, dict[str, Any]] = st.session_state["option_store"].setdefault(rules, {})
         values: dict[str, Any] = {}
@@ -514,8 +555,9 @@ def _jsonable(values: dict[str, Any]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- result
 
 
-def score_case(build: HandBuild, context: Context, rules: str, options: dict[str, Any]
-               ) -> tuple[dict[str, Any], dict[str, Any] | None, str | None]:
+def score_case(
+    build: HandBuild, context: Context, rules: str, options: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any] | None, str | None]:
     """Scoring input, result (or None) and the one-line error for input that is not a hand."""
     data = case_mod.scoring_input(build.hand, context, rules, options)
     if build.problems:
@@ -538,16 +580,27 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
     else:
         lines.append(_invalid_message(result))
     hand = scoring.format_hand(data["concealed"]) if data["concealed"] else ""
-    melds = " ".join(("[" if m.get("concealed") else "") + scoring.format_hand(m["tiles"])
-                     + ("]" if m.get("concealed") else "") for m in data["melds"])
-    lines.append(f"Hand: {hand}" + (f" | melds: {melds}" if melds else "")
-                 + (f" | bonus: {' '.join(data['bonus'])}" if data["bonus"] else ""))
+    melds = " ".join(
+        ("[" if m.get("concealed") else "")
+        + scoring.format_hand(m["tiles"])
+        + ("]" if m.get("concealed") else "")
+        for m in data["melds"]
+    )
+    lines.append(
+        f"Hand: {hand}"
+        + (f" | melds: {melds}" if melds else "")
+        + (f" | bonus: {' '.join(data['bonus'])}" if data["bonus"] else "")
+    )
     how = "self-drawn" if data["self_drawn"] else "discard"
-    lines.append(f"Seat {data['seat_wind']}, prevailing {data['prevailing_wind']}, won by {how}"
-                 + (f" on {data['winning_tile']}" if data.get("winning_tile") else ""))
+    lines.append(
+        f"Seat {data['seat_wind']}, prevailing {data['prevailing_wind']}, won by {how}"
+        + (f" on {data['winning_tile']}" if data.get("winning_tile") else "")
+    )
     for pattern in result.get("patterns") or []:
-        lines.append(f"  {pattern['name']} {pattern.get('name_zh', '')}: {pattern['tai']}"
-                     f" — {pattern.get('reason', '')}")
+        lines.append(
+            f"  {pattern['name']} {pattern.get('name_zh', '')}: {pattern['tai']}"
+            f" — {pattern.get('reason', '')}"
+        )
     payout = result.get("payout") or {}
     if result.get("valid"):
         for player in payout.get("players") or []:
@@ -567,8 +620,13 @@ def _player_label(player: dict[str, Any]) -> str:
     return f"{label} (pays all)" if player.get("liable") else label
 
 
-def result_ui(build: HandBuild, data: dict[str, Any], result: dict[str, Any] | None, error: str | None,
-              option_problems: list[str]) -> None:
+def result_ui(
+    build: HandBuild,
+    data: dict[str, Any],
+    result: dict[str, Any] | None,
+    error: str | None,
+    option_problems: list[str],
+) -> None:
     st.subheader("Result")
     if not build.hand["concealed"] and not build.hand["melds"]:
         st.caption("The score appears here once there are tiles.")
@@ -584,8 +642,11 @@ def result_ui(build: HandBuild, data: dict[str, Any], result: dict[str, Any] | N
     unit = str(result.get("unit") or "tai")
     if result.get("valid"):
         capped = result.get("raw_tai") != result.get("tai")
-        st.success(f"**{result['tai']} {unit}**" + (f" (raw {result['raw_tai']}, capped)" if capped else "")
-                   + (" — at the limit" if result.get("limit") else ""))
+        st.success(
+            f"**{result['tai']} {unit}**"
+            + (f" (raw {result['raw_tai']}, capped)" if capped else "")
+            + (" — at the limit" if result.get("limit") else "")
+        )
         if result.get("points") is not None:
             st.caption(f"{result['points']:g} points")
     else:
@@ -594,17 +655,24 @@ def result_ui(build: HandBuild, data: dict[str, Any], result: dict[str, Any] | N
             st.caption(f"reason: `{result['reason']}`")
     patterns = result.get("patterns") or []
     if patterns:
-        st.markdown("\n".join(
-            f"- **{p['name']}** {p.get('name_zh', '')} · **{p['tai']}** {unit} — {p.get('reason', '')}"
-            for p in patterns))
+        st.markdown(
+            "\n".join(
+                f"- **{p['name']}** {p.get('name_zh', '')} · **{p['tai']}** {unit} — {p.get('reason', '')}"
+                for p in patterns
+            )
+        )
     payout = result.get("payout") or {}
     players = payout.get("players") or []
     if result.get("valid") and players:
         st.markdown("**Payout**")
-        st.table(pd.DataFrame({
-            "Player": [_player_label(p) for p in players],
-            "Amount": [f"{p['amount']:+g}" for p in players],
-        }).set_index("Player"))
+        st.table(
+            pd.DataFrame(
+                {
+                    "Player": [_player_label(p) for p in players],
+                    "Amount": [f"{p['amount']:+g}" for p in players],
+                }
+            ).set_index("Player")
+        )
     instant = payout.get("instant_payouts") or []
     if result.get("valid") and instant:
         st.markdown("**Instant payouts** (settled at once, on top of the win)")
@@ -626,9 +694,14 @@ def download_ui(data: dict[str, Any], base: Base, rows: list[TileRow], result: d
     case = case_mod.case_json(data, base, rows, current_edits(), result)
     # Kept in the session so the exact file offered for download can be checked (tests, support).
     st.session_state["case_json"] = case
-    st.download_button("Download the case (JSON)", case_mod.case_bytes(case), file_name="mahjong-case.json",
-                       mime="application/json", key="download_case",
-                       help="Replays with: python -m scoring mahjong-case.json")
+    st.download_button(
+        "Download the case (JSON)",
+        case_mod.case_bytes(case),
+        file_name="mahjong-case.json",
+        mime="application/json",
+        key="download_case",
+        help="Replays with: python -m scoring mahjong-case.json",
+    )
 
 
 # --------------------------------------------------------------------------- page

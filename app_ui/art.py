@@ -48,8 +48,16 @@ PIPS: dict[int, list[tuple[float, float]]] = {
     5: [(0.28, 0.22), (0.72, 0.22), (0.5, 0.5), (0.28, 0.78), (0.72, 0.78)],
     6: [(0.3, 0.2), (0.7, 0.2), (0.3, 0.5), (0.7, 0.5), (0.3, 0.8), (0.7, 0.8)],
     7: [(0.22, 0.16), (0.5, 0.24), (0.78, 0.32), (0.3, 0.6), (0.7, 0.6), (0.3, 0.84), (0.7, 0.84)],
-    8: [(0.3, 0.16), (0.7, 0.16), (0.3, 0.39), (0.7, 0.39), (0.3, 0.62), (0.7, 0.62), (0.3, 0.85),
-        (0.7, 0.85)],
+    8: [
+        (0.3, 0.16),
+        (0.7, 0.16),
+        (0.3, 0.39),
+        (0.7, 0.39),
+        (0.3, 0.62),
+        (0.7, 0.62),
+        (0.3, 0.85),
+        (0.7, 0.85),
+    ],
     9: [(x, y) for y in (0.2, 0.5, 0.8) for x in (0.22, 0.5, 0.78)],
 }
 
@@ -65,8 +73,9 @@ def _font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont | ImageFont.Im
     return ImageFont.load_default()
 
 
-def _centred_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int,
-                  fill: tuple[int, int, int]) -> None:
+def _centred_text(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill: tuple[int, int, int]
+) -> None:
     draw.text(xy, text, font=_font(size), fill=fill, anchor="mm")
 
 
@@ -89,8 +98,9 @@ def _face(draw: ImageDraw.ImageDraw, code: str, x0: int, y0: int, w: int, h: int
                 draw.ellipse((px - r / 3, py - r / 3, px + r / 3, py + r / 3), fill=colour)
             else:
                 colour = RED if (rank in (1, 5, 7, 9) and k == len(PIPS[rank]) // 2) else GREEN
-                draw.rounded_rectangle((px - r * 0.45, py - r * 1.2, px + r * 0.45, py + r * 1.2),
-                                       radius=2, fill=colour)
+                draw.rounded_rectangle(
+                    (px - r * 0.45, py - r * 1.2, px + r * 0.45, py + r * 1.2), radius=2, fill=colour
+                )
         draw.text((x0 + 2, y0 + 1), str(rank), font=_font(max(8, int(h * 0.16))), fill=INK)
         return
     if code in WIND_NAMES:
@@ -110,10 +120,12 @@ def _face(draw: ImageDraw.ImageDraw, code: str, x0: int, y0: int, w: int, h: int
     else:
         colour = PURPLE if code.startswith("F") else ORANGE if code.startswith("S") else RED
         label = {"centipede": "CENTI", "rooster": "ROOST"}.get(code, code.upper())
-        draw.ellipse((cx - w * 0.3, y0 + h * 0.12, cx + w * 0.3, y0 + h * 0.12 + w * 0.6), outline=colour,
-                     width=3)
-        _centred_text(draw, (cx, y0 + h * 0.12 + w * 0.3), label[:2] if len(code) == 2 else "*",
-                      int(h * 0.22), colour)
+        draw.ellipse(
+            (cx - w * 0.3, y0 + h * 0.12, cx + w * 0.3, y0 + h * 0.12 + w * 0.6), outline=colour, width=3
+        )
+        _centred_text(
+            draw, (cx, y0 + h * 0.12 + w * 0.3), label[:2] if len(code) == 2 else "*", int(h * 0.22), colour
+        )
         _centred_text(draw, (cx, y0 + h * 0.82), label if len(code) > 2 else "", int(h * 0.14), colour)
 
 
@@ -140,7 +152,7 @@ def hand_picture(groups: Sequence[tuple[str, Sequence[str], bool]]) -> Image.Ima
     for label, codes, concealed in groups:
         # A long concealed row is split so each line holds at most `per_line` tiles.
         for start in range(0, len(codes), per_line):
-            chunks.append((label if start == 0 else "", codes[start:start + per_line], concealed))
+            chunks.append((label if start == 0 else "", codes[start : start + per_line], concealed))
     groups = chunks
     if not groups:
         return None
@@ -175,20 +187,23 @@ def _display_scale(width: int, height: int, limit: int = 1280) -> float:
     return min(1.0, limit / max(width, height, 1))
 
 
-def annotate_photo(rgb: np.ndarray, rows: Sequence[TileRow], meld_kinds: Mapping[str, str] | None = None
-                   ) -> Image.Image:
+def annotate_photo(
+    rgb: np.ndarray, rows: Sequence[TileRow], meld_kinds: Mapping[str, str] | None = None
+) -> Image.Image:
     """The photo with each tile boxed and numbered (the number of its row in the tile table) and labelled,
     each group outlined in its colour, low-confidence tiles in orange with a `?`."""
     image = Image.fromarray(rgb).convert("RGB")
     scale = _display_scale(*image.size)
     if scale < 1.0:
-        image = image.resize((round(image.width * scale), round(image.height * scale)),
-                             Image.Resampling.BILINEAR)
+        image = image.resize(
+            (round(image.width * scale), round(image.height * scale)), Image.Resampling.BILINEAR
+        )
     draw = ImageDraw.Draw(image)
     line = max(2, round(max(image.size) / 400))
     meld_kinds = meld_kinds or {}
-    placed = [(n, r, tuple(v * scale for v in r.box))
-              for n, r in enumerate(rows, start=1) if r.box is not None]
+    placed = [
+        (n, r, tuple(v * scale for v in r.box)) for n, r in enumerate(rows, start=1) if r.box is not None
+    ]
     if not placed:
         return image
     # Labels sized to the tiles (small tiles, small labels), readable on a phone showing the photo at a
@@ -220,8 +235,13 @@ def annotate_photo(rgb: np.ndarray, rows: Sequence[TileRow], meld_kinds: Mapping
     return image
 
 
-def _label(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str,
-           font: ImageFont.FreeTypeFont | ImageFont.ImageFont, colour: tuple[int, int, int]) -> None:
+def _label(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+    colour: tuple[int, int, int],
+) -> None:
     box = draw.textbbox(xy, text, font=font)
     draw.rectangle((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), fill=colour)
     draw.text(xy, text, font=font, fill=(255, 255, 255))

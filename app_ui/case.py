@@ -119,9 +119,15 @@ def apply_edits(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> lis
         if group not in GROUPS:
             group = row.group
         checked = code != row.code
-        rows.append(dataclasses.replace(row, code=code, group=group,
-                                        confidence=None if checked else row.confidence,
-                                        alternative=None if checked else row.alternative))
+        rows.append(
+            dataclasses.replace(
+                row,
+                code=code,
+                group=group,
+                confidence=None if checked else row.confidence,
+                alternative=None if checked else row.alternative,
+            )
+        )
     for added in edits.get("added_rows") or []:
         if not isinstance(added, Mapping):
             continue
@@ -147,15 +153,27 @@ def corrections(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> lis
         if change.get("tile") and change["tile"] != row.code:
             out.append({"action": "change", "tile": index + 1, "from": row.code, "to": change["tile"]})
         if change.get("group") and change["group"] != row.group:
-            out.append({"action": "regroup", "tile": index + 1, "code": row.code,
-                        "from": row.group, "to": change["group"]})
+            out.append(
+                {
+                    "action": "regroup",
+                    "tile": index + 1,
+                    "code": row.code,
+                    "from": row.group,
+                    "to": change["group"],
+                }
+            )
     for key in sorted(i for i in (_index_key(k) for k in edits.get("deleted_rows") or []) if i is not None):
         if 0 <= key < len(base):
             out.append({"action": "delete", "tile": key + 1, "code": base[key].code})
     for added in edits.get("added_rows") or []:
         if isinstance(added, Mapping) and added.get("tile") in TILE_CODES:
-            out.append({"action": "add", "code": added["tile"],
-                        "group": added.get("group") or default_group(str(added["tile"]))})
+            out.append(
+                {
+                    "action": "add",
+                    "code": added["tile"],
+                    "group": added.get("group") or default_group(str(added["tile"])),
+                }
+            )
     return out
 
 
@@ -215,9 +233,7 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
         problems.append("A face-down tile is in the hand: set its face in the tile table, or delete it.")
     wrong_bonus = [c for c in bonus if c not in BONUS_CODES and c != "fly"]
     if wrong_bonus:
-        problems.append(
-            f"{', '.join(wrong_bonus)} cannot be a bonus tile: move it to the hand or a meld."
-        )
+        problems.append(f"{', '.join(wrong_bonus)} cannot be a bonus tile: move it to the hand or a meld.")
     melds: list[dict[str, Any]] = []
     meld_groups: list[str] = []
     for group in MELD_GROUPS:
@@ -234,8 +250,13 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
                 "change a tile or move it to another group."
             )
             continue
-        melds.append({"kind": kind, "tiles": codes,
-                      "concealed": bool(meld_concealed.get(group, False)) and kind == "kong"})
+        melds.append(
+            {
+                "kind": kind,
+                "tiles": codes,
+                "concealed": bool(meld_concealed.get(group, False)) and kind == "kong",
+            }
+        )
         meld_groups.append(group)
     if not concealed and not melds:
         problems.append("No tiles in the hand yet: upload a photo, try a sample, or type a hand.")
@@ -301,8 +322,12 @@ def case_json(
     """The whole case for a dispute: scoring input at the top level (so `python -m scoring case.json`
     replays it), then the photo's reading, the user's corrections, the final tiles and the result."""
     data = dict(scoring_in)
-    data["source"] = {"kind": base.source, "name": base.name, "sha256": base.sha256,
-                      "size": list(base.size) if base.size else None}
+    data["source"] = {
+        "kind": base.source,
+        "name": base.name,
+        "sha256": base.sha256,
+        "size": list(base.size) if base.size else None,
+    }
     data["photo_tiles"] = rows_to_json(base.rows) if base.source == "photo" else []
     data["corrections"] = corrections(base.rows, edits)
     data["tiles"] = rows_to_json(rows)
@@ -340,8 +365,9 @@ def _second_guesses(detections: Any, probabilities: Any | None) -> list[str | No
     return out
 
 
-def rows_from_reading(detections: Any, layout: Any | None, probabilities: Any | None = None
-                      ) -> tuple[list[TileRow], dict[str, bool]]:
+def rows_from_reading(
+    detections: Any, layout: Any | None, probabilities: Any | None = None
+) -> tuple[list[TileRow], dict[str, bool]]:
     """Rows from a photo reading, in the layout's reading order (the numbers drawn on the photo).
 
     Each layout group maps to a table group: the concealed row to `hand`, the n-th meld to `meld n`,

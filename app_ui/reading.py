@@ -35,9 +35,12 @@ def _face_pairs(moved: list[tuple[str, str]]) -> str:
     return ", ".join(f"{now} (not {was})" for now, was in moved)
 
 
-def app_warnings(warnings: tuple[str, ...], tile_warnings: tuple[str, ...] = (),
-                 moved: list[tuple[str, str]] | None = None,
-                 won: list[tuple[str, str]] | None = None) -> tuple[str, ...]:
+def app_warnings(
+    warnings: tuple[str, ...],
+    tile_warnings: tuple[str, ...] = (),
+    moved: list[tuple[str, str]] | None = None,
+    won: list[tuple[str, str]] | None = None,
+) -> tuple[str, ...]:
     """The reader's warnings as the app shows them: by tile, not by pixel.
 
     The app names unsure tiles by their number (with the alternative) itself, so the reader's
@@ -48,12 +51,18 @@ def app_warnings(warnings: tuple[str, ...], tile_warnings: tuple[str, ...] = (),
     per_tile = set(tile_warnings)
     kept = [w for w in warnings if w not in per_tile]
     if won:
-        kept.insert(0, f"{len(won)} unsure tile(s) read as a likely runner-up, because only so do the "
-                       f"tiles make a winning hand: {_face_pairs(won)}. Check them: they are marked ? below.")
+        kept.insert(
+            0,
+            f"{len(won)} unsure tile(s) read as a likely runner-up, because only so do the "
+            f"tiles make a winning hand: {_face_pairs(won)}. Check them: they are marked ? below.",
+        )
     if moved:
-        kept.insert(0, f"{len(moved)} tile(s) read as another face than the reader's first choice, because "
-                       f"one set holds one of each flower, season and animal and four of any other tile, "
-                       f"and surer tiles took those: {_face_pairs(moved)}. They are marked ? below.")
+        kept.insert(
+            0,
+            f"{len(moved)} tile(s) read as another face than the reader's first choice, because "
+            f"one set holds one of each flower, season and animal and four of any other tile, "
+            f"and surer tiles took those: {_face_pairs(moved)}. They are marked ? below.",
+        )
     return tuple(kept)
 
 
@@ -82,8 +91,9 @@ def read_tiles(reader: Any, rgb: np.ndarray, executor: Executor, timeout_s: floa
         reading = future.result(timeout=timeout_s)
     except FutureTimeout as exc:
         future.cancel()
-        raise ReadTimeoutError(f"reading the tiles took longer than {timeout_s:g} s; "
-                               "try a smaller or sharper photo") from exc
+        raise ReadTimeoutError(
+            f"reading the tiles took longer than {timeout_s:g} s; try a smaller or sharper photo"
+        ) from exc
     probabilities = getattr(reading, "probabilities", None)
     won = tuple(getattr(reading, "win_moved", ()) or ())
     others = [i for i in range(len(reading.detections)) if i not in won]

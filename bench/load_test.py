@@ -31,15 +31,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 MAX_CLIENTS, MAX_ROUNDS = 16, 20
 # What counts as an answer on the page: a score, or the scoring's explanation of a non-win.
 ANSWER = re.compile(r"^(\d+ (tai|fan)|Not a valid win)")
 PHOTO_ERROR = re.compile(
     r"^(No tile model|The tile model could not"
-    r"|.*: (reading the tiles took|the tiles could not be read|this file))")
+    r"|.*: (reading the tiles took|the tiles could not be read|this file))"
+)
 
 
 @dataclass
@@ -64,11 +70,17 @@ class Report:
             return round(lat[min(len(lat), max(1, math.ceil(p / 100 * len(lat)))) - 1], 3)
 
         return {
-            "clients": self.clients, "rounds": self.rounds, "photo": self.photo,
-            "requests": self.requests, "errors": self.errors,
-            "p50_s": round(statistics.median(lat), 3) if lat else None, "p95_s": pct(95),
-            "max_s": round(lat[-1], 3) if lat else None, "wall_s": round(self.wall_s, 2),
-            "answers": self.answers, "error_messages": self.error_messages[:10],
+            "clients": self.clients,
+            "rounds": self.rounds,
+            "photo": self.photo,
+            "requests": self.requests,
+            "errors": self.errors,
+            "p50_s": round(statistics.median(lat), 3) if lat else None,
+            "p95_s": pct(95),
+            "max_s": round(lat[-1], 3) if lat else None,
+            "wall_s": round(self.wall_s, 2),
+            "answers": self.answers,
+            "error_messages": self.error_messages[:10],
         }
 
 
@@ -85,9 +97,25 @@ def is_loopback(url: str) -> bool:
 
 def start_server(port: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ),
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--server.headless",
+            "true",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=dict(os.environ),
     )
 
 
@@ -132,13 +160,15 @@ async def one_request(browser: object, url: str, photo: Path, timeout_s: float) 
         await page.close()
 
 
-async def run_clients(url: str, photo: Path, clients: int, rounds: int, timeout_s: float,
-                      report: Report) -> None:
+async def run_clients(
+    url: str, photo: Path, clients: int, rounds: int, timeout_s: float, report: Report
+) -> None:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
+
             async def client(index: int) -> None:
                 for _ in range(rounds):
                     report.requests += 1
@@ -190,9 +220,12 @@ def main(argv: list[str] | None = None) -> int:
         wait_healthy(url.rstrip("/"))
         started = time.perf_counter()
         try:
-            asyncio.run(asyncio.wait_for(
-                run_clients(url, args.photo, args.clients, args.rounds, args.request_timeout, report),
-                timeout=args.deadline))
+            asyncio.run(
+                asyncio.wait_for(
+                    run_clients(url, args.photo, args.clients, args.rounds, args.request_timeout, report),
+                    timeout=args.deadline,
+                )
+            )
         except TimeoutError:
             report.errors += 1
             report.error_messages.append(f"the run passed its --deadline of {args.deadline:g} s")
@@ -206,8 +239,10 @@ def main(argv: list[str] | None = None) -> int:
                 server.kill()
     summary = report.summary()
     print(json.dumps(summary, indent=2, ensure_ascii=False))
-    print(f"load test: {summary['requests']} uploads from {args.clients} clients, "
-          f"errors {summary['errors']}, p50 {summary['p50_s']} s, p95 {summary['p95_s']} s")
+    print(
+        f"load test: {summary['requests']} uploads from {args.clients} clients, "
+        f"errors {summary['errors']}, p50 {summary['p50_s']} s, p95 {summary['p95_s']} s"
+    )
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2, ensure_ascii=False))
     return 0 if report.errors == 0 and report.latencies_s else 1

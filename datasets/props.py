@@ -48,8 +48,15 @@ def _shifted(colour: RGBf, factor: float) -> RGBf:
     return (r, g, b)
 
 
-def _ellipse(layer: np.ndarray, mask: np.ndarray, centre: tuple[int, int], axes: tuple[int, int],
-             angle: float, colour: RGBf, thickness: int = -1) -> None:
+def _ellipse(
+    layer: np.ndarray,
+    mask: np.ndarray,
+    centre: tuple[int, int],
+    axes: tuple[int, int],
+    angle: float,
+    colour: RGBf,
+    thickness: int = -1,
+) -> None:
     cv2.ellipse(layer, centre, axes, angle, 0, 360, colour, thickness, cv2.LINE_AA)
     cv2.ellipse(mask, centre, axes, angle, 0, 360, 1.0, thickness, cv2.LINE_AA)
 
@@ -74,19 +81,45 @@ def _marks(layer: np.ndarray, rng: np.random.Generator, centre: tuple[float, flo
         if kind == 0:
             text = "".join(rng.choice(list("ABCDEGHKMRSTXYZ"), int(rng.integers(1, 5))))
             scale = max(0.3, size / 160 * rng.uniform(0.6, 1.4))
-            cv2.putText(layer, text, (x - int(size * 0.2), y), cv2.FONT_HERSHEY_SIMPLEX, scale, colour,
-                        max(1, int(scale * 2)), cv2.LINE_AA)
+            cv2.putText(
+                layer,
+                text,
+                (x - int(size * 0.2), y),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                scale,
+                colour,
+                max(1, int(scale * 2)),
+                cv2.LINE_AA,
+            )
         elif kind == 1:
-            cv2.circle(layer, (x, y), max(2, int(size * rng.uniform(0.05, 0.15))), colour,
-                       max(1, int(size * 0.02)), cv2.LINE_AA)
+            cv2.circle(
+                layer,
+                (x, y),
+                max(2, int(size * rng.uniform(0.05, 0.15))),
+                colour,
+                max(1, int(size * 0.02)),
+                cv2.LINE_AA,
+            )
         else:
             dx = int(size * rng.uniform(0.1, 0.3))
-            cv2.line(layer, (x - dx, y), (x + dx, y + int(rng.uniform(-0.1, 0.1) * size)), colour,
-                     max(1, int(size * 0.03)), cv2.LINE_AA)
+            cv2.line(
+                layer,
+                (x - dx, y),
+                (x + dx, y + int(rng.uniform(-0.1, 0.1) * size)),
+                colour,
+                max(1, int(size * 0.03)),
+                cv2.LINE_AA,
+            )
 
 
-def _draw_one(kind: str, layer: np.ndarray, mask: np.ndarray, rng: np.random.Generator,
-              centre: tuple[float, float], tile_px: float) -> None:
+def _draw_one(
+    kind: str,
+    layer: np.ndarray,
+    mask: np.ndarray,
+    rng: np.random.Generator,
+    centre: tuple[float, float],
+    tile_px: float,
+) -> None:
     """Draw prop `kind` around `centre` into `layer` / `mask`."""
     cx, cy = centre
     c = (int(cx), int(cy))
@@ -111,8 +144,12 @@ def _draw_one(kind: str, layer: np.ndarray, mask: np.ndarray, rng: np.random.Gen
         _poly(layer, mask, _rect(centre, size, angle), colour)
         if kind == "phone":
             screen = _shifted(_colour(rng), rng.uniform(0.3, 1.0))
-            cv2.fillConvexPoly(layer, np.round(_rect(centre, (size[0] * 0.85, size[1] * 0.85), angle))
-                               .astype(np.int32), screen, cv2.LINE_AA)
+            cv2.fillConvexPoly(
+                layer,
+                np.round(_rect(centre, (size[0] * 0.85, size[1] * 0.85), angle)).astype(np.int32),
+                screen,
+                cv2.LINE_AA,
+            )
         else:
             _marks(layer, rng, centre, long_side)
         return
@@ -121,23 +158,37 @@ def _draw_one(kind: str, layer: np.ndarray, mask: np.ndarray, rng: np.random.Gen
         metal = ((200, 170, 90), (190, 190, 195), (170, 110, 70))[int(rng.integers(3))]
         colour = _shifted(tuple(float(v) for v in metal), rng.uniform(0.7, 1.2))  # type: ignore[arg-type]
         _ellipse(layer, mask, c, (int(radius), int(radius * rng.uniform(0.7, 1.0))), angle, colour)
-        cv2.ellipse(layer, c, (int(radius * 0.75), int(radius * 0.6)), angle, 0, 360, _shifted(colour, 0.8),
-                    max(1, int(radius * 0.08)), cv2.LINE_AA)
+        cv2.ellipse(
+            layer,
+            c,
+            (int(radius * 0.75), int(radius * 0.6)),
+            angle,
+            0,
+            360,
+            _shifted(colour, 0.8),
+            max(1, int(radius * 0.08)),
+            cv2.LINE_AA,
+        )
         return
     if kind == "rod":
         length = tile_px * rng.uniform(2.0, 6.0)
         width = tile_px * rng.uniform(0.12, 0.4)
         metal = _shifted(_colour(rng), rng.uniform(0.6, 1.3))
         _poly(layer, mask, _rect(centre, (length, width), angle), metal)
-        cv2.fillConvexPoly(layer, np.round(_rect(centre, (length, width * 0.2), angle)).astype(np.int32),
-                           _shifted(metal, 1.6), cv2.LINE_AA)
+        cv2.fillConvexPoly(
+            layer,
+            np.round(_rect(centre, (length, width * 0.2), angle)).astype(np.int32),
+            _shifted(metal, 1.6),
+            cv2.LINE_AA,
+        )
         return
     # a cup or glass seen from above: a rim and its inside
     radius = tile_px * rng.uniform(0.6, 1.2)
     rim = _colour(rng)
     _ellipse(layer, mask, c, (int(radius), int(radius * rng.uniform(0.8, 1.0))), angle, rim)
-    cv2.ellipse(layer, c, (int(radius * 0.85), int(radius * 0.8)), angle, 0, 360, _shifted(rim, 0.5), -1,
-                cv2.LINE_AA)
+    cv2.ellipse(
+        layer, c, (int(radius * 0.85), int(radius * 0.8)), angle, 0, 360, _shifted(rim, 0.5), -1, cv2.LINE_AA
+    )
 
 
 def draw_props(img: np.ndarray, rng: np.random.Generator, tile_px: float) -> list[Prop]:

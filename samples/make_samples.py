@@ -44,8 +44,13 @@ def candidate(meta: dict[str, Any], score: Score) -> dict[str, Any] | None:
         return None
     if any(t.get("standing") for t in meta["tiles"]):
         return None
-    inside = all(t["xyxy"][0] >= 0 and t["xyxy"][1] >= 0 and t["xyxy"][2] <= meta["width"]
-                 and t["xyxy"][3] <= meta["height"] for t in meta["tiles"])
+    inside = all(
+        t["xyxy"][0] >= 0
+        and t["xyxy"][1] >= 0
+        and t["xyxy"][2] <= meta["width"]
+        and t["xyxy"][3] <= meta["height"]
+        for t in meta["tiles"]
+    )
     height = statistics.median(t["xyxy"][3] - t["xyxy"][1] for t in meta["tiles"])
     if not inside or height < MIN_TILE_PX:
         return None
@@ -59,8 +64,10 @@ def pick(scenes: list[tuple[str, dict[str, Any], dict[str, Any]]]) -> dict[str, 
         ("concealed_kong", lambda m, r: any(x["kind"] == "kong" for x in m["hand"]["melds"])),
         ("flowers", lambda m, r: len(m["hand"]["bonus"]) >= 4),
         ("high_score", lambda m, r: r["tai"] >= 4),
-        ("all_suited", lambda m, r: not m["hand"]["bonus"]
-         and all(c[0].isdigit() for c in m["hand"]["concealed"])),
+        (
+            "all_suited",
+            lambda m, r: not m["hand"]["bonus"] and all(c[0].isdigit() for c in m["hand"]["concealed"]),
+        ),
     ]
     chosen: dict[str, str] = {}
     for name, test in tests:
@@ -81,11 +88,25 @@ def main(argv: list[str] | None = None) -> int:
     from datasets.synth import SAMPLE_SAFE_STYLES
 
     with tempfile.TemporaryDirectory() as tmp:
-        command = [sys.executable, "-m", "datasets.synth", "--out", tmp, "--n", str(args.count),
-                   "--seed", str(args.seed), "--styles", ",".join(SAMPLE_SAFE_STYLES), "--size", "1024"]
+        command = [
+            sys.executable,
+            "-m",
+            "datasets.synth",
+            "--out",
+            tmp,
+            "--n",
+            str(args.count),
+            "--seed",
+            str(args.seed),
+            "--styles",
+            ",".join(SAMPLE_SAFE_STYLES),
+            "--size",
+            "1024",
+        ]
         print(" ".join(command[1:]))
-        subprocess.run(command, check=True, cwd=HERE.parent, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
+        subprocess.run(
+            command, check=True, cwd=HERE.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         scenes = []
         for path in sorted((Path(tmp) / "meta").glob("*.json")):
             meta = json.loads(path.read_text())

@@ -40,7 +40,13 @@ def _label(image: np.ndarray, text: str, x: int, y: int, colour: tuple[int, int,
     top = max(0, y - height - baseline - 2)
     cv2.rectangle(image, (x, top), (x + width + 4, top + height + baseline + 2), colour, -1)
     cv2.putText(
-        image, text, (x + 2, top + height + 1), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), thickness,
+        image,
+        text,
+        (x + 2, top + height + 1),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        scale,
+        (0, 0, 0),
+        thickness,
         cv2.LINE_AA,
     )
 

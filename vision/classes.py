@@ -15,9 +15,7 @@ ANIMALS: tuple[str, ...] = ("cat", "rat", "rooster", "centipede")
 MALAYSIAN: tuple[str, ...] = ("face", "fly")
 BACK = "back"
 
-CLASSES: tuple[str, ...] = (
-    SUITED + WINDS + DRAGONS + FLOWERS + SEASONS + ANIMALS + MALAYSIAN + (BACK,)
-)
+CLASSES: tuple[str, ...] = SUITED + WINDS + DRAGONS + FLOWERS + SEASONS + ANIMALS + MALAYSIAN + (BACK,)
 CLASS_INDEX: dict[str, int] = {code: index for index, code in enumerate(CLASSES)}
 
 # The classifier's optional extra output: "this box holds no tile" (a foot, a reflection, a tile's

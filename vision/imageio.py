@@ -112,9 +112,7 @@ def _open(data: bytes) -> Image.Image:
         # Pillow refuses above 2x its own limit before telling us the size; its message has the pixel count.
         match = re.search(r"\((\d+) pixels\)", str(error))
         over = _megapixels(int(match.group(1))) if match else "too many pixels"
-        raise ImageError(
-            f"image is too large: {over} (limit {_megapixels(MAX_SOURCE_PIXELS)})"
-        ) from None
+        raise ImageError(f"image is too large: {over} (limit {_megapixels(MAX_SOURCE_PIXELS)})") from None
     except UnidentifiedImageError:
         raise ImageError(f"not a supported image file (expected {SUPPORTED})") from None
     except (OSError, SyntaxError, ValueError, EOFError) as error:

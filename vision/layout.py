@@ -114,8 +114,13 @@ def _fly_as_bonus(run: list[int], codes: list[str]) -> bool:
 
 
 def _build_rows(
-    runs: list[list[int]], row_of: list[int], codes: list[str], centres: np.ndarray, shape: TileShape,
-    frame: Frame, anchors: np.ndarray,
+    runs: list[list[int]],
+    row_of: list[int],
+    codes: list[str],
+    centres: np.ndarray,
+    shape: TileShape,
+    frame: Frame,
+    anchors: np.ndarray,
 ) -> list[Row]:
     """Rows in reading order, each with its hand tiles, their gaps, and its bonus tiles.
 
@@ -127,8 +132,9 @@ def _build_rows(
     # them all and none is a claimed tile.
     sideways = shape.sideways.copy()
     for number in set(row_of):
-        members = sorted((i for k, run in enumerate(runs) if row_of[k] == number for i in run),
-                         key=lambda i: along[i])
+        members = sorted(
+            (i for k, run in enumerate(runs) if row_of[k] == number for i in run), key=lambda i: along[i]
+        )
         if len(members) >= 2 and sideways[members].mean() >= 0.5:
             sideways[members] = False
         if len(members) >= 5 and shape.stretch[members].std() > 0:
@@ -142,8 +148,9 @@ def _build_rows(
     bonus_tiles |= {i for run in runs for i in run if codes[i] in BONUS_CODES}
     out: list[Row] = []
     for number in sorted(set(row_of)):
-        tiles = sorted((i for k, run in enumerate(runs) if row_of[k] == number for i in run),
-                       key=lambda i: along[i])
+        tiles = sorted(
+            (i for k, run in enumerate(runs) if row_of[k] == number for i in run), key=lambda i: along[i]
+        )
         gaps = row_gaps(tiles, anchors, shape, frame)
         core: list[int] = []
         core_gaps: list[float] = []
@@ -259,8 +266,9 @@ def layout_hand(detections: Detections) -> Layout:
             for run in row.bonus:
                 groups.append(_group("bonus", orig(run), detections))
                 hand["bonus"].extend(sub_codes[i] for i in run)
-        return Layout(hand=hand, groups=tuple(groups), warnings=tuple(warnings),
-                      angle=float(-np.degrees(frame.angle)))
+        return Layout(
+            hand=hand, groups=tuple(groups), warnings=tuple(warnings), angle=float(-np.degrees(frame.angle))
+        )
     hidden = [i for i in reading.concealed + reading.stray if sub_codes[i] == BACK]
     concealed = tuple(i for i in reading.concealed + reading.stray if sub_codes[i] != BACK)
     unused.extend(hidden)
@@ -297,9 +305,11 @@ def layout_hand(detections: Detections) -> Layout:
     if away:
         unused.extend(away)
         warnings.append(f"{len(away)} tile(s) away from the hand and its melds: not counted")
-    if not reading.melds and sum(1 for row in table if row.core) == 1 and max(
-        (max(row.gaps, default=0.0) for row in table if row.core), default=0.0
-    ) < 0.25:
+    if (
+        not reading.melds
+        and sum(1 for row in table if row.core) == 1
+        and max((max(row.gaps, default=0.0) for row in table if row.core), default=0.0) < 0.25
+    ):
         warnings.append(
             "one row of tiles with no gaps: read as one concealed hand; mark exposed melds by hand"
         )
@@ -308,5 +318,6 @@ def layout_hand(detections: Detections) -> Layout:
         warnings.append(f"{size} hand tiles (a kong counts as three); a winning hand has {HAND_SIZE}")
     if unused:
         groups.append(_group("unused", orig(tuple(unused)), detections))
-    return Layout(hand=hand, groups=tuple(groups), warnings=tuple(warnings),
-                  angle=float(-np.degrees(frame.angle)))
+    return Layout(
+        hand=hand, groups=tuple(groups), warnings=tuple(warnings), angle=float(-np.degrees(frame.angle))
+    )

@@ -59,9 +59,7 @@ def expected_hand(meta: Mapping[str, Any]) -> dict[str, list]:
 def _found_melds(layout: Layout) -> list[tuple[str, tuple[str, ...] | None, bool]]:
     keys = [_meld_key(m) for m in layout.hand["melds"]]
     keys += [
-        ("kong", None, True)
-        for g in layout.groups
-        if g.meld == "kong" and all(c == BACK for c in g.codes)
+        ("kong", None, True) for g in layout.groups if g.meld == "kong" and all(c == BACK for c in g.codes)
     ]
     return keys
 
@@ -73,8 +71,10 @@ def failures(layout: Layout, meta: Mapping[str, Any]) -> list[str]:
     if Counter(layout.hand["concealed"]) != Counter(want["concealed"]):
         out.append("concealed")
     want_melds = sorted(
-        ((m["kind"], None if m["tiles"] is None else tuple(sorted(m["tiles"])), bool(m["concealed"]))
-         for m in want["melds"]),
+        (
+            (m["kind"], None if m["tiles"] is None else tuple(sorted(m["tiles"])), bool(m["concealed"]))
+            for m in want["melds"]
+        ),
         key=repr,
     )
     if sorted(_found_melds(layout), key=repr) != want_melds:

@@ -100,9 +100,7 @@ def _split(codes: tuple[str, ...]) -> tuple[MeldRead, ...] | None:
         rest = _split(codes[size:])
         if rest is None:
             continue
-        shifted = tuple(
-            MeldRead(m.start + size, m.stop + size, m.kind, m.concealed, m.tiles) for m in rest
-        )
+        shifted = tuple(MeldRead(m.start + size, m.stop + size, m.kind, m.concealed, m.tiles) for m in rest)
         candidate = (head, *shifted)
         if best is None or len(candidate) > len(best):
             best = candidate

@@ -158,9 +158,7 @@ def _read_other(row: Row, codes: Sequence[str]) -> _Side:
     melds = tuple((row.core[a:b], m) for a, b, m in chunks.melds)
     loose = tuple(row.core[a:b] for a, b in chunks.loose)
     # Tiles in one loose piece that do not touch were not laid down together.
-    tight = tuple(
-        not row.touching or all(row.touching[a : b - 1]) for a, b in chunks.loose
-    )
+    tight = tuple(not row.touching or all(row.touching[a : b - 1]) for a, b in chunks.loose)
     return _Side(melds, loose, chunks.cost, tight)
 
 

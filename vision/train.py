@@ -60,8 +60,15 @@ def _overlaps(box: np.ndarray, tiles: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return inter / (area + tile_areas - inter), inter / tile_areas, inter / area
 
 
-def negative_boxes(tiles: np.ndarray, width: int, height: int, n: int, rng: np.random.Generator,
-                   tries: int = 30, props: np.ndarray | None = None) -> np.ndarray:
+def negative_boxes(
+    tiles: np.ndarray,
+    width: int,
+    height: int,
+    n: int,
+    rng: np.random.Generator,
+    tries: int = 30,
+    props: np.ndarray | None = None,
+) -> np.ndarray:
     """Up to `n` tile-sized boxes that hold no tile: (K, 4) float32 xyxy, K <= n.
 
     Half lie anywhere in the photo (table, cloth), half beside a tile, shifted by half to one
@@ -115,8 +122,15 @@ def _write_crop(path: Path, rgb_crop: np.ndarray) -> None:
     cv2.imwrite(str(path), cv2.cvtColor(rgb_crop, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 92])
 
 
-def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_per_tile: int,
-               negatives_per_scene: int = 0, rare_crops_per_tile: int | None = None) -> None:
+def build_data(
+    scenes: Path,
+    out: Path,
+    val_fraction: float,
+    seed: int,
+    crops_per_tile: int,
+    negatives_per_scene: int = 0,
+    rare_crops_per_tile: int | None = None,
+) -> None:
     """Detector set (all scenes, single class at train time) and classifier crops from the scene metas.
 
     With `negatives_per_scene` > 0 each scene also gives that many "no tile" crops (`negative_boxes`).
@@ -183,8 +197,10 @@ def build_data(scenes: Path, out: Path, val_fraction: float, seed: int, crops_pe
                     _write_crop(cls / split / class_folder(index) / f"{name}_{i}_{k}.jpg", crop)
     print(f"detector set: {len(splits['train'])} train / {len(splits['val'])} val scenes -> {det}")
     tile_counts = counts[: len(CLASSES)]
-    print(f"classifier crops per class (train): min {tile_counts.min()} median {int(np.median(tile_counts))}"
-          f"{f', no tile {counts[-1]}' if negatives_per_scene > 0 else ''} -> {cls}")
+    print(
+        f"classifier crops per class (train): min {tile_counts.min()} median {int(np.median(tile_counts))}"
+        f"{f', no tile {counts[-1]}' if negatives_per_scene > 0 else ''} -> {cls}"
+    )
 
 
 def _detector_images(source: Path, split: str) -> list[str]:
@@ -252,35 +268,89 @@ def set_torch_threads(trainer: object) -> None:
     torch.set_num_threads(int(threads))
 
 
-def train_detector(data: Path, epochs: int, imgsz: int, batch: int, project: Path, name: str, seed: int,
-                   resume_from: str | None, fraction: float) -> None:
+def train_detector(
+    data: Path,
+    epochs: int,
+    imgsz: int,
+    batch: int,
+    project: Path,
+    name: str,
+    seed: int,
+    resume_from: str | None,
+    fraction: float,
+) -> None:
     from ultralytics import YOLO
 
     model = YOLO(resume_from or "yolo11n.yaml")
     model.add_callback("on_pretrain_routine_start", set_torch_threads)
     model.add_callback("on_train_epoch_start", set_torch_threads)
     model.train(
-        data=str(data / "detector" / "data.yaml"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
-        workers=0, project=str(project), name=name, exist_ok=True, seed=seed, deterministic=False,
-        single_cls=True, plots=False, pretrained=resume_from is not None, amp=False, fliplr=0.0, mosaic=0.5,
+        data=str(data / "detector" / "data.yaml"),
+        epochs=epochs,
+        imgsz=imgsz,
+        batch=batch,
+        device="cpu",
+        workers=0,
+        project=str(project),
+        name=name,
+        exist_ok=True,
+        seed=seed,
+        deterministic=False,
+        single_cls=True,
+        plots=False,
+        pretrained=resume_from is not None,
+        amp=False,
+        fliplr=0.0,
+        mosaic=0.5,
         degrees=0.0,
-        close_mosaic=2, patience=100, cache="ram", fraction=fraction, val=True,
+        close_mosaic=2,
+        patience=100,
+        cache="ram",
+        fraction=fraction,
+        val=True,
     )
 
 
-def train_classifier(data: Path, epochs: int, imgsz: int, batch: int, project: Path, name: str, seed: int,
-                     resume_from: str | None, optimizer: str = "auto", lr0: float = 0.01,
-                     warmup_epochs: float = 3.0) -> None:
+def train_classifier(
+    data: Path,
+    epochs: int,
+    imgsz: int,
+    batch: int,
+    project: Path,
+    name: str,
+    seed: int,
+    resume_from: str | None,
+    optimizer: str = "auto",
+    lr0: float = 0.01,
+    warmup_epochs: float = 3.0,
+) -> None:
     from ultralytics import YOLO
 
     model = YOLO(resume_from or "yolo11n-cls.yaml")
     model.add_callback("on_pretrain_routine_start", set_torch_threads)
     model.add_callback("on_train_epoch_start", set_torch_threads)
     model.train(
-        data=str(data / "classifier"), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu", workers=0,
-        project=str(project), name=name, exist_ok=True, seed=seed, deterministic=False, plots=False,
-        pretrained=resume_from is not None, amp=False, fliplr=0.0, patience=100, erasing=0.0,
-        auto_augment="randaugment", optimizer=optimizer, lr0=lr0, warmup_epochs=warmup_epochs,
+        data=str(data / "classifier"),
+        epochs=epochs,
+        imgsz=imgsz,
+        batch=batch,
+        device="cpu",
+        workers=0,
+        project=str(project),
+        name=name,
+        exist_ok=True,
+        seed=seed,
+        deterministic=False,
+        plots=False,
+        pretrained=resume_from is not None,
+        amp=False,
+        fliplr=0.0,
+        patience=100,
+        erasing=0.0,
+        auto_augment="randaugment",
+        optimizer=optimizer,
+        lr0=lr0,
+        warmup_epochs=warmup_epochs,
         # A random crop of at least 85% of the area: a smaller one can cut off the dots that tell 6p from 9p.
         scale=0.15,
     )
@@ -303,14 +373,23 @@ class RunSettings:
     odd_shape_unsure: float = 0.5
 
 
-def export(detector: Path, classifier: Path, out: Path, det_imgsz: int, cls_imgsz: int,
-           settings: RunSettings = RunSettings()) -> None:
+def export(
+    detector: Path,
+    classifier: Path,
+    out: Path,
+    det_imgsz: int,
+    cls_imgsz: int,
+    settings: RunSettings = RunSettings(),
+) -> None:
     """Export both checkpoints to ONNX and write the sidecar that the run time reads."""
     from ultralytics import YOLO
 
     out.mkdir(parents=True, exist_ok=True)
-    det_onnx = Path(YOLO(str(detector)).export(format="onnx", imgsz=det_imgsz, dynamic=False, simplify=True,
-                                               opset=17, nms=False))
+    det_onnx = Path(
+        YOLO(str(detector)).export(
+            format="onnx", imgsz=det_imgsz, dynamic=False, simplify=True, opset=17, nms=False
+        )
+    )
     cls_model = YOLO(str(classifier))
     names = [cls_model.names[i] for i in range(len(cls_model.names))]
     with_reject = len(names) == len(TRAIN_CLASSES)
@@ -321,39 +400,73 @@ def export(detector: Path, classifier: Path, out: Path, det_imgsz: int, cls_imgs
     shutil.copy(det_onnx, out / "tile_detector.onnx")
     shutil.copy(cls_onnx, out / "tile_classifier.onnx")
     sidecar = {
-        "detector": {"file": "tile_detector.onnx", "imgsz": [det_imgsz, det_imgsz], "names": ["tile"],
-                     "conf": settings.conf, "iou": 0.6, "contain": settings.contain,
-                     "straddle": settings.straddle, "odd_size": settings.odd_size,
-                     "odd_size_below": settings.odd_size_below, "grid": settings.grid},
-        "classifier": {"file": "tile_classifier.onnx", "imgsz": cls_imgsz, "names": list(CLASSES),
-                       "crop_margin": CROP_MARGIN, "rotations": settings.rotations},
+        "detector": {
+            "file": "tile_detector.onnx",
+            "imgsz": [det_imgsz, det_imgsz],
+            "names": ["tile"],
+            "conf": settings.conf,
+            "iou": 0.6,
+            "contain": settings.contain,
+            "straddle": settings.straddle,
+            "odd_size": settings.odd_size,
+            "odd_size_below": settings.odd_size_below,
+            "grid": settings.grid,
+        },
+        "classifier": {
+            "file": "tile_classifier.onnx",
+            "imgsz": cls_imgsz,
+            "names": list(CLASSES),
+            "crop_margin": CROP_MARGIN,
+            "rotations": settings.rotations,
+        },
     }
     if with_reject:
         sidecar["classifier"] |= {"reject": NOT_A_TILE, "reject_above": settings.reject_above}
-    sidecar["classifier"] |= {"odd_shape": settings.odd_shape, "odd_shape_below": settings.odd_shape_below,
-                              "odd_shape_unsure": settings.odd_shape_unsure}
+    sidecar["classifier"] |= {
+        "odd_shape": settings.odd_shape,
+        "odd_shape_below": settings.odd_shape_below,
+        "odd_shape_unsure": settings.odd_shape_unsure,
+    }
     (out / "models.json").write_text(json.dumps(sidecar, indent=2) + "\n")
     print(f"exported to {out}")
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m vision.train",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     sub = parser.add_subparsers(dest="stage", required=True)
     p = sub.add_parser("data")
     p.add_argument("--scenes", type=Path, required=True)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--val-fraction", type=float, default=0.1)
     p.add_argument("--crops-per-tile", type=int, default=2)
-    p.add_argument("--rare-crops-per-tile", type=int, default=None,
-                   help="training crops of each flower, season and animal (default: --crops-per-tile)")
-    p.add_argument("--negatives-per-scene", type=int, default=0,
-                   help='"no tile" crops per scene (a 50th classifier class; 0 = none)')
+    p.add_argument(
+        "--rare-crops-per-tile",
+        type=int,
+        default=None,
+        help="training crops of each flower, season and animal (default: --crops-per-tile)",
+    )
+    p.add_argument(
+        "--negatives-per-scene",
+        type=int,
+        default=0,
+        help='"no tile" crops per scene (a 50th classifier class; 0 = none)',
+    )
     p.add_argument("--seed", type=int, default=0)
     p = sub.add_parser("merge", help="one training set from several data outputs (links)")
     p.add_argument("--out", type=Path, required=True)
-    p.add_argument("--from", dest="sources", type=parse_source, nargs="+", required=True,
-                   metavar="DIR[:TRAIN[:VAL]]", help="a data output (or a merge); TRAIN/VAL detector images")
+    p.add_argument(
+        "--from",
+        dest="sources",
+        type=parse_source,
+        nargs="+",
+        required=True,
+        metavar="DIR[:TRAIN[:VAL]]",
+        help="a data output (or a merge); TRAIN/VAL detector images",
+    )
     p.add_argument("--seed", type=int, default=0)
     for stage in ("detector", "classifier"):
         p = sub.add_parser(stage)
@@ -379,40 +492,105 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--cls-imgsz", type=int, default=CLASSIFIER_SIZE)
     p.add_argument("--conf", type=float, default=RunSettings.conf, help="detector score threshold")
     p.add_argument("--contain", type=float, default=RunSettings.contain, help="containment suppression")
-    p.add_argument("--straddle", type=float, default=RunSettings.straddle,
-                   help="drop a box two better boxes each cover this much of")
-    p.add_argument("--odd-size", type=float, default=RunSettings.odd_size,
-                   help="drop an unsure box this many times longer or shorter than the typical tile")
-    p.add_argument("--odd-size-below", type=float, default=RunSettings.odd_size_below,
-                   help="the detector score under which a box is unsure (for --odd-size)")
-    p.add_argument("--rotations", type=int, choices=(1, 2, 4), default=RunSettings.rotations,
-                   help="turned views of each crop the classifier averages")
+    p.add_argument(
+        "--straddle",
+        type=float,
+        default=RunSettings.straddle,
+        help="drop a box two better boxes each cover this much of",
+    )
+    p.add_argument(
+        "--odd-size",
+        type=float,
+        default=RunSettings.odd_size,
+        help="drop an unsure box this many times longer or shorter than the typical tile",
+    )
+    p.add_argument(
+        "--odd-size-below",
+        type=float,
+        default=RunSettings.odd_size_below,
+        help="the detector score under which a box is unsure (for --odd-size)",
+    )
+    p.add_argument(
+        "--rotations",
+        type=int,
+        choices=(1, 2, 4),
+        default=RunSettings.rotations,
+        help="turned views of each crop the classifier averages",
+    )
     p.add_argument("--grid", type=int, default=RunSettings.grid, help="detector windows per side")
-    p.add_argument("--reject-above", type=float, default=RunSettings.reject_above,
-                   help='leave a box out when its "no tile" probability is above this')
-    p.add_argument("--odd-shape", type=float, default=RunSettings.odd_shape,
-                   help="leave a box out when a side is this many times off the typical tile's and "
-                        "both models doubt it (0 = off)")
+    p.add_argument(
+        "--reject-above",
+        type=float,
+        default=RunSettings.reject_above,
+        help='leave a box out when its "no tile" probability is above this',
+    )
+    p.add_argument(
+        "--odd-shape",
+        type=float,
+        default=RunSettings.odd_shape,
+        help="leave a box out when a side is this many times off the typical tile's and "
+        "both models doubt it (0 = off)",
+    )
     args = parser.parse_args(argv)
 
     start = time.time()
     if args.stage == "data":
-        build_data(args.scenes, args.out, args.val_fraction, args.seed, args.crops_per_tile,
-                   args.negatives_per_scene, args.rare_crops_per_tile)
+        build_data(
+            args.scenes,
+            args.out,
+            args.val_fraction,
+            args.seed,
+            args.crops_per_tile,
+            args.negatives_per_scene,
+            args.rare_crops_per_tile,
+        )
     elif args.stage == "merge":
         merge(args.out, args.sources, args.seed)
     elif args.stage == "detector":
-        train_detector(args.data, args.epochs, args.imgsz, args.batch, args.project, args.name, args.seed,
-                       args.weights, args.fraction)
+        train_detector(
+            args.data,
+            args.epochs,
+            args.imgsz,
+            args.batch,
+            args.project,
+            args.name,
+            args.seed,
+            args.weights,
+            args.fraction,
+        )
     elif args.stage == "classifier":
-        train_classifier(args.data, args.epochs, args.imgsz, args.batch, args.project, args.name, args.seed,
-                         args.weights, args.optimizer, args.lr0, args.warmup_epochs)
+        train_classifier(
+            args.data,
+            args.epochs,
+            args.imgsz,
+            args.batch,
+            args.project,
+            args.name,
+            args.seed,
+            args.weights,
+            args.optimizer,
+            args.lr0,
+            args.warmup_epochs,
+        )
     else:
-        export(args.detector, args.classifier, args.out, args.det_imgsz, args.cls_imgsz,
-               RunSettings(conf=args.conf, contain=args.contain, straddle=args.straddle,
-                           odd_size=args.odd_size, odd_size_below=args.odd_size_below,
-                           rotations=args.rotations, grid=args.grid, reject_above=args.reject_above,
-                           odd_shape=args.odd_shape or None))
+        export(
+            args.detector,
+            args.classifier,
+            args.out,
+            args.det_imgsz,
+            args.cls_imgsz,
+            RunSettings(
+                conf=args.conf,
+                contain=args.contain,
+                straddle=args.straddle,
+                odd_size=args.odd_size,
+                odd_size_below=args.odd_size_below,
+                rotations=args.rotations,
+                grid=args.grid,
+                reject_above=args.reject_above,
+                odd_shape=args.odd_shape or None,
+            ),
+        )
     print(f"{args.stage}: {time.time() - start:.0f} s wall")
 
 

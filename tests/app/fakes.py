@@ -35,8 +35,12 @@ def photo_bytes(width: int = 640, height: int = 400, shade: int = 90, fmt: str =
     return out.getvalue()
 
 
-def scene(concealed: Sequence[str] = CONCEALED, meld: Sequence[str] = MELD, bonus: Sequence[str] = BONUS,
-          low: Sequence[int] = ()) -> Detections:
+def scene(
+    concealed: Sequence[str] = CONCEALED,
+    meld: Sequence[str] = MELD,
+    bonus: Sequence[str] = BONUS,
+    low: Sequence[int] = (),
+) -> Detections:
     """Detections laid out like a photo of a hand: concealed row on top, meld and bonus below."""
     codes: list[str] = []
     boxes: list[list[float]] = []

@@ -96,8 +96,10 @@ def test_correction_changes_score_immediately(app: AppTest, install: Install) ->
     install(FakeReader())
     upload(app, photo_bytes())
     # Rows 4-9 are 4p 5p 6p 7s 8s 9s (reading order): make them characters -> half flush (+2).
-    changes = {str(i): {"tile": code} for i, code in zip(range(3, 9), ["4m", "5m", "6m", "7m", "8m", "9m"],
-                                                            strict=True)}
+    changes = {
+        str(i): {"tile": code}
+        for i, code in zip(range(3, 9), ["4m", "5m", "6m", "7m", "8m", "9m"], strict=True)
+    }
     edit_tiles(app, {"edited_rows": changes, "added_rows": [], "deleted_rows": []})
     no_problem(app)
     assert any("4 tai" in t for t in texts(app, "success")), result_text(app)
@@ -121,8 +123,11 @@ def test_regroup_and_add_tile(app: AppTest, install: Install) -> None:
     base = app.session_state["base"]
     groups = [r.group for r in base.rows]
     meld_rows = [i for i, r in enumerate(base.rows) if r.code == "C"]
-    edits = {"edited_rows": {str(i): {"group": "meld 1"} for i in meld_rows},
-             "added_rows": [{"tile": "C", "group": "meld 1"}], "deleted_rows": []}
+    edits = {
+        "edited_rows": {str(i): {"group": "meld 1"} for i in meld_rows},
+        "added_rows": [{"tile": "C", "group": "meld 1"}],
+        "deleted_rows": [],
+    }
     app.session_state[f"tiles_{version}"] = edits
     app.run()
     no_problem(app)
@@ -132,8 +137,10 @@ def test_regroup_and_add_tile(app: AppTest, install: Install) -> None:
 def test_new_upload_asks_before_discarding_corrections(app: AppTest, install: Install) -> None:
     install(FakeReader({90: scene(), 30: scene(bonus=[])}))
     upload(app, photo_bytes(shade=90))
-    edit_tiles(app, {"edited_rows": {"0": {"tile": "1m"}, "14": {"tile": "F2"}},
-                     "added_rows": [], "deleted_rows": []})
+    edit_tiles(
+        app,
+        {"edited_rows": {"0": {"tile": "1m"}, "14": {"tile": "F2"}}, "added_rows": [], "deleted_rows": []},
+    )
     version = app.session_state["version"]
     upload(app, photo_bytes(shade=30), name="second.jpg")
     no_problem(app)
@@ -221,8 +228,11 @@ def test_every_option_is_in_the_sidebar(app: AppTest) -> None:
     import scoring
 
     keys = sidebar_keys(app)
-    singapore = {f.name for f in dataclasses.fields(scoring.Options)
-                 if not str(f.metadata.get("help", "")).startswith("Malaysian")}
+    singapore = {
+        f.name
+        for f in dataclasses.fields(scoring.Options)
+        if not str(f.metadata.get("help", "")).startswith("Malaysian")
+    }
     assert {f"opt_singapore_{name}" for name in singapore} <= keys
     app.selectbox(key="rules").set_value("malaysian").run()
     no_problem(app)
@@ -316,7 +326,8 @@ def test_case_download_replays_with_scoring(app: AppTest, install: Install) -> N
     # The photo's own grouping is what the table starts from.
     base = app.session_state["base"]
     assert {k: case[k] for k in ("concealed", "melds", "bonus")} == {
-        k: base.layout_hand[k] for k in ("concealed", "melds", "bonus")}
+        k: base.layout_hand[k] for k in ("concealed", "melds", "bonus")
+    }
     replay = scoring.score_json(case)
     assert replay["tai"] == case["result"]["tai"] == 2
     assert replay["payout"] == case["result"]["payout"]
@@ -330,8 +341,13 @@ def test_case_download_replays_with_the_cli(app: AppTest, install: Install, tmp_
     upload(app, photo_bytes())
     path = tmp_path / "case.json"
     path.write_text(json.dumps(app.session_state["case_json"]))
-    done = subprocess.run([sys.executable, "-m", "scoring", "--json", str(path)], capture_output=True,
-                          text=True, cwd=APP.parent, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "scoring", "--json", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=APP.parent,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["tai"] == 2
 

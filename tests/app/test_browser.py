@@ -27,8 +27,9 @@ RESULT = re.compile(r"^\d+ tai")
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                       reason="Debian chromium is not installed (/usr/bin/chromium)"),
+    pytest.mark.skipif(
+        not Path(CHROMIUM).exists(), reason="Debian chromium is not installed (/usr/bin/chromium)"
+    ),
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
 
@@ -71,8 +72,10 @@ def save_shot(page: object, tmp_path: Path, name: str) -> Path:
 
 def model_shipped() -> bool:
     """The same check the app makes: can the shipped model be loaded?"""
-    code = ("import os; from vision.pipeline import TileReader; "
-            "TileReader.load(os.environ.get('MAHJONG_MODELS_DIR') or None)")
+    code = (
+        "import os; from vision.pipeline import TileReader; "
+        "TileReader.load(os.environ.get('MAHJONG_MODELS_DIR') or None)"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, timeout=120)
     return done.returncode == 0
 
@@ -160,8 +163,10 @@ def test_sample_photo_upload_in_browser(server: str, browser: object, tmp_path: 
     page.wait_for_timeout(1000)
     save_shot(page, tmp_path, "app-photo-desktop.png")
     assert not page.get_by_text("Traceback").count()
-    print(f"{path.name} -> '{text.splitlines()[0]}' in {elapsed:.2f} s "
-          f"(samples read as wins: {[p.name for p, r in samples if r.get('valid')]})")
+    print(
+        f"{path.name} -> '{text.splitlines()[0]}' in {elapsed:.2f} s "
+        f"(samples read as wins: {[p.name for p, r in samples if r.get('valid')]})"
+    )
     page.close()
 
 

@@ -28,10 +28,14 @@ BASE = (
         pytest.param({"edited_rows": {"1": {"tile": "3m"}}}, ["1m", "3m", "C", "F1"], id="change-str-key"),
         pytest.param({"edited_rows": {1: {"tile": "3m"}}}, ["1m", "3m", "C", "F1"], id="change-int-key"),
         pytest.param({"deleted_rows": [0, 3]}, ["2m", "C"], id="delete"),
-        pytest.param({"added_rows": [{"tile": "9p"}, {}, {"tile": "zz"}]}, ["1m", "2m", "C", "F1", "9p"],
-                     id="add-skips-blank-and-unknown"),
-        pytest.param({"edited_rows": {"0": {"tile": "nonsense"}}}, ["1m", "2m", "C", "F1"],
-                     id="bad-code-ignored"),
+        pytest.param(
+            {"added_rows": [{"tile": "9p"}, {}, {"tile": "zz"}]},
+            ["1m", "2m", "C", "F1", "9p"],
+            id="add-skips-blank-and-unknown",
+        ),
+        pytest.param(
+            {"edited_rows": {"0": {"tile": "nonsense"}}}, ["1m", "2m", "C", "F1"], id="bad-code-ignored"
+        ),
     ],
 )
 def test_apply_edits(edits: dict | None, expected: list[str]) -> None:
@@ -46,8 +50,11 @@ def test_changed_tile_is_no_longer_unsure_and_added_bonus_goes_to_bonus() -> Non
 
 
 def test_corrections_list_every_edit() -> None:
-    edits = {"edited_rows": {"1": {"tile": "3m", "group": "meld 2"}}, "deleted_rows": [3],
-             "added_rows": [{"tile": "9p", "group": "hand"}]}
+    edits = {
+        "edited_rows": {"1": {"tile": "3m", "group": "meld 2"}},
+        "deleted_rows": [3],
+        "added_rows": [{"tile": "9p", "group": "hand"}],
+    }
     assert case.corrections(BASE, edits) == [
         {"action": "change", "tile": 2, "from": "2m", "to": "3m"},
         {"action": "regroup", "tile": 2, "code": "2m", "from": "hand", "to": "meld 2"},
@@ -95,10 +102,16 @@ def test_build_hand_resolves_concealed_kong_backs() -> None:
         pytest.param([], "No tiles in the hand yet", id="nothing"),
         pytest.param([TileRow("back")], "face-down tile is in the hand", id="back-in-hand"),
         pytest.param([TileRow("1m"), TileRow("3m", BONUS)], "3m cannot be a bonus tile", id="bad-bonus"),
-        pytest.param([TileRow("1m"), *(TileRow(c, "meld 2") for c in ("1m", "5p", "9s"))],
-                     "Meld 2 (1m 5p 9s) is not a chow, pong or kong", id="bad-meld"),
-        pytest.param([TileRow("1m"), *(TileRow("back", "meld 1") for _ in range(4))],
-                     "Meld 1 is face-down", id="all-backs"),
+        pytest.param(
+            [TileRow("1m"), *(TileRow(c, "meld 2") for c in ("1m", "5p", "9s"))],
+            "Meld 2 (1m 5p 9s) is not a chow, pong or kong",
+            id="bad-meld",
+        ),
+        pytest.param(
+            [TileRow("1m"), *(TileRow("back", "meld 1") for _ in range(4))],
+            "Meld 1 is face-down",
+            id="all-backs",
+        ),
     ],
 )
 def test_build_hand_problems(rows: list[TileRow], problem: str) -> None:
@@ -106,8 +119,11 @@ def test_build_hand_problems(rows: list[TileRow], problem: str) -> None:
 
 
 def test_winning_tile_choices_are_distinct_hand_tiles() -> None:
-    hand = {"concealed": ["1m", "1m", "2m"], "melds": [{"kind": "pong", "tiles": ["C", "C", "fly"]}],
-            "bonus": ["F1"]}
+    hand = {
+        "concealed": ["1m", "1m", "2m"],
+        "melds": [{"kind": "pong", "tiles": ["C", "C", "fly"]}],
+        "bonus": ["F1"],
+    }
     assert case.hand_tile_choices(hand) == ["1m", "2m", "C"]
 
 
@@ -198,7 +214,8 @@ def test_app_warnings_name_moved_tiles_by_face_and_drop_pixel_lines() -> None:
     probabilities[2, CLASS_INDEX["5m"]] = 0.5
     tile_lines = (*_uncertain_warnings(detections, probabilities), *_set_warnings(detections, probabilities))
     assert [w.split(":")[0] for w in tile_lines] == [
-        "unsure tile at (150, 170)", "tile at (860, 960) read as S2 (0.34), not S1 (0.36)",
+        "unsure tile at (150, 170)",
+        "tile at (860, 960) read as S2 (0.34), not S1 (0.36)",
         "tile at (850, 410) read as F3 (0.31), not F2 (0.57)",
     ]
     moved = moved_faces(detections, probabilities)

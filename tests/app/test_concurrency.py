@@ -43,8 +43,9 @@ def test_parallel_reads_match_serial(tmp_path: Path) -> None:
         assert sorted(r.code for r in serial.rows) == ["1m", "1p", "1s"]
         # CLIENTS sessions at once, all going through the app's one bounded pool.
         with ThreadPoolExecutor(max_workers=CLIENTS) as clients:
-            results = list(clients.map(lambda _: read_tiles(reader, rgb, app_pool, timeout_s=60),
-                                       range(CLIENTS)))
+            results = list(
+                clients.map(lambda _: read_tiles(reader, rgb, app_pool, timeout_s=60), range(CLIENTS))
+            )
     for result in results:
         assert result.rows == serial.rows
         assert result.meld_concealed == serial.meld_concealed
@@ -53,8 +54,10 @@ def test_parallel_reads_match_serial(tmp_path: Path) -> None:
 
 def test_slow_read_times_out_with_message() -> None:
     reader = FakeReader(delay_s=1.0)
-    with ThreadPoolExecutor(max_workers=1) as pool, pytest.raises(ReadTimeoutError,
-                                                                  match=r"longer than 0\.2 s"):
+    with (
+        ThreadPoolExecutor(max_workers=1) as pool,
+        pytest.raises(ReadTimeoutError, match=r"longer than 0\.2 s"),
+    ):
         read_tiles(reader, np.zeros((50, 50, 3), np.uint8), pool, timeout_s=0.2)
 
 

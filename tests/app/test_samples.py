@@ -31,8 +31,9 @@ class GroundTruthReader:
         self.truth: list[tuple[np.ndarray, Detections]] = []
         for path in samples:
             meta = json.loads(path.with_suffix(".json").read_text())
-            detections = Detections.from_codes([t["code"] for t in meta["tiles"]],
-                                               [t["xyxy"] for t in meta["tiles"]])
+            detections = Detections.from_codes(
+                [t["code"] for t in meta["tiles"]], [t["xyxy"] for t in meta["tiles"]]
+            )
             self.truth.append((load_image(path.read_bytes())[::16, ::16].copy(), detections))
 
     def read(self, rgb: np.ndarray) -> FakeReading:

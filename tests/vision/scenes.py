@@ -38,8 +38,10 @@ def detector_rows(sc: Scene, det_hw: tuple[int, int]) -> np.ndarray:
     letterbox padding (must be dropped once mapped back)."""
     plan = plan_letterbox(sc.rgb.shape[0], sc.rgb.shape[1], *det_hw)
     target = plan.to_target(sc.boxes)
-    rows = [[(b[0] + b[2]) / 2, (b[1] + b[3]) / 2, b[2] - b[0], b[3] - b[1], s]
-            for b, s in zip(target, sc.scores, strict=True)]
+    rows = [
+        [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2, b[2] - b[0], b[3] - b[1], s]
+        for b, s in zip(target, sc.scores, strict=True)
+    ]
     first = rows[0]
     rows.append([first[0] + 1.0, first[1] + 1.0, first[2], first[3], 0.5])  # duplicate
     rows.append([first[0], first[1] + 40, 10, 10, 0.1])  # below conf

@@ -38,21 +38,33 @@ BOX_B = [100, 100, 110, 110]
         pytest.param([("1m", BOX_A)], [], TileCounts(0, 1, 0), id="only-extra"),
         pytest.param([], [("1m", BOX_A)], TileCounts(0, 0, 1), id="only-missed"),
         pytest.param([("1m", BOX_A)], [("1m", BOX_A)], TileCounts(1, 0, 0), id="right"),
-        pytest.param([("2m", BOX_A)], [("1m", BOX_A)], TileCounts(0, 1, 1, Counter({("1m", "2m"): 1})),
-                     id="confused"),
+        pytest.param(
+            [("2m", BOX_A)], [("1m", BOX_A)], TileCounts(0, 1, 1, Counter({("1m", "2m"): 1})), id="confused"
+        ),
         pytest.param([("1m", [0, 0, 10, 30])], [("1m", BOX_A)], TileCounts(0, 1, 1), id="iou-too-low"),
-        pytest.param([("1m", BOX_A), ("1m", [1, 1, 11, 11])], [("1m", BOX_A)], TileCounts(1, 1, 0),
-                     id="duplicate-counts-once"),
-        pytest.param([("1m", BOX_B), ("5s", BOX_A)], [("5s", BOX_A), ("1m", BOX_B)], TileCounts(2, 0, 0),
-                     id="order-free"),
+        pytest.param(
+            [("1m", BOX_A), ("1m", [1, 1, 11, 11])],
+            [("1m", BOX_A)],
+            TileCounts(1, 1, 0),
+            id="duplicate-counts-once",
+        ),
+        pytest.param(
+            [("1m", BOX_B), ("5s", BOX_A)],
+            [("5s", BOX_A), ("1m", BOX_B)],
+            TileCounts(2, 0, 0),
+            id="order-free",
+        ),
     ],
 )
 def test_match_boxes(
     pred: list[tuple[str, list[int]]], true: list[tuple[str, list[int]]], expected: TileCounts
 ) -> None:
     counts = match_boxes(
-        np.array([b for _, b in pred], np.float32).reshape(-1, 4), [c for c, _ in pred], [0.9] * len(pred),
-        np.array([b for _, b in true], np.float32).reshape(-1, 4), [c for c, _ in true],
+        np.array([b for _, b in pred], np.float32).reshape(-1, 4),
+        [c for c, _ in pred],
+        [0.9] * len(pred),
+        np.array([b for _, b in true], np.float32).reshape(-1, 4),
+        [c for c, _ in true],
     )
     assert counts == expected
 
@@ -105,9 +117,11 @@ def _synthetic_set(root: Path) -> None:
     (root / "meta").mkdir()
     (root / "images" / "000001.png").write_bytes(encode(Image.fromarray(sc.rgb), "PNG"))
     meta = {
-        "image": "images/000001.png", "width": 1000, "height": 600,
+        "image": "images/000001.png",
+        "width": 1000,
+        "height": 600,
         "tiles": [{"code": c, "xyxy": b.tolist()} for c, b in zip(sc.codes, sc.boxes, strict=True)]
-                 + [{"code": "9s", "xyxy": [900, 10, 950, 80]}],
+        + [{"code": "9s", "xyxy": [900, 10, 950, 80]}],
         "hand": {"concealed": ["1m", "1p", "1s", "9s"], "melds": [], "bonus": []},
     }
     (root / "meta" / "000001.json").write_text(json.dumps(meta))
@@ -121,12 +135,25 @@ def test_bench_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     real.mkdir()
     (real / "a.png").write_bytes(encode(Image.fromarray(sc.rgb), "PNG"))
     (real / "b.jpg").write_bytes(b"")
-    (real / "labels.json").write_text(json.dumps([
-        {"file": "a.png", "tiles": ["1m", "1p", "1s"]}, {"file": "b.jpg", "tiles": ["1m"]}
-    ]))
+    (real / "labels.json").write_text(
+        json.dumps([{"file": "a.png", "tiles": ["1m", "1p", "1s"]}, {"file": "b.jpg", "tiles": ["1m"]}])
+    )
     out = tmp_path / "bench.json"
-    assert main(["--synthetic", str(tmp_path / "synth"), "--real", str(real), "--models", str(models),
-                 "--json", str(out)]) == 0
+    assert (
+        main(
+            [
+                "--synthetic",
+                str(tmp_path / "synth"),
+                "--real",
+                str(real),
+                "--models",
+                str(models),
+                "--json",
+                str(out),
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "b.jpg: ERROR file is empty (0 bytes)" in printed
     synthetic, real_summary = json.loads(out.read_text())

@@ -96,16 +96,18 @@ def test_unreadable_photo(
     assert captured.err == f"python -m vision: cannot read {photo}: {message}\n"
 
 
-def test_missing_models(photo_and_models: tuple[Path, Path], tmp_path: Path,
-                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_missing_models(
+    photo_and_models: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     photo, _ = photo_and_models
     assert run([str(photo), "--models", str(tmp_path / "none")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("python -m vision: model files not found: ") and err.count("\n") == 1
 
 
-def test_unwritable_annotation(photo_and_models: tuple[Path, Path], tmp_path: Path,
-                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_unwritable_annotation(
+    photo_and_models: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     photo, models = photo_and_models
     target = tmp_path / "no" / "such" / "dir" / "out.png"
     assert run([str(photo), "--annotate", str(target), "--models", str(models)]) == 2
@@ -122,7 +124,6 @@ def test_module_entry_point_exit_2_without_traceback(tmp_path: Path) -> None:
     assert result.stdout == ""
     assert "Traceback" not in result.stderr and result.stderr.count("\n") == 1
     assert result.stderr.startswith(f"python -m vision: cannot read {photo}: ")
-
 
 
 class _ClosedPipe(io.StringIO):

@@ -16,8 +16,13 @@ from vision.onnx_models import ModelError, _as_probabilities, decode_yolo, nms
         pytest.param([[0, 0, 10, 10], [1, 1, 11, 11]], [0.3, 0.9], 0.5, [1], id="overlap-keeps-best"),
         pytest.param([[0, 0, 10, 10], [5, 0, 15, 10]], [0.9, 0.8], 0.5, [0, 1], id="iou-third-kept"),
         pytest.param([[0, 0, 10, 10], [5, 0, 15, 10]], [0.9, 0.8], 0.3, [0], id="iou-third-suppressed"),
-        pytest.param([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10]], [0.1, 0.3, 0.2], 0.5, [1, 2, 0],
-                     id="disjoint-sorted-by-score"),
+        pytest.param(
+            [[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10]],
+            [0.1, 0.3, 0.2],
+            0.5,
+            [1, 2, 0],
+            id="disjoint-sorted-by-score",
+        ),
         pytest.param([[0, 0, 0, 0], [0, 0, 0, 0]], [0.5, 0.4], 0.5, [0, 1], id="zero-area-no-nan"),
         # Agnostic: a chain A~B, B~C but A!~C keeps A and C.
         pytest.param(

@@ -31,15 +31,16 @@ from vision.pipeline import Reading, TileReader
     "image_hw", [pytest.param((600, 1000), id="landscape"), pytest.param((1000, 600), id="portrait")]
 )
 @pytest.mark.parametrize(
-    "cls_batch", [pytest.param(None, id="dynamic-batch"), pytest.param(1, id="batch-1"),
-                  pytest.param(2, id="batch-2")]
+    "cls_batch",
+    [pytest.param(None, id="dynamic-batch"), pytest.param(1, id="batch-1"), pytest.param(2, id="batch-2")],
 )
 def test_reads_known_tiles(
     tmp_path: Path, det_hw: tuple[int, int], image_hw: tuple[int, int], cls_batch: int | None
 ) -> None:
     sc = scene(*image_hw)
-    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, det_hw), det_hw=det_hw,
-                                          cls_batch=cls_batch))
+    reader = TileReader.load(
+        write_models(tmp_path, detector_rows(sc, det_hw), det_hw=det_hw, cls_batch=cls_batch)
+    )
     assert reader.detector.input_hw == det_hw
     reading = reader.read(sc.rgb)
     det = reading.detections
@@ -201,12 +202,18 @@ def test_sidecar_size_mismatch_refused(tmp_path: Path) -> None:
         pytest.param("classifier", "names", "1m 2m", "'names' must be a list of strings", id="names-text"),
         pytest.param("classifier", "imgsz", None, "malformed", id="imgsz-null"),
         pytest.param("detector", "grid", 0, "detector grid must be 1..8, got 0", id="grid-0"),
-        pytest.param("detector", "straddle", 1.5, r"straddle must be in \(0, 1\], got 1.5",
-                     id="straddle-big"),
+        pytest.param(
+            "detector", "straddle", 1.5, r"straddle must be in \(0, 1\], got 1.5", id="straddle-big"
+        ),
         pytest.param("detector", "straddle", "most", "malformed", id="straddle-text"),
         pytest.param("detector", "odd_size", 0.8, "odd_size must be above 1, got 0.8", id="odd-size-small"),
-        pytest.param("detector", "odd_size_below", 0, r"odd_size_below must be in \(0, 1\], got 0",
-                     id="odd-size-below-0"),
+        pytest.param(
+            "detector",
+            "odd_size_below",
+            0,
+            r"odd_size_below must be in \(0, 1\], got 0",
+            id="odd-size-below-0",
+        ),
     ],
 )
 def test_malformed_sidecar(tmp_path: Path, section: str, key: str, value: object, message: str) -> None:

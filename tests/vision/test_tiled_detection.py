@@ -29,11 +29,7 @@ class BlobSession:
         rgb = feeds["images"][0]
         colour = (rgb.max(axis=0) - rgb.min(axis=0)) > 0.3
         count, _, stats, _ = cv2.connectedComponentsWithStats(colour.astype(np.uint8))
-        rows = [
-            [x + w / 2, y + h / 2, w, h, 0.9]
-            for x, y, w, h, area in stats[1:count]
-            if area >= MIN_AREA
-        ]
+        rows = [[x + w / 2, y + h / 2, w, h, 0.9] for x, y, w, h, area in stats[1:count] if area >= MIN_AREA]
         rows += [[0, 0, 1, 1, 0.0]] * 4  # anchors with no score, as a real head has
         return [np.array(rows, np.float32).T[None]]
 

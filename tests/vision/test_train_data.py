@@ -80,16 +80,42 @@ def test_no_tile_boxes_are_found_beside_a_row_and_are_tile_sized() -> None:
 
 def _small_scenes(tmp_path: Path, n: int, seed: int) -> Path:
     scenes = tmp_path / "scenes"
-    assert synth_main(["--out", str(scenes), "--n", str(n), "--seed", str(seed), "--styles", "procedural",
-                       "--size", "480"]) == 0
+    assert (
+        synth_main(
+            [
+                "--out",
+                str(scenes),
+                "--n",
+                str(n),
+                "--seed",
+                str(seed),
+                "--styles",
+                "procedural",
+                "--size",
+                "480",
+            ]
+        )
+        == 0
+    )
     return scenes
 
 
 def test_data_stage_writes_a_no_tile_class_only_when_asked(tmp_path: Path) -> None:
     scenes = _small_scenes(tmp_path, 3, seed=4)
     main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "plain"), "--seed", "1"])
-    main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "with"), "--seed", "1",
-          "--negatives-per-scene", "3"])
+    main(
+        [
+            "data",
+            "--scenes",
+            str(scenes),
+            "--out",
+            str(tmp_path / "with"),
+            "--seed",
+            "1",
+            "--negatives-per-scene",
+            "3",
+        ]
+    )
     plain = sorted(p.name for p in (tmp_path / "plain" / "classifier" / "train").iterdir())
     both = sorted(p.name for p in (tmp_path / "with" / "classifier" / "train").iterdir())
     assert plain == [class_folder(i) for i in range(len(CLASSES))]
@@ -97,6 +123,7 @@ def test_data_stage_writes_a_no_tile_class_only_when_asked(tmp_path: Path) -> No
     assert both == [*plain, "49_none"] and class_folder(len(CLASSES)) == "49_none"
     none_crops = [*(tmp_path / "with" / "classifier").glob("*/49_none/*.jpg")]
     assert 3 <= len(none_crops) <= 9
+
     def tile_crops(data: str) -> list[str]:
         crops = (tmp_path / data / "classifier").glob("train/*/*.jpg")
         return sorted(f"{p.parent.name}/{p.name}" for p in crops if p.parent.name != "49_none")
@@ -107,8 +134,19 @@ def test_data_stage_writes_a_no_tile_class_only_when_asked(tmp_path: Path) -> No
 def test_tiles_a_set_holds_once_get_the_extra_crops(tmp_path: Path) -> None:
     scenes = _small_scenes(tmp_path, 4, seed=6)
     main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "plain"), "--seed", "1"])
-    main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "rare"), "--seed", "1",
-          "--rare-crops-per-tile", "4"])
+    main(
+        [
+            "data",
+            "--scenes",
+            str(scenes),
+            "--out",
+            str(tmp_path / "rare"),
+            "--seed",
+            "1",
+            "--rare-crops-per-tile",
+            "4",
+        ]
+    )
 
     def counts(data: str) -> dict[str, int]:
         folders = (tmp_path / data / "classifier" / "train").iterdir()

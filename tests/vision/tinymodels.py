@@ -104,8 +104,13 @@ def write_models(
     directory.mkdir(parents=True, exist_ok=True)
     detector_model(directory / "tile_detector.onnx", rows, det_hw)
     if blue_is_no_tile:
-        classifier_model(directory / "tile_classifier.onnx", cls_size, cls_batch, len(CLASSES) + 1,
-                         targets=(RED, GREEN, len(CLASSES)))
+        classifier_model(
+            directory / "tile_classifier.onnx",
+            cls_size,
+            cls_batch,
+            len(CLASSES) + 1,
+            targets=(RED, GREEN, len(CLASSES)),
+        )
     else:
         classifier_model(directory / "tile_classifier.onnx", cls_size, cls_batch)
     sidecar = {

@@ -1,4 +1,5 @@
-"""The two ONNX models, run with onnxruntime: a one-class tile detector and a crop classifier.
+"""The ONNX models, run with onnxruntime: a one-class tile detector, a crop classifier and,
+optionally, a second look at the flowers and seasons (`SecondLook`).
 
 `models/models.json` names the files and their settings (see docs/vision.md). A model whose
 class names differ from `vision.classes.CLASSES`, or whose input shape disagrees with the
@@ -22,7 +23,7 @@ from typing import Any
 import numpy as np
 import onnxruntime as ort
 
-from vision.classes import CLASSES, NOT_A_TILE
+from vision.classes import CLASS_INDEX, CLASSES, FLOWERS, NOT_A_TILE, SEASONS
 from vision.letterbox import Letterbox, letterbox
 
 SIDECAR = "models.json"
@@ -79,10 +80,26 @@ class ClassifierConfig:
         return len(self.names) + (self.reject is not None)
 
 
+# The faces the second look reads again: they differ only in small marks (a corner number, a name).
+SECOND_LOOK: tuple[str, ...] = FLOWERS + SEASONS
+
+
+@dataclass(frozen=True)
+class SecondLookConfig:
+    """A classifier trained on the flowers and seasons alone, run on the classifier's own crops (same
+    size, margin and turned views) where it gives them together at least `above`; it shares that
+    probability out among the eight, and the classifier keeps what it gave every other face."""
+
+    file: str
+    names: tuple[str, ...]
+    above: float = 0.3
+
+
 @dataclass(frozen=True)
 class ModelsConfig:
     detector: DetectorConfig
     classifier: ClassifierConfig
+    second_look: SecondLookConfig | None = None
 
 
 def _section(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
@@ -139,6 +156,7 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             odd_shape_below=float(cls.get("odd_shape_below", 0.7)),
             odd_shape_unsure=float(cls.get("odd_shape_unsure", 0.5)),
         )
+        second_look = _second_look(data, where)
     except KeyError as error:
         raise ModelError(f"{where}: missing {error}") from None
     except (TypeError, ValueError) as error:
@@ -166,7 +184,23 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             raise ModelError(f"{where}: classifier {key} must be in (0, 1], got {getattr(classifier, key)}")
     if classifier.names != CLASSES:
         raise ModelError(f"{where}: classifier names {_diff(classifier.names)} differ from vision/classes.py")
-    return ModelsConfig(detector=detector, classifier=classifier)
+    if second_look is not None:
+        if second_look.names != SECOND_LOOK:
+            wrong = _diff(second_look.names, SECOND_LOOK)
+            raise ModelError(f"{where}: second_look names {wrong} must be the flowers and seasons")
+        if not 0.0 < second_look.above <= 1.0:
+            raise ModelError(f"{where}: second_look above must be in (0, 1], got {second_look.above}")
+    return ModelsConfig(detector=detector, classifier=classifier, second_look=second_look)
+
+
+def _second_look(data: dict[str, Any], where: str) -> SecondLookConfig | None:
+    """The optional "second_look" section; absent or null = no second look."""
+    if data.get("second_look") is None:
+        return None
+    section = _section(data, "second_look", where)
+    return SecondLookConfig(
+        file=str(section["file"]), names=_names(section, where), above=float(section.get("above", 0.3))
+    )
 
 
 def _diff(names: Sequence[str], expected: Sequence[str] = CLASSES) -> str:
@@ -469,6 +503,7 @@ class TileClassifier:
     input_name: str
     size: int
     fixed_batch: int | None  # None when the batch dimension is dynamic
+    second_look: SecondLook | None = None
 
     @classmethod
     def from_session(cls, session: ort.InferenceSession, config: ClassifierConfig) -> TileClassifier:
@@ -517,25 +552,86 @@ class TileClassifier:
         # a crop judged all "no tile" still gets a usable tile distribution (uniform, not 0/0)
         sums = tiles.sum(axis=1, keepdims=True)
         tiles = np.where(sums > 1e-12, tiles / np.maximum(sums, 1e-12), 1.0 / len(CLASSES))
+        if self.second_look is not None:
+            tiles = self.second_look.refine(views, len(turns), tiles)
         return tiles.astype(np.float32), not_tile.astype(np.float32)
 
     def _classify(self, crops: np.ndarray) -> np.ndarray:
-        n = len(crops)
-        blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-        step = self.fixed_batch or n
-        parts = []
-        for start in range(0, n, step):
-            chunk = blob[start : start + step]
-            real = len(chunk)
-            if self.fixed_batch and real < self.fixed_batch:
-                # A fixed-batch model needs full batches: pad with copies, drop their outputs.
-                chunk = np.concatenate([chunk, np.repeat(chunk[-1:], self.fixed_batch - real, axis=0)])
-            out = np.asarray(self.session.run(None, {self.input_name: chunk})[0], np.float32)
-            parts.append(out.reshape(len(chunk), -1)[:real])
-        probs = np.concatenate(parts)
+        probs = run_batched(self.session, self.input_name, self.fixed_batch, crops)
         if probs.shape[1] != self.config.outputs:
             raise ModelError(f"classifier returned {probs.shape[1]} classes, expected {self.config.outputs}")
         return _as_probabilities(probs)
+
+
+def run_batched(
+    session: ort.InferenceSession, input_name: str, fixed_batch: int | None, crops: np.ndarray
+) -> np.ndarray:
+    """(N, S, S, 3) uint8 RGB crops -> the model's (N, K) outputs, in batches the model accepts."""
+    n = len(crops)
+    blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+    step = fixed_batch or n
+    parts = []
+    for start in range(0, n, step):
+        chunk = blob[start : start + step]
+        real = len(chunk)
+        if fixed_batch and real < fixed_batch:
+            # A fixed-batch model needs full batches: pad with copies, drop their outputs.
+            chunk = np.concatenate([chunk, np.repeat(chunk[-1:], fixed_batch - real, axis=0)])
+        out = np.asarray(session.run(None, {input_name: chunk})[0], np.float32)
+        parts.append(out.reshape(len(chunk), -1)[:real])
+    return np.concatenate(parts)
+
+
+def share_out(tiles: np.ndarray, rows: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """`tiles` (N, 49) with the flower-and-season probability of each of `rows` shared out among the
+    eight as `second` (len(rows), 8) says; every other face and every other row keeps its value."""
+    columns = np.array([CLASS_INDEX[code] for code in SECOND_LOOK])
+    out = tiles.copy()
+    mass = out[np.ix_(rows, columns)].sum(axis=1, keepdims=True)
+    out[np.ix_(rows, columns)] = mass * second
+    return out
+
+
+@dataclass(frozen=True)
+class SecondLook:
+    """The flowers-and-seasons classifier (`SecondLookConfig`), run on the first classifier's views."""
+
+    session: ort.InferenceSession
+    config: SecondLookConfig
+    input_name: str
+    fixed_batch: int | None
+
+    @classmethod
+    def from_session(cls, session: ort.InferenceSession, config: SecondLookConfig, imgsz: int) -> SecondLook:
+        input_name, (batch, height, width) = _rgb_nchw_input(session, "second look")
+        for dim in (height, width):
+            if _static(dim) not in (None, imgsz):
+                raise ModelError(f"second look input is {height}x{width}, not the classifier's {imgsz}")
+        outputs = session.get_outputs()
+        classes = outputs[0].shape[-1] if outputs and outputs[0].shape else None
+        if _static(classes) not in (None, len(SECOND_LOOK)):
+            raise ModelError(f"second look has {classes} outputs, expected {len(SECOND_LOOK)}")
+        embedded = _embedded_names(session)
+        if embedded is not None:
+            trained = tuple(re.sub(r"^\d+_", "", name) for name in embedded)
+            if trained != SECOND_LOOK:
+                raise ModelError(f"second look was trained on classes {_diff(trained, SECOND_LOOK)}")
+        return cls(session=session, config=config, input_name=input_name, fixed_batch=_static(batch))
+
+    def refine(self, views: np.ndarray, turns: int, tiles: np.ndarray) -> np.ndarray:
+        """`tiles` (N, 49) with the eight re-read where they hold at least `above` together; `views`
+        are the N crops turned `turns` ways, as the first classifier read them (turn-major)."""
+        columns = [CLASS_INDEX[code] for code in SECOND_LOOK]
+        rows = np.flatnonzero(tiles[:, columns].sum(axis=1) >= self.config.above)
+        if rows.size == 0:
+            return tiles
+        n = len(tiles)
+        picked = (rows[None, :] + n * np.arange(turns)[:, None]).ravel()
+        probs = run_batched(self.session, self.input_name, self.fixed_batch, views[picked])
+        if probs.shape[1] != len(SECOND_LOOK):
+            raise ModelError(f"second look returned {probs.shape[1]} classes, expected {len(SECOND_LOOK)}")
+        second = _as_probabilities(probs).reshape(turns, rows.size, -1).mean(axis=0)
+        return share_out(tiles, rows, second)
 
 
 def _as_probabilities(values: np.ndarray) -> np.ndarray:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +28,7 @@ from vision.onnx_models import (
     DEFAULT_PROVIDERS,
     DEFAULT_THREADS,
     ModelError,
+    SecondLook,
     TileClassifier,
     TileDetector,
     load_config,
@@ -185,6 +186,13 @@ class TileReader:
         classifier = TileClassifier.from_session(
             make_session(directory / config.classifier.file, providers, threads), config.classifier
         )
+        if config.second_look is not None:
+            second_look = SecondLook.from_session(
+                make_session(directory / config.second_look.file, providers, threads),
+                config.second_look,
+                config.classifier.imgsz,
+            )
+            classifier = replace(classifier, second_look=second_look)
         return cls(detector=detector, classifier=classifier, grid=grid)
 
     def read(self, rgb: np.ndarray) -> Reading:

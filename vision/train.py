@@ -6,7 +6,9 @@ Stages, each a sub-command, each deterministic for its seed:
     python -m vision.train merge      --out DIR --from DIR[:N[:M]]...  # several data outputs as one set
     python -m vision.train detector   --data DIR --epochs N      # 1-class "tile" detector (YOLO11n)
     python -m vision.train classifier --data DIR --epochs N      # 49 tiles (+ "none") crop classifier
-    python -m vision.train export     --detector PT --classifier PT --out models/
+    python -m vision.train second-look-data --scenes DIR... --out DIR  # flowers and seasons, legible
+    python -m vision.train classifier --data DIR --weights PT    # ... the second look, on those alone
+    python -m vision.train export     --detector PT --classifier PT [--second-look PT] --out models/
 
 Scenes come from `python -m datasets.synth`. Checkpoints and logs go under `--project`
 (default ~/.cache/mahjong-train), never into the repository.
@@ -23,6 +25,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 # Offline before ultralytics is imported: no font, weight or dataset downloads, no telemetry.
 os.environ.setdefault("YOLO_OFFLINE", "1")
@@ -31,8 +34,9 @@ os.environ.setdefault("YOLO_VERBOSE", "True")
 import cv2
 import numpy as np
 
-from vision.classes import CLASSES, NOT_A_TILE
+from vision.classes import CLASS_INDEX, CLASSES, NOT_A_TILE
 from vision.crops import crop_tiles
+from vision.onnx_models import SECOND_LOOK
 from vision.tile_set import COPIES_IN_SET
 
 DEFAULT_PROJECT = Path.home() / ".cache" / "mahjong-train"
@@ -252,6 +256,62 @@ def merge(out: Path, sources: list[tuple[Path, int | None, int | None]], seed: i
     print(f"classifier: {crops['train']} train / {crops['val']} val crops -> {out / 'classifier'}")
 
 
+def second_look_data(
+    out: Path,
+    scenes: list[Path],
+    min_side: float,
+    crops_per_tile: int,
+    val_fraction: float,
+    seed: int,
+) -> None:
+    """The second look's training set: crops of the flowers and seasons of scene sets, cut only
+    where the tile's short side is at least `min_side` pixels and nine tenths of it show.
+
+    A flower differs from the next only in a corner number or a name, which a small or hidden tile
+    does not show: the first classifier's crops of them are mostly guesses to learn from. Class
+    folders keep the classifier's names ("34_F1" ...), so the exported model names the eight in order.
+    """
+    rng = np.random.default_rng(seed)
+    folders = {code: class_folder(CLASS_INDEX[code]) for code in SECOND_LOOK}
+    for split in ("train", "val"):
+        for folder in folders.values():
+            (out / "classifier" / split / folder).mkdir(parents=True, exist_ok=True)
+    counts = {"train": 0, "val": 0}
+    for source in scenes:
+        metas = sorted((source / "meta").glob("*.json"))
+        if not metas:
+            sys.exit(f"no scene metas under {source / 'meta'}")
+        names = [p.stem for p in metas]
+        random.Random(seed).shuffle(names)
+        n_val = max(1, int(len(names) * val_fraction))
+        for index, name in enumerate(names):
+            split = "val" if index < n_val else "train"
+            meta = json.loads((source / "meta" / f"{name}.json").read_text())
+            tiles = [t for t in meta["tiles"] if _legible_second_look(t, min_side)]
+            if not tiles:
+                continue
+            rgb = cv2.cvtColor(cv2.imread(str(source / meta["image"])), cv2.COLOR_BGR2RGB)
+            xyxy = np.array([t["xyxy"] for t in tiles], np.float32)
+            for k in range(crops_per_tile if split == "train" else 1):
+                boxes = jitter_boxes(xyxy, rng, 0.07) if split == "train" else xyxy
+                crops = crop_tiles(rgb, boxes.astype(np.float32), CLASSIFIER_SIZE, CROP_MARGIN)
+                for i, (tile, crop) in enumerate(zip(tiles, crops, strict=True)):
+                    folder = out / "classifier" / split / folders[tile["code"]]
+                    _write_crop(folder / f"{source.name}_{name}_{i}_{k}.jpg", crop)
+                    counts[split] += 1
+    print(f"second look: {counts['train']} train / {counts['val']} val crops -> {out / 'classifier'}")
+
+
+def _legible_second_look(tile: dict[str, Any], min_side: float) -> bool:
+    x1, y1, x2, y2 = tile["xyxy"]
+    return (
+        tile["code"] in SECOND_LOOK
+        and tile.get("face_up", True)
+        and tile.get("visible", 1.0) >= 0.9
+        and min(x2 - x1, y2 - y1) >= min_side
+    )
+
+
 def set_torch_threads(trainer: object) -> None:
     """ultralytics pins torch to one thread on a 2-core machine; two are 1.6-1.8x faster.
 
@@ -323,6 +383,7 @@ def train_classifier(
     optimizer: str = "auto",
     lr0: float = 0.01,
     warmup_epochs: float = 3.0,
+    crop_cut: float = 0.15,
 ) -> None:
     from ultralytics import YOLO
 
@@ -351,8 +412,9 @@ def train_classifier(
         optimizer=optimizer,
         lr0=lr0,
         warmup_epochs=warmup_epochs,
-        # A random crop of at least 85% of the area: a smaller one can cut off the dots that tell 6p from 9p.
-        scale=0.15,
+        # A random crop of at least 85% of the area (`crop_cut` 0.15): a smaller one can cut off the
+        # dots that tell 6p from 9p, or a flower's corner number.
+        scale=crop_cut,
     )
 
 
@@ -371,6 +433,7 @@ class RunSettings:
     odd_shape: float | None = 1.25
     odd_shape_below: float = 0.7
     odd_shape_unsure: float = 0.5
+    second_look_above: float = 0.3
 
 
 def export(
@@ -380,8 +443,9 @@ def export(
     det_imgsz: int,
     cls_imgsz: int,
     settings: RunSettings = RunSettings(),
+    second_look: Path | None = None,
 ) -> None:
-    """Export both checkpoints to ONNX and write the sidecar that the run time reads."""
+    """Export the checkpoints to ONNX and write the sidecar that the run time reads."""
     from ultralytics import YOLO
 
     out.mkdir(parents=True, exist_ok=True)
@@ -427,8 +491,23 @@ def export(
         "odd_shape_below": settings.odd_shape_below,
         "odd_shape_unsure": settings.odd_shape_unsure,
     }
+    if second_look is not None:
+        sidecar["second_look"] = _export_second_look(second_look, cls_imgsz, out, settings.second_look_above)
     (out / "models.json").write_text(json.dumps(sidecar, indent=2) + "\n")
     print(f"exported to {out}")
+
+
+def _export_second_look(checkpoint: Path, imgsz: int, out: Path, above: float) -> dict[str, object]:
+    from ultralytics import YOLO
+
+    model = YOLO(str(checkpoint))
+    names = [model.names[i] for i in range(len(model.names))]
+    expected = [class_folder(CLASS_INDEX[code]) for code in SECOND_LOOK]
+    if names != expected:
+        sys.exit(f"second look classes {names} differ from {expected}")
+    onnx_path = Path(model.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True, opset=17))
+    shutil.copy(onnx_path, out / "tile_second_look.onnx")
+    return {"file": "tile_second_look.onnx", "names": list(SECOND_LOOK), "above": above}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -484,9 +563,26 @@ def main(argv: list[str] | None = None) -> None:
             p.add_argument("--optimizer", default="auto", help="ultralytics optimizer: auto, SGD, AdamW")
             p.add_argument("--lr0", type=float, default=0.01, help="initial learning rate (ignored by auto)")
             p.add_argument("--warmup-epochs", type=float, default=3.0)
+            p.add_argument(
+                "--crop-cut", type=float, default=0.15, help="random crops keep at least 1 - this of the area"
+            )
+    p = sub.add_parser("second-look-data", help="crops of the flowers and seasons large enough to read")
+    p.add_argument("--scenes", type=Path, nargs="+", required=True)
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--min-side", type=float, default=40.0, help="the tile's short side, in pixels")
+    p.add_argument("--crops-per-tile", type=int, default=2)
+    p.add_argument("--val-fraction", type=float, default=0.05)
+    p.add_argument("--seed", type=int, default=0)
     p = sub.add_parser("export")
     p.add_argument("--detector", type=Path, required=True)
     p.add_argument("--classifier", type=Path, required=True)
+    p.add_argument("--second-look", type=Path, default=None, help="the flowers-and-seasons classifier")
+    p.add_argument(
+        "--second-look-above",
+        type=float,
+        default=RunSettings.second_look_above,
+        help="re-read a crop whose flower-and-season probability is at least this",
+    )
     p.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models")
     p.add_argument("--det-imgsz", type=int, default=DETECTOR_SIZE)
     p.add_argument("--cls-imgsz", type=int, default=CLASSIFIER_SIZE)
@@ -546,6 +642,10 @@ def main(argv: list[str] | None = None) -> None:
         )
     elif args.stage == "merge":
         merge(args.out, args.sources, args.seed)
+    elif args.stage == "second-look-data":
+        second_look_data(
+            args.out, args.scenes, args.min_side, args.crops_per_tile, args.val_fraction, args.seed
+        )
     elif args.stage == "detector":
         train_detector(
             args.data,
@@ -571,6 +671,7 @@ def main(argv: list[str] | None = None) -> None:
             args.optimizer,
             args.lr0,
             args.warmup_epochs,
+            args.crop_cut,
         )
     else:
         export(
@@ -589,7 +690,9 @@ def main(argv: list[str] | None = None) -> None:
                 grid=args.grid,
                 reject_above=args.reject_above,
                 odd_shape=args.odd_shape or None,
+                second_look_above=args.second_look_above,
             ),
+            args.second_look,
         )
     print(f"{args.stage}: {time.time() - start:.0f} s wall")
 

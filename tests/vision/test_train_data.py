@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from datasets.synth import main as synth_main
 from vision.classes import CLASSES
+from vision.onnx_models import SECOND_LOOK
 from vision.tile_set import COPIES_IN_SET
 from vision.train import _overlaps, class_folder, main, negative_boxes
 
@@ -157,3 +159,35 @@ def test_tiles_a_set_holds_once_get_the_extra_crops(tmp_path: Path) -> None:
     assert any(plain[code] for code in once), "the scenes hold no bonus tile: pick another seed"
     for code in CLASSES:
         assert rare[code] == (2 * plain[code] if code in once else plain[code])
+
+
+def test_second_look_data_cuts_only_legible_flowers_and_seasons(tmp_path: Path) -> None:
+    scenes = _small_scenes(tmp_path, 4, seed=6)
+    metas = [json.loads(p.read_text()) for p in sorted((scenes / "meta").glob("*.json"))]
+
+    def legible(min_side: float) -> int:
+        return sum(
+            t["code"] in SECOND_LOOK
+            and t["face_up"]
+            and t["visible"] >= 0.9
+            and min(t["xyxy"][2] - t["xyxy"][0], t["xyxy"][3] - t["xyxy"][1]) >= min_side
+            for m in metas
+            for t in m["tiles"]
+        )
+
+    sides = sorted(
+        min(t["xyxy"][2] - t["xyxy"][0], t["xyxy"][3] - t["xyxy"][1])
+        for m in metas
+        for t in m["tiles"]
+        if t["code"] in SECOND_LOOK
+    )
+    assert sides, "the scenes hold no flower or season: pick another seed"
+    threshold = sides[len(sides) // 2]  # some tiles above it, some under
+    args = ["second-look-data", "--scenes", str(scenes), "--min-side", str(threshold), "--seed", "1"]
+    main([*args, "--out", str(tmp_path / "second"), "--val-fraction", "0.25"])
+    folders = sorted(p.name for p in (tmp_path / "second" / "classifier" / "train").iterdir())
+    assert folders == [class_folder(CLASSES.index(code)) for code in SECOND_LOOK]
+    train = [*(tmp_path / "second" / "classifier").glob("train/*/*.jpg")]
+    val = [*(tmp_path / "second" / "classifier").glob("val/*/*.jpg")]
+    # one crop per legible tile in val, two (jittered) in train
+    assert 0 < legible(threshold) < legible(0) and len(train) / 2 + len(val) == legible(threshold)

@@ -5,9 +5,11 @@
 - `--synthetic DIR`: scenes from `datasets.synth` (DIR/meta/*.json with tile boxes and the
   hand). A detection is right when it overlaps a true tile with IoU >= 0.5 (one-to-one,
   most confident first) and has its code.
-- `--real DIR`: photos with DIR/labels.json (codes per photo, no boxes). Tiles are matched
-  as multisets of codes per photo: right = common codes, extra = predicted and not
-  labelled, missed = labelled and not predicted.
+- `--real DIR`: photos with DIR/labels.json (codes per photo, no boxes; `rows` as they lie, in
+  the image's order). Each labelled row of two or more tiles is compared place by place with
+  the chain of read boxes that fits it best (`match_rows`); the rest (scattered tiles, rows no
+  chain fits) as multisets of codes: right = common codes, extra = predicted and not labelled,
+  missed = labelled and not predicted.
 
 Per set: per-tile precision / recall / F1, photos read exactly (every tile right, nothing
 extra), exact hands (synthetic: the layout's hand equals the scene's), the most common
@@ -111,6 +113,132 @@ def match_codes(pred_codes: Iterable[str], true_codes: Iterable[str]) -> TileCou
     return TileCounts(
         right=common, extra=sum(extra.values()), missed=sum(missed.values()), confusions=confusions
     )
+
+
+@dataclass(frozen=True)
+class RowMatch:
+    """Tile outcome of a photo labelled by rows, with the codes missed and read in excess."""
+
+    counts: TileCounts
+    missing: tuple[str, ...]
+    extra: tuple[str, ...]
+
+
+def lines_of_boxes(xyxy: np.ndarray) -> list[list[int]]:
+    """Chains of boxes lying side by side: rows (left to right) and columns (top to bottom).
+
+    Two boxes are neighbours in a row when they overlap by half the smaller height and the gap
+    between them is under 1.2 typical tile widths (room for one tile the detector missed);
+    the same turned for columns. Only chains of two boxes or more are returned.
+    """
+    boxes = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    if len(boxes) < 2:
+        return []
+    step = float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+    chains = []
+    for along in (0, 1):  # 0: rows, left to right; 1: columns, top to bottom
+        across = 1 - along
+        start, end = boxes[:, along], boxes[:, along + 2]
+        low, high = boxes[:, across], boxes[:, across + 2]
+        overlap = np.minimum(high[:, None], high[None, :]) - np.maximum(low[:, None], low[None, :])
+        thin = np.minimum((high - low)[:, None], (high - low)[None, :])
+        gap = start[None, :] - end[:, None]  # [i, j]: from i's end to j's start
+        linked = (overlap >= 0.5 * thin) & (gap > -0.3 * step) & (gap < 1.2 * step)
+        linked &= start[None, :] > start[:, None]
+        nearest_next = {
+            i: int(min(np.flatnonzero(linked[i]), key=lambda j: gap[i, j]))
+            for i in range(len(boxes))
+            if linked[i].any()
+        }
+        nearest_prev = {
+            j: int(min(np.flatnonzero(linked[:, j]), key=lambda i: gap[i, j]))
+            for j in range(len(boxes))
+            if linked[:, j].any()
+        }
+        follows = {i: j for i, j in nearest_next.items() if nearest_prev.get(j) == i}
+        heads = sorted(set(follows) - set(follows.values()), key=lambda i: start[i])
+        for head in heads:
+            chain = [head]
+            while chain[-1] in follows:
+                chain.append(follows[chain[-1]])
+            chains.append(chain)
+    return chains
+
+
+def align(true_row: Sequence[str], read_row: Sequence[str]) -> list[tuple[int | None, int | None]]:
+    """Fewest edits turning `true_row` into `read_row` (a swap of one tile for another costs as
+    much as a missed or an extra tile); the pairs (true index, read index), None where unpaired."""
+    n, m = len(true_row), len(read_row)
+    cost = np.zeros((n + 1, m + 1), int)
+    cost[:, 0], cost[0, :] = np.arange(n + 1), np.arange(m + 1)
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            same = true_row[i - 1] == read_row[j - 1]
+            cost[i, j] = min(cost[i - 1, j - 1] + (not same), cost[i - 1, j] + 1, cost[i, j - 1] + 1)
+    pairs: list[tuple[int | None, int | None]] = []
+    i, j = n, m
+    while i or j:
+        if i and j and cost[i, j] == cost[i - 1, j - 1] + (true_row[i - 1] != read_row[j - 1]):
+            pairs.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif i and cost[i, j] == cost[i - 1, j] + 1:
+            pairs.append((i - 1, None))
+            i -= 1
+        else:
+            pairs.append((None, j - 1))
+            j -= 1
+    return pairs[::-1]
+
+
+def match_rows(pred_xyxy: np.ndarray, pred_codes: Sequence[str], rows: Sequence[Sequence[str]]) -> RowMatch:
+    """Match a photo labelled by rows (each in the image's order: rows left to right, columns top
+    to bottom): each labelled row of two tiles or more takes the chain of read boxes
+    (`lines_of_boxes`) that fits it best, and is compared with it place by place (`align`), so a
+    row read in the wrong order, as the eight bonus tiles read as the eight in another order, is
+    wrong. Tiles of rows no chain fits, and of one-tile rows (scattered tiles), are matched as
+    multisets with the read tiles in no chosen chain."""
+    chains = lines_of_boxes(pred_xyxy)
+    used: set[int] = set()
+    right, confusions = 0, Counter[tuple[str, str]]()
+    missing: list[str] = []
+    extra: list[str] = []
+    loose_true: list[str] = []
+    for row in sorted(rows, key=len, reverse=True):
+        free = [c for c in chains if not used.intersection(c)]
+        if len(row) < 2 or not free:
+            loose_true += row
+            continue
+
+        def fit(chain: list[int], row: Sequence[str] = row) -> tuple[int, int]:
+            matches = sum(
+                t is not None and r is not None and row[t] == pred_codes[chain[r]]
+                for t, r in align(row, [pred_codes[k] for k in chain])
+            )
+            return matches - abs(len(chain) - len(row)), len(chain)
+
+        chain = max(free, key=fit)
+        used.update(chain)
+        for t, r in align(row, [pred_codes[k] for k in chain]):
+            if t is not None and r is not None and row[t] == pred_codes[chain[r]]:
+                right += 1
+                continue
+            if t is not None:
+                missing.append(row[t])
+            if r is not None:
+                extra.append(pred_codes[chain[r]])
+            if t is not None and r is not None:
+                confusions[(row[t], pred_codes[chain[r]])] += 1
+    loose_pred = [code for k, code in enumerate(pred_codes) if k not in used]
+    loose = match_codes(loose_pred, loose_true)
+    pred, true = Counter(loose_pred), Counter(loose_true)
+    missing += (true - pred).elements()
+    extra += (pred - true).elements()
+    right += loose.right
+    confusions.update(loose.confusions)
+    counts = TileCounts(
+        right=right, extra=len(pred_codes) - right, missed=sum(map(len, rows)) - right, confusions=confusions
+    )
+    return RowMatch(counts, tuple(sorted(missing)), tuple(sorted(extra)))
 
 
 def normalise_hand(hand: dict[str, Any] | None) -> tuple[Any, ...] | None:
@@ -250,17 +378,19 @@ def bench_real(reader: TileReader, directory: Path, options: Options = Options()
             results.append(_failed(entry["file"], true_codes, str(error)))
             continue
         pred_codes = reading.detections.codes
-        counts = match_codes(pred_codes, true_codes)
-        pred, true = Counter(pred_codes), Counter(true_codes)
+        rows = entry.get("rows") or [[code] for code in true_codes]
+        if sorted(code for row in rows for code in row) != sorted(true_codes):
+            rows = [[code] for code in true_codes]  # rows that disagree with the tiles: codes only
+        matched = match_rows(reading.detections.xyxy, pred_codes, rows)
         results.append(
             PhotoResult(
                 entry["file"],
-                counts,
+                matched.counts,
                 None,
                 stages["end_to_end"],
                 stages_ms=stages,
-                missing=tuple(sorted((true - pred).elements())),
-                extra=tuple(sorted((pred - true).elements())),
+                missing=matched.missing,
+                extra=matched.extra,
             )
         )
     return results

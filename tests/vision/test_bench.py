@@ -8,6 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from tests.vision.imagegen import encode
@@ -16,11 +18,14 @@ from tests.vision.tinymodels import write_models
 from vision.bench import (
     PhotoResult,
     TileCounts,
+    align,
     concurrency,
     iou_matrix,
+    lines_of_boxes,
     main,
     match_boxes,
     match_codes,
+    match_rows,
     normalise_hand,
     summarise,
 )
@@ -239,3 +244,67 @@ def test_bench_stages_tell_a_missed_tile_from_a_misread(
     assert stages["detector_precision"] == 1.0 and stages["detector_recall"] == 0.75
     assert stages["classifier_accuracy"] == 0.75
     assert stages["worst_classes"][0] == ["9s", 0.0, 1]
+
+
+def _row(
+    n: int, x: float = 100, y: float = 100, w: float = 40, h: float = 56, gap: float = 2
+) -> list[list[float]]:
+    """`n` touching upright tiles, left to right."""
+    return [[x + k * (w + gap), y, x + k * (w + gap) + w, y + h] for k in range(n)]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from("ABCD"), max_size=7), st.lists(st.sampled_from("ABCD"), max_size=7))
+def test_an_alignment_pairs_every_tile_once_in_order(true_row: list[str], read_row: list[str]) -> None:
+    pairs = align(true_row, read_row)
+    assert [t for t, _ in pairs if t is not None] == list(range(len(true_row)))
+    assert [r for _, r in pairs if r is not None] == list(range(len(read_row)))
+    matches = sum(t is not None and r is not None and true_row[t] == read_row[r] for t, r in pairs)
+    # never fewer matches than the common prefix, and a row aligned with itself matches everywhere
+    prefix = next(
+        (k for k, (a, b) in enumerate(zip(true_row, read_row, strict=False)) if a != b),
+        min(len(true_row), len(read_row)),
+    )
+    assert matches >= prefix
+    assert all(t == r for t, r in align(true_row, true_row))
+
+
+def test_rows_and_columns_of_touching_tiles_are_chained_in_reading_order() -> None:
+    top, bottom = _row(4), _row(4, y=170)
+    shuffled = [bottom[2], top[1], top[3], bottom[0], top[0], bottom[3], top[2], bottom[1]]
+    chains = lines_of_boxes(np.array(shuffled))
+    as_boxes = [[shuffled[k] for k in chain] for chain in chains]
+    assert top in as_boxes and bottom in as_boxes
+    # each top tile over its bottom one: four columns of two, top to bottom
+    assert sorted(b for b in as_boxes if len(b) == 2) == sorted(
+        [[t, b] for t, b in zip(top, bottom, strict=True)]
+    )
+    column = [[100, 100 + k * 58, 156, 100 + k * 58 + 40] for k in range(3)]  # sideways tiles
+    upward = column[::-1]
+    assert [[upward[k] for k in c] for c in lines_of_boxes(np.array(upward))] == [column]
+
+
+def test_a_row_keeps_one_missed_tile_and_splits_at_a_wider_gap() -> None:
+    row = _row(6)
+    one_gone = np.array(row[:2] + row[3:])
+    assert [len(c) for c in lines_of_boxes(one_gone)] == [5]
+    three_gone = np.array(row[:2] + row[5:])
+    assert lines_of_boxes(three_gone) == [[0, 1]]
+
+
+def test_a_row_read_in_another_order_is_wrong_where_the_codes_alone_look_right() -> None:
+    boxes = np.array(_row(4))
+    read = ["F2", "F1", "F3", "F4"]
+    by_place = match_rows(boxes, read, [["F1", "F2", "F3", "F4"]])
+    assert by_place.counts.right == 2 and by_place.missing == ("F1", "F2") and by_place.extra == ("F1", "F2")
+    assert by_place.counts.confusions == Counter({("F1", "F2"): 1, ("F2", "F1"): 1})
+    assert match_codes(read, ["F1", "F2", "F3", "F4"]).right == 4
+
+
+def test_a_missed_tile_costs_only_itself_and_scattered_tiles_match_as_codes() -> None:
+    row = _row(5)
+    read = match_rows(np.array(row[:2] + row[3:]), ["1m", "2m", "4m", "5m"], [["1m", "2m", "3m", "4m", "5m"]])
+    assert read.counts == TileCounts(4, 0, 1) and read.missing == ("3m",)
+    apart = np.array([[0, 0, 40, 56], [300, 300, 340, 356], [600, 0, 640, 56]])
+    scattered = match_rows(apart, ["E", "S", "W"], [["W"], ["E"], ["N"]])
+    assert scattered.counts == match_codes(["E", "S", "W"], ["W", "E", "N"])

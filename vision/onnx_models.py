@@ -82,6 +82,7 @@ class ClassifierConfig:
 
 # The faces the second look reads again: they differ only in small marks (a corner number, a name).
 SECOND_LOOK: tuple[str, ...] = FLOWERS + SEASONS
+SECOND_LOOK_COLUMNS = np.array([CLASS_INDEX[code] for code in SECOND_LOOK])  # their places in CLASSES
 
 
 @dataclass(frozen=True)
@@ -493,6 +494,34 @@ def _cut_by_inner_edge(boxes: np.ndarray, window: np.ndarray, height: int, width
     return cut
 
 
+def _checked_classifier(
+    session: ort.InferenceSession,
+    what: str,
+    imgsz: int,
+    size_from: str,
+    expected: tuple[str, ...],
+    names_from: str,
+) -> tuple[str, int | None]:
+    """The input name and fixed batch (None if dynamic) of a crop classifier; `ModelError` unless its
+    input is `imgsz` square, it has one output per `expected` class and, where ultralytics embedded
+    its training folders' names, they are `expected` in order."""
+    input_name, (batch, height, width) = _rgb_nchw_input(session, what)
+    for dim in (height, width):
+        if _static(dim) not in (None, imgsz):
+            raise ModelError(f"{what} input is {height}x{width} but {size_from} says {imgsz}")
+    outputs = session.get_outputs()
+    classes = outputs[0].shape[-1] if outputs and outputs[0].shape else None
+    if _static(classes) not in (None, len(expected)):
+        raise ModelError(f"{what} has {classes} outputs, expected {len(expected)}")
+    embedded = _embedded_names(session)
+    if embedded is not None:
+        # Training folders are named "NN_code" so that their sorted order is the class order.
+        trained = tuple(re.sub(r"^\d+_", "", name) for name in embedded)
+        if trained != expected:
+            raise ModelError(f"{what} was trained on classes {_diff(trained, expected)}, not {names_from}")
+    return input_name, _static(batch)
+
+
 @dataclass(frozen=True)
 class TileClassifier:
     """Reads the face of each square tile crop: (N, 49) class probabilities (and, for a model
@@ -507,29 +536,12 @@ class TileClassifier:
 
     @classmethod
     def from_session(cls, session: ort.InferenceSession, config: ClassifierConfig) -> TileClassifier:
-        input_name, (batch, height, width) = _rgb_nchw_input(session, "classifier")
-        for dim in (height, width):
-            if _static(dim) not in (None, config.imgsz):
-                raise ModelError(f"classifier input is {height}x{width} but {SIDECAR} says {config.imgsz}")
-        outputs = session.get_outputs()
-        classes = outputs[0].shape[-1] if outputs and outputs[0].shape else None
-        if _static(classes) not in (None, config.outputs):
-            raise ModelError(f"classifier has {classes} outputs, expected {config.outputs}")
-        embedded = _embedded_names(session)
-        if embedded is not None:
-            # Training folders are named "NN_code" so that their sorted order is the class order.
-            trained = tuple(re.sub(r"^\d+_", "", name) for name in embedded)
-            expected = CLASSES + (() if config.reject is None else (config.reject,))
-            if trained != expected:
-                raise ModelError(
-                    f"classifier was trained on classes {_diff(trained, expected)}, not vision/classes.py"
-                )
+        expected = CLASSES + (() if config.reject is None else (config.reject,))
+        input_name, fixed_batch = _checked_classifier(
+            session, "classifier", config.imgsz, SIDECAR, expected, "vision/classes.py"
+        )
         return cls(
-            session=session,
-            config=config,
-            input_name=input_name,
-            size=config.imgsz,
-            fixed_batch=_static(batch),
+            session=session, config=config, input_name=input_name, size=config.imgsz, fixed_batch=fixed_batch
         )
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
@@ -585,10 +597,9 @@ def run_batched(
 def share_out(tiles: np.ndarray, rows: np.ndarray, second: np.ndarray) -> np.ndarray:
     """`tiles` (N, 49) with the flower-and-season probability of each of `rows` shared out among the
     eight as `second` (len(rows), 8) says; every other face and every other row keeps its value."""
-    columns = np.array([CLASS_INDEX[code] for code in SECOND_LOOK])
     out = tiles.copy()
-    mass = out[np.ix_(rows, columns)].sum(axis=1, keepdims=True)
-    out[np.ix_(rows, columns)] = mass * second
+    mass = out[np.ix_(rows, SECOND_LOOK_COLUMNS)].sum(axis=1, keepdims=True)
+    out[np.ix_(rows, SECOND_LOOK_COLUMNS)] = mass * second
     return out
 
 
@@ -603,26 +614,15 @@ class SecondLook:
 
     @classmethod
     def from_session(cls, session: ort.InferenceSession, config: SecondLookConfig, imgsz: int) -> SecondLook:
-        input_name, (batch, height, width) = _rgb_nchw_input(session, "second look")
-        for dim in (height, width):
-            if _static(dim) not in (None, imgsz):
-                raise ModelError(f"second look input is {height}x{width}, not the classifier's {imgsz}")
-        outputs = session.get_outputs()
-        classes = outputs[0].shape[-1] if outputs and outputs[0].shape else None
-        if _static(classes) not in (None, len(SECOND_LOOK)):
-            raise ModelError(f"second look has {classes} outputs, expected {len(SECOND_LOOK)}")
-        embedded = _embedded_names(session)
-        if embedded is not None:
-            trained = tuple(re.sub(r"^\d+_", "", name) for name in embedded)
-            if trained != SECOND_LOOK:
-                raise ModelError(f"second look was trained on classes {_diff(trained, SECOND_LOOK)}")
-        return cls(session=session, config=config, input_name=input_name, fixed_batch=_static(batch))
+        input_name, fixed_batch = _checked_classifier(
+            session, "second look", imgsz, "the classifier", SECOND_LOOK, "the flowers and seasons"
+        )
+        return cls(session=session, config=config, input_name=input_name, fixed_batch=fixed_batch)
 
     def refine(self, views: np.ndarray, turns: int, tiles: np.ndarray) -> np.ndarray:
         """`tiles` (N, 49) with the eight re-read where they hold at least `above` together; `views`
         are the N crops turned `turns` ways, as the first classifier read them (turn-major)."""
-        columns = [CLASS_INDEX[code] for code in SECOND_LOOK]
-        rows = np.flatnonzero(tiles[:, columns].sum(axis=1) >= self.config.above)
+        rows = np.flatnonzero(tiles[:, SECOND_LOOK_COLUMNS].sum(axis=1) >= self.config.above)
         if rows.size == 0:
             return tiles
         n = len(tiles)

@@ -339,36 +339,52 @@ def train_detector(
     resume_from: str | None,
     fraction: float,
 ) -> None:
-    from ultralytics import YOLO
-
-    model = YOLO(resume_from or "yolo11n.yaml")
-    model.add_callback("on_pretrain_routine_start", set_torch_threads)
-    model.add_callback("on_train_epoch_start", set_torch_threads)
+    model = _cpu_model(resume_from or "yolo11n.yaml")
     model.train(
         data=str(data / "detector" / "data.yaml"),
-        epochs=epochs,
-        imgsz=imgsz,
-        batch=batch,
-        device="cpu",
-        workers=0,
-        project=str(project),
-        name=name,
-        exist_ok=True,
-        seed=seed,
-        deterministic=False,
+        **_cpu_run(epochs, imgsz, batch, project, name, seed, resume_from),
         single_cls=True,
-        plots=False,
-        pretrained=resume_from is not None,
-        amp=False,
-        fliplr=0.0,
         mosaic=0.5,
         degrees=0.0,
         close_mosaic=2,
-        patience=100,
         cache="ram",
         fraction=fraction,
         val=True,
     )
+
+
+def _cpu_model(weights_or_yaml: str) -> Any:
+    """An ultralytics YOLO that trains on every core (see `set_torch_threads`)."""
+    from ultralytics import YOLO
+
+    model = YOLO(weights_or_yaml)
+    model.add_callback("on_pretrain_routine_start", set_torch_threads)
+    model.add_callback("on_train_epoch_start", set_torch_threads)
+    return model
+
+
+def _cpu_run(
+    epochs: int, imgsz: int, batch: int, project: Path, name: str, seed: int, resume_from: str | None
+) -> dict[str, Any]:
+    """The `train` arguments both models share: offline CPU runs, no plots, no mirrored tiles
+    (mirrored characters are not tiles), checkpoints under `project`/`name`."""
+    return {
+        "epochs": epochs,
+        "imgsz": imgsz,
+        "batch": batch,
+        "device": "cpu",
+        "workers": 0,
+        "project": str(project),
+        "name": name,
+        "exist_ok": True,
+        "seed": seed,
+        "deterministic": False,
+        "plots": False,
+        "pretrained": resume_from is not None,
+        "amp": False,
+        "fliplr": 0.0,
+        "patience": 100,
+    }
 
 
 def train_classifier(
@@ -385,28 +401,10 @@ def train_classifier(
     warmup_epochs: float = 3.0,
     crop_cut: float = 0.15,
 ) -> None:
-    from ultralytics import YOLO
-
-    model = YOLO(resume_from or "yolo11n-cls.yaml")
-    model.add_callback("on_pretrain_routine_start", set_torch_threads)
-    model.add_callback("on_train_epoch_start", set_torch_threads)
+    model = _cpu_model(resume_from or "yolo11n-cls.yaml")
     model.train(
         data=str(data / "classifier"),
-        epochs=epochs,
-        imgsz=imgsz,
-        batch=batch,
-        device="cpu",
-        workers=0,
-        project=str(project),
-        name=name,
-        exist_ok=True,
-        seed=seed,
-        deterministic=False,
-        plots=False,
-        pretrained=resume_from is not None,
-        amp=False,
-        fliplr=0.0,
-        patience=100,
+        **_cpu_run(epochs, imgsz, batch, project, name, seed, resume_from),
         erasing=0.0,
         auto_augment="randaugment",
         optimizer=optimizer,

@@ -209,25 +209,25 @@ def match_rows(pred_xyxy: np.ndarray, pred_codes: Sequence[str], rows: Sequence[
             loose_true += row
             continue
 
-        def fit(chain: list[int], row: Sequence[str] = row) -> tuple[int, int]:
-            matches = sum(
-                t is not None and r is not None and row[t] == pred_codes[chain[r]]
-                for t, r in align(row, [pred_codes[k] for k in chain])
-            )
-            return matches - abs(len(chain) - len(row)), len(chain)
-
-        chain = max(free, key=fit)
+        # each free chain aligned once: its read codes and the (true, read) pairs of the alignment
+        options = []
+        for chain in free:
+            read_row = [pred_codes[k] for k in chain]
+            pairs = align(row, read_row)
+            matches = sum(t is not None and r is not None and row[t] == read_row[r] for t, r in pairs)
+            options.append((matches - abs(len(chain) - len(row)), len(chain), chain, read_row, pairs))
+        _, _, chain, read_row, pairs = max(options, key=lambda option: option[:2])
         used.update(chain)
-        for t, r in align(row, [pred_codes[k] for k in chain]):
-            if t is not None and r is not None and row[t] == pred_codes[chain[r]]:
+        for t, r in pairs:
+            if t is not None and r is not None and row[t] == read_row[r]:
                 right += 1
                 continue
             if t is not None:
                 missing.append(row[t])
             if r is not None:
-                extra.append(pred_codes[chain[r]])
+                extra.append(read_row[r])
             if t is not None and r is not None:
-                confusions[(row[t], pred_codes[chain[r]])] += 1
+                confusions[(row[t], read_row[r])] += 1
     loose_pred = [code for k, code in enumerate(pred_codes) if k not in used]
     loose = match_codes(loose_pred, loose_true)
     pred, true = Counter(loose_pred), Counter(loose_true)

@@ -46,7 +46,7 @@ from datasets.render import (
     tile_geometry,
 )
 from datasets.styles import STYLES, available_styles, style_faces
-from vision.classes import BACK, BONUS_CODES, CLASS_INDEX, CLASSES
+from vision.classes import BACK, BONUS_CODES, CLASS_INDEX, CLASSES, FLOWERS, SEASONS
 
 SAMPLE_SAFE_STYLES: tuple[str, ...] = tuple(name for name, s in STYLES.items() if s.sample_safe)
 MIP_HEIGHTS = (256, 128, 64, 32, 16)
@@ -56,6 +56,14 @@ MIP_HEIGHTS = (256, 128, 64, 32, 16)
 _RARE = BONUS_CODES | {"fly", BACK}
 CLASS_WEIGHTS = np.array([1.0 if code == BACK else 4.0 if code in _RARE else 1.0 for code in CLASSES])
 CLASS_WEIGHTS /= CLASS_WEIGHTS.sum()
+
+# What a scene is about: "hands" (winning hands and arbitrary rows, the detector's and classifier's
+# data) or "bonus": close-ups of flowers and seasons among a few other tiles. Their corner numbers
+# and names are the smallest marks a reader must make out; in "hands" scenes most are a few pixels
+# tall or blurred away, so the second look (vision.train second-look-data) learns from these.
+FOCUSES = ("hands", "bonus")
+BONUS_WEIGHTS = np.array([12.0 if c in FLOWERS + SEASONS else 0.0 if c == BACK else 1.0 for c in CLASSES])
+BONUS_WEIGHTS /= BONUS_WEIGHTS.sum()
 
 
 class SynthError(ValueError):
@@ -94,6 +102,11 @@ def _back_mips(colour: tuple[int, int, int]) -> list[np.ndarray]:
         cv2.resize(face, (round(face.shape[1] * h / face.shape[0]), h), interpolation=cv2.INTER_AREA)
         for h in MIP_HEIGHTS
     ]
+
+
+def _close_tile_px(rng: np.random.Generator) -> float:
+    """Median tile height of a close-up: 80-300 px, as when a player photographs a few tiles."""
+    return float(math.exp(rng.uniform(math.log(80), math.log(300))))
 
 
 def _tile_px(rng: np.random.Generator) -> float:
@@ -137,14 +150,19 @@ def _frame_size(rng: np.random.Generator, size: int) -> tuple[int, int]:
     return (h, w) if portrait else (w, h)
 
 
-def _lay_table(rng: np.random.Generator) -> tuple[Dims, Hand | None, list[Placed], list[Group]]:
-    """Tile size, then a laid-out winning hand with distractors (72 %) or arbitrary tiles."""
+def _lay_table(
+    rng: np.random.Generator, focus: str = "hands"
+) -> tuple[Dims, Hand | None, list[Placed], list[Group]]:
+    """Tile size, then a laid-out winning hand with distractors (72 %) or arbitrary tiles; for
+    `focus` "bonus", rows and heaps of mostly flowers and seasons."""
     tw = rng.uniform(24, 30)
     dims = Dims(
         w=tw, h=tw * rng.uniform(1.22, 1.5), t=tw * rng.uniform(0.55, 0.8), ivory=rng.uniform(0.45, 0.85)
     )
     hand: Hand | None = None
-    if rng.random() < 0.72:
+    if focus == "bonus":
+        builder = lay_arbitrary(rng, dims, list(CLASSES), BONUS_WEIGHTS)
+    elif rng.random() < 0.72:
         hand = sample_hand(rng)
         builder = lay_hand(hand, rng, dims)
         add_distractors(builder, rng, list(CLASSES), CLASS_WEIGHTS)
@@ -154,7 +172,7 @@ def _lay_table(rng: np.random.Generator) -> tuple[Dims, Hand | None, list[Placed
 
 
 def _aim_camera(
-    rng: np.random.Generator, tiles: list[Placed], dims: Dims, w: int, h: int
+    rng: np.random.Generator, tiles: list[Placed], dims: Dims, w: int, h: int, close: bool = False
 ) -> tuple[Camera, np.ndarray]:
     """A phone camera aimed at the tiles (sometimes off-centre, so rows run out of the frame)."""
     xs = np.array([t.x for t in tiles])
@@ -164,7 +182,7 @@ def _aim_camera(
     target[:2] += rng.normal(0, 0.12, 2) * span
     f = rng.uniform(0.7, 1.05) * max(w, h)
     tilt = math.radians(rng.uniform(0, 40) if rng.random() < 0.85 else rng.uniform(0, 12))
-    want_px = _tile_px(rng)
+    want_px = _close_tile_px(rng) if close else _tile_px(rng)
     dist = f * dims.h / want_px
     # mostly from the player's side of the table; otherwise from anywhere
     r = rng.random()
@@ -184,15 +202,21 @@ def _aim_camera(
 
 
 def render_scene(
-    seed: int, style: str | None = None, size: int = 1280, styles: Sequence[str] | None = None
+    seed: int,
+    style: str | None = None,
+    size: int = 1280,
+    styles: Sequence[str] | None = None,
+    focus: str = "hands",
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Render one scene: (H, W, 3) uint8 RGB photo and its meta dict (ARCHITECTURE.md).
 
     `style` fixes the art; otherwise one of `styles` (default: every installed style) is drawn
-    from the seed. Same seed, style and size give the same image.
+    from the seed. `focus` is one of FOCUSES. Same seed, style, size and focus give the same image.
     """
     if not 160 <= size <= 8192:
         raise SynthError(f"image size must be 160..8192 px, got {size}")
+    if focus not in FOCUSES:
+        raise SynthError(f"unknown focus {focus!r}; known: {', '.join(FOCUSES)}")
     rng = np.random.default_rng(seed)
     style = _resolve_style(style, rng, styles)
     spec = STYLES[style]
@@ -204,8 +228,8 @@ def render_scene(
         raise SynthError(str(exc)) from exc
 
     w, h = _frame_size(rng, size)
-    dims, hand, tiles, groups = _lay_table(rng)
-    cam, target = _aim_camera(rng, tiles, dims, w, h)
+    dims, hand, tiles, groups = _lay_table(rng, focus)
+    cam, target = _aim_camera(rng, tiles, dims, w, h, close=focus == "bonus")
     geoms = [tile_geometry(t, dims, cam) for t in tiles]
     # a standing tile seen from behind shows its back: that is what gets labelled
     # (its face is unknown to a reader, so the hand is not complete in the picture)
@@ -240,6 +264,8 @@ def render_scene(
     meta["props"] = [{"kind": p.kind, "xyxy": [round(v, 1) for v in p.xyxy]} for p in props]
     if spec.variants > 1:
         meta["variant"] = variant
+    if focus != "hands":
+        meta["focus"] = focus
     return photo, meta
 
 
@@ -368,10 +394,10 @@ def draw_boxes(photo: np.ndarray, meta: dict[str, Any]) -> np.ndarray:
     return out
 
 
-def _render_one(job: tuple[Path, int, int, tuple[str, ...] | None, int, bool]) -> str:
-    out, seed, k, styles, size, preview = job
+def _render_one(job: tuple[Path, int, int, tuple[str, ...] | None, int, bool, str]) -> str:
+    out, seed, k, styles, size, preview, focus = job
     name = f"{k:06d}"
-    photo, meta = render_scene(scene_seed(seed, k), None, size, styles=styles)
+    photo, meta = render_scene(scene_seed(seed, k), None, size, styles=styles, focus=focus)
     write_scene(out, name, photo, meta)
     if preview:
         (out / "preview").mkdir(exist_ok=True)
@@ -390,12 +416,14 @@ def generate(
     val_every: int = 10,
     workers: int = 1,
     preview: bool = False,
+    focus: str = "hands",
 ) -> list[str]:
     """Render scenes start..start+n-1 into `out` (each scene's seed depends only on seed and index)."""
     for sub in ("images", "labels", "meta"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     bar = _progress(n)
-    jobs = [(out, seed, k, tuple(styles) if styles else None, size, preview) for k in range(start, start + n)]
+    chosen = tuple(styles) if styles else None
+    jobs = [(out, seed, k, chosen, size, preview, focus) for k in range(start, start + n)]
     names = []
     if workers > 1:
         import multiprocessing
@@ -441,6 +469,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes rendering in parallel")
     parser.add_argument("--preview", action="store_true", help="also write OUT/preview/ with boxes drawn")
     parser.add_argument("--list-styles", action="store_true", help="print installed styles and exit")
+    parser.add_argument(
+        "--focus",
+        default="hands",
+        help="hands (default) or bonus: close-ups of mostly flowers and seasons, for the second look",
+    )
     args = parser.parse_args(argv)
     try:
         if args.list_styles:
@@ -456,6 +489,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not 160 <= args.size <= 8192:
             raise SynthError(f"--size must be 160..8192 px, got {args.size}")
         styles = parse_styles(args.styles)
+        if args.focus not in FOCUSES:
+            raise SynthError(f"unknown focus {args.focus!r}; known: {', '.join(FOCUSES)}")
         if not 1 <= args.workers <= 256:
             raise SynthError(f"--workers must be 1..256, got {args.workers}")
         generate(
@@ -468,6 +503,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.val_every,
             args.workers,
             args.preview,
+            args.focus,
         )
     except (SynthError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -69,6 +69,7 @@ def test_meta_re_renders_the_same_scene(out: Path) -> None:
         pytest.param(["--out", "X", "--n", "-1"], ">= 0", id="negative-n"),
         pytest.param(["--out", "X", "--styles", "nope"], "unknown style", id="bad-style"),
         pytest.param(["--out", "X", "--n", "1", "--size", "5"], "size", id="bad-size"),
+        pytest.param(["--out", "X", "--n", "1", "--focus", "melds"], "unknown focus", id="bad-focus"),
     ],
 )
 def test_bad_input_is_one_line_on_stderr(

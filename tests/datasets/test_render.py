@@ -11,7 +11,7 @@ import pytest
 from datasets.hands import Dims, Placed
 from datasets.render import MIN_VISIBLE, look_at
 from datasets.synth import SynthError, _angle, render_placed, render_scene
-from vision.classes import BACK, CLASSES
+from vision.classes import BACK, CLASSES, FLOWERS, SEASONS
 
 DIMS = Dims(w=26.0, h=35.0, t=18.0, ivory=0.6)
 BG = (40, 90, 60)
@@ -152,3 +152,30 @@ def test_bad_size_is_a_one_line_error() -> None:
 def test_unknown_style_is_a_one_line_error() -> None:
     with pytest.raises(SynthError, match="unknown style"):
         render_scene(1, "no-such-style", size=320)
+
+
+def _short_sides(meta: dict) -> list[float]:
+    return [min(x1 - x0, y1 - y0) for x0, y0, x1, y1 in (t["xyxy"] for t in meta["tiles"])]
+
+
+def test_bonus_focus_shows_flowers_and_seasons_close_up() -> None:
+    bonus_metas = [render_scene(seed, "procedural", size=640, focus="bonus")[1] for seed in range(4)]
+    hands_metas = [render_scene(seed, "procedural", size=640)[1] for seed in range(4)]
+    codes = [t["code"] for m in bonus_metas for t in m["tiles"]]
+    assert sum(code in FLOWERS + SEASONS for code in codes) >= 0.3 * len(codes)
+    assert all(m["focus"] == "bonus" and m["hand"] is None for m in bonus_metas)
+    assert all("focus" not in m for m in hands_metas)
+    close = np.median([s for m in bonus_metas for s in _short_sides(m)])
+    usual = np.median([s for m in hands_metas for s in _short_sides(m)])
+    assert close > 1.5 * usual
+
+
+def test_bonus_focus_re_renders_from_its_meta() -> None:
+    _, meta = render_scene(11, "procedural", size=480, focus="bonus")
+    _, again = render_scene(meta["seed"], meta["style"], size=480, focus=meta["focus"])
+    assert again["tiles"] == meta["tiles"]
+
+
+def test_unknown_focus_is_a_one_line_error() -> None:
+    with pytest.raises(SynthError, match="unknown focus"):
+        render_scene(1, "procedural", size=320, focus="melds")

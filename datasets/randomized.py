@@ -112,7 +112,8 @@ def random_layout(rng: np.random.Generator, seed: int) -> Layout:
         wan_box=(0.5 - wan_half_w, wan_top, 0.5 + wan_half_w, min(0.97, wan_top + rng.uniform(0.4, 0.5))),
         char_scale=rng.uniform(0.8, 1.05),
         dot_colours="rgb" if rng.random() < 0.6 else "".join(rng.permutation(list("rgb"))),
-        bonus_number_box=_corner_box(corners[0], rng.uniform(0.18, 0.3)),
+        # from a small corner mark to the bold numeral a fifth of the face tall that many sets print
+        bonus_number_box=_corner_box(corners[0], rng.uniform(0.18, 0.42)),
         bonus_char_box=_corner_box(corners[1], rng.uniform(0.18, 0.6)),
         warp=rng.uniform(0.3, 1.5) if rng.random() < 0.75 else 0.0,
         dot_rings=int(rng.integers(1, 4)),

@@ -64,6 +64,10 @@ def test_layouts_spread_over_the_ranges_users_see() -> None:
     assert max(lay.dot_scale for lay in layouts) > 1.1 > 0.9 > min(lay.dot_scale for lay in layouts)
     # the character's numeral sits above its 萬 in every variant
     assert all(lay.numeral_box[3] < lay.wan_box[1] for lay in layouts)
+    # a flower's or season's number: a small corner mark in some sets, a bold numeral in others
+    number_widths = [lay.bonus_number_box[2] - lay.bonus_number_box[0] for lay in layouts]
+    assert min(number_widths) < 0.25 and max(number_widths) > 0.35
+    assert all(0.0 <= v <= 1.0 for lay in layouts for v in lay.bonus_number_box)
 
 
 def test_default_layout_leaves_the_classic_spots_in_place() -> None:

@@ -36,7 +36,6 @@ import cv2
 import numpy as np
 
 from vision.classes import CLASSES
-from vision.crops import crop_tiles
 from vision.imageio import ImageError, read_image
 from vision.onnx_models import ModelError
 from vision.pipeline import Reading, TileReader
@@ -425,9 +424,7 @@ def bench_stages(reader: TileReader, directory: Path, options: Options = Options
         found, extra, missed = found + counts.right, extra + counts.extra, missed + counts.missed
         if not tiles:
             continue
-        probabilities, not_tile = reader.classifier.classify_with_reject(
-            crop_tiles(rgb, true_xyxy, config.imgsz, config.crop_margin)
-        )
+        probabilities, not_tile = reader.classifier.read_boxes(rgb, true_xyxy)
         kept = not_tile <= config.reject_above
         rejected += int((~kept).sum())
         for tile, class_id, keep in zip(tiles, probabilities.argmax(axis=1), kept, strict=True):

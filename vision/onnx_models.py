@@ -15,15 +15,17 @@ import ast
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import onnxruntime as ort
 
 from vision.classes import CLASS_INDEX, CLASSES, FLOWERS, NOT_A_TILE, SEASONS
+from vision.crops import crop_tiles
 from vision.letterbox import Letterbox, letterbox
 
 SIDECAR = "models.json"
@@ -87,13 +89,17 @@ SECOND_LOOK_COLUMNS = np.array([CLASS_INDEX[code] for code in SECOND_LOOK])  # t
 
 @dataclass(frozen=True)
 class SecondLookConfig:
-    """A classifier trained on the flowers and seasons alone, run on the classifier's own crops (same
-    size, margin and turned views) where it gives them together at least `above`; it shares that
-    probability out among the eight, and the classifier keeps what it gave every other face."""
+    """A classifier trained on the flowers and seasons alone, run where the classifier gives them
+    together at least `above`; it shares that probability out among the eight, and the classifier
+    keeps what it gave every other face. It reads crops `imgsz` square (None: the classifier's own
+    crops), cut with the classifier's margin and turned the same ways."""
 
     file: str
     names: tuple[str, ...]
     above: float = 0.3
+    # The corner numbers and names are a few pixels tall in a 96 px crop of a whole tile; a larger
+    # crop of the same box, cut from the photo, keeps them legible where the photo has the pixels.
+    imgsz: int | None = None
 
 
 @dataclass(frozen=True)
@@ -191,6 +197,8 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             raise ModelError(f"{where}: second_look names {wrong} must be the flowers and seasons")
         if not 0.0 < second_look.above <= 1.0:
             raise ModelError(f"{where}: second_look above must be in (0, 1], got {second_look.above}")
+        if second_look.imgsz is not None and not 16 <= second_look.imgsz <= 1024:
+            raise ModelError(f"{where}: second_look imgsz must be 16..1024, got {second_look.imgsz}")
     return ModelsConfig(detector=detector, classifier=classifier, second_look=second_look)
 
 
@@ -200,7 +208,10 @@ def _second_look(data: dict[str, Any], where: str) -> SecondLookConfig | None:
         return None
     section = _section(data, "second_look", where)
     return SecondLookConfig(
-        file=str(section["file"]), names=_names(section, where), above=float(section.get("above", 0.3))
+        file=str(section["file"]),
+        names=_names(section, where),
+        above=float(section.get("above", 0.3)),
+        imgsz=None if section.get("imgsz") is None else int(section["imgsz"]),
     )
 
 
@@ -550,22 +561,55 @@ class TileClassifier:
 
     def classify_with_reject(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(N, 49) tile probabilities (rows sum to 1, given that the crop holds a tile) and (N,) the
-        probability that it holds none (all 0 for a model without the NOT_A_TILE output)."""
+        probability that it holds none (all 0 for a model without the NOT_A_TILE output).
+
+        A second look of another size reads these crops resized; `read_boxes` gives it its own."""
+        tiles, not_tile = self._first_look(crops)
+        if self.second_look is not None:
+            tiles = self.second_look.refine(lambda rows: resized(crops[rows], self.second_look_size), tiles)
+        return tiles, not_tile
+
+    def read_boxes(
+        self, rgb: np.ndarray, xyxy: np.ndarray, crops: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """`classify_with_reject` of the boxes `xyxy` (N, 4) of photo `rgb`, each cut square with
+        the classifier's margin (or `crops`, cut so already); the second look cuts its crops from the
+        photo at its own size."""
+        margin = self.config.crop_margin
+        crops = crop_tiles(rgb, xyxy, self.size, margin) if crops is None else crops
+        tiles, not_tile = self._first_look(crops)
+        if self.second_look is not None:
+            size = self.second_look_size
+            if size == self.size:
+                tiles = self.second_look.refine(lambda rows: crops[rows], tiles)
+            else:
+                tiles = self.second_look.refine(lambda rows: crop_tiles(rgb, xyxy[rows], size, margin), tiles)
+        return tiles, not_tile
+
+    @property
+    def second_look_size(self) -> int:
+        """The side of the second look's crops (the classifier's own unless it names another)."""
+        if self.second_look is None or self.second_look.config.imgsz is None:
+            return self.size
+        return self.second_look.config.imgsz
+
+    @property
+    def turns(self) -> tuple[int, ...]:
+        """The quarter turns of each crop that are read and averaged."""
+        return {1: (0,), 2: (0, 2), 4: (0, 1, 2, 3)}[self.config.rotations]
+
+    def _first_look(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n = len(crops)
         if n == 0:
             return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0,), np.float32)
         if crops.shape[1:] != (self.size, self.size, 3):
             raise ValueError(f"crops must be (N, {self.size}, {self.size}, 3), got {crops.shape}")
-        turns = {1: (0,), 2: (0, 2), 4: (0, 1, 2, 3)}[self.config.rotations]
-        views = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
-        probs = self._classify(views).reshape(len(turns), n, -1).mean(axis=0)
+        probs = self._classify(turned_views(crops, self.turns)).reshape(len(self.turns), n, -1).mean(axis=0)
         tiles = probs[:, : len(CLASSES)]
         not_tile = probs[:, len(CLASSES) :].sum(axis=1)
         # a crop judged all "no tile" still gets a usable tile distribution (uniform, not 0/0)
         sums = tiles.sum(axis=1, keepdims=True)
         tiles = np.where(sums > 1e-12, tiles / np.maximum(sums, 1e-12), 1.0 / len(CLASSES))
-        if self.second_look is not None:
-            tiles = self.second_look.refine(views, len(turns), tiles)
         return tiles.astype(np.float32), not_tile.astype(np.float32)
 
     def _classify(self, crops: np.ndarray) -> np.ndarray:
@@ -573,6 +617,21 @@ class TileClassifier:
         if probs.shape[1] != self.config.outputs:
             raise ModelError(f"classifier returned {probs.shape[1]} classes, expected {self.config.outputs}")
         return _as_probabilities(probs)
+
+
+def turned_views(crops: np.ndarray, turns: Sequence[int]) -> np.ndarray:
+    """(len(turns) * N, S, S, 3): all N crops turned by the first quarter turns, then the next ..."""
+    return np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
+
+
+def resized(crops: np.ndarray, size: int) -> np.ndarray:
+    """(N, size, size, 3) copies of square crops (N, S, S, 3)."""
+    if crops.shape[1] == size:
+        return crops
+    interpolation = cv2.INTER_AREA if crops.shape[1] > size else cv2.INTER_LINEAR
+    return np.stack([cv2.resize(c, (size, size), interpolation=interpolation) for c in crops]).reshape(
+        len(crops), size, size, 3
+    )
 
 
 def run_batched(
@@ -611,26 +670,45 @@ class SecondLook:
     config: SecondLookConfig
     input_name: str
     fixed_batch: int | None
+    size: int
+    turns: tuple[int, ...] = (0, 1, 2, 3)  # the classifier's: a tile lies at any angle
 
     @classmethod
-    def from_session(cls, session: ort.InferenceSession, config: SecondLookConfig, imgsz: int) -> SecondLook:
+    def from_session(
+        cls,
+        session: ort.InferenceSession,
+        config: SecondLookConfig,
+        imgsz: int,
+        turns: tuple[int, ...] = (0, 1, 2, 3),
+    ) -> SecondLook:
+        """`imgsz` is the classifier's crop size, used where `config.imgsz` is None."""
+        size = imgsz if config.imgsz is None else config.imgsz
+        where = "the classifier" if config.imgsz is None else "its second_look section"
         input_name, fixed_batch = _checked_classifier(
-            session, "second look", imgsz, "the classifier", SECOND_LOOK, "the flowers and seasons"
+            session, "second look", size, where, SECOND_LOOK, "the flowers and seasons"
         )
-        return cls(session=session, config=config, input_name=input_name, fixed_batch=fixed_batch)
+        return cls(
+            session=session,
+            config=config,
+            input_name=input_name,
+            fixed_batch=fixed_batch,
+            size=size,
+            turns=turns,
+        )
 
-    def refine(self, views: np.ndarray, turns: int, tiles: np.ndarray) -> np.ndarray:
-        """`tiles` (N, 49) with the eight re-read where they hold at least `above` together; `views`
-        are the N crops turned `turns` ways, as the first classifier read them (turn-major)."""
+    def refine(self, crops_of: Callable[[np.ndarray], np.ndarray], tiles: np.ndarray) -> np.ndarray:
+        """`tiles` (N, 49) with the eight re-read where they hold at least `above` together;
+        `crops_of(rows)` gives those rows' crops, `size` square, upright as cut."""
         rows = np.flatnonzero(tiles[:, SECOND_LOOK_COLUMNS].sum(axis=1) >= self.config.above)
         if rows.size == 0:
             return tiles
-        n = len(tiles)
-        picked = (rows[None, :] + n * np.arange(turns)[:, None]).ravel()
-        probs = run_batched(self.session, self.input_name, self.fixed_batch, views[picked])
+        crops = crops_of(rows)
+        if crops.shape[1:] != (self.size, self.size, 3):
+            raise ValueError(f"second look crops must be (N, {self.size}, {self.size}, 3), got {crops.shape}")
+        probs = run_batched(self.session, self.input_name, self.fixed_batch, turned_views(crops, self.turns))
         if probs.shape[1] != len(SECOND_LOOK):
             raise ModelError(f"second look returned {probs.shape[1]} classes, expected {len(SECOND_LOOK)}")
-        second = _as_probabilities(probs).reshape(turns, rows.size, -1).mean(axis=0)
+        second = _as_probabilities(probs).reshape(len(self.turns), rows.size, -1).mean(axis=0)
         return share_out(tiles, rows, second)
 
 

@@ -191,6 +191,7 @@ class TileReader:
                 make_session(directory / config.second_look.file, providers, threads),
                 config.second_look,
                 config.classifier.imgsz,
+                classifier.turns,
             )
             classifier = replace(classifier, second_look=second_look)
         return cls(detector=detector, classifier=classifier, grid=grid)
@@ -214,7 +215,7 @@ class TileReader:
         config = self.classifier.config
         crops = crop_tiles(rgb, boxes, config.imgsz, config.crop_margin)
         lap("crop")
-        probabilities, not_tile = self.classifier.classify_with_reject(crops)
+        probabilities, not_tile = self.classifier.read_boxes(rgb, boxes, crops)
         lap("classify")
         tile = not_tile <= config.reject_above
         if config.odd_shape is not None:

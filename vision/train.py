@@ -263,9 +263,11 @@ def second_look_data(
     crops_per_tile: int,
     val_fraction: float,
     seed: int,
+    size: int = CLASSIFIER_SIZE,
 ) -> None:
-    """The second look's training set: crops of the flowers and seasons of scene sets, cut only
-    where the tile's short side is at least `min_side` pixels and nine tenths of it show.
+    """The second look's training set: `size` square crops of the flowers and seasons of scene
+    sets, cut only where the tile's short side is at least `min_side` pixels and nine tenths of it
+    show (train the second look at the same `--imgsz`).
 
     A flower differs from the next only in a corner number or a name, which a small or hidden tile
     does not show: the first classifier's crops of them are mostly guesses to learn from. Class
@@ -294,7 +296,7 @@ def second_look_data(
             xyxy = np.array([t["xyxy"] for t in tiles], np.float32)
             for k in range(crops_per_tile if split == "train" else 1):
                 boxes = jitter_boxes(xyxy, rng, 0.07) if split == "train" else xyxy
-                crops = crop_tiles(rgb, boxes.astype(np.float32), CLASSIFIER_SIZE, CROP_MARGIN)
+                crops = crop_tiles(rgb, boxes.astype(np.float32), size, CROP_MARGIN)
                 for i, (tile, crop) in enumerate(zip(tiles, crops, strict=True)):
                     folder = out / "classifier" / split / folders[tile["code"]]
                     _write_crop(folder / f"{source.name}_{name}_{i}_{k}.jpg", crop)
@@ -490,12 +492,13 @@ def export(
         "odd_shape_unsure": settings.odd_shape_unsure,
     }
     if second_look is not None:
-        sidecar["second_look"] = _export_second_look(second_look, cls_imgsz, out, settings.second_look_above)
+        sidecar["second_look"] = _export_second_look(second_look, out, settings.second_look_above)
     (out / "models.json").write_text(json.dumps(sidecar, indent=2) + "\n")
     print(f"exported to {out}")
 
 
-def _export_second_look(checkpoint: Path, imgsz: int, out: Path, above: float) -> dict[str, object]:
+def _export_second_look(checkpoint: Path, out: Path, above: float) -> dict[str, object]:
+    """Export at the size the second look was trained at (its crops are cut at that size)."""
     from ultralytics import YOLO
 
     model = YOLO(str(checkpoint))
@@ -503,9 +506,10 @@ def _export_second_look(checkpoint: Path, imgsz: int, out: Path, above: float) -
     expected = [class_folder(CLASS_INDEX[code]) for code in SECOND_LOOK]
     if names != expected:
         sys.exit(f"second look classes {names} differ from {expected}")
+    imgsz = int(model.ckpt.get("train_args", {}).get("imgsz", CLASSIFIER_SIZE))
     onnx_path = Path(model.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True, opset=17))
     shutil.copy(onnx_path, out / "tile_second_look.onnx")
-    return {"file": "tile_second_look.onnx", "names": list(SECOND_LOOK), "above": above}
+    return {"file": "tile_second_look.onnx", "names": list(SECOND_LOOK), "above": above, "imgsz": imgsz}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -568,6 +572,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--scenes", type=Path, nargs="+", required=True)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--min-side", type=float, default=40.0, help="the tile's short side, in pixels")
+    p.add_argument("--size", type=int, default=CLASSIFIER_SIZE, help="crop side, px (train at this --imgsz)")
     p.add_argument("--crops-per-tile", type=int, default=2)
     p.add_argument("--val-fraction", type=float, default=0.05)
     p.add_argument("--seed", type=int, default=0)
@@ -642,7 +647,7 @@ def main(argv: list[str] | None = None) -> None:
         merge(args.out, args.sources, args.seed)
     elif args.stage == "second-look-data":
         second_look_data(
-            args.out, args.scenes, args.min_side, args.crops_per_tile, args.val_fraction, args.seed
+            args.out, args.scenes, args.min_side, args.crops_per_tile, args.val_fraction, args.seed, args.size
         )
     elif args.stage == "detector":
         train_detector(

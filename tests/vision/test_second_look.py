@@ -68,20 +68,34 @@ def test_the_second_look_is_optional_and_validated() -> None:
         parse_config(_sidecar(file="s.onnx", names=list(SECOND_LOOK), above=0))
     with pytest.raises(ModelError, match="missing 'file'"):
         parse_config(_sidecar(names=list(SECOND_LOOK)))
+    assert config.imgsz is None  # absent: the classifier's own crops
+    sized = parse_config(_sidecar(file="s.onnx", names=list(SECOND_LOOK), imgsz=160)).second_look
+    assert sized is not None and sized.imgsz == 160
+    with pytest.raises(ModelError, match=r"imgsz must be 16\.\.1024"):
+        parse_config(_sidecar(file="s.onnx", names=list(SECOND_LOOK), imgsz=8))
 
 
-def _with_second_look(directory: Path, names: str | None = None, outputs: int = len(SECOND_LOOK)) -> Path:
-    """Models where the first classifier reads red as F1 and a second look reads red as S3."""
+def _with_second_look(
+    directory: Path,
+    names: str | None = None,
+    outputs: int = len(SECOND_LOOK),
+    size: int = 32,
+    sidecar_size: int | None = None,
+) -> Path:
+    """Models where the first classifier (32 px) reads red as F1 and a second look (`size` px) reads
+    red as S3 and green as F2; the sidecar names `sidecar_size` as its crop size (None: the classifier's)."""
     sc = scene(600, 1000)
     write_models(directory, detector_rows(sc, (384, 640)))
     f1, s3 = CLASS_INDEX["F1"], SECOND_LOOK.index("S3")
     classifier_model(
         directory / "tile_classifier.onnx", 32, None, targets=(f1, CLASS_INDEX["1p"], CLASS_INDEX["1s"])
     )
-    classifier_model(directory / "tile_second_look.onnx", 32, None, outputs, names, targets=(s3, 1, 2))
+    classifier_model(directory / "tile_second_look.onnx", size, None, outputs, names, targets=(s3, 1, 2))
     path = directory / "models.json"
     data = json.loads(path.read_text())
     data["second_look"] = {"file": "tile_second_look.onnx", "names": list(SECOND_LOOK), "above": 0.3}
+    if sidecar_size is not None:
+        data["second_look"]["imgsz"] = sidecar_size
     path.write_text(json.dumps(data))
     return directory
 
@@ -106,3 +120,30 @@ def test_a_second_look_for_other_classes_is_refused(tmp_path: Path) -> None:
         TileReader.load(_with_second_look(tmp_path / "names", names))
     with pytest.raises(ModelError, match="second look has 9 outputs"):
         TileReader.load(_with_second_look(tmp_path / "outputs", outputs=9))
+
+
+def test_a_larger_second_look_cuts_its_own_crops_from_the_photo(tmp_path: Path) -> None:
+    sc = scene(600, 1000)
+    reader = TileReader.load(_with_second_look(tmp_path, size=64, sidecar_size=64))
+    classifier = reader.classifier
+    assert classifier.second_look is not None and classifier.second_look_size == 64
+    assert reader.read(sc.rgb).detections.codes == ["S3", "1p", "1s"]
+    # the first look is handed red crops (F1, so the second look runs); the box it re-reads lies on
+    # a green patch of the photo, which the second look reads as F2: it cut its own crop there
+    photo = np.zeros((200, 200, 3), np.uint8)
+    photo[:, :, 1] = 255
+    red = np.zeros((1, 32, 32, 3), np.uint8)
+    red[..., 0] = 255
+    box = np.array([[50, 40, 110, 140]], np.float32)
+    tiles, _ = classifier.read_boxes(photo, box, red)
+    assert CLASSES[int(tiles[0].argmax())] == "F2"
+    # given crops alone, it reads them resized: red, so S3
+    tiles, _ = classifier.classify_with_reject(red)
+    assert CLASSES[int(tiles[0].argmax())] == "S3"
+
+
+def test_a_second_look_of_another_size_than_its_sidecar_says_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="second look input is 64x64 but its second_look section says 48"):
+        TileReader.load(_with_second_look(tmp_path / "named", size=64, sidecar_size=48))
+    with pytest.raises(ModelError, match="second look input is 64x64 but the classifier says 32"):
+        TileReader.load(_with_second_look(tmp_path / "unnamed", size=64))

@@ -8,12 +8,13 @@ from pathlib import Path
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from PIL import Image
 
 from datasets.synth import main as synth_main
 from vision.classes import CLASSES
 from vision.onnx_models import SECOND_LOOK
 from vision.tile_set import COPIES_IN_SET
-from vision.train import _overlaps, class_folder, main, negative_boxes
+from vision.train import CLASSIFIER_SIZE, _overlaps, class_folder, main, negative_boxes
 
 
 @st.composite
@@ -191,3 +192,8 @@ def test_second_look_data_cuts_only_legible_flowers_and_seasons(tmp_path: Path) 
     val = [*(tmp_path / "second" / "classifier").glob("val/*/*.jpg")]
     # one crop per legible tile in val, two (jittered) in train
     assert 0 < legible(threshold) < legible(0) and len(train) / 2 + len(val) == legible(threshold)
+    # crops come at the classifier's size unless --size names the second look's own
+    assert {Image.open(p).size for p in train} == {(CLASSIFIER_SIZE, CLASSIFIER_SIZE)}
+    main([*args, "--out", str(tmp_path / "large"), "--val-fraction", "0.25", "--size", "160"])
+    large = [*(tmp_path / "large" / "classifier").glob("*/*/*.jpg")]
+    assert len(large) == len(train) + len(val) and {Image.open(p).size for p in large} == {(160, 160)}

@@ -195,7 +195,9 @@ class _Classifier:
     rows: np.ndarray
     config: _Config = _Config()
 
-    def classify_with_reject(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def read_boxes(
+        self, rgb: np.ndarray, xyxy: np.ndarray, crops: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         return self.rows.astype(np.float32), np.zeros(len(self.rows), np.float32)
 
 

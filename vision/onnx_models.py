@@ -565,8 +565,9 @@ class TileClassifier:
 
         A second look of another size reads these crops resized; `read_boxes` gives it its own."""
         tiles, not_tile = self._first_look(crops)
-        if self.second_look is not None:
-            tiles = self.second_look.refine(lambda rows: resized(crops[rows], self.second_look_size), tiles)
+        second = self.second_look
+        if second is not None:
+            tiles = second.refine(lambda rows: resized(crops[rows], second.size), tiles)
         return tiles, not_tile
 
     def read_boxes(
@@ -578,20 +579,12 @@ class TileClassifier:
         margin = self.config.crop_margin
         crops = crop_tiles(rgb, xyxy, self.size, margin) if crops is None else crops
         tiles, not_tile = self._first_look(crops)
-        if self.second_look is not None:
-            size = self.second_look_size
-            if size == self.size:
-                tiles = self.second_look.refine(lambda rows: crops[rows], tiles)
-            else:
-                tiles = self.second_look.refine(lambda rows: crop_tiles(rgb, xyxy[rows], size, margin), tiles)
+        second = self.second_look
+        if second is not None and second.size == self.size:
+            tiles = second.refine(lambda rows: crops[rows], tiles)
+        elif second is not None:
+            tiles = second.refine(lambda rows: crop_tiles(rgb, xyxy[rows], second.size, margin), tiles)
         return tiles, not_tile
-
-    @property
-    def second_look_size(self) -> int:
-        """The side of the second look's crops (the classifier's own unless it names another)."""
-        if self.second_look is None or self.second_look.config.imgsz is None:
-            return self.size
-        return self.second_look.config.imgsz
 
     @property
     def turns(self) -> tuple[int, ...]:

@@ -126,6 +126,18 @@ def _write_crop(path: Path, rgb_crop: np.ndarray) -> None:
     cv2.imwrite(str(path), cv2.cvtColor(rgb_crop, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 92])
 
 
+def split_scenes(scenes: Path, val_fraction: float, seed: int) -> dict[str, list[str]]:
+    """The scene names of `scenes`/meta, shuffled by `seed`: the first `val_fraction` (at least
+    one) for "val", the rest for "train". Exits with one line when there are none."""
+    metas = sorted((scenes / "meta").glob("*.json"))
+    if not metas:
+        sys.exit(f"no scene metas under {scenes / 'meta'}")
+    names = [p.stem for p in metas]
+    random.Random(seed).shuffle(names)
+    n_val = max(1, int(len(names) * val_fraction))
+    return {"val": names[:n_val], "train": names[n_val:]}
+
+
 def build_data(
     scenes: Path,
     out: Path,
@@ -144,13 +156,7 @@ def build_data(
     """
     rare_crops = crops_per_tile if rare_crops_per_tile is None else max(crops_per_tile, rare_crops_per_tile)
     rng = np.random.default_rng(seed)
-    metas = sorted((scenes / "meta").glob("*.json"))
-    if not metas:
-        sys.exit(f"no scene metas under {scenes / 'meta'}")
-    names = [p.stem for p in metas]
-    random.Random(seed).shuffle(names)
-    n_val = max(1, int(len(names) * val_fraction))
-    splits = {"val": names[:n_val], "train": names[n_val:]}
+    splits = split_scenes(scenes, val_fraction, seed)
 
     det = out / "detector"
     for split, split_names in splits.items():
@@ -280,14 +286,8 @@ def second_look_data(
             (out / "classifier" / split / folder).mkdir(parents=True, exist_ok=True)
     counts = {"train": 0, "val": 0}
     for source in scenes:
-        metas = sorted((source / "meta").glob("*.json"))
-        if not metas:
-            sys.exit(f"no scene metas under {source / 'meta'}")
-        names = [p.stem for p in metas]
-        random.Random(seed).shuffle(names)
-        n_val = max(1, int(len(names) * val_fraction))
-        for index, name in enumerate(names):
-            split = "val" if index < n_val else "train"
+        splits = split_scenes(source, val_fraction, seed)
+        for split, name in ((part, name) for part in ("val", "train") for name in splits[part]):
             meta = json.loads((source / "meta" / f"{name}.json").read_text())
             tiles = [t for t in meta["tiles"] if _legible_second_look(t, min_side)]
             if not tiles:

@@ -126,7 +126,7 @@ def test_a_larger_second_look_cuts_its_own_crops_from_the_photo(tmp_path: Path) 
     sc = scene(600, 1000)
     reader = TileReader.load(_with_second_look(tmp_path, size=64, sidecar_size=64))
     classifier = reader.classifier
-    assert classifier.second_look is not None and classifier.second_look_size == 64
+    assert classifier.second_look is not None and classifier.second_look.size == 64
     assert reader.read(sc.rgb).detections.codes == ["S3", "1p", "1s"]
     # the first look is handed red crops (F1, so the second look runs); the box it re-reads lies on
     # a green patch of the photo, which the second look reads as F2: it cut its own crop there

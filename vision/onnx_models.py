@@ -657,14 +657,15 @@ def share_out(tiles: np.ndarray, rows: np.ndarray, second: np.ndarray) -> np.nda
 
 @dataclass(frozen=True)
 class SecondLook:
-    """The flowers-and-seasons classifier (`SecondLookConfig`), run on the first classifier's views."""
+    """The flowers-and-seasons classifier (`SecondLookConfig`): reads `size` square crops in the
+    first classifier's quarter `turns` (a tile lies at any angle) and averages them."""
 
     session: ort.InferenceSession
     config: SecondLookConfig
     input_name: str
     fixed_batch: int | None
     size: int
-    turns: tuple[int, ...] = (0, 1, 2, 3)  # the classifier's: a tile lies at any angle
+    turns: tuple[int, ...]
 
     @classmethod
     def from_session(
@@ -672,9 +673,9 @@ class SecondLook:
         session: ort.InferenceSession,
         config: SecondLookConfig,
         imgsz: int,
-        turns: tuple[int, ...] = (0, 1, 2, 3),
+        turns: tuple[int, ...],
     ) -> SecondLook:
-        """`imgsz` is the classifier's crop size, used where `config.imgsz` is None."""
+        """`imgsz` and `turns` are the classifier's; `imgsz` is used where `config.imgsz` is None."""
         size = imgsz if config.imgsz is None else config.imgsz
         where = "the classifier" if config.imgsz is None else "its second_look section"
         input_name, fixed_batch = _checked_classifier(

@@ -330,6 +330,17 @@ def set_torch_threads(trainer: object) -> None:
     torch.set_num_threads(int(threads))
 
 
+@dataclass(frozen=True)
+class Compute:
+    """Where a training runs: the 2-core CPU by default, or a lent GPU (`device` "0") with
+    `workers` loader processes; `hours`, when set, ends the run after that long, its learning-rate
+    schedule fitted to the time (ultralytics `time`), so a lease of known length is used whole."""
+
+    device: str = "cpu"
+    workers: int = 0
+    hours: float | None = None
+
+
 def train_detector(
     data: Path,
     epochs: int,
@@ -340,11 +351,12 @@ def train_detector(
     seed: int,
     resume_from: str | None,
     fraction: float,
+    compute: Compute = Compute(),
 ) -> None:
     model = _cpu_model(resume_from or "yolo11n.yaml")
     model.train(
         data=str(data / "detector" / "data.yaml"),
-        **_cpu_run(epochs, imgsz, batch, project, name, seed, resume_from),
+        **_run(epochs, imgsz, batch, project, name, seed, resume_from, compute),
         single_cls=True,
         mosaic=0.5,
         degrees=0.0,
@@ -365,17 +377,27 @@ def _cpu_model(weights_or_yaml: str) -> Any:
     return model
 
 
-def _cpu_run(
-    epochs: int, imgsz: int, batch: int, project: Path, name: str, seed: int, resume_from: str | None
+def _run(
+    epochs: int,
+    imgsz: int,
+    batch: int,
+    project: Path,
+    name: str,
+    seed: int,
+    resume_from: str | None,
+    compute: Compute,
 ) -> dict[str, Any]:
-    """The `train` arguments both models share: offline CPU runs, no plots, no mirrored tiles
-    (mirrored characters are not tiles), checkpoints under `project`/`name`."""
+    """The `train` arguments both models share: offline runs, no plots, no mirrored tiles
+    (mirrored characters are not tiles), checkpoints under `project`/`name`. AMP stays off on a GPU
+    too: its check loads yolo11n.pt, a download, and these small models are bound by the loader."""
+    time_limit = {} if compute.hours is None else {"time": compute.hours}
     return {
         "epochs": epochs,
         "imgsz": imgsz,
         "batch": batch,
-        "device": "cpu",
-        "workers": 0,
+        "device": compute.device,
+        "workers": compute.workers,
+        **time_limit,
         "project": str(project),
         "name": name,
         "exist_ok": True,
@@ -402,11 +424,12 @@ def train_classifier(
     lr0: float = 0.01,
     warmup_epochs: float = 3.0,
     crop_cut: float = 0.15,
+    compute: Compute = Compute(),
 ) -> None:
     model = _cpu_model(resume_from or "yolo11n-cls.yaml")
     model.train(
         data=str(data / "classifier"),
-        **_cpu_run(epochs, imgsz, batch, project, name, seed, resume_from),
+        **_run(epochs, imgsz, batch, project, name, seed, resume_from, compute),
         erasing=0.0,
         auto_augment="randaugment",
         optimizer=optimizer,
@@ -512,6 +535,12 @@ def _export_second_look(checkpoint: Path, out: Path, above: float) -> dict[str, 
     return {"file": "tile_second_look.onnx", "names": list(SECOND_LOOK), "above": above, "imgsz": imgsz}
 
 
+def _compute(args: argparse.Namespace) -> Compute:
+    if args.workers < 0 or (args.hours is not None and args.hours <= 0):
+        raise SystemExit("train: --workers must be >= 0 and --hours > 0")
+    return Compute(device=args.device, workers=args.workers, hours=args.hours)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m vision.train",
@@ -559,6 +588,11 @@ def main(argv: list[str] | None = None) -> None:
         p.add_argument("--name", default=stage)
         p.add_argument("--seed", type=int, default=0)
         p.add_argument("--weights", default=None, help="start from this checkpoint instead of random init")
+        p.add_argument("--device", default="cpu", help='"cpu", or a CUDA device such as "0" (a lent GPU)')
+        p.add_argument("--workers", type=int, default=0, help="data-loading processes (0: in the trainer)")
+        p.add_argument(
+            "--hours", type=float, default=None, help="stop after this long; the schedule fits the time"
+        )
         if stage == "detector":
             p.add_argument("--fraction", type=float, default=1.0)
         else:
@@ -660,6 +694,7 @@ def main(argv: list[str] | None = None) -> None:
             args.seed,
             args.weights,
             args.fraction,
+            _compute(args),
         )
     elif args.stage == "classifier":
         train_classifier(
@@ -675,6 +710,7 @@ def main(argv: list[str] | None = None) -> None:
             args.lr0,
             args.warmup_epochs,
             args.crop_cut,
+            _compute(args),
         )
     else:
         export(

@@ -1,0 +1,46 @@
+"""Where `python -m vision.train` trains: the CPU by default, or a lent GPU (`--device`), for a fixed
+time (`--hours`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import vision.train as train
+from vision.train import Compute, _run
+
+
+def _args(compute: Compute) -> dict[str, Any]:
+    return _run(3, 96, 64, Path("/tmp/p"), "cls", 7, None, compute)
+
+
+def test_default_run_stays_on_the_cpu_with_no_time_limit() -> None:
+    args = _args(Compute())
+    assert (args["device"], args["workers"]) == ("cpu", 0)
+    assert "time" not in args
+    assert args["fliplr"] == 0.0 and args["amp"] is False
+
+
+def test_a_gpu_run_takes_its_device_loaders_and_hours() -> None:
+    args = _args(Compute(device="0", workers=9, hours=0.18))
+    assert (args["device"], args["workers"], args["time"]) == ("0", 9, 0.18)
+    assert args["epochs"] == 3 and args["imgsz"] == 96
+
+
+@pytest.mark.parametrize("stage", ["classifier", "detector"])
+def test_the_cli_hands_the_compute_to_the_trainer(
+    stage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[Compute] = []
+    trainer = "train_classifier" if stage == "classifier" else "train_detector"
+    monkeypatch.setattr(train, trainer, lambda *a: seen.append(a[-1]))
+    train.main([stage, "--data", str(tmp_path), "--device", "0", "--workers", "6", "--hours", "0.5"])
+    assert seen == [Compute(device="0", workers=6, hours=0.5)]
+
+
+@pytest.mark.parametrize("bad", [["--hours", "0"], ["--hours", "-1"], ["--workers", "-2"]])
+def test_bad_compute_is_refused_in_one_line(bad: list[str], tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="--workers must be >= 0 and --hours > 0"):
+        train.main(["classifier", "--data", str(tmp_path), *bad])

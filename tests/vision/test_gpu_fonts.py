@@ -1,0 +1,43 @@
+"""`python -m vision.gpu.subset_fonts`: fonts cut to the characters the generator draws, so they
+travel to a lent GPU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fontTools.ttLib import TTFont
+
+from datasets.randomized import FACE_TEXT
+from vision.gpu.subset_fonts import DATASETS_DIR, drawn_characters, subset_file
+
+
+def _a_font() -> Path:
+    for root in (Path("/usr/share/fonts"), Path("/usr/local/share/fonts")):
+        for path in sorted(root.rglob("*.ttf")) if root.is_dir() else []:
+            if "emoji" not in path.name.lower():
+                return path
+    pytest.skip("no TrueType font installed")
+
+
+def test_every_character_a_face_prints_is_kept() -> None:
+    text = drawn_characters(sorted(DATASETS_DIR.glob("*.py")))
+    assert set(FACE_TEXT) <= set(text)
+    assert set("0123456789ABCxyz") <= set(text)
+
+
+def test_characters_come_from_the_sources_given(tmp_path: Path) -> None:
+    source = tmp_path / "faces.py"
+    source.write_text('TEXT = "梅蘭"\n', encoding="utf-8")
+    text = drawn_characters([source])
+    assert "梅" in text and "蘭" in text and "菊" not in text
+
+
+def test_a_subset_font_keeps_only_the_text_and_shrinks(tmp_path: Path) -> None:
+    font = _a_font()
+    out = tmp_path / font.name
+    subset_file(font, out, "AB")
+    kept = set(TTFont(str(out)).getBestCmap())
+    assert {ord("A"), ord("B")} <= kept
+    assert ord("Z") not in kept
+    assert out.stat().st_size < font.stat().st_size

@@ -83,16 +83,26 @@ class ClassifierConfig:
 
 
 # The faces the second look reads again: they differ only in small marks (a corner number, a name).
+# A second look may read more faces beside them (the first look's bird of 1s, taken for a flower).
 SECOND_LOOK: tuple[str, ...] = FLOWERS + SEASONS
 SECOND_LOOK_COLUMNS = np.array([CLASS_INDEX[code] for code in SECOND_LOOK])  # their places in CLASSES
 
 
+def second_look_names_ok(names: Sequence[str]) -> bool:
+    """Distinct tile codes in CLASSES order (the order a model trained on class folders has) that
+    hold the eight flowers and seasons."""
+    known = all(code in CLASS_INDEX for code in names)
+    ordered = known and list(names) == sorted(set(names), key=CLASS_INDEX.__getitem__)
+    return ordered and set(SECOND_LOOK) <= set(names)
+
+
 @dataclass(frozen=True)
 class SecondLookConfig:
-    """A classifier trained on the flowers and seasons alone, run where the classifier gives them
-    together at least `above`; it shares that probability out among the eight, and the classifier
-    keeps what it gave every other face. It reads crops `imgsz` square (None: the classifier's own
-    crops), cut with the classifier's margin and turned the same ways."""
+    """A classifier trained on the flowers and seasons (and, in `names`, maybe a few faces the first
+    look takes for them), run where the classifier gives its `names` together at least `above`; it
+    shares that probability out among them, and the classifier keeps what it gave every other face.
+    It reads crops `imgsz` square (None: the classifier's own crops), cut with the classifier's
+    margin and turned the same ways."""
 
     file: str
     names: tuple[str, ...]
@@ -192,9 +202,11 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
     if classifier.names != CLASSES:
         raise ModelError(f"{where}: classifier names {_diff(classifier.names)} differ from vision/classes.py")
     if second_look is not None:
-        if second_look.names != SECOND_LOOK:
-            wrong = _diff(second_look.names, SECOND_LOOK)
-            raise ModelError(f"{where}: second_look names {wrong} must be the flowers and seasons")
+        if not second_look_names_ok(second_look.names):
+            raise ModelError(
+                f"{where}: second_look names {list(second_look.names)} must be tile codes in "
+                "vision/classes.py order, each once, the eight flowers and seasons among them"
+            )
         if not 0.0 < second_look.above <= 1.0:
             raise ModelError(f"{where}: second_look above must be in (0, 1], got {second_look.above}")
         if second_look.imgsz is not None and not 16 <= second_look.imgsz <= 1024:
@@ -646,12 +658,14 @@ def run_batched(
     return np.concatenate(parts)
 
 
-def share_out(tiles: np.ndarray, rows: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """`tiles` (N, 49) with the flower-and-season probability of each of `rows` shared out among the
-    eight as `second` (len(rows), 8) says; every other face and every other row keeps its value."""
+def share_out(
+    tiles: np.ndarray, rows: np.ndarray, second: np.ndarray, columns: np.ndarray = SECOND_LOOK_COLUMNS
+) -> np.ndarray:
+    """`tiles` (N, 49) with the probability each of `rows` gives the faces at `columns` shared out
+    among them as `second` (len(rows), len(columns)) says; every other face and row keeps its value."""
     out = tiles.copy()
-    mass = out[np.ix_(rows, SECOND_LOOK_COLUMNS)].sum(axis=1, keepdims=True)
-    out[np.ix_(rows, SECOND_LOOK_COLUMNS)] = mass * second
+    mass = out[np.ix_(rows, columns)].sum(axis=1, keepdims=True)
+    out[np.ix_(rows, columns)] = mass * second
     return out
 
 
@@ -679,7 +693,7 @@ class SecondLook:
         size = imgsz if config.imgsz is None else config.imgsz
         where = "the classifier" if config.imgsz is None else "its second_look section"
         input_name, fixed_batch = _checked_classifier(
-            session, "second look", size, where, SECOND_LOOK, "the flowers and seasons"
+            session, "second look", size, where, config.names, "its second_look names"
         )
         return cls(
             session=session,
@@ -691,19 +705,20 @@ class SecondLook:
         )
 
     def refine(self, crops_of: Callable[[np.ndarray], np.ndarray], tiles: np.ndarray) -> np.ndarray:
-        """`tiles` (N, 49) with the eight re-read where they hold at least `above` together;
+        """`tiles` (N, 49) with its names re-read where they hold at least `above` together;
         `crops_of(rows)` gives those rows' crops, `size` square, upright as cut."""
-        rows = np.flatnonzero(tiles[:, SECOND_LOOK_COLUMNS].sum(axis=1) >= self.config.above)
+        columns = np.array([CLASS_INDEX[code] for code in self.config.names])
+        rows = np.flatnonzero(tiles[:, columns].sum(axis=1) >= self.config.above)
         if rows.size == 0:
             return tiles
         crops = crops_of(rows)
         if crops.shape[1:] != (self.size, self.size, 3):
             raise ValueError(f"second look crops must be (N, {self.size}, {self.size}, 3), got {crops.shape}")
         probs = run_batched(self.session, self.input_name, self.fixed_batch, turned_views(crops, self.turns))
-        if probs.shape[1] != len(SECOND_LOOK):
-            raise ModelError(f"second look returned {probs.shape[1]} classes, expected {len(SECOND_LOOK)}")
+        if probs.shape[1] != columns.size:
+            raise ModelError(f"second look returned {probs.shape[1]} classes, expected {columns.size}")
         second = _as_probabilities(probs).reshape(len(self.turns), rows.size, -1).mean(axis=0)
-        return share_out(tiles, rows, second)
+        return share_out(tiles, rows, second, columns)
 
 
 def _as_probabilities(values: np.ndarray) -> np.ndarray:

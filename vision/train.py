@@ -36,7 +36,7 @@ import numpy as np
 
 from vision.classes import CLASS_INDEX, CLASSES, NOT_A_TILE
 from vision.crops import crop_tiles
-from vision.onnx_models import SECOND_LOOK
+from vision.onnx_models import SECOND_LOOK, second_look_names_ok
 from vision.tile_set import COPIES_IN_SET
 
 DEFAULT_PROJECT = Path.home() / ".cache" / "mahjong-train"
@@ -270,17 +270,20 @@ def second_look_data(
     val_fraction: float,
     seed: int,
     size: int = CLASSIFIER_SIZE,
+    also: tuple[str, ...] = (),
 ) -> None:
     """The second look's training set: `size` square crops of the flowers and seasons of scene
-    sets, cut only where the tile's short side is at least `min_side` pixels and nine tenths of it
-    show (train the second look at the same `--imgsz`).
+    sets (and of the faces `also`), cut only where the tile's short side is at least `min_side`
+    pixels and nine tenths of it show (train the second look at the same `--imgsz`).
 
     A flower differs from the next only in a corner number or a name, which a small or hidden tile
     does not show: the first classifier's crops of them are mostly guesses to learn from. Class
-    folders keep the classifier's names ("34_F1" ...), so the exported model names the eight in order.
+    folders keep the classifier's names ("34_F1" ...), so the exported model names its faces in
+    the classifier's order.
     """
     rng = np.random.default_rng(seed)
-    folders = {code: class_folder(CLASS_INDEX[code]) for code in SECOND_LOOK}
+    codes = set(SECOND_LOOK) | set(also)
+    folders = {code: class_folder(CLASS_INDEX[code]) for code in sorted(codes, key=CLASS_INDEX.__getitem__)}
     for split in ("train", "val"):
         for folder in folders.values():
             (out / "classifier" / split / folder).mkdir(parents=True, exist_ok=True)
@@ -289,7 +292,7 @@ def second_look_data(
         splits = split_scenes(source, val_fraction, seed)
         for split, name in ((part, name) for part in ("val", "train") for name in splits[part]):
             meta = json.loads((source / "meta" / f"{name}.json").read_text())
-            tiles = [t for t in meta["tiles"] if _legible_second_look(t, min_side)]
+            tiles = [t for t in meta["tiles"] if t["code"] in codes and _legible(t, min_side)]
             if not tiles:
                 continue
             rgb = cv2.cvtColor(cv2.imread(str(source / meta["image"])), cv2.COLOR_BGR2RGB)
@@ -304,14 +307,9 @@ def second_look_data(
     print(f"second look: {counts['train']} train / {counts['val']} val crops -> {out / 'classifier'}")
 
 
-def _legible_second_look(tile: dict[str, Any], min_side: float) -> bool:
+def _legible(tile: dict[str, Any], min_side: float) -> bool:
     x1, y1, x2, y2 = tile["xyxy"]
-    return (
-        tile["code"] in SECOND_LOOK
-        and tile.get("face_up", True)
-        and tile.get("visible", 1.0) >= 0.9
-        and min(x2 - x1, y2 - y1) >= min_side
-    )
+    return tile.get("face_up", True) and tile.get("visible", 1.0) >= 0.9 and min(x2 - x1, y2 - y1) >= min_side
 
 
 def set_torch_threads(trainer: object) -> None:
@@ -525,14 +523,23 @@ def _export_second_look(checkpoint: Path, out: Path, above: float) -> dict[str, 
     from ultralytics import YOLO
 
     model = YOLO(str(checkpoint))
-    names = [model.names[i] for i in range(len(model.names))]
-    expected = [class_folder(CLASS_INDEX[code]) for code in SECOND_LOOK]
-    if names != expected:
-        sys.exit(f"second look classes {names} differ from {expected}")
+    folders = [model.names[i] for i in range(len(model.names))]
+    codes = second_look_codes(folders)
     imgsz = int(model.ckpt.get("train_args", {}).get("imgsz", CLASSIFIER_SIZE))
     onnx_path = Path(model.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True, opset=17))
     shutil.copy(onnx_path, out / "tile_second_look.onnx")
-    return {"file": "tile_second_look.onnx", "names": list(SECOND_LOOK), "above": above, "imgsz": imgsz}
+    return {"file": "tile_second_look.onnx", "names": list(codes), "above": above, "imgsz": imgsz}
+
+
+def second_look_codes(folders: list[str]) -> tuple[str, ...]:
+    """The tile codes of a second look's class folders ("18_1s", "34_F1" ...); exits with one line
+    unless they are classifier folders in order that hold the eight flowers and seasons."""
+    codes = tuple(folder.split("_", 1)[-1] for folder in folders)
+    known = all(code in CLASS_INDEX for code in codes)
+    named = known and [class_folder(CLASS_INDEX[code]) for code in codes] == folders
+    if not (named and second_look_names_ok(codes)):
+        sys.exit(f"second look classes {folders} are not the flowers and seasons (and other faces) in order")
+    return codes
 
 
 def _compute(args: argparse.Namespace) -> Compute:
@@ -609,6 +616,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--size", type=int, default=CLASSIFIER_SIZE, help="crop side, px (train at this --imgsz)")
     p.add_argument("--crops-per-tile", type=int, default=2)
     p.add_argument("--val-fraction", type=float, default=0.05)
+    p.add_argument(
+        "--also", nargs="*", default=[], metavar="CODE", help="more faces to read: 1s (taken for a flower)"
+    )
     p.add_argument("--seed", type=int, default=0)
     p = sub.add_parser("export")
     p.add_argument("--detector", type=Path, required=True)
@@ -680,8 +690,18 @@ def main(argv: list[str] | None = None) -> None:
     elif args.stage == "merge":
         merge(args.out, args.sources, args.seed)
     elif args.stage == "second-look-data":
+        unknown = [code for code in args.also if code not in CLASS_INDEX]
+        if unknown:
+            sys.exit(f"second-look-data: --also {' '.join(unknown)}: not tile codes (see vision/classes.py)")
         second_look_data(
-            args.out, args.scenes, args.min_side, args.crops_per_tile, args.val_fraction, args.seed, args.size
+            args.out,
+            args.scenes,
+            args.min_side,
+            args.crops_per_tile,
+            args.val_fraction,
+            args.seed,
+            args.size,
+            tuple(args.also),
         )
     elif args.stage == "detector":
         train_detector(

@@ -64,6 +64,17 @@ def test_the_second_look_is_optional_and_validated() -> None:
     assert config is not None and config.file == "s.onnx" and config.above == 0.4
     with pytest.raises(ModelError, match="flowers and seasons"):
         parse_config(_sidecar(file="s.onnx", names=list(reversed(SECOND_LOOK))))
+    # more faces beside the eight, in the classifier's order: the bird of 1s comes first
+    nine = parse_config(_sidecar(file="s.onnx", names=["1s", *SECOND_LOOK])).second_look
+    assert nine is not None and nine.names == ("1s", *SECOND_LOOK)
+    for wrong in (
+        [*SECOND_LOOK, "1s"],
+        ["1s", *SECOND_LOOK[1:]],
+        ["1s", "1s", *SECOND_LOOK],
+        ["xx", *SECOND_LOOK],
+    ):
+        with pytest.raises(ModelError, match="flowers and seasons among them"):
+            parse_config(_sidecar(file="s.onnx", names=wrong))
     with pytest.raises(ModelError, match="above must be in"):
         parse_config(_sidecar(file="s.onnx", names=list(SECOND_LOOK), above=0))
     with pytest.raises(ModelError, match="missing 'file'"):
@@ -78,22 +89,26 @@ def test_the_second_look_is_optional_and_validated() -> None:
 def _with_second_look(
     directory: Path,
     names: str | None = None,
-    outputs: int = len(SECOND_LOOK),
+    outputs: int | None = None,
     size: int = 32,
     sidecar_size: int | None = None,
+    look: tuple[str, ...] = SECOND_LOOK,
 ) -> Path:
-    """Models where the first classifier (32 px) reads red as F1 and a second look (`size` px) reads
-    red as S3 and green as F2; the sidecar names `sidecar_size` as its crop size (None: the classifier's)."""
+    """Models where the first classifier (32 px) reads red, green, blue as F1, 1p, 1s and a second
+    look (`size` px, reading the faces `look`) reads them as S3, F2, F3; the sidecar names
+    `sidecar_size` as its crop size (None: the classifier's)."""
     sc = scene(600, 1000)
     write_models(directory, detector_rows(sc, (384, 640)))
-    f1, s3 = CLASS_INDEX["F1"], SECOND_LOOK.index("S3")
+    f1 = CLASS_INDEX["F1"]
     classifier_model(
         directory / "tile_classifier.onnx", 32, None, targets=(f1, CLASS_INDEX["1p"], CLASS_INDEX["1s"])
     )
-    classifier_model(directory / "tile_second_look.onnx", size, None, outputs, names, targets=(s3, 1, 2))
+    targets = (look.index("S3"), look.index("F2"), look.index("F3"))
+    outputs = len(look) if outputs is None else outputs
+    classifier_model(directory / "tile_second_look.onnx", size, None, outputs, names, targets=targets)
     path = directory / "models.json"
     data = json.loads(path.read_text())
-    data["second_look"] = {"file": "tile_second_look.onnx", "names": list(SECOND_LOOK), "above": 0.3}
+    data["second_look"] = {"file": "tile_second_look.onnx", "names": list(look), "above": 0.3}
     if sidecar_size is not None:
         data["second_look"]["imgsz"] = sidecar_size
     path.write_text(json.dumps(data))
@@ -147,3 +162,28 @@ def test_a_second_look_of_another_size_than_its_sidecar_says_is_refused(tmp_path
         TileReader.load(_with_second_look(tmp_path / "named", size=64, sidecar_size=48))
     with pytest.raises(ModelError, match="second look input is 64x64 but the classifier says 32"):
         TileReader.load(_with_second_look(tmp_path / "unnamed", size=64))
+
+
+def test_a_second_look_that_reads_1s_too_rereads_what_the_first_took_for_the_bird(tmp_path: Path) -> None:
+    sc = scene(600, 1000)
+    # the eight alone leave the blue tile the 1s the first look read (test above); with 1s among
+    # its faces the second look re-reads it, as F3
+    reader = TileReader.load(_with_second_look(tmp_path, look=("1s", *SECOND_LOOK)))
+    reading = reader.read(sc.rgb)
+    assert reading.detections.codes == ["S3", "1p", "F3"]
+    np.testing.assert_allclose(reading.probabilities.sum(axis=1), 1.0, atol=1e-5)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    arrays(np.float64, (4, len(CLASSES)), elements=st.floats(0, 1)),
+    arrays(np.float64, (4, 9), elements=st.floats(0, 1)),
+)
+def test_sharing_out_over_nine_faces_keeps_every_other_face(first: np.ndarray, second: np.ndarray) -> None:
+    columns = np.array([CLASS_INDEX[code] for code in ("1s", *SECOND_LOOK)])
+    tiles, rows, again = _rows(first), np.arange(4), _rows(second)
+    out = share_out(tiles, rows, again, columns)
+    np.testing.assert_allclose(out.sum(axis=1), 1.0, atol=1e-9)
+    others = [i for i in range(len(CLASSES)) if i not in columns]
+    np.testing.assert_array_equal(out[:, others], tiles[:, others])
+    np.testing.assert_allclose(out[:, columns] / out[:, columns].sum(axis=1, keepdims=True), again, atol=1e-9)

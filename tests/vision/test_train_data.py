@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
@@ -14,7 +15,7 @@ from datasets.synth import main as synth_main
 from vision.classes import CLASSES
 from vision.onnx_models import SECOND_LOOK
 from vision.tile_set import COPIES_IN_SET
-from vision.train import CLASSIFIER_SIZE, _overlaps, class_folder, main, negative_boxes
+from vision.train import CLASSIFIER_SIZE, _overlaps, class_folder, main, negative_boxes, second_look_codes
 
 
 @st.composite
@@ -197,3 +198,37 @@ def test_second_look_data_cuts_only_legible_flowers_and_seasons(tmp_path: Path) 
     main([*args, "--out", str(tmp_path / "large"), "--val-fraction", "0.25", "--size", "160"])
     large = [*(tmp_path / "large" / "classifier").glob("*/*/*.jpg")]
     assert len(large) == len(train) + len(val) and {Image.open(p).size for p in large} == {(160, 160)}
+
+
+def test_second_look_data_also_cuts_the_faces_named(tmp_path: Path) -> None:
+    scenes = _small_scenes(tmp_path, 4, seed=6)
+    metas = [json.loads(p.read_text()) for p in sorted((scenes / "meta").glob("*.json"))]
+    birds = sum(t["code"] == "1s" and t["face_up"] and t["visible"] >= 0.9 for m in metas for t in m["tiles"])
+    args = [
+        "second-look-data",
+        "--scenes",
+        str(scenes),
+        "--min-side",
+        "0",
+        "--seed",
+        "1",
+        "--val-fraction",
+        "0.25",
+    ]
+    main([*args, "--out", str(tmp_path / "nine"), "--also", "1s"])
+    folders = sorted(p.name for p in (tmp_path / "nine" / "classifier" / "train").iterdir())
+    assert folders == [class_folder(CLASSES.index(code)) for code in ("1s", *SECOND_LOOK)]
+    crops = [*(tmp_path / "nine" / "classifier").glob(f"*/{class_folder(CLASSES.index('1s'))}/*.jpg")]
+    assert birds > 0, "the scenes hold no 1s: pick another seed"
+    assert len(crops) >= birds  # one crop per tile in val, two in train
+    with pytest.raises(SystemExit, match="--also 9x: not tile codes"):
+        main([*args, "--out", str(tmp_path / "bad"), "--also", "9x"])
+
+
+def test_second_look_codes_come_from_its_class_folders() -> None:
+    folders = [class_folder(CLASSES.index(code)) for code in ("1s", *SECOND_LOOK)]
+    assert second_look_codes(folders) == ("1s", *SECOND_LOOK)
+    assert second_look_codes(folders[1:]) == SECOND_LOOK
+    for wrong in (folders[2:], [*folders[1:], folders[0]], ["18_xx", *folders[1:]]):
+        with pytest.raises(SystemExit, match="not the flowers and seasons"):
+            second_look_codes(wrong)

@@ -23,6 +23,7 @@ import random
 import shutil
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -542,6 +543,44 @@ def second_look_codes(folders: list[str]) -> tuple[str, ...]:
     return codes
 
 
+def averaged(
+    first: Mapping[str, np.ndarray], second: Mapping[str, np.ndarray], weight: float
+) -> dict[str, np.ndarray]:
+    """`weight` of each floating-point entry of `first` plus the rest of `second`'s, summed in float32
+    and stored in the entry's own type (a "soup" of two fine-tunings of one model: it kept the gains
+    of both where either alone traded one held-out set for another); other entries (BatchNorm's
+    batch count) are `second`'s. Exits with one line when the two are not the same model."""
+    if first.keys() != second.keys():
+        sys.exit("soup: the two checkpoints hold different layers")
+    out = {}
+    w = np.float32(weight)
+    for key, a in first.items():
+        b = second[key]
+        if a.shape != b.shape:
+            sys.exit(f"soup: {key} is {a.shape} in one checkpoint and {b.shape} in the other")
+        if a.dtype.kind == "f":
+            out[key] = (w * a.astype(np.float32) + (np.float32(1) - w) * b.astype(np.float32)).astype(a.dtype)
+        else:
+            out[key] = b
+    return out
+
+
+def soup(first: Path, second: Path, weight: float, out: Path) -> None:
+    """`out`: the checkpoint `second` with `averaged` weights (ultralytics format, no EMA)."""
+    import copy
+
+    import torch
+
+    a = torch.load(first, map_location="cpu", weights_only=False)
+    b = torch.load(second, map_location="cpu", weights_only=False)
+    state = [{k: v.detach().cpu().numpy() for k, v in c["model"].state_dict().items()} for c in (a, b)]
+    model = copy.deepcopy(b["model"])
+    model.load_state_dict({k: torch.from_numpy(v) for k, v in averaged(*state, weight).items()})
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({**b, "model": model, "ema": None}, out)
+    print(f"soup: {weight:g} x {first} + {1 - weight:g} x {second} -> {out}")
+
+
 def _compute(args: argparse.Namespace) -> Compute:
     if args.workers < 0 or (args.hours is not None and args.hours <= 0):
         raise SystemExit("train: --workers must be >= 0 and --hours > 0")
@@ -620,6 +659,11 @@ def main(argv: list[str] | None = None) -> None:
         "--also", nargs="*", default=[], metavar="CODE", help="more faces to read: 1s (taken for a flower)"
     )
     p.add_argument("--seed", type=int, default=0)
+    p = sub.add_parser("soup", help="average the weights of two checkpoints of one model")
+    p.add_argument("--first", type=Path, required=True)
+    p.add_argument("--second", type=Path, required=True)
+    p.add_argument("--weight", type=float, default=0.5, help="the first checkpoint's share, 0..1")
+    p.add_argument("--out", type=Path, required=True)
     p = sub.add_parser("export")
     p.add_argument("--detector", type=Path, required=True)
     p.add_argument("--classifier", type=Path, required=True)
@@ -703,6 +747,10 @@ def main(argv: list[str] | None = None) -> None:
             args.size,
             tuple(args.also),
         )
+    elif args.stage == "soup":
+        if not 0.0 <= args.weight <= 1.0:
+            sys.exit(f"soup: --weight must be in 0..1, got {args.weight}")
+        soup(args.first, args.second, args.weight, args.out)
     elif args.stage == "detector":
         train_detector(
             args.data,

@@ -1,15 +1,16 @@
 """Where `python -m vision.train` trains: the CPU by default, or a lent GPU (`--device`), for a fixed
-time (`--hours`)."""
+time (`--hours`); and `soup`, two checkpoints' weights averaged."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import vision.train as train
-from vision.train import Compute, _run
+from vision.train import Compute, _run, averaged
 
 
 def _args(compute: Compute) -> dict[str, Any]:
@@ -44,3 +45,28 @@ def test_the_cli_hands_the_compute_to_the_trainer(
 def test_bad_compute_is_refused_in_one_line(bad: list[str], tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="--workers must be >= 0 and --hours > 0"):
         train.main(["classifier", "--data", str(tmp_path), *bad])
+
+
+def test_a_soup_averages_the_float_weights_and_keeps_their_type() -> None:
+    first = {"w": np.array([1.0, 3.0], np.float16), "n": np.array(5, np.int64)}
+    second = {"w": np.array([3.0, -1.0], np.float16), "n": np.array(9, np.int64)}
+    out = averaged(first, second, 0.25)
+    assert out["w"].dtype == np.float16
+    np.testing.assert_array_equal(out["w"], np.array([2.5, 0.0], np.float16))
+    assert out["n"] == 9  # counts are the second's, not averaged
+    np.testing.assert_array_equal(averaged(first, second, 1.0)["w"], first["w"])
+
+
+def test_a_soup_of_two_different_models_is_refused_in_one_line() -> None:
+    a = {"w": np.zeros(3, np.float32)}
+    with pytest.raises(SystemExit, match="different layers"):
+        averaged(a, {"v": np.zeros(3, np.float32)}, 0.5)
+    with pytest.raises(SystemExit, match=r"w is \(3,\) in one checkpoint and \(4,\)"):
+        averaged(a, {"w": np.zeros(4, np.float32)}, 0.5)
+
+
+@pytest.mark.parametrize("weight", ["-0.1", "1.5"])
+def test_a_soup_weight_outside_0_1_is_refused(weight: str, tmp_path: Path) -> None:
+    pt = str(tmp_path / "a.pt")
+    with pytest.raises(SystemExit, match=r"--weight must be in 0\.\.1"):
+        train.main(["soup", "--first", pt, "--second", pt, "--weight", weight, "--out", pt])

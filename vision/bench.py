@@ -165,22 +165,26 @@ def lines_of_boxes(xyxy: np.ndarray) -> list[list[int]]:
 
 
 def align(true_row: Sequence[str], read_row: Sequence[str]) -> list[tuple[int | None, int | None]]:
-    """Fewest edits turning `true_row` into `read_row` (a swap of one tile for another costs as
-    much as a missed or an extra tile); the pairs (true index, read index), None where unpaired."""
+    """The pairs (true index, read index), None where unpaired, of the alignment of a labelled row
+    with a chain of read boxes that leaves only as many tiles unpaired as the two differ in length,
+    and among those the one with the fewest tiles read wrong. Each read box is a place: where the
+    counts agree, the k-th tile is compared with the k-th box, so a row read shifted by one (S1 S2
+    S3 S4 read 1s S3 S4 S2) is four tiles wrong, not two right beside a missed and an extra one."""
     n, m = len(true_row), len(read_row)
+    gap = n + m + 1  # dearer than any number of wrong tiles: a gap only where the lengths need one
     cost = np.zeros((n + 1, m + 1), int)
-    cost[:, 0], cost[0, :] = np.arange(n + 1), np.arange(m + 1)
+    cost[:, 0], cost[0, :] = np.arange(n + 1) * gap, np.arange(m + 1) * gap
     for i in range(1, n + 1):
         for j in range(1, m + 1):
             same = true_row[i - 1] == read_row[j - 1]
-            cost[i, j] = min(cost[i - 1, j - 1] + (not same), cost[i - 1, j] + 1, cost[i, j - 1] + 1)
+            cost[i, j] = min(cost[i - 1, j - 1] + (not same), cost[i - 1, j] + gap, cost[i, j - 1] + gap)
     pairs: list[tuple[int | None, int | None]] = []
     i, j = n, m
     while i or j:
         if i and j and cost[i, j] == cost[i - 1, j - 1] + (true_row[i - 1] != read_row[j - 1]):
             pairs.append((i - 1, j - 1))
             i, j = i - 1, j - 1
-        elif i and cost[i, j] == cost[i - 1, j] + 1:
+        elif i and cost[i, j] == cost[i - 1, j] + gap:
             pairs.append((i - 1, None))
             i -= 1
         else:

@@ -267,6 +267,19 @@ def test_an_alignment_pairs_every_tile_once_in_order(true_row: list[str], read_r
     )
     assert matches >= prefix
     assert all(t == r for t, r in align(true_row, true_row))
+    # only as many tiles unpaired as the lengths differ by: same length, place by place
+    unpaired = sum(t is None or r is None for t, r in pairs)
+    assert unpaired == abs(len(true_row) - len(read_row))
+    if len(true_row) == len(read_row):
+        assert pairs == [(k, k) for k in range(len(true_row))]
+
+
+def test_a_row_read_shifted_by_one_place_is_wrong_at_every_shifted_place() -> None:
+    read = match_rows(np.array(_row(4)), ["1s", "S3", "S4", "S2"], [["S1", "S2", "S3", "S4"]])
+    assert (read.counts.right, read.counts.extra, read.counts.missed) == (0, 4, 4)
+    assert read.counts.confusions == Counter(
+        {("S1", "1s"): 1, ("S2", "S3"): 1, ("S3", "S4"): 1, ("S4", "S2"): 1}
+    )
 
 
 def test_rows_and_columns_of_touching_tiles_are_chained_in_reading_order() -> None:

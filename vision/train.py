@@ -340,22 +340,50 @@ class Compute:
     hours: float | None = None
 
 
-def train_detector(
-    data: Path,
-    epochs: int,
-    imgsz: int,
-    batch: int,
-    project: Path,
-    name: str,
-    seed: int,
-    resume_from: str | None,
-    fraction: float,
-    compute: Compute = Compute(),
-) -> None:
-    model = _cpu_model(resume_from or "yolo11n.yaml")
+@dataclass(frozen=True)
+class Run:
+    """What every training run names: its length, input size and batch, where its checkpoints go
+    (`project`/`name`), its seed, the checkpoint it starts from (None: random init) and `compute`."""
+
+    epochs: int
+    imgsz: int
+    batch: int
+    project: Path
+    name: str
+    seed: int
+    resume_from: str | None = None
+    compute: Compute = Compute()
+
+    def train_args(self) -> dict[str, Any]:
+        """The `train` arguments both models share: offline runs, no plots, no mirrored tiles
+        (mirrored characters are not tiles). AMP stays off on a GPU too: its check loads
+        yolo11n.pt, a download, and these small models are bound by the loader."""
+        time_limit = {} if self.compute.hours is None else {"time": self.compute.hours}
+        return {
+            "epochs": self.epochs,
+            "imgsz": self.imgsz,
+            "batch": self.batch,
+            "device": self.compute.device,
+            "workers": self.compute.workers,
+            **time_limit,
+            "project": str(self.project),
+            "name": self.name,
+            "exist_ok": True,
+            "seed": self.seed,
+            "deterministic": False,
+            "plots": False,
+            "pretrained": self.resume_from is not None,
+            "amp": False,
+            "fliplr": 0.0,
+            "patience": 100,
+        }
+
+
+def train_detector(run: Run, data: Path, fraction: float) -> None:
+    model = _cpu_model(run.resume_from or "yolo11n.yaml")
     model.train(
         data=str(data / "detector" / "data.yaml"),
-        **_run(epochs, imgsz, batch, project, name, seed, resume_from, compute),
+        **run.train_args(),
         single_cls=True,
         mosaic=0.5,
         degrees=0.0,
@@ -376,59 +404,18 @@ def _cpu_model(weights_or_yaml: str) -> Any:
     return model
 
 
-def _run(
-    epochs: int,
-    imgsz: int,
-    batch: int,
-    project: Path,
-    name: str,
-    seed: int,
-    resume_from: str | None,
-    compute: Compute,
-) -> dict[str, Any]:
-    """The `train` arguments both models share: offline runs, no plots, no mirrored tiles
-    (mirrored characters are not tiles), checkpoints under `project`/`name`. AMP stays off on a GPU
-    too: its check loads yolo11n.pt, a download, and these small models are bound by the loader."""
-    time_limit = {} if compute.hours is None else {"time": compute.hours}
-    return {
-        "epochs": epochs,
-        "imgsz": imgsz,
-        "batch": batch,
-        "device": compute.device,
-        "workers": compute.workers,
-        **time_limit,
-        "project": str(project),
-        "name": name,
-        "exist_ok": True,
-        "seed": seed,
-        "deterministic": False,
-        "plots": False,
-        "pretrained": resume_from is not None,
-        "amp": False,
-        "fliplr": 0.0,
-        "patience": 100,
-    }
-
-
 def train_classifier(
+    run: Run,
     data: Path,
-    epochs: int,
-    imgsz: int,
-    batch: int,
-    project: Path,
-    name: str,
-    seed: int,
-    resume_from: str | None,
     optimizer: str = "auto",
     lr0: float = 0.01,
     warmup_epochs: float = 3.0,
     crop_cut: float = 0.15,
-    compute: Compute = Compute(),
 ) -> None:
-    model = _cpu_model(resume_from or "yolo11n-cls.yaml")
+    model = _cpu_model(run.resume_from or "yolo11n-cls.yaml")
     model.train(
         data=str(data / "classifier"),
-        **_run(epochs, imgsz, batch, project, name, seed, resume_from, compute),
+        **run.train_args(),
         erasing=0.0,
         auto_augment="randaugment",
         optimizer=optimizer,
@@ -581,10 +568,11 @@ def soup(first: Path, second: Path, weight: float, out: Path) -> None:
     print(f"soup: {weight:g} x {first} + {1 - weight:g} x {second} -> {out}")
 
 
-def _compute(args: argparse.Namespace) -> Compute:
+def _run(args: argparse.Namespace) -> Run:
     if args.workers < 0 or (args.hours is not None and args.hours <= 0):
         raise SystemExit("train: --workers must be >= 0 and --hours > 0")
-    return Compute(device=args.device, workers=args.workers, hours=args.hours)
+    compute = Compute(device=args.device, workers=args.workers, hours=args.hours)
+    return Run(args.epochs, args.imgsz, args.batch, args.project, args.name, args.seed, args.weights, compute)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -752,34 +740,9 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(f"soup: --weight must be in 0..1, got {args.weight}")
         soup(args.first, args.second, args.weight, args.out)
     elif args.stage == "detector":
-        train_detector(
-            args.data,
-            args.epochs,
-            args.imgsz,
-            args.batch,
-            args.project,
-            args.name,
-            args.seed,
-            args.weights,
-            args.fraction,
-            _compute(args),
-        )
+        train_detector(_run(args), args.data, args.fraction)
     elif args.stage == "classifier":
-        train_classifier(
-            args.data,
-            args.epochs,
-            args.imgsz,
-            args.batch,
-            args.project,
-            args.name,
-            args.seed,
-            args.weights,
-            args.optimizer,
-            args.lr0,
-            args.warmup_epochs,
-            args.crop_cut,
-            _compute(args),
-        )
+        train_classifier(_run(args), args.data, args.optimizer, args.lr0, args.warmup_epochs, args.crop_cut)
     else:
         export(
             args.detector,

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 import vision.train as train
-from vision.train import Compute, _run, averaged
+from vision.train import Compute, Run, averaged
 
 
 def _args(compute: Compute) -> dict[str, Any]:
-    return _run(3, 96, 64, Path("/tmp/p"), "cls", 7, None, compute)
+    return Run(3, 96, 64, Path("/tmp/p"), "cls", 7, None, compute).train_args()
 
 
 def test_default_run_stays_on_the_cpu_with_no_time_limit() -> None:
@@ -34,11 +34,13 @@ def test_a_gpu_run_takes_its_device_loaders_and_hours() -> None:
 def test_the_cli_hands_the_compute_to_the_trainer(
     stage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seen: list[Compute] = []
+    seen: list[Run] = []
     trainer = "train_classifier" if stage == "classifier" else "train_detector"
-    monkeypatch.setattr(train, trainer, lambda *a: seen.append(a[-1]))
-    train.main([stage, "--data", str(tmp_path), "--device", "0", "--workers", "6", "--hours", "0.5"])
-    assert seen == [Compute(device="0", workers=6, hours=0.5)]
+    monkeypatch.setattr(train, trainer, lambda run, *rest: seen.append(run))
+    argv = [stage, "--data", str(tmp_path), "--device", "0", "--workers", "6", "--hours", "0.5"]
+    train.main([*argv, "--epochs", "4", "--name", "n", "--seed", "3", "--weights", "w.pt"])
+    assert [run.compute for run in seen] == [Compute(device="0", workers=6, hours=0.5)]
+    assert (seen[0].epochs, seen[0].name, seen[0].seed, seen[0].resume_from) == (4, "n", 3, "w.pt")
 
 
 @pytest.mark.parametrize("bad", [["--hours", "0"], ["--hours", "-1"], ["--workers", "-2"]])

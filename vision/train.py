@@ -302,8 +302,8 @@ def second_look_data(
                 boxes = jitter_boxes(xyxy, rng, 0.07) if split == "train" else xyxy
                 crops = crop_tiles(rgb, boxes.astype(np.float32), size, CROP_MARGIN)
                 for i, (tile, crop) in enumerate(zip(tiles, crops, strict=True)):
-                    folder = out / "classifier" / split / folders[tile["code"]]
-                    _write_crop(folder / f"{source.name}_{name}_{i}_{k}.jpg", crop)
+                    target = out / "classifier" / split / folders[tile["code"]]
+                    _write_crop(target / f"{source.name}_{name}_{i}_{k}.jpg", crop)
                     counts[split] += 1
     print(f"second look: {counts['train']} train / {counts['val']} val crops -> {out / 'classifier'}")
 
@@ -560,9 +560,12 @@ def soup(first: Path, second: Path, weight: float, out: Path) -> None:
 
     a = torch.load(first, map_location="cpu", weights_only=False)
     b = torch.load(second, map_location="cpu", weights_only=False)
-    state = [{k: v.detach().cpu().numpy() for k, v in c["model"].state_dict().items()} for c in (a, b)]
+    first_state, second_state = (
+        {k: v.detach().cpu().numpy() for k, v in c["model"].state_dict().items()} for c in (a, b)
+    )
     model = copy.deepcopy(b["model"])
-    model.load_state_dict({k: torch.from_numpy(v) for k, v in averaged(*state, weight).items()})
+    mean = averaged(first_state, second_state, weight)
+    model.load_state_dict({k: torch.from_numpy(v) for k, v in mean.items()})
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({**b, "model": model, "ema": None}, out)
     print(f"soup: {weight:g} x {first} + {1 - weight:g} x {second} -> {out}")

@@ -85,7 +85,6 @@ class ClassifierConfig:
 # The faces the second look reads again: they differ only in small marks (a corner number, a name).
 # A second look may read more faces beside them (the first look's bird of 1s, taken for a flower).
 SECOND_LOOK: tuple[str, ...] = FLOWERS + SEASONS
-SECOND_LOOK_COLUMNS = np.array([CLASS_INDEX[code] for code in SECOND_LOOK])  # their places in CLASSES
 
 
 def second_look_names_ok(names: Sequence[str]) -> bool:
@@ -658,9 +657,7 @@ def run_batched(
     return np.concatenate(parts)
 
 
-def share_out(
-    tiles: np.ndarray, rows: np.ndarray, second: np.ndarray, columns: np.ndarray = SECOND_LOOK_COLUMNS
-) -> np.ndarray:
+def share_out(tiles: np.ndarray, rows: np.ndarray, second: np.ndarray, columns: np.ndarray) -> np.ndarray:
     """`tiles` (N, 49) with the probability each of `rows` gives the faces at `columns` shared out
     among them as `second` (len(rows), len(columns)) says; every other face and row keeps its value."""
     out = tiles.copy()
@@ -672,7 +669,8 @@ def share_out(
 @dataclass(frozen=True)
 class SecondLook:
     """The flowers-and-seasons classifier (`SecondLookConfig`): reads `size` square crops in the
-    first classifier's quarter `turns` (a tile lies at any angle) and averages them."""
+    first classifier's quarter `turns` (a tile lies at any angle) and averages them; `columns` are
+    its names' places in CLASSES."""
 
     session: ort.InferenceSession
     config: SecondLookConfig
@@ -680,6 +678,7 @@ class SecondLook:
     fixed_batch: int | None
     size: int
     turns: tuple[int, ...]
+    columns: np.ndarray
 
     @classmethod
     def from_session(
@@ -702,12 +701,13 @@ class SecondLook:
             fixed_batch=fixed_batch,
             size=size,
             turns=turns,
+            columns=np.array([CLASS_INDEX[code] for code in config.names]),
         )
 
     def refine(self, crops_of: Callable[[np.ndarray], np.ndarray], tiles: np.ndarray) -> np.ndarray:
         """`tiles` (N, 49) with its names re-read where they hold at least `above` together;
         `crops_of(rows)` gives those rows' crops, `size` square, upright as cut."""
-        columns = np.array([CLASS_INDEX[code] for code in self.config.names])
+        columns = self.columns
         rows = np.flatnonzero(tiles[:, columns].sum(axis=1) >= self.config.above)
         if rows.size == 0:
             return tiles

@@ -37,7 +37,7 @@ def test_sharing_out_moves_only_the_eights_share_of_the_chosen_rows(
 ) -> None:
     tiles, rows = _rows(first), np.array(sorted(chosen))
     again = _rows(second)[: len(rows)]
-    out = share_out(tiles, rows, again)
+    out = share_out(tiles, rows, again, np.array(COLUMNS))
     np.testing.assert_allclose(out.sum(axis=1), 1.0, atol=1e-9)
     others = [i for i in range(len(CLASSES)) if i not in COLUMNS]
     np.testing.assert_array_equal(out[:, others], tiles[:, others])

@@ -37,7 +37,9 @@ import numpy as np
 
 from vision.classes import CLASS_INDEX, CLASSES, NOT_A_TILE
 from vision.crops import crop_tiles
+from vision.ensemble import EnsembleError, join_files
 from vision.onnx_models import SECOND_LOOK, second_look_names_ok
+from vision.recover import RecoverError, recover
 from vision.tile_set import COPIES_IN_SET
 
 DEFAULT_PROJECT = Path.home() / ".cache" / "mahjong-train"
@@ -139,6 +141,14 @@ def split_scenes(scenes: Path, val_fraction: float, seed: int) -> dict[str, list
     return {"val": names[:n_val], "train": names[n_val:]}
 
 
+def _scene_rgb(path: Path) -> np.ndarray:
+    """A rendered scene as RGB; exits with one line when the file is missing or unreadable."""
+    bgr = cv2.imread(str(path))
+    if bgr is None:
+        sys.exit(f"data: cannot read the scene image {path}")
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+
+
 def build_data(
     scenes: Path,
     out: Path,
@@ -183,8 +193,7 @@ def build_data(
         for name in split_names:
             meta = json.loads((scenes / "meta" / f"{name}.json").read_text())
             image_path = scenes / meta["image"]
-            bgr = cv2.imread(str(image_path))
-            rgb = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+            rgb = _scene_rgb(image_path)
             tiles = meta["tiles"]
             if not tiles:
                 continue
@@ -296,7 +305,7 @@ def second_look_data(
             tiles = [t for t in meta["tiles"] if t["code"] in codes and _legible(t, min_side)]
             if not tiles:
                 continue
-            rgb = cv2.cvtColor(cv2.imread(str(source / meta["image"])), cv2.COLOR_BGR2RGB)
+            rgb = _scene_rgb(source / meta["image"])
             xyxy = np.array([t["xyxy"] for t in tiles], np.float32)
             for k in range(crops_per_tile if split == "train" else 1):
                 boxes = jitter_boxes(xyxy, rng, 0.07) if split == "train" else xyxy
@@ -655,6 +664,20 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--second", type=Path, required=True)
     p.add_argument("--weight", type=float, default=0.5, help="the first checkpoint's share, 0..1")
     p.add_argument("--out", type=Path, required=True)
+    p = sub.add_parser("ensemble", help="two exported classifiers as one ONNX graph (averaged)")
+    p.add_argument("--first", type=Path, required=True, help="an exported classifier (.onnx)")
+    p.add_argument("--second", type=Path, required=True, help="another, same input and classes")
+    p.add_argument("--weight", type=float, default=0.5, help="the first classifier's share, 0..1")
+    p.add_argument("--out", type=Path, required=True)
+    p = sub.add_parser("recover", help="a checkpoint to train from, rebuilt from a shipped ONNX classifier")
+    p.add_argument(
+        "--onnx", type=Path, required=True, help="an exported classifier, e.g. models/tile_classifier.onnx"
+    )
+    p.add_argument(
+        "--crops", type=Path, required=True, help="a classifier data folder (the BatchNorms fit its crops)"
+    )
+    p.add_argument("--count", type=int, default=256, help="crops to fit on")
+    p.add_argument("--out", type=Path, required=True)
     p = sub.add_parser("export")
     p.add_argument("--detector", type=Path, required=True)
     p.add_argument("--classifier", type=Path, required=True)
@@ -742,6 +765,18 @@ def main(argv: list[str] | None = None) -> None:
         if not 0.0 <= args.weight <= 1.0:
             sys.exit(f"soup: --weight must be in 0..1, got {args.weight}")
         soup(args.first, args.second, args.weight, args.out)
+    elif args.stage == "ensemble":
+        try:
+            join_files(args.first, args.second, args.weight, args.out)
+        except EnsembleError as error:
+            sys.exit(str(error))
+        print(f"ensemble: {args.weight:g} x {args.first} + {1 - args.weight:g} x {args.second} -> {args.out}")
+    elif args.stage == "recover":
+        try:
+            gap = recover(args.onnx, args.crops, args.out, args.count)
+        except RecoverError as error:
+            sys.exit(str(error))
+        print(f"recover: {args.onnx} -> {args.out}; reads as the ONNX file does, to {gap:.1e}")
     elif args.stage == "detector":
         train_detector(_run(args), args.data, args.fraction)
     elif args.stage == "classifier":

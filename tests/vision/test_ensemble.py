@@ -1,0 +1,128 @@
+"""Two classifiers joined into one ONNX graph: the joined file reads the weighted average of what each
+reads, runs in the app's classifier unchanged, and pairs that cannot be joined are refused in a line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+
+from tests.vision.tinymodels import BLUE, GREEN, RED, classifier_model, write_models
+from vision.classes import CLASS_INDEX
+from vision.ensemble import JOINED_KEY, EnsembleError, join_files, joined
+from vision.onnx_models import TileClassifier, load_config, make_session
+from vision.train import main as train_main
+
+SIZE = 16
+NAMES = "{0: '00_1m', 1: '01_2m'}"
+
+
+def _crops(*rgb: tuple[int, int, int]) -> np.ndarray:
+    return np.stack([np.full((SIZE, SIZE, 3), colour, np.uint8) for colour in rgb])
+
+
+def _read(path: Path, crops: np.ndarray) -> np.ndarray:
+    session = ort.InferenceSession(str(path))
+    blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+    return np.asarray(session.run(None, {session.get_inputs()[0].name: blob})[0])
+
+
+@pytest.fixture
+def two(tmp_path: Path) -> tuple[Path, Path]:
+    """Two classifiers that read a red crop differently (1m and 5m), green and blue alike."""
+    first, second = tmp_path / "first.onnx", tmp_path / "second.onnx"
+    classifier_model(first, SIZE, None)
+    classifier_model(second, SIZE, None, targets=(CLASS_INDEX["5m"], GREEN, BLUE))
+    return first, second
+
+
+@pytest.mark.parametrize("weight", [0.0, 0.3, 0.5, 1.0])
+def test_joined_reads_the_weighted_average(two: tuple[Path, Path], tmp_path: Path, weight: float) -> None:
+    crops = _crops((250, 0, 0), (0, 250, 0), (10, 20, 200), (120, 90, 30))
+    out = tmp_path / "joined.onnx"
+    join_files(two[0], two[1], weight, out)
+    expected = weight * _read(two[0], crops) + (1 - weight) * _read(two[1], crops)
+    np.testing.assert_allclose(_read(out, crops), expected, atol=1e-6)
+
+
+def test_joined_splits_a_disputed_crop_and_keeps_agreement(two: tuple[Path, Path], tmp_path: Path) -> None:
+    out = tmp_path / "joined.onnx"
+    join_files(two[0], two[1], 0.5, out)
+    probs = _read(out, _crops((250, 0, 0), (0, 250, 0)))
+    assert probs[0, RED] == pytest.approx(probs[0, CLASS_INDEX["5m"]], abs=1e-6)
+    assert probs[0, RED] > 0.45
+    assert probs[1].argmax() == GREEN and probs[1, GREEN] > 0.9
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-5)
+
+
+def test_the_app_runs_a_joined_classifier_unchanged(two: tuple[Path, Path], tmp_path: Path) -> None:
+    models = write_models(tmp_path / "models", np.zeros((1, 5), np.float32), cls_size=SIZE)
+    join_files(two[0], two[1], 0.75, models / "tile_classifier.onnx")
+    config = load_config(models).classifier
+    reader = TileClassifier.from_session(make_session(models / "tile_classifier.onnx"), config)
+    probs = reader.classify(_crops((250, 0, 0)))
+    # four turned views of a flat crop read alike: the average is the joined graph's own reading
+    assert probs[0, RED] > probs[0, CLASS_INDEX["5m"]] > 0.1
+
+
+def test_first_models_class_names_and_a_record_are_kept(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.onnx", tmp_path / "b.onnx"
+    classifier_model(first, SIZE, None, classes=2, names=NAMES, targets=(0, 1, 1))
+    classifier_model(second, SIZE, None, classes=2, names=NAMES, targets=(0, 1, 1))
+    out = tmp_path / "joined.onnx"
+    join_files(first, second, 0.25, out)
+    metadata = {p.key: p.value for p in onnx.load(str(out)).metadata_props}
+    assert metadata["names"] == NAMES
+    assert metadata[JOINED_KEY] == "0.25 x a.onnx + 0.75 x b.onnx"
+
+
+def test_joined_twice_nests_without_name_clashes(two: tuple[Path, Path], tmp_path: Path) -> None:
+    pair = tmp_path / "pair.onnx"
+    join_files(two[0], two[1], 0.5, pair)
+    third = tmp_path / "third.onnx"
+    classifier_model(third, SIZE, None, targets=(RED, CLASS_INDEX["9p"], BLUE))
+    out = tmp_path / "three.onnx"
+    join_files(pair, third, 2 / 3, out)
+    crops = _crops((0, 250, 0))
+    expected = (_read(two[0], crops) + _read(two[1], crops) + _read(third, crops)) / 3
+    np.testing.assert_allclose(_read(out, crops), expected, atol=1e-6)
+
+
+def test_different_inputs_outputs_or_classes_are_refused(tmp_path: Path) -> None:
+    base = tmp_path / "base.onnx"
+    classifier_model(base, SIZE, None, classes=2, names=NAMES, targets=(0, 1, 1))
+    other_size, other_classes, other_names = (tmp_path / f"{n}.onnx" for n in ("size", "classes", "names"))
+    classifier_model(other_size, SIZE * 2, None, classes=2, names=NAMES, targets=(0, 1, 1))
+    classifier_model(other_classes, SIZE, None, classes=3, targets=(0, 1, 2))
+    classifier_model(other_names, SIZE, None, classes=2, names="{0: '00_2m', 1: '01_1m'}", targets=(0, 1, 1))
+    refusals = ((other_size, "inputs differ"), (other_classes, "outputs differ"), (other_names, "classes"))
+    for other, why in refusals:
+        with pytest.raises(EnsembleError, match=why):
+            join_files(base, other, 0.5, tmp_path / "out.onnx")
+    with pytest.raises(EnsembleError, match=r"\[0, 1\]"):
+        joined(onnx.load(str(base)), onnx.load(str(base)), 1.5)
+
+
+def test_cli_refuses_a_file_that_is_not_a_model_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    not_a_model = tmp_path / "labels.json"
+    not_a_model.write_text(json.dumps({"a": 1}))
+    model = tmp_path / "model.onnx"
+    classifier_model(model, SIZE, None)
+    out = tmp_path / "out.onnx"
+    with pytest.raises(SystemExit) as stop:
+        train_main(["ensemble", "--first", str(model), "--second", str(not_a_model), "--out", str(out)])
+    message = str(stop.value.code)
+    assert "cannot read" in message and "labels.json" in message and "\n" not in message
+    assert not out.exists()
+    train_main(
+        ["ensemble", "--first", str(model), "--second", str(model), "--weight", "0.4", "--out", str(out)]
+    )
+    assert "0.4 x" in capsys.readouterr().out
+    crops = _crops((0, 0, 250))
+    np.testing.assert_allclose(_read(out, crops), _read(model, crops), atol=1e-6)

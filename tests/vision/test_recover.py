@@ -1,0 +1,131 @@
+"""A checkpoint rebuilt from an exported classifier reads as the ONNX file does, and starts training.
+
+The BatchNorm arithmetic and the refusals run everywhere; the round trip through ultralytics needs
+the `train` extra (torch) and is skipped without it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnx
+import pytest
+
+from tests.vision.tinymodels import classifier_model
+from vision.recover import RecoverError, batchnorm_after_fused, calibration_crops, onnx_weights
+from vision.train import main as train_main
+
+
+def test_batchnorm_after_fused_adds_the_bias_in_eval_and_training_mode() -> None:
+    rng = np.random.default_rng(3)
+    channels, eps = 5, 1e-3
+    y = rng.normal(rng.normal(size=channels) * 4, rng.uniform(0.1, 3, channels), size=(64, channels))
+    bias = rng.normal(size=channels)
+    mean, var = y.mean(axis=0), y.var(axis=0)
+    bn = batchnorm_after_fused(bias, mean, var, eps)
+    eval_mode = bn.weight * (y - bn.running_mean) / np.sqrt(bn.running_var + eps) + bn.bias
+    np.testing.assert_allclose(eval_mode, y + bias, atol=1e-9)
+    # on a batch with the fitted statistics, training mode (the batch's own) reads the same
+    training_mode = bn.weight * (y - mean) / np.sqrt(var + eps) + bn.bias
+    np.testing.assert_allclose(training_mode, y + bias, atol=1e-9)
+
+
+def test_a_file_that_is_not_a_classifier_is_refused_in_one_line(tmp_path: Path) -> None:
+    text = tmp_path / "notes.onnx"
+    text.write_text("not a model")
+    with pytest.raises(RecoverError, match="cannot read"):
+        onnx_weights(text)
+    tiny = tmp_path / "tiny.onnx"
+    classifier_model(tiny, 16, None)
+    with pytest.raises(RecoverError, match=r"not a yolo11n-cls\.yaml classifier"):
+        onnx_weights(tiny)
+    with pytest.raises(SystemExit) as stop:
+        train_main(
+            ["recover", "--onnx", str(tiny), "--crops", str(tmp_path), "--out", str(tmp_path / "x.pt")]
+        )
+    assert "not a yolo11n-cls.yaml classifier" in str(stop.value.code)
+    assert not (tmp_path / "o.pt").exists()
+
+
+def _crops_folder(root: Path, count: int = 12) -> Path:
+    rng = np.random.default_rng(0)
+    for i in range(count):
+        folder = root / "classifier" / "train" / f"{i % 3:02d}_x"
+        folder.mkdir(parents=True, exist_ok=True)
+        image = np.full((40, 30, 3), rng.integers(0, 255, 3), np.uint8)
+        cv2.rectangle(image, (5, 8), (20, 30), tuple(int(v) for v in rng.integers(0, 255, 3)), -1)
+        cv2.imwrite(str(folder / f"{i}.jpg"), image)
+    return root
+
+
+def test_calibration_crops_are_model_sized_rgb_in_unit_range(tmp_path: Path) -> None:
+    crops = calibration_crops(_crops_folder(tmp_path), 24, 5)
+    assert crops.shape == (5, 3, 24, 24) and crops.dtype == np.float32
+    assert crops.min() >= 0.0 and crops.max() <= 1.0
+    with pytest.raises(RecoverError, match="no crops"):
+        calibration_crops(tmp_path / "empty", 24, 5)
+
+
+def _exported_classifier(path: Path, classes: int, size: int) -> None:
+    """A randomly initialised yolo11n-cls with trained-looking BatchNorms, fused and exported as
+    ultralytics exports it."""
+    torch = pytest.importorskip("torch")
+    tasks = pytest.importorskip("ultralytics.nn.tasks")
+    torch.manual_seed(0)
+    model = tasks.ClassificationModel("yolo11n-cls.yaml", nc=classes, verbose=False)
+    with torch.no_grad():
+        for module in model.modules():
+            if isinstance(module, torch.nn.BatchNorm2d):
+                module.running_mean.normal_(0, 0.5)
+                module.running_var.uniform_(0.5, 2.0)
+                module.weight.uniform_(0.5, 1.5)
+                module.bias.normal_(0, 0.2)
+    model = model.fuse().eval()
+    model.names = {i: f"{i:02d}_c{i}" for i in range(classes)}
+
+    class Probabilities(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.model = model.model  # same parameter names as ultralytics' export: model.N....
+
+        def forward(self, x: object) -> object:
+            out = model(x)
+            return out[0] if isinstance(out, tuple) else out
+
+    torch.onnx.export(
+        Probabilities(),
+        torch.zeros(1, 3, size, size),
+        str(path),
+        input_names=["images"],
+        output_names=["output0"],
+        dynamic_axes={"images": {0: "batch"}, "output0": {0: "batch"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    exported = onnx.load(str(path))
+    onnx.helper.set_model_props(exported, {"names": str(model.names), "imgsz": f"[{size}, {size}]"})
+    onnx.save(exported, str(path))
+
+
+@pytest.mark.slow
+def test_recovered_checkpoint_reads_as_the_onnx_file(tmp_path: Path) -> None:
+    source = tmp_path / "cls.onnx"
+    _exported_classifier(source, classes=6, size=32)
+    torch = pytest.importorskip("torch")
+    out = tmp_path / "recovered.pt"
+    train_main(["recover", "--onnx", str(source), "--crops", str(_crops_folder(tmp_path)), "--out", str(out)])
+    checkpoint = torch.load(out, map_location="cpu", weights_only=False)
+    model = checkpoint["model"].eval()
+    assert model.names == {i: f"{i:02d}_c{i}" for i in range(6)}
+    assert checkpoint["train_args"] == {"task": "classify", "imgsz": 32}
+    crops = np.random.default_rng(1).uniform(0, 1, (4, 3, 32, 32)).astype(np.float32)
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(str(source), providers=["CPUExecutionProvider"])
+    theirs = session.run(None, {"images": crops})[0]
+    with torch.no_grad():
+        ours = model(torch.from_numpy(crops))
+    ours = (ours[0] if isinstance(ours, tuple) else ours).numpy()
+    np.testing.assert_allclose(ours, theirs, atol=1e-4)
+    assert any(isinstance(m, torch.nn.BatchNorm2d) for m in model.modules())  # trainable again

@@ -1,0 +1,139 @@
+"""Two exported crop classifiers joined into one ONNX graph that reads each crop with both and gives
+a weighted average of their class probabilities.
+
+Two classifiers trained apart make different mistakes; averaging what they read (an ensemble) kept
+most of each one's strengths where averaging their weights (`vision.train soup`) could only join
+fine-tunings of one model. The joined file is an ordinary classifier to the app: same input, same
+outputs, the first model's embedded class names, so `vision.onnx_models` runs it unchanged. Only the
+`onnx` package is needed (no torch): the shipped files themselves, kept in git history, can be joined.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import compose, helper, numpy_helper
+
+PREFIX_STEM = "join"  # the joining's own names, and the second model's, start "join0/" (or "join1/" ...)
+JOINED_KEY = "ensemble"  # metadata entry that records what was joined
+
+
+class EnsembleError(ValueError):
+    """The two models cannot be joined (one line, for the command line)."""
+
+
+def _shape(value: onnx.ValueInfoProto) -> tuple[int | str, ...]:
+    dims = value.type.tensor_type.shape.dim
+    return tuple(d.dim_value if d.HasField("dim_value") else d.dim_param for d in dims)
+
+
+def _opsets(model: onnx.ModelProto) -> dict[str, int]:
+    return {o.domain: o.version for o in model.opset_import}
+
+
+def _metadata(model: onnx.ModelProto) -> dict[str, str]:
+    return {p.key: p.value for p in model.metadata_props}
+
+
+def _check_joinable(first: onnx.ModelProto, second: onnx.ModelProto) -> None:
+    for model, which in ((first, "first"), (second, "second")):
+        if len(model.graph.input) != 1 or len(model.graph.output) != 1:
+            raise EnsembleError(f"ensemble: the {which} model must have one input and one output")
+    if _shape(first.graph.input[0]) != _shape(second.graph.input[0]):
+        raise EnsembleError(
+            f"ensemble: inputs differ: {_shape(first.graph.input[0])} and {_shape(second.graph.input[0])}"
+        )
+    if _shape(first.graph.output[0])[-1] != _shape(second.graph.output[0])[-1]:
+        raise EnsembleError(
+            f"ensemble: outputs differ: {_shape(first.graph.output[0])} and {_shape(second.graph.output[0])}"
+        )
+    if _opsets(first) != _opsets(second):
+        raise EnsembleError(f"ensemble: opsets differ: {_opsets(first)} and {_opsets(second)}")
+    names = [_metadata(m).get("names") for m in (first, second)]
+    if None not in names and names[0] != names[1]:
+        raise EnsembleError("ensemble: the two models were trained on different classes")
+
+
+def _all_names(model: onnx.ModelProto) -> set[str]:
+    graph = model.graph
+    names = {n.name for n in graph.node} | {i.name for i in graph.initializer}
+    names |= {v.name for v in (*graph.input, *graph.output, *graph.value_info)}
+    return names | {name for n in graph.node for name in (*n.input, *n.output)}
+
+
+def _free_prefix(model: onnx.ModelProto) -> str:
+    """A prefix no name in `model` starts with, so that a joined file can be joined again."""
+    names = _all_names(model)
+    for k in itertools.count():
+        prefix = f"{PREFIX_STEM}{k}/"
+        if not any(name.startswith(prefix) for name in names):
+            return prefix
+    raise AssertionError("unreachable")
+
+
+def joined(first: onnx.ModelProto, second: onnx.ModelProto, weight: float, note: str = "") -> onnx.ModelProto:
+    """One graph: `weight` x the first model's output + (1 - weight) x the second's, on one input.
+
+    Both must output probabilities (ultralytics classifiers end in a softmax), so the sum does too.
+    Raises `EnsembleError` when the inputs, the number of outputs, the opsets or the embedded class
+    names differ, or the weight is outside [0, 1]."""
+    if not 0.0 <= weight <= 1.0:
+        raise EnsembleError(f"ensemble: --weight must be in [0, 1], got {weight:g}")
+    _check_joinable(first, second)
+    out = onnx.ModelProto()
+    out.CopyFrom(first)
+    prefix = _free_prefix(first)
+    other = compose.add_prefix(second, prefix=prefix + "second/")
+    graph = out.graph
+    input_name = graph.input[0].name
+    their_input = prefix + "second/" + input_name
+    for node in other.graph.node:
+        node.input[:] = [input_name if name == their_input else name for name in node.input]
+    output_name = graph.output[0].name
+    first_output = prefix + "first"
+    for node in graph.node:
+        node.output[:] = [first_output if name == output_name else name for name in node.output]
+        node.input[:] = [first_output if name == output_name else name for name in node.input]
+    graph.node.extend(other.graph.node)
+    graph.initializer.extend(other.graph.initializer)
+    graph.value_info.extend(other.graph.value_info)
+    graph.initializer.extend(
+        [
+            numpy_helper.from_array(np.array(weight, np.float32), prefix + "first_weight"),
+            numpy_helper.from_array(np.array(1.0 - weight, np.float32), prefix + "second_weight"),
+        ]
+    )
+    graph.node.extend(
+        [
+            helper.make_node("Mul", [first_output, prefix + "first_weight"], [prefix + "first_share"]),
+            helper.make_node(
+                "Mul", [other.graph.output[0].name, prefix + "second_weight"], [prefix + "second_share"]
+            ),
+            helper.make_node("Add", [prefix + "first_share", prefix + "second_share"], [output_name]),
+        ]
+    )
+    before = _metadata(first).get(JOINED_KEY)
+    record = note or f"{weight:g} first + {1 - weight:g} second"
+    metadata = {**_metadata(first), JOINED_KEY: record if before is None else f"{record}; first = {before}"}
+    del out.metadata_props[:]
+    helper.set_model_props(out, metadata)
+    onnx.checker.check_model(out)
+    return out
+
+
+def join_files(first: Path, second: Path, weight: float, out: Path) -> None:
+    """`joined` of two ONNX files, saved to `out`; `EnsembleError` for a file that is not a model."""
+    models = []
+    for path in (first, second):
+        try:
+            models.append(onnx.load(str(path)))
+        except Exception as error:  # a missing file, a protobuf decode error, ...
+            why = type(error).__name__
+            raise EnsembleError(f"ensemble: cannot read {path} as an ONNX model ({why})") from error
+    note = f"{weight:g} x {first.name} + {1 - weight:g} x {second.name}"
+    model = joined(models[0], models[1], weight, note)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(model, str(out))

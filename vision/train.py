@@ -454,6 +454,45 @@ class RunSettings:
     second_look_above: float = 0.3
 
 
+def exported_names(onnx_path: Path) -> tuple[list[str], int | None]:
+    """The class folder names and input size an ultralytics export embedded in an ONNX file
+    (metadata `names` and `imgsz`); exits with one line for a file without them."""
+    import ast
+
+    import onnx
+
+    try:
+        metadata = {p.key: p.value for p in onnx.load(str(onnx_path)).metadata_props}
+        names = ast.literal_eval(metadata["names"])
+        imgsz = ast.literal_eval(metadata["imgsz"])[-1] if "imgsz" in metadata else None
+        return [names[i] for i in range(len(names))], imgsz
+    except Exception as error:  # not a model, no names, names not a {index: name} dict ...
+        sys.exit(
+            f"export: {onnx_path} has no class names from an ultralytics export ({type(error).__name__})"
+        )
+
+
+def _onnx_of(checkpoint: Path, imgsz: int, dynamic: bool) -> Path:
+    """An exported ONNX file is taken as it is (a model shipped before, an `ensemble`); a checkpoint
+    is exported."""
+    if checkpoint.suffix == ".onnx":
+        return checkpoint
+    from ultralytics import YOLO
+
+    return Path(
+        YOLO(str(checkpoint)).export(format="onnx", imgsz=imgsz, dynamic=dynamic, simplify=True, opset=17)
+    )
+
+
+def _class_folders(checkpoint: Path) -> list[str]:
+    if checkpoint.suffix == ".onnx":
+        return exported_names(checkpoint)[0]
+    from ultralytics import YOLO
+
+    names = YOLO(str(checkpoint)).names
+    return [names[i] for i in range(len(names))]
+
+
 def export(
     detector: Path,
     classifier: Path,
@@ -463,24 +502,19 @@ def export(
     settings: RunSettings = RunSettings(),
     second_look: Path | None = None,
 ) -> None:
-    """Export the checkpoints to ONNX and write the sidecar that the run time reads."""
-    from ultralytics import YOLO
-
+    """Export the checkpoints to ONNX (or take ONNX files as they are) and write the sidecar that the
+    run time reads."""
     out.mkdir(parents=True, exist_ok=True)
-    det_onnx = Path(
-        YOLO(str(detector)).export(
-            format="onnx", imgsz=det_imgsz, dynamic=False, simplify=True, opset=17, nms=False
-        )
-    )
-    cls_model = YOLO(str(classifier))
-    names = [cls_model.names[i] for i in range(len(cls_model.names))]
+    names = _class_folders(classifier)
     with_reject = len(names) == len(TRAIN_CLASSES)
     expected = [class_folder(i) for i in range(len(TRAIN_CLASSES) if with_reject else len(CLASSES))]
     if names != expected:
         sys.exit(f"classifier classes {names[:3]}..{names[-2:]} differ from {expected[:3]}..{expected[-2:]}")
-    cls_onnx = Path(cls_model.export(format="onnx", imgsz=cls_imgsz, dynamic=True, simplify=True, opset=17))
-    shutil.copy(det_onnx, out / "tile_detector.onnx")
-    shutil.copy(cls_onnx, out / "tile_classifier.onnx")
+    det_onnx = _onnx_of(detector, det_imgsz, dynamic=False)
+    cls_onnx = _onnx_of(classifier, cls_imgsz, dynamic=True)
+    for source, name in ((det_onnx, "tile_detector.onnx"), (cls_onnx, "tile_classifier.onnx")):
+        if source.resolve() != (out / name).resolve():
+            shutil.copy(source, out / name)
     sidecar = {
         "detector": {
             "file": "tile_detector.onnx",
@@ -517,14 +551,16 @@ def export(
 
 def _export_second_look(checkpoint: Path, out: Path, above: float) -> dict[str, object]:
     """Export at the size the second look was trained at (its crops are cut at that size)."""
-    from ultralytics import YOLO
+    codes = second_look_codes(_class_folders(checkpoint))
+    if checkpoint.suffix == ".onnx":
+        imgsz = exported_names(checkpoint)[1] or CLASSIFIER_SIZE
+    else:
+        from ultralytics import YOLO
 
-    model = YOLO(str(checkpoint))
-    folders = [model.names[i] for i in range(len(model.names))]
-    codes = second_look_codes(folders)
-    imgsz = int(model.ckpt.get("train_args", {}).get("imgsz", CLASSIFIER_SIZE))
-    onnx_path = Path(model.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True, opset=17))
-    shutil.copy(onnx_path, out / "tile_second_look.onnx")
+        imgsz = int(YOLO(str(checkpoint)).ckpt.get("train_args", {}).get("imgsz", CLASSIFIER_SIZE))
+    onnx_path = _onnx_of(checkpoint, imgsz, dynamic=True)
+    if onnx_path.resolve() != (out / "tile_second_look.onnx").resolve():
+        shutil.copy(onnx_path, out / "tile_second_look.onnx")
     return {"file": "tile_second_look.onnx", "names": list(codes), "above": above, "imgsz": imgsz}
 
 

@@ -17,11 +17,13 @@ import numpy as np
 import onnx
 from onnx import compose, helper, numpy_helper
 
+from vision.onnx_files import OnnxFileError, load_model, metadata
+
 PREFIX_STEM = "join"  # the joining's own names, and the second model's, start "join0/" (or "join1/" ...)
 JOINED_KEY = "ensemble"  # metadata entry that records what was joined
 
 
-class EnsembleError(ValueError):
+class EnsembleError(OnnxFileError):
     """The two models cannot be joined (one line, for the command line)."""
 
 
@@ -32,10 +34,6 @@ def _shape(value: onnx.ValueInfoProto) -> tuple[int | str, ...]:
 
 def _opsets(model: onnx.ModelProto) -> dict[str, int]:
     return {o.domain: o.version for o in model.opset_import}
-
-
-def _metadata(model: onnx.ModelProto) -> dict[str, str]:
-    return {p.key: p.value for p in model.metadata_props}
 
 
 def _check_joinable(first: onnx.ModelProto, second: onnx.ModelProto) -> None:
@@ -52,7 +50,7 @@ def _check_joinable(first: onnx.ModelProto, second: onnx.ModelProto) -> None:
         )
     if _opsets(first) != _opsets(second):
         raise EnsembleError(f"ensemble: opsets differ: {_opsets(first)} and {_opsets(second)}")
-    names = [_metadata(m).get("names") for m in (first, second)]
+    names = [metadata(m).get("names") for m in (first, second)]
     if None not in names and names[0] != names[1]:
         raise EnsembleError("ensemble: the two models were trained on different classes")
 
@@ -115,24 +113,18 @@ def joined(first: onnx.ModelProto, second: onnx.ModelProto, weight: float, note:
             helper.make_node("Add", [prefix + "first_share", prefix + "second_share"], [output_name]),
         ]
     )
-    before = _metadata(first).get(JOINED_KEY)
+    before = metadata(first).get(JOINED_KEY)
     record = note or f"{weight:g} first + {1 - weight:g} second"
-    metadata = {**_metadata(first), JOINED_KEY: record if before is None else f"{record}; first = {before}"}
+    entries = {**metadata(first), JOINED_KEY: record if before is None else f"{record}; first = {before}"}
     del out.metadata_props[:]
-    helper.set_model_props(out, metadata)
+    helper.set_model_props(out, entries)
     onnx.checker.check_model(out)
     return out
 
 
 def join_files(first: Path, second: Path, weight: float, out: Path) -> None:
     """`joined` of two ONNX files, saved to `out`; `EnsembleError` for a file that is not a model."""
-    models = []
-    for path in (first, second):
-        try:
-            models.append(onnx.load(str(path)))
-        except Exception as error:  # a missing file, a protobuf decode error, ...
-            why = type(error).__name__
-            raise EnsembleError(f"ensemble: cannot read {path} as an ONNX model ({why})") from error
+    models = [load_model(path, "ensemble", EnsembleError) for path in (first, second)]
     note = f"{weight:g} x {first.name} + {1 - weight:g} x {second.name}"
     model = joined(models[0], models[1], weight, note)
     out.parent.mkdir(parents=True, exist_ok=True)

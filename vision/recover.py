@@ -17,11 +17,13 @@ from typing import Any
 
 import numpy as np
 
+from vision.onnx_files import OnnxFileError, load_model, metadata
+
 ARCHITECTURE = "yolo11n-cls.yaml"  # what `vision.train classifier` trains (see its _cpu_model)
 HEAD_WEIGHT = "model.10.linear.weight"
 
 
-class RecoverError(ValueError):
+class RecoverError(OnnxFileError):
     """The file cannot be rebuilt as a classifier (one line, for the command line)."""
 
 
@@ -45,19 +47,13 @@ def batchnorm_after_fused(fused_bias: np.ndarray, mean: np.ndarray, var: np.ndar
 
 def onnx_weights(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str]]:
     """The named initializers and the metadata of an ONNX file; `RecoverError` for a non-model."""
-    import onnx
     from onnx import numpy_helper
 
-    try:
-        model = onnx.load(str(path))
-    except Exception as error:  # a missing file, a protobuf decode error, ...
-        raise RecoverError(
-            f"recover: cannot read {path} as an ONNX model ({type(error).__name__})"
-        ) from error
+    model = load_model(path, "recover", RecoverError)
     weights = {init.name: numpy_helper.to_array(init).copy() for init in model.graph.initializer}
     if HEAD_WEIGHT not in weights:
         raise RecoverError(f"recover: {path} is not a {ARCHITECTURE} classifier (no {HEAD_WEIGHT})")
-    return weights, {p.key: p.value for p in model.metadata_props}
+    return weights, metadata(model)
 
 
 def calibration_crops(folder: Path, size: int, count: int, seed: int = 0) -> np.ndarray:
@@ -87,7 +83,7 @@ def _set(module: Any, fitted: BatchNorm) -> None:
         getattr(module, field).copy_(torch.from_numpy(value))
 
 
-def rebuilt(weights: dict[str, np.ndarray], metadata: dict[str, str], crops: np.ndarray) -> Any:
+def rebuilt(weights: dict[str, np.ndarray], entries: dict[str, str], crops: np.ndarray) -> Any:
     """The ultralytics ClassificationModel with `weights` and BatchNorms fitted on `crops`."""
     import torch
     from ultralytics.nn.modules import Conv
@@ -128,8 +124,8 @@ def rebuilt(weights: dict[str, np.ndarray], metadata: dict[str, str], crops: np.
         for name, conv in convs.items():
             mean, var = statistics[name]
             _set(conv.bn, batchnorm_after_fused(weights[f"{name}.conv.bias"], mean, var, conv.bn.eps))
-    if "names" in metadata:
-        model.names = ast.literal_eval(metadata["names"])
+    if "names" in entries:
+        model.names = ast.literal_eval(entries["names"])
     return model
 
 
@@ -139,12 +135,12 @@ def recover(onnx_path: Path, crops_folder: Path, out: Path, count: int = 256) ->
     import onnxruntime as ort
     import torch
 
-    weights, metadata = onnx_weights(onnx_path)
+    weights, entries = onnx_weights(onnx_path)
     session = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
     size = session.get_inputs()[0].shape[-1]
-    size = size if isinstance(size, int) else ast.literal_eval(metadata.get("imgsz", "[96]"))[-1]
+    size = size if isinstance(size, int) else ast.literal_eval(entries.get("imgsz", "[96]"))[-1]
     crops = calibration_crops(crops_folder, size, count)
-    model = rebuilt(weights, metadata, crops)
+    model = rebuilt(weights, entries, crops)
     with torch.no_grad():
         ours = model(torch.from_numpy(crops))
     ours = (ours[0] if isinstance(ours, tuple) else ours).numpy()

@@ -38,6 +38,7 @@ import numpy as np
 from vision.classes import CLASS_INDEX, CLASSES, NOT_A_TILE
 from vision.crops import crop_tiles
 from vision.ensemble import EnsembleError, join_files
+from vision.onnx_files import OnnxFileError, class_names, load_model
 from vision.onnx_models import SECOND_LOOK, second_look_names_ok
 from vision.recover import RecoverError, recover
 from vision.tile_set import COPIES_IN_SET
@@ -454,43 +455,24 @@ class RunSettings:
     second_look_above: float = 0.3
 
 
-def exported_names(onnx_path: Path) -> tuple[list[str], int | None]:
-    """The class folder names and input size an ultralytics export embedded in an ONNX file
-    (metadata `names` and `imgsz`); exits with one line for a file without them."""
-    import ast
-
-    import onnx
-
-    try:
-        metadata = {p.key: p.value for p in onnx.load(str(onnx_path)).metadata_props}
-        names = ast.literal_eval(metadata["names"])
-        imgsz = ast.literal_eval(metadata["imgsz"])[-1] if "imgsz" in metadata else None
-        return [names[i] for i in range(len(names))], imgsz
-    except Exception as error:  # not a model, no names, names not a {index: name} dict ...
-        sys.exit(
-            f"export: {onnx_path} has no class names from an ultralytics export ({type(error).__name__})"
-        )
-
-
-def _onnx_of(checkpoint: Path, imgsz: int, dynamic: bool) -> Path:
+def _onnx_of(checkpoint: Path, imgsz: int | None, dynamic: bool) -> Path:
     """An exported ONNX file is taken as it is (a model shipped before, an `ensemble`); a checkpoint
-    is exported."""
+    is exported, at `imgsz` or else at the size it was trained at."""
     if checkpoint.suffix == ".onnx":
         return checkpoint
     from ultralytics import YOLO
 
-    return Path(
-        YOLO(str(checkpoint)).export(format="onnx", imgsz=imgsz, dynamic=dynamic, simplify=True, opset=17)
-    )
+    model = YOLO(str(checkpoint))
+    size = imgsz or int(model.ckpt.get("train_args", {}).get("imgsz", CLASSIFIER_SIZE))
+    return Path(model.export(format="onnx", imgsz=size, dynamic=dynamic, simplify=True, opset=17, nms=False))
 
 
-def _class_folders(checkpoint: Path) -> list[str]:
-    if checkpoint.suffix == ".onnx":
-        return exported_names(checkpoint)[0]
-    from ultralytics import YOLO
-
-    names = YOLO(str(checkpoint)).names
-    return [names[i] for i in range(len(names))]
+def _class_folders(onnx_path: Path) -> tuple[list[str], int | None]:
+    """The class folders and input side embedded in an exported classifier; exits with one line."""
+    try:
+        return class_names(load_model(onnx_path, "export"), onnx_path, "export")
+    except OnnxFileError as error:
+        sys.exit(str(error))
 
 
 def export(
@@ -505,13 +487,13 @@ def export(
     """Export the checkpoints to ONNX (or take ONNX files as they are) and write the sidecar that the
     run time reads."""
     out.mkdir(parents=True, exist_ok=True)
-    names = _class_folders(classifier)
+    cls_onnx = _onnx_of(classifier, cls_imgsz, dynamic=True)
+    names = _class_folders(cls_onnx)[0]
     with_reject = len(names) == len(TRAIN_CLASSES)
     expected = [class_folder(i) for i in range(len(TRAIN_CLASSES) if with_reject else len(CLASSES))]
     if names != expected:
         sys.exit(f"classifier classes {names[:3]}..{names[-2:]} differ from {expected[:3]}..{expected[-2:]}")
     det_onnx = _onnx_of(detector, det_imgsz, dynamic=False)
-    cls_onnx = _onnx_of(classifier, cls_imgsz, dynamic=True)
     for source, name in ((det_onnx, "tile_detector.onnx"), (cls_onnx, "tile_classifier.onnx")):
         if source.resolve() != (out / name).resolve():
             shutil.copy(source, out / name)
@@ -551,17 +533,13 @@ def export(
 
 def _export_second_look(checkpoint: Path, out: Path, above: float) -> dict[str, object]:
     """Export at the size the second look was trained at (its crops are cut at that size)."""
-    codes = second_look_codes(_class_folders(checkpoint))
-    if checkpoint.suffix == ".onnx":
-        imgsz = exported_names(checkpoint)[1] or CLASSIFIER_SIZE
-    else:
-        from ultralytics import YOLO
-
-        imgsz = int(YOLO(str(checkpoint)).ckpt.get("train_args", {}).get("imgsz", CLASSIFIER_SIZE))
-    onnx_path = _onnx_of(checkpoint, imgsz, dynamic=True)
+    onnx_path = _onnx_of(checkpoint, None, dynamic=True)
+    folders, imgsz = _class_folders(onnx_path)
+    codes = second_look_codes(folders)
     if onnx_path.resolve() != (out / "tile_second_look.onnx").resolve():
         shutil.copy(onnx_path, out / "tile_second_look.onnx")
-    return {"file": "tile_second_look.onnx", "names": list(codes), "above": above, "imgsz": imgsz}
+    size = imgsz or CLASSIFIER_SIZE
+    return {"file": "tile_second_look.onnx", "names": list(codes), "above": above, "imgsz": size}
 
 
 def second_look_codes(folders: list[str]) -> tuple[str, ...]:

@@ -110,7 +110,8 @@ def random_layout(rng: np.random.Generator, seed: int) -> Layout:
         stick_length=rng.uniform(0.85, 1.2),
         numeral_box=(0.5 - numeral_half_w, top, 0.5 + numeral_half_w, top + numeral_h),
         wan_box=(0.5 - wan_half_w, wan_top, 0.5 + wan_half_w, min(0.97, wan_top + rng.uniform(0.4, 0.5))),
-        char_scale=rng.uniform(0.8, 1.05),
+        # honours from a small mark to a character that fills the face, as many sets print them
+        char_scale=rng.uniform(0.75, 1.2),
         dot_colours="rgb" if rng.random() < 0.6 else "".join(rng.permutation(list("rgb"))),
         # from a small corner mark to the bold numeral a fifth of the face tall that many sets print
         bonus_number_box=_corner_box(corners[0], rng.uniform(0.18, 0.42)),

@@ -68,6 +68,21 @@ def test_layouts_spread_over_the_ranges_users_see() -> None:
     number_widths = [lay.bonus_number_box[2] - lay.bonus_number_box[0] for lay in layouts]
     assert min(number_widths) < 0.25 and max(number_widths) > 0.35
     assert all(0.0 <= v <= 1.0 for lay in layouts for v in lay.bonus_number_box)
+    # honours from a small mark to a character that fills the face (read as E when never seen so)
+    assert min(lay.char_scale for lay in layouts) < 0.8 and max(lay.char_scale for lay in layouts) > 1.15
+
+
+@pytest.mark.parametrize("code", ["E", "S", "C", "fly"])
+def test_the_largest_honour_fills_the_face_and_stays_on_it(code: str) -> None:
+    recipe = random_recipe(5, NO_FONTS)
+    big = replace(recipe, layout=replace(recipe.layout, char_scale=1.2, warp=0.0))
+    face = render_face(big, code)
+    ground = np.array(recipe.palette.ground, np.float32)
+    ink = (np.abs(face[..., :3].astype(np.float32) - ground).max(axis=2) > 80) & (face[..., 3] > 0)
+    cols, rows = np.flatnonzero(ink.any(axis=0)), np.flatnonzero(ink.any(axis=1))
+    h, w = ink.shape
+    assert (cols[-1] - cols[0]) / w > 0.75 or (rows[-1] - rows[0]) / h > 0.8
+    assert cols[0] > 0 and cols[-1] < w - 1 and rows[0] > 0 and rows[-1] < h - 1
 
 
 def test_default_layout_leaves_the_classic_spots_in_place() -> None:

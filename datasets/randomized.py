@@ -199,6 +199,9 @@ def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
         animal_name_box=_corner_box(int(rng.integers(4)), rng.uniform(0.18, 0.35)),
         animal_name_ink=str(rng.choice(list("rrkgb"))),
     )
+    # two sets in three draw a bird of their own on the 1 of bamboo, as every maker does
+    if rng.random() < 0.67:
+        layout = replace(layout, bird="random")
     return replace(recipe, layout=layout)
 
 

@@ -437,3 +437,35 @@ def test_sets_print_animal_names_in_every_corner_and_ink() -> None:
     inks = [layout.animal_name_ink for layout in layouts]
     assert len(corners) == 4 and set(inks) == set("rgbk")
     assert 0.3 < inks.count("r") / len(inks) < 0.5
+
+
+def test_random_birds_differ_by_set_repeat_for_a_set_and_stay_on_the_face() -> None:
+    a = FaceRecipe(layout=Layout(seed=1, bird="random"))
+    b = FaceRecipe(layout=Layout(seed=2, bird="random"))
+    peacock = render_face(FaceRecipe(), "1s")
+    for recipe in (a, b):
+        face = render_face(recipe, "1s")
+        assert np.array_equal(face, render_face(recipe, "1s"))
+        assert _differs(face, peacock) > 0.03
+        inked = (np.abs(face[..., :3].astype(int) - recipe.palette.ground).max(axis=2) > 60) & (
+            face[..., 3] == 255
+        )
+        assert inked.mean() > 0.02
+    assert _differs(render_face(a, "1s"), render_face(b, "1s")) > 0.03
+    # the bird is the 1 of bamboo's only: the other sticks are drawn as before
+    assert np.array_equal(render_face(a, "2s"), render_face(FaceRecipe(layout=Layout(seed=1)), "2s"))
+
+
+def test_most_randomized_sets_draw_a_bird_of_their_own() -> None:
+    birds = [random_recipe(v, NO_FONTS).layout.bird for v in SOME_VARIANTS]
+    assert 0.5 < birds.count("random") / len(birds) < 0.85
+    assert set(birds) == {"random", "peacock"}
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1))
+def test_every_random_bird_is_drawn_with_ink(seed: int) -> None:
+    recipe = FaceRecipe(layout=Layout(seed=seed, bird="random"))
+    face = render_face(recipe, "1s")
+    inked = (np.abs(face[..., :3].astype(int) - recipe.palette.ground).max(axis=2) > 60) & (face[..., 3] == 255)
+    assert 0.01 < inked.mean() < 0.6

@@ -263,13 +263,13 @@ def warp_ink(layer: Image.Image, color: RGB, amount: float, box: Box, seed: list
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     map_x = affine[0, 0] * xs + affine[0, 1] * ys + affine[0, 2] + dx
     map_y = affine[1, 0] * xs + affine[1, 1] * ys + affine[1, 2] + dy
-    alpha = cv2.remap(alpha, map_x.astype(np.float32), map_y.astype(np.float32), cv2.INTER_LINEAR)
+    alpha = np.asarray(cv2.remap(alpha, map_x.astype(np.float32), map_y.astype(np.float32), cv2.INTER_LINEAR))
     # bolder by up to a few per cent of the glyph; thinner by one pixel at most, as thin fonts lose strokes
     bolder = rng.random() < 0.6
     k = round(abs(rng.normal(0, 0.012 * amount)) * size) if bolder else int(rng.random() < 0.5)
     if k:
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
-        alpha = cv2.dilate(alpha, kernel) if bolder else cv2.erode(alpha, kernel)
+        alpha = np.asarray(cv2.dilate(alpha, kernel) if bolder else cv2.erode(alpha, kernel), np.float32)
     out = np.zeros((h, w, 4), np.uint8)
     out[..., :3] = color
     out[..., 3] = np.clip(alpha, 0, 255).astype(np.uint8)
@@ -579,12 +579,17 @@ def draw_bonus_picture(pen: Pen, layout: Layout, code: str, p: Palette) -> None:
         draw_season_picture(pen, shown, p)
 
 
+def _random_rgb(rng: np.random.Generator, low: int, high: int) -> RGB:
+    r, g, b = (int(c) for c in rng.integers(low, high, 3))
+    return (r, g, b)
+
+
 def draw_random_plant(pen: Pen, rng: np.random.Generator) -> None:
     """A plant no set prints: branching stems, leaves and blossoms of random count, size and colour."""
-    stem = tuple(int(c) for c in rng.integers(30, 140, 3))
+    stem = _random_rgb(rng, 30, 140)
     leaf = (int(rng.integers(20, 110)), int(rng.integers(100, 190)), int(rng.integers(30, 110)))
-    bloom = tuple(int(c) for c in rng.integers(0, 256, 3))
-    heart = tuple(int(c) for c in rng.integers(120, 256, 3))
+    bloom = _random_rgb(rng, 0, 256)
+    heart = _random_rgb(rng, 120, 256)
     tips: list[tuple[float, float]] = []
     for _ in range(int(rng.integers(1, 4))):
         x = float(rng.uniform(0.25, 0.75))
@@ -756,8 +761,8 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
             _bonus_number(pen, recipe, code, palette_colour(p, ink))
         if recipe.font is not None and recipe.layout.bonus_names:
             name = FLOWER_CHARS.get(code) or SEASON_CHARS[code]
-            ink = palette_colour(p, recipe.layout.bonus_name_ink)
-            draw_text_fit(pen, name, recipe.layout.bonus_char_box, ink, recipe.font, recipe.font_index)
+            name_ink = palette_colour(p, recipe.layout.bonus_name_ink)
+            draw_text_fit(pen, name, recipe.layout.bonus_char_box, name_ink, recipe.font, recipe.font_index)
     elif code in ("cat", "rat", "rooster", "centipede"):
         emoji = {"cat": "🐈", "rat": "🐀", "rooster": "🐓", "centipede": "🐛"}[code]
         if recipe.emoji_font is not None and Path(recipe.emoji_font).exists():
@@ -766,9 +771,9 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
             picture(pen, recipe, lambda q: draw_animal_picture(q, code, p))
         if recipe.font is not None and recipe.variant % 3 != 2:
             # many sets print the animal's name beside it
-            ink = palette_colour(p, recipe.layout.animal_name_ink)
+            name_ink = palette_colour(p, recipe.layout.animal_name_ink)
             box = recipe.layout.animal_name_box
-            draw_text_fit(pen, ANIMAL_CHARS[code], box, ink, recipe.font, recipe.font_index)
+            draw_text_fit(pen, ANIMAL_CHARS[code], box, name_ink, recipe.font, recipe.font_index)
     elif code == "face":
         picture(pen, recipe, lambda q: draw_face_picture(q, p, recipe.variant))
     elif code == "fly":

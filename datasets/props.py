@@ -155,8 +155,8 @@ def _draw_one(
         return
     if kind == "coin":
         radius = tile_px * rng.uniform(0.2, 0.45)
-        metal = ((200, 170, 90), (190, 190, 195), (170, 110, 70))[int(rng.integers(3))]
-        colour = _shifted(tuple(float(v) for v in metal), rng.uniform(0.7, 1.2))  # type: ignore[arg-type]
+        metals: tuple[RGBf, ...] = ((200.0, 170.0, 90.0), (190.0, 190.0, 195.0), (170.0, 110.0, 70.0))
+        colour = _shifted(metals[int(rng.integers(3))], rng.uniform(0.7, 1.2))
         _ellipse(layer, mask, c, (int(radius), int(radius * rng.uniform(0.7, 1.0))), angle, colour)
         cv2.ellipse(
             layer,
@@ -218,8 +218,8 @@ def draw_props(img: np.ndarray, rng: np.random.Generator, tile_px: float) -> lis
         sigma = rng.uniform(0.0, 1.5)
         layer_f = layer.astype(np.float32)
         if sigma > 0.3:
-            layer_f = cv2.GaussianBlur(layer_f, (0, 0), sigma)
-            mask = cv2.GaussianBlur(mask, (0, 0), sigma)
+            layer_f = np.asarray(cv2.GaussianBlur(layer_f, (0, 0), sigma), np.float32)
+            mask = np.asarray(cv2.GaussianBlur(mask, (0, 0), sigma), np.float32)
         shade = rng.uniform(0.85, 1.1)
         img[:] = img * (1 - mask[..., None]) + layer_f * shade * mask[..., None]
         box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))

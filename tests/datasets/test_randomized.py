@@ -439,6 +439,11 @@ def test_sets_print_animal_names_in_every_corner_and_ink() -> None:
     assert 0.3 < inks.count("r") / len(inks) < 0.5
 
 
+def _inked(face: np.ndarray, ground: tuple[int, int, int]) -> np.ndarray:
+    """Pixels of the opaque face clearly off its ground colour."""
+    return (np.abs(face[..., :3].astype(int) - ground).max(axis=2) > 60) & (face[..., 3] == 255)
+
+
 def test_random_birds_differ_by_set_repeat_for_a_set_and_stay_on_the_face() -> None:
     a = FaceRecipe(layout=Layout(seed=1, bird="random"))
     b = FaceRecipe(layout=Layout(seed=2, bird="random"))
@@ -447,9 +452,7 @@ def test_random_birds_differ_by_set_repeat_for_a_set_and_stay_on_the_face() -> N
         face = render_face(recipe, "1s")
         assert np.array_equal(face, render_face(recipe, "1s"))
         assert _differs(face, peacock) > 0.03
-        inked = (np.abs(face[..., :3].astype(int) - recipe.palette.ground).max(axis=2) > 60) & (
-            face[..., 3] == 255
-        )
+        inked = _inked(face, recipe.palette.ground)
         assert inked.mean() > 0.02
     assert _differs(render_face(a, "1s"), render_face(b, "1s")) > 0.03
     # the bird is the 1 of bamboo's only: the other sticks are drawn as before
@@ -467,5 +470,5 @@ def test_most_randomized_sets_draw_a_bird_of_their_own() -> None:
 def test_every_random_bird_is_drawn_with_ink(seed: int) -> None:
     recipe = FaceRecipe(layout=Layout(seed=seed, bird="random"))
     face = render_face(recipe, "1s")
-    inked = (np.abs(face[..., :3].astype(int) - recipe.palette.ground).max(axis=2) > 60) & (face[..., 3] == 255)
+    inked = _inked(face, recipe.palette.ground)
     assert 0.01 < inked.mean() < 0.6

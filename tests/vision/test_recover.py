@@ -6,6 +6,7 @@ the `train` extra (torch) and is skipped without it."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -84,7 +85,9 @@ def _exported_classifier(path: Path, classes: int, size: int) -> None:
     model = model.fuse().eval()
     model.names = {i: f"{i:02d}_c{i}" for i in range(classes)}
 
-    class Probabilities(torch.nn.Module):
+    module_base: Any = torch.nn.Module  # torch comes from importorskip, untyped
+
+    class Probabilities(module_base):
         def __init__(self) -> None:
             super().__init__()
             self.model = model.model  # same parameter names as ultralytics' export: model.N....

@@ -44,7 +44,8 @@ def test_sharing_out_moves_only_the_eights_share_of_the_chosen_rows(
     untouched = [i for i in range(5) if i not in chosen]
     np.testing.assert_array_equal(out[untouched], tiles[untouched])
     # within the eight, the chosen rows now follow the second look
-    shares = out[np.ix_(rows, COLUMNS)] / out[np.ix_(rows, COLUMNS)].sum(axis=1, keepdims=True)
+    block = out[np.ix_(np.array(rows), np.array(COLUMNS))]
+    shares = block / block.sum(axis=1, keepdims=True)
     np.testing.assert_allclose(shares, again, atol=1e-9)
 
 

@@ -50,8 +50,8 @@ def test_bad_compute_is_refused_in_one_line(bad: list[str], tmp_path: Path) -> N
 
 
 def test_a_soup_averages_the_float_weights_and_keeps_their_type() -> None:
-    first = {"w": np.array([1.0, 3.0], np.float16), "n": np.array(5, np.int64)}
-    second = {"w": np.array([3.0, -1.0], np.float16), "n": np.array(9, np.int64)}
+    first: dict[str, np.ndarray] = {"w": np.array([1.0, 3.0], np.float16), "n": np.array(5, np.int64)}
+    second: dict[str, np.ndarray] = {"w": np.array([3.0, -1.0], np.float16), "n": np.array(9, np.int64)}
     out = averaged(first, second, 0.25)
     assert out["w"].dtype == np.float16
     np.testing.assert_array_equal(out["w"], np.array([2.5, 0.0], np.float16))

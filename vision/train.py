@@ -683,14 +683,21 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--second", type=Path, required=True, help="another, same input and classes")
     p.add_argument("--weight", type=float, default=0.5, help="the first classifier's share, 0..1")
     p.add_argument("--out", type=Path, required=True)
-    p = sub.add_parser("recover", help="a checkpoint to train from, rebuilt from a shipped ONNX classifier")
-    p.add_argument(
-        "--onnx", type=Path, required=True, help="an exported classifier, e.g. models/tile_classifier.onnx"
+    p = sub.add_parser(
+        "recover", help="a checkpoint to train from, rebuilt from a shipped ONNX classifier or detector"
     )
     p.add_argument(
-        "--crops", type=Path, required=True, help="a classifier data folder (the BatchNorms fit its crops)"
+        "--onnx", type=Path, required=True, help="an exported model, e.g. models/tile_classifier.onnx"
     )
-    p.add_argument("--count", type=int, default=256, help="crops to fit on")
+    p.add_argument(
+        "--data",
+        "--crops",
+        dest="data",
+        type=Path,
+        required=True,
+        help="a data folder of that model's inputs (crops, or a detector's scenes): the BatchNorms fit them",
+    )
+    p.add_argument("--count", type=int, default=256, help="images to fit on")
     p.add_argument("--out", type=Path, required=True)
     p = sub.add_parser("export")
     p.add_argument("--detector", type=Path, required=True)
@@ -787,7 +794,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"ensemble: {args.weight:g} x {args.first} + {1 - args.weight:g} x {args.second} -> {args.out}")
     elif args.stage == "recover":
         try:
-            gap = recover(args.onnx, args.crops, args.out, args.count)
+            gap = recover(args.onnx, args.data, args.out, args.count)
         except RecoverError as error:
             sys.exit(str(error))
         print(f"recover: {args.onnx} -> {args.out}; reads as the ONNX file does, to {gap:.1e}")

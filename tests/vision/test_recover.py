@@ -14,7 +14,7 @@ import onnx
 import pytest
 
 from tests.vision.tinymodels import classifier_model
-from vision.recover import RecoverError, batchnorm_after_fused, calibration_crops, onnx_weights
+from vision.recover import CLASSIFIER, RecoverError, batchnorm_after_fused, calibration_inputs, onnx_weights
 from vision.train import main as train_main
 
 
@@ -32,21 +32,20 @@ def test_batchnorm_after_fused_adds_the_bias_in_eval_and_training_mode() -> None
     np.testing.assert_allclose(training_mode, y + bias, atol=1e-9)
 
 
-def test_a_file_that_is_not_a_classifier_is_refused_in_one_line(tmp_path: Path) -> None:
+def test_a_file_that_is_not_a_trainable_model_is_refused_in_one_line(tmp_path: Path) -> None:
     text = tmp_path / "notes.onnx"
     text.write_text("not a model")
     with pytest.raises(RecoverError, match="cannot read"):
         onnx_weights(text)
     tiny = tmp_path / "tiny.onnx"
     classifier_model(tiny, 16, None)
-    with pytest.raises(RecoverError, match=r"not a yolo11n-cls\.yaml classifier"):
+    refusal = r"neither a yolo11n-cls\.yaml classifier nor a yolo11n\.yaml detector"
+    with pytest.raises(RecoverError, match=refusal):
         onnx_weights(tiny)
     with pytest.raises(SystemExit) as stop:
-        train_main(
-            ["recover", "--onnx", str(tiny), "--crops", str(tmp_path), "--out", str(tmp_path / "x.pt")]
-        )
-    assert "not a yolo11n-cls.yaml classifier" in str(stop.value.code)
-    assert not (tmp_path / "o.pt").exists()
+        train_main(["recover", "--onnx", str(tiny), "--data", str(tmp_path), "--out", str(tmp_path / "x.pt")])
+    assert "neither a yolo11n-cls.yaml classifier" in str(stop.value.code)
+    assert not (tmp_path / "x.pt").exists()
 
 
 def _crops_folder(root: Path, count: int = 12) -> Path:
@@ -60,12 +59,28 @@ def _crops_folder(root: Path, count: int = 12) -> Path:
     return root
 
 
-def test_calibration_crops_are_model_sized_rgb_in_unit_range(tmp_path: Path) -> None:
-    crops = calibration_crops(_crops_folder(tmp_path), 24, 5)
+def test_calibration_inputs_are_model_sized_rgb_in_unit_range(tmp_path: Path) -> None:
+    crops = calibration_inputs(_crops_folder(tmp_path), 24, 24, 5)
     assert crops.shape == (5, 3, 24, 24) and crops.dtype == np.float32
     assert crops.min() >= 0.0 and crops.max() <= 1.0
-    with pytest.raises(RecoverError, match="no crops"):
-        calibration_crops(tmp_path / "empty", 24, 5)
+    with pytest.raises(RecoverError, match="no images"):
+        calibration_inputs(tmp_path / "empty", 24, 24, 5)
+
+
+def test_a_detectors_scenes_are_letterboxed_not_stretched(tmp_path: Path) -> None:
+    folder = tmp_path / "detector" / "images" / "train"
+    folder.mkdir(parents=True)
+    scene = np.zeros((40, 80, 3), np.uint8)
+    scene[:, :40] = (255, 0, 0)  # the left half blue in BGR
+    cv2.imwrite(str(folder / "a.png"), scene)
+    (folder / "a.txt").write_text("0 0.5 0.5 0.1 0.1\n")  # labels are not images
+    boxed = calibration_inputs(tmp_path, 32, 32, 4, letterboxed=True)
+    assert boxed.shape == (1, 3, 32, 32)
+    # 80 x 40 fits as 32 x 16: grey bands above and below, the scene's halves kept apart
+    assert np.allclose(boxed[0, :, 0, 16], 114 / 255, atol=0.01)
+    assert boxed[0, 2, 16, 4] > 0.9 and boxed[0, 2, 16, 28] < 0.1
+    stretched = calibration_inputs(tmp_path, 32, 32, 4)
+    assert stretched[0, 2, 0, 4] > 0.9  # no band: the scene fills the square
 
 
 def _exported_classifier(path: Path, classes: int, size: int) -> None:
@@ -118,6 +133,7 @@ def test_recovered_checkpoint_reads_as_the_onnx_file(tmp_path: Path) -> None:
     torch = pytest.importorskip("torch")
     out = tmp_path / "recovered.pt"
     train_main(["recover", "--onnx", str(source), "--crops", str(_crops_folder(tmp_path)), "--out", str(out)])
+    assert onnx_weights(source)[2] is CLASSIFIER
     checkpoint = torch.load(out, map_location="cpu", weights_only=False)
     model = checkpoint["model"].eval()
     assert model.names == {i: f"{i:02d}_c{i}" for i in range(6)}
@@ -132,3 +148,76 @@ def test_recovered_checkpoint_reads_as_the_onnx_file(tmp_path: Path) -> None:
     ours = (ours[0] if isinstance(ours, tuple) else ours).numpy()
     np.testing.assert_allclose(ours, theirs, atol=1e-4)
     assert any(isinstance(m, torch.nn.BatchNorm2d) for m in model.modules())  # trainable again
+
+
+def _exported_detector(path: Path, size: int) -> None:
+    """A randomly initialised one-class yolo11n with trained-looking BatchNorms, fused and exported
+    for one image at a time, as ultralytics exports the shipped detector."""
+    torch = pytest.importorskip("torch")
+    tasks = pytest.importorskip("ultralytics.nn.tasks")
+    torch.manual_seed(0)
+    model = tasks.DetectionModel("yolo11n.yaml", nc=1, verbose=False)
+    with torch.no_grad():
+        for module in model.modules():
+            if isinstance(module, torch.nn.BatchNorm2d):
+                module.running_mean.normal_(0, 0.5)
+                module.running_var.uniform_(0.5, 2.0)
+                module.weight.uniform_(0.5, 1.5)
+                module.bias.normal_(0, 0.2)
+            elif isinstance(module, torch.nn.Conv2d) and module.bias is not None and module.bias.requires_grad:
+                # the head's biases start equal, and the exporter would keep one copy of equal ones
+                module.bias.add_(torch.randn_like(module.bias) * 0.1)
+    model = model.fuse().eval()
+    module_base: Any = torch.nn.Module
+
+    class Boxes(module_base):
+        def __init__(self) -> None:
+            super().__init__()
+            self.model = model.model
+
+        def forward(self, x: object) -> object:
+            return model(x)[0]
+
+    torch.onnx.export(
+        Boxes(),
+        torch.zeros(1, 3, size, size),
+        str(path),
+        input_names=["images"],
+        opset_version=17,
+        dynamo=False,
+    )
+    exported = onnx.load(str(path))
+    onnx.helper.set_model_props(exported, {"names": "{0: 'item'}", "imgsz": f"[{size}, {size}]"})
+    onnx.save(exported, str(path))
+
+
+@pytest.mark.slow
+def test_a_recovered_detector_reads_as_the_onnx_file(tmp_path: Path) -> None:
+    source = tmp_path / "det.onnx"
+    _exported_detector(source, size=64)
+    torch = pytest.importorskip("torch")
+    from vision.recover import DETECTOR
+
+    assert onnx_weights(source)[2] is DETECTOR
+    scenes = tmp_path / "detector" / "images" / "train"
+    scenes.mkdir(parents=True)
+    rng = np.random.default_rng(2)
+    for i in range(6):
+        cv2.imwrite(str(scenes / f"{i}.jpg"), rng.integers(0, 255, (48, 80, 3), dtype=np.uint8))
+    out = tmp_path / "det.pt"
+    train_main(["recover", "--onnx", str(source), "--data", str(tmp_path), "--out", str(out)])
+    checkpoint = torch.load(out, map_location="cpu", weights_only=False)
+    assert checkpoint["train_args"] == {"task": "detect", "imgsz": 64}
+    model = checkpoint["model"].eval()
+    assert model.names == {0: "item"}
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(str(source), providers=["CPUExecutionProvider"])
+    image = rng.uniform(0, 1, (1, 3, 64, 64)).astype(np.float32)
+    theirs = session.run(None, {"images": image})[0]
+    with torch.no_grad():
+        ours = model(torch.from_numpy(image))[0].numpy()
+    assert ours.shape == theirs.shape
+    # box coordinates in pixels of a 64 px input, scores in 0..1
+    np.testing.assert_allclose(ours, theirs, atol=2e-3)
+    assert any(isinstance(m, torch.nn.BatchNorm2d) for m in model.modules())

@@ -164,7 +164,9 @@ def _exported_detector(path: Path, size: int) -> None:
                 module.running_var.uniform_(0.5, 2.0)
                 module.weight.uniform_(0.5, 1.5)
                 module.bias.normal_(0, 0.2)
-            elif isinstance(module, torch.nn.Conv2d) and module.bias is not None and module.bias.requires_grad:
+            elif (
+                isinstance(module, torch.nn.Conv2d) and module.bias is not None and module.bias.requires_grad
+            ):
                 # the head's biases start equal, and the exporter would keep one copy of equal ones
                 module.bias.add_(torch.randn_like(module.bias) * 0.1)
     model = model.fuse().eval()

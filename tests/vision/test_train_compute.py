@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import vision.train as train
-from vision.train import Compute, Run, averaged
+from vision.train import Compute, Optimiser, Run, averaged
 
 
 def _args(compute: Compute) -> dict[str, Any]:
@@ -41,6 +41,22 @@ def test_the_cli_hands_the_compute_to_the_trainer(
     train.main([*argv, "--epochs", "4", "--name", "n", "--seed", "3", "--weights", "w.pt"])
     assert [run.compute for run in seen] == [Compute(device="0", workers=6, hours=0.5)]
     assert (seen[0].epochs, seen[0].name, seen[0].seed, seen[0].resume_from) == (4, "n", 3, "w.pt")
+    assert seen[0].optimiser == Optimiser()
+
+
+@pytest.mark.parametrize("stage", ["classifier", "detector"])
+def test_both_trainers_take_the_optimiser_rate_and_warm_up(
+    stage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[Run] = []
+    trainer = "train_classifier" if stage == "classifier" else "train_detector"
+    monkeypatch.setattr(train, trainer, lambda run, *rest: seen.append(run))
+    train.main(
+        [stage, "--data", str(tmp_path), "--optimizer", "AdamW", "--lr0", "1e-4", "--warmup-epochs", "0"]
+    )
+    assert seen[0].optimiser == Optimiser("AdamW", 1e-4, 0.0)
+    args = seen[0].train_args()
+    assert (args["optimizer"], args["lr0"], args["warmup_epochs"]) == ("AdamW", 1e-4, 0.0)
 
 
 @pytest.mark.parametrize("bad", [["--hours", "0"], ["--hours", "-1"], ["--workers", "-2"]])

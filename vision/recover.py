@@ -85,14 +85,14 @@ def onnx_weights(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str], Arc
 def calibration_inputs(
     folder: Path, height: int, width: int, count: int, letterboxed: bool = False, seed: int = 0
 ) -> np.ndarray:
-    """(N, 3, height, width) float32 RGB in 0..1: up to `count` images drawn from a data folder's
-    subfolders (a classifier's crops, resized to the input; a detector's scenes, `letterboxed` as it
-    reads them)."""
+    """(N, 3, height, width) float32 RGB in 0..1: up to `count` images drawn from a data folder
+    (`_image_files`): a classifier's crops, resized to the input, or a detector's scenes,
+    `letterboxed` as it reads them."""
     import cv2
 
     from vision.letterbox import letterbox
 
-    files = sorted(p for p in folder.rglob("*") if p.suffix.lower() in {".jpg", ".jpeg", ".png"})
+    files = _image_files(folder, scenes=letterboxed)
     if not files:
         raise RecoverError(f"recover: no images (.jpg, .png) under {folder}")
     rng = np.random.default_rng(seed)
@@ -107,6 +107,17 @@ def calibration_inputs(
     if not inputs:
         raise RecoverError(f"recover: no readable images under {folder}")
     return np.stack(inputs).transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+
+
+def _image_files(folder: Path, scenes: bool) -> list[Path]:
+    """The images under `folder`. In a `vision.train data` folder, which holds both, a detector
+    fits on the scenes its train.txt lists and a classifier on the crops under classifier/."""
+    listed = folder / "train.txt"
+    if scenes and listed.is_file():
+        return [Path(line) for line in listed.read_text().split()]
+    crops = folder / "classifier"
+    root = crops if not scenes and crops.is_dir() else folder
+    return sorted(p for p in root.rglob("*") if p.suffix.lower() in {".jpg", ".jpeg", ".png"})
 
 
 def _set(module: Any, fitted: BatchNorm) -> None:

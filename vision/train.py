@@ -712,7 +712,7 @@ def main(argv: list[str] | None = None) -> None:
         dest="data",
         type=Path,
         required=True,
-        help="a data folder of that model's inputs (crops, or a detector's scenes): the BatchNorms fit them",
+        help="a vision.train data folder (or a folder of crops or scenes): the BatchNorms fit its inputs",
     )
     p.add_argument("--count", type=int, default=256, help="images to fit on")
     p.add_argument("--out", type=Path, required=True)

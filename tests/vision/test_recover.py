@@ -83,6 +83,17 @@ def test_a_detectors_scenes_are_letterboxed_not_stretched(tmp_path: Path) -> Non
     assert stretched[0, 2, 0, 4] > 0.9  # no band: the scene fills the square
 
 
+def test_a_data_folder_gives_the_detector_its_scenes_and_the_classifier_its_crops(tmp_path: Path) -> None:
+    data = _crops_folder(tmp_path / "data")  # 12 crops under data/classifier/
+    scene = tmp_path / "scenes" / "000000.png"
+    scene.parent.mkdir()
+    cv2.imwrite(str(scene), np.full((40, 80, 3), 200, np.uint8))
+    (data / "train.txt").write_text(f"{scene}\n")
+    (data / "detector").mkdir()
+    assert len(calibration_inputs(data, 32, 32, 50, letterboxed=True)) == 1
+    assert len(calibration_inputs(data, 32, 32, 50)) == 12
+
+
 def _exported_classifier(path: Path, classes: int, size: int) -> None:
     """A randomly initialised yolo11n-cls with trained-looking BatchNorms, fused and exported as
     ultralytics exports it."""

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -85,7 +86,7 @@ class Layout:
     line_art: bool = False
     vary_bird: bool = False
     # "peacock": the one drawing above; "random": a bird of its own per set (`datasets.birds`)
-    bird: str = "peacock"
+    bird: Literal["peacock", "random"] = "peacock"
     corner_index: bool = False  # a small rank (suits) or letter (winds) in the top-left corner
     # > 0: every stroke, dot and picture printed as its outline of this width (face widths), each
     # part in its own colour, as line-drawn sets print them; 0 = filled as drawn

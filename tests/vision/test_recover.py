@@ -94,13 +94,10 @@ def test_a_data_folder_gives_the_detector_its_scenes_and_the_classifier_its_crop
     assert len(calibration_inputs(data, 32, 32, 50)) == 12
 
 
-def _exported_classifier(path: Path, classes: int, size: int) -> None:
-    """A randomly initialised yolo11n-cls with trained-looking BatchNorms, fused and exported as
-    ultralytics exports it."""
-    torch = pytest.importorskip("torch")
-    tasks = pytest.importorskip("ultralytics.nn.tasks")
-    torch.manual_seed(0)
-    model = tasks.ClassificationModel("yolo11n-cls.yaml", nc=classes, verbose=False)
+def _trained_looking(model: Any) -> Any:
+    """`model` (an ultralytics model, random init) with BatchNorms as training leaves them and no
+    two convolution biases alike (the exporter keeps one copy of equal initializers), fused."""
+    torch: Any = pytest.importorskip("torch")
     with torch.no_grad():
         for module in model.modules():
             if isinstance(module, torch.nn.BatchNorm2d):
@@ -108,33 +105,50 @@ def _exported_classifier(path: Path, classes: int, size: int) -> None:
                 module.running_var.uniform_(0.5, 2.0)
                 module.weight.uniform_(0.5, 1.5)
                 module.bias.normal_(0, 0.2)
-    model = model.fuse().eval()
-    model.names = {i: f"{i:02d}_c{i}" for i in range(classes)}
+            elif (
+                isinstance(module, torch.nn.Conv2d) and module.bias is not None and module.bias.requires_grad
+            ):
+                module.bias.add_(torch.randn_like(module.bias) * 0.1)  # the detector head's start equal
+    return model.fuse().eval()
 
-    module_base: Any = torch.nn.Module  # torch comes from importorskip, untyped
 
-    class Probabilities(module_base):
+def _export(model: Any, path: Path, size: int, names: dict[int, str], any_batch: bool) -> None:
+    """`model`'s first output exported as ultralytics exports it (parameter names model.N....), with
+    its names and size in the metadata; `any_batch` False: one image at a time, as the detector."""
+    torch: Any = pytest.importorskip("torch")
+    module_base: Any = torch.nn.Module
+
+    class FirstOutput(module_base):
         def __init__(self) -> None:
             super().__init__()
-            self.model = model.model  # same parameter names as ultralytics' export: model.N....
+            self.model = model.model
 
         def forward(self, x: object) -> object:
             out = model(x)
             return out[0] if isinstance(out, tuple) else out
 
+    batch_axis = {"images": {0: "batch"}, "output0": {0: "batch"}} if any_batch else None
     torch.onnx.export(
-        Probabilities(),
+        FirstOutput(),
         torch.zeros(1, 3, size, size),
         str(path),
         input_names=["images"],
         output_names=["output0"],
-        dynamic_axes={"images": {0: "batch"}, "output0": {0: "batch"}},
+        dynamic_axes=batch_axis,
         opset_version=17,
         dynamo=False,
     )
     exported = onnx.load(str(path))
-    onnx.helper.set_model_props(exported, {"names": str(model.names), "imgsz": f"[{size}, {size}]"})
+    onnx.helper.set_model_props(exported, {"names": str(names), "imgsz": f"[{size}, {size}]"})
     onnx.save(exported, str(path))
+
+
+def _exported_classifier(path: Path, classes: int, size: int) -> None:
+    """A randomly initialised yolo11n-cls with trained-looking BatchNorms, fused and exported."""
+    pytest.importorskip("torch").manual_seed(0)
+    tasks = pytest.importorskip("ultralytics.nn.tasks")
+    model = _trained_looking(tasks.ClassificationModel("yolo11n-cls.yaml", nc=classes, verbose=False))
+    _export(model, path, size, {i: f"{i:02d}_c{i}" for i in range(classes)}, any_batch=True)
 
 
 @pytest.mark.slow
@@ -163,45 +177,11 @@ def test_recovered_checkpoint_reads_as_the_onnx_file(tmp_path: Path) -> None:
 
 def _exported_detector(path: Path, size: int) -> None:
     """A randomly initialised one-class yolo11n with trained-looking BatchNorms, fused and exported
-    for one image at a time, as ultralytics exports the shipped detector."""
-    torch = pytest.importorskip("torch")
+    for one image at a time, as the shipped detector is."""
+    pytest.importorskip("torch").manual_seed(0)
     tasks = pytest.importorskip("ultralytics.nn.tasks")
-    torch.manual_seed(0)
-    model = tasks.DetectionModel("yolo11n.yaml", nc=1, verbose=False)
-    with torch.no_grad():
-        for module in model.modules():
-            if isinstance(module, torch.nn.BatchNorm2d):
-                module.running_mean.normal_(0, 0.5)
-                module.running_var.uniform_(0.5, 2.0)
-                module.weight.uniform_(0.5, 1.5)
-                module.bias.normal_(0, 0.2)
-            elif (
-                isinstance(module, torch.nn.Conv2d) and module.bias is not None and module.bias.requires_grad
-            ):
-                # the head's biases start equal, and the exporter would keep one copy of equal ones
-                module.bias.add_(torch.randn_like(module.bias) * 0.1)
-    model = model.fuse().eval()
-    module_base: Any = torch.nn.Module
-
-    class Boxes(module_base):
-        def __init__(self) -> None:
-            super().__init__()
-            self.model = model.model
-
-        def forward(self, x: object) -> object:
-            return model(x)[0]
-
-    torch.onnx.export(
-        Boxes(),
-        torch.zeros(1, 3, size, size),
-        str(path),
-        input_names=["images"],
-        opset_version=17,
-        dynamo=False,
-    )
-    exported = onnx.load(str(path))
-    onnx.helper.set_model_props(exported, {"names": "{0: 'item'}", "imgsz": f"[{size}, {size}]"})
-    onnx.save(exported, str(path))
+    model = _trained_looking(tasks.DetectionModel("yolo11n.yaml", nc=1, verbose=False))
+    _export(model, path, size, {0: "item"}, any_batch=False)
 
 
 @pytest.mark.slow

@@ -30,15 +30,23 @@ def test_a_gpu_run_takes_its_device_loaders_and_hours() -> None:
     assert args["epochs"] == 3 and args["imgsz"] == 96
 
 
+def _runs_handed_over(stage: str, argv: list[str], monkeypatch: pytest.MonkeyPatch) -> list[Run]:
+    """The Runs `python -m vision.train STAGE ARGV` hands its trainer (which is not run)."""
+    seen: list[Run] = []
+    trainer = "train_classifier" if stage == "classifier" else "train_detector"
+    monkeypatch.setattr(train, trainer, lambda run, *rest: seen.append(run))
+    train.main([stage, *argv])
+    return seen
+
+
 @pytest.mark.parametrize("stage", ["classifier", "detector"])
 def test_the_cli_hands_the_compute_to_the_trainer(
     stage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seen: list[Run] = []
-    trainer = "train_classifier" if stage == "classifier" else "train_detector"
-    monkeypatch.setattr(train, trainer, lambda run, *rest: seen.append(run))
-    argv = [stage, "--data", str(tmp_path), "--device", "0", "--workers", "6", "--hours", "0.5"]
-    train.main([*argv, "--epochs", "4", "--name", "n", "--seed", "3", "--weights", "w.pt"])
+    argv = ["--data", str(tmp_path), "--device", "0", "--workers", "6", "--hours", "0.5"]
+    seen = _runs_handed_over(
+        stage, [*argv, "--epochs", "4", "--name", "n", "--seed", "3", "--weights", "w.pt"], monkeypatch
+    )
     assert [run.compute for run in seen] == [Compute(device="0", workers=6, hours=0.5)]
     assert (seen[0].epochs, seen[0].name, seen[0].seed, seen[0].resume_from) == (4, "n", 3, "w.pt")
     assert seen[0].optimiser == Optimiser()
@@ -48,13 +56,9 @@ def test_the_cli_hands_the_compute_to_the_trainer(
 def test_both_trainers_take_the_optimiser_rate_and_warm_up(
     stage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seen: list[Run] = []
-    trainer = "train_classifier" if stage == "classifier" else "train_detector"
-    monkeypatch.setattr(train, trainer, lambda run, *rest: seen.append(run))
-    train.main(
-        [stage, "--data", str(tmp_path), "--optimizer", "AdamW", "--lr0", "1e-4", "--warmup-epochs", "0"]
-    )
-    assert seen[0].optimiser == Optimiser("AdamW", 1e-4, 0.0)
+    argv = ["--data", str(tmp_path), "--optimizer", "AdamW", "--lr0", "1e-4", "--warmup-epochs", "0"]
+    seen = _runs_handed_over(stage, argv, monkeypatch)
+    assert [run.optimiser for run in seen] == [Optimiser("AdamW", 1e-4, 0.0)]
     args = seen[0].train_args()
     assert (args["optimizer"], args["lr0"], args["warmup_epochs"]) == ("AdamW", 1e-4, 0.0)
 

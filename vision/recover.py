@@ -213,15 +213,12 @@ def recover(onnx_path: Path, data_folder: Path, out: Path, count: int = 256) -> 
     height, width = _input_size(session, entries)
     inputs = calibration_inputs(data_folder, height, width, count, letterboxed=architecture is DETECTOR)
     model = rebuilt(weights, entries, inputs, architecture)
-    # a detector exported for one image at a time is compared on a few, one by one
-    fixed_batch = session.get_inputs()[0].shape[0]
-    checked = inputs if not isinstance(fixed_batch, int) else inputs[: min(len(inputs), 4)]
     name = session.get_inputs()[0].name
-    if isinstance(fixed_batch, int):
-        theirs = np.concatenate([np.asarray(session.run(None, {name: x[None]})[0]) for x in checked])
-    else:
-        theirs = np.asarray(session.run(None, {name: checked})[0])
-    ours = _outputs(model, checked)
+    # a detector exported for one image at a time is compared on a few, one by one
+    one_at_a_time = isinstance(session.get_inputs()[0].shape[0], int)
+    batches = [x[None] for x in inputs[:4]] if one_at_a_time else [inputs]
+    theirs = np.concatenate([np.asarray(session.run(None, {name: batch})[0]) for batch in batches])
+    ours = _outputs(model, np.concatenate(batches))
     out.parent.mkdir(parents=True, exist_ok=True)
     train_args = {"task": architecture.task, "imgsz": int(height) if height == width else [height, width]}
     torch.save({"model": model, "ema": None, "train_args": train_args, "epoch": -1, "date": None}, out)

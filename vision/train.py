@@ -670,9 +670,13 @@ def main(argv: list[str] | None = None) -> None:
         p.add_argument(
             "--hours", type=float, default=None, help="stop after this long; the schedule fits the time"
         )
-        p.add_argument("--optimizer", default="auto", help="ultralytics optimizer: auto, SGD, AdamW")
-        p.add_argument("--lr0", type=float, default=0.01, help="initial learning rate (ignored by auto)")
-        p.add_argument("--warmup-epochs", type=float, default=3.0)
+        p.add_argument(
+            "--optimizer", default=Optimiser.optimizer, help="ultralytics optimizer: auto, SGD, AdamW"
+        )
+        p.add_argument(
+            "--lr0", type=float, default=Optimiser.lr0, help="initial learning rate (ignored by auto)"
+        )
+        p.add_argument("--warmup-epochs", type=float, default=Optimiser.warmup_epochs)
         if stage == "detector":
             p.add_argument("--fraction", type=float, default=1.0)
         else:

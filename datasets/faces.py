@@ -32,6 +32,21 @@ CN_NUMERALS = "一二三四五六七八九"
 WIND_CHARS = {"E": "東", "S": "南", "W": "西", "N": "北"}
 FLOWER_CHARS = {"F1": "梅", "F2": "蘭", "F3": "菊", "F4": "竹"}
 SEASON_CHARS = {"S1": "春", "S2": "夏", "S3": "秋", "S4": "冬"}
+# The names sets made for English-reading players print (spellings differ by maker)
+ENGLISH_NAMES: dict[str, tuple[str, ...]] = {
+    "F1": ("PLUM",),
+    "F2": ("ORCHID",),
+    "F3": ("CHRYSANTHEMUM", "CHRYS", "MUM"),
+    "F4": ("BAMBOO",),
+    "S1": ("SPRING",),
+    "S2": ("SUMMER",),
+    "S3": ("AUTUMN", "FALL"),
+    "S4": ("WINTER",),
+    "E": ("EAST",),
+    "S": ("SOUTH",),
+    "W": ("WEST",),
+    "N": ("NORTH",),
+}
 
 
 class StyleUnavailableError(RuntimeError):
@@ -101,6 +116,16 @@ class Layout:
     # any corner and any ink, so neither may tell an animal from a flower whose name sits there too
     animal_name_box: Box = (0.04, 0.02, 0.3, 0.2)
     animal_name_ink: str = "r"
+    # The share of the face's width and height the art is drawn in: the classic margin, or up to
+    # the whole face, as sets whose characters and dots run to the edge print them (a reader that
+    # has only seen margins misreads a 二 whose top stroke meets the face's edge as 一)
+    art_inset: tuple[float, float] = (0.86, 0.88)
+    # "english": flowers and seasons print their English name (PLUM ... WINTER) in a strip along
+    # the top or bottom (`english_name_box`) instead of the Chinese one; with `wind_names`, winds
+    # print EAST ... NORTH above the character, as sets made for English-reading players do
+    name_script: Literal["chinese", "english"] = "chinese"
+    english_name_box: Box = (0.08, 0.84, 0.92, 0.98)
+    wind_names: bool = False
 
 
 @dataclass(frozen=True)
@@ -745,8 +770,14 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
         else:
             draw_bamboo(pen, recipe, rank)
     elif code in WIND_CHARS:
-        box = scaled((0.1, 0.14, 0.9, 0.86), recipe.layout.char_scale)
-        glyph(pen, recipe, WIND_CHARS[code], box, p.blue if recipe.wind_color == "blue" else p.black)
+        wind_ink = p.blue if recipe.wind_color == "blue" else p.black
+        if recipe.layout.wind_names and recipe.font is not None:
+            name = english_name(recipe.layout, code)
+            draw_text_fit(pen, name, (0.12, 0.02, 0.88, 0.15), p.red, recipe.font, recipe.font_index)
+            box = scaled((0.12, 0.22, 0.88, 0.96), min(1.0, recipe.layout.char_scale))
+        else:
+            box = scaled((0.1, 0.14, 0.9, 0.86), recipe.layout.char_scale)
+        glyph(pen, recipe, WIND_CHARS[code], box, wind_ink)
     elif code == "C":
         glyph(pen, recipe, "中", scaled((0.1, 0.12, 0.9, 0.88), recipe.layout.char_scale), p.red)
     elif code == "F":
@@ -761,9 +792,12 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
         if recipe.layout.bonus_numbers:
             _bonus_number(pen, recipe, code, palette_colour(p, ink))
         if recipe.font is not None and recipe.layout.bonus_names:
-            name = FLOWER_CHARS.get(code) or SEASON_CHARS[code]
             name_ink = palette_colour(p, recipe.layout.bonus_name_ink)
-            draw_text_fit(pen, name, recipe.layout.bonus_char_box, name_ink, recipe.font, recipe.font_index)
+            if recipe.layout.name_script == "english":
+                name, box = english_name(recipe.layout, code), recipe.layout.english_name_box
+            else:
+                name, box = FLOWER_CHARS.get(code) or SEASON_CHARS[code], recipe.layout.bonus_char_box
+            draw_text_fit(pen, name, box, name_ink, recipe.font, recipe.font_index)
     elif code in ("cat", "rat", "rooster", "centipede"):
         emoji = {"cat": "🐈", "rat": "🐀", "rooster": "🐓", "centipede": "🐛"}[code]
         if recipe.emoji_font is not None and Path(recipe.emoji_font).exists():
@@ -784,6 +818,12 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
 
 
 ANIMAL_CHARS = {"cat": "貓", "rat": "鼠", "rooster": "雞", "centipede": "蜈蚣"}
+
+
+def english_name(layout: Layout, code: str) -> str:
+    """The English name of a bonus tile or wind, in the spelling this set (`layout.seed`) uses."""
+    spellings = ENGLISH_NAMES[code]
+    return spellings[layout.seed % len(spellings)]
 
 
 def picture(pen: Pen, recipe: FaceRecipe, draw: Callable[[Pen], None]) -> None:
@@ -851,8 +891,9 @@ def render_face(recipe: FaceRecipe, code: str) -> np.ndarray:
     """The face of `code` as an (FACE_H, FACE_W, 4) uint8 RGBA array."""
     image = Image.new("RGBA", (FACE_W * _SS, FACE_H * _SS), (*recipe.palette.ground, 255))
     # draw inside an inset so the art keeps the margin real tiles have
+    inset_w, inset_h = recipe.layout.art_inset
     inner = Image.new(
-        "RGBA", (round(FACE_W * _SS * 0.86), round(FACE_H * _SS * 0.88)), (*recipe.palette.ground, 255)
+        "RGBA", (round(FACE_W * _SS * inset_w), round(FACE_H * _SS * inset_h)), (*recipe.palette.ground, 255)
     )
     draw_code(Pen(inner), recipe, code)
     if recipe.layout.hollow_ink > 0:

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from datasets.faces import FaceRecipe, Layout, Palette, StyleUnavailableError, palette_colour
+from datasets.faces import ENGLISH_NAMES, FaceRecipe, Layout, Palette, StyleUnavailableError, palette_colour
 
 RGB = tuple[int, int, int]
 
@@ -46,7 +46,9 @@ FONT_CHOICES: tuple[tuple[str, int], ...] = (
 )
 
 # every character a face prints with the style's font
-FACE_TEXT = "一二三四五伍六七八九萬東南西北中發飛梅蘭菊竹春夏秋冬貓鼠雞蜈蚣1234"
+FACE_TEXT = "一二三四五伍六七八九萬東南西北中發飛梅蘭菊竹春夏秋冬貓鼠雞蜈蚣1234" + "".join(
+    sorted({letter for names in ENGLISH_NAMES.values() for name in names for letter in name})
+)
 
 
 @lru_cache(maxsize=1)
@@ -202,6 +204,24 @@ def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     # two sets in three draw a bird of their own on the 1 of bamboo, as every maker does
     if rng.random() < 0.67:
         layout = replace(layout, bird="random")
+    # art from the classic margin to the face's edge (half the sets), so ink that meets the edge
+    # is read, not taken for the tile's rim
+    if rng.random() < 0.5:
+        inset_w = float(rng.uniform(0.88, 1.0))
+        layout = replace(layout, art_inset=(inset_w, min(1.0, inset_w + 0.02)))
+    # one font set in four prints English names (flowers and seasons; winds in half of those)
+    if recipe.font is not None and rng.random() < 0.25:
+        top = bool(rng.random() < 0.5)
+        height = float(rng.uniform(0.1, 0.16))
+        box = (0.06, 0.02, 0.94, 0.02 + height) if top else (0.06, 0.98 - height, 0.94, 0.98)
+        layout = replace(
+            layout,
+            name_script="english",
+            english_name_box=box,
+            wind_names=bool(rng.random() < 0.5),
+            # the number in a corner away from the name's strip
+            bonus_number_box=_corner_box(2 * int(top) + int(rng.integers(2)), float(rng.uniform(0.14, 0.3))),
+        )
     return replace(recipe, layout=layout)
 
 

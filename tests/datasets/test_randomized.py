@@ -10,6 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from datasets.faces import (
+    ENGLISH_NAMES,
+    Box,
     FaceRecipe,
     Layout,
     bonus_numeral_script,
@@ -19,7 +21,7 @@ from datasets.faces import (
     render_face,
     scaled,
 )
-from datasets.randomized import VARIANTS, bonus_groups_differ, installed_fonts, random_recipe
+from datasets.randomized import FACE_TEXT, VARIANTS, bonus_groups_differ, installed_fonts, random_recipe
 from datasets.styles import STYLES, StyleUnavailableError, style_faces
 from datasets.synth import SAMPLE_SAFE_STYLES, render_scene
 from vision.classes import BACK, CLASSES
@@ -472,3 +474,83 @@ def test_every_random_bird_is_drawn_with_ink(seed: int) -> None:
     face = render_face(recipe, "1s")
     inked = _inked(face, recipe.palette.ground)
     assert 0.01 < inked.mean() < 0.6
+
+
+def _ink_span(recipe: FaceRecipe, code: str) -> tuple[float, float, float]:
+    """Top margin, left margin and width of the face's ink, as shares of the face."""
+    inked = _inked(render_face(recipe, code), recipe.palette.ground)
+    rows, cols = np.flatnonzero(inked.any(axis=1)), np.flatnonzero(inked.any(axis=0))
+    h, w = inked.shape
+    return rows[0] / h, cols[0] / w, (cols[-1] - cols[0]) / w
+
+
+@pytest.mark.parametrize("code", ["2m", "S", "C"])
+def test_sets_drawn_to_the_edge_bring_the_ink_to_it(code: str) -> None:
+    classic = FaceRecipe(layout=Layout(char_scale=1.2, numeral_box=(0.2, 0.02, 0.8, 0.4)))
+    edge = replace(classic, layout=replace(classic.layout, art_inset=(1.0, 1.0)))
+    top, left, width = _ink_span(classic, code)
+    edge_top, edge_left, edge_width = _ink_span(edge, code)
+    # the classic margin keeps ink off the face's outer 6%; drawn to the edge, the ink moves out
+    assert top > 0.06 and left > 0.06
+    assert edge_top < top - 0.04 and edge_left < left - 0.04
+    assert edge_width > width * 1.1
+
+
+def test_half_the_sets_draw_to_the_edge() -> None:
+    insets = [random_recipe(v, NO_FONTS).layout.art_inset for v in SOME_VARIANTS]
+    wider = [w for w, _ in insets if (w, _) != Layout().art_inset]
+    assert 0.35 < len(wider) / len(insets) < 0.65
+    assert min(wider) >= 0.88 and max(wider) > 0.98
+    assert all(w <= h <= 1.0 for w, h in insets)
+
+
+FAKE_FONT: tuple[tuple[str, int], ...] = (("a-font-never-opened.ttf", 0),)
+
+
+def test_a_quarter_of_font_sets_print_english_names_and_brush_sets_none() -> None:
+    recipes = [random_recipe(v, FAKE_FONT) for v in SOME_VARIANTS]
+    english = [r.layout for r in recipes if r.font is not None]
+    share = sum(lay.name_script == "english" for lay in english) / len(english)
+    assert 0.15 < share < 0.35
+    assert all(r.layout.name_script == "chinese" for r in recipes if r.font is None)
+    assert all(random_recipe(v, NO_FONTS).layout.name_script == "chinese" for v in SOME_VARIANTS)
+    for lay in english:
+        if lay.name_script == "english":
+            # the number sits in a corner on the other side from the name's strip
+            strip, number = lay.english_name_box, lay.bonus_number_box
+            assert number[3] <= strip[1] or number[1] >= strip[3]
+    assert {lay.wind_names for lay in english if lay.name_script == "english"} == {True, False}
+
+
+def test_every_letter_of_the_english_names_is_in_the_face_text() -> None:
+    letters = {letter for names in ENGLISH_NAMES.values() for name in names for letter in name}
+    assert letters <= set(FACE_TEXT)
+    assert set(ENGLISH_NAMES) == {"F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4", "E", "S", "W", "N"}
+
+
+def _strip_ink(face: np.ndarray, ground: tuple[int, int, int], box: Box) -> float:
+    h, w = face.shape[:2]
+    inked = _inked(face, ground)
+    return float(inked[int(box[1] * h) : int(box[3] * h), int(box[0] * w) : int(box[2] * w)].mean())
+
+
+def test_english_names_are_printed_in_their_strip_and_tell_the_tiles_apart() -> None:
+    fonts = installed_fonts()
+    if not fonts:
+        pytest.skip("no CJK font installed (datasets/install_art.sh)")
+    font, index = fonts[0]
+    strip = (0.06, 0.84, 0.94, 0.98)
+    layout = Layout(name_script="english", english_name_box=strip, bonus_number_box=(0.04, 0.03, 0.3, 0.2))
+    recipe = FaceRecipe(font=font, font_index=index, layout=layout)
+    chinese = replace(recipe, layout=replace(layout, name_script="chinese"))
+    ground = recipe.palette.ground
+    faces = {code: render_face(recipe, code) for code in ("F1", "F2", "S1")}
+    # the strip holds the name (text inks a few percent of its box); Chinese sets print theirs elsewhere
+    assert all(_strip_ink(face, ground, strip) > 0.04 for face in faces.values())
+    assert _strip_ink(render_face(chinese, "F1"), ground, strip) < _strip_ink(faces["F1"], ground, strip) / 2
+    assert _differs(faces["F1"][200:], faces["F2"][200:]) > 0.02
+    # winds print their name above the character only in sets that do
+    named = replace(recipe, layout=replace(layout, wind_names=True))
+    top = (0.1, 0.0, 0.9, 0.12)
+    unnamed = _strip_ink(render_face(recipe, "S"), ground, top)
+    assert _strip_ink(render_face(named, "S"), ground, top) > 2 * unnamed

@@ -890,7 +890,7 @@ def finish_face(image: Image.Image) -> np.ndarray:
 def render_face(recipe: FaceRecipe, code: str) -> np.ndarray:
     """The face of `code` as an (FACE_H, FACE_W, 4) uint8 RGBA array."""
     image = Image.new("RGBA", (FACE_W * _SS, FACE_H * _SS), (*recipe.palette.ground, 255))
-    # draw inside an inset so the art keeps the margin real tiles have
+    # draw inside the layout's inset: the margin most sets keep, or (art_inset near 1) up to the edge
     inset_w, inset_h = recipe.layout.art_inset
     inner = Image.new(
         "RGBA", (round(FACE_W * _SS * inset_w), round(FACE_H * _SS * inset_h)), (*recipe.palette.ground, 255)

@@ -47,6 +47,8 @@ ENGLISH_NAMES: dict[str, tuple[str, ...]] = {
     "W": ("WEST",),
     "N": ("NORTH",),
 }
+# where a wind's English name sits (above the character) in sets that print one
+WIND_NAME_BOX: Box = (0.12, 0.02, 0.88, 0.15)
 
 
 class StyleUnavailableError(RuntimeError):
@@ -773,7 +775,7 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
         wind_ink = p.blue if recipe.wind_color == "blue" else p.black
         if recipe.layout.wind_names and recipe.font is not None:
             name = english_name(recipe.layout, code)
-            draw_text_fit(pen, name, (0.12, 0.02, 0.88, 0.15), p.red, recipe.font, recipe.font_index)
+            draw_text_fit(pen, name, WIND_NAME_BOX, p.red, recipe.font, recipe.font_index)
             box = scaled((0.12, 0.22, 0.88, 0.96), min(1.0, recipe.layout.char_scale))
         else:
             box = scaled((0.1, 0.14, 0.9, 0.86), recipe.layout.char_scale)

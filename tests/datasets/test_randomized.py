@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from datasets.faces import (
     ENGLISH_NAMES,
+    WIND_NAME_BOX,
     Box,
     FaceRecipe,
     Layout,
@@ -503,7 +504,7 @@ def test_sets_drawn_to_the_edge_bring_the_ink_to_it(code: str) -> None:
 
 def test_half_the_sets_draw_to_the_edge() -> None:
     insets = [random_recipe(v, NO_FONTS).layout.art_inset for v in SOME_VARIANTS]
-    wider = [w for w, _ in insets if (w, _) != Layout().art_inset]
+    wider = [inset[0] for inset in insets if inset != Layout().art_inset]
     assert 0.35 < len(wider) / len(insets) < 0.65
     assert min(wider) >= 0.88 and max(wider) > 0.98
     assert all(w <= h <= 1.0 for w, h in insets)
@@ -559,6 +560,5 @@ def test_english_names_are_printed_in_their_strip_and_tell_the_tiles_apart() -> 
     assert _differs(faces["F1"][200:], faces["F2"][200:]) > 0.02
     # winds print their name above the character only in sets that do
     named = replace(recipe, layout=replace(layout, wind_names=True))
-    top = (0.1, 0.0, 0.9, 0.12)
-    unnamed = _strip_ink(render_face(recipe, "S"), ground, top)
-    assert _strip_ink(render_face(named, "S"), ground, top) > 2 * unnamed
+    unnamed = _strip_ink(render_face(recipe, "S"), ground, WIND_NAME_BOX)
+    assert _strip_ink(render_face(named, "S"), ground, WIND_NAME_BOX) > 2 * unnamed

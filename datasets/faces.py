@@ -92,6 +92,8 @@ class Layout:
     # Which picture a flower or season shows: "own" (plum for F1 ...), "shuffled" (another bonus
     # tile's, as sets differ in which picture goes with which number) or "random" (a plant drawn from
     # `seed`). Only the number and name are the same from set to set, so a reader must learn those.
+    # Many sets print one motif on several bonus tiles: "shared" (one plant on every flower, another
+    # on every season) or "one" (one plant on all eight); then only the number or name tells them.
     bonus_pictures: str = "own"
     bonus_ink: str = "br"  # palette keys (r, g, b, k = black) of the flower and the season numbers
     bonus_numbers: bool = True  # False: the set prints only the picture and the name (梅 ... 冬)
@@ -596,9 +598,19 @@ def bonus_picture_code(layout: Layout, code: str) -> str:
     return BONUS_CODES[int(order[BONUS_CODES.index(code)])]
 
 
+def random_plant_index(layout: Layout, code: str) -> int:
+    """Which of the set's made-up plants bonus tile `code` shows: its own ("random"), its group's
+    ("shared": flowers 0, seasons 1) or the set's one ("one")."""
+    if layout.bonus_pictures == "one":
+        return 0
+    if layout.bonus_pictures == "shared":
+        return 0 if code in FLOWER_CHARS else 1
+    return BONUS_CODES.index(code)
+
+
 def draw_bonus_picture(pen: Pen, layout: Layout, code: str, p: Palette) -> None:
-    if layout.bonus_pictures == "random":
-        draw_random_plant(pen, np.random.default_rng([layout.seed, 9, BONUS_CODES.index(code)]))
+    if layout.bonus_pictures in ("random", "shared", "one"):
+        draw_random_plant(pen, np.random.default_rng([layout.seed, 9, random_plant_index(layout, code)]))
         return
     shown = bonus_picture_code(layout, code)
     if shown in FLOWER_CHARS:

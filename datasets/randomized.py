@@ -222,7 +222,25 @@ def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
             # the number in a corner away from the name's strip
             bonus_number_box=_corner_box(2 * int(top) + int(rng.integers(2)), float(rng.uniform(0.14, 0.3))),
         )
-    return replace(recipe, layout=layout)
+    recipe = replace(recipe, layout=layout)
+    # one set in four prints the same plant on several bonus tiles (as many makers do), where the
+    # number or the name is all that tells them apart: a reader must read it, not the picture
+    if rng.random() < 0.25:
+        one = bool(rng.random() < 0.4) and bonus_groups_differ(recipe)
+        shared = replace(layout, bonus_pictures="one" if one else "shared", bonus_numbers=True)
+        recipe = replace(recipe, layout=shared)
+    return recipe
+
+
+def bonus_tiles_told_apart(recipe: FaceRecipe) -> bool:
+    """Whether each of the eight bonus tiles shows something the other seven do not: a number (its
+    rank) beside a picture or number that tells its group, or a name."""
+    layout = recipe.layout
+    if recipe.font is not None and layout.bonus_names:
+        return True
+    if not layout.bonus_numbers:
+        return False
+    return layout.bonus_pictures != "one" or bonus_groups_differ(recipe)
 
 
 def bonus_groups_differ(recipe: FaceRecipe) -> bool:

@@ -26,6 +26,7 @@ from datasets.randomized import (
     FACE_TEXT,
     VARIANTS,
     bonus_groups_differ,
+    bonus_tiles_told_apart,
     font_covers,
     installed_fonts,
     random_recipe,
@@ -287,10 +288,46 @@ def test_corner_index_marks_the_top_left_corner_only() -> None:
     assert np.array_equal(render_face(plain, "P"), render_face(indexed, "P"))
 
 
-def test_sets_drawn_without_a_font_keep_what_tells_bonus_tiles_apart() -> None:
-    for variant in SOME_VARIANTS:
-        layout = random_recipe(variant, NO_FONTS).layout
-        assert layout.bonus_pictures == "own" and layout.bonus_numbers
+def test_every_set_tells_its_eight_bonus_tiles_apart() -> None:
+    for fonts in (NO_FONTS, installed_fonts()):
+        for variant in SOME_VARIANTS:
+            recipe = random_recipe(variant, fonts)
+            assert bonus_tiles_told_apart(recipe)
+            if recipe.font is None:  # no name to read: the number, beside a picture of the group
+                assert recipe.layout.bonus_numbers
+                assert recipe.layout.bonus_pictures in ("own", "shared", "one")
+
+
+def test_a_nameless_set_of_one_plant_is_not_told_apart_by_pictures_alone() -> None:
+    one = FaceRecipe(layout=Layout(bonus_pictures="one", bonus_ink="bb", bonus_names=False))
+    assert not bonus_tiles_told_apart(one)
+    assert bonus_tiles_told_apart(replace(one, bonus_numerals="arabic/chinese"))
+    assert bonus_tiles_told_apart(replace(one, layout=replace(one.layout, bonus_pictures="shared")))
+    unnumbered = replace(one.layout, bonus_numbers=False, bonus_pictures="own")
+    assert not bonus_tiles_told_apart(replace(one, layout=unnumbered))
+
+
+def test_shared_pictures_repeat_within_a_group_and_one_picture_over_all_eight() -> None:
+    box = (0.7, 0.04, 0.96, 0.26)  # a small number in the top right corner, as on many sets
+
+    def faces(mode: str) -> dict[str, np.ndarray]:
+        layout = Layout(bonus_pictures=mode, seed=7, bonus_number_box=box, bonus_names=False)
+        return {code: render_face(FaceRecipe(layout=layout), code) for code in BONUS}
+
+    shared, one, own_random = faces("shared"), faces("one"), faces("random")
+    # only the number's corner differs between tiles that share a plant
+    assert _differs(shared["F1"], shared["F3"]) < 0.04 < _differs(own_random["F1"], own_random["F3"])
+    assert _differs(shared["S2"], shared["S4"]) < 0.04
+    assert _differs(shared["F2"], shared["S2"]) > 0.04
+    assert _differs(one["F2"], one["S2"]) < 0.04
+    assert _differs(shared["F1"], shared["F2"]) > 0.001  # the numbers still differ
+
+
+def test_a_quarter_of_sets_print_one_plant_on_several_bonus_tiles() -> None:
+    for fonts in (NO_FONTS, installed_fonts()):
+        modes = [random_recipe(v, fonts).layout.bonus_pictures for v in SOME_VARIANTS]
+        assert 0.15 < (modes.count("shared") + modes.count("one")) / len(modes) < 0.4
+        assert modes.count("one") > 0
 
 
 def test_split_numerals_number_flowers_and_seasons_in_different_scripts() -> None:

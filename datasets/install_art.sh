@@ -20,7 +20,8 @@ if [ "$(id -u)" != "0" ]; then sudo_cmd="sudo"; fi
 # The second line feeds the randomised style (datasets/randomized.py): more hands for the characters.
 fonts=(fonts-noto-cjk fonts-arphic-ukai fonts-arphic-uming fonts-symbola fonts-noto-color-emoji
        fonts-cwtex-kai
-       fonts-arphic-bkai00mp fonts-ipafont-mincho fonts-ipafont-gothic fonts-hanazono fonts-lxgw-wenkai)
+       fonts-arphic-bkai00mp fonts-ipafont-mincho fonts-ipafont-gothic fonts-hanazono fonts-lxgw-wenkai
+       fonts-arphic-bsmi00lp)
 games=(kdegames-mahjongg-data-kf5 gnome-mahjongg xmahjongg)
 
 if [ -z "${MAHJONG_ART_SKIP_APT:-}" ]; then

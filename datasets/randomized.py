@@ -43,6 +43,9 @@ FONT_CHOICES: tuple[tuple[str, int], ...] = (
     ("LXGWWenKai-Regular.ttf", 0),
     ("LXGWWenKai-Bold.ttf", 0),
     ("KleeOne-SemiBold.ttf", 0),
+    # AR PL Mingti2L Big5, another Ming hand under the Arphic licence. The hei and Ming fonts of
+    # WenQuanYi and cwTeX are GPL: this style renders the shipped sample photos, so they stay out.
+    ("bsmi00lp.ttf", 0),
 )
 
 # every character a face prints with the style's font

@@ -229,9 +229,12 @@ def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     # one set in four prints the same plant on several bonus tiles (as many makers do), where the
     # number or the name is all that tells them apart: a reader must read it, not the picture
     if rng.random() < 0.25:
-        one = bool(rng.random() < 0.4) and bonus_groups_differ(recipe)
-        shared = replace(layout, bonus_pictures="one" if one else "shared", bonus_numbers=True)
-        recipe = replace(recipe, layout=shared)
+        one_picture = replace(recipe, layout=replace(layout, bonus_pictures="one", bonus_numbers=True))
+        # one plant on all eight only where the tiles are still told apart (by names, or by numbers
+        # whose script or ink differs between the groups): the same test every set is held to
+        if rng.random() < 0.4 and bonus_tiles_told_apart(one_picture):
+            return one_picture
+        recipe = replace(recipe, layout=replace(layout, bonus_pictures="shared", bonus_numbers=True))
     return recipe
 
 

@@ -330,6 +330,13 @@ def test_a_quarter_of_sets_print_one_plant_on_several_bonus_tiles() -> None:
         assert modes.count("one") > 0
 
 
+def test_sets_that_name_their_bonus_tiles_may_print_one_plant_whatever_their_numbers() -> None:
+    recipes = [random_recipe(v, installed_fonts()) for v in SOME_VARIANTS]
+    one = [r for r in recipes if r.layout.bonus_pictures == "one"]
+    assert all(bonus_groups_differ(r) or r.layout.bonus_names for r in one)
+    assert any(not bonus_groups_differ(r) for r in one)
+
+
 def test_split_numerals_number_flowers_and_seasons_in_different_scripts() -> None:
     box = (0.3, 0.3, 0.7, 0.7)
     layout = Layout(bonus_pictures="random", seed=5, bonus_number_box=box, bonus_ink="bb")

@@ -1,5 +1,6 @@
 """The ONNX models, run with onnxruntime: a one-class tile detector, a crop classifier and,
-optionally, a second look at the flowers and seasons (`SecondLook`).
+optionally, a second look at the flowers and seasons (`SecondLook`) and a glyph look at the winds
+and dragons (`vision.glyphs`).
 
 `models/models.json` names the files and their settings (see docs/vision.md). A model whose
 class names differ from `vision.classes.CLASSES`, or whose input shape disagrees with the
@@ -18,7 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -27,6 +28,9 @@ import onnxruntime as ort
 from vision.classes import CLASS_INDEX, CLASSES, FLOWERS, NOT_A_TILE, SEASONS
 from vision.crops import crop_tiles
 from vision.letterbox import Letterbox, letterbox
+
+if TYPE_CHECKING:
+    from vision.glyphs import GlyphReader
 
 SIDECAR = "models.json"
 DEFAULT_PROVIDERS: tuple[str, ...] = ("CPUExecutionProvider",)
@@ -112,10 +116,27 @@ class SecondLookConfig:
 
 
 @dataclass(frozen=True)
+class GlyphConfig:
+    """The sidecar's "glyphs" section: a text recogniser's file inside an installed package (not in
+    models/), and how its reading of a wind or dragon is weighed against the classifier's
+    (`vision.glyphs`)."""
+
+    package: str = "rapidocr_onnxruntime"
+    file: str = "models/ch_PP-OCRv4_rec_infer.onnx"
+    # read boxes where the classifier gives the winds and dragons together at least this
+    above: float = 0.2
+    # added to every recogniser score: the smaller, the more the recogniser overrules the classifier
+    floor: float = 1e-3
+    # the box cut smaller by this share on each side: a tile's rim reads as 口 or 中
+    shrink: float = 0.1
+
+
+@dataclass(frozen=True)
 class ModelsConfig:
     detector: DetectorConfig
     classifier: ClassifierConfig
     second_look: SecondLookConfig | None = None
+    glyphs: GlyphConfig | None = None
 
 
 def _section(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
@@ -173,6 +194,7 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             odd_shape_unsure=float(cls.get("odd_shape_unsure", 0.5)),
         )
         second_look = _second_look(data, where)
+        glyphs = _glyphs(data, where)
     except KeyError as error:
         raise ModelError(f"{where}: missing {error}") from None
     except (TypeError, ValueError) as error:
@@ -210,7 +232,14 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             raise ModelError(f"{where}: second_look above must be in (0, 1], got {second_look.above}")
         if second_look.imgsz is not None and not 16 <= second_look.imgsz <= 1024:
             raise ModelError(f"{where}: second_look imgsz must be 16..1024, got {second_look.imgsz}")
-    return ModelsConfig(detector=detector, classifier=classifier, second_look=second_look)
+    if glyphs is not None:
+        if not 0.0 < glyphs.above <= 1.0:
+            raise ModelError(f"{where}: glyphs above must be in (0, 1], got {glyphs.above}")
+        if not glyphs.floor > 0.0:
+            raise ModelError(f"{where}: glyphs floor must be above 0, got {glyphs.floor}")
+        if not 0.0 <= glyphs.shrink < 0.5:
+            raise ModelError(f"{where}: glyphs shrink must be in [0, 0.5), got {glyphs.shrink}")
+    return ModelsConfig(detector=detector, classifier=classifier, second_look=second_look, glyphs=glyphs)
 
 
 def _second_look(data: dict[str, Any], where: str) -> SecondLookConfig | None:
@@ -223,6 +252,21 @@ def _second_look(data: dict[str, Any], where: str) -> SecondLookConfig | None:
         names=_names(section, where),
         above=float(section.get("above", 0.3)),
         imgsz=None if section.get("imgsz") is None else int(section["imgsz"]),
+    )
+
+
+def _glyphs(data: dict[str, Any], where: str) -> GlyphConfig | None:
+    """The optional "glyphs" section; absent or null = no glyph look."""
+    if data.get("glyphs") is None:
+        return None
+    section = _section(data, "glyphs", where)
+    default = GlyphConfig()
+    return GlyphConfig(
+        package=str(section.get("package", default.package)),
+        file=str(section.get("file", default.file)),
+        above=float(section.get("above", default.above)),
+        floor=float(section.get("floor", default.floor)),
+        shrink=float(section.get("shrink", default.shrink)),
     )
 
 
@@ -555,6 +599,7 @@ class TileClassifier:
     size: int
     fixed_batch: int | None  # None when the batch dimension is dynamic
     second_look: SecondLook | None = None
+    glyphs: GlyphReader | None = None
 
     @classmethod
     def from_session(cls, session: ort.InferenceSession, config: ClassifierConfig) -> TileClassifier:
@@ -574,7 +619,8 @@ class TileClassifier:
         """(N, 49) tile probabilities (rows sum to 1, given that the crop holds a tile) and (N,) the
         probability that it holds none (all 0 for a model without the NOT_A_TILE output).
 
-        A second look of another size reads these crops resized; `read_boxes` gives it its own."""
+        A second look of another size reads these crops resized; `read_boxes` gives it its own.
+        The glyph look needs the photo: only `read_boxes` takes it."""
         tiles, not_tile = self._first_look(crops)
         second = self.second_look
         if second is not None:
@@ -586,7 +632,7 @@ class TileClassifier:
     ) -> tuple[np.ndarray, np.ndarray]:
         """`classify_with_reject` of the boxes `xyxy` (N, 4) of photo `rgb`, each cut square with
         the classifier's margin (or `crops`, cut so already); the second look cuts its crops from the
-        photo at its own size."""
+        photo at its own size, and the glyph look reads the winds' and dragons' characters there."""
         margin = self.config.crop_margin
         crops = crop_tiles(rgb, xyxy, self.size, margin) if crops is None else crops
         tiles, not_tile = self._first_look(crops)
@@ -595,6 +641,8 @@ class TileClassifier:
             tiles = second.refine(lambda rows: crops[rows], tiles)
         elif second is not None:
             tiles = second.refine(lambda rows: crop_tiles(rgb, xyxy[rows], second.size, margin), tiles)
+        if self.glyphs is not None:
+            tiles = self.glyphs.refine(rgb, xyxy, tiles)
         return tiles, not_tile
 
     @property

@@ -24,6 +24,7 @@ import numpy as np
 from vision.classes import CLASSES
 from vision.crops import crop_tiles
 from vision.detections import Detections
+from vision.glyphs import GlyphReader, glyph_session
 from vision.onnx_models import (
     DEFAULT_PROVIDERS,
     DEFAULT_THREADS,
@@ -194,6 +195,9 @@ class TileReader:
                 classifier.turns,
             )
             classifier = replace(classifier, second_look=second_look)
+        if config.glyphs is not None:
+            glyphs = GlyphReader.from_session(glyph_session(config.glyphs, providers, threads), config.glyphs)
+            classifier = replace(classifier, glyphs=glyphs)
         return cls(detector=detector, classifier=classifier, grid=grid)
 
     def read(self, rgb: np.ndarray) -> Reading:

@@ -1,0 +1,191 @@
+"""The glyph look: a text recogniser reads the character of the winds and dragons (vision.glyphs)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from datasets.faces import FaceRecipe, render_face
+from tests.vision.tinymodels import classifier_model, write_models
+from vision.classes import CLASS_INDEX, CLASSES
+from vision.glyphs import (
+    HONOURS,
+    GlyphReader,
+    glyph_session,
+    honour_columns,
+    inner_crop,
+    locate,
+    quarter_turns,
+    single_glyph_probability,
+    weigh,
+)
+from vision.onnx_models import GlyphConfig, ModelError, parse_config
+from vision.pipeline import TileReader
+
+CHARS = 6  # blank and five characters, in the tests' made-up CTC outputs
+
+
+def _steps(rows: np.ndarray) -> np.ndarray:
+    values = rows + 1e-3
+    return values / values.sum(axis=1, keepdims=True)
+
+
+@settings(max_examples=80, deadline=None)
+@given(arrays(np.float64, st.tuples(st.integers(1, 12), st.just(CHARS)), elements=st.floats(0, 1)))
+def test_the_lines_of_one_character_are_at_most_every_line(rows: np.ndarray) -> None:
+    steps = _steps(rows)
+    single = single_glyph_probability(steps, np.arange(1, CHARS))
+    assert (single >= 0).all() and (single <= 1 + 1e-9).all()
+    # "exactly c" for different c are disjoint sets of paths, and all lines but the blank one remain
+    assert single.sum() <= 1.0 - np.prod(steps[:, 0]) + 1e-9
+
+
+def test_a_character_held_over_several_steps_is_read_once_and_two_characters_are_not_one() -> None:
+    held = np.zeros((5, CHARS))
+    held[[0, 4], 0] = 1.0  # blank, c, c, c, blank
+    held[1:4, 2] = 1.0
+    np.testing.assert_allclose(single_glyph_probability(held, np.array([1, 2, 3])), [0.0, 1.0, 0.0])
+    two = np.zeros((3, CHARS))
+    two[0, 2] = two[1, 0] = two[2, 3] = 1.0  # c, blank, d
+    np.testing.assert_allclose(single_glyph_probability(two, np.array([2, 3])), [0.0, 0.0])
+    unsure = np.zeros((1, CHARS))
+    unsure[0, [2, 3]] = 0.5
+    np.testing.assert_allclose(single_glyph_probability(unsure, np.array([2, 3])), [0.5, 0.5])
+
+
+def test_a_tall_box_is_read_upright_or_upside_down_a_wide_one_sideways_a_square_one_any_way() -> None:
+    assert quarter_turns(np.array([0, 0, 30, 40])) == (0, 2)
+    assert quarter_turns(np.array([0, 0, 40, 30])) == (1, 3)
+    assert quarter_turns(np.array([0, 0, 40, 42])) == (0, 1, 2, 3)
+
+
+def test_the_inner_crop_leaves_the_rim_out_and_never_comes_out_empty() -> None:
+    rgb = np.zeros((100, 100, 3), np.uint8)
+    assert inner_crop(rgb, np.array([10, 20, 50, 80]), 0.1).shape == (48, 32, 3)
+    assert inner_crop(rgb, np.array([99.5, 99.5, 100, 100]), 0.1).shape[:2] == (1, 1)
+    assert inner_crop(rgb, np.array([-50, -50, 300, 300]), 0.0).shape == (100, 100, 3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    arrays(np.float64, (4, len(CLASSES)), elements=st.floats(0, 1)),
+    arrays(np.float64, (4, len(HONOURS)), elements=st.floats(0, 1)),
+    st.sets(st.integers(0, 3), min_size=1),
+    st.floats(1e-4, 1.0),
+)
+def test_weighing_moves_only_the_honours_share_of_the_chosen_rows(
+    first: np.ndarray, scores: np.ndarray, chosen: set[int], floor: float
+) -> None:
+    tiles = _steps(first).astype(np.float32)
+    rows, columns = np.array(sorted(chosen)), honour_columns()
+    out = weigh(tiles, rows, columns, scores[: len(rows)], floor)
+    np.testing.assert_allclose(out.sum(axis=1), 1.0, atol=1e-5)
+    others = np.setdiff1d(np.arange(len(CLASSES)), columns)
+    np.testing.assert_array_equal(out[:, others], tiles[:, others])
+    untouched = np.setdiff1d(np.arange(4), rows)
+    np.testing.assert_array_equal(out[untouched], tiles[untouched])
+    np.testing.assert_allclose(
+        out[np.ix_(rows, columns)].sum(axis=1), tiles[np.ix_(rows, columns)].sum(axis=1), rtol=1e-5
+    )
+
+
+def test_a_sure_glyph_overrules_an_unsure_classifier_and_no_glyph_changes_nothing() -> None:
+    tiles = np.zeros((2, len(CLASSES)), np.float32)
+    tiles[:, CLASS_INDEX["E"]], tiles[:, CLASS_INDEX["S"]], tiles[:, CLASS_INDEX["3m"]] = 0.6, 0.3, 0.1
+    scores = np.zeros((2, len(HONOURS)))
+    scores[0, HONOURS.index("S")] = 0.9
+    out = weigh(tiles, np.array([0, 1]), honour_columns(), scores, 1e-3)
+    assert CLASSES[int(out[0].argmax())] == "S"
+    np.testing.assert_allclose(out[1], tiles[1], atol=1e-6)
+
+
+def _face_photo(code: str, turn: int) -> tuple[np.ndarray, np.ndarray]:
+    """A brush-stroke face of `code` (no font needed) turned `turn` quarter turns, on a dark table."""
+    face = np.ascontiguousarray(np.rot90(render_face(FaceRecipe(), code)[..., :3], turn))
+    height, width = face.shape[:2]
+    photo = np.full((height + 40, width + 40, 3), 50, np.uint8)
+    photo[20 : 20 + height, 20 : 20 + width] = face
+    return photo, np.array([[20, 20, 20 + width, 20 + height]], np.float32)
+
+
+@pytest.fixture(scope="module")
+def glyph_reader() -> GlyphReader:
+    config = GlyphConfig()
+    return GlyphReader.from_session(glyph_session(config, ["CPUExecutionProvider"], 1), config)
+
+
+@pytest.mark.parametrize("turn", [0, 1, 2, 3])
+def test_the_recogniser_reads_the_winds_and_the_red_dragon_at_any_quarter_turn(
+    glyph_reader: GlyphReader, turn: int
+) -> None:
+    for code in ("E", "S", "W", "N", "C"):
+        photo, box = _face_photo(code, turn)
+        scores = glyph_reader.honour_scores(photo, box)[0]
+        assert HONOURS[int(scores.argmax())] == code, (code, np.round(scores, 3))
+        assert scores.max() > 0.5
+
+
+def test_the_recogniser_sees_no_honour_on_a_suit_tile(glyph_reader: GlyphReader) -> None:
+    for code in ("5p", "7s"):
+        photo, box = _face_photo(code, 0)
+        assert glyph_reader.honour_scores(photo, box).max() < 0.2
+
+
+def test_the_recogniser_is_found_in_its_package_or_refused_in_one_line() -> None:
+    assert locate(GlyphConfig()).name == "ch_PP-OCRv4_rec_infer.onnx"
+    with pytest.raises(ModelError, match="needs the package no_such_package") as error:
+        locate(GlyphConfig(package="no_such_package"))
+    assert "\n" not in str(error.value)
+    with pytest.raises(ModelError, match="glyph recogniser not found"):
+        locate(GlyphConfig(file="models/missing.onnx"))
+
+
+def _sidecar(glyphs: object) -> dict[str, object]:
+    return {
+        "detector": {"file": "d.onnx", "imgsz": 512, "names": ["tile"], "conf": 0.5},
+        "classifier": {"file": "c.onnx", "imgsz": 96, "names": list(CLASSES)},
+        "glyphs": glyphs,
+    }
+
+
+def test_the_sidecars_glyphs_section_is_optional_defaulted_and_checked() -> None:
+    assert parse_config(_sidecar(None)).glyphs is None
+    assert parse_config(_sidecar({})).glyphs == GlyphConfig()
+    assert parse_config(_sidecar({"above": 0.5})).glyphs == GlyphConfig(above=0.5)
+    for bad, message in (
+        ({"above": 0}, "glyphs above"),
+        ({"floor": 0}, "glyphs floor"),
+        ({"shrink": 0.5}, "shrink"),
+    ):
+        with pytest.raises(ModelError, match=message):
+            parse_config(_sidecar(bad))
+    with pytest.raises(ModelError, match="malformed"):
+        parse_config(_sidecar({"above": "high"}))
+
+
+def test_the_pipeline_reads_the_glyph_where_the_classifier_cannot_tell_winds_apart(
+    tmp_path: Path,
+) -> None:
+    models = write_models(tmp_path, np.zeros((1, 5), np.float32))
+    # a classifier that reads the light faces as E, S or W, by their colour only
+    honours = (CLASS_INDEX["E"], CLASS_INDEX["S"], CLASS_INDEX["W"])
+    classifier_model(models / "tile_classifier.onnx", 32, None, targets=honours)
+    sidecar = json.loads((models / "models.json").read_text())
+    plain = TileReader.load(models).classifier
+    sidecar["glyphs"] = {}
+    (models / "models.json").write_text(json.dumps(sidecar))
+    looking = TileReader.load(models).classifier
+    assert plain.glyphs is None and looking.glyphs is not None
+    read_plain, read_looking = [], []
+    for code in ("E", "S", "W"):
+        photo, box = _face_photo(code, 0)
+        read_plain.append(CLASSES[int(plain.read_boxes(photo, box)[0][0].argmax())])
+        read_looking.append(CLASSES[int(looking.read_boxes(photo, box)[0][0].argmax())])
+    assert read_looking == ["E", "S", "W"]
+    assert len(set(read_plain)) == 1  # by colour alone, every face reads the same

@@ -8,6 +8,13 @@ the character itself. The one used is PP-OCRv4's (Apache-2.0), as the PyPI wheel
 Only the winds and the red and green dragons are read: where the classifier gives them together at
 least `above`, that probability is shared out among them in proportion to the classifier's own and
 the recogniser's, so the classifier still speaks where the recogniser sees nothing (`floor`).
+
+Flowers and seasons are told apart by their pictures, which no two sets share, and by a name or a
+number in a corner or along an edge. Where the sidecar's `bonus_above` is set, the recogniser also
+reads their names: the character (梅 蘭 菊 竹 春 夏 秋 冬) in windows at the face's corners, and where
+none is found the English name (PLUM ... WINTER) in strips along each edge, matched by the longest
+run of letters it shares with the text read, since a strip often shows part of a word. Numbers are
+not read: a lone 1 or 一 is too often a stroke of a picture.
 """
 
 from __future__ import annotations
@@ -34,6 +41,40 @@ HONOUR_GLYPHS: dict[str, tuple[str, ...]] = {
     "F": ("發", "发"),
 }
 HONOURS: tuple[str, ...] = tuple(HONOUR_GLYPHS)
+# The flowers' and seasons' names: the character, and the English words sets print for it
+BONUS_GLYPHS: dict[str, tuple[str, ...]] = {
+    "F1": ("梅",),
+    "F2": ("蘭", "兰"),
+    "F3": ("菊",),
+    "F4": ("竹",),
+    "S1": ("春",),
+    "S2": ("夏",),
+    "S3": ("秋",),
+    "S4": ("冬",),
+}
+BONUS_WORDS: dict[str, tuple[str, ...]] = {
+    "F1": ("PLUM",),
+    "F2": ("ORCHID",),
+    "F3": ("CHRYSANTHEMUM", "CHRYS", "MUM"),
+    "F4": ("BAMBOO",),
+    "S1": ("SPRING",),
+    "S2": ("SUMMER",),
+    "S3": ("AUTUMN", "FALL"),
+    "S4": ("WINTER",),
+}
+BONUS: tuple[str, ...] = tuple(BONUS_GLYPHS)
+# a word counts as read once this many of its letters in a row are (or the whole of a shorter word),
+# and fully read at WORD_SURE letters in a row
+WORD_LEAST = 3
+WORD_SURE = 6
+# a name's character sits in a corner of the face: windows this share of its height and width
+WINDOW_HEIGHT, WINDOW_WIDTH = 0.42, 0.48
+# a set holds one of each flower and season: no more boxes than that are read for their names
+BONUS_ROWS_MOST = 8
+# a window reading a name this surely makes reading the edges for an English one needless
+NAME_FOUND = 0.5
+# a name runs along an edge: strips this share of the face's height, top and bottom, in all four turns
+STRIP_HEIGHT = 0.3
 LINE_HEIGHT = 48  # the recogniser reads text lines 48 px tall
 BLANK = 0  # the recogniser's CTC blank is its first output
 
@@ -62,6 +103,69 @@ def single_glyph_probability(steps: np.ndarray, columns: np.ndarray) -> np.ndarr
         inside = (inside + before) * glyph[t]
         before = before * blank[t]
     return inside + after
+
+
+def greedy_text(steps: np.ndarray, charset: Sequence[str]) -> str:
+    """The text CTC outputs `steps` (T, C) read as their likeliest step each: repeats merged,
+    blanks dropped; upper case. Column 0 is the blank, column i the charset's (i-1)th character."""
+    best = steps.argmax(axis=1)
+    kept = [int(c) for i, c in enumerate(best) if c != BLANK and (i == 0 or c != best[i - 1])]
+    return "".join(charset[c - 1] for c in kept if c <= len(charset)).upper()
+
+
+def longest_common_run(word: str, text: str) -> int:
+    """The length of the longest run of characters `word` and `text` both hold."""
+    best = 0
+    previous = [0] * (len(text) + 1)
+    for a in word:
+        current = [0] * (len(text) + 1)
+        for j, b in enumerate(text):
+            if a == b:
+                current[j + 1] = previous[j] + 1
+                best = max(best, current[j + 1])
+        previous = current
+    return best
+
+
+def word_score(words: Sequence[str], texts: Sequence[str]) -> float:
+    """How surely `texts` show one of `words`: 0 under WORD_LEAST letters in a row (or the whole of
+    a shorter word), 1 at WORD_SURE letters or the whole word, in proportion between."""
+    best = 0.0
+    for word in words:
+        whole = min(len(word), WORD_SURE)
+        for text in texts:
+            run = longest_common_run(word, text)
+            if run >= min(WORD_LEAST, len(word)):
+                best = max(best, min(1.0, run / whole))
+    return best
+
+
+def face_windows(face: np.ndarray) -> list[np.ndarray]:
+    """Windows at the four corners of an upright face, where a name's character would sit."""
+    height, width = face.shape[:2]
+    windows = []
+    for top in (0.0, 1.0 - WINDOW_HEIGHT):
+        for left in (0.0, 1.0 - WINDOW_WIDTH):
+            window = face[
+                int(top * height) : int(np.ceil((top + WINDOW_HEIGHT) * height)),
+                int(left * width) : int(np.ceil((left + WINDOW_WIDTH) * width)),
+            ]
+            if min(window.shape[:2]) > 2:
+                windows.append(np.ascontiguousarray(window))
+    return windows
+
+
+def edge_strips(face: np.ndarray) -> list[np.ndarray]:
+    """Strips along each edge of `face`, turned so the edge reads left to right in one of them."""
+    strips = []
+    for turn in range(4):
+        turned = np.rot90(face, turn)
+        height = turned.shape[0]
+        for top in (0.0, 1.0 - STRIP_HEIGHT):
+            strip = turned[int(top * height) : int((top + STRIP_HEIGHT) * height) + 1]
+            if min(strip.shape[:2]) > 2:
+                strips.append(np.ascontiguousarray(strip))
+    return strips
 
 
 def quarter_turns(xyxy: np.ndarray) -> tuple[int, ...]:
@@ -114,13 +218,16 @@ class GlyphReader:
     config: GlyphConfig
     input_name: str
     glyph_columns: tuple[np.ndarray, ...]  # per HONOURS face, its glyphs' output columns
+    bonus_columns: tuple[np.ndarray, ...]  # per BONUS face, its name's glyphs' output columns
+    charset: tuple[str, ...]  # the character of output column i + 1
 
     @classmethod
     def from_session(cls, session: ort.InferenceSession, config: GlyphConfig) -> GlyphReader:
         charset = session.get_modelmeta().custom_metadata_map.get("character", "").splitlines()
         # outputs: blank, the charset in order, then a space
         column = {char: i + 1 for i, char in enumerate(charset)}
-        missing = [g for glyphs in HONOUR_GLYPHS.values() for g in glyphs if g not in column]
+        wanted = [*HONOUR_GLYPHS.values(), *BONUS_GLYPHS.values()]
+        missing = [g for glyphs in wanted for g in glyphs if g not in column]
         if missing:
             raise ModelError(f"the glyph recogniser cannot read {''.join(missing)}")
         return cls(
@@ -128,7 +235,15 @@ class GlyphReader:
             config=config,
             input_name=session.get_inputs()[0].name,
             glyph_columns=tuple(np.array([column[g] for g in HONOUR_GLYPHS[code]]) for code in HONOURS),
+            bonus_columns=tuple(np.array([column[g] for g in BONUS_GLYPHS[code]]) for code in BONUS),
+            charset=tuple(charset),
         )
+
+    def read_lines(self, lines: Sequence[np.ndarray]) -> np.ndarray:
+        """CTC outputs (N, T, C) for N RGB crops, each read as one line of text."""
+        if not lines:
+            return np.zeros((0, 1, len(self.charset) + 2), np.float32)
+        return self.session.run(None, {self.input_name: padded([line_input(line) for line in lines])})[0]
 
     def honour_scores(self, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """(N, 6) for boxes (N, 4): per HONOURS face, how surely the box shows its character alone,
@@ -151,18 +266,62 @@ class GlyphReader:
             scores[row] = np.maximum(scores[row], per_face)
         return scores
 
+    def bonus_scores(self, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(N, 8) for boxes (N, 4): per BONUS face, how surely the box shows its name: a character
+        alone in a corner window (at the box's likely upright turns), or else, where no window
+        reads one, an English word in a strip along an edge."""
+        faces = [inner_crop(rgb, xyxy, min(self.config.shrink, 0.03)) for xyxy in boxes]
+        windows, owner = [], []
+        for row, (face, xyxy) in enumerate(zip(faces, boxes, strict=True)):
+            for turn in quarter_turns(xyxy):
+                found = face_windows(np.rot90(face, turn))
+                windows += found
+                owner += [row] * len(found)
+        scores = np.zeros((len(boxes), len(BONUS)))
+        all_columns = np.concatenate(self.bonus_columns)
+        ends = np.cumsum([len(c) for c in self.bonus_columns])[:-1]
+        for steps, row in zip(self.read_lines(windows), owner, strict=True):
+            glyph = single_glyph_probability(steps, all_columns)
+            scores[row] = np.maximum(scores[row], [part.max() for part in np.split(glyph, ends)])
+        strips, strip_owner = [], []
+        for unnamed in np.flatnonzero(scores.max(axis=1) < NAME_FOUND):
+            found = edge_strips(faces[unnamed])
+            strips += found
+            strip_owner += [int(unnamed)] * len(found)
+        texts: dict[int, list[str]] = {}
+        for steps, row in zip(self.read_lines(strips), strip_owner, strict=True):
+            texts.setdefault(row, []).append(greedy_text(steps, self.charset))
+        for row, row_texts in texts.items():
+            words = [word_score(BONUS_WORDS[code], row_texts) for code in BONUS]
+            scores[row] = np.maximum(scores[row], words)
+        return scores
+
     def refine(self, rgb: np.ndarray, xyxy: np.ndarray, tiles: np.ndarray) -> np.ndarray:
         """`tiles` (N, 49) with the honours re-weighed by their glyphs where the classifier gives
-        them together at least `above`; every other face keeps its probability."""
+        them together at least `above`, and the flowers and seasons by their names where it gives
+        those at least `bonus_above` (the BONUS_ROWS_MOST boxes it gives most); every other face
+        keeps its probability."""
         columns = honour_columns()
         rows = np.flatnonzero(tiles[:, columns].sum(axis=1) >= self.config.above)
-        if rows.size == 0:
+        if rows.size:
+            tiles = weigh(tiles, rows, columns, self.honour_scores(rgb, xyxy[rows]), self.config.floor)
+        if self.config.bonus_above is None:
             return tiles
-        return weigh(tiles, rows, columns, self.honour_scores(rgb, xyxy[rows]), self.config.floor)
+        columns = bonus_columns()
+        mass = tiles[:, columns].sum(axis=1)
+        rows = np.flatnonzero(mass >= self.config.bonus_above)
+        rows = rows[np.argsort(-mass[rows], kind="stable")[:BONUS_ROWS_MOST]]
+        if rows.size:
+            tiles = weigh(tiles, rows, columns, self.bonus_scores(rgb, xyxy[rows]), self.config.bonus_floor)
+        return tiles
 
 
 def honour_columns() -> np.ndarray:
     return np.array([CLASS_INDEX[code] for code in HONOURS])
+
+
+def bonus_columns() -> np.ndarray:
+    return np.array([CLASS_INDEX[code] for code in BONUS])
 
 
 def weigh(

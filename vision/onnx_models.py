@@ -118,8 +118,8 @@ class SecondLookConfig:
 @dataclass(frozen=True)
 class GlyphConfig:
     """The sidecar's "glyphs" section: a text recogniser's file inside an installed package (not in
-    models/), and how its reading of a wind or dragon is weighed against the classifier's
-    (`vision.glyphs`)."""
+    models/), and how its reading of a wind's or dragon's character, and of a flower's or season's
+    name, is weighed against the classifier's (`vision.glyphs`)."""
 
     package: str = "rapidocr_onnxruntime"
     file: str = "models/ch_PP-OCRv4_rec_infer.onnx"
@@ -129,6 +129,11 @@ class GlyphConfig:
     floor: float = 1e-3
     # the box cut smaller by this share on each side: a tile's rim reads as 口 or 中
     shrink: float = 0.1
+    # read the names of flowers and seasons (梅 ... 冬, PLUM ... WINTER) on boxes where the classifier
+    # gives those eight together at least this; None: not read
+    bonus_above: float | None = None
+    # as `floor`, for the flowers' and seasons' names
+    bonus_floor: float = 0.01
 
 
 @dataclass(frozen=True)
@@ -239,6 +244,12 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             raise ModelError(f"{where}: glyphs floor must be above 0, got {glyphs.floor}")
         if not 0.0 <= glyphs.shrink < 0.5:
             raise ModelError(f"{where}: glyphs shrink must be in [0, 0.5), got {glyphs.shrink}")
+        if glyphs.bonus_above is not None and not 0.0 < glyphs.bonus_above <= 1.0:
+            raise ModelError(
+                f"{where}: glyphs bonus_above must be in (0, 1] or null, got {glyphs.bonus_above}"
+            )
+        if not glyphs.bonus_floor > 0.0:
+            raise ModelError(f"{where}: glyphs bonus_floor must be above 0, got {glyphs.bonus_floor}")
     return ModelsConfig(detector=detector, classifier=classifier, second_look=second_look, glyphs=glyphs)
 
 
@@ -267,6 +278,8 @@ def _glyphs(data: dict[str, Any], where: str) -> GlyphConfig | None:
         above=float(section.get("above", default.above)),
         floor=float(section.get("floor", default.floor)),
         shrink=float(section.get("shrink", default.shrink)),
+        bonus_above=None if section.get("bonus_above") is None else float(section["bonus_above"]),
+        bonus_floor=float(section.get("bonus_floor", default.bonus_floor)),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -15,15 +16,25 @@ from datasets.faces import FaceRecipe, render_face
 from tests.vision.tinymodels import classifier_model, write_models
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.glyphs import (
+    BLANK,
+    BONUS,
+    BONUS_GLYPHS,
+    BONUS_WORDS,
     HONOURS,
     GlyphReader,
+    bonus_columns,
+    edge_strips,
+    face_windows,
     glyph_session,
+    greedy_text,
     honour_columns,
     inner_crop,
     locate,
+    longest_common_run,
     quarter_turns,
     single_glyph_probability,
     weigh,
+    word_score,
 )
 from vision.onnx_models import GlyphConfig, ModelError, parse_config
 from vision.pipeline import TileReader
@@ -189,3 +200,152 @@ def test_the_pipeline_reads_the_glyph_where_the_classifier_cannot_tell_winds_apa
         read_looking.append(CLASSES[int(looking.read_boxes(photo, box)[0][0].argmax())])
     assert read_looking == ["E", "S", "W"]
     assert len(set(read_plain)) == 1  # by colour alone, every face reads the same
+
+
+# The flowers' and seasons' names (GlyphConfig.bonus_above)
+
+
+def test_the_names_read_are_the_names_the_generator_prints() -> None:
+    from datasets.faces import ENGLISH_NAMES, FLOWER_CHARS, SEASON_CHARS
+
+    assert set(BONUS) == set(FLOWER_CHARS) | set(SEASON_CHARS)
+    for code in BONUS:
+        assert {**FLOWER_CHARS, **SEASON_CHARS}[code] in BONUS_GLYPHS[code]
+        assert BONUS_WORDS[code] == ENGLISH_NAMES[code]
+
+
+def test_greedy_text_merges_held_characters_and_drops_blanks() -> None:
+    charset = ("a", "b", "c")
+    steps = np.zeros((6, 5))
+    for t, column in enumerate([1, 1, 0, 1, 2, 2]):  # a a _ a b b
+        steps[t, column] = 1.0
+    assert greedy_text(steps, charset) == "AAB"
+    steps[:, :] = 0
+    steps[:, 4] = 1.0  # the column after the charset (a space) is not a character
+    assert greedy_text(steps, charset) == ""
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text("ABCMNU", max_size=9), st.text("ABCMNU", max_size=9), st.text("ABCMNU", max_size=4))
+def test_the_longest_common_run_is_symmetric_bounded_and_finds_a_word_inside_a_text(
+    word: str, text: str, inner: str
+) -> None:
+    run = longest_common_run(word, text)
+    assert run == longest_common_run(text, word)
+    assert 0 <= run <= min(len(word), len(text))
+    assert longest_common_run(inner, word + inner + text) == len(inner)
+
+
+def test_a_word_counts_from_three_letters_in_a_row_and_fully_at_six_or_the_whole_word() -> None:
+    assert word_score(("SPRING",), ["SPRING"]) == 1.0
+    assert word_score(("SPRING",), ["XRINGU"]) == pytest.approx(4 / 6)
+    assert word_score(("SPRING",), ["SP", "NG"]) == 0.0
+    assert word_score(("CHRYSANTHEMUM", "MUM"), ["THEMUM"]) == 1.0  # six letters, or MUM whole
+    assert word_score(("MUM",), ["SUMMER"]) == 0.0
+    assert word_score(("PLUM",), []) == 0.0
+
+
+def test_windows_sit_at_the_corners_and_each_edge_reads_left_to_right_in_one_strip() -> None:
+    face = np.zeros((100, 80, 3), np.uint8)
+    windows = face_windows(face)
+    assert len(windows) == 4 and all(w.shape[:2] == (42, 39) for w in windows)
+    where = np.zeros((100, 80, 3), np.uint8)
+    where[..., 0], where[..., 1] = np.indices((100, 80))  # each pixel holds its row and column
+    corners = {(int(w[0, 0, 0]), int(w[0, 0, 1])) for w in face_windows(where)}
+    assert corners == {(0, 0), (0, 80 - 39), (100 - 42, 0), (100 - 42, 80 - 39)}
+    assert all(w[-1, -1, 0] in (41, 99) and w[-1, -1, 1] in (38, 79) for w in face_windows(where))
+    face[:, -5:] = 255  # mark the right edge
+    strips = edge_strips(face)
+    assert len(strips) == 8
+    # turned a quarter anticlockwise, the right edge becomes the top strip, read along its length
+    assert any(s.shape[1] == 100 and s[:5].min() == 255 for s in strips)
+    assert face_windows(np.zeros((4, 4, 3), np.uint8)) == []
+
+
+def _named_face(word: str, edge: int) -> np.ndarray:
+    """A pale face with a green ring for a picture and `word` in red along one edge, drawn with
+    Pillow's own font (nothing to install): edge 0 bottom, 1 right, 2 top, 3 left."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    face = np.full((128, 96, 3), (235, 230, 215), np.uint8)
+    face[40:80, 30:34] = face[40:80, 62:66] = (40, 120, 40)
+    strip = Image.new("RGB", (96 if edge in (0, 2) else 128, 22), (235, 230, 215))
+    ImageDraw.Draw(strip).text((4, 2), word, fill=(200, 30, 30), font=ImageFont.load_default(size=16))
+    text = np.asarray(strip)
+    if edge == 0:
+        face[104:126] = text
+    elif edge == 2:
+        face[2:24] = np.rot90(text, 2)
+    elif edge == 1:
+        face[:, 72:94] = np.rot90(text, 1)
+    else:
+        face[:, 2:24] = np.rot90(text, 3)
+    photo = np.full((168, 136, 3), 50, np.uint8)
+    photo[20:148, 20:116] = face
+    return photo
+
+
+@pytest.mark.parametrize("edge", [0, 1, 2, 3])
+def test_the_recogniser_reads_an_english_name_along_any_edge(glyph_reader: GlyphReader, edge: int) -> None:
+    box = np.array([[20, 20, 116, 148]], np.float32)
+    for word, code in (("SPRING", "S1"), ("ORCHID", "F2"), ("WINTER", "S4")):
+        scores = glyph_reader.bonus_scores(_named_face(word, edge), box)[0]
+        assert BONUS[int(scores.argmax())] == code, (word, edge, np.round(scores, 2))
+        assert scores.max() > 0.6
+    assert glyph_reader.bonus_scores(_named_face("", edge), box).max() < 0.2
+
+
+def test_a_character_alone_in_a_corner_names_the_tile_and_spares_reading_the_edges(
+    glyph_reader: GlyphReader,
+) -> None:
+    class Recogniser:
+        """Stands in for the recogniser: blank everywhere, but the first window reads 秋 if told."""
+
+        def __init__(self, autumn: bool) -> None:
+            self.autumn = autumn
+            self.lines: list[int] = []  # how many lines each call read
+
+        def __call__(self, lines: list[np.ndarray]) -> np.ndarray:
+            steps = np.zeros((len(lines), 4, len(glyph_reader.charset) + 2), np.float32)
+            steps[:, :, BLANK] = 1.0
+            if self.autumn and not self.lines:  # the windows come first
+                column = glyph_reader.charset.index("秋") + 1
+                steps[0, 1:3, BLANK], steps[0, 1:3, column] = 0.0, 1.0
+            self.lines.append(len(lines))
+            return steps
+
+    photo, box = np.zeros((60, 60, 3), np.uint8), np.array([[5, 5, 45, 55]], np.float32)  # a tall box
+    for autumn in (True, False):
+        reader = replace(glyph_reader, config=GlyphConfig(bonus_above=0.3))
+        fake = Recogniser(autumn)
+        object.__setattr__(reader, "read_lines", fake)  # frozen dataclass: swap the method on this copy
+        scores = reader.bonus_scores(photo, box)[0]
+        expected = np.eye(len(BONUS))[BONUS.index("S3")] if autumn else np.zeros(len(BONUS))
+        np.testing.assert_allclose(scores, expected)
+        # four corners upright and upside down; the edges only where no corner held a name
+        assert fake.lines == [8, 0 if autumn else 8]
+
+
+def test_names_reweigh_only_the_flowers_and_seasons_and_only_when_asked(glyph_reader: GlyphReader) -> None:
+    tiles = np.full((2, len(CLASSES)), 0.01, np.float32)
+    tiles[0, CLASS_INDEX["S1"]], tiles[0, CLASS_INDEX["S3"]] = 0.5, 0.2  # a season, unsure which
+    tiles[1, CLASS_INDEX["5p"]] = 0.9  # a suit tile
+    tiles /= tiles.sum(axis=1, keepdims=True)
+    photo = _named_face("AUTUMN", 0)
+    boxes = np.array([[20, 20, 116, 148], [20, 20, 116, 148]], np.float32)
+    off = glyph_reader.refine(photo, boxes, tiles)
+    assert CLASSES[int(off[0].argmax())] == "S1"
+    on = replace(glyph_reader, config=GlyphConfig(bonus_above=0.3)).refine(photo, boxes, tiles)
+    assert CLASSES[int(on[0].argmax())] == "S3"
+    np.testing.assert_allclose(on[0].sum(), tiles[0].sum(), rtol=1e-5)
+    np.testing.assert_allclose(on[1], tiles[1])
+    np.testing.assert_allclose(on[0, bonus_columns()].sum(), tiles[0, bonus_columns()].sum(), rtol=1e-5)
+
+
+def test_the_sidecars_bonus_settings_are_optional_and_checked() -> None:
+    assert parse_config(_sidecar({})).glyphs.bonus_above is None  # type: ignore[union-attr]
+    parsed = parse_config(_sidecar({"bonus_above": 0.3, "bonus_floor": 0.02})).glyphs
+    assert parsed == GlyphConfig(bonus_above=0.3, bonus_floor=0.02)
+    for bad, message in (({"bonus_above": 0}, "bonus_above"), ({"bonus_floor": 0}, "bonus_floor")):
+        with pytest.raises(ModelError, match=message):
+            parse_config(_sidecar(bad))

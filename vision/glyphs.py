@@ -11,10 +11,12 @@ the recogniser's, so the classifier still speaks where the recogniser sees nothi
 
 Flowers and seasons are told apart by their pictures, which no two sets share, and by a name or a
 number in a corner or along an edge. Where the sidecar's `bonus_above` is set, the recogniser also
-reads their names: the character (梅 蘭 菊 竹 春 夏 秋 冬) in windows at the face's corners, and where
-none is found the English name (PLUM ... WINTER) in strips along each edge, matched by the longest
-run of letters it shares with the text read, since a strip often shows part of a word. Numbers are
-not read: a lone 1 or 一 is too often a stroke of a picture.
+reads their names: the character (梅 蘭 菊 竹 春 夏 秋 冬) in windows at the face's corners, and, with
+`bonus_words`, where none is found the English name (PLUM ... WINTER) in strips along each edge,
+matched by the longest run of letters it shares with the text read, since a strip often shows part
+of a word. The strips are 48 px lines up to four times as long: they cost several times what the
+windows do, so they are a choice. Numbers are not read: a lone 1 or 一 is too often a stroke of a
+picture.
 """
 
 from __future__ import annotations
@@ -75,6 +77,7 @@ BONUS_ROWS_MOST = 8
 NAME_FOUND = 0.5
 # a name runs along an edge: strips this share of the face's height, top and bottom, in all four turns
 STRIP_HEIGHT = 0.3
+STRIP_LINE_HEIGHT = 48
 LINE_HEIGHT = 48  # the recogniser reads text lines 48 px tall
 BLANK = 0  # the recogniser's CTC blank is its first output
 
@@ -191,20 +194,20 @@ def inner_crop(rgb: np.ndarray, xyxy: np.ndarray, shrink: float) -> np.ndarray:
     return rgb[top:bottom, left:right]
 
 
-def line_input(crop: np.ndarray) -> np.ndarray:
-    """An RGB crop as the recogniser's (3, 48, W) input: scaled to the line height keeping its
+def line_input(crop: np.ndarray, line_height: int = LINE_HEIGHT) -> np.ndarray:
+    """An RGB crop as the recogniser's (3, H, W) input: scaled to `line_height` H keeping its
     shape (W at most 4 heights), values -1..1."""
     height, width = crop.shape[:2]
-    line_width = int(np.clip(round(LINE_HEIGHT * width / max(height, 1)), 8, 4 * LINE_HEIGHT))
-    line = cv2.resize(crop, (line_width, LINE_HEIGHT), interpolation=cv2.INTER_AREA)
+    line_width = int(np.clip(round(line_height * width / max(height, 1)), 8, 4 * line_height))
+    line = cv2.resize(crop, (line_width, line_height), interpolation=cv2.INTER_AREA)
     return ((line.astype(np.float32) / 255.0 - 0.5) / 0.5).transpose(2, 0, 1)
 
 
 def padded(lines: Sequence[np.ndarray]) -> np.ndarray:
-    """Lines (3, 48, W) of several widths as one batch, padded on the right with mid grey (0), as
-    the recogniser was trained."""
+    """Lines (3, H, W) of one height and several widths as one batch, padded on the right with mid
+    grey (0), as the recogniser was trained."""
     width = max(line.shape[2] for line in lines)
-    batch = np.zeros((len(lines), 3, LINE_HEIGHT, width), np.float32)
+    batch = np.zeros((len(lines), 3, lines[0].shape[1], width), np.float32)
     for i, line in enumerate(lines):
         batch[i, :, :, : line.shape[2]] = line
     return batch
@@ -239,11 +242,13 @@ class GlyphReader:
             charset=tuple(charset),
         )
 
-    def read_lines(self, lines: Sequence[np.ndarray]) -> np.ndarray:
-        """CTC outputs (N, T, C) for N RGB crops, each read as one line of text."""
+    def read_lines(self, lines: Sequence[np.ndarray], line_height: int = LINE_HEIGHT) -> np.ndarray:
+        """CTC outputs (N, T, C) for N RGB crops, each read as one line of text `line_height` tall."""
         if not lines:
             return np.zeros((0, 1, len(self.charset) + 2), np.float32)
-        return self.session.run(None, {self.input_name: padded([line_input(line) for line in lines])})[0]
+        return self.session.run(
+            None, {self.input_name: padded([line_input(line, line_height) for line in lines])}
+        )[0]
 
     def honour_scores(self, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """(N, 6) for boxes (N, 4): per HONOURS face, how surely the box shows its character alone,
@@ -268,8 +273,8 @@ class GlyphReader:
 
     def bonus_scores(self, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """(N, 8) for boxes (N, 4): per BONUS face, how surely the box shows its name: a character
-        alone in a corner window (at the box's likely upright turns), or else, where no window
-        reads one, an English word in a strip along an edge."""
+        alone in a corner window (at the box's likely upright turns), or else, with `bonus_words`
+        and where no window reads one, an English word in a strip along an edge."""
         faces = [inner_crop(rgb, xyxy, min(self.config.shrink, 0.03)) for xyxy in boxes]
         windows, owner = [], []
         for row, (face, xyxy) in enumerate(zip(faces, boxes, strict=True)):
@@ -283,13 +288,15 @@ class GlyphReader:
         for steps, row in zip(self.read_lines(windows), owner, strict=True):
             glyph = single_glyph_probability(steps, all_columns)
             scores[row] = np.maximum(scores[row], [part.max() for part in np.split(glyph, ends)])
+        if not self.config.bonus_words:
+            return scores
         strips, strip_owner = [], []
         for unnamed in np.flatnonzero(scores.max(axis=1) < NAME_FOUND):
             found = edge_strips(faces[unnamed])
             strips += found
             strip_owner += [int(unnamed)] * len(found)
         texts: dict[int, list[str]] = {}
-        for steps, row in zip(self.read_lines(strips), strip_owner, strict=True):
+        for steps, row in zip(self.read_lines(strips, STRIP_LINE_HEIGHT), strip_owner, strict=True):
             texts.setdefault(row, []).append(greedy_text(steps, self.charset))
         for row, row_texts in texts.items():
             words = [word_score(BONUS_WORDS[code], row_texts) for code in BONUS]

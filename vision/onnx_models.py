@@ -134,6 +134,8 @@ class GlyphConfig:
     bonus_above: float | None = None
     # as `floor`, for the flowers' and seasons' names
     bonus_floor: float = 0.01
+    # also read English names (PLUM ... WINTER) along the edges, where no corner holds a character
+    bonus_words: bool = False
 
 
 @dataclass(frozen=True)
@@ -266,6 +268,12 @@ def _second_look(data: dict[str, Any], where: str) -> SecondLookConfig | None:
     )
 
 
+def _flag(value: object, name: str, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ModelError(f"{where}: {name} must be true or false, got {value!r}")
+    return value
+
+
 def _glyphs(data: dict[str, Any], where: str) -> GlyphConfig | None:
     """The optional "glyphs" section; absent or null = no glyph look."""
     if data.get("glyphs") is None:
@@ -280,6 +288,7 @@ def _glyphs(data: dict[str, Any], where: str) -> GlyphConfig | None:
         shrink=float(section.get("shrink", default.shrink)),
         bonus_above=None if section.get("bonus_above") is None else float(section["bonus_above"]),
         bonus_floor=float(section.get("bonus_floor", default.bonus_floor)),
+        bonus_words=_flag(section.get("bonus_words", default.bonus_words), "glyphs bonus_words", where),
     )
 
 

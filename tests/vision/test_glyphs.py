@@ -286,13 +286,17 @@ def _named_face(word: str, edge: int) -> np.ndarray:
 
 
 @pytest.mark.parametrize("edge", [0, 1, 2, 3])
-def test_the_recogniser_reads_an_english_name_along_any_edge(glyph_reader: GlyphReader, edge: int) -> None:
+def test_the_recogniser_reads_an_english_name_along_any_edge_when_asked(
+    glyph_reader: GlyphReader, edge: int
+) -> None:
     box = np.array([[20, 20, 116, 148]], np.float32)
+    words = replace(glyph_reader, config=GlyphConfig(bonus_above=0.3, bonus_words=True))
     for word, code in (("SPRING", "S1"), ("ORCHID", "F2"), ("WINTER", "S4")):
-        scores = glyph_reader.bonus_scores(_named_face(word, edge), box)[0]
+        scores = words.bonus_scores(_named_face(word, edge), box)[0]
         assert BONUS[int(scores.argmax())] == code, (word, edge, np.round(scores, 2))
         assert scores.max() > 0.6
-    assert glyph_reader.bonus_scores(_named_face("", edge), box).max() < 0.2
+        assert glyph_reader.bonus_scores(_named_face(word, edge), box).max() < 0.2  # words off
+    assert words.bonus_scores(_named_face("", edge), box).max() < 0.2
 
 
 def test_a_character_alone_in_a_corner_names_the_tile_and_spares_reading_the_edges(
@@ -305,7 +309,8 @@ def test_a_character_alone_in_a_corner_names_the_tile_and_spares_reading_the_edg
             self.autumn = autumn
             self.lines: list[int] = []  # how many lines each call read
 
-        def __call__(self, lines: list[np.ndarray]) -> np.ndarray:
+        def __call__(self, lines: list[np.ndarray], line_height: int = 48) -> np.ndarray:
+            assert line_height == 48  # shorter lines lose letters
             steps = np.zeros((len(lines), 4, len(glyph_reader.charset) + 2), np.float32)
             steps[:, :, BLANK] = 1.0
             if self.autumn and not self.lines:  # the windows come first
@@ -315,15 +320,15 @@ def test_a_character_alone_in_a_corner_names_the_tile_and_spares_reading_the_edg
             return steps
 
     photo, box = np.zeros((60, 60, 3), np.uint8), np.array([[5, 5, 45, 55]], np.float32)  # a tall box
-    for autumn in (True, False):
-        reader = replace(glyph_reader, config=GlyphConfig(bonus_above=0.3))
+    for autumn, words, lines in ((True, True, [8, 0]), (False, True, [8, 8]), (False, False, [8])):
+        reader = replace(glyph_reader, config=GlyphConfig(bonus_above=0.3, bonus_words=words))
         fake = Recogniser(autumn)
         object.__setattr__(reader, "read_lines", fake)  # frozen dataclass: swap the method on this copy
         scores = reader.bonus_scores(photo, box)[0]
         expected = np.eye(len(BONUS))[BONUS.index("S3")] if autumn else np.zeros(len(BONUS))
         np.testing.assert_allclose(scores, expected)
-        # four corners upright and upside down; the edges only where no corner held a name
-        assert fake.lines == [8, 0 if autumn else 8]
+        # four corners upright and upside down; the edges only if asked and no corner held a name
+        assert fake.lines == lines
 
 
 def test_names_reweigh_only_the_flowers_and_seasons_and_only_when_asked(glyph_reader: GlyphReader) -> None:
@@ -335,7 +340,9 @@ def test_names_reweigh_only_the_flowers_and_seasons_and_only_when_asked(glyph_re
     boxes = np.array([[20, 20, 116, 148], [20, 20, 116, 148]], np.float32)
     off = glyph_reader.refine(photo, boxes, tiles)
     assert CLASSES[int(off[0].argmax())] == "S1"
-    on = replace(glyph_reader, config=GlyphConfig(bonus_above=0.3)).refine(photo, boxes, tiles)
+    on = replace(glyph_reader, config=GlyphConfig(bonus_above=0.3, bonus_words=True)).refine(
+        photo, boxes, tiles
+    )
     assert CLASSES[int(on[0].argmax())] == "S3"
     np.testing.assert_allclose(on[0].sum(), tiles[0].sum(), rtol=1e-5)
     np.testing.assert_allclose(on[1], tiles[1])
@@ -344,8 +351,12 @@ def test_names_reweigh_only_the_flowers_and_seasons_and_only_when_asked(glyph_re
 
 def test_the_sidecars_bonus_settings_are_optional_and_checked() -> None:
     assert parse_config(_sidecar({})).glyphs.bonus_above is None  # type: ignore[union-attr]
-    parsed = parse_config(_sidecar({"bonus_above": 0.3, "bonus_floor": 0.02})).glyphs
-    assert parsed == GlyphConfig(bonus_above=0.3, bonus_floor=0.02)
-    for bad, message in (({"bonus_above": 0}, "bonus_above"), ({"bonus_floor": 0}, "bonus_floor")):
+    parsed = parse_config(_sidecar({"bonus_above": 0.3, "bonus_floor": 0.02, "bonus_words": True})).glyphs
+    assert parsed == GlyphConfig(bonus_above=0.3, bonus_floor=0.02, bonus_words=True)
+    for bad, message in (
+        ({"bonus_above": 0}, "bonus_above"),
+        ({"bonus_floor": 0}, "bonus_floor"),
+        ({"bonus_words": "yes"}, "bonus_words must be true or false"),
+    ):
         with pytest.raises(ModelError, match=message):
             parse_config(_sidecar(bad))

@@ -11,10 +11,10 @@ the recogniser's, so the classifier still speaks where the recogniser sees nothi
 
 Flowers and seasons are told apart by their pictures, which no two sets share, and by a name or a
 number in a corner or along an edge. Where the sidecar's `bonus_above` is set, the recogniser also
-reads their names: the character (梅 蘭 菊 竹 春 夏 秋 冬) in windows at the face's corners, and, with
-`bonus_words`, where none is found the English name (PLUM ... WINTER) in strips along each edge,
-matched by the longest run of letters it shares with the text read, since a strip often shows part
-of a word. The strips are 48 px lines up to four times as long: they cost several times what the
+reads their names in windows at the face's corners: the character (梅 蘭 菊 竹 春 夏 秋 冬) alone, or
+part of the English name (PLUM ... WINTER), matched by the longest run of letters it shares with the
+text read; with `bonus_words`, where no character is found, also the English name in strips along
+each edge. The strips are 48 px lines up to four times as long: they cost several times what the
 windows do, so they are a choice. Numbers are not read: a lone 1 or 一 is too often a stroke of a
 picture.
 """
@@ -273,8 +273,9 @@ class GlyphReader:
 
     def bonus_scores(self, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """(N, 8) for boxes (N, 4): per BONUS face, how surely the box shows its name: a character
-        alone in a corner window (at the box's likely upright turns), or else, with `bonus_words`
-        and where no window reads one, an English word in a strip along an edge."""
+        alone, or part of an English name, in a corner window (at the box's likely upright turns),
+        or else, with `bonus_words` and where no window reads one, an English name in a strip
+        along an edge."""
         faces = [inner_crop(rgb, xyxy, min(self.config.shrink, 0.03)) for xyxy in boxes]
         windows, owner = [], []
         for row, (face, xyxy) in enumerate(zip(faces, boxes, strict=True)):
@@ -285,17 +286,26 @@ class GlyphReader:
         scores = np.zeros((len(boxes), len(BONUS)))
         all_columns = np.concatenate(self.bonus_columns)
         ends = np.cumsum([len(c) for c in self.bonus_columns])[:-1]
+        texts: dict[int, list[str]] = {}
         for steps, row in zip(self.read_lines(windows), owner, strict=True):
             glyph = single_glyph_probability(steps, all_columns)
             scores[row] = np.maximum(scores[row], [part.max() for part in np.split(glyph, ends)])
+            # a corner often holds part of an English name too; its text costs nothing more
+            texts.setdefault(row, []).append(greedy_text(steps, self.charset))
+        # only a character alone spares the strips: a corner shows at most part of an English name
+        unnamed = np.flatnonzero(scores.max(axis=1) < NAME_FOUND)
+        for row, row_texts in texts.items():
+            scores[row] = np.maximum(
+                scores[row], [word_score(BONUS_WORDS[code], row_texts) for code in BONUS]
+            )
         if not self.config.bonus_words:
             return scores
         strips, strip_owner = [], []
-        for unnamed in np.flatnonzero(scores.max(axis=1) < NAME_FOUND):
-            found = edge_strips(faces[unnamed])
+        for unnamed_row in unnamed:
+            found = edge_strips(faces[unnamed_row])
             strips += found
-            strip_owner += [int(unnamed)] * len(found)
-        texts: dict[int, list[str]] = {}
+            strip_owner += [int(unnamed_row)] * len(found)
+        texts = {}
         for steps, row in zip(self.read_lines(strips, STRIP_LINE_HEIGHT), strip_owner, strict=True):
             texts.setdefault(row, []).append(greedy_text(steps, self.charset))
         for row, row_texts in texts.items():

@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw, ImageFont, ImageOps
 
 from datasets.birds import draw_random_bird
 from datasets.glyphs import STROKES, draw_strokes
+from vision.classes import ENGLISH_NAMES
 
 FACE_W, FACE_H = 192, 256
 _SS = 2  # supersampling: PIL draws without anti-aliasing, so draw big and shrink
@@ -32,21 +33,6 @@ CN_NUMERALS = "一二三四五六七八九"
 WIND_CHARS = {"E": "東", "S": "南", "W": "西", "N": "北"}
 FLOWER_CHARS = {"F1": "梅", "F2": "蘭", "F3": "菊", "F4": "竹"}
 SEASON_CHARS = {"S1": "春", "S2": "夏", "S3": "秋", "S4": "冬"}
-# The names sets made for English-reading players print (spellings differ by maker)
-ENGLISH_NAMES: dict[str, tuple[str, ...]] = {
-    "F1": ("PLUM",),
-    "F2": ("ORCHID",),
-    "F3": ("CHRYSANTHEMUM", "CHRYS", "MUM"),
-    "F4": ("BAMBOO",),
-    "S1": ("SPRING",),
-    "S2": ("SUMMER",),
-    "S3": ("AUTUMN", "FALL"),
-    "S4": ("WINTER",),
-    "E": ("EAST",),
-    "S": ("SOUTH",),
-    "W": ("WEST",),
-    "N": ("NORTH",),
-}
 # where a wind's English name sits (above the character) in sets that print one
 WIND_NAME_BOX: Box = (0.12, 0.02, 0.88, 0.15)
 

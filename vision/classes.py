@@ -25,4 +25,21 @@ NOT_A_TILE = "none"
 # Tiles that are never part of the hand proper: they go to the bonus row.
 BONUS_CODES: frozenset[str] = frozenset(FLOWERS + SEASONS + ANIMALS + ("face",))
 
+# The English names sets made for English-reading players print (spellings differ by maker): the
+# generator draws them and the glyph look reads them.
+ENGLISH_NAMES: dict[str, tuple[str, ...]] = {
+    "F1": ("PLUM",),
+    "F2": ("ORCHID",),
+    "F3": ("CHRYSANTHEMUM", "CHRYS", "MUM"),
+    "F4": ("BAMBOO",),
+    "S1": ("SPRING",),
+    "S2": ("SUMMER",),
+    "S3": ("AUTUMN", "FALL"),
+    "S4": ("WINTER",),
+    "E": ("EAST",),
+    "S": ("SOUTH",),
+    "W": ("WEST",),
+    "N": ("NORTH",),
+}
+
 assert len(CLASSES) == 49

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.classes import CLASS_INDEX
+from vision.classes import CLASS_INDEX, ENGLISH_NAMES
 from vision.onnx_models import GlyphConfig, ModelError, make_session
 
 # The character each face prints (traditional, and the simplified hand some sets use).
@@ -54,16 +54,7 @@ BONUS_GLYPHS: dict[str, tuple[str, ...]] = {
     "S3": ("秋",),
     "S4": ("冬",),
 }
-BONUS_WORDS: dict[str, tuple[str, ...]] = {
-    "F1": ("PLUM",),
-    "F2": ("ORCHID",),
-    "F3": ("CHRYSANTHEMUM", "CHRYS", "MUM"),
-    "F4": ("BAMBOO",),
-    "S1": ("SPRING",),
-    "S2": ("SUMMER",),
-    "S3": ("AUTUMN", "FALL"),
-    "S4": ("WINTER",),
-}
+BONUS_WORDS: dict[str, tuple[str, ...]] = {code: ENGLISH_NAMES[code] for code in BONUS_GLYPHS}
 BONUS: tuple[str, ...] = tuple(BONUS_GLYPHS)
 # a word counts as read once this many of its letters in a row are (or the whole of a shorter word),
 # and fully read at WORD_SURE letters in a row
@@ -106,6 +97,14 @@ def single_glyph_probability(steps: np.ndarray, columns: np.ndarray) -> np.ndarr
         inside = (inside + before) * glyph[t]
         before = before * blank[t]
     return inside + after
+
+
+def face_scores(steps: np.ndarray, columns: Sequence[np.ndarray]) -> np.ndarray:
+    """Per face, the probability that CTC outputs `steps` (T, C) read exactly one of its glyphs
+    alone (`columns`: each face's glyphs' output columns)."""
+    glyph = single_glyph_probability(steps, np.concatenate(columns))
+    ends = np.cumsum([len(c) for c in columns])[:-1]
+    return np.array([part.max() for part in np.split(glyph, ends)])
 
 
 def greedy_text(steps: np.ndarray, charset: Sequence[str]) -> str:
@@ -257,18 +256,11 @@ class GlyphReader:
         for row, xyxy in enumerate(boxes):
             crop = inner_crop(rgb, xyxy, self.config.shrink)
             for turn in quarter_turns(xyxy):
-                views.append(line_input(np.ascontiguousarray(np.rot90(crop, turn))))
+                views.append(np.ascontiguousarray(np.rot90(crop, turn)))
                 owner.append(row)
         scores = np.zeros((len(boxes), len(HONOURS)))
-        if not views:
-            return scores
-        steps = self.session.run(None, {self.input_name: padded(views)})[0]
-        all_columns = np.concatenate(self.glyph_columns)
-        ends = np.cumsum([len(c) for c in self.glyph_columns])
-        for view_steps, row in zip(steps, owner, strict=True):
-            glyph = single_glyph_probability(view_steps, all_columns)
-            per_face = np.array([part.max() for part in np.split(glyph, ends[:-1])])
-            scores[row] = np.maximum(scores[row], per_face)
+        for steps, row in zip(self.read_lines(views), owner, strict=True):
+            scores[row] = np.maximum(scores[row], face_scores(steps, self.glyph_columns))
         return scores
 
     def bonus_scores(self, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -284,12 +276,9 @@ class GlyphReader:
                 windows += found
                 owner += [row] * len(found)
         scores = np.zeros((len(boxes), len(BONUS)))
-        all_columns = np.concatenate(self.bonus_columns)
-        ends = np.cumsum([len(c) for c in self.bonus_columns])[:-1]
         texts: dict[int, list[str]] = {}
         for steps, row in zip(self.read_lines(windows), owner, strict=True):
-            glyph = single_glyph_probability(steps, all_columns)
-            scores[row] = np.maximum(scores[row], [part.max() for part in np.split(glyph, ends)])
+            scores[row] = np.maximum(scores[row], face_scores(steps, self.bonus_columns))
             # a corner often holds part of an English name too; its text costs nothing more
             texts.setdefault(row, []).append(greedy_text(steps, self.charset))
         # only a character alone spares the strips: a corner shows at most part of an English name

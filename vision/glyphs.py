@@ -141,6 +141,11 @@ def word_score(words: Sequence[str], texts: Sequence[str]) -> float:
     return best
 
 
+def english_name_scores(texts: Sequence[str]) -> np.ndarray:
+    """Per BONUS face, how surely `texts` show its English name (`word_score`)."""
+    return np.array([word_score(BONUS_WORDS[code], texts) for code in BONUS])
+
+
 def face_windows(face: np.ndarray) -> list[np.ndarray]:
     """Windows at the four corners of an upright face, where a name's character would sit."""
     height, width = face.shape[:2]
@@ -282,9 +287,7 @@ class GlyphReader:
         # only a character alone spares the strips: a corner shows at most part of an English name
         unnamed = np.flatnonzero(scores.max(axis=1) < NAME_FOUND)
         for row, row_texts in texts.items():
-            scores[row] = np.maximum(
-                scores[row], [word_score(BONUS_WORDS[code], row_texts) for code in BONUS]
-            )
+            scores[row] = np.maximum(scores[row], english_name_scores(row_texts))
         if not self.config.bonus_words:
             return scores
         strips, strip_owner = [], []
@@ -296,8 +299,7 @@ class GlyphReader:
         for steps, row in zip(self.read_lines(strips), strip_owner, strict=True):
             texts.setdefault(row, []).append(greedy_text(steps, self.charset))
         for row, row_texts in texts.items():
-            words = [word_score(BONUS_WORDS[code], row_texts) for code in BONUS]
-            scores[row] = np.maximum(scores[row], words)
+            scores[row] = np.maximum(scores[row], english_name_scores(row_texts))
         return scores
 
     def refine(self, rgb: np.ndarray, xyxy: np.ndarray, tiles: np.ndarray) -> np.ndarray:

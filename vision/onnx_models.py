@@ -1,6 +1,6 @@
 """The ONNX models, run with onnxruntime: a one-class tile detector, a crop classifier and,
-optionally, a second look at the flowers and seasons (`SecondLook`) and a glyph look at the winds
-and dragons (`vision.glyphs`).
+optionally, a second look at the flowers and seasons (`SecondLook`), a text look at every face
+(`vision.text_look`) and a glyph look at the winds and dragons (`vision.glyphs`).
 
 `models/models.json` names the files and their settings (see docs/vision.md). A model whose
 class names differ from `vision.classes.CLASSES`, or whose input shape disagrees with the
@@ -31,6 +31,7 @@ from vision.letterbox import Letterbox, letterbox
 
 if TYPE_CHECKING:
     from vision.glyphs import GlyphReader
+    from vision.text_look import TextLook
 
 SIDECAR = "models.json"
 DEFAULT_PROVIDERS: tuple[str, ...] = ("CPUExecutionProvider",)
@@ -139,11 +140,29 @@ class GlyphConfig:
 
 
 @dataclass(frozen=True)
+class TextLookConfig:
+    """The sidecar's "text_look" section: a head over a text recogniser's backbone, fused with it in
+    one file in models/, and how much its reading weighs against the classifier's
+    (`vision.text_look`)."""
+
+    file: str
+    # the head's share of the geometric mean with the classifier: 0 = unheard, 1 = alone
+    weight: float = 0.35
+    # read only boxes whose likeliest face the classifier gives less than this; None: every box
+    unsure_below: float | None = None
+    # the box cut smaller by this share on each side before it is read
+    shrink: float = 0.03
+    # the face is read `imgsz` square (the recogniser's 48 px line height)
+    imgsz: int = 48
+
+
+@dataclass(frozen=True)
 class ModelsConfig:
     detector: DetectorConfig
     classifier: ClassifierConfig
     second_look: SecondLookConfig | None = None
     glyphs: GlyphConfig | None = None
+    text_look: TextLookConfig | None = None
 
 
 def _section(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
@@ -202,6 +221,7 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
         )
         second_look = _second_look(data, where)
         glyphs = _glyphs(data, where)
+        text_look = _text_look(data, where)
     except KeyError as error:
         raise ModelError(f"{where}: missing {error}") from None
     except (TypeError, ValueError) as error:
@@ -252,7 +272,20 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             )
         if not glyphs.bonus_floor > 0.0:
             raise ModelError(f"{where}: glyphs bonus_floor must be above 0, got {glyphs.bonus_floor}")
-    return ModelsConfig(detector=detector, classifier=classifier, second_look=second_look, glyphs=glyphs)
+    if text_look is not None:
+        if not 0.0 < text_look.weight <= 1.0:
+            raise ModelError(f"{where}: text_look weight must be in (0, 1], got {text_look.weight}")
+        if text_look.unsure_below is not None and not 0.0 < text_look.unsure_below <= 1.0:
+            raise ModelError(
+                f"{where}: text_look unsure_below must be in (0, 1] or null, got {text_look.unsure_below}"
+            )
+        if not 0.0 <= text_look.shrink < 0.5:
+            raise ModelError(f"{where}: text_look shrink must be in [0, 0.5), got {text_look.shrink}")
+        if not 16 <= text_look.imgsz <= 256:
+            raise ModelError(f"{where}: text_look imgsz must be 16..256, got {text_look.imgsz}")
+    return ModelsConfig(
+        detector=detector, classifier=classifier, second_look=second_look, glyphs=glyphs, text_look=text_look
+    )
 
 
 def _second_look(data: dict[str, Any], where: str) -> SecondLookConfig | None:
@@ -289,6 +322,21 @@ def _glyphs(data: dict[str, Any], where: str) -> GlyphConfig | None:
         bonus_above=None if section.get("bonus_above") is None else float(section["bonus_above"]),
         bonus_floor=float(section.get("bonus_floor", default.bonus_floor)),
         bonus_words=_flag(section.get("bonus_words", default.bonus_words), "glyphs bonus_words", where),
+    )
+
+
+def _text_look(data: dict[str, Any], where: str) -> TextLookConfig | None:
+    """The optional "text_look" section; absent or null = no text look."""
+    if data.get("text_look") is None:
+        return None
+    section = _section(data, "text_look", where)
+    default = TextLookConfig(file="")
+    return TextLookConfig(
+        file=str(section["file"]),
+        weight=float(section.get("weight", default.weight)),
+        unsure_below=None if section.get("unsure_below") is None else float(section["unsure_below"]),
+        shrink=float(section.get("shrink", default.shrink)),
+        imgsz=int(section.get("imgsz", default.imgsz)),
     )
 
 
@@ -582,7 +630,7 @@ def _cut_by_inner_edge(boxes: np.ndarray, window: np.ndarray, height: int, width
     return cut
 
 
-def _checked_classifier(
+def checked_classifier(
     session: ort.InferenceSession,
     what: str,
     imgsz: int,
@@ -621,12 +669,13 @@ class TileClassifier:
     size: int
     fixed_batch: int | None  # None when the batch dimension is dynamic
     second_look: SecondLook | None = None
+    text_look: TextLook | None = None
     glyphs: GlyphReader | None = None
 
     @classmethod
     def from_session(cls, session: ort.InferenceSession, config: ClassifierConfig) -> TileClassifier:
         expected = CLASSES + (() if config.reject is None else (config.reject,))
-        input_name, fixed_batch = _checked_classifier(
+        input_name, fixed_batch = checked_classifier(
             session, "classifier", config.imgsz, SIDECAR, expected, "vision/classes.py"
         )
         return cls(
@@ -654,7 +703,8 @@ class TileClassifier:
     ) -> tuple[np.ndarray, np.ndarray]:
         """`classify_with_reject` of the boxes `xyxy` (N, 4) of photo `rgb`, each cut square with
         the classifier's margin (or `crops`, cut so already); the second look cuts its crops from the
-        photo at its own size, and the glyph look reads the winds' and dragons' characters there."""
+        photo at its own size, the text look its faces, and the glyph look reads the winds' and
+        dragons' characters there."""
         margin = self.config.crop_margin
         crops = crop_tiles(rgb, xyxy, self.size, margin) if crops is None else crops
         tiles, not_tile = self._first_look(crops)
@@ -663,6 +713,8 @@ class TileClassifier:
             tiles = second.refine(lambda rows: crops[rows], tiles)
         elif second is not None:
             tiles = second.refine(lambda rows: crop_tiles(rgb, xyxy[rows], second.size, margin), tiles)
+        if self.text_look is not None:
+            tiles = self.text_look.refine(rgb, xyxy, tiles)
         if self.glyphs is not None:
             tiles = self.glyphs.refine(rgb, xyxy, tiles)
         return tiles, not_tile
@@ -761,7 +813,7 @@ class SecondLook:
         """`imgsz` and `turns` are the classifier's; `imgsz` is used where `config.imgsz` is None."""
         size = imgsz if config.imgsz is None else config.imgsz
         where = "the classifier" if config.imgsz is None else "its second_look section"
-        input_name, fixed_batch = _checked_classifier(
+        input_name, fixed_batch = checked_classifier(
             session, "second look", size, where, config.names, "its second_look names"
         )
         return cls(

@@ -36,6 +36,7 @@ from vision.onnx_models import (
     make_session,
     odd_and_unsure,
 )
+from vision.text_look import TextLook
 from vision.tile_set import COPIES_IN_SET, assign_within_set
 from vision.winning_read import complete_to_win
 
@@ -195,6 +196,11 @@ class TileReader:
                 classifier.turns,
             )
             classifier = replace(classifier, second_look=second_look)
+        if config.text_look is not None:
+            text_look = TextLook.from_session(
+                make_session(directory / config.text_look.file, providers, threads), config.text_look
+            )
+            classifier = replace(classifier, text_look=text_look)
         if config.glyphs is not None:
             glyphs = GlyphReader.from_session(glyph_session(config.glyphs, providers, threads), config.glyphs)
             classifier = replace(classifier, glyphs=glyphs)

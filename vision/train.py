@@ -9,6 +9,8 @@ Stages, each a sub-command, each deterministic for its seed:
     python -m vision.train second-look-data --scenes DIR... --out DIR  # flowers and seasons, legible
     python -m vision.train classifier --data DIR --weights PT    # ... the second look, on those alone
     python -m vision.train export     --detector PT --classifier PT [--second-look PT] --out models/
+    python -m vision.train text-look-features --scenes DIR --out F.npz  # recogniser features per tile
+    python -m vision.train text-look  --features F.npz... --out models/  # head + backbone (text look)
 
 Scenes come from `python -m datasets.synth`. Checkpoints and logs go under `--project`
 (default ~/.cache/mahjong-train), never into the repository.
@@ -39,7 +41,7 @@ from vision.classes import CLASS_INDEX, CLASSES, NOT_A_TILE
 from vision.crops import crop_tiles
 from vision.ensemble import EnsembleError, join_files
 from vision.onnx_files import OnnxFileError, class_names, load_model
-from vision.onnx_models import SECOND_LOOK, second_look_names_ok
+from vision.onnx_models import SECOND_LOOK, TextLookConfig, second_look_names_ok
 from vision.recover import RecoverError, recover
 from vision.tile_set import COPIES_IN_SET
 
@@ -618,6 +620,25 @@ def _run(args: argparse.Namespace) -> Run:
     )
 
 
+def _text_look_stage(args: argparse.Namespace) -> None:
+    from vision.text_look_train import TextLookError, write_features, write_text_look
+
+    try:
+        if args.stage == "text-look-features":
+            tiles = write_features(args.scenes, args.out, TextLookConfig(file=""), args.limit)
+            print(f"text-look-features: {tiles} tiles of {args.scenes} -> {args.out}")
+            return
+        if not 0.0 < args.weight <= 1.0:
+            sys.exit(f"text-look: --weight must be in (0, 1], got {args.weight}")
+        if not 0.0 < args.unsure_below <= 1.0:
+            sys.exit(f"text-look: --unsure-below must be in (0, 1], got {args.unsure_below}")
+        config = TextLookConfig(file="", weight=args.weight, unsure_below=args.unsure_below)
+        target = write_text_look(args.features, args.out, config, args.hidden, args.epochs, args.seed)
+    except (TextLookError, OSError, KeyError) as error:
+        sys.exit(f"{args.stage}: {error}")
+    print(f"text-look: {len(args.features)} feature files -> {target}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m vision.train",
@@ -720,6 +741,24 @@ def main(argv: list[str] | None = None) -> None:
     )
     p.add_argument("--count", type=int, default=256, help="images to fit on")
     p.add_argument("--out", type=Path, required=True)
+    p = sub.add_parser("text-look-features", help="the text recogniser's features of every tile of scenes")
+    p.add_argument("--scenes", type=Path, required=True)
+    p.add_argument("--out", type=Path, required=True, help="an .npz file")
+    p.add_argument("--limit", type=int, default=None, help="the first N scenes only")
+    p = sub.add_parser("text-look", help="a head on those features, fused with the recogniser's backbone")
+    p.add_argument("--features", type=Path, nargs="+", required=True)
+    p.add_argument(
+        "--out", type=Path, required=True, help="folder for tile_text_look.onnx (and its models.json)"
+    )
+    p.add_argument("--hidden", type=int, default=512)
+    p.add_argument("--epochs", type=int, default=6)
+    p.add_argument(
+        "--weight", type=float, default=TextLookConfig(file="").weight, help="the head's share, 0..1"
+    )
+    p.add_argument(
+        "--unsure-below", type=float, default=0.9, help="read only boxes the classifier is less sure of"
+    )
+    p.add_argument("--seed", type=int, default=0)
     p = sub.add_parser("export")
     p.add_argument("--detector", type=Path, required=True)
     p.add_argument("--classifier", type=Path, required=True)
@@ -819,6 +858,8 @@ def main(argv: list[str] | None = None) -> None:
         except RecoverError as error:
             sys.exit(str(error))
         print(f"recover: {args.onnx} -> {args.out}; reads as the ONNX file does, to {gap:.1e}")
+    elif args.stage in ("text-look-features", "text-look"):
+        _text_look_stage(args)
     elif args.stage == "detector":
         train_detector(_run(args), args.data, args.fraction)
     elif args.stage == "classifier":

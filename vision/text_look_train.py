@@ -1,0 +1,262 @@
+"""Building the text look (`vision.text_look`) at training time: the recogniser's backbone cut from
+its file, features of every tile of some scenes, a head trained on them (torch), and the two fused
+into one ONNX file. Needs the `train` extra (torch, onnx); the head's assembly alone needs only
+onnx and numpy, so the tests build one from made-up weights.
+
+    python -m vision.train text-look-features --scenes DIR --out FEATURES.npz
+    python -m vision.train text-look --features FEATURES.npz... --out DIR
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+
+from vision.classes import CLASS_INDEX, CLASSES
+from vision.glyphs import locate
+from vision.imageio import read_image
+from vision.onnx_models import GlyphConfig, TextLookConfig
+from vision.text_look import TURNS, face_crops
+
+# PP-OCRv4's recogniser: its input, and its backbone's last output (480 channels, pooled to one row)
+RECOGNISER_INPUT = "x"
+BACKBONE_OUTPUT = "p2o.AveragePool.1"
+FUSED_INPUT = "images"
+FUSED_OUTPUT = "probs"
+OPSET = 12
+
+
+class TextLookError(ValueError):
+    """A recogniser without the expected backbone, or features that do not fit (one line)."""
+
+
+@dataclass(frozen=True)
+class Head:
+    """The head's weights: features standardised by `mean` and `scale`, one hidden GELU layer."""
+
+    mean: np.ndarray  # (F,)
+    scale: np.ndarray  # (F,)
+    hidden_weight: np.ndarray  # (F, H)
+    hidden_bias: np.ndarray  # (H,)
+    out_weight: np.ndarray  # (H, 49)
+    out_bias: np.ndarray  # (49,)
+
+
+def backbone(recogniser: onnx.ModelProto) -> onnx.ModelProto:
+    """The recogniser cut after its backbone: (N, 3, 48, W) lines in -1..1 -> (N, 480, 1, W / 8)."""
+    produced = {name for node in recogniser.graph.node for name in node.output}
+    if BACKBONE_OUTPUT not in produced:
+        raise TextLookError(f"the recogniser has no output {BACKBONE_OUTPUT}: not PP-OCRv4's")
+    # the extractor wants every cut's type declared: shape inference declares them
+    typed = onnx.shape_inference.infer_shapes(recogniser)
+    if BACKBONE_OUTPUT not in {info.name for info in typed.graph.value_info}:
+        typed.graph.value_info.append(helper.make_tensor_value_info(BACKBONE_OUTPUT, TensorProto.FLOAT, None))
+    return onnx.utils.Extractor(typed).extract_model([RECOGNISER_INPUT], [BACKBONE_OUTPUT])
+
+
+def recogniser(config: GlyphConfig | None = None) -> onnx.ModelProto:
+    """The glyph look's recogniser, as installed with its package."""
+    return onnx.load(str(locate(config or GlyphConfig())))
+
+
+def backbone_session(model: onnx.ModelProto, threads: int = 2) -> ort.InferenceSession:
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.log_severity_level = 3
+    return ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+
+
+def features(session: ort.InferenceSession, crops: np.ndarray) -> np.ndarray:
+    """(N, F) backbone features of (N, S, S, 3) uint8 RGB crops, flattened channel by channel."""
+    lines = (crops.astype(np.float32) / 255.0 - 0.5) / 0.5
+    out = session.run(
+        [BACKBONE_OUTPUT], {RECOGNISER_INPUT: np.ascontiguousarray(lines.transpose(0, 3, 1, 2))}
+    )[0]
+    return out.reshape(len(crops), -1)
+
+
+def scene_features(
+    scenes: Path, session: ort.InferenceSession, config: TextLookConfig, limit: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Features (N, 4, F) float16 of every tile of `scenes` (meta/*.json from `datasets.synth`), at
+    each quarter turn, and their class indices (N,)."""
+    rows: list[np.ndarray] = []
+    labels: list[int] = []
+    for meta_path in sorted((scenes / "meta").glob("*.json"))[:limit]:
+        meta = json.loads(meta_path.read_text())
+        tiles = meta["tiles"]
+        if not tiles:
+            continue
+        rgb = read_image(scenes / meta["image"]).rgb
+        xyxy = np.array([t["xyxy"] for t in tiles], np.float32)
+        crops = face_crops(rgb, xyxy, config.shrink, config.imgsz).reshape(-1, config.imgsz, config.imgsz, 3)
+        rows.append(features(session, crops).reshape(len(tiles), len(TURNS), -1).astype(np.float16))
+        labels += [CLASS_INDEX[t["code"]] for t in tiles]
+    if not rows:
+        raise TextLookError(f"text-look-features: no tiles under {scenes}/meta")
+    return np.concatenate(rows), np.array(labels, np.int64)
+
+
+def load_features(paths: Sequence[Path]) -> tuple[np.ndarray, np.ndarray]:
+    """The features and labels of several `scene_features` files, one after another."""
+    parts = [np.load(path) for path in paths]
+    widths = {part["features"].shape[2] for part in parts}
+    if len(widths) != 1:
+        raise TextLookError(f"text-look: feature files of different widths {sorted(widths)}")
+    return np.concatenate([p["features"] for p in parts]), np.concatenate([p["labels"] for p in parts])
+
+
+def train_head(
+    x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, seed: int, batch: int = 256, lr: float = 2e-3
+) -> Head:
+    """A head trained on features `x` (N, 4, F), every turn a sample of its tile's class `y`:
+    AdamW with a one-cycle schedule, dropout and label smoothing (unseen sets are the point)."""
+    import torch  # training only
+
+    torch.manual_seed(seed)
+    flat = x.reshape(-1, x.shape[2]).astype(np.float32)
+    mean = flat.mean(axis=0)
+    scale = flat.std(axis=0) + 1e-3
+    inputs = torch.from_numpy((flat - mean) / scale)
+    targets = torch.from_numpy(np.repeat(y, x.shape[1]))
+    net = torch.nn.Sequential(
+        torch.nn.Dropout(0.2),
+        torch.nn.Linear(x.shape[2], hidden),
+        torch.nn.GELU(),
+        torch.nn.Dropout(0.3),
+        torch.nn.Linear(hidden, len(CLASSES)),
+    )
+    optimiser = torch.optim.AdamW(net.parameters(), lr / 2, weight_decay=0.05)
+    steps_per_epoch = len(targets) // batch
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, lr, total_steps=epochs * steps_per_epoch)
+    generator = torch.Generator().manual_seed(seed)
+    net.train()
+    for _ in range(epochs):
+        order = torch.randperm(len(targets), generator=generator)
+        for step in range(steps_per_epoch):
+            chosen = order[step * batch : (step + 1) * batch]
+            loss = torch.nn.functional.cross_entropy(
+                net(inputs[chosen]), targets[chosen], label_smoothing=0.1
+            )
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+    first, second = net[1], net[4]
+    return Head(
+        mean=mean,
+        scale=scale,
+        hidden_weight=first.weight.detach().numpy().T.copy(),
+        hidden_bias=first.bias.detach().numpy().copy(),
+        out_weight=second.weight.detach().numpy().T.copy(),
+        out_bias=second.bias.detach().numpy().copy(),
+    )
+
+
+def head_probabilities(x: np.ndarray, head: Head) -> np.ndarray:
+    """(N, 49) the head's probabilities for features (N, F), in numpy (what the fused graph computes)."""
+    z = (x.astype(np.float64) - head.mean) / head.scale @ head.hidden_weight + head.hidden_bias
+    z = 0.5 * z * (1.0 + np.vectorize(math.erf)(z / math.sqrt(2.0)))
+    logits = z @ head.out_weight + head.out_bias
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _constant(name: str, value: np.ndarray) -> TensorProto:
+    return numpy_helper.from_array(np.asarray(value, np.float32), name)
+
+
+def fused_model(cut: onnx.ModelProto, head: Head, size: int) -> onnx.ModelProto:
+    """One model: (N, 3, size, size) RGB crops in 0..1 -> the backbone (`cut`) -> the head -> (N, 49)
+    probabilities, with the class names embedded as an ultralytics export embeds them."""
+    graph = cut.graph
+    before = [
+        helper.make_node("Mul", [FUSED_INPUT, "tl_two"], ["tl_doubled"]),
+        helper.make_node("Sub", ["tl_doubled", "tl_one"], [RECOGNISER_INPUT]),
+    ]
+    after = [
+        helper.make_node("Flatten", [BACKBONE_OUTPUT], ["tl_features"], axis=1),
+        helper.make_node("Sub", ["tl_features", "tl_mean"], ["tl_centred"]),
+        helper.make_node("Div", ["tl_centred", "tl_scale"], ["tl_standard"]),
+        helper.make_node("MatMul", ["tl_standard", "tl_hidden_weight"], ["tl_hidden_product"]),
+        helper.make_node("Add", ["tl_hidden_product", "tl_hidden_bias"], ["tl_hidden"]),
+        # GELU, exactly: x * (1 + erf(x / sqrt 2)) / 2
+        helper.make_node("Div", ["tl_hidden", "tl_root_two"], ["tl_hidden_scaled"]),
+        helper.make_node("Erf", ["tl_hidden_scaled"], ["tl_erf"]),
+        helper.make_node("Add", ["tl_erf", "tl_one"], ["tl_erf_plus_one"]),
+        helper.make_node("Mul", ["tl_hidden", "tl_erf_plus_one"], ["tl_gated_twice"]),
+        helper.make_node("Mul", ["tl_gated_twice", "tl_half"], ["tl_gated"]),
+        helper.make_node("MatMul", ["tl_gated", "tl_out_weight"], ["tl_out_product"]),
+        helper.make_node("Add", ["tl_out_product", "tl_out_bias"], ["tl_logits"]),
+        helper.make_node("Softmax", ["tl_logits"], [FUSED_OUTPUT], axis=1),
+    ]
+    constants = [
+        _constant("tl_two", np.array(2.0)),
+        _constant("tl_one", np.array(1.0)),
+        _constant("tl_half", np.array(0.5)),
+        _constant("tl_root_two", np.array(math.sqrt(2.0))),
+        _constant("tl_mean", head.mean),
+        _constant("tl_scale", head.scale),
+        _constant("tl_hidden_weight", head.hidden_weight),
+        _constant("tl_hidden_bias", head.hidden_bias),
+        _constant("tl_out_weight", head.out_weight),
+        _constant("tl_out_bias", head.out_bias),
+    ]
+    fused = helper.make_graph(
+        before + list(graph.node) + after,
+        "text_look",
+        [helper.make_tensor_value_info(FUSED_INPUT, TensorProto.FLOAT, ["batch", 3, size, size])],
+        [helper.make_tensor_value_info(FUSED_OUTPUT, TensorProto.FLOAT, ["batch", len(CLASSES)])],
+        initializer=list(graph.initializer) + constants,
+    )
+    model = helper.make_model(
+        fused, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="vision.train"
+    )
+    model.ir_version = cut.ir_version
+    names = {i: code for i, code in enumerate(CLASSES)}
+    helper.set_model_props(model, {"names": repr(names), "imgsz": repr([size, size])})
+    onnx.checker.check_model(model)
+    return model
+
+
+TEXT_LOOK_FILE = "tile_text_look.onnx"
+
+
+def write_features(scenes: Path, out: Path, config: TextLookConfig, limit: int | None) -> int:
+    """`scene_features` of `scenes` saved to `out` (.npz: features, labels); the tiles read."""
+    x, y = scene_features(scenes, backbone_session(backbone(recogniser())), config, limit)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(out, features=x, labels=y)
+    return len(y)
+
+
+def write_text_look(
+    feature_files: Sequence[Path], out: Path, config: TextLookConfig, hidden: int, epochs: int, seed: int
+) -> Path:
+    """A head trained on `feature_files`, fused with the backbone into out/TEXT_LOOK_FILE, and the
+    sidecar out/models.json (where there is one) given its "text_look" section."""
+    x, y = load_features(feature_files)
+    head = train_head(x, y, hidden, epochs, seed)
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / TEXT_LOOK_FILE
+    onnx.save(fused_model(backbone(recogniser()), head, config.imgsz), str(target))
+    sidecar = out / "models.json"
+    if sidecar.is_file():
+        data = json.loads(sidecar.read_text())
+        data["text_look"] = {
+            "file": TEXT_LOOK_FILE,
+            "weight": config.weight,
+            "unsure_below": config.unsure_below,
+            "shrink": config.shrink,
+            "imgsz": config.imgsz,
+        }
+        sidecar.write_text(json.dumps(data, indent=2) + "\n")
+    return target

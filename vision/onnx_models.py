@@ -1,6 +1,6 @@
 """The ONNX models, run with onnxruntime: a one-class tile detector, a crop classifier and,
-optionally, a second look at the flowers and seasons (`SecondLook`), a text look at every face
-(`vision.text_look`) and a glyph look at the winds and dragons (`vision.glyphs`).
+optionally, a second look at the flowers and seasons (`SecondLook`), a text look at the boxes the
+classifier is unsure of (`vision.text_look`) and a glyph look at the winds and dragons (`vision.glyphs`).
 
 `models/models.json` names the files and their settings (see docs/vision.md). A model whose
 class names differ from `vision.classes.CLASSES`, or whose input shape disagrees with the

@@ -1,5 +1,5 @@
 """A text look: a small head of our own, trained on our tiles, over a general text recogniser's
-features, weighed with the classifier on every box.
+features, weighed with the classifier on the boxes it is unsure of.
 
 The classifier learned from the sets the generator draws, from random initialisation, and reads a
 set it has never seen far worse than one it has. PP-OCRv4's recogniser (the glyph look's, from the

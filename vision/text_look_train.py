@@ -127,13 +127,9 @@ def train_head(
     scale = flat.std(axis=0) + 1e-3
     inputs = torch.from_numpy((flat - mean) / scale)
     targets = torch.from_numpy(np.repeat(y, x.shape[1]))
-    net = torch.nn.Sequential(
-        torch.nn.Dropout(0.2),
-        torch.nn.Linear(x.shape[2], hidden),
-        torch.nn.GELU(),
-        torch.nn.Dropout(0.3),
-        torch.nn.Linear(hidden, len(CLASSES)),
-    )
+    first = torch.nn.Linear(x.shape[2], hidden)
+    second = torch.nn.Linear(hidden, len(CLASSES))
+    net = torch.nn.Sequential(torch.nn.Dropout(0.2), first, torch.nn.GELU(), torch.nn.Dropout(0.3), second)
     optimiser = torch.optim.AdamW(net.parameters(), lr / 2, weight_decay=0.05)
     steps_per_epoch = len(targets) // batch
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, lr, total_steps=epochs * steps_per_epoch)
@@ -150,7 +146,6 @@ def train_head(
             loss.backward()
             optimiser.step()
             schedule.step()
-    first, second = net[1], net[4]
     return Head(
         mean=mean,
         scale=scale,

@@ -493,7 +493,7 @@ def export(
     second_look: Path | None = None,
 ) -> None:
     """Export the checkpoints to ONNX (or take ONNX files as they are) and write the sidecar that the
-    run time reads."""
+    run time reads (keeping the `text_look` and `glyphs` sections of one already in `out`)."""
     out.mkdir(parents=True, exist_ok=True)
     cls_onnx = _onnx_of(classifier, cls_imgsz, dynamic=True)
     names = _class_folders(cls_onnx)[0]
@@ -535,8 +535,25 @@ def export(
     }
     if second_look is not None:
         sidecar["second_look"] = _export_second_look(second_look, out, settings.second_look_above)
+    sidecar |= _kept_sections(out / "models.json")
     (out / "models.json").write_text(json.dumps(sidecar, indent=2) + "\n")
     print(f"exported to {out}")
+
+
+# sidecar sections export does not build (the text look is built by `text-look`, the glyph look
+# names a file in an installed package): an export into a folder keeps what its sidecar had
+KEPT_SECTIONS = ("text_look", "glyphs")
+
+
+def _kept_sections(sidecar: Path) -> dict[str, Any]:
+    """The KEPT_SECTIONS of the sidecar already at `sidecar` (none if there is none, or it is not JSON)."""
+    try:
+        data = json.loads(sidecar.read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {key: data[key] for key in KEPT_SECTIONS if data.get(key) is not None}
 
 
 def _export_second_look(checkpoint: Path, out: Path, above: float) -> dict[str, object]:

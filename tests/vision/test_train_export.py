@@ -108,3 +108,17 @@ def test_a_classifier_without_or_with_other_class_names_is_refused_in_one_line(
         _export(shipped, tmp_path / "b", classifier="swapped.onnx")
     assert "differ from" in str(stop.value.code)
     assert not (tmp_path / "b" / "models.json").exists()
+
+
+def test_an_export_keeps_the_text_and_glyph_looks_of_the_sidecar_it_replaces(shipped: Path) -> None:
+    for source, name in PAIRS:
+        (shipped / f"{name}.onnx").write_bytes((shipped / f"{source}.onnx").read_bytes())
+    looks = {"text_look": {"file": "tile_text_look.onnx", "weight": 0.35}, "glyphs": {"above": 0.2}}
+    (shipped / "models.json").write_text(json.dumps({"detector": {}, "second_look": {"stale": 1}, **looks}))
+    _export(shipped, shipped, classifier="tile_classifier.onnx")
+    written = json.loads((shipped / "models.json").read_text())
+    assert {key: written[key] for key in looks} == looks
+    assert written["second_look"]["file"] == "tile_second_look.onnx"  # rebuilt, not kept
+    (shipped / "models.json").write_text("{not json")
+    _export(shipped, shipped, classifier="tile_classifier.onnx")
+    assert "text_look" not in json.loads((shipped / "models.json").read_text())

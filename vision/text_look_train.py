@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +21,7 @@ import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 
 from vision.classes import CLASS_INDEX, CLASSES
-from vision.glyphs import locate
+from vision.glyphs import line_input, locate
 from vision.imageio import read_image
 from vision.onnx_models import GlyphConfig, TextLookConfig
 from vision.text_look import TURNS, face_crops
@@ -76,10 +76,9 @@ def backbone_session(model: onnx.ModelProto, threads: int = 2) -> ort.InferenceS
 
 def features(session: ort.InferenceSession, crops: np.ndarray) -> np.ndarray:
     """(N, F) backbone features of (N, S, S, 3) uint8 RGB crops, flattened channel by channel."""
-    lines = (crops.astype(np.float32) / 255.0 - 0.5) / 0.5
-    out = session.run(
-        [BACKBONE_OUTPUT], {RECOGNISER_INPUT: np.ascontiguousarray(lines.transpose(0, 3, 1, 2))}
-    )[0]
+    # a square crop at the line height is already a line: line_input only scales its values
+    lines = np.stack([line_input(crop) for crop in crops])
+    out = session.run([BACKBONE_OUTPUT], {RECOGNISER_INPUT: lines})[0]
     return out.reshape(len(crops), -1)
 
 
@@ -225,6 +224,11 @@ def fused_model(cut: onnx.ModelProto, head: Head, size: int) -> onnx.ModelProto:
 TEXT_LOOK_FILE = "tile_text_look.onnx"
 
 
+def text_look_section(config: TextLookConfig) -> dict[str, object]:
+    """The sidecar's "text_look" section for `config`, naming the file `write_text_look` writes."""
+    return asdict(replace(config, file=TEXT_LOOK_FILE))
+
+
 def write_features(scenes: Path, out: Path, config: TextLookConfig, limit: int | None) -> int:
     """`scene_features` of `scenes` saved to `out` (.npz: features, labels); the tiles read."""
     x, y = scene_features(scenes, backbone_session(backbone(recogniser())), config, limit)
@@ -246,12 +250,6 @@ def write_text_look(
     sidecar = out / "models.json"
     if sidecar.is_file():
         data = json.loads(sidecar.read_text())
-        data["text_look"] = {
-            "file": TEXT_LOOK_FILE,
-            "weight": config.weight,
-            "unsure_below": config.unsure_below,
-            "shrink": config.shrink,
-            "imgsz": config.imgsz,
-        }
+        data["text_look"] = text_look_section(config)
         sidecar.write_text(json.dumps(data, indent=2) + "\n")
     return target

@@ -30,6 +30,7 @@ from vision.text_look_train import (
     fused_model,
     head_probabilities,
     recogniser,
+    text_look_section,
     write_features,
 )
 
@@ -103,6 +104,14 @@ def test_the_sidecars_text_look_section_is_optional_defaulted_and_checked() -> N
     ):
         with pytest.raises(ModelError, match=message):
             parse_config(_sidecar(bad))
+
+
+def test_the_section_the_training_command_writes_reads_back_as_its_settings() -> None:
+    config = TextLookConfig(file="", weight=0.4, unsure_below=0.8, shrink=0.05, imgsz=64)
+    read = parse_config(_sidecar(json.loads(json.dumps(text_look_section(config))))).text_look
+    assert read == TextLookConfig(
+        file="tile_text_look.onnx", weight=0.4, unsure_below=0.8, shrink=0.05, imgsz=64
+    )
 
 
 # The fused model, built from the installed recogniser and made-up head weights

@@ -11,6 +11,8 @@ Stages, each a sub-command, each deterministic for its seed:
     python -m vision.train export     --detector PT --classifier PT [--second-look PT] --out models/
     python -m vision.train text-look-features --scenes DIR --out F.npz  # recogniser features per tile
     python -m vision.train text-look  --features F.npz... --out models/  # head + backbone (text look)
+    python -m vision.train text-look-crops --scenes DIR --out C.npz       # tile faces for fine-tuning
+    python -m vision.train text-look-tune --start ONNX --crops C.npz... --out DIR  # all of it, end to end
 
 Scenes come from `python -m datasets.synth`. Checkpoints and logs go under `--project`
 (default ~/.cache/mahjong-train), never into the repository.
@@ -43,6 +45,7 @@ from vision.ensemble import EnsembleError, join_files
 from vision.onnx_files import OnnxFileError, class_names, load_model
 from vision.onnx_models import SECOND_LOOK, TextLookConfig, second_look_names_ok
 from vision.recover import RecoverError, recover
+from vision.text_look_tune import TuneSettings
 from vision.tile_set import COPIES_IN_SET
 
 DEFAULT_PROJECT = Path.home() / ".cache" / "mahjong-train"
@@ -656,6 +659,37 @@ def _text_look_stage(args: argparse.Namespace) -> None:
     print(f"text-look: {len(args.features)} feature files -> {target}")
 
 
+def _text_look_tune_stage(args: argparse.Namespace) -> None:
+    from vision.text_look_train import TextLookError
+    from vision.text_look_tune import write_crops, write_tuned
+
+    try:
+        if args.stage == "text-look-crops":
+            tiles = write_crops(args.scenes, args.out, TextLookConfig(file=""), args.limit)
+            print(f"text-look-crops: {tiles} tiles of {args.scenes} -> {args.out}")
+            return
+        if not 0.0 < args.weight <= 1.0:
+            sys.exit(f"text-look-tune: --weight must be in (0, 1], got {args.weight}")
+        if not 0.0 < args.unsure_below <= 1.0:
+            sys.exit(f"text-look-tune: --unsure-below must be in (0, 1], got {args.unsure_below}")
+        if args.steps < 1 or args.batch < 1:
+            sys.exit(
+                f"text-look-tune: --steps and --batch must be at least 1, got {args.steps}, {args.batch}"
+            )
+        config = TextLookConfig(file="", weight=args.weight, unsure_below=args.unsure_below)
+        settings = TuneSettings(
+            steps=args.steps,
+            batch=args.batch,
+            lr_backbone=args.lr_backbone,
+            lr_head=args.lr_head,
+            seed=args.seed,
+        )
+        target = write_tuned(args.start, args.crops, args.val or [], args.out, config, settings)
+    except (TextLookError, OSError, KeyError, ValueError) as error:
+        sys.exit(f"{args.stage}: {error}")
+    print(f"text-look-tune: {args.start} tuned on {len(args.crops)} crop files -> {target}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m vision.train",
@@ -776,6 +810,28 @@ def main(argv: list[str] | None = None) -> None:
         "--unsure-below", type=float, default=0.9, help="read only boxes the classifier is less sure of"
     )
     p.add_argument("--seed", type=int, default=0)
+    p = sub.add_parser("text-look-crops", help="the text look's crops of every tile of scenes")
+    p.add_argument("--scenes", type=Path, required=True)
+    p.add_argument("--out", type=Path, required=True, help="an .npz file")
+    p.add_argument("--limit", type=int, default=None, help="the first N scenes only")
+    p = sub.add_parser("text-look-tune", help="a text look fine-tuned end to end on those crops")
+    p.add_argument("--start", type=Path, required=True, help="a text look's ONNX file to start from")
+    p.add_argument("--crops", type=Path, nargs="+", required=True)
+    p.add_argument("--val", type=Path, nargs="*", default=None, help="crop files read before and after")
+    p.add_argument(
+        "--out", type=Path, required=True, help="folder for tile_text_look.onnx (and its models.json)"
+    )
+    p.add_argument("--steps", type=int, default=TuneSettings.steps)
+    p.add_argument("--batch", type=int, default=TuneSettings.batch)
+    p.add_argument("--lr-backbone", type=float, default=TuneSettings.lr_backbone)
+    p.add_argument("--lr-head", type=float, default=TuneSettings.lr_head)
+    p.add_argument(
+        "--weight", type=float, default=TextLookConfig(file="").weight, help="the look's share, 0..1"
+    )
+    p.add_argument(
+        "--unsure-below", type=float, default=0.9, help="read only boxes the classifier is less sure of"
+    )
+    p.add_argument("--seed", type=int, default=0)
     p = sub.add_parser("export")
     p.add_argument("--detector", type=Path, required=True)
     p.add_argument("--classifier", type=Path, required=True)
@@ -877,6 +933,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"recover: {args.onnx} -> {args.out}; reads as the ONNX file does, to {gap:.1e}")
     elif args.stage in ("text-look-features", "text-look"):
         _text_look_stage(args)
+    elif args.stage in ("text-look-crops", "text-look-tune"):
+        _text_look_tune_stage(args)
     elif args.stage == "detector":
         train_detector(_run(args), args.data, args.fraction)
     elif args.stage == "classifier":

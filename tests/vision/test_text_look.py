@@ -16,14 +16,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from datasets.faces import FaceRecipe, render_face
+from tests.vision.textlook_faces import brush_faces as _faces
+from tests.vision.textlook_faces import made_up_head as _head
+from tests.vision.textlook_faces import scene_folder
 from tests.vision.tinymodels import write_models
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.onnx_models import ModelError, TextLookConfig, parse_config
 from vision.pipeline import DEFAULT_MODELS_DIR, TileReader
 from vision.text_look import TURNS, TextLook, combine, face_crops
 from vision.text_look_train import (
-    Head,
     backbone,
     backbone_session,
     features,
@@ -122,34 +123,6 @@ def cut() -> onnx.ModelProto:
     return backbone(recogniser())
 
 
-def _head(width: int, hidden: int = 8, favour: int | None = None, seed: int = 0) -> Head:
-    rng = np.random.default_rng(seed)
-    out_bias = rng.normal(size=len(CLASSES))
-    if favour is not None:
-        out_bias[favour] = 40.0  # whatever the face, the head reads this class
-    return Head(
-        mean=rng.normal(size=width),
-        scale=rng.uniform(0.5, 2.0, width),
-        hidden_weight=rng.normal(size=(width, hidden)) * 0.05,
-        hidden_bias=rng.normal(size=hidden),
-        out_weight=rng.normal(size=(hidden, len(CLASSES))),
-        out_bias=out_bias,
-    )
-
-
-def _faces(codes: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Brush-stroke faces (no font needed) side by side on a dark table, and their boxes."""
-    faces = [render_face(FaceRecipe(), code)[..., :3] for code in codes]
-    height, width = faces[0].shape[:2]
-    photo = np.full((height + 40, len(faces) * (width + 20) + 20, 3), 50, np.uint8)
-    boxes = []
-    for i, face in enumerate(faces):
-        left = 20 + i * (width + 20)
-        photo[20 : 20 + height, left : left + width] = face
-        boxes.append([left, 20, left + width, 20 + height])
-    return photo, np.array(boxes, np.float32)
-
-
 def test_the_fused_model_computes_the_head_on_the_backbones_features(cut: onnx.ModelProto) -> None:
     photo, boxes = _faces(("1m", "E", "5p"))
     crops = face_crops(photo, boxes, 0.03, 48).reshape(-1, 48, 48, 3)
@@ -212,17 +185,7 @@ def test_a_text_look_of_the_wrong_classes_or_size_is_refused_in_one_line(
 
 
 def test_features_are_written_for_every_tile_of_the_scenes(tmp_path: Path) -> None:
-    photo, boxes = _faces(("2s", "W"))
-    scenes = tmp_path / "scenes"
-    (scenes / "meta").mkdir(parents=True)
-    (scenes / "images").mkdir()
-    from PIL import Image
-
-    Image.fromarray(photo).save(scenes / "images" / "000000.png")
-    tiles = [
-        {"code": c, "xyxy": b.tolist(), "face_up": True} for c, b in zip(("2s", "W"), boxes, strict=True)
-    ]
-    (scenes / "meta" / "000000.json").write_text(json.dumps({"image": "images/000000.png", "tiles": tiles}))
+    scenes = scene_folder(tmp_path / "scenes", ("2s", "W"))
     out = tmp_path / "f.npz"
     assert write_features(scenes, out, TextLookConfig(file=""), None) == 2
     saved = np.load(out)

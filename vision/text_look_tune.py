@@ -137,10 +137,11 @@ def augment(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
     def uniform(low: float, high: float, shape: tuple[int, ...] = (n,)) -> torch.Tensor:
         return low + (high - low) * torch.rand(shape, generator=generator)
 
+    angle, scale = uniform(-math.radians(6), math.radians(6)), uniform(0.9, 1.1)
+    shift_x, shift_y = uniform(-0.06, 0.06), uniform(-0.06, 0.06)
     moved = uniform(0, 1) < 0.7
-    angle = uniform(-math.radians(6), math.radians(6)) * moved
-    scale = torch.where(moved, uniform(0.9, 1.1), torch.ones(n))
-    shift_x, shift_y = uniform(-0.06, 0.06) * moved, uniform(-0.06, 0.06) * moved
+    angle, shift_x, shift_y = angle * moved, shift_x * moved, shift_y * moved
+    scale = torch.where(moved, scale, torch.ones(n))
     cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
     theta = torch.stack([torch.stack([cos, -sin, shift_x], 1), torch.stack([sin, cos, shift_y], 1)], 1)
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)

@@ -17,6 +17,7 @@ readings averaged.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -30,15 +31,18 @@ from vision.onnx_models import TextLookConfig, checked_classifier, run_batched
 TURNS = (0, 1, 2, 3)
 
 
-def face_crops(rgb: np.ndarray, xyxy: np.ndarray, shrink: float, size: int) -> np.ndarray:
-    """(N, 4, size, size, 3) uint8: each box less `shrink` of its size on each side, turned by 0 to 3
-    quarter turns, each turn then scaled to `size` square (the training features' own order)."""
-    out = np.zeros((len(xyxy), len(TURNS), size, size, 3), np.uint8)
+def face_crops(
+    rgb: np.ndarray, xyxy: np.ndarray, shrink: float, size: int, turns: Sequence[int] = TURNS
+) -> np.ndarray:
+    """(N, T, size, size, 3) uint8: each box less `shrink` of its size on each side, turned by each of
+    the T quarter turns `turns`, each turn then scaled to `size` square (the training features' own
+    order)."""
+    out = np.zeros((len(xyxy), len(turns), size, size, 3), np.uint8)
     for row, box in enumerate(xyxy):
         face = inner_crop(rgb, box, shrink)
-        for turn in TURNS:
+        for column, turn in enumerate(turns):
             turned = np.ascontiguousarray(np.rot90(face, turn))
-            out[row, turn] = cv2.resize(turned, (size, size), interpolation=cv2.INTER_AREA)
+            out[row, column] = cv2.resize(turned, (size, size), interpolation=cv2.INTER_AREA)
     return out
 
 

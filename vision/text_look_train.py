@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -82,26 +82,34 @@ def features(session: ort.InferenceSession, crops: np.ndarray) -> np.ndarray:
     return out.reshape(len(crops), -1)
 
 
+def scene_tiles(
+    scenes: Path, limit: int | None = None
+) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each scene of `scenes` (meta/*.json from `datasets.synth`) that holds tiles, in name order, the
+    first `limit`: its photo (RGB), its tiles' boxes (N, 4) and their class indices (N,)."""
+    for meta_path in sorted((scenes / "meta").glob("*.json"))[:limit]:
+        meta = json.loads(meta_path.read_text())
+        tiles = meta["tiles"]
+        if tiles:
+            xyxy = np.array([t["xyxy"] for t in tiles], np.float32)
+            classes = np.array([CLASS_INDEX[t["code"]] for t in tiles], np.int64)
+            yield read_image(scenes / meta["image"]).rgb, xyxy, classes
+
+
 def scene_features(
     scenes: Path, session: ort.InferenceSession, config: TextLookConfig, limit: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Features (N, 4, F) float16 of every tile of `scenes` (meta/*.json from `datasets.synth`), at
     each quarter turn, and their class indices (N,)."""
     rows: list[np.ndarray] = []
-    labels: list[int] = []
-    for meta_path in sorted((scenes / "meta").glob("*.json"))[:limit]:
-        meta = json.loads(meta_path.read_text())
-        tiles = meta["tiles"]
-        if not tiles:
-            continue
-        rgb = read_image(scenes / meta["image"]).rgb
-        xyxy = np.array([t["xyxy"] for t in tiles], np.float32)
+    labels: list[np.ndarray] = []
+    for rgb, xyxy, classes in scene_tiles(scenes, limit):
         crops = face_crops(rgb, xyxy, config.shrink, config.imgsz).reshape(-1, config.imgsz, config.imgsz, 3)
-        rows.append(features(session, crops).reshape(len(tiles), len(TURNS), -1).astype(np.float16))
-        labels += [CLASS_INDEX[t["code"]] for t in tiles]
+        rows.append(features(session, crops).reshape(len(xyxy), len(TURNS), -1).astype(np.float16))
+        labels.append(classes)
     if not rows:
         raise TextLookError(f"text-look-features: no tiles under {scenes}/meta")
-    return np.concatenate(rows), np.array(labels, np.int64)
+    return np.concatenate(rows), np.concatenate(labels)
 
 
 def load_features(paths: Sequence[Path]) -> tuple[np.ndarray, np.ndarray]:

@@ -28,16 +28,15 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
-from vision.classes import CLASS_INDEX
-from vision.glyphs import inner_crop
-from vision.imageio import read_image
 from vision.onnx_models import TextLookConfig
+from vision.text_look import face_crops
 from vision.text_look_train import (
     BACKBONE_OUTPUT,
     RECOGNISER_INPUT,
     Head,
     TextLookError,
     fused_model,
+    scene_tiles,
     text_look_section,
 )
 
@@ -62,39 +61,20 @@ class TuneSettings:
     seed: int = 0
 
 
-def tile_crops(rgb: np.ndarray, xyxy: np.ndarray, shrink: float, size: int) -> np.ndarray:
-    """(N, 2, size, size, 3) uint8: each box's face as `vision.text_look.face_crops` cuts it, at
-    turns 0 and 1 only (a half turn of those is exact to within rounding, and halves the memory)."""
-    import cv2
-
-    out = np.zeros((len(xyxy), len(KEPT_TURNS), size, size, 3), np.uint8)
-    for row, box in enumerate(xyxy):
-        face = inner_crop(rgb, box, shrink)
-        for turn in KEPT_TURNS:
-            turned = np.ascontiguousarray(np.rot90(face, turn))
-            out[row, turn] = cv2.resize(turned, (size, size), interpolation=cv2.INTER_AREA)
-    return out
-
-
 def scene_crops(
     scenes: Path, config: TextLookConfig, limit: int | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """`tile_crops` of every tile of `scenes` (meta/*.json from `datasets.synth`) and their class
-    indices (N,)."""
+    """(N, 2, S, S, 3) uint8: the faces of every tile of `scenes` as `vision.text_look.face_crops`
+    cuts them, at turns 0 and 1 only (a half turn of those is exact to within rounding, and halves the
+    memory), and their class indices (N,)."""
     rows: list[np.ndarray] = []
-    labels: list[int] = []
-    for meta_path in sorted((scenes / "meta").glob("*.json"))[:limit]:
-        meta = json.loads(meta_path.read_text())
-        tiles = meta["tiles"]
-        if not tiles:
-            continue
-        rgb = read_image(scenes / meta["image"]).rgb
-        xyxy = np.array([t["xyxy"] for t in tiles], np.float32)
-        rows.append(tile_crops(rgb, xyxy, config.shrink, config.imgsz))
-        labels += [CLASS_INDEX[t["code"]] for t in tiles]
+    labels: list[np.ndarray] = []
+    for rgb, xyxy, classes in scene_tiles(scenes, limit):
+        rows.append(face_crops(rgb, xyxy, config.shrink, config.imgsz, KEPT_TURNS))
+        labels.append(classes)
     if not rows:
         raise TextLookError(f"text-look-crops: no tiles under {scenes}/meta")
-    return np.concatenate(rows), np.array(labels, np.int64)
+    return np.concatenate(rows), np.concatenate(labels)
 
 
 def write_crops(scenes: Path, out: Path, config: TextLookConfig, limit: int | None) -> int:

@@ -640,6 +640,15 @@ def _run(args: argparse.Namespace) -> Run:
     )
 
 
+def _text_look_config(args: argparse.Namespace) -> TextLookConfig:
+    """The sidecar settings a text-look command writes, its --weight and --unsure-below checked."""
+    if not 0.0 < args.weight <= 1.0:
+        sys.exit(f"{args.stage}: --weight must be in (0, 1], got {args.weight}")
+    if not 0.0 < args.unsure_below <= 1.0:
+        sys.exit(f"{args.stage}: --unsure-below must be in (0, 1], got {args.unsure_below}")
+    return TextLookConfig(file="", weight=args.weight, unsure_below=args.unsure_below)
+
+
 def _text_look_stage(args: argparse.Namespace) -> None:
     from vision.text_look_train import TextLookError, write_features, write_text_look
 
@@ -648,11 +657,7 @@ def _text_look_stage(args: argparse.Namespace) -> None:
             tiles = write_features(args.scenes, args.out, TextLookConfig(file=""), args.limit)
             print(f"text-look-features: {tiles} tiles of {args.scenes} -> {args.out}")
             return
-        if not 0.0 < args.weight <= 1.0:
-            sys.exit(f"text-look: --weight must be in (0, 1], got {args.weight}")
-        if not 0.0 < args.unsure_below <= 1.0:
-            sys.exit(f"text-look: --unsure-below must be in (0, 1], got {args.unsure_below}")
-        config = TextLookConfig(file="", weight=args.weight, unsure_below=args.unsure_below)
+        config = _text_look_config(args)
         target = write_text_look(args.features, args.out, config, args.hidden, args.epochs, args.seed)
     except (TextLookError, OSError, KeyError) as error:
         sys.exit(f"{args.stage}: {error}")
@@ -668,15 +673,11 @@ def _text_look_tune_stage(args: argparse.Namespace) -> None:
             tiles = write_crops(args.scenes, args.out, TextLookConfig(file=""), args.limit)
             print(f"text-look-crops: {tiles} tiles of {args.scenes} -> {args.out}")
             return
-        if not 0.0 < args.weight <= 1.0:
-            sys.exit(f"text-look-tune: --weight must be in (0, 1], got {args.weight}")
-        if not 0.0 < args.unsure_below <= 1.0:
-            sys.exit(f"text-look-tune: --unsure-below must be in (0, 1], got {args.unsure_below}")
+        config = _text_look_config(args)
         if args.steps < 1 or args.batch < 1:
             sys.exit(
                 f"text-look-tune: --steps and --batch must be at least 1, got {args.steps}, {args.batch}"
             )
-        config = TextLookConfig(file="", weight=args.weight, unsure_below=args.unsure_below)
         settings = TuneSettings(
             steps=args.steps,
             batch=args.batch,

@@ -27,10 +27,10 @@ from vision.text_look_train import (
     recogniser,
 )
 from vision.text_look_tune import (
+    KEPT_TURNS,
     TuneSettings,
     fused_parts,
     load_crops,
-    tile_crops,
     turned,
     with_initializers,
     write_crops,
@@ -53,7 +53,7 @@ def _session(model: onnx.ModelProto) -> ort.InferenceSession:
 
 def test_the_four_turns_of_the_kept_crops_are_the_run_times_within_rounding() -> None:
     photo, boxes = brush_faces(CODES)
-    kept = tile_crops(photo, boxes, 0.03, 48)
+    kept = face_crops(photo, boxes, 0.03, 48, KEPT_TURNS)
     assert kept.shape == (3, 2, 48, 48, 3)
     run_time = face_crops(photo, boxes, 0.03, 48)  # (N, 4, S, S, 3)
     for turn in range(4):
@@ -141,7 +141,7 @@ def test_augmenting_keeps_the_batch_shape_and_range() -> None:
     from vision.text_look_tune import augment
 
     photo, boxes = brush_faces(CODES)
-    x = torch.from_numpy(turned(tile_crops(photo, boxes, 0.03, 48), np.array([0, 1, 3])))
+    x = torch.from_numpy(turned(face_crops(photo, boxes, 0.03, 48, KEPT_TURNS), np.array([0, 1, 3])))
     out = augment(x.clone(), torch.Generator().manual_seed(0))
     assert out.shape == x.shape and float(out.min()) >= 0.0 and float(out.max()) <= 1.0
     assert float((out - x).abs().mean()) > 0.01  # it does change the crops

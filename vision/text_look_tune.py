@@ -188,6 +188,10 @@ def fused_parts(fused: onnx.ModelProto) -> tuple[onnx.ModelProto, Head]:
     return with_initializers(cut), head
 
 
+def _log(line: str) -> None:
+    print(line, flush=True)  # an hour-long run's progress reaches a redirected log as it happens
+
+
 def _module_name(node: onnx.NodeProto) -> str:
     return node.name.replace(".", "/")  # onnx2torch's naming of a node's module
 
@@ -288,7 +292,7 @@ def fine_tune(
     crops: np.ndarray,
     labels: np.ndarray,
     settings: TuneSettings,
-    log: Callable[[str], None] = print,
+    log: Callable[[str], None] = _log,
 ) -> tuple[onnx.ModelProto, Head]:
     """The backbone `cut` and `head` trained together on `crops` (N, 2, S, S, 3) of classes
     `labels`: each step a batch drawn at random, each crop at a random quarter turn, `augment`ed."""
@@ -346,7 +350,7 @@ def write_tuned(
     out: Path,
     config: TextLookConfig,
     settings: TuneSettings,
-    log: Callable[[str], None] = print,
+    log: Callable[[str], None] = _log,
 ) -> Path:
     """The text look in `start` fine-tuned on `crop_files`, written to out/tile_text_look.onnx (and
     out/models.json's "text_look" section, where there is one). `val_files` are read before and

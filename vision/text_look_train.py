@@ -252,9 +252,15 @@ def write_text_look(
     sidecar out/models.json (where there is one) given its "text_look" section."""
     x, y = load_features(feature_files)
     head = train_head(x, y, hidden, epochs, seed)
+    return save_text_look(fused_model(backbone(recogniser()), head, config.imgsz), out, config)
+
+
+def save_text_look(model: onnx.ModelProto, out: Path, config: TextLookConfig) -> Path:
+    """`model` saved as out/TEXT_LOOK_FILE, and the sidecar out/models.json (where there is one)
+    given `config` as its "text_look" section; the file written."""
     out.mkdir(parents=True, exist_ok=True)
     target = out / TEXT_LOOK_FILE
-    onnx.save(fused_model(backbone(recogniser()), head, config.imgsz), str(target))
+    onnx.save(model, str(target))
     sidecar = out / "models.json"
     if sidecar.is_file():
         data = json.loads(sidecar.read_text())

@@ -16,7 +16,6 @@ keeps the shipped text look's inputs, outputs and operators.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -36,8 +35,8 @@ from vision.text_look_train import (
     Head,
     TextLookError,
     fused_model,
+    save_text_look,
     scene_tiles,
-    text_look_section,
 )
 
 if TYPE_CHECKING:
@@ -363,12 +362,4 @@ def write_tuned(
     cut, head = fine_tune(cut, head, crops, labels, settings, log)
     if val is not None:
         log(f"text-look-tune: val accuracy after {accuracy(cut, head, *val):.4f}")
-    out.mkdir(parents=True, exist_ok=True)
-    target = out / "tile_text_look.onnx"
-    onnx.save(fused_model(cut, head, config.imgsz), str(target))
-    sidecar = out / "models.json"
-    if sidecar.is_file():
-        data = json.loads(sidecar.read_text())
-        data["text_look"] = text_look_section(config)
-        sidecar.write_text(json.dumps(data, indent=2) + "\n")
-    return target
+    return save_text_look(fused_model(cut, head, config.imgsz), out, config)

@@ -640,6 +640,28 @@ def _run(args: argparse.Namespace) -> Run:
     )
 
 
+def _add_scene_tile_options(p: argparse.ArgumentParser) -> None:
+    """What the two per-tile writers (features, crops) take: a scene folder, an .npz out, a limit."""
+    p.add_argument("--scenes", type=Path, required=True)
+    p.add_argument("--out", type=Path, required=True, help="an .npz file")
+    p.add_argument("--limit", type=int, default=None, help="the first N scenes only")
+
+
+def _add_text_look_options(p: argparse.ArgumentParser) -> None:
+    """What the two text-look writers (head, tuning) take: the out folder, the sidecar's settings
+    (checked by `_text_look_config`) and the seed."""
+    p.add_argument(
+        "--out", type=Path, required=True, help="folder for tile_text_look.onnx (and its models.json)"
+    )
+    p.add_argument(
+        "--weight", type=float, default=TextLookConfig(file="").weight, help="the look's share, 0..1"
+    )
+    p.add_argument(
+        "--unsure-below", type=float, default=0.9, help="read only boxes the classifier is less sure of"
+    )
+    p.add_argument("--seed", type=int, default=0)
+
+
 def _text_look_config(args: argparse.Namespace) -> TextLookConfig:
     """The sidecar settings a text-look command writes, its --weight and --unsure-below checked."""
     if not 0.0 < args.weight <= 1.0:
@@ -794,45 +816,23 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--count", type=int, default=256, help="images to fit on")
     p.add_argument("--out", type=Path, required=True)
     p = sub.add_parser("text-look-features", help="the text recogniser's features of every tile of scenes")
-    p.add_argument("--scenes", type=Path, required=True)
-    p.add_argument("--out", type=Path, required=True, help="an .npz file")
-    p.add_argument("--limit", type=int, default=None, help="the first N scenes only")
+    _add_scene_tile_options(p)
     p = sub.add_parser("text-look", help="a head on those features, fused with the recogniser's backbone")
     p.add_argument("--features", type=Path, nargs="+", required=True)
-    p.add_argument(
-        "--out", type=Path, required=True, help="folder for tile_text_look.onnx (and its models.json)"
-    )
     p.add_argument("--hidden", type=int, default=512)
     p.add_argument("--epochs", type=int, default=6)
-    p.add_argument(
-        "--weight", type=float, default=TextLookConfig(file="").weight, help="the head's share, 0..1"
-    )
-    p.add_argument(
-        "--unsure-below", type=float, default=0.9, help="read only boxes the classifier is less sure of"
-    )
-    p.add_argument("--seed", type=int, default=0)
+    _add_text_look_options(p)
     p = sub.add_parser("text-look-crops", help="the text look's crops of every tile of scenes")
-    p.add_argument("--scenes", type=Path, required=True)
-    p.add_argument("--out", type=Path, required=True, help="an .npz file")
-    p.add_argument("--limit", type=int, default=None, help="the first N scenes only")
+    _add_scene_tile_options(p)
     p = sub.add_parser("text-look-tune", help="a text look fine-tuned end to end on those crops")
     p.add_argument("--start", type=Path, required=True, help="a text look's ONNX file to start from")
     p.add_argument("--crops", type=Path, nargs="+", required=True)
     p.add_argument("--val", type=Path, nargs="*", default=None, help="crop files read before and after")
-    p.add_argument(
-        "--out", type=Path, required=True, help="folder for tile_text_look.onnx (and its models.json)"
-    )
     p.add_argument("--steps", type=int, default=TuneSettings.steps)
     p.add_argument("--batch", type=int, default=TuneSettings.batch)
     p.add_argument("--lr-backbone", type=float, default=TuneSettings.lr_backbone)
     p.add_argument("--lr-head", type=float, default=TuneSettings.lr_head)
-    p.add_argument(
-        "--weight", type=float, default=TextLookConfig(file="").weight, help="the look's share, 0..1"
-    )
-    p.add_argument(
-        "--unsure-below", type=float, default=0.9, help="read only boxes the classifier is less sure of"
-    )
-    p.add_argument("--seed", type=int, default=0)
+    _add_text_look_options(p)
     p = sub.add_parser("export")
     p.add_argument("--detector", type=Path, required=True)
     p.add_argument("--classifier", type=Path, required=True)

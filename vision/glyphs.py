@@ -31,6 +31,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.classes import CLASS_INDEX, ENGLISH_NAMES
+from vision.deskew import upright_face
 from vision.onnx_models import GlyphConfig, ModelError, make_session
 
 # The character each face prints (traditional, and the simplified hand some sets use).
@@ -252,13 +253,21 @@ class GlyphReader:
             return np.zeros((0, 1, len(self.charset) + 2), np.float32)
         return self.session.run(None, {self.input_name: padded([line_input(line) for line in lines])})[0]
 
+    def face(self, rgb: np.ndarray, xyxy: np.ndarray, shrink: float) -> tuple[np.ndarray, tuple[int, ...]]:
+        """The face in box `xyxy` less `shrink` on each side, and the quarter turns that may stand it
+        upright: turned square to the axes first where the sidecar says `deskew`."""
+        if self.config.deskew:
+            upright = upright_face(rgb, xyxy, shrink)
+            return upright.face, upright.turns
+        return inner_crop(rgb, xyxy, shrink), quarter_turns(xyxy)
+
     def honour_scores(self, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """(N, 6) for boxes (N, 4): per HONOURS face, how surely the box shows its character alone,
         at the likeliest of its quarter turns."""
         views, owner = [], []
         for row, xyxy in enumerate(boxes):
-            crop = inner_crop(rgb, xyxy, self.config.shrink)
-            for turn in quarter_turns(xyxy):
+            crop, turns = self.face(rgb, xyxy, self.config.shrink)
+            for turn in turns:
                 views.append(np.ascontiguousarray(np.rot90(crop, turn)))
                 owner.append(row)
         scores = np.zeros((len(boxes), len(HONOURS)))
@@ -271,10 +280,11 @@ class GlyphReader:
         alone, or part of an English name, in a corner window (at the box's likely upright turns),
         or else, with `bonus_words` and where no window reads one, an English name in a strip
         along an edge."""
-        faces = [inner_crop(rgb, xyxy, min(self.config.shrink, 0.03)) for xyxy in boxes]
+        looks = [self.face(rgb, xyxy, min(self.config.shrink, 0.03)) for xyxy in boxes]
+        faces = [face for face, _ in looks]
         windows, owner = [], []
-        for row, (face, xyxy) in enumerate(zip(faces, boxes, strict=True)):
-            for turn in quarter_turns(xyxy):
+        for row, (face, turns) in enumerate(looks):
+            for turn in turns:
                 found = face_windows(np.rot90(face, turn))
                 windows += found
                 owner += [row] * len(found)

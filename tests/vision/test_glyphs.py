@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from datasets.faces import FaceRecipe, render_face
+from tests.vision.test_deskew import turned_photo
 from tests.vision.tinymodels import classifier_model, write_models
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.glyphs import (
@@ -142,6 +143,21 @@ def test_the_recogniser_reads_the_winds_and_the_red_dragon_at_any_quarter_turn(
         assert scores.max() > 0.5
 
 
+def test_deskewed_the_recogniser_reads_a_character_turned_40_degrees_that_it_misses_as_it_lies(
+    glyph_reader: GlyphReader,
+) -> None:
+    deskewed = replace(glyph_reader, config=GlyphConfig(deskew=True))
+    missed = 0
+    for code in ("E", "S", "W", "C"):
+        photo, box, _ = turned_photo(code, 40)
+        as_it_lies = glyph_reader.honour_scores(photo, box[None])[0]
+        missed += HONOURS[int(as_it_lies.argmax())] != code or as_it_lies.max() < 0.5
+        scores = deskewed.honour_scores(photo, box[None])[0]
+        assert HONOURS[int(scores.argmax())] == code, (code, np.round(scores, 3))
+        assert scores.max() > 0.5
+    assert missed >= 3
+
+
 def test_the_recogniser_sees_no_honour_on_a_suit_tile(glyph_reader: GlyphReader) -> None:
     for code in ("5p", "7s"):
         photo, box = _face_photo(code, 0)
@@ -169,7 +185,9 @@ def test_the_sidecars_glyphs_section_is_optional_defaulted_and_checked() -> None
     assert parse_config(_sidecar(None)).glyphs is None
     assert parse_config(_sidecar({})).glyphs == GlyphConfig()
     assert parse_config(_sidecar({"above": 0.5})).glyphs == GlyphConfig(above=0.5)
+    assert parse_config(_sidecar({"deskew": True})).glyphs == GlyphConfig(deskew=True)
     for bad, message in (
+        ({"deskew": "yes"}, "glyphs deskew must be true or false"),
         ({"above": 0}, "glyphs above"),
         ({"floor": 0}, "glyphs floor"),
         ({"shrink": 0.5}, "shrink"),

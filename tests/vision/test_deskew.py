@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from datasets.faces import FaceRecipe, render_face
-from vision.deskew import FACE_ASPECT, LEAST_DEGREES, tile_angle, tile_sides, upright_face
+from vision.deskew import FACE_ASPECT, LEAST_DEGREES, LONGEST, tile_angle, tile_sides, upright_face
 
 TABLE = 50  # the dark table the tests' tiles lie on
 
@@ -105,14 +105,19 @@ def test_the_upright_face_is_the_face_at_one_of_its_turns(degrees: float) -> Non
     assert upright.turns == standing_up
 
 
-def test_a_straight_tile_is_cut_from_its_box_and_a_shrink_cuts_the_rim() -> None:
+def test_a_straight_tile_is_cut_from_its_box_at_most_longest_pixels_and_a_shrink_cuts_the_rim() -> None:
     photo, box, _ = turned_photo("S", LEAST_DEGREES / 2)
-    upright = upright_face(photo, box, 0.0)
-    assert upright.degrees == 0.0
     x1, y1, x2, y2 = (int(v) for v in box)
-    assert upright.face.shape[:2] == (y2 - y1, x2 - x1)
-    inner = upright_face(photo, box, 0.1)
-    assert inner.face.shape[:2] == (round(0.8 * (y2 - y1)), round(0.8 * (x2 - x1)))
+    for zoom in (0.5, 2.0):  # a box under LONGEST pixels is cut at its own size, a larger one cut down
+        zoomed = cv2.resize(photo, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_AREA)
+        height, width = (y2 - y1) * zoom, (x2 - x1) * zoom
+        scale = min(1.0, LONGEST / max(height, width))
+        upright = upright_face(zoomed, box * zoom, 0.0)
+        assert upright.degrees == 0.0
+        assert max(upright.face.shape[:2]) <= LONGEST
+        assert upright.face.shape[:2] == pytest.approx((height * scale, width * scale), abs=1.0)
+        inner = upright_face(zoomed, box * zoom, 0.1)
+        assert inner.face.shape[:2] == pytest.approx((0.8 * height * scale, 0.8 * width * scale), abs=1.0)
 
 
 @pytest.mark.parametrize("box", [[0, 0, 1, 1], [-5, -5, 3, 2], [95, 95, 140, 130], [10, 10, 12, 60]])

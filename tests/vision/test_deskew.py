@@ -20,13 +20,13 @@ def turned_photo(code: str, degrees: float) -> tuple[np.ndarray, np.ndarray, np.
     face = np.ascontiguousarray(render_face(FaceRecipe(), code)[..., :3])
     height, width = face.shape[:2]
     side = int(1.6 * max(height, width))
-    photo = np.full((side, side, 3), TABLE, np.uint8)
+    flat = np.full((side, side, 3), TABLE, np.uint8)
     top, left = (side - height) // 2, (side - width) // 2
-    photo[top : top + height, left : left + width] = face
+    flat[top : top + height, left : left + width] = face
     # getRotationMatrix2D turns counter-clockwise on screen for a positive angle: negate it so a
     # positive `degrees` turns the face's top edge clockwise, as tile_angle measures it
     turn = cv2.getRotationMatrix2D((side / 2, side / 2), -degrees, 1.0)
-    photo = cv2.warpAffine(photo, turn, (side, side), borderValue=(TABLE, TABLE, TABLE))
+    photo = cv2.warpAffine(flat, turn, (side, side), borderValue=(TABLE, TABLE, TABLE))
     ys, xs = np.nonzero(photo.max(axis=2) > TABLE + 10)
     return photo, np.array([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1], np.float32), face
 

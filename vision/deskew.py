@@ -109,10 +109,14 @@ def upright_face(rgb: np.ndarray, xyxy: np.ndarray, shrink: float) -> UprightFac
     to_crop = np.hstack([turn, (centre - turn @ np.array([face_w / 2.0, face_h / 2.0]))[:, None]])
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     face = cv2.warpAffine(crop, to_crop, (face_w, face_h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
-    if face_h > 1.15 * face_w:
-        turns: tuple[int, ...] = (0, 2)
-    elif face_w > 1.15 * face_h:
-        turns = (1, 3)
-    else:
-        turns = (0, 1, 2, 3)
-    return UprightFace(face=face, degrees=degrees, turns=turns)
+    return UprightFace(face=face, degrees=degrees, turns=upright_turns(face_w, face_h))
+
+
+def upright_turns(width: float, height: float) -> tuple[int, ...]:
+    """The quarter turns that may stand a tile `width` x `height` upright: one clearly taller than
+    wide is upright or upside down, clearly wider lies sideways, else any."""
+    if height > 1.15 * width:
+        return (0, 2)
+    if width > 1.15 * height:
+        return (1, 3)
+    return (0, 1, 2, 3)

@@ -31,7 +31,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.classes import CLASS_INDEX, ENGLISH_NAMES
-from vision.deskew import upright_face
+from vision.deskew import upright_face, upright_turns
 from vision.onnx_models import GlyphConfig, ModelError, make_session
 
 # The character each face prints (traditional, and the simplified hand some sets use).
@@ -178,12 +178,7 @@ def edge_strips(face: np.ndarray) -> list[np.ndarray]:
 def quarter_turns(xyxy: np.ndarray) -> tuple[int, ...]:
     """The quarter turns that may stand a tile in box `xyxy` upright: a box clearly taller than
     wide holds an upright or upside-down tile, clearly wider a sideways one, else any."""
-    width, height = float(xyxy[2] - xyxy[0]), float(xyxy[3] - xyxy[1])
-    if height > 1.15 * width:
-        return (0, 2)
-    if width > 1.15 * height:
-        return (1, 3)
-    return (0, 1, 2, 3)
+    return upright_turns(float(xyxy[2] - xyxy[0]), float(xyxy[3] - xyxy[1]))
 
 
 def inner_crop(rgb: np.ndarray, xyxy: np.ndarray, shrink: float) -> np.ndarray:

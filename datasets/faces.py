@@ -70,6 +70,9 @@ class Layout:
     char_scale: float = 1.0  # winds, dragons and 飛, about the face centre
     dot_colours: str = "rgb"  # the palette colours standing in for the r, g, b keys, in that order
     bonus_number_box: Box = (0.06, 0.04, 0.3, 0.26)  # the 1-4 on flowers and seasons
+    # where the seasons' number sits when a set prints it in another corner than the flowers'
+    # (its seasons numbered top right, its flowers top left); None: where the flowers' does
+    season_number_box: Box | None = None
     bonus_char_box: Box = (0.72, 0.74, 0.95, 0.97)  # the flower's or season's name, when a font is set
     warp: float = 0.0  # > 0: each character is redrawn by another hand (see `warp_ink`)
     dot_rings: int = 1  # the "compound" dot design (see `draw_compound_dot`): outline rings,
@@ -721,6 +724,8 @@ def character_numeral(recipe: FaceRecipe, rank: int) -> str:
 def _bonus_number(pen: Pen, recipe: FaceRecipe, code: str, colour: RGB) -> None:
     n = int(code[1])
     box = recipe.layout.bonus_number_box
+    if code in SEASON_CHARS and recipe.layout.season_number_box is not None:
+        box = recipe.layout.season_number_box
     if bonus_numeral_script(recipe, code) == "chinese":
         glyph(pen, recipe, CN_NUMERALS[n - 1], box, colour)
     elif recipe.font is not None:

@@ -173,7 +173,7 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
     if font is None:
         # brush strokes draw no flower or season name: the number and the picture must tell them apart
         layout = replace(recipe.layout, bonus_pictures="own", bonus_numbers=True)
-        return last_knobs(replace(recipe, layout=layout), rng)
+        return season_corner(last_knobs(replace(recipe, layout=layout), rng), rng)
     layout = recipe.layout
     if rng.random() < 0.35 and bonus_groups_differ(recipe):
         layout = replace(layout, bonus_names=False)
@@ -182,7 +182,7 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
     layout = replace(layout, bonus_name_ink=str(rng.choice(list("kkkrgb"))))
     if layout.bonus_names and rng.random() < 0.2:
         layout = replace(layout, bonus_numbers=False)
-    return last_knobs(replace(recipe, layout=layout), rng)
+    return season_corner(last_knobs(replace(recipe, layout=layout), rng), rng)
 
 
 def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
@@ -236,6 +236,26 @@ def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
             return one_picture
         recipe = replace(recipe, layout=replace(layout, bonus_pictures="shared", bonus_numbers=True))
     return recipe
+
+
+def season_corner(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
+    """Drawn after every other knob: in one numbered set in three the seasons print their number in
+    the mirrored corner (flowers top left, seasons top right, as many sets do), where no name sits."""
+    layout = recipe.layout
+    if not layout.bonus_numbers or rng.random() >= 1 / 3:
+        return recipe
+    x0, y0, x1, y1 = layout.bonus_number_box
+    mirrored = (1.0 - x1, y0, 1.0 - x0, y1)
+    names = recipe.font is not None and layout.bonus_names
+    name_box = layout.english_name_box if layout.name_script == "english" else layout.bonus_char_box
+    if names and boxes_meet(mirrored, name_box):
+        return recipe
+    return replace(recipe, layout=replace(layout, season_number_box=mirrored))
+
+
+def boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Whether two boxes (x0, y0, x1, y1) overlap."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def bonus_tiles_told_apart(recipe: FaceRecipe) -> bool:

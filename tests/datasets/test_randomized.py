@@ -27,6 +27,7 @@ from datasets.randomized import (
     VARIANTS,
     bonus_groups_differ,
     bonus_tiles_told_apart,
+    boxes_meet,
     font_covers,
     installed_fonts,
     random_recipe,
@@ -606,3 +607,36 @@ def test_english_names_are_printed_in_their_strip_and_tell_the_tiles_apart() -> 
     named = replace(recipe, layout=replace(layout, wind_names=True))
     unnamed = _strip_ink(render_face(recipe, "S"), ground, WIND_NAME_BOX)
     assert _strip_ink(render_face(named, "S"), ground, WIND_NAME_BOX) > 2 * unnamed
+
+
+def test_a_set_may_number_its_seasons_in_another_corner_than_its_flowers() -> None:
+    left, right = (0.06, 0.04, 0.3, 0.26), (0.7, 0.04, 0.94, 0.26)
+    same = FaceRecipe(layout=Layout(bonus_pictures="random", seed=5, bonus_number_box=left))
+    mirrored = FaceRecipe(layout=replace(same.layout, season_number_box=right))
+    red = same.palette.red  # the seasons' number ink ("br")
+    height, width = render_face(same, "S2").shape[:2]
+
+    def corner_red(face: np.ndarray, box: tuple[float, float, float, float]) -> int:
+        x0, y0, x1, y1 = box
+        return _near(face[int(y0 * height) : int(y1 * height), int(x0 * width) : int(x1 * width)], red)
+
+    before, after = render_face(same, "S2"), render_face(mirrored, "S2")
+    assert corner_red(after, right) > corner_red(before, right) + 50
+    assert corner_red(before, left) > corner_red(after, left) + 50
+    # the flowers keep theirs
+    np.testing.assert_array_equal(render_face(same, "F2"), render_face(mirrored, "F2"))
+
+
+def test_the_seasons_number_moves_only_in_numbered_sets_and_never_onto_a_name() -> None:
+    fonts = installed_fonts()
+    recipes = [random_recipe(v, fonts) for v in range(96)]
+    moved = [r for r in recipes if r.layout.season_number_box is not None]
+    assert 10 <= len(moved) <= 60
+    for recipe in moved:
+        layout = recipe.layout
+        assert layout.bonus_numbers
+        x0, y0, x1, y1 = layout.bonus_number_box
+        assert layout.season_number_box == pytest.approx((1.0 - x1, y0, 1.0 - x0, y1))
+        if recipe.font is not None and layout.bonus_names:
+            names = layout.english_name_box if layout.name_script == "english" else layout.bonus_char_box
+            assert not boxes_meet(layout.season_number_box, names)

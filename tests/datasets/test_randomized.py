@@ -633,10 +633,10 @@ def test_the_seasons_number_moves_only_in_numbered_sets_and_never_onto_a_name() 
     moved = [r for r in recipes if r.layout.season_number_box is not None]
     assert 10 <= len(moved) <= 60
     for recipe in moved:
-        layout = recipe.layout
-        assert layout.bonus_numbers
+        layout, seasons = recipe.layout, recipe.layout.season_number_box
+        assert layout.bonus_numbers and seasons is not None
         x0, y0, x1, y1 = layout.bonus_number_box
-        assert layout.season_number_box == pytest.approx((1.0 - x1, y0, 1.0 - x0, y1))
+        assert seasons == pytest.approx((1.0 - x1, y0, 1.0 - x0, y1))
         if recipe.font is not None and layout.bonus_names:
             names = layout.english_name_box if layout.name_script == "english" else layout.bonus_char_box
-            assert not boxes_meet(layout.season_number_box, names)
+            assert not boxes_meet(seasons, names)

@@ -18,7 +18,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from datasets.faces import ENGLISH_NAMES, FaceRecipe, Layout, Palette, StyleUnavailableError, palette_colour
+from datasets.faces import (
+    ENGLISH_NAMES,
+    Box,
+    FaceRecipe,
+    Layout,
+    Palette,
+    StyleUnavailableError,
+    palette_colour,
+)
 
 RGB = tuple[int, int, int]
 
@@ -253,7 +261,7 @@ def season_corner(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     return replace(recipe, layout=replace(layout, season_number_box=mirrored))
 
 
-def boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+def boxes_meet(a: Box, b: Box) -> bool:
     """Whether two boxes (x0, y0, x1, y1) overlap."""
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 

@@ -616,7 +616,7 @@ def test_a_set_may_number_its_seasons_in_another_corner_than_its_flowers() -> No
     red = same.palette.red  # the seasons' number ink ("br")
     height, width = render_face(same, "S2").shape[:2]
 
-    def corner_red(face: np.ndarray, box: tuple[float, float, float, float]) -> int:
+    def corner_red(face: np.ndarray, box: Box) -> int:
         x0, y0, x1, y1 = box
         return _near(face[int(y0 * height) : int(y1 * height), int(x0 * width) : int(x1 * width)], red)
 

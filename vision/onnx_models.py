@@ -31,6 +31,7 @@ from vision.letterbox import Letterbox, letterbox
 
 if TYPE_CHECKING:
     from vision.glyphs import GlyphReader
+    from vision.rank_look import RankLook
     from vision.text_look import TextLook
 
 SIDECAR = "models.json"
@@ -159,12 +160,32 @@ class TextLookConfig:
 
 
 @dataclass(frozen=True)
+class RankLookConfig:
+    """The sidecar's "rank_look" section: a small network in models/ that reads the number (1-4,
+    一-四) in a flower's or season's corner, and how it weighs their probabilities
+    (`vision.rank_look`)."""
+
+    file: str
+    # read boxes where the classifier gives the flowers and seasons together at least this
+    above: float = 0.3
+    # added to every rank score: the smaller, the more a read number overrules the classifier
+    floor: float = 0.05
+    # a rank scored under this is not heard (a stroke of a picture may look like 一)
+    least: float = 0.5
+    # the box cut smaller by this share on each side before the face is turned square
+    shrink: float = 0.03
+    # each corner window is read `imgsz` square
+    imgsz: int = 32
+
+
+@dataclass(frozen=True)
 class ModelsConfig:
     detector: DetectorConfig
     classifier: ClassifierConfig
     second_look: SecondLookConfig | None = None
     glyphs: GlyphConfig | None = None
     text_look: TextLookConfig | None = None
+    rank_look: RankLookConfig | None = None
 
 
 def _section(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
@@ -224,6 +245,7 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
         second_look = _second_look(data, where)
         glyphs = _glyphs(data, where)
         text_look = _text_look(data, where)
+        rank_look = _rank_look(data, where)
     except KeyError as error:
         raise ModelError(f"{where}: missing {error}") from None
     except (TypeError, ValueError) as error:
@@ -285,8 +307,23 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             raise ModelError(f"{where}: text_look shrink must be in [0, 0.5), got {text_look.shrink}")
         if not 16 <= text_look.imgsz <= 256:
             raise ModelError(f"{where}: text_look imgsz must be 16..256, got {text_look.imgsz}")
+    if rank_look is not None:
+        for key in ("above", "least"):
+            if not 0.0 < getattr(rank_look, key) <= 1.0:
+                raise ModelError(f"{where}: rank_look {key} must be in (0, 1], got {getattr(rank_look, key)}")
+        if not rank_look.floor > 0.0:
+            raise ModelError(f"{where}: rank_look floor must be above 0, got {rank_look.floor}")
+        if not 0.0 <= rank_look.shrink < 0.5:
+            raise ModelError(f"{where}: rank_look shrink must be in [0, 0.5), got {rank_look.shrink}")
+        if not 8 <= rank_look.imgsz <= 256:
+            raise ModelError(f"{where}: rank_look imgsz must be 8..256, got {rank_look.imgsz}")
     return ModelsConfig(
-        detector=detector, classifier=classifier, second_look=second_look, glyphs=glyphs, text_look=text_look
+        detector=detector,
+        classifier=classifier,
+        second_look=second_look,
+        glyphs=glyphs,
+        text_look=text_look,
+        rank_look=rank_look,
     )
 
 
@@ -338,6 +375,22 @@ def _text_look(data: dict[str, Any], where: str) -> TextLookConfig | None:
         file=str(section["file"]),
         weight=float(section.get("weight", default.weight)),
         unsure_below=None if section.get("unsure_below") is None else float(section["unsure_below"]),
+        shrink=float(section.get("shrink", default.shrink)),
+        imgsz=int(section.get("imgsz", default.imgsz)),
+    )
+
+
+def _rank_look(data: dict[str, Any], where: str) -> RankLookConfig | None:
+    """The optional "rank_look" section; absent or null = no rank look."""
+    if data.get("rank_look") is None:
+        return None
+    section = _section(data, "rank_look", where)
+    default = RankLookConfig(file="")
+    return RankLookConfig(
+        file=str(section["file"]),
+        above=float(section.get("above", default.above)),
+        floor=float(section.get("floor", default.floor)),
+        least=float(section.get("least", default.least)),
         shrink=float(section.get("shrink", default.shrink)),
         imgsz=int(section.get("imgsz", default.imgsz)),
     )
@@ -674,6 +727,7 @@ class TileClassifier:
     second_look: SecondLook | None = None
     text_look: TextLook | None = None
     glyphs: GlyphReader | None = None
+    rank_look: RankLook | None = None
 
     @classmethod
     def from_session(cls, session: ort.InferenceSession, config: ClassifierConfig) -> TileClassifier:
@@ -706,8 +760,8 @@ class TileClassifier:
     ) -> tuple[np.ndarray, np.ndarray]:
         """`classify_with_reject` of the boxes `xyxy` (N, 4) of photo `rgb`, each cut square with
         the classifier's margin (or `crops`, cut so already); the second look cuts its crops from the
-        photo at its own size, the text look its faces, and the glyph look reads the winds' and
-        dragons' characters there."""
+        photo at its own size, the text look its faces, the glyph look reads the winds' and
+        dragons' characters there, and the rank look the flowers' and seasons' corner numbers."""
         margin = self.config.crop_margin
         crops = crop_tiles(rgb, xyxy, self.size, margin) if crops is None else crops
         tiles, not_tile = self._first_look(crops)
@@ -720,6 +774,8 @@ class TileClassifier:
             tiles = self.text_look.refine(rgb, xyxy, tiles)
         if self.glyphs is not None:
             tiles = self.glyphs.refine(rgb, xyxy, tiles)
+        if self.rank_look is not None:
+            tiles = self.rank_look.refine(rgb, xyxy, tiles)
         return tiles, not_tile
 
     @property

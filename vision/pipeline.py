@@ -36,6 +36,7 @@ from vision.onnx_models import (
     make_session,
     odd_and_unsure,
 )
+from vision.rank_look import RankLook
 from vision.text_look import TextLook
 from vision.tile_set import COPIES_IN_SET, assign_within_set
 from vision.winning_read import complete_to_win
@@ -204,6 +205,11 @@ class TileReader:
         if config.glyphs is not None:
             glyphs = GlyphReader.from_session(glyph_session(config.glyphs, providers, threads), config.glyphs)
             classifier = replace(classifier, glyphs=glyphs)
+        if config.rank_look is not None:
+            rank_look = RankLook.from_session(
+                make_session(directory / config.rank_look.file, providers, threads), config.rank_look
+            )
+            classifier = replace(classifier, rank_look=rank_look)
         return cls(detector=detector, classifier=classifier, grid=grid)
 
     def read(self, rgb: np.ndarray) -> Reading:

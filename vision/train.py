@@ -13,6 +13,7 @@ Stages, each a sub-command, each deterministic for its seed:
     python -m vision.train text-look  --features F.npz... --out models/  # head + backbone (text look)
     python -m vision.train text-look-crops --scenes DIR --out C.npz       # tile faces for fine-tuning
     python -m vision.train text-look-tune --start ONNX --crops C.npz... --out DIR  # all of it, end to end
+    python -m vision.train rank-look --out DIR          # the flowers' and seasons' corner-number reader
 
 Scenes come from `python -m datasets.synth`. Checkpoints and logs go under `--project`
 (default ~/.cache/mahjong-train), never into the repository.
@@ -43,7 +44,8 @@ from vision.classes import CLASS_INDEX, CLASSES, NOT_A_TILE
 from vision.crops import crop_tiles
 from vision.ensemble import EnsembleError, join_files
 from vision.onnx_files import OnnxFileError, class_names, load_model
-from vision.onnx_models import SECOND_LOOK, TextLookConfig, second_look_names_ok
+from vision.onnx_models import SECOND_LOOK, SIDECAR, RankLookConfig, TextLookConfig, second_look_names_ok
+from vision.rank_look_train import RankTraining
 from vision.recover import RecoverError, recover
 from vision.text_look_tune import TuneSettings
 from vision.tile_set import COPIES_IN_SET
@@ -713,6 +715,34 @@ def _text_look_tune_stage(args: argparse.Namespace) -> None:
     print(f"text-look-tune: {args.start} tuned on {len(args.crops)} crop files -> {target}")
 
 
+def _rank_look_stage(args: argparse.Namespace) -> None:
+    from vision.rank_look_train import RankLookError, sidecar_section, train_rank_look, write_sidecar
+
+    settings = RankTraining(
+        variants=args.variants,
+        val_variants=args.val_variants,
+        seed=args.seed,
+        epochs=args.epochs,
+        batch=args.batch,
+        lr=args.lr,
+        size=args.imgsz,
+        workers=args.workers,
+    )
+    if not (0.0 < args.above <= 1.0 and 0.0 < args.least <= 1.0 and args.floor > 0.0):
+        sys.exit(
+            f"rank-look: --above and --least must be in (0, 1] and --floor above 0, got {args.above}, "
+            f"{args.least}, {args.floor}"
+        )
+    config = RankLookConfig(file="", above=args.above, floor=args.floor, least=args.least)
+    try:
+        figures = train_rank_look(settings, args.out, args.out / "rank_look_log.txt")
+        if (args.out / SIDECAR).is_file():
+            write_sidecar(args.out / SIDECAR, sidecar_section(settings, config))
+    except (RankLookError, OSError) as error:
+        sys.exit(f"rank-look: {error}")
+    print("rank-look: " + ", ".join(f"{k} {v:.4g}" for k, v in figures.items()))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         prog="python -m vision.train",
@@ -833,6 +863,23 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--lr-backbone", type=float, default=TuneSettings.lr_backbone)
     p.add_argument("--lr-head", type=float, default=TuneSettings.lr_head)
     _add_text_look_options(p)
+    p = sub.add_parser(
+        "rank-look", help="the corner-number reader of the flowers and seasons, from the generator"
+    )
+    p.add_argument(
+        "--out", type=Path, required=True, help="folder for tile_rank_look.onnx (its models.json updated)"
+    )
+    p.add_argument("--variants", type=int, default=RankTraining.variants, help="randomised sets to cut")
+    p.add_argument("--val-variants", type=int, default=RankTraining.val_variants)
+    p.add_argument("--epochs", type=int, default=RankTraining.epochs)
+    p.add_argument("--batch", type=int, default=RankTraining.batch)
+    p.add_argument("--lr", type=float, default=RankTraining.lr)
+    p.add_argument("--imgsz", type=int, default=RankTraining.size)
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--above", type=float, default=RankLookConfig(file="").above)
+    p.add_argument("--floor", type=float, default=RankLookConfig(file="").floor)
+    p.add_argument("--least", type=float, default=RankLookConfig(file="").least)
     p = sub.add_parser("export")
     p.add_argument("--detector", type=Path, required=True)
     p.add_argument("--classifier", type=Path, required=True)
@@ -936,6 +983,8 @@ def main(argv: list[str] | None = None) -> None:
         _text_look_stage(args)
     elif args.stage in ("text-look-crops", "text-look-tune"):
         _text_look_tune_stage(args)
+    elif args.stage == "rank-look":
+        _rank_look_stage(args)
     elif args.stage == "detector":
         train_detector(_run(args), args.data, args.fraction)
     elif args.stage == "classifier":

@@ -36,9 +36,14 @@ from vision.rank_look import RANKS, window_input
 RANK_INSIDE = 0.75
 NONE_INSIDE = 0.1
 # the face's height in the photo, in pixels (log-uniform): from a far hand to a close-up
-FACE_PX = (22.0, 240.0)
+FACE_PX = (30.0, 240.0)
+# a number less tall than this in the window the look reads (its side scaled to the look's size)
+# is labelled neither way: nothing can read it, and a blur called a rank teaches the look to guess
+LEGIBLE_PX = 7.0
 # the colours a face's rim and the tile's side show in the box: ivory and the usual backs
 RIMS = ((236, 232, 214), (210, 205, 190), (60, 120, 80), (50, 90, 160), (200, 170, 60))
+# windows without a number outnumber those with one four to one: this share of them is kept
+NONE_KEPT = 0.5
 VARIANT_BASE = 500_000  # training sets' variants, away from the scenes' (0-65535)
 INPUT, OUTPUT, OPSET = "images", "probs", 12
 RANK_FILE = "tile_rank_look.onnx"
@@ -103,7 +108,7 @@ def photo_face(
     mask_out = cv2.warpAffine(mask, to_canvas, (out_w, out_h), flags=flags, borderValue=0.0)
     # light, blur, noise and the photo's compression
     face = face * rng.uniform(0.7, 1.15) + rng.uniform(-25, 25) + rng.normal(0, 8, 3)
-    sigma = rng.uniform(0.0, 1.3)
+    sigma = rng.uniform(0.0, 1.0)
     if sigma > 0.3:
         face = cv2.GaussianBlur(face, (0, 0), sigma)
     face = face + rng.normal(0, rng.uniform(0, 7), face.shape)
@@ -120,7 +125,8 @@ def labelled_windows(
     face: np.ndarray, mask: np.ndarray, rank: int, size: int
 ) -> Iterator[tuple[np.ndarray, int]]:
     """The corner windows of `face` at all four quarter turns, each with its label: `rank` where
-    RANK_INSIDE of the number's `mask` lies inside it, 0 where at most NONE_INSIDE does."""
+    RANK_INSIDE of the number's `mask` lies inside it (and it is LEGIBLE_PX tall there, at the
+    look's size), 0 where at most NONE_INSIDE does."""
     total = float(mask.sum())
     for turn in range(4):
         windows = face_windows(np.rot90(face, turn))
@@ -128,9 +134,20 @@ def labelled_windows(
         for window, window_mask in zip(windows, masks, strict=True):
             inside = float(window_mask.sum()) / total if total > 0 else 0.0
             if inside >= RANK_INSIDE:
-                yield window_input(window, size), rank
+                if number_px(window_mask[..., 0], size) >= LEGIBLE_PX:
+                    yield window_input(window, size), rank
             elif inside <= NONE_INSIDE:
                 yield window_input(window, size), 0
+
+
+def number_px(window_mask: np.ndarray, size: int) -> float:
+    """How many pixels the number's short side spans once its window is scaled to `size` square."""
+    rows = np.flatnonzero(window_mask.max(axis=1) > 0.5)
+    columns = np.flatnonzero(window_mask.max(axis=0) > 0.5)
+    if not rows.size or not columns.size:
+        return 0.0
+    height, width = window_mask.shape
+    return min(len(rows) * size / height, len(columns) * size / width)
 
 
 def variant_windows(variant: int, seed: int, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -142,8 +159,9 @@ def variant_windows(variant: int, seed: int, size: int) -> tuple[np.ndarray, np.
         box = number_box_px(recipe, code)
         face, mask = photo_face(render_face(recipe, code), box, rng)
         for window, label in labelled_windows(face, mask, int(code[1]), size):
-            windows.append(window)
-            labels.append(label)
+            if label or rng.random() < NONE_KEPT:
+                windows.append(window)
+                labels.append(label)
     return np.stack(windows), np.array(labels, np.int64)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -15,9 +16,12 @@ from onnx import TensorProto, helper, numpy_helper
 
 from datasets.faces import BONUS_CODES, FACE_H, FACE_W, render_face
 from datasets.randomized import random_recipe
+from tests.vision.scenes import detector_rows, scene
+from tests.vision.tinymodels import classifier_model, write_models
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.glyphs import bonus_columns
 from vision.onnx_models import ModelError, RankLookConfig, parse_config
+from vision.pipeline import TileReader
 from vision.rank_look import RANKS, RankLook, rank_scores, rank_windows
 from vision.rank_look_train import labelled_windows, number_box_px, photo_face, variant_windows
 
@@ -185,6 +189,10 @@ def test_windows_are_labelled_by_where_the_number_lies() -> None:
     # one window per turn holds it whole, the three others none of it
     assert labels.count(3) == 4 and labels.count(0) == 12
     assert not any(label for _, label in labelled_windows(face, np.zeros_like(mask), 3, 32))
+    # a number too small to read is labelled neither way in the windows that hold it
+    speck = np.zeros_like(mask)
+    speck[5:7, 5:7] = 1.0
+    assert [label for _, label in labelled_windows(face, speck, 3, 32)] == [0] * 12
 
 
 def test_a_photo_face_carries_the_numbers_mask_with_it() -> None:
@@ -202,3 +210,31 @@ def test_a_sets_windows_hold_every_rank_and_none() -> None:
     assert set(np.unique(labels)) == {0, 1, 2, 3, 4}
     assert all((labels == rank).sum() >= 2 for rank in range(1, 5))  # a flower and a season each
     assert len(BONUS_CODES) == 8
+
+
+def _models_with_rank_look(directory: Path, probabilities: np.ndarray) -> Path:
+    """Tiny models whose classifier reads red, green, blue as F1, 1p, 1s, and a rank look that reads
+    every window as `probabilities`."""
+    write_models(directory, detector_rows(scene(600, 1000), (384, 640)))
+    targets = (CLASS_INDEX["F1"], CLASS_INDEX["1p"], CLASS_INDEX["1s"])
+    classifier_model(directory / "tile_classifier.onnx", 32, None, targets=targets)
+    _fixed_rank_model(directory / "tile_rank_look.onnx", 32, probabilities)
+    path = directory / "models.json"
+    data = json.loads(path.read_text())
+    data["rank_look"] = {"file": "tile_rank_look.onnx", "least": 0.5}
+    path.write_text(json.dumps(data))
+    return directory
+
+
+def test_the_reader_loads_the_rank_look_and_reads_through_it(tmp_path: Path) -> None:
+    reader = TileReader.load(_models_with_rank_look(tmp_path, np.array([0.9, 0.1, 0.0, 0.0, 0.0])))
+    assert reader.classifier.rank_look is not None
+    # no window shows a number: every tile reads as the classifier says
+    assert reader.read(scene(600, 1000).rgb).detections.codes == ["F1", "1p", "1s"]
+
+
+def test_a_missing_rank_look_file_is_a_one_line_model_error(tmp_path: Path) -> None:
+    directory = _models_with_rank_look(tmp_path, np.array([0.9, 0.1, 0.0, 0.0, 0.0]))
+    (directory / "tile_rank_look.onnx").unlink()
+    with pytest.raises(ModelError, match=r"tile_rank_look\.onnx is missing"):
+        TileReader.load(directory)

@@ -20,6 +20,7 @@ from vision.bench import (
     TileCounts,
     align,
     concurrency,
+    format_summary,
     iou_matrix,
     lines_of_boxes,
     main,
@@ -27,6 +28,7 @@ from vision.bench import (
     match_codes,
     match_rows,
     normalise_hand,
+    shows_whole_hand,
     summarise,
 )
 from vision.detections import Detections
@@ -112,11 +114,28 @@ def test_summarise_f1() -> None:
     summary = summarise("x", results)
     assert summary.precision == pytest.approx(16 / 18)
     assert summary.recall == pytest.approx(16 / 18)
-    assert summary.exact_photos == 0 and summary.exact_hands == 1
+    assert summary.exact_photos == 0 and summary.exact_hands == 1 and summary.hand_photos == 2
     assert summary.latency_median_ms == 200.0
+    # photos that show no whole hand are not counted either way
+    fewer = summarise("x", [*results, PhotoResult("c", TileCounts(8, 0, 0), None, 200.0)])
+    assert fewer.exact_hands == 1 and fewer.hand_photos == 2 and fewer.photos == 3
+    assert "1/2" in format_summary(fewer)
 
 
-def _synthetic_set(root: Path) -> None:
+@pytest.mark.parametrize(
+    ("meta", "counted"),
+    [
+        pytest.param({"hand": {"concealed": ["1m"]}, "complete": True}, True, id="whole"),
+        pytest.param({"hand": {"concealed": ["1m"]}}, True, id="older-scene-without-the-flag"),
+        pytest.param({"hand": {"concealed": ["1m"]}, "complete": False}, False, id="cut-off-or-hidden"),
+        pytest.param({"hand": None, "complete": True}, False, id="loose-tiles"),
+    ],
+)
+def test_only_scenes_showing_a_whole_hand_count_for_exact_hands(meta: dict, counted: bool) -> None:
+    assert shows_whole_hand(meta) is counted
+
+
+def _synthetic_set(root: Path, complete: bool = True) -> None:
     sc = scene(600, 1000)
     (root / "images").mkdir(parents=True)
     (root / "meta").mkdir()
@@ -128,6 +147,7 @@ def _synthetic_set(root: Path) -> None:
         "tiles": [{"code": c, "xyxy": b.tolist()} for c, b in zip(sc.codes, sc.boxes, strict=True)]
         + [{"code": "9s", "xyxy": [900, 10, 950, 80]}],
         "hand": {"concealed": ["1m", "1p", "1s", "9s"], "melds": [], "bonus": []},
+        "complete": complete,
     }
     (root / "meta" / "000001.json").write_text(json.dumps(meta))
 
@@ -163,7 +183,7 @@ def test_bench_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "b.jpg: ERROR file is empty (0 bytes)" in printed
     synthetic, real_summary = json.loads(out.read_text())
     assert synthetic["precision"] == 1.0 and synthetic["recall"] == 0.75  # the 9s was not found
-    assert synthetic["exact_photos"] == 0 and synthetic["exact_hands"] == 0
+    assert synthetic["exact_photos"] == 0 and synthetic["exact_hands"] == 0 and synthetic["hand_photos"] == 1
     assert real_summary["photos"] == 2 and real_summary["exact_photos"] == 1 and real_summary["errors"] == 1
     assert real_summary["recall"] == 0.75
 

@@ -25,8 +25,17 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.faces import BONUS_CODES, FACE_H, FACE_W, SEASON_CHARS, FaceRecipe, render_face
+from datasets.faces import (
+    BONUS_CODES,
+    FACE_H,
+    FACE_W,
+    SEASON_CHARS,
+    FaceRecipe,
+    StyleUnavailableError,
+    render_face,
+)
 from datasets.randomized import installed_fonts, random_recipe
+from datasets.styles import style_faces
 from vision.glyphs import face_windows
 from vision.onnx_models import RankLookConfig
 from vision.rank_look import RANKS, window_input
@@ -44,6 +53,15 @@ LEGIBLE_PX = 7.0
 RIMS = ((236, 232, 214), (210, 205, 190), (60, 120, 80), (50, 90, 160), (200, 170, 60))
 # windows without a number outnumber those with one four to one: this share of them is kept
 NONE_KEPT = 0.5
+# fixed training styles whose flowers and seasons print no number: their pictures and framed names
+# are what the look must learn to leave be (the randomised sets alone left it reading a tree as 4);
+# kmahjongg_traditional's winter carries a 4, so it is left out
+UNNUMBERED: dict[str, tuple[str, ...]] = {
+    "kmahjongg_classic": BONUS_CODES,
+    "gnome_smooth": BONUS_CODES,
+    "gnome_postmodern": BONUS_CODES,
+    "kmahjongg_traditional": tuple(code for code in BONUS_CODES if code != "S4"),
+}
 VARIANT_BASE = 500_000  # training sets' variants, away from the scenes' (0-65535)
 INPUT, OUTPUT, OPSET = "images", "probs", 12
 RANK_FILE = "tile_rank_look.onnx"
@@ -165,6 +183,24 @@ def variant_windows(variant: int, seed: int, size: int) -> tuple[np.ndarray, np.
     return np.stack(windows), np.array(labels, np.int64)
 
 
+def unnumbered_windows(round_: int, seed: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Windows (all labelled 0) of the UNNUMBERED styles' flowers and seasons, each face made to look
+    as in a photo anew in each round; styles whose art is not installed are passed over."""
+    rng = np.random.default_rng([seed, 7, round_])
+    windows: list[np.ndarray] = []
+    for style, codes in UNNUMBERED.items():
+        try:
+            faces = style_faces(style)
+        except StyleUnavailableError:
+            continue
+        for code in codes:
+            face, mask = photo_face(faces[code], None, rng)
+            windows += [w for w, _ in labelled_windows(face, mask, 0, size) if rng.random() < NONE_KEPT]
+    if not windows:
+        return np.zeros((0, size, size, 3), np.uint8), np.zeros((0,), np.int64)
+    return np.stack(windows), np.zeros(len(windows), np.int64)
+
+
 _FONTS: tuple[tuple[str, int], ...] | None = None
 
 
@@ -175,18 +211,23 @@ def _fonts() -> tuple[tuple[str, int], ...]:
     return _FONTS
 
 
-def _variant_windows_star(args: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
-    return variant_windows(*args)
+def _windows_star(args: tuple[bool, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    fixed, number, seed, size = args
+    return unnumbered_windows(number, seed, size) if fixed else variant_windows(number, seed, size)
 
 
-def window_set(variants: Sequence[int], seed: int, size: int, workers: int) -> tuple[np.ndarray, np.ndarray]:
-    """(N, size, size, 3) uint8 windows and (N,) labels of the given randomised sets."""
-    jobs = [(variant, seed, size) for variant in variants]
+def window_set(
+    variants: Sequence[int], seed: int, size: int, workers: int, fixed_rounds: int = 0
+) -> tuple[np.ndarray, np.ndarray]:
+    """(N, size, size, 3) uint8 windows and (N,) labels of the given randomised sets, and of
+    `fixed_rounds` rounds of the unnumbered fixed styles' flowers and seasons."""
+    jobs = [(False, variant, seed, size) for variant in variants]
+    jobs += [(True, round_, seed, size) for round_ in range(fixed_rounds)]
     if workers <= 1:
-        parts = [variant_windows(*job) for job in jobs]
+        parts = [_windows_star(job) for job in jobs]
     else:
         with ProcessPoolExecutor(workers) as pool:
-            parts = list(pool.map(_variant_windows_star, jobs, chunksize=8))
+            parts = list(pool.map(_windows_star, jobs, chunksize=8))
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
@@ -194,6 +235,7 @@ def window_set(variants: Sequence[int], seed: int, size: int, workers: int) -> t
 class RankTraining:
     variants: int = 2000
     val_variants: int = 150
+    fixed_rounds: int = 0  # rounds of the unnumbered fixed styles' faces (UNNUMBERED) among the empty windows
     seed: int = 0
     epochs: int = 6
     batch: int = 256
@@ -230,7 +272,10 @@ def train_rank_look(settings: RankTraining, out_dir: Path, log: Path | None = No
     val_ids = range(
         VARIANT_BASE + settings.variants, VARIANT_BASE + settings.variants + settings.val_variants
     )
-    x_train, y_train = window_set(train_ids, settings.seed, settings.size, settings.workers)
+    x_train, y_train = window_set(
+        train_ids, settings.seed, settings.size, settings.workers, settings.fixed_rounds
+    )
+    # val: unseen randomised sets only (the fixed styles' faces are the same art in every round)
     x_val, y_val = window_set(val_ids, settings.seed + 1, settings.size, settings.workers)
     cut_s = time.time() - start
     net = build_network(settings.size)

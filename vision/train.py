@@ -721,6 +721,7 @@ def _rank_look_stage(args: argparse.Namespace) -> None:
     settings = RankTraining(
         variants=args.variants,
         val_variants=args.val_variants,
+        fixed_rounds=args.fixed_rounds,
         seed=args.seed,
         epochs=args.epochs,
         batch=args.batch,
@@ -871,6 +872,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     p.add_argument("--variants", type=int, default=RankTraining.variants, help="randomised sets to cut")
     p.add_argument("--val-variants", type=int, default=RankTraining.val_variants)
+    p.add_argument(
+        "--fixed-rounds", type=int, default=RankTraining.fixed_rounds, help="unnumbered fixed styles, rounds"
+    )
     p.add_argument("--epochs", type=int, default=RankTraining.epochs)
     p.add_argument("--batch", type=int, default=RankTraining.batch)
     p.add_argument("--lr", type=float, default=RankTraining.lr)

@@ -238,3 +238,16 @@ def test_a_missing_rank_look_file_is_a_one_line_model_error(tmp_path: Path) -> N
     (directory / "tile_rank_look.onnx").unlink()
     with pytest.raises(ModelError, match=r"tile_rank_look\.onnx is missing"):
         TileReader.load(directory)
+
+
+def test_unnumbered_styles_give_empty_windows_and_missing_art_is_passed_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import vision.rank_look_train as training
+
+    monkeypatch.setattr(training, "UNNUMBERED", {"procedural": ("F1", "S2"), "no_such_style": ("F1",)})
+    windows, labels = training.unnumbered_windows(0, 0, 32)
+    assert windows.shape[1:] == (32, 32, 3) and 0 < len(windows) <= 32  # two faces, 16 windows each
+    assert not labels.any()
+    monkeypatch.setattr(training, "UNNUMBERED", {"no_such_style": ("F1",)})
+    assert training.unnumbered_windows(0, 0, 32)[0].shape == (0, 32, 32, 3)

@@ -318,12 +318,10 @@ class GlyphReader:
             tiles = weigh(tiles, rows, columns, self.honour_scores(rgb, xyxy[rows]), self.config.floor)
         if self.config.bonus_above is None:
             return tiles
-        columns = bonus_columns()
-        mass = tiles[:, columns].sum(axis=1)
-        rows = np.flatnonzero(mass >= self.config.bonus_above)
-        rows = rows[np.argsort(-mass[rows], kind="stable")[:BONUS_ROWS_MOST]]
+        rows = likeliest_bonus_rows(tiles, self.config.bonus_above)
         if rows.size:
-            tiles = weigh(tiles, rows, columns, self.bonus_scores(rgb, xyxy[rows]), self.config.bonus_floor)
+            names = self.bonus_scores(rgb, xyxy[rows])
+            tiles = weigh(tiles, rows, bonus_columns(), names, self.config.bonus_floor)
         return tiles
 
 
@@ -333,6 +331,14 @@ def honour_columns() -> np.ndarray:
 
 def bonus_columns() -> np.ndarray:
     return np.array([CLASS_INDEX[code] for code in BONUS])
+
+
+def likeliest_bonus_rows(tiles: np.ndarray, above: float) -> np.ndarray:
+    """The rows of `tiles` (N, 49) that give the flowers and seasons together at least `above`, at
+    most BONUS_ROWS_MOST of them (those that give them most, first)."""
+    mass = tiles[:, bonus_columns()].sum(axis=1)
+    rows = np.flatnonzero(mass >= above)
+    return rows[np.argsort(-mass[rows], kind="stable")[:BONUS_ROWS_MOST]]
 
 
 def weigh(

@@ -24,7 +24,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.deskew import upright_face
-from vision.glyphs import BONUS_ROWS_MOST, bonus_columns, face_windows, weigh
+from vision.glyphs import bonus_columns, face_windows, likeliest_bonus_rows, weigh
 from vision.onnx_models import SIDECAR, RankLookConfig, checked_classifier, run_batched
 
 RANKS = 4  # the network's classes: no number (0), then ranks 1-4
@@ -86,13 +86,10 @@ class RankLook:
     def refine(self, rgb: np.ndarray, xyxy: np.ndarray, tiles: np.ndarray) -> np.ndarray:
         """`tiles` (N, 49) with the flowers and seasons re-weighed by their ranks where the classifier
         gives those eight together at least `above` (the BONUS_ROWS_MOST boxes it gives most)."""
-        columns = bonus_columns()
-        mass = tiles[:, columns].sum(axis=1)
-        rows = np.flatnonzero(mass >= self.config.above)
-        rows = rows[np.argsort(-mass[rows], kind="stable")[:BONUS_ROWS_MOST]]
+        rows = likeliest_bonus_rows(tiles, self.config.above)
         if not rows.size:
             return tiles
         ranks = self.scores(rgb, xyxy[rows])
         ranks = np.where(ranks >= self.config.least, ranks, 0.0)
         # the bonus columns run F1-F4 then S1-S4: a rank weighs its flower and its season alike
-        return weigh(tiles, rows, columns, np.hstack([ranks, ranks]), self.config.floor)
+        return weigh(tiles, rows, bonus_columns(), np.hstack([ranks, ranks]), self.config.floor)

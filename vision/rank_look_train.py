@@ -95,10 +95,7 @@ def photo_face(
     """`face_rgba` as a deskewed face cut from a photo: (h, w, 3) uint8 RGB, and the number box's
     mask (h, w) float32 in 0..1 carried through the same warp (all zero when `box` is None)."""
     pad = round(rng.uniform(0.04, 0.12) * FACE_W)
-    rim = np.array(
-        rng.choice([[236, 232, 214], [210, 205, 190], [60, 120, 80], [50, 90, 160], [200, 170, 60]])
-    )
-    rim = np.clip(rim + rng.normal(0, 12, 3), 0, 255)
+    rim = np.clip(np.array(RIMS[int(rng.integers(len(RIMS)))]) + rng.normal(0, 12, 3), 0, 255)
     canvas = np.empty((FACE_H + 2 * pad, FACE_W + 2 * pad, 3), np.float32)
     canvas[:] = rim
     alpha = face_rgba[..., 3:4].astype(np.float32) / 255.0

@@ -721,11 +721,16 @@ def character_numeral(recipe: FaceRecipe, rank: int) -> str:
     return recipe.five if rank == 5 else CN_NUMERALS[rank - 1]
 
 
+def bonus_number_box(layout: Layout, code: str) -> Box:
+    """Where flower or season `code` prints its number (within the art's inset, 0..1)."""
+    if code in SEASON_CHARS and layout.season_number_box is not None:
+        return layout.season_number_box
+    return layout.bonus_number_box
+
+
 def _bonus_number(pen: Pen, recipe: FaceRecipe, code: str, colour: RGB) -> None:
     n = int(code[1])
-    box = recipe.layout.bonus_number_box
-    if code in SEASON_CHARS and recipe.layout.season_number_box is not None:
-        box = recipe.layout.season_number_box
+    box = bonus_number_box(recipe.layout, code)
     if bonus_numeral_script(recipe, code) == "chinese":
         glyph(pen, recipe, CN_NUMERALS[n - 1], box, colour)
     elif recipe.font is not None:

@@ -308,15 +308,7 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
         if not 16 <= text_look.imgsz <= 256:
             raise ModelError(f"{where}: text_look imgsz must be 16..256, got {text_look.imgsz}")
     if rank_look is not None:
-        for key in ("above", "least"):
-            if not 0.0 < getattr(rank_look, key) <= 1.0:
-                raise ModelError(f"{where}: rank_look {key} must be in (0, 1], got {getattr(rank_look, key)}")
-        if not rank_look.floor > 0.0:
-            raise ModelError(f"{where}: rank_look floor must be above 0, got {rank_look.floor}")
-        if not 0.0 <= rank_look.shrink < 0.5:
-            raise ModelError(f"{where}: rank_look shrink must be in [0, 0.5), got {rank_look.shrink}")
-        if not 8 <= rank_look.imgsz <= 256:
-            raise ModelError(f"{where}: rank_look imgsz must be 8..256, got {rank_look.imgsz}")
+        check_rank_look(rank_look, where)
     return ModelsConfig(
         detector=detector,
         classifier=classifier,
@@ -378,6 +370,19 @@ def _text_look(data: dict[str, Any], where: str) -> TextLookConfig | None:
         shrink=float(section.get("shrink", default.shrink)),
         imgsz=int(section.get("imgsz", default.imgsz)),
     )
+
+
+def check_rank_look(rank_look: RankLookConfig, where: str) -> None:
+    """ModelError unless the rank look's settings lie in their ranges."""
+    for key in ("above", "least"):
+        if not 0.0 < getattr(rank_look, key) <= 1.0:
+            raise ModelError(f"{where}: rank_look {key} must be in (0, 1], got {getattr(rank_look, key)}")
+    if not rank_look.floor > 0.0:
+        raise ModelError(f"{where}: rank_look floor must be above 0, got {rank_look.floor}")
+    if not 0.0 <= rank_look.shrink < 0.5:
+        raise ModelError(f"{where}: rank_look shrink must be in [0, 0.5), got {rank_look.shrink}")
+    if not 8 <= rank_look.imgsz <= 256:
+        raise ModelError(f"{where}: rank_look imgsz must be 8..256, got {rank_look.imgsz}")
 
 
 def _rank_look(data: dict[str, Any], where: str) -> RankLookConfig | None:

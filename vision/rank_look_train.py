@@ -29,9 +29,9 @@ from datasets.faces import (
     BONUS_CODES,
     FACE_H,
     FACE_W,
-    SEASON_CHARS,
     FaceRecipe,
     StyleUnavailableError,
+    bonus_number_box,
     render_face,
 )
 from datasets.randomized import installed_fonts, random_recipe
@@ -76,9 +76,7 @@ def number_box_px(recipe: FaceRecipe, code: str) -> tuple[float, float, float, f
     layout = recipe.layout
     if code not in BONUS_CODES or not layout.bonus_numbers:
         return None
-    box = layout.bonus_number_box
-    if code in SEASON_CHARS and layout.season_number_box is not None:
-        box = layout.season_number_box
+    box = bonus_number_box(layout, code)
     inset_w, inset_h = layout.art_inset
     left, top = FACE_W * (1.0 - inset_w) / 2.0, FACE_H * (1.0 - inset_h) / 2.0
     return (
@@ -286,8 +284,9 @@ def train_rank_look(settings: RankTraining, out_dir: Path, log: Path | None = No
         order = rng.permutation(len(x_train))
         for first in range(0, len(order), settings.batch):
             rows = order[first : first + settings.batch]
-            images = torch.from_numpy(x_train[rows]).permute(0, 3, 1, 2).float() / 255.0
-            loss = F.cross_entropy(net(images), torch.from_numpy(y_train[rows]), label_smoothing=0.05)
+            loss = F.cross_entropy(
+                net(_batch(x_train[rows])), torch.from_numpy(y_train[rows]), label_smoothing=0.05
+            )
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -304,6 +303,13 @@ def train_rank_look(settings: RankTraining, out_dir: Path, log: Path | None = No
     figures.update(train_windows=float(len(x_train)), val_windows=float(len(x_val)), cut_s=cut_s)
     figures["wall_s"] = time.time() - start
     return figures
+
+
+def _batch(windows: np.ndarray):  # -> torch.Tensor
+    """(B, S, S, 3) uint8 windows as the network's (B, 3, S, S) float input, 0..1."""
+    import torch
+
+    return torch.from_numpy(windows).permute(0, 3, 1, 2).float() / 255.0
 
 
 def evaluate(net, x_val: np.ndarray, y_val: np.ndarray) -> dict[str, float]:  # net: torch.nn.Module

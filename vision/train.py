@@ -44,7 +44,15 @@ from vision.classes import CLASS_INDEX, CLASSES, NOT_A_TILE
 from vision.crops import crop_tiles
 from vision.ensemble import EnsembleError, join_files
 from vision.onnx_files import OnnxFileError, class_names, load_model
-from vision.onnx_models import SECOND_LOOK, SIDECAR, RankLookConfig, TextLookConfig, second_look_names_ok
+from vision.onnx_models import (
+    SECOND_LOOK,
+    SIDECAR,
+    ModelError,
+    RankLookConfig,
+    TextLookConfig,
+    check_rank_look,
+    second_look_names_ok,
+)
 from vision.rank_look_train import RankTraining
 from vision.recover import RecoverError, recover
 from vision.text_look_tune import TuneSettings
@@ -729,17 +737,13 @@ def _rank_look_stage(args: argparse.Namespace) -> None:
         size=args.imgsz,
         workers=args.workers,
     )
-    if not (0.0 < args.above <= 1.0 and 0.0 < args.least <= 1.0 and args.floor > 0.0):
-        sys.exit(
-            f"rank-look: --above and --least must be in (0, 1] and --floor above 0, got {args.above}, "
-            f"{args.least}, {args.floor}"
-        )
-    config = RankLookConfig(file="", above=args.above, floor=args.floor, least=args.least)
+    config = RankLookConfig(file="", above=args.above, floor=args.floor, least=args.least, imgsz=args.imgsz)
     try:
+        check_rank_look(config, "settings")
         figures = train_rank_look(settings, args.out, args.out / "rank_look_log.txt")
         if (args.out / SIDECAR).is_file():
             write_sidecar(args.out / SIDECAR, sidecar_section(settings, config))
-    except (RankLookError, OSError) as error:
+    except (RankLookError, ModelError, OSError) as error:
         sys.exit(f"rank-look: {error}")
     print("rank-look: " + ", ".join(f"{k} {v:.4g}" for k, v in figures.items()))
 

@@ -278,24 +278,34 @@ def can_complete_all_chows(concealed: Iterable[Tile], sets: int) -> list[tuple[G
     return [split for split in _split(counts, 0, sets, 1, CODES) if all(g.kind != "pong" for g in split)]
 
 
+def sets_and_pair(tiles: Iterable[Tile], sets: int) -> bool:
+    """Whether `tiles` (no bonus tile, no `fly`) make exactly `sets` sets and a pair, a kong being a set of
+    four: the concealed part of a hand whose other 4 - `sets` sets lie declared beside it."""
+    counter = Counter(tiles)
+    if sets < 0 or any(tile not in INDEX or count > 4 for tile, count in counter.items()):
+        return False
+    kongs = sum(counter.values()) - (3 * sets + 2)
+    if not 0 <= kongs <= sets:
+        return False
+    fours = [tile for tile, count in counter.items() if count == 4]
+    for kong_tiles in itertools.combinations(fours, kongs):
+        rest = counter - Counter({tile: 4 for tile in kong_tiles})
+        if _split(tuple(rest.get(code, 0) for code in CODES), 0, sets - kongs, 1, CODES):
+            return True
+    return False
+
+
 def winning_shape(tiles: Iterable[Tile]) -> bool:
     """Whether `tiles`, every tile of a hand with its melds (no bonus tile, no `fly`), can make a win of
     some rule set: four sets and a pair (a kong being a set of four), seven pairs or thirteen wonders.
 
     Where the tiles lie is not asked: this is for a reader checking its reading of a photo, not for scoring.
     """
+    tiles = list(tiles)
+    if sets_and_pair(tiles, 4):
+        return True
     counter = Counter(tiles)
-    if any(tile not in INDEX or count > 4 for tile, count in counter.items()):
-        return False
-    kongs = sum(counter.values()) - 14
-    if not 0 <= kongs <= 4:
-        return False
-    fours = [tile for tile, count in counter.items() if count == 4]
-    for kong_tiles in itertools.combinations(fours, kongs):
-        rest = counter - Counter({tile: 4 for tile in kong_tiles})
-        if _split(tuple(rest.get(code, 0) for code in CODES), 0, 4 - kongs, 1, CODES):
-            return True
-    if kongs:
+    if sum(counter.values()) != 14 or any(tile not in INDEX for tile in counter):
         return False
     seven_pairs = len(counter) == 7 and all(count == 2 for count in counter.values())
     return seven_pairs or set(counter) == set(THIRTEEN_WONDERS)

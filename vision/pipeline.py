@@ -154,6 +154,18 @@ def _rejected_warning(rejected_xyxy: np.ndarray) -> list[str]:
     return [f"left out {len(rejected_xyxy)} box(es) that hold no tile, at {', '.join(centres)}{more}"]
 
 
+def _detections(
+    boxes: np.ndarray, det_score: np.ndarray, probabilities: np.ndarray, class_id: np.ndarray
+) -> Detections:
+    """The tiles read as `class_id`, each as sure as the weaker of its box and its reading."""
+    class_prob = probabilities[np.arange(len(class_id)), class_id]
+    return Detections(
+        xyxy=boxes.astype(np.float32),
+        confidence=(det_score * class_prob).astype(np.float32),
+        class_id=np.asarray(class_id, np.int64),
+    )
+
+
 def _dedupe(items: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
@@ -250,14 +262,14 @@ class TileReader:
         ).astype(np.int64)
         win_moved: tuple[int, ...] = ()
         if self.complete_wins:
-            fix = complete_to_win(probabilities, class_id)
+
+            def layout_of(read_as: np.ndarray) -> Layout | None:
+                return self.layout(_detections(boxes, det_score, probabilities, read_as))[0]
+
+            fix = complete_to_win(probabilities, class_id, layout_of)
             class_id, win_moved = fix.class_id, fix.moved
+        detections = _detections(boxes, det_score, probabilities, class_id)
         class_prob = probabilities[np.arange(len(class_id)), class_id].astype(np.float32)
-        detections = Detections(
-            xyxy=boxes.astype(np.float32),
-            confidence=(det_score * class_prob).astype(np.float32),
-            class_id=class_id,
-        )
         unsure = _uncertain_warnings(detections, probabilities)
         tile_warnings = (
             unsure

@@ -5,8 +5,17 @@ kongs included, seven pairs or thirteen wonders), but moving one or two tiles to
 classifier also gave real weight does, that reading is taken, as a player looking at the photo
 would. It is taken only when it is clearly the most likely such fix: two fixes about as likely
 leave the reading as it was (the user settles it). Every moved tile is reported, so nothing is
-changed silently. Photos with a face-down tile or a `fly` (which can stand for anything) are left
-alone, and so is a reading too far from a hand's tile count to be one.
+changed silently.
+
+Given the layout (`layout_of`: class per tile -> `vision.layout.Layout`), the check looks at the hand
+as it lies: only the tiles of the hand, its melds and its bonus row are moved (tiles lying elsewhere
+on the table, a wall of face-down tiles among them, neither block the check nor count in it), and a
+fix is taken only when the tiles laid out again make a win with the melds as laid down: the
+concealed tiles make the sets the declared melds (a concealed kong of four backs included) leave,
+and a pair. No face is read more often than a set holds it. Without a layout, every tile of the
+photo is taken for the hand, and a photo with a face-down tile is left alone. A `fly` (which can
+stand for anything) in the hand, or a reading too far from a hand's tile count, leaves the reading
+alone either way.
 """
 
 from __future__ import annotations
@@ -14,15 +23,22 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from scoring.decompose import winning_shape
+from scoring.decompose import sets_and_pair, winning_shape
 from scoring.tiles import FLY
 from vision.classes import BACK, BONUS_CODES, CLASSES, NOT_A_TILE
 from vision.tile_set import COPIES_IN_SET
+
+if TYPE_CHECKING:
+    from vision.layout import Layout, TileGroup
+
+# The layout of the photo's tiles read as the given class per tile (None: no layout to be had).
+LayoutOf = Callable[[np.ndarray], "Layout | None"]
 
 MAX_MOVES = 2  # tiles moved off their reading; more would be guessing a hand, not reading one
 RUNNER_UP_AT_LEAST = 0.05  # a class the classifier gave less than this is never moved to
@@ -89,24 +105,126 @@ def _winning_fixes(codes: Sequence[str], options: list[list[tuple[int, float]]])
     return sorted(fixes)
 
 
-def complete_to_win(probabilities: np.ndarray, class_id: np.ndarray) -> WinFix:
+def _moved(class_id: np.ndarray, moves: tuple[tuple[int, int], ...]) -> np.ndarray:
+    fixed = class_id.copy()
+    for i, j in moves:
+        fixed[i] = j
+    return fixed
+
+
+def _unchanged(class_id: np.ndarray) -> WinFix:
+    return WinFix(class_id, ())
+
+
+def complete_to_win(
+    probabilities: np.ndarray, class_id: np.ndarray, layout_of: LayoutOf | None = None
+) -> WinFix:
     """`class_id` (N,) as read, or moved to the clearly most likely winning reading one or two tiles away.
 
-    `probabilities` is (N, len(CLASSES)), one row per tile.
+    `probabilities` is (N, len(CLASSES)), one row per tile. With `layout_of`, the hand is checked as
+    it lies (module docstring); without it, or when it gives no layout, all tiles are the hand.
     """
     class_id = np.asarray(class_id, np.int64)
+    probabilities = np.asarray(probabilities, np.float64)
+    layout = layout_of(class_id) if layout_of is not None else None
+    if layout_of is None or layout is None:
+        return _complete_photo(probabilities, class_id)
+    return _complete_layout(probabilities, class_id, layout, layout_of)
+
+
+def _complete_photo(probabilities: np.ndarray, class_id: np.ndarray) -> WinFix:
+    """Every tile of the photo taken for the hand (no layout to say where it lies)."""
     codes = [CLASSES[i] for i in class_id]
     if any(code in _SKIP for code in codes) or not _hand_size_near_a_win(codes) or is_winning_read(codes):
-        return WinFix(class_id, ())
-    fixes = _winning_fixes(codes, _runners_up(np.asarray(probabilities, np.float64), class_id))
+        return _unchanged(class_id)
+    fixes = _winning_fixes(codes, _runners_up(probabilities, class_id))
     if not fixes:
-        return WinFix(class_id, ())
+        return _unchanged(class_id)
     best_loss, best = fixes[0]
     # a fix that only adds a move to the best one is not a rival reading
     rivals = [loss for loss, moves in fixes[1:] if not set(best) <= set(moves)]
     if rivals and rivals[0] - best_loss < CLEAR_BY:
-        return WinFix(class_id, ())
-    fixed = class_id.copy()
-    for i, j in best:
-        fixed[i] = j
-    return WinFix(fixed, tuple(i for i, _ in best))
+        return _unchanged(class_id)
+    return WinFix(_moved(class_id, best), tuple(i for i, _ in best))
+
+
+def layout_completes(layout: Layout) -> bool | None:
+    """Whether the hand as laid out is a win: its concealed tiles make the sets its declared melds leave
+    and a pair (with no meld, seven pairs and thirteen wonders too). None when that cannot be told: a
+    face-down tile or a `fly` among the concealed tiles, or a `fly` in a meld."""
+    melds = [group for group in layout.groups if group.kind == "meld"]
+    concealed = [code for group in layout.groups if group.kind == "concealed" for code in group.codes]
+    if any(code in (BACK, FLY) for code in concealed) or any(FLY in group.codes for group in melds):
+        return None
+    if not melds and winning_shape(concealed):
+        return True
+    return sets_and_pair(concealed, 4 - len(melds))
+
+
+def _within_set(codes: Sequence[str]) -> bool:
+    counts = Counter(code for code in codes if code != BACK)
+    return all(count <= COPIES_IN_SET[code] for code, count in counts.items())
+
+
+def _may_win(codes: Sequence[str], hand: Sequence[int], melds: Sequence[TileGroup]) -> bool:
+    """A quick test a fix must pass before the tiles are laid out again: the hand's tiles (read as
+    `codes`) make four sets and a pair, a meld holding face-down tiles taken for a kong of the face
+    it shows, or for a set of its own when it shows none."""
+    backed = [group for group in melds if any(codes[i] == BACK for i in group.indices)]
+    hidden = {i for group in backed for i in group.indices}
+    tiles = [codes[i] for i in hand if i not in hidden and codes[i] not in BONUS_CODES]
+    sets = 4
+    for group in backed:
+        faces = [codes[i] for i in group.indices if codes[i] != BACK]
+        if faces:
+            tiles.extend([faces[0]] * len(group.indices))
+        else:
+            sets -= 1
+    if any(code in (BACK, FLY) for code in tiles):
+        return False
+    return winning_shape(tiles) if sets == 4 else sets_and_pair(tiles, sets)
+
+
+def _complete_layout(
+    probabilities: np.ndarray, class_id: np.ndarray, layout: Layout, layout_of: LayoutOf
+) -> WinFix:
+    """The hand as laid out: its tiles (and its bonus row's) moved, the result laid out again."""
+    if layout_completes(layout) is not False:
+        return _unchanged(class_id)
+    codes = [CLASSES[i] for i in class_id]
+    hand = sorted(i for group in layout.groups if group.kind != "unused" for i in group.indices)
+    if not _hand_size_near_a_win([codes[i] for i in hand]):
+        return _unchanged(class_id)
+    melds = [group for group in layout.groups if group.kind == "meld"]
+    options = _runners_up(probabilities, class_id)
+    movable = [i for i in hand if options[i]]
+    fixes: list[Fix] = []
+    for count in range(1, MAX_MOVES + 1):
+        for tiles in itertools.combinations(movable, count):
+            for picks in itertools.product(*(options[i] for i in tiles)):
+                loss = sum(lost for _, lost in picks)
+                if loss > MAX_LOSS:
+                    continue
+                moves = tuple((i, j) for i, (j, _) in zip(tiles, picks, strict=True))
+                candidate = list(codes)
+                for i, j in moves:
+                    candidate[i] = CLASSES[j]
+                if _within_set(candidate) and _may_win(candidate, hand, melds):
+                    fixes.append((loss, moves))
+    best: Fix | None = None
+    # Laid out again in order of likelihood, until the best is clear of every rival.
+    for loss, moves in sorted(fixes):
+        if best is not None:
+            if loss - best[0] >= CLEAR_BY:
+                break
+            if set(best[1]) <= set(moves):
+                continue  # the best fix and a move more: not a rival reading
+        relaid = layout_of(_moved(class_id, moves))
+        if relaid is None or not layout_completes(relaid):
+            continue
+        if best is not None:
+            return _unchanged(class_id)  # a rival about as likely: the user settles it
+        best = (loss, moves)
+    if best is None:
+        return _unchanged(class_id)
+    return WinFix(_moved(class_id, best[1]), tuple(i for i, _ in best[1]))

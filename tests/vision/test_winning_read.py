@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -12,11 +13,20 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scoring.decompose import winning_shape
+from scoring.decompose import sets_and_pair, winning_shape
 from scoring.tiles import parse_hand_string
 from vision.classes import CLASS_INDEX, CLASSES
+from vision.detections import Detections
+from vision.layout import Layout, layout_hand
+from vision.layout_sim import Placed, place
 from vision.pipeline import TileReader
-from vision.winning_read import MAX_MOVES, RUNNER_UP_AT_LEAST, complete_to_win, is_winning_read
+from vision.winning_read import (
+    MAX_MOVES,
+    RUNNER_UP_AT_LEAST,
+    complete_to_win,
+    is_winning_read,
+    layout_completes,
+)
 
 
 @pytest.mark.parametrize(
@@ -214,3 +224,127 @@ def test_the_reader_reports_each_tile_it_moved_to_make_the_win() -> None:
     assert not any("a set has" in w for w in reading.warnings)
     kept = replace(reader, complete_wins=False).read(np.zeros((140, 480, 3), np.uint8))
     assert kept.detections.codes[13] == "6p" and kept.win_moved == ()
+
+
+@pytest.mark.parametrize(
+    ("concealed", "sets", "expected"),
+    [
+        ("", 0, False),  # no pair
+        ("55p", 0, True),  # four melds declared: the pair alone
+        ("123m 55p", 1, True),
+        ("1111m 55p", 1, True),  # a kong kept in the hand is a set of four
+        ("123m 55p", 2, False),  # too few tiles for two sets
+        ("11m 13m 33m", 1, False),  # 1m 1m 1m 3m 3m 3m would need another pair
+        ("111m 333m 22m", 2, True),
+        ("11m 22m 33m 44m 55m 66m 77m", 4, True),  # 123m 123m 456m 456m 77m
+        ("11m 99m 11p 99p EE SS WW", 4, False),  # seven pairs, but no four sets and a pair
+        ("123m 55p", -1, False),
+        ("11111m 55p", 1, False),  # a fifth copy
+    ],
+)
+def test_sets_and_pair(concealed: str, sets: int, expected: bool) -> None:
+    assert sets_and_pair(parse_hand_string(concealed), sets) is expected
+
+
+def _layout_of(placed_boxes: np.ndarray) -> Callable[[np.ndarray], Layout]:
+    """The layout a reader would make of tiles at `placed_boxes` read as each class."""
+
+    def layout_of(class_id: np.ndarray) -> Layout:
+        ones = np.ones(len(class_id), np.float32)
+        return layout_hand(Detections(placed_boxes.astype(np.float32), ones, np.asarray(class_id, np.int64)))
+
+    return layout_of
+
+
+def _table(*parts: Placed) -> tuple[list[str], np.ndarray]:
+    codes = [code for part in parts for code in part.codes]
+    boxes = np.concatenate([part.detections().xyxy for part in parts])
+    return codes, boxes
+
+
+HAND_TABLE = [["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C"]]
+BLIND_KONG_TABLE = [["E E"], ["1m 2m 3m", "P P P", "back back back back", "7s 7s 7s"]]
+FAR = (1000.0, 800.0)
+
+
+@pytest.mark.parametrize(
+    "elsewhere",
+    [
+        pytest.param([["3s", "N", "9m 5p"]], id="loose-tiles"),
+        pytest.param([["back back back back back back"]], id="a-wall-of-backs"),
+    ],
+)
+@pytest.mark.parametrize("angle", [0.0, 90.0, 37.0])
+def test_tiles_lying_elsewhere_neither_block_the_fix_nor_count_in_it(
+    elsewhere: list[list[str]], angle: float
+) -> None:
+    codes, boxes = _table(
+        place(HAND_TABLE, angle, centre=(400.0, 300.0)), place(elsewhere, angle + 90, gap=1.5, centre=FAR)
+    )
+    east = codes.index("E")  # the pair's first tile, read as W
+    rows = _probabilities(codes)
+    _unsure(rows, east, "W", 0.55, "E", 0.4)
+    read = rows.argmax(axis=1)
+    # All tiles of the photo taken for the hand: the tiles elsewhere make a win impossible (or a
+    # face-down one leaves the photo alone).
+    assert complete_to_win(rows, read).moved == ()
+    fix = complete_to_win(rows, read, _layout_of(boxes))
+    assert fix.moved == (east,) and CLASSES[fix.class_id[east]] == "E"
+
+
+def test_a_concealed_kong_of_four_backs_counts_as_a_set() -> None:
+    codes, boxes = _table(place(BLIND_KONG_TABLE))
+    rows = _probabilities(codes)
+    _unsure(rows, 1, "S", 0.55, "E", 0.4)
+    fix = complete_to_win(rows, rows.argmax(axis=1), _layout_of(boxes))
+    assert fix.moved == (1,)
+    assert layout_completes(_layout_of(boxes)(fix.class_id)) is True
+
+
+def test_a_fix_that_wins_only_with_the_melds_taken_apart_is_not_taken() -> None:
+    # Declared: chow 1m 2m 3m, pongs of E and S. With the hand's 9m read as 3m, the tiles together
+    # are 111m 22m 333m EEE SSS, a win; as laid down, 1m 1m 2m 3m 3m is no set and pair.
+    codes, boxes = _table(place([["1m 1m 2m 3m 9m"], ["1m 2m 3m", "E E E", "S S S"]]))
+    rows = _probabilities(codes)
+    _unsure(rows, 4, "9m", 0.55, "3m", 0.4)
+    read = rows.argmax(axis=1)
+    assert complete_to_win(rows, read).moved == (4,)  # every tile taken for the hand
+    assert complete_to_win(rows, read, _layout_of(boxes)).moved == ()
+
+
+@pytest.mark.parametrize(
+    ("table", "expected"),
+    [
+        pytest.param(HAND_TABLE, True, id="a-win"),
+        pytest.param([["1m 2m 3m 4p 5p 6p 7s 8s 9s E W"], ["C C C"]], False, id="no-pair"),
+        pytest.param(
+            [["E E"], ["1m 2m 3m", "P P P", "back back back back", "7s 7s 7s"]], True, id="blind-kong"
+        ),
+        pytest.param([["1m 2m 3m 4p 5p 6p 7s 8s 9s E fly"], ["C C C"]], None, id="a-fly-in-the-hand"),
+        pytest.param([["1p 2p 3p 4p 5p 6p 7p 8p 9p E E"], ["C C fly"]], None, id="a-fly-in-a-meld"),
+        pytest.param([["1m 1m 2m 2m 3m 3m 5p 5p 6p 6p E E C C"]], True, id="seven-pairs"),
+        pytest.param([["1m 1m 2m 2m 3m 3m"], ["E E E", "C C C"]], False, id="no-seven-pairs-with-melds"),
+    ],
+)
+def test_layout_completes(table: list[list[str]], expected: bool | None) -> None:
+    codes, boxes = _table(place(table))
+    assert layout_completes(_layout_of(boxes)(np.array([CLASS_INDEX[c] for c in codes]))) is expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(case=near_wins(), angle=st.sampled_from([0.0, 90.0, 180.0, 23.0]))
+def test_a_fix_of_the_hand_as_laid_out_is_a_win_as_laid_out(
+    case: tuple[list[str], np.ndarray], angle: float
+) -> None:
+    hand, rows = case
+    _, boxes = _table(place([[" ".join(hand)]], angle))  # one row, no gaps: all concealed
+    layout_of = _layout_of(boxes)
+    read = rows.argmax(axis=1)
+    fix = complete_to_win(rows, read, layout_of)
+    changed = tuple(int(i) for i in np.flatnonzero(fix.class_id != read))
+    assert changed == tuple(sorted(fix.moved)) and len(changed) <= MAX_MOVES
+    if changed:
+        assert layout_completes(layout_of(fix.class_id)) is True
+        assert layout_completes(layout_of(read)) is False
+    if layout_completes(layout_of(read)):
+        assert fix.moved == ()

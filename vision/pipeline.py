@@ -260,13 +260,18 @@ class TileReader:
         class_id = (
             assign_within_set(probabilities) if self.within_set else probabilities.argmax(axis=1)
         ).astype(np.int64)
+        # The win check lays the tiles out as it tries readings; each reading is laid out once.
+        laid_out: dict[bytes, tuple[Layout | None, tuple[str, ...]]] = {}
+
+        def lay_out(read_as: np.ndarray) -> tuple[Layout | None, tuple[str, ...]]:
+            key = np.asarray(read_as, np.int64).tobytes()
+            if key not in laid_out:
+                laid_out[key] = self.layout(_detections(boxes, det_score, probabilities, read_as))
+            return laid_out[key]
+
         win_moved: tuple[int, ...] = ()
         if self.complete_wins:
-
-            def layout_of(read_as: np.ndarray) -> Layout | None:
-                return self.layout(_detections(boxes, det_score, probabilities, read_as))[0]
-
-            fix = complete_to_win(probabilities, class_id, layout_of)
+            fix = complete_to_win(probabilities, class_id, lambda read_as: lay_out(read_as)[0])
             class_id, win_moved = fix.class_id, fix.moved
         detections = _detections(boxes, det_score, probabilities, class_id)
         class_prob = probabilities[np.arange(len(class_id)), class_id].astype(np.float32)
@@ -279,7 +284,7 @@ class TileReader:
         warnings: list[str] = [] if len(detections) else ["no tiles found"]
         warnings.extend(tile_warnings)
         warnings.extend(_rejected_warning(rejected_xyxy))
-        layout, layout_warnings = self.layout(detections)
+        layout, layout_warnings = lay_out(class_id)
         lap("layout")
         timings["total"] = round(sum(timings.values()), 2)
         return Reading(

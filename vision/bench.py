@@ -12,8 +12,9 @@
   missed = labelled and not predicted.
 
 Per set: per-tile precision / recall / F1, photos read exactly (every tile right, nothing
-extra), exact hands (synthetic: the layout's hand equals the scene's, counted over the scenes
-that show a whole hand: a hand cut off by the frame or hidden, or a scene of loose tiles with no
+extra), exact hands (synthetic: the layout's hand equals the scene's as far as the photo shows it,
+a concealed kong lying all face down being a kong of unknown face on both sides; counted over the
+scenes that show a whole hand: a hand cut off by the frame or hidden, or a scene of loose tiles with no
 hand, has none to read exactly), the most common
 confusions, and end-to-end latency per photo (decode + detect + classify + layout).
 Real photos are for measuring only: never tune thresholds on them.
@@ -37,8 +38,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.classes import CLASSES
+from vision.classes import BACK, CLASSES
 from vision.imageio import ImageError, read_image
+from vision.layout import Layout
+from vision.layout_check import expected_hand
 from vision.onnx_models import ModelError
 from vision.pipeline import Reading, TileReader
 
@@ -257,6 +260,27 @@ def normalise_hand(hand: dict[str, Any] | None) -> tuple[Any, ...] | None:
     return (tuple(sorted(hand.get("concealed", []))), tuple(melds), tuple(sorted(hand.get("bonus", []))))
 
 
+def read_hand(layout: Layout | None) -> dict[str, Any] | None:
+    """The layout's hand with each kong lying all face down in it as a kong of unknown face (tiles
+    None): no photo shows that face, so the scoring hand leaves the kong out for the user to set."""
+    if layout is None:
+        return None
+    blind = [
+        {"kind": "kong", "tiles": None, "concealed": True}
+        for group in layout.groups
+        if group.kind == "meld" and group.meld == "kong" and all(code == BACK for code in group.codes)
+    ]
+    return {**layout.hand, "melds": [*layout.hand["melds"], *blind]}
+
+
+def hand_read_exactly(layout: Layout | None, meta: dict[str, Any]) -> bool:
+    """Whether the layout holds the scene's hand as far as the photo shows it: a concealed kong lying
+    all face down is a kong of unknown face on both sides (`vision.layout_check.expected_hand`; a scene
+    written without its groups is taken as its hand)."""
+    truth = expected_hand(meta) if "groups" in meta else meta["hand"]
+    return normalise_hand(read_hand(layout)) == normalise_hand(truth)
+
+
 def shows_whole_hand(meta: dict[str, Any]) -> bool:
     """Whether a scene shows a hand whole: it has one (not loose tiles alone) and none of its tiles
     is cut off by the frame or turned away (`complete`; older scenes without the flag: True)."""
@@ -376,9 +400,7 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
             continue
         det = reading.detections
         counts = match_boxes(det.xyxy / factor, det.codes, det.confidence, true_xyxy, true_codes)
-        hand_exact = (
-            normalise_hand(reading.hand) == normalise_hand(meta["hand"]) if shows_whole_hand(meta) else None
-        )
+        hand_exact = hand_read_exactly(reading.layout, meta) if shows_whole_hand(meta) else None
         results.append(
             PhotoResult(meta_path.stem, counts, hand_exact, stages["end_to_end"], stages_ms=stages)
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ from vision.bench import (
     align,
     concurrency,
     format_summary,
+    hand_read_exactly,
     iou_matrix,
     lines_of_boxes,
     main,
@@ -32,6 +34,8 @@ from vision.bench import (
     summarise,
 )
 from vision.detections import Detections
+from vision.layout import layout_hand
+from vision.layout_sim import place
 from vision.pipeline import TileReader
 
 BOX_A = [0, 0, 10, 10]
@@ -104,6 +108,44 @@ def test_normalise_hand_ignores_order() -> None:
     assert normalise_hand(a) == normalise_hand(b)
     assert normalise_hand(a) != normalise_hand({**b, "bonus": []})
     assert normalise_hand(None) is None
+
+
+BLIND_KONG_TABLE = [["E E"], ["1m 2m 3m", "P P P", "back back back back", "7s 7s 7s"]]
+
+
+def _blind_kong_scene(kong_face: str) -> dict[str, Any]:
+    """A scene's ground truth for BLIND_KONG_TABLE: the kong's true face is `kong_face`."""
+    codes = [code for row in BLIND_KONG_TABLE for group in row for code in group.split()]
+    tiles = [{"code": code, "face_up": code != "back"} for code in codes]
+    melds = [
+        ("chow", ["1m", "2m", "3m"]),
+        ("pong", ["P"] * 3),
+        ("kong", [kong_face] * 4),
+        ("pong", ["7s"] * 3),
+    ]
+    return {
+        "tiles": tiles,
+        "groups": [{"kind": "concealed", "tiles": [0, 1]}]
+        + [{"kind": "meld", "tiles": t} for t in ([2, 3, 4], [5, 6, 7], [8, 9, 10, 11], [12, 13, 14])],
+        "hand": {
+            "concealed": ["E", "E"],
+            "melds": [{"kind": k, "tiles": t, "concealed": k == "kong"} for k, t in melds],
+            "bonus": [],
+        },
+    }
+
+
+def test_a_kong_lying_face_down_is_read_exactly_as_a_kong_of_unknown_face() -> None:
+    layout = layout_hand(place(BLIND_KONG_TABLE).detections())
+    meta = _blind_kong_scene("9p")
+    assert [meta["tiles"][i]["code"] for i in meta["groups"][3]["tiles"]] == ["back"] * 4  # the kong
+    # the scoring hand leaves the kong out (its face is not in the photo) ...
+    assert normalise_hand(layout.hand) != normalise_hand(meta["hand"])
+    # ... and the bench counts it as the kong it is, whatever its face
+    assert hand_read_exactly(layout, meta) and hand_read_exactly(layout, _blind_kong_scene("N"))
+    assert not hand_read_exactly(
+        layout_hand(place([["E E"], ["1m 2m 3m", "P P P", "7s 7s 7s"]]).detections()), meta
+    )
 
 
 def test_summarise_f1() -> None:

@@ -86,9 +86,15 @@ def _runners_up(probabilities: np.ndarray, class_id: np.ndarray) -> list[list[tu
 Fix = tuple[float, tuple[tuple[int, int], ...]]  # (log-probability given up, ((tile, class), ...))
 
 
-def _winning_fixes(codes: Sequence[str], options: list[list[tuple[int, float]]]) -> list[Fix]:
-    """Every way of moving one to MAX_MOVES tiles to a runner-up that makes `codes` a win, within MAX_LOSS."""
-    movable = [i for i, choices in enumerate(options) if choices]
+def _winning_fixes(
+    codes: Sequence[str],
+    options: list[list[tuple[int, float]]],
+    tiles_in_hand: Sequence[int],
+    wins: Callable[[list[str]], bool],
+) -> list[Fix]:
+    """Every way of moving one to MAX_MOVES of the hand's tiles to a runner-up, within MAX_LOSS, after
+    which the codes pass `wins`; likeliest first."""
+    movable = [i for i in tiles_in_hand if options[i]]
     fixes: list[Fix] = []
     for count in range(1, MAX_MOVES + 1):
         for tiles in itertools.combinations(movable, count):
@@ -100,7 +106,7 @@ def _winning_fixes(codes: Sequence[str], options: list[list[tuple[int, float]]])
                 candidate = list(codes)
                 for i, j in moves:
                     candidate[i] = CLASSES[j]
-                if is_winning_read(candidate):
+                if wins(candidate):
                     fixes.append((loss, moves))
     return sorted(fixes)
 
@@ -137,7 +143,7 @@ def _complete_photo(probabilities: np.ndarray, class_id: np.ndarray) -> WinFix:
     codes = [CLASSES[i] for i in class_id]
     if any(code in _SKIP for code in codes) or not _hand_size_near_a_win(codes) or is_winning_read(codes):
         return _unchanged(class_id)
-    fixes = _winning_fixes(codes, _runners_up(probabilities, class_id))
+    fixes = _winning_fixes(codes, _runners_up(probabilities, class_id), range(len(codes)), is_winning_read)
     if not fixes:
         return _unchanged(class_id)
     best_loss, best = fixes[0]
@@ -196,24 +202,14 @@ def _complete_layout(
     if not _hand_size_near_a_win([codes[i] for i in hand]):
         return _unchanged(class_id)
     melds = [group for group in layout.groups if group.kind == "meld"]
-    options = _runners_up(probabilities, class_id)
-    movable = [i for i in hand if options[i]]
-    fixes: list[Fix] = []
-    for count in range(1, MAX_MOVES + 1):
-        for tiles in itertools.combinations(movable, count):
-            for picks in itertools.product(*(options[i] for i in tiles)):
-                loss = sum(lost for _, lost in picks)
-                if loss > MAX_LOSS:
-                    continue
-                moves = tuple((i, j) for i, (j, _) in zip(tiles, picks, strict=True))
-                candidate = list(codes)
-                for i, j in moves:
-                    candidate[i] = CLASSES[j]
-                if _within_set(candidate) and _may_win(candidate, hand, melds):
-                    fixes.append((loss, moves))
+
+    def may_win(candidate: list[str]) -> bool:
+        return _within_set(candidate) and _may_win(candidate, hand, melds)
+
+    fixes = _winning_fixes(codes, _runners_up(probabilities, class_id), hand, may_win)
     best: Fix | None = None
     # Laid out again in order of likelihood, until the best is clear of every rival.
-    for loss, moves in sorted(fixes):
+    for loss, moves in fixes:
         if best is not None:
             if loss - best[0] >= CLEAR_BY:
                 break

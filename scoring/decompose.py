@@ -279,19 +279,23 @@ def can_complete_all_chows(concealed: Iterable[Tile], sets: int) -> list[tuple[G
 
 
 def sets_and_pair(tiles: Iterable[Tile], sets: int) -> bool:
-    """Whether `tiles` (no bonus tile, no `fly`) make exactly `sets` sets and a pair, a kong being a set of
-    four: the concealed part of a hand whose other 4 - `sets` sets lie declared beside it."""
+    """Whether `tiles` (no bonus tile) make exactly `sets` sets and a pair, a kong being a set of four:
+    the concealed part of a hand whose other 4 - `sets` sets lie declared beside it. A `fly` is wild
+    in a pong, chow or pair (never in a kong), as in `standard_arrangements`."""
     counter = Counter(tiles)
+    flies = counter.pop(FLY, 0)
     if sets < 0 or any(tile not in INDEX or count > 4 for tile, count in counter.items()):
         return False
-    kongs = sum(counter.values()) - (3 * sets + 2)
+    kongs = sum(counter.values()) + flies - (3 * sets + 2)
     if not 0 <= kongs <= sets:
         return False
     fours = [tile for tile, count in counter.items() if count == 4]
     for kong_tiles in itertools.combinations(fours, kongs):
         rest = counter - Counter({tile: 4 for tile in kong_tiles})
-        if _split(tuple(rest.get(code, 0) for code in CODES), 0, sets - kongs, 1, CODES):
-            return True
+        kong_groups = tuple(Group("kong", tile) for tile in kong_tiles)
+        for split in _split(tuple(rest.get(code, 0) for code in CODES), flies, sets - kongs, 1, CODES):
+            if _within_copies((*kong_groups, *split)):  # a fly never stands for a fifth copy
+                return True
     return False
 
 
@@ -302,6 +306,8 @@ def winning_shape(tiles: Iterable[Tile]) -> bool:
     Where the tiles lie is not asked: this is for a reader checking its reading of a photo, not for scoring.
     """
     tiles = list(tiles)
+    if FLY in tiles:
+        return False
     if sets_and_pair(tiles, 4):
         return True
     counter = Counter(tiles)

@@ -12,10 +12,10 @@ as it lies: only the tiles of the hand, its melds and its bonus row are moved (t
 on the table, a wall of face-down tiles among them, neither block the check nor count in it), and a
 fix is taken only when the tiles laid out again make a win with the melds as laid down: the
 concealed tiles make the sets the declared melds (a concealed kong of four backs included) leave,
-and a pair. No face is read more often than a set holds it. Without a layout, every tile of the
-photo is taken for the hand, and a photo with a face-down tile is left alone. A `fly` (which can
-stand for anything) in the hand, or a reading too far from a hand's tile count, leaves the reading
-alone either way.
+and a pair, a `fly` standing for any tile in a pong, chow or pair. No face is read more often than a
+set holds it. Without a layout, every tile of the photo is taken for the hand, and a photo with a
+face-down tile or a `fly` is left alone. A reading too far from a hand's tile count is left alone
+either way.
 """
 
 from __future__ import annotations
@@ -156,11 +156,11 @@ def _complete_photo(probabilities: np.ndarray, class_id: np.ndarray) -> WinFix:
 
 def layout_completes(layout: Layout) -> bool | None:
     """Whether the hand as laid out is a win: its concealed tiles make the sets its declared melds leave
-    and a pair (with no meld, seven pairs and thirteen wonders too). None when that cannot be told: a
-    face-down tile or a `fly` among the concealed tiles, or a `fly` in a meld."""
+    and a pair (a `fly` wild in them; with no meld, seven pairs and thirteen wonders too). None when
+    that cannot be told: a face-down tile among the concealed tiles."""
     melds = [group for group in layout.groups if group.kind == "meld"]
     concealed = [code for group in layout.groups if group.kind == "concealed" for code in group.codes]
-    if any(code in (BACK, FLY) for code in concealed) or any(FLY in group.codes for group in melds):
+    if BACK in concealed:
         return None
     if not melds and winning_shape(concealed):
         return True
@@ -186,9 +186,9 @@ def _may_win(codes: Sequence[str], hand: Sequence[int], melds: Sequence[TileGrou
             tiles.extend([faces[0]] * len(group.indices))
         else:
             sets -= 1
-    if any(code in (BACK, FLY) for code in tiles):
+    if BACK in tiles:
         return False
-    return winning_shape(tiles) if sets == 4 else sets_and_pair(tiles, sets)
+    return (sets == 4 and winning_shape(tiles)) or sets_and_pair(tiles, sets)
 
 
 def _complete_layout(

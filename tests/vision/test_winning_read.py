@@ -17,7 +17,7 @@ from scoring.decompose import sets_and_pair, winning_shape
 from scoring.tiles import parse_hand_string
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.detections import Detections
-from vision.layout import Layout, layout_hand
+from vision.layout import Layout, TileGroup, layout_hand
 from vision.layout_sim import Placed, place
 from vision.pipeline import TileReader
 from vision.winning_read import (
@@ -240,6 +240,11 @@ def test_the_reader_reports_each_tile_it_moved_to_make_the_win() -> None:
         ("11m 99m 11p 99p EE SS WW", 4, False),  # seven pairs, but no four sets and a pair
         ("123m 55p", -1, False),
         ("11111m 55p", 1, False),  # a fifth copy
+        ("123m 5p fly", 1, True),  # a fly is wild in the pair ...
+        ("111m 2m fly", 1, True),  # ... and in a set
+        ("1111m fly", 1, False),  # but never a fifth copy of a tile
+        ("fly fly", 0, True),
+        ("123m 456m 789m 123p 5p fly", 4, True),
     ],
 )
 def test_sets_and_pair(concealed: str, sets: int, expected: bool) -> None:
@@ -320,8 +325,9 @@ def test_a_fix_that_wins_only_with_the_melds_taken_apart_is_not_taken() -> None:
         pytest.param(
             [["E E"], ["1m 2m 3m", "P P P", "back back back back", "7s 7s 7s"]], True, id="blind-kong"
         ),
-        pytest.param([["1m 2m 3m 4p 5p 6p 7s 8s 9s E fly"], ["C C C"]], None, id="a-fly-in-the-hand"),
-        pytest.param([["1p 2p 3p 4p 5p 6p 7p 8p 9p E E"], ["C C fly"]], None, id="a-fly-in-a-meld"),
+        pytest.param([["1m 2m 3m 4p 5p 6p 7s 8s 9s E fly"], ["C C C"]], True, id="a-fly-in-the-pair"),
+        pytest.param([["1m 2m 3m 4p 5p 6p 7s 8s 9s E fly"], ["C C W"]], False, id="a-fly-and-no-meld"),
+        pytest.param([["1p 2p 3p 4p 5p 6p 7p 8p 9p E E"], ["C C fly"]], True, id="a-fly-in-a-meld"),
         pytest.param([["1m 1m 2m 2m 3m 3m 5p 5p 6p 6p E E C C"]], True, id="seven-pairs"),
         pytest.param([["1m 1m 2m 2m 3m 3m"], ["E E E", "C C C"]], False, id="no-seven-pairs-with-melds"),
     ],
@@ -329,6 +335,21 @@ def test_a_fix_that_wins_only_with_the_melds_taken_apart_is_not_taken() -> None:
 def test_layout_completes(table: list[list[str]], expected: bool | None) -> None:
     codes, boxes = _table(place(table))
     assert layout_completes(_layout_of(boxes)(np.array([CLASS_INDEX[c] for c in codes]))) is expected
+
+
+def test_a_face_down_tile_among_the_concealed_ones_leaves_the_win_untold() -> None:
+    codes = ("1m", "2m", "3m", "back", "E")
+    concealed = TileGroup("concealed", None, True, tuple(range(5)), codes, (0.0, 0.0, 150.0, 40.0))
+    assert layout_completes(Layout(groups=(concealed,))) is None
+
+
+def test_a_fly_in_the_hand_is_wild_in_the_check() -> None:
+    # 7s 8s fly and E W: no win with the fly as any tile; with W's runner-up E, the fly makes 7s 8s a chow
+    codes, boxes = _table(place([["1m 2m 3m 4p 5p 6p 7s 8s fly E E"], ["C C C"]]))
+    rows = _probabilities(codes)
+    _unsure(rows, 10, "W", 0.55, "E", 0.4)
+    fix = complete_to_win(rows, rows.argmax(axis=1), _layout_of(boxes))
+    assert fix.moved == (10,) and CLASSES[fix.class_id[10]] == "E"
 
 
 @settings(max_examples=60, deadline=None)

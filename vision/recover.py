@@ -206,9 +206,12 @@ def recover(onnx_path: Path, data_folder: Path, out: Path, count: int = 256) -> 
     returns the largest difference between its outputs and the ONNX file's on calibration inputs
     (probabilities for a classifier, box coordinates in pixels and scores for a detector)."""
     import onnxruntime as ort
-    import torch
 
-    weights, entries, architecture = onnx_weights(onnx_path)
+    weights, entries, architecture = onnx_weights(onnx_path)  # a file that is no model is refused first
+    try:
+        import torch
+    except ImportError as error:
+        raise RecoverError(f"recover needs torch (pip install -e '.[train]'): {error}") from error
     session = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
     height, width = _input_size(session, entries)
     inputs = calibration_inputs(data_folder, height, width, count, letterboxed=architecture is DETECTOR)

@@ -365,16 +365,10 @@ def _second_guesses(detections: Any, probabilities: Any | None) -> list[str | No
     return out
 
 
-def rows_from_reading(
-    detections: Any, layout: Any | None, probabilities: Any | None = None
-) -> tuple[list[TileRow], dict[str, bool]]:
-    """Rows from a photo reading, in the layout's reading order (the numbers drawn on the photo).
-
-    Each layout group maps to a table group: the concealed row to `hand`, the n-th meld to `meld n`,
-    the bonus row to `bonus`; tiles the layout left out (or a fifth meld) are `ignore`, so the user
-    sees them and can move them in.
-    """
-    codes = list(detections.codes)
+def _reading_order(detections: Any, layout: Any | None) -> tuple[list[int], dict[int, str], dict[str, bool]]:
+    """Detection indices in the layout's reading order (the numbers drawn on the photo), the table
+    group of each, and whether each meld group is concealed."""
+    count = len(detections.codes)
     group_of: dict[int, str] = {}
     order: list[int] = []
     meld_concealed: dict[str, bool] = {}
@@ -393,14 +387,34 @@ def rows_from_reading(
             name = IGNORE
         for index in group.indices:
             index = int(index)
-            if 0 <= index < len(codes) and index not in group_of:
+            if 0 <= index < count and index not in group_of:
                 group_of[index] = name
                 order.append(index)
     if layout is None:
         # No layout step: every tile goes to the hand or the bonus row, for the user to regroup.
-        group_of = {i: default_group(code) for i, code in enumerate(codes)}
-        order = list(range(len(codes)))
-    order.extend(i for i in range(len(codes)) if i not in group_of)
+        group_of = {i: default_group(code) for i, code in enumerate(detections.codes)}
+        order = list(range(count))
+    order.extend(i for i in range(count) if i not in group_of)
+    return order, group_of, meld_concealed
+
+
+def tile_numbers(detections: Any, layout: Any | None) -> dict[int, int]:
+    """The number the app gives each detection (its row in the tile table, drawn on the photo)."""
+    order, _, _ = _reading_order(detections, layout)
+    return {index: number for number, index in enumerate(order, start=1)}
+
+
+def rows_from_reading(
+    detections: Any, layout: Any | None, probabilities: Any | None = None
+) -> tuple[list[TileRow], dict[str, bool]]:
+    """Rows from a photo reading, in the layout's reading order (the numbers drawn on the photo).
+
+    Each layout group maps to a table group: the concealed row to `hand`, the n-th meld to `meld n`,
+    the bonus row to `bonus`; tiles the layout left out (or a fifth meld) are `ignore`, so the user
+    sees them and can move them in.
+    """
+    codes = list(detections.codes)
+    order, group_of, meld_concealed = _reading_order(detections, layout)
     second = _second_guesses(detections, probabilities)
     rows = [
         TileRow(

@@ -63,6 +63,8 @@ class Reading:
     (unsure, or read off its first choice to keep within one set or to make a win): a UI that names
     tiles its own way shows the rest of `warnings` and reads those cases from `probabilities`,
     `detections` and `win_moved` (the tiles moved off their reading so that the photo shows a win).
+    `win_options`: when moving one or two tiles would make a win in more than one way, about as
+    likely (so no tile was moved), each way as ((tile index, class index), ...), likeliest first.
     """
 
     detections: Detections
@@ -75,6 +77,7 @@ class Reading:
     rejected_xyxy: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
     tile_warnings: tuple[str, ...] = ()
     win_moved: tuple[int, ...] = ()
+    win_options: tuple[tuple[tuple[int, int], ...], ...] = ()
 
     @property
     def hand(self) -> dict[str, Any] | None:
@@ -125,6 +128,20 @@ def _win_warnings(detections: Detections, probabilities: np.ndarray, moved: Sequ
             f" not {CLASSES[was]} ({probabilities[i, was]:.2f}): only so do the tiles make a winning hand"
         )
     return out
+
+
+def _win_option_warning(detections: Detections, options: Sequence[tuple[tuple[int, int], ...]]) -> list[str]:
+    """One line offering the ways, about as likely, that one or two tiles read otherwise make a win."""
+    if not options:
+        return []
+    ways = [
+        " and ".join(f"tile at {_where(detections.xyxy[i])} as {CLASSES[j]}" for i, j in moves)
+        for moves in options
+    ]
+    return [
+        "one or two tiles read otherwise would make a winning hand, in ways about as likely "
+        f"(none taken, check them): {'; or '.join(ways)}"
+    ]
 
 
 def _set_warnings(detections: Detections, probabilities: np.ndarray, skip: Sequence[int] = ()) -> list[str]:
@@ -270,9 +287,10 @@ class TileReader:
             return laid_out[key]
 
         win_moved: tuple[int, ...] = ()
+        win_options: tuple[tuple[tuple[int, int], ...], ...] = ()
         if self.complete_wins:
             fix = complete_to_win(probabilities, class_id, lambda read_as: lay_out(read_as)[0])
-            class_id, win_moved = fix.class_id, fix.moved
+            class_id, win_moved, win_options = fix.class_id, fix.moved, fix.rivals
         detections = _detections(boxes, det_score, probabilities, class_id)
         class_prob = probabilities[np.arange(len(class_id)), class_id].astype(np.float32)
         unsure = _uncertain_warnings(detections, probabilities)
@@ -280,6 +298,7 @@ class TileReader:
             unsure
             + _set_warnings(detections, probabilities, win_moved)
             + _win_warnings(detections, probabilities, win_moved)
+            + _win_option_warning(detections, win_options)
         )
         warnings: list[str] = [] if len(detections) else ["no tiles found"]
         warnings.extend(tile_warnings)
@@ -298,4 +317,5 @@ class TileReader:
             rejected_xyxy=rejected_xyxy,
             tile_warnings=_dedupe(tile_warnings),
             win_moved=win_moved,
+            win_options=win_options,
         )

@@ -45,16 +45,22 @@ RUNNER_UP_AT_LEAST = 0.05  # a class the classifier gave less than this is never
 RUNNERS_UP = 3  # per tile, the most likely other classes tried
 MAX_LOSS = math.log(30.0)  # the fix may be at most this much less likely than the reading (log)
 CLEAR_BY = math.log(3.0)  # and must be this much more likely than the next fix (log)
+MAX_RIVALS = 3  # fixes about as likely as the best, offered to the user when none is clear
 
 _SKIP = frozenset((FLY, BACK, NOT_A_TILE))
 
 
 @dataclass(frozen=True)
 class WinFix:
-    """The class per tile after the check, and the tiles it moved (indices), empty when none."""
+    """The class per tile after the check, and the tiles it moved (indices), empty when none.
+
+    `rivals`: when two or more fixes were about as likely (so none was taken), each of them as its
+    moves ((tile, class), ...), likeliest first, for the user to choose from; empty otherwise.
+    """
 
     class_id: np.ndarray
     moved: tuple[int, ...]
+    rivals: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
 def is_winning_read(codes: Sequence[str]) -> bool:
@@ -207,20 +213,19 @@ def _complete_layout(
         return _within_set(candidate) and _may_win(candidate, hand, melds)
 
     fixes = _winning_fixes(codes, _runners_up(probabilities, class_id), hand, may_win)
-    best: Fix | None = None
+    wins: list[Fix] = []
     # Laid out again in order of likelihood, until the best is clear of every rival.
     for loss, moves in fixes:
-        if best is not None:
-            if loss - best[0] >= CLEAR_BY:
+        if wins:
+            if loss - wins[0][0] >= CLEAR_BY or len(wins) == MAX_RIVALS:
                 break
-            if set(best[1]) <= set(moves):
-                continue  # the best fix and a move more: not a rival reading
+            if any(set(taken) <= set(moves) for _, taken in wins):
+                continue  # a fix and a move more: not a reading of its own
         relaid = layout_of(_moved(class_id, moves))
-        if relaid is None or not layout_completes(relaid):
-            continue
-        if best is not None:
-            return _unchanged(class_id)  # a rival about as likely: the user settles it
-        best = (loss, moves)
-    if best is None:
+        if relaid is not None and layout_completes(relaid):
+            wins.append((loss, moves))
+    if not wins:
         return _unchanged(class_id)
-    return WinFix(_moved(class_id, best[1]), tuple(i for i, _ in best[1]))
+    if len(wins) > 1:  # readings about as likely: the user settles it
+        return WinFix(class_id, (), tuple(moves for _, moves in wins))
+    return WinFix(_moved(class_id, wins[0][1]), tuple(i for i, _ in wins[0][1]))

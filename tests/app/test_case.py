@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,9 @@ from app_ui.case import BONUS, HAND, TileRow
 from app_ui.options import OptionValueError, format_number_list, option_specs, parse_number_list
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.detections import Detections
+from vision.layout import layout_hand
+from vision.layout_sim import place
+from vision.pipeline import Reading
 
 BASE = (
     TileRow("1m", HAND, 0.9, (0, 0, 10, 10)),
@@ -247,3 +252,44 @@ def test_app_warnings_tell_tiles_moved_to_make_a_win_from_tiles_moved_for_the_se
     assert "5p" not in shown[0]
     assert shown[1].startswith("1 unsure tile(s) read as a likely runner-up") and "5p (not 6p)" in shown[1]
     assert "winning hand" in shown[1]
+
+
+def test_ways_to_a_win_about_as_likely_are_offered_by_tile_number() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from app_ui.reading import read_tiles, win_options_line
+
+    assert win_options_line([]) is None and win_options_line([[(3, "5p")]]) is None
+    line = win_options_line([[(10, "7p")], [(11, "5p"), (4, "1m")]])
+    assert line is not None and "#10 as 7p; or #11 as 5p and #4 as 1m" in line
+
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "5p", "7p"]
+    tiles = place([[" ".join(codes)], ["C C C"]])
+    detections = tiles.detections()
+    # the layout's reading order runs right to left here, so the table's numbers differ from indices
+    flipped = Detections(
+        detections.xyxy[::-1].copy(), detections.confidence, detections.class_id[::-1].copy()
+    )
+    five, seven = flipped.codes.index("5p"), len(flipped.codes) - 1 - flipped.codes[::-1].index("7p")
+
+    @dataclass(frozen=True)
+    class _Reader:
+        def read(self, rgb: np.ndarray) -> Reading:
+            layout = layout_hand(flipped)
+            ways = (((five, CLASS_INDEX["7p"]),), ((seven, CLASS_INDEX["5p"]),))
+            line = ("a line about one tile",)
+            return Reading(flipped, layout, line, {}, win_options=ways, tile_warnings=line)
+
+    with ThreadPoolExecutor(1) as pool:
+        read = read_tiles(_Reader(), np.zeros((8, 8, 3), np.uint8), pool, timeout_s=10)
+    numbers = {row.box: n for n, row in enumerate(read.rows, start=1)}
+
+    def number_of(index: int) -> int:
+        x1, y1, x2, y2 = (float(v) for v in flipped.xyxy[index])
+        return numbers[(x1, y1, x2, y2)]
+
+    five_no, seven_no = number_of(five), number_of(seven)
+    assert (five_no, seven_no) != (five + 1, seven + 1)  # numbered by place, not by index
+    (offer,) = [w for w in read.warnings if "more than one way" in w]
+    assert f"#{five_no} as 7p; or #{seven_no} as 5p" in offer
+    assert "a line about one tile" not in read.warnings

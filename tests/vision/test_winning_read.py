@@ -337,6 +337,22 @@ def test_layout_completes(table: list[list[str]], expected: bool | None) -> None
     assert layout_completes(_layout_of(boxes)(np.array([CLASS_INDEX[c] for c in codes]))) is expected
 
 
+def test_fixes_about_as_likely_are_offered_not_taken() -> None:
+    # 5p 7p: either could be the other's pair
+    codes, boxes = _table(place([["1m 2m 3m 4p 5p 6p 7s 8s 9s 5p 7p"], ["C C C"]]))
+    rows = _probabilities(codes)
+    _unsure(rows, 9, "5p", 0.5, "7p", 0.4)
+    _unsure(rows, 10, "7p", 0.5, "5p", 0.4)
+    read = rows.argmax(axis=1)
+    fix = complete_to_win(rows, read, _layout_of(boxes))
+    assert fix.moved == () and (fix.class_id == read).all()
+    five, seven = CLASS_INDEX["5p"], CLASS_INDEX["7p"]
+    assert sorted(fix.rivals) == [((9, seven),), ((10, five),)]
+    _unsure(rows, 10, "7p", 0.5, "5p", 0.06)  # now one fix is clearly likelier: taken, none offered
+    clear = complete_to_win(rows, read, _layout_of(boxes))
+    assert clear.moved == (9,) and clear.rivals == ()
+
+
 def test_a_face_down_tile_among_the_concealed_ones_leaves_the_win_untold() -> None:
     codes = ("1m", "2m", "3m", "back", "E")
     concealed = TileGroup("concealed", None, True, tuple(range(5)), codes, (0.0, 0.0, 150.0, 40.0))
@@ -369,3 +385,18 @@ def test_a_fix_of_the_hand_as_laid_out_is_a_win_as_laid_out(
         assert layout_completes(layout_of(read)) is False
     if layout_completes(layout_of(read)):
         assert fix.moved == ()
+
+
+def test_the_reader_offers_ways_to_a_win_about_as_likely_and_moves_none() -> None:
+    codes = parse_hand_string("123m 456p 789s CCC 5p 7p")  # one row: the 5p 7p could pair either way
+    rows = _probabilities(codes)
+    _unsure(rows, 12, "5p", 0.5, "7p", 0.4)
+    _unsure(rows, 13, "7p", 0.5, "5p", 0.4)
+    boxes = np.array([[20 + 30 * i, 50, 46 + 30 * i, 86] for i in range(len(codes))], np.float32)
+    reader = TileReader(detector=_Detector(boxes), classifier=_Classifier(rows))  # type: ignore[arg-type]
+    reading = reader.read(np.zeros((140, 480, 3), np.uint8))
+    assert reading.detections.codes == codes and reading.win_moved == ()
+    assert sorted(reading.win_options) == [((12, CLASS_INDEX["7p"]),), ((13, CLASS_INDEX["5p"]),)]
+    (line,) = [w for w in reading.tile_warnings if "about as likely" in w]
+    assert "tile at (" in line and " as 7p; or tile at (" in line and line.endswith(" as 5p")
+    assert replace(reader, complete_wins=False).read(np.zeros((140, 480, 3), np.uint8)).win_options == ()

@@ -38,10 +38,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.classes import BACK, CLASSES
+from vision.classes import CLASSES
 from vision.imageio import ImageError, read_image
 from vision.layout import Layout
-from vision.layout_check import expected_hand
+from vision.layout_check import expected_hand, found_hand
 from vision.onnx_models import ModelError
 from vision.pipeline import Reading, TileReader
 
@@ -260,25 +260,14 @@ def normalise_hand(hand: dict[str, Any] | None) -> tuple[Any, ...] | None:
     return (tuple(sorted(hand.get("concealed", []))), tuple(melds), tuple(sorted(hand.get("bonus", []))))
 
 
-def read_hand(layout: Layout | None) -> dict[str, Any] | None:
-    """The layout's hand with each kong lying all face down in it as a kong of unknown face (tiles
-    None): no photo shows that face, so the scoring hand leaves the kong out for the user to set."""
-    if layout is None:
-        return None
-    blind = [
-        {"kind": "kong", "tiles": None, "concealed": True}
-        for group in layout.groups
-        if group.kind == "meld" and group.meld == "kong" and all(code == BACK for code in group.codes)
-    ]
-    return {**layout.hand, "melds": [*layout.hand["melds"], *blind]}
-
-
 def hand_read_exactly(layout: Layout | None, meta: dict[str, Any]) -> bool:
     """Whether the layout holds the scene's hand as far as the photo shows it: a concealed kong lying
     all face down is a kong of unknown face on both sides (`vision.layout_check.expected_hand`; a scene
     written without its groups is taken as its hand)."""
+    if layout is None:
+        return False
     truth = expected_hand(meta) if "groups" in meta else meta["hand"]
-    return normalise_hand(read_hand(layout)) == normalise_hand(truth)
+    return normalise_hand(found_hand(layout)) == normalise_hand(truth)
 
 
 def shows_whole_hand(meta: dict[str, Any]) -> bool:

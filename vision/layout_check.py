@@ -30,7 +30,8 @@ def detections_from_meta(meta: Mapping[str, Any]) -> Detections:
 
 
 def _meld_key(meld: Mapping[str, Any]) -> tuple[str, tuple[str, ...] | None, bool]:
-    return (str(meld["kind"]), tuple(sorted(meld["tiles"])), bool(meld["concealed"]))
+    tiles = meld["tiles"]
+    return (str(meld["kind"]), None if tiles is None else tuple(sorted(tiles)), bool(meld["concealed"]))
 
 
 def expected_hand(meta: Mapping[str, Any]) -> dict[str, list]:
@@ -56,12 +57,19 @@ def expected_hand(meta: Mapping[str, Any]) -> dict[str, list]:
     return {"concealed": concealed, "melds": melds, "bonus": list(hand.get("bonus", []))}
 
 
-def _found_melds(layout: Layout) -> list[tuple[str, tuple[str, ...] | None, bool]]:
-    keys = [_meld_key(m) for m in layout.hand["melds"]]
-    keys += [
-        ("kong", None, True) for g in layout.groups if g.meld == "kong" and all(c == BACK for c in g.codes)
+def found_hand(layout: Layout) -> dict[str, list]:
+    """The layout's hand with each kong lying all face down as a kong of unknown face (tiles None), the
+    counterpart of `expected_hand`: the scoring hand leaves such a kong out for the user to set."""
+    blind = [
+        {"kind": "kong", "tiles": None, "concealed": True}
+        for group in layout.groups
+        if group.meld == "kong" and all(code == BACK for code in group.codes)
     ]
-    return keys
+    return {**layout.hand, "melds": [*layout.hand["melds"], *blind]}
+
+
+def _found_melds(layout: Layout) -> list[tuple[str, tuple[str, ...] | None, bool]]:
+    return [_meld_key(m) for m in found_hand(layout)["melds"]]
 
 
 def failures(layout: Layout, meta: Mapping[str, Any]) -> list[str]:
@@ -70,13 +78,7 @@ def failures(layout: Layout, meta: Mapping[str, Any]) -> list[str]:
     out = []
     if Counter(layout.hand["concealed"]) != Counter(want["concealed"]):
         out.append("concealed")
-    want_melds = sorted(
-        (
-            (m["kind"], None if m["tiles"] is None else tuple(sorted(m["tiles"])), bool(m["concealed"]))
-            for m in want["melds"]
-        ),
-        key=repr,
-    )
+    want_melds = sorted((_meld_key(m) for m in want["melds"]), key=repr)
     if sorted(_found_melds(layout), key=repr) != want_melds:
         out.append("melds")
     if Counter(layout.hand["bonus"]) != Counter(want["bonus"]):

@@ -9,7 +9,8 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from datasets.randomized import FACE_TEXT
-from vision.gpu.subset_fonts import DATASETS_DIR, drawn_characters, subset_file
+from datasets.styles import STYLES, Style
+from vision.gpu.subset_fonts import DATASETS_DIR, drawn_characters, style_fonts, subset_file
 
 
 def _a_font() -> Path:
@@ -41,3 +42,21 @@ def test_a_subset_font_keeps_only_the_text_and_shrinks(tmp_path: Path) -> None:
     assert {ord("A"), ord("B")} <= kept
     assert ord("Z") not in kept
     assert out.stat().st_size < font.stat().st_size
+
+
+def _style(name: str, needs: tuple[str, ...]) -> Style:
+    return Style(name, "GPL", False, name, build=lambda: {}, needs=needs)
+
+
+def test_the_fonts_a_style_needs_travel_and_its_art_does_not() -> None:
+    styles = [
+        _style("a", ("/usr/share/fonts/truetype/cwtex/cwkai.ttf",)),
+        _style("b", ("pkgs/xmahjongg/usr/share/games/xmahjongg/tiles/real.gif", "/fonts/x.TTC")),
+        _style("c", ()),
+    ]
+    assert style_fonts(styles) == {"cwkai.ttf", "x.TTC"}
+
+
+def test_every_font_style_of_the_registry_names_its_font() -> None:
+    fonts = style_fonts(STYLES.values())
+    assert {"cwkai.ttf", "ukai.ttc", "uming.ttc"} <= fonts

@@ -1,46 +1,76 @@
 #!/usr/bin/env bash
-# One GPU lease (run there from the repo root, detached, after vision/gpu/prepare.sh here):
-#   setsid nohup env T_RAND=300 T_MIX=390 T_BONUS=560 CH=1000 W=16 HOURS=0.18 DEVICE=0 \
-#       bash .gpu/lease.sh >/dev/null 2>&1 </dev/null &
-# renders hands scenes (randomised, then the other training styles) and close-ups of flowers and
-# seasons on every core until each phase's deadline, cuts the crops, then fine-tunes the classifier
-# and the second look side by side on the GPU for HOURS each. Later calls: `bash .gpu/poll.sh 570`.
-# Env: T_RAND T_MIX T_BONUS (seconds after the start at which each rendering phase stops), HOURS,
-#      DEVICE, W (render workers), CH (scenes per chunk), OUTD (work folder), CLS_FROM / SECOND_FROM
-#      (checkpoints in .gpu/weights), CLS_NAME / SECOND_NAME (run names).
+# One GPU lease, run there in the foreground from the repo root (after vision/gpu/prepare.sh here),
+# all of it inside one device call:
+#   env END=540 T_RAND=150 T_MIX=200 CLS_FROM=cls31r.pt DET_FROM=det8r.pt bash .gpu/lease.sh
+# Renders hand scenes on every core (randomised sets until T_RAND s after the start, then the other
+# training styles until T_MIX s), cuts each chunk's crops and detector set in parallel, then
+# fine-tunes the classifier and the detector side by side on the GPU until END s after the start.
+# A copier puts the newest weights (optimiser state dropped, so each file stays under the tool's
+# 16 MiB) and logs in $OUT every 20 s: a call stopped at its limit still brings them back.
+# Env: END T_RAND T_MIX CH (scenes per chunk) W (render workers) DEVICE CLS_FROM DET_FROM (in
+#      .gpu/weights; empty: that model is not trained) OUTD (work folder) OUT (what comes back).
 set -u
-CLS_FROM=${CLS_FROM:-cls19.pt} SECOND_FROM=${SECOND_FROM:-second7.pt}
-CLS_NAME=${CLS_NAME:-cls20} SECOND_NAME=${SECOND_NAME:-second9}
+END=${END:-540} T_RAND=${T_RAND:-150} T_MIX=${T_MIX:-200} CH=${CH:-250} W=${W:-16} DEVICE=${DEVICE:-0}
+CLS_FROM=${CLS_FROM-cls31r.pt} DET_FROM=${DET_FROM-det8r.pt}
 S=$(date +%s); el() { echo $(( $(date +%s) - S )); }
-OUTD=${OUTD:-/tmp/gpuw}; mkdir -p $OUTD; LOG=$OUTD/driver.log
-exec >>$LOG 2>&1
+OUTD=${OUTD:-/tmp/gpuw}; OUT=${OUT:-$OUTD/out}; mkdir -p "$OUTD" "$OUT"; LOG=$OUTD/driver.log
+exec >>"$LOG" 2>&1
 echo "start $(date)"; nproc; nvidia-smi -L || true
-python3 -m pip install -q --no-index --no-deps --no-compile --target $OUTD/site .gpu/whl/*.whl || { echo FAIL pip; exit 1; }
-mkdir -p $OUTD/site/polars && echo 'def read_csv(*a, **k): raise RuntimeError("no polars here")' > $OUTD/site/polars/__init__.py
+python3 -m pip install -q --no-index --no-deps --no-compile --target "$OUTD/site" .gpu/whl/*.whl || { echo FAIL pip; exit 1; }
+mkdir -p "$OUTD/site/polars" && echo 'def read_csv(*a, **k): raise RuntimeError("no polars here")' > "$OUTD/site/polars/__init__.py"
 export PYTHONPATH=$OUTD/site:$PWD YOLO_OFFLINE=1 MAHJONG_ART_DIR=$PWD/.gpu/art PYTHONUNBUFFERED=1
-mkdir -p $HOME/.fonts && cp .gpu/fonts/* $HOME/.fonts/
+mkdir -p "$HOME/.fonts" && cp .gpu/fonts/* "$HOME/.fonts/"
 python3 -c "import ultralytics, datasets.synth, vision.train; from datasets.randomized import installed_fonts; print('fonts', len(installed_fonts()))" || { echo FAIL import; exit 1; }
+
+snapshot() {  # the newest weights without the optimiser, the results and the logs, into $OUT
+  for run in cls det; do
+    local weights=$OUTD/runs/$run/weights/last.pt
+    if [ -f "$weights" ] && [ "$weights" -nt "$OUT/$run.pt" ]; then
+      python3 -c "import sys, torch; c = torch.load(sys.argv[1], map_location='cpu', weights_only=False); c.pop('optimizer', None); torch.save(c, sys.argv[2])" "$weights" "$OUT/$run.pt.tmp" && mv "$OUT/$run.pt.tmp" "$OUT/$run.pt"
+    fi
+    [ -f "$OUTD/runs/$run/results.csv" ] && cp "$OUTD/runs/$run/results.csv" "$OUT/$run.csv"
+    [ -f "$OUTD/$run.log" ] && tail -c 4000 "$OUTD/$run.log" | tr '\r' '\n' | grep -v '^ *$' | tail -30 > "$OUT/$run.log"
+  done
+  cp "$LOG" "$OUT/driver.log"
+}
+(while true; do sleep 20; snapshot; done) &
+COPIER=$!
+trap 'kill "$COPIER" 2>/dev/null' EXIT
+
 # every training style but randomized; the held-out ones (unicode_symbola, xmahjongg_dorothys) stay out
-MIX=procedural,procedural_bold,font_kai,font_ming,font_noto_serif,font_noto_sans,kmahjongg_traditional,kmahjongg_default,kmahjongg_classic,kmahjongg_jade,gnome_smooth,gnome_postmodern,xmahjongg_real,mahjong_learner
-gen() {  # dir seed styles until [focus]
+MIX=procedural,procedural_bold,font_kai,font_ming,font_noto_serif,font_noto_sans,font_cwkai,kmahjongg_traditional,kmahjongg_default,kmahjongg_classic,kmahjongg_jade,gnome_smooth,gnome_postmodern,xmahjongg_real,mahjong_learner
+chunks=()
+gen() {  # name seed styles until: chunks of CH scenes, each in its own folder, one at least
   local k=0
-  while [ $(el) -lt $4 ]; do
-    python3 -m datasets.synth --out $1 --n $CH --start $((k*CH)) --seed $2 --styles $3 ${5:+--focus $5} --workers $W 2>/dev/null | tail -1
-    k=$((k+1)); echo "gen $1 chunk $k at $(el) s"
+  while [ "$k" -eq 0 ] || [ "$(el)" -lt "$4" ]; do
+    python3 -m datasets.synth --out "$OUTD/$1_$k" --n "$CH" --start $((k * CH)) --seed "$2" --styles "$3" \
+        --workers "$W" 2>"$OUTD/gen_$1_$k.err" | tail -1
+    if [ -d "$OUTD/$1_$k/meta" ]; then chunks+=("$1_$k"); else echo "FAIL gen $1: $(tail -n 1 "$OUTD/gen_$1_$k.err")"; return; fi
+    k=$((k + 1)); echo "gen $1 chunk $k at $(el) s"
   done
 }
-gen $OUTD/hr 31 randomized $T_RAND
-gen $OUTD/hm 32 $MIX $T_MIX
-gen $OUTD/bo 33 randomized $T_BONUS bonus
-for d in hr hm bo; do echo "$d $(ls $OUTD/$d/meta | wc -l) scenes"; done
-python3 -m vision.train data --scenes $OUTD/hr --out $OUTD/dhr --seed 51 --negatives-per-scene 3 > $OUTD/data_hr.log 2>&1 &
-python3 -m vision.train data --scenes $OUTD/hm --out $OUTD/dhm --seed 52 --negatives-per-scene 3 > $OUTD/data_hm.log 2>&1 &
-python3 -m vision.train second-look-data --scenes $OUTD/bo --out $OUTD/dbo --size 160 --min-side 60 --seed 53 > $OUTD/data_bo.log 2>&1 &
-wait; echo "data done at $(el) s"; for f in $OUTD/data_*.log; do tail -n 2 $f; done
-python3 -m vision.train merge --out $OUTD/cls --from $OUTD/dhr $OUTD/dhm --seed 54 || { echo FAIL merge; exit 1; }
-for d in cls dbo; do echo "$d train $(find $OUTD/$d/classifier/train -type f -o -type l | wc -l) val $(find $OUTD/$d/classifier/val -type f -o -type l | wc -l)"; done
-python3 -m vision.train classifier --data $OUTD/cls --epochs 30 --batch 256 --name $CLS_NAME --project $OUTD/runs \
-  --weights .gpu/weights/$CLS_FROM --optimizer AdamW --lr0 4e-4 --warmup-epochs 0.2 --device $DEVICE --workers 9 --hours $HOURS > $OUTD/$CLS_NAME.log 2>&1 &
-python3 -m vision.train classifier --data $OUTD/dbo --epochs 30 --imgsz 160 --batch 128 --name $SECOND_NAME --project $OUTD/runs \
-  --weights .gpu/weights/$SECOND_FROM --optimizer AdamW --lr0 4e-4 --warmup-epochs 0.2 --crop-cut 0.05 --device $DEVICE --workers 6 --hours $HOURS > $OUTD/$SECOND_NAME.log 2>&1 &
-wait; echo "train done at $(el) s"; echo DONE
+gen hr 251 randomized "$T_RAND"
+gen hm 252 "$MIX" "$T_MIX"
+sources=()
+for i in "${!chunks[@]}"; do
+  c=${chunks[$i]}
+  python3 -m vision.train data --scenes "$OUTD/$c" --out "$OUTD/d_$c" --seed $((260 + i)) --negatives-per-scene 3 > "$OUTD/data_$c.log" 2>&1 &
+  sources+=("$OUTD/d_$c::10")  # every training image, 10 val images a chunk (the val pass is short)
+done
+wait_data() { for job in $(jobs -p); do [ "$job" = "$COPIER" ] || wait "$job"; done; }
+wait_data; echo "data done at $(el) s"; tail -qn 1 "$OUTD"/data_*.log | head -4
+python3 -m vision.train merge --out "$OUTD/mix" --from "${sources[@]}" --seed 269 || { echo FAIL merge; exit 1; }
+hours=$(python3 -c "print(round(max(0.02, ($END - $(el) - 45) / 3600), 4))")
+echo "training for $hours h from $(el) s"
+if [ -n "$CLS_FROM" ]; then
+  TRAIN_THREADS=4 python3 -m vision.train classifier --data "$OUTD/mix" --epochs 60 --batch 256 --name cls --project "$OUTD/runs" \
+    --weights ".gpu/weights/$CLS_FROM" --optimizer AdamW --lr0 4e-4 --warmup-epochs 0.2 --device "$DEVICE" --workers 7 \
+    --hours "$hours" > "$OUTD/cls.log" 2>&1 &
+fi
+if [ -n "$DET_FROM" ]; then
+  TRAIN_THREADS=4 python3 -m vision.train detector --data "$OUTD/mix" --epochs 60 --imgsz 512 --batch 32 --name det --project "$OUTD/runs" \
+    --weights ".gpu/weights/$DET_FROM" --optimizer AdamW --lr0 5e-4 --warmup-epochs 0.2 --device "$DEVICE" --workers 7 \
+    --hours "$hours" > "$OUTD/det.log" 2>&1 &
+fi
+wait_data; echo "train done at $(el) s"
+kill "$COPIER" 2>/dev/null; snapshot; echo DONE; cp "$LOG" "$OUT/driver.log"

@@ -2,7 +2,7 @@
 # Fill .gpu/ (git-ignored) with what a lent-GPU lease needs: the ultralytics wheels (the lent image
 # has torch but no ultralytics, and reaches no registry), the generator's fonts cut to the characters
 # it draws, the game art, the checkpoints to start from, and the scripts run there.
-#   bash vision/gpu/prepare.sh ~/.cache/mahjong-train/cls19/weights/last.pt:cls19.pt ...
+#   bash vision/gpu/prepare.sh ~/.cache/mj/s25/cls31r.pt:cls31r.pt ~/.cache/mj/s25/det8r.pt:det8r.pt
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 gpu="$root/.gpu"
@@ -10,10 +10,21 @@ mkdir -p "$gpu/whl" "$gpu/fonts" "$gpu/weights" "$gpu/art" "$root/.git/info"
 grep -qx "/.gpu/" "$root/.git/info/exclude" 2>/dev/null || echo "/.gpu/" >> "$root/.git/info/exclude"
 version="$(python3 -c 'import importlib.metadata as m; print(m.version("ultralytics"))')"
 thop="$(python3 -c 'import importlib.metadata as m; print(m.version("ultralytics-thop"))')"
+heif="$(python3 -c 'import importlib.metadata as m; print(m.version("pillow_heif"))')"
+# the lent image has torch, numpy, opencv and Pillow, but not these (vision.imageio imports pillow_heif)
 python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
-    --platform manylinux_2_17_x86_64 -d "$gpu/whl" "ultralytics==$version" "ultralytics-thop==$thop"
+    --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 -d "$gpu/whl" \
+    "ultralytics==$version" "ultralytics-thop==$thop" "pillow_heif==$heif"
 (cd "$root" && python3 -m vision.gpu.subset_fonts "$gpu/fonts")
 cp -r "$root/datasets/art/cache" "$root/datasets/art/pkgs" "$gpu/art/"
-for pair in "$@"; do cp "${pair%%:*}" "$gpu/weights/${pair##*:}"; done
-cp "$root/vision/gpu/lease.sh" "$root/vision/gpu/poll.sh" "$gpu/"
+# the packages' manuals, translations and programs are no art: the tool carries 64 MiB in all
+find "$gpu/art/pkgs" -depth -type d \( -path '*/share/help' -o -path '*/share/locale' -o -path '*/share/doc' \
+    -o -path '*/share/man' -o -path '*/usr/games' \) -exec rm -rf {} +
+for pair in "$@"; do  # half precision, as ultralytics saves its own checkpoints: half the bytes to carry
+  python3 -c "import sys, torch; c = torch.load(sys.argv[1], map_location='cpu', weights_only=False)
+for k in ('model', 'ema'):
+    c[k] = c[k].half() if c.get(k) is not None else None
+c.pop('optimizer', None); torch.save(c, sys.argv[2])" "${pair%%:*}" "$gpu/weights/${pair##*:}"
+done
+cp "$root/vision/gpu/lease.sh" "$gpu/"
 du -sh "$gpu"

@@ -17,11 +17,12 @@ from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 
 from datasets.randomized import FONT_CHOICES
-from datasets.styles import StyleUnavailableError, find_font
+from datasets.styles import STYLES, Style, StyleUnavailableError, find_font
 
 DATASETS_DIR = Path(__file__).resolve().parent.parent.parent / "datasets"
 # the font styles draw the animals with this one, when it is there
 EMOJI_FONT = "NotoColorEmoji.ttf"
+FONT_SUFFIXES = {".ttf", ".ttc", ".otf"}
 
 
 def drawn_characters(sources: Iterable[Path]) -> str:
@@ -44,6 +45,17 @@ def _subset(font: TTFont, text: str) -> TTFont:
     return font
 
 
+def style_fonts(styles: Iterable[Style]) -> set[str]:
+    """The font files the font styles need (`Style.needs`), by name: a lease that lacked one lost
+    every scene of the styles mixed with it (stage 25's lease lacked cwkai.ttf)."""
+    return {
+        Path(need).name
+        for style in styles
+        for need in style.needs
+        if Path(need).suffix.lower() in FONT_SUFFIXES
+    }
+
+
 def subset_file(path: Path, out: Path, text: str) -> None:
     """`path` with only the glyphs of `text`, written to `out` (a collection stays a collection)."""
     if path.suffix.lower() == ".ttc":
@@ -62,7 +74,7 @@ def main(argv: list[str] | None = None) -> None:
     out = Path(args[0])
     out.mkdir(parents=True, exist_ok=True)
     text = drawn_characters(sorted(DATASETS_DIR.glob("*.py")))
-    for filename in sorted({name for name, _ in FONT_CHOICES} | {EMOJI_FONT}):
+    for filename in sorted({name for name, _ in FONT_CHOICES} | style_fonts(STYLES.values()) | {EMOJI_FONT}):
         try:
             path = Path(find_font(filename))
         except StyleUnavailableError:

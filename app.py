@@ -145,7 +145,7 @@ def meld_concealed_now(base: Base) -> dict[str, bool]:
 
 def unsaved_corrections(base: Base) -> bool:
     """True when the user changed anything in the current tiles (table edits or concealed-kong flags)."""
-    if case_mod.has_edits(current_edits()):
+    if base.earlier or case_mod.has_edits(current_edits()):
         return True
     flags = meld_concealed_now(base)
     return any(bool(v) != bool(base.meld_concealed.get(g, False)) for g, v in flags.items())
@@ -209,6 +209,7 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
         layout_hand=read.layout_hand,
         warnings=read.warnings,
         timings=read.timings_ms,
+        win_ways=read.win_ways,
     )
     set_base(base, source_id, _display_copy(rgb))
     return None
@@ -345,8 +346,9 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
             width="stretch",
             output_format="JPEG",
         )  # a PNG of a photo is ~1 MB and 0.3 s to encode; JPEG ~0.15 MB
-    if base.warnings:
-        st.warning("The reader says:\n" + "\n".join(f"- {w}" for w in base.warnings))
+    if base.notes:
+        st.warning("The reader says:\n" + "\n".join(f"- {w}" for w in base.notes))
+    win_ways_ui(base)
     if base.source == "photo" and "app_total" in base.timings:
         st.caption(f"Read {len(base.rows)} tiles in {base.timings['app_total'] / 1000:.2f} s.")
     low = [
@@ -363,6 +365,22 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
     if picture is not None:
         st.image(picture, caption="The hand as read (fix it in Check the tiles below)", width="stretch")
     return rows, build
+
+
+def win_ways_ui(base: Base) -> None:
+    """A button for each way to a win the reader offers: it takes that way, keeping the user's edits."""
+    if not base.open_ways:
+        return
+    row = st.container(horizontal=True, gap="small")
+    for k, way in enumerate(base.open_ways):
+        label = "Take " + case_mod.way_label(way)
+        if row.button(label, key=f"way_{st.session_state['version']}_{k}", icon="🀄"):
+            # The concealed-kong boxes restart with the table too: what they say now is kept.
+            taken = dataclasses.replace(
+                case_mod.take_way(base, current_edits(), way), meld_concealed=meld_concealed_now(base)
+            )
+            set_base(taken, st.session_state["loaded_source"], st.session_state.get("display"))
+            st.rerun()
 
 
 def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) -> None:
@@ -411,7 +429,7 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
                 key=concealed_key(group),
             )
     if unsaved_corrections(base) and st.button("Undo my corrections", key="undo"):
-        set_base(base, st.session_state["loaded_source"], st.session_state.get("display"))
+        set_base(base.undone(), st.session_state["loaded_source"], st.session_state.get("display"))
         st.rerun()
 
 

@@ -80,6 +80,35 @@ class Base:
     layout_hand: Mapping[str, Any] | None = None
     warnings: tuple[str, ...] = ()
     timings: Mapping[str, float] = field(default_factory=dict)
+    # The ways the reader found, about as likely, that one or two tiles read otherwise make a win:
+    # each (tile number, code) pairs, numbered as the photo's reading; offered, never taken unasked.
+    win_ways: tuple[tuple[tuple[int, str], ...], ...] = ()
+    # Once the user takes a way, `rows` are no longer the photo's reading: that stays here, and the
+    # corrections folded into `rows` (theirs and the way's, numbered as the table was) stay in `earlier`.
+    read_rows: tuple[TileRow, ...] | None = None
+    earlier: tuple[Mapping[str, Any], ...] = ()
+
+    @property
+    def photo_rows(self) -> tuple[TileRow, ...]:
+        """The tiles as the photo was read, before any correction."""
+        return self.rows if self.read_rows is None else self.read_rows
+
+    @property
+    def open_ways(self) -> tuple[tuple[tuple[int, str], ...], ...]:
+        """The ways to a win still on offer: none once one is taken (the table may be renumbered)."""
+        return self.win_ways if self.read_rows is None else ()
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """The reader's warnings as shown now: the offer of ways goes once one is taken."""
+        if self.read_rows is None:
+            return self.warnings
+        offer = win_ways_line(self.win_ways)
+        return tuple(w for w in self.warnings if w != offer)
+
+    def undone(self) -> Base:
+        """The base as it was read: every correction, folded or not, undone."""
+        return dataclasses.replace(self, rows=self.photo_rows, read_rows=None, earlier=())
 
 
 def photo_digest(data: bytes) -> str:
@@ -175,6 +204,59 @@ def corrections(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> lis
                 }
             )
     return out
+
+
+def take_way(base: Base, edits: Mapping[str, Any] | None, way: Sequence[tuple[int, str]]) -> Base:
+    """`base` with one of the reader's ways to a win taken and the user's table edits kept.
+
+    The table restarts after this (Streamlit cannot set an editor's edits), so the edits are folded
+    into the rows and written down in `earlier`, beside the way's own changes ("by": "win option").
+    Where the user had changed a tile the way names, the way (the newer choice) wins; a tile the user
+    deleted stays deleted.
+    """
+    edits = dict(edits or {})
+    deleted = {i for i in (_index_key(k) for k in edits.get("deleted_rows") or []) if i is not None}
+    chosen = {number - 1: code for number, code in way if 0 < number <= len(base.rows) and code in TILE_CODES}
+    chosen = {i: code for i, code in chosen.items() if i not in deleted}
+    edited = {
+        key: {column: value for column, value in dict(change).items() if column != "tile"}
+        if _index_key(key) in chosen and isinstance(change, Mapping)
+        else change
+        for key, change in dict(edits.get("edited_rows") or {}).items()
+    }
+    kept = {**edits, "edited_rows": edited}
+    rows = [
+        dataclasses.replace(row, code=chosen[i], confidence=None, alternative=None) if i in chosen else row
+        for i, row in enumerate(base.rows)
+    ]
+    taken = [
+        {"action": "change", "tile": i + 1, "from": base.rows[i].code, "to": code, "by": "win option"}
+        for i, code in sorted(chosen.items())
+        if base.rows[i].code != code
+    ]
+    return dataclasses.replace(
+        base,
+        rows=tuple(apply_edits(rows, kept)),
+        read_rows=base.photo_rows,
+        earlier=(*base.earlier, *corrections(base.rows, kept), *taken),
+    )
+
+
+def win_ways_line(ways: Sequence[Sequence[tuple[int, str]]]) -> str | None:
+    """One line offering the ways (each (tile number, code) pairs) one or two tiles read otherwise would
+    make a winning hand, when the reader found several about as likely and took none."""
+    if len(ways) < 2:
+        return None
+    spelled = [way_label(way) for way in ways]
+    return (
+        "The tiles are one or two away from a winning hand in more than one way, about as likely, "
+        f"so none was changed: {'; or '.join(spelled)}. Take one with its button, or check those "
+        "tiles below."
+    )
+
+
+def way_label(way: Sequence[tuple[int, str]]) -> str:
+    return " and ".join(f"#{number} as {code}" for number, code in way)
 
 
 def has_edits(edits: Mapping[str, Any] | None) -> bool:
@@ -328,8 +410,8 @@ def case_json(
         "sha256": base.sha256,
         "size": list(base.size) if base.size else None,
     }
-    data["photo_tiles"] = rows_to_json(base.rows) if base.source == "photo" else []
-    data["corrections"] = corrections(base.rows, edits)
+    data["photo_tiles"] = rows_to_json(base.photo_rows) if base.source == "photo" else []
+    data["corrections"] = [*map(dict, base.earlier), *corrections(base.rows, edits)]
     data["tiles"] = rows_to_json(rows)
     data["result"] = dict(result) if result is not None else None
     return data

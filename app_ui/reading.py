@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from app_ui.case import TileRow, rows_from_reading, tile_numbers
+from app_ui.case import TileRow, rows_from_reading, tile_numbers, win_ways_line
 from vision.classes import CLASSES
 
 
@@ -35,18 +35,6 @@ def _face_pairs(moved: list[tuple[str, str]]) -> str:
     return ", ".join(f"{now} (not {was})" for now, was in moved)
 
 
-def win_options_line(options: Sequence[Sequence[tuple[int, str]]]) -> str | None:
-    """One line offering the ways (each (tile number, code) pairs) one or two tiles read otherwise would
-    make a winning hand, when the reader found several about as likely and took none."""
-    if len(options) < 2:
-        return None
-    ways = [" and ".join(f"#{number} as {code}" for number, code in way) for way in options]
-    return (
-        "The tiles are one or two away from a winning hand in more than one way, about as likely, "
-        f"so none was changed: {'; or '.join(ways)}. Check those tiles below."
-    )
-
-
 def app_warnings(
     warnings: tuple[str, ...],
     tile_warnings: tuple[str, ...] = (),
@@ -60,7 +48,7 @@ def app_warnings(
     lines about single tiles (`tile_warnings`, by pixel position) go; the tiles read as their
     second choice because a set holds only so many of a face (`moved`) get one line saying which
     faces and why; so do the tiles read as a runner-up because only that makes the photo a win (`won`),
-    and the ways about as likely that would make it one (`win_options`, from `win_options_line`).
+    and the ways about as likely that would make it one (`win_options`, from `win_ways_line`).
     """
     per_tile = set(tile_warnings)
     kept = [w for w in warnings if w not in per_tile]
@@ -93,6 +81,7 @@ class PhotoRead:
     layout_hand: dict[str, Any] | None
     warnings: tuple[str, ...]
     timings_ms: dict[str, float] = field(default_factory=dict)
+    win_ways: tuple[tuple[tuple[int, str], ...], ...] = ()
 
 
 def read_tiles(reader: Any, rgb: np.ndarray, executor: Executor, timeout_s: float) -> PhotoRead:
@@ -115,9 +104,9 @@ def read_tiles(reader: Any, rgb: np.ndarray, executor: Executor, timeout_s: floa
     others = [i for i in range(len(reading.detections)) if i not in won]
     rows, meld_concealed = rows_from_reading(reading.detections, reading.layout, probabilities)
     number = tile_numbers(reading.detections, reading.layout)
-    options = [
-        [(number[i], CLASSES[j]) for i, j in way] for way in (getattr(reading, "win_options", ()) or ())
-    ]
+    options = tuple(
+        tuple((number[i], CLASSES[j]) for i, j in way) for way in (getattr(reading, "win_options", ()) or ())
+    )
     layout_hand = getattr(reading.layout, "hand", None)
     timings = dict(getattr(reading, "timings_ms", None) or {})
     timings["app_total"] = round((time.perf_counter() - started) * 1000.0, 1)
@@ -130,7 +119,8 @@ def read_tiles(reader: Any, rgb: np.ndarray, executor: Executor, timeout_s: floa
             tuple(getattr(reading, "tile_warnings", ()) or ()),
             moved_faces(reading.detections, probabilities, others),
             moved_faces(reading.detections, probabilities, won),
-            win_options_line(options),
+            win_ways_line(options),
         ),
         timings_ms=timings,
+        win_ways=options if len(options) > 1 else (),
     )

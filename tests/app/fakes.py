@@ -63,13 +63,20 @@ class FakeReading:
     layout: Layout | None
     warnings: tuple[str, ...]
     timings_ms: dict[str, float] = field(default_factory=dict)
+    win_options: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
 class FakeReader:
     """Returns the scene registered for the photo's mean colour (so each test photo has its own tiles)."""
 
-    def __init__(self, scenes: dict[int, Detections] | None = None, delay_s: float = 0.0) -> None:
+    def __init__(
+        self,
+        scenes: dict[int, Detections] | None = None,
+        delay_s: float = 0.0,
+        ways: tuple[tuple[tuple[int, int], ...], ...] = (),
+    ) -> None:
         self.scenes = scenes or {}
+        self.ways = ways  # the ways to a win every reading offers: (detection index, class index) pairs
         self.delay_s = delay_s
         self.calls = 0
         self._lock = threading.Lock()
@@ -84,7 +91,7 @@ class FakeReader:
         near = [k for k in self.scenes if abs(k - shade) <= 10]
         detections = self.scenes[min(near, key=lambda k: abs(k - shade))] if near else scene()
         layout = layout_hand(detections)
-        return FakeReading(detections, layout, tuple(layout.warnings), {"total": 1.0})
+        return FakeReading(detections, layout, tuple(layout.warnings), {"total": 1.0}, self.ways)
 
 
 class FakeModelError(RuntimeError):

@@ -17,7 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import APP
-from tests.app.fakes import FakeReader, photo_bytes, scene
+from tests.app.fakes import CONCEALED, FakeReader, photo_bytes, scene
 
 Install = Callable[[FakeReader | None], None]
 
@@ -160,6 +160,44 @@ def test_new_upload_asks_before_discarding_corrections(app: AppTest, install: In
     assert app.session_state["version"] > version
     assert app.session_state["base"].name == "third.jpg"
     assert all(r.code != "F1" for r in app.session_state["base"].rows)
+
+
+def test_a_way_to_a_win_is_taken_with_a_button_and_the_users_corrections_stay(
+    app: AppTest, install: Install
+) -> None:
+    from vision.classes import CLASS_INDEX
+
+    # the last concealed tile read as 5m: the hand wins with it as 2m, or with the 2m before it as 5m
+    concealed = [*CONCEALED[:-1], "5m"]
+    ways = (((10, CLASS_INDEX["2m"]),), ((9, CLASS_INDEX["5m"]),))
+    install(FakeReader({90: scene(concealed=concealed)}, ways=ways))
+    upload(app, photo_bytes())
+    no_problem(app)
+    version = app.session_state["version"]
+    labels = [b.label for b in app.button if b.key and b.key.startswith(f"way_{version}_")]
+    assert labels == ["Take #11 as 2m", "Take #10 as 5m"], labels
+    assert any("more than one way" in t for t in texts(app, "warning"))
+    # the user corrects the meld first (red to white dragons), then takes the first way
+    edit_tiles(app, {"edited_rows": {str(i): {"tile": "P"} for i in (11, 12, 13)}})
+    app.button(key=f"way_{version}_0").click().run()
+    no_problem(app)
+    base = app.session_state["base"]
+    assert [r.code for r in base.rows[9:14]] == ["2m", "2m", "P", "P", "P"]
+    assert any("2 tai" in t for t in texts(app, "success")), result_text(app)
+    assert not any("more than one way" in t for t in texts(app, "warning"))
+    assert not [b for b in app.button if b.key and b.key.startswith("way_")]
+    corrections = json.loads(json.dumps(app.session_state["case_json"]))["corrections"]
+    assert [(c["tile"], c["to"], c.get("by")) for c in corrections] == [
+        (12, "P", None),
+        (13, "P", None),
+        (14, "P", None),
+        (11, "2m", "win option"),
+    ]
+    # undo: back to the photo's reading, the ways offered again
+    app.button(key="undo").click().run()
+    no_problem(app)
+    assert [r.code for r in app.session_state["base"].rows[:11]] == concealed
+    assert len([b for b in app.button if b.key and b.key.startswith("way_")]) == 2
 
 
 def test_upload_without_corrections_replaces_silently(app: AppTest, install: Install) -> None:

@@ -257,10 +257,10 @@ def test_app_warnings_tell_tiles_moved_to_make_a_win_from_tiles_moved_for_the_se
 def test_ways_to_a_win_about_as_likely_are_offered_by_tile_number() -> None:
     from concurrent.futures import ThreadPoolExecutor
 
-    from app_ui.reading import read_tiles, win_options_line
+    from app_ui.reading import read_tiles
 
-    assert win_options_line([]) is None and win_options_line([[(3, "5p")]]) is None
-    line = win_options_line([[(10, "7p")], [(11, "5p"), (4, "1m")]])
+    assert case.win_ways_line([]) is None and case.win_ways_line([[(3, "5p")]]) is None
+    line = case.win_ways_line([[(10, "7p")], [(11, "5p"), (4, "1m")]])
     assert line is not None and "#10 as 7p; or #11 as 5p and #4 as 1m" in line
 
     codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "5p", "7p"]
@@ -293,3 +293,62 @@ def test_ways_to_a_win_about_as_likely_are_offered_by_tile_number() -> None:
     (offer,) = [w for w in read.warnings if "more than one way" in w]
     assert f"#{five_no} as 7p; or #{seven_no} as 5p" in offer
     assert "a line about one tile" not in read.warnings
+    assert read.win_ways == (((five_no, "7p"),), ((seven_no, "5p"),))
+    base = case.Base(rows=read.rows, source="photo", warnings=read.warnings, win_ways=read.win_ways)
+    taken = case.take_way(base, None, read.win_ways[1])
+    assert taken.rows[seven_no - 1].code == "5p" and case.build_hand(taken.rows, {}).problems == ()
+    assert offer not in taken.notes and taken.open_ways == ()
+
+
+WAYS_BASE = case.Base(
+    rows=BASE,
+    source="photo",
+    warnings=("a line", str(case.win_ways_line([[(2, "3m")], [(1, "2m"), (4, "F2")]]))),
+    win_ways=(((2, "3m"),), ((1, "2m"), (4, "F2"))),
+)
+
+
+def test_taking_a_way_changes_its_tiles_and_keeps_the_users_edits() -> None:
+    edits = {
+        "edited_rows": {"1": {"tile": "9m", "group": "meld 2"}, "2": {"tile": "P"}},
+        "added_rows": [{"tile": "N"}],
+    }
+    taken = case.take_way(WAYS_BASE, edits, WAYS_BASE.win_ways[0])
+    # the way names tile 2: its code is the way's (the newer choice), its new group the user's
+    assert [(r.code, r.group) for r in taken.rows] == [
+        ("1m", HAND),
+        ("3m", "meld 2"),
+        ("P", "meld 1"),
+        ("F1", BONUS),
+        ("N", HAND),
+    ]
+    assert taken.rows[1].confidence is None and taken.rows[1].alternative is None
+    assert taken.photo_rows == BASE and taken.open_ways == () and taken.notes == ("a line",)
+    assert list(taken.earlier) == [
+        {"action": "regroup", "tile": 2, "code": "2m", "from": HAND, "to": "meld 2"},
+        {"action": "change", "tile": 3, "from": "C", "to": "P"},
+        {"action": "add", "code": "N", "group": HAND},
+        {"action": "change", "tile": 2, "from": "2m", "to": "3m", "by": "win option"},
+    ]
+
+
+def test_a_way_leaves_a_deleted_tile_deleted_and_undo_returns_to_the_reading() -> None:
+    taken = case.take_way(WAYS_BASE, {"deleted_rows": [0]}, WAYS_BASE.win_ways[1])
+    assert [r.code for r in taken.rows] == ["2m", "C", "F2"]
+    assert list(taken.earlier) == [
+        {"action": "delete", "tile": 1, "code": "1m"},
+        {"action": "change", "tile": 4, "from": "F1", "to": "F2", "by": "win option"},
+    ]
+    undone = taken.undone()
+    assert undone.rows == BASE and undone.earlier == () and undone.read_rows is None
+    assert undone.open_ways == WAYS_BASE.win_ways and undone.notes == WAYS_BASE.warnings
+
+
+def test_the_case_json_keeps_the_photo_reading_and_every_correction_after_a_way() -> None:
+    taken = case.take_way(WAYS_BASE, {"edited_rows": {"0": {"tile": "4m"}}}, WAYS_BASE.win_ways[0])
+    later = {"edited_rows": {"2": {"tile": "F"}}}
+    rows = case.apply_edits(taken.rows, later)
+    out = case.case_json({}, taken, rows, later, None)
+    assert [t["code"] for t in out["photo_tiles"]] == ["1m", "2m", "C", "F1"]
+    assert [t["code"] for t in out["tiles"]] == ["4m", "3m", "F", "F1"]
+    assert [(c["tile"], c.get("to")) for c in out["corrections"]] == [(1, "4m"), (2, "3m"), (3, "F")]

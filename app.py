@@ -376,9 +376,7 @@ def win_ways_ui(base: Base) -> None:
         label = "Take " + case_mod.way_label(way)
         if row.button(label, key=f"way_{st.session_state['version']}_{k}", icon="🀄"):
             # The concealed-kong boxes restart with the table too: what they say now is kept.
-            taken = dataclasses.replace(
-                case_mod.take_way(base, current_edits(), way), meld_concealed=meld_concealed_now(base)
-            )
+            taken = case_mod.take_way(base, current_edits(), way, meld_concealed_now(base))
             set_base(taken, st.session_state["loaded_source"], st.session_state.get("display"))
             st.rerun()
 

@@ -83,32 +83,44 @@ class Base:
     # The ways the reader found, about as likely, that one or two tiles read otherwise make a win:
     # each (tile number, code) pairs, numbered as the photo's reading; offered, never taken unasked.
     win_ways: tuple[tuple[tuple[int, str], ...], ...] = ()
-    # Once the user takes a way, `rows` are no longer the photo's reading: that stays here, and the
-    # corrections folded into `rows` (theirs and the way's, numbered as the table was) stay in `earlier`.
-    read_rows: tuple[TileRow, ...] | None = None
+    # Once the user takes a way, `rows` are no longer the photo's reading: that stays in `as_read`, and
+    # the corrections folded into `rows` (theirs and the way's, numbered as the table was) in `earlier`.
+    as_read: AsRead | None = None
     earlier: tuple[Mapping[str, Any], ...] = ()
 
     @property
     def photo_rows(self) -> tuple[TileRow, ...]:
         """The tiles as the photo was read, before any correction."""
-        return self.rows if self.read_rows is None else self.read_rows
+        return self.rows if self.as_read is None else self.as_read.rows
 
     @property
     def open_ways(self) -> tuple[tuple[tuple[int, str], ...], ...]:
         """The ways to a win still on offer: none once one is taken (the table may be renumbered)."""
-        return self.win_ways if self.read_rows is None else ()
+        return self.win_ways if self.as_read is None else ()
 
     @property
     def notes(self) -> tuple[str, ...]:
         """The reader's warnings as shown now: the offer of ways goes once one is taken."""
-        if self.read_rows is None:
+        if self.as_read is None:
             return self.warnings
         offer = win_ways_line(self.win_ways)
         return tuple(w for w in self.warnings if w != offer)
 
     def undone(self) -> Base:
         """The base as it was read: every correction, folded or not, undone."""
-        return dataclasses.replace(self, rows=self.photo_rows, read_rows=None, earlier=())
+        if self.as_read is None:
+            return self
+        return dataclasses.replace(
+            self, rows=self.as_read.rows, meld_concealed=self.as_read.meld_concealed, as_read=None, earlier=()
+        )
+
+
+@dataclass(frozen=True)
+class AsRead:
+    """A photo's reading, kept once corrections are folded into the base: its rows and kong flags."""
+
+    rows: tuple[TileRow, ...]
+    meld_concealed: Mapping[str, bool] = field(default_factory=dict)
 
 
 def photo_digest(data: bytes) -> str:
@@ -206,11 +218,17 @@ def corrections(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> lis
     return out
 
 
-def take_way(base: Base, edits: Mapping[str, Any] | None, way: Sequence[tuple[int, str]]) -> Base:
+def take_way(
+    base: Base,
+    edits: Mapping[str, Any] | None,
+    way: Sequence[tuple[int, str]],
+    meld_concealed: Mapping[str, bool] | None = None,
+) -> Base:
     """`base` with one of the reader's ways to a win taken and the user's table edits kept.
 
     The table restarts after this (Streamlit cannot set an editor's edits), so the edits are folded
-    into the rows and written down in `earlier`, beside the way's own changes ("by": "win option").
+    into the rows and written down in `earlier`, beside the way's own changes ("by": "win option"),
+    and the concealed-kong flags as they stand now (`meld_concealed`, default the base's) are kept.
     Where the user had changed a tile the way names, the way (the newer choice) wins; a tile the user
     deleted stays deleted.
     """
@@ -237,7 +255,8 @@ def take_way(base: Base, edits: Mapping[str, Any] | None, way: Sequence[tuple[in
     return dataclasses.replace(
         base,
         rows=tuple(apply_edits(rows, kept)),
-        read_rows=base.photo_rows,
+        meld_concealed=dict(base.meld_concealed if meld_concealed is None else meld_concealed),
+        as_read=base.as_read or AsRead(base.rows, base.meld_concealed),
         earlier=(*base.earlier, *corrections(base.rows, kept), *taken),
     )
 

@@ -333,14 +333,16 @@ def test_taking_a_way_changes_its_tiles_and_keeps_the_users_edits() -> None:
 
 
 def test_a_way_leaves_a_deleted_tile_deleted_and_undo_returns_to_the_reading() -> None:
-    taken = case.take_way(WAYS_BASE, {"deleted_rows": [0]}, WAYS_BASE.win_ways[1])
+    taken = case.take_way(WAYS_BASE, {"deleted_rows": [0]}, WAYS_BASE.win_ways[1], {"meld 1": True})
+    assert taken.meld_concealed == {"meld 1": True}
     assert [r.code for r in taken.rows] == ["2m", "C", "F2"]
     assert list(taken.earlier) == [
         {"action": "delete", "tile": 1, "code": "1m"},
         {"action": "change", "tile": 4, "from": "F1", "to": "F2", "by": "win option"},
     ]
     undone = taken.undone()
-    assert undone.rows == BASE and undone.earlier == () and undone.read_rows is None
+    assert undone.rows == BASE and undone.earlier == () and undone.as_read is None
+    assert undone.meld_concealed == {} and undone.undone() == undone
     assert undone.open_ways == WAYS_BASE.win_ways and undone.notes == WAYS_BASE.warnings
 
 

@@ -10,7 +10,14 @@ from fontTools.ttLib import TTFont
 
 from datasets.randomized import FACE_TEXT
 from datasets.styles import STYLES, Style
-from vision.gpu.subset_fonts import DATASETS_DIR, drawn_characters, style_fonts, subset_file
+from vision.gpu.subset_fonts import (
+    DATASETS_DIR,
+    HELD_OUT_STYLES,
+    drawn_characters,
+    style_fonts,
+    subset_file,
+    training_fonts,
+)
 
 
 def _a_font() -> Path:
@@ -60,3 +67,11 @@ def test_the_fonts_a_style_needs_travel_and_its_art_does_not() -> None:
 def test_every_font_style_of_the_registry_names_its_font() -> None:
     fonts = style_fonts(STYLES.values())
     assert {"cwkai.ttf", "ukai.ttc", "uming.ttc"} <= fonts
+
+
+def test_the_held_out_styles_fonts_stay_behind() -> None:
+    assert set(HELD_OUT_STYLES) <= set(STYLES)
+    held_out = style_fonts(STYLES[name] for name in HELD_OUT_STYLES)
+    assert "Symbola_hint.ttf" in held_out
+    assert not held_out & training_fonts()
+    assert "cwkai.ttf" in training_fonts()

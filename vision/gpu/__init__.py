@@ -5,7 +5,8 @@
 
 The lent machine reaches no registry, so the wheels (ultralytics, pillow-heif), the fonts and the
 art travel in `.gpu/` (under the tool's 64 MiB with the tracked tree); the fonts are cut down to the
-characters the generator draws, the checkpoints carried in half precision. A lease of 15 minutes is
-one call: `lease.sh` ends by END seconds and copies the newest weights to $OUT every 20 s, so a call
-stopped at its limit still brings them back. Never imported at run time.
+characters the generator draws, the checkpoints carried in half precision (`slim.py`, which also
+cuts the weights the lease brings back). A lease of 15 minutes is one call: `lease.sh` ends by END
+seconds and copies the newest weights to $OUT every 20 s, so a call stopped at its limit still
+brings them back. Never imported at run time.
 """

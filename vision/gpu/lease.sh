@@ -28,7 +28,7 @@ snapshot() {  # the newest weights without the optimiser, the results and the lo
   for run in cls det; do
     local weights=$OUTD/runs/$run/weights/last.pt
     if [ -f "$weights" ] && [ "$weights" -nt "$OUT/$run.pt" ]; then
-      python3 -c "import sys, torch; c = torch.load(sys.argv[1], map_location='cpu', weights_only=False); c.pop('optimizer', None); torch.save(c, sys.argv[2])" "$weights" "$OUT/$run.pt.tmp" && mv "$OUT/$run.pt.tmp" "$OUT/$run.pt"
+      python3 -m vision.gpu.slim "$weights" "$OUT/$run.pt"
     fi
     [ -f "$OUTD/runs/$run/results.csv" ] && cp "$OUTD/runs/$run/results.csv" "$OUT/$run.csv"
     [ -f "$OUTD/$run.log" ] && tail -c 4000 "$OUTD/$run.log" | tr '\r' '\n' | grep -v '^ *$' | tail -30 > "$OUT/$run.log"
@@ -59,8 +59,8 @@ for i in "${!chunks[@]}"; do
   python3 -m vision.train data --scenes "$OUTD/$c" --out "$OUTD/d_$c" --seed $((260 + i)) --negatives-per-scene 3 > "$OUTD/data_$c.log" 2>&1 &
   sources+=("$OUTD/d_$c::10")  # every training image, 10 val images a chunk (the val pass is short)
 done
-wait_data() { for job in $(jobs -p); do [ "$job" = "$COPIER" ] || wait "$job"; done; }
-wait_data; echo "data done at $(el) s"; tail -qn 1 "$OUTD"/data_*.log | head -4
+wait_jobs() { for job in $(jobs -p); do [ "$job" = "$COPIER" ] || wait "$job"; done; }
+wait_jobs; echo "data done at $(el) s"; tail -qn 1 "$OUTD"/data_*.log | head -4
 python3 -m vision.train merge --out "$OUTD/mix" --from "${sources[@]}" --seed 269 || { echo FAIL merge; exit 1; }
 hours=$(python3 -c "print(round(max(0.02, ($END - $(el) - 45) / 3600), 4))")
 echo "training for $hours h from $(el) s"
@@ -74,5 +74,5 @@ if [ -n "$DET_FROM" ]; then
     --weights ".gpu/weights/$DET_FROM" --optimizer AdamW --lr0 5e-4 --warmup-epochs 0.2 --device "$DEVICE" --workers 7 \
     --hours "$hours" > "$OUTD/det.log" 2>&1 &
 fi
-wait_data; echo "train done at $(el) s"
+wait_jobs; echo "train done at $(el) s"
 kill "$COPIER" 2>/dev/null; snapshot; echo DONE; cp "$LOG" "$OUT/driver.log"

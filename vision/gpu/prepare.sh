@@ -21,10 +21,7 @@ cp -r "$root/datasets/art/cache" "$root/datasets/art/pkgs" "$gpu/art/"
 find "$gpu/art/pkgs" -depth -type d \( -path '*/share/help' -o -path '*/share/locale' -o -path '*/share/doc' \
     -o -path '*/share/man' -o -path '*/usr/games' \) -exec rm -rf {} +
 for pair in "$@"; do  # half precision, as ultralytics saves its own checkpoints: half the bytes to carry
-  python3 -c "import sys, torch; c = torch.load(sys.argv[1], map_location='cpu', weights_only=False)
-for k in ('model', 'ema'):
-    c[k] = c[k].half() if c.get(k) is not None else None
-c.pop('optimizer', None); torch.save(c, sys.argv[2])" "${pair%%:*}" "$gpu/weights/${pair##*:}"
+  (cd "$root" && python3 -m vision.gpu.slim "${pair%%:*}" "$gpu/weights/${pair##*:}")
 done
 cp "$root/vision/gpu/lease.sh" "$gpu/"
 du -sh "$gpu"

@@ -24,6 +24,7 @@ import numpy as np
 
 from datasets.backgrounds import background
 from datasets.faces import StyleUnavailableError, render_back
+from datasets.ghosts import draw_ghosts, ghost_rng
 from datasets.hands import (
     Dims,
     Group,
@@ -245,6 +246,7 @@ def render_scene(
     draw_shadows(img, geoms, rng, away / max(float(np.linalg.norm(away)), 1e-6))
     back_colour = tuple(int(c) for c in spec.backs[int(rng.integers(len(spec.backs)))])
     body = _jitter(spec.body[int(rng.integers(len(spec.body)))], rng, 0.04)
+    before_tiles = img.copy()
     labels = draw_tiles(
         img,
         tiles,
@@ -256,6 +258,7 @@ def render_scene(
         rng,
         light,
     )
+    props += draw_ghosts(img, before_tiles, bg_kind, ghost_rng(seed), _tile_size_px(geoms))
     lighting(img, rng)
     photo = camera_effects(img, rng)
 

@@ -7,7 +7,8 @@
 # fine-tunes the classifier and the detector side by side on the GPU until END s after the start.
 # A copier puts the newest weights (optimiser state dropped, so each file stays under the tool's
 # 16 MiB) and logs in $OUT every 20 s: a call stopped at its limit still brings them back.
-# Env: END T_RAND T_MIX CH (scenes per chunk) W (render workers) DEVICE CLS_FROM DET_FROM (in
+# Env: END T_RAND T_MIX CH (scenes per chunk) W (render workers) CW DW (the classifier's and the
+#      detector's loaders, 7 each) DEVICE CLS_FROM DET_FROM (in
 #      .gpu/weights; empty: that model is not trained) OUTD (work folder) OUT (what comes back).
 set -u
 END=${END:-540} T_RAND=${T_RAND:-150} T_MIX=${T_MIX:-200} CH=${CH:-250} W=${W:-16} DEVICE=${DEVICE:-0}
@@ -66,12 +67,12 @@ hours=$(python3 -c "print(round(max(0.02, ($END - $(el) - 45) / 3600), 4))")
 echo "training for $hours h from $(el) s"
 if [ -n "$CLS_FROM" ]; then
   TRAIN_THREADS=4 python3 -m vision.train classifier --data "$OUTD/mix" --epochs 60 --batch 256 --name cls --project "$OUTD/runs" \
-    --weights ".gpu/weights/$CLS_FROM" --optimizer AdamW --lr0 4e-4 --warmup-epochs 0.2 --device "$DEVICE" --workers 7 \
+    --weights ".gpu/weights/$CLS_FROM" --optimizer AdamW --lr0 4e-4 --warmup-epochs 0.2 --device "$DEVICE" --workers "${CW:-7}" \
     --hours "$hours" > "$OUTD/cls.log" 2>&1 &
 fi
 if [ -n "$DET_FROM" ]; then
   TRAIN_THREADS=4 python3 -m vision.train detector --data "$OUTD/mix" --epochs 60 --imgsz 512 --batch 32 --name det --project "$OUTD/runs" \
-    --weights ".gpu/weights/$DET_FROM" --optimizer AdamW --lr0 5e-4 --warmup-epochs 0.2 --device "$DEVICE" --workers 7 \
+    --weights ".gpu/weights/$DET_FROM" --optimizer AdamW --lr0 5e-4 --warmup-epochs 0.2 --device "$DEVICE" --workers "${DW:-7}" \
     --hours "$hours" > "$OUTD/det.log" 2>&1 &
 fi
 wait_jobs; echo "train done at $(el) s"

@@ -225,3 +225,43 @@ def draw_props(img: np.ndarray, rng: np.random.Generator, tile_px: float) -> lis
         box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
         props.append(Prop(kind, box))
     return props
+
+
+# Under a glass top: feet in slippers, chair legs, cups and bags on the floor, seen through the glass.
+UNDER_GLASS_KINDS = ("shoe", "shoe", "shoe", "rod", "cup", "card", "phone")
+SHARE_UNDER_GLASS = 0.6  # share of glass-table scenes with something under the glass
+MAX_UNDER_GLASS = 3
+
+
+def under_glass_rng(seed: int) -> np.random.Generator:
+    return np.random.default_rng([seed, 4545])
+
+
+def draw_under_glass(img: np.ndarray, surface: str, rng: np.random.Generator, tile_px: float) -> list[Prop]:
+    """On a glass table only: draw 0..MAX_UNDER_GLASS things lying under it onto `img` (H, W, 3)
+    float32 in place, softer and fainter than props on the top (seen through the glass, further
+    from the lens); returns their boxes (kind "under:" + the prop's kind).
+
+    A slipper's print under the glass is what a detector boxes as a tile in real photos of glass
+    tables, so it must see such things, unlabelled, in training."""
+    if surface != "glass" or rng.random() >= SHARE_UNDER_GLASS:
+        return []
+    h, w = img.shape[:2]
+    found = []
+    for _ in range(int(rng.integers(1, MAX_UNDER_GLASS + 1))):
+        kind = str(rng.choice(UNDER_GLASS_KINDS))
+        layer = np.zeros((h, w, 3), np.uint8)
+        mask = np.zeros((h, w), np.float32)
+        centre = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
+        _draw_one(kind, layer, mask, rng, centre, tile_px * rng.uniform(0.5, 1.0))
+        ys, xs = np.nonzero(mask > 0.5)
+        if not len(xs):
+            continue
+        sigma = rng.uniform(0.01, 0.06) * tile_px
+        layer_f = np.asarray(cv2.GaussianBlur(layer.astype(np.float32), (0, 0), sigma), np.float32)
+        mask = np.asarray(cv2.GaussianBlur(mask, (0, 0), sigma), np.float32)
+        through = rng.uniform(0.45, 0.9) * mask  # the glass lets this much through
+        img[:] = img * (1 - through[..., None]) + layer_f * rng.uniform(0.6, 1.0) * through[..., None]
+        box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+        found.append(Prop("under:" + kind, box))
+    return found

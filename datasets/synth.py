@@ -35,7 +35,7 @@ from datasets.hands import (
     lay_hand,
     sample_hand,
 )
-from datasets.props import draw_props, prop_rng
+from datasets.props import draw_props, draw_under_glass, prop_rng, under_glass_rng
 from datasets.render import (
     Camera,
     Label,
@@ -238,7 +238,8 @@ def render_scene(
     tiles = [replace(t, code=BACK) if i in behind else t for i, t in enumerate(tiles)]
 
     img, bg_kind = background(rng, h, w)
-    props = draw_props(img, prop_rng(seed), _tile_size_px(geoms))
+    props = draw_under_glass(img, bg_kind, under_glass_rng(seed), _tile_size_px(geoms))
+    props += draw_props(img, prop_rng(seed), _tile_size_px(geoms))
     light = rng.uniform(-math.pi, math.pi)
     # the shadow falls away from the light: that table direction, seen through the camera
     ends, _ = cam.project(np.array([target, target + 30 * np.array([-math.cos(light), -math.sin(light), 0])]))

@@ -199,9 +199,12 @@ def clutter(rng: np.random.Generator, img: np.ndarray) -> None:
     img[:] = img * (1 - alpha) + layer * alpha
 
 
-def background(rng: np.random.Generator, h: int, w: int) -> tuple[np.ndarray, str]:
-    """A table surface (h, w, 3) float32 in 0..255, and its kind."""
-    kind = str(rng.choice(KINDS, p=[0.24, 0.14, 0.12, 0.12, 0.08, 0.1, 0.12, 0.08]))
+def background(
+    rng: np.random.Generator, h: int, w: int, surface: str | None = None
+) -> tuple[np.ndarray, str]:
+    """A table surface (h, w, 3) float32 in 0..255, and its kind (`surface`, one of KINDS, or drawn)."""
+    drawn = str(rng.choice(KINDS, p=[0.24, 0.14, 0.12, 0.12, 0.08, 0.1, 0.12, 0.08]))
+    kind = surface or drawn  # drawn either way: one draw per scene, whatever the caller asks
     small = _MAKERS[kind](rng, max(8, h // 4), max(8, w // 4)).astype(np.float32)
     if rng.random() < 0.6:
         clutter(rng, small)

@@ -22,6 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from datasets.backgrounds import KINDS as SURFACES
 from datasets.backgrounds import background
 from datasets.faces import StyleUnavailableError, render_back
 from datasets.ghosts import draw_ghosts, ghost_rng
@@ -208,16 +209,20 @@ def render_scene(
     size: int = 1280,
     styles: Sequence[str] | None = None,
     focus: str = "hands",
+    surface: str | None = None,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Render one scene: (H, W, 3) uint8 RGB photo and its meta dict (ARCHITECTURE.md).
 
     `style` fixes the art; otherwise one of `styles` (default: every installed style) is drawn
-    from the seed. `focus` is one of FOCUSES. Same seed, style, size and focus give the same image.
+    from the seed. `focus` is one of FOCUSES. `surface` (one of backgrounds.KINDS) fixes the table top,
+    otherwise drawn. Same seed, style, size, focus and surface give the same image.
     """
     if not 160 <= size <= 8192:
         raise SynthError(f"image size must be 160..8192 px, got {size}")
     if focus not in FOCUSES:
         raise SynthError(f"unknown focus {focus!r}; known: {', '.join(FOCUSES)}")
+    if surface is not None and surface not in SURFACES:
+        raise SynthError(f"unknown surface {surface!r}; known: {', '.join(SURFACES)}")
     rng = np.random.default_rng(seed)
     style = _resolve_style(style, rng, styles)
     spec = STYLES[style]
@@ -237,7 +242,7 @@ def render_scene(
     behind = {i for i, g in enumerate(geoms) if not g.top_visible}
     tiles = [replace(t, code=BACK) if i in behind else t for i, t in enumerate(tiles)]
 
-    img, bg_kind = background(rng, h, w)
+    img, bg_kind = background(rng, h, w, surface)
     props = draw_under_glass(img, bg_kind, under_glass_rng(seed), _tile_size_px(geoms))
     props += draw_props(img, prop_rng(seed), _tile_size_px(geoms))
     light = rng.uniform(-math.pi, math.pi)
@@ -270,6 +275,8 @@ def render_scene(
         meta["variant"] = variant
     if focus != "hands":
         meta["focus"] = focus
+    if surface is not None:
+        meta["surface"] = surface
     return photo, meta
 
 
@@ -398,10 +405,10 @@ def draw_boxes(photo: np.ndarray, meta: dict[str, Any]) -> np.ndarray:
     return out
 
 
-def _render_one(job: tuple[Path, int, int, tuple[str, ...] | None, int, bool, str]) -> str:
-    out, seed, k, styles, size, preview, focus = job
+def _render_one(job: tuple[Path, int, int, tuple[str, ...] | None, int, bool, str, str | None]) -> str:
+    out, seed, k, styles, size, preview, focus, surface = job
     name = f"{k:06d}"
-    photo, meta = render_scene(scene_seed(seed, k), None, size, styles=styles, focus=focus)
+    photo, meta = render_scene(scene_seed(seed, k), None, size, styles=styles, focus=focus, surface=surface)
     write_scene(out, name, photo, meta)
     if preview:
         (out / "preview").mkdir(exist_ok=True)
@@ -421,13 +428,14 @@ def generate(
     workers: int = 1,
     preview: bool = False,
     focus: str = "hands",
+    surface: str | None = None,
 ) -> list[str]:
     """Render scenes start..start+n-1 into `out` (each scene's seed depends only on seed and index)."""
     for sub in ("images", "labels", "meta"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     bar = _progress(n)
     chosen = tuple(styles) if styles else None
-    jobs = [(out, seed, k, chosen, size, preview, focus) for k in range(start, start + n)]
+    jobs = [(out, seed, k, chosen, size, preview, focus, surface) for k in range(start, start + n)]
     names = []
     if workers > 1:
         import multiprocessing
@@ -478,6 +486,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="hands",
         help="hands (default) or bonus: close-ups of mostly flowers and seasons, for the second look",
     )
+    parser.add_argument("--surface", help=f"table top of every scene (default: drawn): {', '.join(SURFACES)}")
     args = parser.parse_args(argv)
     try:
         if args.list_styles:
@@ -495,6 +504,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         styles = parse_styles(args.styles)
         if args.focus not in FOCUSES:
             raise SynthError(f"unknown focus {args.focus!r}; known: {', '.join(FOCUSES)}")
+        if args.surface is not None and args.surface not in SURFACES:
+            raise SynthError(f"unknown surface {args.surface!r}; known: {', '.join(SURFACES)}")
         if not 1 <= args.workers <= 256:
             raise SynthError(f"--workers must be 1..256, got {args.workers}")
         generate(
@@ -508,6 +519,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.workers,
             args.preview,
             args.focus,
+            args.surface,
         )
     except (SynthError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -74,3 +76,38 @@ def test_ghosts_leave_the_scene_otherwise_as_it_was(monkeypatch: pytest.MonkeyPa
     assert meta["tiles"] == plain_meta["tiles"]
     assert [p for p in meta["props"] if p["kind"] != "ghost"] == plain_meta["props"]
     assert not np.array_equal(with_ghosts, without)
+
+
+def test_a_chosen_surface_keeps_the_tiles_and_is_recorded() -> None:
+    _, drawn = synth.render_scene(5, "procedural", 320)
+    _, glass = synth.render_scene(5, "procedural", 320, surface="glass")
+    assert glass["background"] == "glass" and glass["surface"] == "glass" and "surface" not in drawn
+    assert [t["code"] for t in glass["tiles"]] == [t["code"] for t in drawn["tiles"]]
+    photo, meta = synth.render_scene(5, "procedural", 320, surface="glass")
+    assert meta == glass and photo.shape[:2] == (meta["height"], meta["width"])
+    with pytest.raises(synth.SynthError, match="unknown surface"):
+        synth.render_scene(5, "procedural", 320, surface="lava")
+
+
+def test_the_cli_renders_on_a_chosen_surface(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        synth.main(
+            [
+                "--out",
+                str(tmp_path),
+                "--n",
+                "2",
+                "--styles",
+                "procedural",
+                "--size",
+                "240",
+                "--surface",
+                "glass",
+            ]
+        )
+        == 0
+    )
+    metas = sorted((tmp_path / "meta").glob("*.json"))
+    assert len(metas) == 2 and all('"surface": "glass"' in p.read_text() for p in metas)
+    assert synth.main(["--out", str(tmp_path), "--n", "1", "--surface", "lava"]) == 2
+    assert "unknown surface 'lava'" in capsys.readouterr().err

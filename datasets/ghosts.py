@@ -70,8 +70,8 @@ def draw_ghosts(
     keep_out = cv2.dilate(tiles, np.ones((3, 3), np.uint8), iterations=max(1, int(tile_px * 0.03)))
     source = img.copy()
     total = np.zeros((h, w), np.float32)
+    ys, xs = np.nonzero(tiles)
     for _ in range(int(rng.integers(1, MAX_GHOSTS + 1))):
-        ys, xs = np.nonzero(tiles)
         pick = int(rng.integers(len(xs)))
         point = (float(xs[pick]), float(ys[pick]))
         direction = rng.uniform(0, 2 * math.pi)

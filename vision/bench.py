@@ -435,12 +435,44 @@ class StageResult:
     tiles: int
     worst_classes: list[tuple[str, float, int]]  # (code, accuracy, tiles), the ten worst
     rejected_tiles: int = 0  # true tiles the classifier would leave out as "no tile"
+    # the detector's extra boxes by where they sit: on a ghost tile, on a thing under the glass, on a
+    # prop, on part of a tile, elsewhere (a check set of glass tables tells what ghosts cost)
+    extra_where: dict[str, int] = field(default_factory=dict)
+
+
+def _holds(xyxy: Sequence[float], x: float, y: float) -> bool:
+    return xyxy[0] <= x <= xyxy[2] and xyxy[1] <= y <= xyxy[3]
+
+
+def where_extra_boxes(
+    boxes: np.ndarray, true_xyxy: np.ndarray, props: Sequence[dict[str, Any]]
+) -> dict[str, int]:
+    """Count the boxes that match no tile (IoU under 0.5) by what lies under their centre: the first
+    scene prop (meta `props`) holding it ("ghost", "under glass" or "prop"), else "part of a tile"
+    (IoU 0.1 or more with one), else "elsewhere"."""
+    overlap = np.zeros(len(boxes))
+    if len(true_xyxy) and len(boxes):
+        overlap = iou_matrix(boxes, true_xyxy).max(axis=1)
+    counts: dict[str, int] = {}
+    for box, best in zip(boxes, overlap, strict=True):
+        if best >= 0.5:
+            continue
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        holders = (p["kind"] for p in props if _holds(p["xyxy"], cx, cy))
+        holder = next(holders, None)
+        if holder is not None:
+            where = "ghost" if holder == "ghost" else "under glass" if holder.startswith("under:") else "prop"
+        else:
+            where = "part of a tile" if best >= 0.1 else "elsewhere"
+        counts[where] = counts.get(where, 0) + 1
+    return counts
 
 
 def bench_stages(reader: TileReader, directory: Path, options: Options = Options()) -> StageResult:
     """Tell a detector miss from a misread: P/R of boxes alone, accuracy of reading the true boxes."""
     found = extra = missed = rejected = 0
     per_class: dict[str, list[int]] = {}
+    extra_where: dict[str, int] = {}
     metas = sorted((directory / "meta").glob("*.json"))[: options.limit]
     config = reader.classifier.config
     for meta_path in metas:
@@ -451,6 +483,8 @@ def bench_stages(reader: TileReader, directory: Path, options: Options = Options
         boxes, score = reader.detector.detect(rgb, reader.grid)
         counts = match_boxes(boxes, ["tile"] * len(boxes), score, true_xyxy, ["tile"] * len(tiles))
         found, extra, missed = found + counts.right, extra + counts.extra, missed + counts.missed
+        for where, n in where_extra_boxes(boxes, true_xyxy, meta.get("props", [])).items():
+            extra_where[where] = extra_where.get(where, 0) + n
         if not tiles:
             continue
         probabilities, not_tile = reader.classifier.read_boxes(rgb, true_xyxy)
@@ -469,17 +503,20 @@ def bench_stages(reader: TileReader, directory: Path, options: Options = Options
         tiles=len(hits),
         worst_classes=[(code, round(acc, 3), n) for acc, code, n in worst],
         rejected_tiles=rejected,
+        extra_where=dict(sorted(extra_where.items(), key=lambda item: -item[1])),
     )
 
 
 def format_stages(result: StageResult) -> str:
     worst = ", ".join(f"{code} {acc:.2f} ({n})" for code, acc, n in result.worst_classes)
+    where = ", ".join(f"{place} {n}" for place, n in result.extra_where.items())
     return (
         f"stages on {result.photos} synthetic photos: "
         f"detector alone precision {result.detector_precision:.3f} "
         f"recall {result.detector_recall:.3f}; classifier on true boxes {result.classifier_accuracy:.3f} "
         f"of {result.tiles} tiles ({result.rejected_tiles} left out as no tile)\n"
-        f"  worst classes (accuracy, tiles): {worst}"
+        f"  worst classes (accuracy, tiles): {worst}\n"
+        f"  the detector's extra boxes by where they sit: {where or 'none'}"
     )
 
 

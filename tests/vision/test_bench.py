@@ -32,6 +32,7 @@ from vision.bench import (
     normalise_hand,
     shows_whole_hand,
     summarise,
+    where_extra_boxes,
 )
 from vision.detections import Detections
 from vision.layout import layout_hand
@@ -306,6 +307,37 @@ def test_bench_stages_tell_a_missed_tile_from_a_misread(
     assert stages["detector_precision"] == 1.0 and stages["detector_recall"] == 0.75
     assert stages["classifier_accuracy"] == 0.75
     assert stages["worst_classes"][0] == ["9s", 0.0, 1]
+    assert stages["extra_where"] == {}  # every box it drew holds a tile
+
+
+def test_extra_boxes_are_told_apart_by_what_lies_under_them() -> None:
+    true_xyxy = np.array([[0, 0, 40, 56], [100, 0, 140, 56]], np.float32)
+    props = [
+        {"kind": "ghost", "xyxy": [200, 0, 260, 60]},
+        {"kind": "under:shoe", "xyxy": [300, 0, 380, 50]},
+        {"kind": "cup", "xyxy": [400, 0, 460, 60]},
+    ]
+    boxes = np.array(
+        [
+            [0, 0, 40, 56],  # a tile: not extra
+            [101, 1, 141, 57],  # the other tile, a little off: not extra
+            [210, 5, 250, 55],  # on the ghost
+            [310, 5, 350, 45],  # on the shoe under the glass
+            [405, 5, 445, 55],  # on the cup
+            [110, 20, 170, 80],  # half on a tile, its centre on bare table
+            [600, 600, 640, 656],  # on nothing
+        ],
+        np.float32,
+    )
+    assert where_extra_boxes(boxes, true_xyxy, props) == {
+        "ghost": 1,
+        "under glass": 1,
+        "prop": 1,
+        "part of a tile": 1,
+        "elsewhere": 1,
+    }
+    assert where_extra_boxes(boxes[:2], true_xyxy, props) == {}
+    assert where_extra_boxes(boxes[2:3], np.zeros((0, 4), np.float32), []) == {"elsewhere": 1}
 
 
 def _row(

@@ -3,15 +3,16 @@
 # all of it inside one device call:
 #   env END=540 T_RAND=150 T_MIX=200 CLS_FROM=cls31r.pt DET_FROM=det8r.pt bash .gpu/lease.sh
 # Renders hand scenes on every core (randomised sets until T_RAND s after the start, then the other
-# training styles until T_MIX s), cuts each chunk's crops and detector set in parallel, then
+# training styles until T_MIX s, then, with T_GLASS, scenes of every training style on glass tables until
+# T_GLASS s: ghost tiles and things under the glass), cuts each chunk's crops and detector set in parallel, then
 # fine-tunes the classifier and the detector side by side on the GPU until END s after the start.
 # A copier puts the newest weights (optimiser state dropped, so each file stays under the tool's
 # 16 MiB) and logs in $OUT every 20 s: a call stopped at its limit still brings them back.
-# Env: END T_RAND T_MIX CH (scenes per chunk) W (render workers) CW DW (the classifier's and the
+# Env: END T_RAND T_MIX T_GLASS (empty: no glass chunks) CH (scenes per chunk) W (render workers) CW DW (the classifier's and the
 #      detector's loaders, 7 each) DEVICE CLS_FROM DET_FROM (in
 #      .gpu/weights; empty: that model is not trained) OUTD (work folder) OUT (what comes back).
 set -u
-END=${END:-540} T_RAND=${T_RAND:-150} T_MIX=${T_MIX:-200} CH=${CH:-250} W=${W:-16} DEVICE=${DEVICE:-0}
+END=${END:-540} T_RAND=${T_RAND:-150} T_MIX=${T_MIX:-200} T_GLASS=${T_GLASS:-} CH=${CH:-250} W=${W:-16} DEVICE=${DEVICE:-0}
 CLS_FROM=${CLS_FROM-cls31r.pt} DET_FROM=${DET_FROM-det8r.pt}
 S=$(date +%s); el() { echo $(( $(date +%s) - S )); }
 OUTD=${OUTD:-/tmp/gpuw}; OUT=${OUT:-$OUTD/out}; mkdir -p "$OUTD" "$OUT"; LOG=$OUTD/driver.log
@@ -43,17 +44,18 @@ trap 'kill "$COPIER" 2>/dev/null' EXIT
 # every training style but randomized; the held-out ones (unicode_symbola, xmahjongg_dorothys) stay out
 MIX=procedural,procedural_bold,font_kai,font_ming,font_noto_serif,font_noto_sans,font_cwkai,kmahjongg_traditional,kmahjongg_default,kmahjongg_classic,kmahjongg_jade,gnome_smooth,gnome_postmodern,xmahjongg_real,mahjong_learner
 chunks=()
-gen() {  # name seed styles until: chunks of CH scenes, each in its own folder, one at least
+gen() {  # name seed styles until [surface]: chunks of CH scenes, each in its own folder, one at least
   local k=0
   while [ "$k" -eq 0 ] || [ "$(el)" -lt "$4" ]; do
     python3 -m datasets.synth --out "$OUTD/$1_$k" --n "$CH" --start $((k * CH)) --seed "$2" --styles "$3" \
-        --workers "$W" 2>"$OUTD/gen_$1_$k.err" | tail -1
+        ${5:+--surface "$5"} --workers "$W" 2>"$OUTD/gen_$1_$k.err" | tail -1
     if [ -d "$OUTD/$1_$k/meta" ]; then chunks+=("$1_$k"); else echo "FAIL gen $1: $(tail -n 1 "$OUTD/gen_$1_$k.err")"; return; fi
     k=$((k + 1)); echo "gen $1 chunk $k at $(el) s"
   done
 }
 gen hr 251 randomized "$T_RAND"
 gen hm 252 "$MIX" "$T_MIX"
+if [ -n "$T_GLASS" ]; then gen hg 253 "$MIX,randomized" "$T_GLASS" glass; fi
 sources=()
 for i in "${!chunks[@]}"; do
   c=${chunks[$i]}

@@ -191,6 +191,20 @@ def _draw_one(
     )
 
 
+def _mask_box(mask: np.ndarray) -> tuple[float, float, float, float] | None:
+    """The box of a drawn thing's sharp mask (before any blur), or None if it fell outside the image."""
+    ys, xs = np.nonzero(mask > 0.5)
+    if not len(xs):
+        return None
+    return (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
+
+
+def _soften(layer: np.ndarray, mask: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """A drawn thing out of focus: its 8-bit layer and its mask blurred alike, as float32."""
+    blurred = np.asarray(cv2.GaussianBlur(layer.astype(np.float32), (0, 0), sigma), np.float32)
+    return blurred, np.asarray(cv2.GaussianBlur(mask, (0, 0), sigma), np.float32)
+
+
 def draw_props(img: np.ndarray, rng: np.random.Generator, tile_px: float) -> list[Prop]:
     """Draw 0..MAX_PROPS props on `img` (H, W, 3) float32 in place; returns their boxes.
 
@@ -206,8 +220,8 @@ def draw_props(img: np.ndarray, rng: np.random.Generator, tile_px: float) -> lis
         mask = np.zeros((h, w), np.float32)
         centre = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
         _draw_one(kind, layer, mask, rng, centre, tile_px)
-        ys, xs = np.nonzero(mask > 0.5)
-        if not len(xs):
+        box = _mask_box(mask)
+        if box is None:
             continue
         # a soft shadow beside it, then the prop, a little out of focus at most
         offset = int(tile_px * 0.05)
@@ -218,11 +232,9 @@ def draw_props(img: np.ndarray, rng: np.random.Generator, tile_px: float) -> lis
         sigma = rng.uniform(0.0, 1.5)
         layer_f = layer.astype(np.float32)
         if sigma > 0.3:
-            layer_f = np.asarray(cv2.GaussianBlur(layer_f, (0, 0), sigma), np.float32)
-            mask = np.asarray(cv2.GaussianBlur(mask, (0, 0), sigma), np.float32)
+            layer_f, mask = _soften(layer, mask, sigma)
         shade = rng.uniform(0.85, 1.1)
         img[:] = img * (1 - mask[..., None]) + layer_f * shade * mask[..., None]
-        box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
         props.append(Prop(kind, box))
     return props
 
@@ -254,14 +266,11 @@ def draw_under_glass(img: np.ndarray, surface: str, rng: np.random.Generator, ti
         mask = np.zeros((h, w), np.float32)
         centre = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
         _draw_one(kind, layer, mask, rng, centre, tile_px * rng.uniform(0.5, 1.0))
-        ys, xs = np.nonzero(mask > 0.5)
-        if not len(xs):
+        box = _mask_box(mask)
+        if box is None:
             continue
-        sigma = rng.uniform(0.01, 0.06) * tile_px
-        layer_f = np.asarray(cv2.GaussianBlur(layer.astype(np.float32), (0, 0), sigma), np.float32)
-        mask = np.asarray(cv2.GaussianBlur(mask, (0, 0), sigma), np.float32)
+        layer_f, mask = _soften(layer, mask, rng.uniform(0.01, 0.06) * tile_px)
         through = rng.uniform(0.45, 0.9) * mask  # the glass lets this much through
         img[:] = img * (1 - through[..., None]) + layer_f * rng.uniform(0.6, 1.0) * through[..., None]
-        box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
         found.append(Prop("under:" + kind, box))
     return found

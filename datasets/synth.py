@@ -243,8 +243,9 @@ def render_scene(
     tiles = [replace(t, code=BACK) if i in behind else t for i, t in enumerate(tiles)]
 
     img, bg_kind = background(rng, h, w, surface)
-    props = draw_under_glass(img, bg_kind, under_glass_rng(seed), _tile_size_px(geoms))
-    props += draw_props(img, prop_rng(seed), _tile_size_px(geoms))
+    tile_px = _tile_size_px(geoms)
+    props = draw_under_glass(img, bg_kind, under_glass_rng(seed), tile_px)
+    props += draw_props(img, prop_rng(seed), tile_px)
     light = rng.uniform(-math.pi, math.pi)
     # the shadow falls away from the light: that table direction, seen through the camera
     ends, _ = cam.project(np.array([target, target + 30 * np.array([-math.cos(light), -math.sin(light), 0])]))
@@ -264,7 +265,7 @@ def render_scene(
         rng,
         light,
     )
-    props += draw_ghosts(img, before_tiles, bg_kind, ghost_rng(seed), _tile_size_px(geoms))
+    props += draw_ghosts(img, before_tiles, bg_kind, ghost_rng(seed), tile_px)
     lighting(img, rng)
     photo = camera_effects(img, rng)
 

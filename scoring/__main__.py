@@ -64,9 +64,10 @@ def _read(path: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise MalformedHandError(
-            f"{path} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
-        ) from None
+        # some of json's messages end in "at" ("Unterminated string starting at"): one "at" is enough
+        where = f"line {error.lineno} column {error.colno}"
+        message = error.msg.removesuffix(" at")
+        raise MalformedHandError(f"{path} is not valid JSON: {message} at {where}") from None
     except RecursionError:
         raise MalformedHandError(f"{path} is nested too deeply to be a hand") from None
     if not isinstance(data, dict):

@@ -158,6 +158,15 @@ def check_options(options: Options) -> None:
     if options.max_tai > 64:
         # 2^(tai-1) payouts grow fast; a cap this high is a typo, not a house rule.
         raise OptionError(f"max_tai {options.max_tai} is too large (at most 64)")
+    # checked here too, not only when read from JSON: an Options built in code must not fall through
+    # to another scheme's payments
+    for name, choices in (("payout_scheme", PAYOUT_SCHEMES), ("malaysian_payment", MALAYSIAN_PAYMENTS)):
+        value = getattr(options, name)
+        if value not in choices:
+            raise OptionError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    if options.payout_scheme == "table" and options.min_tai < 1:
+        # the table's first row is the 1-tai amount: a 0-tai win has no row to pay
+        raise OptionError("payout_table starts at 1 tai: with payout_scheme table, min_tai must be 1 or more")
 
 
 def options_to_json(options: Options) -> dict[str, Any]:

@@ -237,8 +237,10 @@ def pure_terminals(v: View) -> Outcome:
 
 
 def all_honours(v: View) -> Outcome:
-    """字一色: only winds and dragons."""
-    return Hit("only winds and dragons") if v.standard and all(is_honour(tile) for tile in v.tiles) else None
+    """字一色: only winds and dragons, as four sets and a pair or (Malaysian) seven pairs: the tiles make
+    the pattern, as they make a flush of seven pairs."""
+    shaped = v.standard or v.shape == SEVEN_PAIRS
+    return Hit("only winds and dragons") if shaped and all(is_honour(tile) for tile in v.tiles) else None
 
 
 def nine_gates(v: View) -> Outcome:
@@ -309,7 +311,9 @@ def _sequence_shape(v: View) -> bool:
 
 def _wait_problem(v: View) -> str | None:
     """Why the wait fails the sequence-hand rule, or None when it passes (seeds/001, RULES.md)."""
-    exposed_chows = sum(1 for meld in v.hand.melds if meld.kind == "chow" and not meld.concealed)
+    # counted before the win: a discard that completed the fourth chow was waited on by its other two
+    before_win = v.facts.melds_before_win()
+    exposed_chows = sum(1 for meld in before_win if meld.kind == "chow" and not meld.concealed)
     if exposed_chows == 4:
         return "four exposed chows leave a single-tile wait, which never makes a sequence hand"
     if v.context.self_drawn:

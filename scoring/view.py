@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from scoring.decompose import CODES, EIGHT_FLOWERS, STANDARD, Arrangement, Group, can_complete_all_chows
-from scoring.hand import Context, Hand
+from scoring.hand import Context, Hand, Meld
 from scoring.options import Options
 from scoring.tiles import FLY, TILE_NAMES, Tile, is_honour, is_suited, suit_of
 
@@ -48,20 +48,35 @@ class HandFacts:
             self._waits = self._compute_waits()
         return self._waits
 
+    def meld_won_into(self) -> Meld | None:
+        """The meld a winning discard completed when it lies in no concealed tile (laid down with the
+        tiles it completed), else None: before the win, that meld's other tiles were waiting. A
+        self-drawn tile is never melded (a chow, pong or kong is claimed from a discard)."""
+        winning = self.context.winning_tile
+        if winning is None or self.context.self_drawn or winning in self.hand.concealed:
+            return None
+        return next((m for m in self.hand.melds if m.kind != "kong" and winning in m.tiles), None)
+
+    def melds_before_win(self) -> list[Meld]:
+        """The melds laid down before the winning tile came (all but `meld_won_into`)."""
+        won_into = self.meld_won_into()
+        melds = list(self.hand.melds)
+        if won_into is not None:
+            melds.remove(won_into)
+        return melds
+
     def _compute_waits(self) -> frozenset[Tile]:
         winning = self.context.winning_tile
         if winning is None:
             return frozenset()
         concealed = list(self.hand.concealed)
-        melds = list(self.hand.melds)
+        melds = self.melds_before_win()
         if winning in concealed:
             concealed.remove(winning)
         else:
-            # The winning discard completed a meld laid down with it: that meld's other tiles were waiting.
-            meld = next((m for m in melds if m.kind != "kong" and winning in m.tiles), None)
+            meld = self.meld_won_into()
             if meld is None:
                 return frozenset()
-            melds.remove(meld)
             rest = list(meld.tiles)
             rest.remove(winning)
             concealed.extend(rest)

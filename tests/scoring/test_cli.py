@@ -49,6 +49,7 @@ def test_json_from_stdin_with_flags() -> None:
     [
         pytest.param("", "not valid JSON", id="empty"),
         pytest.param("{", "not valid JSON", id="truncated"),
+        pytest.param('{"concealed": "123m', "string starting at line 1 column 15", id="open-string"),
         pytest.param("[1, 2]", "JSON object", id="array"),
         pytest.param('{"concealed": "123q"}', "123q", id="unknown-tile"),
         pytest.param("[" * 100000, "", id="deep-nesting"),

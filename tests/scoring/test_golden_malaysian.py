@@ -277,6 +277,8 @@ LIMITS_AND_BOMBS = [
     my("big-four-winds-10", "EEE SSS WWW NNN 55p", tai=10, keys={"big_four_winds"}),
     my("big-four-winds-capped-by-max", "EEE SSS WWW NNN 55p", options={"max_tai": 8}, tai=8, raw=10),
     my("all-honours-5", "EEE SSS CCC FFF PP", tai=5, keys={"all_honours"}),
+    # all honours is made by the tiles, whatever their shape: seven pairs of them too
+    my("all-honours-seven-pairs-5", "EE SS WW NN CC FF PP", seat_wind="S", tai=5, keys={"all_honours"}),
     my(
         "four-kongs-5",
         "55p",

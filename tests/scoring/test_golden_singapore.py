@@ -251,6 +251,31 @@ SEQUENCE = [
         tai=1,
         keys={"self_drawn"},
     ),
+    # the discard that completed the fourth exposed chow was waited on by that chow's other two tiles
+    case(
+        "four-exposed-chows-discard-completes-fourth-two-sided",
+        "55p",
+        meld=("chow 123m", "chow 456p", "chow 789s", "chow 234s"),
+        winning_tile="1m",
+        tai=4,
+        keys={"sequence_hand"},
+    ),
+    case(
+        "four-exposed-chows-discard-completes-fourth-edge-wait-fails",
+        "55p",
+        meld=("chow 123m", "chow 456p", "chow 789s", "chow 234s"),
+        winning_tile="3m",
+        valid=False,
+        reason="below_minimum",
+    ),
+    case(
+        "four-exposed-chows-discard-single-pair-wait-fails",
+        "55p",
+        meld=("chow 123m", "chow 456p", "chow 789s", "chow 234s"),
+        winning_tile="5p",
+        valid=False,
+        reason="below_minimum",
+    ),
     case(
         "sequence-hand-dragon-pair-fails",
         "234m 567m 234p 678s CC",

@@ -19,8 +19,10 @@ from scoring import (
     default_options,
     format_hand,
     parse_hand_string,
+    score,
     score_json,
 )
+from scoring.hand import Context, Hand
 from scoring.tiles import ALL_CODES
 
 HAND = "123m 456p 789s CCC 55p"
@@ -218,6 +220,12 @@ MALFORMED = [
         {"concealed": HAND, "options": {"payout_table": []}}, OptionError, "non-empty", id="empty-table"
     ),
     pytest.param(
+        {"concealed": "123m 456p 789s WWW 55p", "options": {"min_tai": 0, "payout_scheme": "table"}},
+        OptionError,
+        "starts at 1 tai",
+        id="table-with-no-0-tai-row",
+    ),
+    pytest.param(
         {"concealed": HAND, "options": {"payout_table": [[1, 2, 3]]}},
         OptionError,
         "shooter",
@@ -342,3 +350,21 @@ def test_tile_codes_match_the_detector_classes() -> None:
     from scoring.tiles import BONUS
 
     assert set(classes.BONUS_CODES) == BONUS
+
+
+@pytest.mark.parametrize(
+    ("options", "quote"),
+    [
+        pytest.param(Options(payout_scheme="shooter"), "payout_scheme", id="scheme"),
+        pytest.param(
+            dataclasses.replace(default_options("malaysian"), malaysian_payment="Seed"),
+            "malaysian_payment",
+            id="malaysian-payment",
+        ),
+    ],
+)
+def test_options_built_in_code_are_checked_as_json_ones(options: Options, quote: str) -> None:
+    # a misspelt scheme must not fall through to another scheme's payments
+    hand = Hand(concealed=tuple(parse_hand_string("123p 456p 789p EEE 11p")))
+    with pytest.raises(OptionError, match=quote):
+        score(hand, Context(winning_tile="1p"), options=options)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import os
+import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -114,6 +115,7 @@ def init_state() -> None:
         "handled": [],  # photo sources already read, refused or declined: never read again by a rerun
         "display": None,  # (downscaled RGB, scale of the boxes)
         "photo_error": None,
+        "pending_typed": None,  # a typed hand waiting for the user's yes, as it would replace corrections
         "option_store": {},
     }
     for key, value in defaults.items():
@@ -284,7 +286,9 @@ def photo_ui() -> None:
 def manual_ui() -> None:
     """Type a hand as compact strings (RULES.md), for when there is no camera or photo."""
     st.text_input(
-        "Concealed tiles (with the winning tile)", key="typed_concealed", placeholder="123m 456p 789s 22m 55p"
+        "Concealed tiles (with the winning tile)",
+        key="typed_concealed",
+        placeholder="123m 456p 789s 555p 22m",
     )
     st.text_input("Exposed melds, one group each", key="typed_melds", placeholder="CCC 456p")
     st.text_input("Concealed kongs", key="typed_kongs", placeholder="5555s")
@@ -303,13 +307,34 @@ def manual_ui() -> None:
             st.error(f"At most {len(MELD_GROUPS)} melds and kongs together.")
             return
         rows = case_mod.rows_from_hand_strings(concealed, [*melds, *kongs], st.session_state["typed_bonus"])
+        if not rows:
+            st.error("Type at least one tile (or pick bonus tiles) first.")
+            return
         concealed_flags = {MELD_GROUPS[len(melds) + i]: True for i in range(len(kongs))}
-        set_base(
-            Base(rows=tuple(rows), source="typed", name="typed hand", meld_concealed=concealed_flags),
-            None,
-            None,
+        typed = Base(rows=tuple(rows), source="typed", name="typed hand", meld_concealed=concealed_flags)
+        if unsaved_corrections(st.session_state["base"]):
+            st.session_state["pending_typed"] = typed
+        else:
+            _use_typed(typed)
+    pending: Base | None = st.session_state.get("pending_typed")
+    if pending is not None:
+        st.warning(
+            "You have corrected the tiles of the current hand. Using the typed hand will replace them. "
+            "Download the case below first if you want to keep a copy."
         )
-        st.session_state["photo_error"] = None
+        replace, keep = st.columns(2)
+        if replace.button("Use the typed hand", key="typed_replace", type="primary", width="stretch"):
+            _use_typed(pending)
+            st.rerun()
+        if keep.button("Keep my corrections", key="typed_keep", width="stretch"):
+            st.session_state["pending_typed"] = None
+            st.rerun()
+
+
+def _use_typed(typed: Base) -> None:
+    set_base(typed, None, None)
+    st.session_state["photo_error"] = None
+    st.session_state["pending_typed"] = None
 
 
 def input_ui() -> None:
@@ -505,10 +530,11 @@ def _option_widget(spec: OptionSpec, key: str) -> Any:
         return st.checkbox(spec.label, key=key, help=spec.help or None)
     if spec.kind == "choice":
         return st.selectbox(spec.label, list(spec.choices), key=key, help=spec.help or None)
+    # no option is meaningfully negative; the scoring checks the finer limits (max tai at least 1)
     if spec.kind == "int":
-        return st.number_input(spec.label, step=1, key=key, help=spec.help or None)
+        return st.number_input(spec.label, min_value=0, step=1, key=key, help=spec.help or None)
     if spec.kind == "float":
-        return st.number_input(spec.label, step=0.5, key=key, help=spec.help or None)
+        return st.number_input(spec.label, min_value=0.0, step=0.5, key=key, help=spec.help or None)
     return st.text_input(spec.label, key=key, help=spec.help or None)
 
 
@@ -580,19 +606,38 @@ def score_case(
         return data, None, None
     try:
         return data, scoring.score_json(data), None
+    except scoring.OptionError as exc:
+        return data, None, f"Check the rules in the sidebar: {_with_option_labels(str(exc))}"
     except scoring.MalformedHandError as exc:
-        return data, None, str(exc)
+        return data, None, f"This is not a hand that can be scored: {exc}"
     except Exception as exc:  # the page must never show a traceback
         return data, None, f"The hand could not be scored ({type(exc).__name__}: {exc})."
+
+
+def _with_option_labels(message: str) -> str:
+    """An option error in the sidebar's words ("Min tai", not min_tai), longest names first."""
+    for spec in sorted(option_specs(scoring.Options, scoring.Options()), key=lambda s: -len(s.name)):
+        message = re.sub(rf"\b(option )?{spec.name}\b", f"“{spec.label}”", message)
+    return message
+
+
+def won_by_text(data: dict[str, Any]) -> str:
+    """How the win is scored: a replacement tile is drawn by the winner, whatever the radio says."""
+    if data["self_drawn"]:
+        return "self-drawn"
+    if set(data.get("circumstances") or ()) & scoring.REPLACEMENT_CIRCUMSTANCES:
+        return "self-drawn (a replacement tile)"
+    return "discard"
 
 
 def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
     """A plain-text summary to paste into a chat."""
     lines: list[str] = []
     rules = RULE_LABELS.get(data["rules"], data["rules"])
+    unit = str(result.get("unit") or "tai")
     if result.get("valid"):
         capped = f" (raw {result['raw_tai']})" if result.get("raw_tai") != result.get("tai") else ""
-        lines.append(f"{result['tai']} tai{capped}, {rules} rules")
+        lines.append(f"{result['tai']} {unit}{capped}, {rules} rules")
     else:
         lines.append(_invalid_message(result))
     hand = scoring.format_hand(data["concealed"]) if data["concealed"] else ""
@@ -607,11 +652,13 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
         + (f" | melds: {melds}" if melds else "")
         + (f" | bonus: {' '.join(data['bonus'])}" if data["bonus"] else "")
     )
-    how = "self-drawn" if data["self_drawn"] else "discard"
     lines.append(
-        f"Seat {data['seat_wind']}, prevailing {data['prevailing_wind']}, won by {how}"
+        f"Seat {data['seat_wind']}, prevailing {data['prevailing_wind']}, won by {won_by_text(data)}"
         + (f" on {data['winning_tile']}" if data.get("winning_tile") else "")
     )
+    circumstances = [_circumstance_label(c) for c in data.get("circumstances") or ()]
+    if circumstances or data.get("pay_all"):
+        lines.append("; ".join([*circumstances, *(["pay-all (包)"] if data.get("pay_all") else [])]))
     for pattern in result.get("patterns") or []:
         lines.append(
             f"  {pattern['name']} {pattern.get('name_zh', '')}: {pattern['tai']}"
@@ -620,7 +667,7 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
     payout = result.get("payout") or {}
     if result.get("valid"):
         for player in payout.get("players") or []:
-            lines.append(f"  {_player_label(player)}: {player['amount']:+g}")
+            lines.append(f"  {_player_label(player)}: {_amount(player['amount'])}")
         for item in payout.get("instant_payouts") or []:
             lines.append(f"  Instant: {_instant_line(item)}")
     return "\n".join(lines)
@@ -632,8 +679,13 @@ def _invalid_message(result: dict[str, Any]) -> str:
 
 
 def _player_label(player: dict[str, Any]) -> str:
-    label = ROLE_LABELS.get(str(player.get("role")), str(player.get("role")).capitalize())
-    return f"{label} (pays all)" if player.get("liable") else label
+    if player.get("liable"):
+        return "Liable player (pays all)"
+    return ROLE_LABELS.get(str(player.get("role")), str(player.get("role")).capitalize())
+
+
+def _amount(amount: float) -> str:
+    return f"{amount:+g}" if amount else "0"
 
 
 def result_ui(
@@ -644,13 +696,13 @@ def result_ui(
     option_problems: list[str],
 ) -> None:
     st.subheader("Result")
-    if not build.hand["concealed"] and not build.hand["melds"]:
+    if not build.hand["concealed"] and not build.hand["melds"] and not build.hand["bonus"]:
         st.caption("The score appears here once there are tiles.")
         return
     for problem in [*option_problems, *build.problems]:
         st.warning(problem)
     if error:
-        st.error(f"This is not a hand that can be scored: {error}")
+        st.error(error)
     if result is None:
         return
     for warning in result.get("warnings") or []:
@@ -685,7 +737,7 @@ def result_ui(
             pd.DataFrame(
                 {
                     "Player": [_player_label(p) for p in players],
-                    "Amount": [f"{p['amount']:+g}" for p in players],
+                    "Amount": [_amount(p["amount"]) for p in players],
                 }
             ).set_index("Player")
         )

@@ -359,7 +359,8 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
             }
         )
         meld_groups.append(group)
-    if not concealed and not melds:
+    # bonus tiles alone are a hand to score: eight flowers wins whatever the rest (RULES.md)
+    if not concealed and not melds and not bonus:
         problems.append("No tiles in the hand yet: upload a photo, try a sample, or type a hand.")
     return HandBuild(
         hand={"concealed": concealed, "melds": melds, "bonus": bonus},

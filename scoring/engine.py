@@ -110,6 +110,12 @@ class _Invalid(Exception):
         self.warnings = warnings or []
 
 
+# Won on a replacement tile: always drawn by the winner, so the win is scored as a self-draw.
+REPLACEMENT_CIRCUMSTANCES: frozenset[str] = frozenset(
+    {"replacement_tile", "kong_replacement", "kong_on_kong"}
+)
+
+
 def _check_tiles(hand: Hand, ruleset: Ruleset, options: Options) -> None:
     hand_types = set(ruleset.hand_tiles(options))
     proper = [*hand.concealed, *(tile for meld in hand.melds for tile in meld.tiles)]
@@ -140,7 +146,7 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
         )
     kongs = sum(1 for meld in hand.melds if meld.kind == "kong")
     self_drawn = context.self_drawn
-    replacement = circ & {"replacement_tile", "kong_replacement", "kong_on_kong"}
+    replacement = circ & REPLACEMENT_CIRCUMSTANCES
     if replacement and not self_drawn:
         # A replacement tile is always drawn by the winner.
         self_drawn = True

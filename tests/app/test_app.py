@@ -408,8 +408,88 @@ def test_pay_all_makes_the_discarder_pay_everything(app: AppTest, install: Insta
     app.checkbox(key="pay_all").check().run()
     no_problem(app)
     pay = payout_rows(app)
-    assert pay["Discarder (pays all)"] == ["-8"], pay
-    assert pay["Other player"] == ["+0", "+0"] or pay["Other player"] == ["-0", "-0"], pay
+    assert pay["Liable player (pays all)"] == ["-8"], pay
+    assert pay["Other player"] == ["0", "0"], pay
+    assert "Liable player (pays all): -8" in summary(app) and "pay-all" in summary(app)
+
+
+def test_pay_all_on_a_self_draw_names_no_discarder(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    app.radio(key="won_by").set_value("self-drawn").run()
+    app.checkbox(key="pay_all").check().run()
+    no_problem(app)
+    pay = payout_rows(app)
+    assert "Discarder" not in pay and len(pay["Liable player (pays all)"]) == 1, pay
+    assert pay["Loser"] == ["0", "0"], pay
+
+
+def test_a_replacement_tile_win_is_summarised_as_the_self_draw_it_is_scored_as(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 22m", melds="CCC", kongs="5555s")
+    app.multiselect(key="circumstances").set_value(["replacement_tile"]).run()
+    no_problem(app)
+    assert app.radio(key="won_by").value == "discard"
+    text = summary(app)
+    assert "won by self-drawn (a replacement tile)" in text, text
+    assert "Won on a replacement tile" in text, text
+
+
+def test_eight_flowers_alone_are_scored(app: AppTest) -> None:
+    app.multiselect(key="typed_bonus").set_value(["F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"]).run()
+    app.button(key="typed_use").click().run()
+    no_problem(app)
+    assert any(t.startswith("**5 tai**") for t in texts(app, "success")), result_text(app)
+    assert "Eight flowers" in result_text(app)
+
+
+def test_an_empty_typed_hand_is_refused_and_keeps_the_hand(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    app.text_input(key="typed_concealed").input("").run()
+    app.text_input(key="typed_melds").input("").run()
+    app.button(key="typed_use").click().run()
+    no_problem(app)
+    assert any("Type at least one tile" in t for t in texts(app, "error")), texts(app, "error")
+    assert len(app.session_state["base"].rows) == 14
+
+
+def test_a_typed_hand_asks_before_replacing_corrections(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
+    photo_base = app.session_state["base"]
+    typed_hand(app, "123m 456p 789s 22m", melds="PPP")
+    no_problem(app)
+    assert app.session_state["base"] is photo_base  # not replaced yet: the user is asked
+    assert any("Using the typed hand will replace them" in t for t in texts(app, "warning"))
+    app.button(key="typed_keep").click().run()
+    assert app.session_state["base"] is photo_base and app.session_state["pending_typed"] is None
+    assert case_edits(app) == {"0": {"tile": "9m"}}
+    app.button(key="typed_use").click().run()
+    app.button(key="typed_replace").click().run()
+    no_problem(app)
+    assert app.session_state["base"].source == "typed"
+    assert not any("will replace them" in t for t in texts(app, "warning"))
+
+
+def test_an_option_error_points_at_the_sidebar_in_its_words(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    app.selectbox(key="opt_singapore_payout_scheme").set_value("table").run()
+    app.number_input(key="opt_singapore_min_tai").set_value(0).run()
+    no_problem(app)
+    errors = texts(app, "error")
+    assert any(t.startswith("Check the rules in the sidebar:") and "“Min tai”" in t for t in errors), errors
+    assert not any("min_tai" in t or "not a hand" in t for t in errors), errors
+
+
+def typed_hand(app: AppTest, concealed: str, melds: str = "", kongs: str = "") -> None:
+    app.text_input(key="typed_concealed").input(concealed).run()
+    app.text_input(key="typed_melds").input(melds).run()
+    app.text_input(key="typed_kongs").input(kongs).run()
+    app.button(key="typed_use").click().run()
+
+
+def case_edits(app: AppTest) -> dict[str, Any]:
+    return dict(app.session_state[f"tiles_{app.session_state['version']}"]["edited_rows"])
 
 
 def test_malaysian_rules_three_seats(app: AppTest) -> None:

@@ -474,10 +474,49 @@ def _circumstance_label(key: str) -> str:
     return CIRCUMSTANCE_LABELS.get(key, key.replace("_", " "))
 
 
+CONTEXT_KEYS = ("seat_wind", "prevailing_wind", "circumstances")
+
+
+def _switch_context(rules: str, seats: list[str]) -> None:
+    """On a rule-set switch, keep each rule set's seat, prevailing wind and circumstances (as its
+    options are kept), so switching there and back loses nothing; what the new set cannot hold (a
+    North seat in the 3-player game) is said, not dropped silently."""
+    state = st.session_state
+    before = state.get("context_rules")
+    state["context_rules"] = rules
+    if before is None or before == rules:
+        return
+    store: dict[str, dict[str, Any]] = state.setdefault("context_store", {})
+    store[before] = {key: state[key] for key in CONTEXT_KEYS if key in state}
+    kept = store.get(rules)
+    if kept is not None:
+        for key, value in kept.items():
+            state[key] = value
+        return
+    dropped = [
+        f"{WIND_LABELS[state[key]]} {label}"
+        for key, label in (("seat_wind", "seat"), ("prevailing_wind", "prevailing wind"))
+        if state.get(key) is not None and state[key] not in seats
+    ]
+    for key in ("seat_wind", "prevailing_wind"):
+        if state.get(key) is not None and state[key] not in seats:
+            state[key] = seats[0]
+    offered = scoring.circumstances_for(rules)
+    gone = [c for c in state.get("circumstances", []) if c not in offered]
+    if gone:
+        state["circumstances"] = [c for c in state["circumstances"] if c in offered]
+    if dropped or gone:
+        lost = [*dropped, *(_circumstance_label(c) for c in gone)]
+        state["context_note"] = (
+            f"{RULE_LABELS.get(rules, rules)} has no {', no '.join(lost)}: set to East / left out."
+        )
+
+
 def context_ui(hand: dict[str, Any], rules: str) -> Context:
     """How the hand was won; every widget is keyed so the choices survive reruns."""
     st.subheader("How was it won?")
     seats = ["E", "S", "W"] if rules == "malaysian" else ["E", "S", "W", "N"]
+    _switch_context(rules, seats)
     left, right = st.columns(2)
     seat = left.selectbox("Your seat wind", seats, format_func=_wind_label, key="seat_wind")
     prevailing = right.selectbox("Prevailing wind", seats, format_func=_wind_label, key="prevailing_wind")
@@ -505,6 +544,9 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         "Special circumstances", list(offered), key="circumstances", format_func=_circumstance_label
     )
     pay_all = st.checkbox("Pay-all (包): one liable player pays everything", key="pay_all")
+    note = st.session_state.pop("context_note", None)
+    if note:
+        st.info(note)
     return Context(
         seat_wind=seat or "E",
         prevailing_wind=prevailing or "E",
@@ -516,26 +558,33 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
 
 
 def _option_applies(spec: OptionSpec, rules: str) -> bool:
-    """Malaysian-only options (their help says so) are hidden under other rule sets, which ignore them."""
-    return rules == "malaysian" or not spec.help.startswith("Malaysian")
+    """Options a rule set ignores (Singapore's payout scheme under Malaysian rules, Malaysian points
+    under Singapore's) are hidden: changing them would change nothing."""
+    return not spec.rules or rules in spec.rules
 
 
-def _option_widget(spec: OptionSpec, key: str) -> Any:
+def _option_label(spec: OptionSpec, rules: str) -> str:
+    """The option's label in the rule set's unit ("Min fan" under Malaysian rules)."""
+    unit = scoring.get_ruleset(rules).unit_name
+    return re.sub(r"\btai\b", unit, spec.label)
+
+
+def _option_widget(spec: OptionSpec, key: str, label: str) -> Any:
     if spec.kind == "list":
         help_text = (
             spec.help + " " if spec.help else ""
         ) + "Type one entry per tai, separated by commas: an amount (8) or shooter/each (4/2)."
-        return st.text_input(spec.label, key=key, help=help_text)
+        return st.text_input(label, key=key, help=help_text)
     if spec.kind == "bool":
-        return st.checkbox(spec.label, key=key, help=spec.help or None)
+        return st.checkbox(label, key=key, help=spec.help or None)
     if spec.kind == "choice":
-        return st.selectbox(spec.label, list(spec.choices), key=key, help=spec.help or None)
+        return st.selectbox(label, list(spec.choices), key=key, help=spec.help or None)
     # no option is meaningfully negative; the scoring checks the finer limits (max tai at least 1)
     if spec.kind == "int":
-        return st.number_input(spec.label, min_value=0, step=1, key=key, help=spec.help or None)
+        return st.number_input(label, min_value=0, step=1, key=key, help=spec.help or None)
     if spec.kind == "float":
-        return st.number_input(spec.label, min_value=0.0, step=0.5, key=key, help=spec.help or None)
-    return st.text_input(spec.label, key=key, help=spec.help or None)
+        return st.number_input(label, min_value=0.0, step=0.5, key=key, help=spec.help or None)
+    return st.text_input(label, key=key, help=spec.help or None)
 
 
 def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
@@ -571,7 +620,7 @@ def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
             if not _option_applies(spec, rules):
                 values[spec.name] = store.get(spec.name, spec.default)
                 continue
-            value = _option_widget(spec, key)
+            value = _option_widget(spec, key, _option_label(spec, rules))
             store[spec.name] = value
             if spec.kind == "list":
                 try:

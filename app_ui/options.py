@@ -21,6 +21,7 @@ class OptionSpec:
     default: Any
     help: str
     choices: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()  # the rule sets that read this option; empty: every rule set
 
     @property
     def label(self) -> str:
@@ -65,7 +66,10 @@ def option_specs(options_cls: type, defaults: Any) -> list[OptionSpec]:
             kind = "list"
         else:
             kind = "text"
-        specs.append(OptionSpec(name=f.name, kind=kind, default=default, help=help_text, choices=choices))
+        rules = tuple(str(r) for r in (f.metadata.get("rules") or ())) if f.metadata else ()
+        specs.append(
+            OptionSpec(name=f.name, kind=kind, default=default, help=help_text, choices=choices, rules=rules)
+        )
     return specs
 
 

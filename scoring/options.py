@@ -21,6 +21,11 @@ DEFAULT_PAYOUT_TABLE: tuple[tuple[float, float], ...] = ((4, 2), (7, 3), (11, 5)
 
 TableRow = float | tuple[float, float]
 
+# An option's metadata "rules" names the rule sets that read it (none: every rule set), so a UI can
+# leave out the options a rule set ignores.
+SINGAPORE_ONLY: tuple[str, ...] = ("singapore",)
+MALAYSIAN_ONLY: tuple[str, ...] = ("malaysian",)
+
 
 @dataclass(frozen=True)
 class Options:
@@ -28,10 +33,13 @@ class Options:
 
     min_tai: int = field(default=1, metadata={"help": "Minimum tai (fan) for a valid win."})
     max_tai: int = field(default=5, metadata={"help": "Cap on tai (fan); a limit hand scores this."})
-    unit: float = field(default=1, metadata={"help": "Amount paid for a 1-tai hand (Singapore)."})
+    unit: float = field(
+        default=1, metadata={"rules": SINGAPORE_ONLY, "help": "Amount paid for a 1-tai hand (Singapore)."}
+    )
     payout_scheme: str = field(
         default="standard",
         metadata={
+            "rules": SINGAPORE_ONLY,
             "help": "standard, shooter_pays (discarder pays all on a discard) or table.",
             "choices": PAYOUT_SCHEMES,
         },
@@ -39,29 +47,49 @@ class Options:
     payout_table: tuple[TableRow, ...] = field(
         default=DEFAULT_PAYOUT_TABLE,
         metadata={
+            "rules": SINGAPORE_ONLY,
             "help": "For the table scheme, per tai: an amount (base, standard shares) "
-            "or [shooter pays, each pays on self-draw]."
+            "or [shooter pays, each pays on self-draw].",
         },
     )
     instant_payouts: bool = field(
-        default=True, metadata={"help": "Show instant payouts: kongs, animal pairs, flower sets."}
+        default=True,
+        metadata={"rules": SINGAPORE_ONLY, "help": "Show instant payouts: kongs, animal pairs, flower sets."},
     )
-    self_draw_tai: bool = field(default=False, metadata={"help": "A self-drawn win scores +1 tai."})
+    self_draw_tai: bool = field(
+        default=False, metadata={"rules": SINGAPORE_ONLY, "help": "A self-drawn win scores +1 tai."}
+    )
     fully_concealed_tai: bool = field(
-        default=True, metadata={"help": "Fully concealed hand won by self-draw scores 1 tai (门清)."}
+        default=True,
+        metadata={
+            "rules": SINGAPORE_ONLY,
+            "help": "Fully concealed hand won by self-draw scores 1 tai (门清).",
+        },
     )
     pure_green: bool = field(
-        default=True, metadata={"help": "Pure green (绿一色) scores 4; off: scored as a flush."}
+        default=True,
+        metadata={"rules": SINGAPORE_ONLY, "help": "Pure green (绿一色) scores 4; off: scored as a flush."},
     )
-    humanly_hand: bool = field(default=True, metadata={"help": "Humanly hand (人胡) is a limit hand."})
+    humanly_hand: bool = field(
+        default=True, metadata={"rules": SINGAPORE_ONLY, "help": "Humanly hand (人胡) is a limit hand."}
+    )
     lesser_sequence_wait_rule: bool = field(
-        default=False, metadata={"help": "Lesser sequence hand (小平胡) also needs a two-sided wait."}
+        default=False,
+        metadata={
+            "rules": SINGAPORE_ONLY,
+            "help": "Lesser sequence hand (小平胡) also needs a two-sided wait.",
+        },
     )
-    north_wind: bool = field(default=True, metadata={"help": "Malaysian: the set keeps the North wind."})
-    points_per_fan: int = field(default=20, metadata={"help": "Malaysian: points per fan."})
+    north_wind: bool = field(
+        default=True, metadata={"rules": MALAYSIAN_ONLY, "help": "Malaysian: the set keeps the North wind."}
+    )
+    points_per_fan: int = field(
+        default=20, metadata={"rules": MALAYSIAN_ONLY, "help": "Malaysian: points per fan."}
+    )
     malaysian_payment: str = field(
         default="seed",
         metadata={
+            "rules": MALAYSIAN_ONLY,
             "help": "Malaysian: seed (discarder pays double, third player nothing) or discarder_and_other.",
             "choices": MALAYSIAN_PAYMENTS,
         },

@@ -260,24 +260,31 @@ def sidebar_keys(at: AppTest) -> set[str]:
     return {str(getattr(w, "key", "")) for kind in kinds for w in at.sidebar.get(kind)}
 
 
-def test_every_option_is_in_the_sidebar(app: AppTest) -> None:
+def test_every_option_a_rule_set_reads_is_in_its_sidebar_and_no_other(app: AppTest) -> None:
     import dataclasses
 
     import scoring
 
+    def read_by(rules: str) -> set[str]:
+        return {
+            f"opt_{rules}_{f.name}"
+            for f in dataclasses.fields(scoring.Options)
+            if rules in f.metadata.get("rules", (rules,))
+        }
+
+    every = {f"opt_{r}_{f.name}" for r in scoring.RULESET_NAMES for f in dataclasses.fields(scoring.Options)}
     keys = sidebar_keys(app)
-    singapore = {
-        f.name
-        for f in dataclasses.fields(scoring.Options)
-        if not str(f.metadata.get("help", "")).startswith("Malaysian")
-    }
-    assert {f"opt_singapore_{name}" for name in singapore} <= keys
+    assert read_by("singapore") <= keys and not (every - read_by("singapore")) & keys
+    assert "opt_singapore_points_per_fan" not in keys and "opt_singapore_min_tai" in keys
     app.selectbox(key="rules").set_value("malaysian").run()
     no_problem(app)
     keys = sidebar_keys(app)
-    assert {f"opt_malaysian_{f.name}" for f in dataclasses.fields(scoring.Options)} <= keys
-    # Each rule set starts from its own defaults (Malaysian minimum 5 fan).
+    assert read_by("malaysian") <= keys and not (every - read_by("malaysian")) & keys
+    # the Singapore payout options change nothing under Malaysian rules, so they are not offered
+    assert "opt_malaysian_payout_scheme" not in keys and "opt_malaysian_unit" not in keys
+    # Each rule set starts from its own defaults (Malaysian minimum 5 fan), labelled in its unit.
     assert app.number_input(key="opt_malaysian_min_tai").value == 5
+    assert app.number_input(key="opt_malaysian_min_tai").label == "Min fan"
 
 
 def test_bad_payout_table_is_explained(app: AppTest) -> None:
@@ -548,3 +555,25 @@ def test_circumstances_follow_the_rule_set(app: AppTest) -> None:
     assert "Won on a kong's replacement tile" in offered
     assert "Humanly hand" not in offered
     assert app.multiselect(key="circumstances").value == []
+
+
+def test_a_rule_set_switch_keeps_each_sets_context_and_says_what_it_cannot_hold(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    app.selectbox(key="seat_wind").set_value("N").run()
+    app.selectbox(key="prevailing_wind").set_value("N").run()
+    app.multiselect(key="circumstances").set_value(["humanly"]).run()
+    singapore_result = result_text(app)
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    assert app.selectbox(key="seat_wind").value == "E"
+    notes = texts(app, "info")
+    assert any("North seat" in t and "Humanly hand" in t for t in notes), notes
+    app.selectbox(key="seat_wind").set_value("S").run()
+    app.selectbox(key="rules").set_value("singapore").run()
+    no_problem(app)
+    assert app.selectbox(key="seat_wind").value == "N"
+    assert app.selectbox(key="prevailing_wind").value == "N"
+    assert app.multiselect(key="circumstances").value == ["humanly"]
+    assert result_text(app) == singapore_result
+    app.selectbox(key="rules").set_value("malaysian").run()
+    assert app.selectbox(key="seat_wind").value == "S"  # the Malaysian choice kept too

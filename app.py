@@ -274,10 +274,12 @@ def photo_ui() -> None:
         if replace.button("Read the new photo", key="pending_replace", type="primary", width="stretch"):
             _read_and_mark(pending)
             st.session_state["pending"] = None
+            st.rerun()  # the question is answered: the page shows the new tiles, or the file's error alone
         if keep.button("Keep my corrections", key="pending_keep", width="stretch"):
             st.session_state["handled"] = [*st.session_state["handled"], pending[2]]
             st.session_state["declined"] = [*st.session_state["declined"], pending[2]]
             st.session_state["pending"] = None
+            st.session_state["photo_error"] = None  # an earlier file's error is not this choice's
             st.rerun()
     if st.session_state["photo_error"]:
         st.error(st.session_state["photo_error"])
@@ -512,6 +514,23 @@ def _switch_context(rules: str, seats: list[str]) -> None:
         )
 
 
+def _hold_winning_tile(choices: list[str | None]) -> str | None:
+    """A winning tile a tile edit took out of the hand is set aside, not lost: the box shows "(not set)"
+    and the choice comes back when the tile does (unless the user chose another meanwhile). Returns the
+    tile set aside, if any."""
+    state = st.session_state
+    current = state.get("winning_tile")
+    if current is not None and current not in choices:
+        state["winning_tile_wanted"] = current
+        state["winning_tile"] = None
+    wanted = state.get("winning_tile_wanted")
+    if wanted is not None and wanted in choices and state.get("winning_tile") is None:
+        state["winning_tile"] = wanted
+        state["winning_tile_wanted"] = None
+        return None
+    return wanted
+
+
 def context_ui(hand: dict[str, Any], rules: str) -> Context:
     """How the hand was won; every widget is keyed so the choices survive reruns."""
     st.subheader("How was it won?")
@@ -528,13 +547,17 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         format_func=lambda v: "Discard (someone threw it)" if v == "discard" else "Self-drawn",
     )
     choices = [None, *case_mod.hand_tile_choices(hand)]
+    gone = _hold_winning_tile(choices)
     winning = st.selectbox(
         "Winning tile",
         choices,
         key="winning_tile",
         format_func=lambda c: "(not set)" if c is None else c,
         help="Needed for the sequence-hand (平胡) wait rule.",
+        on_change=lambda: st.session_state.update(winning_tile_wanted=None),
     )
+    if gone:
+        st.caption(f"Winning tile {gone} set aside: no {gone} in the hand now (it comes back with the tile).")
     offered = scoring.circumstances_for(rules)
     # A choice the other rule set offered would make the widget fail after a rule-set switch.
     kept = [c for c in st.session_state.get("circumstances", []) if c in offered]

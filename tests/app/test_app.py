@@ -577,3 +577,36 @@ def test_a_rule_set_switch_keeps_each_sets_context_and_says_what_it_cannot_hold(
     assert result_text(app) == singapore_result
     app.selectbox(key="rules").set_value("malaysian").run()
     assert app.selectbox(key="seat_wind").value == "S"  # the Malaysian choice kept too
+
+
+def test_a_winning_tile_edited_away_is_set_aside_and_comes_back(app: AppTest) -> None:
+    typed_hand(app, "234m 345p 678s 789s 55p")
+    app.selectbox(key="winning_tile").set_value("2m").run()
+    assert any(t.startswith("**4 tai**") for t in texts(app, "success")), result_text(app)
+    first = next(i for i, r in enumerate(app.session_state["base"].rows) if r.code == "2m")
+    edit_tiles(app, {"edited_rows": {str(first): {"tile": "5m"}}, "added_rows": [], "deleted_rows": []})
+    no_problem(app)
+    assert app.selectbox(key="winning_tile").value is None
+    assert any("Winning tile 2m set aside" in t for t in texts(app, "caption")), texts(app, "caption")
+    edit_tiles(app, {"edited_rows": {}, "added_rows": [], "deleted_rows": []})
+    no_problem(app)
+    assert app.selectbox(key="winning_tile").value == "2m"
+    assert any(t.startswith("**4 tai**") for t in texts(app, "success")), result_text(app)
+
+
+def test_a_bad_file_taken_over_corrections_leaves_only_its_error(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
+    version = app.session_state["version"]
+    upload(app, b"not an image at all", name="notaphoto.jpg")
+    app.button(key="pending_replace").click().run()
+    no_problem(app)
+    assert any("notaphoto.jpg" in t for t in texts(app, "error")), texts(app, "error")
+    assert not any("will replace them" in t for t in texts(app, "warning")), texts(app, "warning")
+    assert app.session_state["version"] == version and case_edits(app) == {"0": {"tile": "9m"}}
+    # the next file declined: the earlier file's error goes with the question
+    upload(app, photo_bytes(shade=30), name="second.jpg")
+    app.button(key="pending_keep").click().run()
+    no_problem(app)
+    assert not any("notaphoto.jpg" in t for t in texts(app, "error")), texts(app, "error")

@@ -724,6 +724,9 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
         + (f" | melds: {melds}" if melds else "")
         + (f" | bonus: {' '.join(data['bonus'])}" if data["bonus"] else "")
     )
+    if result.get("arrangement"):
+        # the sets the score was counted on, in order: what the table checks, not the photo's order
+        lines.append(f"Read as: {result['arrangement']}")
     lines.append(
         f"Seat {data['seat_wind']}, prevailing {data['prevailing_wind']}, won by {won_by_text(data)}"
         + (f" on {data['winning_tile']}" if data.get("winning_tile") else "")

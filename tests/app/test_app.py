@@ -610,3 +610,9 @@ def test_a_bad_file_taken_over_corrections_leaves_only_its_error(app: AppTest, i
     app.button(key="pending_keep").click().run()
     no_problem(app)
     assert not any("notaphoto.jpg" in t for t in texts(app, "error")), texts(app, "error")
+
+
+def test_the_summary_shows_the_sets_the_score_was_counted_on(app: AppTest) -> None:
+    typed_hand(app, "4722237m 99p 72m", melds="876s")
+    no_problem(app)
+    assert "Read as: 234m 222m 777m [678s] 99p" in summary(app), summary(app)

@@ -116,6 +116,8 @@ def init_state() -> None:
         "display": None,  # (downscaled RGB, scale of the boxes)
         "photo_error": None,
         "pending_typed": None,  # a typed hand waiting for the user's yes, as it would replace corrections
+        "pending_case": None,  # the same for a case file opened again
+        "case_error": None,
         "option_store": {},
     }
     for key, value in defaults.items():
@@ -339,12 +341,78 @@ def _use_typed(typed: Base) -> None:
     st.session_state["pending_typed"] = None
 
 
+def open_case_ui() -> None:
+    """Open a case downloaded earlier: its hand, rules, options and how it was won, as it was scored."""
+    uploaded = st.file_uploader(
+        "Open a case (the JSON file this app downloads)", type=["json"], key="case_upload"
+    )
+    if uploaded is not None and f"case:{uploaded.file_id}" not in st.session_state["handled"]:
+        st.session_state["handled"] = [*st.session_state["handled"], f"case:{uploaded.file_id}"]
+        try:
+            opened = case_mod.open_case(uploaded.name, uploaded.getvalue())
+        except case_mod.CaseFileError as exc:
+            st.session_state["case_error"] = str(exc)
+        else:
+            st.session_state["case_error"] = None
+            if unsaved_corrections(st.session_state["base"]):
+                st.session_state["pending_case"] = opened
+            else:
+                st.session_state["case_to_open"] = opened
+                st.rerun()
+    pending: case_mod.OpenedCase | None = st.session_state.get("pending_case")
+    if pending is not None:
+        st.warning(
+            f"You have corrected the tiles of the current hand. Opening **{pending.base.name}** will "
+            "replace them. Download the case below first if you want to keep a copy."
+        )
+        replace, keep = st.columns(2)
+        if replace.button("Open the case", key="case_replace", type="primary", width="stretch"):
+            st.session_state["case_to_open"] = pending
+            st.session_state["pending_case"] = None
+            st.rerun()
+        if keep.button("Keep my corrections", key="case_keep", width="stretch"):
+            st.session_state["pending_case"] = None
+            st.rerun()
+    if st.session_state.get("case_error"):
+        st.error(st.session_state["case_error"])
+
+
+def apply_opened_case() -> None:
+    """Set the widgets to an opened case's rules, options and context: before any widget is drawn, as
+    Streamlit lets a widget's value be set only then."""
+    opened: case_mod.OpenedCase | None = st.session_state.pop("case_to_open", None)
+    if opened is None:
+        return
+    state = st.session_state
+    state["rules"] = opened.rules
+    store = state["option_store"].setdefault(opened.rules, {})
+    for spec in option_specs(scoring.Options, scoring.default_options(opened.rules)):
+        value = opened.options.get(spec.name, spec.default)
+        if spec.kind == "list":
+            value = format_number_list(value)
+        elif spec.kind == "float":
+            value = float(value)
+        store[spec.name] = value
+        state[f"opt_{opened.rules}_{spec.name}"] = value
+    won = opened.context
+    state["context_rules"] = opened.rules
+    state["seat_wind"], state["prevailing_wind"] = won.seat_wind, won.prevailing_wind
+    state["won_by"] = "self-drawn" if won.self_drawn else "discard"
+    state["winning_tile"], state["winning_tile_wanted"] = won.winning_tile, None
+    state["circumstances"] = list(won.circumstances)
+    state["pay_all"] = won.pay_all
+    set_base(opened.base, None, None)
+    state["photo_error"] = None
+
+
 def input_ui() -> None:
-    photo_tab, typed_tab = st.tabs(["📷 Photo", "⌨️ Type a hand"])
+    photo_tab, typed_tab, case_tab = st.tabs(["📷 Photo", "⌨️ Type a hand", "📂 Open a case"])
     with photo_tab:
         photo_ui()
     with typed_tab:
         manual_ui()
+    with case_tab:
+        open_case_ui()
 
 
 # --------------------------------------------------------------------------- tiles and corrections
@@ -853,6 +921,7 @@ def download_ui(data: dict[str, Any], base: Base, rows: list[TileRow], result: d
 def main() -> None:
     st.set_page_config(page_title="Mahjong tai calculator", page_icon="🀄", layout="centered")
     init_state()
+    apply_opened_case()
     st.title("🀄 Mahjong tai calculator")
     st.caption("Snap the winning hand, check the tiles, say how it was won: tai and payouts.")
     rules, options, option_problems = rules_ui()

@@ -529,3 +529,81 @@ def rows_from_reading(
         for i in order
     ]
     return rows, meld_concealed
+
+
+# ---------------------------------------------------------------------------- a saved case, opened again
+
+# A case the app writes is a few kilobytes; anything this large is not one.
+MAX_CASE_BYTES = 2_000_000
+
+
+class CaseFileError(ValueError):
+    """A file that cannot be opened as a case (one line, naming the file)."""
+
+
+@dataclass(frozen=True)
+class OpenedCase:
+    """A downloaded case read back: its tiles as the base rows, and the rules, options and context."""
+
+    base: Base
+    rules: str
+    options: Mapping[str, Any]
+    context: Context
+
+
+def open_case(name: str, data: bytes) -> OpenedCase:
+    """Read a case file (the app's download, or any scoring JSON input) back; CaseFileError if it is not one.
+
+    The scoring fields at the top level are what `python -m scoring` replays, so they are what is opened:
+    the hand as scored, in its groups, with the rules, options and how it was won."""
+    import scoring  # the app's dependency; imported here so the case model stays importable on its own
+    from scoring.options import options_from_mapping
+
+    if len(data) > MAX_CASE_BYTES:
+        raise CaseFileError(f"{name} is too large to be a case file ({len(data):,} bytes)")
+    try:
+        case = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CaseFileError(f"{name} is not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        where = f"line {error.lineno} column {error.colno}"
+        raise CaseFileError(f"{name} is not valid JSON: {error.msg.removesuffix(' at')} at {where}") from None
+    except RecursionError:
+        raise CaseFileError(f"{name} is nested too deeply to be a case") from None
+    if not isinstance(case, dict):
+        raise CaseFileError(f"{name} must hold a JSON object (a case downloaded from this app)")
+    try:
+        rules = case.get("rules", "singapore")
+        if not isinstance(rules, str):
+            raise scoring.RulesetError(f"rules must be a rule set's name, got {rules!r}")
+        ruleset = scoring.get_ruleset(rules)
+        overrides = case.get("options") or {}
+        if not isinstance(overrides, Mapping):
+            raise scoring.OptionError(f"options must be an object, got {type(overrides).__name__}")
+        options = options_from_mapping(scoring.default_options(rules), overrides)
+        hand, won = scoring.hand_from_json(case)
+    except scoring.MalformedHandError as error:
+        raise CaseFileError(f"{name}: {error}") from None
+    for wind, what in ((won.seat_wind, "seat"), (won.prevailing_wind, "prevailing wind")):
+        if wind not in ruleset.seats:
+            raise CaseFileError(f"{name}: {wind} is not a {what} in the {rules} rules")
+    offered = scoring.circumstances_for(rules)
+    unknown = sorted(set(won.circumstances) - set(offered))
+    if unknown:
+        raise CaseFileError(f"{name}: the {rules} rules know no {', '.join(unknown)}")
+    if len(hand.melds) > MAX_MELDS:
+        raise CaseFileError(f"{name}: {len(hand.melds)} melds, at most {MAX_MELDS}")
+    rows = rows_from_hand_strings(hand.concealed, [m.tiles for m in hand.melds], hand.bonus)
+    if not rows:
+        raise CaseFileError(f"{name} holds no tiles")
+    context = Context(
+        seat_wind=won.seat_wind,
+        prevailing_wind=won.prevailing_wind,
+        self_drawn=won.self_drawn,
+        winning_tile=won.winning_tile,
+        circumstances=tuple(c for c in offered if c in won.circumstances),
+        pay_all=won.pay_all,
+    )
+    kongs = {MELD_GROUPS[i]: True for i, meld in enumerate(hand.melds) if meld.concealed}
+    base = Base(rows=tuple(rows), source="case", name=name, meld_concealed=kongs)
+    return OpenedCase(base=base, rules=rules, options=dataclasses.asdict(options), context=context)

@@ -616,3 +616,57 @@ def test_the_summary_shows_the_sets_the_score_was_counted_on(app: AppTest) -> No
     typed_hand(app, "4722237m 99p 72m", melds="876s")
     no_problem(app)
     assert "Read as: 234m 222m 777m [678s] 99p" in summary(app), summary(app)
+
+
+def open_case_file(at: AppTest, data: bytes, name: str = "mahjong-case.json") -> AppTest:
+    at.file_uploader(key="case_upload").upload(name, data, "application/json")
+    return at.run()
+
+
+def test_a_downloaded_case_opens_again_as_it_was_scored(app: AppTest) -> None:
+    app.selectbox(key="rules").set_value("singapore").run()
+    app.number_input(key="opt_singapore_max_tai").set_value(8).run()
+    typed_hand(app, "123m 456p 22m", melds="CCC", kongs="5555s")
+    app.selectbox(key="seat_wind").set_value("S").run()
+    app.radio(key="won_by").set_value("self-drawn").run()
+    app.selectbox(key="winning_tile").set_value("2m").run()
+    app.multiselect(key="circumstances").set_value(["last_tile"]).run()
+    app.checkbox(key="pay_all").check().run()
+    no_problem(app)
+    saved = json.dumps(app.session_state["case_json"]).encode()
+    before, tai_before = summary(app), texts(app, "success")
+
+    fresh = AppTest.from_file(str(APP), default_timeout=60)
+    fresh.run()
+    open_case_file(fresh, saved)
+    no_problem(fresh)
+    assert texts(fresh, "success") == tai_before, result_text(fresh)
+    assert summary(fresh) == before
+    assert fresh.number_input(key="opt_singapore_max_tai").value == 8
+    assert fresh.selectbox(key="seat_wind").value == "S" and fresh.checkbox(key="pay_all").value
+    assert fresh.session_state["base"].meld_concealed == {"meld 2": True}
+
+
+@pytest.mark.parametrize(
+    ("data", "quote"),
+    [
+        pytest.param(
+            b'{"concealed": "123m', "is not valid JSON: Unterminated string starting at line 1", id="json"
+        ),
+        pytest.param(b"[1, 2]", "must hold a JSON object", id="array"),
+        pytest.param(b'{"concealed": "123q"}', "123q", id="tile"),
+        pytest.param(b'{"concealed": "123m", "options": {"max_tai": -1}}', "max_tai", id="option"),
+        pytest.param(
+            b'{"rules": "malaysian", "concealed": "123p", "seat_wind": "N"}', "N is not a seat", id="seat"
+        ),
+        pytest.param(b"\xff\xfe", "not UTF-8", id="bytes"),
+    ],
+)
+def test_a_bad_case_file_is_one_line_and_keeps_the_hand(app: AppTest, data: bytes, quote: str) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    base = app.session_state["base"]
+    open_case_file(app, data, name="broken.json")
+    no_problem(app)
+    errors = [t for t in texts(app, "error") if t.startswith("broken.json")]
+    assert len(errors) == 1 and quote in errors[0] and "\n" not in errors[0], texts(app, "error")
+    assert app.session_state["base"] is base

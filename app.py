@@ -818,6 +818,9 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
 
 def _invalid_message(result: dict[str, Any]) -> str:
     message = str(result.get("message") or result.get("reason") or "")
+    if result.get("reason") == "impossible_context":
+        # the hand may well win: it is what was said of the win that cannot be
+        return f"How it was won does not fit: {message}. Change it under *How was it won?*"
     return message if message.lower().startswith("not a") else f"Not a valid win: {message}"
 
 

@@ -670,3 +670,12 @@ def test_a_bad_case_file_is_one_line_and_keeps_the_hand(app: AppTest, data: byte
     errors = [t for t in texts(app, "error") if t.startswith("broken.json")]
     assert len(errors) == 1 and quote in errors[0] and "\n" not in errors[0], texts(app, "error")
     assert app.session_state["base"] is base
+
+
+def test_circumstances_that_cannot_be_are_not_blamed_on_the_hand(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    app.selectbox(key="seat_wind").set_value("S").run()
+    app.multiselect(key="circumstances").set_value(["heavenly"]).run()
+    no_problem(app)
+    errors = texts(app, "error")
+    assert any(t.startswith("How it was won does not fit:") and "East" in t for t in errors), errors

@@ -664,7 +664,8 @@ def _option_widget(spec: OptionSpec, key: str, label: str) -> Any:
     if spec.kind == "list":
         help_text = (
             spec.help + " " if spec.help else ""
-        ) + "Type one entry per tai, separated by commas: an amount (8) or shooter/each (4/2)."
+        ) + "Type one entry per tai, separated by commas: an amount (8) or shooter/each (4/2: the shooter "
+        "pays 4 on a discard, each loser 2 on a self-draw)."
         return st.text_input(label, key=key, help=help_text)
     if spec.kind == "bool":
         return st.checkbox(label, key=key, help=spec.help or None)

@@ -34,7 +34,11 @@ class Options:
     min_tai: int = field(default=1, metadata={"help": "Minimum tai (fan) for a valid win."})
     max_tai: int = field(default=5, metadata={"help": "Cap on tai (fan); a limit hand scores this."})
     unit: float = field(
-        default=1, metadata={"rules": SINGAPORE_ONLY, "help": "Amount paid for a 1-tai hand (Singapore)."}
+        default=1,
+        metadata={
+            "rules": SINGAPORE_ONLY,
+            "help": "Amount paid for a 1-tai hand, and the unit of instant payouts (Singapore).",
+        },
     )
     payout_scheme: str = field(
         default="standard",
@@ -49,7 +53,8 @@ class Options:
         metadata={
             "rules": SINGAPORE_ONLY,
             "help": "For the table scheme, per tai: an amount (base, standard shares) "
-            "or [shooter pays, each pays on self-draw].",
+            "or [shooter pays on a discard, each loser pays on a self-draw]; amounts as they are "
+            "(unit does not scale them; instant payouts stay in units).",
         },
     )
     instant_payouts: bool = field(

@@ -85,6 +85,10 @@ class Layout:
     # on every season) or "one" (one plant on all eight); then only the number or name tells them.
     bonus_pictures: str = "own"
     bonus_ink: str = "br"  # palette keys (r, g, b, k = black) of the flower and the season numbers
+    # > 0: the flowers' and seasons' numbers printed bolder, their ink grown by this share of the
+    # number box's width, as sets whose numbers are chunky brush strokes print them (a font's thin
+    # 一 fitted to the box is a hairline; many makers' 一 is a short, thick stroke)
+    bonus_number_bold: float = 0.0
     bonus_numbers: bool = True  # False: the set prints only the picture and the name (梅 ... 冬)
     # False: no name either (many sets); number script, ink or picture must tell the tile.
     bonus_names: bool = True
@@ -731,13 +735,28 @@ def bonus_number_box(layout: Layout, code: str) -> Box:
 def _bonus_number(pen: Pen, recipe: FaceRecipe, code: str, colour: RGB) -> None:
     n = int(code[1])
     box = bonus_number_box(recipe.layout, code)
+    bold = recipe.layout.bonus_number_bold
+    target = Pen(Image.new("RGBA", pen.image.size, (0, 0, 0, 0))) if bold > 0 else pen
     if bonus_numeral_script(recipe, code) == "chinese":
-        glyph(pen, recipe, CN_NUMERALS[n - 1], box, colour)
+        glyph(target, recipe, CN_NUMERALS[n - 1], box, colour)
     elif recipe.font is not None:
-        draw_text_fit(pen, str(n), box, colour, recipe.font, recipe.font_index)
+        draw_text_fit(target, str(n), box, colour, recipe.font, recipe.font_index)
     else:
         digit_box = (box[0] + 0.02, box[1], box[2] - 0.04, box[3])
-        draw_strokes(pen.draw, str(n), pen.box(digit_box), colour, weight=0.16)
+        draw_strokes(target.draw, str(n), target.box(digit_box), colour, weight=0.16)
+    if bold > 0:
+        pen.image.alpha_composite(grown_ink(target.image, colour, bold * (box[2] - box[0]) * pen.w))
+
+
+def grown_ink(layer: Image.Image, colour: RGB, radius_px: float) -> Image.Image:
+    """`layer`'s ink (one colour) grown by `radius_px` on every side, as a bolder print of it."""
+    alpha = np.asarray(layer)[..., 3]
+    k = max(1, round(radius_px))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+    out = np.zeros((*alpha.shape, 4), np.uint8)
+    out[..., :3] = colour
+    out[..., 3] = cv2.dilate(alpha, kernel)
+    return Image.fromarray(out)
 
 
 INDEX_BOX: Box = (0.0, 0.0, 0.16, 0.14)

@@ -181,7 +181,7 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
     if font is None:
         # brush strokes draw no flower or season name: the number and the picture must tell them apart
         layout = replace(recipe.layout, bonus_pictures="own", bonus_numbers=True)
-        return season_corner(last_knobs(replace(recipe, layout=layout), rng), rng)
+        return bold_numbers(season_corner(last_knobs(replace(recipe, layout=layout), rng), rng), rng)
     layout = recipe.layout
     if rng.random() < 0.35 and bonus_groups_differ(recipe):
         layout = replace(layout, bonus_names=False)
@@ -190,7 +190,7 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
     layout = replace(layout, bonus_name_ink=str(rng.choice(list("kkkrgb"))))
     if layout.bonus_names and rng.random() < 0.2:
         layout = replace(layout, bonus_numbers=False)
-    return season_corner(last_knobs(replace(recipe, layout=layout), rng), rng)
+    return bold_numbers(season_corner(last_knobs(replace(recipe, layout=layout), rng), rng), rng)
 
 
 def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
@@ -259,6 +259,15 @@ def season_corner(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     if names and boxes_meet(mirrored, name_box):
         return recipe
     return replace(recipe, layout=replace(layout, season_number_box=mirrored))
+
+
+def bold_numbers(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
+    """Drawn after every other knob: one numbered set in three prints its flowers' and seasons'
+    numbers as chunky strokes (`Layout.bonus_number_bold`), as many brush-printed sets do."""
+    layout = recipe.layout
+    if not layout.bonus_numbers or rng.random() >= 1 / 3:
+        return recipe
+    return replace(recipe, layout=replace(layout, bonus_number_bold=float(rng.uniform(0.03, 0.08))))
 
 
 def boxes_meet(a: Box, b: Box) -> bool:

@@ -25,6 +25,7 @@ from datasets.faces import (
 from datasets.randomized import (
     FACE_TEXT,
     VARIANTS,
+    bold_numbers,
     bonus_groups_differ,
     bonus_tiles_told_apart,
     boxes_meet,
@@ -640,3 +641,37 @@ def test_the_seasons_number_moves_only_in_numbered_sets_and_never_onto_a_name() 
         if recipe.font is not None and layout.bonus_names:
             names = layout.english_name_box if layout.name_script == "english" else layout.bonus_char_box
             assert not boxes_meet(seasons, names)
+
+
+@pytest.mark.parametrize("numerals", ["chinese", "arabic"])
+def test_a_bold_number_is_the_same_number_grown_in_its_own_ink(numerals: str) -> None:
+    box = (0.6, 0.04, 0.94, 0.3)
+    layout = Layout(bonus_pictures="random", seed=5, bonus_number_box=box)
+    thin = FaceRecipe(bonus_numerals=numerals, layout=layout)
+    bold = replace(thin, layout=replace(thin.layout, bonus_number_bold=0.06))
+    red = thin.palette.red  # the seasons' number ink ("br")
+    height, width = render_face(thin, "S1").shape[:2]
+    inset_w, inset_h = thin.layout.art_inset  # the number box is placed within the art's inset
+    left, top = width * (1 - inset_w) / 2, height * (1 - inset_h) / 2
+    x0, x1 = (int(left + v * width * inset_w) for v in box[::2])
+    y0, y1 = (int(top + v * height * inset_h) for v in box[1::2])
+    for code in ("S1", "S2"):
+        before, after = render_face(thin, code), render_face(bold, code)
+        inside_before, inside_after = _near(before[y0:y1, x0:x1], red), _near(after[y0:y1, x0:x1], red)
+        assert inside_after > 1.5 * inside_before > 0  # a hairline 一 becomes a stroke
+        # grown around the number (a few pixels past its box), the rest of the face as it was
+        rim = round(0.06 * (box[2] - box[0]) * width) + 3
+        changed = np.abs(after.astype(int) - before.astype(int)).max(axis=2) > 0
+        changed[max(0, y0 - rim) : y1 + rim, max(0, x0 - rim) : x1 + rim] = False
+        assert not changed.any()
+
+
+def test_bold_numbers_only_in_numbered_sets_a_share_of_them() -> None:
+    fonts = installed_fonts()
+    recipes = [random_recipe(v, fonts) for v in range(96)]
+    bold = [r for r in recipes if r.layout.bonus_number_bold > 0]
+    assert 8 <= len(bold) <= 50
+    assert all(r.layout.bonus_numbers and 0.03 <= r.layout.bonus_number_bold <= 0.08 for r in bold)
+    unnumbered = replace(recipes[0], layout=replace(recipes[0].layout, bonus_numbers=False))
+    rng = np.random.default_rng(0)
+    assert all(bold_numbers(unnumbered, rng) is unnumbered for _ in range(20))

@@ -229,6 +229,21 @@ def _read_and_mark(incoming: tuple[str, bytes, str]) -> None:
     st.session_state["photo_error"] = read_photo(*incoming)
 
 
+def replace_or_keep(action: str, replace_label: str, key: str) -> str | None:
+    """Ask before `action` (e.g. "Reading **x.jpg**") replaces the user's corrections: "replace" or
+    "keep" once a button is pressed, else None. Every way in (photo, typed hand, case file) asks alike."""
+    st.warning(
+        f"You have corrected the tiles of the current hand. {action} will replace them. "
+        "Download the case below first if you want to keep a copy."
+    )
+    replace, keep = st.columns(2)
+    if replace.button(replace_label, key=f"{key}_replace", type="primary", width="stretch"):
+        return "replace"
+    if keep.button("Keep my corrections", key=f"{key}_keep", width="stretch"):
+        return "keep"
+    return None
+
+
 def photo_ui() -> None:
     """Upload, camera and sample photos. A new photo replaces the tiles, unless the user has corrections:
     then they are asked first, so nothing they typed is lost silently."""
@@ -268,16 +283,12 @@ def photo_ui() -> None:
         st.caption(f"{uploaded.name} was not read: you kept your corrections to {base.name or 'the hand'}.")
     pending = st.session_state["pending"]
     if pending is not None:
-        st.warning(
-            f"You have corrected the tiles of the current hand. Reading **{pending[0]}** will replace "
-            "them. Download the case below first if you want to keep a copy."
-        )
-        replace, keep = st.columns(2)
-        if replace.button("Read the new photo", key="pending_replace", type="primary", width="stretch"):
+        answer = replace_or_keep(f"Reading **{pending[0]}**", "Read the new photo", "pending")
+        if answer == "replace":
             _read_and_mark(pending)
             st.session_state["pending"] = None
             st.rerun()  # the question is answered: the page shows the new tiles, or the file's error alone
-        if keep.button("Keep my corrections", key="pending_keep", width="stretch"):
+        if answer == "keep":
             st.session_state["handled"] = [*st.session_state["handled"], pending[2]]
             st.session_state["declined"] = [*st.session_state["declined"], pending[2]]
             st.session_state["pending"] = None
@@ -322,16 +333,12 @@ def manual_ui() -> None:
             _use_typed(typed)
     pending: Base | None = st.session_state.get("pending_typed")
     if pending is not None:
-        st.warning(
-            "You have corrected the tiles of the current hand. Using the typed hand will replace them. "
-            "Download the case below first if you want to keep a copy."
-        )
-        replace, keep = st.columns(2)
-        if replace.button("Use the typed hand", key="typed_replace", type="primary", width="stretch"):
+        answer = replace_or_keep("Using the typed hand", "Use the typed hand", "typed")
+        if answer == "replace":
             _use_typed(pending)
-            st.rerun()
-        if keep.button("Keep my corrections", key="typed_keep", width="stretch"):
+        if answer == "keep":
             st.session_state["pending_typed"] = None
+        if answer:
             st.rerun()
 
 
@@ -361,16 +368,10 @@ def open_case_ui() -> None:
                 st.rerun()
     pending: case_mod.OpenedCase | None = st.session_state.get("pending_case")
     if pending is not None:
-        st.warning(
-            f"You have corrected the tiles of the current hand. Opening **{pending.base.name}** will "
-            "replace them. Download the case below first if you want to keep a copy."
-        )
-        replace, keep = st.columns(2)
-        if replace.button("Open the case", key="case_replace", type="primary", width="stretch"):
+        answer = replace_or_keep(f"Opening **{pending.base.name}**", "Open the case", "case")
+        if answer == "replace":
             st.session_state["case_to_open"] = pending
-            st.session_state["pending_case"] = None
-            st.rerun()
-        if keep.button("Keep my corrections", key="case_keep", width="stretch"):
+        if answer:
             st.session_state["pending_case"] = None
             st.rerun()
     if st.session_state.get("case_error"):

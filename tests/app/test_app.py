@@ -679,3 +679,18 @@ def test_circumstances_that_cannot_be_are_not_blamed_on_the_hand(app: AppTest) -
     no_problem(app)
     errors = texts(app, "error")
     assert any(t.startswith("How it was won does not fit:") and "East" in t for t in errors), errors
+
+
+def test_a_case_opened_over_corrections_asks_first(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
+    photo_base = app.session_state["base"]
+    open_case_file(app, json.dumps({"concealed": "123m 456p 789s 22m 555p"}).encode(), name="old.json")
+    no_problem(app)
+    assert app.session_state["base"] is photo_base
+    assert any("Opening **old.json** will replace them" in t for t in texts(app, "warning"))
+    app.button(key="case_replace").click().run()
+    no_problem(app)
+    assert app.session_state["base"].source == "case" and app.session_state["base"].name == "old.json"
+    assert not any("will replace them" in t for t in texts(app, "warning"))

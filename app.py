@@ -399,7 +399,11 @@ def apply_opened_case() -> None:
     state["context_rules"] = opened.rules
     state["seat_wind"], state["prevailing_wind"] = won.seat_wind, won.prevailing_wind
     state["won_by"] = "self-drawn" if won.self_drawn else "discard"
-    state["winning_tile"], state["winning_tile_wanted"] = won.winning_tile, None
+    state["winning_tile_wanted"] = None
+    if won.winning_tile is None:
+        state.pop("winning_tile", None)  # the box's first choice, "(not set)"
+    else:
+        state["winning_tile"] = won.winning_tile
     state["circumstances"] = list(won.circumstances)
     state["pay_all"] = won.pay_all
     set_base(opened.base, None, None)
@@ -591,7 +595,7 @@ def _hold_winning_tile(choices: list[str | None]) -> str | None:
     current = state.get("winning_tile")
     if current is not None and current not in choices:
         state["winning_tile_wanted"] = current
-        state["winning_tile"] = None
+        del state["winning_tile"]  # not None: the box would show no choice rather than "(not set)"
     wanted = state.get("winning_tile_wanted")
     if wanted is not None and wanted in choices and state.get("winning_tile") is None:
         state["winning_tile"] = wanted
@@ -663,10 +667,11 @@ def _option_label(spec: OptionSpec, rules: str) -> str:
 
 def _option_widget(spec: OptionSpec, key: str, label: str) -> Any:
     if spec.kind == "list":
-        help_text = (
-            spec.help + " " if spec.help else ""
-        ) + "Type one entry per tai, separated by commas: an amount (8) or shooter/each (4/2: the shooter "
-        "pays 4 on a discard, each loser 2 on a self-draw)."
+        how = (
+            "Type one entry per tai, separated by commas: an amount (8) or shooter/each (4/2: the shooter "
+            "pays 4 on a discard, each loser 2 on a self-draw)."
+        )
+        help_text = (spec.help + " " if spec.help else "") + how
         return st.text_input(label, key=key, help=help_text)
     if spec.kind == "bool":
         return st.checkbox(label, key=key, help=spec.help or None)

@@ -772,9 +772,9 @@ def won_by_text(data: dict[str, Any]) -> str:
     """How the win is scored: a replacement tile is drawn by the winner, whatever the radio says."""
     if data["self_drawn"]:
         return "self-drawn"
-    if set(data.get("circumstances") or ()) & scoring.REPLACEMENT_CIRCUMSTANCES:
-        return "self-drawn (a replacement tile)"
-    return "discard"
+    ruleset = scoring.get_ruleset(data["rules"])
+    why = scoring.drawn_by_winner(data.get("bonus") or (), data.get("circumstances") or (), ruleset)
+    return f"self-drawn ({why})" if why else "discard"
 
 
 def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:

@@ -8,7 +8,7 @@ Public API (ARCHITECTURE.md):
 """
 
 from scoring.api import score_json
-from scoring.engine import REASONS, REPLACEMENT_CIRCUMSTANCES, PatternScore, Score, score
+from scoring.engine import REASONS, REPLACEMENT_CIRCUMSTANCES, PatternScore, Score, drawn_by_winner, score
 from scoring.errors import (
     HandStringError,
     MalformedHandError,
@@ -45,6 +45,7 @@ __all__ = [
     "UnknownTileError",
     "circumstances_for",
     "default_options",
+    "drawn_by_winner",
     "format_hand",
     "get_ruleset",
     "hand_from_json",

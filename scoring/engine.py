@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from scoring.decompose import (
@@ -25,7 +26,7 @@ from scoring.options import Options, check_options, default_options
 from scoring.patterns import is_hand_level
 from scoring.payout import Payout, no_payout
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
-from scoring.tiles import FLOWERS, FLY, SEASONS
+from scoring.tiles import FLOWERS, FLY, SEASONS, Tile
 from scoring.view import HandFacts, Hit, Note, View
 
 REASONS: dict[str, str] = {
@@ -116,6 +117,19 @@ REPLACEMENT_CIRCUMSTANCES: frozenset[str] = frozenset(
 )
 
 
+def drawn_by_winner(bonus: Sequence[Tile], circumstances: Iterable[str], ruleset: Ruleset) -> str | None:
+    """Why this win can only be a self-draw, whatever was said (None if it need not be): a replacement
+    tile is drawn by the winner, and so is the eighth flower of eight flowers (seeds/001: 自摸), unless
+    it was robbed from another player (robbing the eighth)."""
+    circumstances = set(circumstances)
+    if circumstances & REPLACEMENT_CIRCUMSTANCES:
+        return "a replacement-tile win is a self-draw"
+    all_eight = set(FLOWERS + SEASONS) <= set(bonus)
+    if ruleset.handless_wins and all_eight and "robbing_eighth" not in circumstances:
+        return "eight flowers are drawn by the winner, a self-draw"
+    return None
+
+
 def _check_tiles(hand: Hand, ruleset: Ruleset, options: Options) -> None:
     hand_types = set(ruleset.hand_tiles(options))
     proper = [*hand.concealed, *(tile for meld in hand.melds for tile in meld.tiles)]
@@ -146,11 +160,10 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
         )
     kongs = sum(1 for meld in hand.melds if meld.kind == "kong")
     self_drawn = context.self_drawn
-    replacement = circ & REPLACEMENT_CIRCUMSTANCES
-    if replacement and not self_drawn:
-        # A replacement tile is always drawn by the winner.
+    why_drawn = drawn_by_winner(hand.bonus, circ, ruleset)
+    if why_drawn and not self_drawn:
         self_drawn = True
-        warnings.append("a replacement-tile win is a self-draw: scored as self-drawn")
+        warnings.append(f"{why_drawn}: scored as self-drawn")
 
     def impossible(message: str) -> _Invalid:
         return _Invalid("impossible_context", message)

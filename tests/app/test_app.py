@@ -437,7 +437,7 @@ def test_a_replacement_tile_win_is_summarised_as_the_self_draw_it_is_scored_as(a
     no_problem(app)
     assert app.radio(key="won_by").value == "discard"
     text = summary(app)
-    assert "won by self-drawn (a replacement tile)" in text, text
+    assert "won by self-drawn (a replacement-tile win is a self-draw)" in text, text
     assert "Won on a replacement tile" in text, text
 
 
@@ -447,6 +447,9 @@ def test_eight_flowers_alone_are_scored(app: AppTest) -> None:
     no_problem(app)
     assert any(t.startswith("**5 tai**") for t in texts(app, "success")), result_text(app)
     assert "Eight flowers" in result_text(app)
+    # the eighth flower is drawn by the winner: every loser pays, whatever the radio says
+    assert payout_rows(app)["Loser"] == ["-32", "-32", "-32"], payout_rows(app)
+    assert "won by self-drawn (eight flowers are drawn by the winner, a self-draw)" in summary(app)
 
 
 def test_an_empty_typed_hand_is_refused_and_keeps_the_hand(app: AppTest) -> None:

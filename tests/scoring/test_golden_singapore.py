@@ -446,6 +446,15 @@ BONUS = [
         keys={"eight_flowers"},
         self_drawn=True,
     ),
+    # the eighth flower is drawn by the winner (seeds/001: 自摸): paid as a self-draw whatever was said
+    case(
+        "eight-flowers-said-discard-paid-as-self-draw",
+        "",
+        bonus=["F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"],
+        tai=5,
+        keys={"eight_flowers"},
+        payout={"winner_total": 96, "discarder": None, "each_other": 32},
+    ),
     case(
         "robbing-the-eighth",
         "",

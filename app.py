@@ -823,6 +823,29 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
+
+
+def idle_bonus_note(data: dict[str, Any]) -> str | None:
+    """Which flowers and seasons score nothing of their own, and why: the table's usual question
+    ("my F1 counts!") answered. A flower or season scores for its seat (1 East ... 4 North; under
+    Malaysian rules F4 and S4 for every seat too); a group held whole scores as a set instead."""
+    bonus = list(data.get("bonus") or [])
+    number = SEAT_NUMBER.get(str(data.get("seat_wind")), 1)
+    idle: list[str] = []
+    for group in ("F", "S"):
+        held = [code for code in bonus if len(code) == 2 and code[0] == group and code[1].isdigit()]
+        if len(set(held)) == 4:
+            continue  # a complete set: it scores as one
+        scoring_ranks = {number, 4} if data.get("rules") == "malaysian" else {number}
+        idle += [code for code in held if int(code[1]) not in scoring_ranks]
+    if not idle or len(set(bonus) & {f"{g}{k}" for g in "FS" for k in range(1, 5)}) == 8:
+        return None
+    own = f"F{number}, S{number}"
+    wind = WIND_LABELS.get(str(data.get("seat_wind")), "your seat")
+    return f"{', '.join(idle)}: not {wind}'s own ({own}), so no tai of their own."
+
+
 def _invalid_message(result: dict[str, Any]) -> str:
     message = str(result.get("message") or result.get("reason") or "")
     if result.get("reason") == "impossible_context":
@@ -875,6 +898,9 @@ def result_ui(
         if result.get("reason"):
             st.caption(f"reason: `{result['reason']}`")
     patterns = result.get("patterns") or []
+    idle = idle_bonus_note(data)
+    if idle:
+        st.caption(idle)
     if patterns:
         st.markdown(
             "\n".join(

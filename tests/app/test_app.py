@@ -697,3 +697,24 @@ def test_a_case_opened_over_corrections_asks_first(app: AppTest, install: Instal
     no_problem(app)
     assert app.session_state["base"].source == "case" and app.session_state["base"].name == "old.json"
     assert not any("will replace them" in t for t in texts(app, "warning"))
+
+
+@pytest.mark.parametrize(
+    ("rules", "seat", "bonus", "note"),
+    [
+        pytest.param("singapore", "S", ["F1", "S2", "cat"], "F1: not South's own (F2, S2)", id="other-seat"),
+        pytest.param("singapore", "E", ["F1", "S1"], None, id="own"),
+        pytest.param("singapore", "S", ["F1", "F2", "F3", "F4"], None, id="complete-set"),
+        pytest.param(
+            "malaysian", "S", ["F4", "S1"], "S1: not South's own (F2, S2)", id="malaysian-f4-scores"
+        ),
+    ],
+)
+def test_flowers_that_score_nothing_are_said_so(
+    rules: str, seat: str, bonus: list[str], note: str | None
+) -> None:
+    from app import idle_bonus_note
+
+    assert idle_bonus_note({"rules": rules, "seat_wind": seat, "bonus": bonus}) == (
+        None if note is None else f"{note}, so no tai of their own."
+    )

@@ -34,30 +34,23 @@ from app_ui.case import (
 )
 from app_ui.options import OptionSpec, OptionValueError, format_number_list, option_specs, parse_number_list
 from app_ui.reading import ReadTimeoutError, read_tiles
+from app_ui.summary import (
+    RULE_LABELS,
+    WIND_LABELS,
+    amount_text,
+    circumstance_label,
+    idle_bonus_note,
+    instant_line,
+    invalid_message,
+    player_label,
+    summary_text,
+    with_option_labels,
+)
 
 SAMPLES_DIR = Path(__file__).parent / "samples"
 # The model must answer within this time; past it the user gets a message instead of a hung page.
 READ_TIMEOUT_S = float(os.environ.get("MAHJONG_READ_TIMEOUT_S", "30"))
 DISPLAY_MAX_SIDE = 1280
-RULE_LABELS = {"singapore": "Singapore (4 players)", "malaysian": "Malaysian (3 players)"}
-CIRCUMSTANCE_LABELS = {
-    "replacement_tile": "Won on a replacement tile (flower or kong)",
-    "kong_replacement": "Won on a kong's replacement tile",
-    "kong_on_kong": "Kong on kong replacement",
-    "robbing_kong": "Robbing the kong (抢杠)",
-    "last_tile": "Last tile of the wall (海底捞月)",
-    "heavenly": "Heavenly hand (East, first draw)",
-    "earthly": "Earthly hand (on East's first discard)",
-    "humanly": "Humanly hand",
-    "robbing_eighth": "Robbing the eighth flower (七抢一)",
-}
-WIND_LABELS = {"E": "East", "S": "South", "W": "West", "N": "North"}
-ROLE_LABELS = {
-    "winner": "Winner",
-    "discarder": "Discarder",
-    "other": "Other player",
-    "loser": "Loser",
-}
 
 
 # --------------------------------------------------------------------------- model (shared by sessions)
@@ -545,10 +538,6 @@ def _wind_label(code: str) -> str:
     return WIND_LABELS.get(code, code)
 
 
-def _circumstance_label(key: str) -> str:
-    return CIRCUMSTANCE_LABELS.get(key, key.replace("_", " "))
-
-
 CONTEXT_KEYS = ("seat_wind", "prevailing_wind", "circumstances")
 
 
@@ -581,7 +570,7 @@ def _switch_context(rules: str, seats: list[str]) -> None:
     if gone:
         state["circumstances"] = [c for c in state["circumstances"] if c in offered]
     if dropped or gone:
-        lost = [*dropped, *(_circumstance_label(c) for c in gone)]
+        lost = [*dropped, *(circumstance_label(c) for c in gone)]
         state["context_note"] = (
             f"{RULE_LABELS.get(rules, rules)} has no {', no '.join(lost)}: set to East / left out."
         )
@@ -637,7 +626,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     if kept != st.session_state.get("circumstances", kept):
         st.session_state["circumstances"] = kept
     circumstances = st.multiselect(
-        "Special circumstances", list(offered), key="circumstances", format_func=_circumstance_label
+        "Special circumstances", list(offered), key="circumstances", format_func=circumstance_label
     )
     pay_all = st.checkbox("Pay-all (包): one liable player pays everything", key="pay_all")
     note = st.session_state.pop("context_note", None)
@@ -754,114 +743,11 @@ def score_case(
     try:
         return data, scoring.score_json(data), None
     except scoring.OptionError as exc:
-        return data, None, f"Check the rules in the sidebar: {_with_option_labels(str(exc))}"
+        return data, None, f"Check the rules in the sidebar: {with_option_labels(str(exc))}"
     except scoring.MalformedHandError as exc:
         return data, None, f"This is not a hand that can be scored: {exc}"
     except Exception as exc:  # the page must never show a traceback
         return data, None, f"The hand could not be scored ({type(exc).__name__}: {exc})."
-
-
-def _with_option_labels(message: str) -> str:
-    """An option error in the sidebar's words ("Min tai", not min_tai), longest names first."""
-    for spec in sorted(option_specs(scoring.Options, scoring.Options()), key=lambda s: -len(s.name)):
-        message = re.sub(rf"\b(option )?{spec.name}\b", f"“{spec.label}”", message)
-    return message
-
-
-def won_by_text(data: dict[str, Any]) -> str:
-    """How the win is scored: a replacement tile is drawn by the winner, whatever the radio says."""
-    if data["self_drawn"]:
-        return "self-drawn"
-    ruleset = scoring.get_ruleset(data["rules"])
-    why = scoring.drawn_by_winner(data.get("bonus") or (), data.get("circumstances") or (), ruleset)
-    return f"self-drawn ({why})" if why else "discard"
-
-
-def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
-    """A plain-text summary to paste into a chat."""
-    lines: list[str] = []
-    rules = RULE_LABELS.get(data["rules"], data["rules"])
-    unit = str(result.get("unit") or "tai")
-    if result.get("valid"):
-        capped = f" (raw {result['raw_tai']})" if result.get("raw_tai") != result.get("tai") else ""
-        lines.append(f"{result['tai']} {unit}{capped}, {rules} rules")
-    else:
-        lines.append(_invalid_message(result))
-    hand = scoring.format_hand(data["concealed"]) if data["concealed"] else ""
-    melds = " ".join(
-        ("[" if m.get("concealed") else "")
-        + scoring.format_hand(m["tiles"])
-        + ("]" if m.get("concealed") else "")
-        for m in data["melds"]
-    )
-    lines.append(
-        f"Hand: {hand}"
-        + (f" | melds: {melds}" if melds else "")
-        + (f" | bonus: {' '.join(data['bonus'])}" if data["bonus"] else "")
-    )
-    if result.get("arrangement"):
-        # the sets the score was counted on, in order: what the table checks, not the photo's order
-        lines.append(f"Read as: {result['arrangement']}")
-    lines.append(
-        f"Seat {data['seat_wind']}, prevailing {data['prevailing_wind']}, won by {won_by_text(data)}"
-        + (f" on {data['winning_tile']}" if data.get("winning_tile") else "")
-    )
-    circumstances = [_circumstance_label(c) for c in data.get("circumstances") or ()]
-    if circumstances or data.get("pay_all"):
-        lines.append("; ".join([*circumstances, *(["pay-all (包)"] if data.get("pay_all") else [])]))
-    for pattern in result.get("patterns") or []:
-        lines.append(
-            f"  {pattern['name']} {pattern.get('name_zh', '')}: {pattern['tai']}"
-            f" — {pattern.get('reason', '')}"
-        )
-    payout = result.get("payout") or {}
-    if result.get("valid"):
-        for player in payout.get("players") or []:
-            lines.append(f"  {_player_label(player)}: {_amount(player['amount'])}")
-        for item in payout.get("instant_payouts") or []:
-            lines.append(f"  Instant: {_instant_line(item)}")
-    return "\n".join(lines)
-
-
-SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
-
-
-def idle_bonus_note(data: dict[str, Any]) -> str | None:
-    """Which flowers and seasons score nothing of their own, and why: the table's usual question
-    ("my F1 counts!") answered. A flower or season scores for its seat (1 East ... 4 North; under
-    Malaysian rules F4 and S4 for every seat too); a group held whole scores as a set instead."""
-    bonus = list(data.get("bonus") or [])
-    number = SEAT_NUMBER.get(str(data.get("seat_wind")), 1)
-    idle: list[str] = []
-    for group in ("F", "S"):
-        held = [code for code in bonus if len(code) == 2 and code[0] == group and code[1].isdigit()]
-        if len(set(held)) == 4:
-            continue  # a complete set: it scores as one
-        scoring_ranks = {number, 4} if data.get("rules") == "malaysian" else {number}
-        idle += [code for code in held if int(code[1]) not in scoring_ranks]
-    if not idle or len(set(bonus) & {f"{g}{k}" for g in "FS" for k in range(1, 5)}) == 8:
-        return None
-    own = f"F{number}, S{number}"
-    wind = WIND_LABELS.get(str(data.get("seat_wind")), "your seat")
-    return f"{', '.join(idle)}: not {wind}'s own ({own}), so no tai of their own."
-
-
-def _invalid_message(result: dict[str, Any]) -> str:
-    message = str(result.get("message") or result.get("reason") or "")
-    if result.get("reason") == "impossible_context":
-        # the hand may well win: it is what was said of the win that cannot be
-        return f"How it was won does not fit: {message}. Change it under *How was it won?*"
-    return message if message.lower().startswith("not a") else f"Not a valid win: {message}"
-
-
-def _player_label(player: dict[str, Any]) -> str:
-    if player.get("liable"):
-        return "Liable player (pays all)"
-    return ROLE_LABELS.get(str(player.get("role")), str(player.get("role")).capitalize())
-
-
-def _amount(amount: float) -> str:
-    return f"{amount:+g}" if amount else "0"
 
 
 def result_ui(
@@ -894,7 +780,7 @@ def result_ui(
         if result.get("points") is not None:
             st.caption(f"{result['points']:g} points")
     else:
-        st.error(_invalid_message(result))
+        st.error(invalid_message(result))
         if result.get("reason"):
             st.caption(f"reason: `{result['reason']}`")
     patterns = result.get("patterns") or []
@@ -915,26 +801,16 @@ def result_ui(
         st.table(
             pd.DataFrame(
                 {
-                    "Player": [_player_label(p) for p in players],
-                    "Amount": [_amount(p["amount"]) for p in players],
+                    "Player": [player_label(p) for p in players],
+                    "Amount": [amount_text(p["amount"]) for p in players],
                 }
             ).set_index("Player")
         )
     instant = payout.get("instant_payouts") or []
     if result.get("valid") and instant:
         st.markdown("**Instant payouts** (settled at once, on top of the win)")
-        st.markdown("\n".join(f"- {_instant_line(item)}" for item in instant))
+        st.markdown("\n".join(f"- {instant_line(item)}" for item in instant))
     st.code(summary_text(data, result), language=None, wrap_lines=True)
-
-
-def _instant_line(item: Any) -> str:
-    if not isinstance(item, dict):
-        return str(item)
-    name = item.get("name") or item.get("key") or "instant payout"
-    if "from_each" in item:
-        total = f" ({item['total']:g} in all)" if isinstance(item.get("total"), int | float) else ""
-        return f"{name}: each opponent pays {item['from_each']:g}{total}"
-    return f"{name}: {item.get('units', item.get('amount', ''))}"
 
 
 def download_ui(data: dict[str, Any], base: Base, rows: list[TileRow], result: dict[str, Any] | None) -> None:

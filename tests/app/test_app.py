@@ -713,7 +713,7 @@ def test_a_case_opened_over_corrections_asks_first(app: AppTest, install: Instal
 def test_flowers_that_score_nothing_are_said_so(
     rules: str, seat: str, bonus: list[str], note: str | None
 ) -> None:
-    from app import idle_bonus_note
+    from app_ui.summary import idle_bonus_note
 
     assert idle_bonus_note({"rules": rules, "seat_wind": seat, "bonus": bonus}) == (
         None if note is None else f"{note}, so no tai of their own."

@@ -1,0 +1,148 @@
+"""The words of a result: labels of rules, winds, circumstances and players, the one-line messages,
+and the plain-text summary to paste into a chat. Pure functions of the scoring input and output (no
+Streamlit), so the page and its tests say the same thing."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import scoring
+from app_ui.options import option_specs
+
+RULE_LABELS = {"singapore": "Singapore (4 players)", "malaysian": "Malaysian (3 players)"}
+CIRCUMSTANCE_LABELS = {
+    "replacement_tile": "Won on a replacement tile (flower or kong)",
+    "kong_replacement": "Won on a kong's replacement tile",
+    "kong_on_kong": "Kong on kong replacement",
+    "robbing_kong": "Robbing the kong (抢杠)",
+    "last_tile": "Last tile of the wall (海底捞月)",
+    "heavenly": "Heavenly hand (East, first draw)",
+    "earthly": "Earthly hand (on East's first discard)",
+    "humanly": "Humanly hand",
+    "robbing_eighth": "Robbing the eighth flower (七抢一)",
+}
+WIND_LABELS = {"E": "East", "S": "South", "W": "West", "N": "North"}
+ROLE_LABELS = {
+    "winner": "Winner",
+    "discarder": "Discarder",
+    "other": "Other player",
+    "loser": "Loser",
+}
+
+
+def circumstance_label(key: str) -> str:
+    return CIRCUMSTANCE_LABELS.get(key, key.replace("_", " "))
+
+
+def with_option_labels(message: str) -> str:
+    """An option error in the sidebar's words ("Min tai", not min_tai), longest names first."""
+    for spec in sorted(option_specs(scoring.Options, scoring.Options()), key=lambda s: -len(s.name)):
+        message = re.sub(rf"\b(option )?{spec.name}\b", f"“{spec.label}”", message)
+    return message
+
+
+def won_by_text(data: dict[str, Any]) -> str:
+    """How the win is scored: a replacement tile is drawn by the winner, whatever the radio says."""
+    if data["self_drawn"]:
+        return "self-drawn"
+    ruleset = scoring.get_ruleset(data["rules"])
+    why = scoring.drawn_by_winner(data.get("bonus") or (), data.get("circumstances") or (), ruleset)
+    return f"self-drawn ({why})" if why else "discard"
+
+
+def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
+    """A plain-text summary to paste into a chat."""
+    lines: list[str] = []
+    rules = RULE_LABELS.get(data["rules"], data["rules"])
+    unit = str(result.get("unit") or "tai")
+    if result.get("valid"):
+        capped = f" (raw {result['raw_tai']})" if result.get("raw_tai") != result.get("tai") else ""
+        lines.append(f"{result['tai']} {unit}{capped}, {rules} rules")
+    else:
+        lines.append(invalid_message(result))
+    hand = scoring.format_hand(data["concealed"]) if data["concealed"] else ""
+    melds = " ".join(
+        ("[" if m.get("concealed") else "")
+        + scoring.format_hand(m["tiles"])
+        + ("]" if m.get("concealed") else "")
+        for m in data["melds"]
+    )
+    lines.append(
+        f"Hand: {hand}"
+        + (f" | melds: {melds}" if melds else "")
+        + (f" | bonus: {' '.join(data['bonus'])}" if data["bonus"] else "")
+    )
+    if result.get("arrangement"):
+        # the sets the score was counted on, in order: what the table checks, not the photo's order
+        lines.append(f"Read as: {result['arrangement']}")
+    lines.append(
+        f"Seat {data['seat_wind']}, prevailing {data['prevailing_wind']}, won by {won_by_text(data)}"
+        + (f" on {data['winning_tile']}" if data.get("winning_tile") else "")
+    )
+    circumstances = [circumstance_label(c) for c in data.get("circumstances") or ()]
+    if circumstances or data.get("pay_all"):
+        lines.append("; ".join([*circumstances, *(["pay-all (包)"] if data.get("pay_all") else [])]))
+    for pattern in result.get("patterns") or []:
+        lines.append(
+            f"  {pattern['name']} {pattern.get('name_zh', '')}: {pattern['tai']}"
+            f" — {pattern.get('reason', '')}"
+        )
+    payout = result.get("payout") or {}
+    if result.get("valid"):
+        for player in payout.get("players") or []:
+            lines.append(f"  {player_label(player)}: {amount_text(player['amount'])}")
+        for item in payout.get("instant_payouts") or []:
+            lines.append(f"  Instant: {instant_line(item)}")
+    return "\n".join(lines)
+
+
+SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
+
+
+def idle_bonus_note(data: dict[str, Any]) -> str | None:
+    """Which flowers and seasons score nothing of their own, and why: the table's usual question
+    ("my F1 counts!") answered. A flower or season scores for its seat (1 East ... 4 North; under
+    Malaysian rules F4 and S4 for every seat too); a group held whole scores as a set instead."""
+    bonus = list(data.get("bonus") or [])
+    number = SEAT_NUMBER.get(str(data.get("seat_wind")), 1)
+    idle: list[str] = []
+    for group in ("F", "S"):
+        held = [code for code in bonus if len(code) == 2 and code[0] == group and code[1].isdigit()]
+        if len(set(held)) == 4:
+            continue  # a complete set: it scores as one
+        scoring_ranks = {number, 4} if data.get("rules") == "malaysian" else {number}
+        idle += [code for code in held if int(code[1]) not in scoring_ranks]
+    if not idle or len(set(bonus) & {f"{g}{k}" for g in "FS" for k in range(1, 5)}) == 8:
+        return None
+    own = f"F{number}, S{number}"
+    wind = WIND_LABELS.get(str(data.get("seat_wind")), "your seat")
+    return f"{', '.join(idle)}: not {wind}'s own ({own}), so no tai of their own."
+
+
+def invalid_message(result: dict[str, Any]) -> str:
+    message = str(result.get("message") or result.get("reason") or "")
+    if result.get("reason") == "impossible_context":
+        # the hand may well win: it is what was said of the win that cannot be
+        return f"How it was won does not fit: {message}. Change it under *How was it won?*"
+    return message if message.lower().startswith("not a") else f"Not a valid win: {message}"
+
+
+def player_label(player: dict[str, Any]) -> str:
+    if player.get("liable"):
+        return "Liable player (pays all)"
+    return ROLE_LABELS.get(str(player.get("role")), str(player.get("role")).capitalize())
+
+
+def amount_text(amount: float) -> str:
+    return f"{amount:+g}" if amount else "0"
+
+
+def instant_line(item: Any) -> str:
+    if not isinstance(item, dict):
+        return str(item)
+    name = item.get("name") or item.get("key") or "instant payout"
+    if "from_each" in item:
+        total = f" ({item['total']:g} in all)" if isinstance(item.get("total"), int | float) else ""
+        return f"{name}: each opponent pays {item['from_each']:g}{total}"
+    return f"{name}: {item.get('units', item.get('amount', ''))}"

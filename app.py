@@ -814,6 +814,8 @@ def result_ui(
 
 
 def download_ui(data: dict[str, Any], base: Base, rows: list[TileRow], result: dict[str, Any] | None) -> None:
+    if not rows:
+        return  # nothing to keep yet: an empty case would only confuse
     case = case_mod.case_json(data, base, rows, current_edits(), result)
     # Kept in the session so the exact file offered for download can be checked (tests, support).
     st.session_state["case_json"] = case

@@ -64,6 +64,7 @@ def no_problem(at: AppTest) -> None:
 def test_start_page_has_no_score_and_no_exception(app: AppTest) -> None:
     no_problem(app)
     assert not app.success
+    assert "case_json" not in app.session_state  # no empty case offered for download
     assert any("Upload a photo" in t for t in texts(app, "info"))
 
 

@@ -381,13 +381,10 @@ def apply_opened_case() -> None:
     state["rules"] = opened.rules
     store = state["option_store"].setdefault(opened.rules, {})
     for spec in option_specs(scoring.Options, scoring.default_options(opened.rules)):
+        # the store keeps the option's value (a hidden option is sent as stored), the widget its form
         value = opened.options.get(spec.name, spec.default)
-        if spec.kind == "list":
-            value = format_number_list(value)
-        elif spec.kind == "float":
-            value = float(value)
         store[spec.name] = value
-        state[f"opt_{opened.rules}_{spec.name}"] = value
+        state[f"opt_{opened.rules}_{spec.name}"] = _widget_value(spec, value)
     won = opened.context
     state["context_rules"] = opened.rules
     state["seat_wind"], state["prevailing_wind"] = won.seat_wind, won.prevailing_wind
@@ -674,6 +671,20 @@ def _option_widget(spec: OptionSpec, key: str, label: str) -> Any:
     return st.text_input(label, key=key, help=spec.help or None)
 
 
+def _widget_value(spec: OptionSpec, value: Any) -> Any:
+    """An option's value in its widget's form: a payout table as the text typed, a choice the list
+    offers, and each number kind its own type (number_input refuses to mix int and float)."""
+    if spec.kind == "list":
+        return format_number_list(value) if not isinstance(value, str) else value
+    if spec.kind == "choice" and value not in spec.choices:
+        return spec.choices[0]
+    if spec.kind == "float":
+        return float(value)
+    if spec.kind == "int":
+        return int(value)
+    return value
+
+
 def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
     """Rule set and every option (generated from `scoring.Options`), in the sidebar.
 
@@ -693,17 +704,7 @@ def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
         for spec in specs:
             key = f"opt_{rules}_{spec.name}"
             if key not in st.session_state:
-                initial = store.get(spec.name, spec.default)
-                if spec.kind == "list":
-                    initial = format_number_list(initial) if not isinstance(initial, str) else initial
-                if spec.kind == "choice" and initial not in spec.choices:
-                    initial = spec.choices[0]
-                # number_input refuses to mix int and float: give each kind its own type.
-                if spec.kind == "float":
-                    initial = float(initial)
-                if spec.kind == "int":
-                    initial = int(initial)
-                st.session_state[key] = initial
+                st.session_state[key] = _widget_value(spec, store.get(spec.name, spec.default))
             if not _option_applies(spec, rules):
                 values[spec.name] = store.get(spec.name, spec.default)
                 continue

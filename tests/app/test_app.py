@@ -719,3 +719,16 @@ def test_flowers_that_score_nothing_are_said_so(
     assert idle_bonus_note({"rules": rules, "seat_wind": seat, "bonus": bonus}) == (
         None if note is None else f"{note}, so no tai of their own."
     )
+
+
+def test_a_malaysian_case_opens_with_the_options_it_hides(app: AppTest) -> None:
+    # the payout table is not offered under Malaysian rules: it must still be sent as a table, not text
+    case = {
+        "rules": "malaysian",
+        "concealed": "111p 222p 333p 99p",
+        "melds": [{"kind": "pong", "tiles": "555p"}],
+    }
+    open_case_file(app, json.dumps(case).encode(), name="my.json")
+    no_problem(app)
+    assert not texts(app, "error"), texts(app, "error")
+    assert any(t.startswith("**5 fan**") for t in texts(app, "success")), result_text(app)

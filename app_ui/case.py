@@ -557,6 +557,7 @@ def open_case(name: str, data: bytes) -> OpenedCase:
     The scoring fields at the top level are what `python -m scoring` replays, so they are what is opened:
     the hand as scored, in its groups, with the rules, options and how it was won."""
     import scoring  # the app's dependency; imported here so the case model stays importable on its own
+    from scoring.errors import json_error_text
     from scoring.options import options_from_mapping
 
     if len(data) > MAX_CASE_BYTES:
@@ -566,8 +567,7 @@ def open_case(name: str, data: bytes) -> OpenedCase:
     except UnicodeDecodeError:
         raise CaseFileError(f"{name} is not UTF-8 text") from None
     except json.JSONDecodeError as error:
-        where = f"line {error.lineno} column {error.colno}"
-        raise CaseFileError(f"{name} is not valid JSON: {error.msg.removesuffix(' at')} at {where}") from None
+        raise CaseFileError(f"{name} is not valid JSON: {json_error_text(error)}") from None
     except RecursionError:
         raise CaseFileError(f"{name} is nested too deeply to be a case") from None
     if not isinstance(case, dict):

@@ -14,7 +14,7 @@ import sys
 from typing import Any, NoReturn
 
 from scoring.api import score_json
-from scoring.errors import MalformedHandError
+from scoring.errors import MalformedHandError, json_error_text
 
 
 class _Parser(argparse.ArgumentParser):
@@ -64,10 +64,7 @@ def _read(path: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        # some of json's messages end in "at" ("Unterminated string starting at"): one "at" is enough
-        where = f"line {error.lineno} column {error.colno}"
-        message = error.msg.removesuffix(" at")
-        raise MalformedHandError(f"{path} is not valid JSON: {message} at {where}") from None
+        raise MalformedHandError(f"{path} is not valid JSON: {json_error_text(error)}") from None
     except RecursionError:
         raise MalformedHandError(f"{path} is nested too deeply to be a hand") from None
     if not isinstance(data, dict):

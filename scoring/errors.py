@@ -5,6 +5,8 @@ A well-formed hand that is not a valid win is never an error: it is a `Score` wi
 
 from __future__ import annotations
 
+import json
+
 
 class MalformedHandError(ValueError):
     """Input that cannot be a hand: the message is one line a player can act on."""
@@ -28,3 +30,9 @@ class OptionError(MalformedHandError):
 
 class RulesetError(MalformedHandError):
     """An unknown rule set name."""
+
+
+def json_error_text(error: json.JSONDecodeError) -> str:
+    """json's complaint and where, in one line: some of its messages end in "at" ("Unterminated string
+    starting at"), so the place follows with one "at", not two."""
+    return f"{error.msg.removesuffix(' at')} at line {error.lineno} column {error.colno}"

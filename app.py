@@ -554,13 +554,10 @@ def _switch_context(rules: str, seats: list[str]) -> None:
         for key, value in kept.items():
             state[key] = value
         return
-    dropped = [
-        f"{WIND_LABELS[state[key]]} {label}"
-        for key, label in (("seat_wind", "seat"), ("prevailing_wind", "prevailing wind"))
-        if state.get(key) is not None and state[key] not in seats
-    ]
-    for key in ("seat_wind", "prevailing_wind"):
+    dropped: list[str] = []
+    for key, label in (("seat_wind", "seat"), ("prevailing_wind", "prevailing wind")):
         if state.get(key) is not None and state[key] not in seats:
+            dropped.append(f"{WIND_LABELS[state[key]]} {label}")
             state[key] = seats[0]
     offered = scoring.circumstances_for(rules)
     gone = [c for c in state.get("circumstances", []) if c not in offered]
@@ -593,7 +590,7 @@ def _hold_winning_tile(choices: list[str | None]) -> str | None:
 def context_ui(hand: dict[str, Any], rules: str) -> Context:
     """How the hand was won; every widget is keyed so the choices survive reruns."""
     st.subheader("How was it won?")
-    seats = ["E", "S", "W"] if rules == "malaysian" else ["E", "S", "W", "N"]
+    seats = list(scoring.get_ruleset(rules).seats)
     _switch_context(rules, seats)
     left, right = st.columns(2)
     seat = left.selectbox("Your seat wind", seats, format_func=_wind_label, key="seat_wind")
@@ -618,10 +615,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     if gone:
         st.caption(f"Winning tile {gone} set aside: no {gone} in the hand now (it comes back with the tile).")
     offered = scoring.circumstances_for(rules)
-    # A choice the other rule set offered would make the widget fail after a rule-set switch.
-    kept = [c for c in st.session_state.get("circumstances", []) if c in offered]
-    if kept != st.session_state.get("circumstances", kept):
-        st.session_state["circumstances"] = kept
+    # a choice only the other rule set offers was left out by _switch_context, and said so
     circumstances = st.multiselect(
         "Special circumstances", list(offered), key="circumstances", format_func=circumstance_label
     )

@@ -9,6 +9,7 @@ from typing import Any
 
 import scoring
 from app_ui.options import option_specs
+from scoring.view import SEAT_NUMBER
 
 RULE_LABELS = {"singapore": "Singapore (4 players)", "malaysian": "Malaysian (3 players)"}
 CIRCUMSTANCE_LABELS = {
@@ -95,9 +96,6 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
         for item in payout.get("instant_payouts") or []:
             lines.append(f"  Instant: {instant_line(item)}")
     return "\n".join(lines)
-
-
-SEAT_NUMBER = {"E": 1, "S": 2, "W": 3, "N": 4}
 
 
 def idle_bonus_note(data: dict[str, Any]) -> str | None:

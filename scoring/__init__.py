@@ -8,7 +8,7 @@ Public API (ARCHITECTURE.md):
 """
 
 from scoring.api import score_json
-from scoring.engine import REASONS, REPLACEMENT_CIRCUMSTANCES, PatternScore, Score, drawn_by_winner, score
+from scoring.engine import REASONS, PatternScore, Score, drawn_by_winner, score
 from scoring.errors import (
     HandStringError,
     MalformedHandError,
@@ -25,7 +25,6 @@ from scoring.tiles import format_hand, parse_hand_string
 
 __all__ = [
     "REASONS",
-    "REPLACEMENT_CIRCUMSTANCES",
     "RULESET_NAMES",
     "Context",
     "Hand",

@@ -140,10 +140,7 @@ def _convert(name: str, value: object) -> object:
     if name == "unit":
         return _number(name, value)
     if name in ("payout_scheme", "malaysian_payment"):
-        choices = PAYOUT_SCHEMES if name == "payout_scheme" else MALAYSIAN_PAYMENTS
-        if value not in choices:
-            raise OptionError(f"option {name} must be one of {', '.join(choices)}, got {value!r}")
-        return value
+        return value  # checked with the options as a whole (check_options), wherever they come from
     if name == "payout_table":
         if not isinstance(value, list | tuple) or not value:
             raise OptionError(f"option payout_table must be a non-empty list of amounts, got {value!r}")
@@ -191,8 +188,8 @@ def check_options(options: Options) -> None:
     if options.max_tai > 64:
         # 2^(tai-1) payouts grow fast; a cap this high is a typo, not a house rule.
         raise OptionError(f"max_tai {options.max_tai} is too large (at most 64)")
-    # checked here too, not only when read from JSON: an Options built in code must not fall through
-    # to another scheme's payments
+    # the one check of the choices, for JSON and for an Options built in code alike: a misspelt one
+    # must not fall through to another scheme's payments
     for name, choices in (("payout_scheme", PAYOUT_SCHEMES), ("malaysian_payment", MALAYSIAN_PAYMENTS)):
         value = getattr(options, name)
         if value not in choices:

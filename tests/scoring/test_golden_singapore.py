@@ -14,6 +14,7 @@ from tests.scoring.helpers import case, check
 
 CHICKEN = "111m 456p 789s 234m 55p"  # no pattern at all
 SEQ = "234m 567m 234p 678s 55p"  # four chows and a plain pair
+FOUR_CHOWS = ("chow 123m", "chow 456p", "chow 789s", "chow 234s")  # laid down, 55p left in the hand
 
 SHAPES = [
     case("chicken-hand-invalid", CHICKEN, valid=False, reason="below_minimum", raw=0, keys=set()),
@@ -255,7 +256,7 @@ SEQUENCE = [
     case(
         "four-exposed-chows-discard-completes-fourth-two-sided",
         "55p",
-        meld=("chow 123m", "chow 456p", "chow 789s", "chow 234s"),
+        meld=FOUR_CHOWS,
         winning_tile="1m",
         tai=4,
         keys={"sequence_hand"},
@@ -263,7 +264,7 @@ SEQUENCE = [
     case(
         "four-exposed-chows-discard-completes-fourth-edge-wait-fails",
         "55p",
-        meld=("chow 123m", "chow 456p", "chow 789s", "chow 234s"),
+        meld=FOUR_CHOWS,
         winning_tile="3m",
         valid=False,
         reason="below_minimum",
@@ -271,7 +272,7 @@ SEQUENCE = [
     case(
         "four-exposed-chows-discard-single-pair-wait-fails",
         "55p",
-        meld=("chow 123m", "chow 456p", "chow 789s", "chow 234s"),
+        meld=FOUR_CHOWS,
         winning_tile="5p",
         valid=False,
         reason="below_minimum",

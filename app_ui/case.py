@@ -557,21 +557,19 @@ def open_case(name: str, data: bytes) -> OpenedCase:
     The scoring fields at the top level are what `python -m scoring` replays, so they are what is opened:
     the hand as scored, in its groups, with the rules, options and how it was won."""
     import scoring  # the app's dependency; imported here so the case model stays importable on its own
-    from scoring.errors import json_error_text
+    from scoring.errors import json_object
     from scoring.options import options_from_mapping
 
     if len(data) > MAX_CASE_BYTES:
         raise CaseFileError(f"{name} is too large to be a case file ({len(data):,} bytes)")
     try:
-        case = json.loads(data.decode("utf-8"))
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise CaseFileError(f"{name} is not UTF-8 text") from None
-    except json.JSONDecodeError as error:
-        raise CaseFileError(f"{name} is not valid JSON: {json_error_text(error)}") from None
-    except RecursionError:
-        raise CaseFileError(f"{name} is nested too deeply to be a case") from None
-    if not isinstance(case, dict):
-        raise CaseFileError(f"{name} must hold a JSON object (a case downloaded from this app)")
+    try:
+        case = json_object(text, name, "a case")
+    except scoring.MalformedHandError as error:
+        raise CaseFileError(str(error)) from None  # the message names the file already
     try:
         rules = case.get("rules", "singapore")
         if not isinstance(rules, str):

@@ -14,7 +14,7 @@ import sys
 from typing import Any, NoReturn
 
 from scoring.api import score_json
-from scoring.errors import MalformedHandError, json_error_text
+from scoring.errors import MalformedHandError, json_object
 
 
 class _Parser(argparse.ArgumentParser):
@@ -61,15 +61,7 @@ def _read(path: str) -> dict[str, Any]:
         raise MalformedHandError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise MalformedHandError(f"{path} is not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise MalformedHandError(f"{path} is not valid JSON: {json_error_text(error)}") from None
-    except RecursionError:
-        raise MalformedHandError(f"{path} is nested too deeply to be a hand") from None
-    if not isinstance(data, dict):
-        raise MalformedHandError(f"{path} must hold a JSON object, not {type(data).__name__}")
-    return data
+    return json_object(text, path, "a hand")
 
 
 def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:

@@ -6,6 +6,7 @@ A well-formed hand that is not a valid win is never an error: it is a `Score` wi
 from __future__ import annotations
 
 import json
+from typing import Any
 
 
 class MalformedHandError(ValueError):
@@ -32,7 +33,19 @@ class RulesetError(MalformedHandError):
     """An unknown rule set name."""
 
 
-def json_error_text(error: json.JSONDecodeError) -> str:
-    """json's complaint and where, in one line: some of its messages end in "at" ("Unterminated string
-    starting at"), so the place follows with one "at", not two."""
-    return f"{error.msg.removesuffix(' at')} at line {error.lineno} column {error.colno}"
+def json_object(text: str, name: str, what: str) -> dict[str, Any]:
+    """`text` (from file `name`) read as a JSON object, or MalformedHandError in one line; `what` it must
+    be ("a hand", "a case") names what a too deeply nested file cannot be."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        # some of json's messages end in "at" ("Unterminated string starting at"): one "at" is enough
+        where = f"line {error.lineno} column {error.colno}"
+        raise MalformedHandError(
+            f"{name} is not valid JSON: {error.msg.removesuffix(' at')} at {where}"
+        ) from None
+    except RecursionError:
+        raise MalformedHandError(f"{name} is nested too deeply to be {what}") from None
+    if not isinstance(data, dict):
+        raise MalformedHandError(f"{name} must hold a JSON object, not {type(data).__name__}")
+    return data

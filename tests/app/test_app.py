@@ -673,6 +673,7 @@ def test_a_bad_case_file_is_one_line_and_keeps_the_hand(app: AppTest, data: byte
     no_problem(app)
     errors = [t for t in texts(app, "error") if t.startswith("broken.json")]
     assert len(errors) == 1 and quote in errors[0] and "\n" not in errors[0], texts(app, "error")
+    assert errors[0].count("broken.json") == 1, errors[0]
     assert app.session_state["base"] is base
 
 

@@ -156,3 +156,104 @@ def draw_random_bird(pen: Pen, rng: np.random.Generator, p: Palette) -> None:
                 head_ink,
                 0.01,
             )
+
+
+def _bezier(a: Point, b: Point, c: Point, n: int) -> list[Point]:
+    """n points along the quadratic curve from a to c pulled toward b."""
+    return [
+        (
+            (1 - t) ** 2 * a[0] + 2 * (1 - t) * t * b[0] + t**2 * c[0],
+            (1 - t) ** 2 * a[1] + 2 * (1 - t) * t * b[1] + t**2 * c[1],
+        )
+        for t in (k / (n - 1) for k in range(n))
+    ]
+
+
+def brush_stroke(pen: Pen, a: Point, b: Point, c: Point, widths: tuple[float, float], ink: RGB) -> None:
+    """One stroke of a brush from a to c, bent toward b, its width going from widths[0] to widths[1]
+    (face widths): thick where the brush lands, thin where it lifts off."""
+    spine = _bezier(a, b, c, 18)
+    left, right = [], []
+    for k, (x, y) in enumerate(spine):
+        nx0, ny0 = spine[max(0, k - 1)]
+        nx1, ny1 = spine[min(len(spine) - 1, k + 1)]
+        dx, dy = nx1 - nx0, (ny1 - ny0) / 0.75  # in face widths both ways, so the width stays true
+        norm = math.hypot(dx, dy) or 1.0
+        t = k / (len(spine) - 1)
+        half = (widths[0] * (1 - t) + widths[1] * t) / 2
+        ox, oy = -dy / norm * half, dx / norm * half * 0.75
+        left.append((x + ox, y + oy))
+        right.append((x - ox, y - oy))
+    pen.poly(left + right[::-1], fill=ink)
+
+
+def _brush_inks(rng: np.random.Generator, p: Palette) -> tuple[RGB, RGB, RGB]:
+    """Body, wing and tail inks: red leads in most brush-painted birds, then the set's others."""
+    body = p.red if rng.random() < 0.55 else (p.blue, p.green, p.black)[int(rng.integers(3))]
+    others = [p.red, p.green, p.blue, p.black]
+    if rng.random() < 0.3:
+        return body, body, body
+    return body, others[int(rng.integers(4))], others[int(rng.integers(4))]
+
+
+def draw_brush_bird(pen: Pen, rng: np.random.Generator, p: Palette) -> None:
+    """A bird painted in a few strokes of a brush, facing right: a curved body stroke, a round head
+    with a beak, wings swept back in strokes of another ink, a tail of long tapering plumes. Many
+    sets paint their 1 of bamboo so, in red with blue or green; a reader that never saw one takes
+    that red brushwork for the red dragon."""
+    body_ink, wing_ink, tail_ink = _brush_inks(rng, p)
+    scale = float(rng.uniform(0.9, 1.3))
+    cx, cy = float(rng.uniform(0.42, 0.58)), float(rng.uniform(0.4, 0.58))
+    head = (cx + 0.17 * scale, cy - 0.17 * scale)
+    rear = (cx - 0.16 * scale, cy + 0.08 * scale)
+
+    plumes = int(rng.integers(2, 6))  # the tail first, under the body
+    for k in range(plumes):
+        drop = float(rng.uniform(0.15, 0.38)) * scale
+        end = (rear[0] - float(rng.uniform(0.12, 0.3)) * scale, rear[1] + drop - 0.05 * k * scale)
+        bend = ((rear[0] + end[0]) / 2 + float(rng.uniform(-0.08, 0.08)), (rear[1] + end[1]) / 2 - 0.06)
+        brush_stroke(
+            pen,
+            rear,
+            bend,
+            (max(0.05, end[0]), min(0.95, end[1])),
+            (float(rng.uniform(0.04, 0.08)), 0.006),
+            tail_ink,
+        )
+
+    belly = (cx + float(rng.uniform(-0.05, 0.08)), cy + float(rng.uniform(0.08, 0.16)) * scale)
+    brush_stroke(
+        pen,
+        head,
+        belly,
+        rear,
+        (float(rng.uniform(0.1, 0.16)) * scale, float(rng.uniform(0.05, 0.1))),
+        body_ink,
+    )
+    if rng.random() < 0.7:  # the back: a second, thinner stroke over the top
+        back = (cx, cy - float(rng.uniform(0.02, 0.1)) * scale)
+        brush_stroke(pen, head, back, rear, (0.06 * scale, 0.02), body_ink)
+
+    for k in range(int(rng.integers(1, 4))):  # wings: strokes laid back from the shoulder
+        shoulder = (cx + 0.05 * scale, cy - 0.04 * scale + 0.03 * k)
+        lift = float(rng.uniform(-0.25, 0.05)) * scale
+        tip = (cx - float(rng.uniform(0.15, 0.3)) * scale, cy + lift)
+        bend = ((shoulder[0] + tip[0]) / 2, min(shoulder[1], tip[1]) - float(rng.uniform(0.0, 0.08)))
+        brush_stroke(pen, shoulder, bend, tip, (float(rng.uniform(0.05, 0.1)) * scale, 0.008), wing_ink)
+
+    head_r = float(rng.uniform(0.06, 0.09)) * scale
+    pen.circle(head[0], head[1], head_r, fill=body_ink)
+    beak = float(rng.uniform(0.05, 0.11))
+    pen.poly(
+        [
+            (head[0] + head_r * 0.7, head[1] - 0.02),
+            (head[0] + head_r + beak, head[1] + 0.01),
+            (head[0] + head_r * 0.7, head[1] + 0.03),
+        ],
+        fill=p.black if rng.random() < 0.5 else wing_ink,
+    )
+    pen.circle(head[0] + head_r * 0.2, head[1] - head_r * 0.25, head_r * 0.25, fill=p.ground)
+    if rng.random() < 0.5:  # legs
+        for dx in (-0.03, 0.03):
+            foot = (cx + dx, min(0.95, cy + 0.28 * scale))
+            pen.line([(cx + dx, cy + 0.12 * scale), foot], p.black, 0.012)

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
-from datasets.birds import draw_random_bird
+from datasets.birds import draw_brush_bird, draw_random_bird
 from datasets.glyphs import STROKES, draw_strokes
 from vision.classes import ENGLISH_NAMES
 
@@ -97,8 +97,9 @@ class Layout:
     # carved and many printed sets show them; and the 1 of bamboo varied like the other pictures.
     line_art: bool = False
     vary_bird: bool = False
-    # "peacock": the one drawing above; "random": a bird of its own per set (`datasets.birds`)
-    bird: Literal["peacock", "random"] = "peacock"
+    # "peacock": the one drawing above; "random": a bird of its own per set (`datasets.birds`);
+    # "brush": one of its own painted in a few brush strokes
+    bird: Literal["peacock", "random", "brush"] = "peacock"
     corner_index: bool = False  # a small rank (suits) or letter (winds) in the top-left corner
     # > 0: every stroke, dot and picture printed as its outline of this width (face widths), each
     # part in its own colour, as line-drawn sets print them; 0 = filled as drawn
@@ -460,6 +461,9 @@ def draw_bamboo(pen: Pen, recipe: FaceRecipe, rank: int) -> None:
         if recipe.layout.bird == "random":
             rng = np.random.default_rng([recipe.layout.seed, 11])
             picture(pen, recipe, lambda q: draw_random_bird(q, rng, p))
+        elif recipe.layout.bird == "brush":
+            rng = np.random.default_rng([recipe.layout.seed, 11])
+            picture(pen, recipe, lambda q: draw_brush_bird(q, rng, p))
         elif recipe.layout.vary_bird or recipe.layout.line_art:
             picture(pen, recipe, lambda q: draw_bird(q, p))
         else:

@@ -181,7 +181,9 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
     if font is None:
         # brush strokes draw no flower or season name: the number and the picture must tell them apart
         layout = replace(recipe.layout, bonus_pictures="own", bonus_numbers=True)
-        return bold_numbers(season_corner(last_knobs(replace(recipe, layout=layout), rng), rng), rng)
+        return brush_birds(
+            bold_numbers(season_corner(last_knobs(replace(recipe, layout=layout), rng), rng), rng), rng
+        )
     layout = recipe.layout
     if rng.random() < 0.35 and bonus_groups_differ(recipe):
         layout = replace(layout, bonus_names=False)
@@ -190,7 +192,9 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
     layout = replace(layout, bonus_name_ink=str(rng.choice(list("kkkrgb"))))
     if layout.bonus_names and rng.random() < 0.2:
         layout = replace(layout, bonus_numbers=False)
-    return bold_numbers(season_corner(last_knobs(replace(recipe, layout=layout), rng), rng), rng)
+    return brush_birds(
+        bold_numbers(season_corner(last_knobs(replace(recipe, layout=layout), rng), rng), rng), rng
+    )
 
 
 def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
@@ -268,6 +272,14 @@ def bold_numbers(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     if not layout.bonus_numbers or rng.random() >= 1 / 3:
         return recipe
     return replace(recipe, layout=replace(layout, bonus_number_bold=float(rng.uniform(0.03, 0.08))))
+
+
+def brush_birds(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
+    """Drawn after every other knob: two in five sets that draw a bird of their own paint it in a
+    few brush strokes (`datasets.birds.draw_brush_bird`), red most often, as many real sets do."""
+    if recipe.layout.bird != "random" or rng.random() >= 0.4:
+        return recipe
+    return replace(recipe, layout=replace(recipe.layout, bird="brush"))
 
 
 def boxes_meet(a: Box, b: Box) -> bool:

@@ -15,6 +15,7 @@ from datasets.faces import (
     Box,
     FaceRecipe,
     Layout,
+    Palette,
     bonus_numeral_script,
     bonus_picture_code,
     character_numeral,
@@ -29,6 +30,7 @@ from datasets.randomized import (
     bonus_groups_differ,
     bonus_tiles_told_apart,
     boxes_meet,
+    brush_birds,
     font_covers,
     installed_fonts,
     random_recipe,
@@ -515,8 +517,44 @@ def test_random_birds_differ_by_set_repeat_for_a_set_and_stay_on_the_face() -> N
 
 def test_most_randomized_sets_draw_a_bird_of_their_own() -> None:
     birds = [random_recipe(v, NO_FONTS).layout.bird for v in SOME_VARIANTS]
-    assert 0.5 < birds.count("random") / len(birds) < 0.85
-    assert set(birds) == {"random", "peacock"}
+    own = birds.count("random") + birds.count("brush")
+    assert 0.5 < own / len(birds) < 0.85
+    assert 0.25 < birds.count("brush") / own < 0.55  # two in five of those are painted in brush strokes
+    assert set(birds) == {"random", "brush", "peacock"}
+
+
+def test_a_brush_bird_changes_only_the_bird() -> None:
+    rng = np.random.default_rng(3)
+    recipes = [random_recipe(v, NO_FONTS) for v in SOME_VARIANTS]
+    random_bird = next(r for r in recipes if r.layout.bird == "random")
+    painted = [brush_birds(random_bird, rng) for _ in range(40)]
+    assert {r.layout.bird for r in painted} == {"random", "brush"}
+    for recipe in painted:
+        assert recipe.layout == replace(random_bird.layout, bird=recipe.layout.bird)
+    peacock = next(r for r in recipes if r.layout.bird == "peacock")
+    assert all(brush_birds(peacock, rng) is peacock for _ in range(20))
+
+
+def _red_share(face: np.ndarray, palette: Palette) -> float:
+    """Share of a face's inked pixels in the palette's red."""
+    inked = _inked(face, palette.ground)
+    red = (np.abs(face[..., :3].astype(int) - palette.red).max(axis=2) < 40) & inked
+    return float(red.sum() / max(1, inked.sum()))
+
+
+def test_brush_birds_differ_by_set_repeat_for_a_set_and_lead_in_red() -> None:
+    faces = {
+        seed: render_face(FaceRecipe(layout=Layout(seed=seed, bird="brush")), "1s") for seed in range(12)
+    }
+    palette = FaceRecipe().palette
+    for seed, face in faces.items():
+        again = render_face(FaceRecipe(layout=Layout(seed=seed, bird="brush")), "1s")
+        assert np.array_equal(face, again)
+        assert 0.02 < _inked(face, palette.ground).mean() < 0.5
+        assert _differs(face, render_face(FaceRecipe(layout=Layout(seed=seed, bird="random")), "1s")) > 0.03
+    assert min(_differs(faces[a], faces[b]) for a in faces for b in faces if a < b) > 0.02
+    # red leads in most of them: a reader must see red brushwork that is no red dragon
+    assert sum(_red_share(face, palette) > 0.4 for face in faces.values()) >= 4
 
 
 @settings(max_examples=25, deadline=None)

@@ -25,7 +25,9 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m scoring", description="Score a mahjong hand given as JSON.")
-    parser.add_argument("file", help="hand JSON file, or - for stdin")
+    parser.add_argument(
+        "file", help="hand JSON file, or - for stdin (also the output of python -m vision PHOTO --json)"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a readable breakdown")
     parser.add_argument("--rules", help="rule set: singapore or malaysian")
     parser.add_argument("--seat", help="seat wind E S W N")
@@ -61,7 +63,15 @@ def _read(path: str) -> dict[str, Any]:
         raise MalformedHandError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise MalformedHandError(f"{path} is not UTF-8 text") from None
-    return json_object(text, path, "a hand")
+    return hand_of(json_object(text, path, "a hand"))
+
+
+def hand_of(data: dict[str, Any]) -> dict[str, Any]:
+    """The hand in a file: the object itself, or the `hand` of `python -m vision --json`'s output
+    (so `python -m vision PHOTO --json | python -m scoring -` scores the photo)."""
+    if "concealed" not in data and isinstance(data.get("hand"), dict) and "detections" in data:
+        return dict(data["hand"])
+    return data
 
 
 def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:

@@ -87,6 +87,9 @@ def annotate(
 
 def save_png(rgb: np.ndarray, path: str) -> None:
     """Write RGB as an image file (format from the extension); OSError if it cannot be written."""
-    ok = cv2.imwrite(path, cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+    try:
+        ok = cv2.imwrite(path, cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+    except cv2.error as error:  # an extension OpenCV has no writer for raises, not returns False
+        raise OSError("no image format for that extension") from error
     if not ok:
         raise OSError("cannot write an image there (check the folder and the extension)")

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from vision.annotate import annotate, save_png
 from vision.imageio import ImageError, LoadedImage, read_image
@@ -22,13 +22,33 @@ from vision.pipeline import Reading, TileReader
 
 PROG = "python -m vision"
 EMPTY_HAND: dict[str, list[Any]] = {"concealed": [], "melds": [], "bonus": []}
+# the image formats OpenCV writes everywhere it is built (cv2.imwrite picks one by the extension)
+ANNOTATE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # One line, not argparse's usage block: the CLI contract is exit 2 with one line on stderr.
+        self.exit(2, f"{PROG}: {message} (see {PROG} --help)\n")
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=PROG, description="Read the mahjong tiles in a photo.")
+    p = _Parser(
+        prog=PROG,
+        description="Read the mahjong tiles in a photo.",
+        epilog="--json prints {image: {width, height}, detections: [{code, confidence, box}], hand,"
+        " warnings}; boxes and the places warnings name are in pixels of the photo turned upright by its EXIF"
+        " orientation. The hand is the input of `python -m scoring` (which also takes this whole output)."
+        " Exit 0 when read, 2 with one line on stderr when the photo, the models or --annotate's file"
+        " cannot be used.",
+    )
     p.add_argument("photo", help="JPEG, PNG, HEIC, WebP, ... photo of the hand")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
-    p.add_argument("--annotate", metavar="OUT.png", help="write the photo with labelled boxes here")
+    p.add_argument(
+        "--annotate",
+        metavar="OUT.png",
+        help=f"write the photo with labelled boxes here ({', '.join(ANNOTATE_SUFFIXES)})",
+    )
     p.add_argument("--models", metavar="DIR", help="models folder (default: the repository's models/)")
     return p
 
@@ -80,6 +100,24 @@ def write_text(name: str, data: dict[str, Any], out: TextIO) -> None:
         print(f"warning: {warning}", file=out)
 
 
+def annotate_problem(out: Path, photo: Path) -> str | None:
+    """Why the annotated photo cannot be written to `out`, checked before the photo is read (so a
+    slow reading is not thrown away), or None."""
+    if out.suffix.lower() not in ANNOTATE_SUFFIXES:
+        return f"cannot write {out}: give it one of the extensions {', '.join(ANNOTATE_SUFFIXES)}"
+    if out.is_dir():
+        return f"cannot write {out}: it is a folder"
+    folder = out.parent if str(out.parent) else Path(".")
+    if not folder.is_dir():
+        return f"cannot write {out}: there is no folder {folder}"
+    if not os.access(folder, os.W_OK):
+        return f"cannot write {out}: the folder {folder} is not writable"
+    with contextlib.suppress(OSError):
+        if out.exists() and out.samefile(photo):
+            return f"cannot write {out}: it is the photo being read"
+    return None
+
+
 def _fail(message: str) -> int:
     # One line, whatever the message held.
     print(f"{PROG}: " + " ".join(message.split()), file=sys.stderr)
@@ -88,6 +126,10 @@ def _fail(message: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.annotate:
+        problem = annotate_problem(Path(args.annotate), Path(args.photo))
+        if problem:
+            return _fail(problem)
     try:
         loaded = read_image(Path(args.photo))
     except ImageError as error:
@@ -96,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         reader = TileReader.load(args.models)
     except ModelError as error:
         return _fail(str(error))
-    reading = reader.read(loaded.rgb)
+    reading = reader.read(loaded.rgb, loaded.scale)
     data = to_json(loaded, reading)
     if args.annotate:
         groups = reading.layout.groups if reading.layout is not None else ()

@@ -101,41 +101,48 @@ def _default_layout(detections: Detections) -> tuple[Layout | None, tuple[str, .
 LayoutFn = Callable[[Detections], "tuple[Layout | None, tuple[str, ...]]"]
 
 
-def _where(xyxy: np.ndarray) -> str:
-    x1, y1, x2, y2 = (int(v) for v in xyxy)
-    return f"({(x1 + x2) // 2}, {(y1 + y2) // 2})"
+def _where(xyxy: np.ndarray, scale: float = 1.0) -> str:
+    """A box's centre in the pixels of the photo as the user has it (`scale`: the photo read is
+    that many times its size, as `vision.imageio` shrinks large photos)."""
+    x1, y1, x2, y2 = (float(v) / scale for v in xyxy)
+    return f"({int(x1 + x2) // 2}, {int(y1 + y2) // 2})"
 
 
-def _uncertain_warnings(detections: Detections, probabilities: np.ndarray) -> list[str]:
+def _uncertain_warnings(detections: Detections, probabilities: np.ndarray, scale: float = 1.0) -> list[str]:
     out = []
     for i, row in enumerate(probabilities):
         top2 = np.argsort(-row)[:2]
         if row[top2[0]] < UNCERTAIN_BELOW and top2[0] == detections.class_id[i]:
             out.append(
-                f"unsure tile at {_where(detections.xyxy[i])}: "
+                f"unsure tile at {_where(detections.xyxy[i], scale)}: "
                 f"{CLASSES[top2[0]]} ({row[top2[0]]:.2f}) or {CLASSES[top2[1]]} ({row[top2[1]]:.2f})"
             )
     return out
 
 
-def _win_warnings(detections: Detections, probabilities: np.ndarray, moved: Sequence[int]) -> list[str]:
+def _win_warnings(
+    detections: Detections, probabilities: np.ndarray, moved: Sequence[int], scale: float = 1.0
+) -> list[str]:
     """One line per tile moved to its runner-up so that the photo shows a winning hand."""
     out = []
     for i in moved:
         was, now = int(probabilities[i].argmax()), int(detections.class_id[i])
+        where = _where(detections.xyxy[i], scale)
         out.append(
-            f"tile at {_where(detections.xyxy[i])} read as {CLASSES[now]} ({probabilities[i, now]:.2f}),"
+            f"tile at {where} read as {CLASSES[now]} ({probabilities[i, now]:.2f}),"
             f" not {CLASSES[was]} ({probabilities[i, was]:.2f}): only so do the tiles make a winning hand"
         )
     return out
 
 
-def _win_option_warning(detections: Detections, options: Sequence[tuple[tuple[int, int], ...]]) -> list[str]:
+def _win_option_warning(
+    detections: Detections, options: Sequence[tuple[tuple[int, int], ...]], scale: float = 1.0
+) -> list[str]:
     """One line offering the ways, about as likely, that one or two tiles read otherwise make a win."""
     if not options:
         return []
     ways = [
-        " and ".join(f"tile at {_where(detections.xyxy[i])} as {CLASSES[j]}" for i, j in moves)
+        " and ".join(f"tile at {_where(detections.xyxy[i], scale)} as {CLASSES[j]}" for i, j in moves)
         for moves in options
     ]
     return [
@@ -144,7 +151,9 @@ def _win_option_warning(detections: Detections, options: Sequence[tuple[tuple[in
     ]
 
 
-def _set_warnings(detections: Detections, probabilities: np.ndarray, skip: Sequence[int] = ()) -> list[str]:
+def _set_warnings(
+    detections: Detections, probabilities: np.ndarray, skip: Sequence[int] = (), scale: float = 1.0
+) -> list[str]:
     """One line per tile read as other than its first choice because a set has too few copies
     (the tiles in `skip` were moved for another reason)."""
     out = []
@@ -155,18 +164,19 @@ def _set_warnings(detections: Detections, probabilities: np.ndarray, skip: Seque
         was, now = int(first[i]), int(detections.class_id[i])
         copies = COPIES_IN_SET[CLASSES[was]]
         held = "one" if copies == 1 else str(copies)
+        where = _where(detections.xyxy[i], scale)
         out.append(
-            f"tile at {_where(detections.xyxy[i])} read as {CLASSES[now]} ({probabilities[i, now]:.2f}),"
+            f"tile at {where} read as {CLASSES[now]} ({probabilities[i, now]:.2f}),"
             f" not {CLASSES[was]} ({probabilities[i, was]:.2f}): a set has {held} {CLASSES[was]}"
             f" and surer tiles are read as {'it' if copies == 1 else 'them'}"
         )
     return out
 
 
-def _rejected_warning(rejected_xyxy: np.ndarray) -> list[str]:
+def _rejected_warning(rejected_xyxy: np.ndarray, scale: float = 1.0) -> list[str]:
     if not len(rejected_xyxy):
         return []
-    centres = [f"({int(x1 + x2) // 2}, {int(y1 + y2) // 2})" for x1, y1, x2, y2 in rejected_xyxy[:3]]
+    centres = [_where(xyxy, scale) for xyxy in rejected_xyxy[:3]]
     more = ", ..." if len(rejected_xyxy) > 3 else ""
     return [f"left out {len(rejected_xyxy)} box(es) that hold no tile, at {', '.join(centres)}{more}"]
 
@@ -241,8 +251,10 @@ class TileReader:
             classifier = replace(classifier, rank_look=rank_look)
         return cls(detector=detector, classifier=classifier, grid=grid)
 
-    def read(self, rgb: np.ndarray) -> Reading:
-        """Tiles and layout of one upright (H, W, 3) uint8 RGB photo."""
+    def read(self, rgb: np.ndarray, source_scale: float = 1.0) -> Reading:
+        """Tiles and layout of one upright (H, W, 3) uint8 RGB photo. Boxes are in `rgb`'s pixels;
+        the warnings name places in the pixels of the photo as the user has it, `rgb` being
+        `source_scale` times its size (`LoadedImage.scale`: large photos are read shrunk)."""
         if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
             raise ValueError(f"expected an (H, W, 3) uint8 RGB image, got {rgb.shape} {rgb.dtype}")
         rgb = np.ascontiguousarray(rgb)  # OpenCV needs it; a flipped or sliced view is not
@@ -293,16 +305,16 @@ class TileReader:
             class_id, win_moved, win_options = fix.class_id, fix.moved, fix.rivals
         detections = _detections(boxes, det_score, probabilities, class_id)
         class_prob = probabilities[np.arange(len(class_id)), class_id].astype(np.float32)
-        unsure = _uncertain_warnings(detections, probabilities)
+        unsure = _uncertain_warnings(detections, probabilities, source_scale)
         tile_warnings = (
             unsure
-            + _set_warnings(detections, probabilities, win_moved)
-            + _win_warnings(detections, probabilities, win_moved)
-            + _win_option_warning(detections, win_options)
+            + _set_warnings(detections, probabilities, win_moved, source_scale)
+            + _win_warnings(detections, probabilities, win_moved, source_scale)
+            + _win_option_warning(detections, win_options, source_scale)
         )
         warnings: list[str] = [] if len(detections) else ["no tiles found"]
         warnings.extend(tile_warnings)
-        warnings.extend(_rejected_warning(rejected_xyxy))
+        warnings.extend(_rejected_warning(rejected_xyxy, source_scale))
         layout, layout_warnings = lay_out(class_id)
         lap("layout")
         timings["total"] = round(sum(timings.values()), 2)

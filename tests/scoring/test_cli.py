@@ -44,6 +44,26 @@ def test_json_from_stdin_with_flags() -> None:
     assert result["valid"] is False and result["reason"] == "below_minimum"
 
 
+def test_the_vision_cli_output_scores_its_hand() -> None:
+    # `python -m vision PHOTO --json | python -m scoring -`: the reading's `hand` is scored
+    reading = {
+        "image": {"width": 4000, "height": 3000},
+        "detections": [{"code": "C", "confidence": 0.99, "box": [1.0, 2.0, 30.0, 40.0]}],
+        "hand": {
+            "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "C", "C", "C", "5p", "5p"]
+        },
+        "warnings": [],
+    }
+    done = run_cli("-", "--json", stdin=json.dumps(reading))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["tai"] == 1
+    # a hand file that happens to carry a field named "hand" is still read as the hand
+    broken = dict(reading, concealed="123m")
+    done = run_cli("-", stdin=json.dumps(broken))
+    assert done.returncode == 1  # 123m alone is no win
+    assert "ignored unknown fields: detections, hand, image, warnings" in done.stdout
+
+
 @pytest.mark.parametrize(
     ("stdin", "needle"),
     [

@@ -114,6 +114,55 @@ def test_unwritable_annotation(
     assert capsys.readouterr().err.startswith(f"python -m vision: cannot write {target}: ")
 
 
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        pytest.param("out.txt", "give it one of the extensions .png, .jpg", id="extension"),
+        pytest.param("out", "give it one of the extensions", id="no-extension"),
+        pytest.param("missing/out.png", "there is no folder", id="folder"),
+        pytest.param("hand.png", "it is the photo being read", id="the-photo"),
+    ],
+)
+def test_annotation_target_refused_before_reading(
+    photo_and_models: tuple[Path, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    says: str,
+) -> None:
+    photo, models = photo_and_models
+    before = photo.read_bytes()
+
+    def no_reading(*_: object, **__: object) -> None:
+        raise AssertionError("the photo was read before --annotate's file was checked")
+
+    monkeypatch.setattr("vision.cli.read_image", no_reading)
+    target = tmp_path / name
+    assert run([str(photo), "--annotate", str(target), "--models", str(models)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith(f"python -m vision: cannot write {target}: ") and says in captured.err
+    assert photo.read_bytes() == before
+
+
+def test_an_image_format_opencv_cannot_write_is_one_line(tmp_path: Path) -> None:
+    from vision.annotate import save_png
+
+    with pytest.raises(OSError, match="no image format for that extension"):
+        save_png(np.zeros((4, 4, 3), np.uint8), str(tmp_path / "out.xyz"))
+
+
+@pytest.mark.parametrize("argv", [[], ["--bogus", "photo.jpg"]], ids=["no-photo", "unknown-option"])
+def test_usage_errors_are_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        run(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("python -m vision: ")
+    assert err.rstrip().endswith("(see python -m vision --help)")
+
+
 def test_module_entry_point_exit_2_without_traceback(tmp_path: Path) -> None:
     photo = tmp_path / "broken.jpg"
     photo.write_bytes(b"\xff\xd8\xff\xe0 truncated")

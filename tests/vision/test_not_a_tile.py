@@ -45,6 +45,22 @@ def test_a_box_read_as_no_tile_is_left_out_and_named(tmp_path: Path) -> None:
     assert abs(wx - cx) <= 3 and abs(wy - cy) <= 3
 
 
+def _place(warning: str) -> tuple[int, int]:
+    x, y = warning.split("at (")[1].split(")")[0].split(", ")
+    return int(x), int(y)
+
+
+def test_warnings_name_places_in_the_photo_as_the_user_has_it(tmp_path: Path) -> None:
+    # a large photo is read shrunk (LoadedImage.scale): its boxes come back in the shrunk pixels,
+    # but the places a warning names are the photo's own, as the CLI's boxes are
+    sc = scene(600, 1000)
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)), blue_is_no_tile=True))
+    as_read = next(w for w in reader.read(sc.rgb).warnings if w.startswith("left out"))
+    shrunk = next(w for w in reader.read(sc.rgb, 0.25).warnings if w.startswith("left out"))
+    (x, y), (big_x, big_y) = _place(as_read), _place(shrunk)
+    assert abs(big_x - 4 * x) <= 4 and abs(big_y - 4 * y) <= 4
+
+
 def test_without_the_extra_output_nothing_is_left_out(tmp_path: Path) -> None:
     sc = scene(600, 1000)
     reading = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)))).read(sc.rgb)

@@ -22,6 +22,7 @@ import streamlit as st
 
 import scoring
 from app_ui import case as case_mod
+from app_ui import typed as typed_mod
 from app_ui.art import annotate_photo, group_blocks, hand_picture
 from app_ui.case import (
     GROUPS,
@@ -109,6 +110,7 @@ def init_state() -> None:
         "display": None,  # (downscaled RGB, scale of the boxes)
         "photo_error": None,
         "pending_typed": None,  # a typed hand waiting for the user's yes, as it would replace corrections
+        "typed_error_version": None,  # the case version a typed hand failed to replace
         "pending_case": None,  # the same for a case file opened again
         "case_error": None,
         "option_store": {},
@@ -305,12 +307,15 @@ def manual_ui() -> None:
     )
     if st.button("Use this hand", key="typed_use", type="primary"):
         try:
-            concealed = scoring.parse_hand_string(st.session_state["typed_concealed"] or "")
-            melds = [scoring.parse_hand_string(g) for g in (st.session_state["typed_melds"] or "").split()]
-            kongs = [scoring.parse_hand_string(g) for g in (st.session_state["typed_kongs"] or "").split()]
+            concealed = typed_mod.read_tiles(st.session_state["typed_concealed"] or "")
+            melds = typed_mod.read_melds(st.session_state["typed_melds"] or "")
+            kongs = typed_mod.read_concealed_kongs(st.session_state["typed_kongs"] or "")
         except ValueError as exc:
             st.error(f"Could not read the hand: {exc}")
+            # the result below is still the earlier hand's: say so there, where the score is read
+            st.session_state["typed_error_version"] = st.session_state["version"]
             return
+        st.session_state["typed_error_version"] = None
         if len(melds) + len(kongs) > len(MELD_GROUPS):
             st.error(f"At most {len(MELD_GROUPS)} melds and kongs together.")
             return
@@ -753,6 +758,11 @@ def result_ui(
     option_problems: list[str],
 ) -> None:
     st.subheader("Result")
+    if st.session_state.get("typed_error_version") == st.session_state["version"]:
+        st.warning(
+            "The typed hand could not be read (see *Type a hand* above): this result is still the hand "
+            "before it."
+        )
     if not build.hand["concealed"] and not build.hand["melds"] and not build.hand["bonus"]:
         st.caption("The score appears here once there are tiles.")
         return

@@ -9,6 +9,7 @@ from typing import Any
 
 import scoring
 from app_ui.options import option_specs
+from scoring.tiles import sorted_tiles
 from scoring.view import SEAT_NUMBER
 
 RULE_LABELS = {"singapore": "Singapore (4 players)", "malaysian": "Malaysian (3 players)"}
@@ -62,7 +63,8 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
         lines.append(f"{result['tai']} {unit}{capped}, {rules} rules")
     else:
         lines.append(invalid_message(result))
-    hand = scoring.format_hand(data["concealed"]) if data["concealed"] else ""
+    # in tile order: the photo's or the typing's order runs a suit together ("123m 22m" as "12322m")
+    hand = scoring.format_hand(sorted_tiles(data["concealed"])) if data["concealed"] else ""
     melds = " ".join(
         ("[" if m.get("concealed") else "")
         + scoring.format_hand(m["tiles"])
@@ -115,14 +117,21 @@ def idle_bonus_note(data: dict[str, Any]) -> str | None:
         return None
     own = f"F{number}, S{number}"
     wind = WIND_LABELS.get(str(data.get("seat_wind")), "your seat")
-    return f"{', '.join(idle)}: not {wind}'s own ({own}), so no tai of their own."
+    unit = "fan" if data.get("rules") == "malaysian" else "tai"
+    return f"{', '.join(idle)}: not {wind}'s own ({own}), so no {unit} of their own."
 
 
 def invalid_message(result: dict[str, Any]) -> str:
     message = str(result.get("message") or result.get("reason") or "")
+    if result.get("reason") == "tile_not_in_set":
+        # a tile the rule set's set does not hold: bad input to correct, not a hand that lost
+        why = message.removeprefix("Not a valid win: ").rstrip(".")
+        return f"{why}: correct the tile, or change the rule set in the sidebar."
     if result.get("reason") == "impossible_context":
-        # the hand may well win: it is what was said of the win that cannot be
-        return f"How it was won does not fit: {message}. Change it under *How was it won?*"
+        # the hand may well win: it is what was said of the win that cannot be (scoring's own
+        # "Not a valid win: ...." lead and full stop would be said twice)
+        why = message.removeprefix("Not a valid win: ").rstrip(".")
+        return f"How it was won does not fit: {why}. Change it under *How was it won?*"
     return message if message.lower().startswith("not a") else f"Not a valid win: {message}"
 
 

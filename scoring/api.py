@@ -11,6 +11,10 @@ from scoring.hand import INPUT_FIELDS, hand_from_json
 from scoring.options import default_options, options_from_mapping
 from scoring.rulesets import get_ruleset
 
+# What the app's downloaded case records beside the hand (its photo, reading, corrections and the result
+# it showed): the case replays with `python -m scoring case.json`, so these are expected, not unknown.
+CASE_RECORD_FIELDS = frozenset({"source", "photo_tiles", "corrections", "tiles", "result"})
+
 
 def score_json(data: dict[str, Any]) -> dict[str, Any]:
     """Score a hand given as the CLI's input JSON; return the output JSON.
@@ -27,7 +31,7 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
     options = options_from_mapping(default_options(ruleset.name), options_data)
     hand, context = hand_from_json(data)
     result = score(hand, context, ruleset, options).to_json()
-    unknown = sorted(set(data) - INPUT_FIELDS)
+    unknown = sorted(set(data) - INPUT_FIELDS - CASE_RECORD_FIELDS)
     if unknown:
         warnings = result["warnings"]
         assert isinstance(warnings, list)

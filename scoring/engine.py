@@ -135,10 +135,12 @@ def _check_tiles(hand: Hand, ruleset: Ruleset, options: Options) -> None:
     proper = [*hand.concealed, *(tile for meld in hand.melds for tile in meld.tiles)]
     for tile in proper:
         if tile not in hand_types:
-            raise _Invalid("tile_not_in_set", f"{tile} is not in the {ruleset.name} tile set")
+            raise _Invalid("tile_not_in_set", f"{tile} is not in the {ruleset.name.capitalize()} tile set")
     for tile in hand.bonus:
         if tile not in ruleset.bonus_tiles:
-            raise _Invalid("tile_not_in_set", f"bonus tile {tile} is not in the {ruleset.name} tile set")
+            raise _Invalid(
+                "tile_not_in_set", f"bonus tile {tile} is not in the {ruleset.name.capitalize()} tile set"
+            )
     for tile, count in Counter(hand.all_tiles()).items():
         allowed = 4 if tile in hand_types else ruleset.bonus_copies.get(tile, 1)
         if count > allowed:

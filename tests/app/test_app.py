@@ -81,6 +81,7 @@ def test_upload_reads_tiles_and_scores(app: AppTest, install: Install) -> None:
     assert pay["Other player"] == ["-2", "-2"]
     text = summary(app)
     assert text.startswith("2 tai")
+    assert "Hand: 12223m 456p 789s | melds: CCC | bonus: F1" in text, text  # in tile order
     # A rerun (any widget) must not run the model again.
     app.checkbox(key="pay_all").check().run()
     assert reader.calls == 1
@@ -304,6 +305,37 @@ def test_typed_hand_scores(app: AppTest) -> None:
     app.button(key="typed_use").click().run()
     no_problem(app)
     assert any("2 tai" in t for t in texts(app, "success")), result_text(app)
+
+
+def test_a_typing_error_says_the_result_is_still_the_earlier_hand(app: AppTest) -> None:
+    app.text_input(key="typed_concealed").input("123M 456P 789s 22m").run()  # any letter case
+    app.text_input(key="typed_melds").input("ccc").run()
+    app.multiselect(key="typed_bonus").set_value(["F1"]).run()
+    app.button(key="typed_use").click().run()
+    no_problem(app)
+    assert any("2 tai" in t for t in texts(app, "success")), result_text(app)
+    assert not any("still the hand before it" in t for t in texts(app, "warning"))
+    app.text_input(key="typed_kongs").input("555s").run()
+    app.button(key="typed_use").click().run()
+    no_problem(app)
+    assert any("a concealed kong is four of one tile" in t for t in texts(app, "error")), texts(app, "error")
+    assert any("still the hand before it" in t for t in texts(app, "warning")), texts(app, "warning")
+    app.text_input(key="typed_kongs").input("").run()
+    app.button(key="typed_use").click().run()
+    assert not any("still the hand before it" in t for t in texts(app, "warning"))
+
+
+def test_a_tile_the_rule_set_has_not_is_asked_to_be_corrected(app: AppTest) -> None:
+    app.selectbox(key="rules").set_value("malaysian").run()
+    app.text_input(key="typed_concealed").input("123s 456p 789p 111p 55p").run()
+    app.button(key="typed_use").click().run()
+    no_problem(app)
+    errors = texts(app, "error")
+    assert any(
+        t.startswith("1s is not in the Malaysian tile set: correct the tile, or change the rule set")
+        for t in errors
+    ), errors
+    assert not any("Not a valid win" in t for t in errors), errors
 
 
 def test_invalid_hand_message(app: AppTest) -> None:
@@ -684,6 +716,7 @@ def test_circumstances_that_cannot_be_are_not_blamed_on_the_hand(app: AppTest) -
     no_problem(app)
     errors = texts(app, "error")
     assert any(t.startswith("How it was won does not fit:") and "East" in t for t in errors), errors
+    assert not any("Not a valid win" in t or ".." in t for t in errors if "does not fit" in t), errors
 
 
 def test_a_case_opened_over_corrections_asks_first(app: AppTest, install: Install) -> None:
@@ -718,7 +751,7 @@ def test_flowers_that_score_nothing_are_said_so(
     from app_ui.summary import idle_bonus_note
 
     assert idle_bonus_note({"rules": rules, "seat_wind": seat, "bonus": bonus}) == (
-        None if note is None else f"{note}, so no tai of their own."
+        None if note is None else f"{note}, so no {'fan' if rules == 'malaysian' else 'tai'} of their own."
     )
 
 

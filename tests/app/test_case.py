@@ -160,8 +160,12 @@ def test_case_json_replays_with_scoring() -> None:
     data = case.scoring_input(build.hand, case.Context(self_drawn=True, winning_tile="2m"), "singapore", {})
     result = scoring.score_json(data)
     out = case.case_json(data, case.Base(rows=tuple(rows), source="typed"), rows, None, result)
-    assert scoring.score_json(out)["tai"] == result["tai"] == 1
+    replayed = scoring.score_json(out)
+    assert replayed["tai"] == result["tai"] == 1
     assert out["photo_tiles"] == [] and out["corrections"] == [] and len(out["tiles"]) == 14
+    # what the case records beside the hand is expected there: no "unknown field" warning on replay
+    assert not any("unknown field" in w for w in replayed["warnings"]), replayed["warnings"]
+    assert any("unknown field: typo" in w for w in scoring.score_json({**out, "typo": 1})["warnings"])
 
 
 def test_option_specs_cover_every_field() -> None:

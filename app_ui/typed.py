@@ -1,0 +1,55 @@
+"""A hand typed as compact strings (`123m 456p 789s 22m`, melds `CCC 456p`, concealed kongs `5555s`),
+read as a user at a table types it: any letter case, commas or spaces, and a word on what is wrong."""
+
+from __future__ import annotations
+
+import re
+
+from scoring import parse_hand_string
+
+# honour letters alone (E S W N winds, C F P dragons): "ccc" can only mean CCC, since a suit needs digits
+_HONOURS_ONLY = re.compile(r"[eswncfp]+")
+_BONUS_NUMBERED = re.compile(r"[fs][1-4]")
+_SUIT_AFTER_DIGITS = re.compile(r"(?<=\d)[MPS]")
+
+
+def _groups(text: str) -> list[str]:
+    return text.replace(",", " ").split()
+
+
+def canonical_case(group: str) -> str:
+    """One typed group in the codes' own case: `123M` -> `123m`, `ccc` -> `CCC`, `f1` -> `F1`; the
+    lower-case codes (`cat`, `fly`, `face`, ...) and anything unreadable are left as typed."""
+    if _HONOURS_ONLY.fullmatch(group) or _BONUS_NUMBERED.fullmatch(group):
+        return group.upper()
+    return _SUIT_AFTER_DIGITS.sub(lambda match: match.group(0).lower(), group)
+
+
+def read_tiles(text: str) -> list[str]:
+    """Tile codes of a typed string; ValueError (scoring's message) for what cannot be read."""
+    return parse_hand_string(" ".join(canonical_case(group) for group in _groups(text)))
+
+
+def read_melds(text: str) -> list[list[str]]:
+    """One meld per group; a group of one or two tiles is a meld typed apart (`C C C`)."""
+    melds = []
+    for group in _groups(text):
+        tiles = read_tiles(group)
+        if len(tiles) < 3:
+            raise ValueError(
+                f"meld {group!r} has {len(tiles)} tile{'s' if len(tiles) != 1 else ''}: "
+                "type each meld's tiles together, e.g. CCC or 456p"
+            )
+        melds.append(tiles)
+    return melds
+
+
+def read_concealed_kongs(text: str) -> list[list[str]]:
+    """One concealed kong per group: four of one tile."""
+    kongs = []
+    for group in _groups(text):
+        tiles = read_tiles(group)
+        if len(tiles) != 4 or len(set(tiles)) != 1:
+            raise ValueError(f"concealed kong {group!r}: a concealed kong is four of one tile, e.g. 5555s")
+        kongs.append(tiles)
+    return kongs

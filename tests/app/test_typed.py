@@ -1,0 +1,61 @@
+"""A typed hand: any letter case, commas, and a word on melds typed apart or kongs short of four."""
+
+from __future__ import annotations
+
+import pytest
+
+from app_ui.typed import canonical_case, read_concealed_kongs, read_melds, read_tiles
+
+
+@pytest.mark.parametrize(
+    ("typed", "code"),
+    [
+        ("123M", "123m"),
+        ("456P", "456p"),
+        ("99S", "99s"),
+        ("ccc", "CCC"),
+        ("eee", "EEE"),
+        ("sss", "SSS"),  # letters alone are honours: a suit needs digits
+        ("f1", "F1"),
+        ("s4", "S4"),
+        ("cat", "cat"),  # the codes spelt in lower case stay so
+        ("fly", "fly"),
+        ("face", "face"),
+        ("123m", "123m"),
+        ("4x", "4x"),  # unreadable: left for the parser to name
+    ],
+)
+def test_a_group_is_put_in_the_codes_own_case(typed: str, code: str) -> None:
+    assert canonical_case(typed) == code
+
+
+def test_a_hand_typed_in_any_case_reads_as_its_codes() -> None:
+    assert read_tiles("123M, 456P 789s ccc 22m") == read_tiles("123m 456p 789s CCC 22m")
+    assert read_tiles("123M 22m")[:3] == ["1m", "2m", "3m"]
+
+
+def test_unreadable_text_is_refused() -> None:
+    with pytest.raises(ValueError, match="456x"):
+        read_tiles("123m 456x")
+
+
+def test_melds_one_a_group_commas_or_spaces() -> None:
+    assert read_melds("CCC,456p  5555s") == [["C"] * 3, ["4p", "5p", "6p"], ["5s"] * 4]
+    assert read_melds("") == []
+
+
+def test_a_meld_typed_apart_is_explained() -> None:
+    with pytest.raises(ValueError, match=r"meld 'C' has 1 tile: type each meld's tiles together, e.g. CCC"):
+        read_melds("C C C")
+    with pytest.raises(ValueError, match="meld '12m' has 2 tiles"):
+        read_melds("12m")
+
+
+@pytest.mark.parametrize("typed", ["555s", "5556s", "55555s", "CCCC 555s"])
+def test_a_concealed_kong_is_four_of_one_tile(typed: str) -> None:
+    with pytest.raises(ValueError, match="a concealed kong is four of one tile"):
+        read_concealed_kongs(typed)
+
+
+def test_concealed_kongs_read() -> None:
+    assert read_concealed_kongs("5555s cccc") == [["5s"] * 4, ["C"] * 4]

@@ -758,14 +758,14 @@ def result_ui(
     option_problems: list[str],
 ) -> None:
     st.subheader("Result")
+    if not build.hand["concealed"] and not build.hand["melds"] and not build.hand["bonus"]:
+        st.caption("The score appears here once there are tiles.")
+        return
     if st.session_state.get("typed_error_version") == st.session_state["version"]:
         st.warning(
             "The typed hand could not be read (see *Type a hand* above): this result is still the hand "
             "before it."
         )
-    if not build.hand["concealed"] and not build.hand["melds"] and not build.hand["bonus"]:
-        st.caption("The score appears here once there are tiles.")
-        return
     for problem in [*option_problems, *build.problems]:
         st.warning(problem)
     if error:

@@ -353,6 +353,7 @@ def test_malformed_input_is_one_line_error(app: AppTest) -> None:
     app.button(key="typed_use").click().run()
     no_problem(app)
     assert any(t.startswith("Could not read the hand:") for t in texts(app, "error")), texts(app, "error")
+    assert not any("still the hand before it" in t for t in texts(app, "warning"))  # there was none
 
 
 def test_meld_that_is_not_a_set_is_explained(app: AppTest, install: Install) -> None:

@@ -123,14 +123,13 @@ def idle_bonus_note(data: dict[str, Any]) -> str | None:
 
 def invalid_message(result: dict[str, Any]) -> str:
     message = str(result.get("message") or result.get("reason") or "")
+    # what scoring found, without its "Not a valid win: ... ." frame, for the lines that are no lost hand
+    why = message.removeprefix("Not a valid win: ").rstrip(".")
     if result.get("reason") == "tile_not_in_set":
         # a tile the rule set's set does not hold: bad input to correct, not a hand that lost
-        why = message.removeprefix("Not a valid win: ").rstrip(".")
         return f"{why}: correct the tile, or change the rule set in the sidebar."
     if result.get("reason") == "impossible_context":
-        # the hand may well win: it is what was said of the win that cannot be (scoring's own
-        # "Not a valid win: ...." lead and full stop would be said twice)
-        why = message.removeprefix("Not a valid win: ").rstrip(".")
+        # the hand may well win: it is what was said of the win that cannot be
         return f"How it was won does not fit: {why}. Change it under *How was it won?*"
     return message if message.lower().startswith("not a") else f"Not a valid win: {message}"
 

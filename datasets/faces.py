@@ -455,15 +455,20 @@ _STICKS: dict[int, Spots] = {
 }
 
 
+# the 1 of bamboo's bird of a set's own (`Layout.bird`), drawn from the set's seed
+OWN_BIRDS: dict[str, Callable[[Pen, np.random.Generator, Palette], None]] = {
+    "random": draw_random_bird,
+    "brush": draw_brush_bird,
+}
+
+
 def draw_bamboo(pen: Pen, recipe: FaceRecipe, rank: int) -> None:
     p = recipe.palette
     if rank == 1:
-        if recipe.layout.bird == "random":
+        if recipe.layout.bird in OWN_BIRDS:
             rng = np.random.default_rng([recipe.layout.seed, 11])
-            picture(pen, recipe, lambda q: draw_random_bird(q, rng, p))
-        elif recipe.layout.bird == "brush":
-            rng = np.random.default_rng([recipe.layout.seed, 11])
-            picture(pen, recipe, lambda q: draw_brush_bird(q, rng, p))
+            draw_own = OWN_BIRDS[recipe.layout.bird]
+            picture(pen, recipe, lambda q: draw_own(q, rng, p))
         elif recipe.layout.vary_bird or recipe.layout.line_art:
             picture(pen, recipe, lambda q: draw_bird(q, p))
         else:

@@ -181,9 +181,7 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
     if font is None:
         # brush strokes draw no flower or season name: the number and the picture must tell them apart
         layout = replace(recipe.layout, bonus_pictures="own", bonus_numbers=True)
-        return brush_birds(
-            bold_numbers(season_corner(last_knobs(replace(recipe, layout=layout), rng), rng), rng), rng
-        )
+        return finishing_knobs(replace(recipe, layout=layout), rng)
     layout = recipe.layout
     if rng.random() < 0.35 and bonus_groups_differ(recipe):
         layout = replace(layout, bonus_names=False)
@@ -192,9 +190,13 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
     layout = replace(layout, bonus_name_ink=str(rng.choice(list("kkkrgb"))))
     if layout.bonus_names and rng.random() < 0.2:
         layout = replace(layout, bonus_numbers=False)
-    return brush_birds(
-        bold_numbers(season_corner(last_knobs(replace(recipe, layout=layout), rng), rng), rng), rng
-    )
+    return finishing_knobs(replace(recipe, layout=layout), rng)
+
+
+def finishing_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
+    """The knobs every set draws last, in this order (a knob added later goes at the end, so the sets
+    drawn before it keep every earlier choice)."""
+    return brush_birds(bold_numbers(season_corner(last_knobs(recipe, rng), rng), rng), rng)
 
 
 def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:

@@ -173,8 +173,12 @@ def build_data(
     crops_per_tile: int,
     negatives_per_scene: int = 0,
     rare_crops_per_tile: int | None = None,
+    crop_size: int = CLASSIFIER_SIZE,
 ) -> None:
     """Detector set (all scenes, single class at train time) and classifier crops from the scene metas.
+
+    Crops are `crop_size` pixels square: train the classifier at that `--imgsz`, as a crop scaled up
+    from a smaller one holds no finer strokes.
 
     With `negatives_per_scene` > 0 each scene also gives that many "no tile" crops (`negative_boxes`).
     `rare_crops_per_tile` (default: `crops_per_tile`) training crops are cut of each tile a set holds
@@ -219,12 +223,12 @@ def build_data(
                 props = np.array([p["xyxy"] for p in meta.get("props", [])], np.float32).reshape(-1, 4)
                 empty = negative_boxes(xyxy, width, height, negatives_per_scene, rng, props=props)
                 counts[-1] += len(empty) * (split == "train")
-                for i, crop in enumerate(crop_tiles(rgb, empty, CLASSIFIER_SIZE, CROP_MARGIN)):
+                for i, crop in enumerate(crop_tiles(rgb, empty, crop_size, CROP_MARGIN)):
                     _write_crop(cls / split / class_folder(len(CLASSES)) / f"{name}_none{i}.jpg", crop)
             for k in range(rare_crops if split == "train" else 1):
                 # Training crops are cut around jittered boxes, as a detector's boxes are never exact.
                 boxes = jitter_boxes(xyxy, rng, 0.07) if split == "train" else xyxy
-                crops = crop_tiles(rgb, boxes.astype(np.float32), CLASSIFIER_SIZE, CROP_MARGIN)
+                crops = crop_tiles(rgb, boxes.astype(np.float32), crop_size, CROP_MARGIN)
                 for i, (tile, crop) in enumerate(zip(tiles, crops, strict=True)):
                     if k >= crops_per_tile and COPIES_IN_SET[tile["code"]] != 1:
                         continue
@@ -772,6 +776,9 @@ def main(argv: list[str] | None = None) -> None:
         default=0,
         help='"no tile" crops per scene (a 50th classifier class; 0 = none)',
     )
+    p.add_argument(
+        "--crop-size", type=int, default=CLASSIFIER_SIZE, help="crop side, px (train at this --imgsz)"
+    )
     p.add_argument("--seed", type=int, default=0)
     p = sub.add_parser("merge", help="one training set from several data outputs (links)")
     p.add_argument("--out", type=Path, required=True)
@@ -954,6 +961,7 @@ def main(argv: list[str] | None = None) -> None:
             args.crops_per_tile,
             args.negatives_per_scene,
             args.rare_crops_per_tile,
+            args.crop_size,
         )
     elif args.stage == "merge":
         merge(args.out, args.sources, args.seed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -232,3 +233,30 @@ def test_second_look_codes_come_from_its_class_folders() -> None:
     for wrong in (folders[2:], [*folders[1:], folders[0]], ["18_xx", *folders[1:]]):
         with pytest.raises(SystemExit, match="not the flowers and seasons"):
             second_look_codes(wrong)
+
+
+def test_data_stage_cuts_crops_at_the_size_asked(tmp_path: Path) -> None:
+    scenes = _small_scenes(tmp_path, 3, seed=5)
+    main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "d96"), "--seed", "1"])
+    main(
+        [
+            "data",
+            "--scenes",
+            str(scenes),
+            "--out",
+            str(tmp_path / "d128"),
+            "--seed",
+            "1",
+            "--crop-size",
+            "128",
+        ]
+    )
+
+    def crops(data: str) -> dict[str, tuple[int, ...]]:
+        folder = tmp_path / data / "classifier"
+        return {str(p.relative_to(folder)): cv2.imread(str(p)).shape for p in folder.glob("*/*/*.jpg")}
+
+    small, large = crops("d96"), crops("d128")
+    # the same tiles from the same jittered boxes, only cut larger
+    assert small.keys() == large.keys() and len(small) > 10
+    assert set(small.values()) == {(96, 96, 3)} and set(large.values()) == {(128, 128, 3)}

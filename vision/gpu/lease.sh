@@ -10,10 +10,10 @@
 # 16 MiB) and logs in $OUT every 20 s: a call stopped at its limit still brings them back.
 # Env: END T_RAND T_MIX T_GLASS (empty: no glass chunks) CH (scenes per chunk) W (render workers)
 #      CW DW (the classifier's and the detector's loaders) CLS_LR DET_LR (their AdamW rates) DEVICE
-#      CLS_FROM DET_FROM (in .gpu/weights; empty: that model is not trained) OUTD (work folder) OUT (what comes back).
+#      CLS_SIZE (the classifier's crop side and input, px) CLS_FROM DET_FROM (in .gpu/weights; empty: that model is not trained) OUTD (work folder) OUT (what comes back).
 set -u
 END=${END:-540} T_RAND=${T_RAND:-150} T_MIX=${T_MIX:-200} T_GLASS=${T_GLASS:-} CH=${CH:-250} W=${W:-16} DEVICE=${DEVICE:-0}
-CW=${CW:-7} DW=${DW:-7} CLS_LR=${CLS_LR:-4e-4} DET_LR=${DET_LR:-5e-4} CLS_FROM=${CLS_FROM-cls31r.pt} DET_FROM=${DET_FROM-det8r.pt}
+CW=${CW:-7} DW=${DW:-7} CLS_LR=${CLS_LR:-4e-4} DET_LR=${DET_LR:-5e-4} CLS_SIZE=${CLS_SIZE:-96} CLS_FROM=${CLS_FROM-cls31r.pt} DET_FROM=${DET_FROM-det8r.pt}
 S=$(date +%s); el() { echo $(( $(date +%s) - S )); }
 OUTD=${OUTD:-/tmp/gpuw}; OUT=${OUT:-$OUTD/out}; mkdir -p "$OUTD" "$OUT"; LOG=$OUTD/driver.log
 exec >>"$LOG" 2>&1
@@ -59,7 +59,7 @@ if [ -n "$T_GLASS" ]; then gen hg 253 "$MIX,randomized" "$T_GLASS" glass; fi
 sources=()
 for i in "${!chunks[@]}"; do
   c=${chunks[$i]}
-  python3 -m vision.train data --scenes "$OUTD/$c" --out "$OUTD/d_$c" --seed $((260 + i)) --negatives-per-scene 3 > "$OUTD/data_$c.log" 2>&1 &
+  python3 -m vision.train data --scenes "$OUTD/$c" --out "$OUTD/d_$c" --seed $((260 + i)) --negatives-per-scene 3 --crop-size "$CLS_SIZE" > "$OUTD/data_$c.log" 2>&1 &
   sources+=("$OUTD/d_$c::10")  # every training image, 10 val images a chunk (the val pass is short)
 done
 wait_jobs() { for job in $(jobs -p); do [ "$job" = "$COPIER" ] || wait "$job"; done; }
@@ -68,7 +68,7 @@ python3 -m vision.train merge --out "$OUTD/mix" --from "${sources[@]}" --seed 26
 hours=$(python3 -c "print(round(max(0.02, ($END - $(el) - 45) / 3600), 4))")
 echo "training for $hours h from $(el) s"
 if [ -n "$CLS_FROM" ]; then
-  TRAIN_THREADS=4 python3 -m vision.train classifier --data "$OUTD/mix" --epochs 60 --batch 256 --name cls --project "$OUTD/runs" \
+  TRAIN_THREADS=4 python3 -m vision.train classifier --data "$OUTD/mix" --epochs 60 --imgsz "$CLS_SIZE" --batch 256 --name cls --project "$OUTD/runs" \
     --weights ".gpu/weights/$CLS_FROM" --optimizer AdamW --lr0 "$CLS_LR" --warmup-epochs 0.2 --device "$DEVICE" --workers "$CW" \
     --hours "$hours" > "$OUTD/cls.log" 2>&1 &
 fi

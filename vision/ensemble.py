@@ -36,14 +36,25 @@ def _opsets(model: onnx.ModelProto) -> dict[str, int]:
     return {o.domain: o.version for o in model.opset_import}
 
 
-def _check_joinable(first: onnx.ModelProto, second: onnx.ModelProto) -> None:
+def _check_inputs(first: onnx.ModelProto, second: onnx.ModelProto, second_size: int | None) -> None:
+    """Same input shapes; with `second_size`, the first's sides dynamic (any crop size) and the
+    second's dynamic or `second_size`."""
+    ours, theirs = _shape(first.graph.input[0]), _shape(second.graph.input[0])
+    if second_size is None:
+        if ours != theirs:
+            raise EnsembleError(f"ensemble: inputs differ: {ours} and {theirs}")
+        return
+    if any(isinstance(side, int) for side in ours[2:]):
+        raise EnsembleError(f"ensemble: --second-size needs a first model of any input size, not {ours}")
+    if ours[:2] != theirs[:2] or any(isinstance(s, int) and s != second_size for s in theirs[2:]):
+        raise EnsembleError(f"ensemble: inputs differ: {ours} and {theirs} at {second_size} px")
+
+
+def _check_joinable(first: onnx.ModelProto, second: onnx.ModelProto, second_size: int | None = None) -> None:
     for model, which in ((first, "first"), (second, "second")):
         if len(model.graph.input) != 1 or len(model.graph.output) != 1:
             raise EnsembleError(f"ensemble: the {which} model must have one input and one output")
-    if _shape(first.graph.input[0]) != _shape(second.graph.input[0]):
-        raise EnsembleError(
-            f"ensemble: inputs differ: {_shape(first.graph.input[0])} and {_shape(second.graph.input[0])}"
-        )
+    _check_inputs(first, second, second_size)
     if _shape(first.graph.output[0])[-1] != _shape(second.graph.output[0])[-1]:
         raise EnsembleError(
             f"ensemble: outputs differ: {_shape(first.graph.output[0])} and {_shape(second.graph.output[0])}"
@@ -72,15 +83,43 @@ def _free_prefix(model: onnx.ModelProto) -> str:
     raise AssertionError("unreachable")
 
 
-def joined(first: onnx.ModelProto, second: onnx.ModelProto, weight: float, note: str = "") -> onnx.ModelProto:
+def _resized_input(input_name: str, size: int, prefix: str) -> tuple[list[onnx.NodeProto], str]:
+    """Nodes that resize the (B, 3, H, W) input to (B, 3, size, size), and the name of the result.
+
+    Bilinear, as a classifier trained on `size`-pixel crops reads a larger crop of the same box."""
+    nodes = [
+        helper.make_node("Shape", [input_name], [prefix + "input_shape"], start=0, end=2),
+        helper.make_node("Concat", [prefix + "input_shape", prefix + "side"], [prefix + "sizes"], axis=0),
+        helper.make_node(
+            "Resize",
+            [input_name, "", "", prefix + "sizes"],
+            [prefix + "resized"],
+            mode="linear",
+            coordinate_transformation_mode="half_pixel",
+        ),
+    ]
+    return nodes, prefix + "resized"
+
+
+def joined(
+    first: onnx.ModelProto,
+    second: onnx.ModelProto,
+    weight: float,
+    note: str = "",
+    second_size: int | None = None,
+) -> onnx.ModelProto:
     """One graph: `weight` x the first model's output + (1 - weight) x the second's, on one input.
 
     Both must output probabilities (ultralytics classifiers end in a softmax), so the sum does too.
+    `second_size`: the second model reads the crop resized to this many pixels square (it was
+    trained at another size than the first; both inputs must then be dynamic in height and width).
     Raises `EnsembleError` when the inputs, the number of outputs, the opsets or the embedded class
     names differ, or the weight is outside [0, 1]."""
     if not 0.0 <= weight <= 1.0:
         raise EnsembleError(f"ensemble: --weight must be in [0, 1], got {weight:g}")
-    _check_joinable(first, second)
+    if second_size is not None and second_size < 8:
+        raise EnsembleError(f"ensemble: --second-size must be 8 pixels or more, got {second_size}")
+    _check_joinable(first, second, second_size)
     out = onnx.ModelProto()
     out.CopyFrom(first)
     prefix = _free_prefix(first)
@@ -88,8 +127,15 @@ def joined(first: onnx.ModelProto, second: onnx.ModelProto, weight: float, note:
     graph = out.graph
     input_name = graph.input[0].name
     their_input = prefix + "second/" + input_name
+    fed = input_name
+    if second_size is not None:
+        resize_nodes, fed = _resized_input(input_name, second_size, prefix)
+        graph.node.extend(resize_nodes)
+        graph.initializer.append(
+            numpy_helper.from_array(np.array([second_size, second_size], np.int64), prefix + "side")
+        )
     for node in other.graph.node:
-        node.input[:] = [input_name if name == their_input else name for name in node.input]
+        node.input[:] = [fed if name == their_input else name for name in node.input]
     output_name = graph.output[0].name
     first_output = prefix + "first"
     for node in graph.node:
@@ -97,7 +143,9 @@ def joined(first: onnx.ModelProto, second: onnx.ModelProto, weight: float, note:
         node.input[:] = [first_output if name == output_name else name for name in node.input]
     graph.node.extend(other.graph.node)
     graph.initializer.extend(other.graph.initializer)
-    graph.value_info.extend(other.graph.value_info)
+    if second_size is None:
+        # a resized input would contradict the second's shapes, named as the first's ("height")
+        graph.value_info.extend(other.graph.value_info)
     graph.initializer.extend(
         [
             numpy_helper.from_array(np.array(weight, np.float32), prefix + "first_weight"),
@@ -114,7 +162,9 @@ def joined(first: onnx.ModelProto, second: onnx.ModelProto, weight: float, note:
         ]
     )
     before = metadata(first).get(JOINED_KEY)
-    record = note or f"{weight:g} first + {1 - weight:g} second"
+    record = note or f"{weight:g} first + {1 - weight:g} second" + (
+        f" (at {second_size} px)" if second_size is not None else ""
+    )
     entries = {**metadata(first), JOINED_KEY: record if before is None else f"{record}; first = {before}"}
     del out.metadata_props[:]
     helper.set_model_props(out, entries)
@@ -122,10 +172,11 @@ def joined(first: onnx.ModelProto, second: onnx.ModelProto, weight: float, note:
     return out
 
 
-def join_files(first: Path, second: Path, weight: float, out: Path) -> None:
+def join_files(first: Path, second: Path, weight: float, out: Path, second_size: int | None = None) -> None:
     """`joined` of two ONNX files, saved to `out`; `EnsembleError` for a file that is not a model."""
     models = [load_model(path, "ensemble", EnsembleError) for path in (first, second)]
-    note = f"{weight:g} x {first.name} + {1 - weight:g} x {second.name}"
-    model = joined(models[0], models[1], weight, note)
+    at = f" at {second_size} px" if second_size is not None else ""
+    note = f"{weight:g} x {first.name} + {1 - weight:g} x {second.name}{at}"
+    model = joined(models[0], models[1], weight, note, second_size)
     out.parent.mkdir(parents=True, exist_ok=True)
     onnx.save(model, str(out))

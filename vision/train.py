@@ -840,6 +840,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--first", type=Path, required=True, help="an exported classifier (.onnx)")
     p.add_argument("--second", type=Path, required=True, help="another, same input and classes")
     p.add_argument("--weight", type=float, default=0.5, help="the first classifier's share, 0..1")
+    p.add_argument(
+        "--second-size",
+        type=int,
+        default=None,
+        help="the second reads each crop resized to this side, px (it was trained at another size)",
+    )
     p.add_argument("--out", type=Path, required=True)
     p = sub.add_parser(
         "recover", help="a checkpoint to train from, rebuilt from a shipped ONNX classifier or detector"
@@ -985,7 +991,7 @@ def main(argv: list[str] | None = None) -> None:
         soup(args.first, args.second, args.weight, args.out)
     elif args.stage == "ensemble":
         try:
-            join_files(args.first, args.second, args.weight, args.out)
+            join_files(args.first, args.second, args.weight, args.out, args.second_size)
         except EnsembleError as error:
             sys.exit(str(error))
         print(f"ensemble: {args.weight:g} x {args.first} + {1 - args.weight:g} x {args.second} -> {args.out}")

@@ -6,13 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import onnx
 import onnxruntime as ort
 import pytest
+from onnx import TensorProto, helper, numpy_helper
 
 from tests.vision.tinymodels import BLUE, GREEN, RED, classifier_model, write_models
-from vision.classes import CLASS_INDEX
+from vision.classes import CLASS_INDEX, CLASSES
 from vision.ensemble import JOINED_KEY, EnsembleError, join_files, joined
 from vision.onnx_models import TileClassifier, load_config, make_session
 from vision.train import main as train_main
@@ -126,3 +128,63 @@ def test_cli_refuses_a_file_that_is_not_a_model_in_one_line(
     assert "0.4 x" in capsys.readouterr().out
     crops = _crops((0, 0, 250))
     np.testing.assert_allclose(_read(out, crops), _read(model, crops), atol=1e-6)
+
+
+def _pixel_model(path: Path, side: int, seed: int) -> None:
+    """A classifier of fixed `side`-pixel crops whose reading depends on every pixel (a dense layer),
+    so that it reads a crop resized some other way than the joined graph's differently."""
+    shape = (3 * side * side, len(CLASSES))
+    weights = np.random.default_rng(seed).normal(0.0, 0.05, shape).astype(np.float32)
+    graph = helper.make_graph(
+        [
+            helper.make_node("Flatten", ["images"], ["flat"], axis=1),
+            helper.make_node("MatMul", ["flat", "weights"], ["logits"]),
+            helper.make_node("Softmax", ["logits"], ["output0"], axis=1),
+        ],
+        "pixel_classifier",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, side, side])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, ["batch", len(CLASSES)])],
+        initializer=[numpy_helper.from_array(weights, "weights")],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+
+
+def _any_size_model(path: Path) -> None:
+    """The tiny classifier (a mean over the crop), its input of any height and width."""
+    classifier_model(path, SIZE, None)
+    model = onnx.load(str(path))
+    dims = model.graph.input[0].type.tensor_type.shape.dim
+    dims[2].dim_param, dims[3].dim_param = "height", "width"
+    onnx.save(model, str(path))
+
+
+def test_a_second_model_of_another_size_reads_the_crop_resized(tmp_path: Path) -> None:
+    first, second, out = tmp_path / "any.onnx", tmp_path / "eight.onnx", tmp_path / "joined.onnx"
+    _any_size_model(first)
+    _pixel_model(second, 8, seed=3)
+    join_files(first, second, 0.4, out, second_size=8)
+    crops = np.random.default_rng(4).integers(0, 256, (3, SIZE, SIZE, 3), dtype=np.uint8)
+    # bilinear, pixel centres aligned (cv2.resize's way), on the crop's values unrounded
+    values = crops.astype(np.float32)
+    small = np.stack([cv2.resize(c, (8, 8), interpolation=cv2.INTER_LINEAR) for c in values])
+    expected = 0.4 * _read(first, crops) + 0.6 * _read(second, small)
+    np.testing.assert_allclose(_read(out, crops), expected, atol=1e-5)
+    nearest = np.stack([cv2.resize(c, (8, 8), interpolation=cv2.INTER_NEAREST) for c in crops])
+    assert np.abs(_read(out, crops) - (0.4 * _read(first, crops) + 0.6 * _read(second, nearest))).max() > 1e-4
+    record = {p.key: p.value for p in onnx.load(str(out)).metadata_props}[JOINED_KEY]
+    assert record == "0.4 x any.onnx + 0.6 x eight.onnx at 8 px"
+
+
+def test_another_size_is_refused_for_a_first_model_of_fixed_size(tmp_path: Path) -> None:
+    fixed, any_size, eight = tmp_path / "fixed.onnx", tmp_path / "any.onnx", tmp_path / "eight.onnx"
+    classifier_model(fixed, SIZE, None)
+    _any_size_model(any_size)
+    _pixel_model(eight, 8, seed=1)
+    with pytest.raises(EnsembleError, match="any input size"):
+        join_files(fixed, eight, 0.5, tmp_path / "out.onnx", second_size=8)
+    with pytest.raises(EnsembleError, match="inputs differ"):
+        join_files(any_size, eight, 0.5, tmp_path / "out.onnx", second_size=12)
+    with pytest.raises(EnsembleError, match="8 pixels or more"):
+        join_files(any_size, eight, 0.5, tmp_path / "out.onnx", second_size=2)

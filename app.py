@@ -52,6 +52,8 @@ SAMPLES_DIR = Path(__file__).parent / "samples"
 # The model must answer within this time; past it the user gets a message instead of a hung page.
 READ_TIMEOUT_S = float(os.environ.get("MAHJONG_READ_TIMEOUT_S", "30"))
 DISPLAY_MAX_SIDE = 1280
+# the winning-tile box's first choice: a string, as a None value would show no choice at all
+NO_WINNING_TILE = "(not set)"
 
 
 # --------------------------------------------------------------------------- model (shared by sessions)
@@ -159,6 +161,13 @@ def set_base(base: Base, source_id: str | None, display: tuple[np.ndarray, float
     st.session_state["pending"] = None
 
 
+def forget_winning_tile() -> None:
+    """A new hand (photo, typed, opened case) starts with no winning tile: the last hand's is no fact
+    of this one, even where this hand holds that tile too. Undo and a way to a win keep it."""
+    st.session_state["winning_tile"] = NO_WINNING_TILE
+    st.session_state["winning_tile_wanted"] = None
+
+
 # --------------------------------------------------------------------------- photo -> tiles
 
 
@@ -211,6 +220,7 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
         win_ways=read.win_ways,
     )
     set_base(base, source_id, _display_copy(rgb))
+    forget_winning_tile()
     return None
 
 
@@ -342,6 +352,7 @@ def manual_ui() -> None:
 
 def _use_typed(typed: Base) -> None:
     set_base(typed, None, None)
+    forget_winning_tile()
     st.session_state["photo_error"] = None
     st.session_state["pending_typed"] = None
 
@@ -394,14 +405,10 @@ def apply_opened_case() -> None:
     state["context_rules"] = opened.rules
     state["seat_wind"], state["prevailing_wind"] = won.seat_wind, won.prevailing_wind
     state["won_by"] = "self-drawn" if won.self_drawn else "discard"
-    state["winning_tile_wanted"] = None
-    if won.winning_tile is None:
-        state.pop("winning_tile", None)  # the box's first choice, "(not set)"
-    else:
-        state["winning_tile"] = won.winning_tile
     state["circumstances"] = list(won.circumstances)
     state["pay_all"] = won.pay_all
     set_base(opened.base, None, None)
+    state["winning_tile"] = won.winning_tile or NO_WINNING_TILE
     state["photo_error"] = None
 
 
@@ -575,17 +582,17 @@ def _switch_context(rules: str, seats: list[str]) -> None:
         )
 
 
-def _hold_winning_tile(choices: list[str | None]) -> str | None:
+def _hold_winning_tile(choices: list[str]) -> str | None:
     """A winning tile a tile edit took out of the hand is set aside, not lost: the box shows "(not set)"
     and the choice comes back when the tile does (unless the user chose another meanwhile). Returns the
     tile set aside, if any."""
     state = st.session_state
-    current = state.get("winning_tile")
-    if current is not None and current not in choices:
+    current = state.get("winning_tile", NO_WINNING_TILE)
+    if current not in choices:
         state["winning_tile_wanted"] = current
-        del state["winning_tile"]  # not None: the box would show no choice rather than "(not set)"
+        state["winning_tile"] = NO_WINNING_TILE
     wanted = state.get("winning_tile_wanted")
-    if wanted is not None and wanted in choices and state.get("winning_tile") is None:
+    if wanted is not None and wanted in choices and state.get("winning_tile") == NO_WINNING_TILE:
         state["winning_tile"] = wanted
         state["winning_tile_wanted"] = None
         return None
@@ -607,16 +614,17 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         key="won_by",
         format_func=lambda v: "Discard (someone threw it)" if v == "discard" else "Self-drawn",
     )
-    choices = [None, *case_mod.hand_tile_choices(hand)]
+    choices = [NO_WINNING_TILE, *case_mod.hand_tile_choices(hand)]
     gone = _hold_winning_tile(choices)
-    winning = st.selectbox(
+    picked = st.selectbox(
         "Winning tile",
         choices,
         key="winning_tile",
-        format_func=lambda c: "(not set)" if c is None else c,
-        help="Needed for the sequence-hand (平胡) wait rule.",
+        help="Needed for the sequence-hand (平胡) wait rule. A kong's tiles are not offered: no win "
+        "completes a kong.",
         on_change=lambda: st.session_state.update(winning_tile_wanted=None),
     )
+    winning = None if picked == NO_WINNING_TILE else picked
     if gone:
         st.caption(f"Winning tile {gone} set aside: no {gone} in the hand now (it comes back with the tile).")
     offered = scoring.circumstances_for(rules)

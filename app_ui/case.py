@@ -370,11 +370,14 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
 
 
 def hand_tile_choices(hand: Mapping[str, Any]) -> list[str]:
-    """Distinct codes in the hand proper (concealed + melds), in order: the winning tile is one of them."""
+    """Distinct codes that can be the winning tile, in order: the concealed tiles' and the chows' and
+    pongs' (a discard that completes a set lays it out with the melds). Not a kong's alone: no win
+    completes a kong, so the scoring refuses one there."""
     seen: list[str] = []
     codes = list(hand.get("concealed") or [])
     for meld in hand.get("melds") or []:
-        codes.extend(meld.get("tiles") or [])
+        if meld.get("kind") != "kong":
+            codes.extend(meld.get("tiles") or [])
     for code in codes:
         if code not in seen and code not in ("back", "fly"):
             seen.append(code)

@@ -199,7 +199,11 @@ def _check_winning_tile(hand: Hand, context: Context) -> None:
         return
     in_melds = any(winning in meld.tiles for meld in hand.melds if meld.kind != "kong")
     if winning not in hand.concealed and not in_melds:
-        raise _Invalid("winning_tile_not_in_hand", f"the winning tile {winning} is not in the hand")
+        if any(winning in meld.tiles for meld in hand.melds):
+            message = f"the winning tile {winning} lies only in a kong, and no win completes a kong"
+        else:
+            message = f"the winning tile {winning} is not in the hand"
+        raise _Invalid("winning_tile_not_in_hand", message)
 
 
 def _arrangements(hand: Hand, ruleset: Ruleset, options: Options) -> list[Arrangement]:

@@ -558,8 +558,37 @@ def test_winning_tile_no_longer_in_hand_is_dropped(app: AppTest) -> None:
     app.text_input(key="typed_concealed").input("123m 456p 789p 22m").run()
     app.button(key="typed_use").click().run()
     no_problem(app)
-    assert app.selectbox(key="winning_tile").value in (None, *app.selectbox(key="winning_tile").options)
+    assert app.selectbox(key="winning_tile").value == "(not set)"
     assert "on 7s" not in summary(app)
+
+
+def test_a_new_hand_starts_with_no_winning_tile_even_where_it_holds_the_last_ones(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    app.selectbox(key="winning_tile").set_value("7s").run()
+    assert "on 7s" in summary(app)
+    typed_hand(app, "789s 456p 123m 55s", melds="FFF")  # 7s is in this hand too
+    no_problem(app)
+    assert app.selectbox(key="winning_tile").value == "(not set)"
+    assert "on 7s" not in summary(app)
+    assert not any("set aside" in t for t in texts(app, "caption")), texts(app, "caption")
+    # and no set-aside tile of the last hand comes back when a tile is edited in
+    typed_hand(app, "123m 456p 789s 55s", melds="CCC")
+    app.selectbox(key="winning_tile").set_value("2m").run()
+    first = next(i for i, r in enumerate(app.session_state["base"].rows) if r.code == "2m")
+    edit_tiles(app, {"edited_rows": {str(first): {"tile": "5m"}}, "added_rows": [], "deleted_rows": []})
+    assert any("Winning tile 2m set aside" in t for t in texts(app, "caption")), texts(app, "caption")
+    typed_hand(app, "234m 345p 678s 789s 55p")
+    app.button(key="typed_replace").click().run()  # the corrections are replaced, as asked
+    no_problem(app)
+    assert app.selectbox(key="winning_tile").value == "(not set)"
+    assert not any("set aside" in t for t in texts(app, "caption")), texts(app, "caption")
+
+
+def test_a_kongs_tiles_are_not_offered_as_the_winning_tile(app: AppTest) -> None:
+    typed_hand(app, "222m 34m 99p", melds="678s", kongs="7777m")
+    no_problem(app)
+    offered = app.selectbox(key="winning_tile").options
+    assert "7m" not in offered and {"2m", "3m", "4m", "9p", "6s"} <= set(offered), offered
 
 
 def test_heic_photo_is_read(app: AppTest, install: Install) -> None:
@@ -623,7 +652,7 @@ def test_a_winning_tile_edited_away_is_set_aside_and_comes_back(app: AppTest) ->
     first = next(i for i, r in enumerate(app.session_state["base"].rows) if r.code == "2m")
     edit_tiles(app, {"edited_rows": {str(first): {"tile": "5m"}}, "added_rows": [], "deleted_rows": []})
     no_problem(app)
-    assert app.selectbox(key="winning_tile").value is None
+    assert app.selectbox(key="winning_tile").value == "(not set)"
     assert any("Winning tile 2m set aside" in t for t in texts(app, "caption")), texts(app, "caption")
     edit_tiles(app, {"edited_rows": {}, "added_rows": [], "deleted_rows": []})
     no_problem(app)

@@ -132,6 +132,25 @@ def test_winning_tile_choices_are_distinct_hand_tiles() -> None:
     assert case.hand_tile_choices(hand) == ["1m", "2m", "C"]
 
 
+def test_winning_tile_choices_leave_out_a_kongs_tiles_the_scoring_refuses() -> None:
+    hand = {
+        "concealed": ["2m", "2m", "2m", "3m", "4m", "9p", "9p"],
+        "melds": [
+            {"kind": "kong", "tiles": ["7m"] * 4, "concealed": True},
+            {"kind": "kong", "tiles": ["E"] * 4},
+            {"kind": "chow", "tiles": ["6s", "7s", "8s"]},
+        ],
+    }
+    choices = case.hand_tile_choices(hand)
+    assert choices == ["2m", "3m", "4m", "9p", "6s", "7s", "8s"]
+    # every choice offered is one the scoring takes: none fails as "not in the hand"
+    for tile in choices:
+        data = {**hand, "winning_tile": tile, "seat_wind": "E", "prevailing_wind": "E"}
+        assert scoring.score_json(data)["reason"] != "winning_tile_not_in_hand"
+    refused = scoring.score_json({**hand, "winning_tile": "7m", "seat_wind": "E", "prevailing_wind": "E"})
+    assert refused["reason"] == "winning_tile_not_in_hand" and "lies only in a kong" in refused["message"]
+
+
 def test_rows_from_reading_without_layout_and_with_runner_up() -> None:
     detections = Detections.from_codes(["3m", "F2"], [[0, 0, 10, 10], [20, 0, 30, 10]], [0.4, 0.9])
     probabilities = np.zeros((2, len(CLASSES)), np.float32)

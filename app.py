@@ -819,6 +819,8 @@ def result_ui(
                 }
             ).set_index("Player")
         )
+        if payout.get("basis"):
+            st.caption(f"How: {payout['basis']}")
     instant = payout.get("instant_payouts") or []
     if result.get("valid") and instant:
         st.markdown("**Instant payouts** (settled at once, on top of the win)")

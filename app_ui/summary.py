@@ -95,6 +95,8 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
     if result.get("valid"):
         for player in payout.get("players") or []:
             lines.append(f"  {player_label(player)}: {amount_text(player['amount'])}")
+        if payout.get("basis"):
+            lines.append(f"  ({payout['basis']})")
         for item in payout.get("instant_payouts") or []:
             lines.append(f"  Instant: {instant_line(item)}")
     return "\n".join(lines)

@@ -120,6 +120,8 @@ def render(result: dict[str, Any]) -> str:
     if result["valid"]:
         shares = ", ".join(f"{share['role']} {share['amount']:+g}" for share in payout["players"])
         lines.append(f"Payout: {shares}")
+        if payout.get("basis"):
+            lines.append(f"  ({payout['basis']})")
     for item in payout["instant_payouts"]:
         lines.append(
             f"Instant payout: {item['name']}: {item['from_each']:g} from each opponent "

@@ -6,6 +6,7 @@ All functions are pure: (tai, context, options) in, a `Payout` out. Amounts in `
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from scoring.hand import Context, Hand
@@ -42,9 +43,13 @@ class Payout:
     each_other: float
     players: tuple[PlayerShare, ...]
     instant_payouts: tuple[InstantPayout, ...] = ()
+    # how the amounts were reached, in words and numbers (the base, each share): a table settling a
+    # dispute must be able to check every amount
+    basis: str = ""
 
     def to_json(self) -> dict[str, object]:
         return {
+            "basis": self.basis,
             "winner_total": _number(self.winner_total),
             "discarder": None if self.discarder is None else _number(self.discarder),
             "each_other": _number(self.each_other),
@@ -96,6 +101,25 @@ def no_payout(players: int, self_drawn: bool) -> Payout:
     return settle(players, self_drawn, 0, 0, False)
 
 
+def _g(value: float) -> str:
+    return f"{_number(value):g}"
+
+
+def _shares_text(self_drawn: bool, discarder: float, other: float, times: tuple[str, str] = ("", "")) -> str:
+    """'the discarder pays 2 x base = 4, each other player 1 x base = 2' (`times`: the multiples)."""
+    if self_drawn:
+        return f"each other player pays {times[1]}{_g(other)}"
+    if other == 0:
+        return f"the discarder pays {times[0]}{_g(discarder)}, the others nothing"
+    return f"the discarder pays {times[0]}{_g(discarder)}, each other player {times[1]}{_g(other)}"
+
+
+def _with_pay_all(payout: Payout, basis: str, pay_all: bool) -> Payout:
+    if pay_all:
+        basis += f"; pay-all: the liable player pays all {_g(payout.winner_total)}"
+    return dataclasses.replace(payout, basis=basis + ".")
+
+
 def singapore_payout(tai: int, context: Context, options: Options, as_self_draw: bool) -> Payout:
     """RULES.md payouts: standard (2/1, self-draw 2 each), shooter_pays (4/0) or a user table; pay-all.
 
@@ -103,40 +127,64 @@ def singapore_payout(tai: int, context: Context, options: Options, as_self_draw:
     """
     self_drawn = context.self_drawn or as_self_draw
     scheme = options.payout_scheme
+    thirteen_on_discard = as_self_draw and not context.self_drawn
+    as_drawn = " (thirteen wonders: all pay as on a self-draw)" if thirteen_on_discard else ""
     if scheme == "table":
-        row = options.payout_table[min(tai, len(options.payout_table)) - 1]
+        count = min(tai, len(options.payout_table))
+        row = options.payout_table[count - 1]
+        last = f" (its last, for {count} tai and above)" if count < tai else ""
+        where = f"payout table, row {count}{last}"
         if isinstance(row, tuple):
             shooter, each = row
+            where += f": {_g(shooter)}/{_g(each)}{as_drawn}"
             if self_drawn:
-                return _singapore_settle(context, as_self_draw, 0, each)
-            return _singapore_settle(context, as_self_draw, shooter, 0)
+                return _singapore_settle(context, as_self_draw, 0, each, where)
+            return _singapore_settle(context, as_self_draw, shooter, 0, where)
         base = float(row)
+        where += f": base {_g(base)}{as_drawn}"
     else:
         base = options.unit * 2 ** (tai - 1)
+        where = f"base = unit {_g(options.unit)} x 2^({tai} - 1) = {_g(base)}{as_drawn}"
     if self_drawn:
-        return _singapore_settle(context, as_self_draw, 0, 2 * base)
+        return _singapore_settle(context, as_self_draw, 0, 2 * base, where, ("", "2 x base = "))
     if scheme == "shooter_pays":
-        return _singapore_settle(context, as_self_draw, 4 * base, 0)
-    return _singapore_settle(context, as_self_draw, 2 * base, base)
+        where += ", shooter pays"
+        return _singapore_settle(context, as_self_draw, 4 * base, 0, where, ("4 x base = ", ""))
+    return _singapore_settle(context, as_self_draw, 2 * base, base, where, ("2 x base = ", "1 x base = "))
 
 
-def _singapore_settle(context: Context, as_self_draw: bool, discarder: float, other: float) -> Payout:
+def _singapore_settle(
+    context: Context,
+    as_self_draw: bool,
+    discarder: float,
+    other: float,
+    where: str,
+    times: tuple[str, str] = ("", ""),
+) -> Payout:
     if as_self_draw and not context.self_drawn:
         # Thirteen wonders on a discard: the discarder pays like everybody else.
-        return settle(4, False, other, other, context.pay_all)
-    return settle(4, context.self_drawn, discarder, other, context.pay_all)
+        payout = settle(4, False, other, other, context.pay_all)
+        return _with_pay_all(payout, f"{where}; every loser pays {times[1]}{_g(other)}", context.pay_all)
+    payout = settle(4, context.self_drawn, discarder, other, context.pay_all)
+    shares = _shares_text(context.self_drawn, discarder, other, times)
+    return _with_pay_all(payout, f"{where}; {shares}", context.pay_all)
 
 
 def malaysian_payout(fan: int, context: Context, options: Options, as_self_draw: bool) -> Payout:
     """seeds/004 payment in points (fan x points_per_fan): `seed` or `discarder_and_other`; pay-all."""
     points = fan * options.points_per_fan
+    where = f"points = {fan} fan x {_g(options.points_per_fan)} points per fan = {_g(points)}"
     if options.malaysian_payment == "seed":
         discarder, other, each = 2 * points, 0, points
+        times = ("2 x points = ", "") if not context.self_drawn else ("", "the points, ")
     else:
         discarder, other, each = 2 * points, points, 2 * points
+        times = ("2 x points = ", "1 x points = ") if not context.self_drawn else ("", "2 x points = ")
     if context.self_drawn:
-        return settle(3, True, 0, each, context.pay_all)
-    return settle(3, False, discarder, other, context.pay_all)
+        payout = settle(3, True, 0, each, context.pay_all)
+        return _with_pay_all(payout, f"{where}; {_shares_text(True, 0, each, times)}", context.pay_all)
+    payout = settle(3, False, discarder, other, context.pay_all)
+    return _with_pay_all(payout, f"{where}; {_shares_text(False, discarder, other, times)}", context.pay_all)
 
 
 def _instant(key: str, name: str, units: int, options: Options, opponents: int) -> InstantPayout:

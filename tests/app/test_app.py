@@ -78,6 +78,9 @@ def test_upload_reads_tiles_and_scores(app: AppTest, install: Install) -> None:
     pay = payout_rows(app)
     assert pay["Winner"] == ["+8"]
     assert pay["Discarder"] == ["-4"]
+    how = "base = unit 1 x 2^(2 - 1) = 2; the discarder pays 2 x base = 4, each other player 1 x base = 2."
+    assert f"How: {how}" in texts(app, "caption"), texts(app, "caption")
+    assert f"({how})" in summary(app)
     assert pay["Other player"] == ["-2", "-2"]
     text = summary(app)
     assert text.startswith("2 tai")

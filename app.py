@@ -54,6 +54,14 @@ READ_TIMEOUT_S = float(os.environ.get("MAHJONG_READ_TIMEOUT_S", "30"))
 DISPLAY_MAX_SIDE = 1280
 # the winning-tile box's first choice: a string, as a None value would show no choice at all
 NO_WINNING_TILE = "(not set)"
+# the options' choices in words (the JSON and the CLI keep the codes)
+CHOICE_LABELS = {
+    "standard": "Standard: discarder 2 x base, others 1 x; self-draw 2 x each",
+    "shooter_pays": "Shooter pays: discarder 4 x base, others nothing",
+    "table": "Payout table (below)",
+    "seed": "Seed: discarder 2 x points, third player nothing",
+    "discarder_and_other": "Discarder 2 x points and the other 1 x",
+}
 
 
 # --------------------------------------------------------------------------- model (shared by sessions)
@@ -254,7 +262,7 @@ def photo_ui() -> None:
     then they are asked first, so nothing they typed is lost silently."""
     uploaded = st.file_uploader(
         "Upload a photo of the winning hand",
-        type=["jpg", "jpeg", "png", "heic", "heif", "webp"],
+        type=["jpg", "jpeg", "png", "heic", "heif", "webp", "gif", "bmp", "tif", "tiff"],
         key="upload",
         help="Lay the hand out in rows: concealed tiles, declared melds, bonus tiles. On a phone this "
         "button also offers the (back) camera.",
@@ -607,6 +615,8 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     left, right = st.columns(2)
     seat = left.selectbox("Your seat wind", seats, format_func=_wind_label, key="seat_wind")
     prevailing = right.selectbox("Prevailing wind", seats, format_func=_wind_label, key="prevailing_wind")
+    if not scoring.get_ruleset(rules).scores_prevailing_wind:
+        right.caption(f"{RULE_LABELS.get(rules, rules)} rules give no fan for the prevailing wind.")
     how = st.radio(
         "Won by",
         ["discard", "self-drawn"],
@@ -658,18 +668,24 @@ def _option_label(spec: OptionSpec, rules: str) -> str:
     return re.sub(r"\btai\b", unit, spec.label)
 
 
-def _option_widget(spec: OptionSpec, key: str, label: str) -> Any:
+def _option_widget(spec: OptionSpec, key: str, label: str, disabled: bool = False) -> Any:
     if spec.kind == "list":
         how = (
             "Type one entry per tai, separated by commas: an amount (8) or shooter/each (4/2: the shooter "
             "pays 4 on a discard, each loser 2 on a self-draw)."
         )
         help_text = (spec.help + " " if spec.help else "") + how
-        return st.text_input(label, key=key, help=help_text)
+        return st.text_input(label, key=key, help=help_text, disabled=disabled)
     if spec.kind == "bool":
         return st.checkbox(label, key=key, help=spec.help or None)
     if spec.kind == "choice":
-        return st.selectbox(label, list(spec.choices), key=key, help=spec.help or None)
+        return st.selectbox(
+            label,
+            list(spec.choices),
+            key=key,
+            help=spec.help or None,
+            format_func=lambda choice: CHOICE_LABELS.get(choice, choice),
+        )
     # no option is meaningfully negative; the scoring checks the finer limits (max tai at least 1)
     if spec.kind == "int":
         return st.number_input(label, min_value=0, step=1, key=key, help=spec.help or None)
@@ -715,7 +731,9 @@ def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
             if not _option_applies(spec, rules):
                 values[spec.name] = store.get(spec.name, spec.default)
                 continue
-            value = _option_widget(spec, key, _option_label(spec, rules))
+            # the table is read only under the table scheme: greyed out otherwise, its text kept
+            unused = spec.name == "payout_table" and values.get("payout_scheme") != "table"
+            value = _option_widget(spec, key, _option_label(spec, rules), disabled=unused)
             store[spec.name] = value
             if spec.kind == "list":
                 try:
@@ -794,8 +812,6 @@ def result_ui(
             st.caption(f"{result['points']:g} points")
     else:
         st.error(invalid_message(result))
-        if result.get("reason"):
-            st.caption(f"reason: `{result['reason']}`")
     patterns = result.get("patterns") or []
     idle = idle_bonus_note(data)
     if idle:

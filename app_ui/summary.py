@@ -50,7 +50,7 @@ def won_by_text(data: dict[str, Any]) -> str:
         return "self-drawn"
     ruleset = scoring.get_ruleset(data["rules"])
     why = scoring.drawn_by_winner(data.get("bonus") or (), data.get("circumstances") or (), ruleset)
-    return f"self-drawn ({why})" if why else "discard"
+    return f"self-drawn ({why})" if why else "won on a discard"
 
 
 def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
@@ -65,23 +65,23 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
         lines.append(invalid_message(result))
     # in tile order: the photo's or the typing's order runs a suit together ("123m 22m" as "12322m")
     hand = scoring.format_hand(sorted_tiles(data["concealed"])) if data["concealed"] else ""
+    # the scoring's marks, as in its "Read as" line below: [exposed], <concealed kong>
+    marks = {True: "<{}>", False: "[{}]"}
     melds = " ".join(
-        ("[" if m.get("concealed") else "")
-        + scoring.format_hand(m["tiles"])
-        + ("]" if m.get("concealed") else "")
-        for m in data["melds"]
+        marks[bool(m.get("concealed"))].format(scoring.format_hand(m["tiles"])) for m in data["melds"]
     )
     lines.append(
         f"Hand: {hand}"
         + (f" | melds: {melds}" if melds else "")
         + (f" | bonus: {' '.join(data['bonus'])}" if data["bonus"] else "")
+        + ("  ([ ] exposed, < > concealed kong)" if melds else "")
     )
     if result.get("arrangement"):
         # the sets the score was counted on, in order: what the table checks, not the photo's order
         lines.append(f"Read as: {result['arrangement']}")
     lines.append(
-        f"Seat {data['seat_wind']}, prevailing {data['prevailing_wind']}, won by {won_by_text(data)}"
-        + (f" on {data['winning_tile']}" if data.get("winning_tile") else "")
+        f"Seat {data['seat_wind']}, prevailing {data['prevailing_wind']}, {won_by_text(data)}"
+        + (f", winning tile {data['winning_tile']}" if data.get("winning_tile") else "")
     )
     circumstances = [circumstance_label(c) for c in data.get("circumstances") or ()]
     if circumstances or data.get("pay_all"):

@@ -16,6 +16,7 @@ from scoring.tiles import (
     FLOWERS,
     FLY,
     SEASONS,
+    SUIT_NAMES,
     TERMINALS,
     TILE_NAMES,
     WINDS,
@@ -201,13 +202,15 @@ def _one_suit(v: View) -> bool:
 def half_flush(v: View) -> Outcome:
     """混一色: one suit plus honours."""
     if _one_suit(v) and v.has_honours:
-        return Hit(f"one suit ({next(iter(v.suits))}) plus honours")
+        return Hit(f"one suit, {SUIT_NAMES[next(iter(v.suits))]}, plus honours")
     return None
 
 
 def full_flush(v: View) -> Outcome:
     """清一色: one suit, no honours."""
-    return Hit(f"every tile is {next(iter(v.suits))}") if _one_suit(v) and not v.has_honours else None
+    if _one_suit(v) and not v.has_honours:
+        return Hit(f"every tile is {SUIT_NAMES[next(iter(v.suits))]}")
+    return None
 
 
 def full_flush_all_pongs(v: View) -> Outcome:

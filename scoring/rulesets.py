@@ -86,6 +86,8 @@ class Ruleset:
     thirteen_wonders_as_self_draw: bool = False
     # Malaysian results also give points (fan x points_per_fan), the unit its payouts are in.
     reports_points: bool = False
+    # False: no pattern reads the prevailing wind (Malaysian: "There is no prevailing-wind fan").
+    scores_prevailing_wind: bool = True
 
     @cached_property
     def limit_patterns(self) -> tuple[PatternRow, ...]:
@@ -256,6 +258,7 @@ MALAYSIAN = Ruleset(
     patterns=MALAYSIAN_PATTERNS,
     payout=malaysian_payout,
     instant_payouts=no_instant_payouts,
+    scores_prevailing_wind=False,
     hand_tiles=_malaysian_tiles,
     bonus_tiles=FLOWERS + SEASONS + ANIMALS + (FACE, FLY),
     bonus_copies={FACE: 4, FLY: 4},

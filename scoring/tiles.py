@@ -14,6 +14,7 @@ from scoring.errors import HandStringError, UnknownTileError
 Tile = str
 
 SUITS: tuple[str, ...] = ("m", "p", "s")
+SUIT_NAMES: dict[str, str] = {"m": "characters (m)", "p": "dots (p)", "s": "bamboo (s)"}
 SUITED: tuple[Tile, ...] = tuple(f"{rank}{suit}" for suit in SUITS for rank in range(1, 10))
 WINDS: tuple[Tile, ...] = ("E", "S", "W", "N")
 DRAGONS: tuple[Tile, ...] = ("C", "F", "P")

@@ -84,7 +84,8 @@ def test_upload_reads_tiles_and_scores(app: AppTest, install: Install) -> None:
     assert pay["Other player"] == ["-2", "-2"]
     text = summary(app)
     assert text.startswith("2 tai")
-    assert "Hand: 12223m 456p 789s | melds: CCC | bonus: F1" in text, text  # in tile order
+    hand_line = "Hand: 12223m 456p 789s | melds: [CCC] | bonus: F1  ([ ] exposed, < > concealed kong)"
+    assert hand_line in text, text  # in tile order
     # A rerun (any widget) must not run the model again.
     app.checkbox(key="pay_all").check().run()
     assert reader.calls == 1
@@ -245,7 +246,7 @@ def test_winning_tile_picked_from_hand(app: AppTest, install: Install) -> None:
     assert "2m" in options and "C" in options and "F1" not in options
     app.selectbox(key="winning_tile").set_value("2m").run()
     no_problem(app)
-    assert "on 2m" in summary(app)
+    assert "winning tile 2m" in summary(app)
 
 
 def test_rule_options_change_result(app: AppTest, install: Install) -> None:
@@ -293,6 +294,9 @@ def test_every_option_a_rule_set_reads_is_in_its_sidebar_and_no_other(app: AppTe
 
 
 def test_bad_payout_table_is_explained(app: AppTest) -> None:
+    assert app.text_input(key="opt_singapore_payout_table").disabled  # read only under the table scheme
+    app.selectbox(key="opt_singapore_payout_scheme").set_value("table").run()
+    assert not app.text_input(key="opt_singapore_payout_table").disabled
     app.text_input(key="opt_singapore_payout_table").input("4/2, lots").run()
     app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
     app.text_input(key="typed_melds").input("CCC").run()
@@ -474,7 +478,7 @@ def test_a_replacement_tile_win_is_summarised_as_the_self_draw_it_is_scored_as(a
     no_problem(app)
     assert app.radio(key="won_by").value == "discard"
     text = summary(app)
-    assert "won by self-drawn (a replacement-tile win is a self-draw)" in text, text
+    assert "self-drawn (a replacement-tile win is a self-draw)" in text, text
     assert "Won on a replacement tile" in text, text
 
 
@@ -486,7 +490,7 @@ def test_eight_flowers_alone_are_scored(app: AppTest) -> None:
     assert "Eight flowers" in result_text(app)
     # the eighth flower is drawn by the winner: every loser pays, whatever the radio says
     assert payout_rows(app)["Loser"] == ["-32", "-32", "-32"], payout_rows(app)
-    assert "won by self-drawn (eight flowers are drawn by the winner, a self-draw)" in summary(app)
+    assert "self-drawn (eight flowers are drawn by the winner, a self-draw)" in summary(app)
 
 
 def test_an_empty_typed_hand_is_refused_and_keeps_the_hand(app: AppTest) -> None:
@@ -562,17 +566,17 @@ def test_winning_tile_no_longer_in_hand_is_dropped(app: AppTest) -> None:
     app.button(key="typed_use").click().run()
     no_problem(app)
     assert app.selectbox(key="winning_tile").value == "(not set)"
-    assert "on 7s" not in summary(app)
+    assert "winning tile 7s" not in summary(app)
 
 
 def test_a_new_hand_starts_with_no_winning_tile_even_where_it_holds_the_last_ones(app: AppTest) -> None:
     typed_hand(app, "123m 456p 789s 22m", melds="CCC")
     app.selectbox(key="winning_tile").set_value("7s").run()
-    assert "on 7s" in summary(app)
+    assert "winning tile 7s" in summary(app)
     typed_hand(app, "789s 456p 123m 55s", melds="FFF")  # 7s is in this hand too
     no_problem(app)
     assert app.selectbox(key="winning_tile").value == "(not set)"
-    assert "on 7s" not in summary(app)
+    assert "winning tile 7s" not in summary(app)
     assert not any("set aside" in t for t in texts(app, "caption")), texts(app, "caption")
     # and no set-aside tile of the last hand comes back when a tile is edited in
     typed_hand(app, "123m 456p 789s 55s", melds="CCC")
@@ -799,3 +803,16 @@ def test_a_malaysian_case_opens_with_the_options_it_hides(app: AppTest) -> None:
     no_problem(app)
     assert not texts(app, "error"), texts(app, "error")
     assert any(t.startswith("**5 fan**") for t in texts(app, "success")), result_text(app)
+
+
+def test_choices_read_in_words_and_the_malaysian_prevailing_wind_says_it_scores_nothing(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    schemes = app.selectbox(key="opt_singapore_payout_scheme").options
+    assert any(s.startswith("Shooter pays: discarder 4 x base") for s in schemes), schemes
+    assert not any("shooter_pays" in s for s in schemes), schemes
+    assert not any("prevailing wind" in t for t in texts(app, "caption"))
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    assert any("no fan for the prevailing wind" in t for t in texts(app, "caption")), texts(app, "caption")
+    payments = app.selectbox(key="opt_malaysian_malaysian_payment").options
+    assert any(p.startswith("Seed: discarder 2 x points") for p in payments), payments

@@ -210,3 +210,13 @@ def test_worst_fly_hand_is_fast_enough() -> None:
 
     # Target is 20 ms (issue 2); the bound here leaves room for a busy shared CI machine.
     assert time_hand(HANDS["malaysian four fly (worst found)"], repeat=5, cold=True) < 0.2
+
+
+@pytest.mark.parametrize("rules", ["singapore", "malaysian"])
+def test_a_rule_set_says_truly_whether_the_prevailing_wind_scores(rules: str) -> None:
+    hand: dict[str, Any] = {"rules": rules, "options": {"min_tai": 1}}
+    hand["concealed"] = ["1p", "1p", "1p", "2p", "2p", "2p", "3p", "3p", "3p", "9p", "9p"]
+    hand["melds"] = [{"kind": "pong", "tiles": ["W", "W", "W"]}]
+    results = {w: score_json({**hand, "prevailing_wind": w, "seat_wind": "S"}) for w in ("E", "W")}
+    assert all(result["valid"] for result in results.values()), results
+    assert (results["W"]["tai"] > results["E"]["tai"]) == get_ruleset(rules).scores_prevailing_wind

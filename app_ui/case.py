@@ -87,6 +87,9 @@ class Base:
     # the corrections folded into `rows` (theirs and the way's, numbered as the table was) in `earlier`.
     as_read: AsRead | None = None
     earlier: tuple[Mapping[str, Any], ...] = ()
+    # An opened case's record as it was saved (its `source`, `photo_tiles` and `corrections`): saved
+    # again with it, so a case opened and downloaded again keeps its trail to the photo.
+    history: Mapping[str, Any] | None = None
 
     @property
     def photo_rows(self) -> tuple[TileRow, ...]:
@@ -435,6 +438,11 @@ def case_json(
     }
     data["photo_tiles"] = rows_to_json(base.photo_rows) if base.source == "photo" else []
     data["corrections"] = [*map(dict, base.earlier), *corrections(base.rows, edits)]
+    if base.history is not None:
+        # the trail the opened file carried comes first: its photo's reading and earlier corrections
+        data["source"]["opened_from"] = base.history.get("source")
+        data["photo_tiles"] = list(base.history.get("photo_tiles") or [])
+        data["corrections"] = [*(base.history.get("corrections") or []), *data["corrections"]]
     data["tiles"] = rows_to_json(rows)
     data["result"] = dict(result) if result is not None else None
     return data
@@ -606,5 +614,78 @@ def open_case(name: str, data: bytes) -> OpenedCase:
         pay_all=won.pay_all,
     )
     kongs = {MELD_GROUPS[i]: True for i, meld in enumerate(hand.melds) if meld.concealed}
-    base = Base(rows=tuple(rows), source="case", name=name, meld_concealed=kongs)
+    saved = _saved_table(case)
+    if saved is not None:
+        rows, kongs = saved
+    base = Base(
+        rows=tuple(rows),
+        source="case",
+        name=name,
+        sha256=photo_digest(data),
+        meld_concealed=kongs,
+        history=_saved_history(case),
+    )
     return OpenedCase(base=base, rules=rules, options=dataclasses.asdict(options), context=context)
+
+
+def _saved_row(item: object) -> TileRow | None:
+    """One row of a saved `tiles` list, or None where it is not one this app writes."""
+    if not isinstance(item, Mapping) or item.get("code") not in TILE_CODES or item.get("group") not in GROUPS:
+        return None
+    confidence, box = item.get("confidence"), item.get("box")
+    numbers = isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box)
+    return TileRow(
+        code=str(item["code"]),
+        group=str(item["group"]),
+        confidence=float(confidence) if isinstance(confidence, int | float) else None,
+        box=(float(box[0]), float(box[1]), float(box[2]), float(box[3])) if numbers else None,
+    )
+
+
+def _saved_table(case: Mapping[str, Any]) -> tuple[list[TileRow], dict[str, bool]] | None:
+    """The tile table a case was saved with (`tiles`: numbers, groups, confidences, boxes) and its
+    concealed-kong flags, when it builds exactly the hand the case scores; else None (a hand-written
+    file, or one edited by hand), and the table is rebuilt from the scoring fields. Kept, the tile
+    numbers its corrections name still point at the same tiles."""
+    items = case.get("tiles")
+    if not isinstance(items, list) or not items:
+        return None
+    rows = [_saved_row(item) for item in items]
+    if any(row is None for row in rows):
+        return None
+    table = [row for row in rows if row is not None]
+    melds = [m for m in case.get("melds") or [] if isinstance(m, Mapping)]
+    groups = build_hand(table, {}).meld_groups
+    flags = {group: True for group, meld in zip(groups, melds, strict=False) if meld.get("concealed")}
+    built = build_hand(table, flags)
+    saved = {
+        "concealed": list(case.get("concealed") or []),
+        "melds": [
+            {
+                "kind": m.get("kind"),
+                "tiles": list(m.get("tiles") or []),
+                "concealed": bool(m.get("concealed")),
+            }
+            for m in melds
+        ],
+        "bonus": list(case.get("bonus") or []),
+    }
+    return (table, flags) if not built.problems and built.hand == saved else None
+
+
+def _saved_history(case: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The record of where an opened case came from, as saved, when it has one worth keeping."""
+    source = case.get("source")
+    photo_tiles = case.get("photo_tiles")
+    saved_corrections = case.get("corrections")
+    if not isinstance(source, Mapping):
+        return None
+    return {
+        "source": dict(source),
+        "photo_tiles": _records(photo_tiles),
+        "corrections": _records(saved_corrections),
+    }
+
+
+def _records(items: object) -> list[dict[str, Any]]:
+    return [dict(item) for item in items if isinstance(item, Mapping)] if isinstance(items, list) else []

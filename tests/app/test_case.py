@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pytest
@@ -377,3 +380,56 @@ def test_the_case_json_keeps_the_photo_reading_and_every_correction_after_a_way(
     assert [t["code"] for t in out["photo_tiles"]] == ["1m", "2m", "C", "F1"]
     assert [t["code"] for t in out["tiles"]] == ["4m", "3m", "F", "F1"]
     assert [(c["tile"], c.get("to")) for c in out["corrections"]] == [(1, "4m"), (2, "3m"), (3, "F")]
+
+
+def _photo_case(edits: dict[str, Any]) -> tuple[dict[str, Any], case.Base]:
+    """A photo's case, saved with `edits` to its table: a 7m kong laid face up and marked concealed."""
+    codes = ["2m", "2m", "2m", "3m", "4m", "9p", "9p", "6s", "7s", "8s"]
+    groups = ["hand"] * 7 + ["meld 1"] * 3
+    pairs = enumerate(zip(codes, groups, strict=True))
+    read = [TileRow(c, g, 0.9, (10.0 * i, 0.0, 10.0 * i + 9, 14.0)) for i, (c, g) in pairs]
+    read += [TileRow("7m", "meld 2", 0.8, (200.0 + 10 * k, 0.0, 209.0 + 10 * k, 14.0)) for k in range(4)]
+    base = case.Base(rows=tuple(read), source="photo", name="hand.jpg", sha256="ab" * 32, size=(640, 480))
+    base = dataclasses.replace(base, meld_concealed={"meld 2": True})
+    rows = case.apply_edits(base.rows, edits)
+    build = case.build_hand(rows, base.meld_concealed)
+    data = case.scoring_input(build.hand, case.Context(winning_tile="9p"), "singapore", {})
+    return case.case_json(data, base, rows, edits, scoring.score_json(data)), base
+
+
+def test_a_case_opened_and_saved_again_keeps_its_table_and_its_trail_to_the_photo() -> None:
+    saved, _ = _photo_case({"edited_rows": {"1": {"tile": "1m"}}})  # 2m read where 1m lies
+    data = json.dumps(saved).encode()
+    opened = case.open_case("case1.json", data)
+    # the table as saved: same numbers, groups, confidences and boxes, the kong still concealed
+    assert case.rows_to_json(opened.base.rows) == saved["tiles"]
+    assert opened.base.meld_concealed == {"meld 2": True}
+    assert opened.base.sha256 == case.photo_digest(data)
+    # a correction after opening is numbered as that table, after the saved ones
+    edits = {"edited_rows": {"6": {"tile": "8p"}}}
+    rows = case.apply_edits(opened.base.rows, edits)
+    build = case.build_hand(rows, opened.base.meld_concealed)
+    again_in = case.scoring_input(build.hand, opened.context, opened.rules, opened.options)
+    again = case.case_json(again_in, opened.base, rows, edits, scoring.score_json(again_in))
+    assert again["photo_tiles"] == saved["photo_tiles"] and len(again["photo_tiles"]) == 14
+    assert again["corrections"] == [
+        *saved["corrections"],
+        {"action": "change", "tile": 7, "from": "9p", "to": "8p"},
+    ]
+    assert again["source"]["kind"] == "case" and again["source"]["name"] == "case1.json"
+    assert again["source"]["opened_from"] == saved["source"] and saved["source"]["name"] == "hand.jpg"
+    assert [t["code"] for t in again["tiles"]][6] == "8p"
+
+
+def test_a_case_whose_table_no_longer_matches_its_hand_opens_from_the_hand() -> None:
+    saved, _ = _photo_case({})
+    saved["concealed"] = ["1m", "2m", "3m", "2m", "2m", "9p", "9p"]  # edited by hand: the table is stale
+    opened = case.open_case("edited.json", json.dumps(saved).encode())
+    assert [r.code for r in opened.base.rows if r.group == "hand"] == saved["concealed"]
+    assert all(r.box is None for r in opened.base.rows)
+    assert opened.base.meld_concealed == {"meld 2": True}
+    # a file with no record at all opens as before, with none
+    plain = case.open_case(
+        "plain.json", json.dumps({"concealed": saved["concealed"], "melds": saved["melds"]}).encode()
+    )
+    assert plain.base.history is None

@@ -457,7 +457,12 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
             output_format="JPEG",
         )  # a PNG of a photo is ~1 MB and 0.3 s to encode; JPEG ~0.15 MB
     if base.notes:
-        st.warning("The reader says:\n" + "\n".join(f"- {w}" for w in base.notes))
+        notes = "\n".join(f"- {w}" for w in base.notes)
+        if unsaved_corrections(base):
+            # what the reader said stands for the photo as read; the user's corrections may have settled it
+            st.info("The reader said of the photo as read (before your corrections):\n" + notes)
+        else:
+            st.warning("The reader says:\n" + notes)
     win_ways_ui(base)
     if base.source == "photo" and "app_total" in base.timings:
         st.caption(f"Read {len(base.rows)} tiles in {base.timings['app_total'] / 1000:.2f} s.")

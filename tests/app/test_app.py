@@ -816,3 +816,19 @@ def test_choices_read_in_words_and_the_malaysian_prevailing_wind_says_it_scores_
     assert any("no fan for the prevailing wind" in t for t in texts(app, "caption")), texts(app, "caption")
     payments = app.selectbox(key="opt_malaysian_malaysian_payment").options
     assert any(p.startswith("Seed: discarder 2 x points") for p in payments), payments
+
+
+def test_the_readers_notes_are_said_of_the_photo_as_read_once_the_user_corrects(
+    app: AppTest, install: Install
+) -> None:
+    install(FakeReader({90: scene(concealed=CONCEALED[:-1])}))  # a tile short: the reader says so
+    upload(app, photo_bytes())
+    no_problem(app)
+    short = "13 hand tiles (a kong counts as three); a winning hand has 14"
+    assert any(t.startswith("The reader says:") and short in t for t in texts(app, "warning"))
+    added = [{"tile": "2m", "group": "hand"}]
+    edit_tiles(app, {"edited_rows": {}, "added_rows": added, "deleted_rows": []})
+    no_problem(app)
+    assert not any(short in t for t in texts(app, "warning")), texts(app, "warning")
+    said = [t for t in texts(app, "info") if t.startswith("The reader said of the photo as read")]
+    assert said and short in said[0], texts(app, "info")

@@ -511,7 +511,7 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
     table = pd.DataFrame(
         {
             # The number drawn on the photo; a column, since Streamlit hides a plain range index.
-            "n": list(range(1, len(base.rows) + 1)),
+            "n": [str(n) for n in range(1, len(base.rows) + 1)],
             "tile": [r.code for r in base.rows],
             "group": [r.group for r in base.rows],
             "check": [_confidence_label(r) for r in base.rows],
@@ -526,12 +526,13 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
         height=min(36 * (len(base.rows) + 3), 900),
         hide_index=True,
         column_config={
-            "n": st.column_config.NumberColumn("#", disabled=True, width="small"),
+            # text, so that a row the user adds reads "new" rather than "None"
+            "n": st.column_config.TextColumn("#", disabled=True, width="small", default="new"),
             "tile": st.column_config.SelectboxColumn("Tile", options=list(TILE_CODES), required=True),
             "group": st.column_config.SelectboxColumn(
                 "Group", options=list(GROUPS), required=True, default=case_mod.HAND
             ),
-            "check": st.column_config.TextColumn("Sure?", disabled=True),
+            "check": st.column_config.TextColumn("Sure?", disabled=True, default="added by you"),
         },
     )
     for group, meld in zip(build.meld_groups, build.hand["melds"], strict=False):

@@ -212,6 +212,7 @@ def annotate_photo(
     size = round(min(max(image.size) / 45, max(11.0, 0.45 * widths[len(widths) // 2])))
     font = _font(size)
     pad = 3 * line
+    taken: list[tuple[float, float, float, float]] = []  # the labels drawn so far
     by_group: dict[str, list[tuple[float, ...]]] = {}
     for _, row, box in placed:
         by_group.setdefault(row.group, []).append(box)
@@ -224,15 +225,66 @@ def annotate_photo(
         draw.rounded_rectangle((gx1, gy1, gx2, gy2), radius=3 * line, outline=colour, width=line)
         name = f"{group} {meld_kinds[group]}" if group in meld_kinds else group
         _label(draw, (gx1, gy2 + size + 8), name, font, colour)
-    seen: dict[str, int] = {}
+        width, height = _text_size(draw, name, font)
+        taken.append((gx1 - 2, gy2 + size + 6, gx1 + width + 2, gy2 + size + 10 + height))
     for number, row, (x1, y1, x2, y2) in placed:
         colour = LOW_CONF_COLOUR if row.low_confidence else GROUP_COLOURS.get(row.group, (90, 90, 90))
         draw.rectangle((x1, y1, x2, y2), outline=colour, width=line + (1 if row.low_confidence else 0))
         label = f"{number} {row.code}" + ("?" if row.low_confidence else "")
-        below = seen.get(row.group, 0) % 2 == 1
-        seen[row.group] = seen.get(row.group, 0) + 1
-        _label(draw, (x1, y2 + 3 if below else max(0.0, y1 - size - 5)), label, font, colour)
+        spot = free_spot((x1, y1, x2, y2), _text_size(draw, label, font), taken, image.size)
+        if spot is None:  # crowded: the number alone still matches the table (the code is in it)
+            label = f"{number}" + ("?" if row.low_confidence else "")
+            spot = free_spot((x1, y1, x2, y2), _text_size(draw, label, font), taken, image.size)
+        if spot is None:
+            spot = (x1 + line + 2, y1 + line + 2)
+        left, top = spot
+        width, height = _text_size(draw, label, font)
+        taken.append((left - 2, top - 2, left + width + 2, top + height + 2))
+        _label(draw, spot, label, font, colour)
     return image
+
+
+def _text_size(
+    draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont
+) -> tuple[float, float]:
+    # from the text's origin, as it is drawn: a font's ink starts below and right of the origin
+    _, _, right, bottom = draw.textbbox((0, 0), text, font=font)
+    return right, bottom
+
+
+def _overlaps(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def free_spot(
+    box: tuple[float, float, float, float],
+    text_size: tuple[float, float],
+    taken: Sequence[tuple[float, float, float, float]],
+    image_size: tuple[int, int],
+) -> tuple[float, float] | None:
+    """Where a tile's label goes: above its box, below it, inside its top, or beside it, the first of
+    these that stays in the image and clear of the labels already drawn; None when all collide. Tiles
+    lie at every angle and close together, so a fixed place would stack one label on another."""
+    x1, y1, x2, y2 = box
+    width, height = text_size
+    spots = (
+        (x1, y1 - height - 5),
+        (x1, y2 + 3),
+        (x2 - width, y1 - height - 5),
+        (x2 - width, y2 + 3),
+        (x1 + 3, y1 + 3),
+        (x2 + 3, y1),
+        (x1 - width - 5, y1),
+        (x2 + 3, y2 - height),
+        (x1 - width - 5, y2 - height),
+        (x1 + 3, y2 - height - 3),
+    )
+    for left, top in spots:
+        rect = (left - 2, top - 2, left + width + 2, top + height + 2)
+        inside = rect[0] >= 0 and rect[1] >= 0 and rect[2] <= image_size[0] and rect[3] <= image_size[1]
+        if inside and not any(_overlaps(rect, other) for other in taken):
+            return left, top
+    return None
 
 
 def _label(

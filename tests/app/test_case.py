@@ -433,3 +433,27 @@ def test_a_case_whose_table_no_longer_matches_its_hand_opens_from_the_hand() -> 
         "plain.json", json.dumps({"concealed": saved["concealed"], "melds": saved["melds"]}).encode()
     )
     assert plain.base.history is None
+
+
+def test_labels_find_free_spots_and_crowded_tiles_keep_their_number() -> None:
+    from app_ui.art import free_spot
+
+    taken: list[tuple[float, float, float, float]] = []
+    # a tight cluster of tiles: each label lands clear of every label before it, inside the image
+    for k in range(12):
+        box = (100.0 + 12 * (k % 4), 100.0 + 15 * (k // 4), 130.0 + 12 * (k % 4), 140.0 + 15 * (k // 4))
+        spot = free_spot(box, (20.0, 10.0), taken, (400, 300))
+        if spot is None:
+            continue
+        rect = (spot[0] - 2, spot[1] - 2, spot[0] + 22, spot[1] + 12)
+        assert all(rect[2] <= o[0] or o[2] <= rect[0] or rect[3] <= o[1] or o[3] <= rect[1] for o in taken)
+        assert rect[0] >= 0 and rect[1] >= 0 and rect[2] <= 400 and rect[3] <= 300
+        taken.append(rect)
+    assert len(taken) >= 6
+    # every spot taken: none is offered
+    everywhere = [(0.0, 0.0, 400.0, 300.0)]
+    assert free_spot((100.0, 100.0, 130.0, 140.0), (20.0, 10.0), everywhere, (400, 300)) is None
+    # a crowded photo still draws (numbers alone where no label fits)
+    photo = np.full((300, 400, 3), 200, np.uint8)
+    rows = [TileRow("1m", HAND, 0.9, (100 + 8 * k, 100, 130 + 8 * k, 140)) for k in range(20)]
+    assert annotate_photo(photo, rows).size == (400, 300)

@@ -232,6 +232,19 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
     return None
 
 
+def _unreadable(name: str, data: bytes) -> str | None:
+    """The one-line reason a file is no photo (as `read_photo` would say it), or None if it opens."""
+    from vision.imageio import ImageError, load_image
+
+    try:
+        load_image(data)
+    except ImageError as exc:
+        return f"{name}: {exc}"
+    except Exception as exc:
+        return f"{name}: this file could not be opened as a photo ({type(exc).__name__})."
+    return None
+
+
 def sample_photos() -> list[Path]:
     return sorted(p for p in SAMPLES_DIR.glob("*.jpg") if p.is_file())
 
@@ -287,7 +300,11 @@ def photo_ui() -> None:
             if row.button(path.stem.replace("_", " "), key=f"sample_{path.stem}", icon="🖼️"):
                 incoming = (path.name, path.read_bytes(), f"sample:{path.name}:{time.time_ns()}")
     if incoming is not None and incoming[2] not in st.session_state["handled"]:
-        if unsaved_corrections(st.session_state["base"]):
+        unreadable = _unreadable(*incoming[:2]) if unsaved_corrections(st.session_state["base"]) else None
+        if unreadable is not None:  # nothing to replace the corrections with: say so, ask nothing
+            st.session_state["handled"] = [*st.session_state["handled"], incoming[2]]
+            st.session_state["photo_error"] = unreadable
+        elif unsaved_corrections(st.session_state["base"]):
             st.session_state["pending"] = incoming
         else:
             _read_and_mark(incoming)

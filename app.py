@@ -359,6 +359,12 @@ def manual_ui() -> None:
             st.error("Type at least one tile (or pick bonus tiles) first.")
             return
         concealed_flags = {MELD_GROUPS[len(melds) + i]: True for i in range(len(kongs))}
+        hand = case_mod.build_hand(rows, concealed_flags).hand
+        impossible = case_mod.impossible_count({"rules": st.session_state.get("rules", "singapore"), **hand})
+        if impossible:
+            st.error(f"Could not use the hand: {impossible}.")
+            st.session_state["typed_error_version"] = st.session_state["version"]
+            return
         typed = Base(rows=tuple(rows), source="typed", name="typed hand", meld_concealed=concealed_flags)
         if unsaved_corrections(st.session_state["base"]):
             st.session_state["pending_typed"] = typed

@@ -605,6 +605,9 @@ def open_case(name: str, data: bytes) -> OpenedCase:
     rows = rows_from_hand_strings(hand.concealed, [m.tiles for m in hand.melds], hand.bonus)
     if not rows:
         raise CaseFileError(f"{name} holds no tiles")
+    impossible = impossible_count(dict(case))
+    if impossible:
+        raise CaseFileError(f"{name}: {impossible}")
     context = Context(
         seat_wind=won.seat_wind,
         prevailing_wind=won.prevailing_wind,
@@ -626,6 +629,18 @@ def open_case(name: str, data: bytes) -> OpenedCase:
         history=_saved_history(case),
     )
     return OpenedCase(base=base, rules=rules, options=dataclasses.asdict(options), context=context)
+
+
+def impossible_count(scoring_in: Mapping[str, Any]) -> str | None:
+    """Why no table could hold these tiles (more copies of a face than a set has), or None. Such a hand
+    is refused where it comes in (a typed hand, a case file), keeping the hand on screen; tiles the
+    user corrects into it are scored and the reason shown, as the table is theirs to fix."""
+    import scoring
+
+    result = scoring.score_json(dict(scoring_in))
+    if result.get("reason") != "too_many_copies":
+        return None
+    return str(result.get("message") or "").removeprefix("Not a valid win: ").rstrip(".")
 
 
 def _saved_row(item: object) -> TileRow | None:

@@ -832,3 +832,18 @@ def test_the_readers_notes_are_said_of_the_photo_as_read_once_the_user_corrects(
     assert not any(short in t for t in texts(app, "warning")), texts(app, "warning")
     said = [t for t in texts(app, "info") if t.startswith("The reader said of the photo as read")]
     assert said and short in said[0], texts(app, "info")
+
+
+def test_a_hand_no_set_could_hold_is_refused_and_the_hand_on_screen_kept(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    before = summary(app)
+    typed_hand(app, "11111m 234p 567s 99s")
+    no_problem(app)
+    errors = texts(app, "error")
+    assert any("5 copies of 1m, but the set has only 4" in t for t in errors), errors
+    assert summary(app) == before
+    five = {"concealed": ["1m"] * 5 + ["2p", "3p", "4p", "5s", "6s", "7s", "9s", "9s"]}
+    open_case_file(app, json.dumps(five).encode(), name="five1m.json")
+    no_problem(app)
+    assert any(t.startswith("five1m.json: 5 copies of 1m") for t in texts(app, "error")), texts(app, "error")
+    assert summary(app) == before

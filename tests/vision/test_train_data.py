@@ -105,22 +105,15 @@ def _small_scenes(tmp_path: Path, n: int, seed: int) -> Path:
     return scenes
 
 
+def _data(scenes: Path, out: Path, *extra: str) -> None:
+    """`vision.train data` on `scenes` into `out`, seed 1, with `extra` options."""
+    main(["data", "--scenes", str(scenes), "--out", str(out), "--seed", "1", *extra])
+
+
 def test_data_stage_writes_a_no_tile_class_only_when_asked(tmp_path: Path) -> None:
     scenes = _small_scenes(tmp_path, 3, seed=4)
-    main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "plain"), "--seed", "1"])
-    main(
-        [
-            "data",
-            "--scenes",
-            str(scenes),
-            "--out",
-            str(tmp_path / "with"),
-            "--seed",
-            "1",
-            "--negatives-per-scene",
-            "3",
-        ]
-    )
+    _data(scenes, tmp_path / "plain")
+    _data(scenes, tmp_path / "with", "--negatives-per-scene", "3")
     plain = sorted(p.name for p in (tmp_path / "plain" / "classifier" / "train").iterdir())
     both = sorted(p.name for p in (tmp_path / "with" / "classifier" / "train").iterdir())
     assert plain == [class_folder(i) for i in range(len(CLASSES))]
@@ -138,20 +131,8 @@ def test_data_stage_writes_a_no_tile_class_only_when_asked(tmp_path: Path) -> No
 
 def test_tiles_a_set_holds_once_get_the_extra_crops(tmp_path: Path) -> None:
     scenes = _small_scenes(tmp_path, 4, seed=6)
-    main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "plain"), "--seed", "1"])
-    main(
-        [
-            "data",
-            "--scenes",
-            str(scenes),
-            "--out",
-            str(tmp_path / "rare"),
-            "--seed",
-            "1",
-            "--rare-crops-per-tile",
-            "4",
-        ]
-    )
+    _data(scenes, tmp_path / "plain")
+    _data(scenes, tmp_path / "rare", "--rare-crops-per-tile", "4")
 
     def counts(data: str) -> dict[str, int]:
         folders = (tmp_path / data / "classifier" / "train").iterdir()
@@ -237,20 +218,8 @@ def test_second_look_codes_come_from_its_class_folders() -> None:
 
 def test_data_stage_cuts_crops_at_the_size_asked(tmp_path: Path) -> None:
     scenes = _small_scenes(tmp_path, 3, seed=5)
-    main(["data", "--scenes", str(scenes), "--out", str(tmp_path / "d96"), "--seed", "1"])
-    main(
-        [
-            "data",
-            "--scenes",
-            str(scenes),
-            "--out",
-            str(tmp_path / "d128"),
-            "--seed",
-            "1",
-            "--crop-size",
-            "128",
-        ]
-    )
+    _data(scenes, tmp_path / "d96")
+    _data(scenes, tmp_path / "d128", "--crop-size", "128")
 
     def crops(data: str) -> dict[str, tuple[int, ...]]:
         folder = tmp_path / data / "classifier"

@@ -197,14 +197,9 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
 
     Returns None on success, else the one-line message shown to the user (never a traceback).
     """
-    from vision.imageio import ImageError, load_image
-
-    try:
-        rgb = load_image(data)
-    except ImageError as exc:
-        return f"{name}: {exc}"
-    except Exception as exc:
-        return f"{name}: this file could not be opened as a photo ({type(exc).__name__})."
+    rgb, problem = _decoded(name, data)
+    if rgb is None:
+        return problem
     slot = get_reader()
     if slot.reader is None:
         return slot.message
@@ -232,17 +227,22 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
     return None
 
 
-def _unreadable(name: str, data: bytes) -> str | None:
-    """The one-line reason a file is no photo (as `read_photo` would say it), or None if it opens."""
+def _decoded(name: str, data: bytes) -> tuple[np.ndarray | None, str]:
+    """The photo's upright RGB pixels, or None and the one-line reason the file is no photo."""
     from vision.imageio import ImageError, load_image
 
     try:
-        load_image(data)
+        return load_image(data), ""
     except ImageError as exc:
-        return f"{name}: {exc}"
+        return None, f"{name}: {exc}"
     except Exception as exc:
-        return f"{name}: this file could not be opened as a photo ({type(exc).__name__})."
-    return None
+        return None, f"{name}: this file could not be opened as a photo ({type(exc).__name__})."
+
+
+def _unreadable(name: str, data: bytes) -> str | None:
+    """Why a file is no photo, as `read_photo` would say it, or None if it opens."""
+    rgb, problem = _decoded(name, data)
+    return problem if rgb is None else None
 
 
 def sample_photos() -> list[Path]:

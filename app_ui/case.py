@@ -648,12 +648,14 @@ def _saved_row(item: object) -> TileRow | None:
     if not isinstance(item, Mapping) or item.get("code") not in TILE_CODES or item.get("group") not in GROUPS:
         return None
     confidence, box = item.get("confidence"), item.get("box")
-    numbers = isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box)
+    corners: tuple[float, float, float, float] | None = None
+    if isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box):
+        corners = (float(box[0]), float(box[1]), float(box[2]), float(box[3]))
     return TileRow(
         code=str(item["code"]),
         group=str(item["group"]),
         confidence=float(confidence) if isinstance(confidence, int | float) else None,
-        box=(float(box[0]), float(box[1]), float(box[2]), float(box[3])) if numbers else None,
+        box=corners,
     )
 
 

@@ -56,11 +56,11 @@ DISPLAY_MAX_SIDE = 1280
 NO_WINNING_TILE = "(not set)"
 # the options' choices in words (the JSON and the CLI keep the codes)
 CHOICE_LABELS = {
-    "standard": "Standard: discarder 2 x base, others 1 x; self-draw 2 x each",
-    "shooter_pays": "Shooter pays: discarder 4 x base, others nothing",
+    "standard": "Standard (2/1 x base)",
+    "shooter_pays": "Shooter pays (4 x base)",
     "table": "Payout table (below)",
-    "seed": "Seed: discarder 2 x points, third player nothing",
-    "discarder_and_other": "Discarder 2 x points and the other 1 x",
+    "seed": "Seed (discarder 2 x)",
+    "discarder_and_other": "Discarder 2 x, other 1 x",
 }
 
 
@@ -818,8 +818,7 @@ def result_ui(
         return
     if st.session_state.get("typed_error_version") == st.session_state["version"]:
         st.warning(
-            "The typed hand could not be read (see *Type a hand* above): this result is still the hand "
-            "before it."
+            "The typed hand was not used (see *Type a hand* above): this result is still the hand before it."
         )
     for problem in [*option_problems, *build.problems]:
         st.warning(problem)

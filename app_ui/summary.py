@@ -65,16 +65,17 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
         lines.append(invalid_message(result))
     # in tile order: the photo's or the typing's order runs a suit together ("123m 22m" as "12322m")
     hand = scoring.format_hand(sorted_tiles(data["concealed"])) if data["concealed"] else ""
-    # the scoring's marks, as in its "Read as" line below: [exposed], <concealed kong>
+    # the scoring's marks, in tile order as its "Read as" line has them ([678s], not [876s])
     marks = {True: "<{}>", False: "[{}]"}
     melds = " ".join(
-        marks[bool(m.get("concealed"))].format(scoring.format_hand(m["tiles"])) for m in data["melds"]
+        marks[bool(m.get("concealed"))].format(scoring.format_hand(sorted_tiles(m["tiles"])))
+        for m in data["melds"]
     )
     lines.append(
         f"Hand: {hand}"
         + (f" | melds: {melds}" if melds else "")
         + (f" | bonus: {' '.join(data['bonus'])}" if data["bonus"] else "")
-        + ("  ([ ] exposed, < > concealed kong)" if melds else "")
+        + ("  ([..] exposed, <..> concealed kong)" if melds else "")
     )
     if result.get("arrangement"):
         # the sets the score was counted on, in order: what the table checks, not the photo's order

@@ -316,7 +316,11 @@ def _best_reading(
             if best is None or (scored.tai, scored.raw) > (best.tai, best.raw):
                 best = scored
     if best is None:
-        extra = "" if SEVEN_PAIRS in ruleset.shapes else " (seven pairs is not a win under these rules)"
+        pairs = Counter(hand.concealed)
+        seven_pairs = not hand.melds and len(pairs) == 7 and all(n == 2 for n in pairs.values())
+        # said only where the hand is seven pairs: elsewhere the remark answers no question
+        no_seven = seven_pairs and SEVEN_PAIRS not in ruleset.shapes
+        extra = " (seven pairs is not a win under these rules)" if no_seven else ""
         raise _Invalid("no_winning_shape", "the tiles do not form four sets and a pair" + extra)
     warnings.extend(best.notes)
     if best.tai < options.min_tai:

@@ -220,3 +220,11 @@ def test_a_rule_set_says_truly_whether_the_prevailing_wind_scores(rules: str) ->
     results = {w: score_json({**hand, "prevailing_wind": w, "seat_wind": "S"}) for w in ("E", "W")}
     assert all(result["valid"] for result in results.values()), results
     assert (results["W"]["tai"] > results["E"]["tai"]) == get_ruleset(rules).scores_prevailing_wind
+
+
+def test_the_seven_pairs_remark_is_made_only_of_seven_pairs() -> None:
+    pairs = score_json({"concealed": [t for t in ("1m", "2p", "3s", "4m", "5p", "6s", "7m") for _ in "ab"]})
+    assert pairs["message"].endswith("(seven pairs is not a win under these rules).")
+    chows = [{"kind": "chow", "tiles": ["1p", "2p", "3p"]}, {"kind": "chow", "tiles": ["4s", "5s", "6s"]}]
+    open_wait = score_json({"concealed": ["1m", "2m", "3m", "4m", "5m", "6m", "6m", "7m"], "melds": chows})
+    assert open_wait["reason"] == "no_winning_shape" and "seven pairs" not in open_wait["message"]

@@ -96,6 +96,8 @@ class _Scored:
     tai: int
     limit: bool
     notes: tuple[str, ...]
+    # scored by a limit-type row (big three dragons ...), not by rows summed up to the cap
+    limit_row: bool = False
 
 
 class _Invalid(Exception):
@@ -255,7 +257,7 @@ def _score_arrangement(view: View, ruleset: Ruleset, options: Options, once: Out
             for pattern, hit in limits
         )
         raw = max(line.tai for line in lines)
-        return _Scored(view.arrangement, lines, raw, min(raw, options.max_tai), True, tuple(notes))
+        return _Scored(view.arrangement, lines, raw, min(raw, options.max_tai), True, tuple(notes), True)
     hits, notes = _evaluate(ruleset.summed_patterns, view, once)
     replaced = {key for pattern, _ in hits for key in pattern.replaces}
     hits = [(pattern, hit) for pattern, hit in hits if pattern.key not in replaced]
@@ -273,7 +275,7 @@ def _score_arrangement(view: View, ruleset: Ruleset, options: Options, once: Out
 
 def _valid_message(best: _Scored, unit: str, payout: Payout, options: Options) -> str:
     capped = f" (raw {best.raw}, capped at {options.max_tai})" if best.raw > best.tai else ""
-    kind = "limit hand, " if best.limit else ""
+    kind = "limit hand, " if best.limit_row else "at the limit, " if best.limit else ""
     if payout.discarder is None:
         pays = f"each loser pays {payout.each_other:g}"
     elif payout.each_other:

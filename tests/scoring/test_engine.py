@@ -228,3 +228,12 @@ def test_the_seven_pairs_remark_is_made_only_of_seven_pairs() -> None:
     chows = [{"kind": "chow", "tiles": ["1p", "2p", "3p"]}, {"kind": "chow", "tiles": ["4s", "5s", "6s"]}]
     open_wait = score_json({"concealed": ["1m", "2m", "3m", "4m", "5m", "6m", "6m", "7m"], "melds": chows})
     assert open_wait["reason"] == "no_winning_shape" and "seven pairs" not in open_wait["message"]
+
+
+def test_a_limit_row_is_a_limit_hand_and_summed_rows_at_the_cap_are_at_the_limit() -> None:
+    full_flush = {"concealed": ["1p", "1p", "1p", "2p", "2p", "2p", "3p", "3p", "3p", "9p", "9p"]}
+    summed = score_json({**full_flush, "melds": [{"kind": "pong", "tiles": ["5p"] * 3}]})
+    assert summed["message"].startswith("Valid win: at the limit, 5 tai (raw 8, capped at 5);")
+    dragons = score_json({"concealed": ["C"] * 3 + ["F"] * 3 + ["P"] * 3 + ["1m", "2m", "3m", "9p", "9p"]})
+    assert dragons["message"].startswith("Valid win: limit hand, 5 tai;")
+    assert summed["limit"] and dragons["limit"]  # the JSON flag: the score is the cap either way

@@ -225,14 +225,14 @@ def annotate_photo(
         draw.rounded_rectangle((gx1, gy1, gx2, gy2), radius=3 * line, outline=colour, width=line)
         name = f"{group} {meld_kinds[group]}" if group in meld_kinds else group
         width, height = _text_size(draw, name, font)
-        # below the group's outline (clear of its tiles' labels there), else wherever free_spot finds room
+        # above or below the group's outline, clear of the names drawn; else below it, inside the picture
         outline = (gx1, gy1, gx2, gy2 + size + 8)
-        spot = free_spot(outline, (width, height), taken, image.size) or (
+        where = free_spot(outline, (width, height), taken, image.size) or (
             min(max(gx1, 2.0), image.width - width - 2),
             min(max(gy2 + size + 8, 2.0), image.height - height - 2),
         )
-        _label(draw, spot, name, font, colour)
-        taken.append((spot[0] - 2, spot[1] - 2, spot[0] + width + 2, spot[1] + height + 2))
+        _label(draw, where, name, font, colour)
+        taken.append((where[0] - 2, where[1] - 2, where[0] + width + 2, where[1] + height + 2))
     for number, row, (x1, y1, x2, y2) in placed:
         colour = LOW_CONF_COLOUR if row.low_confidence else GROUP_COLOURS.get(row.group, (90, 90, 90))
         draw.rectangle((x1, y1, x2, y2), outline=colour, width=line + (1 if row.low_confidence else 0))

@@ -62,7 +62,8 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
         capped = f" (raw {result['raw_tai']})" if result.get("raw_tai") != result.get("tai") else ""
         lines.append(f"{result['tai']} {unit}{capped}, {rules} rules")
     else:
-        lines.append(invalid_message(result))
+        # plain text: the page's markdown emphasis (*How was it won?*) would show as asterisks
+        lines.append(invalid_message(result).replace("*", ""))
     # in tile order: the photo's or the typing's order runs a suit together ("123m 22m" as "12322m")
     hand = scoring.format_hand(sorted_tiles(data["concealed"])) if data["concealed"] else ""
     # the scoring's marks, in tile order as its "Read as" line has them ([678s], not [876s])

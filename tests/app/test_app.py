@@ -848,3 +848,11 @@ def test_a_hand_no_set_could_hold_is_refused_and_the_hand_on_screen_kept(app: Ap
     no_problem(app)
     assert any(t.startswith("five1m.json: 5 copies of 1m") for t in texts(app, "error")), texts(app, "error")
     assert summary(app) == before
+
+
+def test_the_copied_summary_is_plain_text(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    app.multiselect(key="circumstances").set_value(["last_tile"]).run()  # needs a self-draw: it does not fit
+    no_problem(app)
+    assert any("*How was it won?*" in t for t in texts(app, "error")), texts(app, "error")
+    assert "Change it under How was it won?" in summary(app) and "*" not in summary(app), summary(app)

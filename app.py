@@ -300,11 +300,12 @@ def photo_ui() -> None:
             if row.button(path.stem.replace("_", " "), key=f"sample_{path.stem}", icon="🖼️"):
                 incoming = (path.name, path.read_bytes(), f"sample:{path.name}:{time.time_ns()}")
     if incoming is not None and incoming[2] not in st.session_state["handled"]:
-        unreadable = _unreadable(*incoming[:2]) if unsaved_corrections(st.session_state["base"]) else None
+        corrected = unsaved_corrections(st.session_state["base"])
+        unreadable = _unreadable(*incoming[:2]) if corrected else None
         if unreadable is not None:  # nothing to replace the corrections with: say so, ask nothing
             st.session_state["handled"] = [*st.session_state["handled"], incoming[2]]
             st.session_state["photo_error"] = unreadable
-        elif unsaved_corrections(st.session_state["base"]):
+        elif corrected:
             st.session_state["pending"] = incoming
         else:
             _read_and_mark(incoming)

@@ -376,10 +376,12 @@ def hand_tile_choices(hand: Mapping[str, Any]) -> list[str]:
     """Distinct codes that can be the winning tile, in order: the concealed tiles' and the chows' and
     pongs' (a discard that completes a set lays it out with the melds). Not a kong's alone: no win
     completes a kong, so the scoring refuses one there."""
+    from scoring.hand import may_hold_winning_tile  # the scoring's own rule, imported as open_case does
+
     seen: list[str] = []
     codes = list(hand.get("concealed") or [])
     for meld in hand.get("melds") or []:
-        if meld.get("kind") != "kong":
+        if may_hold_winning_tile(str(meld.get("kind"))):
             codes.extend(meld.get("tiles") or [])
     for code in codes:
         if code not in seen and code not in ("back", "fly"):

@@ -21,7 +21,7 @@ from scoring.decompose import (
     standard_arrangements,
     thirteen_wonders_arrangement,
 )
-from scoring.hand import Context, Hand
+from scoring.hand import Context, Hand, may_hold_winning_tile
 from scoring.options import Options, check_options, default_options
 from scoring.patterns import is_hand_level
 from scoring.payout import Payout, no_payout
@@ -199,7 +199,7 @@ def _check_winning_tile(hand: Hand, context: Context) -> None:
     winning = context.winning_tile
     if winning is None:
         return
-    in_melds = any(winning in meld.tiles for meld in hand.melds if meld.kind != "kong")
+    in_melds = any(winning in meld.tiles for meld in hand.melds if may_hold_winning_tile(meld.kind))
     if winning not in hand.concealed and not in_melds:
         if any(winning in meld.tiles for meld in hand.melds):
             message = f"the winning tile {winning} lies only in a kong, and no win completes a kong"
@@ -208,8 +208,13 @@ def _check_winning_tile(hand: Hand, context: Context) -> None:
         raise _Invalid("winning_tile_not_in_hand", message)
 
 
+def _hand_types(ruleset: Ruleset, options: Options) -> tuple[Tile, ...]:
+    """The faces a hand's sets are made of (a fly stands for one of them)."""
+    return tuple(tile for tile in ruleset.hand_tiles(options) if tile != FLY)
+
+
 def _arrangements(hand: Hand, ruleset: Ruleset, options: Options) -> list[Arrangement]:
-    types = tuple(tile for tile in ruleset.hand_tiles(options) if tile != FLY)
+    types = _hand_types(ruleset, options)
     found: list[Arrangement] = []
     if STANDARD in ruleset.shapes:
         found += standard_arrangements(hand, types)
@@ -318,10 +323,10 @@ def _best_reading(
             if best is None or (scored.tai, scored.raw) > (best.tai, best.raw):
                 best = scored
     if best is None:
-        pairs = Counter(hand.concealed)
-        seven_pairs = not hand.melds and len(pairs) == 7 and all(n == 2 for n in pairs.values())
         # said only where the hand is seven pairs: elsewhere the remark answers no question
-        no_seven = seven_pairs and SEVEN_PAIRS not in ruleset.shapes
+        no_seven = SEVEN_PAIRS not in ruleset.shapes and bool(
+            seven_pairs_arrangements(hand, _hand_types(ruleset, options))
+        )
         extra = " (seven pairs is not a win under these rules)" if no_seven else ""
         raise _Invalid("no_winning_shape", "the tiles do not form four sets and a pair" + extra)
     warnings.extend(best.notes)

@@ -27,6 +27,14 @@ from scoring.tiles import (
 )
 
 MELD_KINDS: tuple[str, ...] = ("chow", "pong", "kong")
+
+
+def may_hold_winning_tile(kind: str) -> bool:
+    """Whether a meld of `kind` can hold the winning tile: a discard that completes a chow or pong is
+    laid out with the melds, but no win completes a kong (robbing one takes another player's tile)."""
+    return kind != "kong"
+
+
 CIRCUMSTANCES: tuple[str, ...] = (
     "replacement_tile",
     "kong_replacement",

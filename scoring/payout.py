@@ -120,6 +120,15 @@ def _with_pay_all(payout: Payout, basis: str, pay_all: bool) -> Payout:
     return dataclasses.replace(payout, basis=basis + ".")
 
 
+def _settled(
+    players: int, context: Context, discarder: float, other: float, where: str, times: tuple[str, str]
+) -> Payout:
+    """`settle` for the context's win, its basis: `where` (the base), then each share."""
+    payout = settle(players, context.self_drawn, discarder, other, context.pay_all)
+    shares = _shares_text(context.self_drawn, discarder, other, times)
+    return _with_pay_all(payout, f"{where}; {shares}", context.pay_all)
+
+
 def singapore_payout(tai: int, context: Context, options: Options, as_self_draw: bool) -> Payout:
     """RULES.md payouts: standard (2/1, self-draw 2 each), shooter_pays (4/0) or a user table; pay-all.
 
@@ -165,9 +174,7 @@ def _singapore_settle(
         # Thirteen wonders on a discard: the discarder pays like everybody else.
         payout = settle(4, False, other, other, context.pay_all)
         return _with_pay_all(payout, f"{where}; every loser pays {times[1]}{_g(other)}", context.pay_all)
-    payout = settle(4, context.self_drawn, discarder, other, context.pay_all)
-    shares = _shares_text(context.self_drawn, discarder, other, times)
-    return _with_pay_all(payout, f"{where}; {shares}", context.pay_all)
+    return _settled(4, context, discarder, other, where, times)
 
 
 def malaysian_payout(fan: int, context: Context, options: Options, as_self_draw: bool) -> Payout:
@@ -181,10 +188,8 @@ def malaysian_payout(fan: int, context: Context, options: Options, as_self_draw:
         discarder, other, each = 2 * points, points, 2 * points
         times = ("2 x points = ", "1 x points = ") if not context.self_drawn else ("", "2 x points = ")
     if context.self_drawn:
-        payout = settle(3, True, 0, each, context.pay_all)
-        return _with_pay_all(payout, f"{where}; {_shares_text(True, 0, each, times)}", context.pay_all)
-    payout = settle(3, False, discarder, other, context.pay_all)
-    return _with_pay_all(payout, f"{where}; {_shares_text(False, discarder, other, times)}", context.pay_all)
+        return _settled(3, context, 0, each, where, times)
+    return _settled(3, context, discarder, other, where, times)
 
 
 def _instant(key: str, name: str, units: int, options: Options, opponents: int) -> InstantPayout:

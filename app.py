@@ -37,13 +37,16 @@ from app_ui.options import OptionSpec, OptionValueError, format_number_list, opt
 from app_ui.reading import ReadTimeoutError, read_tiles
 from app_ui.summary import (
     RULE_LABELS,
+    TILE_KEY,
     WIND_LABELS,
     amount_text,
     circumstance_label,
+    corrections_line,
     idle_bonus_note,
     instant_line,
     invalid_message,
     player_label,
+    rules_line,
     summary_text,
     with_option_labels,
 )
@@ -255,6 +258,25 @@ def _read_and_mark(incoming: tuple[str, bytes, str]) -> None:
     st.session_state["photo_error"] = read_photo(*incoming)
 
 
+PENDING_KEYS = ("pending", "pending_typed", "pending_case")
+
+
+def ask_before_replacing(key: str, waiting: Any) -> None:
+    """Hold what would replace the corrections until the user says yes; the newest ask stands alone, as
+    two questions at once (a sample photo, then a typed hand) would leave the user unsure which is which."""
+    replaced = any(st.session_state.get(other) is not None for other in PENDING_KEYS if other != key)
+    photo = st.session_state.get("pending")
+    if key != "pending" and photo is not None:
+        # the photo set aside is not read, nor asked about again while it sits in the uploader
+        st.session_state["handled"] = [*st.session_state["handled"], photo[2]]
+        st.session_state["declined"] = [*st.session_state["declined"], photo[2]]
+    for other in PENDING_KEYS:
+        st.session_state[other] = None
+    st.session_state[key] = waiting
+    if replaced:
+        st.rerun()  # an older question may be drawn above already: draw the page again without it
+
+
 def replace_or_keep(action: str, replace_label: str, key: str) -> str | None:
     """Ask before `action` (e.g. "Reading **x.jpg**") replaces the user's corrections: "replace" or
     "keep" once a button is pressed, else None. Every way in (photo, typed hand, case file) asks alike."""
@@ -306,7 +328,7 @@ def photo_ui() -> None:
             st.session_state["handled"] = [*st.session_state["handled"], incoming[2]]
             st.session_state["photo_error"] = unreadable
         elif corrected:
-            st.session_state["pending"] = incoming
+            ask_before_replacing("pending", incoming)
         else:
             _read_and_mark(incoming)
     base: Base = st.session_state["base"]
@@ -338,6 +360,7 @@ def manual_ui() -> None:
     )
     st.text_input("Exposed melds, one group each", key="typed_melds", placeholder="CCC 456p")
     st.text_input("Concealed kongs", key="typed_kongs", placeholder="5555s")
+    st.caption(TILE_KEY)
     st.multiselect(
         "Bonus tiles", [c for c in TILE_CODES if c in case_mod.BONUS_CODES or c == "fly"], key="typed_bonus"
     )
@@ -368,7 +391,7 @@ def manual_ui() -> None:
             return
         typed = Base(rows=tuple(rows), source="typed", name="typed hand", meld_concealed=concealed_flags)
         if unsaved_corrections(st.session_state["base"]):
-            st.session_state["pending_typed"] = typed
+            ask_before_replacing("pending_typed", typed)
         else:
             _use_typed(typed)
     pending: Base | None = st.session_state.get("pending_typed")
@@ -403,7 +426,7 @@ def open_case_ui() -> None:
         else:
             st.session_state["case_error"] = None
             if unsaved_corrections(st.session_state["base"]):
-                st.session_state["pending_case"] = opened
+                ask_before_replacing("pending_case", opened)
             else:
                 st.session_state["case_to_open"] = opened
                 st.rerun()
@@ -457,13 +480,16 @@ def input_ui() -> None:
 # --------------------------------------------------------------------------- tiles and corrections
 
 
-def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
-    """The photo with boxes and groups, the reader's doubts, and the tile pictures of the hand.
+def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, Any]:
+    """The photo with boxes and groups, the reader's doubts, and the tile pictures of the hand; and a
+    place beside the reading's time for the score, filled once the hand is scored further down.
 
     The tiles are the base rows with the user's table edits applied: the edit state of the table is in
     the session before the script reruns, so the pictures and the score above the table are current."""
     edits = current_edits()
-    rows = case_mod.apply_edits(base.rows, edits)
+    numbered = case_mod.numbered_edits(base.rows, edits)
+    rows = [row for _, row in numbered]
+    numbers = [number for number, _ in numbered]
     meld_concealed = meld_concealed_now(base)
     build = case_mod.build_hand(rows, meld_concealed)
     if base.source == "none" and not rows:
@@ -474,7 +500,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
         scaled = [dataclasses.replace(r, box=tuple(v * scale for v in r.box)) if r.box else r for r in rows]
         kinds = {g: m["kind"] for g, m in zip(build.meld_groups, build.hand["melds"], strict=False)}
         st.image(
-            annotate_photo(image, scaled, kinds),
+            annotate_photo(image, scaled, kinds, numbers),
             caption=f"{base.name}: numbers match the tile table; "
             "orange boxes with ? are unsure, please check them.",
             width="stretch",
@@ -490,9 +516,10 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
     win_ways_ui(base)
     if base.source == "photo" and "app_total" in base.timings:
         st.caption(f"Read {len(base.rows)} tiles in {base.timings['app_total'] / 1000:.2f} s.")
+    score_hint = st.empty()
     low = [
         f"{i}" + (f" ({r.code} or {r.alternative}?)" if r.alternative else "")
-        for i, r in enumerate(rows, start=1)
+        for i, r in numbered
         if r.low_confidence
     ]
     if low:
@@ -503,7 +530,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild]:
     picture = hand_picture(group_blocks(build.hand, build.meld_groups))
     if picture is not None:
         st.image(picture, caption="The hand as read (fix it in Check the tiles below)", width="stretch")
-    return rows, build
+    return rows, build, score_hint
 
 
 def win_ways_ui(base: Base) -> None:
@@ -527,10 +554,20 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
         "Change a tile or its group in the table; add a missed tile in the last row; "
         "select rows and press the bin to delete. The score updates at once."
     )
+    st.caption(TILE_KEY)
     if result is not None:
         unit = str(result.get("unit") or "tai")
         st.caption(
             f"Score now: **{result['tai']} {unit}**" if result.get("valid") else "Score now: not a valid win"
+        )
+    changed = corrections_line(case_mod.corrections(base.rows, current_edits()))
+    if changed:
+        st.caption(changed)
+    added = current_edits().get("added_rows") or []
+    blank = [a for a in added if not isinstance(a, dict) or a.get("tile") not in TILE_CODES]
+    if blank:
+        st.info(
+            "A row you added has no tile yet: pick it in the Tile column (the row counts once it has one)."
         )
     table = pd.DataFrame(
         {
@@ -556,7 +593,7 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
             "group": st.column_config.SelectboxColumn(
                 "Group", options=list(GROUPS), required=True, default=case_mod.HAND
             ),
-            "check": st.column_config.TextColumn("Sure?", disabled=True, default="added by you"),
+            "check": st.column_config.TextColumn("Sure?", disabled=True, default="added"),
         },
     )
     for group, meld in zip(build.meld_groups, build.hand["melds"], strict=False):
@@ -814,6 +851,7 @@ def result_ui(
     option_problems: list[str],
 ) -> None:
     st.subheader("Result")
+    st.caption(rules_line(str(data.get("rules", "singapore")), dict(data.get("options") or {})))
     if not build.hand["concealed"] and not build.hand["melds"] and not build.hand["bonus"]:
         st.caption("The score appears here once there are tiles.")
         return
@@ -901,9 +939,16 @@ def main() -> None:
     rules, options, option_problems = rules_ui()
     input_ui()
     base: Base = st.session_state["base"]
-    rows, build = hand_view_ui(base)
+    rows, build, score_hint = hand_view_ui(base)
     context = context_ui(build.hand, rules)
     data, result, error = score_case(build, context, rules, options)
+    if base.source == "photo" and result is not None:
+        unit = str(result.get("unit") or "tai")
+        score_hint.markdown(
+            f"**{result['tai']} {unit}** — see Result below"
+            if result.get("valid")
+            else "Not a valid win as read — see Result below"
+        )
     result_ui(build, data, result, error, option_problems)
     download_ui(data, base, rows, result)
     tile_editor_ui(base, build, result)

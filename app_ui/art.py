@@ -188,10 +188,14 @@ def _display_scale(width: int, height: int, limit: int = 1280) -> float:
 
 
 def annotate_photo(
-    rgb: np.ndarray, rows: Sequence[TileRow], meld_kinds: Mapping[str, str] | None = None
+    rgb: np.ndarray,
+    rows: Sequence[TileRow],
+    meld_kinds: Mapping[str, str] | None = None,
+    numbers: Sequence[int | None] | None = None,
 ) -> Image.Image:
-    """The photo with each tile boxed and numbered (the number of its row in the tile table) and labelled,
-    each group outlined in its colour, low-confidence tiles in orange with a `?`."""
+    """The photo with each tile boxed and numbered (the number of its row in the tile table, `numbers`,
+    by default 1, 2, ... in order) and labelled, each group outlined in its colour, low-confidence tiles
+    in orange with a `?`."""
     image = Image.fromarray(rgb).convert("RGB")
     scale = _display_scale(*image.size)
     if scale < 1.0:
@@ -201,8 +205,11 @@ def annotate_photo(
     draw = ImageDraw.Draw(image)
     line = max(2, round(max(image.size) / 400))
     meld_kinds = meld_kinds or {}
+    numbered = list(numbers) if numbers is not None else list(range(1, len(rows) + 1))
     placed = [
-        (n, r, tuple(v * scale for v in r.box)) for n, r in enumerate(rows, start=1) if r.box is not None
+        (n, r, tuple(v * scale for v in r.box))
+        for n, r in zip(numbered, rows, strict=True)
+        if r.box is not None and n is not None
     ]
     if not placed:
         return image

@@ -144,6 +144,15 @@ def apply_edits(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> lis
     Rows keep their photo box and confidence unless their code is changed (then the user has
     checked the tile, so it is no longer low confidence). Blank added rows are skipped.
     """
+    return [row for _, row in numbered_edits(base, edits)]
+
+
+def numbered_edits(
+    base: Sequence[TileRow], edits: Mapping[str, Any] | None
+) -> list[tuple[int | None, TileRow]]:
+    """`apply_edits` with each row's number in the tile table (its base row's, which a deletion above
+    it does not change), None for a row the user added: the photo's labels and the reader's doubts
+    name tiles by these numbers, so they must stay the table's."""
     edits = edits or {}
     edited: dict[int, Mapping[str, Any]] = {}
     for key, change in dict(edits.get("edited_rows") or {}).items():
@@ -151,7 +160,7 @@ def apply_edits(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> lis
         if index is not None and isinstance(change, Mapping):
             edited[index] = change
     deleted = {i for i in (_index_key(k) for k in edits.get("deleted_rows") or []) if i is not None}
-    rows: list[TileRow] = []
+    rows: list[tuple[int | None, TileRow]] = []
     for index, row in enumerate(base):
         if index in deleted:
             continue
@@ -164,12 +173,15 @@ def apply_edits(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> lis
             group = row.group
         checked = code != row.code
         rows.append(
-            dataclasses.replace(
-                row,
-                code=code,
-                group=group,
-                confidence=None if checked else row.confidence,
-                alternative=None if checked else row.alternative,
+            (
+                index + 1,
+                dataclasses.replace(
+                    row,
+                    code=code,
+                    group=group,
+                    confidence=None if checked else row.confidence,
+                    alternative=None if checked else row.alternative,
+                ),
             )
         )
     for added in edits.get("added_rows") or []:
@@ -179,7 +191,7 @@ def apply_edits(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> lis
         if code not in TILE_CODES:
             continue
         group = added.get("group") if added.get("group") in GROUPS else default_group(str(code))
-        rows.append(TileRow(code=str(code), group=str(group)))
+        rows.append((None, TileRow(code=str(code), group=str(group))))
     return rows
 
 

@@ -156,3 +156,39 @@ def instant_line(item: Any) -> str:
         total = f" ({item['total']:g} in all)" if isinstance(item.get("total"), int | float) else ""
         return f"{name}: each opponent pays {item['from_each']:g}{total}"
     return f"{name}: {item.get('units', item.get('amount', ''))}"
+
+
+# One line a new user can read at the typed fields and the tile table: the codes are RULES.md's.
+TILE_KEY = (
+    "Tile codes: 1m–9m 萬 characters · 1p–9p 筒 dots · 1s–9s 索 bamboo · E S W N winds · "
+    "C 中 red, F 發 green, P 白 white dragons · F1–F4 flowers · S1–S4 seasons · "
+    "cat rat rooster centipede animals · face, fly (Malaysian) · back face-down"
+)
+
+
+def rules_line(rules: str, options: dict[str, Any]) -> str:
+    """The rules a result is scored under, in one line, and where to change them: on a phone the
+    sidebar that holds them is folded away behind a » button."""
+    unit_name = scoring.get_ruleset(rules).unit_name
+    parts = [
+        RULE_LABELS.get(rules, rules),
+        f"min {options.get('min_tai')} / max {options.get('max_tai')} {unit_name}",
+    ]
+    if rules == "malaysian":
+        parts.append(f"{options.get('points_per_fan')} points a {unit_name}")
+    else:
+        parts.append(f"unit {options.get('unit'):g}")
+    return "Rules: " + ", ".join(parts) + " — change them in the sidebar (» at the top left on a phone)."
+
+
+def corrections_line(changes: list[dict[str, Any]]) -> str | None:
+    """The user's corrections in one line (`#15 F1 → F2`), so a score that moved says why; None when
+    there are none."""
+    words = {
+        "change": lambda c: f"#{c['tile']} {c['from']} → {c['to']}",
+        "regroup": lambda c: f"#{c['tile']} {c['code']} {c['from']} → {c['to']}",
+        "delete": lambda c: f"#{c['tile']} {c['code']} deleted",
+        "add": lambda c: f"{c['code']} added to {c['group']}",
+    }
+    said = [words[c["action"]](c) for c in changes if c.get("action") in words]
+    return "Your corrections: " + "; ".join(said) if said else None

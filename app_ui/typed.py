@@ -4,6 +4,7 @@ read as a user at a table types it: any letter case, commas or spaces, and a wor
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from scoring import parse_hand_string
 
@@ -14,7 +15,8 @@ _SUIT_AFTER_DIGITS = re.compile(r"(?<=\d)[MPS]")
 
 
 def _groups(text: str) -> list[str]:
-    return text.replace(",", " ").split()
+    # NFKC: a phone's full-width keyboard types １２３ｍ and the ideographic comma and space
+    return unicodedata.normalize("NFKC", text).replace(",", " ").replace("、", " ").split()
 
 
 def canonical_case(group: str) -> str:

@@ -109,6 +109,15 @@ _TOKEN = re.compile(
 )
 
 
+def _unreadable(group: str, position: int) -> str:
+    """What is wrong in a group from `position` on, said once, with the likely fix."""
+    rest = group[position:]
+    where = "" if position == 0 else f" in hand group {group!r}"
+    if rest.isdigit():
+        return f"{rest!r}{where} needs a suit letter after the digits: m, p or s (e.g. {rest}m)"
+    return f"cannot read {rest!r}{where} (e.g. 123m 55p CCC)"
+
+
 def parse_hand_string(text: str) -> list[Tile]:
     """Read a compact hand string (`"123m 456p 789s CCC 55p"`) into tile codes, in written order.
 
@@ -122,8 +131,7 @@ def parse_hand_string(text: str) -> list[Tile]:
         while position < len(group):
             match = _TOKEN.match(group, position)
             if match is None:
-                rest = group[position:]
-                raise UnknownTileError(f"cannot read {rest!r} in hand group {group!r} (e.g. 123m 55p CCC)")
+                raise UnknownTileError(_unreadable(group, position))
             if match.group("run"):
                 tiles.extend(f"{digit}{match.group('suit')}" for digit in match.group("run"))
             else:

@@ -856,3 +856,62 @@ def test_the_copied_summary_is_plain_text(app: AppTest) -> None:
     no_problem(app)
     assert any("*How was it won?*" in t for t in texts(app, "error")), texts(app, "error")
     assert "Change it under How was it won?" in summary(app) and "*" not in summary(app), summary(app)
+
+
+def captions(at: AppTest) -> list[str]:
+    return texts(at, "caption")
+
+
+def test_the_photo_says_its_score_and_the_result_says_its_rules(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    no_problem(app)
+    # beside "Read N tiles", above the fold on a phone
+    assert any(t == "**2 tai** — see Result below" for t in texts(app, "markdown")), texts(app, "markdown")
+    assert any(t.startswith("Rules: Singapore (4 players), min 1 / max 5 tai, unit 1") for t in captions(app))
+    app.number_input(key="opt_singapore_max_tai").set_value(8).run()
+    assert any("min 1 / max 8 tai" in t for t in captions(app)), captions(app)
+    assert any(t.startswith("Tile codes: 1m–9m") for t in captions(app))
+
+
+def test_corrections_are_listed_beside_the_score(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    assert not any(t.startswith("Your corrections") for t in captions(app))
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "7m"}}, "deleted_rows": [1], "added_rows": []})
+    no_problem(app)
+    said = [t for t in captions(app) if t.startswith("Your corrections")]
+    assert said == [f"Your corrections: #1 {CONCEALED[0]} → 7m; #2 {CONCEALED[1]} deleted"], captions(app)
+
+
+def test_the_newest_question_before_replacing_corrections_stands_alone(
+    app: AppTest, install: Install
+) -> None:
+    install(FakeReader({90: scene(), 30: scene(bonus=[])}))
+    upload(app, photo_bytes(shade=90))
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "7m"}}, "deleted_rows": [], "added_rows": []})
+    upload(app, photo_bytes(shade=30), name="second.jpg")
+    assert app.session_state["pending"] is not None
+    app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
+    app.text_input(key="typed_melds").input("CCC").run()
+    app.button(key="typed_use").click().run()
+    no_problem(app)
+    assert app.session_state["pending"] is None and app.session_state["pending_typed"] is not None
+    asked = [t for t in texts(app, "warning") if "will replace them" in t]
+    assert len(asked) == 1 and "Using the typed hand" in asked[0], asked
+    app.run()  # the photo still in the uploader is not asked about again
+    assert app.session_state["pending"] is None and app.session_state["pending_typed"] is not None
+    app.button(key="typed_replace").click().run()
+    no_problem(app)
+    assert app.session_state["base"].source == "typed"
+
+
+def test_an_added_row_without_a_tile_says_to_pick_one(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    edit_tiles(app, {"edited_rows": {}, "deleted_rows": [], "added_rows": [{"group": "hand"}]})
+    no_problem(app)
+    assert any("has no tile yet" in t for t in texts(app, "info")), texts(app, "info")
+    edit_tiles(app, {"edited_rows": {}, "deleted_rows": [], "added_rows": [{"tile": "9p", "group": "hand"}]})
+    assert not any("has no tile yet" in t for t in texts(app, "info"))
+    assert any(t == "Your corrections: 9p added to hand" for t in captions(app)), captions(app)

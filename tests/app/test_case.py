@@ -50,6 +50,21 @@ def test_apply_edits(edits: dict | None, expected: list[str]) -> None:
     assert [r.code for r in case.apply_edits(BASE, edits)] == expected
 
 
+def test_rows_keep_their_table_numbers_after_a_deletion_above_them() -> None:
+    numbered = case.numbered_edits(BASE, {"deleted_rows": [0], "added_rows": [{"tile": "9p"}]})
+    assert [(n, r.code) for n, r in numbered] == [(2, "2m"), (3, "C"), (4, "F1"), (None, "9p")]
+
+
+def test_photo_labels_carry_the_numbers_given() -> None:
+    photo = np.full((300, 400, 3), 40, np.uint8)
+    row = TileRow("1m", HAND, 0.9, (150, 100, 250, 230))
+    as_first = np.asarray(annotate_photo(photo, [row], numbers=[1]))
+    as_seventh = np.asarray(annotate_photo(photo, [row], numbers=[7]))
+    assert (as_first != as_seventh).any()  # the label drawn differs: "1" against "7"
+    unnumbered = np.asarray(annotate_photo(photo, [row], numbers=[None]))
+    assert (unnumbered == 40).all()  # a row with no table number is not drawn
+
+
 def test_changed_tile_is_no_longer_unsure_and_added_bonus_goes_to_bonus() -> None:
     rows = case.apply_edits(BASE, {"edited_rows": {"1": {"tile": "3m"}}, "added_rows": [{"tile": "cat"}]})
     assert not rows[1].low_confidence and rows[1].alternative is None

@@ -59,3 +59,23 @@ def test_a_concealed_kong_is_four_of_one_tile(typed: str) -> None:
 
 def test_concealed_kongs_read() -> None:
     assert read_concealed_kongs("5555s cccc") == [["5s"] * 4, ["C"] * 4]
+
+
+def test_a_full_width_keyboard_types_the_same_hand() -> None:
+    assert read_tiles("１２３ｍ、４５６ｐ　ＣＣＣ") == read_tiles("123m 456p CCC")
+
+
+@pytest.mark.parametrize(
+    ("typed", "says"),
+    [
+        ("22", "'22' needs a suit letter after the digits: m, p or s (e.g. 22m)"),
+        ("123m 55", "'55' needs a suit letter"),
+        ("hello", "cannot read 'hello' (e.g."),  # the group is named once, not twice
+        ("123m9x", "cannot read '9x' in hand group '123m9x'"),
+    ],
+)
+def test_what_cannot_be_read_is_said_once_with_its_fix(typed: str, says: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        read_tiles(typed)
+    assert str(caught.value).startswith(says)
+    assert str(caught.value).count(typed.split()[-1]) <= 2

@@ -10,10 +10,10 @@
 # 16 MiB) and logs in $OUT every 20 s: a call stopped at its limit still brings them back.
 # Env: END T_RAND T_MIX T_GLASS (empty: no glass chunks) CH (scenes per chunk) W (render workers)
 #      CW DW (the classifier's and the detector's loaders) CLS_LR DET_LR (their AdamW rates) DEVICE
-#      CLS_SIZE (the classifier's crop side and input, px) CLS_FROM DET_FROM (in .gpu/weights; empty: that model is not trained) OUTD (work folder) OUT (what comes back).
+#      SEED (the first scene seed; the next two too) CLS_SIZE (the classifier's crop side and input, px) CLS_FROM DET_FROM (in .gpu/weights; empty: that model is not trained) OUTD (work folder) OUT (what comes back).
 set -u
 END=${END:-540} T_RAND=${T_RAND:-150} T_MIX=${T_MIX:-200} T_GLASS=${T_GLASS:-} CH=${CH:-250} W=${W:-16} DEVICE=${DEVICE:-0}
-CW=${CW:-7} DW=${DW:-7} CLS_LR=${CLS_LR:-4e-4} DET_LR=${DET_LR:-5e-4} CLS_SIZE=${CLS_SIZE:-96} CLS_FROM=${CLS_FROM-cls31r.pt} DET_FROM=${DET_FROM-det8r.pt}
+CW=${CW:-7} DW=${DW:-7} CLS_LR=${CLS_LR:-4e-4} DET_LR=${DET_LR:-5e-4} CLS_SIZE=${CLS_SIZE:-96} SEED=${SEED:-251} CLS_FROM=${CLS_FROM-cls31r.pt} DET_FROM=${DET_FROM-det8r.pt}
 S=$(date +%s); el() { echo $(( $(date +%s) - S )); }
 OUTD=${OUTD:-/tmp/gpuw}; OUT=${OUT:-$OUTD/out}; mkdir -p "$OUTD" "$OUT"; LOG=$OUTD/driver.log
 exec >>"$LOG" 2>&1
@@ -53,9 +53,9 @@ gen() {  # name seed styles until [surface]: chunks of CH scenes, each in its ow
     k=$((k + 1)); echo "gen $1 chunk $k at $(el) s"
   done
 }
-gen hr 251 randomized "$T_RAND"
-gen hm 252 "$MIX" "$T_MIX"
-if [ -n "$T_GLASS" ]; then gen hg 253 "$MIX,randomized" "$T_GLASS" glass; fi
+gen hr "$SEED" randomized "$T_RAND"
+gen hm $((SEED + 1)) "$MIX" "$T_MIX"
+if [ -n "$T_GLASS" ]; then gen hg $((SEED + 2)) "$MIX,randomized" "$T_GLASS" glass; fi
 sources=()
 for i in "${!chunks[@]}"; do
   c=${chunks[$i]}

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 import scoring
 from app_ui import case as case_mod
@@ -480,7 +481,7 @@ def input_ui() -> None:
 # --------------------------------------------------------------------------- tiles and corrections
 
 
-def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, Any]:
+def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
     """The photo with boxes and groups, the reader's doubts, and the tile pictures of the hand; and a
     place beside the reading's time for the score, filled once the hand is scored further down.
 

@@ -48,6 +48,7 @@ from app_ui.summary import (
     invalid_message,
     player_label,
     rules_line,
+    score_words,
     summary_text,
     with_option_labels,
 )
@@ -557,16 +558,12 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
     )
     st.caption(TILE_KEY)
     if result is not None:
-        unit = str(result.get("unit") or "tai")
-        st.caption(
-            f"Score now: **{result['tai']} {unit}**" if result.get("valid") else "Score now: not a valid win"
-        )
-    changed = corrections_line(case_mod.corrections(base.rows, current_edits()))
+        st.caption(f"Score now: {score_words(result)}")
+    edits = current_edits()
+    changed = corrections_line(case_mod.corrections(base.rows, edits))
     if changed:
         st.caption(changed)
-    added = current_edits().get("added_rows") or []
-    blank = [a for a in added if not isinstance(a, dict) or a.get("tile") not in TILE_CODES]
-    if blank:
+    if case_mod.blank_added_rows(edits):
         st.info(
             "A row you added has no tile yet: pick it in the Tile column (the row counts once it has one)."
         )
@@ -944,12 +941,8 @@ def main() -> None:
     context = context_ui(build.hand, rules)
     data, result, error = score_case(build, context, rules, options)
     if base.source == "photo" and result is not None:
-        unit = str(result.get("unit") or "tai")
-        score_hint.markdown(
-            f"**{result['tai']} {unit}** — see Result below"
-            if result.get("valid")
-            else "Not a valid win as read — see Result below"
-        )
+        said = score_words(result) if result.get("valid") else "Not a valid win as read"
+        score_hint.markdown(f"{said} — see Result below")
     result_ui(build, data, result, error, option_problems)
     download_ui(data, base, rows, result)
     tile_editor_ui(base, build, result)

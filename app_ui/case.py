@@ -185,14 +185,24 @@ def numbered_edits(
             )
         )
     for added in edits.get("added_rows") or []:
-        if not isinstance(added, Mapping):
+        code = _added_code(added)
+        if code is None:
             continue
-        code = added.get("tile")
-        if code not in TILE_CODES:
-            continue
-        group = added.get("group") if added.get("group") in GROUPS else default_group(str(code))
-        rows.append((None, TileRow(code=str(code), group=str(group))))
+        group = added.get("group") if added.get("group") in GROUPS else default_group(code)
+        rows.append((None, TileRow(code=code, group=str(group))))
     return rows
+
+
+def _added_code(added: Any) -> str | None:
+    """The tile of a row the user added, or None while it has none (such a row does not count yet)."""
+    if isinstance(added, Mapping) and added.get("tile") in TILE_CODES:
+        return str(added["tile"])
+    return None
+
+
+def blank_added_rows(edits: Mapping[str, Any] | None) -> int:
+    """How many rows the user added and has not yet given a tile."""
+    return sum(_added_code(added) is None for added in (edits or {}).get("added_rows") or [])
 
 
 def corrections(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> list[dict[str, Any]]:
@@ -222,7 +232,7 @@ def corrections(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> lis
         if 0 <= key < len(base):
             out.append({"action": "delete", "tile": key + 1, "code": base[key].code})
     for added in edits.get("added_rows") or []:
-        if isinstance(added, Mapping) and added.get("tile") in TILE_CODES:
+        if _added_code(added) is not None:
             out.append(
                 {
                     "action": "add",

@@ -158,6 +158,13 @@ def instant_line(item: Any) -> str:
     return f"{name}: {item.get('units', item.get('amount', ''))}"
 
 
+def score_words(result: dict[str, Any]) -> str:
+    """The score in a few words (`**4 tai**`), for the lines that point to the full result."""
+    if not result.get("valid"):
+        return "not a valid win"
+    return f"**{result['tai']} {result.get('unit') or 'tai'}**"
+
+
 # One line a new user can read at the typed fields and the tile table: the codes are RULES.md's.
 TILE_KEY = (
     "Tile codes: 1m–9m 萬 characters · 1p–9p 筒 dots · 1s–9s 索 bamboo · E S W N winds · "

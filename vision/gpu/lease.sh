@@ -22,6 +22,7 @@ for wheel in .gpu/whl/*.whl; do  # one at a time: a wheel for another Python (a 
   python3 -m pip install -q --no-index --no-deps --no-compile --target "$OUTD/site" "$wheel" || echo "skipped $wheel"
 done
 mkdir -p "$OUTD/site/polars" && echo 'def read_csv(*a, **k): raise RuntimeError("no polars here")' > "$OUTD/site/polars/__init__.py"
+[ -d "$OUTD/site/pillow_heif" ] || { mkdir -p "$OUTD/site/pillow_heif" && echo 'def register_heif_opener(): pass' > "$OUTD/site/pillow_heif/__init__.py"; }
 export PYTHONPATH=$OUTD/site:$PWD YOLO_OFFLINE=1 MAHJONG_ART_DIR=$PWD/.gpu/art PYTHONUNBUFFERED=1
 mkdir -p "$HOME/.fonts" && cp .gpu/fonts/* "$HOME/.fonts/"
 python3 -c "import ultralytics, datasets.synth, vision.train; from datasets.randomized import installed_fonts; print('fonts', len(installed_fonts()))" || { echo FAIL import; exit 1; }

@@ -10,11 +10,11 @@ mkdir -p "$gpu/whl" "$gpu/fonts" "$gpu/weights" "$gpu/art" "$root/.git/info"
 grep -qx "/.gpu/" "$root/.git/info/exclude" 2>/dev/null || echo "/.gpu/" >> "$root/.git/info/exclude"
 version="$(python3 -c 'import importlib.metadata as m; print(m.version("ultralytics"))')"
 thop="$(python3 -c 'import importlib.metadata as m; print(m.version("ultralytics-thop"))')"
-heif="$(python3 -c 'import importlib.metadata as m; print(m.version("pillow_heif"))')"
-# the lent image has torch, numpy, opencv and Pillow, but not these (vision.imageio imports pillow_heif)
+# the lent image has torch, numpy, opencv and Pillow, but not these; pillow_heif (5.7 MB, which vision.imageio
+# imports) is left for a stub there: training reads no HEIC photo, and the tool carries 64 MiB in all
 python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
     --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 -d "$gpu/whl" \
-    "ultralytics==$version" "ultralytics-thop==$thop" "pillow_heif==$heif"
+    "ultralytics==$version" "ultralytics-thop==$thop"
 (cd "$root" && python3 -m vision.gpu.subset_fonts "$gpu/fonts")
 cp -r "$root/datasets/art/cache" "$root/datasets/art/pkgs" "$gpu/art/"
 # the packages' manuals, translations and programs are no art: the tool carries 64 MiB in all

@@ -704,8 +704,13 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         st.caption(f"Winning tile {gone} set aside: no {gone} in the hand now (it comes back with the tile).")
     offered = scoring.circumstances_for(rules)
     # a choice only the other rule set offers was left out by _switch_context, and said so
+    # "Select all" would claim circumstances that exclude each other (heavenly hand and robbing a kong)
     circumstances = st.multiselect(
-        "Special circumstances", list(offered), key="circumstances", format_func=circumstance_label
+        "Special circumstances",
+        list(offered),
+        key="circumstances",
+        format_func=circumstance_label,
+        select_all=False,
     )
     pay_all = st.checkbox("Pay-all (包): one liable player pays everything", key="pay_all")
     note = st.session_state.pop("context_note", None)

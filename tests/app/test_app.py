@@ -620,6 +620,8 @@ def test_circumstances_follow_the_rule_set(app: AppTest) -> None:
     app.text_input(key="typed_melds").input("CCC").run()
     app.button(key="typed_use").click().run()
     assert "Humanly hand" in app.multiselect(key="circumstances").options
+    # no "Select all": heavenly and earthly hand, say, cannot both be
+    assert app.multiselect(key="circumstances").proto.select_all == 0
     app.multiselect(key="circumstances").set_value(["humanly"]).run()
     app.selectbox(key="rules").set_value("malaysian").run()
     no_problem(app)

@@ -11,10 +11,13 @@ outputs, the first model's embedded class names, so `vision.onnx_models` runs it
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import onnx
+import onnx.shape_inference
+import onnx.utils
 from onnx import compose, helper, numpy_helper
 
 from vision.onnx_files import OnnxFileError, load_model, metadata
@@ -180,3 +183,109 @@ def join_files(first: Path, second: Path, weight: float, out: Path, second_size:
     model = joined(models[0], models[1], weight, note, second_size)
     out.parent.mkdir(parents=True, exist_ok=True)
     onnx.save(model, str(out))
+
+
+@dataclass(frozen=True)
+class Members:
+    """What `joined` was given: the two models, each as a standalone file would hold it, the first
+    one's share and the side the second read its crops at (None: the shared input as it came)."""
+
+    first: onnx.ModelProto
+    second: onnx.ModelProto
+    weight: float
+    second_size: int | None
+
+
+def _outer_prefix(model: onnx.ModelProto) -> str:
+    """The prefix of the last join: the one whose sum is the graph's output."""
+    output_name = model.graph.output[0].name
+    for node in model.graph.node:
+        if node.op_type == "Add" and output_name in node.output:
+            prefix = node.input[0].removesuffix("first_share")
+            if prefix.startswith(PREFIX_STEM) and node.input[1] == prefix + "second_share":
+                return prefix
+    raise EnsembleError("split: not a joined classifier (no weighted sum of two models at its output)")
+
+
+def _renamed(model: onnx.ModelProto, rename: dict[str, str], strip: str = "") -> None:
+    """Every value, node and initializer name in `model` renamed in place: `rename` first, then a
+    leading `strip` dropped."""
+
+    def new(name: str) -> str:
+        name = rename.get(name, name)
+        return name.removeprefix(strip) if strip else name
+
+    graph = model.graph
+    for node in graph.node:
+        node.input[:] = [new(name) if name else name for name in node.input]
+        node.output[:] = [new(name) for name in node.output]
+        node.name = new(node.name)
+    for value in (*graph.input, *graph.output, *graph.value_info):
+        value.name = new(value.name)
+    for initializer in graph.initializer:
+        initializer.name = new(initializer.name)
+
+
+def _same_shape(target: onnx.ValueInfoProto, source: onnx.ValueInfoProto) -> None:
+    target.type.tensor_type.shape.CopyFrom(source.type.tensor_type.shape)
+
+
+def _scalar(model: onnx.ModelProto, name: str) -> np.ndarray | None:
+    for initializer in model.graph.initializer:
+        if initializer.name == name:
+            return numpy_helper.to_array(initializer)
+    return None
+
+
+def split(model: onnx.ModelProto) -> Members:
+    """The inverse of `joined` (of its last join, where a file was joined again): each model reads
+    its input as it did inside the joined graph, so `joined(*split(m))` reads as `m` does.
+
+    The first keeps the joined file's metadata, with the record of this join taken off; the second,
+    whose own metadata the join did not keep, is given the first's class names, with `imgsz` set to
+    `second_size` where it read resized crops. Training checkpoints live outside git, so this is how a
+    member of a shipped ensemble is taken up again (`vision.train recover`). `EnsembleError` for a
+    file that is not a joined classifier."""
+    prefix = _outer_prefix(model)
+    graph = model.graph
+    input_name, output_name = graph.input[0].name, graph.output[0].name
+    weight = _scalar(model, prefix + "first_weight")
+    side = _scalar(model, prefix + "side")
+    second_output = next(n.input[0] for n in graph.node if n.output[:] == [prefix + "second_share"])
+    second_input = prefix + "resized" if side is not None else input_name
+    extractor = onnx.utils.Extractor(onnx.shape_inference.infer_shapes(model))
+    first = extractor.extract_model([input_name], [prefix + "first"])
+    second = extractor.extract_model([second_input], [second_output])
+    _renamed(first, {prefix + "first": output_name})
+    _renamed(second, {second_input: prefix + "second/" + input_name}, strip=prefix + "second/")
+    for part in (first, second):
+        _same_shape(part.graph.input[0], graph.input[0])
+        _same_shape(part.graph.output[0], graph.output[0])
+    if side is not None:  # the second was fed crops resized to the side: it takes that size
+        for dim, length in zip(second.graph.input[0].type.tensor_type.shape.dim[2:], side, strict=True):
+            dim.dim_value = int(length)
+    entries = metadata(model)
+    record = entries.pop(JOINED_KEY, "")
+    if "; first = " in record:
+        entries[JOINED_KEY] = record.split("; first = ", 1)[1]
+    second_entries = {k: v for k, v in entries.items() if k != JOINED_KEY}
+    if side is not None:
+        second_entries["imgsz"] = str([int(s) for s in side])
+    for part, kept in ((first, entries), (second, second_entries)):
+        del part.opset_import[:]
+        part.opset_import.extend(model.opset_import)
+        part.ir_version = model.ir_version
+        del part.metadata_props[:]
+        helper.set_model_props(part, kept)
+        onnx.checker.check_model(part)
+    size = int(side[0]) if side is not None else None
+    return Members(first, second, float(weight) if weight is not None else 0.5, size)
+
+
+def split_file(joined_path: Path, out_dir: Path) -> Members:
+    """`split` of a joined ONNX file, its members saved as `first.onnx` and `second.onnx` in `out_dir`."""
+    members = split(load_model(joined_path, "split", EnsembleError))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    onnx.save(members.first, str(out_dir / "first.onnx"))
+    onnx.save(members.second, str(out_dir / "second.onnx"))
+    return members

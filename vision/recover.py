@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.ensemble import PREFIX_STEM
 from vision.onnx_files import OnnxFileError, load_model, metadata
 
 
@@ -74,6 +75,10 @@ def onnx_weights(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str], Arc
     from onnx import numpy_helper
 
     model = load_model(path, "recover", RecoverError)
+    if any(node.output[:] == [f"{PREFIX_STEM}0/first"] for node in model.graph.node):
+        raise RecoverError(
+            f"recover: {path} joins two classifiers: take it apart first (python -m vision.train split)"
+        )
     weights = {init.name: numpy_helper.to_array(init).copy() for init in model.graph.initializer}
     for architecture in ARCHITECTURES:
         if architecture.marker in weights:

@@ -42,7 +42,7 @@ import numpy as np
 
 from vision.classes import CLASS_INDEX, CLASSES, NOT_A_TILE
 from vision.crops import crop_tiles
-from vision.ensemble import EnsembleError, join_files
+from vision.ensemble import EnsembleError, join_files, split_file
 from vision.onnx_files import OnnxFileError, class_names, load_model
 from vision.onnx_models import (
     SECOND_LOOK,
@@ -848,6 +848,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     p.add_argument("--out", type=Path, required=True)
     p = sub.add_parser(
+        "split", help="a joined classifier's two members as standalone files (first.onnx, second.onnx)"
+    )
+    p.add_argument("--joined", type=Path, required=True, help="a file `ensemble` wrote")
+    p.add_argument("--out", type=Path, required=True, help="the folder for first.onnx and second.onnx")
+    p = sub.add_parser(
         "recover", help="a checkpoint to train from, rebuilt from a shipped ONNX classifier or detector"
     )
     p.add_argument(
@@ -995,6 +1000,13 @@ def main(argv: list[str] | None = None) -> None:
         except EnsembleError as error:
             sys.exit(str(error))
         print(f"ensemble: {args.weight:g} x {args.first} + {1 - args.weight:g} x {args.second} -> {args.out}")
+    elif args.stage == "split":
+        try:
+            members = split_file(args.joined, args.out)
+        except EnsembleError as error:
+            sys.exit(str(error))
+        at = f", the second at {members.second_size} px" if members.second_size is not None else ""
+        print(f"split: {args.joined} -> {args.out}/first.onnx ({members.weight:g}) and second.onnx{at}")
     elif args.stage == "recover":
         try:
             gap = recover(args.onnx, args.data, args.out, args.count)

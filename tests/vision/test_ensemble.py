@@ -15,7 +15,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 from tests.vision.tinymodels import BLUE, GREEN, RED, classifier_model, write_models
 from vision.classes import CLASS_INDEX, CLASSES
-from vision.ensemble import JOINED_KEY, EnsembleError, join_files, joined
+from vision.ensemble import JOINED_KEY, EnsembleError, Members, join_files, joined, split, split_file
 from vision.onnx_models import TileClassifier, load_config, make_session
 from vision.train import main as train_main
 
@@ -188,3 +188,68 @@ def test_another_size_is_refused_for_a_first_model_of_fixed_size(tmp_path: Path)
         join_files(any_size, eight, 0.5, tmp_path / "out.onnx", second_size=12)
     with pytest.raises(EnsembleError, match="8 pixels or more"):
         join_files(any_size, eight, 0.5, tmp_path / "out.onnx", second_size=2)
+
+
+def _members(joined_path: Path, out_dir: Path) -> tuple[Path, Path, Members]:
+    members = split_file(joined_path, out_dir)
+    return out_dir / "first.onnx", out_dir / "second.onnx", members
+
+
+def test_split_gives_back_each_member_and_its_share(two: tuple[Path, Path], tmp_path: Path) -> None:
+    pair = tmp_path / "pair.onnx"
+    join_files(two[0], two[1], 0.3, pair)
+    first, second, members = _members(pair, tmp_path / "members")
+    assert (members.weight, members.second_size) == (pytest.approx(0.3), None)
+    crops = _crops((250, 0, 0), (0, 250, 0), (120, 90, 30))
+    np.testing.assert_allclose(_read(first, crops), _read(two[0], crops), atol=1e-6)
+    np.testing.assert_allclose(_read(second, crops), _read(two[1], crops), atol=1e-6)
+    # the members differ where the originals do: each is one model, not the average
+    assert _read(first, crops)[0].argmax() == RED and _read(second, crops)[0].argmax() == CLASS_INDEX["5m"]
+    assert JOINED_KEY not in {p.key for p in members.first.metadata_props}
+    again = tmp_path / "again.onnx"
+    join_files(first, second, members.weight, again)
+    np.testing.assert_allclose(_read(again, crops), _read(pair, crops), atol=1e-6)
+
+
+def test_split_gives_back_a_second_that_read_resized_crops(tmp_path: Path) -> None:
+    first, second, out = tmp_path / "any.onnx", tmp_path / "eight.onnx", tmp_path / "joined.onnx"
+    _any_size_model(first)
+    _pixel_model(second, 8, seed=5)
+    join_files(first, second, 0.4, out, second_size=8)
+    got_first, got_second, members = _members(out, tmp_path / "members")
+    assert (members.weight, members.second_size) == (pytest.approx(0.4), 8)
+    small = np.random.default_rng(6).integers(0, 256, (2, 8, 8, 3), dtype=np.uint8)
+    np.testing.assert_allclose(_read(got_second, small), _read(second, small), atol=1e-6)
+    crops = np.random.default_rng(7).integers(0, 256, (2, SIZE, SIZE, 3), dtype=np.uint8)
+    np.testing.assert_allclose(_read(got_first, crops), _read(first, crops), atol=1e-6)
+    second_meta = {p.key: p.value for p in members.second.metadata_props}
+    assert second_meta["imgsz"] == "[8, 8]"
+
+
+def test_split_takes_the_last_join_apart(two: tuple[Path, Path], tmp_path: Path) -> None:
+    pair, third, three = tmp_path / "pair.onnx", tmp_path / "third.onnx", tmp_path / "three.onnx"
+    join_files(two[0], two[1], 0.5, pair)
+    classifier_model(third, SIZE, None, targets=(RED, CLASS_INDEX["9p"], BLUE))
+    join_files(pair, third, 2 / 3, three)
+    got_pair, got_third, members = _members(three, tmp_path / "members")
+    assert members.weight == pytest.approx(2 / 3)
+    crops = _crops((0, 250, 0), (250, 0, 0))
+    np.testing.assert_allclose(_read(got_pair, crops), _read(pair, crops), atol=1e-6)
+    np.testing.assert_allclose(_read(got_third, crops), _read(third, crops), atol=1e-6)
+    record = {p.key: p.value for p in members.first.metadata_props}[JOINED_KEY]
+    assert record == "0.5 x first.onnx + 0.5 x second.onnx"  # the pair's own record, as before
+    inner_first, inner_second, _ = _members(got_pair, tmp_path / "inner")
+    np.testing.assert_allclose(_read(inner_first, crops), _read(two[0], crops), atol=1e-6)
+    np.testing.assert_allclose(_read(inner_second, crops), _read(two[1], crops), atol=1e-6)
+
+
+def test_split_refuses_a_model_that_is_not_joined_in_one_line(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.onnx"
+    classifier_model(plain, SIZE, None)
+    with pytest.raises(EnsembleError, match="not a joined classifier"):
+        split(onnx.load(str(plain)))
+    out = tmp_path / "members"
+    with pytest.raises(SystemExit) as stop:
+        train_main(["split", "--joined", str(plain), "--out", str(out)])
+    assert "not a joined" in str(stop.value.code) and "\n" not in str(stop.value.code)
+    assert not (out / "first.onnx").exists()

@@ -14,6 +14,7 @@ import onnx
 import pytest
 
 from tests.vision.tinymodels import classifier_model
+from vision.ensemble import join_files
 from vision.recover import CLASSIFIER, RecoverError, batchnorm_after_fused, calibration_inputs, onnx_weights
 from vision.train import main as train_main
 
@@ -46,6 +47,10 @@ def test_a_file_that_is_not_a_trainable_model_is_refused_in_one_line(tmp_path: P
         train_main(["recover", "--onnx", str(tiny), "--data", str(tmp_path), "--out", str(tmp_path / "x.pt")])
     assert "neither a yolo11n-cls.yaml classifier" in str(stop.value.code)
     assert not (tmp_path / "x.pt").exists()
+    joined = tmp_path / "joined.onnx"
+    join_files(tiny, tiny, 0.5, joined)
+    with pytest.raises(RecoverError, match=r"joins two classifiers: take it apart first .*split"):
+        onnx_weights(joined)
 
 
 def _crops_folder(root: Path, count: int = 12) -> Path:

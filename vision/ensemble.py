@@ -239,7 +239,8 @@ def _scalar(model: onnx.ModelProto, name: str) -> np.ndarray | None:
 
 def split(model: onnx.ModelProto) -> Members:
     """The inverse of `joined` (of its last join, where a file was joined again): each model reads
-    its input as it did inside the joined graph, so `joined(*split(m))` reads as `m` does.
+    its input as it did inside the joined graph, so joining them again at the same weight and size
+    reads as `m` does.
 
     The first keeps the joined file's metadata, with the record of this join taken off; the second,
     whose own metadata the join did not keep, is given the first's class names, with `imgsz` set to
@@ -250,6 +251,8 @@ def split(model: onnx.ModelProto) -> Members:
     graph = model.graph
     input_name, output_name = graph.input[0].name, graph.output[0].name
     weight = _scalar(model, prefix + "first_weight")
+    if weight is None:
+        raise EnsembleError("split: not a joined classifier (the first model's share is missing)")
     side = _scalar(model, prefix + "side")
     second_output = next(n.input[0] for n in graph.node if n.output[:] == [prefix + "second_share"])
     second_input = prefix + "resized" if side is not None else input_name
@@ -279,7 +282,7 @@ def split(model: onnx.ModelProto) -> Members:
         helper.set_model_props(part, kept)
         onnx.checker.check_model(part)
     size = int(side[0]) if side is not None else None
-    return Members(first, second, float(weight) if weight is not None else 0.5, size)
+    return Members(first, second, float(weight), size)
 
 
 def split_file(joined_path: Path, out_dir: Path) -> Members:

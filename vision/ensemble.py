@@ -196,15 +196,21 @@ class Members:
     second_size: int | None
 
 
-def _outer_prefix(model: onnx.ModelProto) -> str:
-    """The prefix of the last join: the one whose sum is the graph's output."""
-    output_name = model.graph.output[0].name
+def _outer_prefix(model: onnx.ModelProto) -> str | None:
+    """The prefix of the last join (the one whose sum is the graph's output); None for a model that
+    `joined` did not write."""
+    output_name = model.graph.output[0].name if model.graph.output else None
     for node in model.graph.node:
-        if node.op_type == "Add" and output_name in node.output:
+        if node.op_type == "Add" and output_name in node.output and len(node.input) == 2:
             prefix = node.input[0].removesuffix("first_share")
             if prefix.startswith(PREFIX_STEM) and node.input[1] == prefix + "second_share":
                 return prefix
-    raise EnsembleError("split: not a joined classifier (no weighted sum of two models at its output)")
+    return None
+
+
+def is_joined(model: onnx.ModelProto) -> bool:
+    """Whether `model` is two classifiers `joined` as one graph (`split` takes it apart)."""
+    return _outer_prefix(model) is not None
 
 
 def _renamed(model: onnx.ModelProto, rename: dict[str, str], strip: str = "") -> None:
@@ -248,6 +254,8 @@ def split(model: onnx.ModelProto) -> Members:
     member of a shipped ensemble is taken up again (`vision.train recover`). `EnsembleError` for a
     file that is not a joined classifier."""
     prefix = _outer_prefix(model)
+    if prefix is None:
+        raise EnsembleError("split: not a joined classifier (no weighted sum of two models at its output)")
     graph = model.graph
     input_name, output_name = graph.input[0].name, graph.output[0].name
     weight = _scalar(model, prefix + "first_weight")

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.ensemble import PREFIX_STEM
+from vision.ensemble import is_joined
 from vision.onnx_files import OnnxFileError, load_model, metadata
 
 
@@ -75,7 +75,7 @@ def onnx_weights(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str], Arc
     from onnx import numpy_helper
 
     model = load_model(path, "recover", RecoverError)
-    if any(node.output[:] == [f"{PREFIX_STEM}0/first"] for node in model.graph.node):
+    if is_joined(model):
         raise RecoverError(
             f"recover: {path} joins two classifiers: take it apart first (python -m vision.train split)"
         )

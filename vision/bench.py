@@ -612,6 +612,10 @@ def _detector_overrides(args: argparse.Namespace) -> dict[str, Any]:
         overrides["odd_size"] = args.odd_size or None
     if args.odd_size_below is not None:
         overrides["odd_size_below"] = args.odd_size_below
+    if args.fine_below is not None:
+        overrides["fine_below"] = args.fine_below or None
+    if args.fine_grid is not None:
+        overrides["fine_grid"] = args.fine_grid
     return overrides
 
 
@@ -675,6 +679,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("--grid", type=int, help="detector windows per side (default: the sidecar's grid)")
     p.add_argument(
+        "--fine-below",
+        type=float,
+        metavar="F",
+        help="override the share of the photo's long side under which a typical tile has the "
+        "detector look again with finer windows (0 = off; see docs/vision.md)",
+    )
+    p.add_argument("--fine-grid", type=int, metavar="G", help="override the finer windows per side")
+    p.add_argument(
         "--long-side",
         type=int,
         metavar="PX",
@@ -721,6 +733,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     hw = reader.detector.input_hw
     det = reader.detector.config
     odd = f"x{det.odd_size} under {det.odd_size_below}" if det.odd_size else "off"
+    fine = f"grid {det.fine_grid} under {det.fine_below}" if det.fine_below else "off"
     cls_config = reader.classifier.config
     rotations = cls_config.rotations
     odd_shape = (
@@ -732,8 +745,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     reading = "within one set" if reader.within_set else "first choices"
     reading += ", win check" if reader.complete_wins else ", no win check"
     print(
-        f"detector {hw[0]}x{hw[1]}, grid {grid}, contain {det.contain}, straddle {det.straddle}, "
-        f"odd size {odd}; classifier views {rotations}, {odd_shape}; {reading}; {size}"
+        f"detector {hw[0]}x{hw[1]}, grid {grid}, fine {fine}, contain {det.contain}, "
+        f"straddle {det.straddle}, odd size {odd}; classifier views {rotations}, {odd_shape}; "
+        f"{reading}; {size}"
     )
     # One untimed read so the first photo's latency does not include onnxruntime's warm-up.
     reader.read(np.full((480, 640, 3), 128, np.uint8))

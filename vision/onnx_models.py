@@ -61,6 +61,11 @@ class DetectorConfig:
     # times longer or shorter than the photo's typical tile; None = off.
     odd_size: float | None = None
     odd_size_below: float = 0.75
+    # Optional: where the photo's typical tile (see `typical_sides`) is shorter than `fine_below` of
+    # the image's long side, detect again with `fine_grid` windows per side instead (tiles that
+    # small are found more often seen larger); None = off.
+    fine_below: float | None = None
+    fine_grid: int = 3
 
 
 @dataclass(frozen=True)
@@ -229,6 +234,8 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             straddle=None if det.get("straddle") is None else float(det["straddle"]),
             odd_size=None if det.get("odd_size") is None else float(det["odd_size"]),
             odd_size_below=float(det.get("odd_size_below", 0.75)),
+            fine_below=None if det.get("fine_below") is None else float(det["fine_below"]),
+            fine_grid=int(det.get("fine_grid", 3)),
         )
         classifier = ClassifierConfig(
             file=str(cls["file"]),
@@ -258,6 +265,10 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
         raise ModelError(f"{where}: detector odd_size must be above 1, got {detector.odd_size}")
     if not 0 < detector.odd_size_below <= 1:
         raise ModelError(f"{where}: detector odd_size_below must be in (0, 1], got {detector.odd_size_below}")
+    if detector.fine_below is not None and not 0 < detector.fine_below < 1:
+        raise ModelError(f"{where}: detector fine_below must be in (0, 1), got {detector.fine_below}")
+    if not 2 <= detector.fine_grid <= 8:
+        raise ModelError(f"{where}: detector fine_grid must be 2..8, got {detector.fine_grid}")
     if detector.names != ("tile",):
         raise ModelError(f"{where}: detector names must be ['tile'], got {list(detector.names)}")
     if classifier.rotations not in (1, 2, 4):
@@ -555,6 +566,14 @@ def typical_sides(sides: np.ndarray, scores: np.ndarray) -> np.ndarray | None:
     return np.median(sides[scores >= np.median(scores)], axis=0)
 
 
+def tiles_smaller_than(xyxy: np.ndarray, scores: np.ndarray, shape: tuple[int, ...], share: float) -> bool:
+    """Whether the photo's typical tile (`typical_sides`: judged on 3 boxes or more) is shorter than
+    `share` of the image's long side."""
+    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    typical = typical_sides(long_short_sides(boxes), np.asarray(scores, np.float32).reshape(-1))
+    return typical is not None and float(typical[0]) < share * max(shape[:2])
+
+
 def odd_and_unsure(
     xyxy: np.ndarray, det_score: np.ndarray, class_prob: np.ndarray, ratio: float, below: float, unsure: float
 ) -> np.ndarray:
@@ -614,10 +633,24 @@ class TileDetector:
         With `grid` g > 1 (default: the sidecar's), the whole image AND g x g overlapping
         windows are detected and merged, so tiles too small at the model's input size in the
         whole image are still found; tiles cut by a window's inner edge are left to the
-        window (or whole image) that holds them whole.
+        window (or whole image) that holds them whole. Where the sidecar sets `fine_below` and
+        the boxes found say the photo's tiles are smaller than that, the finer `fine_grid`
+        replaces g (the whole-image pass is not run twice).
         """
         grid = self.config.grid if grid is None else grid
-        boxes, scores = self._detect_window(rgb)
+        whole = self._detect_window(rgb)
+        boxes, scores = self._detect_grid(rgb, whole, grid)
+        fine_below, fine_grid = self.config.fine_below, self.config.fine_grid
+        if fine_below is None or fine_grid <= grid:
+            return boxes, scores
+        if tiles_smaller_than(boxes, scores, rgb.shape, fine_below):
+            boxes, scores = self._detect_grid(rgb, whole, fine_grid)
+        return boxes, scores
+
+    def _detect_grid(
+        self, rgb: np.ndarray, whole: tuple[np.ndarray, np.ndarray], grid: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        boxes, scores = whole
         if grid > 1:
             boxes, scores = self._add_windows(rgb, grid, boxes, scores)
         if self.config.straddle is not None:

@@ -246,7 +246,7 @@ def test_bench_long_side_maps_boxes_back(tmp_path: Path, capsys: pytest.CaptureF
     assert main([*args, "--long-side", "2000", "--grid", "1", "--rotations", "4"]) == 0
     printed = capsys.readouterr().out
     settings = (
-        "grid 1, contain None, straddle None, odd size off; classifier views 4, odd shape off;"
+        "grid 1, fine off, contain None, straddle None, odd size off; classifier views 4, odd shape off;"
         " within one set, win check;"
         " photos re-encoded at long side 2000"
     )
@@ -266,6 +266,8 @@ def test_bench_overrides_the_detector_settings(tmp_path: Path, capsys: pytest.Ca
     assert "straddle 0.4, odd size x1.3 under 0.9;" in capsys.readouterr().out
     assert main([*args, "--odd-size", "0", "--contain", "0.6"]) == 0
     assert "contain 0.6, straddle None, odd size off;" in capsys.readouterr().out
+    assert main([*args, "--fine-below", "0.05", "--fine-grid", "4"]) == 0
+    assert "fine grid 4 under 0.05, contain" in capsys.readouterr().out
 
 
 def test_concurrency_matches_serial(tmp_path: Path) -> None:

@@ -214,6 +214,10 @@ def test_sidecar_size_mismatch_refused(tmp_path: Path) -> None:
             r"odd_size_below must be in \(0, 1\], got 0",
             id="odd-size-below-0",
         ),
+        pytest.param(
+            "detector", "fine_below", 1.0, r"fine_below must be in \(0, 1\), got 1.0", id="fine-below-1"
+        ),
+        pytest.param("detector", "fine_grid", 1, "fine_grid must be 2..8, got 1", id="fine-grid-1"),
     ],
 )
 def test_malformed_sidecar(tmp_path: Path, section: str, key: str, value: object, message: str) -> None:

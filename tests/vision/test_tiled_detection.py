@@ -21,11 +21,13 @@ MIN_AREA = 16
 class BlobSession:
     def __init__(self, hw: tuple[int, int]) -> None:
         self.hw = hw
+        self.runs = 0
 
     def get_inputs(self) -> list[SimpleNamespace]:
         return [SimpleNamespace(name="images", shape=[1, 3, *self.hw])]
 
     def run(self, _: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        self.runs += 1
         rgb = feeds["images"][0]
         colour = (rgb.max(axis=0) - rgb.min(axis=0)) > 0.3
         count, _, stats, _ = cv2.connectedComponentsWithStats(colour.astype(np.uint8))
@@ -34,8 +36,8 @@ class BlobSession:
         return [np.array(rows, np.float32).T[None]]
 
 
-def _detector(hw: tuple[int, int], grid: int = 1) -> TileDetector:
-    config = DetectorConfig("x.onnx", hw, ("tile",), conf=0.25, iou=0.5, grid=grid)
+def _detector(hw: tuple[int, int], grid: int = 1, fine_below: float | None = None) -> TileDetector:
+    config = DetectorConfig("x.onnx", hw, ("tile",), conf=0.25, iou=0.5, grid=grid, fine_below=fine_below)
     return TileDetector.from_session(BlobSession(hw), config)
 
 
@@ -105,3 +107,45 @@ def test_large_tile_cut_by_every_window_comes_from_whole_image() -> None:
     boxes, _ = _detector((256, 256), grid=2).detect(rgb)
     assert len(boxes) == 1
     np.testing.assert_allclose(boxes[0], [400, 300, 600, 700], atol=8)
+
+
+def _tiny_and_small_tiles() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A 1000 px photo of 16 x 22 px tiles, which 2 x 2 windows at 256 px find, and 6 x 10 px ones,
+    which only 3 x 3 windows see large enough (the blob detector needs MIN_AREA input pixels)."""
+    rgb = np.full((1000, 1000, 3), 128, np.uint8)
+    found, missed = [], []
+    for x, y in [(100, 100), (400, 150), (700, 120), (150, 800)]:
+        rgb[y : y + 22, x : x + 16] = (200, 30, 30)
+        found.append([x, y, x + 16, y + 22])
+    for x, y in [(600, 600), (820, 760)]:
+        rgb[y : y + 10, x : x + 6] = (30, 30, 200)
+        missed.append([x, y, x + 6, y + 10])
+    return rgb, np.array(found, np.float32), np.array(missed, np.float32)
+
+
+def test_fine_grid_looks_again_where_tiles_are_small() -> None:
+    rgb, found, missed = _tiny_and_small_tiles()
+    coarse = _detector((256, 256), grid=2)
+    assert len(coarse.detect(rgb)[0]) == len(found)
+    fine = _detector((256, 256), grid=2, fine_below=0.03)  # boxes of about 20 px: 0.02 of the photo
+    boxes, _ = fine.detect(rgb)
+    truth = np.concatenate([found, missed])
+    assert len(boxes) == len(truth)
+    np.testing.assert_allclose(_sorted(boxes), _sorted(truth), atol=4)
+    assert fine.session.runs == 1 + 4 + 9  # the whole image read once, then both grids' windows
+
+
+def test_fine_grid_left_alone_where_tiles_are_large_enough() -> None:
+    rgb, found, _ = _tiny_and_small_tiles()
+    detector = _detector((256, 256), grid=2, fine_below=0.015)  # boxes of about 20 px: 0.02 of the photo
+    assert len(detector.detect(rgb)[0]) == len(found)
+    assert detector.session.runs == 1 + 4
+
+
+def test_fine_grid_needs_three_boxes_to_judge() -> None:
+    rgb = np.full((1000, 1000, 3), 128, np.uint8)
+    rgb[100:122, 100:116] = (200, 30, 30)
+    rgb[500:522, 500:516] = (200, 30, 30)
+    detector = _detector((256, 256), grid=2, fine_below=0.5)
+    assert len(detector.detect(rgb)[0]) == 2
+    assert detector.session.runs == 1 + 4

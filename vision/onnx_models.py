@@ -650,6 +650,8 @@ class TileDetector:
     def _detect_grid(
         self, rgb: np.ndarray, whole: tuple[np.ndarray, np.ndarray], grid: int
     ) -> tuple[np.ndarray, np.ndarray]:
+        """The whole-image boxes `whole` merged with those of `grid` x `grid` windows, then the
+        sidecar's straddle and odd-size checks."""
         boxes, scores = whole
         if grid > 1:
             boxes, scores = self._add_windows(rgb, grid, boxes, scores)

@@ -142,6 +142,13 @@ def test_fine_grid_left_alone_where_tiles_are_large_enough() -> None:
     assert detector.session.runs == 1 + 4
 
 
+def test_fine_grid_no_finer_than_the_grid_asked_for() -> None:
+    rgb, _, _ = _tiny_and_small_tiles()
+    detector = _detector((256, 256), grid=2, fine_below=0.03)
+    detector.detect(rgb, grid=3)  # the fine grid (3) is no finer: one pass of 3 x 3 windows
+    assert detector.session.runs == 1 + 9
+
+
 def test_fine_grid_needs_three_boxes_to_judge() -> None:
     rgb = np.full((1000, 1000, 3), 128, np.uint8)
     rgb[100:122, 100:116] = (200, 30, 30)

@@ -24,6 +24,47 @@ from vision.onnx_files import OnnxFileError, load_model, metadata
 
 PREFIX_STEM = "join"  # the joining's own names, and the second model's, start "join0/" (or "join1/" ...)
 JOINED_KEY = "ensemble"  # metadata entry that records what was joined
+EARLIER_JOIN = "; first = "  # in a record, what follows is the record of the first model's own join
+
+
+@dataclass(frozen=True)
+class JoinNames:
+    """The names one join gives its own values under `prefix` ("join0/"): `joined` writes them and
+    `split` finds the join by them."""
+
+    prefix: str
+
+    @property
+    def first(self) -> str:  # the first model's output
+        return self.prefix + "first"
+
+    @property
+    def second_scope(self) -> str:  # what every name of the second model starts with
+        return self.prefix + "second/"
+
+    @property
+    def first_weight(self) -> str:
+        return self.prefix + "first_weight"
+
+    @property
+    def second_weight(self) -> str:
+        return self.prefix + "second_weight"
+
+    @property
+    def first_share(self) -> str:
+        return self.prefix + "first_share"
+
+    @property
+    def second_share(self) -> str:
+        return self.prefix + "second_share"
+
+    @property
+    def side(self) -> str:  # the second model's crop side, where it reads resized crops
+        return self.prefix + "side"
+
+    @property
+    def resized(self) -> str:  # the input resized to that side
+        return self.prefix + "resized"
 
 
 class EnsembleError(OnnxFileError):
@@ -86,22 +127,23 @@ def _free_prefix(model: onnx.ModelProto) -> str:
     raise AssertionError("unreachable")
 
 
-def _resized_input(input_name: str, size: int, prefix: str) -> tuple[list[onnx.NodeProto], str]:
-    """Nodes that resize the (B, 3, H, W) input to (B, 3, size, size), and the name of the result.
+def _resized_input(input_name: str, names: JoinNames) -> list[onnx.NodeProto]:
+    """Nodes that resize the (B, 3, H, W) input to (B, 3, side, side) as `names.resized`, the side
+    being the initializer `names.side`.
 
-    Bilinear, as a classifier trained on `size`-pixel crops reads a larger crop of the same box."""
-    nodes = [
+    Bilinear, as a classifier trained on `side`-pixel crops reads a larger crop of the same box."""
+    prefix = names.prefix
+    return [
         helper.make_node("Shape", [input_name], [prefix + "input_shape"], start=0, end=2),
-        helper.make_node("Concat", [prefix + "input_shape", prefix + "side"], [prefix + "sizes"], axis=0),
+        helper.make_node("Concat", [prefix + "input_shape", names.side], [prefix + "sizes"], axis=0),
         helper.make_node(
             "Resize",
             [input_name, "", "", prefix + "sizes"],
-            [prefix + "resized"],
+            [names.resized],
             mode="linear",
             coordinate_transformation_mode="half_pixel",
         ),
     ]
-    return nodes, prefix + "resized"
 
 
 def joined(
@@ -125,22 +167,22 @@ def joined(
     _check_joinable(first, second, second_size)
     out = onnx.ModelProto()
     out.CopyFrom(first)
-    prefix = _free_prefix(first)
-    other = compose.add_prefix(second, prefix=prefix + "second/")
+    names = JoinNames(_free_prefix(first))
+    other = compose.add_prefix(second, prefix=names.second_scope)
     graph = out.graph
     input_name = graph.input[0].name
-    their_input = prefix + "second/" + input_name
+    their_input = names.second_scope + input_name
     fed = input_name
     if second_size is not None:
-        resize_nodes, fed = _resized_input(input_name, second_size, prefix)
-        graph.node.extend(resize_nodes)
+        graph.node.extend(_resized_input(input_name, names))
+        fed = names.resized
         graph.initializer.append(
-            numpy_helper.from_array(np.array([second_size, second_size], np.int64), prefix + "side")
+            numpy_helper.from_array(np.array([second_size, second_size], np.int64), names.side)
         )
     for node in other.graph.node:
         node.input[:] = [fed if name == their_input else name for name in node.input]
     output_name = graph.output[0].name
-    first_output = prefix + "first"
+    first_output = names.first
     for node in graph.node:
         node.output[:] = [first_output if name == output_name else name for name in node.output]
         node.input[:] = [first_output if name == output_name else name for name in node.input]
@@ -151,24 +193,22 @@ def joined(
         graph.value_info.extend(other.graph.value_info)
     graph.initializer.extend(
         [
-            numpy_helper.from_array(np.array(weight, np.float32), prefix + "first_weight"),
-            numpy_helper.from_array(np.array(1.0 - weight, np.float32), prefix + "second_weight"),
+            numpy_helper.from_array(np.array(weight, np.float32), names.first_weight),
+            numpy_helper.from_array(np.array(1.0 - weight, np.float32), names.second_weight),
         ]
     )
     graph.node.extend(
         [
-            helper.make_node("Mul", [first_output, prefix + "first_weight"], [prefix + "first_share"]),
-            helper.make_node(
-                "Mul", [other.graph.output[0].name, prefix + "second_weight"], [prefix + "second_share"]
-            ),
-            helper.make_node("Add", [prefix + "first_share", prefix + "second_share"], [output_name]),
+            helper.make_node("Mul", [first_output, names.first_weight], [names.first_share]),
+            helper.make_node("Mul", [other.graph.output[0].name, names.second_weight], [names.second_share]),
+            helper.make_node("Add", [names.first_share, names.second_share], [output_name]),
         ]
     )
     before = metadata(first).get(JOINED_KEY)
     record = note or f"{weight:g} first + {1 - weight:g} second" + (
         f" (at {second_size} px)" if second_size is not None else ""
     )
-    entries = {**metadata(first), JOINED_KEY: record if before is None else f"{record}; first = {before}"}
+    entries = {**metadata(first), JOINED_KEY: record if before is None else f"{record}{EARLIER_JOIN}{before}"}
     del out.metadata_props[:]
     helper.set_model_props(out, entries)
     onnx.checker.check_model(out)
@@ -196,21 +236,21 @@ class Members:
     second_size: int | None
 
 
-def _outer_prefix(model: onnx.ModelProto) -> str | None:
-    """The prefix of the last join (the one whose sum is the graph's output); None for a model that
+def _outer_join(model: onnx.ModelProto) -> JoinNames | None:
+    """The names of the last join (the one whose sum is the graph's output); None for a model that
     `joined` did not write."""
     output_name = model.graph.output[0].name if model.graph.output else None
     for node in model.graph.node:
         if node.op_type == "Add" and output_name in node.output and len(node.input) == 2:
-            prefix = node.input[0].removesuffix("first_share")
-            if prefix.startswith(PREFIX_STEM) and node.input[1] == prefix + "second_share":
-                return prefix
+            names = JoinNames(node.input[0].removesuffix(JoinNames("").first_share))
+            if names.prefix.startswith(PREFIX_STEM) and node.input[1] == names.second_share:
+                return names
     return None
 
 
 def is_joined(model: onnx.ModelProto) -> bool:
     """Whether `model` is two classifiers `joined` as one graph (`split` takes it apart)."""
-    return _outer_prefix(model) is not None
+    return _outer_join(model) is not None
 
 
 def _renamed(model: onnx.ModelProto, rename: dict[str, str], strip: str = "") -> None:
@@ -253,22 +293,22 @@ def split(model: onnx.ModelProto) -> Members:
     `second_size` where it read resized crops. Training checkpoints live outside git, so this is how a
     member of a shipped ensemble is taken up again (`vision.train recover`). `EnsembleError` for a
     file that is not a joined classifier."""
-    prefix = _outer_prefix(model)
-    if prefix is None:
+    names = _outer_join(model)
+    if names is None:
         raise EnsembleError("split: not a joined classifier (no weighted sum of two models at its output)")
     graph = model.graph
     input_name, output_name = graph.input[0].name, graph.output[0].name
-    weight = _scalar(model, prefix + "first_weight")
+    weight = _scalar(model, names.first_weight)
     if weight is None:
         raise EnsembleError("split: not a joined classifier (the first model's share is missing)")
-    side = _scalar(model, prefix + "side")
-    second_output = next(n.input[0] for n in graph.node if n.output[:] == [prefix + "second_share"])
-    second_input = prefix + "resized" if side is not None else input_name
+    side = _scalar(model, names.side)
+    second_output = next(n.input[0] for n in graph.node if n.output[:] == [names.second_share])
+    second_input = names.resized if side is not None else input_name
     extractor = onnx.utils.Extractor(onnx.shape_inference.infer_shapes(model))
-    first = extractor.extract_model([input_name], [prefix + "first"])
+    first = extractor.extract_model([input_name], [names.first])
     second = extractor.extract_model([second_input], [second_output])
-    _renamed(first, {prefix + "first": output_name})
-    _renamed(second, {second_input: prefix + "second/" + input_name}, strip=prefix + "second/")
+    _renamed(first, {names.first: output_name})
+    _renamed(second, {second_input: names.second_scope + input_name}, strip=names.second_scope)
     for part in (first, second):
         _same_shape(part.graph.input[0], graph.input[0])
         _same_shape(part.graph.output[0], graph.output[0])
@@ -277,8 +317,8 @@ def split(model: onnx.ModelProto) -> Members:
             dim.dim_value = int(length)
     entries = metadata(model)
     record = entries.pop(JOINED_KEY, "")
-    if "; first = " in record:
-        entries[JOINED_KEY] = record.split("; first = ", 1)[1]
+    if EARLIER_JOIN in record:
+        entries[JOINED_KEY] = record.split(EARLIER_JOIN, 1)[1]
     second_entries = {k: v for k, v in entries.items() if k != JOINED_KEY}
     if side is not None:
         second_entries["imgsz"] = str([int(s) for s in side])

@@ -124,6 +124,11 @@ class Layout:
     name_script: Literal["chinese", "english"] = "chinese"
     english_name_box: Box = (0.08, 0.84, 0.92, 0.98)
     wind_names: bool = False
+    # "grid": the dots and sticks of the ranks that sets draw in more than one way stand in even
+    # rows (six dots or sticks as three rows of two, eight as three, two and three, three in one
+    # line; `_DOTS_GRID`, `_STICKS_GRID`), as many Western and font-drawn sets print them; a reader
+    # that has seen only the classic arrangements reads an unseen set's three rows of two as a 5 or 7
+    pips: Literal["classic", "grid"] = "classic"
 
 
 @dataclass(frozen=True)
@@ -319,6 +324,26 @@ _DOTS: dict[int, Spots] = {
 }
 _DOT_R = {2: 0.2, 3: 0.15, 4: 0.17, 5: 0.15, 6: 0.13, 7: 0.12, 8: 0.105, 9: 0.12}
 
+# `Layout.pips` "grid": the ranks drawn otherwise than in `_DOTS` (the rest as there)
+_DOTS_GRID: dict[int, Spots] = {
+    3: [(0.5, 0.18, "b"), (0.5, 0.5, "r"), (0.5, 0.82, "g")],
+    6: [(x, y, "g" if y < 0.3 else "r") for y in (0.18, 0.5, 0.82) for x in (0.3, 0.7)],
+    7: [(x, 0.18, "g") for x in (0.2, 0.5, 0.8)]
+    + [(0.5, 0.5, "b")]
+    + [(x, 0.82, "r") for x in (0.2, 0.5, 0.8)],
+    8: [(x, 0.18, "b") for x in (0.2, 0.5, 0.8)]
+    + [(x, 0.5, "r") for x in (0.3, 0.7)]
+    + [(x, 0.82, "b") for x in (0.2, 0.5, 0.8)],
+}
+_DOT_R_GRID = {3: 0.14, 6: 0.13, 7: 0.11, 8: 0.11}
+
+
+def dot_spots(layout: Layout, rank: int) -> tuple[Spots, float]:
+    """The dot centres of `rank` (2-9) in the layout's arrangement, and the dots' radius before scaling."""
+    if layout.pips == "grid" and rank in _DOTS_GRID:
+        return _DOTS_GRID[rank], _DOT_R_GRID[rank]
+    return _DOTS[rank], _DOT_R[rank]
+
 
 def palette_colour(p: Palette, key: str, swap: str = "rgb") -> RGB:
     key = swap["rgb".index(key)] if key in "rgb" else key
@@ -453,6 +478,22 @@ _STICKS: dict[int, Spots] = {
     7: [(0.5, 0.16, "r")] + [(x, y, "g") for y in (0.5, 0.82) for x in (0.22, 0.5, 0.78)],
     9: [(x, y, "r" if x == 0.5 else "g") for y in (0.17, 0.5, 0.83) for x in (0.22, 0.5, 0.78)],
 }
+_STICK_LENGTH = {2: 0.38, 3: 0.38, 4: 0.38, 5: 0.38, 6: 0.38, 7: 0.26, 9: 0.27}
+
+# `Layout.pips` "grid": the ranks drawn otherwise than in `_STICKS` (8 upright in two rows of four)
+_STICKS_GRID: dict[int, Spots] = {
+    3: [(x, 0.5, "g") for x in (0.25, 0.5, 0.75)],
+    6: [(x, y, "g") for y in (0.17, 0.5, 0.83) for x in (0.3, 0.7)],
+    8: [(x, y, "g") for y in (0.27, 0.73) for x in (0.14, 0.38, 0.62, 0.86)],
+}
+_STICK_LENGTH_GRID = {3: 0.7, 6: 0.25, 8: 0.36}
+
+
+def stick_spots(layout: Layout, rank: int) -> tuple[Spots, float]:
+    """The stick centres of `rank` (2-9 but 8 in the classic arrangement) and the sticks' length."""
+    if layout.pips == "grid" and rank in _STICKS_GRID:
+        return _STICKS_GRID[rank], _STICK_LENGTH_GRID[rank]
+    return _STICKS[rank], _STICK_LENGTH[rank]
 
 
 # the 1 of bamboo's bird of a set's own (`Layout.bird`), drawn from the set's seed
@@ -475,7 +516,7 @@ def draw_bamboo(pen: Pen, recipe: FaceRecipe, rank: int) -> None:
             draw_bird(pen, p)
         return
     swap = recipe.layout.dot_colours
-    if rank == 8:
+    if rank == 8 and recipe.layout.pips == "classic":
         # the M over W arrangement of the real 8 of bamboo: upright outer sticks, slanted inner ones
         sticks = [(x, y, "g") for y in (0.27, 0.73) for x in (0.13, 0.38, 0.62, 0.87)]
         slant = {0.38: 0.45, 0.62: -0.45, 0.13: 0.0, 0.87: 0.0}
@@ -484,9 +525,9 @@ def draw_bamboo(pen: Pen, recipe: FaceRecipe, rank: int) -> None:
             length = 0.36 if angle == 0.0 else 0.38
             draw_stick(pen, recipe, x, y, length, palette_colour(p, key, swap), angle=angle)
         return
-    length = {2: 0.38, 3: 0.38, 4: 0.38, 5: 0.38, 6: 0.38, 7: 0.26, 9: 0.27}[rank]
+    spots, length = stick_spots(recipe.layout, rank)
     length *= recipe.layout.stick_length
-    sticks = placed(recipe.layout, _STICKS[rank], rank + 10, 0.12)
+    sticks = placed(recipe.layout, spots, rank + 10, 0.12)
     for x, y, key in coloured(recipe.layout, sticks, rank + 10):
         draw_stick(pen, recipe, x, y, length, palette_colour(p, key, swap))
 
@@ -800,9 +841,9 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
             if rank == 1:
                 draw_one_dot(pen, recipe)
             else:
-                spots = placed(recipe.layout, _DOTS[rank], rank, _DOT_R[rank] * 0.9)
-                spots = coloured(recipe.layout, spots, rank)
-                r = min(_DOT_R[rank] * recipe.layout.dot_scale, largest_radius(spots))
+                centres, radius = dot_spots(recipe.layout, rank)
+                spots = coloured(recipe.layout, placed(recipe.layout, centres, rank, radius * 0.9), rank)
+                r = min(radius * recipe.layout.dot_scale, largest_radius(spots))
                 for x, y, key in spots:
                     draw_dot(pen, recipe, x, y, r, key)
         else:

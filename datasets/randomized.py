@@ -196,7 +196,7 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
 def finishing_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     """The knobs every set draws last, in this order (a knob added later goes at the end, so the sets
     drawn before it keep every earlier choice)."""
-    return brush_birds(bold_numbers(season_corner(last_knobs(recipe, rng), rng), rng), rng)
+    return grid_pips(brush_birds(bold_numbers(season_corner(last_knobs(recipe, rng), rng), rng), rng), rng)
 
 
 def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
@@ -282,6 +282,14 @@ def brush_birds(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     if recipe.layout.bird != "random" or rng.random() >= 0.4:
         return recipe
     return replace(recipe, layout=replace(recipe.layout, bird="brush"))
+
+
+def grid_pips(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
+    """Drawn after every other knob: one set in three sets its dots and sticks in even rows
+    (`Layout.pips` "grid"), so that a reader counts them rather than knowing one arrangement."""
+    if rng.random() >= 1 / 3:
+        return recipe
+    return replace(recipe, layout=replace(recipe.layout, pips="grid"))
 
 
 def boxes_meet(a: Box, b: Box) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -19,9 +20,11 @@ from datasets.faces import (
     bonus_numeral_script,
     bonus_picture_code,
     character_numeral,
+    dot_spots,
     placed,
     render_face,
     scaled,
+    stick_spots,
 )
 from datasets.randomized import (
     FACE_TEXT,
@@ -32,6 +35,7 @@ from datasets.randomized import (
     boxes_meet,
     brush_birds,
     font_covers,
+    grid_pips,
     installed_fonts,
     random_recipe,
 )
@@ -713,3 +717,59 @@ def test_bold_numbers_only_in_numbered_sets_a_share_of_them() -> None:
     unnumbered = replace(recipes[0], layout=replace(recipes[0].layout, bonus_numbers=False))
     rng = np.random.default_rng(0)
     assert all(bold_numbers(unnumbered, rng) is unnumbered for _ in range(20))
+
+
+def _pieces_of_ink(face: np.ndarray) -> int:
+    """How many separate marks a face prints (outer outlines of its ink, holes not counted)."""
+    ink = np.abs(face[..., :3].astype(int) - face[2, face.shape[1] // 2, :3].astype(int)).max(axis=2) > 60
+    contours, _ = cv2.findContours(ink.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return len(contours)
+
+
+@pytest.mark.parametrize("rank", [2, 3, 4, 5, 6, 7, 8, 9])
+def test_grid_pips_print_as_many_dots_as_the_rank(rank: int) -> None:
+    recipe = FaceRecipe(layout=Layout(pips="grid", suit_colours="mono", mono_key="k"))
+    spots, _ = dot_spots(recipe.layout, rank)
+    assert len(spots) == rank
+    assert _pieces_of_ink(render_face(recipe, f"{rank}p")) == rank
+
+
+@pytest.mark.parametrize("rank", [3, 6, 8])
+def test_grid_sticks_stand_apart_as_many_as_the_rank(rank: int) -> None:
+    recipe = FaceRecipe(layout=Layout(pips="grid", suit_colours="mono", mono_key="k"))
+    spots, _ = stick_spots(recipe.layout, rank)
+    assert len(spots) == rank
+    assert _pieces_of_ink(render_face(recipe, f"{rank}s")) == rank
+
+
+def test_grid_pips_redraw_only_the_ranks_sets_draw_otherwise() -> None:
+    classic = FaceRecipe(layout=Layout(seed=3))
+    grid = replace(classic, layout=replace(classic.layout, pips="grid"))
+    redrawn = {"3p", "6p", "7p", "8p", "3s", "6s", "8s"}
+    for code in [f"{rank}{suit}" for suit in "ps" for rank in range(1, 10)] + ["5m", "F1", "E"]:
+        same = np.array_equal(render_face(classic, code), render_face(grid, code))
+        assert same == (code not in redrawn), code
+
+
+@pytest.mark.parametrize("rank", [3, 6, 7, 8])
+def test_big_grid_dots_never_overlap(rank: int) -> None:
+    from datasets.faces import FACE_H, FACE_W, largest_radius
+
+    centres, _ = dot_spots(Layout(pips="grid"), rank)
+    spots = placed(Layout(dot_scale=3.0, pips="grid"), centres, rank, 0.05)
+    r = largest_radius(spots)
+    aspect = FACE_H / FACE_W
+    for i, (x1, y1, _) in enumerate(spots):
+        for x2, y2, _ in spots[i + 1 :]:
+            assert 2 * r <= float(np.hypot(x1 - x2, (y1 - y2) * aspect))
+
+
+def test_a_third_of_sets_set_their_pips_in_even_rows_and_nothing_else_moves() -> None:
+    fonts = installed_fonts()
+    grid = [v for v in range(96) if random_recipe(v, fonts).layout.pips == "grid"]
+    assert 16 <= len(grid) <= 48
+    rng = np.random.default_rng(0)
+    start = random_recipe(1, NO_FONTS)
+    for _ in range(20):
+        drawn = grid_pips(start, rng)
+        assert drawn is start or drawn == replace(start, layout=replace(start.layout, pips="grid"))

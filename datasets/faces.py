@@ -127,7 +127,7 @@ class Layout:
     # "grid": the dots and sticks of the ranks that sets draw in more than one way stand in even
     # rows (six dots or sticks as three rows of two, eight as three, two and three, three in one
     # line; `_DOTS_GRID`, `_STICKS_GRID`), as many Western and font-drawn sets print them; a reader
-    # that has seen only the classic arrangements reads an unseen set's three rows of two as a 5 or 7
+    # that has seen only the classic arrangements reads an unseen set's three rows of two as a 4 or 5
     pips: Literal["classic", "grid"] = "classic"
 
 

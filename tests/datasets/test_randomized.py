@@ -721,7 +721,8 @@ def test_bold_numbers_only_in_numbered_sets_a_share_of_them() -> None:
 
 def _pieces_of_ink(face: np.ndarray) -> int:
     """How many separate marks a face prints (outer outlines of its ink, holes not counted)."""
-    ink = np.abs(face[..., :3].astype(int) - face[2, face.shape[1] // 2, :3].astype(int)).max(axis=2) > 60
+    red, green, blue = (int(v) for v in face[2, face.shape[1] // 2, :3])
+    ink = _inked(face, (red, green, blue))
     contours, _ = cv2.findContours(ink.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     return len(contours)
 

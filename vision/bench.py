@@ -75,6 +75,28 @@ def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(union > 0, inter / np.where(union > 0, union, 1.0), 0.0)
 
 
+def matched_truth(
+    pred_xyxy: np.ndarray,
+    pred_conf: Sequence[float] | np.ndarray,
+    true_xyxy: np.ndarray,
+    iou: float = IOU_MATCH,
+) -> list[int]:
+    """Per predicted box, the true box it matches (-1: none): greedy one-to-one, most confident
+    prediction first, each to the free true box it overlaps most, at `iou` or more."""
+    matched = [-1] * len(pred_xyxy)
+    if not len(pred_xyxy) or not len(true_xyxy):
+        return matched
+    overlaps = iou_matrix(pred_xyxy, true_xyxy)
+    taken: set[int] = set()
+    for p in np.argsort(-np.asarray(pred_conf, np.float64), kind="stable"):
+        candidates = [(overlaps[p, t], t) for t in range(len(true_xyxy)) if t not in taken]
+        best = max(candidates, default=(0.0, -1))
+        if best[0] >= iou:
+            taken.add(best[1])
+            matched[p] = best[1]
+    return matched
+
+
 def match_boxes(
     pred_xyxy: np.ndarray,
     pred_codes: Sequence[str],
@@ -84,22 +106,15 @@ def match_boxes(
     iou: float = IOU_MATCH,
 ) -> TileCounts:
     """Greedy one-to-one matching, most confident prediction first, to the best free true box."""
-    overlaps = iou_matrix(pred_xyxy, true_xyxy) if len(pred_codes) and len(true_codes) else None
-    taken: set[int] = set()
     right = 0
     confusions: Counter[tuple[str, str]] = Counter()
-    for p in np.argsort(-np.asarray(pred_conf, np.float64), kind="stable"):
-        if overlaps is None:
-            break
-        candidates = [(overlaps[p, t], t) for t in range(len(true_codes)) if t not in taken]
-        best = max(candidates, default=(0.0, -1))
-        if best[0] < iou:
+    for p, t in enumerate(matched_truth(pred_xyxy, pred_conf, true_xyxy, iou)):
+        if t < 0:
             continue
-        taken.add(best[1])
-        if pred_codes[p] == true_codes[best[1]]:
+        if pred_codes[p] == true_codes[t]:
             right += 1
         else:
-            confusions[(true_codes[best[1]], pred_codes[p])] += 1
+            confusions[(true_codes[t], pred_codes[p])] += 1
     return TileCounts(
         right=right, extra=len(pred_codes) - right, missed=len(true_codes) - right, confusions=confusions
     )

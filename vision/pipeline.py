@@ -251,22 +251,12 @@ class TileReader:
             classifier = replace(classifier, rank_look=rank_look)
         return cls(detector=detector, classifier=classifier, grid=grid)
 
-    def read(self, rgb: np.ndarray, source_scale: float = 1.0) -> Reading:
-        """Tiles and layout of one upright (H, W, 3) uint8 RGB photo. Boxes are in `rgb`'s pixels;
-        the warnings name places in the pixels of the photo as the user has it, `rgb` being
-        `source_scale` times its size (`LoadedImage.scale`: large photos are read shrunk)."""
-        if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
-            raise ValueError(f"expected an (H, W, 3) uint8 RGB image, got {rgb.shape} {rgb.dtype}")
-        rgb = np.ascontiguousarray(rgb)  # OpenCV needs it; a flipped or sliced view is not
-        timings: dict[str, float] = {}
-        clock = time.perf_counter()
-
-        def lap(stage: str) -> None:
-            nonlocal clock
-            now = time.perf_counter()
-            timings[stage] = round((now - clock) * 1000.0, 2)
-            clock = now
-
+    def read_tiles(
+        self, rgb: np.ndarray, lap: Callable[[str], None] = lambda stage: None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The boxes taken for tiles in a contiguous (H, W, 3) uint8 RGB photo, their detector scores
+        and class probabilities (every look applied, no set or win rule yet), and the boxes
+        rejected as no tile; `lap(stage)` is called after detect, crop and classify."""
         boxes, det_score = self.detector.detect(rgb, self.grid)
         lap("detect")
         config = self.classifier.config
@@ -285,7 +275,25 @@ class TileReader:
                 config.odd_shape_unsure,
             )
         rejected_xyxy = boxes[~tile].astype(np.float32)
-        boxes, det_score, probabilities = boxes[tile], det_score[tile], probabilities[tile]
+        return boxes[tile], det_score[tile], probabilities[tile], rejected_xyxy
+
+    def read(self, rgb: np.ndarray, source_scale: float = 1.0) -> Reading:
+        """Tiles and layout of one upright (H, W, 3) uint8 RGB photo. Boxes are in `rgb`'s pixels;
+        the warnings name places in the pixels of the photo as the user has it, `rgb` being
+        `source_scale` times its size (`LoadedImage.scale`: large photos are read shrunk)."""
+        if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
+            raise ValueError(f"expected an (H, W, 3) uint8 RGB image, got {rgb.shape} {rgb.dtype}")
+        rgb = np.ascontiguousarray(rgb)  # OpenCV needs it; a flipped or sliced view is not
+        timings: dict[str, float] = {}
+        clock = time.perf_counter()
+
+        def lap(stage: str) -> None:
+            nonlocal clock
+            now = time.perf_counter()
+            timings[stage] = round((now - clock) * 1000.0, 2)
+            clock = now
+
+        boxes, det_score, probabilities, rejected_xyxy = self.read_tiles(rgb, lap)
         class_id = (
             assign_within_set(probabilities) if self.within_set else probabilities.argmax(axis=1)
         ).astype(np.int64)

@@ -51,6 +51,16 @@ def rank_scores(window_probabilities: np.ndarray, owner: Sequence[int], boxes: i
     return scores
 
 
+def weigh_ranks(
+    tiles: np.ndarray, rows: np.ndarray, ranks: np.ndarray, least: float, floor: float
+) -> np.ndarray:
+    """`tiles` (N, 49) with the flowers' and seasons' probability of `rows` shared out anew by their
+    rank scores `ranks` (len(rows), 4); a score under `least` is not heard."""
+    heard = np.where(ranks >= least, ranks, 0.0)
+    # the bonus columns run F1-F4 then S1-S4: a rank weighs its flower and its season alike
+    return weigh(tiles, rows, bonus_columns(), np.hstack([heard, heard]), floor)
+
+
 @dataclass(frozen=True)
 class RankLook:
     session: ort.InferenceSession
@@ -89,7 +99,4 @@ class RankLook:
         rows = likeliest_bonus_rows(tiles, self.config.above)
         if not rows.size:
             return tiles
-        ranks = self.scores(rgb, xyxy[rows])
-        ranks = np.where(ranks >= self.config.least, ranks, 0.0)
-        # the bonus columns run F1-F4 then S1-S4: a rank weighs its flower and its season alike
-        return weigh(tiles, rows, bonus_columns(), np.hstack([ranks, ranks]), self.config.floor)
+        return weigh_ranks(tiles, rows, self.scores(rgb, xyxy[rows]), self.config.least, self.config.floor)

@@ -26,12 +26,11 @@ import numpy as np
 
 from vision.bench import matched_truth
 from vision.classes import CLASS_INDEX
-from vision.deskew import upright_face
 from vision.glyphs import likeliest_bonus_rows
 from vision.imageio import ImageError, read_image
 from vision.onnx_models import ModelError
 from vision.pipeline import TileReader
-from vision.rank_look import RankLook, rank_scores, rank_windows, weigh_ranks
+from vision.rank_look import RANKS, RankLook, weigh_ranks
 from vision.tile_set import assign_within_set
 
 ABOVE = (0.3, 0.5)
@@ -63,16 +62,11 @@ def read_scene(
 ) -> SceneReading:
     """`rgb` read by `reader` (which has no rank look) and its likely bonus boxes by `rank_look`;
     `meta` is the generator's (its tiles' `xyxy` in `rgb`'s pixels and `code`)."""
-    boxes, _, probabilities, _ = reader.read_tiles(np.ascontiguousarray(rgb))
+    rgb = np.ascontiguousarray(rgb)
+    boxes, _, probabilities, _ = reader.read_tiles(rgb)
     rows = likeliest_bonus_rows(probabilities, WINDOWS_ABOVE)
-    windows: list[np.ndarray] = []
-    owner: list[int] = []
-    for row in rows:
-        upright = upright_face(rgb, boxes[row], rank_look.config.shrink)
-        found = rank_windows(upright.face, upright.turns, rank_look.config.imgsz)
-        windows += found
-        owner += [int(row)] * len(found)
-    ranks = rank_scores(rank_look.read_windows(windows), owner, len(boxes))
+    ranks = np.zeros((len(boxes), RANKS))
+    ranks[rows] = rank_look.scores(rgb, boxes[rows])
     tiles = meta["tiles"]
     true_xyxy = np.array([t["xyxy"] for t in tiles], np.float32).reshape(-1, 4)
     true_class = [CLASS_INDEX[t["code"]] for t in tiles]

@@ -144,6 +144,10 @@ class FaceRecipe:
     bamboo: str = "sticks"  # sticks | slim | hollow
     numeral_color: str = "black"  # colour of the rank on character tiles: black | blue
     wind_color: str = "black"  # colour of the wind characters: black | blue (as many sets print them)
+    # palette keys (r, g, b, k) of E, S, W and N when a set inks its winds otherwise: all red or green,
+    # or each wind its own ink (some sets); "" = `wind_color`. A reader must know a wind by its
+    # character, not take a red one for 中 or a green one for 發.
+    wind_inks: str = ""
     white_dragon: str = "frame"  # frame | blank
     # arabic | chinese, or "<flowers>/<seasons>" as many sets number the two groups differently
     # (flowers 1-4, seasons 一-四): "arabic/chinese" or "chinese/arabic"
@@ -348,6 +352,14 @@ def dot_spots(layout: Layout, rank: int) -> tuple[Spots, float]:
 def palette_colour(p: Palette, key: str, swap: str = "rgb") -> RGB:
     key = swap["rgb".index(key)] if key in "rgb" else key
     return {"r": p.red, "g": p.green, "b": p.blue, "k": p.black}[key]
+
+
+def wind_colour(recipe: FaceRecipe, code: str) -> RGB:
+    """The ink of wind `code`'s character in this set."""
+    p = recipe.palette
+    if recipe.wind_inks:
+        return palette_colour(p, recipe.wind_inks["ESWN".index(code)])
+    return p.blue if recipe.wind_color == "blue" else p.black
 
 
 def placed(layout: Layout, spots: Spots, rank: int, margin: float) -> Spots:
@@ -849,7 +861,7 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
         else:
             draw_bamboo(pen, recipe, rank)
     elif code in WIND_CHARS:
-        wind_ink = p.blue if recipe.wind_color == "blue" else p.black
+        wind_ink = wind_colour(recipe, code)
         if recipe.layout.wind_names and recipe.font is not None:
             name = english_name(recipe.layout, code)
             draw_text_fit(pen, name, WIND_NAME_BOX, p.red, recipe.font, recipe.font_index)

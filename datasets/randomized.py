@@ -196,7 +196,11 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
 def finishing_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     """The knobs every set draws last, in this order (a knob added later goes at the end, so the sets
     drawn before it keep every earlier choice)."""
-    return grid_pips(brush_birds(bold_numbers(season_corner(last_knobs(recipe, rng), rng), rng), rng), rng)
+    knobs = (season_corner, bold_numbers, brush_birds, grid_pips, wind_inks)
+    recipe = last_knobs(recipe, rng)
+    for knob in knobs:
+        recipe = knob(recipe, rng)
+    return recipe
 
 
 def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
@@ -290,6 +294,16 @@ def grid_pips(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     if rng.random() >= 1 / 3:
         return recipe
     return replace(recipe, layout=replace(recipe.layout, pips="grid"))
+
+
+def wind_inks(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
+    """Drawn after every other knob: one set in five inks its winds otherwise than black or blue,
+    all red or all green, or each wind its own ink (`FaceRecipe.wind_inks`)."""
+    if rng.random() >= 0.2:
+        return recipe
+    one_ink = rng.random() < 0.5
+    inks = str(rng.choice(["r", "g"])) * 4 if one_ink else "".join(rng.permutation(list("rgbk")))
+    return replace(recipe, wind_inks=inks)
 
 
 def boxes_meet(a: Box, b: Box) -> bool:

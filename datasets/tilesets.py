@@ -267,6 +267,27 @@ def _xmahjongg_dorothys() -> dict[str, np.ndarray]:
     return _fill_missing(faces, Palette(ground=(246, 232, 200)), ((40, 110, 70),), 16)
 
 
+def _xmahjongg_gnome2() -> dict[str, np.ndarray]:
+    sheet = Image.open(ART_DIR / XMJ_DIR / "gnome2.gif").convert("RGBA")
+    cw, ch = sheet.width / 21, sheet.height / 4  # rows 3-4: the same faces on a dark ground (left out)
+    grid = [
+        [f"{r}s" for r in range(1, 10)] + ["N", "W", "S", "E", "C", "F"] + [f"{r}m" for r in range(1, 7)],
+        # its flowers and seasons print a number only, black or red, and which group is which is
+        # nowhere written: they are drawn in code rather than named by a guess
+        ["7m", "8m", "9m"] + [f"{r}p" for r in range(1, 10)] + ["", "", "", "", "P"],
+    ]
+    faces = {}
+    for row, codes in enumerate(grid):
+        for col, code in enumerate(codes):
+            if code:
+                x0, y0 = col * cw, row * ch
+                # the drawn tile's thickness is on its left and bottom: keep the face only
+                faces[code] = fill_face(
+                    sheet.crop((round(x0 + 2), round(y0 + 1), round(x0 + 38), round(y0 + 52)))
+                )
+    return _fill_missing(faces, Palette(ground=(255, 243, 214)), ((40, 110, 70),), 17)
+
+
 _ML_NAMES = (
     {f"{r}m": f"Man{r}" for r in range(1, 10)}
     | {f"{r}p": f"Pin{r}" for r in range(1, 10)}
@@ -439,6 +460,17 @@ def register_all() -> None:
             _xmahjongg_dorothys,
             needs=(f"{XMJ_DIR}/dorothys.gif",),
             ground=(246, 232, 200),
+        )
+    )
+    register(
+        Style(
+            "xmahjongg_gnome2",
+            "xmahjongg 'GNOME 2' tiles, " + gpl,
+            False,
+            "small pixel-art tiles with a corner index and simplified 万",
+            _xmahjongg_gnome2,
+            needs=(f"{XMJ_DIR}/gnome2.gif",),
+            ground=(255, 243, 214),
         )
     )
     register(

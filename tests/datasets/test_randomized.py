@@ -21,6 +21,7 @@ from datasets.faces import (
     bonus_picture_code,
     character_numeral,
     dot_spots,
+    palette_colour,
     placed,
     render_face,
     scaled,
@@ -38,6 +39,7 @@ from datasets.randomized import (
     grid_pips,
     installed_fonts,
     random_recipe,
+    wind_inks,
 )
 from datasets.styles import STYLES, StyleUnavailableError, style_faces
 from datasets.synth import SAMPLE_SAFE_STYLES, render_scene
@@ -774,3 +776,26 @@ def test_a_third_of_sets_set_their_pips_in_even_rows_and_nothing_else_moves() ->
     for _ in range(20):
         drawn = grid_pips(start, rng)
         assert drawn is start or drawn == replace(start, layout=replace(start.layout, pips="grid"))
+
+
+@pytest.mark.parametrize(
+    ("inks", "code", "key"), [("rrrr", "E", "r"), ("rgbk", "S", "g"), ("kkbr", "W", "b")]
+)
+def test_a_wind_is_printed_in_its_own_ink(inks: str, code: str, key: str) -> None:
+    plain = FaceRecipe()
+    inked = FaceRecipe(wind_inks=inks)
+    colour = palette_colour(plain.palette, key)
+    assert _near(render_face(inked, code), colour) > _near(render_face(plain, code), colour) + 300
+
+
+def test_a_fifth_of_sets_ink_their_winds_otherwise_and_nothing_else_moves() -> None:
+    fonts = installed_fonts()
+    inked = [random_recipe(v, fonts).wind_inks for v in range(200)]
+    drawn = [inks for inks in inked if inks]
+    assert 20 <= len(drawn) <= 60
+    assert all((len(set(inks)) == 1 and inks[0] in "rg") or sorted(inks) == sorted("rgbk") for inks in drawn)
+    rng = np.random.default_rng(0)
+    start = random_recipe(1, NO_FONTS)
+    for _ in range(20):
+        after = wind_inks(start, rng)
+        assert after is start or after == replace(start, wind_inks=after.wind_inks)

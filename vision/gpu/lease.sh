@@ -43,7 +43,7 @@ COPIER=$!
 trap 'kill "$COPIER" 2>/dev/null' EXIT
 
 # every training style but randomized; the held-out ones (unicode_symbola, xmahjongg_dorothys) stay out
-MIX=procedural,procedural_bold,font_kai,font_ming,font_noto_serif,font_noto_sans,font_cwkai,kmahjongg_traditional,kmahjongg_default,kmahjongg_classic,kmahjongg_jade,gnome_smooth,gnome_postmodern,xmahjongg_real,mahjong_learner
+MIX=procedural,procedural_bold,font_kai,font_ming,font_noto_serif,font_noto_sans,font_cwkai,kmahjongg_traditional,kmahjongg_default,kmahjongg_classic,kmahjongg_jade,gnome_smooth,gnome_postmodern,xmahjongg_real,mahjong_learner,xmahjongg_gnome2
 chunks=()
 gen() {  # name seed styles until [surface]: chunks of CH scenes, each in its own folder, one at least
   local k=0

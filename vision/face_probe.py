@@ -8,7 +8,8 @@ upright, laid on a green cloth with room around it, and read by the classifier w
 (`TileClassifier.read_boxes`), as a photo's box is. With `--set`, each set's recipe is changed first
 (a `FaceRecipe` field, or `layout.FIELD` for a `Layout` one): the figure then says what one knob of
 the generator costs the models, a blind spot a training round can be aimed at. It is a probe, not
-a photo bench: no detector, no layout, no one-set rule, and no table, light or blur.
+a photo bench: no detector, no layout, no one-set rule, and no table, light or blur. `--style NAME`
+reads one generator style's own faces instead (a held-out style's art, clean and upright).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ import numpy as np
 
 from datasets.faces import FaceRecipe, render_face
 from datasets.randomized import random_recipe
+from datasets.styles import StyleUnavailableError, style_faces
 from vision.classes import BACK, CLASSES
 from vision.onnx_models import ModelError
 from vision.pipeline import TileReader
@@ -110,11 +112,20 @@ def face_sheet(faces: Sequence[np.ndarray], height: int = FACE_HEIGHT) -> tuple[
 
 def probe(reader: TileReader, recipes: Sequence[FaceRecipe], codes: Sequence[str]) -> ProbeResult:
     """Read every code's face of every recipe (a sheet per recipe) and count what was read."""
+    return probe_faces(
+        reader, [{code: render_face(recipe, code) for code in codes} for recipe in recipes], codes
+    )
+
+
+def probe_faces(
+    reader: TileReader, face_sets: Sequence[Mapping[str, np.ndarray]], codes: Sequence[str]
+) -> ProbeResult:
+    """Read every code's face of every set of faces (a sheet per set) and count what was read."""
     total: Counter[str] = Counter()
     right: Counter[str] = Counter()
     confusions: Counter[tuple[str, str]] = Counter()
-    for recipe in recipes:
-        sheet, xyxy = face_sheet([render_face(recipe, code) for code in codes])
+    for faces in face_sets:
+        sheet, xyxy = face_sheet([faces[code] for code in codes])
         probabilities, _ = reader.classifier.read_boxes(sheet, xyxy)
         for code, class_id in zip(codes, probabilities.argmax(axis=1), strict=True):
             read = CLASSES[int(class_id)]
@@ -167,16 +178,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="FIELD=VALUE",
         help="a FaceRecipe field (or layout.FIELD) set in every set, e.g. wind_inks=rrrr; repeatable",
     )
+    parser.add_argument(
+        "--style",
+        help="read this generator style's own faces once instead (`python -m datasets.synth --list-styles`)",
+    )
     args = parser.parse_args(argv)
+    if args.style and args.settings:
+        parser.error("--set changes the randomised sets' recipes; a --style draws its own faces")
     try:
-        recipes = [with_settings(random_recipe(args.first + i), args.settings) for i in range(args.sets)]
         reader = TileReader.load(args.models)
-        result = probe(reader, recipes, args.codes)
-    except (ModelError, ValueError, OSError) as error:
+        if args.style:
+            result = probe_faces(reader, [style_faces(args.style)], args.codes)
+            what = f"style {args.style}"
+        else:
+            recipes = [with_settings(random_recipe(args.first + i), args.settings) for i in range(args.sets)]
+            result = probe(reader, recipes, args.codes)
+            knobs = ", ".join(f"{name}={value}" for name, value in args.settings) or "as drawn"
+            what = f"{args.sets} sets (variants {args.first}-{args.first + args.sets - 1}), {knobs}"
+    except (ModelError, ValueError, OSError, StyleUnavailableError) as error:
         print(f"face_probe: {error}", file=sys.stderr)
         return 2
-    knobs = ", ".join(f"{name}={value}" for name, value in args.settings) or "as drawn"
-    print(f"face probe: {args.sets} sets (variants {args.first}-{args.first + args.sets - 1}), {knobs}")
+    print(f"face probe: {what}")
     print(format_result(result, args.codes))
     return 0
 

@@ -99,3 +99,23 @@ def test_an_unknown_code_is_refused_by_the_parser(capsys: pytest.CaptureFixture[
     with pytest.raises(SystemExit) as stop:
         main(["--codes", "1p,Z9"])
     assert stop.value.code == 2 and "not a face's code: Z9" in capsys.readouterr().err
+
+
+def test_a_style_is_read_from_its_own_faces_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    models = write_models(tmp_path / "models", detector_rows(scene(600, 1000), (384, 640)))
+    assert main(["--models", str(models), "--style", "procedural", "--codes", "1p,5p"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "face probe: style procedural"
+    assert lines[2].startswith("  per face: 1p 1/1, 5p ")
+
+
+def test_a_style_not_installed_is_one_line_and_a_style_with_a_knob_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    models = write_models(tmp_path / "models", detector_rows(scene(600, 1000), (384, 640)))
+    assert main(["--models", str(models), "--style", "no_such_style"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown style 'no_such_style'" in err
+    with pytest.raises(SystemExit) as stop:
+        main(["--models", str(models), "--style", "procedural", "--set", "wind_inks=rrrr"])
+    assert stop.value.code == 2 and "a --style draws its own faces" in capsys.readouterr().err

@@ -245,46 +245,46 @@ def _xmahjongg_real() -> dict[str, np.ndarray]:
     return _fill_missing(faces, Palette(ground=(236, 236, 232)), ((40, 110, 70),), 13)
 
 
+def _sheet_faces(
+    sheet: Image.Image, grid: list[list[str]], face: tuple[int, int, int, int]
+) -> dict[str, np.ndarray]:
+    """The faces of a sheet of 21 x 4 tiles named by `grid` (row by row, "" = not taken): `face` is
+    the face's box within each tile's cell, px (the drawn tile's thickness left out)."""
+    cw, ch = sheet.width / 21, sheet.height / 4
+    faces = {}
+    for row, codes in enumerate(grid):
+        for col, code in enumerate(codes):
+            if code:
+                x0, y0 = col * cw, row * ch
+                box = (round(x0 + face[0]), round(y0 + face[1]), round(x0 + face[2]), round(y0 + face[3]))
+                faces[code] = fill_face(sheet.crop(box))
+    return faces
+
+
 def _xmahjongg_dorothys() -> dict[str, np.ndarray]:
     sheet = Image.open(ART_DIR / XMJ_DIR / "dorothys.gif").convert("RGBA")
-    cw, ch = sheet.width / 21, sheet.height / 4  # rows 3-4 repeat rows 1-2 highlighted
-    grid = [
+    grid = [  # rows 3-4 repeat rows 1-2 highlighted
         [f"{r}p" for r in range(1, 10)] + ["N", "W", "S", "E", "C", "F"] + [f"{r}m" for r in range(1, 7)],
         ["7m", "8m", "9m"]
         + [f"{r}s" for r in range(1, 10)]
         # its white dragon is a dragon picture: the framed one is drawn in code instead
         + ["S1", "S2", "S3", "S4", "", "F4", "F2", "F1", "F3"],
     ]
-    faces = {}
-    for row, codes in enumerate(grid):
-        for col, code in enumerate(codes):
-            if code:
-                x0, y0 = col * cw, row * ch
-                # the drawn tile's thickness is on its right and bottom: keep the face only
-                faces[code] = fill_face(
-                    sheet.crop((round(x0 + 1), round(y0 + 1), round(x0 + 52), round(y0 + 67)))
-                )
+    # the drawn tile's thickness is on its right and bottom
+    faces = _sheet_faces(sheet, grid, (1, 1, 52, 67))
     return _fill_missing(faces, Palette(ground=(246, 232, 200)), ((40, 110, 70),), 16)
 
 
 def _xmahjongg_gnome2() -> dict[str, np.ndarray]:
     sheet = Image.open(ART_DIR / XMJ_DIR / "gnome2.gif").convert("RGBA")
-    cw, ch = sheet.width / 21, sheet.height / 4  # rows 3-4: the same faces on a dark ground (left out)
-    grid = [
+    grid = [  # rows 3-4: the same faces on a dark ground (left out)
         [f"{r}s" for r in range(1, 10)] + ["N", "W", "S", "E", "C", "F"] + [f"{r}m" for r in range(1, 7)],
         # its flowers and seasons print a number only, black or red, and which group is which is
         # nowhere written: they are drawn in code rather than named by a guess
         ["7m", "8m", "9m"] + [f"{r}p" for r in range(1, 10)] + ["", "", "", "", "P"],
     ]
-    faces = {}
-    for row, codes in enumerate(grid):
-        for col, code in enumerate(codes):
-            if code:
-                x0, y0 = col * cw, row * ch
-                # the drawn tile's thickness is on its left and bottom: keep the face only
-                faces[code] = fill_face(
-                    sheet.crop((round(x0 + 2), round(y0 + 1), round(x0 + 38), round(y0 + 52)))
-                )
+    # the drawn tile's thickness is on its left and bottom
+    faces = _sheet_faces(sheet, grid, (2, 1, 38, 52))
     return _fill_missing(faces, Palette(ground=(255, 243, 214)), ((40, 110, 70),), 17)
 
 

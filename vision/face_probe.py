@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
@@ -112,13 +112,14 @@ def face_sheet(faces: Sequence[np.ndarray], height: int = FACE_HEIGHT) -> tuple[
 
 def probe(reader: TileReader, recipes: Sequence[FaceRecipe], codes: Sequence[str]) -> ProbeResult:
     """Read every code's face of every recipe (a sheet per recipe) and count what was read."""
+    # one set's faces drawn at a time: every face of 40 sets at once would hold ~400 MB
     return probe_faces(
-        reader, [{code: render_face(recipe, code) for code in codes} for recipe in recipes], codes
+        reader, ({code: render_face(recipe, code) for code in codes} for recipe in recipes), codes
     )
 
 
 def probe_faces(
-    reader: TileReader, face_sets: Sequence[Mapping[str, np.ndarray]], codes: Sequence[str]
+    reader: TileReader, face_sets: Iterable[Mapping[str, np.ndarray]], codes: Sequence[str]
 ) -> ProbeResult:
     """Read every code's face of every set of faces (a sheet per set) and count what was read."""
     total: Counter[str] = Counter()

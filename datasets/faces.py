@@ -143,11 +143,10 @@ class FaceRecipe:
     dots: str = "rings"  # rings | solid | flower | compound
     bamboo: str = "sticks"  # sticks | slim | hollow
     numeral_color: str = "black"  # colour of the rank on character tiles: black | blue
-    wind_color: str = "black"  # colour of the wind characters: black | blue (as many sets print them)
-    # palette keys (r, g, b, k) of E, S, W and N when a set inks its winds otherwise: all red or green,
-    # or each wind its own ink (some sets); "" = `wind_color`. A reader must know a wind by its
+    # palette keys (r, g, b, k) of the inks of E, S, W and N: black, blue (as many sets print them),
+    # all red or green, or each wind its own ink (some sets). A reader must know a wind by its
     # character, not take a red one for 中 or a green one for 發.
-    wind_inks: str = ""
+    wind_inks: str = "kkkk"
     white_dragon: str = "frame"  # frame | blank
     # arabic | chinese, or "<flowers>/<seasons>" as many sets number the two groups differently
     # (flowers 1-4, seasons 一-四): "arabic/chinese" or "chinese/arabic"
@@ -356,10 +355,7 @@ def palette_colour(p: Palette, key: str, swap: str = "rgb") -> RGB:
 
 def wind_colour(recipe: FaceRecipe, code: str) -> RGB:
     """The ink of wind `code`'s character in this set."""
-    p = recipe.palette
-    if recipe.wind_inks:
-        return palette_colour(p, recipe.wind_inks["ESWN".index(code)])
-    return p.blue if recipe.wind_color == "blue" else p.black
+    return palette_colour(recipe.palette, recipe.wind_inks["ESWN".index(code)])
 
 
 def placed(layout: Layout, spots: Spots, rank: int, margin: float) -> Spots:

@@ -208,7 +208,7 @@ def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     one set in four printed in outlines (dots as rings, sticks as hollow rods, hollow characters),
     how the dots and sticks are coloured (`Layout.suit_colours`) and where the animals' names sit."""
     if rng.random() < 0.35:
-        recipe = replace(recipe, wind_color="blue")
+        recipe = replace(recipe, wind_inks="bbbb")
     if rng.random() < 0.25:
         recipe = replace(recipe, layout=replace(recipe.layout, hollow_ink=float(rng.uniform(0.01, 0.03))))
     # dots and sticks coloured by the classic keys in two sets of five, else all one colour, by row

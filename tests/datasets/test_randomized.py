@@ -430,7 +430,7 @@ def test_hollow_ink_leaves_thin_strokes_whole() -> None:
 
 
 def test_winds_take_the_sets_ink() -> None:
-    black, blue = FaceRecipe(), FaceRecipe(wind_color="blue")
+    black, blue = FaceRecipe(), FaceRecipe(wind_inks="bbbb")
     p = black.palette
     assert _near(render_face(blue, "E"), p.blue) > _near(render_face(black, "E"), p.blue) + 300
 
@@ -439,7 +439,7 @@ def test_some_sets_are_line_drawn_and_some_print_blue_winds() -> None:
     recipes = [random_recipe(v, NO_FONTS) for v in SOME_VARIANTS]
     hollow = [r.layout.hollow_ink for r in recipes if r.layout.hollow_ink > 0]
     assert 0.1 < len(hollow) / len(recipes) < 0.4 and all(0.01 <= w <= 0.03 for w in hollow)
-    blue = sum(r.wind_color == "blue" for r in recipes) / len(recipes)
+    blue = sum(r.wind_inks == "bbbb" for r in recipes) / len(recipes)
     assert 0.2 < blue < 0.5
 
 
@@ -791,7 +791,7 @@ def test_a_wind_is_printed_in_its_own_ink(inks: str, code: str, key: str) -> Non
 def test_a_fifth_of_sets_ink_their_winds_otherwise_and_nothing_else_moves() -> None:
     fonts = installed_fonts()
     inked = [random_recipe(v, fonts).wind_inks for v in range(200)]
-    drawn = [inks for inks in inked if inks]
+    drawn = [inks for inks in inked if inks not in ("kkkk", "bbbb")]
     assert 20 <= len(drawn) <= 60
     assert all((len(set(inks)) == 1 and inks[0] in "rg") or sorted(inks) == sorted("rgbk") for inks in drawn)
     rng = np.random.default_rng(0)

@@ -42,9 +42,16 @@ DEFAULT_FIRST = 60_000  # far from the variants the benches' scenes draw most
 class ProbeResult:
     """Faces read, per code: how many were read right, and each wrong reading with its count."""
 
-    total: Counter[str]
     right: Counter[str]
     confusions: Counter[tuple[str, str]]
+
+    @property
+    def total(self) -> Counter[str]:
+        """Faces read per code, right or wrong."""
+        total = Counter(self.right)
+        for (code, _), n in self.confusions.items():
+            total[code] += n
+        return total
 
     @property
     def accuracy(self) -> float:
@@ -122,7 +129,6 @@ def probe_faces(
     reader: TileReader, face_sets: Iterable[Mapping[str, np.ndarray]], codes: Sequence[str]
 ) -> ProbeResult:
     """Read every code's face of every set of faces (a sheet per set) and count what was read."""
-    total: Counter[str] = Counter()
     right: Counter[str] = Counter()
     confusions: Counter[tuple[str, str]] = Counter()
     for faces in face_sets:
@@ -130,17 +136,17 @@ def probe_faces(
         probabilities, _ = reader.classifier.read_boxes(sheet, xyxy)
         for code, class_id in zip(codes, probabilities.argmax(axis=1), strict=True):
             read = CLASSES[int(class_id)]
-            total[code] += 1
             if read == code:
                 right[code] += 1
             else:
                 confusions[(code, read)] += 1
-    return ProbeResult(total, right, confusions)
+    return ProbeResult(right, confusions)
 
 
 def format_result(result: ProbeResult, codes: Sequence[str]) -> str:
-    n = sum(result.total.values())
-    per_code = ", ".join(f"{c} {result.right[c]}/{result.total[c]}" for c in codes)
+    total = result.total
+    n = sum(total.values())
+    per_code = ", ".join(f"{c} {result.right[c]}/{total[c]}" for c in codes)
     worst = ", ".join(f"{a}->{b} x{k}" for (a, b), k in result.confusions.most_common(10))
     return (
         f"  read right {sum(result.right.values())}/{n} ({100 * result.accuracy:.1f}%)\n"

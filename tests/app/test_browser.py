@@ -80,6 +80,16 @@ def model_shipped() -> bool:
     return done.returncode == 0
 
 
+def open_app(browser: object, server: str, viewport: dict[str, int]) -> object:
+    """A new page on the app once its first run has drawn the uploader: a file set on the input before
+    the app is listening could be dropped, which a player, who uploads after seeing the page, never meets."""
+    page = browser.new_page(viewport=viewport)  # type: ignore[attr-defined]
+    page.goto(server)
+    page.get_by_text("Upload a photo of the winning hand").first.wait_for(timeout=60_000)
+    page.locator("input[type=file]").first.wait_for(state="attached", timeout=60_000)
+    return page
+
+
 def wait_result(page: object, timeout_ms: int = 90_000) -> str:
     alert = page.get_by_text(RESULT).first  # type: ignore[attr-defined]
     alert.wait_for(timeout=timeout_ms)
@@ -93,8 +103,7 @@ def assert_no_horizontal_scroll(page: object) -> None:
 
 
 def test_typed_hand_in_browser(server: str, browser: object, tmp_path: Path) -> None:
-    page = browser.new_page(viewport=PHONE)  # type: ignore[attr-defined]
-    page.goto(server)
+    page = open_app(browser, server, PHONE)
     page.get_by_role("tab", name=re.compile("Type a hand")).click()
     page.get_by_label("Concealed tiles (with the winning tile)").fill("123m 456p 789s 22m")
     page.get_by_label("Exposed melds, one group each").fill("CCC")
@@ -140,9 +149,7 @@ def test_sample_photo_upload_in_browser(server: str, browser: object, tmp_path: 
         pytest.skip("no tile model in models/ yet: the photo path cannot give a score")
     samples = read_samples_in_process()
     path, expected = next(((p, r) for p, r in samples if r.get("valid")), samples[0])
-    page = browser.new_page(viewport=PHONE)  # type: ignore[attr-defined]
-    page.goto(server)
-    page.locator("input[type=file]").first.wait_for(state="attached")
+    page = open_app(browser, server, PHONE)
     started = time.perf_counter()
     page.locator("input[type=file]").first.set_input_files(str(path))
     answer = page.get_by_text(re.compile(r"^(\d+ tai|Not a valid win)")).first
@@ -173,8 +180,7 @@ def test_sample_photo_upload_in_browser(server: str, browser: object, tmp_path: 
 def test_bad_file_in_browser(server: str, browser: object, tmp_path: Path) -> None:
     bad = tmp_path / "notes.png"
     bad.write_bytes(b"this is not a photo")
-    page = browser.new_page(viewport=PHONE)  # type: ignore[attr-defined]
-    page.goto(server)
+    page = open_app(browser, server, PHONE)
     page.locator("input[type=file]").first.set_input_files(str(bad))
     page.get_by_text(re.compile(r"^notes\.png: ")).first.wait_for(timeout=60_000)
     assert not page.get_by_text("Traceback").count()
@@ -183,8 +189,7 @@ def test_bad_file_in_browser(server: str, browser: object, tmp_path: Path) -> No
 
 def test_correction_in_browser(server: str, browser: object, tmp_path: Path) -> None:
     """Fix a misread tile in the real data editor: the score appears at once."""
-    page = browser.new_page(viewport=DESKTOP)  # type: ignore[attr-defined]
-    page.goto(server)
+    page = open_app(browser, server, DESKTOP)
     page.get_by_role("tab", name=re.compile("Type a hand")).click()
     # Tile 11 was "misread" as 2s: no pair, not a win.
     page.get_by_label("Concealed tiles (with the winning tile)").fill("123m 456m 789m 2m 2s")

@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -80,7 +81,7 @@ def model_shipped() -> bool:
     return done.returncode == 0
 
 
-def open_app(browser: object, server: str, viewport: dict[str, int]) -> object:
+def open_app(browser: object, server: str, viewport: dict[str, int]) -> Any:
     """A new page on the app once its first run has drawn the uploader: a file set on the input before
     the app is listening could be dropped, which a player, who uploads after seeing the page, never meets."""
     page = browser.new_page(viewport=viewport)  # type: ignore[attr-defined]

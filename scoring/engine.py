@@ -21,12 +21,12 @@ from scoring.decompose import (
     standard_arrangements,
     thirteen_wonders_arrangement,
 )
-from scoring.hand import Context, Hand, may_hold_winning_tile
+from scoring.hand import Context, Hand, exposed_before_win, may_hold_winning_tile
 from scoring.options import Options, check_options, default_options
 from scoring.patterns import is_hand_level
 from scoring.payout import Payout, no_payout
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
-from scoring.tiles import FLOWERS, FLY, SEASONS, Tile
+from scoring.tiles import FLOWERS, FLY, SEASONS, Tile, format_hand
 from scoring.view import HandFacts, Hit, Note, View
 
 REASONS: dict[str, str] = {
@@ -185,6 +185,17 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
     for name in ("earthly", "humanly"):
         if name in circ and context.seat_wind == "E":
             raise impossible(f"an {name} hand is won by a seat other than East")
+    if "humanly" in circ and self_drawn:
+        raise impossible("a humanly hand is won on a discard, not a self-draw")
+    first_turn = sorted(circ & {"heavenly", "earthly", "humanly"})
+    claimed = exposed_before_win(hand, context.winning_tile, self_drawn)
+    if first_turn and claimed:
+        # seeds/001: these are won before anyone has claimed a discard; only a concealed kong may lie open
+        article = "an" if first_turn[0] == "earthly" else "a"
+        raise impossible(
+            f"{article} {first_turn[0]} hand is won before any tile is claimed, but the hand has an "
+            f"exposed {claimed[0].kind} ({format_hand(claimed[0].tiles)})"
+        )
     if "last_tile" in circ and not self_drawn:
         raise impossible("winning on the last tile needs a self-draw")
     if "robbing_eighth" in circ:

@@ -149,6 +149,25 @@ class Context:
                 raise MalformedHandError(f"winning tile {self.winning_tile} is not a hand tile")
 
 
+def meld_won_into(hand: Hand, winning_tile: Tile | None, self_drawn: bool) -> Meld | None:
+    """The meld a winning discard completed when it lies in no concealed tile (laid down with the
+    tiles it completed), else None: before the win, that meld's other tiles were waiting. A
+    self-drawn tile is never melded (a chow, pong or kong is claimed from a discard)."""
+    if winning_tile is None or self_drawn or winning_tile in hand.concealed:
+        return None
+    return next((m for m in hand.melds if may_hold_winning_tile(m.kind) and winning_tile in m.tiles), None)
+
+
+def exposed_before_win(hand: Hand, winning_tile: Tile | None, self_drawn: bool) -> list[Meld]:
+    """The chows, pongs and exposed kongs claimed before the winning tile came. On a discard win with no
+    winning tile given, one chow or pong may be the set the discard completed, so it is not counted."""
+    exposed = [meld for meld in hand.melds if not (meld.kind == "kong" and meld.concealed)]
+    won_into = meld_won_into(hand, winning_tile, self_drawn)
+    if won_into is None and winning_tile is None and not self_drawn:
+        won_into = next((m for m in exposed if may_hold_winning_tile(m.kind)), None)
+    return [meld for meld in exposed if meld is not won_into]
+
+
 def check_meld(meld: Meld) -> None:
     """Raise `MeldError` unless the tiles can form the meld's kind (a `fly` is wild, never in a kong)."""
     label = f"{meld.kind} {' '.join(meld.tiles)}"
@@ -244,8 +263,9 @@ def meld_from_json(item: object, index: int) -> Meld:
         kind = infer_meld_kind(tiles, where)
     if not isinstance(kind, str):
         raise MeldError(f"{where}.kind must be chow, pong or kong, got {kind!r}")
+    # Face-down tiles stand only in a concealed kong, so they say it is one when the flag is left out.
+    concealed = item.get("concealed", BACK in tiles)
     tiles = _resolve_backs(kind, tiles, where)
-    concealed = item.get("concealed", False)
     if not isinstance(concealed, bool):
         raise MeldError(f"{where}.concealed must be true or false, got {concealed!r}")
     return Meld(kind=kind, tiles=tuple(tiles), concealed=concealed)

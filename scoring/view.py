@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from scoring.decompose import CODES, EIGHT_FLOWERS, STANDARD, Arrangement, Group, can_complete_all_chows
-from scoring.hand import Context, Hand, Meld
+from scoring.hand import Context, Hand, Meld, meld_won_into
 from scoring.options import Options
 from scoring.tiles import FLY, TILE_NAMES, Tile, is_honour, is_suited, suit_of
 
@@ -49,13 +49,8 @@ class HandFacts:
         return self._waits
 
     def meld_won_into(self) -> Meld | None:
-        """The meld a winning discard completed when it lies in no concealed tile (laid down with the
-        tiles it completed), else None: before the win, that meld's other tiles were waiting. A
-        self-drawn tile is never melded (a chow, pong or kong is claimed from a discard)."""
-        winning = self.context.winning_tile
-        if winning is None or self.context.self_drawn or winning in self.hand.concealed:
-            return None
-        return next((m for m in self.hand.melds if m.kind != "kong" and winning in m.tiles), None)
+        """The meld the winning discard completed, if it lies in one (`scoring.hand.meld_won_into`)."""
+        return meld_won_into(self.hand, self.context.winning_tile, self.context.self_drawn)
 
     def melds_before_win(self) -> list[Meld]:
         """The melds laid down before the winning tile came (all but `meld_won_into`)."""

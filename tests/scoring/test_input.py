@@ -290,6 +290,14 @@ def test_concealed_kong_with_face_down_tiles() -> None:
     assert result["valid"] and result["tai"] == 1
 
 
+def test_face_down_tiles_make_a_kong_concealed_when_the_flag_is_left_out() -> None:
+    hand = {"concealed": "123m 456p 789s 55p", "self_drawn": True}
+    face_down = score_json({**hand, "melds": [{"kind": "kong", "tiles": "back C C back"}]})
+    face_up = score_json({**hand, "melds": [{"kind": "kong", "tiles": "C C C C"}]})
+    assert "fully_concealed" in {p["key"] for p in face_down["patterns"]}
+    assert face_down["tai"] == face_up["tai"] + 1
+
+
 def test_unknown_field_is_a_warning() -> None:
     result = score_json({"concealed": HAND, "note": "from the app"})
     assert result["valid"]

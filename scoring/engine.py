@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from scoring.decompose import (
     standard_arrangements,
     thirteen_wonders_arrangement,
 )
-from scoring.hand import Context, Hand, exposed_before_win, may_hold_winning_tile
+from scoring.hand import Context, Hand, exposed_before_win, may_hold_winning_tile, places_won_into
 from scoring.options import Options, check_options, default_options
 from scoring.patterns import is_hand_level
 from scoring.payout import Payout, no_payout
@@ -311,8 +312,10 @@ def _best_reading(
     _check_tiles(hand, ruleset, options)
     context, warnings = _check_context(hand, context, ruleset)
     _check_winning_tile(hand, context)
-    facts = HandFacts(hand, context, ruleset.value_pair(context))
-    handless = View(Arrangement(EIGHT_FLOWERS), hand, context, options, facts)
+    value_pair = ruleset.value_pair(context)
+    places = places_won_into(hand, context.winning_tile, context.self_drawn)
+    all_facts = [HandFacts(hand, context, value_pair, won_into) for won_into in places]
+    handless = View(Arrangement(EIGHT_FLOWERS), hand, context, options, all_facts[0])
     once = _hand_outcomes(handless, ruleset)
     best: _Scored | None = None
     if ruleset.handless_wins:
@@ -327,7 +330,8 @@ def _best_reading(
                 f"the hand has {hand.tile_count} tiles, a winning hand has 14 "
                 "(a kong counts as 3; bonus tiles are not counted)",
             )
-        for arrangement in _arrangements(hand, ruleset, options):
+        # each place the winning tile may have gone, each decomposition: the best counts
+        for facts, arrangement in itertools.product(all_facts, _arrangements(hand, ruleset, options)):
             scored = _score_arrangement(
                 View(arrangement, hand, context, options, facts), ruleset, options, once
             )

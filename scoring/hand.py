@@ -149,22 +149,29 @@ class Context:
                 raise MalformedHandError(f"winning tile {self.winning_tile} is not a hand tile")
 
 
-def meld_won_into(hand: Hand, winning_tile: Tile | None, self_drawn: bool) -> Meld | None:
-    """The meld a winning discard completed when it lies in no concealed tile (laid down with the
-    tiles it completed), else None: before the win, that meld's other tiles were waiting. A
-    self-drawn tile is never melded (a chow, pong or kong is claimed from a discard)."""
-    if winning_tile is None or self_drawn or winning_tile in hand.concealed:
-        return None
-    return next((m for m in hand.melds if may_hold_winning_tile(m.kind) and winning_tile in m.tiles), None)
+def places_won_into(hand: Hand, winning_tile: Tile | None, self_drawn: bool) -> tuple[Meld | None, ...]:
+    """Where the winning tile may have gone: None for the concealed tiles, or a chow or pong laid down
+    with the tile a winning discard completed (its other tiles were waiting). A self-drawn tile is never
+    melded (a chow, pong or kong is claimed from a discard), and no win completes a kong. The concealed
+    tiles come first; the engine scores every place and keeps the best, as it does decompositions."""
+    if winning_tile is None or self_drawn:
+        return (None,)
+    melds = tuple(m for m in hand.melds if may_hold_winning_tile(m.kind) and winning_tile in m.tiles)
+    in_concealed: tuple[Meld | None, ...] = (None,) if winning_tile in hand.concealed else ()
+    return (in_concealed + melds) or (None,)
 
 
 def exposed_before_win(hand: Hand, winning_tile: Tile | None, self_drawn: bool) -> list[Meld]:
-    """The chows, pongs and exposed kongs claimed before the winning tile came. On a discard win with no
-    winning tile given, one chow or pong may be the set the discard completed, so it is not counted."""
+    """The chows, pongs and exposed kongs claimed before the winning tile came. On a discard win the set
+    the discard completed may lie with them: the one holding the winning tile, or with no winning tile
+    given any one chow or pong; it is not counted."""
     exposed = [meld for meld in hand.melds if not (meld.kind == "kong" and meld.concealed)]
-    won_into = meld_won_into(hand, winning_tile, self_drawn)
-    if won_into is None and winning_tile is None and not self_drawn:
+    if self_drawn:
+        return exposed
+    if winning_tile is None:
         won_into = next((m for m in exposed if may_hold_winning_tile(m.kind)), None)
+    else:
+        won_into = next((m for m in places_won_into(hand, winning_tile, self_drawn) if m is not None), None)
     return [meld for meld in exposed if meld is not won_into]
 
 

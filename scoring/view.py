@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from scoring.decompose import CODES, EIGHT_FLOWERS, STANDARD, Arrangement, Group, can_complete_all_chows
-from scoring.hand import Context, Hand, Meld, meld_won_into
+from scoring.hand import Context, Hand, Meld
 from scoring.options import Options
 from scoring.tiles import FLY, TILE_NAMES, Tile, is_honour, is_suited, suit_of
 
@@ -40,6 +40,9 @@ class HandFacts:
     hand: Hand
     context: Context
     value_pair: frozenset[Tile]
+    # the chow or pong the winning discard completed, laid down with the melds; None: the winning tile
+    # went into the concealed tiles (one of `scoring.hand.places_won_into`)
+    won_into: Meld | None = None
     _waits: frozenset[Tile] | None = field(default=None, init=False)
 
     def sequence_waits(self) -> frozenset[Tile]:
@@ -48,16 +51,11 @@ class HandFacts:
             self._waits = self._compute_waits()
         return self._waits
 
-    def meld_won_into(self) -> Meld | None:
-        """The meld the winning discard completed, if it lies in one (`scoring.hand.meld_won_into`)."""
-        return meld_won_into(self.hand, self.context.winning_tile, self.context.self_drawn)
-
     def melds_before_win(self) -> list[Meld]:
-        """The melds laid down before the winning tile came (all but `meld_won_into`)."""
-        won_into = self.meld_won_into()
+        """The melds laid down before the winning tile came (all but `won_into`)."""
         melds = list(self.hand.melds)
-        if won_into is not None:
-            melds.remove(won_into)
+        if self.won_into is not None:
+            melds.remove(self.won_into)
         return melds
 
     def _compute_waits(self) -> frozenset[Tile]:
@@ -66,15 +64,14 @@ class HandFacts:
             return frozenset()
         concealed = list(self.hand.concealed)
         melds = self.melds_before_win()
-        if winning in concealed:
-            concealed.remove(winning)
-        else:
-            meld = self.meld_won_into()
-            if meld is None:
-                return frozenset()
-            rest = list(meld.tiles)
+        if self.won_into is not None:
+            rest = list(self.won_into.tiles)
             rest.remove(winning)
             concealed.extend(rest)
+        elif winning in concealed:
+            concealed.remove(winning)
+        else:
+            return frozenset()
         if any(meld.kind != "chow" for meld in melds):
             return frozenset()
         held = Counter(concealed)

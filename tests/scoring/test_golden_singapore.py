@@ -233,6 +233,16 @@ SEQUENCE = [
         tai=4,
         keys={"sequence_hand"},
     ),
+    # 4s lies in the concealed 345s and the laid-down 234s: completing 23s (waiting on 1s or 4s) is
+    # the best reading, as the best decomposition is
+    case(
+        "sequence-hand-winning-tile-in-concealed-and-exposed-chow",
+        "345s 55p",
+        meld=("chow 123m", "chow 456p", "chow 234s"),
+        winning_tile="4s",
+        tai=4,
+        keys={"sequence_hand"},
+    ),
     case(
         "four-exposed-chows-single-wait-never",
         "55p",

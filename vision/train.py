@@ -449,12 +449,13 @@ def _cpu_model(weights_or_yaml: str) -> Any:
     return model
 
 
-def train_classifier(run: Run, data: Path, crop_cut: float = 0.15) -> None:
+def train_classifier(run: Run, data: Path, crop_cut: float = 0.15, erasing: float = 0.0) -> None:
     model = _cpu_model(run.resume_from or "yolo11n-cls.yaml")
     model.train(
         data=str(data / "classifier"),
         **run.train_args(),
-        erasing=0.0,
+        # > 0: this share of crops has a random patch blanked, so no single mark carries the reading
+        erasing=erasing,
         auto_augment="randaugment",
         # A random crop of at least 85% of the area (`crop_cut` 0.15): a smaller one can cut off the
         # dots that tell 6p from 9p, or a flower's corner number.
@@ -820,6 +821,9 @@ def main(argv: list[str] | None = None) -> None:
             p.add_argument(
                 "--crop-cut", type=float, default=0.15, help="random crops keep at least 1 - this of the area"
             )
+            p.add_argument(
+                "--erasing", type=float, default=0.0, help="share of crops with a random patch blanked"
+            )
     p = sub.add_parser("second-look-data", help="crops of the flowers and seasons large enough to read")
     p.add_argument("--scenes", type=Path, nargs="+", required=True)
     p.add_argument("--out", type=Path, required=True)
@@ -1022,7 +1026,7 @@ def main(argv: list[str] | None = None) -> None:
     elif args.stage == "detector":
         train_detector(_run(args), args.data, args.fraction)
     elif args.stage == "classifier":
-        train_classifier(_run(args), args.data, args.crop_cut)
+        train_classifier(_run(args), args.data, args.crop_cut, args.erasing)
     else:
         export(
             args.detector,

@@ -465,6 +465,7 @@ def apply_opened_case() -> None:
     state["circumstances"] = list(won.circumstances)
     state["pay_all"] = won.pay_all
     set_base(opened.base, None, None)
+    forget_winning_tile()  # nor may a tile the last hand set aside come back in this one
     state["winning_tile"] = won.winning_tile or NO_WINNING_TILE
     state["photo_error"] = None
 

@@ -669,6 +669,21 @@ def test_a_winning_tile_edited_away_is_set_aside_and_comes_back(app: AppTest) ->
     assert any(t.startswith("**4 tai**") for t in texts(app, "success")), result_text(app)
 
 
+def test_an_opened_case_starts_at_its_own_winning_tile_not_one_the_last_hand_set_aside(app: AppTest) -> None:
+    typed_hand(app, "234m 345p 678s 789s 55p")
+    app.selectbox(key="winning_tile").set_value("2m").run()
+    first = next(i for i, r in enumerate(app.session_state["base"].rows) if r.code == "2m")
+    edit_tiles(app, {"edited_rows": {str(first): {"tile": "5m"}}, "added_rows": [], "deleted_rows": []})
+    assert any("Winning tile 2m set aside" in t for t in texts(app, "caption")), texts(app, "caption")
+    open_case_file(app, json.dumps({"concealed": "234m 345p 678s 789s 55p"}).encode())
+    app.button(key="case_replace").click().run()  # the corrections are replaced, as asked
+    no_problem(app)
+    assert app.selectbox(key="winning_tile").value == "(not set)"
+    assert "winning tile" not in summary(app), summary(app)
+    assert "winning_tile" not in app.session_state["case_json"]
+    assert not any("set aside" in t for t in texts(app, "caption")), texts(app, "caption")
+
+
 def test_a_bad_file_taken_over_corrections_leaves_only_its_error(app: AppTest, install: Install) -> None:
     install(FakeReader())
     upload(app, photo_bytes())

@@ -372,25 +372,22 @@ def manual_ui() -> None:
             melds = typed_mod.read_melds(st.session_state["typed_melds"] or "")
             kongs = typed_mod.read_concealed_kongs(st.session_state["typed_kongs"] or "")
         except ValueError as exc:
-            st.error(f"Could not read the hand: {exc}")
-            # the result below is still the earlier hand's: say so there, where the score is read
-            st.session_state["typed_error_version"] = st.session_state["version"]
+            _typed_not_used(f"Could not read the hand: {exc}")
             return
-        st.session_state["typed_error_version"] = None
         if len(melds) + len(kongs) > len(MELD_GROUPS):
-            st.error(f"At most {len(MELD_GROUPS)} melds and kongs together.")
+            _typed_not_used(f"At most {len(MELD_GROUPS)} melds and kongs together.")
             return
         rows = case_mod.rows_from_hand_strings(concealed, [*melds, *kongs], st.session_state["typed_bonus"])
         if not rows:
-            st.error("Type at least one tile (or pick bonus tiles) first.")
+            _typed_not_used("Type at least one tile (or pick bonus tiles) first.")
             return
         concealed_flags = {MELD_GROUPS[len(melds) + i]: True for i in range(len(kongs))}
         hand = case_mod.build_hand(rows, concealed_flags).hand
         impossible = case_mod.impossible_count({"rules": st.session_state.get("rules", "singapore"), **hand})
         if impossible:
-            st.error(f"Could not use the hand: {impossible}.")
-            st.session_state["typed_error_version"] = st.session_state["version"]
+            _typed_not_used(f"Could not use the hand: {impossible}.")
             return
+        st.session_state["typed_error_version"] = None
         typed = Base(rows=tuple(rows), source="typed", name="typed hand", meld_concealed=concealed_flags)
         if unsaved_corrections(st.session_state["base"]):
             ask_before_replacing("pending_typed", typed)
@@ -405,6 +402,12 @@ def manual_ui() -> None:
             st.session_state["pending_typed"] = None
         if answer:
             st.rerun()
+
+
+def _typed_not_used(message: str) -> None:
+    """One line on why the typed hand was refused; the result below, still the earlier hand's, says so too."""
+    st.error(message)
+    st.session_state["typed_error_version"] = st.session_state["version"]
 
 
 def _use_typed(typed: Base) -> None:

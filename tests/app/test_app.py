@@ -332,6 +332,25 @@ def test_a_typing_error_says_the_result_is_still_the_earlier_hand(app: AppTest) 
     assert not any("still the hand before it" in t for t in texts(app, "warning"))
 
 
+@pytest.mark.parametrize(
+    ("concealed", "melds", "error"),
+    [
+        ("", "", "Type at least one tile"),
+        ("22m", "CCC FFF PPP EEE SSS", "At most 4 melds"),
+    ],
+    ids=["nothing-typed", "five-melds"],
+)
+def test_every_typed_hand_refused_says_the_result_is_still_the_earlier_hand(
+    app: AppTest, concealed: str, melds: str, error: str
+) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    assert not any("still the hand before it" in t for t in texts(app, "warning"))
+    typed_hand(app, concealed, melds=melds)
+    no_problem(app)
+    assert any(error in t for t in texts(app, "error")), texts(app, "error")
+    assert any("still the hand before it" in t for t in texts(app, "warning")), texts(app, "warning")
+
+
 def test_a_tile_the_rule_set_has_not_is_asked_to_be_corrected(app: AppTest) -> None:
     app.selectbox(key="rules").set_value("malaysian").run()
     app.text_input(key="typed_concealed").input("123s 456p 789p 111p 55p").run()

@@ -303,6 +303,10 @@ def test_bad_payout_table_is_explained(app: AppTest) -> None:
     app.button(key="typed_use").click().run()
     no_problem(app)
     assert any("'lots' is not a number" in t for t in texts(app, "warning")), texts(app, "warning")
+    # the payouts shown rest on the default table, and the warning says so
+    assert any("the default (4/2, 7/3," in t for t in texts(app, "warning")), texts(app, "warning")
+    app.selectbox(key="opt_singapore_payout_scheme").set_value("standard").run()
+    assert not any("is not a number" in t for t in texts(app, "warning")), texts(app, "warning")  # unused
 
 
 def test_typed_hand_scores(app: AppTest) -> None:

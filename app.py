@@ -815,7 +815,9 @@ def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
                 except OptionValueError as exc:
                     if not unused:  # said where it is scored with, so no payout rests on a silent stand-in
                         default = format_number_list(spec.default)
-                        problems.append(f"{spec.label}: {exc}; until it is fixed, the default ({default}) is used.")
+                        problems.append(
+                            f"{spec.label}: {exc}; until it is fixed, the default ({default}) is used."
+                        )
                     value = spec.default
             if spec.kind == "int":
                 value = int(value)

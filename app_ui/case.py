@@ -596,7 +596,10 @@ def open_case(name: str, data: bytes) -> OpenedCase:
     from scoring.options import options_from_mapping
 
     if len(data) > MAX_CASE_BYTES:
-        raise CaseFileError(f"{name} is too large to be a case file ({len(data):,} bytes)")
+        raise CaseFileError(
+            f"{name} is too large to be a case file ({len(data):,} bytes; a case file is at most "
+            f"{MAX_CASE_BYTES:,})"
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

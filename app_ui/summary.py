@@ -65,7 +65,7 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
         # plain text: the page's markdown emphasis (*How was it won?*) would show as asterisks
         lines.append(invalid_message(result).replace("*", ""))
     # in tile order: the photo's or the typing's order runs a suit together ("123m 22m" as "12322m")
-    hand = scoring.format_hand(sorted_tiles(data["concealed"])) if data["concealed"] else ""
+    hand = scoring.format_hand(sorted_tiles(data["concealed"])) if data["concealed"] else "(no tiles)"
     # the scoring's marks, in tile order as its "Read as" line has them ([678s], not [876s])
     marks = {True: "<{}>", False: "[{}]"}
     melds = " ".join(

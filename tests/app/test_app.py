@@ -774,6 +774,7 @@ def test_a_downloaded_case_opens_again_as_it_was_scored(app: AppTest) -> None:
             b'{"rules": "malaysian", "concealed": "123p", "seat_wind": "N"}', "N is not a seat", id="seat"
         ),
         pytest.param(b"\xff\xfe", "not UTF-8", id="bytes"),
+        pytest.param(b" " * 2_000_001, "is at most 2,000,000", id="too-large"),
     ],
 )
 def test_a_bad_case_file_is_one_line_and_keeps_the_hand(app: AppTest, data: bytes, quote: str) -> None:

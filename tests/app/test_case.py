@@ -472,3 +472,20 @@ def test_labels_find_free_spots_and_crowded_tiles_keep_their_number() -> None:
     photo = np.full((300, 400, 3), 200, np.uint8)
     rows = [TileRow("1m", HAND, 0.9, (100 + 8 * k, 100, 130 + 8 * k, 140)) for k in range(20)]
     assert annotate_photo(photo, rows).size == (400, 300)
+
+
+def test_the_summary_of_eight_flowers_says_the_hand_has_no_tiles_and_the_win_is_self_drawn() -> None:
+    from app_ui.summary import summary_text
+
+    data = {
+        "rules": "singapore",
+        "concealed": [],
+        "melds": [],
+        "bonus": ["F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"],
+        "seat_wind": "E",
+        "prevailing_wind": "E",
+        "self_drawn": False,
+    }
+    lines = summary_text(data, scoring.score_json(data)).splitlines()
+    assert "Hand: (no tiles) | bonus: F1 F2 F3 F4 S1 S2 S3 S4" in lines, lines
+    assert any(line.startswith("Seat E, prevailing E, self-drawn (") for line in lines), lines

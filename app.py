@@ -813,7 +813,7 @@ def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
                 try:
                     value = parse_number_list(value or "")
                 except OptionValueError as exc:
-                    if not unused:  # said where it is scored with, so no payout rests on a silent stand-in
+                    if not unused:  # said, so no payout rests silently on a table the user did not type
                         default = format_number_list(spec.default)
                         problems.append(
                             f"{spec.label}: {exc}; until it is fixed, the default ({default}) is used."

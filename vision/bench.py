@@ -42,7 +42,7 @@ from vision.classes import CLASSES
 from vision.imageio import ImageError, read_image
 from vision.layout import Layout
 from vision.layout_check import expected_hand, found_hand
-from vision.onnx_models import ModelError
+from vision.onnx_models import ModelError, long_short_sides
 from vision.pipeline import Reading, TileReader
 
 IOU_MATCH = 0.5
@@ -440,6 +440,93 @@ def bench_real(reader: TileReader, directory: Path, options: Options = Options()
 
 
 @dataclass(frozen=True)
+class SizeResult:
+    """One typical tile width of the tile-size sweep: how well the photos shrunk to it read."""
+
+    short_side_px: int  # the typical tile's short side (its width) the photos were shrunk to
+    photos: int  # scenes whose tiles were at least this wide as rendered (the others are not grown)
+    f1: float
+    exact_photos: int
+    missed_boxes: int  # true tiles no read box overlaps (IoU >= 0.5), whatever it was read as
+    f1_as_rendered: float  # the same photos read at their own size, to compare against
+
+
+def true_short_side(true_xyxy: np.ndarray) -> float | None:
+    """The median short side of a scene's true tiles; None for a scene with no tile."""
+    if not len(true_xyxy):
+        return None
+    return float(np.median(long_short_sides(true_xyxy)[:, 1]))
+
+
+def shrunk_jpeg(rgb: np.ndarray, factor: float) -> bytes:
+    """`rgb` shrunk by `factor` (< 1) and encoded as a phone would save it (JPEG, quality 92)."""
+    size = (max(1, round(rgb.shape[1] * factor)), max(1, round(rgb.shape[0] * factor)))
+    small = cv2.cvtColor(cv2.resize(rgb, size, interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2BGR)
+    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    if not ok:
+        raise ImageError("cannot re-encode the photo")
+    return data.tobytes()
+
+
+def bench_tile_sizes(
+    reader: TileReader, directory: Path, short_sides: Sequence[int], options: Options = Options()
+) -> list[SizeResult]:
+    """Each synthetic scene shrunk until its typical tile is each of `short_sides` px wide, and read.
+
+    This is where `vision.pipeline.SMALL_TILE_PX` comes from: the width under which photos stop
+    reading as well as large ones. Scenes are only shrunk, never grown (growing adds no detail).
+    """
+    counts: dict[int, list[TileCounts]] = {side: [] for side in short_sides}
+    as_rendered: dict[int, list[TileCounts]] = {side: [] for side in short_sides}
+    missed_boxes = dict.fromkeys(short_sides, 0)
+    for meta_path in sorted((directory / "meta").glob("*.json"))[: options.limit]:
+        meta = json.loads(meta_path.read_text())
+        true_xyxy = np.array([t["xyxy"] for t in meta["tiles"]], np.float32).reshape(-1, 4)
+        true_codes = [t["code"] for t in meta["tiles"]]
+        native = true_short_side(true_xyxy)
+        if native is None:
+            continue
+        rgb = read_image(directory / meta["image"]).rgb
+        full = reader.read(rgb).detections
+        full_counts = match_boxes(full.xyxy, full.codes, full.confidence, true_xyxy, true_codes)
+        for side in short_sides:
+            factor = side / native
+            if factor > 1.0:
+                continue
+            try:
+                small = read_image(shrunk_jpeg(rgb, factor)).rgb
+            except ImageError:
+                continue  # a close-up shrunk under the smallest photo read: no photo anyone takes
+            det = reader.read(small).detections
+            xyxy = det.xyxy / factor
+            counts[side].append(match_boxes(xyxy, det.codes, det.confidence, true_xyxy, true_codes))
+            as_rendered[side].append(full_counts)
+            tiles = ["tile"] * len(true_codes)
+            blind = match_boxes(xyxy, ["tile"] * len(xyxy), det.confidence, true_xyxy, tiles)
+            missed_boxes[side] += blind.missed
+    return [
+        SizeResult(
+            side,
+            len(counts[side]),
+            round(_f1(counts[side]), 4),
+            sum(c.exact for c in counts[side]),
+            missed_boxes[side],
+            round(_f1(as_rendered[side]), 4),
+        )
+        for side in short_sides
+    ]
+
+
+def _f1(counts: Sequence[TileCounts]) -> float:
+    right = sum(c.right for c in counts)
+    extra = sum(c.extra for c in counts)
+    missed = sum(c.missed for c in counts)
+    precision = right / (right + extra) if right + extra else 0.0
+    recall = right / (right + missed) if right + missed else 0.0
+    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+
+
+@dataclass(frozen=True)
 class StageResult:
     """Each model alone on a synthetic set: the detector class-blind, the classifier on true boxes."""
 
@@ -520,6 +607,16 @@ def bench_stages(reader: TileReader, directory: Path, options: Options = Options
         rejected_tiles=rejected,
         extra_where=dict(sorted(extra_where.items(), key=lambda item: -item[1])),
     )
+
+
+def format_sizes(results: Sequence[SizeResult]) -> str:
+    lines = [f"{'tile px':>7} {'photos':>6} {'F1':>6} {'exact':>7} {'boxes missed':>12} {'F1 full size':>12}"]
+    for r in results:
+        lines.append(
+            f"{r.short_side_px:>7} {r.photos:>6} {r.f1:>6.3f} "
+            f"{r.exact_photos:>3}/{r.photos:<3} {r.missed_boxes:>12} {r.f1_as_rendered:>12.3f}"
+        )
+    return "\n".join(lines)
 
 
 def format_stages(result: StageResult) -> str:
@@ -643,6 +740,14 @@ def _classifier_overrides(args: argparse.Namespace) -> dict[str, Any]:
     return overrides
 
 
+def _pixel_list(text: str) -> list[int]:
+    """ "12,16,24" -> [12, 16, 24]; argparse turns the ValueError into a usage error."""
+    sides = [int(part) for part in text.split(",") if part.strip()]
+    if not sides or min(sides) < 1:
+        raise ValueError(text)
+    return sides
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__.splitlines()[0])
     p.add_argument("--synthetic", type=Path, metavar="DIR", help="datasets.synth output folder")
@@ -717,6 +822,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="keep the tiles as read even when one or two runner-ups would make a winning hand",
     )
+    p.add_argument(
+        "--tile-sizes",
+        type=_pixel_list,
+        metavar="PX,PX,...",
+        help="synthetic set: also shrink each scene until its typical tile is each of these widths "
+        "(px) and read it (where small tiles stop reading well)",
+    )
     p.add_argument("--json", type=Path, metavar="OUT", help="also write the summaries as JSON")
     p.add_argument(
         "--stages",
@@ -788,6 +900,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         stages = bench_stages(reader, args.synthetic, Options(args.limit))
         print(format_stages(stages))
         report.append({"name": "stages", **stages.__dict__})
+    if args.tile_sizes and args.synthetic is not None:
+        sizes = bench_tile_sizes(reader, args.synthetic, args.tile_sizes, Options(args.limit))
+        print("tile-size sweep (each scene shrunk until its typical tile is this wide):")
+        print(format_sizes(sizes))
+        report.append({"name": "tile_sizes", "sizes": [r.__dict__ for r in sizes]})
     if args.concurrency:
         folder = args.real or args.synthetic
         paths = sorted(p for p in folder.rglob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png"))

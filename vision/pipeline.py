@@ -33,8 +33,10 @@ from vision.onnx_models import (
     TileClassifier,
     TileDetector,
     load_config,
+    long_short_sides,
     make_session,
     odd_and_unsure,
+    typical_sides,
 )
 from vision.rank_look import RankLook
 from vision.text_look import TextLook
@@ -49,6 +51,11 @@ __all__ = ["DEFAULT_MODELS_DIR", "ModelError", "Reading", "TileReader"]
 DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 # Below this top-class probability a tile gets a warning naming its runner-up.
 UNCERTAIN_BELOW = 0.6
+# A photo whose typical tile is narrower than this (pixels as read) gets a warning: synthetic scenes
+# shrunk to 24 px wide tiles lose 0.05 F1 against their own size, at 20 px 0.07, at 16 px 0.11
+# (`python -m vision.bench --tile-sizes`, docs/vision.md), so a misread there is more likely the
+# photo's size than the tile's art, and the user can fix that.
+SMALL_TILE_PX = 24
 
 
 @dataclass(frozen=True)
@@ -171,6 +178,22 @@ def _set_warnings(
             f" and surer tiles are read as {'it' if copies == 1 else 'them'}"
         )
     return out
+
+
+def small_tiles_warning(xyxy: np.ndarray, det_score: np.ndarray, scale: float = 1.0) -> list[str]:
+    """A line when the photo's typical tile (judged on 3 boxes or more) is under SMALL_TILE_PX wide.
+
+    The widths are given in the pixels of the photo as the user has it (`scale` as in `read`), so the
+    advice holds for the file they took, even when a large photo was read shrunk.
+    """
+    typical = typical_sides(long_short_sides(np.asarray(xyxy, np.float32).reshape(-1, 4)), det_score)
+    if typical is None or float(typical[1]) >= SMALL_TILE_PX:
+        return []
+    width, reliable = float(typical[1]) / scale, SMALL_TILE_PX / scale
+    return [
+        f"the tiles are small in this photo (about {width:.0f} px wide; tiles {reliable:.0f} px wide "
+        "or more read best): if tiles are misread, take the photo closer or at full resolution"
+    ]
 
 
 def _rejected_warning(rejected_xyxy: np.ndarray, scale: float = 1.0) -> list[str]:
@@ -321,6 +344,8 @@ class TileReader:
             + _win_option_warning(detections, win_options, source_scale)
         )
         warnings: list[str] = [] if len(detections) else ["no tiles found"]
+        # first: it explains the unsure tiles named after it
+        warnings.extend(small_tiles_warning(detections.xyxy, det_score, source_scale))
         warnings.extend(tile_warnings)
         warnings.extend(_rejected_warning(rejected_xyxy, source_scale))
         layout, layout_warnings = lay_out(class_id)

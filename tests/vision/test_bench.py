@@ -417,3 +417,34 @@ def test_a_missed_tile_costs_only_itself_and_scattered_tiles_match_as_codes() ->
     apart = np.array([[0, 0, 40, 56], [300, 300, 340, 356], [600, 0, 640, 56]])
     scattered = match_rows(apart, ["E", "S", "W"], [["W"], ["E"], ["N"]])
     assert scattered.counts == match_codes(["E", "S", "W"], ["W", "E", "N"])
+
+
+def test_tile_size_sweep_shrinks_each_scene_and_maps_its_boxes_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sc = scene(600, 1000)
+    # The tiny detector's boxes are fixed in model pixels, so they land on the tiles at any photo size.
+    models = write_models(tmp_path / "models", detector_rows(sc, (384, 640)))
+    _synthetic_set(tmp_path / "synth")  # tiles 100 px wide, and a 9s 50 px wide the detector misses
+    out = tmp_path / "bench.json"
+    args = ["--synthetic", str(tmp_path / "synth"), "--models", str(models), "--json", str(out)]
+    assert main([*args, "--tile-sizes", "40,100,200"]) == 0
+    assert "tile-size sweep" in capsys.readouterr().out
+    sweep = json.loads(out.read_text())[-1]
+    assert sweep["name"] == "tile_sizes"
+    by_side = {row["short_side_px"]: row for row in sweep["sizes"]}
+    # shrunk to 40 % the three tiles are still found where they lie in the scene's own pixels
+    assert by_side[40]["photos"] == 1 and by_side[40]["f1"] == pytest.approx(2 * 0.75 / 1.75, abs=1e-4)
+    assert by_side[40]["missed_boxes"] == 1 and by_side[40]["exact_photos"] == 0
+    assert by_side[100]["f1"] == by_side[40]["f1"]
+    assert by_side[200]["photos"] == 0  # never grown: growing adds no detail
+
+
+@pytest.mark.parametrize("text", ["", "0,16", "12,x"])
+def test_tile_size_sweep_refuses_a_bad_list(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--synthetic", str(tmp_path), "--tile-sizes", text])
+    assert exit_info.value.code == 2
+    assert "--tile-sizes" in capsys.readouterr().err

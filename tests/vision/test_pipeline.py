@@ -321,3 +321,39 @@ def test_sidecar_odd_size_drops_an_unsure_box_far_off_the_tile_size(tmp_path: Pa
     _edit_sidecar(tmp_path, "detector", "odd_size", 1.4)
     found = TileReader.load(tmp_path).read(rgb).detections
     assert sorted(found.codes) == sorted(sc.codes)
+
+
+def test_small_tiles_get_one_line_saying_so_in_the_photos_own_pixels() -> None:
+    from vision.pipeline import SMALL_TILE_PX, small_tiles_warning
+
+    def boxes(width: float) -> np.ndarray:  # four tiles of a row, 1.4 times as tall as wide
+        return np.array([[i * width, 0, (i + 1) * width, 1.4 * width] for i in range(4)], np.float32)
+
+    sure = np.full(4, 0.9, np.float32)
+    assert small_tiles_warning(boxes(SMALL_TILE_PX), sure) == []
+    (line,) = small_tiles_warning(boxes(SMALL_TILE_PX / 2), sure)
+    assert f"about {SMALL_TILE_PX / 2:.0f} px wide" in line and f"{SMALL_TILE_PX} px wide or more" in line
+    # a photo read at half its size: the user's photo has tiles twice as wide, and needs twice as many px
+    (line,) = small_tiles_warning(boxes(SMALL_TILE_PX / 2), sure, scale=0.5)
+    assert f"about {SMALL_TILE_PX:.0f} px wide" in line and f"{2 * SMALL_TILE_PX} px wide or more" in line
+    # two boxes say nothing of the photo's typical tile
+    assert small_tiles_warning(boxes(SMALL_TILE_PX / 2)[:2], sure[:2]) == []
+
+
+def test_a_photo_of_small_tiles_is_read_with_the_warning(tmp_path: Path) -> None:
+    from vision.pipeline import SMALL_TILE_PX
+
+    large = scene(600, 1000)  # tiles 100 px wide
+    reader = TileReader.load(write_models(tmp_path / "large", detector_rows(large, (384, 640))))
+    assert not any("tiles are small" in w for w in reader.read(large.rgb).warnings)
+    # the same scene at a size where its tiles are narrower than SMALL_TILE_PX
+    width = int(10 * (SMALL_TILE_PX - 4))
+    small = scene(round(width * 0.6), width)
+    reader = TileReader.load(write_models(tmp_path / "small", detector_rows(small, (384, 640))))
+    reading = reader.read(small.rgb)
+    assert len(reading.detections) == 3
+    assert (
+        [w for w in reading.warnings if "tiles are small" in w]
+        == [w for w in reading.warnings if f"about {SMALL_TILE_PX - 4} px wide" in w]
+        != []
+    )

@@ -31,6 +31,7 @@ from vision.letterbox import Letterbox, letterbox
 
 if TYPE_CHECKING:
     from vision.glyphs import GlyphReader
+    from vision.pip_look import PipLook
     from vision.rank_look import RankLook
     from vision.text_look import TextLook
 
@@ -184,6 +185,24 @@ class RankLookConfig:
 
 
 @dataclass(frozen=True)
+class PipLookConfig:
+    """The sidecar's "pip_look" section: a small detector in models/ that finds each dot and stick of
+    a tile, and how the count weighs the suit's ranks (`vision.pip_look`)."""
+
+    file: str
+    # count boxes where the classifier gives a suit's counted ranks (1-9 of dots, 2-9 of bamboo) this
+    above: float = 0.5
+    # a pip scored at least this is counted
+    conf: float = 0.4
+    # NMS: pips overlapping more than this are one (the boxes of slanted sticks overlap)
+    iou: float = 0.6
+    # the weight of each rank the count does not say (1 for the counted rank)
+    floor: float = 0.1
+    # the crop's side (the classifier's margin); the classifier's own crops when the sizes agree
+    imgsz: int = 128
+
+
+@dataclass(frozen=True)
 class ModelsConfig:
     detector: DetectorConfig
     classifier: ClassifierConfig
@@ -191,6 +210,7 @@ class ModelsConfig:
     glyphs: GlyphConfig | None = None
     text_look: TextLookConfig | None = None
     rank_look: RankLookConfig | None = None
+    pip_look: PipLookConfig | None = None
 
 
 def _section(data: dict[str, Any], key: str, where: str) -> dict[str, Any]:
@@ -253,6 +273,7 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
         glyphs = _glyphs(data, where)
         text_look = _text_look(data, where)
         rank_look = _rank_look(data, where)
+        pip_look = _pip_look(data, where)
     except KeyError as error:
         raise ModelError(f"{where}: missing {error}") from None
     except (TypeError, ValueError) as error:
@@ -320,6 +341,8 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             raise ModelError(f"{where}: text_look imgsz must be 16..256, got {text_look.imgsz}")
     if rank_look is not None:
         check_rank_look(rank_look, where)
+    if pip_look is not None:
+        check_pip_look(pip_look, where)
     return ModelsConfig(
         detector=detector,
         classifier=classifier,
@@ -327,6 +350,7 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
         glyphs=glyphs,
         text_look=text_look,
         rank_look=rank_look,
+        pip_look=pip_look,
     )
 
 
@@ -394,6 +418,30 @@ def check_rank_look(rank_look: RankLookConfig, where: str) -> None:
         raise ModelError(f"{where}: rank_look shrink must be in [0, 0.5), got {rank_look.shrink}")
     if not 8 <= rank_look.imgsz <= 256:
         raise ModelError(f"{where}: rank_look imgsz must be 8..256, got {rank_look.imgsz}")
+
+
+def check_pip_look(pip_look: PipLookConfig, where: str) -> None:
+    for key in ("above", "conf", "iou", "floor"):
+        if not 0.0 < getattr(pip_look, key) <= 1.0:
+            raise ModelError(f"{where}: pip_look {key} must be in (0, 1], got {getattr(pip_look, key)}")
+    if not 32 <= pip_look.imgsz <= 512:
+        raise ModelError(f"{where}: pip_look imgsz must be 32..512, got {pip_look.imgsz}")
+
+
+def _pip_look(data: dict[str, Any], where: str) -> PipLookConfig | None:
+    """The optional "pip_look" section; absent or null = no pip look."""
+    if data.get("pip_look") is None:
+        return None
+    section = _section(data, "pip_look", where)
+    default = PipLookConfig(file="")
+    return PipLookConfig(
+        file=str(section["file"]),
+        above=float(section.get("above", default.above)),
+        conf=float(section.get("conf", default.conf)),
+        iou=float(section.get("iou", default.iou)),
+        floor=float(section.get("floor", default.floor)),
+        imgsz=int(section.get("imgsz", default.imgsz)),
+    )
 
 
 def _rank_look(data: dict[str, Any], where: str) -> RankLookConfig | None:
@@ -768,6 +816,7 @@ class TileClassifier:
     text_look: TextLook | None = None
     glyphs: GlyphReader | None = None
     rank_look: RankLook | None = None
+    pip_look: PipLook | None = None
 
     @classmethod
     def from_session(cls, session: ort.InferenceSession, config: ClassifierConfig) -> TileClassifier:
@@ -816,6 +865,13 @@ class TileClassifier:
             tiles = self.glyphs.refine(rgb, xyxy, tiles)
         if self.rank_look is not None:
             tiles = self.rank_look.refine(rgb, xyxy, tiles)
+        pips = self.pip_look
+        if pips is not None:
+            same = pips.config.imgsz == self.size
+            tiles = pips.refine(
+                lambda rows: crops[rows] if same else crop_tiles(rgb, xyxy[rows], pips.config.imgsz, margin),
+                tiles,
+            )
         return tiles, not_tile
 
     @property

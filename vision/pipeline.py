@@ -38,6 +38,7 @@ from vision.onnx_models import (
     odd_and_unsure,
     typical_sides,
 )
+from vision.pip_look import PipLook
 from vision.rank_look import RankLook
 from vision.text_look import TextLook
 from vision.tile_set import COPIES_IN_SET, assign_within_set
@@ -272,6 +273,11 @@ class TileReader:
                 make_session(directory / config.rank_look.file, providers, threads), config.rank_look
             )
             classifier = replace(classifier, rank_look=rank_look)
+        if config.pip_look is not None:
+            pip_look = PipLook.from_session(
+                make_session(directory / config.pip_look.file, providers, threads), config.pip_look
+            )
+            classifier = replace(classifier, pip_look=pip_look)
         return cls(detector=detector, classifier=classifier, grid=grid)
 
     def read_tiles(

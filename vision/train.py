@@ -62,6 +62,7 @@ DEFAULT_PROJECT = Path.home() / ".cache" / "mahjong-train"
 CROP_MARGIN = 0.15
 CLASSIFIER_SIZE = 96
 DETECTOR_SIZE = 512
+PIP_SIZE = 128  # the classifier's crop (`datasets.pips.CROP_SIZE`)
 # the classifier's outputs: the 49 tiles, then "no tile here" (trained on `negative_boxes` crops)
 TRAIN_CLASSES = (*CLASSES, NOT_A_TILE)
 
@@ -439,6 +440,23 @@ def train_detector(run: Run, data: Path, fraction: float) -> None:
     )
 
 
+def train_pip_detector(run: Run, data: Path) -> None:
+    """The dots and sticks of the tile in the middle of a crop (`python -m datasets.pips`)."""
+    model = _cpu_model(run.resume_from or "yolo11n.yaml")
+    model.train(
+        data=str(data / "data.yaml"),
+        **run.train_args(),
+        # the crop is the sample: a mosaic of four would put four middle tiles in one, and the
+        # generator already turns, moves and scales the tile as a detected one lies in its crop
+        mosaic=0.0,
+        degrees=0.0,
+        translate=0.03,
+        scale=0.1,
+        cache="ram",
+        val=True,
+    )
+
+
 def _cpu_model(weights_or_yaml: str) -> Any:
     """An ultralytics YOLO that trains on every core (see `set_torch_threads`)."""
     from ultralytics import YOLO
@@ -793,12 +811,13 @@ def main(argv: list[str] | None = None) -> None:
         help="a data output (or a merge); TRAIN/VAL detector images",
     )
     p.add_argument("--seed", type=int, default=0)
-    for stage in ("detector", "classifier"):
+    sizes = {"detector": DETECTOR_SIZE, "classifier": CLASSIFIER_SIZE, "pip-detector": PIP_SIZE}
+    for stage in ("detector", "classifier", "pip-detector"):
         p = sub.add_parser(stage)
         p.add_argument("--data", type=Path, required=True)
         p.add_argument("--epochs", type=int, default=20)
-        p.add_argument("--imgsz", type=int, default=DETECTOR_SIZE if stage == "detector" else CLASSIFIER_SIZE)
-        p.add_argument("--batch", type=int, default=16 if stage == "detector" else 64)
+        p.add_argument("--imgsz", type=int, default=sizes[stage])
+        p.add_argument("--batch", type=int, default=64 if stage == "classifier" else 16)
         p.add_argument("--project", type=Path, default=DEFAULT_PROJECT)
         p.add_argument("--name", default=stage)
         p.add_argument("--seed", type=int, default=0)
@@ -817,7 +836,7 @@ def main(argv: list[str] | None = None) -> None:
         p.add_argument("--warmup-epochs", type=float, default=Optimiser.warmup_epochs)
         if stage == "detector":
             p.add_argument("--fraction", type=float, default=1.0)
-        else:
+        elif stage == "classifier":
             p.add_argument(
                 "--crop-cut", type=float, default=0.15, help="random crops keep at least 1 - this of the area"
             )
@@ -839,6 +858,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--first", type=Path, required=True)
     p.add_argument("--second", type=Path, required=True)
     p.add_argument("--weight", type=float, default=0.5, help="the first checkpoint's share, 0..1")
+    p.add_argument("--out", type=Path, required=True)
+    p = sub.add_parser("half", help="an ONNX file with its weights stored as float16 (computed as float32)")
+    p.add_argument("--onnx", type=Path, required=True)
     p.add_argument("--out", type=Path, required=True)
     p = sub.add_parser("ensemble", help="two exported classifiers as one ONNX graph (averaged)")
     p.add_argument("--first", type=Path, required=True, help="an exported classifier (.onnx)")
@@ -998,6 +1020,11 @@ def main(argv: list[str] | None = None) -> None:
         if not 0.0 <= args.weight <= 1.0:
             sys.exit(f"soup: --weight must be in 0..1, got {args.weight}")
         soup(args.first, args.second, args.weight, args.out)
+    elif args.stage == "half":
+        from vision.half_weights import half_weights
+
+        before, after = half_weights(args.onnx, args.out)
+        print(f"half: {args.onnx} ({before:,} bytes) -> {args.out} ({after:,} bytes)")
     elif args.stage == "ensemble":
         try:
             join_files(args.first, args.second, args.weight, args.out, args.second_size)
@@ -1027,6 +1054,8 @@ def main(argv: list[str] | None = None) -> None:
         train_detector(_run(args), args.data, args.fraction)
     elif args.stage == "classifier":
         train_classifier(_run(args), args.data, args.crop_cut, args.erasing)
+    elif args.stage == "pip-detector":
+        train_pip_detector(_run(args), args.data)
     else:
         export(
             args.detector,

@@ -192,8 +192,8 @@ def small_tiles_warning(xyxy: np.ndarray, det_score: np.ndarray, scale: float = 
         return []
     width, reliable = float(typical[1]) / scale, SMALL_TILE_PX / scale
     return [
-        f"the tiles are small in this photo (about {width:.0f} px wide; tiles {reliable:.0f} px wide "
-        "or more read best): if tiles are misread, take the photo closer or at full resolution"
+        f"the tiles are small in this photo (about {width:.0f} px wide; under {reliable:.0f} px tiles are "
+        "misread more often): if a tile is wrong, take the photo closer or at full resolution"
     ]
 
 

@@ -332,10 +332,10 @@ def test_small_tiles_get_one_line_saying_so_in_the_photos_own_pixels() -> None:
     sure = np.full(4, 0.9, np.float32)
     assert small_tiles_warning(boxes(SMALL_TILE_PX), sure) == []
     (line,) = small_tiles_warning(boxes(SMALL_TILE_PX / 2), sure)
-    assert f"about {SMALL_TILE_PX / 2:.0f} px wide" in line and f"{SMALL_TILE_PX} px wide or more" in line
+    assert f"about {SMALL_TILE_PX / 2:.0f} px wide" in line and f"under {SMALL_TILE_PX} px tiles" in line
     # a photo read at half its size: the user's photo has tiles twice as wide, and needs twice as many px
     (line,) = small_tiles_warning(boxes(SMALL_TILE_PX / 2), sure, scale=0.5)
-    assert f"about {SMALL_TILE_PX:.0f} px wide" in line and f"{2 * SMALL_TILE_PX} px wide or more" in line
+    assert f"about {SMALL_TILE_PX:.0f} px wide" in line and f"under {2 * SMALL_TILE_PX} px tiles" in line
     # two boxes say nothing of the photo's typical tile
     assert small_tiles_warning(boxes(SMALL_TILE_PX / 2)[:2], sure[:2]) == []
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -18,8 +19,10 @@ from vision.onnx_models import ModelError, PipLookConfig
 from vision.pip_look import DOT, STICK, PipLook, counts, weigh_by_count
 from vision.pipeline import TileReader
 
+Pip = tuple[float, float, float, int, float]  # cx, cy, size, kind, score
 
-def _output(pips: list[tuple[float, float, float, int, float]], anchors: int = 50) -> np.ndarray:
+
+def _output(pips: Sequence[Pip], anchors: int = 50) -> np.ndarray:
     """A (1, 6, anchors) YOLO output with the pips (cx, cy, size, kind, score) and empty anchors."""
     out = np.zeros((1, 6, anchors), np.float32)
     for i, (cx, cy, size, kind, score) in enumerate(pips):
@@ -29,10 +32,10 @@ def _output(pips: list[tuple[float, float, float, int, float]], anchors: int = 5
 
 
 def test_counts_the_pips_of_the_kind_most_found_after_nms() -> None:
-    six_dots = [(20 + 30 * (i % 2), 20 + 30 * (i // 2), 20, DOT, 0.9) for i in range(6)]
-    duplicate = [(21, 21, 20, DOT, 0.8)]  # the same dot again: NMS keeps one
-    weak = [(100, 100, 20, DOT, 0.2)]  # under conf: not a dot
-    stray = [(110, 20, 15, STICK, 0.7)]  # a stick of a neighbour: not of the kind most found
+    six_dots = _six_dots()
+    duplicate: list[Pip] = [(21.0, 21.0, 20.0, DOT, 0.8)]  # the same dot again: NMS keeps one
+    weak: list[Pip] = [(100.0, 100.0, 20.0, DOT, 0.2)]  # under conf: not a dot
+    stray: list[Pip] = [(110.0, 20.0, 15.0, STICK, 0.7)]  # a stick of a neighbour: not of the kind most found
     assert counts(_output(six_dots + duplicate + weak + stray), conf=0.4, iou=0.6) == [(DOT, 6)]
     assert counts(_output([]), conf=0.4, iou=0.6) == [(DOT, 0)]
 
@@ -60,7 +63,7 @@ def test_a_count_no_rank_has_leaves_the_tile_as_read(kind: int, count: int) -> N
     assert np.array_equal(weigh_by_count(tiles, 0, kind, count, floor=0.1), tiles)
 
 
-def _pip_model(path: Path, pips: list[tuple[float, float, float, int, float]], size: int = 128) -> None:
+def _pip_model(path: Path, pips: Sequence[Pip], size: int = 128) -> None:
     """A pip detector that finds the same pips in every crop of a (B, 3, size, size) batch."""
     const = _output(pips)  # (1, 6, A)
     nodes = [
@@ -86,8 +89,8 @@ def _pip_model(path: Path, pips: list[tuple[float, float, float, int, float]], s
     onnx.save(model, str(path))
 
 
-def _six_dots() -> list[tuple[float, float, float, int, float]]:
-    return [(20 + 30 * (i % 2), 20 + 30 * (i // 2), 20, DOT, 0.9) for i in range(6)]
+def _six_dots() -> list[Pip]:
+    return [(20.0 + 30 * (i % 2), 20.0 + 30 * (i // 2), 20.0, DOT, 0.9) for i in range(6)]
 
 
 def test_the_look_reads_a_seven_of_dots_it_counts_six_on_as_six(tmp_path: Path) -> None:

@@ -6,7 +6,11 @@ another (six dots in three rows read as seven, eight as nine). A detector that f
 the reader count them, which no arrangement or dot design changes. The pips' places come from the
 same functions that draw them (`datasets.faces`), so the boxes are exact for every randomised set.
 
-    python -m datasets.pips --out DIR --n 20000 --seed 1 [--workers 2] [--preview 16]
+    python -m datasets.pips --out DIR --n 20000 --seed 1 [--workers 2] [--preview 16]   # composed
+    python -m datasets.pips --out DIR --scenes SCENES... [--seed S]   # cut from randomised scenes
+
+Scene crops are the ones that teach (models/README.md, stage 39): composed crops lack the scenes'
+foreshortened faces, thick tile bodies and touching neighbours.
 """
 
 from __future__ import annotations

@@ -348,6 +348,13 @@ def dot_spots(layout: Layout, rank: int) -> tuple[Spots, float]:
     return _DOTS[rank], _DOT_R[rank]
 
 
+def placed_dots(layout: Layout, rank: int) -> tuple[Spots, float]:
+    """The dots of `rank` (2-9) where the layout puts them, and their radius (face widths)."""
+    centres, radius = dot_spots(layout, rank)
+    spots = placed(layout, centres, rank, radius * 0.9)
+    return spots, min(radius * layout.dot_scale, largest_radius(spots))
+
+
 def palette_colour(p: Palette, key: str, swap: str = "rgb") -> RGB:
     key = swap["rgb".index(key)] if key in "rgb" else key
     return {"r": p.red, "g": p.green, "b": p.blue, "k": p.black}[key]
@@ -444,9 +451,12 @@ def draw_compound_dot(pen: Pen, layout: Layout, cx: float, cy: float, r: float, 
     pen.circle(cx, cy, r * 0.22, fill=inner if layout.dot_disc else p.red if c != p.red else p.blue)
 
 
+ONE_DOT_RADIUS = 0.42  # face widths, about the face centre
+
+
 def draw_one_dot(pen: Pen, recipe: FaceRecipe) -> None:
     p = recipe.palette
-    pen.circle(0.5, 0.5, 0.42, fill=p.green)
+    pen.circle(0.5, 0.5, ONE_DOT_RADIUS, fill=p.green)
     pen.circle(0.5, 0.5, 0.36, fill=p.ground)
     for k in range(16):
         a = k * math.pi / 8
@@ -461,11 +471,16 @@ def draw_one_dot(pen: Pen, recipe: FaceRecipe) -> None:
     pen.circle(0.5, 0.5, 0.06, fill=p.green)
 
 
+def stick_width(recipe: FaceRecipe) -> float:
+    """A stick's width (face widths): the layout's, else the recipe's kind of bamboo's."""
+    return recipe.layout.stick_width or (0.075 if recipe.bamboo == "sticks" else 0.05)
+
+
 def draw_stick(
     pen: Pen, recipe: FaceRecipe, cx: float, cy: float, length: float, colour: RGB, angle: float = 0.0
 ) -> None:
     """One bamboo stick: a rod with a joint in the middle and knobs at the ends."""
-    w = recipe.layout.stick_width or (0.075 if recipe.bamboo == "sticks" else 0.05)
+    w = stick_width(recipe)
     dx, dy = math.sin(angle) * length / 2 * FACE_H / FACE_W, math.cos(angle) * length / 2
     a, b = (cx - dx, cy - dy), (cx + dx, cy + dy)
     pen.line([a, b], colour, w)
@@ -504,6 +519,26 @@ def stick_spots(layout: Layout, rank: int) -> tuple[Spots, float]:
     return _STICKS[rank], _STICK_LENGTH[rank]
 
 
+# (x, y, colour key, angle, length) of each stick on a face, in face units
+StickPoses = list[tuple[float, float, str, float, float]]
+
+
+def placed_sticks(layout: Layout, rank: int) -> StickPoses:
+    """The sticks of `rank` (2-9) where the layout puts them, each with its slant and length."""
+    if rank == 8 and layout.pips == "classic":
+        # the M over W arrangement of the real 8 of bamboo: upright outer sticks, slanted inner ones
+        slant = {0.38: 0.45, 0.62: -0.45, 0.13: 0.0, 0.87: 0.0}
+        poses = []
+        for y in (0.27, 0.73):
+            for x in (0.13, 0.38, 0.62, 0.87):
+                angle = slant[x] * (1 if y < 0.5 else -1)
+                poses.append((x, y, "g", angle, 0.36 if angle == 0.0 else 0.38))
+        return poses
+    spots, length = stick_spots(layout, rank)
+    length *= layout.stick_length
+    return [(x, y, key, 0.0, length) for x, y, key in placed(layout, spots, rank + 10, 0.12)]
+
+
 # the 1 of bamboo's bird of a set's own (`Layout.bird`), drawn from the set's seed
 OWN_BIRDS: dict[str, Callable[[Pen, np.random.Generator, Palette], None]] = {
     "random": draw_random_bird,
@@ -524,20 +559,10 @@ def draw_bamboo(pen: Pen, recipe: FaceRecipe, rank: int) -> None:
             draw_bird(pen, p)
         return
     swap = recipe.layout.dot_colours
-    if rank == 8 and recipe.layout.pips == "classic":
-        # the M over W arrangement of the real 8 of bamboo: upright outer sticks, slanted inner ones
-        sticks = [(x, y, "g") for y in (0.27, 0.73) for x in (0.13, 0.38, 0.62, 0.87)]
-        slant = {0.38: 0.45, 0.62: -0.45, 0.13: 0.0, 0.87: 0.0}
-        for x, y, key in coloured(recipe.layout, sticks, rank + 10):
-            angle = slant[x] * (1 if y < 0.5 else -1)
-            length = 0.36 if angle == 0.0 else 0.38
-            draw_stick(pen, recipe, x, y, length, palette_colour(p, key, swap), angle=angle)
-        return
-    spots, length = stick_spots(recipe.layout, rank)
-    length *= recipe.layout.stick_length
-    sticks = placed(recipe.layout, spots, rank + 10, 0.12)
-    for x, y, key in coloured(recipe.layout, sticks, rank + 10):
-        draw_stick(pen, recipe, x, y, length, palette_colour(p, key, swap))
+    poses = placed_sticks(recipe.layout, rank)
+    keys = coloured(recipe.layout, [(x, y, key) for x, y, key, _, _ in poses], rank + 10)
+    for (x, y, _, angle, length), (_, _, key) in zip(poses, keys, strict=True):
+        draw_stick(pen, recipe, x, y, length, palette_colour(p, key, swap), angle=angle)
 
 
 def draw_bird(pen: Pen, p: Palette) -> None:
@@ -849,10 +874,8 @@ def draw_code(pen: Pen, recipe: FaceRecipe, code: str) -> None:
             if rank == 1:
                 draw_one_dot(pen, recipe)
             else:
-                centres, radius = dot_spots(recipe.layout, rank)
-                spots = coloured(recipe.layout, placed(recipe.layout, centres, rank, radius * 0.9), rank)
-                r = min(radius * recipe.layout.dot_scale, largest_radius(spots))
-                for x, y, key in spots:
+                spots, r = placed_dots(recipe.layout, rank)
+                for x, y, key in coloured(recipe.layout, spots, rank):
                     draw_dot(pen, recipe, x, y, r, key)
         else:
             draw_bamboo(pen, recipe, rank)

@@ -29,12 +29,12 @@ import numpy as np
 from datasets.faces import (
     FACE_H,
     FACE_W,
+    ONE_DOT_RADIUS,
     FaceRecipe,
-    dot_spots,
-    largest_radius,
-    placed,
+    placed_dots,
+    placed_sticks,
     render_face,
-    stick_spots,
+    stick_width,
 )
 from datasets.randomized import random_recipe
 
@@ -63,12 +63,7 @@ def _to_face(recipe: FaceRecipe, x: float, y: float) -> tuple[float, float]:
 def dot_pips(recipe: FaceRecipe, rank: int) -> list[Pip]:
     """The dots of `rank` as `draw_code` places them."""
     inner_w = recipe.layout.art_inset[0] * FACE_W
-    if rank == 1:
-        spots, r = [(0.5, 0.5, "g")], 0.42
-    else:
-        centres, radius = dot_spots(recipe.layout, rank)
-        spots = placed(recipe.layout, centres, rank, radius * 0.9)
-        r = min(radius * recipe.layout.dot_scale, largest_radius(spots))
+    spots, r = ([(0.5, 0.5, "g")], ONE_DOT_RADIUS) if rank == 1 else placed_dots(recipe.layout, rank)
     pips = []
     for x, y, _ in spots:
         cx, cy = _to_face(recipe, x, y)
@@ -78,24 +73,11 @@ def dot_pips(recipe: FaceRecipe, rank: int) -> list[Pip]:
 
 
 def stick_pips(recipe: FaceRecipe, rank: int) -> list[Pip]:
-    """The sticks of `rank` (2-9) as `draw_bamboo` places them."""
-    layout = recipe.layout
-    if rank == 8 and layout.pips == "classic":
-        slant = {0.38: 0.45, 0.62: -0.45, 0.13: 0.0, 0.87: 0.0}
-        sticks = [
-            (x, y, slant[x] * (1 if y < 0.5 else -1), 0.36 if slant[x] == 0.0 else 0.38)
-            for y in (0.27, 0.73)
-            for x in (0.13, 0.38, 0.62, 0.87)
-        ]
-    else:
-        spots, length = stick_spots(layout, rank)
-        length *= layout.stick_length
-        sticks = [(x, y, 0.0, length) for x, y, _ in placed(layout, spots, rank + 10, 0.12)]
-    width = layout.stick_width or (0.075 if recipe.bamboo == "sticks" else 0.05)
-    inner_w = layout.art_inset[0] * FACE_W
-    pad = width * 0.8 * inner_w
+    """The sticks of `rank` (2-9) as `draw_bamboo` places them, the knobs at their ends included."""
+    inner_w = recipe.layout.art_inset[0] * FACE_W
+    pad = stick_width(recipe) * 0.8 * inner_w
     pips = []
-    for x, y, angle, length in sticks:
+    for x, y, _, angle, length in placed_sticks(recipe.layout, rank):
         dx, dy = math.sin(angle) * length / 2 * FACE_H / FACE_W, math.cos(angle) * length / 2
         (ax, ay), (bx, by) = _to_face(recipe, x - dx, y - dy), _to_face(recipe, x + dx, y + dy)
         pips.append(Pip(1, (min(ax, bx) - pad, min(ay, by) - pad, max(ax, bx) + pad, max(ay, by) + pad)))

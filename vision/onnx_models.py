@@ -646,15 +646,22 @@ def odd_and_unsure(
 
 def decode_yolo(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray]:
     """Raw YOLO head (1, 4 + nc, A) of (cx, cy, w, h, class scores) -> xyxy (N, 4), score (N,)."""
+    xyxy, scores, _ = decode_yolo_classes(output, conf)
+    return xyxy, scores
+
+
+def decode_yolo_classes(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`decode_yolo` with each box's likeliest class (N,) too."""
     if output.ndim != 3 or output.shape[0] != 1 or output.shape[1] < 5:
         raise ModelError(f"detector output must be (1, 4 + classes, anchors), got {output.shape}")
     rows = output[0].T  # (A, 4 + nc)
-    scores = rows[:, 4:].max(axis=1)
+    class_id = rows[:, 4:].argmax(axis=1)
+    scores = rows[np.arange(len(rows)), 4 + class_id]
     mask = scores >= conf
-    rows, scores = rows[mask], scores[mask]
+    rows, scores, class_id = rows[mask], scores[mask], class_id[mask]
     cx, cy, w, h = rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3]
     xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
-    return xyxy.astype(np.float32), scores.astype(np.float32)
+    return xyxy.astype(np.float32), scores.astype(np.float32), class_id.astype(np.int64)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.classes import CLASSES
-from vision.onnx_models import ModelError, PipLookConfig, decode_yolo, nms
+from vision.onnx_models import ModelError, PipLookConfig, decode_yolo_classes, nms, run_batched
 
 DOT, STICK = 0, 1
 PIP_NAMES = ("dot", "stick")  # the detector's classes (`datasets.pips.PIP_CLASSES`)
@@ -37,26 +37,14 @@ def counts(output: np.ndarray, conf: float, iou: float) -> list[tuple[int, int]]
     """Per crop of a (B, 6, A) YOLO output: (kind most found, how many of it)."""
     found = []
     for rows in output:
-        xyxy, score, kind = decode_yolo_kinds(rows[None], conf)
-        keep = nms(xyxy, score, iou)
-        kinds = kind[keep]
+        xyxy, score, kind = decode_yolo_classes(rows[None], conf)
+        kinds = kind[nms(xyxy, score, iou)]
         if not len(kinds):
             found.append((DOT, 0))
             continue
         most = int(np.bincount(kinds, minlength=2).argmax())
         found.append((most, int((kinds == most).sum())))
     return found
-
-
-def decode_yolo_kinds(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(1, 4 + K, A) -> xyxy (N, 4), score (N,), kind (N,) of the anchors whose best class >= conf."""
-    rows = output[0].T
-    scores = rows[:, 4:]
-    kind = scores.argmax(axis=1)
-    best = scores[np.arange(len(rows)), kind]
-    keep = best >= conf
-    xyxy, score = decode_yolo(output, conf)
-    return xyxy, score, kind[keep]
 
 
 def weigh_by_count(tiles: np.ndarray, row: int, kind: int, count: int, floor: float) -> np.ndarray:
@@ -79,6 +67,7 @@ def weigh_by_count(tiles: np.ndarray, row: int, kind: int, count: int, floor: fl
 class PipLook:
     session: ort.InferenceSession
     input_name: str
+    fixed_batch: int | None  # None when the batch dimension is dynamic
     config: PipLookConfig
 
     @classmethod
@@ -90,20 +79,16 @@ class PipLook:
         shape = outputs[0].shape
         if len(shape) != 3 or (isinstance(shape[1], int) and shape[1] != 4 + len(PIP_NAMES)):
             raise ModelError(f"pip look: expected a (B, 6, anchors) output, got {shape}")
-        return cls(session=session, input_name=inputs[0].name, config=config)
+        batch = inputs[0].shape[0]
+        fixed_batch = batch if isinstance(batch, int) else None
+        return cls(session=session, input_name=inputs[0].name, fixed_batch=fixed_batch, config=config)
 
     def count(self, crops: np.ndarray) -> list[tuple[int, int]]:
         """(kind, count) per (N, S, S, 3) uint8 RGB crop."""
         if not len(crops):
             return []
-        batch = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-        fixed = self.session.get_inputs()[0].shape[0]
-        step = fixed if isinstance(fixed, int) else len(batch)
-        out = [
-            self.session.run(None, {self.input_name: batch[i : i + step]})[0]
-            for i in range(0, len(batch), step)
-        ]
-        return counts(np.concatenate(out), self.config.conf, self.config.iou)
+        flat = run_batched(self.session, self.input_name, self.fixed_batch, crops)
+        return counts(flat.reshape(len(crops), 4 + len(PIP_NAMES), -1), self.config.conf, self.config.iou)
 
     def refine(self, crops_of: Callable[[np.ndarray], np.ndarray], tiles: np.ndarray) -> np.ndarray:
         """`tiles` (N, 49) with each counted box's suit shared out again by its count; `crops_of(rows)`

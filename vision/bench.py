@@ -322,13 +322,20 @@ class Summary:
     errors: int
 
 
-def summarise(name: str, results: Sequence[PhotoResult]) -> Summary:
-    right = sum(r.counts.right for r in results)
-    extra = sum(r.counts.extra for r in results)
-    missed = sum(r.counts.missed for r in results)
+def precision_recall_f1(counts: Iterable[TileCounts]) -> tuple[float, float, float]:
+    """Per-tile precision, recall and F1 over the photos' counts together (0 where undefined)."""
+    rows = list(counts)
+    right = sum(c.right for c in rows)
+    extra = sum(c.extra for c in rows)
+    missed = sum(c.missed for c in rows)
     precision = right / (right + extra) if right + extra else 0.0
     recall = right / (right + missed) if right + missed else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1
+
+
+def summarise(name: str, results: Sequence[PhotoResult]) -> Summary:
+    precision, recall, f1 = precision_recall_f1(r.counts for r in results)
     confusions: Counter[tuple[str, str]] = Counter()
     for r in results:
         confusions.update(r.counts.confusions)
@@ -366,13 +373,18 @@ def _photo_bytes(path: Path, long_side: int | None) -> tuple[bytes, float]:
         return path.read_bytes(), 1.0
     rgb = read_image(path).rgb
     factor = long_side / max(rgb.shape[:2])
-    size = (round(rgb.shape[1] * factor), round(rgb.shape[0] * factor))
+    return resized_jpeg(rgb, factor), factor
+
+
+def resized_jpeg(rgb: np.ndarray, factor: float) -> bytes:
+    """`rgb` resized by `factor` and encoded as a phone would save it (JPEG, quality 92)."""
+    size = (max(1, round(rgb.shape[1] * factor)), max(1, round(rgb.shape[0] * factor)))
     interpolation = cv2.INTER_CUBIC if factor > 1 else cv2.INTER_AREA
     resized = cv2.cvtColor(cv2.resize(rgb, size, interpolation=interpolation), cv2.COLOR_RGB2BGR)
     ok, data = cv2.imencode(".jpg", resized, [cv2.IMWRITE_JPEG_QUALITY, 92])
     if not ok:
         raise ImageError("cannot re-encode the photo")
-    return data.tobytes(), factor
+    return data.tobytes()
 
 
 def _timed_read(reader: TileReader, path: Path, options: Options) -> tuple[Reading, dict[str, float], float]:
@@ -458,16 +470,6 @@ def true_short_side(true_xyxy: np.ndarray) -> float | None:
     return float(np.median(long_short_sides(true_xyxy)[:, 1]))
 
 
-def shrunk_jpeg(rgb: np.ndarray, factor: float) -> bytes:
-    """`rgb` shrunk by `factor` (< 1) and encoded as a phone would save it (JPEG, quality 92)."""
-    size = (max(1, round(rgb.shape[1] * factor)), max(1, round(rgb.shape[0] * factor)))
-    small = cv2.cvtColor(cv2.resize(rgb, size, interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2BGR)
-    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    if not ok:
-        raise ImageError("cannot re-encode the photo")
-    return data.tobytes()
-
-
 def bench_tile_sizes(
     reader: TileReader, directory: Path, short_sides: Sequence[int], options: Options = Options()
 ) -> list[SizeResult]:
@@ -494,7 +496,7 @@ def bench_tile_sizes(
             if factor > 1.0:
                 continue
             try:
-                small = read_image(shrunk_jpeg(rgb, factor)).rgb
+                small = read_image(resized_jpeg(rgb, factor)).rgb
             except ImageError:
                 continue  # a close-up shrunk under the smallest photo read: no photo anyone takes
             det = reader.read(small).detections
@@ -508,22 +510,13 @@ def bench_tile_sizes(
         SizeResult(
             side,
             len(counts[side]),
-            round(_f1(counts[side]), 4),
+            round(precision_recall_f1(counts[side])[2], 4),
             sum(c.exact for c in counts[side]),
             missed_boxes[side],
-            round(_f1(as_rendered[side]), 4),
+            round(precision_recall_f1(as_rendered[side])[2], 4),
         )
         for side in short_sides
     ]
-
-
-def _f1(counts: Sequence[TileCounts]) -> float:
-    right = sum(c.right for c in counts)
-    extra = sum(c.extra for c in counts)
-    missed = sum(c.missed for c in counts)
-    precision = right / (right + extra) if right + extra else 0.0
-    recall = right / (right + missed) if right + missed else 0.0
-    return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -208,7 +209,7 @@ def render_sample(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
 
 
 def scene_crops(
-    meta: dict[str, object], rgb: np.ndarray, rng: np.random.Generator, min_visible: float = 0.95
+    meta: dict[str, Any], rgb: np.ndarray, rng: np.random.Generator, min_visible: float = 0.95
 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, str]]:
     """Crops of the dots and bamboo tiles of one rendered scene of the randomised style, cut as the
     classifier cuts a detected tile, with their pips' boxes: (RGB crop, boxes (N, 4), classes (N,),
@@ -220,10 +221,10 @@ def scene_crops(
     """
     from vision.crops import crop_tiles, square_crop_boxes
 
-    recipe = random_recipe(int(meta["variant"]))  # type: ignore[call-overload]
+    recipe = random_recipe(int(meta["variant"]))
     face_rect = np.array([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]], np.float32)
     out = []
-    for tile in meta["tiles"]:  # type: ignore[attr-defined]
+    for tile in meta["tiles"]:
         code = tile["code"]
         if code not in PIP_CODES or not tile["face_up"] or tile["visible"] < min_visible:
             continue
@@ -261,11 +262,16 @@ def _scene_job(args: tuple[Path, Path, int, int]) -> int:
     split = "val" if int(meta["seed"]) % val_every == 0 else "train"
     crops = scene_crops(meta, rgb, rng)
     for k, (crop, boxes, classes, _) in enumerate(crops):
-        name = f"{meta_path.parent.parent.name}_{meta_path.stem}_{k:02d}"
-        bgr = cv2.cvtColor(crop, cv2.COLOR_RGB2BGR)
-        cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), bgr, [cv2.IMWRITE_JPEG_QUALITY, 95])
-        (out / "labels" / split / f"{name}.txt").write_text(_yolo_lines(boxes, classes))
+        _save(out / split, f"{meta_path.parent.parent.name}_{meta_path.stem}_{k:02d}", crop, boxes, classes)
     return len(crops)
+
+
+def _save(split_dir: Path, name: str, crop: np.ndarray, boxes: np.ndarray, classes: np.ndarray) -> None:
+    """One RGB crop and its labels, as YOLO reads them (`split_dir` is OUT/train or OUT/val)."""
+    out, split = split_dir.parent, split_dir.name
+    bgr = cv2.cvtColor(crop, cv2.COLOR_RGB2BGR)
+    cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), bgr, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    (out / "labels" / split / f"{name}.txt").write_text(_yolo_lines(boxes, classes))
 
 
 def _yolo_lines(boxes: np.ndarray, classes: np.ndarray) -> str:
@@ -281,10 +287,7 @@ def _yolo_lines(boxes: np.ndarray, classes: np.ndarray) -> str:
 def _write(args: tuple[Path, int, str]) -> str:
     out, seed, split = args
     crop, boxes, classes, code = render_sample(seed)
-    name = f"{seed:07d}"
-    bgr = cv2.cvtColor(crop, cv2.COLOR_RGB2BGR)
-    cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), bgr, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    (out / "labels" / split / f"{name}.txt").write_text(_yolo_lines(boxes, classes))
+    _save(out / split, f"{seed:07d}", crop, boxes, classes)
     return code
 
 

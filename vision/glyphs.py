@@ -14,9 +14,9 @@ number in a corner or along an edge. Where the sidecar's `bonus_above` is set, t
 reads their names in windows at the face's corners: the character (梅 蘭 菊 竹 春 夏 秋 冬) alone, or
 part of the English name (PLUM ... WINTER), matched by the longest run of letters it shares with the
 text read; with `bonus_words`, where no character is found, also the English name in strips along
-each edge. The strips are 48 px lines up to four times as long: they cost several times what the
-windows do, so they are a choice. Numbers are not read: a lone 1 or 一 is too often a stroke of a
-picture.
+the top and bottom of the face at its likely upright turns. The strips are 48 px lines up to four
+times as long: they cost several times what the windows do, so they are a choice. Numbers are not
+read: a lone 1 or 一 is too often a stroke of a picture.
 """
 
 from __future__ import annotations
@@ -162,10 +162,12 @@ def face_windows(face: np.ndarray) -> list[np.ndarray]:
     return windows
 
 
-def edge_strips(face: np.ndarray) -> list[np.ndarray]:
-    """Strips along each edge of `face`, turned so the edge reads left to right in one of them."""
+def edge_strips(face: np.ndarray, turns: Sequence[int] = (0, 1, 2, 3)) -> list[np.ndarray]:
+    """Strips along the top and bottom of `face` at each of its quarter `turns` (by default every
+    edge, each turned so it reads left to right in one strip). Names run along the top or bottom of
+    an upright face: a face with two likely upright turns needs only those turns' strips."""
     strips = []
-    for turn in range(4):
+    for turn in turns:
         turned = np.rot90(face, turn)
         height = turned.shape[0]
         for top in (0.0, 1.0 - STRIP_HEIGHT):
@@ -274,9 +276,8 @@ class GlyphReader:
         """(N, 8) for boxes (N, 4): per BONUS face, how surely the box shows its name: a character
         alone, or part of an English name, in a corner window (at the box's likely upright turns),
         or else, with `bonus_words` and where no window reads one, an English name in a strip
-        along an edge."""
+        along the top or bottom of the face at one of its likely upright turns."""
         looks = [self.face(rgb, xyxy, min(self.config.shrink, 0.03)) for xyxy in boxes]
-        faces = [face for face, _ in looks]
         windows, owner = [], []
         for row, (face, turns) in enumerate(looks):
             for turn in turns:
@@ -297,7 +298,8 @@ class GlyphReader:
             return scores
         strips, strip_owner = [], []
         for unnamed_row in unnamed:
-            found = edge_strips(faces[unnamed_row])
+            face, turns = looks[unnamed_row]
+            found = edge_strips(face, turns)
             strips += found
             strip_owner += [int(unnamed_row)] * len(found)
         texts = {}

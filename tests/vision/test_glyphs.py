@@ -277,6 +277,11 @@ def test_windows_sit_at_the_corners_and_each_edge_reads_left_to_right_in_one_str
     assert len(strips) == 8
     # turned a quarter anticlockwise, the right edge becomes the top strip, read along its length
     assert any(s.shape[1] == 100 and s[:5].min() == 255 for s in strips)
+    # a face standing upright or upside down is read along its top and bottom only: the marked
+    # long edge is in none of its strips
+    upright = edge_strips(face, (0, 2))
+    assert len(upright) == 4 and all(s.shape[1] == 80 for s in upright)
+    assert all(s[:, -5:].min() == 255 for s in upright[:2])
     assert face_windows(np.zeros((4, 4, 3), np.uint8)) == []
 
 
@@ -303,19 +308,31 @@ def _named_face(word: str, edge: int) -> np.ndarray:
     return photo
 
 
-@pytest.mark.parametrize("edge", [0, 1, 2, 3])
-def test_the_recogniser_reads_an_english_name_along_any_edge_when_asked(
-    glyph_reader: GlyphReader, edge: int
+@pytest.mark.parametrize(("edge", "sideways"), [(0, False), (2, False), (0, True), (2, True)])
+def test_the_recogniser_reads_an_english_name_along_the_top_or_bottom_when_asked(
+    glyph_reader: GlyphReader, edge: int, sideways: bool
 ) -> None:
-    box = np.array([[20, 20, 116, 148]], np.float32)
+    def photo(word: str) -> np.ndarray:
+        upright = _named_face(word, edge)
+        return np.ascontiguousarray(np.rot90(upright)) if sideways else upright
+
+    # the tile stands upright (or upside down), or lies on its side: its box is wider than tall
+    box = np.array([[20, 20, 148, 116] if sideways else [20, 20, 116, 148]], np.float32)
     words = replace(glyph_reader, config=GlyphConfig(bonus_above=0.3, bonus_words=True))
     for word, code in (("SPRING", "S1"), ("ORCHID", "F2"), ("WINTER", "S4")):
-        scores = words.bonus_scores(_named_face(word, edge), box)[0]
+        scores = words.bonus_scores(photo(word), box)[0]
         assert BONUS[int(scores.argmax())] == code, (word, edge, np.round(scores, 2))
         assert scores.max() > 0.6
         # without the strips only the corners are read: they add to nothing the strips found
-        assert (glyph_reader.bonus_scores(_named_face(word, edge), box) <= scores + 1e-9).all()
-    assert words.bonus_scores(_named_face("", edge), box).max() < 0.2
+        assert (glyph_reader.bonus_scores(photo(word), box) <= scores + 1e-9).all()
+    assert words.bonus_scores(photo(""), box).max() < 0.2
+
+
+def test_a_name_along_the_long_side_of_a_standing_tile_is_not_read(glyph_reader: GlyphReader) -> None:
+    # names run along the short edges of an upright face; its long sides' strips are not read
+    box = np.array([[20, 20, 116, 148]], np.float32)
+    words = replace(glyph_reader, config=GlyphConfig(bonus_above=0.3, bonus_words=True))
+    assert words.bonus_scores(_named_face("SPRING", 1), box).max() < 0.2
 
 
 def test_a_character_alone_in_a_corner_names_the_tile_and_spares_reading_the_edges(
@@ -338,14 +355,15 @@ def test_a_character_alone_in_a_corner_names_the_tile_and_spares_reading_the_edg
             return steps
 
     photo, box = np.zeros((60, 60, 3), np.uint8), np.array([[5, 5, 45, 55]], np.float32)  # a tall box
-    for autumn, words, lines in ((True, True, [8, 0]), (False, True, [8, 8]), (False, False, [8])):
+    for autumn, words, lines in ((True, True, [8, 0]), (False, True, [8, 4]), (False, False, [8])):
         reader = replace(glyph_reader, config=GlyphConfig(bonus_above=0.3, bonus_words=words))
         fake = Recogniser(autumn)
         object.__setattr__(reader, "read_lines", fake)  # frozen dataclass: swap the method on this copy
         scores = reader.bonus_scores(photo, box)[0]
         expected = np.eye(len(BONUS))[BONUS.index("S3")] if autumn else np.zeros(len(BONUS))
         np.testing.assert_allclose(scores, expected)
-        # four corners upright and upside down; the edges only if asked and no corner held a name
+        # four corners upright and upside down; top and bottom upright and upside down only if
+        # asked and no corner held a name
         assert fake.lines == lines
 
 
@@ -401,7 +419,7 @@ def test_part_of_an_english_name_in_a_corner_counts_but_does_not_spare_the_strip
             return steps
 
     photo, box = np.zeros((60, 60, 3), np.uint8), np.array([[5, 5, 45, 55]], np.float32)
-    for words, lines in ((False, [8]), (True, [8, 8])):
+    for words, lines in ((False, [8]), (True, [8, 4])):
         reader = replace(glyph_reader, config=GlyphConfig(bonus_above=0.3, bonus_words=words))
         fake = Recogniser()
         object.__setattr__(reader, "read_lines", fake)

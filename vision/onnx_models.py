@@ -508,7 +508,8 @@ def _embedded_names(session: ort.InferenceSession) -> list[str] | None:
     return [str(n) for n in parsed] if isinstance(parsed, list) else None
 
 
-def _static(dim: object) -> int | None:
+def static_dim(dim: object) -> int | None:
+    """A model dimension's size where the file fixes it (a positive int), else None (symbolic)."""
     return dim if isinstance(dim, int) and dim > 0 else None
 
 
@@ -518,7 +519,7 @@ def _rgb_nchw_input(session: ort.InferenceSession, what: str) -> tuple[str, tupl
     if len(inputs) != 1 or len(inputs[0].shape) != 4:
         raise ModelError(f"{what} must have one NCHW input")
     batch, channels, height, width = inputs[0].shape
-    if _static(channels) not in (None, 3):
+    if static_dim(channels) not in (None, 3):
         raise ModelError(f"{what} input must have 3 channels, got {channels}")
     return inputs[0].name, (batch, height, width)
 
@@ -676,7 +677,7 @@ class TileDetector:
     @classmethod
     def from_session(cls, session: ort.InferenceSession, config: DetectorConfig) -> TileDetector:
         input_name, (_, height, width) = _rgb_nchw_input(session, "detector")
-        hw = (_static(height) or config.imgsz[0], _static(width) or config.imgsz[1])
+        hw = (static_dim(height) or config.imgsz[0], static_dim(width) or config.imgsz[1])
         if hw != config.imgsz:
             raise ModelError(f"detector input is {hw[0]}x{hw[1]} but {SIDECAR} says {config.imgsz}")
         # The embedded names are not checked: a single-class ultralytics run calls its class "item".
@@ -794,11 +795,11 @@ def checked_classifier(
     its training folders' names, they are `expected` in order."""
     input_name, (batch, height, width) = _rgb_nchw_input(session, what)
     for dim in (height, width):
-        if _static(dim) not in (None, imgsz):
+        if static_dim(dim) not in (None, imgsz):
             raise ModelError(f"{what} input is {height}x{width} but {size_from} says {imgsz}")
     outputs = session.get_outputs()
     classes = outputs[0].shape[-1] if outputs and outputs[0].shape else None
-    if _static(classes) not in (None, len(expected)):
+    if static_dim(classes) not in (None, len(expected)):
         raise ModelError(f"{what} has {classes} outputs, expected {len(expected)}")
     embedded = _embedded_names(session)
     if embedded is not None:
@@ -806,7 +807,7 @@ def checked_classifier(
         trained = tuple(re.sub(r"^\d+_", "", name) for name in embedded)
         if trained != expected:
             raise ModelError(f"{what} was trained on classes {_diff(trained, expected)}, not {names_from}")
-    return input_name, _static(batch)
+    return input_name, static_dim(batch)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.classes import CLASSES
-from vision.onnx_models import ModelError, PipLookConfig, decode_yolo_classes, nms, run_batched
+from vision.onnx_models import ModelError, PipLookConfig, decode_yolo_classes, nms, run_batched, static_dim
 
 DOT, STICK = 0, 1
 PIP_NAMES = ("dot", "stick")  # the detector's classes (`datasets.pips.PIP_CLASSES`)
@@ -79,8 +79,7 @@ class PipLook:
         shape = outputs[0].shape
         if len(shape) != 3 or (isinstance(shape[1], int) and shape[1] != 4 + len(PIP_NAMES)):
             raise ModelError(f"pip look: expected a (B, 6, anchors) output, got {shape}")
-        batch = inputs[0].shape[0]
-        fixed_batch = batch if isinstance(batch, int) else None
+        fixed_batch = static_dim(inputs[0].shape[0])
         return cls(session=session, input_name=inputs[0].name, fixed_batch=fixed_batch, config=config)
 
     def count(self, crops: np.ndarray) -> list[tuple[int, int]]:

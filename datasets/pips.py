@@ -262,13 +262,12 @@ def _scene_job(args: tuple[Path, Path, int, int]) -> int:
     split = "val" if int(meta["seed"]) % val_every == 0 else "train"
     crops = scene_crops(meta, rgb, rng)
     for k, (crop, boxes, classes, _) in enumerate(crops):
-        _save(out / split, f"{meta_path.parent.parent.name}_{meta_path.stem}_{k:02d}", crop, boxes, classes)
+        _save(out, split, f"{meta_path.parent.parent.name}_{meta_path.stem}_{k:02d}", crop, boxes, classes)
     return len(crops)
 
 
-def _save(split_dir: Path, name: str, crop: np.ndarray, boxes: np.ndarray, classes: np.ndarray) -> None:
-    """One RGB crop and its labels, as YOLO reads them (`split_dir` is OUT/train or OUT/val)."""
-    out, split = split_dir.parent, split_dir.name
+def _save(out: Path, split: str, name: str, crop: np.ndarray, boxes: np.ndarray, classes: np.ndarray) -> None:
+    """One RGB crop and its labels under `out`, as YOLO reads them (`split` is train or val)."""
     bgr = cv2.cvtColor(crop, cv2.COLOR_RGB2BGR)
     cv2.imwrite(str(out / "images" / split / f"{name}.jpg"), bgr, [cv2.IMWRITE_JPEG_QUALITY, 95])
     (out / "labels" / split / f"{name}.txt").write_text(_yolo_lines(boxes, classes))
@@ -287,7 +286,7 @@ def _yolo_lines(boxes: np.ndarray, classes: np.ndarray) -> str:
 def _write(args: tuple[Path, int, str]) -> str:
     out, seed, split = args
     crop, boxes, classes, code = render_sample(seed)
-    _save(out / split, f"{seed:07d}", crop, boxes, classes)
+    _save(out, split, f"{seed:07d}", crop, boxes, classes)
     return code
 
 

@@ -26,9 +26,10 @@ from vision.imageio import read_image
 from vision.onnx_models import GlyphConfig, TextLookConfig
 from vision.text_look import TURNS, face_crops
 
-# PP-OCRv4's recogniser: its input, and its backbone's last output (480 channels, pooled to one row)
+# a PP-OCR recogniser's input; its backbone ends in its one average pool, to one row (PP-OCRv4's
+# 480 channels, PP-OCRv6's 384), named as the pool's output
 RECOGNISER_INPUT = "x"
-BACKBONE_OUTPUT = "p2o.AveragePool.1"
+BACKBONE_OUTPUT = "p2o.AveragePool.1"  # PP-OCRv4's
 FUSED_INPUT = "images"
 FUSED_OUTPUT = "probs"
 OPSET = 12
@@ -50,21 +51,69 @@ class Head:
     out_bias: np.ndarray  # (49,)
 
 
+def backbone_output(recogniser: onnx.ModelProto) -> str:
+    """The name of the recogniser's backbone output: its one average pool's."""
+    pools = [node.output[0] for node in recogniser.graph.node if node.op_type == "AveragePool"]
+    if len(pools) != 1:
+        raise TextLookError(f"the recogniser has {len(pools)} average pools, not one: not PP-OCR's")
+    return pools[0]
+
+
 def backbone(recogniser: onnx.ModelProto) -> onnx.ModelProto:
-    """The recogniser cut after its backbone: (N, 3, 48, W) lines in -1..1 -> (N, 480, 1, W / 8)."""
-    produced = {name for node in recogniser.graph.node for name in node.output}
-    if BACKBONE_OUTPUT not in produced:
-        raise TextLookError(f"the recogniser has no output {BACKBONE_OUTPUT}: not PP-OCRv4's")
+    """The recogniser cut after its backbone: (N, 3, 48, W) lines in -1..1 -> (N, C, 1, W / 8)."""
+    output = backbone_output(recogniser)
     # the extractor wants every cut's type declared: shape inference declares them
     typed = onnx.shape_inference.infer_shapes(recogniser)
-    if BACKBONE_OUTPUT not in {info.name for info in typed.graph.value_info}:
-        typed.graph.value_info.append(helper.make_tensor_value_info(BACKBONE_OUTPUT, TensorProto.FLOAT, None))
-    return onnx.utils.Extractor(typed).extract_model([RECOGNISER_INPUT], [BACKBONE_OUTPUT])
+    if output not in {info.name for info in typed.graph.value_info}:
+        typed.graph.value_info.append(helper.make_tensor_value_info(output, TensorProto.FLOAT, None))
+    return onnx.utils.Extractor(typed).extract_model([RECOGNISER_INPUT], [output])
 
 
-def recogniser(config: GlyphConfig | None = None) -> onnx.ModelProto:
-    """The glyph look's recogniser, as installed with its package."""
-    return onnx.load(str(locate(config or GlyphConfig())))
+def recogniser(path: Path | None = None) -> onnx.ModelProto:
+    """The recogniser in `path`, or the glyph look's as installed with its package."""
+    return onnx.load(str(path or locate(GlyphConfig())))
+
+
+def _attribute(node: onnx.NodeProto, name: str, default: list[int]) -> list[int]:
+    found = [a for a in node.attribute if a.name == name]
+    return list(found[0].ints) if found else default
+
+
+def explicit_pads(model: onnx.ModelProto, size: int) -> onnx.ModelProto:
+    """`model` with its input made (N, 3, size, size) and every SAME_UPPER convolution and pool given
+    the explicit pads that size asks for: onnx2torch (`vision.text_look_tune`) cannot convert
+    SAME_UPPER, which PP-OCRv6's backbone uses, and the text look reads one size only."""
+    out = onnx.ModelProto()
+    out.CopyFrom(model)
+    dims = out.graph.input[0].type.tensor_type.shape.dim
+    for axis in (2, 3):
+        dims[axis].ClearField("dim_param")
+        dims[axis].dim_value = size
+    typed = onnx.shape_inference.infer_shapes(out)
+    shapes = {
+        info.name: [d.dim_value for d in info.type.tensor_type.shape.dim]
+        for info in [*typed.graph.value_info, *typed.graph.input]
+    }
+    weights = {tensor.name: list(tensor.dims) for tensor in out.graph.initializer}
+    for node in out.graph.node:
+        auto = [a for a in node.attribute if a.name == "auto_pad"]
+        if not auto or auto[0].s != b"SAME_UPPER":
+            continue
+        conv_kernel = weights.get(node.input[1], [])[2:] if node.op_type == "Conv" else []
+        kernel = _attribute(node, "kernel_shape", conv_kernel)
+        strides = _attribute(node, "strides", [1, 1])
+        dilations = _attribute(node, "dilations", [1, 1])
+        begin, end = [], []
+        if node.input[0] not in shapes:
+            raise TextLookError(f"explicit pads: no shape known for {node.name}'s input")
+        lengths = shapes[node.input[0]][2:]
+        for length, k, stride, dilation in zip(lengths, kernel, strides, dilations, strict=True):
+            total = max(0, (-(-length // stride) - 1) * stride + (k - 1) * dilation + 1 - length)
+            begin.append(total // 2)
+            end.append(total - total // 2)  # SAME_UPPER: the odd pixel at the end
+        node.attribute.remove(auto[0])
+        node.attribute.append(helper.make_attribute("pads", begin + end))
+    return out
 
 
 def backbone_session(model: onnx.ModelProto, threads: int = 2) -> ort.InferenceSession:
@@ -78,7 +127,7 @@ def features(session: ort.InferenceSession, crops: np.ndarray) -> np.ndarray:
     """(N, F) backbone features of (N, S, S, 3) uint8 RGB crops, flattened channel by channel."""
     # a square crop at the line height is already a line: line_input only scales its values
     lines = np.stack([line_input(crop) for crop in crops])
-    out = session.run([BACKBONE_OUTPUT], {RECOGNISER_INPUT: lines})[0]
+    out = session.run(None, {RECOGNISER_INPUT: lines})[0]
     return out.reshape(len(crops), -1)
 
 
@@ -179,13 +228,14 @@ def _constant(name: str, value: np.ndarray) -> TensorProto:
 def fused_model(cut: onnx.ModelProto, head: Head, size: int) -> onnx.ModelProto:
     """One model: (N, 3, size, size) RGB crops in 0..1 -> the backbone (`cut`) -> the head -> (N, 49)
     probabilities, with the class names embedded as an ultralytics export embeds them."""
-    graph = cut.graph
+    output = cut.graph.output[0].name
+    graph = explicit_pads(cut, size).graph
     before = [
         helper.make_node("Mul", [FUSED_INPUT, "tl_two"], ["tl_doubled"]),
         helper.make_node("Sub", ["tl_doubled", "tl_one"], [RECOGNISER_INPUT]),
     ]
     after = [
-        helper.make_node("Flatten", [BACKBONE_OUTPUT], ["tl_features"], axis=1),
+        helper.make_node("Flatten", [output], ["tl_features"], axis=1),
         helper.make_node("Sub", ["tl_features", "tl_mean"], ["tl_centred"]),
         helper.make_node("Div", ["tl_centred", "tl_scale"], ["tl_standard"]),
         helper.make_node("MatMul", ["tl_standard", "tl_hidden_weight"], ["tl_hidden_product"]),
@@ -237,22 +287,33 @@ def text_look_section(config: TextLookConfig) -> dict[str, object]:
     return asdict(replace(config, file=TEXT_LOOK_FILE))
 
 
-def write_features(scenes: Path, out: Path, config: TextLookConfig, limit: int | None) -> int:
-    """`scene_features` of `scenes` saved to `out` (.npz: features, labels); the tiles read."""
-    x, y = scene_features(scenes, backbone_session(backbone(recogniser())), config, limit)
+def write_features(
+    scenes: Path, out: Path, config: TextLookConfig, limit: int | None, recogniser_file: Path | None = None
+) -> int:
+    """`scene_features` of `scenes` saved to `out` (.npz: features, labels), read by the backbone of
+    `recogniser_file` (default: the glyph look's); the tiles read."""
+    x, y = scene_features(scenes, backbone_session(backbone(recogniser(recogniser_file))), config, limit)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(out, features=x, labels=y)
     return len(y)
 
 
 def write_text_look(
-    feature_files: Sequence[Path], out: Path, config: TextLookConfig, hidden: int, epochs: int, seed: int
+    feature_files: Sequence[Path],
+    out: Path,
+    config: TextLookConfig,
+    hidden: int,
+    epochs: int,
+    seed: int,
+    recogniser_file: Path | None = None,
 ) -> Path:
-    """A head trained on `feature_files`, fused with the backbone into out/TEXT_LOOK_FILE, and the
-    sidecar out/models.json (where there is one) given its "text_look" section."""
+    """A head trained on `feature_files`, fused with the backbone of `recogniser_file` (default: the
+    glyph look's; the one the features were read by) into out/TEXT_LOOK_FILE, and the sidecar
+    out/models.json (where there is one) given its "text_look" section."""
     x, y = load_features(feature_files)
     head = train_head(x, y, hidden, epochs, seed)
-    return save_text_look(fused_model(backbone(recogniser()), head, config.imgsz), out, config)
+    cut = backbone(recogniser(recogniser_file))
+    return save_text_look(fused_model(cut, head, config.imgsz), out, config)
 
 
 def save_text_look(model: onnx.ModelProto, out: Path, config: TextLookConfig) -> Path:

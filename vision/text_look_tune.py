@@ -30,7 +30,6 @@ from onnx import helper, numpy_helper
 from vision.onnx_models import TextLookConfig
 from vision.text_look import face_crops
 from vision.text_look_train import (
-    BACKBONE_OUTPUT,
     RECOGNISER_INPUT,
     Head,
     TextLookError,
@@ -178,12 +177,14 @@ def fused_parts(fused: onnx.ModelProto) -> tuple[onnx.ModelProto, Head]:
             for field in ("mean", "scale", "hidden_weight", "hidden_bias", "out_weight", "out_bias")
         }
     )
+    # the backbone ends where the head's Flatten starts
+    output = next(node.input[0] for node in fused.graph.node if node.output[0] == "tl_features")
     typed = onnx.shape_inference.infer_shapes(fused)
     declared = {info.name for info in typed.graph.value_info}
-    for name in (RECOGNISER_INPUT, BACKBONE_OUTPUT):
+    for name in (RECOGNISER_INPUT, output):
         if name not in declared:
             typed.graph.value_info.append(helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None))
-    cut = onnx.utils.Extractor(typed).extract_model([RECOGNISER_INPUT], [BACKBONE_OUTPUT])
+    cut = onnx.utils.Extractor(typed).extract_model([RECOGNISER_INPUT], [output])
     return with_initializers(cut), head
 
 

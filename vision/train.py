@@ -680,6 +680,15 @@ def _add_scene_tile_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=int, default=None, help="the first N scenes only")
 
 
+def _add_recogniser_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--recogniser",
+        type=Path,
+        default=None,
+        help="a PP-OCR recogniser's ONNX file whose backbone reads the tiles (default: the glyph look's)",
+    )
+
+
 def _add_text_look_options(p: argparse.ArgumentParser) -> None:
     """What the two text-look writers (head, tuning) take: the out folder, the sidecar's settings
     (checked by `_text_look_config`) and the seed."""
@@ -709,11 +718,14 @@ def _text_look_stage(args: argparse.Namespace) -> None:
 
     try:
         if args.stage == "text-look-features":
-            tiles = write_features(args.scenes, args.out, TextLookConfig(file=""), args.limit)
+            config = TextLookConfig(file="")
+            tiles = write_features(args.scenes, args.out, config, args.limit, args.recogniser)
             print(f"text-look-features: {tiles} tiles of {args.scenes} -> {args.out}")
             return
         config = _text_look_config(args)
-        target = write_text_look(args.features, args.out, config, args.hidden, args.epochs, args.seed)
+        target = write_text_look(
+            args.features, args.out, config, args.hidden, args.epochs, args.seed, args.recogniser
+        )
     except (TextLookError, OSError, KeyError) as error:
         sys.exit(f"{args.stage}: {error}")
     print(f"text-look: {len(args.features)} feature files -> {target}")
@@ -896,10 +908,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--out", type=Path, required=True)
     p = sub.add_parser("text-look-features", help="the text recogniser's features of every tile of scenes")
     _add_scene_tile_options(p)
+    _add_recogniser_option(p)
     p = sub.add_parser("text-look", help="a head on those features, fused with the recogniser's backbone")
     p.add_argument("--features", type=Path, nargs="+", required=True)
     p.add_argument("--hidden", type=int, default=512)
     p.add_argument("--epochs", type=int, default=6)
+    _add_recogniser_option(p)
     _add_text_look_options(p)
     p = sub.add_parser("text-look-crops", help="the text look's crops of every tile of scenes")
     _add_scene_tile_options(p)

@@ -25,8 +25,11 @@ from vision.onnx_models import ModelError, TextLookConfig, parse_config
 from vision.pipeline import DEFAULT_MODELS_DIR, TileReader
 from vision.text_look import TURNS, TextLook, combine, face_crops
 from vision.text_look_train import (
+    TextLookError,
     backbone,
+    backbone_output,
     backbone_session,
+    explicit_pads,
     features,
     fused_model,
     head_probabilities,
@@ -215,3 +218,59 @@ def test_the_shipped_text_look_reads_most_brush_stroke_faces_alone() -> None:
     read = [CLASSES[int(p.argmax())] for p in reader.text_look.read(photo, boxes)]
     right = sum(a == b for a, b in zip(read, codes, strict=True))
     assert right >= 9, f"the text look alone read {read} for {codes}"
+
+
+# Other recognisers: PP-OCRv6's backbone pads SAME_UPPER, which onnx2torch cannot convert
+
+
+def _same_upper_model(pool: bool = True) -> onnx.ModelProto:
+    """A tiny recogniser-shaped graph: x (N, 3, H, W) -> a stride-2 2x2 convolution and a stride-2 3x3
+    max pool, both SAME_UPPER (odd pads at the end), then the one average pool."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    weight = numpy_helper.from_array(np.random.default_rng(0).normal(size=(4, 3, 2, 2)).astype(np.float32), "w")
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], strides=[2, 2], auto_pad="SAME_UPPER"),
+        helper.make_node("MaxPool", ["c"], ["m"], kernel_shape=[3, 3], strides=[2, 2], auto_pad="SAME_UPPER"),
+    ]
+    if pool:
+        nodes.append(helper.make_node("AveragePool", ["m"], ["pooled"], kernel_shape=[1, 1]))
+    graph = helper.make_graph(
+        nodes,
+        "tiny",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 3, "h", "w"])],
+        [helper.make_tensor_value_info("pooled" if pool else "m", TensorProto.FLOAT, None)],
+        initializer=[weight],
+    )
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
+@pytest.mark.parametrize("size", [9, 10, 48])
+def test_explicit_pads_compute_what_same_upper_does_at_that_size(size: int) -> None:
+    model = _same_upper_model()
+    padded = explicit_pads(model, size)
+    assert not [a for n in padded.graph.node for a in n.attribute if a.name == "auto_pad"]
+    x = np.random.default_rng(size).normal(size=(2, 3, size, size)).astype(np.float32)
+    (want,) = ort.InferenceSession(model.SerializeToString()).run(None, {"x": x})
+    (got,) = ort.InferenceSession(padded.SerializeToString()).run(None, {"x": x})
+    np.testing.assert_allclose(got, want, atol=1e-5)
+    pads = [list(a.ints) for n in padded.graph.node for a in n.attribute if a.name == "pads"]
+    if size == 9:  # 9 px at stride 2 through a 2 px kernel: one pixel of padding, at the end
+        assert pads[0] == [0, 0, 1, 1]
+
+
+def test_the_backbone_ends_at_the_recognisers_one_average_pool(cut: onnx.ModelProto) -> None:
+    assert backbone_output(recogniser()) == cut.graph.output[0].name == "p2o.AveragePool.1"
+    assert backbone_output(_same_upper_model()) == "pooled"
+    with pytest.raises(TextLookError, match="0 average pools"):
+        backbone_output(_same_upper_model(pool=False))
+
+
+def test_a_text_look_fused_over_another_backbone_reads_its_features() -> None:
+    cut = _same_upper_model()
+    crops = np.random.default_rng(1).integers(0, 255, (3, 48, 48, 3), dtype=np.uint8)
+    x = features(backbone_session(cut, 1), crops)
+    head = _head(x.shape[1])
+    session = ort.InferenceSession(fused_model(cut, head, 48).SerializeToString())
+    probs = session.run(None, {"images": (crops.transpose(0, 3, 1, 2) / 255.0).astype(np.float32)})[0]
+    np.testing.assert_allclose(probs, head_probabilities(x, head), atol=1e-4)

@@ -196,3 +196,29 @@ def test_the_tuning_command_refuses_bad_input_in_one_line(tmp_path: Path) -> Non
         )
         assert run.returncode != 0
         assert run.stderr.strip().count("\n") == 0 and "text-look-tune" in run.stderr, run.stderr
+
+
+def test_a_text_look_over_another_backbone_splits_back_where_its_head_starts() -> None:
+    from tests.vision.test_text_look import _same_upper_model
+
+    tiny = _same_upper_model()  # SAME_UPPER pads, its backbone output named "pooled"
+    crops = np.random.default_rng(2).integers(0, 255, (2, 48, 48, 3), dtype=np.uint8)
+    head = made_up_head(features(backbone_session(tiny, 1), crops).shape[1])
+    parts_cut, parts_head = fused_parts(fused_model(tiny, head, 48))
+    assert parts_cut.graph.output[0].name == "pooled"
+    np.testing.assert_allclose(parts_head.out_weight, head.out_weight, rtol=1e-6)
+    # the split keeps the explicit pads the fusing wrote, so torch can take it
+    assert not [a for n in parts_cut.graph.node for a in n.attribute if a.name == "auto_pad"]
+    np.testing.assert_allclose(
+        features(backbone_session(parts_cut, 1), crops), features(backbone_session(tiny, 1), crops), atol=1e-5
+    )
+    pytest.importorskip("onnx2torch")
+    from vision.text_look_tune import _build
+
+    torch = pytest.importorskip("torch")
+    net = _build(parts_cut, parts_head).eval()
+    images = (crops.transpose(0, 3, 1, 2) / 255.0).astype(np.float32)
+    (fused,) = _session(fused_model(parts_cut, parts_head, 48)).run(None, {"images": images})
+    with torch.no_grad():
+        wanted = torch.softmax(net(torch.from_numpy(images)), dim=1).numpy()
+    np.testing.assert_allclose(wanted, fused, atol=1e-4)

@@ -199,6 +199,8 @@ def _module_name(node: onnx.NodeProto) -> str:
 def tuned_cut(cut: onnx.ModelProto, backbone: torch.nn.Module) -> onnx.ModelProto:
     """`cut` with its convolutions' weights and biases those of `backbone` (onnx2torch's module of
     `cut`, tuned); nothing else of the graph changes."""
+    import torch
+
     out = onnx.ModelProto()
     out.CopyFrom(cut)
     modules = dict(backbone.named_modules())
@@ -207,6 +209,9 @@ def tuned_cut(cut: onnx.ModelProto, backbone: torch.nn.Module) -> onnx.ModelProt
         if node.op_type != "Conv":
             continue
         module = modules.get(_module_name(node))
+        if module is not None and not isinstance(module, torch.nn.Conv2d):
+            # onnx2torch wraps a convolution with uneven pads as a pad, then the convolution
+            module = next((m for m in module.modules() if isinstance(m, torch.nn.Conv2d)), None)
         if module is None:
             raise TextLookError(f"text-look-tune: no module for {node.name}")
         learned = [module.weight] + ([module.bias] if len(node.input) > 2 else [])

@@ -223,12 +223,13 @@ def test_the_shipped_text_look_reads_most_brush_stroke_faces_alone() -> None:
 # Other recognisers: PP-OCRv6's backbone pads SAME_UPPER, which onnx2torch cannot convert
 
 
-def _same_upper_model(pool: bool = True) -> onnx.ModelProto:
-    """A tiny recogniser-shaped graph: x (N, 3, H, W) -> a stride-2 2x2 convolution and a stride-2 3x3
-    max pool, both SAME_UPPER (odd pads at the end), then the one average pool."""
+def _same_upper_model(pool: bool = True, kernel: int = 2) -> onnx.ModelProto:
+    """A tiny recogniser-shaped graph: x (N, 3, H, W) -> a stride-2 convolution (`kernel` square) and a
+    stride-2 3x3 max pool, both SAME_UPPER (odd pads at the end), then the one average pool."""
     from onnx import TensorProto, helper, numpy_helper
 
-    weight = numpy_helper.from_array(np.random.default_rng(0).normal(size=(4, 3, 2, 2)).astype(np.float32), "w")
+    shape = (4, 3, kernel, kernel)
+    weight = numpy_helper.from_array(np.random.default_rng(0).normal(size=shape).astype(np.float32), "w")
     nodes = [
         helper.make_node("Conv", ["x", "w"], ["c"], strides=[2, 2], auto_pad="SAME_UPPER"),
         helper.make_node("MaxPool", ["c"], ["m"], kernel_shape=[3, 3], strides=[2, 2], auto_pad="SAME_UPPER"),

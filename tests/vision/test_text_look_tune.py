@@ -222,3 +222,27 @@ def test_a_text_look_over_another_backbone_splits_back_where_its_head_starts() -
     with torch.no_grad():
         wanted = torch.softmax(net(torch.from_numpy(images)), dim=1).numpy()
     np.testing.assert_allclose(wanted, fused, atol=1e-4)
+
+
+def test_tuned_weights_of_a_convolution_with_uneven_pads_are_written_back() -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx2torch")
+    from tests.vision.test_text_look import _same_upper_model
+    from vision.text_look_train import explicit_pads
+    from vision.text_look_tune import _build, tuned_cut
+
+    # 48 px through a 3x3 kernel at stride 2: one pixel of padding, at the end, which onnx2torch
+    # builds as a pad before the convolution
+    cut = explicit_pads(_same_upper_model(kernel=3), 48)
+    x = np.random.default_rng(3).uniform(-1, 1, (2, 3, 48, 48)).astype(np.float32)
+    crops = np.random.default_rng(4).integers(0, 255, (2, 48, 48, 3), dtype=np.uint8)
+    net = _build(cut, made_up_head(features(backbone_session(cut, 1), crops).shape[1])).eval()
+    with torch.no_grad():
+        for module in net.backbone.modules():
+            if isinstance(module, torch.nn.Conv2d):
+                module.weight.mul_(1.5)
+        wanted = net.backbone(torch.from_numpy(x)).numpy()
+    (written,) = _session(tuned_cut(cut, net.backbone)).run(None, {"x": x})
+    (original,) = _session(cut).run(None, {"x": x})
+    assert np.abs(written - original).max() > 0.1
+    np.testing.assert_allclose(written, wanted, atol=1e-4 * np.abs(wanted).max())

@@ -208,13 +208,13 @@ def tuned_cut(cut: onnx.ModelProto, backbone: torch.nn.Module) -> onnx.ModelProt
     for node in out.graph.node:
         if node.op_type != "Conv":
             continue
-        module = modules.get(_module_name(node))
-        if module is not None and not isinstance(module, torch.nn.Conv2d):
-            # onnx2torch wraps a convolution with uneven pads as a pad, then the convolution
-            module = next((m for m in module.modules() if isinstance(m, torch.nn.Conv2d)), None)
-        if module is None:
+        found = modules.get(_module_name(node))
+        # onnx2torch wraps a convolution with uneven pads as a pad, then the convolution
+        convolutions = [m for m in found.modules() if isinstance(m, torch.nn.Conv2d)] if found else []
+        if not convolutions:
             raise TextLookError(f"text-look-tune: no module for {node.name}")
-        learned = [module.weight] + ([module.bias] if len(node.input) > 2 else [])
+        module = convolutions[0]
+        learned = [module.weight] + ([module.bias] if len(node.input) > 2 and module.bias is not None else [])
         for name, value in zip(node.input[1:], learned, strict=True):
             tensors[name].CopyFrom(numpy_helper.from_array(value.detach().numpy().astype(np.float32), name))
     return out

@@ -27,9 +27,8 @@ from vision.onnx_models import GlyphConfig, TextLookConfig
 from vision.text_look import TURNS, face_crops
 
 # a PP-OCR recogniser's input; its backbone ends in its one average pool, to one row (PP-OCRv4's
-# 480 channels, PP-OCRv6's 384), named as the pool's output
+# 480 channels, PP-OCRv6's 384): `backbone_output` finds it
 RECOGNISER_INPUT = "x"
-BACKBONE_OUTPUT = "p2o.AveragePool.1"  # PP-OCRv4's
 FUSED_INPUT = "images"
 FUSED_OUTPUT = "probs"
 OPSET = 12

@@ -18,7 +18,6 @@ from vision.classes import CLASSES
 from vision.onnx_models import TextLookConfig
 from vision.text_look import face_crops
 from vision.text_look_train import (
-    BACKBONE_OUTPUT,
     RECOGNISER_INPUT,
     backbone,
     backbone_session,
@@ -83,8 +82,8 @@ def test_constant_weights_become_initializers_and_compute_the_same(cut: onnx.Mod
     assert not any(node.op_type == "Constant" for node in moved.graph.node)
     assert len(moved.graph.initializer) == len(cut.graph.initializer) + constants
     x = np.random.default_rng(0).uniform(-1, 1, (2, 3, 48, 48)).astype(np.float32)
-    (a,) = _session(cut).run([BACKBONE_OUTPUT], {RECOGNISER_INPUT: x})
-    (b,) = _session(moved).run([BACKBONE_OUTPUT], {RECOGNISER_INPUT: x})
+    (a,) = _session(cut).run(None, {RECOGNISER_INPUT: x})
+    (b,) = _session(moved).run(None, {RECOGNISER_INPUT: x})
     np.testing.assert_array_equal(a, b)
 
 
@@ -123,15 +122,15 @@ def test_tuned_weights_written_back_compute_what_torch_computes(cut: onnx.ModelP
     moved = with_initializers(cut)
     net = _build(moved, made_up_head(480 * 6)).eval()
     x = np.random.default_rng(1).uniform(-1, 1, (2, 3, 48, 48)).astype(np.float32)
-    (untouched,) = _session(tuned_cut(moved, net.backbone)).run([BACKBONE_OUTPUT], {RECOGNISER_INPUT: x})
-    (original,) = _session(moved).run([BACKBONE_OUTPUT], {RECOGNISER_INPUT: x})
+    (untouched,) = _session(tuned_cut(moved, net.backbone)).run(None, {RECOGNISER_INPUT: x})
+    (original,) = _session(moved).run(None, {RECOGNISER_INPUT: x})
     np.testing.assert_allclose(untouched, original, atol=1e-4)
     with torch.no_grad():  # change every convolution, as training would
         for module in net.backbone.modules():
             if isinstance(module, torch.nn.Conv2d):
                 module.weight.mul_(1.1)
         wanted = net.backbone(torch.from_numpy(x)).numpy()
-    (written,) = _session(tuned_cut(moved, net.backbone)).run([BACKBONE_OUTPUT], {RECOGNISER_INPUT: x})
+    (written,) = _session(tuned_cut(moved, net.backbone)).run(None, {RECOGNISER_INPUT: x})
     assert np.abs(written - original).max() > 0.1
     np.testing.assert_allclose(written, wanted, atol=1e-3 * np.abs(wanted).max())
 

@@ -721,6 +721,8 @@ def _detector_overrides(args: argparse.Namespace) -> dict[str, Any]:
         overrides["fine_below"] = args.fine_below or None
     if args.fine_grid is not None:
         overrides["fine_grid"] = args.fine_grid
+    if args.second_chance is not None:
+        overrides["second_chance"] = args.second_chance or None
     return overrides
 
 
@@ -800,6 +802,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("--fine-grid", type=int, metavar="G", help="override the finer windows per side")
     p.add_argument(
+        "--second-chance",
+        type=float,
+        metavar="F",
+        help="override the score from which boxes under the detector's conf are read by the classifier "
+        "and kept where it is sure of them (0 = off; see docs/vision.md)",
+    )
+    p.add_argument(
         "--long-side",
         type=int,
         metavar="PX",
@@ -854,6 +863,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     det = reader.detector.config
     odd = f"x{det.odd_size} under {det.odd_size_below}" if det.odd_size else "off"
     fine = f"grid {det.fine_grid} under {det.fine_below}" if det.fine_below else "off"
+    second = f"from {det.second_chance} where read {det.second_chance_sure}+" if det.second_chance else "off"
     cls_config = reader.classifier.config
     rotations = cls_config.rotations
     odd_shape = (
@@ -866,8 +876,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     reading += ", win check" if reader.complete_wins else ", no win check"
     print(
         f"detector {hw[0]}x{hw[1]}, grid {grid}, fine {fine}, contain {det.contain}, "
-        f"straddle {det.straddle}, odd size {odd}; classifier views {rotations}, {odd_shape}; "
-        f"{reading}; {size}"
+        f"straddle {det.straddle}, odd size {odd}, second chance {second}; "
+        f"classifier views {rotations}, {odd_shape}; {reading}; {size}"
     )
     # One untimed read so the first photo's latency does not include onnxruntime's warm-up.
     reader.read(np.full((480, 640, 3), 128, np.uint8))

@@ -67,6 +67,13 @@ class DetectorConfig:
     # small are found more often seen larger); None = off.
     fine_below: float | None = None
     fine_grid: int = 3
+    # Optional: boxes scored from `second_chance` up to `conf` that overlap no kept box are read by
+    # the classifier too, and kept where it is sure of a face (`second_chance_sure` or more) and sure
+    # that they hold a tile (not-a-tile at most `second_chance_none`): face-down tiles in a row are
+    # one even colour, which the detector scores low; None = off.
+    second_chance: float | None = None
+    second_chance_sure: float = 0.97
+    second_chance_none: float = 0.05
 
 
 @dataclass(frozen=True)
@@ -256,6 +263,9 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
             odd_size_below=float(det.get("odd_size_below", 0.75)),
             fine_below=None if det.get("fine_below") is None else float(det["fine_below"]),
             fine_grid=int(det.get("fine_grid", 3)),
+            second_chance=None if det.get("second_chance") is None else float(det["second_chance"]),
+            second_chance_sure=float(det.get("second_chance_sure", 0.97)),
+            second_chance_none=float(det.get("second_chance_none", 0.05)),
         )
         classifier = ClassifierConfig(
             file=str(cls["file"]),
@@ -290,6 +300,19 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
         raise ModelError(f"{where}: detector fine_below must be in (0, 1), got {detector.fine_below}")
     if not 2 <= detector.fine_grid <= 8:
         raise ModelError(f"{where}: detector fine_grid must be 2..8, got {detector.fine_grid}")
+    if detector.second_chance is not None and not 0 < detector.second_chance < detector.conf:
+        raise ModelError(
+            f"{where}: detector second_chance must be in (0, conf {detector.conf}), "
+            f"got {detector.second_chance}"
+        )
+    if not 0 < detector.second_chance_sure <= 1:
+        raise ModelError(
+            f"{where}: detector second_chance_sure must be in (0, 1], got {detector.second_chance_sure}"
+        )
+    if not 0 <= detector.second_chance_none <= 1:
+        raise ModelError(
+            f"{where}: detector second_chance_none must be in [0, 1], got {detector.second_chance_none}"
+        )
     if detector.names != ("tile",):
         raise ModelError(f"{where}: detector names must be ['tile'], got {list(detector.names)}")
     if classifier.rotations not in (1, 2, 4):
@@ -580,6 +603,39 @@ def drop_straddlers(xyxy: np.ndarray, scores: np.ndarray, share: float) -> np.nd
     return np.asarray(keep, np.int64)
 
 
+# A second-chance box overlapping a kept box this much (IoU), or lying this much inside it (or it
+# inside the box), is a part or a double of that tile, not a tile the detector missed.
+CLEAR_IOU = 0.3
+CLEAR_CONTAIN = 0.5
+
+
+def clear_of(xyxy: np.ndarray, kept: np.ndarray) -> np.ndarray:
+    """(N,) bool: the boxes `xyxy` overlapping none of `kept` by IoU `CLEAR_IOU` or containment
+    `CLEAR_CONTAIN` (of the smaller of the two) or more."""
+    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    others = np.asarray(kept, np.float32).reshape(-1, 4)
+    clear = np.ones(len(boxes), bool)
+    if not len(others):
+        return clear
+    areas, other_areas = _areas(boxes), _areas(others)
+    for i, box in enumerate(boxes):
+        inter = _intersections(box, others)
+        union = areas[i] + other_areas - inter
+        iou = np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
+        smaller = np.minimum(areas[i], other_areas)
+        inside = np.where(smaller > 0, inter / np.where(smaller > 0, smaller, 1), 0.0)
+        clear[i] = not ((iou >= CLEAR_IOU) | (inside >= CLEAR_CONTAIN)).any()
+    return clear
+
+
+def surely_read(probabilities: np.ndarray, not_tile: np.ndarray, config: DetectorConfig) -> np.ndarray:
+    """(N,) bool: second-chance boxes the classifier reads as one face at `second_chance_sure` or
+    more and as no tile at `second_chance_none` at most: only a surely read tile joins the reading."""
+    probabilities = np.asarray(probabilities, np.float32).reshape(len(not_tile), -1)
+    likeliest = probabilities.max(axis=1) if probabilities.shape[1] else np.zeros(len(not_tile), np.float32)
+    return (likeliest >= config.second_chance_sure) & (np.asarray(not_tile) <= config.second_chance_none)
+
+
 # The typical tile is measured on at least this many of the photo's surer boxes.
 ODD_SIZE_MIN_BOXES = 3
 
@@ -693,24 +749,51 @@ class TileDetector:
         the boxes found say the photo's tiles are smaller than that, the finer `fine_grid`
         replaces g (the whole-image pass is not run twice).
         """
-        grid = self.config.grid if grid is None else grid
-        whole = self._detect_window(rgb)
-        boxes, scores = self._detect_grid(rgb, whole, grid)
-        fine_below, fine_grid = self.config.fine_below, self.config.fine_grid
-        if fine_below is None or fine_grid <= grid:
-            return boxes, scores
-        if tiles_smaller_than(boxes, scores, rgb.shape, fine_below):
-            boxes, scores = self._detect_grid(rgb, whole, fine_grid)
+        boxes, scores, _, _ = self.detect_with_candidates(rgb, grid)
         return boxes, scores
 
-    def _detect_grid(
+    def detect_with_candidates(
+        self, rgb: np.ndarray, grid: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """`detect`'s boxes and scores, then the second-chance candidates' (empty unless the sidecar
+        sets `second_chance`): boxes scored from `second_chance` up to `conf`, put through the same
+        straddle and odd-size checks, that overlap none of the kept boxes. The model is run once:
+        greedy NMS lets no lower-scored box suppress a better one, so the kept boxes are those a
+        run at `conf` alone keeps."""
+        grid = self.config.grid if grid is None else grid
+        whole = self._detect_window(rgb)
+        merged = self._merged(rgb, whole, grid)
+        boxes, scores = self._kept(merged)
+        fine_below, fine_grid = self.config.fine_below, self.config.fine_grid
+        if (
+            fine_below is not None
+            and fine_grid > grid
+            and tiles_smaller_than(boxes, scores, rgb.shape, fine_below)
+        ):
+            merged = self._merged(rgb, whole, fine_grid)
+            boxes, scores = self._kept(merged)
+        candidates, candidate_scores = self._candidates(merged, boxes)
+        return boxes, scores, candidates, candidate_scores
+
+    @property
+    def _floor(self) -> float:
+        """The lowest score a box is decoded at: `second_chance` where set, else `conf`."""
+        second = self.config.second_chance
+        return self.config.conf if second is None else min(second, self.config.conf)
+
+    def _merged(
         self, rgb: np.ndarray, whole: tuple[np.ndarray, np.ndarray], grid: int
     ) -> tuple[np.ndarray, np.ndarray]:
-        """The whole-image boxes `whole` merged with those of `grid` x `grid` windows, then the
-        sidecar's straddle and odd-size checks."""
-        boxes, scores = whole
-        if grid > 1:
-            boxes, scores = self._add_windows(rgb, grid, boxes, scores)
+        """The whole-image boxes `whole` merged with those of `grid` x `grid` windows (NMS)."""
+        return self._add_windows(rgb, grid, *whole) if grid > 1 else whole
+
+    def _kept(self, merged: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """The merged boxes scored `conf` or more, through the sidecar's straddle and odd-size checks."""
+        boxes, scores = merged
+        sure = scores >= self.config.conf
+        return self._checked(boxes[sure], scores[sure])
+
+    def _checked(self, boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if self.config.straddle is not None:
             keep = drop_straddlers(boxes, scores, self.config.straddle)
             boxes, scores = boxes[keep], scores[keep]
@@ -718,6 +801,15 @@ class TileDetector:
             keep = drop_odd_sized(boxes, scores, self.config.odd_size, self.config.odd_size_below)
             boxes, scores = boxes[keep], scores[keep]
         return boxes, scores
+
+    def _candidates(
+        self, merged: tuple[np.ndarray, np.ndarray], kept: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        if self.config.second_chance is None:
+            return np.zeros((0, 4), np.float32), np.zeros((0,), np.float32)
+        boxes, scores = self._checked(*merged)
+        low = (scores < self.config.conf) & clear_of(boxes, kept)
+        return boxes[low], scores[low]
 
     def _add_windows(
         self, rgb: np.ndarray, grid: int, boxes: np.ndarray, scores: np.ndarray
@@ -742,7 +834,7 @@ class TileDetector:
     def detect_letterboxed(self, canvas: np.ndarray, plan: Letterbox) -> tuple[np.ndarray, np.ndarray]:
         blob = np.ascontiguousarray(canvas.transpose(2, 0, 1)[None], dtype=np.float32) / 255.0
         (output,) = self.session.run(None, {self.input_name: blob})[:1]
-        boxes, scores = decode_yolo(np.asarray(output), self.config.conf)
+        boxes, scores = decode_yolo(np.asarray(output), self._floor)
         keep = nms(boxes, scores, self.config.iou, self.config.contain)
         boxes = plan.to_source(boxes[keep])
         scores = scores[keep]

@@ -36,6 +36,7 @@ from vision.onnx_models import (
     long_short_sides,
     make_session,
     odd_and_unsure,
+    surely_read,
     typical_sides,
 )
 from vision.pip_look import PipLook
@@ -286,12 +287,21 @@ class TileReader:
         """The boxes taken for tiles in a contiguous (H, W, 3) uint8 RGB photo, their detector scores
         and class probabilities (every look applied, no set or win rule yet), and the boxes
         rejected as no tile; `lap(stage)` is called after detect, crop and classify."""
-        boxes, det_score = self.detector.detect(rgb, self.grid)
+        boxes, det_score, candidates, candidate_score = self.detector.detect_with_candidates(rgb, self.grid)
         lap("detect")
         config = self.classifier.config
         crops = crop_tiles(rgb, boxes, config.imgsz, config.crop_margin)
         lap("crop")
         probabilities, not_tile = self.classifier.read_boxes(rgb, boxes, crops)
+        if len(candidates):
+            # read apart: the looks that pick boxes among the photo's (the names' at most eight)
+            # then choose among the sure boxes as they would without the second chance
+            more, more_not_tile = self.classifier.read_boxes(rgb, candidates)
+            sure = surely_read(more, more_not_tile, self.detector.config)
+            boxes = np.concatenate([boxes, candidates[sure]])
+            det_score = np.concatenate([det_score, candidate_score[sure]])
+            probabilities = np.concatenate([probabilities, more[sure]])
+            not_tile = np.concatenate([not_tile, more_not_tile[sure]])
         lap("classify")
         tile = not_tile <= config.reject_above
         if config.odd_shape is not None:

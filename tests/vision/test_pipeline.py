@@ -218,6 +218,27 @@ def test_sidecar_size_mismatch_refused(tmp_path: Path) -> None:
             "detector", "fine_below", 1.0, r"fine_below must be in \(0, 1\), got 1.0", id="fine-below-1"
         ),
         pytest.param("detector", "fine_grid", 1, "fine_grid must be 2..8, got 1", id="fine-grid-1"),
+        pytest.param(
+            "detector",
+            "second_chance",
+            0.25,
+            r"second_chance must be in \(0, conf 0.25\), got 0.25",
+            id="second-chance-at-conf",
+        ),
+        pytest.param(
+            "detector",
+            "second_chance_sure",
+            0,
+            r"second_chance_sure must be in \(0, 1\], got 0",
+            id="second-chance-sure-0",
+        ),
+        pytest.param(
+            "detector",
+            "second_chance_none",
+            1.5,
+            r"second_chance_none must be in \[0, 1\], got 1.5",
+            id="second-chance-none-big",
+        ),
     ],
 )
 def test_malformed_sidecar(tmp_path: Path, section: str, key: str, value: object, message: str) -> None:
@@ -357,3 +378,53 @@ def test_a_photo_of_small_tiles_is_read_with_the_warning(tmp_path: Path) -> None
         == [w for w in reading.warnings if f"about {SMALL_TILE_PX - 4} px wide" in w]
         != []
     )
+
+
+def _second_chance_photo(tmp_path: Path, blue_is_no_tile: bool = False) -> tuple[np.ndarray, tuple[str, ...]]:
+    """The three-tile scene with the blue tile scored 0.3 (under conf 0.5), a box on the bare grey
+    table scored 0.3 and a box half on the red tile scored 0.3; models written to tmp_path (the
+    classifier reading blue as no tile with `blue_is_no_tile`)."""
+    sc = scene(600, 1000)
+    rows = detector_rows(sc, (384, 640))
+    rows[2, 4] = 0.3  # the blue tile: the detector unsure of it
+    red = rows[0]
+    extra = [
+        [320.0, 40.0, red[2], red[3], 0.3],  # the bare table, where no colour wins
+        [red[0] + red[2] / 2, red[1], red[2], red[3], 0.3],  # half over the red tile
+    ]
+    all_rows = np.concatenate([rows, np.array(extra, np.float32)])
+    write_models(tmp_path, all_rows, conf=0.5, blue_is_no_tile=blue_is_no_tile)
+    return sc.rgb, sc.codes
+
+
+def test_second_chance_off_leaves_out_boxes_under_conf(tmp_path: Path) -> None:
+    rgb, codes = _second_chance_photo(tmp_path)
+    reading = TileReader.load(tmp_path).read(rgb)
+    assert reading.detections.codes == list(codes[:2])
+
+
+def test_second_chance_keeps_a_low_scored_box_the_classifier_is_sure_of(tmp_path: Path) -> None:
+    rgb, codes = _second_chance_photo(tmp_path)
+    _edit_sidecar(tmp_path, "detector", "second_chance", 0.2)
+    reader = TileReader.load(tmp_path)
+    # the kept boxes are those of a run at conf alone; the three boxes at 0.3 are offered
+    boxes, scores, candidates, candidate_scores = reader.detector.detect_with_candidates(rgb)
+    assert len(boxes) == 2 and (scores >= 0.5).all()
+    np.testing.assert_allclose(candidate_scores, 0.3, atol=1e-6)
+    assert len(candidates) == 2  # the box half over the red tile is a part of it, not offered
+    reading = reader.read(rgb)
+    # the blue tile, read 1s for sure, joins; the bare table, read unsure, does not
+    assert reading.detections.codes == list(codes)
+    np.testing.assert_allclose(reading.det_score, [0.9, 0.8, 0.3], atol=1e-6)
+
+
+def test_second_chance_refuses_a_box_read_as_no_tile(tmp_path: Path) -> None:
+    rgb, codes = _second_chance_photo(tmp_path, blue_is_no_tile=True)
+    _edit_sidecar(tmp_path, "detector", "second_chance", 0.2)
+    _edit_sidecar(
+        tmp_path, "detector", "second_chance_sure", 0.01
+    )  # any face will do: only "no tile" refuses
+    _edit_sidecar(tmp_path, "detector", "second_chance_none", 1.0)
+    assert len(TileReader.load(tmp_path).read(rgb).detections) > 2
+    _edit_sidecar(tmp_path, "detector", "second_chance_none", 0.01)
+    assert TileReader.load(tmp_path).read(rgb).detections.codes == list(codes[:2])

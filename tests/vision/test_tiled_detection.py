@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.onnx_models import DetectorConfig, TileDetector, tile_windows
+from vision.onnx_models import DetectorConfig, TileDetector, clear_of, tile_windows
 
 MIN_AREA = 16
 
@@ -156,3 +156,61 @@ def test_fine_grid_needs_three_boxes_to_judge() -> None:
     detector = _detector((256, 256), grid=2, fine_below=0.5)
     assert len(detector.detect(rgb)[0]) == 2
     assert detector.session.runs == 1 + 4
+
+
+class BlueIsUnsureSession(BlobSession):
+    """Blue blobs are scored 0.3, the rest 0.9, as a detector scores a face-down tile's even colour."""
+
+    def run(self, names: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        (out,) = super().run(names, feeds)
+        rgb = feeds["images"][0]
+        for row in out[0].T:
+            if row[4] > 0:
+                cx, cy = int(row[0]), int(row[1])
+                blue = rgb[2, cy, cx] > rgb[0, cy, cx] + 0.3
+                row[4] = 0.3 if blue else 0.9
+        return [out]
+
+
+def _red_and_blue_tiles() -> np.ndarray:
+    rgb = np.full((1000, 1000, 3), 128, np.uint8)
+    for x, y in [(100, 100), (700, 150)]:
+        rgb[y : y + 60, x : x + 44] = (200, 30, 30)
+    rgb[600:660, 400:444] = (30, 30, 200)
+    return rgb
+
+
+def _scored_detector(second_chance: float | None) -> TileDetector:
+    config = DetectorConfig(
+        "x.onnx", (256, 256), ("tile",), conf=0.5, iou=0.5, grid=2, second_chance=second_chance
+    )
+    return TileDetector.from_session(BlueIsUnsureSession((256, 256)), config)
+
+
+def test_second_chance_offers_low_scored_boxes_and_keeps_the_rest_as_they_were() -> None:
+    rgb = _red_and_blue_tiles()
+    plain_boxes, plain_scores = _scored_detector(None).detect(rgb)
+    detector = _scored_detector(0.2)
+    boxes, scores, candidates, candidate_scores = detector.detect_with_candidates(rgb)
+    np.testing.assert_array_equal(boxes, plain_boxes)
+    np.testing.assert_array_equal(scores, plain_scores)
+    assert len(boxes) == 2
+    np.testing.assert_allclose(candidates, [[400, 600, 444, 660]], atol=4)
+    np.testing.assert_allclose(candidate_scores, [0.3])
+    assert detector.session.runs == 1 + 4  # one pass: the low boxes come with the kept ones
+    assert len(_scored_detector(None).detect_with_candidates(rgb)[2]) == 0
+
+
+def test_clear_of_leaves_out_parts_and_doubles_of_kept_boxes() -> None:
+    kept = np.array([[0, 0, 40, 60]], np.float32)
+    boxes = np.array(
+        [
+            [100, 0, 140, 60],  # elsewhere
+            [30, 0, 70, 60],  # a quarter over the kept tile: IoU 0.14, a quarter of either inside
+            [20, 0, 60, 60],  # half over it: IoU 0.33
+            [5, 5, 25, 30],  # inside it: a face-only box
+        ],
+        np.float32,
+    )
+    assert clear_of(boxes, kept).tolist() == [True, True, False, False]
+    assert clear_of(boxes, np.zeros((0, 4), np.float32)).all()

@@ -246,8 +246,8 @@ def test_bench_long_side_maps_boxes_back(tmp_path: Path, capsys: pytest.CaptureF
     assert main([*args, "--long-side", "2000", "--grid", "1", "--rotations", "4"]) == 0
     printed = capsys.readouterr().out
     settings = (
-        "grid 1, fine off, contain None, straddle None, odd size off; classifier views 4, odd shape off;"
-        " within one set, win check;"
+        "grid 1, fine off, contain None, straddle None, odd size off, second chance off;"
+        " classifier views 4, odd shape off; within one set, win check;"
         " photos re-encoded at long side 2000"
     )
     assert settings in printed
@@ -263,9 +263,11 @@ def test_bench_overrides_the_detector_settings(tmp_path: Path, capsys: pytest.Ca
     _synthetic_set(tmp_path / "synth")
     args = ["--synthetic", str(tmp_path / "synth"), "--models", str(models)]
     assert main([*args, "--straddle", "0.4", "--odd-size", "1.3", "--odd-size-below", "0.9"]) == 0
-    assert "straddle 0.4, odd size x1.3 under 0.9;" in capsys.readouterr().out
+    assert "straddle 0.4, odd size x1.3 under 0.9, second chance off;" in capsys.readouterr().out
     assert main([*args, "--odd-size", "0", "--contain", "0.6"]) == 0
-    assert "contain 0.6, straddle None, odd size off;" in capsys.readouterr().out
+    assert "contain 0.6, straddle None, odd size off," in capsys.readouterr().out
+    assert main([*args, "--second-chance", "0.1"]) == 0
+    assert "second chance from 0.1 where read 0.97+;" in capsys.readouterr().out
     assert main([*args, "--fine-below", "0.05", "--fine-grid", "4"]) == 0
     assert "fine grid 4 under 0.05, contain" in capsys.readouterr().out
 

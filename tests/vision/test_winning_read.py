@@ -196,8 +196,11 @@ class _Config:
 class _Detector:
     boxes: np.ndarray
 
-    def detect(self, rgb: np.ndarray, grid: Any) -> tuple[np.ndarray, np.ndarray]:
-        return self.boxes, np.full(len(self.boxes), 0.9, np.float32)
+    def detect_with_candidates(
+        self, rgb: np.ndarray, grid: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        no_boxes = np.zeros((0, 4), np.float32)
+        return self.boxes, np.full(len(self.boxes), 0.9, np.float32), no_boxes, np.zeros(0, np.float32)
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.classes import CLASSES
+from vision.classes import BACK, CLASSES
 from vision.imageio import ImageError, read_image
 from vision.layout import Layout
 from vision.layout_check import expected_hand, found_hand
@@ -533,6 +533,44 @@ class StageResult:
     # the detector's extra boxes by where they sit: on a ghost tile, on a thing under the glass, on a
     # prop, on part of a tile, elsewhere (a check set of glass tables tells what ghosts cost)
     extra_where: dict[str, int] = field(default_factory=dict)
+    # the true tiles the detector found no box for, by kind of tile: kind -> (missed, tiles)
+    missed_kinds: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+
+# Kinds of tile the detector finds least often (stage 42): the short side under SMALL_TILE_PX, a
+# tile under PARTLY_HIDDEN of it in view. A tile can be of several kinds, or of none.
+SMALL_TILE_PX = 28
+PARTLY_HIDDEN = 0.8
+
+
+def tile_kinds(tile: dict[str, Any]) -> list[str]:
+    """The kinds of a scene's true tile (meta `tiles` entry) that `missed_by_kind` counts."""
+    x1, y1, x2, y2 = tile["xyxy"]
+    kinds = []
+    if tile["code"] == BACK:
+        kinds.append("face down")
+    if tile.get("standing", False):
+        kinds.append("standing")
+    if tile.get("visible", 1.0) < PARTLY_HIDDEN:
+        kinds.append("partly hidden")
+    if min(x2 - x1, y2 - y1) < SMALL_TILE_PX:
+        kinds.append("small")
+    return kinds
+
+
+def missed_by_kind(boxes: np.ndarray, tiles: Sequence[dict[str, Any]]) -> dict[str, tuple[int, int]]:
+    """(missed, tiles) per kind of tile (`tile_kinds`), a tile missed when no box overlaps it by
+    IoU 0.5: tells whether the detector's misses gather in face-down, standing, hidden or small tiles."""
+    true_xyxy = np.array([t["xyxy"] for t in tiles], np.float32).reshape(-1, 4)
+    found = np.zeros(len(tiles), bool)
+    if len(tiles) and len(boxes):
+        found = iou_matrix(true_xyxy, np.asarray(boxes, np.float32).reshape(-1, 4)).max(axis=1) >= 0.5
+    counts: dict[str, tuple[int, int]] = {}
+    for tile, hit in zip(tiles, found, strict=True):
+        for kind in tile_kinds(tile):
+            missed, total = counts.get(kind, (0, 0))
+            counts[kind] = (missed + int(not hit), total + 1)
+    return counts
 
 
 def _holds(xyxy: Sequence[float], x: float, y: float) -> bool:
@@ -568,6 +606,7 @@ def bench_stages(reader: TileReader, directory: Path, options: Options = Options
     found = extra = missed = rejected = 0
     per_class: dict[str, list[int]] = {}
     extra_where: dict[str, int] = {}
+    missed_kinds: dict[str, tuple[int, int]] = {}
     metas = sorted((directory / "meta").glob("*.json"))[: options.limit]
     config = reader.classifier.config
     for meta_path in metas:
@@ -580,6 +619,9 @@ def bench_stages(reader: TileReader, directory: Path, options: Options = Options
         found, extra, missed = found + counts.right, extra + counts.extra, missed + counts.missed
         for where, n in where_extra_boxes(boxes, true_xyxy, meta.get("props", [])).items():
             extra_where[where] = extra_where.get(where, 0) + n
+        for kind, (missed_here, total) in missed_by_kind(boxes, tiles).items():
+            before = missed_kinds.get(kind, (0, 0))
+            missed_kinds[kind] = (before[0] + missed_here, before[1] + total)
         if not tiles:
             continue
         probabilities, not_tile = reader.classifier.read_boxes(rgb, true_xyxy)
@@ -599,6 +641,7 @@ def bench_stages(reader: TileReader, directory: Path, options: Options = Options
         worst_classes=[(code, round(acc, 3), n) for acc, code, n in worst],
         rejected_tiles=rejected,
         extra_where=dict(sorted(extra_where.items(), key=lambda item: -item[1])),
+        missed_kinds=missed_kinds,
     )
 
 
@@ -615,13 +658,15 @@ def format_sizes(results: Sequence[SizeResult]) -> str:
 def format_stages(result: StageResult) -> str:
     worst = ", ".join(f"{code} {acc:.2f} ({n})" for code, acc, n in result.worst_classes)
     where = ", ".join(f"{place} {n}" for place, n in result.extra_where.items())
+    kinds = ", ".join(f"{kind} {missed}/{total}" for kind, (missed, total) in result.missed_kinds.items())
     return (
         f"stages on {result.photos} synthetic photos: "
         f"detector alone precision {result.detector_precision:.3f} "
         f"recall {result.detector_recall:.3f}; classifier on true boxes {result.classifier_accuracy:.3f} "
         f"of {result.tiles} tiles ({result.rejected_tiles} left out as no tile)\n"
         f"  worst classes (accuracy, tiles): {worst}\n"
-        f"  the detector's extra boxes by where they sit: {where or 'none'}"
+        f"  the detector's extra boxes by where they sit: {where or 'none'}\n"
+        f"  the tiles it missed by kind (missed / tiles): {kinds or 'none of those kinds'}"
     )
 
 

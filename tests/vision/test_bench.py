@@ -29,9 +29,11 @@ from vision.bench import (
     match_boxes,
     match_codes,
     match_rows,
+    missed_by_kind,
     normalise_hand,
     shows_whole_hand,
     summarise,
+    tile_kinds,
     where_extra_boxes,
 )
 from vision.detections import Detections
@@ -312,6 +314,7 @@ def test_bench_stages_tell_a_missed_tile_from_a_misread(
     assert stages["classifier_accuracy"] == 0.75
     assert stages["worst_classes"][0] == ["9s", 0.0, 1]
     assert stages["extra_where"] == {}  # every box it drew holds a tile
+    assert stages["missed_kinds"] == {}  # the scene's tiles are face up, in full view and large
 
 
 def test_extra_boxes_are_told_apart_by_what_lies_under_them() -> None:
@@ -450,3 +453,21 @@ def test_tile_size_sweep_refuses_a_bad_list(
         main(["--synthetic", str(tmp_path), "--tile-sizes", text])
     assert exit_info.value.code == 2
     assert "--tile-sizes" in capsys.readouterr().err
+
+
+def test_missed_tiles_are_counted_by_kind() -> None:
+    tiles: list[dict[str, Any]] = [
+        {"code": "1m", "xyxy": [0, 0, 40, 56]},  # found, of no kind counted
+        {"code": "back", "xyxy": [100, 0, 140, 56]},  # face down, found
+        {"code": "back", "xyxy": [200, 0, 240, 56], "standing": True},  # face down and standing, missed
+        {"code": "2p", "xyxy": [300, 0, 320, 26], "visible": 0.6},  # small and partly hidden, missed
+    ]
+    boxes = np.array([[0, 0, 40, 56], [102, 2, 142, 58]], np.float32)
+    assert missed_by_kind(boxes, tiles) == {
+        "face down": (1, 2),
+        "standing": (1, 1),
+        "partly hidden": (1, 1),
+        "small": (1, 1),
+    }
+    assert tile_kinds(tiles[0]) == []
+    assert missed_by_kind(np.zeros((0, 4), np.float32), tiles[:2]) == {"face down": (1, 1)}

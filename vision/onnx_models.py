@@ -558,6 +558,19 @@ def _intersections(box: np.ndarray, others: np.ndarray) -> np.ndarray:
     return np.clip(w, 0, None) * np.clip(h, 0, None)
 
 
+def _overlaps(
+    box: np.ndarray, area: float, others: np.ndarray, other_areas: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """IoU of `box` (4,) with each of `others` (K, 4), and the share of the smaller of each pair
+    lying inside the other (0 where an area is 0)."""
+    inter = _intersections(box, others)
+    union = area + other_areas - inter
+    iou = np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
+    smaller = np.minimum(area, other_areas)
+    inside = np.where(smaller > 0, inter / np.where(smaller > 0, smaller, 1), 0.0)
+    return iou, inside
+
+
 def nms(
     xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float, containment: float | None = None
 ) -> np.ndarray:
@@ -576,13 +589,10 @@ def nms(
         best = int(order[0])
         keep.append(best)
         rest = order[1:]
-        inter = _intersections(boxes[best], boxes[rest])
-        union = areas[best] + areas[rest] - inter
-        iou = np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
+        iou, inside = _overlaps(boxes[best], areas[best], boxes[rest], areas[rest])
         suppress = iou > iou_threshold
         if containment is not None:
-            smaller = np.minimum(areas[best], areas[rest])
-            suppress |= np.where(smaller > 0, inter / np.where(smaller > 0, smaller, 1), 0.0) > containment
+            suppress |= inside > containment
         order = rest[~suppress]
     return np.asarray(keep, np.int64)
 
@@ -619,11 +629,7 @@ def clear_of(xyxy: np.ndarray, kept: np.ndarray) -> np.ndarray:
         return clear
     areas, other_areas = _areas(boxes), _areas(others)
     for i, box in enumerate(boxes):
-        inter = _intersections(box, others)
-        union = areas[i] + other_areas - inter
-        iou = np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
-        smaller = np.minimum(areas[i], other_areas)
-        inside = np.where(smaller > 0, inter / np.where(smaller > 0, smaller, 1), 0.0)
+        iou, inside = _overlaps(box, areas[i], others, other_areas)
         clear[i] = not ((iou >= CLEAR_IOU) | (inside >= CLEAR_CONTAIN)).any()
     return clear
 
@@ -631,8 +637,7 @@ def clear_of(xyxy: np.ndarray, kept: np.ndarray) -> np.ndarray:
 def surely_read(probabilities: np.ndarray, not_tile: np.ndarray, config: DetectorConfig) -> np.ndarray:
     """(N,) bool: second-chance boxes the classifier reads as one face at `second_chance_sure` or
     more and as no tile at `second_chance_none` at most: only a surely read tile joins the reading."""
-    probabilities = np.asarray(probabilities, np.float32).reshape(len(not_tile), -1)
-    likeliest = probabilities.max(axis=1) if probabilities.shape[1] else np.zeros(len(not_tile), np.float32)
+    likeliest = np.asarray(probabilities, np.float32).max(axis=1)
     return (likeliest >= config.second_chance_sure) & (np.asarray(not_tile) <= config.second_chance_none)
 
 

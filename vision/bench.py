@@ -31,7 +31,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ from vision.imageio import ImageError, read_image
 from vision.layout import Layout
 from vision.layout_check import expected_hand, found_hand
 from vision.onnx_models import ModelError, long_short_sides
-from vision.pipeline import Reading, TileReader
+from vision.pipeline import UNCERTAIN_BELOW, Reading, TileReader
 
 IOU_MATCH = 0.5
 
@@ -520,6 +520,46 @@ def bench_tile_sizes(
 
 
 @dataclass(frozen=True)
+class Misreads:
+    """The classifier's wrong reads of true boxes, by what could still reach them at run time: an
+    unsure read can be flagged or moved by the win check, a true face in second place can be moved to,
+    and a twin (a tile of the same face in the same photo read right) could lend its reading. Wrong
+    reads with none of these are the art's faces read as another face throughout: only training
+    reaches them (stage 43)."""
+
+    wrong: int = 0
+    unsure: int = 0  # the likeliest face under UNCERTAIN_BELOW, as a reading warns of it
+    true_second: int = 0  # the true face the runner-up
+    twin_read_right: int = 0  # another tile of the true face in the photo read right, not unsure
+
+    def __add__(self, other: Misreads) -> Misreads:
+        return Misreads(
+            self.wrong + other.wrong,
+            self.unsure + other.unsure,
+            self.true_second + other.true_second,
+            self.twin_read_right + other.twin_read_right,
+        )
+
+
+def misreads_in_photo(true_codes: Sequence[str], probabilities: np.ndarray, kept: np.ndarray) -> Misreads:
+    """`Misreads` of one photo's true boxes: `probabilities` (N, 49) as read, `kept` (N,) those not
+    left out as "no tile" (a tile left out is missed, not misread)."""
+    if not len(true_codes):
+        return Misreads()
+    truth = np.array([CLASSES.index(code) for code in true_codes])
+    read = probabilities.argmax(axis=1)
+    top = probabilities.max(axis=1)
+    right = kept & (read == truth)
+    wrong = kept & (read != truth)
+    order = np.argsort(-probabilities, axis=1)
+    counts = Misreads()
+    for i in np.flatnonzero(wrong):
+        twins = right & (truth == truth[i]) & (top >= UNCERTAIN_BELOW)
+        counts += Misreads(1, int(top[i] < UNCERTAIN_BELOW), int(order[i, 1] == truth[i]), int(twins.any()))
+    return counts
+
+
+@dataclass(frozen=True)
 class StageResult:
     """Each model alone on a synthetic set: the detector class-blind, the classifier on true boxes."""
 
@@ -535,6 +575,7 @@ class StageResult:
     extra_where: dict[str, int] = field(default_factory=dict)
     # the true tiles the detector found no box for, by kind of tile: kind -> (missed, tiles)
     missed_kinds: dict[str, tuple[int, int]] = field(default_factory=dict)
+    misreads: Misreads = field(default_factory=Misreads)
 
 
 # Kinds of tile the detector finds least often (stage 42): the short side under SMALL_TILE_PX, a
@@ -607,6 +648,7 @@ def bench_stages(reader: TileReader, directory: Path, options: Options = Options
     per_class: dict[str, list[int]] = {}
     extra_where: dict[str, int] = {}
     missed_kinds: dict[str, tuple[int, int]] = {}
+    misreads = Misreads()
     metas = sorted((directory / "meta").glob("*.json"))[: options.limit]
     config = reader.classifier.config
     for meta_path in metas:
@@ -627,6 +669,7 @@ def bench_stages(reader: TileReader, directory: Path, options: Options = Options
         probabilities, not_tile = reader.classifier.read_boxes(rgb, true_xyxy)
         kept = not_tile <= config.reject_above
         rejected += int((~kept).sum())
+        misreads += misreads_in_photo([t["code"] for t in tiles], probabilities, kept)
         for tile, class_id, keep in zip(tiles, probabilities.argmax(axis=1), kept, strict=True):
             right = keep and CLASSES[int(class_id)] == tile["code"]
             per_class.setdefault(tile["code"], []).append(int(right))
@@ -642,6 +685,7 @@ def bench_stages(reader: TileReader, directory: Path, options: Options = Options
         rejected_tiles=rejected,
         extra_where=dict(sorted(extra_where.items(), key=lambda item: -item[1])),
         missed_kinds=missed_kinds,
+        misreads=misreads,
     )
 
 
@@ -659,6 +703,7 @@ def format_stages(result: StageResult) -> str:
     worst = ", ".join(f"{code} {acc:.2f} ({n})" for code, acc, n in result.worst_classes)
     where = ", ".join(f"{place} {n}" for place, n in result.extra_where.items())
     kinds = ", ".join(f"{kind} {missed}/{total}" for kind, (missed, total) in result.missed_kinds.items())
+    m = result.misreads
     return (
         f"stages on {result.photos} synthetic photos: "
         f"detector alone precision {result.detector_precision:.3f} "
@@ -666,7 +711,10 @@ def format_stages(result: StageResult) -> str:
         f"of {result.tiles} tiles ({result.rejected_tiles} left out as no tile)\n"
         f"  worst classes (accuracy, tiles): {worst}\n"
         f"  the detector's extra boxes by where they sit: {where or 'none'}\n"
-        f"  the tiles it missed by kind (missed / tiles): {kinds or 'none of those kinds'}"
+        f"  the tiles it missed by kind (missed / tiles): {kinds or 'none of those kinds'}\n"
+        f"  the classifier's wrong reads: {m.wrong}, of them {m.unsure} unsure (under {UNCERTAIN_BELOW}), "
+        f"{m.true_second} with the true face second, {m.twin_read_right} with a twin in the photo "
+        "read right and sure"
     )
 
 
@@ -947,7 +995,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.stages and args.synthetic is not None:
         stages = bench_stages(reader, args.synthetic, Options(args.limit))
         print(format_stages(stages))
-        report.append({"name": "stages", **stages.__dict__})
+        report.append({"name": "stages", **asdict(stages)})
     if args.tile_sizes and args.synthetic is not None:
         sizes = bench_tile_sizes(reader, args.synthetic, args.tile_sizes, Options(args.limit))
         print("tile-size sweep (each scene shrunk until its typical tile is this wide):")

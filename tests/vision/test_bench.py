@@ -17,6 +17,7 @@ from tests.vision.imagegen import encode
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import write_models
 from vision.bench import (
+    Misreads,
     PhotoResult,
     TileCounts,
     align,
@@ -29,6 +30,7 @@ from vision.bench import (
     match_boxes,
     match_codes,
     match_rows,
+    misreads_in_photo,
     missed_by_kind,
     normalise_hand,
     shows_whole_hand,
@@ -36,6 +38,7 @@ from vision.bench import (
     tile_kinds,
     where_extra_boxes,
 )
+from vision.classes import CLASSES
 from vision.detections import Detections
 from vision.layout import layout_hand
 from vision.layout_sim import place
@@ -315,6 +318,7 @@ def test_bench_stages_tell_a_missed_tile_from_a_misread(
     assert stages["worst_classes"][0] == ["9s", 0.0, 1]
     assert stages["extra_where"] == {}  # every box it drew holds a tile
     assert stages["missed_kinds"] == {}  # the scene's tiles are face up, in full view and large
+    assert stages["misreads"]["wrong"] == 1  # the 9s: read, and read wrong
 
 
 def test_extra_boxes_are_told_apart_by_what_lies_under_them() -> None:
@@ -471,3 +475,46 @@ def test_missed_tiles_are_counted_by_kind() -> None:
     }
     assert tile_kinds(tiles[0]) == []
     assert missed_by_kind(np.zeros((0, 4), np.float32), tiles[:2]) == {"face down": (1, 1)}
+
+
+def _probabilities(*rows: dict[str, float]) -> np.ndarray:
+    """(N, 49) rows giving the named codes their probability and sharing the rest out evenly."""
+    out = np.zeros((len(rows), len(CLASSES)), np.float32)
+    for i, row in enumerate(rows):
+        rest = (1.0 - sum(row.values())) / (len(CLASSES) - len(row))
+        out[i] = rest
+        for code, probability in row.items():
+            out[i, CLASSES.index(code)] = probability
+    return out
+
+
+def test_misreads_are_told_apart_by_what_could_still_reach_them() -> None:
+    true_codes = ["6p", "6p", "7p", "1m", "2m"]
+    probabilities = _probabilities(
+        {"7p": 0.9, "6p": 0.05},  # a sure misread, its true face second, a twin read right
+        {"6p": 0.8},  # the twin: right and sure
+        {"7p": 0.4, "6p": 0.3},  # right but unsure
+        {"3m": 0.4, "2m": 0.3, "1m": 0.2},  # unsure, the true face third
+        {"2m": 0.7},  # right
+    )
+    kept = np.ones(5, bool)
+    assert misreads_in_photo(true_codes, probabilities, kept) == Misreads(
+        wrong=2, unsure=1, true_second=1, twin_read_right=1
+    )
+    # a tile left out as "no tile" is missed, not misread; and a twin read unsurely lends nothing
+    kept[3] = False
+    probabilities[1] = _probabilities({"6p": 0.5})[0]
+    assert misreads_in_photo(true_codes, probabilities, kept) == Misreads(wrong=1, true_second=1)
+    assert misreads_in_photo([], np.zeros((0, len(CLASSES)), np.float32), np.zeros(0, bool)) == Misreads()
+
+
+@given(st.lists(st.tuples(st.integers(0, 48), st.integers(0, 48), st.floats(0.05, 0.95)), max_size=12))
+@settings(max_examples=60, deadline=None)
+def test_misreads_never_count_more_than_the_wrong_reads(rows: list[tuple[int, int, float]]) -> None:
+    true_codes = [CLASSES[truth] for truth, _, _ in rows]
+    probabilities = _probabilities(*({CLASSES[read]: top} for _, read, top in rows))
+    counts = misreads_in_photo(true_codes, probabilities, np.ones(len(rows), bool))
+    read = [CLASSES[int(r)] for r in probabilities.argmax(axis=1)]
+    wrong = sum(code != truth for code, truth in zip(read, true_codes, strict=True))
+    assert counts.wrong == wrong
+    assert max(counts.unsure, counts.true_second, counts.twin_read_right) <= counts.wrong

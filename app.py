@@ -87,9 +87,9 @@ def get_reader() -> ReaderSlot:
         pipeline = importlib.import_module("vision.pipeline")
     except Exception as exc:  # vision missing or broken: the photo path says so, typing still works
         return ReaderSlot(None, f"Photo reading is not available ({exc}). Type the hand instead.")
-    # The contract names vision.pipeline.ModelError; it is defined in vision.onnx_models.
+    # The contract names vision.pipeline.ModelError; it is defined in vision.sidecar.
     model_error: type[Exception] = (
-        getattr(pipeline, "ModelError", None) or importlib.import_module("vision.onnx_models").ModelError
+        getattr(pipeline, "ModelError", None) or importlib.import_module("vision.sidecar").ModelError
     )
     try:
         # MAHJONG_MODELS_DIR points the app at another model folder (a candidate model, test models).

@@ -38,12 +38,13 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.box_filters import long_short_sides
 from vision.classes import BACK, CLASSES
 from vision.imageio import ImageError, read_image
 from vision.layout import Layout
 from vision.layout_check import expected_hand, found_hand
-from vision.onnx_models import ModelError, long_short_sides
 from vision.pipeline import UNCERTAIN_BELOW, Reading, TileReader
+from vision.sidecar import ModelError
 
 IOU_MATCH = 0.5
 

@@ -17,8 +17,8 @@ from typing import Any, NoReturn, TextIO
 
 from vision.annotate import annotate, save_png
 from vision.imageio import ImageError, LoadedImage, read_image
-from vision.onnx_models import ModelError
 from vision.pipeline import Reading, TileReader
+from vision.sidecar import ModelError
 
 PROG = "python -m vision"
 EMPTY_HAND: dict[str, list[Any]] = {"concealed": [], "melds": [], "bonus": []}

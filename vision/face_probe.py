@@ -29,8 +29,8 @@ from datasets.faces import FaceRecipe, render_face
 from datasets.randomized import random_recipe
 from datasets.styles import StyleUnavailableError, style_faces
 from vision.classes import BACK, CLASSES
-from vision.onnx_models import ModelError
 from vision.pipeline import TileReader
+from vision.sidecar import ModelError
 
 CLOTH = (40, 110, 70)
 FACE_HEIGHT = 128  # px: a tile of a phone photo of a hand at arm's length

@@ -32,7 +32,8 @@ import onnxruntime as ort
 
 from vision.classes import CLASS_INDEX, ENGLISH_NAMES
 from vision.deskew import upright_face, upright_turns
-from vision.onnx_models import GlyphConfig, ModelError, make_session
+from vision.onnx_models import make_session
+from vision.sidecar import GlyphConfig, ModelError
 
 # The character each face prints (traditional, and the simplified hand some sets use).
 HONOUR_GLYPHS: dict[str, tuple[str, ...]] = {

@@ -21,8 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 import onnxruntime as ort
 
+from vision.box_filters import decode_yolo_classes, nms
 from vision.classes import CLASSES
-from vision.onnx_models import ModelError, PipLookConfig, decode_yolo_classes, nms, run_batched, static_dim
+from vision.onnx_models import run_batched, static_dim
+from vision.sidecar import ModelError, PipLookConfig
 
 DOT, STICK = 0, 1
 PIP_NAMES = ("dot", "stick")  # the detector's classes (`datasets.pips.PIP_CLASSES`)

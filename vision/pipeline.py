@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from vision.box_filters import long_short_sides, odd_and_unsure, surely_read, typical_sides
 from vision.classes import CLASSES
 from vision.crops import crop_tiles
 from vision.detections import Detections
@@ -28,19 +29,14 @@ from vision.glyphs import GlyphReader, glyph_session
 from vision.onnx_models import (
     DEFAULT_PROVIDERS,
     DEFAULT_THREADS,
-    ModelError,
     SecondLook,
     TileClassifier,
     TileDetector,
-    load_config,
-    long_short_sides,
     make_session,
-    odd_and_unsure,
-    surely_read,
-    typical_sides,
 )
 from vision.pip_look import PipLook
 from vision.rank_look import RankLook
+from vision.sidecar import ModelError, load_config
 from vision.text_look import TextLook
 from vision.tile_set import COPIES_IN_SET, assign_within_set
 from vision.winning_read import complete_to_win

@@ -25,7 +25,8 @@ import onnxruntime as ort
 
 from vision.deskew import upright_face
 from vision.glyphs import bonus_columns, face_windows, likeliest_bonus_rows, weigh
-from vision.onnx_models import SIDECAR, RankLookConfig, checked_classifier, run_batched
+from vision.onnx_models import checked_classifier, run_batched
+from vision.sidecar import SIDECAR, RankLookConfig
 
 RANKS = 4  # the network's classes: no number (0), then ranks 1-4
 RANK_NAMES = ("none", "1", "2", "3", "4")

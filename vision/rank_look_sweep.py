@@ -28,9 +28,9 @@ from vision.bench import matched_truth
 from vision.classes import CLASS_INDEX
 from vision.glyphs import likeliest_bonus_rows
 from vision.imageio import ImageError, read_image
-from vision.onnx_models import ModelError
 from vision.pipeline import TileReader
 from vision.rank_look import RANKS, RankLook, weigh_ranks
+from vision.sidecar import ModelError
 from vision.tile_set import assign_within_set
 
 ABOVE = (0.3, 0.5)

@@ -26,7 +26,8 @@ import onnxruntime as ort
 
 from vision.classes import CLASSES
 from vision.glyphs import inner_crop
-from vision.onnx_models import TextLookConfig, checked_classifier, run_batched
+from vision.onnx_models import checked_classifier, run_batched
+from vision.sidecar import TextLookConfig
 
 TURNS = (0, 1, 2, 3)
 

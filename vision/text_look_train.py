@@ -23,7 +23,7 @@ from onnx import TensorProto, helper, numpy_helper
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.glyphs import line_input, locate
 from vision.imageio import read_image
-from vision.onnx_models import GlyphConfig, TextLookConfig
+from vision.sidecar import GlyphConfig, TextLookConfig
 from vision.text_look import TURNS, face_crops
 
 # a PP-OCR recogniser's input; its backbone ends in its one average pool, to one row (PP-OCRv4's

@@ -27,7 +27,7 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
-from vision.onnx_models import TextLookConfig
+from vision.sidecar import TextLookConfig
 from vision.text_look import face_crops
 from vision.text_look_train import (
     RECOGNISER_INPUT,

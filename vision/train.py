@@ -44,7 +44,9 @@ from vision.classes import CLASS_INDEX, CLASSES, NOT_A_TILE
 from vision.crops import crop_tiles
 from vision.ensemble import EnsembleError, join_files, split_file
 from vision.onnx_files import OnnxFileError, class_names, load_model
-from vision.onnx_models import (
+from vision.rank_look_train import RankTraining
+from vision.recover import RecoverError, recover
+from vision.sidecar import (
     SECOND_LOOK,
     SIDECAR,
     ModelError,
@@ -53,8 +55,6 @@ from vision.onnx_models import (
     check_rank_look,
     second_look_names_ok,
 )
-from vision.rank_look_train import RankTraining
-from vision.recover import RecoverError, recover
 from vision.text_look_tune import TuneSettings
 from vision.tile_set import COPIES_IN_SET
 

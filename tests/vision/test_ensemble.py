@@ -16,7 +16,8 @@ from onnx import TensorProto, helper, numpy_helper
 from tests.vision.tinymodels import BLUE, GREEN, RED, classifier_model, write_models
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.ensemble import JOINED_KEY, EnsembleError, Members, join_files, joined, split, split_file
-from vision.onnx_models import TileClassifier, load_config, make_session
+from vision.onnx_models import TileClassifier, make_session
+from vision.sidecar import load_config
 from vision.train import main as train_main
 
 SIZE = 16

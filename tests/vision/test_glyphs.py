@@ -37,8 +37,8 @@ from vision.glyphs import (
     weigh,
     word_score,
 )
-from vision.onnx_models import GlyphConfig, ModelError, parse_config
 from vision.pipeline import TileReader
+from vision.sidecar import GlyphConfig, ModelError, parse_config
 
 CHARS = 6  # blank and five characters, in the tests' made-up CTC outputs
 

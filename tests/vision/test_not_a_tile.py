@@ -11,8 +11,8 @@ import pytest
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import classifier_model, write_models
 from vision.classes import CLASSES, NOT_A_TILE
-from vision.onnx_models import ModelError
 from vision.pipeline import TileReader
+from vision.sidecar import ModelError
 
 
 def _edit(directory: Path, key: str, value: object) -> None:

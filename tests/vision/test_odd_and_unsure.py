@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import write_models
+from vision.box_filters import odd_and_unsure
 from vision.letterbox import plan_letterbox
-from vision.onnx_models import ModelError, odd_and_unsure
 from vision.pipeline import TileReader
+from vision.sidecar import ModelError
 
 
 def _row(n: int, width: float = 40.0, height: float = 56.0) -> np.ndarray:

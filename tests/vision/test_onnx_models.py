@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.onnx_models import ModelError, _as_probabilities, decode_yolo, nms
+from vision.box_filters import decode_yolo, nms
+from vision.onnx_models import _as_probabilities
+from vision.sidecar import ModelError
 
 
 @pytest.mark.parametrize(

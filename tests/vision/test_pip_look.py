@@ -15,9 +15,9 @@ from onnx import TensorProto, helper, numpy_helper
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import classifier_model, write_models
 from vision.classes import CLASSES
-from vision.onnx_models import ModelError, PipLookConfig
 from vision.pip_look import DOT, STICK, PipLook, counts, weigh_by_count
 from vision.pipeline import TileReader
+from vision.sidecar import ModelError, PipLookConfig
 
 Pip = tuple[float, float, float, int, float]  # cx, cy, size, kind, score
 

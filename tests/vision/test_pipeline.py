@@ -15,8 +15,9 @@ from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import classifier_model, write_models
 from vision.classes import CLASSES
 from vision.detections import Detections
-from vision.onnx_models import ModelError, TileClassifier
+from vision.onnx_models import TileClassifier
 from vision.pipeline import Reading, TileReader
+from vision.sidecar import ModelError
 
 
 @pytest.mark.parametrize(

@@ -20,10 +20,10 @@ from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import classifier_model, write_models
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.glyphs import bonus_columns
-from vision.onnx_models import ModelError, RankLookConfig, parse_config
 from vision.pipeline import TileReader
 from vision.rank_look import RANKS, RankLook, rank_scores, rank_windows
 from vision.rank_look_train import labelled_windows, number_box_px, photo_face, variant_windows
+from vision.sidecar import ModelError, RankLookConfig, parse_config
 
 COLUMNS = bonus_columns()
 

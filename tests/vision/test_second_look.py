@@ -14,8 +14,9 @@ from hypothesis.extra.numpy import arrays
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import classifier_model, write_models
 from vision.classes import CLASS_INDEX, CLASSES
-from vision.onnx_models import SECOND_LOOK, ModelError, parse_config, share_out
+from vision.onnx_models import share_out
 from vision.pipeline import TileReader
+from vision.sidecar import SECOND_LOOK, ModelError, parse_config
 
 COLUMNS = [CLASS_INDEX[code] for code in SECOND_LOOK]
 

@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.onnx_models import drop_straddlers
+from vision.box_filters import drop_straddlers
 
 
 def _row(n: int, width: float = 40.0, height: float = 56.0, gap: float = 0.0) -> np.ndarray:

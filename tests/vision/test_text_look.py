@@ -21,8 +21,8 @@ from tests.vision.textlook_faces import made_up_head as _head
 from tests.vision.textlook_faces import scene_folder
 from tests.vision.tinymodels import write_models
 from vision.classes import CLASS_INDEX, CLASSES
-from vision.onnx_models import ModelError, TextLookConfig, parse_config
 from vision.pipeline import DEFAULT_MODELS_DIR, TileReader
+from vision.sidecar import ModelError, TextLookConfig, parse_config
 from vision.text_look import TURNS, TextLook, combine, face_crops
 from vision.text_look_train import (
     TextLookError,

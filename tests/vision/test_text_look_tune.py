@@ -15,7 +15,7 @@ import pytest
 
 from tests.vision.textlook_faces import brush_faces, made_up_head, scene_folder
 from vision.classes import CLASSES
-from vision.onnx_models import TextLookConfig
+from vision.sidecar import TextLookConfig
 from vision.text_look import face_crops
 from vision.text_look_train import (
     RECOGNISER_INPUT,

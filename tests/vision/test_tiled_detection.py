@@ -13,7 +13,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.onnx_models import DetectorConfig, TileDetector, clear_of, tile_windows
+from vision.box_filters import clear_of
+from vision.onnx_models import TileDetector, tile_windows
+from vision.sidecar import DetectorConfig
 
 MIN_AREA = 16
 

@@ -13,7 +13,7 @@ from PIL import Image
 
 from datasets.synth import main as synth_main
 from vision.classes import CLASSES
-from vision.onnx_models import SECOND_LOOK
+from vision.sidecar import SECOND_LOOK
 from vision.tile_set import COPIES_IN_SET
 from vision.train import CLASSIFIER_SIZE, _overlaps, class_folder, main, negative_boxes, second_look_codes
 

@@ -13,7 +13,7 @@ import pytest
 
 from tests.vision.tinymodels import classifier_model, detector_model
 from vision.classes import CLASS_INDEX, CLASSES
-from vision.onnx_models import load_config
+from vision.sidecar import load_config
 from vision.train import TRAIN_CLASSES, class_folder
 from vision.train import main as train_main
 

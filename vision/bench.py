@@ -29,7 +29,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -38,258 +38,19 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.bench_match import (
+    TileCounts,
+    hand_read_exactly,
+    match_boxes,
+    match_rows,
+    precision_recall_f1,
+    shows_whole_hand,
+)
+from vision.bench_stages import bench_stages, format_stages
 from vision.box_filters import long_short_sides
-from vision.classes import BACK, CLASSES
 from vision.imageio import ImageError, read_image
-from vision.layout import Layout
-from vision.layout_check import expected_hand, found_hand
-from vision.pipeline import UNCERTAIN_BELOW, Reading, TileReader
+from vision.pipeline import Reading, TileReader
 from vision.sidecar import ModelError
-
-IOU_MATCH = 0.5
-
-
-@dataclass(frozen=True)
-class TileCounts:
-    """Tile-level outcome of one photo; `confusions` counts (true code, read code) pairs."""
-
-    right: int
-    extra: int  # false positives: read where there is no such tile
-    missed: int  # false negatives: true tiles not read right
-    confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
-
-    @property
-    def exact(self) -> bool:
-        return self.extra == 0 and self.missed == 0
-
-
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(len(a), len(b)) intersection over union of xyxy boxes."""
-    a = np.asarray(a, np.float64).reshape(-1, 1, 4)
-    b = np.asarray(b, np.float64).reshape(1, -1, 4)
-    w = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
-    h = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
-    inter = w * h
-    area_a = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
-    area_b = (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
-    union = area_a + area_b - inter
-    return np.where(union > 0, inter / np.where(union > 0, union, 1.0), 0.0)
-
-
-def matched_truth(
-    pred_xyxy: np.ndarray,
-    pred_conf: Sequence[float] | np.ndarray,
-    true_xyxy: np.ndarray,
-    iou: float = IOU_MATCH,
-) -> list[int]:
-    """Per predicted box, the true box it matches (-1: none): greedy one-to-one, most confident
-    prediction first, each to the free true box it overlaps most, at `iou` or more."""
-    matched = [-1] * len(pred_xyxy)
-    if not len(pred_xyxy) or not len(true_xyxy):
-        return matched
-    overlaps = iou_matrix(pred_xyxy, true_xyxy)
-    taken: set[int] = set()
-    for p in np.argsort(-np.asarray(pred_conf, np.float64), kind="stable"):
-        candidates = [(overlaps[p, t], t) for t in range(len(true_xyxy)) if t not in taken]
-        best = max(candidates, default=(0.0, -1))
-        if best[0] >= iou:
-            taken.add(best[1])
-            matched[p] = best[1]
-    return matched
-
-
-def match_boxes(
-    pred_xyxy: np.ndarray,
-    pred_codes: Sequence[str],
-    pred_conf: Sequence[float] | np.ndarray,
-    true_xyxy: np.ndarray,
-    true_codes: Sequence[str],
-    iou: float = IOU_MATCH,
-) -> TileCounts:
-    """Greedy one-to-one matching, most confident prediction first, to the best free true box."""
-    right = 0
-    confusions: Counter[tuple[str, str]] = Counter()
-    for p, t in enumerate(matched_truth(pred_xyxy, pred_conf, true_xyxy, iou)):
-        if t < 0:
-            continue
-        if pred_codes[p] == true_codes[t]:
-            right += 1
-        else:
-            confusions[(true_codes[t], pred_codes[p])] += 1
-    return TileCounts(
-        right=right, extra=len(pred_codes) - right, missed=len(true_codes) - right, confusions=confusions
-    )
-
-
-def match_codes(pred_codes: Iterable[str], true_codes: Iterable[str]) -> TileCounts:
-    """Multiset matching (no boxes): a confusion is counted only when exactly one code is
-    missing and one extra, the only case where the pair is certain."""
-    pred, true = Counter(pred_codes), Counter(true_codes)
-    common = sum((pred & true).values())
-    extra, missed = pred - true, true - pred
-    confusions: Counter[tuple[str, str]] = Counter()
-    if sum(extra.values()) == 1 and sum(missed.values()) == 1:
-        confusions[(next(iter(missed)), next(iter(extra)))] = 1
-    return TileCounts(
-        right=common, extra=sum(extra.values()), missed=sum(missed.values()), confusions=confusions
-    )
-
-
-@dataclass(frozen=True)
-class RowMatch:
-    """Tile outcome of a photo labelled by rows, with the codes missed and read in excess."""
-
-    counts: TileCounts
-    missing: tuple[str, ...]
-    extra: tuple[str, ...]
-
-
-def lines_of_boxes(xyxy: np.ndarray) -> list[list[int]]:
-    """Chains of boxes lying side by side: rows (left to right) and columns (top to bottom).
-
-    Two boxes are neighbours in a row when they overlap by half the smaller height and the gap
-    between them is under 1.2 typical tile widths (room for one tile the detector missed);
-    the same turned for columns. Only chains of two boxes or more are returned.
-    """
-    boxes = np.asarray(xyxy, np.float64).reshape(-1, 4)
-    if len(boxes) < 2:
-        return []
-    step = float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
-    chains = []
-    for along in (0, 1):  # 0: rows, left to right; 1: columns, top to bottom
-        across = 1 - along
-        start, end = boxes[:, along], boxes[:, along + 2]
-        low, high = boxes[:, across], boxes[:, across + 2]
-        overlap = np.minimum(high[:, None], high[None, :]) - np.maximum(low[:, None], low[None, :])
-        thin = np.minimum((high - low)[:, None], (high - low)[None, :])
-        gap = start[None, :] - end[:, None]  # [i, j]: from i's end to j's start
-        linked = (overlap >= 0.5 * thin) & (gap > -0.3 * step) & (gap < 1.2 * step)
-        linked &= start[None, :] > start[:, None]
-        nearest_next = {
-            i: int(min(np.flatnonzero(linked[i]), key=lambda j: gap[i, j]))
-            for i in range(len(boxes))
-            if linked[i].any()
-        }
-        nearest_prev = {
-            j: int(min(np.flatnonzero(linked[:, j]), key=lambda i: gap[i, j]))
-            for j in range(len(boxes))
-            if linked[:, j].any()
-        }
-        follows = {i: j for i, j in nearest_next.items() if nearest_prev.get(j) == i}
-        heads = sorted(set(follows) - set(follows.values()), key=lambda i: start[i])
-        for head in heads:
-            chain = [head]
-            while chain[-1] in follows:
-                chain.append(follows[chain[-1]])
-            chains.append(chain)
-    return chains
-
-
-def align(true_row: Sequence[str], read_row: Sequence[str]) -> list[tuple[int | None, int | None]]:
-    """The pairs (true index, read index), None where unpaired, of the alignment of a labelled row
-    with a chain of read boxes that leaves only as many tiles unpaired as the two differ in length,
-    and among those the one with the fewest tiles read wrong. Each read box is a place: where the
-    counts agree, the k-th tile is compared with the k-th box, so a row read shifted by one (S1 S2
-    S3 S4 read 1s S3 S4 S2) is four tiles wrong, not two right beside a missed and an extra one."""
-    n, m = len(true_row), len(read_row)
-    gap = n + m + 1  # dearer than any number of wrong tiles: a gap only where the lengths need one
-    cost = np.zeros((n + 1, m + 1), int)
-    cost[:, 0], cost[0, :] = np.arange(n + 1) * gap, np.arange(m + 1) * gap
-    for i in range(1, n + 1):
-        for j in range(1, m + 1):
-            same = true_row[i - 1] == read_row[j - 1]
-            cost[i, j] = min(cost[i - 1, j - 1] + (not same), cost[i - 1, j] + gap, cost[i, j - 1] + gap)
-    pairs: list[tuple[int | None, int | None]] = []
-    i, j = n, m
-    while i or j:
-        if i and j and cost[i, j] == cost[i - 1, j - 1] + (true_row[i - 1] != read_row[j - 1]):
-            pairs.append((i - 1, j - 1))
-            i, j = i - 1, j - 1
-        elif i and cost[i, j] == cost[i - 1, j] + gap:
-            pairs.append((i - 1, None))
-            i -= 1
-        else:
-            pairs.append((None, j - 1))
-            j -= 1
-    return pairs[::-1]
-
-
-def match_rows(pred_xyxy: np.ndarray, pred_codes: Sequence[str], rows: Sequence[Sequence[str]]) -> RowMatch:
-    """Match a photo labelled by rows (each in the image's order: rows left to right, columns top
-    to bottom): each labelled row of two tiles or more takes the chain of read boxes
-    (`lines_of_boxes`) that fits it best, and is compared with it place by place (`align`), so a
-    row read in the wrong order, as the eight bonus tiles read as the eight in another order, is
-    wrong. Tiles of rows no chain fits, and of one-tile rows (scattered tiles), are matched as
-    multisets with the read tiles in no chosen chain."""
-    chains = lines_of_boxes(pred_xyxy)
-    used: set[int] = set()
-    right, confusions = 0, Counter[tuple[str, str]]()
-    missing: list[str] = []
-    extra: list[str] = []
-    loose_true: list[str] = []
-    for row in sorted(rows, key=len, reverse=True):
-        free = [c for c in chains if not used.intersection(c)]
-        if len(row) < 2 or not free:
-            loose_true += row
-            continue
-
-        # each free chain aligned once: its read codes and the (true, read) pairs of the alignment
-        options = []
-        for chain in free:
-            read_row = [pred_codes[k] for k in chain]
-            pairs = align(row, read_row)
-            matches = sum(t is not None and r is not None and row[t] == read_row[r] for t, r in pairs)
-            options.append((matches - abs(len(chain) - len(row)), len(chain), chain, read_row, pairs))
-        _, _, chain, read_row, pairs = max(options, key=lambda option: option[:2])
-        used.update(chain)
-        for t, r in pairs:
-            if t is not None and r is not None and row[t] == read_row[r]:
-                right += 1
-                continue
-            if t is not None:
-                missing.append(row[t])
-            if r is not None:
-                extra.append(read_row[r])
-            if t is not None and r is not None:
-                confusions[(row[t], read_row[r])] += 1
-    loose_pred = [code for k, code in enumerate(pred_codes) if k not in used]
-    loose = match_codes(loose_pred, loose_true)
-    pred, true = Counter(loose_pred), Counter(loose_true)
-    missing += (true - pred).elements()
-    extra += (pred - true).elements()
-    right += loose.right
-    confusions.update(loose.confusions)
-    counts = TileCounts(
-        right=right, extra=len(pred_codes) - right, missed=sum(map(len, rows)) - right, confusions=confusions
-    )
-    return RowMatch(counts, tuple(sorted(missing)), tuple(sorted(extra)))
-
-
-def normalise_hand(hand: dict[str, Any] | None) -> tuple[Any, ...] | None:
-    """Order-free form of a scoring hand, to compare a read hand with the truth."""
-    if hand is None:
-        return None
-    melds = sorted(
-        (str(m.get("kind")), tuple(sorted(m.get("tiles") or [])), bool(m.get("concealed")))
-        for m in hand.get("melds", [])
-    )
-    return (tuple(sorted(hand.get("concealed", []))), tuple(melds), tuple(sorted(hand.get("bonus", []))))
-
-
-def hand_read_exactly(layout: Layout | None, meta: dict[str, Any]) -> bool:
-    """Whether the layout holds the scene's hand as far as the photo shows it: a concealed kong lying
-    all face down is a kong of unknown face on both sides (`vision.layout_check.expected_hand`; a scene
-    written without its groups is taken as its hand)."""
-    if layout is None:
-        return False
-    truth = expected_hand(meta) if "groups" in meta else meta["hand"]
-    return normalise_hand(found_hand(layout)) == normalise_hand(truth)
-
-
-def shows_whole_hand(meta: dict[str, Any]) -> bool:
-    """Whether a scene shows a hand whole: it has one (not loose tiles alone) and none of its tiles
-    is cut off by the frame or turned away (`complete`; older scenes without the flag: True)."""
-    return meta.get("hand") is not None and bool(meta.get("complete", True))
 
 
 @dataclass(frozen=True)
@@ -321,18 +82,6 @@ class Summary:
     confusions: list[tuple[str, str, int]]
     stages_median_ms: dict[str, float]
     errors: int
-
-
-def precision_recall_f1(counts: Iterable[TileCounts]) -> tuple[float, float, float]:
-    """Per-tile precision, recall and F1 over the photos' counts together (0 where undefined)."""
-    rows = list(counts)
-    right = sum(c.right for c in rows)
-    extra = sum(c.extra for c in rows)
-    missed = sum(c.missed for c in rows)
-    precision = right / (right + extra) if right + extra else 0.0
-    recall = right / (right + missed) if right + missed else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return precision, recall, f1
 
 
 def summarise(name: str, results: Sequence[PhotoResult]) -> Summary:
@@ -520,176 +269,6 @@ def bench_tile_sizes(
     ]
 
 
-@dataclass(frozen=True)
-class Misreads:
-    """The classifier's wrong reads of true boxes, by what could still reach them at run time: an
-    unsure read can be flagged or moved by the win check, a true face in second place can be moved to,
-    and a twin (a tile of the same face in the same photo read right) could lend its reading. Wrong
-    reads with none of these are the art's faces read as another face throughout: only training
-    reaches them (stage 43)."""
-
-    wrong: int = 0
-    unsure: int = 0  # the likeliest face under UNCERTAIN_BELOW, as a reading warns of it
-    true_second: int = 0  # the true face the runner-up
-    twin_read_right: int = 0  # another tile of the true face in the photo read right, not unsure
-
-    def __add__(self, other: Misreads) -> Misreads:
-        return Misreads(
-            self.wrong + other.wrong,
-            self.unsure + other.unsure,
-            self.true_second + other.true_second,
-            self.twin_read_right + other.twin_read_right,
-        )
-
-
-def misreads_in_photo(true_codes: Sequence[str], probabilities: np.ndarray, kept: np.ndarray) -> Misreads:
-    """`Misreads` of one photo's true boxes: `probabilities` (N, 49) as read, `kept` (N,) those not
-    left out as "no tile" (a tile left out is missed, not misread)."""
-    if not len(true_codes):
-        return Misreads()
-    truth = np.array([CLASSES.index(code) for code in true_codes])
-    read = probabilities.argmax(axis=1)
-    top = probabilities.max(axis=1)
-    right = kept & (read == truth)
-    wrong = kept & (read != truth)
-    order = np.argsort(-probabilities, axis=1)
-    counts = Misreads()
-    for i in np.flatnonzero(wrong):
-        twins = right & (truth == truth[i]) & (top >= UNCERTAIN_BELOW)
-        counts += Misreads(1, int(top[i] < UNCERTAIN_BELOW), int(order[i, 1] == truth[i]), int(twins.any()))
-    return counts
-
-
-@dataclass(frozen=True)
-class StageResult:
-    """Each model alone on a synthetic set: the detector class-blind, the classifier on true boxes."""
-
-    photos: int
-    detector_precision: float
-    detector_recall: float
-    classifier_accuracy: float  # read right and not left out as "no tile"
-    tiles: int
-    worst_classes: list[tuple[str, float, int]]  # (code, accuracy, tiles), the ten worst
-    rejected_tiles: int = 0  # true tiles the classifier would leave out as "no tile"
-    # the detector's extra boxes by where they sit: on a ghost tile, on a thing under the glass, on a
-    # prop, on part of a tile, elsewhere (a check set of glass tables tells what ghosts cost)
-    extra_where: dict[str, int] = field(default_factory=dict)
-    # the true tiles the detector found no box for, by kind of tile: kind -> (missed, tiles)
-    missed_kinds: dict[str, tuple[int, int]] = field(default_factory=dict)
-    misreads: Misreads = field(default_factory=Misreads)
-
-
-# Kinds of tile the detector finds least often (stage 42): the short side under SMALL_TILE_PX, a
-# tile under PARTLY_HIDDEN of it in view. A tile can be of several kinds, or of none.
-SMALL_TILE_PX = 28
-PARTLY_HIDDEN = 0.8
-
-
-def tile_kinds(tile: dict[str, Any]) -> list[str]:
-    """The kinds of a scene's true tile (meta `tiles` entry) that `missed_by_kind` counts."""
-    x1, y1, x2, y2 = tile["xyxy"]
-    kinds = []
-    if tile["code"] == BACK:
-        kinds.append("face down")
-    if tile.get("standing", False):
-        kinds.append("standing")
-    if tile.get("visible", 1.0) < PARTLY_HIDDEN:
-        kinds.append("partly hidden")
-    if min(x2 - x1, y2 - y1) < SMALL_TILE_PX:
-        kinds.append("small")
-    return kinds
-
-
-def missed_by_kind(boxes: np.ndarray, tiles: Sequence[dict[str, Any]]) -> dict[str, tuple[int, int]]:
-    """(missed, tiles) per kind of tile (`tile_kinds`), a tile missed when no box overlaps it by
-    IoU 0.5: tells whether the detector's misses gather in face-down, standing, hidden or small tiles."""
-    true_xyxy = np.array([t["xyxy"] for t in tiles], np.float32).reshape(-1, 4)
-    found = np.zeros(len(tiles), bool)
-    if len(tiles) and len(boxes):
-        found = iou_matrix(true_xyxy, np.asarray(boxes, np.float32).reshape(-1, 4)).max(axis=1) >= 0.5
-    counts: dict[str, tuple[int, int]] = {}
-    for tile, hit in zip(tiles, found, strict=True):
-        for kind in tile_kinds(tile):
-            missed, total = counts.get(kind, (0, 0))
-            counts[kind] = (missed + int(not hit), total + 1)
-    return counts
-
-
-def _holds(xyxy: Sequence[float], x: float, y: float) -> bool:
-    return xyxy[0] <= x <= xyxy[2] and xyxy[1] <= y <= xyxy[3]
-
-
-def where_extra_boxes(
-    boxes: np.ndarray, true_xyxy: np.ndarray, props: Sequence[dict[str, Any]]
-) -> dict[str, int]:
-    """Count the boxes that match no tile (IoU under 0.5) by what lies under their centre: the first
-    scene prop (meta `props`) holding it ("ghost", "under glass" or "prop"), else "part of a tile"
-    (IoU 0.1 or more with one), else "elsewhere"."""
-    overlap = np.zeros(len(boxes))
-    if len(true_xyxy) and len(boxes):
-        overlap = iou_matrix(boxes, true_xyxy).max(axis=1)
-    counts: dict[str, int] = {}
-    for box, best in zip(boxes, overlap, strict=True):
-        if best >= 0.5:
-            continue
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        holders = (p["kind"] for p in props if _holds(p["xyxy"], cx, cy))
-        holder = next(holders, None)
-        if holder is not None:
-            where = "ghost" if holder == "ghost" else "under glass" if holder.startswith("under:") else "prop"
-        else:
-            where = "part of a tile" if best >= 0.1 else "elsewhere"
-        counts[where] = counts.get(where, 0) + 1
-    return counts
-
-
-def bench_stages(reader: TileReader, directory: Path, options: Options = Options()) -> StageResult:
-    """Tell a detector miss from a misread: P/R of boxes alone, accuracy of reading the true boxes."""
-    found = extra = missed = rejected = 0
-    per_class: dict[str, list[int]] = {}
-    extra_where: dict[str, int] = {}
-    missed_kinds: dict[str, tuple[int, int]] = {}
-    misreads = Misreads()
-    metas = sorted((directory / "meta").glob("*.json"))[: options.limit]
-    config = reader.classifier.config
-    for meta_path in metas:
-        meta = json.loads(meta_path.read_text())
-        tiles = meta["tiles"]
-        rgb = read_image(directory / meta["image"]).rgb
-        true_xyxy = np.array([t["xyxy"] for t in tiles], np.float32).reshape(-1, 4)
-        boxes, score = reader.detector.detect(rgb, reader.grid)
-        counts = match_boxes(boxes, ["tile"] * len(boxes), score, true_xyxy, ["tile"] * len(tiles))
-        found, extra, missed = found + counts.right, extra + counts.extra, missed + counts.missed
-        for where, n in where_extra_boxes(boxes, true_xyxy, meta.get("props", [])).items():
-            extra_where[where] = extra_where.get(where, 0) + n
-        for kind, (missed_here, total) in missed_by_kind(boxes, tiles).items():
-            before = missed_kinds.get(kind, (0, 0))
-            missed_kinds[kind] = (before[0] + missed_here, before[1] + total)
-        if not tiles:
-            continue
-        probabilities, not_tile = reader.classifier.read_boxes(rgb, true_xyxy)
-        kept = not_tile <= config.reject_above
-        rejected += int((~kept).sum())
-        misreads += misreads_in_photo([t["code"] for t in tiles], probabilities, kept)
-        for tile, class_id, keep in zip(tiles, probabilities.argmax(axis=1), kept, strict=True):
-            right = keep and CLASSES[int(class_id)] == tile["code"]
-            per_class.setdefault(tile["code"], []).append(int(right))
-    hits = [h for outcomes in per_class.values() for h in outcomes]
-    worst = sorted((sum(v) / len(v), code, len(v)) for code, v in per_class.items())[:10]
-    return StageResult(
-        photos=len(metas),
-        detector_precision=found / (found + extra) if found + extra else 0.0,
-        detector_recall=found / (found + missed) if found + missed else 0.0,
-        classifier_accuracy=sum(hits) / len(hits) if hits else 0.0,
-        tiles=len(hits),
-        worst_classes=[(code, round(acc, 3), n) for acc, code, n in worst],
-        rejected_tiles=rejected,
-        extra_where=dict(sorted(extra_where.items(), key=lambda item: -item[1])),
-        missed_kinds=missed_kinds,
-        misreads=misreads,
-    )
-
-
 def format_sizes(results: Sequence[SizeResult]) -> str:
     lines = [f"{'tile px':>7} {'photos':>6} {'F1':>6} {'exact':>7} {'boxes missed':>12} {'F1 full size':>12}"]
     for r in results:
@@ -698,25 +277,6 @@ def format_sizes(results: Sequence[SizeResult]) -> str:
             f"{r.exact_photos:>3}/{r.photos:<3} {r.missed_boxes:>12} {r.f1_as_rendered:>12.3f}"
         )
     return "\n".join(lines)
-
-
-def format_stages(result: StageResult) -> str:
-    worst = ", ".join(f"{code} {acc:.2f} ({n})" for code, acc, n in result.worst_classes)
-    where = ", ".join(f"{place} {n}" for place, n in result.extra_where.items())
-    kinds = ", ".join(f"{kind} {missed}/{total}" for kind, (missed, total) in result.missed_kinds.items())
-    m = result.misreads
-    return (
-        f"stages on {result.photos} synthetic photos: "
-        f"detector alone precision {result.detector_precision:.3f} "
-        f"recall {result.detector_recall:.3f}; classifier on true boxes {result.classifier_accuracy:.3f} "
-        f"of {result.tiles} tiles ({result.rejected_tiles} left out as no tile)\n"
-        f"  worst classes (accuracy, tiles): {worst}\n"
-        f"  the detector's extra boxes by where they sit: {where or 'none'}\n"
-        f"  the tiles it missed by kind (missed / tiles): {kinds or 'none of those kinds'}\n"
-        f"  the classifier's wrong reads: {m.wrong}, of them {m.unsure} unsure (under {UNCERTAIN_BELOW}), "
-        f"{m.true_second} with the true face second, {m.twin_read_right} with a twin in the photo "
-        "read right and sure"
-    )
 
 
 @dataclass(frozen=True)
@@ -994,7 +554,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(detail)
     report: list[dict[str, Any]] = [dict(s.__dict__) for s in summaries]
     if args.stages and args.synthetic is not None:
-        stages = bench_stages(reader, args.synthetic, Options(args.limit))
+        stages = bench_stages(reader, args.synthetic, args.limit)
         print(format_stages(stages))
         report.append({"name": "stages", **asdict(stages)})
     if args.tile_sizes and args.synthetic is not None:

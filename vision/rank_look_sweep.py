@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.bench import matched_truth
+from vision.bench_match import matched_truth
 from vision.classes import CLASS_INDEX
 from vision.glyphs import likeliest_bonus_rows
 from vision.imageio import ImageError, read_image

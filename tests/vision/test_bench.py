@@ -16,28 +16,20 @@ from PIL import Image
 from tests.vision.imagegen import encode
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import write_models
-from vision.bench import (
-    Misreads,
-    PhotoResult,
+from vision.bench import PhotoResult, concurrency, format_summary, main, summarise
+from vision.bench_match import (
     TileCounts,
     align,
-    concurrency,
-    format_summary,
     hand_read_exactly,
     iou_matrix,
     lines_of_boxes,
-    main,
     match_boxes,
     match_codes,
     match_rows,
-    misreads_in_photo,
-    missed_by_kind,
     normalise_hand,
     shows_whole_hand,
-    summarise,
-    tile_kinds,
-    where_extra_boxes,
 )
+from vision.bench_stages import Misreads, misreads_in_photo, missed_by_kind, tile_kinds, where_extra_boxes
 from vision.classes import CLASSES
 from vision.detections import Detections
 from vision.layout import layout_hand

@@ -12,7 +12,7 @@ from PIL import Image
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.test_rank_look import _models_with_rank_look
 from tests.vision.tinymodels import write_models
-from vision.bench import matched_truth
+from vision.bench_match import matched_truth
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.rank_look_sweep import SceneReading, Setting, main, read_as, sweep, tiles_right
 from vision.tile_set import assign_within_set

@@ -168,7 +168,7 @@ def _build_rows(
         # Bonus tiles grouped by run, each with how many hand tiles come before it.
         bonus: list[tuple[int, ...]] = []
         bonus_at: list[int] = []
-        pure: list[bool] = []
+        beside: list[tuple[int, ...]] = []
         before = 0
         for k, i in enumerate(tiles):
             if i not in bonus_tiles:
@@ -179,11 +179,11 @@ def _build_rows(
             else:
                 bonus.append((i,))
                 bonus_at.append(before)
-                pure.append(all(j in bonus_tiles for j in runs[run_id[i]]))
+                beside.append(tuple(j for j in runs[run_id[i]] if j not in bonus_tiles))
         touching = tuple(run_id[p] == run_id[q] for p, q in itertools.pairwise(core))
         flags = tuple(bool(shape.sideways[i]) for i in core)
         out.append(
-            Row(tuple(core), tuple(core_gaps), tuple(bonus), flags, touching, tuple(bonus_at), tuple(pure))
+            Row(tuple(core), tuple(core_gaps), tuple(bonus), flags, touching, tuple(bonus_at), tuple(beside))
         )
     return out
 

@@ -60,7 +60,7 @@ class Row:
     `core` are the hand tiles along the row, `gaps[k]` the gap after `core[k]`, `sideways`
     which lie sideways, `touching[k]` whether `core[k]` and `core[k + 1]` touch (one run).
     `bonus` are the bonus tiles by run, `bonus_at` how many core tiles come before each,
-    `bonus_pure` whether the run holds nothing else.
+    `bonus_beside` the core tiles each run touches (none: a run of bonus tiles alone).
     """
 
     core: tuple[int, ...]
@@ -69,7 +69,7 @@ class Row:
     sideways: tuple[bool, ...] = ()
     touching: tuple[bool, ...] = ()
     bonus_at: tuple[int, ...] = ()
-    bonus_pure: tuple[bool, ...] = ()
+    bonus_beside: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -221,7 +221,7 @@ def _slice(row: Row, lo: int, hi: int) -> tuple[Row, tuple[int, ...], tuple[int,
         sideways=row.sideways[lo:hi] if row.sideways else (),
         touching=row.touching[lo : hi - 1] if row.touching else (),
         bonus_at=tuple(row.bonus_at[k] - lo for k in keep),
-        bonus_pure=tuple(row.bonus_pure[k] for k in keep),
+        bonus_beside=tuple(row.bonus_beside[k] for k in keep),
     )
     return trimmed, row.core[:lo] + row.core[hi:], dropped_bonus
 
@@ -286,10 +286,12 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
                 ignored_bonus.extend(i for run in row.bonus for i in run)
                 continue
             side = sides[r]
-            # Bonus tiles count in a run of their own or in a row of melds, not among loose
-            # tiles (tiles scattered on the table).
-            for run, pure in zip(row.bonus, row.bonus_pure, strict=True):
-                if pure or not side.loose:
+            # Bonus tiles count in a run of their own, in a row of melds, or touching melds
+            # alone (laid down after them), not among loose tiles (tiles scattered on the table,
+            # a discard in line with the melds).
+            in_melds = {i for tiles, _ in side.melds for i in tiles}
+            for run, beside in zip(row.bonus, row.bonus_beside, strict=True):
+                if not side.loose or in_melds.issuperset(beside):
                     bonus.append(run)
                 else:
                     ignored_bonus.extend(run)

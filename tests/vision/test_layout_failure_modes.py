@@ -102,6 +102,29 @@ def test_bonus_row_at_the_end_of_the_meld_row(angle: float) -> None:
 
 
 @pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_bonus_tiles_laid_against_the_melds_count_beside_a_stray_tile(angle: float) -> None:
+    """Flowers laid touching the last meld, and a tile lying in line beyond them (a discard, or a
+    box on a reflection): the stray tile made the whole row's bonus tiles "among loose tiles"."""
+    table = [["1m 2m 3m 7s 8s 9s E E"], ["C C C", "+0.4 W W* W", "+0 F1 cat", "+0.8 3s"]]
+    layout = layout_hand(place(table, angle).detections())
+    assert canonical(layout.hand) == expect(
+        "1m 2m 3m 7s 8s 9s E E", [("pong", "C C C", False), ("pong", "W W W", False)], "F1 cat"
+    )
+    assert any("1 tile(s) away" in warning for warning in layout.warnings)  # the 3s
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+@pytest.mark.parametrize("loose", ["+0.8 3s F1 cat", "+0.8 F1 cat 3s"], ids=["after-a-loose-tile", "before"])
+def test_bonus_tiles_touching_a_loose_tile_in_the_meld_row_do_not_count(angle: float, loose: str) -> None:
+    """Bonus tiles lying against a tile that forms no meld were dropped on the table with it."""
+    table = [["1m 2m 3m 7s 8s 9s E E"], ["C C C", "+0.4 W W* W", loose]]
+    layout = layout_hand(place(table, angle).detections())
+    assert canonical(layout.hand) == expect(
+        "1m 2m 3m 7s 8s 9s E E", [("pong", "C C C", False), ("pong", "W W W", False)]
+    )
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
 def test_wall_of_backs_far_off_is_not_a_kong(angle: float) -> None:
     """A stretch of the wall (face-down tiles) behind the hand: read as two blind kongs."""
     table = [["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C"], ["+4 back back back back back back back back"]]

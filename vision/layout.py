@@ -165,7 +165,8 @@ def _build_rows(
                 core_gaps.append(float(max(pending, gaps[k - 1])))
             core.append(i)
             pending = -np.inf
-        # Bonus tiles grouped by run, each with how many hand tiles come before it.
+        # Bonus tiles grouped by run, each with how many hand tiles come before it and the hand
+        # tiles of its touching run (whether it lies among loose tiles depends on what they form).
         bonus: list[tuple[int, ...]] = []
         bonus_at: list[int] = []
         beside: list[tuple[int, ...]] = []

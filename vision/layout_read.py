@@ -60,7 +60,7 @@ class Row:
     `core` are the hand tiles along the row, `gaps[k]` the gap after `core[k]`, `sideways`
     which lie sideways, `touching[k]` whether `core[k]` and `core[k + 1]` touch (one run).
     `bonus` are the bonus tiles by run, `bonus_at` how many core tiles come before each,
-    `bonus_beside` the core tiles each run touches (none: a run of bonus tiles alone).
+    `bonus_beside` the core tiles in one touching run with each (none: bonus tiles alone).
     """
 
     core: tuple[int, ...]

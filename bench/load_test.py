@@ -42,9 +42,13 @@ CHROMIUM_ARGS = [
 MAX_CLIENTS, MAX_ROUNDS = 16, 20
 # What counts as an answer on the page: a score, or the scoring's explanation of a non-win.
 ANSWER = re.compile(r"^(\d+ (tai|fan)|Not a valid win)")
+# What counts as the app refusing the photo: no model, or a file the reader cannot take
+# (the app names the file, then vision.imageio's reason).
 PHOTO_ERROR = re.compile(
     r"^(No tile model|The tile model could not"
-    r"|.*: (reading the tiles took|the tiles could not be read|this file))"
+    r"|.*: (reading the tiles took|the tiles could not be read|this file"
+    r"|not a supported image file|image file is|image is too|file is|not a file|file not found"
+    r"|permission denied|cannot read file))"
 )
 
 

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
 
 from tests.app.conftest import load_test
+from vision.imageio import ImageError, load_image
+
+
+def _jpeg(width: int, height: int) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (30, 120, 40)).save(out, "JPEG")
+    return out.getvalue()
 
 
 @pytest.mark.parametrize(
@@ -48,3 +58,21 @@ def test_summary_percentiles() -> None:
     assert summary["errors"] == 1
     empty = load_test.Report(clients=1, rounds=1, photo="x.jpg").summary()
     assert empty["p50_s"] is None and empty["p95_s"] is None
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param(b"", id="empty"),
+        pytest.param(b"\x89 not an image at all" * 40, id="not-an-image"),
+        pytest.param(_jpeg(400, 300)[:600], id="truncated"),
+        pytest.param(_jpeg(20, 20), id="too-small"),
+    ],
+)
+def test_a_file_the_app_refuses_counts_as_an_error(data: bytes) -> None:
+    """The load test tells a refused upload from a slow one: the app's line for a file the reader
+    cannot take ("NAME: " and vision.imageio's reason) matches its error pattern."""
+    with pytest.raises(ImageError) as refused:
+        load_image(data)
+    assert load_test.PHOTO_ERROR.match(f"broken.jpg: {refused.value}")
+    assert not load_test.PHOTO_ERROR.match("4 tai")

@@ -149,6 +149,7 @@ class _Side:
     loose: tuple[tuple[int, ...], ...]
     cost: float
     tight: tuple[bool, ...]  # per loose piece: its tiles touch
+    bonus_counts: tuple[bool, ...]  # per bonus run of the row: the hand's, not among loose tiles
 
 
 def _read_other(row: Row, codes: Sequence[str]) -> _Side:
@@ -159,7 +160,12 @@ def _read_other(row: Row, codes: Sequence[str]) -> _Side:
     loose = tuple(row.core[a:b] for a, b in chunks.loose)
     # Tiles in one loose piece that do not touch were not laid down together.
     tight = tuple(not row.touching or all(row.touching[a : b - 1]) for a, b in chunks.loose)
-    return _Side(melds, loose, chunks.cost, tight)
+    # Bonus tiles count in a run of their own, in a row of melds, or touching melds alone (laid
+    # down after them), not among loose tiles (tiles scattered on the table, a discard in line
+    # with the melds).
+    in_melds = {i for tiles, _ in melds for i in tiles}
+    counts = tuple(not loose or in_melds.issuperset(beside) for beside in row.bonus_beside)
+    return _Side(melds, loose, chunks.cost, tight, counts)
 
 
 def _hand_candidates(row: Row, codes: Sequence[str]) -> list[tuple[float, int, int, list, list]]:
@@ -286,12 +292,8 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
                 ignored_bonus.extend(i for run in row.bonus for i in run)
                 continue
             side = sides[r]
-            # Bonus tiles count in a run of their own, in a row of melds, or touching melds
-            # alone (laid down after them), not among loose tiles (tiles scattered on the table,
-            # a discard in line with the melds).
-            in_melds = {i for tiles, _ in side.melds for i in tiles}
-            for run, beside in zip(row.bonus, row.bonus_beside, strict=True):
-                if not side.loose or in_melds.issuperset(beside):
+            for run, counts in zip(row.bonus, side.bonus_counts, strict=True):
+                if counts:
                     bonus.append(run)
                 else:
                     ignored_bonus.extend(run)

@@ -67,9 +67,10 @@ def _read(path: str) -> dict[str, Any]:
 
 
 def hand_of(data: dict[str, Any]) -> dict[str, Any]:
-    """The hand in a file: the object itself, or the `hand` of `python -m vision --json`'s output
-    (so `python -m vision PHOTO --json | python -m scoring -` scores the photo)."""
-    if "concealed" not in data and isinstance(data.get("hand"), dict) and "detections" in data:
+    """The hand in a file: the object itself, or, when it has no `concealed` field, its `hand`: that of
+    `python -m vision --json`'s output (so `python -m vision PHOTO --json | python -m scoring -` scores
+    the photo) or of a generated scene's ground truth (`samples/*.json`)."""
+    if "concealed" not in data and isinstance(data.get("hand"), dict):
         return dict(data["hand"])
     return data
 

@@ -315,12 +315,15 @@ def _best_reading(
     value_pair = ruleset.value_pair(context)
     places = places_won_into(hand, context.winning_tile, context.self_drawn)
     all_facts = [HandFacts(hand, context, value_pair, won_into) for won_into in places]
-    handless = View(Arrangement(EIGHT_FLOWERS), hand, context, options, all_facts[0])
-    once = _hand_outcomes(handless, ruleset)
+    # Patterns of the whole hand are read once per place the winning tile may have gone: whether the
+    # hand was concealed until the win depends on it (the set a winning discard completed lies with
+    # the melds).
+    handless = [View(Arrangement(EIGHT_FLOWERS), hand, context, options, facts) for facts in all_facts]
+    once = [_hand_outcomes(view, ruleset) for view in handless]
     best: _Scored | None = None
     if ruleset.handless_wins:
         # Eight flowers win whatever the hand holds: score that reading first, tile count or not.
-        scored = _score_arrangement(handless, ruleset, options, once)
+        scored = _score_arrangement(handless[0], ruleset, options, once[0])
         if any(line.key in ruleset.handless_wins for line in scored.patterns):
             best = scored
     if best is None:
@@ -331,9 +334,11 @@ def _best_reading(
                 "(a kong counts as 3; bonus tiles are not counted)",
             )
         # each place the winning tile may have gone, each decomposition: the best counts
-        for facts, arrangement in itertools.product(all_facts, _arrangements(hand, ruleset, options)):
+        readings = list(zip(all_facts, once, strict=True))
+        arrangements = _arrangements(hand, ruleset, options)
+        for (facts, facts_once), arrangement in itertools.product(readings, arrangements):
             scored = _score_arrangement(
-                View(arrangement, hand, context, options, facts), ruleset, options, once
+                View(arrangement, hand, context, options, facts), ruleset, options, facts_once
             )
             if best is None or (scored.tai, scored.raw) > (best.tai, best.raw):
                 best = scored

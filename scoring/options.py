@@ -161,12 +161,15 @@ def _convert(name: str, value: object) -> object:
 
 
 def options_from_mapping(base: Options, overrides: Mapping[str, object]) -> Options:
-    """`base` with the given fields replaced, each checked; raises `OptionError` on a bad name or value."""
+    """`base` with the given fields replaced (None keeps `base`'s), each checked; raises `OptionError`
+    on a bad name or value."""
     names = {f.name for f in dataclasses.fields(Options)}
     changes: dict[str, Any] = {}
     for name, value in overrides.items():
         if name not in names:
             raise OptionError(f"unknown option {name!r} (known: {', '.join(sorted(names))})")
+        if value is None:
+            continue  # JSON null means the default, as it does for the hand's own fields
         changes[name] = _convert(name, value)
     options = dataclasses.replace(base, **changes)
     check_options(options)

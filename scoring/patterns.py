@@ -21,6 +21,7 @@ from scoring.tiles import (
     TILE_NAMES,
     WINDS,
     Tile,
+    format_hand,
     is_honour,
     is_suited,
     rank_of,
@@ -452,9 +453,13 @@ def bomb_concealed_self_draw(v: View) -> Outcome:
 @hand_level
 def bomb_concealed_discard(v: View) -> Outcome:
     """门清吃胡: fully concealed hand winning on a discard (robbing a kong counts as a discard)."""
-    return (
-        Hit("fully concealed hand won on a discard") if not v.context.self_drawn and not v.exposed else None
-    )
+    if v.context.self_drawn or v.exposed:
+        return None
+    won_into = v.facts.won_into
+    if won_into is None:
+        return Hit("fully concealed hand won on a discard")
+    completed = f"{won_into.kind} {format_hand(won_into.tiles)}"
+    return Hit(f"fully concealed until the winning discard completed the {completed}")
 
 
 @hand_level

@@ -158,8 +158,10 @@ class View:
 
     @cached_property
     def exposed(self) -> bool:
-        """Whether any declared meld is exposed (a concealed kong keeps the hand concealed)."""
-        return any(not meld.concealed for meld in self.hand.melds)
+        """Whether a meld was exposed before the winning tile came (a concealed kong keeps the hand
+        concealed). The set a winning discard completed lies with the melds but was held concealed
+        until then, so it does not open the hand."""
+        return any(not meld.concealed for meld in self.facts.melds_before_win())
 
     @property
     def kongs(self) -> int:

@@ -320,6 +320,15 @@ def test_null_fields_mean_defaults() -> None:
     assert result["valid"] and result["rules"] == "singapore"
 
 
+@pytest.mark.parametrize("rules, cap", [("singapore", 5), ("malaysian", 10)])
+def test_null_inside_options_means_the_rule_sets_default(rules: str, cap: int) -> None:
+    # all pongs, full flush, seat flower and season (and a bomb): over either cap
+    hand = {"rules": rules, "concealed": "111p 222p 333p 777p 55p", "bonus": ["F1", "S1"]}
+    with_nulls = score_json({**hand, "options": {"max_tai": None, "unit": None, "min_tai": None}})
+    assert with_nulls["tai"] == cap and with_nulls["tai"] < with_nulls["raw_tai"]
+    assert with_nulls == score_json(hand)
+
+
 def test_options_defaults_follow_rules_md() -> None:
     options = Options()
     assert (options.min_tai, options.max_tai, options.unit, options.payout_scheme) == (1, 5, 1, "standard")

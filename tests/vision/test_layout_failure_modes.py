@@ -11,6 +11,7 @@ import pytest
 from vision.detections import Detections
 from vision.layout import layout_hand
 from vision.layout_melds import read_meld
+from vision.layout_read import sorted_as_held
 from vision.layout_sim import place
 
 ANGLES = [0.0, 90.0, 180.0, 270.0, 23.0, 141.0]
@@ -192,3 +193,43 @@ def test_lone_bonus_tile_askew_near_the_melds_is_unused(angle: float) -> None:
     layout = layout_hand(concat(det, dropped))
     assert layout.hand["bonus"] == ["F1"]
     assert [g.indices for g in layout.groups if g.kind == "unused"] == [(len(det),)]
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_a_sorted_hand_tells_a_meld_laid_beside_it_by_a_narrow_gap(angle: float) -> None:
+    """A pong and a chow laid before a sorted hand, the chow a narrow gap (0.26 pitch) from it
+    (generated scene 44273): the chow was read into the hand, which put its tiles out of order."""
+    row = ["3m 3m 3m", "+0.45 6s 5s 4s", "+0.26 8s 8s 8s 2s 2s 3m 2m 1m"]
+    layout = layout_hand(place([row], angle).detections())
+    assert canonical(layout.hand) == expect(
+        "8s 8s 8s 2s 2s 3m 2m 1m", [("pong", "3m 3m 3m", False), ("chow", "6s 5s 4s", False)]
+    )
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_a_shuffled_hand_with_the_same_gaps_takes_the_chow_in(angle: float) -> None:
+    """The same gaps with the hand's tiles in no order: order cannot tell, and the widest gap
+    (before the chow) still marks where the melds end."""
+    row = ["3m 3m 3m", "+0.45 6s 5s 4s", "+0.26 2s 8s 3m 8s 1m 2s 8s 2m"]
+    layout = layout_hand(place([row], angle).detections())
+    assert canonical(layout.hand) == expect("6s 5s 4s 2s 8s 3m 8s 1m 2s 8s 2m", [("pong", "3m 3m 3m", False)])
+
+
+@pytest.mark.parametrize(
+    ("codes", "held"),
+    [
+        ("1m 2m 3m 5p 5p 7p C C E E E", True),
+        ("E E E C C 7p 5p 5p 3m 2m 1m", True),  # the same, read from the other end
+        ("1s 2s 3s 9m 9m N N", True),  # any order of the suits
+        ("1m 2m 3m 5p 4p 6p", False),  # a suit out of rank order
+        ("1m 2m 5p 3m 5p", False),  # a suit in two blocks
+        ("1m 2m 3m 9p 8p 7p", False),  # suits sorted opposite ways
+        ("E C E C", False),  # equal honours apart
+        ("C C 1m E E", False),  # the honours in two blocks
+        ("1m back back 2m fly 3m", True),  # backs and the wild tile passed over
+        ("1m 2m 3m 5p 6p 7p 2m", True),  # the tile drawn last laid at the end
+        ("5s 1m 2m 3m 5p 6p 7p", True),  # or at the other end
+    ],
+)
+def test_sorted_as_held(codes: str, held: bool) -> None:
+    assert sorted_as_held(tuple(codes.split())) is held

@@ -617,9 +617,20 @@ def open_case(name: str, data: bytes) -> OpenedCase:
         if not isinstance(overrides, Mapping):
             raise scoring.OptionError(f"options must be an object, got {type(overrides).__name__}")
         options = options_from_mapping(scoring.default_options(rules), overrides)
-        hand, won = scoring.hand_from_json(case)
     except scoring.MalformedHandError as error:
         raise CaseFileError(f"{name}: {error}") from None
+    # The app's own download keeps its tile table, problems and all (a bonus tile left in the hand,
+    # a face-down kong, a fifth copy): it opens as it was saved, for the user to finish correcting.
+    saved = _saved_table(case)
+    try:
+        hand, won = scoring.hand_from_json(case)
+    except scoring.MalformedHandError as error:
+        if saved is None:
+            raise CaseFileError(f"{name}: {error}") from None
+        try:
+            hand, won = scoring.hand_from_json({**case, "concealed": [], "melds": [], "bonus": []})
+        except scoring.MalformedHandError:
+            raise CaseFileError(f"{name}: {error}") from None
     for wind, what in ((won.seat_wind, "seat"), (won.prevailing_wind, "prevailing wind")):
         if wind not in ruleset.seats:
             raise CaseFileError(f"{name}: {wind} is not a {what} in the {rules} rules")
@@ -630,9 +641,9 @@ def open_case(name: str, data: bytes) -> OpenedCase:
     if len(hand.melds) > MAX_MELDS:
         raise CaseFileError(f"{name}: {len(hand.melds)} melds, at most {MAX_MELDS}")
     rows = rows_from_hand_strings(hand.concealed, [m.tiles for m in hand.melds], hand.bonus)
-    if not rows:
+    if not rows and saved is None:
         raise CaseFileError(f"{name} holds no tiles")
-    impossible = impossible_count(dict(case))
+    impossible = impossible_count(dict(case)) if saved is None else None
     if impossible:
         raise CaseFileError(f"{name}: {impossible}")
     context = Context(
@@ -644,7 +655,6 @@ def open_case(name: str, data: bytes) -> OpenedCase:
         pay_all=won.pay_all,
     )
     kongs = {MELD_GROUPS[i]: True for i, meld in enumerate(hand.melds) if meld.concealed}
-    saved = _saved_table(case)
     if saved is not None:
         rows, kongs = saved
     base = Base(
@@ -688,7 +698,8 @@ def _saved_row(item: object) -> TileRow | None:
 
 def _saved_table(case: Mapping[str, Any]) -> tuple[list[TileRow], dict[str, bool]] | None:
     """The tile table a case was saved with (`tiles`: numbers, groups, confidences, boxes) and its
-    concealed-kong flags, when it builds exactly the hand the case scores; else None (a hand-written
+    concealed-kong flags, when it builds exactly the hand the case scores (what the table could not
+    build, a face-down kong or a group that is no meld, left out of both); else None (a hand-written
     file, or one edited by hand), and the table is rebuilt from the scoring fields. Kept, the tile
     numbers its corrections name still point at the same tiles."""
     items = case.get("tiles")
@@ -714,7 +725,7 @@ def _saved_table(case: Mapping[str, Any]) -> tuple[list[TileRow], dict[str, bool
         ],
         "bonus": list(case.get("bonus") or []),
     }
-    return (table, flags) if not built.problems and built.hand == saved else None
+    return (table, flags) if built.hand == saved else None
 
 
 def _saved_history(case: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -409,7 +409,11 @@ def _photo_case(edits: dict[str, Any]) -> tuple[dict[str, Any], case.Base]:
     rows = case.apply_edits(base.rows, edits)
     build = case.build_hand(rows, base.meld_concealed)
     data = case.scoring_input(build.hand, case.Context(winning_tile="9p"), "singapore", {})
-    return case.case_json(data, base, rows, edits, scoring.score_json(data)), base
+    try:
+        result: dict[str, Any] | None = scoring.score_json(data)
+    except scoring.MalformedHandError:
+        result = None  # the app shows why, and still offers the case for download
+    return case.case_json(data, base, rows, edits, result), base
 
 
 def test_a_case_opened_and_saved_again_keeps_its_table_and_its_trail_to_the_photo() -> None:
@@ -434,6 +438,42 @@ def test_a_case_opened_and_saved_again_keeps_its_table_and_its_trail_to_the_phot
     assert again["source"]["kind"] == "case" and again["source"]["name"] == "case1.json"
     assert again["source"]["opened_from"] == saved["source"] and saved["source"]["name"] == "hand.jpg"
     assert [t["code"] for t in again["tiles"]][6] == "8p"
+
+
+@pytest.mark.parametrize(
+    ("edits", "problem"),
+    [
+        pytest.param({"edited_rows": {"0": {"tile": "rat"}}}, "bonus tile rat", id="bonus-tile-in-the-hand"),
+        pytest.param(
+            {"edited_rows": {"3": {"tile": "2m"}, "4": {"tile": "2m"}}}, "5 copies", id="fifth-copy"
+        ),
+        pytest.param({"edited_rows": {"5": {"tile": "back"}}}, "face-down", id="back-in-the-hand"),
+        pytest.param(
+            {"edited_rows": {str(k): {"tile": "back"} for k in range(10, 14)}}, "", id="kong-all-face-down"
+        ),
+        pytest.param({"edited_rows": {"7": {"group": "meld 1"}}}, "", id="group-that-is-no-meld"),
+    ],
+)
+def test_a_downloaded_case_the_table_cannot_score_yet_opens_as_it_was_saved(
+    edits: dict[str, Any], problem: str
+) -> None:
+    """The user's unfinished corrections survive a download: the file opens with its table as saved,
+    for the user to finish, where before it was refused (or lost the tiles it could not score)."""
+    saved, base = _photo_case(edits)
+    rows = case.apply_edits(base.rows, edits)
+    build = case.build_hand(rows, base.meld_concealed)
+    try:
+        why = str(
+            scoring.score_json(case.scoring_input(build.hand, case.Context(), "singapore", {}))["message"]
+        )
+    except scoring.MalformedHandError as error:
+        why = str(error)
+    assert problem in why + " ".join(build.problems)
+    assert build.problems or saved["result"] is None or not saved["result"]["valid"]
+    opened = case.open_case("unfinished.json", json.dumps(saved).encode())
+    assert case.rows_to_json(opened.base.rows) == saved["tiles"]
+    assert opened.context.winning_tile == "9p"
+    assert [t["code"] for t in saved["tiles"]] == [r.code for r in rows]
 
 
 def test_a_case_whose_table_no_longer_matches_its_hand_opens_from_the_hand() -> None:

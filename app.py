@@ -43,6 +43,7 @@ from app_ui.summary import (
     amount_text,
     circumstance_label,
     corrections_line,
+    format_amount,
     idle_bonus_note,
     instant_line,
     invalid_message,
@@ -887,7 +888,7 @@ def result_ui(
             + (" — at the limit" if result.get("limit") else "")
         )
         if result.get("points") is not None:
-            st.caption(f"{result['points']:g} points")
+            st.caption(f"{format_amount(result['points'])} points")
     else:
         st.error(invalid_message(result))
     patterns = result.get("patterns") or []

@@ -9,6 +9,7 @@ from typing import Any
 
 import scoring
 from app_ui.options import option_specs
+from scoring.payout import format_amount
 from scoring.tiles import sorted_tiles
 from scoring.view import SEAT_NUMBER
 
@@ -145,7 +146,7 @@ def player_label(player: dict[str, Any]) -> str:
 
 
 def amount_text(amount: float) -> str:
-    return f"{amount:+g}" if amount else "0"
+    return format_amount(amount, signed=True) if amount else "0"
 
 
 def instant_line(item: Any) -> str:
@@ -153,8 +154,9 @@ def instant_line(item: Any) -> str:
         return str(item)
     name = item.get("name") or item.get("key") or "instant payout"
     if "from_each" in item:
-        total = f" ({item['total']:g} in all)" if isinstance(item.get("total"), int | float) else ""
-        return f"{name}: each opponent pays {item['from_each']:g}{total}"
+        in_all = item.get("total")
+        total = f" ({format_amount(in_all)} in all)" if isinstance(in_all, int | float) else ""
+        return f"{name}: each opponent pays {format_amount(item['from_each'])}{total}"
     return f"{name}: {item.get('units', item.get('amount', ''))}"
 
 
@@ -183,8 +185,10 @@ def rules_line(rules: str, options: dict[str, Any]) -> str:
     ]
     if rules == "malaysian":
         parts.append(f"{options.get('points_per_fan')} points a {unit_name}")
+    elif options.get("payout_scheme") == "table":
+        parts.append("amounts from the payout table")  # the table's amounts are not in units
     else:
-        parts.append(f"unit {options.get('unit'):g}")
+        parts.append(f"unit {format_amount(float(options.get('unit') or 1))}")
     return "Rules: " + ", ".join(parts) + " — change them in the sidebar (» at the top left on a phone)."
 
 

@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 from scoring.api import score_json
 from scoring.errors import MalformedHandError, json_object
+from scoring.payout import format_amount
 
 
 class _Parser(argparse.ArgumentParser):
@@ -119,14 +120,16 @@ def render(result: dict[str, Any]) -> str:
     lines.append(result["message"])
     payout = result["payout"]
     if result["valid"]:
-        shares = ", ".join(f"{share['role']} {share['amount']:+g}" for share in payout["players"])
+        shares = ", ".join(
+            f"{share['role']} {format_amount(share['amount'], signed=True)}" for share in payout["players"]
+        )
         lines.append(f"Payout: {shares}")
         if payout.get("basis"):
             lines.append(f"  ({payout['basis']})")
     for item in payout["instant_payouts"]:
         lines.append(
-            f"Instant payout: {item['name']}: {item['from_each']:g} from each opponent "
-            f"({item['total']:g} in all)"
+            f"Instant payout: {item['name']}: {format_amount(item['from_each'])} from each opponent "
+            f"({format_amount(item['total'])} in all)"
         )
     lines.extend(f"Warning: {warning}" for warning in result["warnings"])
     return "\n".join(lines)

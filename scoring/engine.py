@@ -25,7 +25,7 @@ from scoring.decompose import (
 from scoring.hand import Context, Hand, exposed_before_win, may_hold_winning_tile, places_won_into
 from scoring.options import Options, check_options, default_options
 from scoring.patterns import is_hand_level
-from scoring.payout import Payout, no_payout
+from scoring.payout import Payout, format_amount, no_payout
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
 from scoring.tiles import FLOWERS, FLY, SEASONS, Tile, format_hand
 from scoring.view import HandFacts, Hit, Note, View
@@ -294,12 +294,17 @@ def _valid_message(best: _Scored, unit: str, payout: Payout, options: Options) -
     capped = f" (raw {best.raw}, capped at {options.max_tai})" if best.raw > best.tai else ""
     kind = "limit hand, " if best.limit_row else "at the limit, " if best.limit else ""
     if payout.discarder is None:
-        pays = f"each loser pays {payout.each_other:g}"
+        pays = f"each loser pays {format_amount(payout.each_other)}"
     elif payout.each_other:
-        pays = f"discarder pays {payout.discarder:g}, each other player {payout.each_other:g}"
+        pays = (
+            f"discarder pays {format_amount(payout.discarder)}, "
+            f"each other player {format_amount(payout.each_other)}"
+        )
     else:
-        pays = f"{'liable player' if payout.players[1].liable else 'discarder'} pays {payout.discarder:g}"
-    return f"Valid win: {kind}{best.tai} {unit}{capped}; {pays}; winner receives {payout.winner_total:g}."
+        liable = "liable player" if payout.players[1].liable else "discarder"
+        pays = f"{liable} pays {format_amount(payout.discarder)}"
+    receives = format_amount(payout.winner_total)
+    return f"Valid win: {kind}{best.tai} {unit}{capped}; {pays}; winner receives {receives}."
 
 
 def _best_reading(

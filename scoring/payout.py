@@ -101,8 +101,19 @@ def no_payout(players: int, self_drawn: bool) -> Payout:
     return settle(players, self_drawn, 0, 0, False)
 
 
+def format_amount(value: float, signed: bool = False) -> str:
+    """An amount as a player reads it: every digit, no exponent, fractions to at most 6 places, and
+    thousands grouped from 10,000 up (16,000,000, not 1.6e+07; 1280 stays as it is, clear of the commas
+    between a basis' clauses); `signed` puts + before a positive amount."""
+    number = _number(value)
+    spec = ("+" if signed else "") + ("," if abs(number) >= 10_000 else "")
+    if isinstance(number, int):
+        return f"{number:{spec}d}"
+    return f"{number:{spec}.6f}".rstrip("0").rstrip(".")
+
+
 def _g(value: float) -> str:
-    return f"{_number(value):g}"
+    return format_amount(value)
 
 
 def _shares_text(self_drawn: bool, discarder: float, other: float, times: tuple[str, str] = ("", "")) -> str:

@@ -11,11 +11,13 @@ from hypothesis import strategies as st
 
 from scoring.hand import Context
 from scoring.options import Options
-from scoring.payout import malaysian_payout, singapore_payout
+from scoring.payout import format_amount, malaysian_payout, singapore_payout
 
 
 def _g(value: float) -> str:
-    return f"{int(value) if float(value).is_integer() else round(value, 6):g}"
+    number = int(value) if float(value).is_integer() else round(value, 6)
+    text = f"{number:,}" if abs(number) >= 10_000 else f"{number}"
+    return text.removesuffix(".0")
 
 
 @pytest.mark.parametrize(
@@ -111,3 +113,31 @@ def test_every_amount_paid_is_in_the_basis(
 def test_malaysian_basis_states_the_points_and_each_share(payment: str, self_drawn: bool, basis: str) -> None:
     options = dataclasses.replace(Options(), malaysian_payment=payment)
     assert malaysian_payout(5, Context(self_drawn=self_drawn), options, False).basis == basis
+
+
+@pytest.mark.parametrize(
+    ("value", "signed", "text"),
+    [
+        (16, False, "16"),
+        (16.0, True, "+16"),
+        (0.5, False, "0.5"),
+        (0.1 + 0.2, False, "0.3"),
+        (1280, False, "1280"),
+        (16_000_000, True, "+16,000,000"),
+        (-8e6, True, "-8,000,000"),
+        (-1_234_567.5, False, "-1,234,567.5"),
+        (1e12, False, "1,000,000,000,000"),
+    ],
+)
+def test_amounts_print_every_digit(value: float, signed: bool, text: str) -> None:
+    # large stakes were printed as 1.6e+07 and rounded to six digits (-1234567.5 as -1.23457e+06)
+    assert format_amount(value, signed) == text
+
+
+def test_a_large_unit_is_paid_and_explained_in_full() -> None:
+    options = dataclasses.replace(Options(), unit=1_000_000)
+    payout = singapore_payout(3, Context(), options, False)
+    assert payout.basis == (
+        "base = unit 1,000,000 x 2^(3 - 1) = 4,000,000; the discarder pays 2 x base = 8,000,000, "
+        "each other player 1 x base = 4,000,000."
+    )

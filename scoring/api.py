@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from scoring.engine import score
-from scoring.errors import MalformedHandError
+from scoring.errors import MalformedHandError, MeldError
 from scoring.hand import INPUT_FIELDS, hand_from_json
 from scoring.options import default_options, options_from_mapping
 from scoring.rulesets import get_ruleset
+from scoring.tiles import tiles_from_field
 
 # What the app's downloaded case records beside the hand (its photo, reading, corrections and the result
 # it showed): the case replays with `python -m scoring case.json`, so these are expected, not unknown.
 CASE_RECORD_FIELDS = frozenset({"source", "photo_tiles", "corrections", "tiles", "result"})
+
+
+def _meld_tile_outside(data: Mapping[str, Any], tiles: Collection[str]) -> str | None:
+    """The first tile of the input's melds that is not among `tiles`, or None (unreadable melds too)."""
+    melds = data.get("melds")
+    for meld in melds if isinstance(melds, list) else []:
+        try:
+            codes = tiles_from_field(meld.get("tiles") if isinstance(meld, Mapping) else meld, "melds")
+        except MalformedHandError:
+            continue
+        outside = next((code for code in codes if code not in tiles), None)
+        if outside is not None:
+            return outside
+    return None
 
 
 def score_json(data: dict[str, Any]) -> dict[str, Any]:
@@ -29,7 +44,16 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(options_data, Mapping):
         raise MalformedHandError(f"options must be an object, got {options_data!r}")
     options = options_from_mapping(default_options(ruleset.name), options_data)
-    hand, context = hand_from_json(data)
+    try:
+        hand, context = hand_from_json(data)
+    except MeldError as error:
+        # A meld's own rule (two flies in an exposed chow) says less than that its tile is not in this
+        # rule set's tiles at all (a fly under Singapore rules): say that first.
+        stranger = _meld_tile_outside(data, ruleset.hand_tiles(options))
+        if stranger is None:
+            raise
+        name = ruleset.name.capitalize()
+        raise MeldError(f"{stranger} is not in the {name} tile set ({error})") from None
     result = score(hand, context, ruleset, options).to_json()
     unknown = sorted(set(data) - INPUT_FIELDS - CASE_RECORD_FIELDS)
     if unknown:

@@ -261,7 +261,7 @@ def _evaluate(
 
 def _score_arrangement(view: View, ruleset: Ruleset, options: Options, once: Outcomes) -> _Scored:
     # A limit-type hand scores its limit whatever else it holds, so the other rows are read only without one.
-    limits, notes = _evaluate(ruleset.limit_patterns, view, once)
+    limits, limit_notes = _evaluate(ruleset.limit_patterns, view, once)
     if limits:
         lines = tuple(
             PatternScore(
@@ -274,8 +274,12 @@ def _score_arrangement(view: View, ruleset: Ruleset, options: Options, once: Out
             for pattern, hit in limits
         )
         raw = max(line.tai for line in lines)
-        return _Scored(view.arrangement, lines, raw, min(raw, options.max_tai), True, tuple(notes), True)
-    hits, notes = _evaluate(ruleset.summed_patterns, view, once)
+        return _Scored(
+            view.arrangement, lines, raw, min(raw, options.max_tai), True, tuple(limit_notes), True
+        )
+    hits, summed_notes = _evaluate(ruleset.summed_patterns, view, once)
+    # a limit row that nearly applied (a house rule off) is said even though the hand scores without it
+    notes = limit_notes + summed_notes
     replaced = {key for pattern, _ in hits for key in pattern.replaces}
     hits = [(pattern, hit) for pattern, hit in hits if pattern.key not in replaced]
     lines_list = [

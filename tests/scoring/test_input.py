@@ -320,6 +320,20 @@ def test_null_fields_mean_defaults() -> None:
     assert result["valid"] and result["rules"] == "singapore"
 
 
+@pytest.mark.parametrize(
+    ("rules", "concealed", "needle"),
+    [
+        ("singapore", "123m 456m 789m 11p", "fly is not in the Singapore tile set (an exposed chow may"),
+        ("malaysian", "123p 456p 789p 11p", "an exposed chow may hold at most one fly"),
+    ],
+)
+def test_a_meld_with_a_tile_outside_the_rule_set_says_so(rules: str, concealed: str, needle: str) -> None:
+    data = {"rules": rules, "concealed": concealed, "melds": [{"kind": "chow", "tiles": "7p fly fly"}]}
+    with pytest.raises(MeldError) as caught:
+        score_json(data)
+    assert str(caught.value).startswith(needle)
+
+
 @pytest.mark.parametrize("rules, cap", [("singapore", 5), ("malaysian", 10)])
 def test_null_inside_options_means_the_rule_sets_default(rules: str, cap: int) -> None:
     # all pongs, full flush, seat flower and season (and a bomb): over either cap

@@ -565,7 +565,13 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
     if result is not None:
         st.caption(f"Score now: {score_words(result)}")
     edits = current_edits()
-    changed = corrections_line(case_mod.corrections(base.rows, edits))
+    saved = corrections_line(
+        list((base.history or {}).get("corrections") or []), "Corrected before the case was saved"
+    )
+    if saved:
+        st.caption(saved)
+    # the corrections folded into the table when a way to a win was taken come first
+    changed = corrections_line([*map(dict, base.earlier), *case_mod.corrections(base.rows, edits)])
     if changed:
         st.caption(changed)
     if case_mod.blank_added_rows(edits):

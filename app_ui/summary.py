@@ -192,14 +192,16 @@ def rules_line(rules: str, options: dict[str, Any]) -> str:
     return "Rules: " + ", ".join(parts) + " — change them in the sidebar (» at the top left on a phone)."
 
 
-def corrections_line(changes: list[dict[str, Any]]) -> str | None:
-    """The user's corrections in one line (`#15 F1 → F2`), so a score that moved says why; None when
-    there are none."""
+def corrections_line(changes: list[dict[str, Any]], heading: str = "Your corrections") -> str | None:
+    """The user's corrections in one line (`#15 F1 → F2`, a way to a win taken marked so), so a score
+    that moved says why; None when there are none."""
     words = {
-        "change": lambda c: f"#{c['tile']} {c['from']} → {c['to']}",
+        "change": lambda c: (
+            f"#{c['tile']} {c['from']} → {c['to']}" + (" (way to a win taken)" if c.get("by") else "")
+        ),
         "regroup": lambda c: f"#{c['tile']} {c['code']} {c['from']} → {c['to']}",
         "delete": lambda c: f"#{c['tile']} {c['code']} deleted",
         "add": lambda c: f"{c['code']} added to {c['group']}",
     }
     said = [words[c["action"]](c) for c in changes if c.get("action") in words]
-    return "Your corrections: " + "; ".join(said) if said else None
+    return f"{heading}: " + "; ".join(said) if said else None

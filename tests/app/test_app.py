@@ -199,6 +199,18 @@ def test_a_way_to_a_win_is_taken_with_a_button_and_the_users_corrections_stay(
         (14, "P", None),
         (11, "2m", "win option"),
     ]
+    # the page names the user's corrections and the way taken (the line went blank once a way was taken)
+    trail = "#12 C → P; #13 C → P; #14 C → P; #11 5m → 2m (way to a win taken)"
+    said = [t for t in captions(app) if t.startswith("Your corrections")]
+    assert said == [f"Your corrections: {trail}"]
+    # reopened, the case still shows what was corrected before it was saved
+    fresh = AppTest.from_file(str(APP), default_timeout=60)
+    fresh.run()
+    open_case_file(fresh, json.dumps(app.session_state["case_json"]).encode())
+    no_problem(fresh)
+    said = [t for t in captions(fresh) if t.startswith("Corrected before")]
+    assert said == [f"Corrected before the case was saved: {trail}"]
+    assert not any(t.startswith("Your corrections") for t in captions(fresh))
     # undo: back to the photo's reading, the ways offered again
     app.button(key="undo").click().run()
     no_problem(app)

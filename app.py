@@ -331,6 +331,7 @@ def photo_ui() -> None:
             st.session_state["handled"] = [*st.session_state["handled"], incoming[2]]
             st.session_state["photo_error"] = unreadable
         elif corrected:
+            st.session_state["photo_error"] = None  # the question is about this file, not an earlier one
             ask_before_replacing("pending", incoming)
         else:
             _read_and_mark(incoming)

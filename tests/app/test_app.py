@@ -730,8 +730,10 @@ def test_a_bad_file_taken_over_corrections_leaves_only_its_error(app: AppTest, i
     assert not any("will replace them" in t for t in texts(app, "warning")), texts(app, "warning")
     assert any("notaphoto.jpg" in t for t in texts(app, "error")), texts(app, "error")
     assert app.session_state["version"] == version and case_edits(app) == {"0": {"tile": "9m"}}
-    # the next file declined: the earlier file's error goes with the question
+    # the next file: its question stands alone, the earlier file's error gone (both showed at once)
     upload(app, photo_bytes(shade=30), name="second.jpg")
+    assert any("second.jpg" in t for t in texts(app, "warning")), texts(app, "warning")
+    assert not any("notaphoto.jpg" in t for t in texts(app, "error")), texts(app, "error")
     app.button(key="pending_keep").click().run()
     no_problem(app)
     assert not any("notaphoto.jpg" in t for t in texts(app, "error")), texts(app, "error")

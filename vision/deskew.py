@@ -26,6 +26,13 @@ FACE_ASPECT = 0.75  # a face's width over its height, as most sets cut them
 LEAST_DEGREES = 4.0
 # a box is read at most this many pixels on its longer side (a corner window is then still over 100)
 LONGEST = 256
+# a tile's angle alone (`box_angles`) is measured at most this many pixels on the box's longer side,
+# and not on a box under MIN_ANGLE_SIDE pixels on its shorter one
+ANGLE_LONGEST = 96
+MIN_ANGLE_SIDE = 8
+# an angle whose gradients agree less than this (`tile_angle_coherence`) is not trusted: a face of
+# diagonal strokes (a bird) or a box mostly of other tiles
+LEAST_COHERENCE = 0.1
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,12 @@ class UprightFace:
 def tile_angle(gray: np.ndarray) -> float:
     """The angle in degrees, in [-45, 45), of the tile's axes in a grey crop of its box (up to a
     quarter turn): the strength-weighed mean of its gradients' directions folded four times."""
+    return tile_angle_coherence(gray)[0]
+
+
+def tile_angle_coherence(gray: np.ndarray) -> tuple[float, float]:
+    """`tile_angle` and how much the gradients agree on it, in [0, 1]: the length of their folded mean
+    over their total strength (1: every edge along the two axes; near 0: no direction stands out)."""
     values = gray.astype(np.float32)
     gx = cv2.Sobel(values, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(values, cv2.CV_32F, 0, 1, ksize=3)
@@ -51,9 +64,10 @@ def tile_angle(gray: np.ndarray) -> float:
     real = float(((double_re * double_re - double_im * double_im)[strong] / weight[strong]).sum())
     imag = float(((2.0 * double_re * double_im)[strong] / weight[strong]).sum())
     if real == 0.0 and imag == 0.0:
-        return 0.0
+        return 0.0, 0.0
     degrees = float(np.degrees(np.arctan2(imag, real) / 4.0))
-    return (degrees + 45.0) % 90.0 - 45.0
+    coherence = float(np.hypot(real, imag) / weight[strong].sum())
+    return (degrees + 45.0) % 90.0 - 45.0, coherence
 
 
 def tile_sides(box_width: float, box_height: float, degrees: float) -> tuple[float, float]:
@@ -80,10 +94,9 @@ def tile_sides(box_width: float, box_height: float, degrees: float) -> tuple[flo
     return best[1], best[2]
 
 
-def upright_face(rgb: np.ndarray, xyxy: np.ndarray, shrink: float) -> UprightFace:
-    """The face in box `xyxy` of `rgb` turned back square to the axes, less `shrink` of its size on
-    each side (a tile turned under LEAST_DEGREES is cut straight from the box), at most LONGEST
-    pixels on the box's longer side."""
+def _cut(rgb: np.ndarray, xyxy: np.ndarray, longest: int) -> tuple[np.ndarray, float, int, int]:
+    """The box's pixels of `rgb`, cut down to at most `longest` on the longer side, with the scale and
+    the crop's left and top in `rgb`."""
     height, width = rgb.shape[:2]
     x1, y1, x2, y2 = (float(v) for v in xyxy)
     left, top = int(np.clip(np.floor(x1), 0, width - 1)), int(np.clip(np.floor(y1), 0, height - 1))
@@ -91,10 +104,45 @@ def upright_face(rgb: np.ndarray, xyxy: np.ndarray, shrink: float) -> UprightFac
     crop = rgb[top:bottom, left:right]
     # a 12 MP photo's tile is several hundred pixels a side: cut down first (anti-aliased), as the
     # gradients and the warp cost in proportion to the pixels and the recogniser reads 48 px lines
-    scale = min(1.0, LONGEST / max(crop.shape[:2]))
+    scale = min(1.0, longest / max(crop.shape[:2]))
     if scale < 1.0:
         size = (max(1, round(crop.shape[1] * scale)), max(1, round(crop.shape[0] * scale)))
         crop = cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
+    return crop, scale, left, top
+
+
+def box_angles(
+    rgb: np.ndarray, xyxy: np.ndarray, longest: int = ANGLE_LONGEST, least_coherence: float = LEAST_COHERENCE
+) -> np.ndarray:
+    """(N,) float32: `tile_angle` of each box of `rgb` (grey, cut down to `longest` pixels on its
+    longer side: the sides' direction needs no detail), NaN for a box too small to tell or whose
+    gradients agree less than `least_coherence`."""
+    return box_angle_coherence(rgb, xyxy, longest, least_coherence)[0]
+
+
+def box_angle_coherence(
+    rgb: np.ndarray, xyxy: np.ndarray, longest: int = ANGLE_LONGEST, least_coherence: float = 0.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """`box_angles` and each box's coherence (`tile_angle_coherence`; NaN where not measured)."""
+    out = np.full(len(xyxy), np.nan, np.float32)
+    agree = np.full(len(xyxy), np.nan, np.float32)
+    for k, box in enumerate(np.asarray(xyxy, np.float64)):
+        crop, scale, _, _ = _cut(rgb, box, longest)
+        if min(crop.shape[:2]) < MIN_ANGLE_SIDE * scale:  # the box's pixels in the photo, before the cut
+            continue
+        degrees, coherence = tile_angle_coherence(cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY))
+        agree[k] = coherence
+        if coherence >= least_coherence:
+            out[k] = degrees
+    return out, agree
+
+
+def upright_face(rgb: np.ndarray, xyxy: np.ndarray, shrink: float) -> UprightFace:
+    """The face in box `xyxy` of `rgb` turned back square to the axes, less `shrink` of its size on
+    each side (a tile turned under LEAST_DEGREES is cut straight from the box), at most LONGEST
+    pixels on the box's longer side."""
+    x1, y1, x2, y2 = (float(v) for v in xyxy)
+    crop, scale, left, top = _cut(rgb, xyxy, LONGEST)
     degrees = tile_angle(cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY)) if min(crop.shape[:2]) > 4 else 0.0
     if abs(degrees) < LEAST_DEGREES:
         degrees = 0.0

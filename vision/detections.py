@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -15,12 +16,15 @@ class Detections:
     """Tiles found in one image.
 
     `xyxy` is (N, 4) float32 in pixel coordinates of the EXIF-rotated image,
-    `confidence` (N,) float32 in [0, 1], `class_id` (N,) int64 indexing `CLASSES`.
+    `confidence` (N,) float32 in [0, 1], `class_id` (N,) int64 indexing `CLASSES`;
+    `angle`, when measured, (N,) float32 degrees in [-45, 45): the direction of each tile's sides
+    in the image up to a quarter turn (`vision.deskew.tile_angle`), NaN where unknown.
     """
 
     xyxy: np.ndarray
     confidence: np.ndarray
     class_id: np.ndarray
+    angle: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         n = len(self.class_id)
@@ -30,6 +34,8 @@ class Detections:
             raise ValueError(f"confidence must have shape ({n},), got {self.confidence.shape}")
         if n and (self.class_id.min() < 0 or self.class_id.max() >= len(CLASSES)):
             raise ValueError(f"class_id out of range 0..{len(CLASSES) - 1}")
+        if self.angle is not None and self.angle.shape != (n,):
+            raise ValueError(f"angle must have shape ({n},), got {self.angle.shape}")
 
     @classmethod
     def empty(cls) -> Detections:
@@ -71,7 +77,12 @@ class Detections:
             xyxy=self.xyxy[index].reshape(-1, 4),
             confidence=self.confidence[index].reshape(-1),
             class_id=self.class_id[index].reshape(-1),
+            angle=None if self.angle is None else self.angle[index].reshape(-1),
         )
+
+    def with_angle(self, angle: Sequence[float] | np.ndarray) -> Detections:
+        """The same detections with each tile's measured angle (degrees, up to a quarter turn)."""
+        return dataclasses.replace(self, angle=np.asarray(angle, np.float32).reshape(-1))
 
     @property
     def codes(self) -> list[str]:

@@ -41,6 +41,11 @@ BONUS_ROW_NEAR_SPANS = 1.3
 # A lone bonus tile whose box differs from its upright neighbours' by more than this
 # (sum of |log| width and height ratios) lies askew: dropped there, not laid down.
 ASKEW_BOX = 0.15
+# Where the tiles' angles were measured (`Detections.angle`), a lone bonus tile turned by more
+# than ASKEW_DEGREES (up to a quarter turn) from its upright neighbours lies askew, and so does
+# one whose box differs by more than ASKEW_BOX_MEASURED (turned sideways, which the angle misses).
+ASKEW_DEGREES = 16.0
+ASKEW_BOX_MEASURED = 0.25
 
 GroupKind = Literal["concealed", "meld", "bonus", "unused"]
 
@@ -189,19 +194,38 @@ def _build_rows(
     return out
 
 
-def _askew(tile: int, upright: Sequence[int], centres: np.ndarray, boxes: np.ndarray) -> bool:
+def quarter_turn_gap(a: float, b: float) -> float:
+    """Degrees between two directions known up to a quarter turn, in [0, 45]."""
+    gap = (a - b) % 90.0
+    return float(min(gap, 90.0 - gap))
+
+
+def _quarter_mean(degrees: np.ndarray) -> float:
+    """The mean of directions known up to a quarter turn (each angle taken four times around)."""
+    turned = np.radians(degrees * 4.0)
+    return float(np.degrees(np.arctan2(np.sin(turned).sum(), np.cos(turned).sum())) / 4.0)
+
+
+def _askew(
+    tile: int, upright: Sequence[int], centres: np.ndarray, boxes: np.ndarray, angles: np.ndarray | None
+) -> bool:
     """Whether a lone tile lies at an angle to the rows (dropped on the table, not laid down).
 
-    Its box is compared with those of the nearest upright tiles of the hand: a tile turned
-    away from the rows has a box of another width and height.
+    It is compared with the nearest upright tiles of the hand: by the angle of its sides where the
+    angles were measured (neighbours, not the row, so that perspective turns both alike), else by
+    its box, as a tile turned away from the rows has a box of another width and height.
     """
     refs = [i for i in upright if i != tile]
     if len(refs) < 3:
         return False
     near = np.asarray(refs)[np.argsort(np.linalg.norm(centres[refs] - centres[tile], axis=1))[:3]]
     size = boxes[:, 2:] - boxes[:, :2]
-    dev = np.abs(np.log(size[tile] / np.median(size[near], axis=0))).sum()
-    return bool(dev > ASKEW_BOX)
+    dev = float(np.abs(np.log(size[tile] / np.median(size[near], axis=0))).sum())
+    if angles is not None and np.isfinite(angles[[tile, *near]]).all():
+        # an angle up to a quarter turn cannot tell a tile turned sideways: its box still can
+        turned = quarter_turn_gap(float(angles[tile]), _quarter_mean(angles[near]))
+        return turned > ASKEW_DEGREES or dev > ASKEW_BOX_MEASURED
+    return dev > ASKEW_BOX
 
 
 def _distance(a: Sequence[int], b: Sequence[int], centres: np.ndarray, span: np.ndarray) -> float:
@@ -297,7 +321,7 @@ def layout_hand(detections: Detections) -> Layout:
         if placed and _distance(tiles, placed, centres, shape.span) > reach:
             far_bonus.extend(tiles)
             continue
-        if len(tiles) == 1 and tiles[0] in alone and _askew(tiles[0], upright, centres, boxes):
+        if len(tiles) == 1 and tiles[0] in alone and _askew(tiles[0], upright, centres, boxes, sub.angle):
             far_bonus.extend(tiles)
             continue
         groups.append(_group("bonus", orig(tiles), detections))

@@ -24,6 +24,7 @@ import numpy as np
 from vision.box_filters import long_short_sides, odd_and_unsure, surely_read, typical_sides
 from vision.classes import CLASSES
 from vision.crops import crop_tiles
+from vision.deskew import box_angles
 from vision.detections import Detections
 from vision.glyphs import GlyphReader, glyph_session
 from vision.onnx_models import (
@@ -203,7 +204,11 @@ def _rejected_warning(rejected_xyxy: np.ndarray, scale: float = 1.0) -> list[str
 
 
 def _detections(
-    boxes: np.ndarray, det_score: np.ndarray, probabilities: np.ndarray, class_id: np.ndarray
+    boxes: np.ndarray,
+    det_score: np.ndarray,
+    probabilities: np.ndarray,
+    class_id: np.ndarray,
+    angle: np.ndarray | None = None,
 ) -> Detections:
     """The tiles read as `class_id`, each as sure as the weaker of its box and its reading."""
     class_prob = probabilities[np.arange(len(class_id)), class_id]
@@ -211,6 +216,7 @@ def _detections(
         xyxy=boxes.astype(np.float32),
         confidence=(det_score * class_prob).astype(np.float32),
         class_id=np.asarray(class_id, np.int64),
+        angle=angle,
     )
 
 
@@ -329,6 +335,8 @@ class TileReader:
             clock = now
 
         boxes, det_score, probabilities, rejected_xyxy = self.read_tiles(rgb, lap)
+        # each tile's angle, for the layout to tell a bonus tile laid down from one dropped askew
+        angle = box_angles(rgb, boxes)
         class_id = (
             assign_within_set(probabilities) if self.within_set else probabilities.argmax(axis=1)
         ).astype(np.int64)
@@ -338,7 +346,7 @@ class TileReader:
         def lay_out(read_as: np.ndarray) -> tuple[Layout | None, tuple[str, ...]]:
             key = np.asarray(read_as, np.int64).tobytes()
             if key not in laid_out:
-                laid_out[key] = self.layout(_detections(boxes, det_score, probabilities, read_as))
+                laid_out[key] = self.layout(_detections(boxes, det_score, probabilities, read_as, angle))
             return laid_out[key]
 
         win_moved: tuple[int, ...] = ()
@@ -346,7 +354,7 @@ class TileReader:
         if self.complete_wins:
             fix = complete_to_win(probabilities, class_id, lambda read_as: lay_out(read_as)[0])
             class_id, win_moved, win_options = fix.class_id, fix.moved, fix.rivals
-        detections = _detections(boxes, det_score, probabilities, class_id)
+        detections = _detections(boxes, det_score, probabilities, class_id, angle)
         class_prob = probabilities[np.arange(len(class_id)), class_id].astype(np.float32)
         unsure = _uncertain_warnings(detections, probabilities, source_scale)
         tile_warnings = (

@@ -9,7 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from datasets.faces import FaceRecipe, render_face
-from vision.deskew import FACE_ASPECT, LEAST_DEGREES, LONGEST, tile_angle, tile_sides, upright_face
+from vision.deskew import (
+    FACE_ASPECT,
+    LEAST_COHERENCE,
+    LEAST_DEGREES,
+    LONGEST,
+    box_angles,
+    tile_angle,
+    tile_angle_coherence,
+    tile_sides,
+    upright_face,
+)
 
 TABLE = 50  # the dark table the tests' tiles lie on
 
@@ -126,3 +136,28 @@ def test_tiny_or_clipped_boxes_still_give_a_face(box: list[float]) -> None:
     upright = upright_face(photo, np.array(box, np.float32), 0.1)
     assert upright.face.ndim == 3 and min(upright.face.shape[:2]) >= 2
     assert upright.turns in ((0, 2), (1, 3), (0, 1, 2, 3))
+
+
+@pytest.mark.parametrize("degrees", [-40, -15, 0, 10, 33])
+def test_box_angles_measures_each_box_of_a_photo(degrees: float) -> None:
+    photo, box, _ = turned_photo("5p", degrees)
+    flat, flat_box, _ = turned_photo("5p", 0.0)
+    both = np.concatenate([photo, np.zeros((photo.shape[0], flat.shape[1], 3), np.uint8)], axis=1)
+    both[: flat.shape[0], photo.shape[1] :] = flat
+    shifted = flat_box + np.array([photo.shape[1], 0, photo.shape[1], 0], np.float32)
+    tiny = np.array([5, 5, 9, 30], np.float32)  # under MIN_ANGLE_SIDE across: not measured
+    pad = np.array([-4, -4, 4, 4], np.float32)  # a detector's box holds the tile's edges
+    found = box_angles(both, np.stack([box + pad, shifted + pad, tiny]))
+    assert found.dtype == np.float32 and found.shape == (3,)
+    assert _quarter_gap(float(found[0]), degrees) < 3.0 and _quarter_gap(float(found[1]), 0.0) < 3.0
+    assert np.isnan(found[2])
+
+
+def test_an_angle_the_gradients_do_not_agree_on_is_not_trusted() -> None:
+    noise = np.random.default_rng(0).integers(0, 255, (80, 60, 3), dtype=np.uint8)
+    _, coherence = tile_angle_coherence(cv2.cvtColor(noise, cv2.COLOR_RGB2GRAY))
+    assert coherence < LEAST_COHERENCE
+    assert np.isnan(box_angles(noise, np.array([[0, 0, 60, 80]], np.float32)))[0]
+    photo, box, _ = turned_photo("S", 20.0)
+    _, coherence = tile_angle_coherence(_box_crop(photo, box))
+    assert coherence > 2 * LEAST_COHERENCE

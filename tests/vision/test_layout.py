@@ -135,6 +135,17 @@ def test_empty_detections() -> None:
     assert layout.warnings
 
 
+def test_measured_angles_travel_with_the_detections_they_belong_to() -> None:
+    det = Detections.from_codes(["1m", "F1", "C"], [[0, 0, 10, 14], [20, 0, 30, 14], [40, 0, 50, 14]])
+    assert det.angle is None and det[[0, 2]].angle is None
+    measured = det.with_angle([1.0, float("nan"), -30.0])
+    picked = measured[[2, 1]]
+    assert picked.codes == ["C", "F1"] and picked.angle is not None
+    assert picked.angle[0] == -30.0 and np.isnan(picked.angle[1])
+    with pytest.raises(ValueError, match="angle must have shape"):
+        Detections(det.xyxy, det.confidence, det.class_id, angle=np.zeros(2, np.float32))
+
+
 def test_single_tile() -> None:
     layout = layout_hand(place([["5m"]]).detections())
     assert layout.hand["concealed"] == ["5m"]

@@ -233,3 +233,43 @@ def test_a_shuffled_hand_with_the_same_gaps_takes_the_chow_in(angle: float) -> N
 )
 def test_sorted_as_held(codes: str, held: bool) -> None:
     assert sorted_as_held(tuple(codes.split())) is held
+
+
+def _quarter(degrees: float) -> float:
+    return (degrees + 45.0) % 90.0 - 45.0
+
+
+@pytest.mark.parametrize("angle", [0.0, 90.0, 180.0, 15.0, 141.0], ids=lambda a: f"{a:g}deg")
+def test_measured_angles_keep_a_lone_bonus_tile_laid_straight_whose_box_looks_off(angle: float) -> None:
+    """A flower laid straight at the end of the meld row, its box 10% larger (nearer the camera):
+    the box alone takes it for one dropped askew; its measured angle, the same as its
+    neighbours', keeps it (generated scenes 44219, 44470)."""
+    table = [["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C", "+0.6 F1"]]
+    det = place(table, angle).detections()
+    centre, half = det.centers[-1], (det.xyxy[-1, 2:] - det.xyxy[-1, :2]) / 2 * 1.1
+    xyxy = det.xyxy.copy()
+    xyxy[-1] = np.concatenate([centre - half, centre + half])
+    looks_off = Detections(xyxy, det.confidence, det.class_id)
+    assert layout_hand(looks_off).hand["bonus"] == []
+    measured = looks_off.with_angle(np.full(len(det), _quarter(-angle)))
+    assert layout_hand(measured).hand["bonus"] == ["F1"]
+    # turned 30 degrees from its neighbours it lies askew, however its box looks
+    turned = measured.with_angle([*measured.angle[:-1], _quarter(-angle - 30.0)])
+    assert layout_hand(turned).hand["bonus"] == []
+
+
+@pytest.mark.parametrize("angle", [0.0, 90.0, 15.0], ids=lambda a: f"{a:g}deg")
+def test_measured_angles_still_drop_a_bonus_tile_turned_sideways(angle: float) -> None:
+    """A flower dropped a quarter turn to the rows: its angle, known up to a quarter turn, matches
+    its neighbours', but its box (long side across) does not."""
+    table = [["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C"]]
+    det = place(table, angle).detections()
+    step = det.centers[-1] - det.centers[-2]
+    sideways = place([["F2"]], angle + 90, centre=tuple(det.centers[-1] + 2.2 * step)).detections()
+    both = concat(det, sideways)
+    layout = layout_hand(both.with_angle(np.full(len(both), _quarter(-angle))))
+    assert layout.hand["bonus"] == []
+    assert [g.indices for g in layout.groups if g.kind == "unused"] == [(len(det),)]
+    # laid straight in the same place, it counts
+    straight = concat(det, place([["F2"]], angle, centre=tuple(det.centers[-1] + 2.2 * step)).detections())
+    assert layout_hand(straight.with_angle(np.full(len(straight), _quarter(-angle)))).hand["bonus"] == ["F2"]

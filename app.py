@@ -43,7 +43,6 @@ from app_ui.summary import (
     amount_text,
     circumstance_label,
     corrections_line,
-    format_amount,
     idle_bonus_note,
     instant_line,
     invalid_message,
@@ -53,6 +52,7 @@ from app_ui.summary import (
     summary_text,
     with_option_labels,
 )
+from scoring.payout import format_amount
 
 SAMPLES_DIR = Path(__file__).parent / "samples"
 # The model must answer within this time; past it the user gets a message instead of a hung page.

@@ -254,7 +254,9 @@ def test_measured_angles_keep_a_lone_bonus_tile_laid_straight_whose_box_looks_of
     measured = looks_off.with_angle(np.full(len(det), _quarter(-angle)))
     assert layout_hand(measured).hand["bonus"] == ["F1"]
     # turned 30 degrees from its neighbours it lies askew, however its box looks
-    turned = measured.with_angle([*measured.angle[:-1], _quarter(-angle - 30.0)])
+    angles = np.full(len(det), _quarter(-angle))
+    angles[-1] = _quarter(-angle - 30.0)
+    turned = measured.with_angle(angles)
     assert layout_hand(turned).hand["bonus"] == []
 
 

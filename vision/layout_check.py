@@ -1,8 +1,9 @@
 """Layout against the synthetic generator's ground truth (`datasets.synth` meta JSON).
 
-The ground-truth boxes stand in for perfect detections; the layout must recover the
-scene's structure. `python -m vision.layout_check --scenes 200` prints the recovery rate
-and the count per failure mode.
+The ground-truth boxes stand in for perfect detections, each with its angle measured on the
+scene's image as the reader measures it; the layout must recover the scene's structure.
+`python -m vision.layout_check --scenes 200` prints the recovery rate and the count per failure
+mode.
 
 Distractor tiles (meta groups of kind `distractor`: tiles on the table that are not part
 of the hand) must not enter the hand: the layout may put them in an `unused` group, or,
@@ -18,15 +19,33 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
+
 from vision.classes import BACK
+from vision.deskew import box_angles
 from vision.detections import Detections
 from vision.layout import Layout, layout_hand
 
+# Each tile's angle measured on the scene's image as the reader measures it (not the generator's own
+# angle), added to a scene's ground truth where the image was at hand.
+MEASURED_ANGLES = "measured_angles"
+
 
 def detections_from_meta(meta: Mapping[str, Any]) -> Detections:
-    """The scene's tiles as perfect detections (ground-truth boxes, confidence 1)."""
+    """The scene's tiles as perfect detections (ground-truth boxes, confidence 1), with their measured
+    angles when the scene carries them (`MEASURED_ANGLES`)."""
     tiles = meta["tiles"]
-    return Detections.from_codes([t["code"] for t in tiles], [t["xyxy"] for t in tiles])
+    detections = Detections.from_codes([t["code"] for t in tiles], [t["xyxy"] for t in tiles])
+    angles = meta.get(MEASURED_ANGLES)
+    return detections if angles is None or not len(detections) else detections.with_angle(angles)
+
+
+def with_measured_angles(meta: dict[str, Any], bgr: np.ndarray) -> dict[str, Any]:
+    """The scene's ground truth with each tile's angle measured on its image (BGR, as rendered)."""
+    rgb = np.ascontiguousarray(bgr[:, :, ::-1])
+    boxes = np.asarray([t["xyxy"] for t in meta["tiles"]], np.float32).reshape(-1, 4)
+    return {**meta, MEASURED_ANGLES: box_angles(rgb, boxes).tolist()}
 
 
 def _meld_key(meld: Mapping[str, Any]) -> tuple[str, tuple[str, ...] | None, bool]:
@@ -117,13 +136,24 @@ def check_scenes(metas: Iterable[Mapping[str, Any]]) -> tuple[int, Counter[str],
     return total, modes, failed
 
 
-def synth_metas(seeds: Iterable[int], size: int = 1280) -> Iterable[dict[str, Any]]:
-    """Ground truth of generated scenes (imports the generator lazily: it is a training tool)."""
+def synth_metas(seeds: Iterable[int], size: int = 1280, angles: bool = True) -> Iterable[dict[str, Any]]:
+    """Ground truth of generated scenes (imports the generator lazily: it is a training tool), with
+    each tile's angle measured on the image unless `angles` is False."""
     from datasets.synth import render_scene
 
     for seed in seeds:
-        _, meta = render_scene(seed, size=size)
-        yield meta
+        image, meta = render_scene(seed, size=size)
+        yield with_measured_angles(meta, image) if angles else meta
+
+
+def dir_metas(meta_dir: Path, limit: int, angles: bool = True) -> Iterable[dict[str, Any]]:
+    """Ground truth of a `python -m datasets.synth` run (OUT/meta/*.json), with each tile's angle
+    measured on the scene's image beside it (OUT/images) where there is one and `angles` is True."""
+    for path in sorted(meta_dir.glob("*.json"))[:limit]:
+        meta = json.loads(path.read_text())
+        image_path = meta_dir.parent / str(meta.get("image", ""))
+        image = cv2.imread(str(image_path)) if angles and image_path.is_file() else None
+        yield meta if image is None else with_measured_angles(meta, image)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,12 +164,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--meta-dir", type=Path, help="read OUT/meta/*.json of a `python -m datasets.synth` run instead"
     )
+    parser.add_argument(
+        "--no-angles",
+        action="store_true",
+        help="leave out the tiles' angles measured on the images (the layout then tells a bonus tile "
+        "dropped askew by its box alone)",
+    )
     args = parser.parse_args(argv)
+    angles = not args.no_angles
     if args.meta_dir is not None:
-        paths = sorted(args.meta_dir.glob("*.json"))[: args.scenes]
-        metas: Iterable[Mapping[str, Any]] = (json.loads(p.read_text()) for p in paths)
+        metas: Iterable[Mapping[str, Any]] = dir_metas(args.meta_dir, args.scenes, angles)
     else:
-        metas = synth_metas(range(args.first_seed, args.first_seed + args.scenes), args.size)
+        metas = synth_metas(range(args.first_seed, args.first_seed + args.scenes), args.size, angles)
     total, modes, failed = check_scenes(metas)
     ok = total - len(failed)
     broken = sum(1 for _, found in failed if STRUCTURE_MODES & set(found))

@@ -6,14 +6,26 @@ complete hand) on 400 seeds. Scenes whose hand runs out of the picture are skipp
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 
 from vision.layout import layout_hand
-from vision.layout_check import STRUCTURE_MODES, check_scenes, detections_from_meta, failures
+from vision.layout_check import (
+    MEASURED_ANGLES,
+    STRUCTURE_MODES,
+    check_scenes,
+    detections_from_meta,
+    dir_metas,
+    failures,
+    synth_metas,
+)
 
 synth = pytest.importorskip("datasets.synth")
 
@@ -65,3 +77,27 @@ def test_failures_names_nothing_for_a_perfect_reading() -> None:
         assert meta["hand"]["melds"] == [] or "melds" in failures(no_melds, meta)
         return
     pytest.skip("no scene read right in the batch")
+
+
+def test_the_check_measures_each_tiles_angle_on_the_scenes_image(tmp_path: Path) -> None:
+    """As the reader does: the layout's askew test then weighs angles, not boxes alone."""
+    try:
+        image, meta = synth.render_scene(3)
+    except synth.SynthError as exc:  # tile art not installed here
+        pytest.skip(str(exc))
+    (tmp_path / "meta").mkdir()
+    (tmp_path / "images").mkdir()
+    meta = {**meta, "image": "images/000003.jpg"}
+    (tmp_path / "meta" / "000003.json").write_text(json.dumps(meta))
+    cv2.imwrite(str(tmp_path / "images" / "000003.jpg"), image)
+    [measured] = list(dir_metas(tmp_path / "meta", 10))
+    angles = np.asarray(measured[MEASURED_ANGLES], np.float32)
+    assert angles.shape == (len(meta["tiles"]),) and np.isfinite(angles).mean() > 0.8
+    detections = detections_from_meta(measured)
+    assert detections.angle is not None and np.allclose(detections.angle, angles, equal_nan=True)
+    # rendered, the same angles (the JPEG moves them a little); left out, none
+    [rendered] = list(synth_metas([3]))
+    near = np.abs(np.asarray(rendered[MEASURED_ANGLES]) - angles)
+    assert np.nanmedian(np.minimum(near, 90 - near)) < 2.0
+    [plain] = list(dir_metas(tmp_path / "meta", 10, angles=False))
+    assert MEASURED_ANGLES not in plain and detections_from_meta(plain).angle is None

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.detections import Detections
-from vision.layout import layout_hand
+from vision.layout import layout_hand, quarter_turn_gap
 from vision.layout_melds import read_meld
 from vision.layout_read import sorted_as_held
 from vision.layout_sim import place
@@ -275,3 +277,25 @@ def test_measured_angles_still_drop_a_bonus_tile_turned_sideways(angle: float) -
     # laid straight in the same place, it counts
     straight = concat(det, place([["F2"]], angle, centre=tuple(det.centers[-1] + 2.2 * step)).detections())
     assert layout_hand(straight.with_angle(np.full(len(straight), _quarter(-angle)))).hand["bonus"] == ["F2"]
+
+
+HAND_CODES = ["1m", "5m", "9m", "2p", "3p", "7p", "1s", "4s", "8s", "E", "S", "W", "N", "C", "F", "P"]
+
+
+@given(st.lists(st.sampled_from([*HAND_CODES, "back", "fly"]), max_size=14))
+@settings(max_examples=300, deadline=None)
+def test_sort_order_reads_the_same_from_either_end(codes: list[str]) -> None:
+    # a row has no way up: the hand sorted read from one end is sorted read from the other
+    assert sorted_as_held(tuple(codes)) is sorted_as_held(tuple(reversed(codes)))
+    # any hand laid out in order is sorted, whatever order its blocks come in
+    ordered = tuple(sorted(codes, key=lambda c: (c[1] if c[0].isdigit() else "z", c)))
+    assert sorted_as_held(ordered)
+
+
+@given(st.floats(-720, 720), st.floats(-720, 720))
+@settings(max_examples=300, deadline=None)
+def test_quarter_turn_gap_is_a_distance_up_to_a_quarter_turn(a: float, b: float) -> None:
+    gap = quarter_turn_gap(a, b)
+    assert 0.0 <= gap <= 45.0
+    assert gap == pytest.approx(quarter_turn_gap(b, a), abs=1e-9)
+    assert gap == pytest.approx(quarter_turn_gap(a + 90.0, b), abs=1e-6)

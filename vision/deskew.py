@@ -116,25 +116,16 @@ def box_angles(
 ) -> np.ndarray:
     """(N,) float32: `tile_angle` of each box of `rgb` (grey, cut down to `longest` pixels on its
     longer side: the sides' direction needs no detail), NaN for a box too small to tell or whose
-    gradients agree less than `least_coherence`."""
-    return box_angle_coherence(rgb, xyxy, longest, least_coherence)[0]
-
-
-def box_angle_coherence(
-    rgb: np.ndarray, xyxy: np.ndarray, longest: int = ANGLE_LONGEST, least_coherence: float = 0.0
-) -> tuple[np.ndarray, np.ndarray]:
-    """`box_angles` and each box's coherence (`tile_angle_coherence`; NaN where not measured)."""
+    gradients agree less than `least_coherence` (`tile_angle_coherence`)."""
     out = np.full(len(xyxy), np.nan, np.float32)
-    agree = np.full(len(xyxy), np.nan, np.float32)
     for k, box in enumerate(np.asarray(xyxy, np.float64)):
         crop, scale, _, _ = _cut(rgb, box, longest)
         if min(crop.shape[:2]) < MIN_ANGLE_SIDE * scale:  # the box's pixels in the photo, before the cut
             continue
         degrees, coherence = tile_angle_coherence(cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY))
-        agree[k] = coherence
         if coherence >= least_coherence:
             out[k] = degrees
-    return out, agree
+    return out
 
 
 def upright_face(rgb: np.ndarray, xyxy: np.ndarray, shrink: float) -> UprightFace:

@@ -38,7 +38,7 @@ def detections_from_meta(meta: Mapping[str, Any]) -> Detections:
     tiles = meta["tiles"]
     detections = Detections.from_codes([t["code"] for t in tiles], [t["xyxy"] for t in tiles])
     angles = meta.get(MEASURED_ANGLES)
-    return detections if angles is None or not len(detections) else detections.with_angle(angles)
+    return detections if angles is None else detections.with_angle(angles)
 
 
 def with_measured_angles(meta: dict[str, Any], bgr: np.ndarray) -> dict[str, Any]:

@@ -91,7 +91,10 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
     if args.self_drawn:
         data["self_drawn"] = True
     if args.option:
-        options = dict(data.get("options") or {}) if isinstance(data.get("options"), dict) else {}
+        given = data.get("options")
+        if given is not None and not isinstance(given, dict):
+            raise MalformedHandError(f"options must be an object, got {given!r}")
+        options = dict(given or {})
         for item in args.option:
             name, sep, value = item.partition("=")
             if not sep or not name:

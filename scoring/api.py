@@ -10,7 +10,7 @@ from scoring.errors import MalformedHandError, MeldError
 from scoring.hand import INPUT_FIELDS, hand_from_json
 from scoring.options import default_options, options_from_mapping
 from scoring.rulesets import get_ruleset
-from scoring.tiles import tiles_from_field
+from scoring.tiles import BACK, tiles_from_field
 
 # What the app's downloaded case records beside the hand (its photo, reading, corrections and the result
 # it showed): the case replays with `python -m scoring case.json`, so these are expected, not unknown.
@@ -49,7 +49,9 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
     except MeldError as error:
         # A meld's own rule (two flies in an exposed chow) says less than that its tile is not in this
         # rule set's tiles at all (a fly under Singapore rules): say that first.
-        stranger = _meld_tile_outside(data, ruleset.hand_tiles(options))
+        # a bonus tile or a face-down tile is in the set: its meld's own rule says what is wrong
+        in_set = (*ruleset.hand_tiles(options), *ruleset.bonus_tiles, BACK)
+        stranger = _meld_tile_outside(data, in_set)
         if stranger is None:
             raise
         name = ruleset.name.capitalize()

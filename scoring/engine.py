@@ -181,6 +181,13 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
         raise impossible("kong on kong needs two kongs in the hand")
     if "robbing_kong" in circ and self_drawn:
         raise impossible("robbing the kong is a win on another player's tile, not a self-draw")
+    robbed = context.winning_tile
+    if "robbing_kong" in circ and robbed is not None and _real_copies(hand, robbed) > 1:
+        # the player adding to his pong holds the other three copies
+        raise impossible(
+            f"robbing the kong takes the fourth {robbed} from another player's pong of three, "
+            f"so the hand can hold no other {robbed}"
+        )
     if "heavenly" in circ and not (self_drawn and context.seat_wind == "E"):
         raise impossible("a heavenly hand is a self-draw by the East seat")
     for name in ("earthly", "humanly"):
@@ -207,14 +214,30 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
     return scored, warnings
 
 
+def _real_copies(hand: Hand, tile: Tile) -> int:
+    """Copies of `tile` in the concealed tiles and the melds, a `fly` standing in not counted."""
+    return hand.concealed.count(tile) + sum(meld.tiles.count(tile) for meld in hand.melds)
+
+
 def _check_winning_tile(hand: Hand, context: Context) -> None:
     winning = context.winning_tile
     if winning is None:
         return
-    in_melds = any(winning in meld.tiles for meld in hand.melds if may_hold_winning_tile(meld.kind))
+    # A self-drawn tile never completes a set claimed from a discard (an exposed chow or pong).
+    in_melds = any(
+        winning in meld.tiles
+        for meld in hand.melds
+        if may_hold_winning_tile(meld.kind) and (meld.concealed or not context.self_drawn)
+    )
     if winning not in hand.concealed and not in_melds:
-        if any(winning in meld.tiles for meld in hand.melds):
+        holders = [meld for meld in hand.melds if winning in meld.tiles]
+        if holders and all(meld.kind == "kong" for meld in holders):
             message = f"the winning tile {winning} lies only in a kong, and no win completes a kong"
+        elif holders:
+            message = (
+                f"the winning tile {winning} was self-drawn but lies only in an exposed "
+                f"{holders[0].kind}, which was claimed from a discard"
+            )
         else:
             message = f"the winning tile {winning} is not in the hand"
         raise _Invalid("winning_tile_not_in_hand", message)

@@ -37,7 +37,8 @@ def json_object(text: str, name: str, what: str) -> dict[str, Any]:
     """`text` (from file `name`) read as a JSON object, or MalformedHandError in one line; `what` it must
     be ("a hand", "a case") names what a too deeply nested file cannot be."""
     try:
-        data = json.loads(text)
+        # some editors on Windows start UTF-8 files with a byte-order mark
+        data = json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as error:
         # some of json's messages end in "at" ("Unterminated string starting at"): one "at" is enough
         where = f"line {error.lineno} column {error.colno}"

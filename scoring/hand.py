@@ -289,6 +289,11 @@ def hand_from_json(data: Mapping[str, Any]) -> tuple[Hand, Context]:
     melds = tuple(meld_from_json(item, index) for index, item in enumerate(melds_data))
     bonus = tiles_from_field(_field(data, "bonus", []), "bonus")
     from_deal = tiles_from_field(_field(data, "bonus_from_deal", []), "bonus_from_deal")
+    not_bonus = next((tile for tile in from_deal if tile not in BONUS), None)
+    if not_bonus is not None:
+        raise MalformedHandError(
+            f"bonus_from_deal lists {not_bonus}, which is not a bonus tile (flowers, seasons, animals, face)"
+        )
     circumstances = _field(data, "circumstances", [])
     if isinstance(circumstances, str):
         circumstances = [circumstances]

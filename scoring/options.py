@@ -177,7 +177,10 @@ def options_from_mapping(base: Options, overrides: Mapping[str, object]) -> Opti
 
 
 def check_options(options: Options) -> None:
-    """Raise `OptionError` for option values that contradict each other or make no sense."""
+    """Raise `OptionError` for option values of the wrong type, that contradict each other or make no
+    sense (an `Options` built in code is checked as strictly as JSON)."""
+    for option in dataclasses.fields(Options):
+        _convert(option.name, getattr(options, option.name))
     if options.max_tai < 1:
         raise OptionError(f"max_tai must be at least 1, got {options.max_tai}")
     if options.min_tai < 0:

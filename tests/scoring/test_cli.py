@@ -143,6 +143,11 @@ def test_flags_override_the_file(
         pytest.param(("--seat", "Q"), None, id="bad-seat"),
         pytest.param((), b"\xff\xfe\x00garbage", id="not-utf8"),
         pytest.param(
+            ("--option", "max_tai=10"),
+            b'{"concealed": "123m 456p 789s CCC 55p", "options": "garbage"}',
+            id="bad-options-under-an-option-flag",
+        ),
+        pytest.param(
             (), b'{"concealed": "123m", "melds": [{"kind": "chow", "tiles": "1m fly fly"}]}', id="bad-meld"
         ),
     ],

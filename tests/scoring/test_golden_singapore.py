@@ -405,6 +405,15 @@ SEQUENCE = [
         tai=1,
         keys={"robbing_kong"},
     ),
+    # the kong's owner holds the other three copies: the robber holds the robbed tile alone
+    case(
+        "robbing-kong-of-a-tile-the-hand-holds-twice-is-impossible",
+        "123m 456p 789s CCC 55p",
+        winning_tile="C",
+        circumstances=["robbing_kong"],
+        valid=False,
+        reason="impossible_context",
+    ),
 ]
 
 BONUS = [
@@ -770,6 +779,34 @@ LIMITS_AND_VALIDITY = [
         reason="winning_tile_not_in_hand",
     ),
     case("winning-tile-in-exposed-pong", "123m 456p 789s 55p", meld=("pong CCC",), winning_tile="C", tai=1),
+    # a self-drawn tile is never in a set claimed from a discard (audit, session 45)
+    case(
+        "self-drawn-winning-tile-only-in-exposed-pong",
+        "123m 456p 789s 55p",
+        meld=("pong CCC",),
+        winning_tile="C",
+        self_drawn=True,
+        valid=False,
+        reason="winning_tile_not_in_hand",
+    ),
+    case(
+        "self-drawn-winning-tile-only-in-exposed-chow",
+        "456p 789s 234s 55p",
+        meld=("chow 123m",),
+        winning_tile="1m",
+        self_drawn=True,
+        valid=False,
+        reason="winning_tile_not_in_hand",
+    ),
+    case(
+        "self-drawn-winning-tile-in-a-concealed-chow-laid-out",
+        "456p 789s CCC 55p",
+        meld=("cchow 123m",),
+        winning_tile="1m",
+        self_drawn=True,
+        tai=2,
+        keys={"dragon_pong", "fully_concealed"},
+    ),
     case("fly-not-in-singapore-set", "123m 456p 789s CC fly 55p", valid=False, reason="tile_not_in_set"),
     case("face-not-in-singapore-set", CHICKEN, bonus=["face"], valid=False, reason="tile_not_in_set"),
     case(

@@ -22,6 +22,7 @@ from scoring import (
     score,
     score_json,
 )
+from scoring.errors import json_object
 from scoring.hand import Context, Hand
 from scoring.tiles import ALL_CODES
 
@@ -334,6 +335,35 @@ def test_a_meld_with_a_tile_outside_the_rule_set_says_so(rules: str, concealed: 
     assert str(caught.value).startswith(needle)
 
 
+@pytest.mark.parametrize(
+    ("rules", "concealed", "tiles"),
+    [
+        ("singapore", "123m 456p 789s 55p", "F1 F1 F1"),
+        ("malaysian", "123p 456p 789p 55p", "face face face"),
+        ("singapore", "123m 456p 789s 55p", "back back back"),
+    ],
+)
+def test_a_bonus_or_face_down_tile_in_a_meld_is_not_called_outside_the_set(
+    rules: str, concealed: str, tiles: str
+) -> None:
+    # both are in their rule set's tiles: the meld's own rule is what is wrong
+    data = {"rules": rules, "concealed": concealed, "melds": [{"kind": "pong", "tiles": tiles}]}
+    with pytest.raises(MeldError) as caught:
+        score_json(data)
+    assert "tile set" not in str(caught.value)
+
+
+@pytest.mark.parametrize("listed", ["1m", "fly", "C"])
+def test_bonus_from_deal_takes_bonus_tiles_only(listed: str) -> None:
+    hand = {"concealed": "123m 456p 789s CCC 55p", "bonus": ["F1"], "bonus_from_deal": ["F1", listed]}
+    with pytest.raises(MalformedHandError, match=f"bonus_from_deal lists {listed}, which is not a bonus"):
+        score_json(hand)
+
+
+def test_a_json_file_starting_with_a_byte_order_mark_reads() -> None:
+    assert json_object('\ufeff{"concealed": "123m"}', "hand.json", "a hand") == {"concealed": "123m"}
+
+
 @pytest.mark.parametrize("rules, cap", [("singapore", 5), ("malaysian", 10)])
 def test_null_inside_options_means_the_rule_sets_default(rules: str, cap: int) -> None:
     # all pongs, full flush, seat flower and season (and a bomb): over either cap
@@ -387,6 +417,14 @@ def test_tile_codes_match_the_detector_classes() -> None:
     ("options", "quote"),
     [
         pytest.param(Options(payout_scheme="shooter"), "payout_scheme", id="scheme"),
+        pytest.param(Options(max_tai=5.5), "max_tai must be a whole number", id="fractional-cap"),  # type: ignore[arg-type]
+        pytest.param(Options(unit="1"), "unit must be a number", id="unit-text"),  # type: ignore[arg-type]
+        pytest.param(
+            Options(payout_scheme="table", payout_table=((1, 2, 3),)),  # type: ignore[arg-type]
+            "must be \\[shooter pays",
+            id="table-row",
+        ),
+        pytest.param(Options(payout_scheme="table", payout_table=()), "non-empty list", id="empty-table"),
         pytest.param(
             dataclasses.replace(default_options("malaysian"), malaysian_payment="Seed"),
             "malaysian_payment",

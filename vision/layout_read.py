@@ -30,10 +30,17 @@ LOOSE_COST = 1.0
 # Inside one meld the tiles touch; a larger gap inside it costs this much per unit of gap.
 MELD_GAP_LIMIT = 0.3
 MELD_GAP_COST = 2.0
-# Melds beside the hand: the gap to the hand should be at least this (tile pitches) ...
-SIDE_GAP = 0.25
-# ... and larger than every gap inside the hand by this margin.
+# Melds beside the hand: the gap to the hand must be at least this (tile pitches); a gap narrower
+# than CUT_EVEN costs the difference, a wider one earns it (up to 0.5) ...
+SIDE_GAP = 0.1
+CUT_EVEN = 0.5
+# ... and should be wider than every gap inside the hand by SIDE_MARGIN: a gap inside that is wider
+# costs INNER_WIDER_SLOPE per pitch beyond, up to INNER_WIDER_COST (players leave gaps between the sets
+# of a hand they lay open, a little narrower or wider than the one before their melds; stage 45: a
+# fixed 1.0 and SIDE_GAP 0.25 read 5 of 709 generated hands wrong that these read right).
 SIDE_MARGIN = 0.05
+INNER_WIDER_SLOPE = 6.0
+INNER_WIDER_COST = 1.0
 # A sideways or face-down tile inside the concealed hand is unlikely (claimed tiles and
 # concealed kongs are melds): cost per such tile.
 ODD_TILE_COST = 0.6
@@ -206,6 +213,11 @@ def _in_order(codes: tuple[str, ...]) -> bool:
     return all(step >= 0 for step in steps) or all(step <= 0 for step in steps)
 
 
+def _inner_wider_cost(excess: float) -> float:
+    """Cost of a gap inside the hand `excess` pitches wider than the cut to its melds allows."""
+    return min(INNER_WIDER_COST, INNER_WIDER_SLOPE * max(excess, 0.0))
+
+
 def _hand_candidates(row: Row, codes: Sequence[str]) -> list[tuple[float, int, int, list, list]]:
     """Ways to read `row` as the hand: (cost, start, stop, melds before, melds after).
 
@@ -239,9 +251,8 @@ def _hand_candidates(row: Row, codes: Sequence[str]) -> list[tuple[float, int, i
             # Gaps as wide as those between melds are rare inside a concealed hand.
             cost += WIDE_GAP_COST * sum(g >= WIDE_GAP for g in gaps[start : stop - 1])
             for cut in ([gaps[start - 1]] if start else []) + ([gaps[stop - 1]] if stop < n else []):
-                cost += min(max(SIDE_GAP + 0.25 - cut, -0.5), 1.0)
-                if inner > cut - SIDE_MARGIN:
-                    cost += 1.0
+                cost += min(max(CUT_EVEN - cut, -0.5), 1.0)
+                cost += _inner_wider_cost(inner - (cut - SIDE_MARGIN))
             melds_before = [(row.core[a:b], m) for a, b, m in before.melds] if before else []
             melds_after = [(row.core[stop + a : stop + b], m) for a, b, m in after.melds] if after else []
             if before:

@@ -209,6 +209,29 @@ def test_a_sorted_hand_tells_a_meld_laid_beside_it_by_a_narrow_gap(angle: float)
 
 
 @pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_a_sorted_hand_tells_a_chow_laid_beside_it_by_a_narrower_gap_still(angle: float) -> None:
+    """A concealed kong and a chow before a sorted hand, the chow 0.2 pitch from it (generated scene
+    44482): no cut under 0.25 pitch was tried, so the chow was read into the hand, out of order."""
+    row = ["4m back back 4m", "+0.45 3m 2m 1m", "+0.2 8p 8p 8p 6m 6m 3m 3m 3m"]
+    layout = layout_hand(place([row], angle).detections())
+    assert canonical(layout.hand) == expect(
+        "8p 8p 8p 6m 6m 3m 3m 3m", [("kong", "4m 4m 4m 4m", True), ("chow", "3m 2m 1m", False)]
+    )
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_a_gap_inside_the_hand_about_as_wide_as_the_cut_leaves_the_cut(angle: float) -> None:
+    """A pong 0.29 pitch before a sorted hand laid open in sets, one of its gaps 0.27 (generated scene
+    44133): any gap inside within 0.05 of the cut cost as much as a gap wider than it, and the pong
+    was read into the hand, out of order."""
+    row = ["8p 8p 8p 8p", "+0.55 5s 5s 5s", "+0.29 C C E E E", "+0.27 3s 2s 1s"]
+    layout = layout_hand(place([row], angle).detections())
+    assert canonical(layout.hand) == expect(
+        "C C E E E 3s 2s 1s", [("kong", "8p 8p 8p 8p", False), ("pong", "5s 5s 5s", False)]
+    )
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
 def test_a_shuffled_hand_with_the_same_gaps_takes_the_chow_in(angle: float) -> None:
     """The same gaps with the hand's tiles in no order: order cannot tell, and the widest gap
     (before the chow) still marks where the melds end."""

@@ -182,6 +182,26 @@ def forget_winning_tile() -> None:
     st.session_state["winning_tile_wanted"] = None
 
 
+def forget_last_hands_win(had_hand: bool) -> None:
+    """A hand that replaces another starts with no special circumstances and no pay-all: those were
+    facts of the last win (a robbed kong, a liable discard), as its winning tile was. Seats and winds
+    stay (the table has not moved). Set before the first hand, they are kept: the user set them for it."""
+    state = st.session_state
+    if not had_hand:
+        return
+    cleared = [circumstance_label(c) for c in state.get("circumstances") or []]
+    if state.get("pay_all"):
+        cleared.append("pay-all")
+    state["circumstances"] = []
+    state["pay_all"] = False
+    for kept in (state.get("context_store") or {}).values():
+        kept.pop("circumstances", None)  # nor may another rule set's copy bring them back
+    if cleared:
+        state["context_note"] = (
+            f"New hand: the last hand's {', '.join(cleared)} cleared; set them again if they hold."
+        )
+
+
 # --------------------------------------------------------------------------- photo -> tiles
 
 
@@ -228,8 +248,10 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
         timings=read.timings_ms,
         win_ways=read.win_ways,
     )
+    had_hand = st.session_state["base"].source != "none"
     set_base(base, source_id, _display_copy(rgb))
     forget_winning_tile()
+    forget_last_hands_win(had_hand)
     return None
 
 
@@ -355,37 +377,49 @@ def photo_ui() -> None:
         st.error(st.session_state["photo_error"])
 
 
+# the concealed tiles' example, in a set of each rule set (a Malaysian set holds dots and honours alone)
+TYPED_EXAMPLE = {"singapore": "123m 456p 789s 555p 22m", "malaysian": "123p 456p 789p EEE 22p"}
+TYPED_BONUS = frozenset({*case_mod.BONUS_CODES, "fly"})
+
+
 def manual_ui() -> None:
     """Type a hand as compact strings (RULES.md), for when there is no camera or photo."""
     st.text_input(
         "Concealed tiles (with the winning tile)",
         key="typed_concealed",
-        placeholder="123m 456p 789s 555p 22m",
+        placeholder=TYPED_EXAMPLE.get(st.session_state.get("rules", "singapore"), TYPED_EXAMPLE["singapore"]),
     )
     st.text_input("Exposed melds, one group each", key="typed_melds", placeholder="CCC 456p")
     st.text_input("Concealed kongs", key="typed_kongs", placeholder="5555s")
     st.caption(TILE_KEY)
-    st.multiselect(
-        "Bonus tiles", [c for c in TILE_CODES if c in case_mod.BONUS_CODES or c == "fly"], key="typed_bonus"
-    )
+    st.text_input("Bonus tiles", key="typed_bonus", placeholder="F1 S2 cat")
     if st.button("Use this hand", key="typed_use", type="primary"):
         try:
             concealed = typed_mod.read_tiles(st.session_state["typed_concealed"] or "")
             melds = typed_mod.read_melds(st.session_state["typed_melds"] or "")
             kongs = typed_mod.read_concealed_kongs(st.session_state["typed_kongs"] or "")
+            bonus = typed_mod.read_bonus(
+                st.session_state["typed_bonus"] or "", {*case_mod.BONUS_CODES, "fly"}
+            )
         except ValueError as exc:
             _typed_not_used(f"Could not read the hand: {exc}")
             return
         if len(melds) + len(kongs) > len(MELD_GROUPS):
             _typed_not_used(f"At most {len(MELD_GROUPS)} melds and kongs together.")
             return
-        rows = case_mod.rows_from_hand_strings(concealed, [*melds, *kongs], st.session_state["typed_bonus"])
+        rows = case_mod.rows_from_hand_strings(concealed, [*melds, *kongs], bonus)
         if not rows:
             _typed_not_used("Type at least one tile (or pick bonus tiles) first.")
             return
         concealed_flags = {MELD_GROUPS[len(melds) + i]: True for i in range(len(kongs))}
         hand = case_mod.build_hand(rows, concealed_flags).hand
-        impossible = case_mod.impossible_count({"rules": st.session_state.get("rules", "singapore"), **hand})
+        try:
+            impossible = case_mod.impossible_count(
+                {"rules": st.session_state.get("rules", "singapore"), **hand}
+            )
+        except scoring.MalformedHandError as exc:  # a flower among the concealed tiles, a pong of F1
+            _typed_not_used(f"Could not use the hand: {exc}.")
+            return
         if impossible:
             _typed_not_used(f"Could not use the hand: {impossible}.")
             return
@@ -413,8 +447,10 @@ def _typed_not_used(message: str) -> None:
 
 
 def _use_typed(typed: Base) -> None:
+    had_hand = st.session_state["base"].source != "none"
     set_base(typed, None, None)
     forget_winning_tile()
+    forget_last_hands_win(had_hand)
     st.session_state["photo_error"] = None
     st.session_state["pending_typed"] = None
 
@@ -636,9 +672,10 @@ CONTEXT_KEYS = ("seat_wind", "prevailing_wind", "circumstances")
 
 
 def _switch_context(rules: str, seats: list[str]) -> None:
-    """On a rule-set switch, keep each rule set's seat, prevailing wind and circumstances (as its
-    options are kept), so switching there and back loses nothing; what the new set cannot hold (a
-    North seat in the 3-player game) is said, not dropped silently."""
+    """On a rule-set switch, the seat, prevailing wind and circumstances carry over where the new set
+    holds them (they are facts of the table); what it cannot hold (a North seat in the 3-player game,
+    a humanly hand) is said, not dropped silently, and comes back on switching back unless the user
+    has set it since, so switching there and back loses nothing."""
     state = st.session_state
     before = state.get("context_rules")
     state["context_rules"] = rules
@@ -646,20 +683,22 @@ def _switch_context(rules: str, seats: list[str]) -> None:
         return
     store: dict[str, dict[str, Any]] = state.setdefault("context_store", {})
     store[before] = {key: state[key] for key in CONTEXT_KEYS if key in state}
-    kept = store.get(rules)
-    if kept is not None:
-        for key, value in kept.items():
-            state[key] = value
-        return
+    # what the last switch set itself, not the user, goes back to what this rule set had
+    kept = store.get(rules, {})
+    for key, value in state.pop("context_forced", {}).items():
+        if state.get(key) == value and key in kept:
+            state[key] = kept[key]
+    forced: dict[str, Any] = {}
     dropped: list[str] = []
     for key, label in (("seat_wind", "seat"), ("prevailing_wind", "prevailing wind")):
         if state.get(key) is not None and state[key] not in seats:
             dropped.append(f"{WIND_LABELS[state[key]]} {label}")
-            state[key] = seats[0]
+            state[key] = forced[key] = seats[0]
     offered = scoring.circumstances_for(rules)
     gone = [c for c in state.get("circumstances", []) if c not in offered]
     if gone:
-        state["circumstances"] = [c for c in state["circumstances"] if c in offered]
+        state["circumstances"] = forced["circumstances"] = [c for c in state["circumstances"] if c in offered]
+    state["context_forced"] = forced
     if dropped or gone:
         lost = [*dropped, *(circumstance_label(c) for c in gone)]
         state["context_note"] = (

@@ -12,6 +12,8 @@ from scoring import parse_hand_string
 _HONOURS_ONLY = re.compile(r"[eswncfp]+")
 _BONUS_NUMBERED = re.compile(r"[fs][1-4]")
 _SUIT_AFTER_DIGITS = re.compile(r"(?<=\d)[MPS]")
+# the codes spelt as words, typed in any case (`Cat`, `FACE`)
+_WORDS = re.compile(r"(?:cat|rat|rooster|centipede|face|fly|back)+", re.IGNORECASE)
 
 
 def _groups(text: str) -> list[str]:
@@ -20,10 +22,12 @@ def _groups(text: str) -> list[str]:
 
 
 def canonical_case(group: str) -> str:
-    """One typed group in the codes' own case: `123M` -> `123m`, `ccc` -> `CCC`, `f1` -> `F1`; the
-    lower-case codes (`cat`, `fly`, `face`, ...) and anything unreadable are left as typed."""
+    """One typed group in the codes' own case: `123M` -> `123m`, `ccc` -> `CCC`, `f1` -> `F1`, `Cat`
+    -> `cat`; anything unreadable is left as typed."""
     if _HONOURS_ONLY.fullmatch(group) or _BONUS_NUMBERED.fullmatch(group):
         return group.upper()
+    if _WORDS.fullmatch(group):
+        return group.lower()
     return _SUIT_AFTER_DIGITS.sub(lambda match: match.group(0).lower(), group)
 
 
@@ -55,3 +59,16 @@ def read_concealed_kongs(text: str) -> list[list[str]]:
             raise ValueError(f"concealed kong {group!r}: a concealed kong is four of one tile, e.g. 5555s")
         kongs.append(tiles)
     return kongs
+
+
+def read_bonus(text: str, bonus_codes: frozenset[str] | set[str]) -> list[str]:
+    """The bonus row typed as codes (`F1 S2 cat face face`, any letter case); ValueError for a tile
+    that is no bonus tile. A set holds four `face` and four `fly`, so a code may come more than once."""
+    tiles = read_tiles(text)
+    stranger = next((tile for tile in tiles if tile not in bonus_codes), None)
+    if stranger is not None:
+        raise ValueError(
+            f"{stranger} is not a bonus tile: bonus tiles are flowers F1-F4, seasons S1-S4, the animals "
+            "cat rat rooster centipede, and in a Malaysian set face and fly"
+        )
+    return tiles

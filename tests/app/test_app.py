@@ -324,7 +324,7 @@ def test_bad_payout_table_is_explained(app: AppTest) -> None:
 def test_typed_hand_scores(app: AppTest) -> None:
     app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
     app.text_input(key="typed_melds").input("CCC").run()
-    app.multiselect(key="typed_bonus").set_value(["F1"]).run()
+    app.text_input(key="typed_bonus").input("F1").run()
     app.button(key="typed_use").click().run()
     no_problem(app)
     assert any("2 tai" in t for t in texts(app, "success")), result_text(app)
@@ -333,7 +333,7 @@ def test_typed_hand_scores(app: AppTest) -> None:
 def test_a_typing_error_says_the_result_is_still_the_earlier_hand(app: AppTest) -> None:
     app.text_input(key="typed_concealed").input("123M 456P 789s 22m").run()  # any letter case
     app.text_input(key="typed_melds").input("ccc").run()
-    app.multiselect(key="typed_bonus").set_value(["F1"]).run()
+    app.text_input(key="typed_bonus").input("F1").run()
     app.button(key="typed_use").click().run()
     no_problem(app)
     assert any("2 tai" in t for t in texts(app, "success")), result_text(app)
@@ -353,8 +353,12 @@ def test_a_typing_error_says_the_result_is_still_the_earlier_hand(app: AppTest) 
     [
         ("", "", "Type at least one tile"),
         ("22m", "CCC FFF PPP EEE SSS", "At most 4 melds"),
+        # scoring's own refusals of a hand that cannot be one stopped the page (session 45 audit)
+        ("123m 456p 789s EEE 22m cat", "", "bonus tile cat is inside the concealed hand"),
+        ("123m 456p 789s 22m back", "", "a face-down tile 'back' can only stand in a concealed kong"),
+        ("123m 456p 789s 22m", "F1F1F1", "F1 cannot be part of a meld"),
     ],
-    ids=["nothing-typed", "five-melds"],
+    ids=["nothing-typed", "five-melds", "animal-among-concealed", "face-down-tile", "pong-of-flowers"],
 )
 def test_every_typed_hand_refused_says_the_result_is_still_the_earlier_hand(
     app: AppTest, concealed: str, melds: str, error: str
@@ -365,6 +369,22 @@ def test_every_typed_hand_refused_says_the_result_is_still_the_earlier_hand(
     no_problem(app)
     assert any(error in t for t in texts(app, "error")), texts(app, "error")
     assert any("still the hand before it" in t for t in texts(app, "warning")), texts(app, "warning")
+
+
+def test_a_typed_bonus_row_may_hold_four_faces(app: AppTest) -> None:
+    # a Malaysian set holds four face tiles: a list that picks each code once could not type them
+    app.selectbox(key="rules").set_value("malaysian").run()
+    app.text_input(key="typed_bonus").input("face Face face face").run()
+    typed_hand(app, "123p 234p 456p 789p 99p")
+    no_problem(app)
+    assert "All four faces" in result_text(app), result_text(app)
+
+
+def test_a_typed_bonus_row_refuses_a_hand_tile(app: AppTest) -> None:
+    app.text_input(key="typed_bonus").input("F1 3m").run()
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    no_problem(app)
+    assert any("3m is not a bonus tile" in t for t in texts(app, "error")), texts(app, "error")
 
 
 def test_a_tile_the_rule_set_has_not_is_asked_to_be_corrected(app: AppTest) -> None:
@@ -518,7 +538,7 @@ def test_a_replacement_tile_win_is_summarised_as_the_self_draw_it_is_scored_as(a
 
 
 def test_eight_flowers_alone_are_scored(app: AppTest) -> None:
-    app.multiselect(key="typed_bonus").set_value(["F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"]).run()
+    app.text_input(key="typed_bonus").input("F1 F2 F3 F4 S1 S2 S3 S4").run()
     app.button(key="typed_use").click().run()
     no_problem(app)
     assert any(t.startswith("**5 tai**") for t in texts(app, "success")), result_text(app)
@@ -678,15 +698,47 @@ def test_a_rule_set_switch_keeps_each_sets_context_and_says_what_it_cannot_hold(
     assert app.selectbox(key="seat_wind").value == "E"
     notes = texts(app, "info")
     assert any("North seat" in t and "Humanly hand" in t for t in notes), notes
-    app.selectbox(key="seat_wind").set_value("S").run()
     app.selectbox(key="rules").set_value("singapore").run()
     no_problem(app)
+    # what the switch alone had changed comes back
     assert app.selectbox(key="seat_wind").value == "N"
     assert app.selectbox(key="prevailing_wind").value == "N"
     assert app.multiselect(key="circumstances").value == ["humanly"]
     assert result_text(app) == singapore_result
     app.selectbox(key="rules").set_value("malaysian").run()
-    assert app.selectbox(key="seat_wind").value == "S"  # the Malaysian choice kept too
+    app.selectbox(key="seat_wind").set_value("S").run()
+    app.selectbox(key="rules").set_value("singapore").run()
+    # a seat the user set since is the table's fact now, in either rule set
+    assert app.selectbox(key="seat_wind").value == "S"
+    assert app.selectbox(key="prevailing_wind").value == "N"
+
+
+def test_a_seat_both_rule_sets_hold_carries_over_a_switch(app: AppTest) -> None:
+    # a South seat went back to the seat last stored for the other set, losing its fan unsaid
+    typed_hand(app, "123p 456p 789p 99p", melds="SSS")
+    app.selectbox(key="rules").set_value("malaysian").run()
+    app.selectbox(key="rules").set_value("singapore").run()
+    app.selectbox(key="seat_wind").set_value("S").run()
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    assert app.selectbox(key="seat_wind").value == "S"
+    assert "Seat wind" in result_text(app), result_text(app)
+
+
+def test_a_new_hand_clears_the_last_hands_circumstances_and_pay_all_and_says_so(app: AppTest) -> None:
+    typed_hand(app, "123m 456m 789m 123p 55s")
+    app.selectbox(key="seat_wind").set_value("S").run()
+    app.multiselect(key="circumstances").set_value(["humanly"]).run()
+    app.checkbox(key="pay_all").check().run()
+    assert "Liable player (pays all)" in payout_rows(app), payout_rows(app)
+    typed_hand(app, "234s 666s 888s 33s", melds="FFF")
+    no_problem(app)
+    assert app.multiselect(key="circumstances").value == []
+    assert app.checkbox(key="pay_all").value is False
+    assert app.selectbox(key="seat_wind").value == "S"  # the table has not moved
+    notes = texts(app, "info")
+    assert any("New hand" in t and "Humanly hand" in t and "pay-all" in t for t in notes), notes
+    assert "Liable player (pays all)" not in payout_rows(app), payout_rows(app)
 
 
 def test_a_winning_tile_edited_away_is_set_aside_and_comes_back(app: AppTest) -> None:

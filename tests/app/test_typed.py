@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app_ui.typed import canonical_case, read_concealed_kongs, read_melds, read_tiles
+from app_ui.typed import canonical_case, read_bonus, read_concealed_kongs, read_melds, read_tiles
 
 
 @pytest.mark.parametrize(
@@ -18,6 +18,9 @@ from app_ui.typed import canonical_case, read_concealed_kongs, read_melds, read_
         ("sss", "SSS"),  # letters alone are honours: a suit needs digits
         ("f1", "F1"),
         ("s4", "S4"),
+        ("Cat", "cat"),
+        ("FACE", "face"),
+        ("FlyFly", "flyfly"),
         ("cat", "cat"),  # the codes spelt in lower case stay so
         ("fly", "fly"),
         ("face", "face"),
@@ -79,3 +82,17 @@ def test_what_cannot_be_read_is_said_once_with_its_fix(typed: str, says: str) ->
         read_tiles(typed)
     assert str(caught.value).startswith(says)
     assert str(caught.value).count(typed.split()[-1]) <= 2
+
+
+BONUS_TILES = frozenset({"F1", "F2", "S1", "cat", "face", "fly"})
+
+
+def test_a_bonus_row_may_hold_a_code_more_than_once() -> None:
+    # four face and four fly tiles in a Malaysian set
+    assert read_bonus("f1, Face face FLY fly", BONUS_TILES) == ["F1", "face", "face", "fly", "fly"]
+
+
+@pytest.mark.parametrize("typed", ["F1 3m", "CCC", "cat 5p"])
+def test_a_bonus_row_refuses_a_hand_tile(typed: str) -> None:
+    with pytest.raises(ValueError, match="is not a bonus tile"):
+        read_bonus(typed, BONUS_TILES)

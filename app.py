@@ -149,12 +149,20 @@ def current_edits() -> dict[str, Any]:
     return dict(edits) if isinstance(edits, dict) else {}
 
 
+# The user's concealed-kong ticks by checkbox key: Streamlit forgets a widget's value in a run that does
+# not draw it (the kong is a pong for a moment while a tile is moved), and the tick must come back with it.
+KONG_TICKS = "kong_ticks"
+
+
 def meld_concealed_now(base: Base) -> dict[str, bool]:
     out = dict(base.meld_concealed)
+    ticks: dict[str, bool] = st.session_state.get(KONG_TICKS) or {}
     for group in MELD_GROUPS:
         key = concealed_key(group)
         if key in st.session_state:
             out[group] = bool(st.session_state[key])
+        elif key in ticks:
+            out[group] = ticks[key]
     return out
 
 
@@ -608,7 +616,8 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
     if saved:
         st.caption(saved)
     # the corrections folded into the table when a way to a win was taken come first
-    changed = corrections_line([*map(dict, base.earlier), *case_mod.corrections(base.rows, edits)])
+    kongs = case_mod.kong_corrections(build, base.meld_concealed)
+    changed = corrections_line([*map(dict, base.earlier), *case_mod.corrections(base.rows, edits), *kongs])
     if changed:
         st.caption(changed)
     if case_mod.blank_added_rows(edits):
@@ -636,19 +645,24 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
             # text, so that a row the user adds reads "new" rather than "None"
             "n": st.column_config.TextColumn("#", disabled=True, width="small", default="new"),
             "tile": st.column_config.SelectboxColumn("Tile", options=list(TILE_CODES), required=True),
+            # left empty, an added tile goes where its kind goes (a flower to bonus, a 5p to the hand)
             "group": st.column_config.SelectboxColumn(
-                "Group", options=list(GROUPS), required=True, default=case_mod.HAND
+                "Group",
+                options=list(GROUPS),
+                help="Where the tile lies. Left empty on a row you add: bonus for a flower, season, "
+                "animal or face, else the hand.",
             ),
             "check": st.column_config.TextColumn("Sure?", disabled=True, default="added"),
         },
     )
+    ticks: dict[str, bool] = st.session_state.setdefault(KONG_TICKS, {})
     for group, meld in zip(build.meld_groups, build.hand["melds"], strict=False):
         if meld["kind"] == "kong":
-            st.checkbox(
-                f"{group.capitalize()} ({meld['tiles'][0]} kong) is concealed",
-                value=bool(base.meld_concealed.get(group, False)),
-                key=concealed_key(group),
-            )
+            key = concealed_key(group)
+            if key not in st.session_state:
+                st.session_state[key] = ticks.get(key, bool(base.meld_concealed.get(group, False)))
+            st.checkbox(f"{group.capitalize()} ({meld['tiles'][0]} kong) is concealed", key=key)
+            ticks[key] = bool(st.session_state[key])
     if unsaved_corrections(base) and st.button("Undo my corrections", key="undo"):
         set_base(base.undone(), st.session_state["loaded_source"], st.session_state.get("display"))
         st.rerun()
@@ -969,10 +983,13 @@ def result_ui(
     st.code(summary_text(data, result), language=None, wrap_lines=True)
 
 
-def download_ui(data: dict[str, Any], base: Base, rows: list[TileRow], result: dict[str, Any] | None) -> None:
+def download_ui(
+    data: dict[str, Any], base: Base, rows: list[TileRow], build: HandBuild, result: dict[str, Any] | None
+) -> None:
     if not rows:
         return  # nothing to keep yet: an empty case would only confuse
-    case = case_mod.case_json(data, base, rows, current_edits(), result)
+    kongs = case_mod.kong_corrections(build, base.meld_concealed)
+    case = case_mod.case_json(data, base, rows, current_edits(), result, kongs)
     # Kept in the session so the exact file offered for download can be checked (tests, support).
     st.session_state["case_json"] = case
     st.download_button(
@@ -1004,7 +1021,7 @@ def main() -> None:
         said = score_words(result) if result.get("valid") else "Not a valid win as read"
         score_hint.markdown(f"{said} — see Result below")
     result_ui(build, data, result, error, option_problems)
-    download_ui(data, base, rows, result)
+    download_ui(data, base, rows, build, result)
     tile_editor_ui(base, build, result)
 
 

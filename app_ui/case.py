@@ -193,6 +193,18 @@ def numbered_edits(
     return rows
 
 
+def kong_corrections(build: HandBuild, flags_as_read: Mapping[str, bool]) -> list[dict[str, Any]]:
+    """The kongs the user set concealed or exposed against the reading (`flags_as_read`, by group), as
+    corrections: whether a kong was concealed is a dispute of its own (2 units or 1 from each player)."""
+    out: list[dict[str, Any]] = []
+    for group, meld in zip(build.meld_groups, build.hand["melds"], strict=False):
+        if meld["kind"] == "kong" and meld["concealed"] != bool(flags_as_read.get(group, False)):
+            out.append(
+                {"action": "kong", "group": group, "code": meld["tiles"][0], "concealed": meld["concealed"]}
+            )
+    return out
+
+
 def _added_code(added: Any) -> str | None:
     """The tile of a row the user added, or None while it has none (such a row does not count yet)."""
     if isinstance(added, Mapping) and added.get("tile") in TILE_CODES:
@@ -450,9 +462,11 @@ def case_json(
     rows: Sequence[TileRow],
     edits: Mapping[str, Any] | None,
     result: Mapping[str, Any] | None,
+    kong_changes: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """The whole case for a dispute: scoring input at the top level (so `python -m scoring case.json`
-    replays it), then the photo's reading, the user's corrections, the final tiles and the result."""
+    replays it), then the photo's reading, the user's corrections (the table's, then `kong_changes`:
+    `kong_corrections`), the final tiles and the result."""
     data = dict(scoring_in)
     data["source"] = {
         "kind": base.source,
@@ -461,7 +475,7 @@ def case_json(
         "size": list(base.size) if base.size else None,
     }
     data["photo_tiles"] = rows_to_json(base.photo_rows) if base.source == "photo" else []
-    data["corrections"] = [*map(dict, base.earlier), *corrections(base.rows, edits)]
+    data["corrections"] = [*map(dict, base.earlier), *corrections(base.rows, edits), *map(dict, kong_changes)]
     if base.history is not None:
         # the trail the opened file carried comes first: its photo's reading and earlier corrections
         data["source"]["opened_from"] = base.history.get("source")

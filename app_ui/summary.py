@@ -202,6 +202,9 @@ def corrections_line(changes: list[dict[str, Any]], heading: str = "Your correct
         "regroup": lambda c: f"#{c['tile']} {c['code']} {c['from']} → {c['to']}",
         "delete": lambda c: f"#{c['tile']} {c['code']} deleted",
         "add": lambda c: f"{c['code']} added to {c['group']}",
+        "kong": lambda c: (
+            f"{c['group']} ({c['code']} kong) set {'concealed' if c['concealed'] else 'exposed'}"
+        ),
     }
     said = [words[c["action"]](c) for c in changes if c.get("action") in words]
     return f"{heading}: " + "; ".join(said) if said else None

@@ -1022,3 +1022,37 @@ def test_an_added_row_without_a_tile_says_to_pick_one(app: AppTest, install: Ins
     edit_tiles(app, {"edited_rows": {}, "deleted_rows": [], "added_rows": [{"tile": "9p", "group": "hand"}]})
     assert not any("has no tile yet" in t for t in texts(app, "info"))
     assert any(t == "Your corrections: 9p added to hand" for t in captions(app)), captions(app)
+
+
+def test_an_added_flower_left_without_a_group_goes_to_the_bonus_row(app: AppTest) -> None:
+    # the group column filled "hand" in, and scoring then refused the flower there
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    edit_tiles(app, {"edited_rows": {}, "deleted_rows": [], "added_rows": [{"tile": "F1"}]})
+    no_problem(app)
+    assert any(t == "Your corrections: F1 added to bonus" for t in captions(app)), captions(app)
+    assert any(t.startswith("**2 tai**") for t in texts(app, "success")), result_text(app)
+
+
+def kong_box(app: AppTest, group: str = "meld_1") -> Any:
+    return app.checkbox(key=f"concealed_{app.session_state['version']}_{group}")
+
+
+def test_a_kong_set_exposed_is_a_correction_kept_while_the_kong_is_a_pong_for_a_moment(app: AppTest) -> None:
+    # the untick was in no corrections line nor the case file, and came back ticked after a tile edit
+    typed_hand(app, "123m 456p 789s 22m", kongs="5555s")
+    assert kong_box(app).value is True
+    kong_box(app).uncheck().run()
+    no_problem(app)
+    assert any(t == "Your corrections: meld 1 (5s kong) set exposed" for t in captions(app)), captions(app)
+    assert app.session_state["case_json"]["corrections"] == [
+        {"action": "kong", "group": "meld 1", "code": "5s", "concealed": False}
+    ]
+    first = next(i for i, r in enumerate(app.session_state["base"].rows) if r.code == "5s")
+    edit_tiles(app, {"edited_rows": {}, "added_rows": [], "deleted_rows": [first]})  # a pong now
+    assert not any("kong) is concealed" in str(c.label) for c in app.checkbox)
+    edit_tiles(
+        app, {"edited_rows": {}, "added_rows": [{"tile": "5s", "group": "meld 1"}], "deleted_rows": [first]}
+    )
+    no_problem(app)
+    assert kong_box(app).value is False
+    assert app.session_state["case_json"]["melds"][0]["concealed"] is False

@@ -938,7 +938,7 @@ def result_ui(
     if result is None:
         return
     for warning in result.get("warnings") or []:
-        st.info(warning)
+        st.info(with_option_labels(str(warning)))
     unit = str(result.get("unit") or "tai")
     if result.get("valid"):
         capped = result.get("raw_tai") != result.get("tai")

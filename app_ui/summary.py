@@ -89,11 +89,16 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
     circumstances = [circumstance_label(c) for c in data.get("circumstances") or ()]
     if circumstances or data.get("pay_all"):
         lines.append("; ".join([*circumstances, *(["pay-all (包)"] if data.get("pay_all") else [])]))
+    house = house_rules(str(data["rules"]), dict(data.get("options") or {}))
+    if house:
+        lines.append("House rules: " + ", ".join(house))
     for pattern in result.get("patterns") or []:
         lines.append(
             f"  {pattern['name']} {pattern.get('name_zh', '')}: {pattern['tai']}"
             f" — {pattern.get('reason', '')}"
         )
+    # what the scoring assumed or left out ("last tile not scored: ..."), as the page shows it
+    lines.extend(f"Note: {with_option_labels(str(w))}" for w in result.get("warnings") or [])
     payout = result.get("payout") or {}
     if result.get("valid"):
         for player in payout.get("players") or []:
@@ -132,7 +137,9 @@ def invalid_message(result: dict[str, Any]) -> str:
     why = message.removeprefix("Not a valid win: ").rstrip(".")
     if result.get("reason") == "tile_not_in_set":
         # a tile the rule set's set does not hold: bad input to correct, not a hand that lost
-        return f"{why}: correct the tile, or change the rule set in the sidebar."
+        tiles = "tiles" if " are not in " in why else "tile"
+        where = "the rule set or that option" if "option" in why else "the rule set"
+        return f"{with_option_labels(why)}: correct the {tiles}, or change {where} in the sidebar."
     if result.get("reason") == "impossible_context":
         # the hand may well win: it is what was said of the win that cannot be
         return f"How it was won does not fit: {why}. Change it under *How was it won?*"
@@ -175,6 +182,27 @@ TILE_KEY = (
 )
 
 
+# shown by the rules line itself (or, the table, by the payout table)
+_RULES_LINE_OPTIONS = frozenset({"min_tai", "max_tai", "unit", "points_per_fan", "payout_table"})
+
+
+def house_rules(rules: str, options: dict[str, Any]) -> list[str]:
+    """The rule set's options set otherwise than its defaults, in the sidebar's words ("Pure green
+    off"), but for those the rules line names anyway: what a table reading the score must know."""
+    out: list[str] = []
+    for spec in option_specs(scoring.Options, scoring.default_options(rules)):
+        if spec.name in _RULES_LINE_OPTIONS or (spec.rules and rules not in spec.rules):
+            continue
+        value = options.get(spec.name, spec.default)
+        if value is None or value == spec.default:
+            continue
+        if spec.kind == "bool":
+            out.append(f"{spec.label} {'on' if value else 'off'}")
+        else:
+            out.append(f"{spec.label}: {str(value).replace('_', ' ')}")
+    return out
+
+
 def rules_line(rules: str, options: dict[str, Any]) -> str:
     """The rules a result is scored under, in one line, and where to change them: on a phone the
     sidebar that holds them is folded away behind a » button."""
@@ -189,6 +217,9 @@ def rules_line(rules: str, options: dict[str, Any]) -> str:
         parts.append("amounts from the payout table")  # the table's amounts are not in units
     else:
         parts.append(f"unit {format_amount(float(options.get('unit') or 1))}")
+    house = house_rules(rules, options)
+    if house:
+        parts.append("house rules: " + ", ".join(house))
     return "Rules: " + ", ".join(parts) + " — change them in the sidebar (» at the top left on a phone)."
 
 

@@ -136,9 +136,15 @@ def drawn_by_winner(bonus: Sequence[Tile], circumstances: Iterable[str], ruleset
 def _check_tiles(hand: Hand, ruleset: Ruleset, options: Options) -> None:
     hand_types = set(ruleset.hand_tiles(options))
     proper = [*hand.concealed, *(tile for meld in hand.melds for tile in meld.tiles)]
-    for tile in proper:
-        if tile not in hand_types:
-            raise _Invalid("tile_not_in_set", f"{tile} is not in the {ruleset.name.capitalize()} tile set")
+    strangers = list(dict.fromkeys(tile for tile in proper if tile not in hand_types))
+    if strangers:
+        # every one named, so that a hand typed or read under the wrong rule set is seen so at once
+        verb = "is" if len(strangers) == 1 else "are"
+        message = f"{', '.join(strangers)} {verb} not in the {ruleset.name.capitalize()} tile set"
+        with_all = set(ruleset.hand_tiles(dataclasses.replace(options, north_wind=True)))
+        if not options.north_wind and any(tile in with_all for tile in strangers):
+            message += " (option north_wind is off)"
+        raise _Invalid("tile_not_in_set", message)
     for tile in hand.bonus:
         if tile not in ruleset.bonus_tiles:
             raise _Invalid(
@@ -179,8 +185,10 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
         raise impossible("won on a kong replacement tile, but the hand has no kong")
     if "kong_on_kong" in circ and kongs < 2:
         raise impossible("kong on kong needs two kongs in the hand")
+    # where a circumstance made the win a self-draw, name it: the user chose a discard
+    because = f" ({why_drawn})" if why_drawn and not context.self_drawn else ""
     if "robbing_kong" in circ and self_drawn:
-        raise impossible("robbing the kong is a win on another player's tile, not a self-draw")
+        raise impossible(f"robbing the kong is a win on another player's tile, not a self-draw{because}")
     robbed = context.winning_tile
     if "robbing_kong" in circ and robbed is not None and _real_copies(hand, robbed) > 1:
         # the player adding to his pong holds the other three copies
@@ -194,7 +202,7 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
         if name in circ and context.seat_wind == "E":
             raise impossible(f"an {name} hand is won by a seat other than East")
     if "humanly" in circ and self_drawn:
-        raise impossible("a humanly hand is won on a discard, not a self-draw")
+        raise impossible(f"a humanly hand is won on a discard, not a self-draw{because}")
     first_turn = sorted(circ & {"heavenly", "earthly", "humanly"})
     claimed = exposed_before_win(hand, context.winning_tile, self_drawn)
     if first_turn and claimed:
@@ -392,6 +400,13 @@ def _best_reading(
     return best, context, warnings
 
 
+def _arrangement_text(scored: _Scored, context: Context) -> str:
+    """How the hand was read; a win by robbing the eighth flower holds seven, the eighth another's."""
+    if scored.arrangement.shape == EIGHT_FLOWERS and "robbing_eighth" in context.circumstances:
+        return "seven flowers and the robbed eighth"
+    return str(scored.arrangement)
+
+
 def score(
     hand: Hand, context: Context, rules: Ruleset | str = "singapore", options: Options | None = None
 ) -> Score:
@@ -415,7 +430,7 @@ def score(
             limit=False,
             payout=nothing,
             warnings=tuple(invalid.warnings),
-            arrangement=str(seen.arrangement) if seen else None,
+            arrangement=_arrangement_text(seen, context) if seen else None,
             rules=ruleset.name,
             unit_name=ruleset.unit_name,
         )
@@ -432,7 +447,7 @@ def score(
         limit=best.limit,
         payout=payout,
         warnings=tuple(warnings),
-        arrangement=str(best.arrangement),
+        arrangement=_arrangement_text(best, context),
         points=best.tai * options.points_per_fan if ruleset.reports_points else None,
         rules=ruleset.name,
         unit_name=ruleset.unit_name,

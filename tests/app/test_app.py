@@ -394,7 +394,9 @@ def test_a_tile_the_rule_set_has_not_is_asked_to_be_corrected(app: AppTest) -> N
     no_problem(app)
     errors = texts(app, "error")
     assert any(
-        t.startswith("1s is not in the Malaysian tile set: correct the tile, or change the rule set")
+        t.startswith(
+            "1s, 2s, 3s are not in the Malaysian tile set: correct the tiles, or change the rule set"
+        )
         for t in errors
     ), errors
     assert not any("Not a valid win" in t for t in errors), errors
@@ -766,7 +768,7 @@ def test_an_opened_case_starts_at_its_own_winning_tile_not_one_the_last_hand_set
     app.button(key="case_replace").click().run()  # the corrections are replaced, as asked
     no_problem(app)
     assert app.selectbox(key="winning_tile").value == "(not set)"
-    assert "winning tile" not in summary(app), summary(app)
+    assert ", winning tile" not in summary(app), summary(app)
     assert "winning_tile" not in app.session_state["case_json"]
     assert not any("set aside" in t for t in texts(app, "caption")), texts(app, "caption")
 
@@ -1056,3 +1058,18 @@ def test_a_kong_set_exposed_is_a_correction_kept_while_the_kong_is_a_pong_for_a_
     no_problem(app)
     assert kong_box(app).value is False
     assert app.session_state["case_json"]["melds"][0]["concealed"] is False
+
+
+def test_the_summary_names_the_house_rules_and_the_scorings_notes(app: AppTest) -> None:
+    # the text a player pastes to the table said "half flush" with no word of pure green being off
+    typed_hand(app, "234s 666s 888s 33s", melds="FFF")
+    app.checkbox(key="opt_singapore_pure_green").uncheck().run()
+    no_problem(app)
+    assert "House rules: Pure green off" in summary(app), summary(app)
+    assert any("house rules: Pure green off" in t for t in captions(app)), captions(app)
+    app.multiselect(key="circumstances").set_value(["humanly"]).run()
+    app.selectbox(key="seat_wind").set_value("S").run()
+    app.checkbox(key="opt_singapore_humanly_hand").uncheck().run()
+    text = summary(app)
+    assert "Note: humanly hand not scored: “Humanly hand” is off" in text, text
+    assert any("“Humanly hand” is off" in t for t in texts(app, "info")), texts(app, "info")

@@ -35,3 +35,25 @@ def test_four_concealed_pongs_won_on_a_discard_say_why_they_are_no_hidden_treasu
     result = score_json({"concealed": "111m 222p 333s 444m 55p", "winning_tile": "4m"})
     assert result["valid"] and {p["key"] for p in result["patterns"]} == {"all_pongs"}
     assert "four concealed pongs make hidden treasure only when self-drawn" in result["warnings"]
+
+
+def test_robbing_the_kong_beside_a_replacement_tile_names_what_made_it_a_self_draw() -> None:
+    # the user chose a discard: blaming "a self-draw" alone pointed at the wrong choice
+    hand = {
+        "concealed": "123m 456p 789s 55p",
+        "melds": [{"kind": "kong", "tiles": "1111s"}],
+        "winning_tile": "5p",
+    }
+    result = score_json({**hand, "circumstances": ["robbing_kong", "replacement_tile"]})
+    assert result["reason"] == "impossible_context"
+    assert "not a self-draw (a replacement-tile win is a self-draw)" in result["message"], result["message"]
+    said_drawn = score_json({**hand, "circumstances": ["robbing_kong"], "self_drawn": True})
+    assert said_drawn["message"].endswith("not a self-draw."), said_drawn["message"]
+
+
+def test_a_win_by_robbing_the_eighth_reads_as_seven_flowers() -> None:
+    seven = ["F1", "F2", "F3", "F4", "S1", "S2", "S3"]
+    result = score_json({"concealed": "", "bonus": seven, "circumstances": ["robbing_eighth"]})
+    assert result["valid"] and result["arrangement"] == "seven flowers and the robbed eighth"
+    eight = score_json({"concealed": "", "bonus": [*seven, "S4"], "self_drawn": True})
+    assert eight["arrangement"] == "eight flowers"

@@ -437,3 +437,16 @@ def test_options_built_in_code_are_checked_as_json_ones(options: Options, quote:
     hand = Hand(concealed=tuple(parse_hand_string("123p 456p 789p EEE 11p")))
     with pytest.raises(OptionError, match=quote):
         score(hand, Context(winning_tile="1p"), options=options)
+
+
+def test_every_tile_outside_the_rule_set_is_named_once() -> None:
+    result = score_json({"rules": "malaysian", "concealed": "234m 567m 345p 678s 99p"})
+    assert result["reason"] == "tile_not_in_set"
+    assert "2m, 3m, 4m, 5m, 6m, 7m, 6s, 7s, 8s are not in the Malaysian tile set" in result["message"]
+
+
+def test_a_north_wind_the_option_took_out_says_so() -> None:
+    hand = {"rules": "malaysian", "concealed": "NNN 123p 456p 789p 55p"}
+    off = score_json({**hand, "options": {"north_wind": False}})
+    assert off["message"] == "Not a valid win: N is not in the Malaysian tile set (option north_wind is off)."
+    assert score_json(hand)["reason"] == "below_minimum"  # North is in the set with the option on

@@ -49,6 +49,7 @@ from app_ui.summary import (
     player_label,
     rules_line,
     score_words,
+    seat_label,
     summary_text,
     with_option_labels,
 )
@@ -60,6 +61,7 @@ READ_TIMEOUT_S = float(os.environ.get("MAHJONG_READ_TIMEOUT_S", "30"))
 DISPLAY_MAX_SIDE = 1280
 # the winning-tile box's first choice: a string, as a None value would show no choice at all
 NO_WINNING_TILE = "(not set)"
+NOT_SAID = "(not said)"
 # the options' choices in words (the JSON and the CLI keep the codes)
 CHOICE_LABELS = {
     "standard": "Standard (2/1 x base)",
@@ -200,8 +202,11 @@ def forget_last_hands_win(had_hand: bool) -> None:
     cleared = [circumstance_label(c) for c in state.get("circumstances") or []]
     if state.get("pay_all"):
         cleared.append("pay-all")
+    if state.get("discarder_wind", NOT_SAID) != NOT_SAID:
+        cleared.append("discarder's seat")
     state["circumstances"] = []
     state["pay_all"] = False
+    state["discarder_wind"] = NOT_SAID
     for kept in (state.get("context_store") or {}).values():
         kept.pop("circumstances", None)  # nor may another rule set's copy bring them back
     if cleared:
@@ -513,6 +518,7 @@ def apply_opened_case() -> None:
     state["won_by"] = "self-drawn" if won.self_drawn else "discard"
     state["circumstances"] = list(won.circumstances)
     state["pay_all"] = won.pay_all
+    state["discarder_wind"] = won.discarder_wind or NOT_SAID
     set_base(opened.base, None, None)
     forget_winning_tile()  # nor may a tile the last hand set aside come back in this one
     state["winning_tile"] = won.winning_tile or NO_WINNING_TILE
@@ -737,6 +743,24 @@ def _hold_winning_tile(choices: list[str]) -> str | None:
     return wanted
 
 
+def _payer_ui(seats: list[str], seat: str, self_drawn: bool, pay_all: bool) -> str | None:
+    """Which seat discarded the winning tile (under pay-all: which player is liable), so the payout
+    names every player by seat; not asked of a self-draw, where every loser pays alike."""
+    if self_drawn and not pay_all:
+        return None
+    choices = [NOT_SAID, *(other for other in seats if other != seat)]
+    if st.session_state.get("discarder_wind") not in choices:
+        st.session_state["discarder_wind"] = NOT_SAID  # the seat it named is now the user's own, or gone
+    picked = st.selectbox(
+        "Liable player's seat" if pay_all else "Discarded by",
+        choices,
+        key="discarder_wind",
+        format_func=lambda code: code if code == NOT_SAID else _wind_label(code),
+        help="Names each player's seat in the payout; the amounts do not depend on it.",
+    )
+    return None if picked == NOT_SAID else picked
+
+
 def context_ui(hand: dict[str, Any], rules: str) -> Context:
     """How the hand was won; every widget is keyed so the choices survive reruns."""
     st.subheader("How was it won?")
@@ -778,6 +802,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         select_all=False,
     )
     pay_all = st.checkbox("Pay-all (包): one liable player pays everything", key="pay_all")
+    payer = _payer_ui(seats, seat or "E", how == "self-drawn", bool(pay_all))
     note = st.session_state.pop("context_note", None)
     if note:
         st.info(note)
@@ -788,6 +813,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         winning_tile=winning,
         circumstances=tuple(circumstances),
         pay_all=bool(pay_all),
+        discarder_wind=payer,
     )
 
 
@@ -970,6 +996,7 @@ def result_ui(
             pd.DataFrame(
                 {
                     "Player": [player_label(p) for p in players],
+                    "Seat": [seat_label(p) for p in players],
                     "Amount": [amount_text(p["amount"]) for p in players],
                 }
             ).set_index("Player")

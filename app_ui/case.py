@@ -56,6 +56,8 @@ class Context:
     winning_tile: str | None = None
     circumstances: tuple[str, ...] = ()
     pay_all: bool = False
+    # the seat that discarded the winning tile, or under pay-all the liable player's: names the payers
+    discarder_wind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -441,6 +443,8 @@ def scoring_input(
     }
     if context.winning_tile:
         data["winning_tile"] = context.winning_tile
+    if context.discarder_wind:
+        data["discarder_wind"] = context.discarder_wind
     return data
 
 
@@ -667,6 +671,7 @@ def open_case(name: str, data: bytes) -> OpenedCase:
         winning_tile=won.winning_tile,
         circumstances=tuple(c for c in offered if c in won.circumstances),
         pay_all=won.pay_all,
+        discarder_wind=won.discarder_wind,
     )
     kongs = {MELD_GROUPS[i]: True for i, meld in enumerate(hand.melds) if meld.concealed}
     if saved is not None:

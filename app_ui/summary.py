@@ -102,7 +102,8 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
     payout = result.get("payout") or {}
     if result.get("valid"):
         for player in payout.get("players") or []:
-            lines.append(f"  {player_label(player)}: {amount_text(player['amount'])}")
+            seat = f" ({seat_label(player)})" if player.get("seat") else ""
+            lines.append(f"  {player_label(player)}{seat}: {amount_text(player['amount'])}")
         if payout.get("basis"):
             lines.append(f"  ({payout['basis']})")
         for item in payout.get("instant_payouts") or []:
@@ -150,6 +151,12 @@ def player_label(player: dict[str, Any]) -> str:
     if player.get("liable"):
         return "Liable player (pays all)"
     return ROLE_LABELS.get(str(player.get("role")), str(player.get("role")).capitalize())
+
+
+def seat_label(player: dict[str, Any]) -> str:
+    """The player's seat where the scoring knows it ("South"), else a dash."""
+    seat = player.get("seat")
+    return WIND_LABELS.get(str(seat), str(seat)) if seat else "—"
 
 
 def amount_text(amount: float) -> str:

@@ -104,6 +104,11 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
     return data
 
 
+def _player(share: dict[str, Any]) -> str:
+    """A payout's player: its role, and its seat where known ("discarder (S)")."""
+    return f"{share['role']} ({share['seat']})" if share.get("seat") else str(share["role"])
+
+
 def render(result: dict[str, Any]) -> str:
     """A readable breakdown of the output JSON."""
     unit = result["unit"]
@@ -124,7 +129,8 @@ def render(result: dict[str, Any]) -> str:
     payout = result["payout"]
     if result["valid"]:
         shares = ", ".join(
-            f"{share['role']} {format_amount(share['amount'], signed=True)}" for share in payout["players"]
+            f"{_player(share)} {format_amount(share['amount'], signed=True) if share['amount'] else 0}"
+            for share in payout["players"]
         )
         lines.append(f"Payout: {shares}")
         if payout.get("basis"):

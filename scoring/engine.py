@@ -25,7 +25,7 @@ from scoring.decompose import (
 from scoring.hand import Context, Hand, exposed_before_win, may_hold_winning_tile, places_won_into
 from scoring.options import Options, check_options, default_options
 from scoring.patterns import is_hand_level
-from scoring.payout import Payout, format_amount, no_payout
+from scoring.payout import Payout, format_amount, no_payout, with_seats
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
 from scoring.tiles import FLOWERS, FLY, SEASONS, Tile, format_hand
 from scoring.view import HandFacts, Hit, Note, View
@@ -212,13 +212,27 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
             f"{article} {first_turn[0]} hand is won before any tile is claimed, but the hand has an "
             f"exposed {claimed[0].kind} ({format_hand(claimed[0].tiles)})"
         )
+    discarder = context.discarder_wind
+    if discarder is not None:
+        if discarder not in ruleset.seats:
+            raise impossible(
+                f"discarder_wind {discarder} is not a seat in a {ruleset.players}-player game "
+                f"(seats {', '.join(ruleset.seats)})"
+            )
+        if discarder == context.seat_wind:
+            raise impossible(f"discarder_wind {discarder} is the winner's own seat")
+        if self_drawn and not context.pay_all:
+            warnings.append("discarder_wind ignored: a self-drawn win has no discarder")
+            discarder = None
     if "last_tile" in circ and not self_drawn:
         raise impossible("winning on the last tile needs a self-draw")
     if "robbing_eighth" in circ:
         flowers = sum(1 for tile in hand.bonus if tile in FLOWERS + SEASONS)
         if self_drawn or flowers < 7:
             raise impossible("robbing the eighth needs seven flowers and another player's eighth flower")
-    scored = dataclasses.replace(context, self_drawn=self_drawn, circumstances=frozenset(circ))
+    scored = dataclasses.replace(
+        context, self_drawn=self_drawn, circumstances=frozenset(circ), discarder_wind=discarder
+    )
     return scored, warnings
 
 
@@ -437,6 +451,7 @@ def score(
     as_self_draw = ruleset.thirteen_wonders_as_self_draw and best.arrangement.shape == THIRTEEN
     payout = ruleset.payout(best.tai, context, options, as_self_draw)
     payout = dataclasses.replace(payout, instant_payouts=instant)
+    payout = with_seats(payout, ruleset.seats, context.seat_wind, context.discarder_wind)
     return Score(
         valid=True,
         reason=None,

@@ -57,6 +57,7 @@ INPUT_FIELDS: frozenset[str] = frozenset(
         "self_drawn",
         "seat_wind",
         "prevailing_wind",
+        "discarder_wind",
         "circumstances",
         "pay_all",
         "bonus_from_deal",
@@ -133,9 +134,15 @@ class Context:
     circumstances: frozenset[str] = field(default_factory=frozenset)
     pay_all: bool = False
     bonus_from_deal: frozenset[Tile] = field(default_factory=frozenset)
+    # the seat of the player who discarded the winning tile (under pay-all: the liable player), so the
+    # payout names each player's seat; None: not said
+    discarder_wind: Tile | None = None
 
     def __post_init__(self) -> None:
-        for name, wind in (("seat_wind", self.seat_wind), ("prevailing_wind", self.prevailing_wind)):
+        winds = [("seat_wind", self.seat_wind), ("prevailing_wind", self.prevailing_wind)]
+        if self.discarder_wind is not None:
+            winds.append(("discarder_wind", self.discarder_wind))
+        for name, wind in winds:
             if wind not in WINDS:
                 raise MalformedHandError(f"{name} must be one of E, S, W, N, got {wind!r}")
         unknown = sorted(set(self.circumstances) - set(CIRCUMSTANCES))
@@ -308,5 +315,6 @@ def hand_from_json(data: Mapping[str, Any]) -> tuple[Hand, Context]:
         circumstances=frozenset(circumstances),
         pay_all=_bool(data, "pay_all"),
         bonus_from_deal=frozenset(from_deal),
+        discarder_wind=_optional_code(data, "discarder_wind", None),
     )
     return hand, context

@@ -7,6 +7,7 @@ All functions are pure: (tai, context, options) in, a `Payout` out. Amounts in `
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.hand import Context, Hand
@@ -21,6 +22,7 @@ class PlayerShare:
     role: str
     amount: float
     liable: bool = False
+    seat: str | None = None  # the player's seat wind, where known
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,12 @@ class Payout:
             "discarder": None if self.discarder is None else _number(self.discarder),
             "each_other": _number(self.each_other),
             "players": [
-                {"role": share.role, "amount": _number(share.amount), "liable": share.liable}
+                {
+                    "role": share.role,
+                    "amount": _number(share.amount),
+                    "liable": share.liable,
+                    "seat": share.seat,
+                }
                 for share in self.players
             ],
             "instant_payouts": [
@@ -94,6 +101,25 @@ def settle(players: int, self_drawn: bool, discarder: float, other: float, pay_a
         return Payout(total, total, 0, (PlayerShare("winner", total), *shares))
     shares = (PlayerShare("discarder", -discarder), *(PlayerShare("other", -other),) * (losers - 1))
     return Payout(total, discarder, other, (PlayerShare("winner", total), *shares))
+
+
+def with_seats(payout: Payout, seats: Sequence[str], winner: str, discarder: str | None) -> Payout:
+    """The payout with each player's seat: the winner's, the discarder's (or liable player's) where
+    given, and the other seats in turn for the players whose shares are alike (every loser of a
+    self-draw, the others beside a discarder). Where a discarder's seat is not given but matters, the
+    losers' seats stay unknown."""
+    shares = payout.players
+    paying = [k for k, share in enumerate(shares) if share.role == "discarder"]
+    if paying and discarder is None:
+        return dataclasses.replace(payout, players=(dataclasses.replace(shares[0], seat=winner), *shares[1:]))
+    start = seats.index(winner) + 1 if winner in seats else 0
+    # in turn of play from the winner (East, South, West, North)
+    rest = [seat for seat in [*seats[start:], *seats[:start]] if seat not in (winner, discarder)]
+    seated = [dataclasses.replace(shares[0], seat=winner)]
+    for share in shares[1:]:
+        seat = discarder if share.role == "discarder" else rest.pop(0) if rest else None
+        seated.append(dataclasses.replace(share, seat=seat))
+    return dataclasses.replace(payout, players=tuple(seated))
 
 
 def no_payout(players: int, self_drawn: bool) -> Payout:

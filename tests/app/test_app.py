@@ -1073,3 +1073,27 @@ def test_the_summary_names_the_house_rules_and_the_scorings_notes(app: AppTest) 
     text = summary(app)
     assert "Note: humanly hand not scored: “Humanly hand” is off" in text, text
     assert any("“Humanly hand” is off" in t for t in texts(app, "info")), texts(app, "info")
+
+
+def test_the_payout_names_each_players_seat_once_the_discarder_is_said(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    app.selectbox(key="seat_wind").set_value("W").run()
+    assert app.table[-1].value["Seat"].tolist() == ["West", "—", "—", "—"]
+    app.selectbox(key="discarder_wind").set_value("E").run()
+    no_problem(app)
+    frame = app.table[-1].value
+    assert frame["Seat"].tolist() == ["West", "East", "North", "South"], frame
+    assert frame["Amount"].tolist() == ["+4", "-2", "-1", "-1"], frame
+    assert "  Discarder (East): -2" in summary(app), summary(app)
+    case = app.session_state["case_json"]
+    assert case["discarder_wind"] == "E"
+    fresh = AppTest.from_file(str(APP), default_timeout=60).run()
+    open_case_file(fresh, json.dumps(case).encode())
+    assert fresh.selectbox(key="discarder_wind").value == "E"
+    # the seat the discarder had is the user's own now: not said any more
+    app.selectbox(key="seat_wind").set_value("E").run()
+    no_problem(app)
+    assert app.selectbox(key="discarder_wind").value == "(not said)"
+    # a self-draw asks no discarder
+    app.radio(key="won_by").set_value("self-drawn").run()
+    assert not any(s.key == "discarder_wind" for s in app.selectbox)

@@ -199,7 +199,12 @@ def test_correction_in_browser(server: str, browser: object, tmp_path: Path) -> 
     page.get_by_role("button", name="Use this hand").click()
     page.get_by_text(re.compile("^Not a valid win")).first.wait_for(timeout=60_000)
     grid = page.locator("[data-testid=stDataFrame]").first
-    grid.scroll_into_view_if_needed()
+    for _ in range(5):  # the page may still be redrawing (seen on a loaded machine): the table comes back
+        try:
+            grid.scroll_into_view_if_needed()
+            break
+        except Exception:
+            page.wait_for_timeout(1000)
     box = grid.bounding_box()
     assert box is not None
     # Columns #, Tile, Group, Sure?: the Tile cell of row 11 (header ~36 px, rows 35 px).

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scoring import score_json
 from scoring.hand import Context
 from scoring.options import Options
 from scoring.payout import format_amount, malaysian_payout, singapore_payout
@@ -141,3 +142,57 @@ def test_a_large_unit_is_paid_and_explained_in_full() -> None:
         "base = unit 1,000,000 x 2^(3 - 1) = 4,000,000; the discarder pays 2 x base = 8,000,000, "
         "each other player 1 x base = 4,000,000."
     )
+
+
+def _seats(result: dict) -> list[tuple[str, str | None, float]]:
+    return [(p["role"], p["seat"], p["amount"]) for p in result["payout"]["players"]]
+
+
+HAND = {"concealed": "123m 456p 789s CCC 55p"}
+
+
+def test_the_payout_names_each_players_seat_given_the_discarders() -> None:
+    result = score_json({**HAND, "seat_wind": "W", "discarder_wind": "E"})
+    # the others in turn of play from the winner: North, then South
+    assert _seats(result) == [
+        ("winner", "W", 4),
+        ("discarder", "E", -2),
+        ("other", "N", -1),
+        ("other", "S", -1),
+    ]
+    assert sum(amount for _, _, amount in _seats(result)) == 0
+
+
+def test_without_the_discarders_seat_only_the_winner_is_seated_on_a_discard() -> None:
+    assert [seat for _, seat, _ in _seats(score_json({**HAND, "seat_wind": "S"}))] == ["S", None, None, None]
+
+
+def test_every_loser_of_a_self_draw_is_seated_and_a_discarder_given_is_ignored_with_a_word() -> None:
+    result = score_json({**HAND, "seat_wind": "N", "self_drawn": True, "discarder_wind": "E"})
+    assert [seat for _, seat, _ in _seats(result)] == ["N", "E", "S", "W"]
+    assert "discarder_wind ignored: a self-drawn win has no discarder" in result["warnings"]
+
+
+def test_the_liable_player_of_a_pay_all_self_draw_takes_the_seat_given() -> None:
+    result = score_json(
+        {**HAND, "seat_wind": "S", "self_drawn": True, "pay_all": True, "discarder_wind": "N"}
+    )
+    assert _seats(result)[1] == ("discarder", "N", -12)
+    assert [seat for _, seat, _ in _seats(result)] == ["S", "N", "W", "E"]
+
+
+def test_a_malaysian_discarder_is_one_of_three_seats() -> None:
+    hand = {
+        "rules": "malaysian",
+        "concealed": "123p 345p 789p 111p 55p",
+        "seat_wind": "S",
+        "self_drawn": False,
+    }
+    assert [seat for _, seat, _ in _seats(score_json({**hand, "discarder_wind": "W"}))] == ["S", "W", "E"]
+    north = score_json({**hand, "discarder_wind": "N"})
+    assert north["reason"] == "impossible_context" and "not a seat in a 3-player game" in north["message"]
+
+
+def test_the_discarder_cannot_be_the_winner() -> None:
+    result = score_json({**HAND, "seat_wind": "S", "discarder_wind": "S"})
+    assert result["reason"] == "impossible_context" and "the winner's own seat" in result["message"]

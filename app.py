@@ -411,9 +411,7 @@ def manual_ui() -> None:
             concealed = typed_mod.read_tiles(st.session_state["typed_concealed"] or "")
             melds = typed_mod.read_melds(st.session_state["typed_melds"] or "")
             kongs = typed_mod.read_concealed_kongs(st.session_state["typed_kongs"] or "")
-            bonus = typed_mod.read_bonus(
-                st.session_state["typed_bonus"] or "", {*case_mod.BONUS_CODES, "fly"}
-            )
+            bonus = typed_mod.read_bonus(st.session_state["typed_bonus"] or "", TYPED_BONUS)
         except ValueError as exc:
             _typed_not_used(f"Could not read the hand: {exc}")
             return

@@ -256,9 +256,10 @@ def _check_winning_tile(hand: Hand, context: Context) -> None:
         if holders and all(meld.kind == "kong" for meld in holders):
             message = f"the winning tile {winning} lies only in a kong, and no win completes a kong"
         elif holders:
+            claimed = next(meld for meld in holders if meld.kind != "kong")
             message = (
                 f"the winning tile {winning} was self-drawn but lies only in an exposed "
-                f"{holders[0].kind}, which was claimed from a discard"
+                f"{claimed.kind}, which was claimed from a discard"
             )
         else:
             message = f"the winning tile {winning} is not in the hand"

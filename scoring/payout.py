@@ -109,12 +109,13 @@ def with_seats(payout: Payout, seats: Sequence[str], winner: str, discarder: str
     self-draw, the others beside a discarder). Where a discarder's seat is not given but matters, the
     losers' seats stay unknown."""
     shares = payout.players
-    paying = [k for k, share in enumerate(shares) if share.role == "discarder"]
-    if paying and discarder is None:
+    has_discarder = any(share.role == "discarder" for share in shares)
+    if has_discarder and discarder is None:
         return dataclasses.replace(payout, players=(dataclasses.replace(shares[0], seat=winner), *shares[1:]))
     start = seats.index(winner) + 1 if winner in seats else 0
-    # in turn of play from the winner (East, South, West, North)
-    rest = [seat for seat in [*seats[start:], *seats[:start]] if seat not in (winner, discarder)]
+    # the others in turn of play from the winner (East, South, West, North)
+    taken = (winner, discarder) if has_discarder else (winner,)
+    rest = [seat for seat in [*seats[start:], *seats[:start]] if seat not in taken]
     seated = [dataclasses.replace(shares[0], seat=winner)]
     for share in shares[1:]:
         seat = discarder if share.role == "discarder" else rest.pop(0) if rest else None

@@ -573,11 +573,9 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
     if base.source == "photo" and "app_total" in base.timings:
         st.caption(f"Read {len(base.rows)} tiles in {base.timings['app_total'] / 1000:.2f} s.")
     score_hint = st.empty()
-    low = [
-        f"{i}" + (f" ({r.code} or {r.alternative}?)" if r.alternative else "")
-        for i, r in numbered
-        if r.low_confidence
-    ]
+    low = case_mod.unsure_tiles(
+        numbered, case_mod.tiles_in_set(str(st.session_state.get("rules", "singapore")))
+    )
     if low:
         st.warning(
             f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure. "

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -503,6 +503,24 @@ def rows_from_hand_strings(
         rows.extend(TileRow(code=c, group=MELD_GROUPS[index]) for c in meld)
     rows.extend(TileRow(code=c, group=BONUS) for c in bonus)
     return rows
+
+
+def tiles_in_set(rules: str) -> frozenset[str]:
+    """Every code a set of the rule set holds (its options at their defaults), a face-down tile too."""
+    import scoring
+
+    ruleset = scoring.get_ruleset(rules)
+    return frozenset({*ruleset.hand_tiles(scoring.default_options(rules)), *ruleset.bonus_tiles, "back"})
+
+
+def unsure_tiles(numbered: Sequence[tuple[int | None, TileRow]], in_set: Collection[str]) -> list[str]:
+    """The unsure tiles by number, each with the reader's runner-up where the set holds it ("12 (1s or
+    F2?)"): a face under Singapore rules is no answer to offer."""
+    return [
+        f"{number}" + (f" ({row.code} or {row.alternative}?)" if row.alternative in in_set else "")
+        for number, row in numbered
+        if row.low_confidence
+    ]
 
 
 def _second_guesses(detections: Any, probabilities: Any | None) -> list[str | None]:

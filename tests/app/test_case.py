@@ -529,3 +529,13 @@ def test_the_summary_of_eight_flowers_says_the_hand_has_no_tiles_and_the_win_is_
     lines = summary_text(data, scoring.score_json(data)).splitlines()
     assert "Hand: (no tiles) | bonus: F1 F2 F3 F4 S1 S2 S3 S4" in lines, lines
     assert any(line.startswith("Seat E, prevailing E, self-drawn (") for line in lines), lines
+
+
+def test_an_unsure_tiles_runner_up_is_offered_only_where_the_rule_set_holds_it() -> None:
+    rows = [
+        (1, case.TileRow(code="3p", group="hand", confidence=0.2, alternative="5s")),
+        (2, case.TileRow(code="cat", group="bonus", confidence=0.2, alternative="face")),
+        (3, case.TileRow(code="9s", group="hand", confidence=0.99, alternative="6s")),
+    ]
+    assert case.unsure_tiles(rows, case.tiles_in_set("singapore")) == ["1 (3p or 5s?)", "2"]
+    assert case.unsure_tiles(rows, case.tiles_in_set("malaysian")) == ["1", "2 (cat or face?)"]

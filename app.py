@@ -211,7 +211,7 @@ def forget_last_hands_win(had_hand: bool) -> None:
         kept.pop("circumstances", None)  # nor may another rule set's copy bring them back
     if cleared:
         state["context_note"] = (
-            f"New hand: the last hand's {', '.join(cleared)} cleared; set them again if they hold."
+            f"New hand: cleared the last hand's {', '.join(cleared)}; set again what holds for this one."
         )
 
 

@@ -196,3 +196,36 @@ def test_a_malaysian_discarder_is_one_of_three_seats() -> None:
 def test_the_discarder_cannot_be_the_winner() -> None:
     result = score_json({**HAND, "seat_wind": "S", "discarder_wind": "S"})
     assert result["reason"] == "impossible_context" and "the winner's own seat" in result["message"]
+
+
+@given(
+    rules=st.sampled_from(["singapore", "malaysian"]),
+    seat=st.sampled_from("ESWN"),
+    discarder=st.sampled_from(["E", "S", "W", "N", None]),
+    self_drawn=st.booleans(),
+    pay_all=st.booleans(),
+)
+def test_seats_are_the_rule_sets_each_once_and_the_winner_is_the_seat_wind(
+    rules: str, seat: str, discarder: str | None, self_drawn: bool, pay_all: bool
+) -> None:
+    seats = "ESW" if rules == "malaysian" else "ESWN"
+    if seat not in seats or discarder == seat or (discarder is not None and discarder not in seats):
+        return  # impossible contexts, refused elsewhere
+    hand = "111p 222p 333p 456p 99p" if rules == "malaysian" else "123m 456p 789s CCC 55p"
+    data = {
+        "rules": rules,
+        "concealed": hand,
+        "seat_wind": seat,
+        "self_drawn": self_drawn,
+        "pay_all": pay_all,
+    }
+    result = score_json({**data, "discarder_wind": discarder})
+    assert result["valid"], result["message"]
+    players = result["payout"]["players"]
+    known = [p["seat"] for p in players if p["seat"] is not None]
+    assert players[0]["seat"] == seat and len(known) == len(set(known)) and set(known) <= set(seats)
+    if discarder is not None and (pay_all or not self_drawn):
+        assert next(p for p in players if p["role"] == "discarder")["seat"] == discarder
+        assert len(known) == len(seats)  # every player seated once the payer is said
+    # the amounts never depend on the seats
+    assert [p["amount"] for p in players] == [p["amount"] for p in score_json(data)["payout"]["players"]]

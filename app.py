@@ -62,6 +62,7 @@ DISPLAY_MAX_SIDE = 1280
 # the winning-tile box's first choice: a string, as a None value would show no choice at all
 NO_WINNING_TILE = "(not set)"
 NOT_SAID = "(not said)"
+DISCARDER_KEPT = "discarder_kept"  # the discarder's seat, kept while its box is not drawn
 # the options' choices in words (the JSON and the CLI keep the codes)
 CHOICE_LABELS = {
     "standard": "Standard (2/1 x base)",
@@ -202,11 +203,11 @@ def forget_last_hands_win(had_hand: bool) -> None:
     cleared = [circumstance_label(c) for c in state.get("circumstances") or []]
     if state.get("pay_all"):
         cleared.append("pay-all")
-    if state.get("discarder_wind", NOT_SAID) != NOT_SAID:
+    if discarder_now() != NOT_SAID:
         cleared.append("discarder's seat")
     state["circumstances"] = []
     state["pay_all"] = False
-    state["discarder_wind"] = NOT_SAID
+    set_discarder(NOT_SAID)
     for kept in (state.get("context_store") or {}).values():
         kept.pop("circumstances", None)  # nor may another rule set's copy bring them back
     if cleared:
@@ -516,7 +517,16 @@ def apply_opened_case() -> None:
     state["won_by"] = "self-drawn" if won.self_drawn else "discard"
     state["circumstances"] = list(won.circumstances)
     state["pay_all"] = won.pay_all
-    state["discarder_wind"] = won.discarder_wind or NOT_SAID
+    seats = scoring.get_ruleset(opened.rules).seats
+    if won.discarder_wind and (won.discarder_wind == won.seat_wind or won.discarder_wind not in seats):
+        # the scoring refuses such a case; the box cannot hold it: say so rather than drop it unsaid
+        state["context_note"] = (
+            f"The case names {_wind_label(won.discarder_wind)} as the discarder, which is no other "
+            "player's seat here: who discarded is not said."
+        )
+        set_discarder(NOT_SAID)
+    else:
+        set_discarder(won.discarder_wind or NOT_SAID)
     set_base(opened.base, None, None)
     forget_winning_tile()  # nor may a tile the last hand set aside come back in this one
     state["winning_tile"] = won.winning_tile or NO_WINNING_TILE
@@ -699,10 +709,14 @@ def _switch_context(rules: str, seats: list[str]) -> None:
         return
     store: dict[str, dict[str, Any]] = state.setdefault("context_store", {})
     store[before] = {key: state[key] for key in CONTEXT_KEYS if key in state}
+    store[before]["discarder_wind"] = discarder_now()
     # what the last switch set itself, not the user, goes back to what this rule set had
     kept = store.get(rules, {})
     for key, value in state.pop("context_forced", {}).items():
-        if state.get(key) == value and key in kept:
+        if key == "discarder_wind":
+            if discarder_now() == value and key in kept:
+                set_discarder(kept[key])
+        elif state.get(key) == value and key in kept:
             state[key] = kept[key]
     forced: dict[str, Any] = {}
     dropped: list[str] = []
@@ -710,6 +724,11 @@ def _switch_context(rules: str, seats: list[str]) -> None:
         if state.get(key) is not None and state[key] not in seats:
             dropped.append(f"{WIND_LABELS[state[key]]} {label}")
             state[key] = forced[key] = seats[0]
+    discarder = discarder_now()
+    if discarder != NOT_SAID and (discarder not in seats or discarder == state.get("seat_wind")):
+        dropped.append(f"{WIND_LABELS[discarder]} discarder")
+        set_discarder(NOT_SAID)
+        forced["discarder_wind"] = NOT_SAID
     offered = scoring.circumstances_for(rules)
     gone = [c for c in state.get("circumstances", []) if c not in offered]
     if gone:
@@ -739,14 +758,30 @@ def _hold_winning_tile(choices: list[str]) -> str | None:
     return wanted
 
 
+def discarder_now() -> str:
+    """The discarder's seat as set, drawn or not: Streamlit forgets the box's value in a run that does
+    not draw it (a self-draw asks no discarder), and it must come back on a discard."""
+    state = st.session_state
+    return str(state.get("discarder_wind", state.get(DISCARDER_KEPT, NOT_SAID)))
+
+
+def set_discarder(value: str) -> None:
+    st.session_state["discarder_wind"] = st.session_state[DISCARDER_KEPT] = value
+
+
 def _payer_ui(seats: list[str], seat: str, self_drawn: bool, pay_all: bool) -> str | None:
     """Which seat discarded the winning tile (under pay-all: which player is liable), so the payout
     names every player by seat; not asked of a self-draw, where every loser pays alike."""
     if self_drawn and not pay_all:
         return None
     choices = [NOT_SAID, *(other for other in seats if other != seat)]
-    if st.session_state.get("discarder_wind") not in choices:
-        st.session_state["discarder_wind"] = NOT_SAID  # the seat it named is now the user's own, or gone
+    if discarder_now() not in choices:
+        # the seat it named is now the user's own: nobody discards to himself
+        note = f"{_wind_label(discarder_now())} is your seat now: who discarded is not said."
+        st.session_state["context_note"] = note
+        set_discarder(NOT_SAID)
+    elif "discarder_wind" not in st.session_state:
+        set_discarder(discarder_now())
     picked = st.selectbox(
         "Liable player's seat" if pay_all else "Discarded by",
         choices,
@@ -754,6 +789,7 @@ def _payer_ui(seats: list[str], seat: str, self_drawn: bool, pay_all: bool) -> s
         format_func=lambda code: code if code == NOT_SAID else _wind_label(code),
         help="Names each player's seat in the payout; the amounts do not depend on it.",
     )
+    st.session_state[DISCARDER_KEPT] = picked
     return None if picked == NOT_SAID else picked
 
 

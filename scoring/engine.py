@@ -213,6 +213,9 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
             f"exposed {claimed[0].kind} ({format_hand(claimed[0].tiles)})"
         )
     discarder = context.discarder_wind
+    if discarder is not None and self_drawn and not context.pay_all:
+        warnings.append("discarder_wind ignored: a self-drawn win has no discarder")
+        discarder = None
     if discarder is not None:
         if discarder not in ruleset.seats:
             raise impossible(
@@ -221,9 +224,6 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
             )
         if discarder == context.seat_wind:
             raise impossible(f"discarder_wind {discarder} is the winner's own seat")
-        if self_drawn and not context.pay_all:
-            warnings.append("discarder_wind ignored: a self-drawn win has no discarder")
-            discarder = None
     if "last_tile" in circ and not self_drawn:
         raise impossible("winning on the last tile needs a self-draw")
     if "robbing_eighth" in circ:

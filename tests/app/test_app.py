@@ -1097,3 +1097,29 @@ def test_the_payout_names_each_players_seat_once_the_discarder_is_said(app: AppT
     # a self-draw asks no discarder
     app.radio(key="won_by").set_value("self-drawn").run()
     assert not any(s.key == "discarder_wind" for s in app.selectbox)
+
+
+def test_the_discarders_seat_survives_a_self_draw_and_back_and_a_rule_switch_says_what_it_drops(
+    app: AppTest,
+) -> None:
+    # the box is not drawn on a self-draw, and Streamlit forgot its value; a switch dropped it unsaid
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    app.selectbox(key="discarder_wind").set_value("N").run()
+    app.radio(key="won_by").set_value("self-drawn").run()
+    app.radio(key="won_by").set_value("discard").run()
+    no_problem(app)
+    assert app.selectbox(key="discarder_wind").value == "N"
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    assert app.selectbox(key="discarder_wind").value == "(not said)"
+    assert any("North discarder" in t for t in texts(app, "info")), texts(app, "info")
+    app.selectbox(key="rules").set_value("singapore").run()
+    assert app.selectbox(key="discarder_wind").value == "N"
+
+
+def test_a_case_naming_the_winner_as_discarder_opens_saying_so(app: AppTest) -> None:
+    case = {"concealed": "123m 456p 789s CCC 55p", "seat_wind": "S", "discarder_wind": "S"}
+    open_case_file(app, json.dumps(case).encode())
+    no_problem(app)
+    assert app.selectbox(key="discarder_wind").value == "(not said)"
+    assert any("names South as the discarder" in t for t in texts(app, "info")), texts(app, "info")

@@ -96,3 +96,9 @@ def test_a_bonus_row_may_hold_a_code_more_than_once() -> None:
 def test_a_bonus_row_refuses_a_hand_tile(typed: str) -> None:
     with pytest.raises(ValueError, match="is not a bonus tile"):
         read_bonus(typed, BONUS_TILES)
+
+
+@pytest.mark.parametrize("typed", ["F1S2", "F5"])
+def test_a_bonus_row_that_cannot_be_read_says_how_to_type_it(typed: str) -> None:
+    with pytest.raises(ValueError, match=r"type them apart, e\.g\. F1 S2 cat"):
+        read_bonus(typed, BONUS_TILES)

@@ -229,3 +229,11 @@ def test_seats_are_the_rule_sets_each_once_and_the_winner_is_the_seat_wind(
         assert len(known) == len(seats)  # every player seated once the payer is said
     # the amounts never depend on the seats
     assert [p["amount"] for p in players] == [p["amount"] for p in score_json(data)["payout"]["players"]]
+
+
+def test_a_discarder_given_for_a_plain_self_draw_is_ignored_before_it_is_checked() -> None:
+    # docs/scoring.md: ignored with a warning; its seat was checked first, and the hand refused
+    result = score_json({**HAND, "seat_wind": "S", "self_drawn": True, "discarder_wind": "S"})
+    assert (
+        result["valid"] and "discarder_wind ignored: a self-drawn win has no discarder" in result["warnings"]
+    )

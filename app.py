@@ -62,7 +62,6 @@ DISPLAY_MAX_SIDE = 1280
 # the winning-tile box's first choice: a string, as a None value would show no choice at all
 NO_WINNING_TILE = "(not set)"
 NOT_SAID = "(not said)"
-DISCARDER_KEPT = "discarder_kept"  # the discarder's seat, kept while its box is not drawn
 # the options' choices in words (the JSON and the CLI keep the codes)
 CHOICE_LABELS = {
     "standard": "Standard (2/1 x base)",
@@ -152,20 +151,35 @@ def current_edits() -> dict[str, Any]:
     return dict(edits) if isinstance(edits, dict) else {}
 
 
-# The user's concealed-kong ticks by checkbox key: Streamlit forgets a widget's value in a run that does
-# not draw it (the kong is a pong for a moment while a tile is moved), and the tick must come back with it.
-KONG_TICKS = "kong_ticks"
+# The user's choices in widgets that are not always drawn, by widget key: Streamlit forgets a widget's
+# value in a run that does not draw it (a kong's tick while a tile edit makes it a pong for a moment, the
+# discarder's box while a self-draw hides it), and the choice must come back with the widget.
+KEPT = "kept_widgets"
+
+
+def kept_value(key: str, default: Any) -> Any:
+    """A widget's value as the user set it, drawn this run or not; `default` where never set."""
+    state = st.session_state
+    return state[key] if key in state else (state.get(KEPT) or {}).get(key, default)
+
+
+def keep(key: str, value: Any) -> None:
+    """Set a widget's value, and keep it for the runs that do not draw the widget."""
+    st.session_state[key] = value
+    remember(key)
+
+
+def remember(key: str) -> None:
+    """Keep a drawn widget's value for the runs that do not draw it."""
+    st.session_state.setdefault(KEPT, {})[key] = st.session_state[key]
 
 
 def meld_concealed_now(base: Base) -> dict[str, bool]:
     out = dict(base.meld_concealed)
-    ticks: dict[str, bool] = st.session_state.get(KONG_TICKS) or {}
     for group in MELD_GROUPS:
-        key = concealed_key(group)
-        if key in st.session_state:
-            out[group] = bool(st.session_state[key])
-        elif key in ticks:
-            out[group] = ticks[key]
+        ticked = kept_value(concealed_key(group), None)
+        if ticked is not None:
+            out[group] = bool(ticked)
     return out
 
 
@@ -193,13 +207,20 @@ def forget_winning_tile() -> None:
     st.session_state["winning_tile_wanted"] = None
 
 
-def forget_last_hands_win(had_hand: bool) -> None:
+def replace_hand(base: Base, source_id: str | None, display: tuple[np.ndarray, float] | None) -> None:
+    """A new photo's or typed hand's tiles in place of the hand on screen, with none of its win."""
+    had_hand = st.session_state["base"].source != "none"
+    set_base(base, source_id, display)
+    forget_winning_tile()
+    if had_hand:
+        forget_last_hands_win()
+
+
+def forget_last_hands_win() -> None:
     """A hand that replaces another starts with no special circumstances and no pay-all: those were
     facts of the last win (a robbed kong, a liable discard), as its winning tile was. Seats and winds
     stay (the table has not moved). Set before the first hand, they are kept: the user set them for it."""
     state = st.session_state
-    if not had_hand:
-        return
     cleared = [circumstance_label(c) for c in state.get("circumstances") or []]
     if state.get("pay_all"):
         cleared.append("pay-all")
@@ -262,10 +283,7 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
         timings=read.timings_ms,
         win_ways=read.win_ways,
     )
-    had_hand = st.session_state["base"].source != "none"
-    set_base(base, source_id, _display_copy(rgb))
-    forget_winning_tile()
-    forget_last_hands_win(had_hand)
+    replace_hand(base, source_id, _display_copy(rgb))
     return None
 
 
@@ -459,10 +477,7 @@ def _typed_not_used(message: str) -> None:
 
 
 def _use_typed(typed: Base) -> None:
-    had_hand = st.session_state["base"].source != "none"
-    set_base(typed, None, None)
-    forget_winning_tile()
-    forget_last_hands_win(had_hand)
+    replace_hand(typed, None, None)
     st.session_state["photo_error"] = None
     st.session_state["pending_typed"] = None
 
@@ -667,14 +682,13 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
             "check": st.column_config.TextColumn("Sure?", disabled=True, default="added"),
         },
     )
-    ticks: dict[str, bool] = st.session_state.setdefault(KONG_TICKS, {})
     for group, meld in zip(build.meld_groups, build.hand["melds"], strict=False):
         if meld["kind"] == "kong":
             key = concealed_key(group)
             if key not in st.session_state:
-                st.session_state[key] = ticks.get(key, bool(base.meld_concealed.get(group, False)))
+                keep(key, bool(kept_value(key, base.meld_concealed.get(group, False))))
             st.checkbox(f"{group.capitalize()} ({meld['tiles'][0]} kong) is concealed", key=key)
-            ticks[key] = bool(st.session_state[key])
+            remember(key)
     if unsaved_corrections(base) and st.button("Undo my corrections", key="undo"):
         set_base(base.undone(), st.session_state["loaded_source"], st.session_state.get("display"))
         st.rerun()
@@ -759,14 +773,12 @@ def _hold_winning_tile(choices: list[str]) -> str | None:
 
 
 def discarder_now() -> str:
-    """The discarder's seat as set, drawn or not: Streamlit forgets the box's value in a run that does
-    not draw it (a self-draw asks no discarder), and it must come back on a discard."""
-    state = st.session_state
-    return str(state.get("discarder_wind", state.get(DISCARDER_KEPT, NOT_SAID)))
+    """The discarder's seat as set, its box drawn or not (a self-draw asks no discarder)."""
+    return str(kept_value("discarder_wind", NOT_SAID))
 
 
 def set_discarder(value: str) -> None:
-    st.session_state["discarder_wind"] = st.session_state[DISCARDER_KEPT] = value
+    keep("discarder_wind", value)
 
 
 def _payer_ui(seats: list[str], seat: str, self_drawn: bool, pay_all: bool) -> str | None:
@@ -789,7 +801,7 @@ def _payer_ui(seats: list[str], seat: str, self_drawn: bool, pay_all: bool) -> s
         format_func=lambda code: code if code == NOT_SAID else _wind_label(code),
         help="Names each player's seat in the payout; the amounts do not depend on it.",
     )
-    st.session_state[DISCARDER_KEPT] = picked
+    remember("discarder_wind")
     return None if picked == NOT_SAID else picked
 
 

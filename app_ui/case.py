@@ -509,8 +509,7 @@ def tiles_in_set(rules: str) -> frozenset[str]:
     """Every code a set of the rule set holds (its options at their defaults), a face-down tile too."""
     import scoring
 
-    ruleset = scoring.get_ruleset(rules)
-    return frozenset({*ruleset.hand_tiles(scoring.default_options(rules)), *ruleset.bonus_tiles, "back"})
+    return frozenset({*scoring.get_ruleset(rules).set_tiles(scoring.default_options(rules)), "back"})
 
 
 def unsure_tiles(numbered: Sequence[tuple[int | None, TileRow]], in_set: Collection[str]) -> list[str]:

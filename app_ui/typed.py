@@ -61,6 +61,11 @@ def read_concealed_kongs(text: str) -> list[list[str]]:
     return kongs
 
 
+_BONUS_TILES = (
+    "flowers F1-F4, seasons S1-S4, the animals cat rat rooster centipede, and in a Malaysian set face and fly"
+)
+
+
 def read_bonus(text: str, bonus_codes: frozenset[str] | set[str]) -> list[str]:
     """The bonus row typed as codes (`F1 S2 cat face face`, any letter case); ValueError for a tile
     that is no bonus tile. A set holds four `face` and four `fly`, so a code may come more than once."""
@@ -68,13 +73,9 @@ def read_bonus(text: str, bonus_codes: frozenset[str] | set[str]) -> list[str]:
         tiles = read_tiles(text)
     except ValueError:
         raise ValueError(
-            f"cannot read the bonus tiles {text.strip()!r}: type them apart, e.g. F1 S2 cat (flowers "
-            "F1-F4, seasons S1-S4, the animals cat rat rooster centipede, in a Malaysian set face and fly)"
+            f"cannot read the bonus tiles {text.strip()!r}: type them apart, e.g. F1 S2 cat ({_BONUS_TILES})"
         ) from None
     stranger = next((tile for tile in tiles if tile not in bonus_codes), None)
     if stranger is not None:
-        raise ValueError(
-            f"{stranger} is not a bonus tile: bonus tiles are flowers F1-F4, seasons S1-S4, the animals "
-            "cat rat rooster centipede, and in a Malaysian set face and fly"
-        )
+        raise ValueError(f"{stranger} is not a bonus tile: bonus tiles are {_BONUS_TILES}")
     return tiles

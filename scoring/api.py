@@ -50,7 +50,7 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
         # A meld's own rule (two flies in an exposed chow) says less than that its tile is not in this
         # rule set's tiles at all (a fly under Singapore rules): say that first.
         # a bonus tile or a face-down tile is in the set: its meld's own rule says what is wrong
-        in_set = (*ruleset.hand_tiles(options), *ruleset.bonus_tiles, BACK)
+        in_set = (*ruleset.set_tiles(options), BACK)
         stranger = _meld_tile_outside(data, in_set)
         if stranger is None:
             raise

@@ -89,6 +89,10 @@ class Ruleset:
     # False: no pattern reads the prevailing wind (Malaysian: "There is no prevailing-wind fan").
     scores_prevailing_wind: bool = True
 
+    def set_tiles(self, options: Options) -> tuple[Tile, ...]:
+        """Every face a set of this rule set holds: its hand tiles and its bonus tiles."""
+        return (*self.hand_tiles(options), *self.bonus_tiles)
+
     @cached_property
     def limit_patterns(self) -> tuple[PatternRow, ...]:
         """The limit-type rows: when one applies, its value is the score."""

@@ -160,7 +160,7 @@ def seat_label(player: dict[str, Any]) -> str:
 
 
 def amount_text(amount: float) -> str:
-    return format_amount(amount, signed=True) if amount else "0"
+    return format_amount(amount, signed=True)
 
 
 def instant_line(item: Any) -> str:

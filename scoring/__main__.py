@@ -129,8 +129,7 @@ def render(result: dict[str, Any]) -> str:
     payout = result["payout"]
     if result["valid"]:
         shares = ", ".join(
-            f"{_player(share)} {format_amount(share['amount'], signed=True) if share['amount'] else 0}"
-            for share in payout["players"]
+            f"{_player(share)} {format_amount(share['amount'], signed=True)}" for share in payout["players"]
         )
         lines.append(f"Payout: {shares}")
         if payout.get("basis"):

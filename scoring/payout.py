@@ -131,9 +131,10 @@ def no_payout(players: int, self_drawn: bool) -> Payout:
 def format_amount(value: float, signed: bool = False) -> str:
     """An amount as a player reads it: every digit, no exponent, fractions to at most 6 places, and
     thousands grouped from 10,000 up (16,000,000, not 1.6e+07; 1280 stays as it is, clear of the commas
-    between a basis' clauses); `signed` puts + before a positive amount."""
+    between a basis' clauses); `signed` puts + before a positive amount (nothing before 0: a player who
+    pays nothing neither gains nor loses)."""
     number = _number(value)
-    spec = ("+" if signed else "") + ("," if abs(number) >= 10_000 else "")
+    spec = ("+" if signed and number != 0 else "") + ("," if abs(number) >= 10_000 else "")
     if isinstance(number, int):
         return f"{number:{spec}d}"
     return f"{number:{spec}.6f}".rstrip("0").rstrip(".")

@@ -128,6 +128,7 @@ def test_malaysian_basis_states_the_points_and_each_share(payment: str, self_dra
         (-8e6, True, "-8,000,000"),
         (-1_234_567.5, False, "-1,234,567.5"),
         (1e12, False, "1,000,000,000,000"),
+        (0, True, "0"),  # a player who pays nothing: no sign
     ],
 )
 def test_amounts_print_every_digit(value: float, signed: bool, text: str) -> None:

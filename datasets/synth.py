@@ -49,6 +49,7 @@ from datasets.render import (
 )
 from datasets.styles import STYLES, available_styles, style_faces
 from vision.classes import BACK, BONUS_CODES, CLASS_INDEX, CLASSES, FLOWERS, SEASONS
+from vision.tile_set import rule_set_faces
 
 SAMPLE_SAFE_STYLES: tuple[str, ...] = tuple(name for name, s in STYLES.items() if s.sample_safe)
 MIP_HEIGHTS = (256, 128, 64, 32, 16)
@@ -167,7 +168,9 @@ def _lay_table(
     elif rng.random() < 0.72:
         hand = sample_hand(rng)
         builder = lay_hand(hand, rng, dims)
-        add_distractors(builder, rng, list(CLASSES), CLASS_WEIGHTS)
+        # the discards around a hand are of its game's set: no face or fly beside a Singapore hand
+        in_set = rule_set_faces(hand.rules) | {BACK}
+        add_distractors(builder, rng, list(CLASSES), CLASS_WEIGHTS * [c in in_set for c in CLASSES])
     else:
         builder = lay_arbitrary(rng, dims, list(CLASSES), CLASS_WEIGHTS)
     return dims, hand, builder.tiles, builder.groups

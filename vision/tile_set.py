@@ -5,9 +5,16 @@ animal; the Malaysian set adds four `face` and four `fly` tiles (RULES.md). When
 first choices break that (three tiles read as the one `S1` of a set), the reading that is most
 likely overall while keeping it is taken instead: an assignment problem over the tiles and the
 set's copies, solved exactly. A face-down tile (`back`) may appear any number of times.
+
+A rule set's tiles are one such set: a Singapore set holds no `face` or `fly`, a Malaysian one no
+bamboo or characters (and no North where its `north_wind` option takes it out). When the user
+says which set the photo shows, `within_faces` reads each tile as one of that set's faces only:
+a tile read 0.6 bamboo and 0.3 dots in a Malaysian set is dots.
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 import numpy as np
 
@@ -18,21 +25,56 @@ COPIES_IN_SET: dict[str, int] = {code: 1 if code in FLOWERS + SEASONS + ANIMALS 
 _FLOOR = 1e-9  # probabilities are floored before the log so a zero never makes a cost infinite
 
 
-def copies_allowed(n_tiles: int) -> np.ndarray:
-    """(len(CLASSES),) how many of `n_tiles` may be read as each class."""
-    return np.array([n_tiles if code == BACK else COPIES_IN_SET[code] for code in CLASSES], np.int64)
+def rule_set_faces(rules: str) -> frozenset[str]:
+    """The faces a set of the rule set `rules` holds (RULES.md; its options at their defaults)."""
+    import scoring  # the rule sets live with the scoring; imported here, only where a set is named
+
+    ruleset = scoring.get_ruleset(rules)
+    return frozenset(str(tile) for tile in ruleset.set_tiles(scoring.default_options(rules)))
 
 
-def assign_within_set(probabilities: np.ndarray) -> np.ndarray:
+def face_mask(faces: Collection[str] | None) -> np.ndarray:
+    """(len(CLASSES),) bool: the classes a set of `faces` (RULES.md codes) may show; `back` always,
+    every class when `faces` is None. ValueError on a code the classifier does not know."""
+    if faces is None:
+        return np.ones(len(CLASSES), bool)
+    unknown = sorted(set(faces) - set(CLASSES))
+    if unknown:
+        raise ValueError(f"not tile codes: {', '.join(unknown)}")
+    return np.array([code == BACK or code in faces for code in CLASSES], bool)
+
+
+def within_faces(probabilities: np.ndarray, faces: Collection[str] | None) -> np.ndarray:
+    """(N, len(CLASSES)) `probabilities` with the classes outside `faces` at 0 and each row summing to
+    1 again (a row that gave them everything is spread evenly over the set's faces); unchanged when
+    `faces` is None."""
+    probabilities = np.asarray(probabilities, np.float32)
+    if faces is None:
+        return probabilities
+    kept = probabilities * face_mask(faces)
+    total = kept.sum(axis=1, keepdims=True)
+    even = np.broadcast_to(face_mask(faces) / face_mask(faces).sum(), kept.shape)
+    return np.where(total > _FLOOR, kept / np.maximum(total, _FLOOR), even).astype(np.float32)
+
+
+def copies_allowed(n_tiles: int, faces: Collection[str] | None = None) -> np.ndarray:
+    """(len(CLASSES),) how many of `n_tiles` may be read as each class (none of a face outside
+    `faces`, when given)."""
+    copies = np.array([n_tiles if code == BACK else COPIES_IN_SET[code] for code in CLASSES], np.int64)
+    return copies * face_mask(faces)
+
+
+def assign_within_set(probabilities: np.ndarray, faces: Collection[str] | None = None) -> np.ndarray:
     """Class index per row of `probabilities` (N, len(CLASSES)): each row's most likely class,
     unless that reads more copies of a face than a set has; then the assignment with the largest
-    product of probabilities among those that keep to the set.
+    product of probabilities among those that keep to the set (of `faces` only, when given).
     """
     probabilities = np.asarray(probabilities, np.float64)
     if probabilities.ndim != 2 or probabilities.shape[1] != len(CLASSES):
         raise ValueError(f"expected (N, {len(CLASSES)}) probabilities, got {probabilities.shape}")
+    probabilities = np.where(face_mask(faces), probabilities, 0.0)
     first = probabilities.argmax(axis=1)
-    limits = copies_allowed(len(first))
+    limits = copies_allowed(len(first), faces)
     if (np.bincount(first, minlength=len(CLASSES)) <= limits).all():
         return first
     # One column per copy a set has (never more than there are tiles): a tile takes one copy.

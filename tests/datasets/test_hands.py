@@ -99,6 +99,19 @@ def test_a_table_shows_no_more_copies_of_a_face_than_one_set_holds(seed: int) ->
     assert all(n <= COPIES_IN_SET[code] for code, n in shown.items()), shown
 
 
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_tiles_around_a_hand_are_of_its_rule_sets_set(seed: int) -> None:
+    # a Singapore game's discards hold no face or fly, a Malaysian one's no bamboo or characters
+    from datasets.synth import _lay_table
+    from vision.tile_set import rule_set_faces
+
+    _, hand, tiles, _ = _lay_table(np.random.default_rng(seed))
+    if hand is not None:
+        outside = {t.code for t in tiles} - rule_set_faces(hand.rules) - {"back"}
+        assert not outside, (hand.rules, outside)
+
+
 def test_codes_drawn_for_distractors_stop_at_the_copies_a_set_has() -> None:
     from datasets.hands import Placed, draw_codes
 

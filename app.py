@@ -35,7 +35,7 @@ from app_ui.case import (
     TileRow,
 )
 from app_ui.options import OptionSpec, OptionValueError, format_number_list, option_specs, parse_number_list
-from app_ui.reading import ReadTimeoutError, read_tiles
+from app_ui.reading import ReadTimeoutError, read_again, read_tiles
 from app_ui.summary import (
     RULE_LABELS,
     TILE_KEY,
@@ -264,9 +264,10 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
     slot = get_reader()
     if slot.reader is None:
         return slot.message
+    rules = str(st.session_state.get("rules", scoring.RULESET_NAMES[0]))
     try:
         with st.spinner("Reading the tiles…"):
-            read = read_tiles(slot.reader, rgb, get_executor(), READ_TIMEOUT_S)
+            read = read_tiles(slot.reader, rgb, get_executor(), READ_TIMEOUT_S, case_mod.tiles_in_set(rules))
     except ReadTimeoutError as exc:
         return f"{name}: {exc}."
     except Exception as exc:
@@ -282,9 +283,51 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
         warnings=read.warnings,
         timings=read.timings_ms,
         win_ways=read.win_ways,
+        read_as=rules,
+        seen=read.seen,
     )
     replace_hand(base, source_id, _display_copy(rgb))
     return None
+
+
+def read_again_as(base: Base, rules: str) -> None:
+    """The photo's tiles read again as the faces of `rules`' set (no model runs), in place of the hand's
+    rows and any corrections to them; a line says which tiles now read otherwise."""
+    slot = get_reader()
+    if slot.reader is None or base.seen is None:
+        return
+    label = RULE_LABELS.get(rules, rules)
+    try:
+        read = read_again(slot.reader, base.seen, case_mod.tiles_in_set(rules), base.timings)
+    except Exception as exc:  # the hand on screen stays; the user can still correct it by hand
+        st.session_state["reread_note"] = f"Could not read the tiles again as a {label} set ({exc})."
+        return
+    again = dataclasses.replace(
+        base,
+        rows=read.rows,
+        meld_concealed=read.meld_concealed,
+        layout_hand=read.layout_hand,
+        warnings=read.warnings,
+        win_ways=read.win_ways,
+        as_read=None,
+        earlier=(),
+        read_as=rules,
+    )
+    set_base(again, st.session_state["loaded_source"], st.session_state.get("display"))
+    changed = case_mod.reread_changes(base.photo_rows, again.rows)
+    said = ", ".join(f"{was} -> {now}" for was, now in changed) if changed else "every tile reads as before"
+    st.session_state["reread_note"] = f"The photo's tiles read again as a {label} set's tiles: {said}."
+
+
+def follow_rule_set(rules: str) -> None:
+    """A photo is read as the chosen rule set's tiles (a Singapore set has no face or fly, a Malaysian
+    one no bamboo or characters): after a switch, its tiles are read again, unless the user has
+    corrected them (then `hand_view_ui` offers it, as it would drop their corrections)."""
+    base: Base = st.session_state["base"]
+    if base.source != "photo" or base.seen is None or base.read_as in ("", rules):
+        return
+    if not unsaved_corrections(base):
+        read_again_as(base, rules)
 
 
 def _decoded(name: str, data: bytes) -> tuple[np.ndarray | None, str]:
@@ -587,6 +630,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
             width="stretch",
             output_format="JPEG",
         )  # a PNG of a photo is ~1 MB and 0.3 s to encode; JPEG ~0.15 MB
+    reread_ui(base)
     if base.notes:
         notes = "\n".join(f"- {w}" for w in base.notes)
         if unsaved_corrections(base):
@@ -610,6 +654,21 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
     if picture is not None:
         st.image(picture, caption="The hand as read (fix it in Check the tiles below)", width="stretch")
     return rows, build, score_hint
+
+
+def reread_ui(base: Base) -> None:
+    """What reading the tiles again for the rule set did, or the offer to, where corrections stand."""
+    note = st.session_state.pop("reread_note", None)
+    if note:
+        st.info(note)
+    rules = str(st.session_state.get("rules", scoring.RULESET_NAMES[0]))
+    if base.source != "photo" or base.seen is None or base.read_as in ("", rules):
+        return
+    was, now = RULE_LABELS.get(base.read_as, base.read_as), RULE_LABELS.get(rules, rules)
+    st.info(f"The photo's tiles were read as a {was} set's tiles; your corrections are kept.")
+    if st.button(f"Read the tiles again as a {now} set's (drops your corrections)", key="read_again"):
+        read_again_as(base, rules)
+        st.rerun()
 
 
 def win_ways_ui(base: Base) -> None:
@@ -1083,6 +1142,7 @@ def main() -> None:
     st.title("🀄 Mahjong tai calculator")
     st.caption("Snap the winning hand, check the tiles, say how it was won: tai and payouts.")
     rules, options, option_problems = rules_ui()
+    follow_rule_set(rules)
     input_ui()
     base: Base = st.session_state["base"]
     rows, build, score_hint = hand_view_ui(base)

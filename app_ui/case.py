@@ -92,6 +92,10 @@ class Base:
     # An opened case's record as it was saved (its `source`, `photo_tiles` and `corrections`): saved
     # again with it, so a case opened and downloaded again keeps its trail to the photo.
     history: Mapping[str, Any] | None = None
+    # A photo's tiles are read as one rule set's faces (`tiles_in_set`): that rule set's name, and what
+    # the models saw (`vision.pipeline.Seen`), to read them again when the user switches rule set.
+    read_as: str = ""
+    seen: Any = field(default=None, compare=False)
 
     @property
     def photo_rows(self) -> tuple[TileRow, ...]:
@@ -478,6 +482,8 @@ def case_json(
         "sha256": base.sha256,
         "size": list(base.size) if base.size else None,
     }
+    if base.read_as:
+        data["source"]["read_as"] = base.read_as
     data["photo_tiles"] = rows_to_json(base.photo_rows) if base.source == "photo" else []
     data["corrections"] = [*map(dict, base.earlier), *corrections(base.rows, edits), *map(dict, kong_changes)]
     if base.history is not None:
@@ -507,9 +513,15 @@ def rows_from_hand_strings(
 
 def tiles_in_set(rules: str) -> frozenset[str]:
     """Every code a set of the rule set holds (its options at their defaults), a face-down tile too."""
-    import scoring
+    from vision.tile_set import rule_set_faces
 
-    return frozenset({*scoring.get_ruleset(rules).set_tiles(scoring.default_options(rules)), "back"})
+    return rule_set_faces(rules) | {"back"}
+
+
+def reread_changes(before: Sequence[TileRow], after: Sequence[TileRow]) -> list[tuple[str, str]]:
+    """(code before, code after) for each tile of a photo (matched by its box) read otherwise after."""
+    was = {row.box: row.code for row in before if row.box is not None}
+    return [(was[row.box], row.code) for row in after if row.box in was and was[row.box] != row.code]
 
 
 def unsure_tiles(numbered: Sequence[tuple[int | None, TileRow]], in_set: Collection[str]) -> list[str]:

@@ -7,10 +7,10 @@ part of that path that needs no Streamlit, so it can be tested from many threads
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from concurrent.futures import Executor
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -82,16 +82,25 @@ class PhotoRead:
     warnings: tuple[str, ...]
     timings_ms: dict[str, float] = field(default_factory=dict)
     win_ways: tuple[tuple[tuple[int, str], ...], ...] = ()
+    # What the models saw (`vision.pipeline.Seen`), to read the tiles again as another set's faces.
+    seen: Any = field(default=None, compare=False)
 
 
-def read_tiles(reader: Any, rgb: np.ndarray, executor: Executor, timeout_s: float) -> PhotoRead:
-    """Read one photo with the shared reader; raises ReadTimeoutError past `timeout_s`.
+def read_tiles(
+    reader: Any,
+    rgb: np.ndarray,
+    executor: Executor,
+    timeout_s: float,
+    faces: Collection[str] | None = None,
+) -> PhotoRead:
+    """Read one photo with the shared reader, each tile as one of `faces` (a rule set's tiles; None:
+    any face); raises ReadTimeoutError past `timeout_s`.
 
     The pool bounds how many photos are read at once (the CPU is the limit, not the sessions);
     a photo that takes too long is abandoned for the user, and its worker finishes in the background.
     """
     started = time.perf_counter()
-    future = executor.submit(reader.read, rgb)
+    future = executor.submit(reader.read, rgb, 1.0, faces)
     try:
         reading = future.result(timeout=timeout_s)
     except FutureTimeout as exc:
@@ -99,6 +108,21 @@ def read_tiles(reader: Any, rgb: np.ndarray, executor: Executor, timeout_s: floa
         raise ReadTimeoutError(
             f"reading the tiles took longer than {timeout_s:g} s; try a smaller or sharper photo"
         ) from exc
+    return photo_read(reading, started)
+
+
+def read_again(
+    reader: Any, seen: Any, faces: Collection[str] | None, timings_ms: Mapping[str, float]
+) -> PhotoRead:
+    """The tiles the models saw in a photo read again as one of `faces` each (no model runs: a rule set
+    switched after the photo was read); the photo's timings kept."""
+    read = photo_read(reader.settle(seen, faces), time.perf_counter())
+    return replace(read, timings_ms=dict(timings_ms))
+
+
+def photo_read(reading: Any, started: float) -> PhotoRead:
+    """The app's rows, groups and warnings of a `vision.pipeline.Reading` (`started`: perf_counter
+    when the app began reading, for its total time)."""
     probabilities = getattr(reading, "probabilities", None)
     won = tuple(getattr(reading, "win_moved", ()) or ())
     others = [i for i in range(len(reading.detections)) if i not in won]
@@ -123,4 +147,5 @@ def read_tiles(reader: Any, rgb: np.ndarray, executor: Executor, timeout_s: floa
         ),
         timings_ms=timings,
         win_ways=options if len(options) > 1 else (),
+        seen=getattr(reading, "seen", None),
     )

@@ -51,6 +51,7 @@ from vision.box_filters import long_short_sides
 from vision.imageio import ImageError, read_image
 from vision.pipeline import Reading, TileReader
 from vision.sidecar import ModelError
+from vision.tile_set import rule_set_faces
 
 
 @dataclass(frozen=True)
@@ -115,6 +116,8 @@ def summarise(name: str, results: Sequence[PhotoResult]) -> Summary:
 class Options:
     limit: int | None = None
     long_side: int | None = None  # re-encode each photo at this long side (e.g. 4000 = 12 MP) first
+    # read each tile as one of this rule set's tiles; "scene": a synthetic scene's own hand's rule set
+    rules: str | None = None
 
 
 def _photo_bytes(path: Path, long_side: int | None) -> tuple[bytes, float]:
@@ -137,14 +140,16 @@ def resized_jpeg(rgb: np.ndarray, factor: float) -> bytes:
     return data.tobytes()
 
 
-def _timed_read(reader: TileReader, path: Path, options: Options) -> tuple[Reading, dict[str, float], float]:
-    """Reading, stage times in ms (`decode`, the reading's stages, `end_to_end`), and the
-    factor from file pixels to reading pixels."""
+def _timed_read(
+    reader: TileReader, path: Path, options: Options, rules: str | None = None
+) -> tuple[Reading, dict[str, float], float]:
+    """Reading (each tile one of `rules`' set's tiles, when given), stage times in ms (`decode`, the
+    reading's stages, `end_to_end`), and the factor from file pixels to reading pixels."""
     data, factor = _photo_bytes(path, options.long_side)
     start = time.perf_counter()
     loaded = read_image(data)
     decoded = time.perf_counter()
-    reading = reader.read(loaded.rgb)
+    reading = reader.read(loaded.rgb, faces=None if rules is None else rule_set_faces(rules))
     end = time.perf_counter()
     stages = {"decode": (decoded - start) * 1000.0, **reading.timings_ms}
     stages["end_to_end"] = (end - start) * 1000.0
@@ -159,8 +164,9 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
         tiles = meta["tiles"]
         true_xyxy = np.array([t["xyxy"] for t in tiles], np.float32).reshape(-1, 4)
         true_codes = [t["code"] for t in tiles]
+        rules = meta.get("rules") if options.rules == "scene" else options.rules
         try:
-            reading, stages, factor = _timed_read(reader, directory / meta["image"], options)
+            reading, stages, factor = _timed_read(reader, directory / meta["image"], options, rules)
         except ImageError as error:
             results.append(_failed(meta_path.stem, true_codes, str(error)))
             continue
@@ -178,7 +184,8 @@ def bench_real(reader: TileReader, directory: Path, options: Options = Options()
     for entry in json.loads((directory / "labels.json").read_text())[: options.limit]:
         true_codes = list(entry["tiles"])
         try:
-            reading, stages, _ = _timed_read(reader, directory / entry["file"], options)
+            rules = None if options.rules == "scene" else options.rules
+            reading, stages, _ = _timed_read(reader, directory / entry["file"], options, rules)
         except ImageError as error:
             results.append(_failed(entry["file"], true_codes, str(error)))
             continue
@@ -479,6 +486,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="keep the tiles as read even when one or two runner-ups would make a winning hand",
     )
     p.add_argument(
+        "--rules",
+        choices=("scene", "singapore", "malaysian"),
+        help="read each tile as one of this rule set's tiles (as the app does); scene: each synthetic "
+        "scene's own hand's rule set (a scene with no hand, and real photos: any tile)",
+    )
+    p.add_argument(
         "--tile-sizes",
         type=_pixel_list,
         metavar="PX,PX,...",
@@ -541,7 +554,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if directory is None:
             continue
         try:
-            results = run(reader, directory, Options(args.limit, args.long_side))
+            results = run(reader, directory, Options(args.limit, args.long_side, args.rules))
         except (OSError, ValueError, KeyError) as error:
             message = f"cannot read the {name} set in {directory}: {error}"
             print(f"python -m vision.bench: {message}", file=sys.stderr)

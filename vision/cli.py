@@ -1,4 +1,4 @@
-"""`python -m vision PHOTO [--json] [--annotate OUT.png] [--models DIR]`.
+"""`python -m vision PHOTO [--json] [--annotate OUT.png] [--models DIR] [--rules singapore|malaysian]`.
 
 Exit 0 with the tiles (and the grouped hand) read; exit 2 with one line on stderr when the
 photo or the models cannot be used; never a traceback.
@@ -15,10 +15,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+from scoring import RULESET_NAMES
 from vision.annotate import annotate, save_png
 from vision.imageio import ImageError, LoadedImage, read_image
 from vision.pipeline import Reading, TileReader
 from vision.sidecar import ModelError
+from vision.tile_set import rule_set_faces
 
 PROG = "python -m vision"
 EMPTY_HAND: dict[str, list[Any]] = {"concealed": [], "melds": [], "bonus": []}
@@ -50,6 +52,12 @@ def parser() -> argparse.ArgumentParser:
         help=f"write the photo with labelled boxes here ({', '.join(ANNOTATE_SUFFIXES)})",
     )
     p.add_argument("--models", metavar="DIR", help="models folder (default: the repository's models/)")
+    p.add_argument(
+        "--rules",
+        choices=RULESET_NAMES,
+        help="read each tile as one of this rule set's tiles (singapore: no face or fly; malaysian: dots,"
+        " honours, bonus tiles, face and fly); default: any tile the reader knows",
+    )
     return p
 
 
@@ -138,7 +146,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         reader = TileReader.load(args.models)
     except ModelError as error:
         return _fail(str(error))
-    reading = reader.read(loaded.rgb, loaded.scale)
+    reading = reader.read(
+        loaded.rgb, loaded.scale, None if args.rules is None else rule_set_faces(args.rules)
+    )
     data = to_json(loaded, reading)
     if args.annotate:
         groups = reading.layout.groups if reading.layout is not None else ()

@@ -14,7 +14,7 @@ factors and the full class distribution stay in the `Reading` for the UI.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,13 +39,13 @@ from vision.pip_look import PipLook
 from vision.rank_look import RankLook
 from vision.sidecar import ModelError, load_config
 from vision.text_look import TextLook
-from vision.tile_set import COPIES_IN_SET, assign_within_set
+from vision.tile_set import COPIES_IN_SET, assign_within_set, within_faces
 from vision.winning_read import complete_to_win
 
 if TYPE_CHECKING:
     from vision.layout import Layout
 
-__all__ = ["DEFAULT_MODELS_DIR", "ModelError", "Reading", "TileReader"]
+__all__ = ["DEFAULT_MODELS_DIR", "ModelError", "Reading", "Seen", "TileReader"]
 
 DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 # Below this top-class probability a tile gets a warning naming its runner-up.
@@ -55,6 +55,20 @@ UNCERTAIN_BELOW = 0.6
 # (`python -m vision.bench --tile-sizes`, docs/vision.md), so a misread there is more likely the
 # photo's size than the tile's art, and the user can fix that.
 SMALL_TILE_PX = 24
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What the models made of one photo, before any rule of a set: the boxes taken for tiles
+    (N, 4) in the photo's pixels, their detector scores (N,), class probabilities (N, 49) with every
+    look applied, angles (N,; NaN where unmeasured, `vision.deskew.box_angles`) and the boxes judged
+    to hold no tile (K, 4)."""
+
+    xyxy: np.ndarray
+    det_score: np.ndarray
+    probabilities: np.ndarray
+    angle: np.ndarray
+    rejected_xyxy: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -84,6 +98,10 @@ class Reading:
     tile_warnings: tuple[str, ...] = ()
     win_moved: tuple[int, ...] = ()
     win_options: tuple[tuple[tuple[int, int], ...], ...] = ()
+    # What the models saw, to settle the photo again for another set (`TileReader.settle`), and the
+    # faces this reading kept to (None: any face the classifier knows).
+    seen: Seen | None = None
+    faces: frozenset[str] | None = None
 
     @property
     def hand(self) -> dict[str, Any] | None:
@@ -318,13 +336,32 @@ class TileReader:
         rejected_xyxy = boxes[~tile].astype(np.float32)
         return boxes[tile], det_score[tile], probabilities[tile], rejected_xyxy
 
-    def read(self, rgb: np.ndarray, source_scale: float = 1.0) -> Reading:
-        """Tiles and layout of one upright (H, W, 3) uint8 RGB photo. Boxes are in `rgb`'s pixels;
-        the warnings name places in the pixels of the photo as the user has it, `rgb` being
-        `source_scale` times its size (`LoadedImage.scale`: large photos are read shrunk)."""
+    def see(self, rgb: np.ndarray, lap: Callable[[str], None] = lambda stage: None) -> Seen:
+        """What the models make of one upright (H, W, 3) uint8 RGB photo, before any rule of a set
+        (`read_tiles` and each box's angle); `lap` as in `read_tiles`."""
         if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
             raise ValueError(f"expected an (H, W, 3) uint8 RGB image, got {rgb.shape} {rgb.dtype}")
         rgb = np.ascontiguousarray(rgb)  # OpenCV needs it; a flipped or sliced view is not
+        boxes, det_score, probabilities, rejected_xyxy = self.read_tiles(rgb, lap)
+        # each tile's angle, for the layout to tell a bonus tile laid down from one dropped askew
+        angle = box_angles(rgb, boxes)
+        lap("angles")
+        return Seen(
+            xyxy=boxes.astype(np.float32),
+            det_score=det_score.astype(np.float32),
+            probabilities=probabilities.astype(np.float32),
+            angle=np.asarray(angle, np.float32),
+            rejected_xyxy=rejected_xyxy.astype(np.float32),
+        )
+
+    def read(
+        self, rgb: np.ndarray, source_scale: float = 1.0, faces: Collection[str] | None = None
+    ) -> Reading:
+        """Tiles and layout of one upright (H, W, 3) uint8 RGB photo. Boxes are in `rgb`'s pixels;
+        the warnings name places in the pixels of the photo as the user has it, `rgb` being
+        `source_scale` times its size (`LoadedImage.scale`: large photos are read shrunk).
+        `faces`: the faces of the set the photo shows (a rule set's `set_tiles`), each tile read as
+        one of them (`back` always allowed); None: any face the classifier knows."""
         timings: dict[str, float] = {}
         clock = time.perf_counter()
 
@@ -334,11 +371,25 @@ class TileReader:
             timings[stage] = round((now - clock) * 1000.0, 2)
             clock = now
 
-        boxes, det_score, probabilities, rejected_xyxy = self.read_tiles(rgb, lap)
-        # each tile's angle, for the layout to tell a bonus tile laid down from one dropped askew
-        angle = box_angles(rgb, boxes)
+        seen = self.see(rgb, lap)
+        return self.settle(seen, faces, source_scale, timings)
+
+    def settle(
+        self,
+        seen: Seen,
+        faces: Collection[str] | None = None,
+        source_scale: float = 1.0,
+        timings: Mapping[str, float] | None = None,
+    ) -> Reading:
+        """The tiles `seen` read as one set of `faces` (None: any face), kept to its copies, moved to
+        a win where only that makes one, and laid out (`read` without the models: a photo read once
+        can be settled again for another rule set). `timings`: the stages already timed."""
+        timings = dict(timings or {})
+        clock = time.perf_counter()
+        boxes, det_score, angle, rejected_xyxy = seen.xyxy, seen.det_score, seen.angle, seen.rejected_xyxy
+        probabilities = within_faces(seen.probabilities, faces)
         class_id = (
-            assign_within_set(probabilities) if self.within_set else probabilities.argmax(axis=1)
+            assign_within_set(probabilities, faces) if self.within_set else probabilities.argmax(axis=1)
         ).astype(np.int64)
         # The win check lays the tiles out as it tries readings; each reading is laid out once.
         laid_out: dict[bytes, tuple[Layout | None, tuple[str, ...]]] = {}
@@ -369,8 +420,8 @@ class TileReader:
         warnings.extend(tile_warnings)
         warnings.extend(_rejected_warning(rejected_xyxy, source_scale))
         layout, layout_warnings = lay_out(class_id)
-        lap("layout")
-        timings["total"] = round(sum(timings.values()), 2)
+        timings["layout"] = round((time.perf_counter() - clock) * 1000.0, 2)
+        timings["total"] = round(sum(v for k, v in timings.items() if k != "total"), 2)
         return Reading(
             detections=detections,
             layout=layout,
@@ -383,4 +434,6 @@ class TileReader:
             tile_warnings=_dedupe(tile_warnings),
             win_moved=win_moved,
             win_options=win_options,
+            seen=seen,
+            faces=None if faces is None else frozenset(faces),
         )

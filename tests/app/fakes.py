@@ -11,7 +11,7 @@ import io
 import threading
 import time
 import types
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -64,6 +64,7 @@ class FakeReading:
     warnings: tuple[str, ...]
     timings_ms: dict[str, float] = field(default_factory=dict)
     win_options: tuple[tuple[tuple[int, int], ...], ...] = ()
+    seen: Detections | None = None
 
 
 class FakeReader:
@@ -74,24 +75,37 @@ class FakeReader:
         scenes: dict[int, Detections] | None = None,
         delay_s: float = 0.0,
         ways: tuple[tuple[tuple[int, int], ...], ...] = (),
+        outside: dict[str, str] | None = None,
     ) -> None:
         self.scenes = scenes or {}
+        # read as a set without the face: the face it is read as instead (as the runner-up would be)
+        self.outside = outside or {}
+        self.faces_asked: list[frozenset[str] | None] = []
         self.ways = ways  # the ways to a win every reading offers: (detection index, class index) pairs
         self.delay_s = delay_s
         self.calls = 0
         self._lock = threading.Lock()
 
-    def read(self, rgb: np.ndarray) -> FakeReading:
+    def read(
+        self, rgb: np.ndarray, source_scale: float = 1.0, faces: Collection[str] | None = None
+    ) -> FakeReading:
         with self._lock:
             self.calls += 1
+            self.faces_asked.append(None if faces is None else frozenset(faces))
         if self.delay_s:
             time.sleep(self.delay_s)
         # JPEG shifts the red channel a little: take the registered shade nearest to the photo's.
         shade = float(rgb[..., 0].mean())
         near = [k for k in self.scenes if abs(k - shade) <= 10]
         detections = self.scenes[min(near, key=lambda k: abs(k - shade))] if near else scene()
+        return self.settle(detections, faces)
+
+    def settle(self, seen: Detections, faces: Collection[str] | None = None) -> FakeReading:
+        """The scene's tiles, each outside `faces` read as its `outside` stand-in."""
+        codes = [c if faces is None or c in faces else self.outside.get(c, c) for c in seen.codes]
+        detections = Detections.from_codes(codes, seen.xyxy.tolist(), seen.confidence.tolist())
         layout = layout_hand(detections)
-        return FakeReading(detections, layout, tuple(layout.warnings), {"total": 1.0}, self.ways)
+        return FakeReading(detections, layout, tuple(layout.warnings), {"total": 1.0}, self.ways, seen)
 
 
 class FakeModelError(RuntimeError):

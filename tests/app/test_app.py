@@ -227,6 +227,78 @@ def test_upload_without_corrections_replaces_silently(app: AppTest, install: Ins
     assert not any("second.jpg" in t for t in texts(app, "warning"))
 
 
+# The 3-player set has no characters or bamboo: the fake reads them as the dots of their rank.
+AS_DOTS = {f"{rank}{suit}": f"{rank}p" for rank in range(1, 10) for suit in "ms"}
+
+
+def test_a_photo_is_read_as_the_rule_sets_tiles_and_read_again_after_a_switch(
+    app: AppTest, install: Install
+) -> None:
+    reader = FakeReader(outside=AS_DOTS)
+    install(reader)
+    upload(app, photo_bytes())
+    no_problem(app)
+    singapore = reader.faces_asked[0]
+    assert singapore is not None and "1s" in singapore and not {"face", "fly"} & singapore
+    assert app.session_state["case_json"]["source"]["read_as"] == "singapore"
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    assert reader.calls == 1  # read again from what the models saw: no model ran
+    base = app.session_state["base"]
+    assert base.read_as == "malaysian"
+    assert [r.code for r in base.rows[:11]] == [AS_DOTS.get(c, c) for c in CONCEALED]
+    notes = texts(app, "info")
+    said = [t for t in notes if "read again as a Malaysian (3 players) set's tiles" in t]
+    assert len(said) == 1 and "1m -> 1p" in said[0] and "7s -> 7p" in said[0] and "4p" not in said[0], notes
+    assert app.session_state["case_json"]["source"]["read_as"] == "malaysian"
+    app.selectbox(key="rules").set_value("singapore").run()
+    no_problem(app)
+    assert [r.code for r in app.session_state["base"].rows[:11]] == CONCEALED
+    assert any("2 tai" in t for t in texts(app, "success")), result_text(app)
+
+
+def test_a_photo_taken_under_malaysian_rules_is_read_as_that_sets_tiles(
+    app: AppTest, install: Install
+) -> None:
+    reader = FakeReader(outside=AS_DOTS)
+    install(reader)
+    app.selectbox(key="rules").set_value("malaysian").run()
+    upload(app, photo_bytes())
+    no_problem(app)
+    malaysian = reader.faces_asked[0]
+    assert malaysian is not None and {"fly", "face", "5p"} <= malaysian and "5s" not in malaysian
+    assert all(r.code not in AS_DOTS for r in app.session_state["base"].rows)
+
+
+def test_corrected_tiles_are_read_again_for_another_rule_set_only_when_asked(
+    app: AppTest, install: Install
+) -> None:
+    reader = FakeReader(outside=AS_DOTS)
+    install(reader)
+    upload(app, photo_bytes())
+    edit_tiles(app, {"edited_rows": {"14": {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    base = app.session_state["base"]
+    assert base.read_as == "singapore" and [r.code for r in base.rows[:11]] == CONCEALED
+    assert app.session_state[f"tiles_{app.session_state['version']}"]["edited_rows"] == {"14": {"tile": "F2"}}
+    notes = texts(app, "info")
+    assert any("read as a Singapore (4 players) set's tiles; your corrections are kept" in t for t in notes)
+    app.button(key="read_again").click().run()
+    no_problem(app)
+    base = app.session_state["base"]
+    assert base.read_as == "malaysian" and base.rows[0].code == "1p" and base.rows[-1].code == "F1"
+    assert not case_has_edits(app)
+    assert not [b for b in app.button if b.key == "read_again"]
+    assert reader.calls == 1
+
+
+def case_has_edits(at: AppTest) -> bool:
+    key = f"tiles_{at.session_state['version']}"
+    edits = at.session_state.get(key)
+    return bool(edits) and any(edits.get(k) for k in ("edited_rows", "added_rows", "deleted_rows"))
+
+
 def test_context_changes_payout(app: AppTest, install: Install) -> None:
     install(FakeReader())
     upload(app, photo_bytes())

@@ -315,7 +315,7 @@ def test_ways_to_a_win_about_as_likely_are_offered_by_tile_number() -> None:
 
     @dataclass(frozen=True)
     class _Reader:
-        def read(self, rgb: np.ndarray) -> Reading:
+        def read(self, rgb: np.ndarray, source_scale: float = 1.0, faces: object = None) -> Reading:
             layout = layout_hand(flipped)
             ways = (((five, CLASS_INDEX["7p"]),), ((seven, CLASS_INDEX["5p"]),))
             line = ("a line about one tile",)

@@ -36,7 +36,7 @@ class GroundTruthReader:
             )
             self.truth.append((load_image(path.read_bytes())[::16, ::16].copy(), detections))
 
-    def read(self, rgb: np.ndarray) -> FakeReading:
+    def read(self, rgb: np.ndarray, source_scale: float = 1.0, faces: object = None) -> FakeReading:
         thumb = rgb[::16, ::16]
         for pixels, detections in self.truth:
             if pixels.shape == thumb.shape and np.array_equal(pixels, thumb):

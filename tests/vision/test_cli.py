@@ -19,6 +19,7 @@ from vision.cli import main, run, to_json
 from vision.detections import Detections
 from vision.imageio import LoadedImage
 from vision.pipeline import Reading
+from vision.tile_set import rule_set_faces
 
 REPO = Path(__file__).resolve().parents[2]
 NOT_SUPPORTED = "not a supported image file (expected JPEG, PNG, HEIC, WebP, GIF, BMP or TIFF)"
@@ -44,6 +45,18 @@ def test_json(photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture
     np.testing.assert_allclose(data["detections"][0]["box"], scene(600, 1000).boxes[0], atol=10)
     assert set(data["hand"]) >= {"concealed", "melds", "bonus"}
     assert isinstance(data["warnings"], list)
+
+
+def test_rules_read_each_tile_as_one_of_that_rule_sets_tiles(
+    photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo, models = photo_and_models  # 1m, 1p, 1s: a Malaysian set holds only the dots
+    assert main([str(photo), "--json", "--models", str(models), "--rules", "malaysian"]) == 0
+    codes = [d["code"] for d in json.loads(capsys.readouterr().out)["detections"]]
+    assert len(codes) == 3 and codes[1] == "1p"
+    assert set(codes) <= rule_set_faces("malaysian") | {"back"}
+    assert main([str(photo), "--json", "--models", str(models), "--rules", "singapore"]) == 0
+    assert [d["code"] for d in json.loads(capsys.readouterr().out)["detections"]] == ["1m", "1p", "1s"]
 
 
 def test_text(photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -153,7 +166,11 @@ def test_an_image_format_opencv_cannot_write_is_one_line(tmp_path: Path) -> None
         save_png(np.zeros((4, 4, 3), np.uint8), str(tmp_path / "out.xyz"))
 
 
-@pytest.mark.parametrize("argv", [[], ["--bogus", "photo.jpg"]], ids=["no-photo", "unknown-option"])
+@pytest.mark.parametrize(
+    "argv",
+    [[], ["--bogus", "photo.jpg"], ["photo.jpg", "--rules", "hongkong"]],
+    ids=["no-photo", "unknown-option", "unknown-rules"],
+)
 def test_usage_errors_are_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stopped:
         run(argv)

@@ -52,7 +52,7 @@ def test_reads_known_tiles(
     assert (reading.class_prob > 0.99).all()
     np.testing.assert_allclose(det.confidence, reading.det_score * reading.class_prob, rtol=1e-6)
     assert reading.probabilities.shape == (3, len(CLASSES))
-    assert set(reading.timings_ms) == {"detect", "crop", "classify", "layout", "total"}
+    assert set(reading.timings_ms) == {"detect", "crop", "classify", "angles", "layout", "total"}
 
 
 def test_no_tiles(tmp_path: Path) -> None:
@@ -330,6 +330,23 @@ def test_two_tiles_read_as_the_one_s1_of_a_set_are_read_within_the_set(tmp_path:
     free = dataclasses.replace(reader, within_set=False).read(sc.rgb)
     assert free.detections.codes.count("S1") == 2
     assert not any("a set has" in w for w in free.warnings)
+
+
+def test_a_photo_read_as_one_rule_sets_tiles_names_no_other_and_can_be_settled_again(tmp_path: Path) -> None:
+    sc = scene(600, 1000)  # 1m, 1p, 1s: a Malaysian set holds only the dots
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640))))
+    faces = frozenset(f"{n}p" for n in range(1, 10)) | {"E", "S", "W", "N", "C", "F", "P", "fly"}
+    reading = reader.read(sc.rgb, faces=faces)
+    assert reading.faces == faces and reading.seen is not None
+    assert set(reading.detections.codes) <= faces and "1p" in reading.detections.codes
+    assert np.allclose(reading.probabilities.sum(axis=1), 1.0, atol=1e-5)
+    outside = [i for i, code in enumerate(CLASSES) if code not in faces and code != "back"]
+    assert (reading.probabilities[:, outside] == 0).all()
+    # the same boxes, settled again with any face: the models' own reading, no model run
+    again = reader.settle(reading.seen)
+    assert sorted(again.detections.codes) == sorted(sc.codes) and again.faces is None
+    np.testing.assert_array_equal(again.detections.xyxy, reading.detections.xyxy)
+    assert sorted(reader.read(sc.rgb).detections.codes) == sorted(sc.codes)
 
 
 def test_sidecar_odd_size_drops_an_unsure_box_far_off_the_tile_size(tmp_path: Path) -> None:

@@ -10,7 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.classes import BACK, CLASS_INDEX, CLASSES
-from vision.tile_set import COPIES_IN_SET, assign_within_set, copies_allowed, min_cost_assignment
+from vision.tile_set import (
+    COPIES_IN_SET,
+    assign_within_set,
+    copies_allowed,
+    face_mask,
+    min_cost_assignment,
+    within_faces,
+)
 
 
 def _brute_force(cost: np.ndarray) -> float:
@@ -98,3 +105,60 @@ def test_bad_probability_shapes_are_refused() -> None:
 
 def test_no_tiles_is_no_reading() -> None:
     assert assign_within_set(np.zeros((0, len(CLASSES)))).shape == (0,)
+
+
+# The Malaysian set's faces (RULES.md: dots, winds, dragons, flowers, seasons, animals, face, fly).
+MALAYSIAN = frozenset(
+    [f"{n}p" for n in range(1, 10)]
+    + ["E", "S", "W", "N", "C", "F", "P"]
+    + ["F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4", "cat", "rat", "rooster", "centipede", "face", "fly"]
+)
+
+
+def test_the_malaysian_faces_here_are_the_scoring_rule_sets() -> None:
+    import scoring
+
+    ruleset = scoring.get_ruleset("malaysian")
+    assert {str(t) for t in ruleset.set_tiles(scoring.default_options("malaysian"))} == MALAYSIAN
+
+
+def test_a_tile_read_as_bamboo_in_a_malaysian_set_is_read_as_its_likeliest_dots() -> None:
+    probs = _rows({"5s": 0.6, "5p": 0.3, "6p": 0.1}, {"E": 0.9, "fly": 0.1})
+    assert [CLASSES[i] for i in assign_within_set(probs)] == ["5s", "E"]
+    kept = within_faces(probs, MALAYSIAN)
+    assert [CLASSES[i] for i in assign_within_set(kept, MALAYSIAN)] == ["5p", "E"]
+    assert kept[0, CLASS_INDEX["5p"]] == pytest.approx(0.75, abs=0.01) and kept[0, CLASS_INDEX["5s"]] == 0
+    # the Singapore set has no fly: the wind is all that is left of the second tile
+    singapore = frozenset(CLASSES) - {"face", "fly", BACK}
+    assert within_faces(probs, singapore)[1, CLASS_INDEX["E"]] == pytest.approx(1.0, abs=0.01)
+
+
+def test_a_tile_given_wholly_to_faces_outside_the_set_is_spread_over_the_set() -> None:
+    kept = within_faces(_rows({"1m": 1.0}), MALAYSIAN)
+    assert kept.sum() == pytest.approx(1.0)
+    assert (kept[0, ~face_mask(MALAYSIAN)] == 0).all()
+    assert np.ptp(kept[0, face_mask(MALAYSIAN)]) == pytest.approx(0.0)
+
+
+def test_no_faces_named_leaves_the_reading_alone_and_unknown_codes_are_refused() -> None:
+    probs = _rows({"5s": 0.6, "5p": 0.4})
+    assert np.array_equal(within_faces(probs, None), probs.astype(np.float32))
+    assert face_mask(None).all() and face_mask(MALAYSIAN)[CLASS_INDEX[BACK]]
+    with pytest.raises(ValueError, match="5z"):
+        face_mask(["5z"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 30), st.integers(0, 2**32 - 1))
+def test_a_reading_within_a_rule_sets_faces_never_names_another_face(n: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    logits = rng.normal(0, 2, (n, len(CLASSES)))
+    probs = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    kept = within_faces(probs, MALAYSIAN)
+    assert np.allclose(kept.sum(axis=1), 1.0, atol=1e-5)
+    chosen = assign_within_set(kept, MALAYSIAN)
+    assert {CLASSES[i] for i in chosen} <= MALAYSIAN | {BACK}
+    assert (np.bincount(chosen, minlength=len(CLASSES)) <= copies_allowed(n, MALAYSIAN)).all()
+    # where no limit binds, each tile is its likeliest face of the set
+    if (np.bincount(kept.argmax(axis=1), minlength=len(CLASSES)) <= copies_allowed(n, MALAYSIAN)).all():
+        assert np.array_equal(chosen, kept.argmax(axis=1))

@@ -12,6 +12,7 @@ import importlib
 import os
 import re
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -300,7 +301,7 @@ def read_again_as(base: Base, rules: str) -> None:
     try:
         read = read_again(slot.reader, base.seen, case_mod.tiles_in_set(rules), base.timings)
     except Exception as exc:  # the hand on screen stays; the user can still correct it by hand
-        st.session_state["reread_note"] = f"Could not read the tiles again as a {label} set ({exc})."
+        st.session_state["reread_note"] = f"Could not read the tiles again as {label} tiles ({exc})."
         return
     again = dataclasses.replace(
         base,
@@ -314,9 +315,11 @@ def read_again_as(base: Base, rules: str) -> None:
         read_as=rules,
     )
     set_base(again, st.session_state["loaded_source"], st.session_state.get("display"))
-    changed = case_mod.reread_changes(base.photo_rows, again.rows)
-    said = ", ".join(f"{was} -> {now}" for was, now in changed) if changed else "every tile reads as before"
-    st.session_state["reread_note"] = f"The photo's tiles read again as a {label} set's tiles: {said}."
+    changed = Counter(case_mod.reread_changes(base.photo_rows, again.rows))
+    said = ", ".join(f"{was} -> {now}" + (f" (x{n})" if n > 1 else "") for (was, now), n in changed.items())
+    st.session_state["reread_note"] = (
+        f"The photo's tiles read again as {label} tiles: {said or 'every tile reads as before'}."
+    )
 
 
 def follow_rule_set(rules: str) -> None:
@@ -665,8 +668,8 @@ def reread_ui(base: Base) -> None:
     if base.source != "photo" or base.seen is None or base.read_as in ("", rules):
         return
     was, now = RULE_LABELS.get(base.read_as, base.read_as), RULE_LABELS.get(rules, rules)
-    st.info(f"The photo's tiles were read as a {was} set's tiles; your corrections are kept.")
-    if st.button(f"Read the tiles again as a {now} set's (drops your corrections)", key="read_again"):
+    st.info(f"The photo's tiles were read as {was} tiles; your corrections are kept.")
+    if st.button(f"Read the tiles again as {now} tiles (drops your corrections)", key="read_again"):
         read_again_as(base, rules)
         st.rerun()
 

@@ -248,8 +248,9 @@ def test_a_photo_is_read_as_the_rule_sets_tiles_and_read_again_after_a_switch(
     assert base.read_as == "malaysian"
     assert [r.code for r in base.rows[:11]] == [AS_DOTS.get(c, c) for c in CONCEALED]
     notes = texts(app, "info")
-    said = [t for t in notes if "read again as a Malaysian (3 players) set's tiles" in t]
-    assert len(said) == 1 and "1m -> 1p" in said[0] and "7s -> 7p" in said[0] and "4p" not in said[0], notes
+    said = [t for t in notes if "read again as Malaysian (3 players) tiles: " in t]
+    assert len(said) == 1 and "1m -> 1p, " in said[0] and "7s -> 7p" in said[0] and "4p" not in said[0], notes
+    assert "2m -> 2p (x3)" in said[0]
     assert app.session_state["case_json"]["source"]["read_as"] == "malaysian"
     app.selectbox(key="rules").set_value("singapore").run()
     no_problem(app)
@@ -283,7 +284,7 @@ def test_corrected_tiles_are_read_again_for_another_rule_set_only_when_asked(
     assert base.read_as == "singapore" and [r.code for r in base.rows[:11]] == CONCEALED
     assert app.session_state[f"tiles_{app.session_state['version']}"]["edited_rows"] == {"14": {"tile": "F2"}}
     notes = texts(app, "info")
-    assert any("read as a Singapore (4 players) set's tiles; your corrections are kept" in t for t in notes)
+    assert any("read as Singapore (4 players) tiles; your corrections are kept" in t for t in notes)
     app.button(key="read_again").click().run()
     no_problem(app)
     base = app.session_state["base"]

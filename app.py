@@ -36,7 +36,7 @@ from app_ui.case import (
     TileRow,
 )
 from app_ui.options import OptionSpec, OptionValueError, format_number_list, option_specs, parse_number_list
-from app_ui.reading import ReadTimeoutError, read_again, read_tiles
+from app_ui.reading import ReadTimeoutError, read_again, read_tiles, with_reading
 from app_ui.summary import (
     RULE_LABELS,
     TILE_KEY,
@@ -273,21 +273,13 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
         return f"{name}: {exc}."
     except Exception as exc:
         return f"{name}: the tiles could not be read ({exc})."
-    base = Base(
-        rows=read.rows,
+    photo = Base(
         source="photo",
         name=name,
         sha256=case_mod.photo_digest(data),
         size=(int(rgb.shape[1]), int(rgb.shape[0])),
-        meld_concealed=read.meld_concealed,
-        layout_hand=read.layout_hand,
-        warnings=read.warnings,
-        timings=read.timings_ms,
-        win_ways=read.win_ways,
-        read_as=rules,
-        seen=read.seen,
     )
-    replace_hand(base, source_id, _display_copy(rgb))
+    replace_hand(with_reading(photo, read, rules), source_id, _display_copy(rgb))
     return None
 
 
@@ -303,17 +295,7 @@ def read_again_as(base: Base, rules: str) -> None:
     except Exception as exc:  # the hand on screen stays; the user can still correct it by hand
         st.session_state["reread_note"] = f"Could not read the tiles again as {label} tiles ({exc})."
         return
-    again = dataclasses.replace(
-        base,
-        rows=read.rows,
-        meld_concealed=read.meld_concealed,
-        layout_hand=read.layout_hand,
-        warnings=read.warnings,
-        win_ways=read.win_ways,
-        as_read=None,
-        earlier=(),
-        read_as=rules,
-    )
+    again = with_reading(dataclasses.replace(base, as_read=None, earlier=()), read, rules)
     set_base(again, st.session_state["loaded_source"], st.session_state.get("display"))
     changed = Counter(case_mod.reread_changes(base.photo_rows, again.rows))
     said = ", ".join(f"{was} -> {now}" + (f" (x{n})" if n > 1 else "") for (was, now), n in changed.items())

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from app_ui.case import TileRow, rows_from_reading, tile_numbers, win_ways_line
+from app_ui.case import Base, TileRow, rows_from_reading, tile_numbers, win_ways_line
 from vision.classes import CLASSES
 
 
@@ -84,6 +84,22 @@ class PhotoRead:
     win_ways: tuple[tuple[tuple[int, str], ...], ...] = ()
     # What the models saw (`vision.pipeline.Seen`), to read the tiles again as another set's faces.
     seen: Any = field(default=None, compare=False)
+
+
+def with_reading(base: Base, read: PhotoRead, rules: str) -> Base:
+    """`base` holding a photo's reading as `rules`' tiles: its rows, groups, warnings, ways to a win and
+    what the models saw."""
+    return replace(
+        base,
+        rows=read.rows,
+        meld_concealed=read.meld_concealed,
+        layout_hand=read.layout_hand,
+        warnings=read.warnings,
+        timings=read.timings_ms,
+        win_ways=read.win_ways,
+        read_as=rules,
+        seen=read.seen,
+    )
 
 
 def read_tiles(

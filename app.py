@@ -311,7 +311,9 @@ def follow_rule_set(rules: str) -> None:
     base: Base = st.session_state["base"]
     if base.source != "photo" or base.seen is None or base.read_as in ("", rules):
         return
-    if not unsaved_corrections(base):
+    if not base.rows:  # a photo with no tiles: nothing to read again, nor to say
+        st.session_state["base"] = dataclasses.replace(base, read_as=rules)
+    elif not unsaved_corrections(base):
         read_again_as(base, rules)
 
 
@@ -651,7 +653,10 @@ def reread_ui(base: Base) -> None:
         return
     was, now = RULE_LABELS.get(base.read_as, base.read_as), RULE_LABELS.get(rules, rules)
     st.info(f"The photo's tiles were read as {was} tiles; your corrections are kept.")
-    if st.button(f"Read the tiles again as {now} tiles (drops your corrections)", key="read_again"):
+    # while the page asks whether a new hand may replace the corrections, that question comes first
+    waiting = any(st.session_state.get(key) is not None for key in PENDING_KEYS)
+    label = f"Read the tiles again as {now} tiles (drops your corrections)"
+    if st.button(label, key="read_again", disabled=waiting):
         read_again_as(base, rules)
         st.rerun()
 

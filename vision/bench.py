@@ -489,7 +489,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--rules",
         choices=("scene", "singapore", "malaysian"),
         help="read each tile as one of this rule set's tiles (as the app does); scene: each synthetic "
-        "scene's own hand's rule set (a scene with no hand, and real photos: any tile)",
+        "scene's own hand's rule set (a scene with no hand, and real photos: any tile); the main figures "
+        "only, not --stages or --tile-sizes",
     )
     p.add_argument(
         "--tile-sizes",
@@ -541,6 +542,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     reading = "within one set" if reader.within_set else "first choices"
     reading += ", win check" if reader.complete_wins else ", no win check"
+    reading += {None: ", any face", "scene": ", each scene's rule set's faces"}.get(
+        args.rules, f", {args.rules} faces"
+    )
     print(
         f"detector {hw[0]}x{hw[1]}, grid {grid}, fine {fine}, contain {det.contain}, "
         f"straddle {det.straddle}, odd size {odd}, second chance {second}; "

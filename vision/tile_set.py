@@ -7,7 +7,8 @@ likely overall while keeping it is taken instead: an assignment problem over the
 set's copies, solved exactly. A face-down tile (`back`) may appear any number of times.
 
 A rule set's tiles are one such set: a Singapore set holds no `face` or `fly`, a Malaysian one no
-bamboo or characters (and no North where its `north_wind` option takes it out). When the user
+bamboo or characters (`rule_set_faces` takes the rule set's options at their defaults: a Malaysian
+North is read as North even where `north_wind` is off, and the scoring says so). When the user
 says which set the photo shows, `within_faces` reads each tile as one of that set's faces only:
 a tile read 0.6 bamboo and 0.3 dots in a Malaysian set is dots.
 """
@@ -46,14 +47,16 @@ def face_mask(faces: Collection[str] | None) -> np.ndarray:
 
 def within_faces(probabilities: np.ndarray, faces: Collection[str] | None) -> np.ndarray:
     """(N, len(CLASSES)) `probabilities` with the classes outside `faces` at 0 and each row summing to
-    1 again (a row that gave them everything is spread evenly over the set's faces); unchanged when
-    `faces` is None."""
+    1 again (a row that gave them everything, a face-up tile, is spread evenly over the set's faces,
+    `back` left out); unchanged when `faces` is None."""
     probabilities = np.asarray(probabilities, np.float32)
     if faces is None:
         return probabilities
-    kept = probabilities * face_mask(faces)
+    mask = face_mask(faces)
+    kept = probabilities * mask
     total = kept.sum(axis=1, keepdims=True)
-    even = np.broadcast_to(face_mask(faces) / face_mask(faces).sum(), kept.shape)
+    face_up = mask & (np.array(CLASSES) != BACK)
+    even = np.broadcast_to(face_up / face_up.sum(), kept.shape)
     return np.where(total > _FLOOR, kept / np.maximum(total, _FLOOR), even).astype(np.float32)
 
 

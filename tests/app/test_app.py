@@ -294,6 +294,33 @@ def test_corrected_tiles_are_read_again_for_another_rule_set_only_when_asked(
     assert reader.calls == 1
 
 
+def test_the_re_read_offer_waits_while_a_new_photo_asks_to_replace_the_corrections(
+    app: AppTest, install: Install
+) -> None:
+    reader = FakeReader({90: scene(), 30: scene(bonus=[])}, outside=AS_DOTS)
+    install(reader)
+    upload(app, photo_bytes(shade=90))
+    edit_tiles(app, {"edited_rows": {"14": {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
+    app.selectbox(key="rules").set_value("malaysian").run()
+    assert not app.button(key="read_again").disabled
+    upload(app, photo_bytes(shade=30), name="second.jpg")
+    assert any("second.jpg" in t and "replace" in t for t in texts(app, "warning"))
+    assert app.button(key="read_again").disabled  # the question about second.jpg comes first
+    app.button(key="pending_keep").click().run()
+    no_problem(app)
+    assert app.session_state["base"].name == "hand.jpg" and reader.calls == 1
+    assert not app.button(key="read_again").disabled
+
+
+def test_a_photo_with_no_tiles_says_nothing_of_reading_them_again(app: AppTest, install: Install) -> None:
+    install(FakeReader({90: scene(concealed=[], meld=[], bonus=[])}, outside=AS_DOTS))
+    upload(app, photo_bytes())
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    assert app.session_state["base"].read_as == "malaysian"
+    assert not any("read again" in t or "were read as" in t for t in texts(app, "info")), texts(app, "info")
+
+
 def case_has_edits(at: AppTest) -> bool:
     key = f"tiles_{at.session_state['version']}"
     edits = at.session_state.get(key)

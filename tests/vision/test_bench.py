@@ -175,7 +175,7 @@ def test_only_scenes_showing_a_whole_hand_count_for_exact_hands(meta: dict, coun
     assert shows_whole_hand(meta) is counted
 
 
-def _synthetic_set(root: Path, complete: bool = True) -> None:
+def _synthetic_set(root: Path, complete: bool = True, rules: str = "singapore") -> None:
     sc = scene(600, 1000)
     (root / "images").mkdir(parents=True)
     (root / "meta").mkdir()
@@ -188,6 +188,7 @@ def _synthetic_set(root: Path, complete: bool = True) -> None:
         + [{"code": "9s", "xyxy": [900, 10, 950, 80]}],
         "hand": {"concealed": ["1m", "1p", "1s", "9s"], "melds": [], "bonus": []},
         "complete": complete,
+        "rules": rules,
     }
     (root / "meta" / "000001.json").write_text(json.dumps(meta))
 
@@ -244,14 +245,40 @@ def test_bench_long_side_maps_boxes_back(tmp_path: Path, capsys: pytest.CaptureF
     printed = capsys.readouterr().out
     settings = (
         "grid 1, fine off, contain None, straddle None, odd size off, second chance off;"
-        " classifier views 4, odd shape off; within one set, win check;"
+        " classifier views 4, odd shape off; within one set, win check, any face;"
         " photos re-encoded at long side 2000"
     )
     assert settings in printed
     (synthetic,) = json.loads(out.read_text())
     assert synthetic["precision"] == 1.0 and synthetic["recall"] == 0.75
     assert main([*args, "--free-reading", "--no-win-check"]) == 0
-    assert "; first choices, no win check; photos as stored" in capsys.readouterr().out
+    assert "; first choices, no win check, any face; photos as stored" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("rules", ["malaysian", "scene"])
+def test_bench_reads_each_tile_as_one_of_a_rule_sets_tiles(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], rules: str
+) -> None:
+    sc = scene(600, 1000)  # 1m, 1p, 1s: a Malaysian set holds only the dots
+    models = write_models(tmp_path / "models", detector_rows(sc, (384, 640)))
+    _synthetic_set(tmp_path / "synth", rules="malaysian")
+    out = tmp_path / "bench.json"
+    args = [
+        "--synthetic",
+        str(tmp_path / "synth"),
+        "--models",
+        str(models),
+        "--json",
+        str(out),
+        "--grid",
+        "1",
+    ]
+    assert main(args) == 0
+    assert json.loads(out.read_text())[0]["recall"] == 0.75
+    assert main([*args, "--rules", rules]) == 0
+    said = ", malaysian faces;" if rules == "malaysian" else ", each scene's rule set's faces;"
+    assert said in capsys.readouterr().out
+    assert json.loads(out.read_text())[0]["recall"] == 0.25  # 1p alone is read right
 
 
 def test_bench_overrides_the_detector_settings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -134,10 +134,14 @@ def test_a_tile_read_as_bamboo_in_a_malaysian_set_is_read_as_its_likeliest_dots(
 
 
 def test_a_tile_given_wholly_to_faces_outside_the_set_is_spread_over_the_set() -> None:
-    kept = within_faces(_rows({"1m": 1.0}), MALAYSIAN)
+    only_1m = np.zeros((1, len(CLASSES)))
+    only_1m[0, CLASS_INDEX["1m"]] = 1.0
+    kept = within_faces(only_1m, MALAYSIAN)
     assert kept.sum() == pytest.approx(1.0)
     assert (kept[0, ~face_mask(MALAYSIAN)] == 0).all()
-    assert np.ptp(kept[0, face_mask(MALAYSIAN)]) == pytest.approx(0.0)
+    # a tile read face up is spread over the set's faces, not onto a face-down tile
+    assert kept[0, CLASS_INDEX[BACK]] == 0
+    assert np.ptp(kept[0, [CLASS_INDEX[c] for c in MALAYSIAN]]) == pytest.approx(0.0)
 
 
 def test_no_faces_named_leaves_the_reading_alone_and_unknown_codes_are_refused() -> None:

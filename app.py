@@ -348,6 +348,12 @@ def _read_and_mark(incoming: tuple[str, bytes, str]) -> None:
 PENDING_KEYS = ("pending", "pending_typed", "pending_case")
 
 
+def question_waiting() -> bool:
+    """Whether the page asks if a new photo, typed hand or case may replace the user's corrections: until
+    it is answered, nothing else may drop them (the new hand would then be taken unasked)."""
+    return any(st.session_state.get(key) is not None for key in PENDING_KEYS)
+
+
 def ask_before_replacing(key: str, waiting: Any) -> None:
     """Hold what would replace the corrections until the user says yes; the newest ask stands alone, as
     two questions at once (a sample photo, then a typed hand) would leave the user unsure which is which."""
@@ -653,10 +659,8 @@ def reread_ui(base: Base) -> None:
         return
     was, now = RULE_LABELS.get(base.read_as, base.read_as), RULE_LABELS.get(rules, rules)
     st.info(f"The photo's tiles were read as {was} tiles; your corrections are kept.")
-    # while the page asks whether a new hand may replace the corrections, that question comes first
-    waiting = any(st.session_state.get(key) is not None for key in PENDING_KEYS)
     label = f"Read the tiles again as {now} tiles (drops your corrections)"
-    if st.button(label, key="read_again", disabled=waiting):
+    if st.button(label, key="read_again", disabled=question_waiting()):
         read_again_as(base, rules)
         st.rerun()
 
@@ -738,7 +742,11 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
                 keep(key, bool(kept_value(key, base.meld_concealed.get(group, False))))
             st.checkbox(f"{group.capitalize()} ({meld['tiles'][0]} kong) is concealed", key=key)
             remember(key)
-    if unsaved_corrections(base) and st.button("Undo my corrections", key="undo"):
+    # dropping the corrections while the page asks whether a new hand may replace them would read that
+    # hand unasked: the question comes first
+    if unsaved_corrections(base) and st.button(
+        "Undo my corrections", key="undo", disabled=question_waiting()
+    ):
         set_base(base.undone(), st.session_state["loaded_source"], st.session_state.get("display"))
         st.rerun()
 

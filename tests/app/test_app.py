@@ -306,6 +306,7 @@ def test_the_re_read_offer_waits_while_a_new_photo_asks_to_replace_the_correctio
     upload(app, photo_bytes(shade=30), name="second.jpg")
     assert any("second.jpg" in t and "replace" in t for t in texts(app, "warning"))
     assert app.button(key="read_again").disabled  # the question about second.jpg comes first
+    assert app.button(key="undo").disabled
     app.button(key="pending_keep").click().run()
     no_problem(app)
     assert app.session_state["base"].name == "hand.jpg" and reader.calls == 1

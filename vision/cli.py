@@ -1,4 +1,4 @@
-"""`python -m vision PHOTO [--json] [--annotate OUT.png] [--models DIR] [--rules singapore|malaysian]`.
+"""`python -m vision PHOTO [--json] [--annotate OUT.png] [--models DIR] [--rules singapore|malaysian|any]`.
 
 Exit 0 with the tiles (and the grouped hand) read; exit 2 with one line on stderr when the
 photo or the models cannot be used; never a traceback.
@@ -25,6 +25,7 @@ from vision.tile_set import rule_set_faces
 PROG = "python -m vision"
 EMPTY_HAND: dict[str, list[Any]] = {"concealed": [], "melds": [], "bonus": []}
 # the image formats OpenCV writes everywhere it is built (cv2.imwrite picks one by the extension)
+ANY_FACE = "any"  # --rules: no rule set's tiles, every face the reader knows
 ANNOTATE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff")
 
 
@@ -54,9 +55,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--models", metavar="DIR", help="models folder (default: the repository's models/)")
     p.add_argument(
         "--rules",
-        choices=RULESET_NAMES,
-        help="read each tile as one of this rule set's tiles (singapore: no face or fly; malaysian: dots,"
-        " honours, bonus tiles, face and fly); default: any tile the reader knows",
+        choices=(*RULESET_NAMES, ANY_FACE),
+        default=RULESET_NAMES[0],
+        help="read each tile as one of this rule set's tiles: singapore (the default, as `python -m scoring`"
+        " scores; no face or fly), malaysian (dots, honours, bonus tiles, face and fly), or any tile the"
+        " reader knows",
     )
     return p
 
@@ -147,7 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ModelError as error:
         return _fail(str(error))
     reading = reader.read(
-        loaded.rgb, loaded.scale, None if args.rules is None else rule_set_faces(args.rules)
+        loaded.rgb, loaded.scale, None if args.rules == ANY_FACE else rule_set_faces(args.rules)
     )
     data = to_json(loaded, reading)
     if args.annotate:

@@ -18,7 +18,7 @@ from tests.vision.tinymodels import write_models
 from vision.cli import main, run, to_json
 from vision.detections import Detections
 from vision.imageio import LoadedImage
-from vision.pipeline import Reading
+from vision.pipeline import Reading, TileReader
 from vision.tile_set import rule_set_faces
 
 REPO = Path(__file__).resolve().parents[2]
@@ -55,8 +55,28 @@ def test_rules_read_each_tile_as_one_of_that_rule_sets_tiles(
     codes = [d["code"] for d in json.loads(capsys.readouterr().out)["detections"]]
     assert len(codes) == 3 and codes[1] == "1p"
     assert set(codes) <= rule_set_faces("malaysian") | {"back"}
-    assert main([str(photo), "--json", "--models", str(models), "--rules", "singapore"]) == 0
-    assert [d["code"] for d in json.loads(capsys.readouterr().out)["detections"]] == ["1m", "1p", "1s"]
+    for rules in ("singapore", "any"):
+        assert main([str(photo), "--json", "--models", str(models), "--rules", rules]) == 0
+        assert [d["code"] for d in json.loads(capsys.readouterr().out)["detections"]] == ["1m", "1p", "1s"]
+
+
+def test_a_photo_is_read_as_singapore_tiles_unless_told_otherwise(
+    photo_and_models: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # as `python -m scoring` scores it: a face or fly is no Singapore tile
+    photo, models = photo_and_models
+    asked: list[object] = []
+    read = TileReader.read
+
+    def spy(self: TileReader, rgb: np.ndarray, source_scale: float = 1.0, faces: object = None) -> Reading:
+        asked.append(faces)
+        return read(self, rgb, source_scale, faces)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TileReader, "read", spy)
+    assert main([str(photo), "--json", "--models", str(models)]) == 0
+    assert main([str(photo), "--json", "--models", str(models), "--rules", "any"]) == 0
+    assert asked == [rule_set_faces("singapore"), None]
+    assert "fly" not in rule_set_faces("singapore") and "1s" in rule_set_faces("singapore")
 
 
 def test_text(photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:

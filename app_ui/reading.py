@@ -17,6 +17,7 @@ import numpy as np
 
 from app_ui.case import Base, TileRow, rows_from_reading, tile_numbers, win_ways_line
 from vision.classes import CLASSES
+from vision.tile_set import ANOTHER_SET_QUESTION
 
 
 def moved_faces(
@@ -51,7 +52,13 @@ def app_warnings(
     and the ways about as likely that would make it one (`win_options`, from `win_ways_line`).
     """
     per_tile = set(tile_warnings)
-    kept = [w for w in warnings if w not in per_tile]
+    kept = [
+        f"{w} If so, choose that rule set in the sidebar: the tiles are read again as its tiles."
+        if w.endswith(ANOTHER_SET_QUESTION)
+        else w
+        for w in warnings
+        if w not in per_tile
+    ]
     if win_options:
         kept.insert(0, win_options)
     if won:

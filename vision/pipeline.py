@@ -14,6 +14,7 @@ factors and the full class distribution stay in the `Reading` for the UI.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -39,7 +40,7 @@ from vision.pip_look import PipLook
 from vision.rank_look import RankLook
 from vision.sidecar import ModelError, load_config
 from vision.text_look import TextLook
-from vision.tile_set import COPIES_IN_SET, assign_within_set, within_faces
+from vision.tile_set import ANOTHER_SET_QUESTION, COPIES_IN_SET, assign_within_set, face_mask, within_faces
 from vision.winning_read import complete_to_win
 
 if TYPE_CHECKING:
@@ -48,6 +49,8 @@ if TYPE_CHECKING:
 __all__ = ["DEFAULT_MODELS_DIR", "ModelError", "Reading", "Seen", "TileReader"]
 
 DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+# A tile whose probabilities outside the rule set's faces sum to this or more looks like another set's.
+OUTSIDE_SET_AT_LEAST = 0.5
 # Below this top-class probability a tile gets a warning naming its runner-up.
 UNCERTAIN_BELOW = 0.6
 # A photo whose typical tile is narrower than this (pixels as read) gets a warning: synthetic scenes
@@ -210,6 +213,24 @@ def small_tiles_warning(xyxy: np.ndarray, det_score: np.ndarray, scale: float = 
     return [
         f"the tiles are small in this photo (about {width:.0f} px wide; under {reliable:.0f} px tiles are "
         "misread more often): if a tile is wrong, take the photo closer or at full resolution"
+    ]
+
+
+def _outside_set_warning(probabilities: np.ndarray, faces: Collection[str] | None) -> list[str]:
+    """A line when tiles look most like faces the set does not hold (their probabilities outside it sum
+    to OUTSIDE_SET_AT_LEAST or more): each is read as the set's likeliest face, and the photo may be of
+    another rule set's tiles (a Malaysian `fly` under Singapore rules, bamboo under Malaysian ones)."""
+    if faces is None or not len(probabilities):
+        return []
+    outside = ~face_mask(faces)
+    held = np.where(outside, probabilities, 0.0)
+    strangers = [CLASSES[int(row.argmax())] for row in held[held.sum(axis=1) >= OUTSIDE_SET_AT_LEAST]]
+    if not strangers:
+        return []
+    named = ", ".join(f"{code} x{n}" if n > 1 else code for code, n in Counter(strangers).items())
+    return [
+        f"{len(strangers)} tile(s) look most like tiles this set does not hold ({named}): each is read as "
+        f"the set's likeliest tile instead. {ANOTHER_SET_QUESTION}"
     ]
 
 
@@ -388,6 +409,7 @@ class TileReader:
         clock = time.perf_counter()
         boxes, det_score, angle, rejected_xyxy = seen.xyxy, seen.det_score, seen.angle, seen.rejected_xyxy
         probabilities = within_faces(seen.probabilities, faces)
+        strangers = _outside_set_warning(seen.probabilities, faces)
         class_id = (
             assign_within_set(probabilities, faces) if self.within_set else probabilities.argmax(axis=1)
         ).astype(np.int64)
@@ -419,6 +441,7 @@ class TileReader:
         warnings.extend(small_tiles_warning(detections.xyxy, det_score, source_scale))
         warnings.extend(tile_warnings)
         warnings.extend(_rejected_warning(rejected_xyxy, source_scale))
+        warnings.extend(strangers)
         layout, layout_warnings = lay_out(class_id)
         timings["layout"] = round((time.perf_counter() - clock) * 1000.0, 2)
         timings["total"] = round(sum(v for k, v in timings.items() if k != "total"), 2)

@@ -21,6 +21,10 @@ import numpy as np
 
 from vision.classes import ANIMALS, BACK, CLASSES, FLOWERS, SEASONS
 
+# Ends the reader's line about tiles that look like another set's (vision.pipeline), for a UI to add
+# where the user chooses the rule set.
+ANOTHER_SET_QUESTION = "Is the photo of another rule set's tiles?"
+
 # Copies of each face in a set; `back` is not limited (any tile can lie face down).
 COPIES_IN_SET: dict[str, int] = {code: 1 if code in FLOWERS + SEASONS + ANIMALS else 4 for code in CLASSES}
 _FLOOR = 1e-9  # probabilities are floored before the log so a zero never makes a cost infinite

@@ -275,6 +275,17 @@ def test_app_warnings_name_moved_tiles_by_face_and_drop_pixel_lines() -> None:
     assert moved_faces(detections, None) == [] and moved_faces(detections, probabilities[:2]) == []
 
 
+def test_app_warnings_say_where_to_choose_the_rule_set_for_tiles_of_another_set() -> None:
+    from app_ui.reading import app_warnings
+    from vision.tile_set import ANOTHER_SET_QUESTION
+
+    line = f"2 tile(s) look most like tiles this set does not hold (fly x2): ... {ANOTHER_SET_QUESTION}"
+    (shown,) = app_warnings((line,))
+    assert shown.startswith(line) and shown.endswith(
+        "choose that rule set in the sidebar: the tiles are read again as its tiles."
+    )
+
+
 def test_app_warnings_tell_tiles_moved_to_make_a_win_from_tiles_moved_for_the_set() -> None:
     from app_ui.reading import app_warnings, moved_faces
 

@@ -1,8 +1,11 @@
 """Photo -> tiles -> layout, in one straight line of small steps.
 
     rgb --letterbox--> detector --NMS, inverse letterbox--> boxes in full-resolution pixels
-        --square crops from the FULL-RES photo--> classifier (batched) --> Detections
-        --vision.layout.layout_hand--> Layout
+        --square crops from the FULL-RES photo--> classifier (batched) --> Seen    (`TileReader.see`)
+        --the rule set's faces, one set, the win check--> Detections
+        --vision.layout.layout_hand--> Layout                                     (`TileReader.settle`)
+
+A photo read once is settled again for another rule set without the models (`Reading.seen`).
 
 Confidence of a tile = detector score x classifier probability of the class it is read as
 (its top class, unless more tiles read as one face than a set holds: vision.tile_set, or one or two

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import json
 import os
 import re
 import time
@@ -339,6 +340,19 @@ def sample_photos() -> list[Path]:
     return sorted(p for p in SAMPLES_DIR.glob("*.jpg") if p.is_file())
 
 
+def sample_rules(path: Path) -> str:
+    """The rule set a sample photo's game is played under (its ground truth's `rules`; else Singapore)."""
+    try:
+        rules = json.loads(path.with_suffix(".json").read_text()).get("rules")
+    except (OSError, ValueError, AttributeError):
+        rules = None
+    return rules if rules in scoring.RULESET_NAMES else scoring.RULESET_NAMES[0]
+
+
+def _sample_incoming(path: Path) -> tuple[str, bytes, str]:
+    return (path.name, path.read_bytes(), f"sample:{path.name}:{time.time_ns()}")
+
+
 def _read_and_mark(incoming: tuple[str, bytes, str]) -> None:
     """Read a photo once: its source id is remembered whether it worked or not, and the message kept."""
     st.session_state["handled"] = [*st.session_state["handled"], incoming[2]]
@@ -413,7 +427,19 @@ def photo_ui() -> None:
         row = st.container(horizontal=True, gap="small")
         for path in samples:
             if row.button(path.stem.replace("_", " "), key=f"sample_{path.stem}", icon="🖼️"):
-                incoming = (path.name, path.read_bytes(), f"sample:{path.name}:{time.time_ns()}")
+                wanted = sample_rules(path)
+                if wanted != st.session_state.get("rules"):
+                    # another rule set's game is read as its set's tiles: that rule set first, then the photo
+                    st.session_state["rules_wanted"] = wanted
+                    st.session_state["sample_wanted"] = path.name
+                    st.rerun()
+                incoming = _sample_incoming(path)
+        waiting_sample = st.session_state.pop("sample_wanted", None)
+        if waiting_sample is not None and (SAMPLES_DIR / waiting_sample).is_file():
+            incoming = _sample_incoming(SAMPLES_DIR / waiting_sample)
+    note = st.session_state.pop("rules_note", None)
+    if note:
+        st.info(note)
     if incoming is not None and incoming[2] not in st.session_state["handled"]:
         corrected = unsaved_corrections(st.session_state["base"])
         unreadable = _unreadable(*incoming[:2]) if corrected else None
@@ -977,6 +1003,11 @@ def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
     time and the user's choices after that.
     """
     problems: list[str] = []
+    wanted = st.session_state.pop("rules_wanted", None)
+    if wanted in scoring.RULESET_NAMES and wanted != st.session_state.get("rules"):
+        st.session_state["rules"] = wanted  # before the box is drawn: Streamlit lets a key be set only then
+        label = RULE_LABELS.get(wanted, wanted)
+        st.session_state["rules_note"] = f"Rule set now {label}: the sample is a hand of that game."
     with st.sidebar:
         st.header("Rules")
         rules = st.selectbox(

@@ -1,14 +1,15 @@
 """Re-render the sample photos shipped with the app (samples/*.jpg + their ground truth *.json).
 
-    python samples/make_samples.py [--count 200] [--seed 2026]
+    python samples/make_samples.py [--count 200] [--seed 2026] [--only NAME,...]
 
 Runs the project's own generator (`python -m datasets.synth`) with sample-safe styles only
-(`datasets.synth.SAMPLE_SAFE_STYLES`: procedural and open-licence fonts, no GPL art), then picks four
+(`datasets.synth.SAMPLE_SAFE_STYLES`: procedural and open-licence fonts, no GPL art), then picks five
 scenes a player could have photographed: every tile of the hand in frame and reasonably large, nothing
-else on the table, a valid Singapore win. The picks differ (a kong, many bonus tiles, a high score,
-an all-suited hand) so the samples show different parts of the app. The ground-truth JSON is kept next
-to each photo so tests can check what the app reads. The scenes depend on the generator's code: the
-commit the shipped samples were rendered at is in docs/app.md.
+else on the table, a valid win under its hand's rule set. The picks differ (a kong, many bonus tiles, a
+high score, an all-suited hand, and a Malaysian 3-player hand) so the samples show different parts of
+the app; `--only` renders and writes those picks alone, leaving the other samples as they are. The
+ground-truth JSON is kept next to each photo so tests can check what the app reads. The scenes depend
+on the generator's code: the commit the shipped samples were rendered at is in docs/app.md.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ Score = Callable[[dict[str, Any]], dict[str, Any]]
 def candidate(meta: dict[str, Any], score: Score) -> dict[str, Any] | None:
     """The scene's score if it makes a fair sample photo, else None."""
     hand = meta.get("hand")
-    if not hand or meta.get("rules", "singapore") != "singapore":
+    if not hand:
         return None
     if any(g["kind"] == "distractor" for g in meta["groups"]) or _hand_tiles(hand) != len(meta["tiles"]):
         return None
@@ -54,7 +55,7 @@ def candidate(meta: dict[str, Any], score: Score) -> dict[str, Any] | None:
     height = statistics.median(t["xyxy"][3] - t["xyxy"][1] for t in meta["tiles"])
     if not inside or height < MIN_TILE_PX:
         return None
-    result = score(dict(hand))
+    result = score({**hand, "rules": meta.get("rules", "singapore")})
     return result if result["valid"] else None
 
 
@@ -68,11 +69,17 @@ def pick(scenes: list[tuple[str, dict[str, Any], dict[str, Any]]]) -> dict[str, 
             "all_suited",
             lambda m, r: not m["hand"]["bonus"] and all(c[0].isdigit() for c in m["hand"]["concealed"]),
         ),
+        ("malaysian", lambda m, r: True),
     ]
     chosen: dict[str, str] = {}
     for name, test in tests:
+        rules = "malaysian" if name == "malaysian" else "singapore"
         for scene_id, meta, result in scenes:
-            if scene_id not in chosen.values() and test(meta, result):
+            if (
+                scene_id not in chosen.values()
+                and meta.get("rules", "singapore") == rules
+                and test(meta, result)
+            ):
                 chosen[name] = scene_id
                 break
     return chosen
@@ -82,7 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Render the app's sample photos.")
     parser.add_argument("--count", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--workers", type=int, default=2, help="processes rendering in parallel")
+    parser.add_argument("--only", help="comma-separated sample names: write these alone, keep the others")
     args = parser.parse_args(argv)
+    only = set(args.only.split(",")) if args.only else None
     sys.path.insert(0, str(HERE.parent))  # run as a script from anywhere: the repository's packages
     import scoring
     from datasets.synth import SAMPLE_SAFE_STYLES
@@ -102,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
             ",".join(SAMPLE_SAFE_STYLES),
             "--size",
             "1024",
+            "--workers",
+            str(args.workers),
         ]
         print(" ".join(command[1:]))
         subprocess.run(
@@ -114,11 +126,18 @@ def main(argv: list[str] | None = None) -> int:
             if result is not None:
                 scenes.append((path.stem, meta, result))
         chosen = pick(scenes)
-        if len(chosen) < 3:
+        if only is not None:
+            missing = sorted(only - set(chosen))
+            if missing:
+                print(f"no usable scene for {', '.join(missing)}; try a larger --count", file=sys.stderr)
+                return 1
+            chosen = {name: scene_id for name, scene_id in chosen.items() if name in only}
+        elif len(chosen) < 3:
             print(f"only {len(chosen)} usable scenes; try a larger --count", file=sys.stderr)
             return 1
-        for old in HERE.glob("*.jpg"):
-            old.unlink()
+        replaced = [HERE / f"{name}.jpg" for name in chosen] if only is not None else HERE.glob("*.jpg")
+        for old in replaced:
+            old.unlink(missing_ok=True)
             old.with_suffix(".json").unlink(missing_ok=True)
         for name, scene_id in chosen.items():
             shutil.copyfile(Path(tmp) / "images" / f"{scene_id}.jpg", HERE / f"{name}.jpg")

@@ -6,6 +6,7 @@ Screenshots go to the test's tmp folder, and to $SCREENSHOT_DIR when it is set (
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -124,7 +125,7 @@ def read_samples_in_process() -> list[tuple[Path, dict]]:
     from concurrent.futures import ThreadPoolExecutor
 
     import scoring
-    from app_ui.case import build_hand
+    from app_ui.case import build_hand, tiles_in_set
     from app_ui.reading import read_tiles
     from vision.imageio import load_image
     from vision.pipeline import TileReader
@@ -133,7 +134,10 @@ def read_samples_in_process() -> list[tuple[Path, dict]]:
     out = []
     with ThreadPoolExecutor(max_workers=1) as pool:
         for path in sorted((ROOT / "samples").glob("*.jpg")):
-            read = read_tiles(reader, load_image(path.read_bytes()), pool, timeout_s=120)
+            if json.loads(path.with_suffix(".json").read_text())["rules"] != "singapore":
+                continue  # uploaded under the app's first rule set, Singapore's
+            rgb = load_image(path.read_bytes())
+            read = read_tiles(reader, rgb, pool, timeout_s=120, faces=tiles_in_set("singapore"))
             build = build_hand(list(read.rows), read.meld_concealed)
             result = scoring.score_json(dict(build.hand)) if not build.problems else {"valid": False}
             out.append((path, result))

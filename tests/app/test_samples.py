@@ -15,6 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import scoring
+from app_ui.case import tiles_in_set
 from tests.app.conftest import APP
 from tests.app.fakes import FakeReading
 from vision.detections import Detections
@@ -28,6 +29,7 @@ class GroundTruthReader:
     """Answers with the ground truth of whichever sample photo it is given (matched by pixels)."""
 
     def __init__(self, samples: list[Path]) -> None:
+        self.faces_asked: list[object] = []
         self.truth: list[tuple[np.ndarray, Detections]] = []
         for path in samples:
             meta = json.loads(path.with_suffix(".json").read_text())
@@ -37,6 +39,7 @@ class GroundTruthReader:
             self.truth.append((load_image(path.read_bytes())[::16, ::16].copy(), detections))
 
     def read(self, rgb: np.ndarray, source_scale: float = 1.0, faces: object = None) -> FakeReading:
+        self.faces_asked.append(faces)
         thumb = rgb[::16, ::16]
         for pixels, detections in self.truth:
             if pixels.shape == thumb.shape and np.array_equal(pixels, thumb):
@@ -50,18 +53,32 @@ def test_samples_are_shipped() -> None:
     for path in SAMPLES:
         assert path.stat().st_size < 400_000, f"{path.name} is too big to ship"
         meta = json.loads(path.with_suffix(".json").read_text())
-        assert scoring.score_json(dict(meta["hand"]))["valid"], path.name
+        assert scoring.score_json(_scoring_input(meta))["valid"], path.name
+    # a hand of each rule set's game, so a sample shows each
+    rules = {json.loads(path.with_suffix(".json").read_text())["rules"] for path in SAMPLES}
+    assert rules == set(scoring.RULESET_NAMES)
+
+
+def _scoring_input(meta: dict) -> dict:
+    return {**meta["hand"], "rules": meta.get("rules", "singapore")}
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=[p.stem for p in SAMPLES])
 def test_sample_button_scores_the_sample(sample: Path, app: AppTest, install: object) -> None:
-    install(GroundTruthReader(SAMPLES))  # type: ignore[operator]
+    reader = GroundTruthReader(SAMPLES)
+    install(reader)  # type: ignore[operator]
     app.button(key=f"sample_{sample.stem}").click().run()
     assert not app.exception, [e.value for e in app.exception]
-    expected = scoring.score_json(dict(json.loads(sample.with_suffix(".json").read_text())["hand"]))
+    meta = json.loads(sample.with_suffix(".json").read_text())
+    expected = scoring.score_json(_scoring_input(meta))
+    # a sample of the Malaysian game switches the rule set first, and is read as its set's tiles
+    assert app.session_state["rules"] == meta["rules"]
+    assert app.session_state["base"].read_as == meta["rules"]
+    assert reader.faces_asked == [tiles_in_set(meta["rules"])]
     case = app.session_state["case_json"]
     assert case["source"]["name"] == sample.name
     assert case["result"]["valid"], case["result"]["message"]
     assert case["result"]["tai"] == expected["tai"]
-    assert any(f"{expected['tai']} tai" in str(s.value) for s in app.success)
+    unit = scoring.get_ruleset(meta["rules"]).unit_name
+    assert any(f"{expected['tai']} {unit}" in str(s.value) for s in app.success)
     assert app.image, "the annotated photo is not shown"

@@ -69,7 +69,7 @@ def test_a_generated_scenes_ground_truth_scores_its_hand(sample: Path) -> None:
     # samples/*.json are the generator's ground truth for the app's sample photos: their `hand` is scored
     truth = json.loads(sample.read_text())
     done = run_cli(str(sample), "--json")
-    alone = run_cli("-", "--json", stdin=json.dumps(truth["hand"]))
+    alone = run_cli("-", "--json", "--rules", truth["rules"], stdin=json.dumps(truth["hand"]))
     assert done.returncode == alone.returncode == 0, done.stderr
     assert json.loads(done.stdout) == json.loads(alone.stdout)
     assert json.loads(done.stdout)["tai"] >= 1

@@ -212,6 +212,7 @@ def forget_winning_tile() -> None:
 def replace_hand(base: Base, source_id: str | None, display: tuple[np.ndarray, float] | None) -> None:
     """A new photo's or typed hand's tiles in place of the hand on screen, with none of its win."""
     had_hand = st.session_state["base"].source != "none"
+    st.session_state.pop("reread_note", None)  # about the tiles this hand replaces
     set_base(base, source_id, display)
     forget_winning_tile()
     if had_hand:

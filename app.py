@@ -313,6 +313,8 @@ def follow_rule_set(rules: str) -> None:
     base: Base = st.session_state["base"]
     if base.source != "photo" or base.seen is None or base.read_as in ("", rules):
         return
+    if st.session_state.get("sample_wanted") is not None:
+        return  # a sample of this rule set's game replaces the photo in this run
     if not base.rows:  # a photo with no tiles: nothing to read again, nor to say
         st.session_state["base"] = dataclasses.replace(base, read_as=rules)
     elif not unsaved_corrections(base):
@@ -352,6 +354,22 @@ def sample_rules(path: Path) -> str:
 
 def _sample_incoming(path: Path) -> tuple[str, bytes, str]:
     return (path.name, path.read_bytes(), f"sample:{path.name}:{time.time_ns()}")
+
+
+def _other_game(incoming: tuple[str, bytes, str]) -> str | None:
+    """The rule set of a sample photo of another game than the sidebar's; None for any other photo."""
+    if not incoming[2].startswith("sample:"):
+        return None
+    game = sample_rules(SAMPLES_DIR / incoming[0])
+    return game if game != st.session_state.get("rules") else None
+
+
+def _switch_then_read(game: str, incoming: tuple[str, bytes, str]) -> None:
+    """Another game's sample is read as its set's tiles: its rule set is chosen first (the box can be
+    set only before it is drawn, so on a rerun), then the photo is read."""
+    st.session_state["rules_wanted"] = game
+    st.session_state["sample_wanted"] = incoming
+    st.rerun()
 
 
 def _read_and_mark(incoming: tuple[str, bytes, str]) -> None:
@@ -428,16 +446,15 @@ def photo_ui() -> None:
         row = st.container(horizontal=True, gap="small")
         for path in samples:
             if row.button(path.stem.replace("_", " "), key=f"sample_{path.stem}", icon="🖼️"):
-                wanted = sample_rules(path)
-                if wanted != st.session_state.get("rules"):
-                    # another rule set's game is read as its set's tiles: that rule set first, then the photo
-                    st.session_state["rules_wanted"] = wanted
-                    st.session_state["sample_wanted"] = path.name
-                    st.rerun()
                 incoming = _sample_incoming(path)
-        waiting_sample = st.session_state.pop("sample_wanted", None)
-        if waiting_sample is not None and (SAMPLES_DIR / waiting_sample).is_file():
-            incoming = _sample_incoming(SAMPLES_DIR / waiting_sample)
+                game = _other_game(incoming)
+                if game is not None and not unsaved_corrections(st.session_state["base"]):
+                    _switch_then_read(game, incoming)
+    confirmed = st.session_state.pop("sample_wanted", None)
+    if confirmed is not None:
+        # its rule set is chosen now; nothing to ask (no corrections, or the user said yes already)
+        _read_and_mark(confirmed)
+        incoming = None
     note = st.session_state.pop("rules_note", None)
     if note:
         st.info(note)
@@ -459,8 +476,11 @@ def photo_ui() -> None:
     if pending is not None:
         answer = replace_or_keep(f"Reading **{pending[0]}**", "Read the new photo", "pending")
         if answer == "replace":
-            _read_and_mark(pending)
             st.session_state["pending"] = None
+            game = _other_game(pending)
+            if game is not None:
+                _switch_then_read(game, pending)
+            _read_and_mark(pending)
             st.rerun()  # the question is answered: the page shows the new tiles, or the file's error alone
         if answer == "keep":
             st.session_state["handled"] = [*st.session_state["handled"], pending[2]]
@@ -699,7 +719,9 @@ def win_ways_ui(base: Base) -> None:
     row = st.container(horizontal=True, gap="small")
     for k, way in enumerate(base.open_ways):
         label = "Take " + case_mod.way_label(way)
-        if row.button(label, key=f"way_{st.session_state['version']}_{k}", icon="🀄"):
+        if row.button(
+            label, key=f"way_{st.session_state['version']}_{k}", icon="🀄", disabled=question_waiting()
+        ):
             # The concealed-kong boxes restart with the table too: what they say now is kept.
             taken = case_mod.take_way(base, current_edits(), way, meld_concealed_now(base))
             set_base(taken, st.session_state["loaded_source"], st.session_state.get("display"))

@@ -53,7 +53,8 @@ def app_warnings(
     """
     per_tile = set(tile_warnings)
     kept = [
-        f"{w} If so, choose that rule set in the sidebar: the tiles are read again as its tiles."
+        f"{w} If so, choose that rule set in the sidebar: the tiles are read again as its tiles (offered"
+        " with a button where you have corrected some)."
         if w.endswith(ANOTHER_SET_QUESTION)
         else w
         for w in warnings

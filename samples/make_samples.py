@@ -7,7 +7,8 @@ Runs the project's own generator (`python -m datasets.synth`) with sample-safe s
 scenes a player could have photographed: every tile of the hand in frame and reasonably large, nothing
 else on the table, a valid win under its hand's rule set. The picks differ (a kong, many bonus tiles, a
 high score, an all-suited hand, and a Malaysian 3-player hand) so the samples show different parts of
-the app; `--only` renders and writes those picks alone, leaving the other samples as they are. The
+the app; `--only` renders and writes those picks alone, leaving the other samples as they are (a run
+without it writes the four Singapore samples: the Malaysian one is re-rendered only when named). The
 ground-truth JSON is kept next to each photo so tests can check what the app reads. The scenes depend
 on the generator's code: the commit the shipped samples were rendered at is in docs/app.md.
 """
@@ -59,6 +60,9 @@ def candidate(meta: dict[str, Any], score: Score) -> dict[str, Any] | None:
     return result if result["valid"] else None
 
 
+SAMPLE_NAMES = ("concealed_kong", "flowers", "high_score", "all_suited", "malaysian")
+
+
 def pick(scenes: list[tuple[str, dict[str, Any], dict[str, Any]]]) -> dict[str, str]:
     """Four different samples: name -> scene id."""
     tests: list[tuple[str, Callable[[dict[str, Any], dict[str, Any]], bool]]] = [
@@ -93,6 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated sample names: write these alone, keep the others")
     args = parser.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
+    unknown = sorted((only or set()) - set(SAMPLE_NAMES))
+    if unknown:
+        parser.error(f"unknown sample {', '.join(unknown)} (known: {', '.join(SAMPLE_NAMES)})")
     sys.path.insert(0, str(HERE.parent))  # run as a script from anywhere: the repository's packages
     import scoring
     from datasets.synth import SAMPLE_SAFE_STYLES
@@ -132,11 +139,13 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"no usable scene for {', '.join(missing)}; try a larger --count", file=sys.stderr)
                 return 1
             chosen = {name: scene_id for name, scene_id in chosen.items() if name in only}
-        elif len(chosen) < 3:
+        else:
+            # the Malaysian sample is re-rendered only when named: seed 2028's is the one shipped
+            chosen.pop("malaysian", None)
+        if len(chosen) < (1 if only is not None else 3):
             print(f"only {len(chosen)} usable scenes; try a larger --count", file=sys.stderr)
             return 1
-        replaced = [HERE / f"{name}.jpg" for name in chosen] if only is not None else HERE.glob("*.jpg")
-        for old in replaced:
+        for old in (HERE / f"{name}.jpg" for name in chosen):
             old.unlink(missing_ok=True)
             old.with_suffix(".json").unlink(missing_ok=True)
         for name, scene_id in chosen.items():

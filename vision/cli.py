@@ -20,7 +20,7 @@ from vision.annotate import annotate, save_png
 from vision.imageio import ImageError, LoadedImage, read_image
 from vision.pipeline import Reading, TileReader
 from vision.sidecar import ModelError
-from vision.tile_set import rule_set_faces
+from vision.tile_set import ANOTHER_SET_QUESTION, rule_set_faces
 
 PROG = "python -m vision"
 EMPTY_HAND: dict[str, list[Any]] = {"concealed": [], "melds": [], "bonus": []}
@@ -81,6 +81,14 @@ def to_json(loaded: LoadedImage, reading: Reading) -> dict[str, Any]:
         "hand": reading.hand if reading.hand is not None else dict(EMPTY_HAND),
         "warnings": list(reading.warnings),
     }
+
+
+def with_rules_advice(warning: str, rules: str) -> str:
+    """The reader's question whether the photo is of another rule set's tiles, with how to say so here."""
+    if not warning.endswith(ANOTHER_SET_QUESTION):
+        return warning
+    others = " or ".join(f"--rules {name}" for name in RULESET_NAMES if name != rules)
+    return f"{warning} If so, give {others}, here and to python -m scoring."
 
 
 def _hand_text(hand: dict[str, Any]) -> list[str]:
@@ -153,6 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         loaded.rgb, loaded.scale, None if args.rules == ANY_FACE else rule_set_faces(args.rules)
     )
     data = to_json(loaded, reading)
+    data["warnings"] = [with_rules_advice(w, args.rules) for w in data["warnings"]]
     if args.annotate:
         groups = reading.layout.groups if reading.layout is not None else ()
         try:

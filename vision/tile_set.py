@@ -60,7 +60,8 @@ def within_faces(probabilities: np.ndarray, faces: Collection[str] | None) -> np
     kept = probabilities * mask
     total = kept.sum(axis=1, keepdims=True)
     face_up = mask & (np.array(CLASSES) != BACK)
-    even = np.broadcast_to(face_up / face_up.sum(), kept.shape)
+    spread = face_up if face_up.any() else mask  # a set of no face-up face: all goes to `back`
+    even = np.broadcast_to(spread / spread.sum(), kept.shape)
     return np.where(total > _FLOOR, kept / np.maximum(total, _FLOOR), even).astype(np.float32)
 
 

@@ -106,3 +106,34 @@ def test_a_sample_of_another_game_replaces_the_photo_on_screen_without_a_note_on
     infos = [str(i.value) for i in app.info]
     assert any("Rule set now Malaysian" in t for t in infos), infos
     assert not any("read again" in t for t in infos), infos
+
+
+@pytest.mark.parametrize("answer", ["keep", "replace"])
+def test_another_games_sample_asks_first_where_tiles_are_corrected_and_keeps_the_rule_set_if_refused(
+    app: AppTest, install: object, answer: str
+) -> None:
+    rules = {p: json.loads(p.with_suffix(".json").read_text())["rules"] for p in SAMPLES}
+    malaysian = next(p for p in SAMPLES if rules[p] == "malaysian")
+    singapore = next(p for p in SAMPLES if p != malaysian)
+    install(GroundTruthReader(SAMPLES))  # type: ignore[operator]
+    app.button(key=f"sample_{singapore.stem}").click().run()
+    app.session_state[f"tiles_{app.session_state['version']}"] = {
+        "edited_rows": {"0": {"tile": "9m"}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
+    app.run()
+    app.button(key=f"sample_{malaysian.stem}").click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    # nothing changed until the user answers: the rule set neither
+    assert app.session_state["rules"] == "singapore"
+    assert app.session_state["base"].name == singapore.name
+    app.button(key=f"pending_{answer}").click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    if answer == "keep":
+        assert app.session_state["rules"] == "singapore"
+        assert app.session_state["base"].name == singapore.name
+    else:
+        assert app.session_state["rules"] == "malaysian"
+        assert app.session_state["base"].name == malaysian.name
+        assert app.session_state["base"].read_as == "malaysian"

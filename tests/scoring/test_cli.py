@@ -75,6 +75,13 @@ def test_a_generated_scenes_ground_truth_scores_its_hand(sample: Path) -> None:
     assert json.loads(done.stdout)["tai"] >= 1
 
 
+def test_a_hand_that_names_its_rules_keeps_them_over_its_scenes() -> None:
+    scene = {"hand": {"concealed": "123m 456p 789s EEE 22m", "rules": "singapore"}, "rules": "malaysian"}
+    done = run_cli("-", "--json", stdin=json.dumps(scene))
+    assert done.returncode == 0, done.stdout  # characters would be no Malaysian tiles
+    assert json.loads(done.stdout)["rules"] == "singapore"
+
+
 @pytest.mark.parametrize(
     ("stdin", "needle"),
     [

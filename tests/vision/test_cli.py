@@ -55,6 +55,12 @@ def test_rules_read_each_tile_as_one_of_that_rule_sets_tiles(
     codes = [d["code"] for d in json.loads(capsys.readouterr().out)["detections"]]
     assert len(codes) == 3 and codes[1] == "1p"
     assert set(codes) <= rule_set_faces("malaysian") | {"back"}
+    # the two tiles it could not read as dots are named, with how to read the photo as another game's
+    assert main([str(photo), "--models", str(models), "--rules", "malaysian"]) == 0
+    (line,) = [w for w in capsys.readouterr().out.splitlines() if "does not hold" in w]
+    assert line.endswith(
+        "another rule set's tiles? If so, give --rules singapore, here and to python -m scoring."
+    )
     for rules in ("singapore", "any"):
         assert main([str(photo), "--json", "--models", str(models), "--rules", rules]) == 0
         assert [d["code"] for d in json.loads(capsys.readouterr().out)["detections"]] == ["1m", "1p", "1s"]

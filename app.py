@@ -267,7 +267,7 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
     slot = get_reader()
     if slot.reader is None:
         return slot.message
-    rules = str(st.session_state.get("rules", scoring.RULESET_NAMES[0]))
+    rules = chosen_rules()
     try:
         with st.spinner("Reading the tiles…"):
             read = read_tiles(slot.reader, rgb, get_executor(), READ_TIMEOUT_S, case_mod.tiles_in_set(rules))
@@ -306,12 +306,23 @@ def read_again_as(base: Base, rules: str) -> None:
     )
 
 
+def chosen_rules() -> str:
+    """The rule set chosen in the sidebar (its first, Singapore, before the box is first drawn)."""
+    return str(st.session_state.get("rules") or scoring.RULESET_NAMES[0])
+
+
+def read_as_other_rules(base: Base, rules: str) -> bool:
+    """Whether the hand is a photo's tiles, read as another rule set's tiles than `rules`' and still
+    readable again (what the models saw is kept)."""
+    return base.source == "photo" and base.seen is not None and base.read_as not in ("", rules)
+
+
 def follow_rule_set(rules: str) -> None:
     """A photo is read as the chosen rule set's tiles (a Singapore set has no face or fly, a Malaysian
     one no bamboo or characters): after a switch, its tiles are read again, unless the user has
     corrected them (then `hand_view_ui` offers it, as it would drop their corrections)."""
     base: Base = st.session_state["base"]
-    if base.source != "photo" or base.seen is None or base.read_as in ("", rules):
+    if not read_as_other_rules(base, rules):
         return
     if st.session_state.get("sample_wanted") is not None:
         return  # a sample of this rule set's game replaces the photo in this run
@@ -361,7 +372,7 @@ def _other_game(incoming: tuple[str, bytes, str]) -> str | None:
     if not incoming[2].startswith("sample:"):
         return None
     game = sample_rules(SAMPLES_DIR / incoming[0])
-    return game if game != st.session_state.get("rules") else None
+    return game if game != chosen_rules() else None
 
 
 def _switch_then_read(game: str, incoming: tuple[str, bytes, str]) -> None:
@@ -502,7 +513,7 @@ def manual_ui() -> None:
     st.text_input(
         "Concealed tiles (with the winning tile)",
         key="typed_concealed",
-        placeholder=TYPED_EXAMPLE.get(st.session_state.get("rules", "singapore"), TYPED_EXAMPLE["singapore"]),
+        placeholder=TYPED_EXAMPLE.get(chosen_rules(), TYPED_EXAMPLE["singapore"]),
     )
     st.text_input("Exposed melds, one group each", key="typed_melds", placeholder="CCC 456p")
     st.text_input("Concealed kongs", key="typed_kongs", placeholder="5555s")
@@ -527,9 +538,7 @@ def manual_ui() -> None:
         concealed_flags = {MELD_GROUPS[len(melds) + i]: True for i in range(len(kongs))}
         hand = case_mod.build_hand(rows, concealed_flags).hand
         try:
-            impossible = case_mod.impossible_count(
-                {"rules": st.session_state.get("rules", "singapore"), **hand}
-            )
+            impossible = case_mod.impossible_count({"rules": chosen_rules(), **hand})
         except scoring.MalformedHandError as exc:  # a flower among the concealed tiles, a pong of F1
             _typed_not_used(f"Could not use the hand: {exc}.")
             return
@@ -682,9 +691,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
     if base.source == "photo" and "app_total" in base.timings:
         st.caption(f"Read {len(base.rows)} tiles in {base.timings['app_total'] / 1000:.2f} s.")
     score_hint = st.empty()
-    low = case_mod.unsure_tiles(
-        numbered, case_mod.tiles_in_set(str(st.session_state.get("rules", "singapore")))
-    )
+    low = case_mod.unsure_tiles(numbered, case_mod.tiles_in_set(chosen_rules()))
     if low:
         st.warning(
             f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure. "
@@ -701,8 +708,8 @@ def reread_ui(base: Base) -> None:
     note = st.session_state.pop("reread_note", None)
     if note:
         st.info(note)
-    rules = str(st.session_state.get("rules", scoring.RULESET_NAMES[0]))
-    if base.source != "photo" or base.seen is None or base.read_as in ("", rules):
+    rules = chosen_rules()
+    if not read_as_other_rules(base, rules):
         return
     was, now = RULE_LABELS.get(base.read_as, base.read_as), RULE_LABELS.get(rules, rules)
     st.info(f"The photo's tiles were read as {was} tiles; your corrections are kept.")

@@ -267,10 +267,11 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
     slot = get_reader()
     if slot.reader is None:
         return slot.message
-    rules = chosen_rules()
+    tile_set = chosen_set()
+    faces = case_mod.tiles_in_set(tile_set)
     try:
         with st.spinner("Reading the tiles…"):
-            read = read_tiles(slot.reader, rgb, get_executor(), READ_TIMEOUT_S, case_mod.tiles_in_set(rules))
+            read = read_tiles(slot.reader, rgb, get_executor(), READ_TIMEOUT_S, faces)
     except ReadTimeoutError as exc:
         return f"{name}: {exc}."
     except Exception as exc:
@@ -281,28 +282,29 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
         sha256=case_mod.photo_digest(data),
         size=(int(rgb.shape[1]), int(rgb.shape[0])),
     )
-    replace_hand(with_reading(photo, read, rules), source_id, _display_copy(rgb))
+    replace_hand(with_reading(photo, read, tile_set), source_id, _display_copy(rgb))
     return None
 
 
-def read_again_as(base: Base, rules: str) -> None:
-    """The photo's tiles read again as the faces of `rules`' set (no model runs), in place of the hand's
-    rows and any corrections to them; a line says which tiles now read otherwise."""
+def read_again_as(base: Base, tile_set: str) -> None:
+    """The photo's tiles read again as the faces of the set `tile_set` (`case_mod.set_name`; no model
+    runs), in place of the hand's rows and any corrections to them; a line says which tiles now read
+    otherwise."""
     slot = get_reader()
     if slot.reader is None or base.seen is None:
         return
-    label = RULE_LABELS.get(rules, rules)
+    label = case_mod.set_words(tile_set, RULE_LABELS)
     try:
-        read = read_again(slot.reader, base.seen, case_mod.tiles_in_set(rules), base.timings)
+        read = read_again(slot.reader, base.seen, case_mod.tiles_in_set(tile_set), base.timings)
     except Exception as exc:  # the hand on screen stays; the user can still correct it by hand
-        st.session_state["reread_note"] = f"Could not read the tiles again as {label} tiles ({exc})."
+        st.session_state["reread_note"] = f"Could not read the tiles again as {label} ({exc})."
         return
-    again = with_reading(dataclasses.replace(base, as_read=None, earlier=()), read, rules)
+    again = with_reading(dataclasses.replace(base, as_read=None, earlier=()), read, tile_set)
     set_base(again, st.session_state["loaded_source"], st.session_state.get("display"))
     changed = Counter(case_mod.reread_changes(base.photo_rows, again.rows))
     said = ", ".join(f"{was} -> {now}" + (f" (x{n})" if n > 1 else "") for (was, now), n in changed.items())
     st.session_state["reread_note"] = (
-        f"The photo's tiles read again as {label} tiles: {said or 'every tile reads as before'}."
+        f"The photo's tiles read again as {label}: {said or 'every tile reads as before'}."
     )
 
 
@@ -311,25 +313,34 @@ def chosen_rules() -> str:
     return str(st.session_state.get("rules") or scoring.RULESET_NAMES[0])
 
 
-def read_as_other_rules(base: Base, rules: str) -> bool:
-    """Whether the hand is a photo's tiles, read as another rule set's tiles than `rules`' and still
+def chosen_set() -> str:
+    """The set a photo is read as (`case_mod.set_name`): the sidebar's rule set's, less the faces its
+    options there leave out (a Malaysian set without North)."""
+    rules = chosen_rules()
+    store: dict[str, Any] = st.session_state.get("option_store", {}).get(rules, {})
+    return case_mod.set_name(rules, store)
+
+
+def read_as_other_set(base: Base, tile_set: str) -> bool:
+    """Whether the hand is a photo's tiles, read as another set's tiles than `tile_set` and still
     readable again (what the models saw is kept)."""
-    return base.source == "photo" and base.seen is not None and base.read_as not in ("", rules)
+    return base.source == "photo" and base.seen is not None and base.read_as not in ("", tile_set)
 
 
-def follow_rule_set(rules: str) -> None:
-    """A photo is read as the chosen rule set's tiles (a Singapore set has no face or fly, a Malaysian
-    one no bamboo or characters): after a switch, its tiles are read again, unless the user has
-    corrected them (then `hand_view_ui` offers it, as it would drop their corrections)."""
+def follow_tile_set(tile_set: str) -> None:
+    """A photo is read as the chosen set's tiles (a Singapore set has no face or fly, a Malaysian one
+    no bamboo or characters, nor North where the sidebar says so): after a switch, its tiles are read
+    again, unless the user has corrected them (then `reread_ui` offers it, as it would drop their
+    corrections)."""
     base: Base = st.session_state["base"]
-    if not read_as_other_rules(base, rules):
+    if not read_as_other_set(base, tile_set):
         return
     if st.session_state.get("sample_wanted") is not None:
         return  # a sample of this rule set's game replaces the photo in this run
     if not base.rows:  # a photo with no tiles: nothing to read again, nor to say
-        st.session_state["base"] = dataclasses.replace(base, read_as=rules)
+        st.session_state["base"] = dataclasses.replace(base, read_as=tile_set)
     elif not unsaved_corrections(base):
-        read_again_as(base, rules)
+        read_again_as(base, tile_set)
 
 
 def _decoded(name: str, data: bytes) -> tuple[np.ndarray | None, str]:
@@ -691,7 +702,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
     if base.source == "photo" and "app_total" in base.timings:
         st.caption(f"Read {len(base.rows)} tiles in {base.timings['app_total'] / 1000:.2f} s.")
     score_hint = st.empty()
-    low = case_mod.unsure_tiles(numbered, case_mod.tiles_in_set(chosen_rules()))
+    low = case_mod.unsure_tiles(numbered, case_mod.tiles_in_set(chosen_set()))
     if low:
         st.warning(
             f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure. "
@@ -708,14 +719,14 @@ def reread_ui(base: Base) -> None:
     note = st.session_state.pop("reread_note", None)
     if note:
         st.info(note)
-    rules = chosen_rules()
-    if not read_as_other_rules(base, rules):
+    tile_set = chosen_set()
+    if not read_as_other_set(base, tile_set):
         return
-    was, now = RULE_LABELS.get(base.read_as, base.read_as), RULE_LABELS.get(rules, rules)
-    st.info(f"The photo's tiles were read as {was} tiles; your corrections are kept.")
-    label = f"Read the tiles again as {now} tiles (drops your corrections)"
+    was, now = case_mod.set_words(base.read_as, RULE_LABELS), case_mod.set_words(tile_set, RULE_LABELS)
+    st.info(f"The photo's tiles were read as {was}; your corrections are kept.")
+    label = f"Read the tiles again as {now} (drops your corrections)"
     if st.button(label, key="read_again", disabled=question_waiting()):
-        read_again_as(base, rules)
+        read_again_as(base, tile_set)
         st.rerun()
 
 
@@ -1201,7 +1212,7 @@ def main() -> None:
     st.title("🀄 Mahjong tai calculator")
     st.caption("Snap the winning hand, check the tiles, say how it was won: tai and payouts.")
     rules, options, option_problems = rules_ui()
-    follow_rule_set(rules)
+    follow_tile_set(chosen_set())
     input_ui()
     base: Base = st.session_state["base"]
     rows, build, score_hint = hand_view_ui(base)

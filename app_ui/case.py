@@ -92,8 +92,8 @@ class Base:
     # An opened case's record as it was saved (its `source`, `photo_tiles` and `corrections`): saved
     # again with it, so a case opened and downloaded again keeps its trail to the photo.
     history: Mapping[str, Any] | None = None
-    # A photo's tiles are read as one rule set's faces (`tiles_in_set`): that rule set's name, and what
-    # the models saw (`vision.pipeline.Seen`), to read them again when the user switches rule set.
+    # A photo's tiles are read as one set's faces (`tiles_in_set`): that set's name (`set_name`), and
+    # what the models saw (`vision.pipeline.Seen`), to read them again when the user switches rule set.
     read_as: str = ""
     seen: Any = field(default=None, compare=False)
 
@@ -511,11 +511,36 @@ def rows_from_hand_strings(
     return rows
 
 
-def tiles_in_set(rules: str) -> frozenset[str]:
-    """Every code a set of the rule set holds (its options at their defaults), a face-down tile too."""
+# The options that change which faces a set holds (RULES.md: a Malaysian set may leave out North).
+SET_OPTIONS: tuple[str, ...] = ("north_wind",)
+_WITHOUT = " without "
+
+
+def set_name(rules: str, options: Mapping[str, Any] | None = None) -> str:
+    """The name of the set a photo's tiles are read as: the rule set's, and the faces its `options`
+    leave out of its usual set ("malaysian without N"). Options that change no face are not read."""
     from vision.tile_set import rule_set_faces
 
-    return rule_set_faces(rules) | {"back"}
+    given = {name: value for name, value in (options or {}).items() if name in SET_OPTIONS}
+    try:
+        left_out = sorted(rule_set_faces(rules) - rule_set_faces(rules, given))
+    except ValueError:  # a bad option value: the usual set (the scoring says what is wrong with it)
+        left_out = []
+    return rules + (_WITHOUT + " ".join(left_out) if left_out else "")
+
+
+def tiles_in_set(name: str) -> frozenset[str]:
+    """Every code the set `name` (`set_name`; a rule set's name) holds, a face-down tile too."""
+    from vision.tile_set import rule_set_faces
+
+    rules, _, left_out = name.partition(_WITHOUT)
+    return (rule_set_faces(rules) - set(left_out.split())) | {"back"}
+
+
+def set_words(name: str, labels: Mapping[str, str]) -> str:
+    """The set `name` in words, its rule set by `labels`: "Malaysian (3 players) tiles without N"."""
+    rules, _, left_out = name.partition(_WITHOUT)
+    return f"{labels.get(rules, rules)} tiles" + (_WITHOUT + left_out if left_out else "")
 
 
 def reread_changes(before: Sequence[TileRow], after: Sequence[TileRow]) -> list[tuple[str, str]]:

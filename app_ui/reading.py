@@ -53,8 +53,8 @@ def app_warnings(
     """
     per_tile = set(tile_warnings)
     kept = [
-        f"{w} If so, choose that rule set in the sidebar: the tiles are read again as its tiles (offered"
-        " with a button where you have corrected some)."
+        f"{w} If so, choose that rule set in the sidebar (or the house rule that keeps those tiles): the"
+        " tiles are read again as its tiles (offered with a button where you have corrected some)."
         if w.endswith(ANOTHER_SET_QUESTION)
         else w
         for w in warnings
@@ -94,9 +94,9 @@ class PhotoRead:
     seen: Any = field(default=None, compare=False)
 
 
-def with_reading(base: Base, read: PhotoRead, rules: str) -> Base:
-    """`base` holding a photo's reading as `rules`' tiles: its rows, groups, warnings, ways to a win and
-    what the models saw."""
+def with_reading(base: Base, read: PhotoRead, tile_set: str) -> Base:
+    """`base` holding a photo's reading as the set `tile_set`'s tiles (`case.set_name`): its rows,
+    groups, warnings, ways to a win and what the models saw."""
     return replace(
         base,
         rows=read.rows,
@@ -105,7 +105,7 @@ def with_reading(base: Base, read: PhotoRead, rules: str) -> Base:
         warnings=read.warnings,
         timings=read.timings_ms,
         win_ways=read.win_ways,
-        read_as=rules,
+        read_as=tile_set,
         seen=read.seen,
     )
 

@@ -14,7 +14,8 @@ import sys
 from typing import Any, NoReturn
 
 from scoring.api import score_json
-from scoring.errors import MalformedHandError, json_object
+from scoring.errors import MalformedHandError, OptionError, json_object
+from scoring.options import option_assignments
 from scoring.payout import format_amount
 
 
@@ -43,14 +44,6 @@ def _parser() -> argparse.ArgumentParser:
         help="override an option, e.g. max_tai=10 (repeatable)",
     )
     return parser
-
-
-def _option_value(text: str) -> Any:
-    """Option values are JSON (10, true, [1,2]); anything else is taken as text (shooter_pays)."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
 
 
 def _read(path: str) -> dict[str, Any]:
@@ -98,13 +91,10 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
         given = data.get("options")
         if given is not None and not isinstance(given, dict):
             raise MalformedHandError(f"options must be an object, got {given!r}")
-        options = dict(given or {})
-        for item in args.option:
-            name, sep, value = item.partition("=")
-            if not sep or not name:
-                raise MalformedHandError(f"--option takes NAME=VALUE, got {item!r}")
-            options[name.strip()] = _option_value(value.strip())
-        data["options"] = options
+        try:
+            data["options"] = dict(given or {}) | option_assignments(args.option)
+        except OptionError as error:
+            raise MalformedHandError(str(error)) from None
     return data
 
 

@@ -6,8 +6,9 @@ Each field carries `metadata={"help": ...}` so a UI can build its settings from 
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,6 +159,22 @@ def _convert(name: str, value: object) -> object:
     if not isinstance(value, bool):
         raise OptionError(f"option {name} must be true or false, got {value!r}")
     return value
+
+
+def option_assignments(items: Sequence[str]) -> dict[str, object]:
+    """Command-line `--option` items (`max_tai=10`, `north_wind=false`) as name -> value: a value is
+    JSON (10, true, [1,2]) or else text (shooter_pays). Raises `OptionError` on an item that is not
+    NAME=VALUE; names and values are checked where the options are built (`options_from_mapping`)."""
+    options: dict[str, object] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        if not sep or not name.strip():
+            raise OptionError(f"--option takes NAME=VALUE, got {item!r}")
+        try:
+            options[name.strip()] = json.loads(text.strip())
+        except json.JSONDecodeError:
+            options[name.strip()] = text.strip()
+    return options
 
 
 def options_from_mapping(base: Options, overrides: Mapping[str, object]) -> Options:

@@ -1,4 +1,5 @@
-"""`python -m vision PHOTO [--json] [--annotate OUT.png] [--models DIR] [--rules singapore|malaysian|any]`.
+"""`python -m vision PHOTO [--json] [--annotate OUT.png] [--models DIR] [--rules singapore|malaysian|any]
+[--option north_wind=false]`.
 
 Exit 0 with the tiles (and the grouped hand) read; exit 2 with one line on stderr when the
 photo or the models cannot be used; never a traceback.
@@ -15,7 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from scoring import RULESET_NAMES
+from scoring import RULESET_NAMES, OptionError, RulesetError
+from scoring.options import option_assignments
 from vision.annotate import annotate, save_png
 from vision.imageio import ImageError, LoadedImage, read_image
 from vision.pipeline import Reading, TileReader
@@ -61,7 +63,28 @@ def parser() -> argparse.ArgumentParser:
         " scores; no face or fly), malaysian (dots, honours, bonus tiles, face and fly), or any tile the"
         " reader knows",
     )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an option of the rule set, as `python -m scoring` takes it: north_wind=false reads a Malaysian"
+        " set without the North wind (repeatable; options that leave the set as it is change nothing here)",
+    )
     return p
+
+
+def faces_wanted(rules: str, option_items: Sequence[str]) -> frozenset[str] | None:
+    """The faces the tiles are read as: the rule set's set under the `--option` items; None for any
+    face. Raises ValueError (one line) on a bad option, or an option given with `--rules any`."""
+    if rules == ANY_FACE:
+        if option_items:
+            raise ValueError(f"--option needs a rule set: give --rules {' or --rules '.join(RULESET_NAMES)}")
+        return None
+    try:
+        return rule_set_faces(rules, option_assignments(option_items))
+    except (OptionError, RulesetError) as error:
+        raise ValueError(str(error)) from None
 
 
 def to_json(loaded: LoadedImage, reading: Reading) -> dict[str, Any]:
@@ -83,12 +106,15 @@ def to_json(loaded: LoadedImage, reading: Reading) -> dict[str, Any]:
     }
 
 
-def with_rules_advice(warning: str, rules: str) -> str:
-    """The reader's question whether the photo is of another rule set's tiles, with how to say so here."""
+def with_rules_advice(warning: str, rules: str, option_items: Sequence[str] = ()) -> str:
+    """The reader's question whether the photo is of another rule set's tiles, with how to say so here
+    (other `--option` values too, where some were given: they may have left the tiles out)."""
     if not warning.endswith(ANOTHER_SET_QUESTION):
         return warning
-    others = " or ".join(f"--rules {name}" for name in RULESET_NAMES if name != rules)
-    return f"{warning} If so, give {others}, here and to python -m scoring."
+    others = [f"--rules {name}" for name in RULESET_NAMES if name != rules]
+    if option_items:
+        others.append("other --option values")
+    return f"{warning} If so, give {' or '.join(others)}, here and to python -m scoring."
 
 
 def _hand_text(hand: dict[str, Any]) -> list[str]:
@@ -145,6 +171,10 @@ def _fail(message: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    try:
+        faces = faces_wanted(args.rules, args.option)
+    except ValueError as error:
+        return _fail(str(error))
     if args.annotate:
         problem = annotate_problem(Path(args.annotate), Path(args.photo))
         if problem:
@@ -157,11 +187,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         reader = TileReader.load(args.models)
     except ModelError as error:
         return _fail(str(error))
-    reading = reader.read(
-        loaded.rgb, loaded.scale, None if args.rules == ANY_FACE else rule_set_faces(args.rules)
-    )
+    reading = reader.read(loaded.rgb, loaded.scale, faces)
     data = to_json(loaded, reading)
-    data["warnings"] = [with_rules_advice(w, args.rules) for w in data["warnings"]]
+    data["warnings"] = [with_rules_advice(w, args.rules, args.option) for w in data["warnings"]]
     if args.annotate:
         groups = reading.layout.groups if reading.layout is not None else ()
         try:

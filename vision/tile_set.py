@@ -7,15 +7,15 @@ likely overall while keeping it is taken instead: an assignment problem over the
 set's copies, solved exactly. A face-down tile (`back`) may appear any number of times.
 
 A rule set's tiles are one such set: a Singapore set holds no `face` or `fly`, a Malaysian one no
-bamboo or characters (`rule_set_faces` takes the rule set's options at their defaults: a Malaysian
-North is read as North even where `north_wind` is off, and the scoring says so). When the user
+bamboo or characters, and one played without the North wind (`north_wind` off) no `N`
+(`rule_set_faces`). When the user
 says which set the photo shows, `within_faces` reads each tile as one of that set's faces only:
 a tile read 0.6 bamboo and 0.3 dots in a Malaysian set is dots.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 
 import numpy as np
 
@@ -30,12 +30,17 @@ COPIES_IN_SET: dict[str, int] = {code: 1 if code in FLOWERS + SEASONS + ANIMALS 
 _FLOOR = 1e-9  # probabilities are floored before the log so a zero never makes a cost infinite
 
 
-def rule_set_faces(rules: str) -> frozenset[str]:
-    """The faces a set of the rule set `rules` holds (RULES.md; its options at their defaults)."""
-    import scoring  # the rule sets live with the scoring; imported here, only where a set is named
+def rule_set_faces(rules: str, options: Mapping[str, object] | None = None) -> frozenset[str]:
+    """The faces a set of the rule set `rules` holds (RULES.md) under `options` (name -> value, the
+    others at the rule set's defaults): a Malaysian set with `north_wind` off holds no `N`. Raises
+    ValueError on an unknown rule set and `scoring.OptionError` on a bad option."""
+    # the rule sets live with the scoring; imported here, only where a set is named
+    import scoring
+    from scoring.options import options_from_mapping
 
     ruleset = scoring.get_ruleset(rules)
-    return frozenset(str(tile) for tile in ruleset.set_tiles(scoring.default_options(rules)))
+    chosen = options_from_mapping(scoring.default_options(rules), options or {})
+    return frozenset(str(tile) for tile in ruleset.set_tiles(chosen))
 
 
 def face_mask(faces: Collection[str] | None) -> np.ndarray:

@@ -271,6 +271,35 @@ def test_a_photo_taken_under_malaysian_rules_is_read_as_that_sets_tiles(
     assert all(r.code not in AS_DOTS for r in app.session_state["base"].rows)
 
 
+def test_a_malaysian_set_without_north_is_read_without_it_and_read_again_when_the_option_changes(
+    app: AppTest, install: Install
+) -> None:
+    winds = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "N", "N"]
+    reader = FakeReader({90: scene(concealed=winds)}, outside={"N": "fly"})
+    install(reader)
+    app.selectbox(key="rules").set_value("malaysian").run()
+    upload(app, photo_bytes())
+    no_problem(app)
+    assert reader.faces_asked[0] is not None and "N" in reader.faces_asked[0]
+    assert [r.code for r in app.session_state["base"].rows[:11]] == winds
+    app.checkbox(key="opt_malaysian_north_wind").uncheck().run()
+    no_problem(app)
+    assert reader.calls == 1  # read again from what the models saw
+    base = app.session_state["base"]
+    assert base.read_as == "malaysian without N" and [r.code for r in base.rows[9:11]] == ["fly", "fly"]
+    said = [t for t in texts(app, "info") if "read again as Malaysian (3 players) tiles without N: " in t]
+    assert len(said) == 1 and "N -> fly (x2)" in said[0], texts(app, "info")
+    assert app.session_state["case_json"]["source"]["read_as"] == "malaysian without N"
+    # a photo taken now is read without North at once
+    upload(app, photo_bytes(shade=30), name="second.jpg")
+    no_problem(app)
+    assert reader.faces_asked[-1] is not None and "N" not in reader.faces_asked[-1]
+    assert "fly" in reader.faces_asked[-1]
+    app.checkbox(key="opt_malaysian_north_wind").check().run()
+    no_problem(app)
+    assert app.session_state["base"].read_as == "malaysian"
+
+
 def test_corrected_tiles_are_read_again_for_another_rule_set_only_when_asked(
     app: AppTest, install: Install
 ) -> None:

@@ -85,6 +85,48 @@ def test_a_photo_is_read_as_singapore_tiles_unless_told_otherwise(
     assert "fly" not in rule_set_faces("singapore") and "1s" in rule_set_faces("singapore")
 
 
+def test_options_of_the_rule_set_shape_its_set(
+    photo_and_models: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `--option` as `python -m scoring` takes it: a Malaysian table without the North wind holds no N
+    photo, models = photo_and_models
+    asked: list[object] = []
+    read = TileReader.read
+
+    def spy(self: TileReader, rgb: np.ndarray, source_scale: float = 1.0, faces: object = None) -> Reading:
+        asked.append(faces)
+        return read(self, rgb, source_scale, faces)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TileReader, "read", spy)
+    given = [str(photo), "--models", str(models), "--rules", "malaysian"]
+    assert main([*given, "--option", "north_wind=false", "--option", "max_tai=8"]) == 0
+    assert main(given) == 0
+    assert asked == [rule_set_faces("malaysian") - {"N"}, rule_set_faces("malaysian")]
+    capsys.readouterr()
+    # the tiles it could not read are named, with every way to say what the set holds
+    assert main([*given, "--option", "north_wind=false"]) == 0
+    (line,) = [w for w in capsys.readouterr().out.splitlines() if "does not hold" in w]
+    assert line.endswith("give --rules singapore or other --option values, here and to python -m scoring.")
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--option", "north_wind=maybe"], "option north_wind must be true or false, got 'maybe'"),
+        (["--option", "nrth=1"], "unknown option 'nrth'"),
+        (["--option", "north_wind"], "--option takes NAME=VALUE, got 'north_wind'"),
+        (["--rules", "any", "--option", "north_wind=false"], "--option needs a rule set"),
+    ],
+)
+def test_a_bad_option_is_one_line_before_any_reading(
+    extra: list[str], said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # refused before the photo or the models are looked at: neither exists here
+    assert main([str(tmp_path / "none.jpg"), "--models", str(tmp_path), "--rules", "malaysian", *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("python -m vision: ") and said in err
+
+
 def test_text(photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
     photo, models = photo_and_models
     assert main([str(photo), "--models", str(models)]) == 0

@@ -16,6 +16,7 @@ from vision.tile_set import (
     copies_allowed,
     face_mask,
     min_cost_assignment,
+    rule_set_faces,
     within_faces,
 )
 
@@ -120,6 +121,18 @@ def test_the_malaysian_faces_here_are_the_scoring_rule_sets() -> None:
 
     ruleset = scoring.get_ruleset("malaysian")
     assert {str(t) for t in ruleset.set_tiles(scoring.default_options("malaysian"))} == MALAYSIAN
+
+
+def test_a_malaysian_set_without_the_north_wind_holds_no_north_and_singapores_set_ignores_it() -> None:
+    from scoring import OptionError
+
+    assert rule_set_faces("malaysian") == MALAYSIAN
+    assert rule_set_faces("malaysian", {"north_wind": False}) == MALAYSIAN - {"N"}
+    assert rule_set_faces("malaysian", {"north_wind": True, "max_tai": 8}) == MALAYSIAN
+    assert rule_set_faces("singapore", {"north_wind": False}) == rule_set_faces("singapore")
+    assert "N" in rule_set_faces("singapore")
+    with pytest.raises(OptionError, match="north_wind"):
+        rule_set_faces("malaysian", {"north_wind": "maybe"})
 
 
 def test_a_tile_read_as_bamboo_in_a_malaysian_set_is_read_as_its_likeliest_dots() -> None:

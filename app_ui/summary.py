@@ -21,7 +21,7 @@ CIRCUMSTANCE_LABELS = {
     "robbing_kong": "Robbing the kong (抢杠)",
     "last_tile": "Last tile of the wall (海底捞月)",
     "heavenly": "Heavenly hand (East, first draw)",
-    "earthly": "Earthly hand (on East's first discard)",
+    "earthly": "Earthly hand (East's first discard; Singapore: or your first draw)",
     "humanly": "Humanly hand",
     "robbing_eighth": "Robbing the eighth flower (七抢一)",
 }

@@ -203,6 +203,17 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
             raise impossible(f"an {name} hand is won by a seat other than East")
     if "humanly" in circ and self_drawn:
         raise impossible(f"a humanly hand is won on a discard, not a self-draw{because}")
+    if "earthly" in circ and self_drawn and not ruleset.earthly_self_drawn:
+        raise impossible(
+            f"an earthly hand is won on the first tile discarded, not a self-draw, under "
+            f"{ruleset.name} rules{because}"
+        )
+    if "earthly" in circ and not self_drawn and context.discarder_wind not in (None, "E"):
+        # the first tile discarded is the dealer's: East discards first
+        raise impossible(
+            f"an earthly hand won on a discard is won on the dealer's first discard, so East is the "
+            f"discarder, not {context.discarder_wind}"
+        )
     first_turn = sorted(circ & {"heavenly", "earthly", "humanly"})
     claimed = exposed_before_win(hand, context.winning_tile, self_drawn)
     if first_turn and claimed:

@@ -88,6 +88,9 @@ class Ruleset:
     reports_points: bool = False
     # False: no pattern reads the prevailing wind (Malaysian: "There is no prevailing-wind fan").
     scores_prevailing_wind: bool = True
+    # An earthly hand may be self-drawn (seeds/001: also a non-dealer's win on the first tile drawn);
+    # False: only on the dealer's first discard (seeds/004: "the first tile discarded by another player").
+    earthly_self_drawn: bool = True
 
     def set_tiles(self, options: Options) -> tuple[Tile, ...]:
         """Every face a set of this rule set holds: its hand tiles and its bonus tiles."""
@@ -269,6 +272,7 @@ MALAYSIAN = Ruleset(
     circumstances=ALL_CIRCUMSTANCES - {"humanly", "robbing_eighth"},
     value_pair=lambda context: frozenset({*DRAGONS, "E", "N", context.seat_wind}),
     reports_points=True,
+    earthly_self_drawn=False,
 )
 
 RULESETS: dict[str, Ruleset] = {ruleset.name: ruleset for ruleset in (SINGAPORE, MALAYSIAN)}

@@ -7,6 +7,7 @@ packages; this file only wires widgets to them (helpers in `app_ui/`).
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import importlib
 import json
@@ -193,13 +194,65 @@ def unsaved_corrections(base: Base) -> bool:
     return any(bool(v) != bool(base.meld_concealed.get(g, False)) for g, v in flags.items())
 
 
-def set_base(base: Base, source_id: str | None, display: tuple[np.ndarray, float] | None) -> None:
-    """Start a new case: new base rows and a fresh tile table (new editor key, so old edits go)."""
+def set_base(
+    base: Base, source_id: str | None, display: tuple[np.ndarray, float] | None, same_hand: bool = False
+) -> None:
+    """Start a new case: new base rows and a fresh tile table (new editor key, so old edits go). A new
+    hand starts with nothing to undo; `same_hand` (the table restarted on the hand) keeps the undo list."""
     st.session_state["base"] = base
     st.session_state["version"] += 1
     st.session_state["loaded_source"] = source_id
     st.session_state["display"] = display
     st.session_state["pending"] = None
+    if not same_hand:
+        st.session_state[UNDO] = []
+
+
+# "Undo the last change": the tile table as it stood before each change to the hand on screen, newest
+# last (an edit in the table, a kong's tick, a way to a win taken, the corrections undone or dropped).
+UNDO = "undo_list"
+UNDO_AT_MOST = 50
+TABLE_SEEN = "table_seen"  # (version, edits, kong flags) as the last run saw them
+
+
+def table_now(base: Base) -> case_mod.TableState:
+    edits = case_mod.normal_edits(copy.deepcopy(current_edits()))
+    return case_mod.TableState(base, edits, meld_concealed_now(base))
+
+
+def remember_for_undo(state: case_mod.TableState) -> None:
+    undo: list[case_mod.TableState] = st.session_state.setdefault(UNDO, [])
+    undo.append(state)
+    del undo[:-UNDO_AT_MOST]
+
+
+def note_table_change() -> None:
+    """Keep the table as it stood before the change the user just made in it (each change is a run):
+    called as a run starts, and as it ends, for the table a run started (a new photo's) to be seen."""
+    now = table_now(st.session_state["base"])
+    seen = st.session_state.get(TABLE_SEEN)
+    version = st.session_state["version"]
+    if seen is not None and seen[0] == version and (seen[1], seen[2]) != (now.edits, now.meld_concealed):
+        remember_for_undo(case_mod.TableState(now.base, seen[1], seen[2]))
+    st.session_state[TABLE_SEEN] = (version, now.edits, now.meld_concealed)
+
+
+def restart_table(base: Base) -> None:
+    """The hand's table started again from `base` (a way taken, corrections undone or dropped by a
+    re-read), the table as it stood kept for "Undo the last change"."""
+    remember_for_undo(table_now(st.session_state["base"]))
+    set_base(base, st.session_state["loaded_source"], st.session_state.get("display"), same_hand=True)
+
+
+def undo_last_change() -> None:
+    """The table as it stood before the last change: its rows, with the edits then standing folded in
+    (Streamlit cannot set a table's edits), and its kong ticks."""
+    state: case_mod.TableState = st.session_state[UNDO].pop()
+    restored = case_mod.fold_edits(state.base, state.edits)
+    set_base(restored, st.session_state["loaded_source"], st.session_state.get("display"), same_hand=True)
+    for group, concealed in state.meld_concealed.items():
+        if bool(concealed) != bool(restored.meld_concealed.get(group, False)):
+            keep(concealed_key(group), bool(concealed))
 
 
 def forget_winning_tile() -> None:
@@ -299,8 +352,13 @@ def read_again_as(base: Base, tile_set: str) -> None:
     except Exception as exc:  # the hand on screen stays; the user can still correct it by hand
         st.session_state["reread_note"] = f"Could not read the tiles again as {label} ({exc})."
         return
-    again = with_reading(dataclasses.replace(base, as_read=None, earlier=()), read, tile_set)
-    set_base(again, st.session_state["loaded_source"], st.session_state.get("display"))
+    again = with_reading(
+        dataclasses.replace(base, as_read=None, earlier=(), ways_closed=False), read, tile_set
+    )
+    if unsaved_corrections(base):
+        restart_table(again)  # the corrections it drops can be brought back
+    else:  # a new reading: the last one's changes are no step back from it
+        set_base(again, st.session_state["loaded_source"], st.session_state.get("display"))
     changed = Counter(case_mod.reread_changes(base.photo_rows, again.rows))
     said = ", ".join(f"{was} -> {now}" + (f" (x{n})" if n > 1 else "") for (was, now), n in changed.items())
     st.session_state["reread_note"] = (
@@ -742,7 +800,7 @@ def win_ways_ui(base: Base) -> None:
         ):
             # The concealed-kong boxes restart with the table too: what they say now is kept.
             taken = case_mod.take_way(base, current_edits(), way, meld_concealed_now(base))
-            set_base(taken, st.session_state["loaded_source"], st.session_state.get("display"))
+            restart_table(taken)
             st.rerun()
 
 
@@ -811,10 +869,16 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
             remember(key)
     # dropping the corrections while the page asks whether a new hand may replace them would read that
     # hand unasked: the question comes first
-    if unsaved_corrections(base) and st.button(
+    buttons = st.container(horizontal=True, gap="small")
+    if st.session_state.get(UNDO) and buttons.button(
+        "Undo the last change", key="undo_last", icon="↩️", disabled=question_waiting()
+    ):
+        undo_last_change()
+        st.rerun()
+    if unsaved_corrections(base) and buttons.button(
         "Undo my corrections", key="undo", disabled=question_waiting()
     ):
-        set_base(base.undone(), st.session_state["loaded_source"], st.session_state.get("display"))
+        restart_table(base.undone())
         st.rerun()
 
 
@@ -1208,6 +1272,7 @@ def download_ui(
 def main() -> None:
     st.set_page_config(page_title="Mahjong tai calculator", page_icon="🀄", layout="centered")
     init_state()
+    note_table_change()
     apply_opened_case()
     st.title("🀄 Mahjong tai calculator")
     st.caption("Snap the winning hand, check the tiles, say how it was won: tai and payouts.")
@@ -1224,6 +1289,7 @@ def main() -> None:
     result_ui(build, data, result, error, option_problems)
     download_ui(data, base, rows, build, result)
     tile_editor_ui(base, build, result)
+    note_table_change()
 
 
 if __name__ == "__main__":

@@ -89,6 +89,9 @@ class Base:
     # the corrections folded into `rows` (theirs and the way's, numbered as the table was) in `earlier`.
     as_read: AsRead | None = None
     earlier: tuple[Mapping[str, Any], ...] = ()
+    # True once a way is taken, or rows added or deleted are folded into `rows`: the ways are offered
+    # no more (their tile numbers no longer hold). Corrections of tiles alone, folded, leave them open.
+    ways_closed: bool = False
     # An opened case's record as it was saved (its `source`, `photo_tiles` and `corrections`): saved
     # again with it, so a case opened and downloaded again keeps its trail to the photo.
     history: Mapping[str, Any] | None = None
@@ -105,12 +108,12 @@ class Base:
     @property
     def open_ways(self) -> tuple[tuple[tuple[int, str], ...], ...]:
         """The ways to a win still on offer: none once one is taken (the table may be renumbered)."""
-        return self.win_ways if self.as_read is None else ()
+        return () if self.ways_closed else self.win_ways
 
     @property
     def notes(self) -> tuple[str, ...]:
         """The reader's warnings as shown now: the offer of ways goes once one is taken."""
-        if self.as_read is None:
+        if not self.ways_closed:
             return self.warnings
         offer = win_ways_line(self.win_ways)
         return tuple(w for w in self.warnings if w != offer)
@@ -120,8 +123,22 @@ class Base:
         if self.as_read is None:
             return self
         return dataclasses.replace(
-            self, rows=self.as_read.rows, meld_concealed=self.as_read.meld_concealed, as_read=None, earlier=()
+            self,
+            rows=self.as_read.rows,
+            meld_concealed=self.as_read.meld_concealed,
+            as_read=None,
+            earlier=(),
+            ways_closed=False,
         )
+
+
+@dataclass(frozen=True)
+class TableState:
+    """The tile table as it stood: its base, the user's edits in it and the kong ticks."""
+
+    base: Base
+    edits: Mapping[str, Any]
+    meld_concealed: Mapping[str, bool]
 
 
 @dataclass(frozen=True)
@@ -301,7 +318,14 @@ def take_way(
         meld_concealed=dict(base.meld_concealed if meld_concealed is None else meld_concealed),
         as_read=base.as_read or AsRead(base.rows, base.meld_concealed),
         earlier=(*base.earlier, *corrections(base.rows, kept), *taken),
+        ways_closed=base.ways_closed or bool(way) or renumbers(edits),
     )
+
+
+def fold_edits(base: Base, edits: Mapping[str, Any] | None) -> Base:
+    """`base` with the table's `edits` folded into its rows and written down in `earlier` (for a table
+    started again with them standing); `base` itself where there are none."""
+    return take_way(base, edits, ()) if has_edits(edits) else base
 
 
 def win_ways_line(ways: Sequence[Sequence[tuple[int, str]]]) -> str | None:
@@ -319,6 +343,21 @@ def win_ways_line(ways: Sequence[Sequence[tuple[int, str]]]) -> str | None:
 
 def way_label(way: Sequence[tuple[int, str]]) -> str:
     return " and ".join(f"#{number} as {code}" for number, code in way)
+
+
+def renumbers(edits: Mapping[str, Any] | None) -> bool:
+    """Whether the edits add or delete rows (folded, the tiles after them are numbered otherwise)."""
+    return bool(edits and (edits.get("added_rows") or edits.get("deleted_rows")))
+
+
+def normal_edits(edits: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A data-editor edit state with its three parts, each given (an untouched table has none)."""
+    edits = edits or {}
+    return {
+        "edited_rows": dict(edits.get("edited_rows") or {}),
+        "added_rows": list(edits.get("added_rows") or []),
+        "deleted_rows": list(edits.get("deleted_rows") or []),
+    }
 
 
 def has_edits(edits: Mapping[str, Any] | None) -> bool:

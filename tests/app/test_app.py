@@ -17,7 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import APP
-from tests.app.fakes import CONCEALED, FakeReader, photo_bytes, scene
+from tests.app.fakes import BONUS, CONCEALED, MELD, FakeReader, photo_bytes, scene
 
 Install = Callable[[FakeReader | None], None]
 
@@ -216,6 +216,87 @@ def test_a_way_to_a_win_is_taken_with_a_button_and_the_users_corrections_stay(
     no_problem(app)
     assert [r.code for r in app.session_state["base"].rows[:11]] == concealed
     assert len([b for b in app.button if b.key and b.key.startswith("way_")]) == 2
+
+
+def codes_now(at: AppTest) -> list[str]:
+    """The hand's tiles as the table shows them now: its rows with the edits standing in it."""
+    from app_ui.case import apply_edits
+
+    edits = at.session_state[f"tiles_{at.session_state['version']}"] or {}
+    return [row.code for row in apply_edits(at.session_state["base"].rows, edits)]
+
+
+def undo_last(at: AppTest) -> AppTest:
+    at.button(key="undo_last").click().run()
+    no_problem(at)
+    return at
+
+
+def test_the_last_change_is_undone_one_step_at_a_time(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    assert not [b for b in app.button if b.key == "undo_last"]  # nothing changed yet
+    read = codes_now(app)
+    first = {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []}
+    edit_tiles(app, first)
+    edit_tiles(app, {**first, "edited_rows": {"0": {"tile": "9m"}, "14": {"tile": "F2"}}})
+    edit_tiles(
+        app, {**first, "edited_rows": {"0": {"tile": "9m"}, "14": {"tile": "F2"}}, "deleted_rows": [13]}
+    )
+    assert codes_now(app) == ["9m", *read[1:13], "F2"]
+    undo_last(app)  # the deleted tile is back, where it was
+    assert codes_now(app) == ["9m", *read[1:14], "F2"]
+    said = [t for t in captions(app) if t.startswith("Your corrections")]
+    assert said == ["Your corrections: #1 1m → 9m; #15 F1 → F2"], said
+    undo_last(app)
+    assert codes_now(app) == ["9m", *read[1:]]
+    undo_last(app)
+    assert codes_now(app) == read
+    assert not [t for t in captions(app) if t.startswith("Your corrections")]
+    assert not [b for b in app.button if b.key in ("undo_last", "undo")]
+    assert any("2 tai" in t for t in texts(app, "success")), result_text(app)
+
+
+def test_undoing_all_corrections_or_a_way_taken_can_be_undone_and_a_new_hand_starts_afresh(
+    app: AppTest, install: Install
+) -> None:
+    from vision.classes import CLASS_INDEX
+
+    concealed = [*CONCEALED[:-1], "5m"]
+    ways = (((10, CLASS_INDEX["2m"]),), ((9, CLASS_INDEX["5m"]),))
+    install(FakeReader({90: scene(concealed=concealed)}, ways=ways))
+    upload(app, photo_bytes())
+    edit_tiles(app, {"edited_rows": {"14": {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
+    version = app.session_state["version"]
+    app.button(key=f"way_{version}_0").click().run()
+    no_problem(app)
+    assert codes_now(app)[10] == "2m" and codes_now(app)[14] == "F2"
+    app.button(key="undo").click().run()  # every correction undone, the way's too
+    no_problem(app)
+    assert codes_now(app) == [*concealed, *MELD, *BONUS]
+    undo_last(app)  # back: the way taken, the F2 kept
+    assert codes_now(app)[10] == "2m" and codes_now(app)[14] == "F2"
+    undo_last(app)  # back before the way: the F2 alone, the ways offered again
+    assert codes_now(app) == [*concealed, *MELD, "F2"]
+    assert len([b for b in app.button if b.key and b.key.startswith("way_")]) == 2
+    upload(app, photo_bytes(shade=30), name="second.jpg")  # asks first: corrections stand
+    app.button(key="pending_replace").click().run()
+    no_problem(app)
+    assert app.session_state["base"].name == "second.jpg"
+    assert not [b for b in app.button if b.key == "undo_last"]
+
+
+def test_a_kongs_tick_is_undone_too(app: AppTest, install: Install) -> None:
+    install(FakeReader({90: scene(meld=["C", "C", "C", "C"])}))
+    upload(app, photo_bytes())
+    key = f"concealed_{app.session_state['version']}_meld_1"
+    assert app.checkbox(key=key).value is False
+    app.checkbox(key=key).check().run()
+    no_problem(app)
+    undo_last(app)
+    key = f"concealed_{app.session_state['version']}_meld_1"
+    assert app.checkbox(key=key).value is False
+    assert not [b for b in app.button if b.key == "undo_last"]
 
 
 def test_upload_without_corrections_replaces_silently(app: AppTest, install: Install) -> None:

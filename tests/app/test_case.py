@@ -397,6 +397,26 @@ def test_a_way_leaves_a_deleted_tile_deleted_and_undo_returns_to_the_reading() -
     assert undone.open_ways == WAYS_BASE.win_ways and undone.notes == WAYS_BASE.warnings
 
 
+def test_edits_folded_into_the_table_keep_the_ways_open_unless_rows_are_added_or_deleted() -> None:
+    assert case.fold_edits(WAYS_BASE, {}) is WAYS_BASE
+    assert case.fold_edits(WAYS_BASE, case.normal_edits(None)) is WAYS_BASE
+    changed = case.fold_edits(WAYS_BASE, {"edited_rows": {"2": {"tile": "P"}}})
+    assert [r.code for r in changed.rows] == ["1m", "2m", "P", "F1"] and changed.photo_rows == BASE
+    assert changed.open_ways == WAYS_BASE.win_ways and changed.notes == WAYS_BASE.warnings
+    assert list(changed.earlier) == [{"action": "change", "tile": 3, "from": "C", "to": "P"}]
+    for renumbered in ({"deleted_rows": [0]}, {"added_rows": [{"tile": "N"}]}):
+        folded = case.fold_edits(WAYS_BASE, renumbered)
+        assert folded.open_ways == () and folded.notes == ("a line",)
+        assert folded.undone().open_ways == WAYS_BASE.win_ways
+    # once closed, folding edits of tiles alone does not open them again
+    assert case.fold_edits(folded, {"edited_rows": {"0": {"tile": "2m"}}}).open_ways == ()
+    assert case.normal_edits({"edited_rows": {"1": {"tile": "P"}}}) == {
+        "edited_rows": {"1": {"tile": "P"}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
+
+
 def test_the_case_json_keeps_the_photo_reading_and_every_correction_after_a_way() -> None:
     taken = case.take_way(WAYS_BASE, {"edited_rows": {"0": {"tile": "4m"}}}, WAYS_BASE.win_ways[0])
     later = {"edited_rows": {"2": {"tile": "F"}}}

@@ -17,6 +17,7 @@ from scoring.api import score_json
 from scoring.errors import MalformedHandError, OptionError, json_object
 from scoring.options import option_assignments
 from scoring.payout import format_amount
+from scoring.rulesets import RULESET_NAMES
 
 
 class _Parser(argparse.ArgumentParser):
@@ -99,8 +100,27 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
 
 
 def _player(share: dict[str, Any]) -> str:
-    """A payout's player: its role, and its seat where known ("discarder (S)")."""
-    return f"{share['role']} ({share['seat']})" if share.get("seat") else str(share["role"])
+    """A payout's player: its role, and its seat where known ("discarder (S)"). The liable player of
+    a pay-all is named so, as the result's message names it (the JSON reports it as `discarder`)."""
+    role = "liable player" if share.get("liable") else str(share["role"])
+    return f"{role} ({share['seat']})" if share.get("seat") else role
+
+
+def other_rules_hint(data: dict[str, Any], result: dict[str, Any]) -> str | None:
+    """Where the hand's tiles are not in its rule set's set but are in another's (a Malaysian reading
+    scored without --rules), the --rules to give."""
+    if result.get("reason") != "tile_not_in_set":
+        return None
+    for name in RULESET_NAMES:
+        if name == result.get("rules"):
+            continue
+        try:
+            again = score_json({**data, "rules": name})
+        except MalformedHandError:
+            continue
+        if again.get("reason") != "tile_not_in_set":
+            return f"Hint: the tiles are all in the {name.capitalize()} set: give --rules {name}."
+    return None
 
 
 def render(result: dict[str, Any]) -> str:
@@ -149,7 +169,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: internal error while scoring: {type(error).__name__}: {error}", file=sys.stderr)
         return 2
     try:
+        hint = None if args.json else other_rules_hint(data, result)
         print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else render(result))
+        if hint:
+            print(hint)
         sys.stdout.flush()
     except BrokenPipeError:
         # the reader of our output went away (`| head`): stop quietly, as other command-line tools do

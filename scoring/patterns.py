@@ -18,7 +18,6 @@ from scoring.tiles import (
     SEASONS,
     SUIT_NAMES,
     TERMINALS,
-    TILE_NAMES,
     WINDS,
     Tile,
     format_hand,
@@ -26,7 +25,7 @@ from scoring.tiles import (
     is_suited,
     rank_of,
 )
-from scoring.view import Hit, Note, View, tile_names
+from scoring.view import Hit, Note, View
 
 Outcome = Hit | Note | None
 PatternTest = Callable[[View], Outcome]
@@ -51,25 +50,25 @@ def is_hand_level(test: PatternTest) -> bool:
 def dragon_pong(v: View) -> Outcome:
     """三元: each pong or kong of a dragon."""
     dragons = tuple(tile for tile in v.pong_tiles if tile in DRAGONS)
-    return Hit(f"pong of {tile_names(dragons)}", len(dragons)) if dragons else None
+    return Hit(v.sets_named(dragons), len(dragons)) if dragons else None
 
 
 def seat_wind_pong(v: View) -> Outcome:
     """门风: pong or kong of the seat wind."""
     wind = v.context.seat_wind
-    return Hit(f"pong of {TILE_NAMES[wind]}, your seat wind") if wind in v.pong_tiles else None
+    return Hit(f"{v.sets_named((wind,))}, your seat wind") if wind in v.pong_tiles else None
 
 
 def prevailing_wind_pong(v: View) -> Outcome:
     """圈风: pong or kong of the prevailing wind."""
     wind = v.context.prevailing_wind
-    return Hit(f"pong of {TILE_NAMES[wind]}, the prevailing wind") if wind in v.pong_tiles else None
+    return Hit(f"{v.sets_named((wind,))}, the prevailing wind") if wind in v.pong_tiles else None
 
 
 def east_north_pong(v: View) -> Outcome:
     """东/北: each pong or kong of East or North wind, for any seat (Malaysian)."""
     winds = tuple(tile for tile in v.pong_tiles if tile in ("E", "N"))
-    return Hit(f"pong of {tile_names(winds)}", len(winds)) if winds else None
+    return Hit(v.sets_named(winds), len(winds)) if winds else None
 
 
 def small_three_dragons(v: View) -> Outcome:

@@ -123,6 +123,13 @@ class View:
         """The tile of each pong or kong."""
         return tuple(group.tile for group in self.sets if group.is_pong)
 
+    def sets_named(self, tiles: tuple[Tile, ...]) -> str:
+        """The hand's pong or kong of each of `tiles`, for reasons: `pong of red dragon, kong of East`."""
+        kongs = {group.tile for group in self.sets if group.kind == "kong"}
+        return ", ".join(
+            f"{'kong' if tile in kongs else 'pong'} of {TILE_NAMES.get(tile, tile)}" for tile in tiles
+        )
+
     @cached_property
     def tiles(self) -> tuple[Tile, ...]:
         """The tiles of the hand proper as read (a fly counted as the tile it stands for)."""
@@ -185,8 +192,3 @@ class View:
     def tiled(self) -> bool:
         """Whether the arrangement reads actual tiles (eight flowers ignores the hand)."""
         return self.arrangement.shape != EIGHT_FLOWERS
-
-
-def tile_names(tiles: tuple[Tile, ...]) -> str:
-    """Readable names of tiles for reasons: `red dragon, East`."""
-    return ", ".join(TILE_NAMES.get(tile, tile) for tile in tiles)

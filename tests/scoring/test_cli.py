@@ -187,3 +187,32 @@ def test_output_cut_short_by_the_reader_is_not_an_error(
     monkeypatch.setattr(sys, "stdout", _ClosedPipe())
     assert main([str(path)]) == 141
     assert capsys.readouterr().err == ""
+
+
+def _text_of(hand: dict[str, object], *args: str) -> tuple[int, str]:
+    done = run_cli("-", *args, stdin=json.dumps(hand))
+    return done.returncode, done.stdout
+
+
+def test_the_liable_player_of_a_pay_all_is_named_so_on_a_self_draw_too() -> None:
+    hand = {**HAND, "seat_wind": "S", "self_drawn": True, "pay_all": True, "discarder_wind": "N"}
+    code, text = _text_of(hand)
+    assert code == 0
+    assert "Payout: winner (S) +12, liable player (N) -12, loser (W) 0, loser (E) 0" in text
+    assert "discarder" not in text
+    _, plain = _text_of({**HAND, "seat_wind": "S", "discarder_wind": "N"})
+    assert "discarder (N) -2" in plain  # no pay-all: the discarder is the discarder
+
+
+def test_tiles_of_another_rule_sets_set_get_the_rules_to_give() -> None:
+    code, text = _text_of({"concealed": "111p fly55p 234p 567p 99p"})
+    assert code == 1 and text.rstrip().endswith(
+        "the tiles are all in the Malaysian set: give --rules malaysian."
+    )
+    code, text = _text_of({"concealed": "111p fly55p 234p 567p 99p"}, "--rules", "malaysian")
+    assert code == 0 and "Hint" not in text
+    # bamboo beside a fly: no set holds both, so no rule set is offered
+    code, text = _text_of({"concealed": "111s fly55p 234p 567p 99p"})
+    assert code == 1 and "fly is not in the Singapore tile set" in text and "Hint" not in text
+    code, text = _text_of({"concealed": "111p fly55p 234p 567p 99p"}, "--json")
+    assert "Hint" not in text and json.loads(text)["reason"] == "tile_not_in_set"

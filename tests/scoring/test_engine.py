@@ -237,3 +237,40 @@ def test_a_limit_row_is_a_limit_hand_and_summed_rows_at_the_cap_are_at_the_limit
     dragons = score_json({"concealed": ["C"] * 3 + ["F"] * 3 + ["P"] * 3 + ["1m", "2m", "3m", "9p", "9p"]})
     assert dragons["message"].startswith("Valid win: limit hand, 5 tai;")
     assert summed["limit"] and dragons["limit"]  # the JSON flag: the score is the cap either way
+
+
+@pytest.mark.parametrize(
+    ("data", "key", "reason"),
+    [
+        (
+            {
+                "concealed": "123m 456p 55p",
+                "melds": [{"kind": "kong", "tiles": "FFFF"}, {"kind": "pong", "tiles": "CCC"}],
+            },
+            "dragon_pong",
+            "pong of red dragon, kong of green dragon",
+        ),
+        (
+            {
+                "concealed": "123m 456p 789s 55p",
+                "seat_wind": "N",
+                "melds": [{"kind": "kong", "tiles": "NNNN", "concealed": True}],
+            },
+            "seat_wind_pong",
+            "kong of North, your seat wind",
+        ),
+        (
+            {
+                "rules": "malaysian",
+                "concealed": "123p 456p 789p 55p",
+                "melds": [{"kind": "kong", "tiles": "EEEE"}],
+            },
+            "east_north_pong",
+            "kong of East",
+        ),
+    ],
+)
+def test_a_kongs_reason_calls_it_a_kong(data: dict[str, object], key: str, reason: str) -> None:
+    result = score_json(data)
+    (pattern,) = [p for p in result["patterns"] if p["key"] == key]
+    assert pattern["reason"] == reason

@@ -651,7 +651,7 @@ def open_case_ui() -> None:
     if uploaded is not None and f"case:{uploaded.file_id}" not in st.session_state["handled"]:
         st.session_state["handled"] = [*st.session_state["handled"], f"case:{uploaded.file_id}"]
         try:
-            opened = case_mod.open_case(uploaded.name, uploaded.getvalue())
+            opened = case_mod.open_case(uploaded.name, uploaded.getvalue(), chosen_rules())
         except case_mod.CaseFileError as exc:
             st.session_state["case_error"] = str(exc)
         else:

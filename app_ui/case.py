@@ -697,12 +697,15 @@ class OpenedCase:
     context: Context
 
 
-def open_case(name: str, data: bytes) -> OpenedCase:
+def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> OpenedCase:
     """Read a case file (the app's download, or any scoring JSON input) back; CaseFileError if it is not one.
+    A file that names no rule set (a hand typed for `python -m scoring`, a photo's reading) opens under
+    `rules_unsaid` (the app's: the sidebar's).
 
     The scoring fields at the top level are what `python -m scoring` replays, so they are what is opened:
     the hand as scored, in its groups, with the rules, options and how it was won."""
     import scoring  # the app's dependency; imported here so the case model stays importable on its own
+    from scoring.api import hand_of
     from scoring.errors import json_object
     from scoring.options import options_from_mapping
 
@@ -716,11 +719,13 @@ def open_case(name: str, data: bytes) -> OpenedCase:
     except UnicodeDecodeError:
         raise CaseFileError(f"{name} is not UTF-8 text") from None
     try:
-        case = json_object(text, name, "a case")
+        # a photo's reading (`python -m vision --json`) or a generated scene opens as its hand, as
+        # `python -m scoring` scores it
+        case = hand_of(json_object(text, name, "a case"))
     except scoring.MalformedHandError as error:
         raise CaseFileError(str(error)) from None  # the message names the file already
     try:
-        rules = case.get("rules", "singapore")
+        rules = case.get("rules", rules_unsaid)
         if not isinstance(rules, str):
             raise scoring.RulesetError(f"rules must be a rule set's name, got {rules!r}")
         ruleset = scoring.get_ruleset(rules)

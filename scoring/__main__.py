@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Any, NoReturn
 
-from scoring.api import score_json
+from scoring.api import hand_of, score_json
 from scoring.errors import MalformedHandError, OptionError, json_object
 from scoring.options import option_assignments
 from scoring.payout import format_amount
@@ -59,19 +59,6 @@ def _read(path: str) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise MalformedHandError(f"{path} is not UTF-8 text") from None
     return hand_of(json_object(text, path, "a hand"))
-
-
-def hand_of(data: dict[str, Any]) -> dict[str, Any]:
-    """The hand in a file: the object itself, or, when it has no `concealed` field, its `hand`: that of
-    `python -m vision --json`'s output (so `python -m vision PHOTO --json | python -m scoring -` scores
-    the photo) or of a generated scene's ground truth (`samples/*.json`), with the scene's `rules` (the
-    game its hand is of) where the hand names none."""
-    if "concealed" not in data and isinstance(data.get("hand"), dict):
-        hand = dict(data["hand"])
-        if "rules" in data and "rules" not in hand:
-            hand["rules"] = data["rules"]
-        return hand
-    return data
 
 
 def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:

@@ -31,6 +31,19 @@ def _meld_tile_outside(data: Mapping[str, Any], tiles: Collection[str]) -> str |
     return None
 
 
+def hand_of(data: dict[str, Any]) -> dict[str, Any]:
+    """The hand in a file: the object itself, or, when it has no `concealed` field, its `hand`: that of
+    `python -m vision --json`'s output (so `python -m vision PHOTO --json | python -m scoring -` scores
+    the photo) or of a generated scene's ground truth (`samples/*.json`), with the scene's `rules` (the
+    game its hand is of) where the hand names none."""
+    if "concealed" not in data and isinstance(data.get("hand"), dict):
+        hand = dict(data["hand"])
+        if "rules" in data and "rules" not in hand:
+            hand["rules"] = data["rules"]
+        return hand
+    return data
+
+
 def score_json(data: dict[str, Any]) -> dict[str, Any]:
     """Score a hand given as the CLI's input JSON; return the output JSON.
 

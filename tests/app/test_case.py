@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,6 +28,8 @@ BASE = (
     TileRow("C", "meld 1", 0.9),
     TileRow("F1", BONUS, 0.9),
 )
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize(
@@ -444,6 +447,37 @@ def _photo_case(edits: dict[str, Any]) -> tuple[dict[str, Any], case.Base]:
     except scoring.MalformedHandError:
         result = None  # the app shows why, and still offers the case for download
     return case.case_json(data, base, rows, edits, result), base
+
+
+def test_a_photos_reading_or_a_scene_opens_as_its_hand_under_the_rule_set_it_names_or_the_apps() -> None:
+    reading = {
+        "image": {"width": 640, "height": 480},
+        "detections": [],
+        "hand": {
+            "concealed": ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "fly", "5p", "5p"],
+            "melds": [{"kind": "kong", "tiles": ["C", "C", "C", "C"], "concealed": True}],
+            "bonus": ["face"],
+        },
+        "warnings": [],
+    }
+    data = json.dumps(reading).encode()
+    opened = case.open_case("reading.json", data, "malaysian")
+    assert opened.rules == "malaysian"
+    assert [(r.code, r.group) for r in opened.base.rows][-6:] == [
+        ("5p", HAND),
+        ("C", "meld 1"),
+        ("C", "meld 1"),
+        ("C", "meld 1"),
+        ("C", "meld 1"),
+        ("face", BONUS),
+    ]
+    assert opened.base.meld_concealed == {"meld 1": True}
+    assert case.open_case("reading.json", data).rules == "singapore"
+    scene = json.loads((ROOT / "samples" / "malaysian.json").read_text())
+    from_scene = case.open_case("malaysian.json", json.dumps(scene).encode(), "singapore")
+    assert from_scene.rules == "malaysian" and len(from_scene.base.rows) > 13
+    with pytest.raises(case.CaseFileError, match="holds no tiles"):
+        case.open_case("empty.json", json.dumps({**reading, "hand": {"concealed": []}}).encode())
 
 
 def test_a_case_opened_and_saved_again_keeps_its_table_and_its_trail_to_the_photo() -> None:

@@ -646,7 +646,9 @@ def _use_typed(typed: Base) -> None:
 def open_case_ui() -> None:
     """Open a case downloaded earlier: its hand, rules, options and how it was won, as it was scored."""
     uploaded = st.file_uploader(
-        "Open a case (the JSON file this app downloads)", type=["json"], key="case_upload"
+        "Open a case (the JSON file this app downloads, or a hand python -m scoring takes)",
+        type=["json"],
+        key="case_upload",
     )
     if uploaded is not None and f"case:{uploaded.file_id}" not in st.session_state["handled"]:
         st.session_state["handled"] = [*st.session_state["handled"], f"case:{uploaded.file_id}"]
@@ -743,8 +745,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
         kinds = {g: m["kind"] for g, m in zip(build.meld_groups, build.hand["melds"], strict=False)}
         st.image(
             annotate_photo(image, scaled, kinds, numbers),
-            caption=f"{base.name}: numbers match the tile table; "
-            "orange boxes with ? are unsure, please check them.",
+            caption=photo_caption(base.name, rows),
             width="stretch",
             output_format="JPEG",
         )  # a PNG of a photo is ~1 MB and 0.3 s to encode; JPEG ~0.15 MB
@@ -770,6 +771,16 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
     if picture is not None:
         st.image(picture, caption="The hand as read (fix it in Check the tiles below)", width="stretch")
     return rows, build, score_hint
+
+
+def photo_caption(name: str, rows: list[TileRow]) -> str:
+    """What the boxes on the photo mean, as far as this photo has any."""
+    boxed = [row for row in rows if row.box is not None]
+    if not boxed:
+        return f"{name}: no tiles found on the photo (add them in Check the tiles below)."
+    if any(row.low_confidence for row in boxed):
+        return f"{name}: numbers match the tile table; orange boxes with ? are unsure, please check them."
+    return f"{name}: numbers match the tile table."
 
 
 def reread_ui(base: Base) -> None:

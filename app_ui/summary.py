@@ -223,7 +223,7 @@ def rules_line(rules: str, options: dict[str, Any]) -> str:
     elif options.get("payout_scheme") == "table":
         parts.append("amounts from the payout table")  # the table's amounts are not in units
     else:
-        parts.append(f"unit {format_amount(float(options.get('unit') or 1))}")
+        parts.append(f"unit {format_amount(float(options.get('unit', 1)))}")
     house = house_rules(rules, options)
     if house:
         parts.append("house rules: " + ", ".join(house))

@@ -45,6 +45,7 @@ def read_melds(text: str) -> list[list[str]]:
             raise ValueError(
                 f"meld {group!r} has {len(tiles)} tile{'s' if len(tiles) != 1 else ''}: "
                 "type each meld's tiles together, e.g. CCC or 456p"
+                + (", a fly among them: CCfly" if "fly" in tiles or "fly" in text.lower() else "")
             )
         melds.append(tiles)
     return melds

@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import APP
 from tests.app.fakes import BONUS, CONCEALED, MELD, FakeReader, photo_bytes, scene
+from vision.detections import Detections
 
 Install = Callable[[FakeReader | None], None]
 
@@ -1180,6 +1181,38 @@ def test_the_copied_summary_is_plain_text(app: AppTest) -> None:
 
 def captions(at: AppTest) -> list[str]:
     return texts(at, "caption")
+
+
+def image_captions(at: AppTest) -> list[str]:
+    """The captions of the pictures on the page (the annotated photo's first)."""
+    return [
+        img.caption for element in at.main.children.values() for img in getattr(element.proto, "imgs", [])
+    ]
+
+
+def test_the_photos_caption_says_what_its_boxes_mean_as_far_as_it_has_any(
+    app: AppTest, install: Install
+) -> None:
+    empty = Detections.from_codes([], [], [])
+    install(FakeReader({90: scene(low=[4]), 30: scene(), 160: empty}))
+    upload(app, photo_bytes(shade=90))
+    assert image_captions(app)[0].endswith("orange boxes with ? are unsure, please check them.")
+    upload(app, photo_bytes(shade=30), name="sure.jpg")
+    assert image_captions(app)[0] == "sure.jpg: numbers match the tile table."
+    upload(app, photo_bytes(shade=160), name="bare.jpg")
+    no_problem(app)
+    assert (
+        image_captions(app)[0] == "bare.jpg: no tiles found on the photo (add them in Check the tiles below)."
+    )
+
+
+def test_the_rules_line_shows_the_unit_as_typed_beside_its_error(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    app.number_input(key="opt_singapore_unit").set_value(0.0).run()
+    no_problem(app)
+    line = [t for t in captions(app) + texts(app, "markdown") if t.startswith("Rules: ")]
+    assert line and "unit 0" in line[0] and "unit 1" not in line[0], line
+    assert any("“Unit” must be positive" in t for t in texts(app, "error")), texts(app, "error")
 
 
 def test_the_photo_says_its_score_and_the_result_says_its_rules(app: AppTest, install: Install) -> None:

@@ -50,6 +50,9 @@ def test_melds_one_a_group_commas_or_spaces() -> None:
 def test_a_meld_typed_apart_is_explained() -> None:
     with pytest.raises(ValueError, match=r"meld 'C' has 1 tile: type each meld's tiles together, e.g. CCC"):
         read_melds("C C C")
+    with pytest.raises(ValueError, match=r"meld .CC. has 2 tiles: .* 456p, a fly among them: CCfly$"):
+        read_melds("CC fly")
+    assert read_melds("CCfly") == [["C", "C", "fly"]]
     with pytest.raises(ValueError, match="meld '12m' has 2 tiles"):
         read_melds("12m")
 

@@ -15,6 +15,7 @@ import os
 import re
 import time
 from collections import Counter
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -363,7 +364,22 @@ def read_again_as(base: Base, tile_set: str) -> None:
     said = ", ".join(f"{was} -> {now}" + (f" (x{n})" if n > 1 else "") for (was, now), n in changed.items())
     st.session_state["reread_note"] = (
         f"The photo's tiles read again as {label}: {said or 'every tile reads as before'}."
+        + follow_winning_tile(base.photo_rows, again.rows)
     )
+
+
+def follow_winning_tile(before: Sequence[TileRow], after: Sequence[TileRow]) -> str:
+    """The winning tile set (or set aside) follows its tiles through a re-read that renames them all
+    (E read as `fly`): the few words saying so, or none."""
+    state = st.session_state
+    for key in ("winning_tile", "winning_tile_wanted"):
+        code = state.get(key)
+        renamed = None if code in (None, NO_WINNING_TILE) else case_mod.renamed_by_reread(code, before, after)
+        # a fly, a face-down or a bonus tile is never the winning tile: that one is set aside as usual
+        if renamed is not None and renamed not in ("fly", "back", *case_mod.BONUS_CODES):
+            state["winning_tile"], state["winning_tile_wanted"] = renamed, None
+            return f" The winning tile follows its tiles: {code} -> {renamed}."
+    return ""
 
 
 def chosen_rules() -> str:

@@ -588,6 +588,15 @@ def reread_changes(before: Sequence[TileRow], after: Sequence[TileRow]) -> list[
     return [(was[row.box], row.code) for row in after if row.box in was and was[row.box] != row.code]
 
 
+def renamed_by_reread(code: str, before: Sequence[TileRow], after: Sequence[TileRow]) -> str | None:
+    """The code every tile read `code` before a re-read is read as after it, where they all agree and
+    no tile reads `code` any more (a winning tile E whose tiles now read `fly`); else None."""
+    now = {after_code for was, after_code in reread_changes(before, after) if was == code}
+    if len(now) != 1 or any(row.code == code for row in after):
+        return None
+    return now.pop()
+
+
 def unsure_tiles(numbered: Sequence[tuple[int | None, TileRow]], in_set: Collection[str]) -> list[str]:
     """The unsure tiles by number, each with the reader's runner-up where the set holds it ("12 (1s or
     F2?)"): a face under Singapore rules is no answer to offer."""

@@ -382,6 +382,36 @@ def test_a_malaysian_set_without_north_is_read_without_it_and_read_again_when_th
     assert app.session_state["base"].read_as == "malaysian"
 
 
+def test_the_winning_tile_follows_its_tiles_through_a_re_read_that_renames_them(
+    app: AppTest, install: Install
+) -> None:
+    # a pair the Malaysian set has not: its two tiles are read as the dots they most look like there
+    pair = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "5s", "5s"]
+    install(FakeReader({90: scene(concealed=pair)}, outside={"5s": "5p"}))
+    upload(app, photo_bytes())
+    app.selectbox(key="winning_tile").set_value("5s").run()
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    assert app.selectbox(key="winning_tile").value == "5p"
+    notes = [t for t in texts(app, "info") if "read again as" in t]
+    assert len(notes) == 1 and notes[0].endswith("The winning tile follows its tiles: 5s -> 5p."), notes
+    assert not any("set aside" in t for t in captions(app))
+    # a tile read as before keeps the winning tile as it is, and no line says otherwise
+    app.selectbox(key="winning_tile").set_value("9p").run()
+    app.selectbox(key="rules").set_value("singapore").run()
+    no_problem(app)
+    assert app.selectbox(key="winning_tile").value == "9p"
+    assert not any("winning tile follows" in t for t in texts(app, "info"))
+    # read as a fly, which is never the winning tile, it is set aside as an edit would set it aside
+    install(FakeReader({30: scene(concealed=pair)}, outside={"5s": "fly"}))
+    upload(app, photo_bytes(shade=30), name="second.jpg")
+    app.selectbox(key="winning_tile").set_value("5s").run()
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    assert app.selectbox(key="winning_tile").value == "(not set)"
+    assert any(t.startswith("Winning tile 5s set aside") for t in captions(app)), captions(app)
+
+
 def test_corrected_tiles_are_read_again_for_another_rule_set_only_when_asked(
     app: AppTest, install: Install
 ) -> None:

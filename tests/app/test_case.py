@@ -449,6 +449,19 @@ def _photo_case(edits: dict[str, Any]) -> tuple[dict[str, Any], case.Base]:
     return case.case_json(data, base, rows, edits, result), base
 
 
+def test_a_code_renamed_by_a_re_read_is_followed_only_where_all_its_tiles_agree() -> None:
+    def rows(*codes: str) -> list[TileRow]:
+        box = [(i * 10.0, 0.0, i * 10.0 + 9, 12.0) for i in range(len(codes))]
+        return [TileRow(code=c, group=HAND, box=b) for c, b in zip(codes, box, strict=True)]
+
+    before = rows("E", "E", "1s", "2p")
+    assert case.renamed_by_reread("E", before, rows("fly", "fly", "1p", "2p")) == "fly"
+    assert case.renamed_by_reread("E", before, rows("fly", "N", "1p", "2p")) is None  # they disagree
+    assert case.renamed_by_reread("E", before, rows("fly", "E", "1p", "2p")) is None  # an E is left
+    assert case.renamed_by_reread("2p", before, rows("fly", "fly", "1p", "2p")) is None  # unchanged
+    assert case.renamed_by_reread("C", before, rows("fly", "fly", "1p", "2p")) is None  # no such tile
+
+
 def test_a_photos_reading_or_a_scene_opens_as_its_hand_under_the_rule_set_it_names_or_the_apps() -> None:
     reading = {
         "image": {"width": 640, "height": 480},

@@ -217,8 +217,15 @@ TABLE_SEEN = "table_seen"  # (version, edits, kong flags) as the last run saw th
 
 
 def table_now(base: Base) -> case_mod.TableState:
+    """The table as it stands: its edits and the kong ticks the user changed from the hand's own (a
+    tick first drawn for a kong an edit made is no change)."""
     edits = case_mod.normal_edits(copy.deepcopy(current_edits()))
-    return case_mod.TableState(base, edits, meld_concealed_now(base))
+    ticks = {
+        group: bool(ticked)
+        for group, ticked in meld_concealed_now(base).items()
+        if bool(ticked) != bool(base.meld_concealed.get(group, False))
+    }
+    return case_mod.TableState(base, edits, ticks)
 
 
 def remember_for_undo(state: case_mod.TableState) -> None:
@@ -247,13 +254,26 @@ def restart_table(base: Base) -> None:
 
 def undo_last_change() -> None:
     """The table as it stood before the last change: its rows, with the edits then standing folded in
-    (Streamlit cannot set a table's edits), and its kong ticks."""
+    (Streamlit cannot set a table's edits), its kong ticks, and the winning tile where a change of the
+    table's moved it (a re-read renames it with its tiles)."""
     state: case_mod.TableState = st.session_state[UNDO].pop()
     restored = case_mod.fold_edits(state.base, state.edits)
     set_base(restored, st.session_state["loaded_source"], st.session_state.get("display"), same_hand=True)
     for group, concealed in state.meld_concealed.items():
         if bool(concealed) != bool(restored.meld_concealed.get(group, False)):
             keep(concealed_key(group), bool(concealed))
+    if state.winning_tile is not None:  # its box is drawn above the table: set on the rerun, before it
+        st.session_state[WINNING_TILE_BACK] = state.winning_tile
+
+
+WINNING_TILE_BACK = "winning_tile_back"
+
+
+def bring_back_winning_tile() -> None:
+    """The winning tile an undone change had moved, set before its box is drawn."""
+    back = st.session_state.pop(WINNING_TILE_BACK, None)
+    if back is not None:
+        st.session_state["winning_tile"], st.session_state["winning_tile_wanted"] = back
 
 
 def forget_winning_tile() -> None:
@@ -377,6 +397,10 @@ def follow_winning_tile(before: Sequence[TileRow], after: Sequence[TileRow]) -> 
         renamed = None if code in (None, NO_WINNING_TILE) else case_mod.renamed_by_reread(code, before, after)
         # a fly, a face-down or a bonus tile is never the winning tile: that one is set aside as usual
         if renamed is not None and renamed not in ("fly", "back", *case_mod.BONUS_CODES):
+            undo = state.get(UNDO)
+            if undo:  # the re-read that dropped corrections is the last change: undoing it undoes this too
+                was = (state.get("winning_tile", NO_WINNING_TILE), state.get("winning_tile_wanted"))
+                undo[-1] = dataclasses.replace(undo[-1], winning_tile=was)
             state["winning_tile"], state["winning_tile_wanted"] = renamed, None
             return f" The winning tile follows its tiles: {code} -> {renamed}."
     return ""
@@ -700,7 +724,9 @@ def apply_opened_case() -> None:
     state = st.session_state
     state["rules"] = opened.rules
     store = state["option_store"].setdefault(opened.rules, {})
-    for spec in option_specs(scoring.Options, scoring.default_options(opened.rules)):
+    # a file naming no rules nor options keeps the sidebar's house rules
+    defaults = scoring.default_options(opened.rules)
+    for spec in option_specs(scoring.Options, defaults) if opened.options_said else []:
         # the store keeps the option's value (a hidden option is sent as stored), the widget its form
         value = opened.options.get(spec.name, spec.default)
         store[spec.name] = value
@@ -761,7 +787,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
         kinds = {g: m["kind"] for g, m in zip(build.meld_groups, build.hand["melds"], strict=False)}
         st.image(
             annotate_photo(image, scaled, kinds, numbers),
-            caption=photo_caption(base.name, rows),
+            caption=photo_caption(base.name, rows, any(row.box is not None for row in base.photo_rows)),
             width="stretch",
             output_format="JPEG",
         )  # a PNG of a photo is ~1 MB and 0.3 s to encode; JPEG ~0.15 MB
@@ -789,11 +815,12 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
     return rows, build, score_hint
 
 
-def photo_caption(name: str, rows: list[TileRow]) -> str:
-    """What the boxes on the photo mean, as far as this photo has any."""
-    boxed = [row for row in rows if row.box is not None]
-    if not boxed:
+def photo_caption(name: str, rows: list[TileRow], found: bool) -> str:
+    """What the boxes on the photo mean, as far as this photo has any (`found`: the reader found tiles;
+    `rows`: the tiles now, the user's edits applied)."""
+    if not found:
         return f"{name}: no tiles found on the photo (add them in Check the tiles below)."
+    boxed = [row for row in rows if row.box is not None]
     if any(row.low_confidence for row in boxed):
         return f"{name}: numbers match the tile table; orange boxes with ? are unsure, please check them."
     return f"{name}: numbers match the tile table."
@@ -1299,6 +1326,7 @@ def download_ui(
 def main() -> None:
     st.set_page_config(page_title="Mahjong tai calculator", page_icon="🀄", layout="centered")
     init_state()
+    bring_back_winning_tile()
     note_table_change()
     apply_opened_case()
     st.title("🀄 Mahjong tai calculator")

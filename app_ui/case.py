@@ -134,11 +134,14 @@ class Base:
 
 @dataclass(frozen=True)
 class TableState:
-    """The tile table as it stood: its base, the user's edits in it and the kong ticks."""
+    """The tile table as it stood: its base, the user's edits in it, the kong ticks they changed from
+    the base's, and, where the change moved the winning tile with its tiles (a re-read), the winning
+    tile (as chosen, and any set aside) to go back to."""
 
     base: Base
     edits: Mapping[str, Any]
     meld_concealed: Mapping[str, bool]
+    winning_tile: tuple[str, str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -704,12 +707,16 @@ class OpenedCase:
     rules: str
     options: Mapping[str, Any]
     context: Context
+    # False for a file naming neither rules nor options (a typed hand, a photo's reading): it opens
+    # under the sidebar's rule set and house rules as they are, not their defaults
+    options_said: bool = True
 
 
 def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> OpenedCase:
     """Read a case file (the app's download, or any scoring JSON input) back; CaseFileError if it is not one.
     A file that names no rule set (a hand typed for `python -m scoring`, a photo's reading) opens under
-    `rules_unsaid` (the app's: the sidebar's).
+    `rules_unsaid` (the app's: the sidebar's), and, naming no options either, with the app's house rules
+    (`options_said` False).
 
     The scoring fields at the top level are what `python -m scoring` replays, so they are what is opened:
     the hand as scored, in its groups, with the rules, options and how it was won."""
@@ -791,7 +798,13 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         meld_concealed=kongs,
         history=_saved_history(case),
     )
-    return OpenedCase(base=base, rules=rules, options=dataclasses.asdict(options), context=context)
+    return OpenedCase(
+        base=base,
+        rules=rules,
+        options=dataclasses.asdict(options),
+        context=context,
+        options_said="rules" in case or "options" in case,
+    )
 
 
 def impossible_count(scoring_in: Mapping[str, Any]) -> str | None:

@@ -39,13 +39,16 @@ def read_tiles(text: str) -> list[str]:
 def read_melds(text: str) -> list[list[str]]:
     """One meld per group; a group of one or two tiles is a meld typed apart (`C C C`)."""
     melds = []
-    for group in _groups(text):
+    groups = _groups(text)
+    for index, group in enumerate(groups):
         tiles = read_tiles(group)
         if len(tiles) < 3:
+            # a fly typed apart from its meld (`CC fly`) is in this group or the next to it
+            beside = " ".join(groups[max(index - 1, 0) : index + 2]).lower()
             raise ValueError(
                 f"meld {group!r} has {len(tiles)} tile{'s' if len(tiles) != 1 else ''}: "
                 "type each meld's tiles together, e.g. CCC or 456p"
-                + (", a fly among them: CCfly" if "fly" in tiles or "fly" in text.lower() else "")
+                + (", a fly among them: CCfly" if "fly" in beside else "")
             )
         melds.append(tiles)
     return melds

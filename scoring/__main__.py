@@ -14,7 +14,7 @@ import sys
 from typing import Any, NoReturn
 
 from scoring.api import hand_of, score_json
-from scoring.errors import MalformedHandError, OptionError, json_object
+from scoring.errors import MalformedHandError, json_object
 from scoring.options import option_assignments
 from scoring.payout import format_amount
 from scoring.rulesets import RULESET_NAMES
@@ -79,10 +79,7 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
         given = data.get("options")
         if given is not None and not isinstance(given, dict):
             raise MalformedHandError(f"options must be an object, got {given!r}")
-        try:
-            data["options"] = dict(given or {}) | option_assignments(args.option)
-        except OptionError as error:
-            raise MalformedHandError(str(error)) from None
+        data["options"] = dict(given or {}) | option_assignments(args.option)  # OptionError is malformed
     return data
 
 
@@ -98,6 +95,8 @@ def other_rules_hint(data: dict[str, Any], result: dict[str, Any]) -> str | None
     scored without --rules), the --rules to give."""
     if result.get("reason") != "tile_not_in_set":
         return None
+    if score_json({**data, "options": {}}).get("reason") != "tile_not_in_set":
+        return None  # an option left the tiles out (north_wind off): the message says which
     for name in RULESET_NAMES:
         if name == result.get("rules"):
             continue

@@ -206,7 +206,7 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
     if "earthly" in circ and self_drawn and not ruleset.earthly_self_drawn:
         raise impossible(
             f"an earthly hand is won on the first tile discarded, not a self-draw, under "
-            f"{ruleset.name} rules{because}"
+            f"{ruleset.name.capitalize()} rules{because}"
         )
     if "earthly" in circ and not self_drawn and context.discarder_wind not in (None, "E"):
         # the first tile discarded is the dealer's: East discards first

@@ -106,13 +106,13 @@ def to_json(loaded: LoadedImage, reading: Reading) -> dict[str, Any]:
     }
 
 
-def with_rules_advice(warning: str, rules: str, option_items: Sequence[str] = ()) -> str:
+def with_rules_advice(warning: str, rules: str, options_left_out: bool = False) -> str:
     """The reader's question whether the photo is of another rule set's tiles, with how to say so here
-    (other `--option` values too, where some were given: they may have left the tiles out)."""
+    (other `--option` values too, where the options left faces out of the rule set's set)."""
     if not warning.endswith(ANOTHER_SET_QUESTION):
         return warning
     others = [f"--rules {name}" for name in RULESET_NAMES if name != rules]
-    if option_items:
+    if options_left_out:
         others.append("other --option values")
     return f"{warning} If so, give {' or '.join(others)}, here and to python -m scoring."
 
@@ -189,7 +189,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(error))
     reading = reader.read(loaded.rgb, loaded.scale, faces)
     data = to_json(loaded, reading)
-    data["warnings"] = [with_rules_advice(w, args.rules, args.option) for w in data["warnings"]]
+    left_out = faces is not None and faces != rule_set_faces(args.rules)
+    data["warnings"] = [with_rules_advice(w, args.rules, left_out) for w in data["warnings"]]
     if args.annotate:
         groups = reading.layout.groups if reading.layout is not None else ()
         try:

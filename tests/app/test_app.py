@@ -300,6 +300,18 @@ def test_a_kongs_tick_is_undone_too(app: AppTest, install: Install) -> None:
     assert not [b for b in app.button if b.key == "undo_last"]
 
 
+def test_an_edit_that_makes_a_kong_is_undone_in_one_step(app: AppTest) -> None:
+    # the kong's "is concealed" box, first drawn after the edit, is no change of the user's
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    read = codes_now(app)
+    edit_tiles(app, {"edited_rows": {}, "added_rows": [{"tile": "C", "group": "meld 1"}], "deleted_rows": []})
+    assert codes_now(app) == [*read, "C"]
+    assert len(app.session_state["undo_list"]) == 1
+    undo_last(app)
+    assert codes_now(app) == read
+    assert not [b for b in app.button if b.key == "undo_last"]
+
+
 def test_upload_without_corrections_replaces_silently(app: AppTest, install: Install) -> None:
     install(FakeReader({90: scene(), 30: scene(bonus=[])}))
     upload(app, photo_bytes(shade=90))
@@ -410,6 +422,28 @@ def test_the_winning_tile_follows_its_tiles_through_a_re_read_that_renames_them(
     no_problem(app)
     assert app.selectbox(key="winning_tile").value == "(not set)"
     assert any(t.startswith("Winning tile 5s set aside") for t in captions(app)), captions(app)
+
+
+def test_undoing_a_re_read_that_dropped_corrections_brings_back_the_winning_tile_it_moved(
+    app: AppTest, install: Install
+) -> None:
+    pair = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "5s", "5s"]
+    install(FakeReader({90: scene(concealed=pair)}, outside={"5s": "5p"}))
+    upload(app, photo_bytes())
+    app.selectbox(key="winning_tile").set_value("5s").run()
+    edit_tiles(app, {"edited_rows": {"14": {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
+    app.selectbox(key="rules").set_value("malaysian").run()
+    app.button(key="read_again").click().run()
+    no_problem(app)
+    assert app.selectbox(key="winning_tile").value == "5p"
+    undo_last(app)  # the corrections, the Singapore reading and the winning tile as they were
+    assert codes_now(app)[9:11] == ["5s", "5s"] and codes_now(app)[14] == "F2"
+    assert app.selectbox(key="winning_tile").value == "5s"
+    # a winning tile the user chose after a change of the table stays through undoing that change
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "1m"}}, "added_rows": [], "deleted_rows": []})
+    app.selectbox(key="winning_tile").set_value("9p").run()
+    undo_last(app)
+    assert codes_now(app)[0] == "1p" and app.selectbox(key="winning_tile").value == "9p"
 
 
 def test_corrected_tiles_are_read_again_for_another_rule_set_only_when_asked(
@@ -1157,6 +1191,28 @@ def test_a_malaysian_case_opens_with_the_options_it_hides(app: AppTest) -> None:
     assert any(t.startswith("**5 fan**") for t in texts(app, "success")), result_text(app)
 
 
+def test_a_photos_reading_opens_under_the_sidebars_rule_set_and_house_rules(app: AppTest) -> None:
+    app.selectbox(key="rules").set_value("malaysian").run()
+    app.checkbox(key="opt_malaysian_north_wind").uncheck().run()
+    app.number_input(key="opt_malaysian_points_per_fan").set_value(50).run()
+    hand: dict[str, Any] = {
+        "concealed": ["1p", "1p", "1p", "2p", "2p", "2p", "3p", "3p", "3p", "9p", "9p"],
+        "melds": [{"kind": "pong", "tiles": ["5p", "5p", "5p"]}],
+    }
+    reading = {"image": {"width": 9, "height": 9}, "detections": [], "hand": hand, "warnings": []}
+    open_case_file(app, json.dumps(reading).encode(), name="reading.json")
+    no_problem(app)
+    assert app.session_state["base"].name == "reading.json"
+    assert app.selectbox(key="rules").value == "malaysian"
+    assert app.checkbox(key="opt_malaysian_north_wind").value is False
+    assert app.number_input(key="opt_malaysian_points_per_fan").value == 50
+    # a file that names its rules is replayed as python -m scoring replays it: its options or the defaults
+    open_case_file(app, json.dumps({**hand, "rules": "malaysian"}).encode(), name="named.json")
+    no_problem(app)
+    assert app.number_input(key="opt_malaysian_points_per_fan").value == 20
+    assert app.checkbox(key="opt_malaysian_north_wind").value is True
+
+
 def test_choices_read_in_words_and_the_malaysian_prevailing_wind_says_it_scores_nothing(app: AppTest) -> None:
     typed_hand(app, "123m 456p 789s 22m", melds="CCC")
     schemes = app.selectbox(key="opt_singapore_payout_scheme").options
@@ -1229,7 +1285,11 @@ def test_the_photos_caption_says_what_its_boxes_mean_as_far_as_it_has_any(
     assert image_captions(app)[0].endswith("orange boxes with ? are unsure, please check them.")
     upload(app, photo_bytes(shade=30), name="sure.jpg")
     assert image_captions(app)[0] == "sure.jpg: numbers match the tile table."
+    # every tile the photo had deleted: its tiles were found, and the numbers still mean the table's
+    edit_tiles(app, {"edited_rows": {}, "added_rows": [], "deleted_rows": list(range(15))})
+    assert image_captions(app)[0] == "sure.jpg: numbers match the tile table."
     upload(app, photo_bytes(shade=160), name="bare.jpg")
+    app.button(key="pending_replace").click().run()
     no_problem(app)
     assert (
         image_captions(app)[0] == "bare.jpg: no tiles found on the photo (add them in Check the tiles below)."

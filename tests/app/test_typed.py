@@ -53,6 +53,8 @@ def test_a_meld_typed_apart_is_explained() -> None:
     with pytest.raises(ValueError, match=r"meld .CC. has 2 tiles: .* 456p, a fly among them: CCfly$"):
         read_melds("CC fly")
     assert read_melds("CCfly") == [["C", "C", "fly"]]
+    with pytest.raises(ValueError, match=r"meld '12m' has 2 tiles: .* e.g. CCC or 456p$"):
+        read_melds("CCfly 456p 12m")  # no fly beside the short meld: no word on flies
     with pytest.raises(ValueError, match="meld '12m' has 2 tiles"):
         read_melds("12m")
 

@@ -214,5 +214,10 @@ def test_tiles_of_another_rule_sets_set_get_the_rules_to_give() -> None:
     # bamboo beside a fly: no set holds both, so no rule set is offered
     code, text = _text_of({"concealed": "111s fly55p 234p 567p 99p"})
     assert code == 1 and "fly is not in the Singapore tile set" in text and "Hint" not in text
+    # an option left the tile out, not the rule set: the message says which, and no rule set is offered
+    code, text = _text_of(
+        {"concealed": "111p 234p 567p 99p NNN"}, "--rules", "malaysian", "--option", "north_wind=false"
+    )
+    assert code == 1 and "(option north_wind is off)" in text and "Hint" not in text
     code, text = _text_of({"concealed": "111p fly55p 234p 567p 99p"}, "--json")
     assert "Hint" not in text and json.loads(text)["reason"] == "tile_not_in_set"

@@ -107,6 +107,10 @@ def test_options_of_the_rule_set_shape_its_set(
     assert main([*given, "--option", "north_wind=false"]) == 0
     (line,) = [w for w in capsys.readouterr().out.splitlines() if "does not hold" in w]
     assert line.endswith("give --rules singapore or other --option values, here and to python -m scoring.")
+    # an option that leaves the set as it is is no answer to offer
+    assert main([*given, "--option", "max_tai=8"]) == 0
+    (line,) = [w for w in capsys.readouterr().out.splitlines() if "does not hold" in w]
+    assert line.endswith("If so, give --rules singapore, here and to python -m scoring.")
 
 
 @pytest.mark.parametrize(

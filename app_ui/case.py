@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vision.classes import BONUS_CODES, CLASSES
+from vision.detections import UNSURE_BELOW
 
 HAND = "hand"
 BONUS = "bonus"
@@ -25,8 +26,8 @@ MELD_GROUPS: tuple[str, ...] = tuple(f"meld {k}" for k in range(1, MAX_MELDS + 1
 GROUPS: tuple[str, ...] = (HAND, *MELD_GROUPS, BONUS, IGNORE)
 # Every tile code a user can pick; `back` is kept so a face-down kong tile read from a photo stays valid.
 TILE_CODES: tuple[str, ...] = CLASSES
-# Below this detector confidence a tile is flagged for the user to check.
-LOW_CONFIDENCE = 0.5
+# Below this confidence (box score x reading probability) a tile is flagged for the user to check.
+LOW_CONFIDENCE = UNSURE_BELOW
 WINDS: tuple[str, ...] = ("E", "S", "W", "N")
 
 

@@ -8,13 +8,12 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.detections import Detections
+from vision.detections import UNSURE_BELOW, Detections
 
 # RGB colours. Tiles: green when sure, orange when not; groups by kind.
 SURE = (40, 200, 40)
 UNSURE = (255, 140, 0)
 NO_TILE = (160, 160, 160)  # boxes the classifier judged to hold no tile (left out of the reading)
-SURE_ABOVE = 0.6
 GROUP_COLOURS: dict[str, tuple[int, int, int]] = {
     "concealed": (30, 120, 255),
     "meld": (200, 40, 200),
@@ -79,7 +78,7 @@ def annotate(
         _label(out, "no tile", x1, y1, NO_TILE, font * 0.8)
     for code, conf, box in zip(detections.codes, detections.confidence, detections.xyxy, strict=True):
         x1, y1, x2, y2 = (round(float(v) * scale) for v in box)
-        colour = SURE if conf >= SURE_ABOVE else UNSURE
+        colour = SURE if conf >= UNSURE_BELOW else UNSURE
         cv2.rectangle(out, (x1, y1), (x2, y2), colour, line)
         _label(out, f"{code} {conf:.2f}", x1, y1, colour, font)
     return out

@@ -48,6 +48,7 @@ from vision.bench_match import (
 )
 from vision.bench_stages import bench_stages, format_stages
 from vision.box_filters import long_short_sides
+from vision.detections import UNSURE_BELOW
 from vision.imageio import ImageError, read_image
 from vision.pipeline import Reading, TileReader
 from vision.sidecar import ModelError
@@ -83,6 +84,9 @@ class Summary:
     confusions: list[tuple[str, str, int]]
     stages_median_ms: dict[str, float]
     errors: int
+    # The unsure marks (tiles read under UNSURE_BELOW): (marked, misread boxes marked, misread boxes)
+    # over the set, where its boxes are matched one to one (synthetic scenes)
+    marks: tuple[int, int, int] | None = None
 
 
 def summarise(name: str, results: Sequence[PhotoResult]) -> Summary:
@@ -92,6 +96,16 @@ def summarise(name: str, results: Sequence[PhotoResult]) -> Summary:
         confusions.update(r.counts.confusions)
     latencies = sorted(r.latency_ms for r in results if r.error is None)
     hands = [r.hand_exact for r in results if r.hand_exact is not None]
+    counted = [r.counts for r in results if r.counts.marked is not None]
+    marks = (
+        (
+            sum(c.marked or 0 for c in counted),
+            sum(c.extra_marked or 0 for c in counted),
+            sum(c.extra for c in counted),
+        )
+        if counted
+        else None
+    )
     return Summary(
         name=name,
         photos=len(results),
@@ -105,6 +119,7 @@ def summarise(name: str, results: Sequence[PhotoResult]) -> Summary:
         latency_p90_ms=float(np.percentile(latencies, 90)) if latencies else 0.0,
         confusions=[(t, p, n) for (t, p), n in confusions.most_common(10)],
         errors=sum(r.error is not None for r in results),
+        marks=marks,
         stages_median_ms={
             stage: round(statistics.median(r.stages_ms[stage] for r in results if stage in r.stages_ms), 1)
             for stage in dict.fromkeys(k for r in results for k in r.stages_ms)
@@ -350,6 +365,13 @@ def format_summary(summary: Summary) -> str:
     if summary.confusions:
         pairs = ", ".join(f"{t}->{p} x{n}" for t, p, n in summary.confusions)
         lines.append(f"  confusions (true -> read): {pairs}")
+    if summary.marks is not None:
+        marked, caught, misread = summary.marks
+        per_photo = marked / max(summary.photos, 1)
+        lines.append(
+            f"  unsure marks (confidence under {UNSURE_BELOW}): {per_photo:.1f} a photo, "
+            f"on {caught} of the {misread} misread boxes ({caught / max(misread, 1):.0%})"
+        )
     return "\n".join(lines)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.detections import UNSURE_BELOW
 from vision.layout import Layout
 from vision.layout_check import expected_hand, found_hand
 
@@ -26,6 +27,10 @@ class TileCounts:
     extra: int  # false positives: read where there is no such tile
     missed: int  # false negatives: true tiles not read right
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    # The boxes marked unsure (confidence under UNSURE_BELOW), and how many of the `extra` (misread)
+    # boxes are among them; None where boxes are not matched one to one (a real photo's rows).
+    marked: int | None = None
+    extra_marked: int | None = None
 
     @property
     def exact(self) -> bool:
@@ -78,15 +83,22 @@ def match_boxes(
     """Greedy one-to-one matching, most confident prediction first, to the best free true box."""
     right = 0
     confusions: Counter[tuple[str, str]] = Counter()
+    unsure = np.asarray(pred_conf, np.float64) < UNSURE_BELOW
+    extra_marked = 0
     for p, t in enumerate(matched_truth(pred_xyxy, pred_conf, true_xyxy, iou)):
-        if t < 0:
-            continue
-        if pred_codes[p] == true_codes[t]:
+        if t >= 0 and pred_codes[p] == true_codes[t]:
             right += 1
-        else:
+            continue
+        extra_marked += int(unsure[p])
+        if t >= 0:
             confusions[(true_codes[t], pred_codes[p])] += 1
     return TileCounts(
-        right=right, extra=len(pred_codes) - right, missed=len(true_codes) - right, confusions=confusions
+        right=right,
+        extra=len(pred_codes) - right,
+        missed=len(true_codes) - right,
+        confusions=confusions,
+        marked=int(unsure.sum()),
+        extra_marked=extra_marked,
     )
 
 

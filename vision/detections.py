@@ -10,6 +10,12 @@ import numpy as np
 
 from vision.classes import CLASS_INDEX, CLASSES
 
+# A tile read with a confidence (its box's score times its reading's probability) under this is marked
+# unsure for the user to check (the app's orange boxes, `--annotate`'s). Stage 47, chosen on 150 fresh
+# scenes of the training styles (seed 4702): 0.5 marked 3.5 tiles a photo holding 67% of the misread
+# boxes, 0.6 4.4 holding 76% (`python -m vision.bench` prints both figures for its sets).
+UNSURE_BELOW = 0.6
+
 
 @dataclass(frozen=True)
 class Detections:

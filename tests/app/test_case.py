@@ -449,6 +449,15 @@ def _photo_case(edits: dict[str, Any]) -> tuple[dict[str, Any], case.Base]:
     return case.case_json(data, base, rows, edits, result), base
 
 
+def test_a_tile_is_marked_unsure_below_the_readers_own_mark() -> None:
+    from vision.detections import UNSURE_BELOW
+
+    assert case.LOW_CONFIDENCE == UNSURE_BELOW == 0.6  # the app marks what --annotate draws orange
+    assert TileRow(code="1m", group=HAND, confidence=0.55).low_confidence
+    assert not TileRow(code="1m", group=HAND, confidence=0.6).low_confidence
+    assert not TileRow(code="1m", group=HAND).low_confidence  # a typed tile is the user's own
+
+
 def test_a_code_renamed_by_a_re_read_is_followed_only_where_all_its_tiles_agree() -> None:
     def rows(*codes: str) -> list[TileRow]:
         box = [(i * 10.0, 0.0, i * 10.0 + 9, 12.0) for i in range(len(codes))]

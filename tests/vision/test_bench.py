@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from pathlib import Path
@@ -75,7 +76,29 @@ def test_match_boxes(
         np.array([b for _, b in true], np.float32).reshape(-1, 4),
         [c for c, _ in true],
     )
-    assert counts == expected
+    assert counts == dataclasses.replace(expected, marked=0, extra_marked=0)  # all read at 0.9: none unsure
+
+
+def test_the_unsure_marks_count_the_misread_boxes_among_them() -> None:
+    # read: 1m right and sure, 2m right but unsure, 3m misread and unsure, 4m misread and sure, a box on
+    # no tile unsure
+    boxes = [[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10], [60, 0, 70, 10], [80, 0, 90, 10]]
+    counts = match_boxes(
+        np.array(boxes, np.float32),
+        ["1m", "2m", "3m", "4m", "5m"],
+        [0.9, 0.5, 0.3, 0.95, 0.2],
+        np.array(boxes[:4], np.float32),
+        ["1m", "2m", "9m", "8m"],
+    )
+    assert (counts.right, counts.extra, counts.marked, counts.extra_marked) == (2, 3, 3, 2)
+    summary = summarise("s", [PhotoResult("a", counts, None, 1.0), PhotoResult("b", counts, None, 1.0)])
+    assert summary.marks == (6, 4, 6)
+    assert "unsure marks (confidence under 0.6): 3.0 a photo, on 4 of the 6 misread boxes (67%)" in (
+        format_summary(summary)
+    )
+    # a real photo's rows match no box one to one: no marks said
+    rows_only = TileCounts(3, 0, 0)
+    assert summarise("r", [PhotoResult("a", rows_only, None, 1.0)]).marks is None
 
 
 @pytest.mark.parametrize(

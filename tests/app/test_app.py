@@ -169,15 +169,21 @@ def test_new_upload_asks_before_discarding_corrections(app: AppTest, install: In
     assert all(r.code != "F1" for r in app.session_state["base"].rows)
 
 
-def test_a_way_to_a_win_is_taken_with_a_button_and_the_users_corrections_stay(
-    app: AppTest, install: Install
-) -> None:
+def install_two_ways(install: Install) -> list[str]:
+    """A reader whose photo's last concealed tile reads 5m: the hand wins with it as 2m, or with the
+    2m before it as 5m (two ways offered); returns the concealed tiles as read."""
     from vision.classes import CLASS_INDEX
 
-    # the last concealed tile read as 5m: the hand wins with it as 2m, or with the 2m before it as 5m
     concealed = [*CONCEALED[:-1], "5m"]
     ways = (((10, CLASS_INDEX["2m"]),), ((9, CLASS_INDEX["5m"]),))
     install(FakeReader({90: scene(concealed=concealed)}, ways=ways))
+    return concealed
+
+
+def test_a_way_to_a_win_is_taken_with_a_button_and_the_users_corrections_stay(
+    app: AppTest, install: Install
+) -> None:
+    concealed = install_two_ways(install)
     upload(app, photo_bytes())
     no_problem(app)
     version = app.session_state["version"]
@@ -261,11 +267,7 @@ def test_the_last_change_is_undone_one_step_at_a_time(app: AppTest, install: Ins
 def test_undoing_all_corrections_or_a_way_taken_can_be_undone_and_a_new_hand_starts_afresh(
     app: AppTest, install: Install
 ) -> None:
-    from vision.classes import CLASS_INDEX
-
-    concealed = [*CONCEALED[:-1], "5m"]
-    ways = (((10, CLASS_INDEX["2m"]),), ((9, CLASS_INDEX["5m"]),))
-    install(FakeReader({90: scene(concealed=concealed)}, ways=ways))
+    concealed = install_two_ways(install)
     upload(app, photo_bytes())
     edit_tiles(app, {"edited_rows": {"14": {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
     version = app.session_state["version"]
@@ -394,14 +396,20 @@ def test_a_malaysian_set_without_north_is_read_without_it_and_read_again_when_th
     assert app.session_state["base"].read_as == "malaysian"
 
 
-def test_the_winning_tile_follows_its_tiles_through_a_re_read_that_renames_them(
-    app: AppTest, install: Install
-) -> None:
-    # a pair the Malaysian set has not: its two tiles are read as the dots they most look like there
+def photo_won_on_bamboo(app: AppTest, install: Install) -> list[str]:
+    """A photo whose hand holds a pair the Malaysian set has not (5s, read as the 5p it most looks like
+    there), won on that tile; returns the concealed tiles as read under Singapore rules."""
     pair = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "5s", "5s"]
     install(FakeReader({90: scene(concealed=pair)}, outside={"5s": "5p"}))
     upload(app, photo_bytes())
     app.selectbox(key="winning_tile").set_value("5s").run()
+    return pair
+
+
+def test_the_winning_tile_follows_its_tiles_through_a_re_read_that_renames_them(
+    app: AppTest, install: Install
+) -> None:
+    pair = photo_won_on_bamboo(app, install)
     app.selectbox(key="rules").set_value("malaysian").run()
     no_problem(app)
     assert app.selectbox(key="winning_tile").value == "5p"
@@ -427,10 +435,7 @@ def test_the_winning_tile_follows_its_tiles_through_a_re_read_that_renames_them(
 def test_undoing_a_re_read_that_dropped_corrections_brings_back_the_winning_tile_it_moved(
     app: AppTest, install: Install
 ) -> None:
-    pair = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "5s", "5s"]
-    install(FakeReader({90: scene(concealed=pair)}, outside={"5s": "5p"}))
-    upload(app, photo_bytes())
-    app.selectbox(key="winning_tile").set_value("5s").run()
+    photo_won_on_bamboo(app, install)
     edit_tiles(app, {"edited_rows": {"14": {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
     app.selectbox(key="rules").set_value("malaysian").run()
     app.button(key="read_again").click().run()

@@ -66,11 +66,9 @@ def test_rules_read_each_tile_as_one_of_that_rule_sets_tiles(
         assert [d["code"] for d in json.loads(capsys.readouterr().out)["detections"]] == ["1m", "1p", "1s"]
 
 
-def test_a_photo_is_read_as_singapore_tiles_unless_told_otherwise(
-    photo_and_models: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # as `python -m scoring` scores it: a face or fly is no Singapore tile
-    photo, models = photo_and_models
+@pytest.fixture
+def faces_asked(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The faces each `TileReader.read` was asked to read the tiles as, in order."""
     asked: list[object] = []
     read = TileReader.read
 
@@ -79,29 +77,29 @@ def test_a_photo_is_read_as_singapore_tiles_unless_told_otherwise(
         return read(self, rgb, source_scale, faces)  # type: ignore[arg-type]
 
     monkeypatch.setattr(TileReader, "read", spy)
+    return asked
+
+
+def test_a_photo_is_read_as_singapore_tiles_unless_told_otherwise(
+    photo_and_models: tuple[Path, Path], faces_asked: list[object]
+) -> None:
+    # as `python -m scoring` scores it: a face or fly is no Singapore tile
+    photo, models = photo_and_models
     assert main([str(photo), "--json", "--models", str(models)]) == 0
     assert main([str(photo), "--json", "--models", str(models), "--rules", "any"]) == 0
-    assert asked == [rule_set_faces("singapore"), None]
+    assert faces_asked == [rule_set_faces("singapore"), None]
     assert "fly" not in rule_set_faces("singapore") and "1s" in rule_set_faces("singapore")
 
 
 def test_options_of_the_rule_set_shape_its_set(
-    photo_and_models: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    photo_and_models: tuple[Path, Path], faces_asked: list[object], capsys: pytest.CaptureFixture[str]
 ) -> None:
     # `--option` as `python -m scoring` takes it: a Malaysian table without the North wind holds no N
     photo, models = photo_and_models
-    asked: list[object] = []
-    read = TileReader.read
-
-    def spy(self: TileReader, rgb: np.ndarray, source_scale: float = 1.0, faces: object = None) -> Reading:
-        asked.append(faces)
-        return read(self, rgb, source_scale, faces)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(TileReader, "read", spy)
     given = [str(photo), "--models", str(models), "--rules", "malaysian"]
     assert main([*given, "--option", "north_wind=false", "--option", "max_tai=8"]) == 0
     assert main(given) == 0
-    assert asked == [rule_set_faces("malaysian") - {"N"}, rule_set_faces("malaysian")]
+    assert faces_asked == [rule_set_faces("malaysian") - {"N"}, rule_set_faces("malaysian")]
     capsys.readouterr()
     # the tiles it could not read are named, with every way to say what the set holds
     assert main([*given, "--option", "north_wind=false"]) == 0

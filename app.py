@@ -47,6 +47,7 @@ from app_ui.summary import (
     amount_text,
     circumstance_label,
     corrections_line,
+    corrections_so_far,
     idle_bonus_note,
     instant_line,
     invalid_message,
@@ -376,21 +377,23 @@ def read_again_as(base: Base, tile_set: str) -> None:
     again = with_reading(
         dataclasses.replace(base, as_read=None, earlier=(), ways_closed=False), read, tile_set
     )
-    if unsaved_corrections(base):
+    dropped = unsaved_corrections(base)
+    if dropped:
         restart_table(again)  # the corrections it drops can be brought back
-    else:  # a new reading: the last one's changes are no step back from it
-        set_base(again, st.session_state["loaded_source"], st.session_state.get("display"))
+    else:  # the steps back stay: each brings back the table as read then, for its set
+        set_base(again, st.session_state["loaded_source"], st.session_state.get("display"), same_hand=True)
     changed = Counter(case_mod.reread_changes(base.photo_rows, again.rows))
     said = ", ".join(f"{was} -> {now}" + (f" (x{n})" if n > 1 else "") for (was, now), n in changed.items())
     st.session_state["reread_note"] = (
         f"The photo's tiles read again as {label}: {said or 'every tile reads as before'}."
-        + follow_winning_tile(base.photo_rows, again.rows)
+        + follow_winning_tile(base.photo_rows, again.rows, dropped)
     )
 
 
-def follow_winning_tile(before: Sequence[TileRow], after: Sequence[TileRow]) -> str:
+def follow_winning_tile(before: Sequence[TileRow], after: Sequence[TileRow], undoable: bool) -> str:
     """The winning tile set (or set aside) follows its tiles through a re-read that renames them all
-    (E read as `fly`): the few words saying so, or none."""
+    (E read as `fly`): the few words saying so, or none. `undoable`: the re-read is the undo list's
+    last step (it dropped corrections), which then brings back the winning tile too."""
     state = st.session_state
     for key in ("winning_tile", "winning_tile_wanted"):
         code = state.get(key)
@@ -398,7 +401,7 @@ def follow_winning_tile(before: Sequence[TileRow], after: Sequence[TileRow]) -> 
         # a fly, a face-down or a bonus tile is never the winning tile: that one is set aside as usual
         if renamed is not None and renamed not in ("fly", "back", *case_mod.BONUS_CODES):
             undo = state.get(UNDO)
-            if undo:  # the re-read that dropped corrections is the last change: undoing it undoes this too
+            if undoable and undo:
                 was = (state.get("winning_tile", NO_WINNING_TILE), state.get("winning_tile_wanted"))
                 undo[-1] = dataclasses.replace(undo[-1], winning_tile=was)
             state["winning_tile"], state["winning_tile_wanted"] = renamed, None
@@ -724,7 +727,7 @@ def apply_opened_case() -> None:
     state = st.session_state
     state["rules"] = opened.rules
     store = state["option_store"].setdefault(opened.rules, {})
-    # a file naming no rules nor options keeps the sidebar's house rules
+    # a file naming no options keeps the sidebar's house rules for its rule set
     defaults = scoring.default_options(opened.rules)
     for spec in option_specs(scoring.Options, defaults) if opened.options_said else []:
         # the store keeps the option's value (a hidden option is sent as stored), the widget its form
@@ -876,7 +879,8 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
         st.caption(saved)
     # the corrections folded into the table when a way to a win was taken come first
     kongs = case_mod.kong_corrections(build, base.meld_concealed)
-    changed = corrections_line([*map(dict, base.earlier), *case_mod.corrections(base.rows, edits), *kongs])
+    now = [*case_mod.corrections(base.rows, edits), *kongs]
+    changed = corrections_line(corrections_so_far(list(map(dict, base.earlier)), now))
     if changed:
         st.caption(changed)
     if case_mod.blank_added_rows(edits):

@@ -708,15 +708,15 @@ class OpenedCase:
     rules: str
     options: Mapping[str, Any]
     context: Context
-    # False for a file naming neither rules nor options (a typed hand, a photo's reading): it opens
-    # under the sidebar's rule set and house rules as they are, not their defaults
+    # False for a file naming no options (a typed hand, a photo's reading, a scene): it opens with the
+    # sidebar's house rules as they are, not the rule set's defaults
     options_said: bool = True
 
 
 def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> OpenedCase:
     """Read a case file (the app's download, or any scoring JSON input) back; CaseFileError if it is not one.
     A file that names no rule set (a hand typed for `python -m scoring`, a photo's reading) opens under
-    `rules_unsaid` (the app's: the sidebar's), and, naming no options either, with the app's house rules
+    `rules_unsaid` (the app's: the sidebar's); one that names no options, with the app's house rules
     (`options_said` False).
 
     The scoring fields at the top level are what `python -m scoring` replays, so they are what is opened:
@@ -804,7 +804,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         rules=rules,
         options=dataclasses.asdict(options),
         context=context,
-        options_said="rules" in case or "options" in case,
+        options_said="options" in case,
     )
 
 

@@ -244,5 +244,25 @@ def corrections_line(changes: list[dict[str, Any]], heading: str = "Your correct
             f"{c['group']} ({c['code']} kong) set {'concealed' if c['concealed'] else 'exposed'}"
         ),
     }
-    said = [words[c["action"]](c) for c in changes if c.get("action") in words]
+    said: list[str] = []
+    renumbered = False
+    for change in changes:
+        if change.get("action") == RENUMBERED:
+            renumbered = bool(said)
+        elif change.get("action") in words:
+            prefix = "then, numbered as the table is now, " if renumbered else ""
+            said.append(prefix + words[change["action"]](change))
+            renumbered = False
     return f"{heading}: " + "; ".join(said) if said else None
+
+
+# Marks, in a list of corrections, where the table was numbered afresh (rows added or deleted were
+# folded in): the numbers after it are the table's as it is now, those before it as it was then.
+RENUMBERED = "renumbered"
+
+
+def corrections_so_far(earlier: list[dict[str, Any]], now: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The corrections folded into the table (`earlier`) and those in it `now`, with the mark where the
+    folded ones added or deleted rows (the table was numbered afresh since)."""
+    afresh = any(change.get("action") in ("add", "delete") for change in earlier)
+    return [*earlier, *([{"action": RENUMBERED}] if afresh and now else []), *now]

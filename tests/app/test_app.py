@@ -451,6 +451,27 @@ def test_undoing_a_re_read_that_dropped_corrections_brings_back_the_winning_tile
     assert codes_now(app)[0] == "1p" and app.selectbox(key="winning_tile").value == "9p"
 
 
+def test_corrections_undone_while_read_as_another_set_come_back_with_one_step(
+    app: AppTest, install: Install
+) -> None:
+    install(FakeReader(outside=AS_DOTS))
+    upload(app, photo_bytes())
+    first = {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []}
+    edit_tiles(app, first)
+    edit_tiles(app, {**first, "edited_rows": {"0": {"tile": "9m"}, "14": {"tile": "F2"}}})
+    app.selectbox(key="rules").set_value("malaysian").run()  # the corrections stay, read as Singapore's
+    assert app.session_state["base"].read_as == "singapore"
+    app.button(key="undo").click().run()  # no corrections left: the tiles are read again as Malaysian
+    no_problem(app)
+    assert app.session_state["base"].read_as == "malaysian" and codes_now(app)[0] == "1p"
+    undo_last(app)  # the corrections back, on the tiles as they were read then, with the offer to re-read
+    base = app.session_state["base"]
+    assert base.read_as == "singapore" and codes_now(app)[0] == "9m" and codes_now(app)[14] == "F2"
+    assert [b for b in app.button if b.key == "read_again"]
+    undo_last(app)
+    assert codes_now(app)[0] == "9m" and codes_now(app)[14] == "F1"
+
+
 def test_corrected_tiles_are_read_again_for_another_rule_set_only_when_asked(
     app: AppTest, install: Install
 ) -> None:
@@ -1211,10 +1232,16 @@ def test_a_photos_reading_opens_under_the_sidebars_rule_set_and_house_rules(app:
     assert app.selectbox(key="rules").value == "malaysian"
     assert app.checkbox(key="opt_malaysian_north_wind").value is False
     assert app.number_input(key="opt_malaysian_points_per_fan").value == 50
-    # a file that names its rules is replayed as python -m scoring replays it: its options or the defaults
+    # a scene names its rules but no options: the sidebar's house rules stay
     open_case_file(app, json.dumps({**hand, "rules": "malaysian"}).encode(), name="named.json")
     no_problem(app)
-    assert app.number_input(key="opt_malaysian_points_per_fan").value == 20
+    assert app.number_input(key="opt_malaysian_points_per_fan").value == 50
+    assert app.checkbox(key="opt_malaysian_north_wind").value is False
+    # a case that names its options opens with them, the others at the rule set's defaults
+    named = {**hand, "rules": "malaysian", "options": {"points_per_fan": 30}}
+    open_case_file(app, json.dumps(named).encode(), name="case.json")
+    no_problem(app)
+    assert app.number_input(key="opt_malaysian_points_per_fan").value == 30
     assert app.checkbox(key="opt_malaysian_north_wind").value is True
 
 

@@ -449,6 +449,22 @@ def _photo_case(edits: dict[str, Any]) -> tuple[dict[str, Any], case.Base]:
     return case.case_json(data, base, rows, edits, result), base
 
 
+def test_the_corrections_line_says_where_the_table_was_numbered_afresh() -> None:
+    from app_ui.summary import corrections_line, corrections_so_far
+
+    deleted = [
+        {"action": "change", "tile": 1, "from": "5s", "to": "5p"},
+        {"action": "delete", "tile": 3, "code": "5s"},
+    ]
+    now = [{"action": "change", "tile": 3, "from": "2s", "to": "9s"}]
+    assert corrections_line(corrections_so_far(deleted, now)) == (
+        "Your corrections: #1 5s → 5p; #3 5s deleted; then, numbered as the table is now, #3 2s → 9s"
+    )
+    changed = deleted[:1]  # tiles changed alone keep the numbers: no mark
+    assert corrections_line(corrections_so_far(changed, now)) == "Your corrections: #1 5s → 5p; #3 2s → 9s"
+    assert corrections_so_far(deleted, []) == deleted  # nothing after the fold: nothing to mark
+
+
 def test_a_tile_is_marked_unsure_below_the_readers_own_mark() -> None:
     from vision.detections import UNSURE_BELOW
 

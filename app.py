@@ -190,10 +190,17 @@ def meld_concealed_now(base: Base) -> dict[str, bool]:
 
 def unsaved_corrections(base: Base) -> bool:
     """True when the user changed anything in the current tiles (table edits or concealed-kong flags)."""
-    if base.earlier or case_mod.has_edits(current_edits()):
-        return True
-    flags = meld_concealed_now(base)
-    return any(bool(v) != bool(base.meld_concealed.get(g, False)) for g, v in flags.items())
+    return bool(base.earlier or case_mod.has_edits(current_edits()) or ticks_changed(base))
+
+
+def ticks_changed(base: Base) -> dict[str, bool]:
+    """The kong ticks the user set otherwise than the hand has them (a tick first drawn for a kong an
+    edit made is no change)."""
+    return {
+        group: bool(ticked)
+        for group, ticked in meld_concealed_now(base).items()
+        if bool(ticked) != bool(base.meld_concealed.get(group, False))
+    }
 
 
 def set_base(
@@ -218,15 +225,9 @@ TABLE_SEEN = "table_seen"  # (version, edits, kong flags) as the last run saw th
 
 
 def table_now(base: Base) -> case_mod.TableState:
-    """The table as it stands: its edits and the kong ticks the user changed from the hand's own (a
-    tick first drawn for a kong an edit made is no change)."""
+    """The table as it stands: its edits and the kong ticks the user changed from the hand's own."""
     edits = case_mod.normal_edits(copy.deepcopy(current_edits()))
-    ticks = {
-        group: bool(ticked)
-        for group, ticked in meld_concealed_now(base).items()
-        if bool(ticked) != bool(base.meld_concealed.get(group, False))
-    }
-    return case_mod.TableState(base, edits, ticks)
+    return case_mod.TableState(base, edits, ticks_changed(base))
 
 
 def remember_for_undo(state: case_mod.TableState) -> None:
@@ -260,9 +261,8 @@ def undo_last_change() -> None:
     state: case_mod.TableState = st.session_state[UNDO].pop()
     restored = case_mod.fold_edits(state.base, state.edits)
     set_base(restored, st.session_state["loaded_source"], st.session_state.get("display"), same_hand=True)
-    for group, concealed in state.meld_concealed.items():
-        if bool(concealed) != bool(restored.meld_concealed.get(group, False)):
-            keep(concealed_key(group), bool(concealed))
+    for group, concealed in state.meld_concealed.items():  # each a tick set otherwise than the base has it
+        keep(concealed_key(group), concealed)
     if state.winning_tile is not None:  # its box is drawn above the table: set on the rerun, before it
         st.session_state[WINNING_TILE_BACK] = state.winning_tile
 

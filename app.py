@@ -647,6 +647,13 @@ def manual_ui() -> None:
         if not rows:
             _typed_not_used("Type at least one tile (or pick bonus tiles) first.")
             return
+        for meld in melds:
+            kind, why = case_mod.meld_kind(meld)
+            if kind is None:
+                _typed_not_used(
+                    f"Could not use the hand: the meld {' '.join(meld)} is no chow, pong or kong ({why})."
+                )
+                return
         concealed_flags = {MELD_GROUPS[len(melds) + i]: True for i in range(len(kongs))}
         hand = case_mod.build_hand(rows, concealed_flags).hand
         try:

@@ -374,33 +374,35 @@ def default_group(code: str) -> str:
     return BONUS if code in BONUS_CODES else HAND
 
 
-def _suit_rank(code: str) -> tuple[str, int] | None:
-    if len(code) == 2 and code[0].isdigit() and code[1] in "mps":
-        return code[1], int(code[0])
-    return None
+def meld_kind(codes: Sequence[str]) -> tuple[str | None, str]:
+    """The kind (kong, pong or chow) the engine takes an exposed meld of `codes` for, or None and the
+    engine's reason why it is none. The engine's own check (`scoring.hand.check_meld`) decides, so the
+    table never calls a meld what the scoring then refuses (`5p fly fly` is a pong: an exposed chow
+    holds at most one fly)."""
+    from scoring.errors import MeldError  # the scoring's own rule, imported as open_case does
+    from scoring.hand import Meld
+    from scoring.tiles import is_suited
+
+    kinds: tuple[str, ...] = ("kong",) if len(codes) == 4 else ("pong", "chow") if len(codes) == 3 else ()
+    reasons: dict[str, str] = {}
+    for kind in kinds:
+        try:
+            Meld(kind, tuple(codes))
+        except MeldError as error:
+            reasons[kind] = str(error).removesuffix(f": {kind} {' '.join(codes)}")
+            continue
+        return kind, ""
+    if not reasons:
+        return None, f"a meld has 3 or 4 tiles, not {len(codes)}"
+    real = set(codes) - {"fly"}
+    # the reason of the kind the tiles come nearest: a chow's for unequal suited tiles, else the first's
+    nearest = "chow" if "chow" in reasons and len(real) > 1 and all(map(is_suited, real)) else kinds[0]
+    return None, reasons[nearest]
 
 
 def infer_meld_kind(codes: Sequence[str]) -> str | None:
     """chow / pong / kong from a meld's tiles (a `fly` may stand in, as in the Malaysian rules), else None."""
-    real = [c for c in codes if c != "fly"]
-    if not real:
-        return None
-    if len(codes) == 4 and len(set(real)) == 1:
-        return "kong"
-    if len(codes) != 3:
-        return None
-    if len(set(real)) == 1 and (len(real) > 1 or _suit_rank(real[0]) is None):
-        return "pong"
-    parsed = [_suit_rank(c) for c in real]
-    if any(p is None for p in parsed):
-        return None
-    suits = {p[0] for p in parsed if p}
-    ranks = [p[1] for p in parsed if p]
-    if len(suits) == 1 and len(set(ranks)) == len(ranks) and max(ranks) - min(ranks) <= 2:
-        return "chow"
-    if len(set(real)) == 1:
-        return "pong"
-    return None
+    return meld_kind(codes)[0]
 
 
 def _resolve_backs(codes: list[str]) -> list[str]:
@@ -427,13 +429,13 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
         codes = _resolve_backs([r.code for r in rows if r.group == group])
         if not codes:
             continue
-        kind = infer_meld_kind(codes)
         if "back" in codes:
             problems.append(f"{group.capitalize()} is face-down: set one of its tiles to the kong's tile.")
             continue
+        kind, why = meld_kind(codes)
         if kind is None:
             problems.append(
-                f"{group.capitalize()} ({' '.join(codes)}) is not a chow, pong or kong: "
+                f"{group.capitalize()} ({' '.join(codes)}) is not a chow, pong or kong ({why}): "
                 "change a tile or move it to another group."
             )
             continue

@@ -673,6 +673,22 @@ def test_every_typed_hand_refused_says_the_result_is_still_the_earlier_hand(
     assert any("still the hand before it" in t for t in texts(app, "warning")), texts(app, "warning")
 
 
+def test_a_typed_meld_of_one_tile_and_two_flies_is_a_pong(app: AppTest) -> None:
+    # an exposed chow holds at most one fly, so the table must not call it a chow the engine refuses
+    app.selectbox(key="rules").set_value("malaysian").run()
+    typed_hand(app, "123p 234p 456p 99p", melds="5pflyfly")
+    no_problem(app)
+    assert not any("Could not" in t for t in texts(app, "error")), texts(app, "error")
+    assert "[555p(fly=5p/5p)]" in summary(app), summary(app)
+
+
+def test_a_typed_kong_holding_a_fly_is_refused_with_the_reason(app: AppTest) -> None:
+    app.selectbox(key="rules").set_value("malaysian").run()
+    typed_hand(app, "123p 234p 456p 99p", melds="555pfly")
+    no_problem(app)
+    assert any("fly cannot stand in a kong" in t for t in texts(app, "error")), texts(app, "error")
+
+
 def test_a_typed_bonus_row_may_hold_four_faces(app: AppTest) -> None:
     # a Malaysian set holds four face tiles: a list that picks each code once could not type them
     app.selectbox(key="rules").set_value("malaysian").run()

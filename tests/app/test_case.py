@@ -106,10 +106,39 @@ def test_corrections_list_every_edit() -> None:
         pytest.param(["1p", "fly", "3p"], "chow", id="fly-chow"),
         pytest.param(["E", "S", "W"], None, id="winds-are-no-chow"),
         pytest.param(["1m", "1m"], None, id="pair"),
+        pytest.param(["5p", "fly", "fly"], "pong", id="two-flies-make-a-pong-not-a-chow"),
+        pytest.param(["5p", "5p", "5p", "fly"], None, id="no-fly-in-a-kong"),
+        pytest.param(["fly", "fly", "fly"], None, id="only-flies"),
     ],
 )
 def test_infer_meld_kind(codes: list[str], kind: str | None) -> None:
     assert case.infer_meld_kind(codes) == kind
+
+
+@pytest.mark.parametrize(
+    ("meld", "reason"),
+    [
+        (["5p", "5p", "5p", "fly"], "fly cannot stand in a kong"),
+        (["1m", "2m", "4m"], "a chow is three consecutive tiles of one suit"),
+        (["C", "C", "F"], "a pong is three equal tiles"),
+        (["1m", "1m"], "a meld has 3 or 4 tiles, not 2"),
+    ],
+)
+def test_a_group_that_is_no_meld_says_the_engines_reason(meld: list[str], reason: str) -> None:
+    rows = [TileRow(c) for c in ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "2p", "2p"]]
+    build = case.build_hand([*rows, *(TileRow(c, "meld 1") for c in meld)], {})
+    (problem,) = build.problems
+    assert f"Meld 1 ({' '.join(meld)}) is not a chow, pong or kong ({reason})" in problem
+    assert build.hand["melds"] == []
+
+
+def test_a_meld_of_one_tile_and_two_flies_is_scored_as_the_pong_it_is() -> None:
+    rows = [TileRow(c) for c in ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "2p", "2p"]]
+    build = case.build_hand([*rows, *(TileRow(c, "meld 1") for c in ("5p", "fly", "fly"))], {})
+    assert build.problems == ()
+    assert build.hand["melds"] == [{"kind": "pong", "tiles": ["5p", "fly", "fly"], "concealed": False}]
+    result = scoring.score_json({**build.hand, "rules": "malaysian"})
+    assert "[555p(fly=5p/5p)]" in result["arrangement"]  # the engine takes it as laid down
 
 
 def test_build_hand_resolves_concealed_kong_backs() -> None:

@@ -133,15 +133,36 @@ class Options:
     long_side: int | None = None  # re-encode each photo at this long side (e.g. 4000 = 12 MP) first
     # read each tile as one of this rule set's tiles; "scene": a synthetic scene's own hand's rule set
     rules: str | None = None
+    # turn each photo this many degrees clockwise first, as a phone that wrote no EXIF orientation
+    # would save it (a real photo's rows are then compared in either direction)
+    turn: int = 0
 
 
-def _photo_bytes(path: Path, long_side: int | None) -> tuple[bytes, float]:
-    """The file's bytes, or a JPEG re-encoded at `long_side` (untimed), and the size factor."""
-    if long_side is None:
+TURNS = (0, 90, 180, 270)
+
+
+def _photo_bytes(path: Path, long_side: int | None, turn: int = 0) -> tuple[bytes, float]:
+    """The file's bytes, or a JPEG re-encoded at `long_side` and turned `turn` degrees clockwise
+    (untimed), and the size factor."""
+    if long_side is None and turn == 0:
         return path.read_bytes(), 1.0
-    rgb = read_image(path).rgb
-    factor = long_side / max(rgb.shape[:2])
-    return resized_jpeg(rgb, factor), factor
+    rgb = np.rot90(read_image(path).rgb, k=-(turn // 90))
+    factor = 1.0 if long_side is None else long_side / max(rgb.shape[:2])
+    return resized_jpeg(np.ascontiguousarray(rgb), factor), factor
+
+
+def unturned_xyxy(xyxy: np.ndarray, turn: int, hw: tuple[int, int]) -> np.ndarray:
+    """Boxes read on a photo turned `turn` degrees clockwise, in the pixels of the photo as it was
+    (`hw`: its height and width)."""
+    h, w = hw
+    x1, y1, x2, y2 = (np.asarray(xyxy, np.float32).reshape(-1, 4)[:, i] for i in range(4))
+    if turn == 90:  # the turned photo's (x, y) was (y, h - x)
+        return np.stack([y1, h - x2, y2, h - x1], axis=1)
+    if turn == 180:
+        return np.stack([w - x2, h - y2, w - x1, h - y1], axis=1)
+    if turn == 270:  # (x, y) was (w - y, x)
+        return np.stack([w - y2, x1, w - y1, x2], axis=1)
+    return np.asarray(xyxy, np.float32).reshape(-1, 4)
 
 
 def resized_jpeg(rgb: np.ndarray, factor: float) -> bytes:
@@ -160,7 +181,7 @@ def _timed_read(
 ) -> tuple[Reading, dict[str, float], float]:
     """Reading (each tile one of `rules`' set's tiles, when given), stage times in ms (`decode`, the
     reading's stages, `end_to_end`), and the factor from file pixels to reading pixels."""
-    data, factor = _photo_bytes(path, options.long_side)
+    data, factor = _photo_bytes(path, options.long_side, options.turn)
     start = time.perf_counter()
     loaded = read_image(data)
     decoded = time.perf_counter()
@@ -186,7 +207,8 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
             results.append(_failed(meta_path.stem, true_codes, str(error)))
             continue
         det = reading.detections
-        counts = match_boxes(det.xyxy / factor, det.codes, det.confidence, true_xyxy, true_codes)
+        xyxy = unturned_xyxy(det.xyxy / factor, options.turn, (int(meta["height"]), int(meta["width"])))
+        counts = match_boxes(xyxy, det.codes, det.confidence, true_xyxy, true_codes)
         hand_exact = hand_read_exactly(reading.layout, meta) if shows_whole_hand(meta) else None
         results.append(
             PhotoResult(meta_path.stem, counts, hand_exact, stages["end_to_end"], stages_ms=stages)
@@ -208,7 +230,7 @@ def bench_real(reader: TileReader, directory: Path, options: Options = Options()
         rows = entry.get("rows") or [[code] for code in true_codes]
         if sorted(code for row in rows for code in row) != sorted(true_codes):
             rows = [[code] for code in true_codes]  # rows that disagree with the tiles: codes only
-        matched = match_rows(reading.detections.xyxy, pred_codes, rows)
+        matched = match_rows(reading.detections.xyxy, pred_codes, rows, either_way=options.turn != 0)
         results.append(
             PhotoResult(
                 entry["file"],
@@ -498,6 +520,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="re-encode each photo as a JPEG with this long side first (4000 = 12 MP)",
     )
     p.add_argument(
+        "--turn",
+        type=int,
+        choices=TURNS,
+        default=0,
+        metavar="DEG",
+        help="turn each photo this many degrees clockwise first (90, 180, 270), as a phone that wrote "
+        "no EXIF orientation saves it: is the reading as good at any quarter turn?",
+    )
+    p.add_argument(
         "--free-reading",
         action="store_true",
         help="read each tile as its first choice, even more copies of a face than a set holds",
@@ -549,6 +580,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     grid = reader.grid or reader.detector.config.grid
     size = f"photos re-encoded at long side {args.long_side}" if args.long_side else "photos as stored"
+    if args.turn:
+        size += f", turned {args.turn} degrees clockwise"
     hw = reader.detector.input_hw
     det = reader.detector.config
     odd = f"x{det.odd_size} under {det.odd_size_below}" if det.odd_size else "off"
@@ -580,7 +613,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if directory is None:
             continue
         try:
-            results = run(reader, directory, Options(args.limit, args.long_side, args.rules))
+            results = run(reader, directory, Options(args.limit, args.long_side, args.rules, args.turn))
         except (OSError, ValueError, KeyError) as error:
             message = f"cannot read the {name} set in {directory}: {error}"
             print(f"python -m vision.bench: {message}", file=sys.stderr)

@@ -195,13 +195,16 @@ def align(true_row: Sequence[str], read_row: Sequence[str]) -> list[tuple[int | 
     return pairs[::-1]
 
 
-def match_rows(pred_xyxy: np.ndarray, pred_codes: Sequence[str], rows: Sequence[Sequence[str]]) -> RowMatch:
+def match_rows(
+    pred_xyxy: np.ndarray, pred_codes: Sequence[str], rows: Sequence[Sequence[str]], either_way: bool = False
+) -> RowMatch:
     """Match a photo labelled by rows (each in the image's order: rows left to right, columns top
     to bottom): each labelled row of two tiles or more takes the chain of read boxes
     (`lines_of_boxes`) that fits it best, and is compared with it place by place (`align`), so a
     row read in the wrong order, as the eight bonus tiles read as the eight in another order, is
     wrong. Tiles of rows no chain fits, and of one-tile rows (scattered tiles), are matched as
-    multisets with the read tiles in no chosen chain."""
+    multisets with the read tiles in no chosen chain. `either_way`: a row may lie in either
+    direction (a photo turned after labelling: a turned row's image order may run the other way)."""
     chains = lines_of_boxes(pred_xyxy)
     used: set[int] = set()
     right, confusions = 0, Counter[tuple[str, str]]()
@@ -217,10 +220,11 @@ def match_rows(pred_xyxy: np.ndarray, pred_codes: Sequence[str], rows: Sequence[
         # each free chain aligned once: its read codes and the (true, read) pairs of the alignment
         options = []
         for chain in free:
-            read_row = [pred_codes[k] for k in chain]
-            pairs = align(row, read_row)
-            matches = sum(t is not None and r is not None and row[t] == read_row[r] for t, r in pairs)
-            options.append((matches - abs(len(chain) - len(row)), len(chain), chain, read_row, pairs))
+            for ordered in (chain, chain[::-1]) if either_way else (chain,):
+                read_row = [pred_codes[k] for k in ordered]
+                pairs = align(row, read_row)
+                matches = sum(t is not None and r is not None and row[t] == read_row[r] for t, r in pairs)
+                options.append((matches - abs(len(chain) - len(row)), len(chain), chain, read_row, pairs))
         _, _, chain, read_row, pairs = max(options, key=lambda option: option[:2])
         used.update(chain)
         for t, r in pairs:

@@ -17,7 +17,15 @@ from PIL import Image
 from tests.vision.imagegen import encode
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import write_models
-from vision.bench import PhotoResult, concurrency, format_summary, main, summarise
+from vision.bench import (
+    PhotoResult,
+    _photo_bytes,
+    concurrency,
+    format_summary,
+    main,
+    summarise,
+    unturned_xyxy,
+)
 from vision.bench_match import (
     TileCounts,
     align,
@@ -33,6 +41,7 @@ from vision.bench_match import (
 from vision.bench_stages import Misreads, misreads_in_photo, missed_by_kind, tile_kinds, where_extra_boxes
 from vision.classes import CLASSES
 from vision.detections import Detections
+from vision.imageio import read_image
 from vision.layout import layout_hand
 from vision.layout_sim import place
 from vision.pipeline import TileReader
@@ -560,3 +569,33 @@ def test_misreads_never_count_more_than_the_wrong_reads(rows: list[tuple[int, in
     wrong = sum(code != truth for code, truth in zip(read, true_codes, strict=True))
     assert counts.wrong == wrong
     assert max(counts.unsure, counts.true_second, counts.twin_read_right) <= counts.wrong
+
+
+@pytest.mark.parametrize("turn", [0, 90, 180, 270])
+def test_boxes_read_on_a_turned_photo_map_back_to_the_photo_as_it_was(turn: int) -> None:
+    h, w = 60, 100
+    x1, y1, x2, y2 = 10, 5, 30, 45
+    image = np.zeros((h, w), np.uint8)
+    image[y1:y2, x1:x2] = 255
+    turned = np.rot90(image, k=-(turn // 90))  # clockwise, as the bench turns a photo
+    ys, xs = np.nonzero(turned)
+    read = np.array([[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]], np.float32)
+    assert unturned_xyxy(read, turn, (h, w)).tolist() == [[x1, y1, x2, y2]]
+
+
+def test_a_turned_photo_is_read_turned_clockwise(tmp_path: Path) -> None:
+    rgb = np.zeros((80, 160, 3), np.uint8)
+    rgb[:20, :40] = 255  # a white corner, top left
+    path = tmp_path / "photo.png"
+    Image.fromarray(rgb).save(path)
+    data, factor = _photo_bytes(path, None, 90)
+    turned = read_image(data).rgb
+    assert turned.shape[:2] == (160, 80) and factor == 1.0
+    assert turned[:40, -20:].mean() > 200 and turned[:20, :40].mean() < 50  # the corner is now top right
+
+
+def test_rows_may_be_compared_either_way_on_a_turned_photo() -> None:
+    xyxy = np.array([[0, 0, 10, 14], [10, 0, 20, 14], [20, 0, 30, 14]], np.float32)
+    read = ["3m", "2m", "1m"]
+    assert match_rows(xyxy, read, [["1m", "2m", "3m"]]).counts.right == 1
+    assert match_rows(xyxy, read, [["1m", "2m", "3m"]], either_way=True).counts.right == 3

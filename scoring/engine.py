@@ -39,6 +39,8 @@ REASONS: dict[str, str] = {
     "no_winning_shape": "no winning shape",
     "below_minimum": "below the minimum",
 }
+# the reasons that say the tiles themselves cannot all lie on one table
+IMPOSSIBLE_TILES = frozenset({"tile_not_in_set", "too_many_copies"})
 
 
 @dataclass(frozen=True)
@@ -445,7 +447,11 @@ def score(
         best, context, warnings = _best_reading(hand, context, ruleset, options)
     except _Invalid as invalid:
         seen = invalid.best
-        nothing = dataclasses.replace(no_payout(ruleset.players, context.self_drawn), instant_payouts=instant)
+        # tiles no set holds are not on the table: nothing is paid for them, instantly or not
+        paid_at_once = () if invalid.reason in IMPOSSIBLE_TILES else instant
+        nothing = dataclasses.replace(
+            no_payout(ruleset.players, context.self_drawn), instant_payouts=paid_at_once
+        )
         return Score(
             valid=False,
             reason=invalid.reason,

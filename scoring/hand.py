@@ -301,6 +301,12 @@ def hand_from_json(data: Mapping[str, Any]) -> tuple[Hand, Context]:
         raise MalformedHandError(
             f"bonus_from_deal lists {not_bonus}, which is not a bonus tile (flowers, seasons, animals, face)"
         )
+    not_held = next((tile for tile in from_deal if tile not in bonus), None)
+    if not_held is not None:
+        raise MalformedHandError(
+            f"bonus_from_deal lists {not_held}, which is not in the bonus row: a tile held from the deal "
+            "is one of the hand's bonus tiles"
+        )
     circumstances = _field(data, "circumstances", [])
     if isinstance(circumstances, str):
         circumstances = [circumstances]

@@ -128,6 +128,35 @@ def test_singapore_instant_payouts(extra: dict[str, Any], expected: dict[str, tu
     assert _instant({"concealed": CHICKEN, "melds": melds, "self_drawn": True, **extra}) == expected
 
 
+@pytest.mark.parametrize(
+    ("extra", "reason", "paid"),
+    [
+        # not a win: the kong and the animals still lie on the table, and are paid
+        pytest.param(
+            {"concealed": "456p 789s 234m 5p 7p"},
+            "no_winning_shape",
+            {"exposed_kong": (1, 3), "animal_pair": (2, 6)},
+            id="not-a-win",
+        ),
+        # two cats: no set holds them, so nothing is paid for tiles that cannot be there
+        pytest.param({"bonus": ["cat", "cat", "rat"]}, "too_many_copies", {}, id="two-cats"),
+        pytest.param({"concealed": "456p 789s 234m fly 5p"}, "tile_not_in_set", {}, id="fly-in-singapore"),
+    ],
+)
+def test_an_invalid_hand_pays_instantly_only_for_tiles_that_can_lie_on_a_table(
+    extra: dict[str, Any], reason: str, paid: dict[str, tuple[int, float]]
+) -> None:
+    data = {
+        "concealed": CHICKEN,
+        "melds": [{"kind": "kong", "tiles": "1111m"}],
+        "bonus": ["cat", "rat"],
+        **extra,
+    }
+    result = score_json(data)
+    assert (result["valid"], result["reason"]) == (False, reason)
+    assert _instant(data) == paid
+
+
 def test_all_animals_instant_payouts_are_cumulative() -> None:
     items = score_json({"concealed": "111m " + CHICKEN, "bonus": ["cat", "rat", "rooster", "centipede"]})
     units = sorted(item["units"] for item in items["payout"]["instant_payouts"])

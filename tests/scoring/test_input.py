@@ -360,6 +360,12 @@ def test_bonus_from_deal_takes_bonus_tiles_only(listed: str) -> None:
         score_json(hand)
 
 
+def test_bonus_from_deal_takes_only_tiles_of_the_bonus_row() -> None:
+    hand = {"concealed": "123m 456p 789s CCC 55p", "bonus": ["cat"], "bonus_from_deal": ["cat", "rat"]}
+    with pytest.raises(MalformedHandError, match="bonus_from_deal lists rat, which is not in the bonus row"):
+        score_json(hand)
+
+
 def test_a_json_file_starting_with_a_byte_order_mark_reads() -> None:
     assert json_object('\ufeff{"concealed": "123m"}', "hand.json", "a hand") == {"concealed": "123m"}
 

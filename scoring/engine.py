@@ -135,16 +135,22 @@ def drawn_by_winner(bonus: Sequence[Tile], circumstances: Iterable[str], ruleset
     return None
 
 
-def _check_tiles(hand: Hand, ruleset: Ruleset, options: Options) -> None:
+def _check_tiles(hand: Hand, context: Context, ruleset: Ruleset, options: Options) -> None:
     hand_types = set(ruleset.hand_tiles(options))
     proper = [*hand.concealed, *(tile for meld in hand.melds for tile in meld.tiles)]
     strangers = list(dict.fromkeys(tile for tile in proper if tile not in hand_types))
-    if strangers:
+    # a winning tile no set holds is named so, not as "not in the hand" (a hand it is never in)
+    stranger_won = context.winning_tile not in (None, *hand_types, *strangers)
+    if strangers or stranger_won:
         # every one named, so that a hand typed or read under the wrong rule set is seen so at once
-        verb = "is" if len(strangers) == 1 else "are"
-        message = f"{', '.join(strangers)} {verb} not in the {ruleset.name.capitalize()} tile set"
+        named = [*strangers, *([f"the winning tile {context.winning_tile}"] if stranger_won else [])]
+        verb = "is" if len(named) == 1 else "are"
+        listed = (
+            ", ".join(named[:-1]) + " and " + named[-1] if stranger_won and strangers else ", ".join(named)
+        )
+        message = f"{listed} {verb} not in the {ruleset.name.capitalize()} tile set"
         with_all = set(ruleset.hand_tiles(dataclasses.replace(options, north_wind=True)))
-        if not options.north_wind and any(tile in with_all for tile in strangers):
+        if not options.north_wind and any(tile in with_all for tile in [*strangers, context.winning_tile]):
             message += " (option north_wind is off)"
         raise _Invalid("tile_not_in_set", message)
     for tile in hand.bonus:
@@ -377,7 +383,7 @@ def _best_reading(
 
     Raises `_Invalid` for a hand that is not a valid win.
     """
-    _check_tiles(hand, ruleset, options)
+    _check_tiles(hand, context, ruleset, options)
     context, warnings = _check_context(hand, context, ruleset)
     _check_winning_tile(hand, context)
     value_pair = ruleset.value_pair(context)

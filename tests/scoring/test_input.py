@@ -451,6 +451,37 @@ def test_every_tile_outside_the_rule_set_is_named_once() -> None:
     assert "2m, 3m, 4m, 5m, 6m, 7m, 6s, 7s, 8s are not in the Malaysian tile set" in result["message"]
 
 
+@pytest.mark.parametrize(
+    ("hand", "said"),
+    [
+        (
+            {"concealed": "123p 456p 789p 55p 99p", "winning_tile": "fly"},
+            "the winning tile fly is not in the Singapore",
+        ),
+        (
+            {"rules": "malaysian", "concealed": "123p 456p 789p 55p 99p", "winning_tile": "1m"},
+            "the winning tile 1m is not in the Malaysian",
+        ),
+        (
+            {"rules": "malaysian", "concealed": "123m 456p 789p 55p 99p", "winning_tile": "9s"},
+            "1m, 2m, 3m and the winning tile 9s are not in the Malaysian",
+        ),
+        (
+            {
+                "rules": "malaysian",
+                "concealed": "123p 456p 789p 55p 99p",
+                "winning_tile": "N",
+                "options": {"north_wind": False},
+            },
+            "the winning tile N is not in the Malaysian tile set (option north_wind is off)",
+        ),
+    ],
+)
+def test_a_winning_tile_no_set_holds_is_named_as_outside_the_set(hand: dict[str, Any], said: str) -> None:
+    result = score_json(hand)
+    assert result["reason"] == "tile_not_in_set" and said in result["message"], result["message"]
+
+
 def test_a_north_wind_the_option_took_out_says_so() -> None:
     hand = {"rules": "malaysian", "concealed": "NNN 123p 456p 789p 55p"}
     off = score_json({**hand, "options": {"north_wind": False}})

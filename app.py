@@ -95,10 +95,7 @@ def get_reader() -> ReaderSlot:
         pipeline = importlib.import_module("vision.pipeline")
     except Exception as exc:  # vision missing or broken: the photo path says so, typing still works
         return ReaderSlot(None, f"Photo reading is not available ({exc}). Type the hand instead.")
-    # The contract names vision.pipeline.ModelError; it is defined in vision.sidecar.
-    model_error: type[Exception] = (
-        getattr(pipeline, "ModelError", None) or importlib.import_module("vision.sidecar").ModelError
-    )
+    model_error: type[Exception] = pipeline.ModelError
     try:
         # MAHJONG_MODELS_DIR points the app at another model folder (a candidate model, test models).
         models_dir = os.environ.get("MAHJONG_MODELS_DIR") or None

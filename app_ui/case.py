@@ -28,7 +28,6 @@ GROUPS: tuple[str, ...] = (HAND, *MELD_GROUPS, BONUS, IGNORE)
 TILE_CODES: tuple[str, ...] = CLASSES
 # Below this confidence (box score x reading probability) a tile is flagged for the user to check.
 LOW_CONFIDENCE = UNSURE_BELOW
-WINDS: tuple[str, ...] = ("E", "S", "W", "N")
 
 
 @dataclass(frozen=True)

@@ -128,7 +128,7 @@ def idle_bonus_note(data: dict[str, Any]) -> str | None:
         return None
     own = f"F{number}, S{number}"
     wind = WIND_LABELS.get(str(data.get("seat_wind")), "your seat")
-    unit = "fan" if data.get("rules") == "malaysian" else "tai"
+    unit = scoring.get_ruleset(str(data.get("rules") or "singapore")).unit_name
     return f"{', '.join(idle)}: not {wind}'s own ({own}), so no {unit} of their own."
 
 

@@ -22,7 +22,14 @@ from scoring.decompose import (
     standard_arrangements,
     thirteen_wonders_arrangement,
 )
-from scoring.hand import Context, Hand, exposed_before_win, may_hold_winning_tile, places_won_into
+from scoring.hand import (
+    REPLACEMENT_CIRCUMSTANCES,
+    Context,
+    Hand,
+    exposed_before_win,
+    may_hold_winning_tile,
+    places_won_into,
+)
 from scoring.options import Options, check_options, default_options
 from scoring.patterns import is_hand_level
 from scoring.payout import Payout, format_amount, no_payout, with_seats
@@ -114,12 +121,6 @@ class _Invalid(Exception):
         self.message = message
         self.best = best
         self.warnings = warnings or []
-
-
-# Won on a replacement tile: always drawn by the winner, so the win is scored as a self-draw.
-REPLACEMENT_CIRCUMSTANCES: frozenset[str] = frozenset(
-    {"replacement_tile", "kong_replacement", "kong_on_kong"}
-)
 
 
 def drawn_by_winner(bonus: Sequence[Tile], circumstances: Iterable[str], ruleset: Ruleset) -> str | None:

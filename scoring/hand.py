@@ -46,6 +46,10 @@ CIRCUMSTANCES: tuple[str, ...] = (
     "humanly",
     "robbing_eighth",
 )
+# Won on a replacement tile: always drawn by the winner, so the win is scored as a self-draw.
+REPLACEMENT_CIRCUMSTANCES: frozenset[str] = frozenset(
+    {"replacement_tile", "kong_replacement", "kong_on_kong"}
+)
 INPUT_FIELDS: frozenset[str] = frozenset(
     {
         "rules",

@@ -220,9 +220,3 @@ def check_options(options: Options) -> None:
     if options.payout_scheme == "table" and options.min_tai < 1:
         # the table's first row is the 1-tai amount: a 0-tai win has no row to pay
         raise OptionError("payout_table starts at 1 tai: with payout_scheme table, min_tai must be 1 or more")
-
-
-def options_to_json(options: Options) -> dict[str, Any]:
-    data = dataclasses.asdict(options)
-    data["payout_table"] = [list(row) if isinstance(row, tuple) else row for row in options.payout_table]
-    return data

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from scoring.decompose import SEVEN_PAIRS, THIRTEEN
+from scoring.hand import REPLACEMENT_CIRCUMSTANCES
 from scoring.tiles import (
     ANIMALS,
     DRAGONS,
@@ -391,7 +392,7 @@ def self_drawn(v: View) -> Outcome:
 @hand_level
 def replacement_tile(v: View) -> Outcome:
     """花上/杠上: won on a replacement tile after a flower or a kong."""
-    if any(v.circumstance(name) for name in ("replacement_tile", "kong_replacement", "kong_on_kong")):
+    if any(v.circumstance(name) for name in REPLACEMENT_CIRCUMSTANCES):
         return Hit("won on a replacement tile")
     return None
 

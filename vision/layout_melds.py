@@ -1,10 +1,9 @@
-"""Which runs of tiles form melds: validation of one meld and splitting a run into melds."""
+"""Which runs of tiles form melds: one meld read from its tiles (`read_meld`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal
 
 from vision.classes import BACK
@@ -73,35 +72,3 @@ def read_meld(codes: Sequence[str]) -> MeldRead | None:
         return None
     # A chow reads low to high whatever order it lies in; `fly` stays last.
     return MeldRead(0, 3, "chow", False, tuple(sorted(real, key=lambda c: c[0])) + (FLY,) * faces.count(FLY))
-
-
-def split_melds(codes: Sequence[str]) -> tuple[MeldRead, ...] | None:
-    """Split a run (in order along the row) into consecutive melds, or None when it cannot be.
-
-    Two melds laid down touching each other look like one run; every way of cutting it
-    into pieces of three and four is tried, preferring the cut with the fewest kongs (a
-    kong needs four equal faces or face-down tiles, so it is rarely ambiguous).
-    """
-    key = tuple(codes)
-    return _split(key)
-
-
-@lru_cache(maxsize=4096)
-def _split(codes: tuple[str, ...]) -> tuple[MeldRead, ...] | None:
-    if not codes:
-        return ()
-    best: tuple[MeldRead, ...] | None = None
-    for size in (3, 4):
-        if len(codes) < size:
-            continue
-        head = read_meld(codes[:size])
-        if head is None:
-            continue
-        rest = _split(codes[size:])
-        if rest is None:
-            continue
-        shifted = tuple(MeldRead(m.start + size, m.stop + size, m.kind, m.concealed, m.tiles) for m in rest)
-        candidate = (head, *shifted)
-        if best is None or len(candidate) > len(best):
-            best = candidate
-    return best

@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import format_hand, parse_hand_string, score_json
+from scoring import REASONS, format_hand, parse_hand_string, score_json
 from scoring.tiles import ALL_CODES
 from tests.scoring.strategies import hand_json
 
@@ -58,6 +58,8 @@ def test_payouts_sum_to_zero_and_tai_respects_cap(data: st.DataObject, rules: st
     if result["valid"]:
         assert result["payout"]["winner_total"] > 0
         assert result["reason"] is None
+    else:
+        assert result["reason"] in REASONS  # every reason a caller may be given is documented there
 
 
 @FAST

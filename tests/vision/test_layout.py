@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from vision.detections import Detections
 from vision.layout import Layout, layout_hand
-from vision.layout_melds import read_meld, split_melds
+from vision.layout_melds import read_meld
 from vision.layout_sim import place
 
 # Right angles (photo from any seat) and a spread of odd ones (a tilted phone).
@@ -253,20 +253,6 @@ def test_read_meld(codes: str, expected: tuple | None) -> None:
     kind, concealed, tiles = expected
     assert (meld.kind, meld.concealed) == (kind, concealed)
     assert meld.tiles == (tuple(tiles.split()) if tiles else None)
-
-
-@pytest.mark.parametrize(
-    ("codes", "expected"),
-    [
-        pytest.param("C C C 4p 5p 6p", ["pong", "chow"], id="pong-chow"),
-        pytest.param("1m 1m 1m 1m 2m 3m 4m", ["kong", "chow"], id="kong-then-chow"),
-        pytest.param("2m 2m 2m 2m 3m 4m", ["pong", "chow"], id="pong-then-chow"),
-        pytest.param("1m 2m", None, id="pair"),
-    ],
-)
-def test_split_melds(codes: str, expected: list[str] | None) -> None:
-    melds = split_melds(codes.split())
-    assert (None if melds is None else [m.kind for m in melds]) == expected
 
 
 @settings(max_examples=40, deadline=None)

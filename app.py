@@ -28,6 +28,7 @@ from streamlit.delta_generator import DeltaGenerator
 import scoring
 from app_ui import case as case_mod
 from app_ui import typed as typed_mod
+from app_ui import undo as undo_mod
 from app_ui.art import annotate_photo, group_blocks, hand_picture
 from app_ui.case import (
     GROUPS,
@@ -191,13 +192,8 @@ def unsaved_corrections(base: Base) -> bool:
 
 
 def ticks_changed(base: Base) -> dict[str, bool]:
-    """The kong ticks the user set otherwise than the hand has them (a tick first drawn for a kong an
-    edit made is no change)."""
-    return {
-        group: bool(ticked)
-        for group, ticked in meld_concealed_now(base).items()
-        if bool(ticked) != bool(base.meld_concealed.get(group, False))
-    }
+    """The kong ticks the user set otherwise than the hand has them."""
+    return undo_mod.ticks_changed(base.meld_concealed, meld_concealed_now(base))
 
 
 def set_base(
@@ -214,11 +210,9 @@ def set_base(
         st.session_state[UNDO] = []
 
 
-# "Undo the last change": the tile table as it stood before each change to the hand on screen, newest
-# last (an edit in the table, a kong's tick, a way to a win taken, the corrections undone or dropped).
+# "Undo the last change" (`app_ui.undo`): its list of `TableState`, and the table as the last run saw it
 UNDO = "undo_list"
-UNDO_AT_MOST = 50
-TABLE_SEEN = "table_seen"  # (version, edits, kong flags) as the last run saw them
+TABLE_SEEN = "table_seen"
 
 
 def table_now(base: Base) -> case_mod.TableState:
@@ -228,36 +222,40 @@ def table_now(base: Base) -> case_mod.TableState:
 
 
 def remember_for_undo(state: case_mod.TableState) -> None:
-    undo: list[case_mod.TableState] = st.session_state.setdefault(UNDO, [])
-    undo.append(state)
-    del undo[:-UNDO_AT_MOST]
+    st.session_state[UNDO] = undo_mod.with_step(st.session_state.get(UNDO) or [], state)
 
 
 def note_table_change() -> None:
     """Keep the table as it stood before the change the user just made in it (each change is a run):
     called as a run starts, and as it ends, for the table a run started (a new photo's) to be seen."""
     now = table_now(st.session_state["base"])
-    seen = st.session_state.get(TABLE_SEEN)
-    version = st.session_state["version"]
-    if seen is not None and seen[0] == version and (seen[1], seen[2]) != (now.edits, now.meld_concealed):
-        remember_for_undo(case_mod.TableState(now.base, seen[1], seen[2]))
-    st.session_state[TABLE_SEEN] = (version, now.edits, now.meld_concealed)
+    seen_now = undo_mod.SeenTable(st.session_state["version"], now.edits, now.meld_concealed)
+    step = undo_mod.step_before(st.session_state.get(TABLE_SEEN), seen_now, now.base)
+    if step is not None:
+        remember_for_undo(step)
+    st.session_state[TABLE_SEEN] = seen_now
 
 
-def restart_table(base: Base) -> None:
+def restart_table(base: Base, winning_tile: tuple[str, str | None] | None = None) -> None:
     """The hand's table started again from `base` (a way taken, corrections undone or dropped by a
-    re-read), the table as it stood kept for "Undo the last change"."""
-    remember_for_undo(table_now(st.session_state["base"]))
+    re-read), the table as it stood kept for "Undo the last change", with the `winning_tile` (as
+    chosen, and any set aside) to bring back where the restart moves it."""
+    state = table_now(st.session_state["base"])
+    remember_for_undo(state if winning_tile is None else undo_mod.with_winning_tile(state, winning_tile))
     set_base(base, st.session_state["loaded_source"], st.session_state.get("display"), same_hand=True)
 
 
 def undo_last_change() -> None:
-    """The table as it stood before the last change: its rows, with the edits then standing folded in
-    (Streamlit cannot set a table's edits), its kong ticks, and the winning tile where a change of the
-    table's moved it (a re-read renames it with its tiles)."""
+    """The table as it stood before the last change: its rows, with the edits then standing folded in,
+    its kong ticks, and the winning tile where a change of the table's moved it (a re-read renames it
+    with its tiles)."""
     state: case_mod.TableState = st.session_state[UNDO].pop()
-    restored = case_mod.fold_edits(state.base, state.edits)
-    set_base(restored, st.session_state["loaded_source"], st.session_state.get("display"), same_hand=True)
+    set_base(
+        undo_mod.restored(state),
+        st.session_state["loaded_source"],
+        st.session_state.get("display"),
+        same_hand=True,
+    )
     for group, concealed in state.meld_concealed.items():  # each a tick set otherwise than the base has it
         keep(concealed_key(group), concealed)
     if state.winning_tile is not None:  # its box is drawn above the table: set on the rerun, before it
@@ -374,36 +372,32 @@ def read_again_as(base: Base, tile_set: str) -> None:
     again = with_reading(
         dataclasses.replace(base, as_read=None, earlier=(), ways_closed=False), read, tile_set
     )
-    dropped = unsaved_corrections(base)
-    if dropped:
-        restart_table(again)  # the corrections it drops can be brought back
+    state = st.session_state
+    renamed = winning_tile_renamed(base.photo_rows, again.rows)
+    if unsaved_corrections(base):  # the corrections it drops can be brought back, with the winning tile
+        was = (state.get("winning_tile", NO_WINNING_TILE), state.get("winning_tile_wanted"))
+        restart_table(again, winning_tile=was if renamed else None)
     else:  # the steps back stay: each brings back the table as read then, for its set
-        set_base(again, st.session_state["loaded_source"], st.session_state.get("display"), same_hand=True)
+        set_base(again, state["loaded_source"], state.get("display"), same_hand=True)
     changed = Counter(case_mod.reread_changes(base.photo_rows, again.rows))
     said = ", ".join(f"{was} -> {now}" + (f" (x{n})" if n > 1 else "") for (was, now), n in changed.items())
-    st.session_state["reread_note"] = (
-        f"The photo's tiles read again as {label}: {said or 'every tile reads as before'}."
-        + follow_winning_tile(base.photo_rows, again.rows, dropped)
-    )
+    note = f"The photo's tiles read again as {label}: {said or 'every tile reads as before'}."
+    if renamed is not None:
+        state["winning_tile"], state["winning_tile_wanted"] = renamed[1], None
+        note += f" The winning tile follows its tiles: {renamed[0]} -> {renamed[1]}."
+    state["reread_note"] = note
 
 
-def follow_winning_tile(before: Sequence[TileRow], after: Sequence[TileRow], undoable: bool) -> str:
-    """The winning tile set (or set aside) follows its tiles through a re-read that renames them all
-    (E read as `fly`): the few words saying so, or none. `undoable`: the re-read is the undo list's
-    last step (it dropped corrections), which then brings back the winning tile too."""
-    state = st.session_state
+def winning_tile_renamed(before: Sequence[TileRow], after: Sequence[TileRow]) -> tuple[str, str] | None:
+    """(was, now) for the winning tile set (or set aside) where a re-read renames all its tiles (E
+    read as `fly`), so that it follows them; None where it stays as it is."""
     for key in ("winning_tile", "winning_tile_wanted"):
-        code = state.get(key)
+        code = st.session_state.get(key)
         renamed = None if code in (None, NO_WINNING_TILE) else case_mod.renamed_by_reread(code, before, after)
         # a fly, a face-down or a bonus tile is never the winning tile: that one is set aside as usual
         if renamed is not None and renamed not in ("fly", "back", *case_mod.BONUS_CODES):
-            undo = state.get(UNDO)
-            if undoable and undo:
-                was = (state.get("winning_tile", NO_WINNING_TILE), state.get("winning_tile_wanted"))
-                undo[-1] = dataclasses.replace(undo[-1], winning_tile=was)
-            state["winning_tile"], state["winning_tile_wanted"] = renamed, None
-            return f" The winning tile follows its tiles: {code} -> {renamed}."
-    return ""
+            return str(code), renamed
+    return None
 
 
 def chosen_rules() -> str:

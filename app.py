@@ -29,7 +29,7 @@ import scoring
 from app_ui import case as case_mod
 from app_ui import typed as typed_mod
 from app_ui import undo as undo_mod
-from app_ui.art import annotate_photo, group_blocks, hand_picture
+from app_ui.art import annotate_photo, group_blocks, hand_picture, tiles_window
 from app_ui.case import (
     GROUPS,
     MELD_GROUPS,
@@ -691,6 +691,8 @@ def open_case_ui() -> None:
         type=["json"],
         key="case_upload",
     )
+    if uploaded is None:  # removed, or refused as no JSON file: its error would seem the next file's
+        st.session_state["case_error"] = None
     if uploaded is not None and f"case:{uploaded.file_id}" not in st.session_state["handled"]:
         st.session_state["handled"] = [*st.session_state["handled"], f"case:{uploaded.file_id}"]
         try:
@@ -786,12 +788,23 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
         image, scale = display
         scaled = [dataclasses.replace(r, box=tuple(v * scale for v in r.box)) if r.box else r for r in rows]
         kinds = {g: m["kind"] for g, m in zip(build.meld_groups, build.hand["melds"], strict=False)}
+        boxed = annotate_photo(image, scaled, kinds, numbers)
+        window = tiles_window([r.box for r in scaled if r.box], boxed.size)
+        cropped = window is not None and not st.session_state.get("whole_photo")
+        shown = base.name + (" (cropped to the tiles found)" if cropped else "")
         st.image(
-            annotate_photo(image, scaled, kinds, numbers),
-            caption=photo_caption(base.name, rows, any(row.box is not None for row in base.photo_rows)),
+            boxed.crop(window) if cropped and window else boxed,
+            caption=photo_caption(shown, rows, any(row.box is not None for row in base.photo_rows)),
             width="stretch",
             output_format="JPEG",
         )  # a PNG of a photo is ~1 MB and 0.3 s to encode; JPEG ~0.15 MB
+        if window is not None:
+            st.toggle(
+                "Show the whole photo",
+                key="whole_photo",
+                help="The photo is cropped to its tiles "
+                "so their labels can be read on a phone; a tile the reader missed may lie outside.",
+            )
     reread_ui(base)
     if base.notes:
         notes = "\n".join(f"- {w}" for w in base.notes)
@@ -863,8 +876,9 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
     """The tile table the user corrects: code and group of every tile, add and delete rows."""
     st.subheader("Check the tiles")
     st.caption(
-        "Change a tile or its group in the table; add a missed tile in the last row; "
-        "select rows and press the bin to delete. The score updates at once."
+        "Change a tile or its group in the table; add a missed tile in the last row (or with + at "
+        "the table's top right, then tap the new row); select rows and press the bin to delete. "
+        "The score updates at once."
     )
     st.caption(TILE_KEY)
     if result is not None:
@@ -885,6 +899,20 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
         st.info(
             "A row you added has no tile yet: pick it in the Tile column (the row counts once it has one)."
         )
+    # Above the table, not under it: a thumb tapping past the table's last row on a phone must not
+    # undo the corrections. Dropping them while the page asks whether a new hand may replace them
+    # would read that hand unasked: the question comes first.
+    buttons = st.container(horizontal=True, gap="small")
+    if st.session_state.get(UNDO) and buttons.button(
+        "Undo the last change", key="undo_last", icon="↩️", disabled=question_waiting()
+    ):
+        undo_last_change()
+        st.rerun()
+    if unsaved_corrections(base) and buttons.button(
+        "Undo my corrections", key="undo", disabled=question_waiting()
+    ):
+        restart_table(base.undone())
+        st.rerun()
     table = pd.DataFrame(
         {
             # The number drawn on the photo; a column, since Streamlit hides a plain range index.
@@ -923,19 +951,6 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
                 keep(key, bool(kept_value(key, base.meld_concealed.get(group, False))))
             st.checkbox(f"{group.capitalize()} ({meld['tiles'][0]} kong) is concealed", key=key)
             remember(key)
-    # dropping the corrections while the page asks whether a new hand may replace them would read that
-    # hand unasked: the question comes first
-    buttons = st.container(horizontal=True, gap="small")
-    if st.session_state.get(UNDO) and buttons.button(
-        "Undo the last change", key="undo_last", icon="↩️", disabled=question_waiting()
-    ):
-        undo_last_change()
-        st.rerun()
-    if unsaved_corrections(base) and buttons.button(
-        "Undo my corrections", key="undo", disabled=question_waiting()
-    ):
-        restart_table(base.undone())
-        st.rerun()
 
 
 def _confidence_label(row: TileRow) -> str:
@@ -1086,7 +1101,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         "Special circumstances",
         list(offered),
         key="circumstances",
-        format_func=circumstance_label,
+        format_func=lambda key: circumstance_label(key, rules),
         select_all=False,
     )
     pay_all = st.checkbox("Pay-all (包): one liable player pays everything", key="pay_all")

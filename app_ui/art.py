@@ -257,6 +257,31 @@ def annotate_photo(
     return image
 
 
+# The photo is cropped to its tiles where they fill less than this share of it: on a phone the whole
+# photo is a few hundred pixels wide, and tiles in a third of it leave their labels unreadable.
+CROP_BELOW_AREA = 0.6
+
+
+def tiles_window(
+    boxes: Sequence[tuple[float, float, float, float]], image_size: tuple[int, int]
+) -> tuple[int, int, int, int] | None:
+    """The part of the picture to show (x1, y1, x2, y2): the tiles' `boxes` with a margin of a tile's
+    long side (room for the labels drawn around them, and for a tile the reader missed beside them),
+    or None where that is most of the picture anyway."""
+    if not boxes:
+        return None
+    width, height = image_size
+    long_sides = sorted(max(b[2] - b[0], b[3] - b[1]) for b in boxes)
+    margin = max(long_sides[len(long_sides) // 2], 0.05 * max(width, height))
+    x1 = max(0, int(min(b[0] for b in boxes) - margin))
+    y1 = max(0, int(min(b[1] for b in boxes) - margin))
+    x2 = min(width, int(max(b[2] for b in boxes) + margin + 1))
+    y2 = min(height, int(max(b[3] for b in boxes) + margin + 1))
+    if (x2 - x1) * (y2 - y1) >= CROP_BELOW_AREA * width * height:
+        return None
+    return x1, y1, x2, y2
+
+
 def _text_size(
     draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont | ImageFont.ImageFont
 ) -> tuple[float, float]:

@@ -21,7 +21,7 @@ CIRCUMSTANCE_LABELS = {
     "robbing_kong": "Robbing the kong (抢杠)",
     "last_tile": "Last tile of the wall (海底捞月)",
     "heavenly": "Heavenly hand (East, first draw)",
-    "earthly": "Earthly hand (East's first discard; Singapore: or your first draw)",
+    "earthly": "Earthly hand (East's 1st discard or your 1st draw)",
     "humanly": "Humanly hand",
     "robbing_eighth": "Robbing the eighth flower (七抢一)",
 }
@@ -34,8 +34,15 @@ ROLE_LABELS = {
 }
 
 
-def circumstance_label(key: str) -> str:
-    return CIRCUMSTANCE_LABELS.get(key, key.replace("_", " "))
+# where a rule set allows less than the label above says (Malaysian: an earthly hand is never self-drawn)
+RULES_CIRCUMSTANCE_LABELS = {("malaysian", "earthly"): "Earthly hand (East's 1st discard)"}
+
+
+def circumstance_label(key: str, rules: str | None = None) -> str:
+    """A circumstance in words, as the rule set `rules` has it (where it says less, as any)."""
+    return RULES_CIRCUMSTANCE_LABELS.get((rules or "", key)) or CIRCUMSTANCE_LABELS.get(
+        key, key.replace("_", " ")
+    )
 
 
 def with_option_labels(message: str) -> str:
@@ -86,7 +93,7 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
         f"Seat {data['seat_wind']}, prevailing {data['prevailing_wind']}, {won_by_text(data)}"
         + (f", winning tile {data['winning_tile']}" if data.get("winning_tile") else "")
     )
-    circumstances = [circumstance_label(c) for c in data.get("circumstances") or ()]
+    circumstances = [circumstance_label(c, data.get("rules")) for c in data.get("circumstances") or ()]
     if circumstances or data.get("pay_all"):
         lines.append("; ".join([*circumstances, *(["pay-all (包)"] if data.get("pay_all") else [])]))
     house = house_rules(str(data["rules"]), dict(data.get("options") or {}))

@@ -1174,6 +1174,28 @@ def test_a_bad_case_file_is_one_line_and_keeps_the_hand(app: AppTest, data: byte
     assert app.session_state["base"] is base
 
 
+def test_a_case_files_error_goes_with_the_file(app: AppTest) -> None:
+    # a file refused as no JSON file leaves the uploader empty: the last file's error must not seem its
+    open_case_file(app, b"[1, 2]", name="list.json")
+    assert any(t.startswith("list.json") for t in texts(app, "error")), texts(app, "error")
+    app.file_uploader(key="case_upload").clear().run()
+    no_problem(app)
+    assert not any(t.startswith("list.json") for t in texts(app, "error")), texts(app, "error")
+
+
+@pytest.mark.parametrize(
+    ("rules", "label"),
+    [
+        ("singapore", "Earthly hand (East's 1st discard or your 1st draw)"),
+        ("malaysian", "Earthly hand (East's 1st discard)"),
+    ],
+)
+def test_a_circumstance_is_offered_as_the_rule_set_has_it(app: AppTest, rules: str, label: str) -> None:
+    app.selectbox(key="rules").set_value(rules).run()
+    box = app.multiselect(key="circumstances")
+    assert box.format_func("earthly") == label
+
+
 def test_circumstances_that_cannot_be_are_not_blamed_on_the_hand(app: AppTest) -> None:
     typed_hand(app, "123m 456p 789s 22m", melds="CCC")
     app.selectbox(key="seat_wind").set_value("S").run()
@@ -1324,6 +1346,18 @@ def image_captions(at: AppTest) -> list[str]:
     ]
 
 
+def test_a_photo_whose_tiles_fill_little_of_it_is_shown_cropped_to_them(
+    app: AppTest, install: Install
+) -> None:
+    install(FakeReader({90: scene()}))
+    upload(app, photo_bytes(width=2000, height=1500, shade=90))
+    no_problem(app)
+    assert image_captions(app)[0].startswith("hand.jpg (cropped to the tiles found): "), image_captions(app)
+    app.toggle(key="whole_photo").set_value(True).run()
+    no_problem(app)
+    assert image_captions(app)[0].startswith("hand.jpg: "), image_captions(app)
+
+
 def test_the_photos_caption_says_what_its_boxes_mean_as_far_as_it_has_any(
     app: AppTest, install: Install
 ) -> None:
@@ -1332,7 +1366,7 @@ def test_the_photos_caption_says_what_its_boxes_mean_as_far_as_it_has_any(
     upload(app, photo_bytes(shade=90))
     assert image_captions(app)[0].endswith("orange boxes with ? are unsure, please check them.")
     upload(app, photo_bytes(shade=30), name="sure.jpg")
-    assert image_captions(app)[0] == "sure.jpg: numbers match the tile table."
+    assert image_captions(app)[0] == "sure.jpg (cropped to the tiles found): numbers match the tile table."
     # every tile the photo had deleted: its tiles were found, and the numbers still mean the table's
     edit_tiles(app, {"edited_rows": {}, "added_rows": [], "deleted_rows": list(range(15))})
     assert image_captions(app)[0] == "sure.jpg: numbers match the tile table."

@@ -670,3 +670,18 @@ def test_an_unsure_tiles_runner_up_is_offered_only_where_the_rule_set_holds_it()
     ]
     assert case.unsure_tiles(rows, case.tiles_in_set("singapore")) == ["1 (3p or 5s?)", "2"]
     assert case.unsure_tiles(rows, case.tiles_in_set("malaysian")) == ["1", "2 (cat or face?)"]
+
+
+def test_the_photo_is_cropped_to_its_tiles_only_where_they_fill_little_of_it() -> None:
+    from app_ui.art import tiles_window
+
+    tiles = [(100.0 + 40 * i, 300.0, 140.0 + 40 * i, 356.0) for i in range(5)]  # 40 x 56 px tiles
+    x1, y1, x2, y2 = tiles_window(tiles, (1280, 960)) or (0, 0, 0, 0)
+    margin = 0.05 * 1280  # more than a tile's long side here
+    assert (x1, y1) == (int(100 - margin), int(300 - margin))
+    assert (x2, y2) == (int(300 + margin + 1), int(356 + margin + 1))
+    row = [(100.0 + 40 * i, 30.0, 140.0 + 40 * i, 86.0) for i in range(5)]
+    assert tiles_window(row, (400, 120)) is None  # the tiles and their margin are most of it
+    assert tiles_window([], (1280, 960)) is None
+    # the window never leaves the picture
+    assert tiles_window([(0.0, 0.0, 40.0, 56.0)], (1280, 960)) == (0, 0, 105, 121)

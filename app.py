@@ -895,9 +895,14 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
     changed = corrections_line(corrections_so_far(list(map(dict, base.earlier)), now))
     if changed:
         st.caption(changed)
-    if case_mod.blank_added_rows(edits):
+    blank = case_mod.blank_added_rows(edits)
+    if blank:
+        rows_said = (
+            "A row you added has no tile yet" if blank == 1 else f"{blank} rows you added have no tile yet"
+        )
         st.info(
-            "A row you added has no tile yet: pick it in the Tile column (the row counts once it has one)."
+            f"{rows_said}: pick it in the Tile column (a row counts once it has a tile; until then it is "
+            "left out of the hand and the corrections)."
         )
     # Above the table, not under it: a thumb tapping past the table's last row on a phone must not
     # undo the corrections. Dropping them while the page asks whether a new hand may replace them

@@ -1436,7 +1436,15 @@ def test_an_added_row_without_a_tile_says_to_pick_one(app: AppTest, install: Ins
     upload(app, photo_bytes())
     edit_tiles(app, {"edited_rows": {}, "deleted_rows": [], "added_rows": [{"group": "hand"}]})
     no_problem(app)
-    assert any("has no tile yet" in t for t in texts(app, "info")), texts(app, "info")
+    assert any(t.startswith("A row you added has no tile yet") for t in texts(app, "info")), texts(
+        app, "info"
+    )
+    edit_tiles(
+        app, {"edited_rows": {}, "deleted_rows": [], "added_rows": [{"group": "hand"}, {}, {"tile": "9p"}]}
+    )
+    assert any(t.startswith("2 rows you added have no tile yet") for t in texts(app, "info")), texts(
+        app, "info"
+    )
     edit_tiles(app, {"edited_rows": {}, "deleted_rows": [], "added_rows": [{"tile": "9p", "group": "hand"}]})
     assert not any("has no tile yet" in t for t in texts(app, "info"))
     assert any(t == "Your corrections: 9p added to hand" for t in captions(app)), captions(app)

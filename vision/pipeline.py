@@ -154,15 +154,20 @@ def _win_warnings(
     detections: Detections, probabilities: np.ndarray, moved: Sequence[int], scale: float = 1.0
 ) -> list[str]:
     """One line per tile moved to its runner-up so that the photo shows a winning hand."""
-    out = []
-    for i in moved:
-        was, now = int(probabilities[i].argmax()), int(detections.class_id[i])
-        where = _where(detections.xyxy[i], scale)
-        out.append(
-            f"tile at {where} read as {CLASSES[now]} ({probabilities[i, now]:.2f}),"
-            f" not {CLASSES[was]} ({probabilities[i, was]:.2f}): only so do the tiles make a winning hand"
-        )
-    return out
+    return [
+        _moved_line(detections, probabilities, i, int(probabilities[i].argmax()), scale)
+        + ": only so do the tiles make a winning hand"
+        for i in moved
+    ]
+
+
+def _moved_line(detections: Detections, probabilities: np.ndarray, i: int, was: int, scale: float) -> str:
+    """ "tile at (x, y) read as X (p), not Y (p)": tile `i` read otherwise than its class `was`."""
+    now = int(detections.class_id[i])
+    return (
+        f"tile at {_where(detections.xyxy[i], scale)} read as {CLASSES[now]} ({probabilities[i, now]:.2f}),"
+        f" not {CLASSES[was]} ({probabilities[i, was]:.2f})"
+    )
 
 
 def _win_option_warning(
@@ -191,14 +196,12 @@ def _set_warnings(
     for i in np.flatnonzero(first != detections.class_id):
         if i in skip:
             continue
-        was, now = int(first[i]), int(detections.class_id[i])
+        was = int(first[i])
         copies = COPIES_IN_SET[CLASSES[was]]
-        held = "one" if copies == 1 else str(copies)
-        where = _where(detections.xyxy[i], scale)
+        held, them = ("one", "it") if copies == 1 else (str(copies), "them")
         out.append(
-            f"tile at {where} read as {CLASSES[now]} ({probabilities[i, now]:.2f}),"
-            f" not {CLASSES[was]} ({probabilities[i, was]:.2f}): a set has {held} {CLASSES[was]}"
-            f" and surer tiles are read as {'it' if copies == 1 else 'them'}"
+            _moved_line(detections, probabilities, int(i), was, scale)
+            + f": a set has {held} {CLASSES[was]} and surer tiles are read as {them}"
         )
     return out
 

@@ -46,8 +46,6 @@ REASONS: dict[str, str] = {
     "no_winning_shape": "no winning shape",
     "below_minimum": "below the minimum",
 }
-# the reasons that say the tiles themselves cannot all lie on one table
-IMPOSSIBLE_TILES = frozenset({"tile_not_in_set", "too_many_copies"})
 
 
 @dataclass(frozen=True)
@@ -114,12 +112,20 @@ class _Invalid(Exception):
     """Internal: a check failed; carries the reason key, the player's message, and what was scored so far."""
 
     def __init__(
-        self, reason: str, message: str, best: _Scored | None = None, warnings: list[str] | None = None
+        self,
+        reason: str,
+        message: str,
+        best: _Scored | None = None,
+        warnings: list[str] | None = None,
+        tiles_impossible: bool = False,
     ) -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message
         self.best = best
+        # the tiles on the table cannot all be there (two cats, a fly in a Singapore hand): no instant
+        # payouts; a winning tile named outside the set is the caller's slip, not such a tile
+        self.tiles_impossible = tiles_impossible
         self.warnings = warnings or []
 
 
@@ -153,16 +159,22 @@ def _check_tiles(hand: Hand, context: Context, ruleset: Ruleset, options: Option
         with_all = set(ruleset.hand_tiles(dataclasses.replace(options, north_wind=True)))
         if not options.north_wind and any(tile in with_all for tile in [*strangers, context.winning_tile]):
             message += " (option north_wind is off)"
-        raise _Invalid("tile_not_in_set", message)
+        raise _Invalid("tile_not_in_set", message, tiles_impossible=bool(strangers))
     for tile in hand.bonus:
         if tile not in ruleset.bonus_tiles:
             raise _Invalid(
-                "tile_not_in_set", f"bonus tile {tile} is not in the {ruleset.name.capitalize()} tile set"
+                "tile_not_in_set",
+                f"bonus tile {tile} is not in the {ruleset.name.capitalize()} tile set",
+                tiles_impossible=True,
             )
     for tile, count in Counter(hand.all_tiles()).items():
         allowed = 4 if tile in hand_types else ruleset.bonus_copies.get(tile, 1)
         if count > allowed:
-            raise _Invalid("too_many_copies", f"{count} copies of {tile}, but the set has only {allowed}")
+            raise _Invalid(
+                "too_many_copies",
+                f"{count} copies of {tile}, but the set has only {allowed}",
+                tiles_impossible=True,
+            )
 
 
 def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Context, list[str]]:
@@ -455,7 +467,7 @@ def score(
     except _Invalid as invalid:
         seen = invalid.best
         # tiles no set holds are not on the table: nothing is paid for them, instantly or not
-        paid_at_once = () if invalid.reason in IMPOSSIBLE_TILES else instant
+        paid_at_once = () if invalid.tiles_impossible else instant
         nothing = dataclasses.replace(
             no_payout(ruleset.players, context.self_drawn), instant_payouts=paid_at_once
         )

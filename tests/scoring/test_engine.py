@@ -141,6 +141,13 @@ def test_singapore_instant_payouts(extra: dict[str, Any], expected: dict[str, tu
         # two cats: no set holds them, so nothing is paid for tiles that cannot be there
         pytest.param({"bonus": ["cat", "cat", "rat"]}, "too_many_copies", {}, id="two-cats"),
         pytest.param({"concealed": "456p 789s 234m fly 5p"}, "tile_not_in_set", {}, id="fly-in-singapore"),
+        # only the winning tile named is no tile of the set: the tiles on the table are real, and paid
+        pytest.param(
+            {"winning_tile": "fly"},
+            "tile_not_in_set",
+            {"exposed_kong": (1, 3), "animal_pair": (2, 6)},
+            id="winning-tile-outside-the-set",
+        ),
     ],
 )
 def test_an_invalid_hand_pays_instantly_only_for_tiles_that_can_lie_on_a_table(

@@ -294,7 +294,7 @@ def forget_last_hands_win() -> None:
     facts of the last win (a robbed kong, a liable discard), as its winning tile was. Seats and winds
     stay (the table has not moved). Set before the first hand, they are kept: the user set them for it."""
     state = st.session_state
-    cleared = [circumstance_label(c) for c in state.get("circumstances") or []]
+    cleared = [circumstance_label(c, chosen_rules()) for c in state.get("circumstances") or []]
     if state.get("pay_all"):
         cleared.append("pay-all")
     if discarder_now() != NOT_SAID:
@@ -374,11 +374,13 @@ def read_again_as(base: Base, tile_set: str) -> None:
     )
     state = st.session_state
     renamed = winning_tile_renamed(base.photo_rows, again.rows)
+    was = (state.get("winning_tile", NO_WINNING_TILE), state.get("winning_tile_wanted"))
     if unsaved_corrections(base):  # the corrections it drops can be brought back, with the winning tile
-        was = (state.get("winning_tile", NO_WINNING_TILE), state.get("winning_tile_wanted"))
         restart_table(again, winning_tile=was if renamed else None)
     else:  # the steps back stay: each brings back the table as read then, for its set
         set_base(again, state["loaded_source"], state.get("display"), same_hand=True)
+        if renamed and state.get(UNDO):  # the newest brings back the winning tile of its names too
+            state[UNDO] = undo_mod.with_newest_winning_tile(state[UNDO], was)
     changed = Counter(case_mod.reread_changes(base.photo_rows, again.rows))
     said = ", ".join(f"{was} -> {now}" + (f" (x{n})" if n > 1 else "") for (was, now), n in changed.items())
     note = f"The photo's tiles read again as {label}: {said or 'every tile reads as before'}."
@@ -638,8 +640,8 @@ def manual_ui() -> None:
         if not rows:
             _typed_not_used("Type at least one tile (or pick bonus tiles) first.")
             return
-        for meld in melds:
-            kind, why = case_mod.meld_kind(meld)
+        for meld in [*melds, *kongs]:
+            kind, why = case_mod.meld_kind(case_mod.resolve_backs(meld))
             if kind is None:
                 _typed_not_used(
                     f"Could not use the hand: the meld {' '.join(meld)} is no chow, pong or kong ({why})."
@@ -649,7 +651,7 @@ def manual_ui() -> None:
         hand = case_mod.build_hand(rows, concealed_flags).hand
         try:
             impossible = case_mod.impossible_count({"rules": chosen_rules(), **hand})
-        except scoring.MalformedHandError as exc:  # a flower among the concealed tiles, a pong of F1
+        except scoring.MalformedHandError as exc:  # a flower among the concealed tiles
             _typed_not_used(f"Could not use the hand: {exc}.")
             return
         if impossible:
@@ -789,7 +791,8 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
         scaled = [dataclasses.replace(r, box=tuple(v * scale for v in r.box)) if r.box else r for r in rows]
         kinds = {g: m["kind"] for g, m in zip(build.meld_groups, build.hand["melds"], strict=False)}
         boxed = annotate_photo(image, scaled, kinds, numbers)
-        window = tiles_window([r.box for r in scaled if r.box], boxed.size)
+        shrunk = boxed.width / max(1, image.shape[1])  # 1 unless annotate_photo shrinks the picture again
+        window = tiles_window([tuple(v * shrunk for v in r.box) for r in scaled if r.box], boxed.size)
         cropped = window is not None and not st.session_state.get("whole_photo")
         shown = base.name + (" (cropped to the tiles found)" if cropped else "")
         st.image(
@@ -898,11 +901,13 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
     blank = case_mod.blank_added_rows(edits)
     if blank:
         rows_said = (
-            "A row you added has no tile yet" if blank == 1 else f"{blank} rows you added have no tile yet"
+            "A row you added has no tile yet: pick it"
+            if blank == 1
+            else f"{blank} rows you added have no tile yet: pick one for each"
         )
         st.info(
-            f"{rows_said}: pick it in the Tile column (a row counts once it has a tile; until then it is "
-            "left out of the hand and the corrections)."
+            f"{rows_said} in the Tile column (a row counts once it has a tile; until then it is left out "
+            "of the hand and the corrections)."
         )
     # Above the table, not under it: a thumb tapping past the table's last row on a phone must not
     # undo the corrections. Dropping them while the page asks whether a new hand may replace them
@@ -1013,7 +1018,7 @@ def _switch_context(rules: str, seats: list[str]) -> None:
         state["circumstances"] = forced["circumstances"] = [c for c in state["circumstances"] if c in offered]
     state["context_forced"] = forced
     if dropped or gone:
-        lost = [*dropped, *(circumstance_label(c) for c in gone)]
+        lost = [*dropped, *(circumstance_label(c, rules) for c in gone)]
         state["context_note"] = (
             f"{RULE_LABELS.get(rules, rules)} has no {', no '.join(lost)}: set to East / left out."
         )

@@ -268,9 +268,15 @@ def tiles_window(
     """The part of the picture to show (x1, y1, x2, y2): the tiles' `boxes` with a margin of a tile's
     long side (room for the labels drawn around them, and for a tile the reader missed beside them),
     or None where that is most of the picture anyway."""
+    width, height = image_size
+    # boxes clipped to the picture (a tile cut by the photo's edge), and those left with no area dropped
+    clipped = [
+        (max(0.0, x1), max(0.0, y1), min(float(width), x2), min(float(height), y2))
+        for x1, y1, x2, y2 in boxes
+    ]
+    boxes = [b for b in clipped if b[2] > b[0] and b[3] > b[1]]
     if not boxes:
         return None
-    width, height = image_size
     long_sides = sorted(max(b[2] - b[0], b[3] - b[1]) for b in boxes)
     margin = max(long_sides[len(long_sides) // 2], 0.05 * max(width, height))
     x1 = max(0, int(min(b[0] for b in boxes) - margin))

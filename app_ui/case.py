@@ -404,7 +404,7 @@ def infer_meld_kind(codes: Sequence[str]) -> str | None:
     return meld_kind(codes)[0]
 
 
-def _resolve_backs(codes: list[str]) -> list[str]:
+def resolve_backs(codes: list[str]) -> list[str]:
     """A concealed kong shows two faces and two backs: the backs are copies of the face-up tile."""
     faces = [c for c in codes if c != "back"]
     if faces and len(set(faces)) == 1:
@@ -425,7 +425,7 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
     melds: list[dict[str, Any]] = []
     meld_groups: list[str] = []
     for group in MELD_GROUPS:
-        codes = _resolve_backs([r.code for r in rows if r.group == group])
+        codes = resolve_backs([r.code for r in rows if r.group == group])
         if not codes:
             continue
         if "back" in codes:

@@ -34,15 +34,19 @@ ROLE_LABELS = {
 }
 
 
-# where a rule set allows less than the label above says (Malaysian: an earthly hand is never self-drawn)
-RULES_CIRCUMSTANCE_LABELS = {("malaysian", "earthly"): "Earthly hand (East's 1st discard)"}
+EARTHLY_ON_A_DISCARD_ONLY = "Earthly hand (East's 1st discard)"
 
 
 def circumstance_label(key: str, rules: str | None = None) -> str:
-    """A circumstance in words, as the rule set `rules` has it (where it says less, as any)."""
-    return RULES_CIRCUMSTANCE_LABELS.get((rules or "", key)) or CIRCUMSTANCE_LABELS.get(
-        key, key.replace("_", " ")
-    )
+    """A circumstance in words, as the rule set `rules` has it (where it says none, as any): under a
+    rule set whose earthly hand is never self-drawn (Malaysian), it is won on East's first discard."""
+    if (
+        key == "earthly"
+        and rules in scoring.RULESET_NAMES
+        and not scoring.get_ruleset(rules).earthly_self_drawn
+    ):
+        return EARTHLY_ON_A_DISCARD_ONLY
+    return CIRCUMSTANCE_LABELS.get(key, key.replace("_", " "))
 
 
 def with_option_labels(message: str) -> str:

@@ -55,6 +55,17 @@ def with_winning_tile(state: TableState, winning_tile: tuple[str, str | None]) -
     return dataclasses.replace(state, winning_tile=winning_tile)
 
 
+def with_newest_winning_tile(
+    undo: Sequence[TableState], winning_tile: tuple[str, str | None]
+) -> list[TableState]:
+    """The undo list whose newest step also brings back `winning_tile`, which a re-read after it moved
+    with its tiles (the step's rows still have the names it was chosen among); a step that already
+    brings one back keeps its own, chosen among the same rows."""
+    if not undo or undo[-1].winning_tile is not None:
+        return list(undo)
+    return [*undo[:-1], with_winning_tile(undo[-1], winning_tile)]
+
+
 def restored(state: TableState) -> Base:
     """The hand's rows as the step had them, its edits then standing folded in (Streamlit cannot set
     a table's edits, so the table starts again from these rows)."""

@@ -137,6 +137,10 @@ class Options:
     # would save it (a real photo's rows are then compared in either direction)
     turn: int = 0
 
+    def __post_init__(self) -> None:
+        if self.turn not in TURNS:
+            raise ValueError(f"turn must be one of {', '.join(map(str, TURNS))} degrees, got {self.turn}")
+
 
 TURNS = (0, 90, 180, 270)
 
@@ -207,7 +211,9 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
             results.append(_failed(meta_path.stem, true_codes, str(error)))
             continue
         det = reading.detections
-        xyxy = unturned_xyxy(det.xyxy / factor, options.turn, (int(meta["height"]), int(meta["width"])))
+        xyxy = det.xyxy / factor
+        if options.turn:
+            xyxy = unturned_xyxy(xyxy, options.turn, (int(meta["height"]), int(meta["width"])))
         counts = match_boxes(xyxy, det.codes, det.confidence, true_xyxy, true_codes)
         hand_exact = hand_read_exactly(reading.layout, meta) if shows_whole_hand(meta) else None
         results.append(

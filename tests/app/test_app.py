@@ -406,6 +406,24 @@ def photo_won_on_bamboo(app: AppTest, install: Install) -> list[str]:
     return pair
 
 
+def test_undo_after_corrections_undone_and_read_again_brings_back_the_winning_tile(
+    app: AppTest, install: Install
+) -> None:
+    # corrections under Singapore, a switch to Malaysian (offered, not taken), then Undo my corrections:
+    # with none left, the tiles are read again as Malaysian and the winning tile 5s follows them to 5p;
+    # stepping back brings the Singapore names back, and the winning tile with them
+    photo_won_on_bamboo(app, install)
+    edit_tiles(app, {"edited_rows": {"14": {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
+    app.selectbox(key="rules").set_value("malaysian").run()
+    assert app.selectbox(key="winning_tile").value == "5s"
+    app.button(key="undo").click().run()
+    no_problem(app)
+    assert codes_now(app)[9:11] == ["5p", "5p"] and app.selectbox(key="winning_tile").value == "5p"
+    undo_last(app)
+    assert codes_now(app)[9:11] == ["5s", "5s"] and codes_now(app)[14] == "F2"
+    assert app.selectbox(key="winning_tile").value == "5s"
+
+
 def test_the_winning_tile_follows_its_tiles_through_a_re_read_that_renames_them(
     app: AppTest, install: Install
 ) -> None:
@@ -682,11 +700,25 @@ def test_a_typed_meld_of_one_tile_and_two_flies_is_a_pong(app: AppTest) -> None:
     assert "[555p(fly=5p/5p)]" in summary(app), summary(app)
 
 
-def test_a_typed_kong_holding_a_fly_is_refused_with_the_reason(app: AppTest) -> None:
+@pytest.mark.parametrize(
+    ("melds", "kongs", "reason"),
+    [("555pfly", "", "fly cannot stand in a kong"), ("", "flyflyflyfly", "not only fly")],
+    ids=["exposed", "concealed"],
+)
+def test_a_typed_kong_holding_a_fly_is_refused_with_the_reason(
+    app: AppTest, melds: str, kongs: str, reason: str
+) -> None:
     app.selectbox(key="rules").set_value("malaysian").run()
-    typed_hand(app, "123p 234p 456p 99p", melds="555pfly")
+    typed_hand(app, "123p 234p 456p 99p", melds=melds, kongs=kongs)
     no_problem(app)
-    assert any("fly cannot stand in a kong" in t for t in texts(app, "error")), texts(app, "error")
+    assert any(t.startswith("Could not") and reason in t for t in texts(app, "error")), texts(app, "error")
+
+
+def test_a_typed_meld_shown_with_face_down_tiles_is_the_kong_of_its_face(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="back5s5sback")
+    no_problem(app)
+    assert not any("Could not" in t for t in texts(app, "error")), texts(app, "error")
+    assert app.session_state["base"].source == "typed"
 
 
 def test_a_typed_bonus_row_may_hold_four_faces(app: AppTest) -> None:
@@ -1446,7 +1478,7 @@ def test_an_added_row_without_a_tile_says_to_pick_one(app: AppTest, install: Ins
         app, "info"
     )
     edit_tiles(app, {"edited_rows": {}, "deleted_rows": [], "added_rows": [{"tile": "9p", "group": "hand"}]})
-    assert not any("has no tile yet" in t for t in texts(app, "info"))
+    assert not any("no tile yet" in t for t in texts(app, "info"))
     assert any(t == "Your corrections: 9p added to hand" for t in captions(app)), captions(app)
 
 

@@ -683,5 +683,8 @@ def test_the_photo_is_cropped_to_its_tiles_only_where_they_fill_little_of_it() -
     row = [(100.0 + 40 * i, 30.0, 140.0 + 40 * i, 86.0) for i in range(5)]
     assert tiles_window(row, (400, 120)) is None  # the tiles and their margin are most of it
     assert tiles_window([], (1280, 960)) is None
-    # the window never leaves the picture
+    # the window never leaves the picture, and boxes past its edge are clipped to it (or dropped)
     assert tiles_window([(0.0, 0.0, 40.0, 56.0)], (1280, 960)) == (0, 0, 105, 121)
+    assert tiles_window([(-500.0, -500.0, -400.0, -400.0)], (1280, 960)) is None
+    x1, y1, x2, y2 = tiles_window([(1200.0, 10.0, 1400.0, 100.0)], (1280, 960)) or (0, 0, 0, 0)
+    assert x1 < x2 <= 1280 and y1 < y2

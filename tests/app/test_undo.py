@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from app_ui.case import Base, TableState, TileRow
-from app_ui.undo import SeenTable, restored, step_before, ticks_changed, with_step, with_winning_tile
+from app_ui.undo import (
+    SeenTable,
+    restored,
+    step_before,
+    ticks_changed,
+    with_newest_winning_tile,
+    with_step,
+    with_winning_tile,
+)
 
 ROWS = (TileRow("1m"), TileRow("2m"), TileRow("3m"))
 BASE = Base(rows=ROWS, source="typed")
@@ -51,3 +59,12 @@ def test_a_step_back_folds_the_edits_then_standing_into_the_rows() -> None:
 def test_a_step_may_bring_back_the_winning_tile() -> None:
     state = with_winning_tile(TableState(BASE, NO_EDITS, {}), ("5s", None))
     assert state.winning_tile == ("5s", None) and state.base == BASE
+
+
+def test_a_re_read_after_the_newest_step_leaves_it_the_winning_tile_of_its_names() -> None:
+    older, newest = TableState(BASE, ONE_EDIT, {}), TableState(BASE, NO_EDITS, {})
+    steps = with_newest_winning_tile([older, newest], ("5s", None))
+    assert steps == [older, with_winning_tile(newest, ("5s", None))]
+    # a step that brings one back already keeps its own; an empty list stays empty
+    assert with_newest_winning_tile(steps, ("5p", None))[-1].winning_tile == ("5s", None)
+    assert with_newest_winning_tile([], ("5s", None)) == []

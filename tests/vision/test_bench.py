@@ -599,3 +599,10 @@ def test_rows_may_be_compared_either_way_on_a_turned_photo() -> None:
     read = ["3m", "2m", "1m"]
     assert match_rows(xyxy, read, [["1m", "2m", "3m"]]).counts.right == 1
     assert match_rows(xyxy, read, [["1m", "2m", "3m"]], either_way=True).counts.right == 3
+
+
+def test_a_turn_that_is_no_quarter_is_refused() -> None:
+    from vision.bench import Options
+
+    with pytest.raises(ValueError, match="turn must be one of 0, 90, 180, 270"):
+        Options(turn=45)

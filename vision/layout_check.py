@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -162,7 +163,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--size", type=int, default=1280)
     parser.add_argument(
-        "--meta-dir", type=Path, help="read OUT/meta/*.json of a `python -m datasets.synth` run instead"
+        "--meta-dir",
+        type=Path,
+        help="read the scenes of a `python -m datasets.synth` run instead (its OUT, or OUT/meta)",
     )
     parser.add_argument(
         "--no-angles",
@@ -173,13 +176,17 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     angles = not args.no_angles
     if args.meta_dir is not None:
-        metas: Iterable[Mapping[str, Any]] = dir_metas(args.meta_dir, args.scenes, angles)
+        meta_dir = args.meta_dir / "meta" if (args.meta_dir / "meta").is_dir() else args.meta_dir
+        if not any(meta_dir.glob("*.json")):
+            print(f"python -m vision.layout_check: no scene files (*.json) in {meta_dir}", file=sys.stderr)
+            return 2
+        metas: list[Mapping[str, Any]] = list(dir_metas(meta_dir, args.scenes, angles))
     else:
-        metas = synth_metas(range(args.first_seed, args.first_seed + args.scenes), args.size, angles)
+        metas = list(synth_metas(range(args.first_seed, args.first_seed + args.scenes), args.size, angles))
     total, modes, failed = check_scenes(metas)
     ok = total - len(failed)
     broken = sum(1 for _, found in failed if STRUCTURE_MODES & set(found))
-    print(f"scenes with a complete hand: {total} of {args.scenes}")
+    print(f"scenes with a complete hand: {total} of {len(metas)}")
     kept = total - broken
     print(f"structure (concealed + melds) recovered: {kept}/{total} = {kept / max(total, 1):.1%}")
     print(f"everything (bonus too) recovered: {ok}/{total} = {ok / max(total, 1):.1%}")

@@ -1,4 +1,4 @@
-"""Training recipe for the two ONNX models (needs the `train` extra; never imported at run time).
+"""Training recipe for the ONNX models (needs the `train` extra; never imported at run time).
 
 Stages, each a sub-command, each deterministic for its seed:
 
@@ -790,7 +790,7 @@ def main(argv: list[str] | None = None) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     sub = parser.add_subparsers(dest="stage", required=True)
-    p = sub.add_parser("data")
+    p = sub.add_parser("data", help="scenes as a detector set and classifier crops")
     p.add_argument("--scenes", type=Path, required=True)
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--val-fraction", type=float, default=0.1)
@@ -824,8 +824,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     p.add_argument("--seed", type=int, default=0)
     sizes = {"detector": DETECTOR_SIZE, "classifier": CLASSIFIER_SIZE, "pip-detector": PIP_SIZE}
+    stage_help = {
+        "detector": "the one-class tile detector (YOLO11n)",
+        "classifier": "the crop classifier over the 49 codes and none (YOLO11n-cls)",
+        "pip-detector": "the pip look's detector of dots and sticks",
+    }
     for stage in ("detector", "classifier", "pip-detector"):
-        p = sub.add_parser(stage)
+        p = sub.add_parser(stage, help=stage_help[stage])
         p.add_argument("--data", type=Path, required=True)
         p.add_argument("--epochs", type=int, default=20)
         p.add_argument("--imgsz", type=int, default=sizes[stage])
@@ -894,7 +899,11 @@ def main(argv: list[str] | None = None) -> None:
         "recover", help="a checkpoint to train from, rebuilt from a shipped ONNX classifier or detector"
     )
     p.add_argument(
-        "--onnx", type=Path, required=True, help="an exported model, e.g. models/tile_classifier.onnx"
+        "--onnx",
+        type=Path,
+        required=True,
+        help="an exported model, e.g. models/tile_detector.onnx, or one classifier `split` took out of "
+        "models/tile_classifier.onnx",
     )
     p.add_argument(
         "--data",
@@ -946,7 +955,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--above", type=float, default=RankLookConfig(file="").above)
     p.add_argument("--floor", type=float, default=RankLookConfig(file="").floor)
     p.add_argument("--least", type=float, default=RankLookConfig(file="").least)
-    p = sub.add_parser("export")
+    p = sub.add_parser("export", help="checkpoints to the ONNX files and sidecar of models/")
     p.add_argument("--detector", type=Path, required=True)
     p.add_argument("--classifier", type=Path, required=True)
     p.add_argument("--second-look", type=Path, default=None, help="the flowers-and-seasons classifier")

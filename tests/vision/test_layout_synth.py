@@ -101,3 +101,22 @@ def test_the_check_measures_each_tiles_angle_on_the_scenes_image(tmp_path: Path)
     assert np.nanmedian(np.minimum(near, 90 - near)) < 2.0
     [plain] = list(dir_metas(tmp_path / "meta", 10, angles=False))
     assert MEASURED_ANGLES not in plain and detections_from_meta(plain).angle is None
+
+
+def test_the_check_reads_a_synth_runs_folder_or_its_meta_and_says_when_there_is_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.layout_check import main
+
+    assert main(["--meta-dir", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip().endswith(f"no scene files (*.json) in {tmp_path}")
+    try:
+        meta = _render(3)
+    except synth.SynthError as exc:  # tile art not installed here
+        pytest.skip(str(exc))
+    (tmp_path / "meta").mkdir()
+    for n in range(2):
+        (tmp_path / "meta" / f"00000{n}.json").write_text(json.dumps(meta))
+    for given in (tmp_path, tmp_path / "meta"):
+        assert main(["--meta-dir", str(given), "--no-angles", "--scenes", "5"]) == 0
+        assert " of 2\n" in capsys.readouterr().out  # the scenes read, not the --scenes asked for

@@ -875,7 +875,9 @@ def win_ways_ui(base: Base) -> None:
             st.rerun()
 
 
-def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) -> None:
+def tile_editor_ui(
+    base: Base, build: HandBuild, result: dict[str, Any] | None, kongs: list[dict[str, Any]]
+) -> None:
     """The tile table the user corrects: code and group of every tile, add and delete rows."""
     st.subheader("Check the tiles")
     st.caption(
@@ -893,7 +895,6 @@ def tile_editor_ui(base: Base, build: HandBuild, result: dict[str, Any] | None) 
     if saved:
         st.caption(saved)
     # the corrections folded into the table when a way to a win was taken come first
-    kongs = case_mod.kong_corrections(build, base.meld_concealed)
     now = [*case_mod.corrections(base.rows, edits), *kongs]
     changed = corrections_line(corrections_so_far(list(map(dict, base.earlier)), now))
     if changed:
@@ -1329,11 +1330,14 @@ def result_ui(
 
 
 def download_ui(
-    data: dict[str, Any], base: Base, rows: list[TileRow], build: HandBuild, result: dict[str, Any] | None
+    data: dict[str, Any],
+    base: Base,
+    rows: list[TileRow],
+    result: dict[str, Any] | None,
+    kongs: list[dict[str, Any]],
 ) -> None:
     if not rows:
         return  # nothing to keep yet: an empty case would only confuse
-    kongs = case_mod.kong_corrections(build, base.meld_concealed)
     case = case_mod.case_json(data, base, rows, current_edits(), result, kongs)
     # Kept in the session so the exact file offered for download can be checked (tests, support).
     st.session_state["case_json"] = case
@@ -1369,8 +1373,10 @@ def main() -> None:
         said = score_words(result) if result.get("valid") else "Not a valid win as read"
         score_hint.markdown(f"{said} — see Result below")
     result_ui(build, data, result, error, option_problems)
-    download_ui(data, base, rows, build, result)
-    tile_editor_ui(base, build, result)
+    # the kongs ticked concealed or exposed against the reading: corrections of their own
+    kongs = case_mod.kong_corrections(build, base.meld_concealed)
+    download_ui(data, base, rows, result, kongs)
+    tile_editor_ui(base, build, result, kongs)
     note_table_change()
 
 

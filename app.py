@@ -29,7 +29,7 @@ import scoring
 from app_ui import case as case_mod
 from app_ui import typed as typed_mod
 from app_ui import undo as undo_mod
-from app_ui.art import annotate_photo, group_blocks, hand_picture, tiles_window
+from app_ui.art import annotate_photo_and_labels, group_blocks, hand_picture, tiles_window
 from app_ui.case import (
     GROUPS,
     MELD_GROUPS,
@@ -647,7 +647,9 @@ def manual_ui() -> None:
                     f"Could not use the hand: the meld {' '.join(meld)} is no chow, pong or kong ({why})."
                 )
                 return
-        concealed_flags = {MELD_GROUPS[len(melds) + i]: True for i in range(len(kongs))}
+        # a meld typed with face-down tiles lies as only a concealed kong does
+        concealed_flags = {MELD_GROUPS[i]: True for i, meld in enumerate(melds) if "back" in meld}
+        concealed_flags |= {MELD_GROUPS[len(melds) + i]: True for i in range(len(kongs))}
         hand = case_mod.build_hand(rows, concealed_flags).hand
         try:
             impossible = case_mod.impossible_count({"rules": chosen_rules(), **hand})
@@ -790,9 +792,12 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
         image, scale = display
         scaled = [dataclasses.replace(r, box=tuple(v * scale for v in r.box)) if r.box else r for r in rows]
         kinds = {g: m["kind"] for g, m in zip(build.meld_groups, build.hand["melds"], strict=False)}
-        boxed = annotate_photo(image, scaled, kinds, numbers)
+        boxed, labels = annotate_photo_and_labels(image, scaled, kinds, numbers)
         shrunk = boxed.width / max(1, image.shape[1])  # 1 unless annotate_photo shrinks the picture again
-        window = tiles_window([tuple(v * shrunk for v in r.box) for r in scaled if r.box], boxed.size)
+        tile_boxes = [tuple(v * shrunk for v in r.box) for r in scaled if r.box]
+        window = tiles_window(tile_boxes, boxed.size, labels)
+        if window is not None and "whole_photo" not in st.session_state:  # as last set, for a photo between
+            keep("whole_photo", bool(kept_value("whole_photo", False)))  # that drew no toggle
         cropped = window is not None and not st.session_state.get("whole_photo")
         shown = base.name + (" (cropped to the tiles found)" if cropped else "")
         st.image(
@@ -808,6 +813,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
                 help="The photo is cropped to its tiles "
                 "so their labels can be read on a phone; a tile the reader missed may lie outside.",
             )
+            remember("whole_photo")
     reread_ui(base)
     if base.notes:
         notes = "\n".join(f"- {w}" for w in base.notes)
@@ -880,6 +886,21 @@ def tile_editor_ui(
 ) -> None:
     """The tile table the user corrects: code and group of every tile, add and delete rows."""
     st.subheader("Check the tiles")
+    # Above the table and its notes, not under it: a thumb tapping past the table's last row on a phone
+    # must not undo the corrections, nor one aiming at the table's toolbar (+) hit them. Dropping them
+    # while the page asks whether a new hand may replace them would read that hand unasked: the
+    # question comes first.
+    buttons = st.container(horizontal=True, gap="small")
+    if st.session_state.get(UNDO) and buttons.button(
+        "Undo the last change", key="undo_last", icon="↩️", disabled=question_waiting()
+    ):
+        undo_last_change()
+        st.rerun()
+    if unsaved_corrections(base) and buttons.button(
+        "Undo my corrections", key="undo", disabled=question_waiting()
+    ):
+        restart_table(base.undone())
+        st.rerun()
     st.caption(
         "Change a tile or its group in the table; add a missed tile in the last row (or with + at "
         "the table's top right, then tap the new row); select rows and press the bin to delete. "
@@ -910,20 +931,6 @@ def tile_editor_ui(
             f"{rows_said} in the Tile column (a row counts once it has a tile; until then it is left out "
             "of the hand and the corrections)."
         )
-    # Above the table, not under it: a thumb tapping past the table's last row on a phone must not
-    # undo the corrections. Dropping them while the page asks whether a new hand may replace them
-    # would read that hand unasked: the question comes first.
-    buttons = st.container(horizontal=True, gap="small")
-    if st.session_state.get(UNDO) and buttons.button(
-        "Undo the last change", key="undo_last", icon="↩️", disabled=question_waiting()
-    ):
-        undo_last_change()
-        st.rerun()
-    if unsaved_corrections(base) and buttons.button(
-        "Undo my corrections", key="undo", disabled=question_waiting()
-    ):
-        restart_table(base.undone())
-        st.rerun()
     table = pd.DataFrame(
         {
             # The number drawn on the photo; a column, since Streamlit hides a plain range index.
@@ -1112,8 +1119,11 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         "Special circumstances",
         list(offered),
         key="circumstances",
-        format_func=lambda key: circumstance_label(key, rules),
+        # one label whatever the rule set: Streamlit keeps a choice by its label
+        format_func=circumstance_label,
         select_all=False,
+        help=f"{circumstance_label('earthly', rules)}: a hand complete at once, before anyone has claimed "
+        "a discard.",
     )
     pay_all = st.checkbox("Pay-all (包): one liable player pays everything", key="pay_all")
     payer = _payer_ui(seats, seat or "E", how == "self-drawn", bool(pay_all))

@@ -196,6 +196,17 @@ def annotate_photo(
     """The photo with each tile boxed and numbered (the number of its row in the tile table, `numbers`,
     by default 1, 2, ... in order) and labelled, each group outlined in its colour, low-confidence tiles
     in orange with a `?`."""
+    return annotate_photo_and_labels(rgb, rows, meld_kinds, numbers)[0]
+
+
+def annotate_photo_and_labels(
+    rgb: np.ndarray,
+    rows: Sequence[TileRow],
+    meld_kinds: Mapping[str, str] | None = None,
+    numbers: Sequence[int | None] | None = None,
+) -> tuple[Image.Image, list[tuple[float, float, float, float]]]:
+    """`annotate_photo`, and where its labels were drawn (x1, y1, x2, y2 each, in its pixels): a crop
+    of the picture must keep them whole."""
     image = Image.fromarray(rgb).convert("RGB")
     scale = _display_scale(*image.size)
     if scale < 1.0:
@@ -212,7 +223,7 @@ def annotate_photo(
         if r.box is not None and n is not None
     ]
     if not placed:
-        return image
+        return image, []
     # Labels sized to the tiles (small tiles, small labels), readable on a phone showing the photo at a
     # third of its size; neighbours alternate above and below their tile so the labels do not collide.
     widths = sorted(b[2] - b[0] for _, _, b in placed)
@@ -254,7 +265,7 @@ def annotate_photo(
         width, height = _text_size(draw, label, font)
         taken.append((left - 2, top - 2, left + width + 2, top + height + 2))
         _label(draw, spot, label, font, colour)
-    return image
+    return image, taken
 
 
 # The photo is cropped to its tiles where they fill less than this share of it: on a phone the whole
@@ -263,11 +274,13 @@ CROP_BELOW_AREA = 0.6
 
 
 def tiles_window(
-    boxes: Sequence[tuple[float, float, float, float]], image_size: tuple[int, int]
+    boxes: Sequence[tuple[float, float, float, float]],
+    image_size: tuple[int, int],
+    labels: Sequence[tuple[float, float, float, float]] = (),
 ) -> tuple[int, int, int, int] | None:
     """The part of the picture to show (x1, y1, x2, y2): the tiles' `boxes` with a margin of a tile's
-    long side (room for the labels drawn around them, and for a tile the reader missed beside them),
-    or None where that is most of the picture anyway."""
+    long side (room for a tile the reader missed beside them), and every one of the `labels` drawn
+    around them whole, or None where that is most of the picture anyway."""
     width, height = image_size
     # boxes clipped to the picture (a tile cut by the photo's edge), and those left with no area dropped
     clipped = [
@@ -279,10 +292,12 @@ def tiles_window(
         return None
     long_sides = sorted(max(b[2] - b[0], b[3] - b[1]) for b in boxes)
     margin = max(long_sides[len(long_sides) // 2], 0.05 * max(width, height))
-    x1 = max(0, int(min(b[0] for b in boxes) - margin))
-    y1 = max(0, int(min(b[1] for b in boxes) - margin))
-    x2 = min(width, int(max(b[2] for b in boxes) + margin + 1))
-    y2 = min(height, int(max(b[3] for b in boxes) + margin + 1))
+    spread = [(b[0] - margin, b[1] - margin, b[2] + margin, b[3] + margin) for b in boxes]
+    spread += [(b[0] - 2, b[1] - 2, b[2] + 2, b[3] + 2) for b in labels]
+    x1 = max(0, int(min(b[0] for b in spread)))
+    y1 = max(0, int(min(b[1] for b in spread)))
+    x2 = min(width, int(max(b[2] for b in spread) + 1))
+    y2 = min(height, int(max(b[3] for b in spread) + 1))
     if (x2 - x1) * (y2 - y1) >= CROP_BELOW_AREA * width * height:
         return None
     return x1, y1, x2, y2

@@ -21,7 +21,7 @@ CIRCUMSTANCE_LABELS = {
     "robbing_kong": "Robbing the kong (抢杠)",
     "last_tile": "Last tile of the wall (海底捞月)",
     "heavenly": "Heavenly hand (East, first draw)",
-    "earthly": "Earthly hand (East's 1st discard or your 1st draw)",
+    "earthly": "Earthly hand (地胡)",
     "humanly": "Humanly hand",
     "robbing_eighth": "Robbing the eighth flower (七抢一)",
 }
@@ -34,18 +34,18 @@ ROLE_LABELS = {
 }
 
 
+# The earthly hand in words as each rule set has it; the choice box shows the label above for both, as
+# Streamlit keeps a choice by its label and one that changed with the rule set would be dropped.
+EARTHLY_AS_SELF_DRAWN_TOO = "Earthly hand (East's 1st discard or your 1st draw)"
 EARTHLY_ON_A_DISCARD_ONLY = "Earthly hand (East's 1st discard)"
 
 
 def circumstance_label(key: str, rules: str | None = None) -> str:
-    """A circumstance in words, as the rule set `rules` has it (where it says none, as any): under a
-    rule set whose earthly hand is never self-drawn (Malaysian), it is won on East's first discard."""
-    if (
-        key == "earthly"
-        and rules in scoring.RULESET_NAMES
-        and not scoring.get_ruleset(rules).earthly_self_drawn
-    ):
-        return EARTHLY_ON_A_DISCARD_ONLY
+    """A circumstance in words; the earthly hand as the rule set `rules` has it, where one is given
+    (under Malaysian rules never self-drawn)."""
+    if key == "earthly" and rules in scoring.RULESET_NAMES:
+        drawn_too = scoring.get_ruleset(rules).earthly_self_drawn
+        return EARTHLY_AS_SELF_DRAWN_TOO if drawn_too else EARTHLY_ON_A_DISCARD_ONLY
     return CIRCUMSTANCE_LABELS.get(key, key.replace("_", " "))
 
 

@@ -55,13 +55,19 @@ def read_melds(text: str) -> list[list[str]]:
 
 
 def read_concealed_kongs(text: str) -> list[list[str]]:
-    """One concealed kong per group: four of one tile."""
+    """One concealed kong per group: four of one tile, typed as such or as it lies with face-down tiles
+    (`back5s5sback`, the backs taking the face shown)."""
     kongs = []
     for group in _groups(text):
         tiles = read_tiles(group)
-        if len(tiles) != 4 or len(set(tiles)) != 1:
-            raise ValueError(f"concealed kong {group!r}: a concealed kong is four of one tile, e.g. 5555s")
-        kongs.append(tiles)
+        faces = set(tiles) - {"back"}
+        if "fly" in faces:
+            raise ValueError(f"concealed kong {group!r}: fly cannot stand in a kong")
+        if len(tiles) != 4 or len(faces) != 1:
+            raise ValueError(
+                f"concealed kong {group!r}: a concealed kong is four of one tile, e.g. 5555s or back5s5sback"
+            )
+        kongs.append([faces.pop()] * 4)
     return kongs
 
 

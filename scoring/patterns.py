@@ -428,7 +428,9 @@ def heavenly(v: View) -> Outcome:
 @hand_level
 def earthly(v: View) -> Outcome:
     """地胡: a non-dealer wins on the dealer's first discard or on the first draw."""
-    return Hit("won on the dealer's first discard or the first draw") if v.circumstance("earthly") else None
+    if not v.circumstance("earthly"):
+        return None
+    return Hit("won on the first draw" if v.context.self_drawn else "won on the dealer's first discard")
 
 
 @hand_level

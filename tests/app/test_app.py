@@ -702,7 +702,7 @@ def test_a_typed_meld_of_one_tile_and_two_flies_is_a_pong(app: AppTest) -> None:
 
 @pytest.mark.parametrize(
     ("melds", "kongs", "reason"),
-    [("555pfly", "", "fly cannot stand in a kong"), ("", "flyflyflyfly", "not only fly")],
+    [("555pfly", "", "fly cannot stand in a kong"), ("", "flyflyflyfly", "fly cannot stand in a kong")],
     ids=["exposed", "concealed"],
 )
 def test_a_typed_kong_holding_a_fly_is_refused_with_the_reason(
@@ -718,7 +718,9 @@ def test_a_typed_meld_shown_with_face_down_tiles_is_the_kong_of_its_face(app: Ap
     typed_hand(app, "123m 456p 789s 22m", melds="back5s5sback")
     no_problem(app)
     assert not any("Could not" in t for t in texts(app, "error")), texts(app, "error")
-    assert app.session_state["base"].source == "typed"
+    # face down, it is concealed: only a concealed kong lies so
+    assert app.session_state["base"].meld_concealed == {"meld 1": True}
+    assert "[5555s]" not in summary(app) and "5555s" in summary(app), summary(app)
 
 
 def test_a_typed_bonus_row_may_hold_four_faces(app: AppTest) -> None:
@@ -1215,17 +1217,23 @@ def test_a_case_files_error_goes_with_the_file(app: AppTest) -> None:
     assert not any(t.startswith("list.json") for t in texts(app, "error")), texts(app, "error")
 
 
-@pytest.mark.parametrize(
-    ("rules", "label"),
-    [
-        ("singapore", "Earthly hand (East's 1st discard or your 1st draw)"),
+def test_an_earthly_hand_chosen_stays_chosen_through_a_rule_set_switch(app: AppTest) -> None:
+    # the box's label is one for both rule sets (a label that changed would drop the choice); the help
+    # and the summary say it as each rule set has it
+    typed_hand(app, "123p 456p 789p 555p 22p")
+    app.selectbox(key="seat_wind").set_value("S").run()
+    app.multiselect(key="circumstances").set_value(["earthly"]).run()
+    for rules, said in (
         ("malaysian", "Earthly hand (East's 1st discard)"),
-    ],
-)
-def test_a_circumstance_is_offered_as_the_rule_set_has_it(app: AppTest, rules: str, label: str) -> None:
-    app.selectbox(key="rules").set_value(rules).run()
-    box = app.multiselect(key="circumstances")
-    assert box.format_func("earthly") == label
+        ("singapore", "or your 1st draw"),
+    ):
+        app.selectbox(key="rules").set_value(rules).run()
+        app.checkbox(key="pay_all").check().run()  # a later, unrelated click
+        no_problem(app)
+        box = app.multiselect(key="circumstances")
+        assert box.value == ["earthly"] and box.format_func("earthly") == "Earthly hand (地胡)"
+        assert said in box.help and said in summary(app), (box.help, summary(app))
+        app.checkbox(key="pay_all").uncheck().run()
 
 
 def test_circumstances_that_cannot_be_are_not_blamed_on_the_hand(app: AppTest) -> None:
@@ -1381,13 +1389,21 @@ def image_captions(at: AppTest) -> list[str]:
 def test_a_photo_whose_tiles_fill_little_of_it_is_shown_cropped_to_them(
     app: AppTest, install: Install
 ) -> None:
-    install(FakeReader({90: scene()}))
+    install(FakeReader({90: scene(), 30: scene(), 160: scene()}))
     upload(app, photo_bytes(width=2000, height=1500, shade=90))
     no_problem(app)
     assert image_captions(app)[0].startswith("hand.jpg (cropped to the tiles found): "), image_captions(app)
     app.toggle(key="whole_photo").set_value(True).run()
     no_problem(app)
     assert image_captions(app)[0].startswith("hand.jpg: "), image_captions(app)
+    # a photo its tiles fill has nothing to crop and no toggle; the next one is shown whole again
+    upload(app, photo_bytes(width=420, height=260, shade=30), name="close.jpg")
+    assert image_captions(app)[0].startswith("close.jpg: "), image_captions(app)
+    assert "whole_photo" not in [toggle.key for toggle in app.toggle]
+    upload(app, photo_bytes(width=2000, height=1500, shade=160), name="far.jpg")
+    no_problem(app)
+    assert image_captions(app)[0].startswith("far.jpg: "), image_captions(app)
+    assert app.toggle(key="whole_photo").value
 
 
 def test_the_photos_caption_says_what_its_boxes_mean_as_far_as_it_has_any(

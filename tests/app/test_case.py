@@ -688,3 +688,24 @@ def test_the_photo_is_cropped_to_its_tiles_only_where_they_fill_little_of_it() -
     assert tiles_window([(-500.0, -500.0, -400.0, -400.0)], (1280, 960)) is None
     x1, y1, x2, y2 = tiles_window([(1200.0, 10.0, 1400.0, 100.0)], (1280, 960)) or (0, 0, 0, 0)
     assert x1 < x2 <= 1280 and y1 < y2
+
+
+def test_the_crop_keeps_every_label_drawn_whole() -> None:
+    from app_ui.art import annotate_photo_and_labels, tiles_window
+
+    photo = np.full((900, 1200, 3), 90, np.uint8)
+    # a long label ("12 rooster") beside the last of a row of small tiles at the right
+    rows = [
+        TileRow(code, HAND, 0.9, (600.0 + 30 * i, 400.0, 628.0 + 30 * i, 440.0))
+        for i, code in enumerate(["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p"])
+    ] + [TileRow("rooster", BONUS, 0.9, (935.0, 400.0, 963.0, 440.0))]
+    picture, labels = annotate_photo_and_labels(photo, rows)
+    assert labels and picture.size == (1200, 900)
+    x1, y1, x2, y2 = tiles_window([r.box for r in rows if r.box], picture.size, labels) or (0, 0, 1200, 900)
+    assert all(x1 <= a and y1 <= b and c <= x2 and d <= y2 for a, b, c, d in labels)
+    assert tiles_window([(600.0, 400.0, 628.0, 440.0)], (1200, 900), [(500.0, 380.0, 700.0, 395.0)]) == (
+        498,
+        340,
+        703,
+        501,
+    )

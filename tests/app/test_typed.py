@@ -59,7 +59,9 @@ def test_a_meld_typed_apart_is_explained() -> None:
         read_melds("12m")
 
 
-@pytest.mark.parametrize("typed", ["555s", "5556s", "55555s", "CCCC 555s"])
+@pytest.mark.parametrize(
+    "typed", ["555s", "5556s", "55555s", "CCCC 555s", "backbackbackback", "back5s5pback"]
+)
 def test_a_concealed_kong_is_four_of_one_tile(typed: str) -> None:
     with pytest.raises(ValueError, match="a concealed kong is four of one tile"):
         read_concealed_kongs(typed)
@@ -67,6 +69,13 @@ def test_a_concealed_kong_is_four_of_one_tile(typed: str) -> None:
 
 def test_concealed_kongs_read() -> None:
     assert read_concealed_kongs("5555s cccc") == [["5s"] * 4, ["C"] * 4]
+    # typed as it lies, face-down tiles at the ends or in the middle: the backs take the face shown
+    assert read_concealed_kongs("back5s5sback 5sbackback5s") == [["5s"] * 4, ["5s"] * 4]
+
+
+def test_a_concealed_kong_of_flies_says_why_there_is_none() -> None:
+    with pytest.raises(ValueError, match="fly cannot stand in a kong"):
+        read_concealed_kongs("5pflyflyfly")
 
 
 def test_a_full_width_keyboard_types_the_same_hand() -> None:

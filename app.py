@@ -172,6 +172,13 @@ def keep(key: str, value: Any) -> None:
     remember(key)
 
 
+def restore_kept(key: str, default: bool) -> None:
+    """Before a widget is drawn: its value as the user last set it, where a run that did not draw it
+    made Streamlit forget it (`default` where never set)."""
+    if key not in st.session_state:
+        keep(key, bool(kept_value(key, default)))
+
+
 def remember(key: str) -> None:
     """Keep a drawn widget's value for the runs that do not draw it."""
     st.session_state.setdefault(KEPT, {})[key] = st.session_state[key]
@@ -374,13 +381,13 @@ def read_again_as(base: Base, tile_set: str) -> None:
     )
     state = st.session_state
     renamed = winning_tile_renamed(base.photo_rows, again.rows)
-    was = (state.get("winning_tile", NO_WINNING_TILE), state.get("winning_tile_wanted"))
+    winning_before = (state.get("winning_tile", NO_WINNING_TILE), state.get("winning_tile_wanted"))
     if unsaved_corrections(base):  # the corrections it drops can be brought back, with the winning tile
-        restart_table(again, winning_tile=was if renamed else None)
+        restart_table(again, winning_tile=winning_before if renamed else None)
     else:  # the steps back stay: each brings back the table as read then, for its set
         set_base(again, state["loaded_source"], state.get("display"), same_hand=True)
         if renamed and state.get(UNDO):  # the newest brings back the winning tile of its names too
-            state[UNDO] = undo_mod.with_newest_winning_tile(state[UNDO], was)
+            state[UNDO] = undo_mod.with_newest_winning_tile(state[UNDO], winning_before)
     changed = Counter(case_mod.reread_changes(base.photo_rows, again.rows))
     said = ", ".join(f"{was} -> {now}" + (f" (x{n})" if n > 1 else "") for (was, now), n in changed.items())
     note = f"The photo's tiles read again as {label}: {said or 'every tile reads as before'}."
@@ -792,12 +799,10 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
         image, scale = display
         scaled = [dataclasses.replace(r, box=tuple(v * scale for v in r.box)) if r.box else r for r in rows]
         kinds = {g: m["kind"] for g, m in zip(build.meld_groups, build.hand["melds"], strict=False)}
-        boxed, labels = annotate_photo_and_labels(image, scaled, kinds, numbers)
-        shrunk = boxed.width / max(1, image.shape[1])  # 1 unless annotate_photo shrinks the picture again
-        tile_boxes = [tuple(v * shrunk for v in r.box) for r in scaled if r.box]
+        boxed, tile_boxes, labels = annotate_photo_and_labels(image, scaled, kinds, numbers)
         window = tiles_window(tile_boxes, boxed.size, labels)
-        if window is not None and "whole_photo" not in st.session_state:  # as last set, for a photo between
-            keep("whole_photo", bool(kept_value("whole_photo", False)))  # that drew no toggle
+        if window is not None:  # as last set, for a photo between that drew no toggle
+            restore_kept("whole_photo", False)
         cropped = window is not None and not st.session_state.get("whole_photo")
         shown = base.name + (" (cropped to the tiles found)" if cropped else "")
         st.image(
@@ -965,8 +970,7 @@ def tile_editor_ui(
     for group, meld in zip(build.meld_groups, build.hand["melds"], strict=False):
         if meld["kind"] == "kong":
             key = concealed_key(group)
-            if key not in st.session_state:
-                keep(key, bool(kept_value(key, base.meld_concealed.get(group, False))))
+            restore_kept(key, base.meld_concealed.get(group, False))
             st.checkbox(f"{group.capitalize()} ({meld['tiles'][0]} kong) is concealed", key=key)
             remember(key)
 

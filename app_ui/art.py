@@ -36,6 +36,7 @@ GROUP_COLOURS: dict[str, tuple[int, int, int]] = {
     IGNORE: (140, 140, 140),
 }
 LOW_CONF_COLOUR = (255, 110, 0)
+Box = tuple[float, float, float, float]  # x1, y1, x2, y2
 
 WIND_NAMES = {"E": "EAST", "S": "SOUTH", "W": "WEST", "N": "NORTH"}
 SUIT_WORDS = {"m": "WAN", "p": "DOTS", "s": "BAM"}
@@ -204,9 +205,9 @@ def annotate_photo_and_labels(
     rows: Sequence[TileRow],
     meld_kinds: Mapping[str, str] | None = None,
     numbers: Sequence[int | None] | None = None,
-) -> tuple[Image.Image, list[tuple[float, float, float, float]]]:
-    """`annotate_photo`, and where its labels were drawn (x1, y1, x2, y2 each, in its pixels): a crop
-    of the picture must keep them whole."""
+) -> tuple[Image.Image, list[Box], list[Box]]:
+    """`annotate_photo`, with the tiles' boxes as drawn and where its labels were drawn (x1, y1, x2, y2
+    each, in its pixels, which may be fewer than the photo's): a crop of the picture must keep them."""
     image = Image.fromarray(rgb).convert("RGB")
     scale = _display_scale(*image.size)
     if scale < 1.0:
@@ -217,13 +218,13 @@ def annotate_photo_and_labels(
     line = max(2, round(max(image.size) / 400))
     meld_kinds = meld_kinds or {}
     numbered = list(numbers) if numbers is not None else list(range(1, len(rows) + 1))
-    placed = [
-        (n, r, tuple(v * scale for v in r.box))
+    placed: list[tuple[int, TileRow, Box]] = [
+        (n, r, (r.box[0] * scale, r.box[1] * scale, r.box[2] * scale, r.box[3] * scale))
         for n, r in zip(numbered, rows, strict=True)
         if r.box is not None and n is not None
     ]
     if not placed:
-        return image, []
+        return image, [], []
     # Labels sized to the tiles (small tiles, small labels), readable on a phone showing the photo at a
     # third of its size; neighbours alternate above and below their tile so the labels do not collide.
     widths = sorted(b[2] - b[0] for _, _, b in placed)
@@ -265,7 +266,7 @@ def annotate_photo_and_labels(
         width, height = _text_size(draw, label, font)
         taken.append((left - 2, top - 2, left + width + 2, top + height + 2))
         _label(draw, spot, label, font, colour)
-    return image, taken
+    return image, [box for _, _, box in placed], taken
 
 
 # The photo is cropped to its tiles where they fill less than this share of it: on a phone the whole
@@ -274,9 +275,7 @@ CROP_BELOW_AREA = 0.6
 
 
 def tiles_window(
-    boxes: Sequence[tuple[float, float, float, float]],
-    image_size: tuple[int, int],
-    labels: Sequence[tuple[float, float, float, float]] = (),
+    boxes: Sequence[Box], image_size: tuple[int, int], labels: Sequence[Box] = ()
 ) -> tuple[int, int, int, int] | None:
     """The part of the picture to show (x1, y1, x2, y2): the tiles' `boxes` with a margin of a tile's
     long side (room for a tile the reader missed beside them), and every one of the `labels` drawn

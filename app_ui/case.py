@@ -399,11 +399,6 @@ def meld_kind(codes: Sequence[str]) -> tuple[str | None, str]:
     return None, reasons[nearest]
 
 
-def infer_meld_kind(codes: Sequence[str]) -> str | None:
-    """chow / pong / kong from a meld's tiles (a `fly` may stand in, as in the Malaysian rules), else None."""
-    return meld_kind(codes)[0]
-
-
 def resolve_backs(codes: list[str]) -> list[str]:
     """A concealed kong shows two faces and two backs: the backs are copies of the face-up tile."""
     faces = [c for c in codes if c != "back"]

@@ -406,22 +406,34 @@ def photo_won_on_bamboo(app: AppTest, install: Install) -> list[str]:
     return pair
 
 
+def corrected_then_switched_to_malaysian(app: AppTest, install: Install) -> None:
+    """`photo_won_on_bamboo` with tile 15 corrected to F2, then the rule set switched to Malaysian
+    (the corrections stand, so its tiles are not read again yet)."""
+    photo_won_on_bamboo(app, install)
+    edit_tiles(app, {"edited_rows": {"14": {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
+    app.selectbox(key="rules").set_value("malaysian").run()
+
+
+def assert_read_as_singapore_with_the_correction(app: AppTest) -> None:
+    """The table and winning tile as `corrected_then_switched_to_malaysian` found them: 5s 5s, F2, won
+    on 5s."""
+    assert codes_now(app)[9:11] == ["5s", "5s"] and codes_now(app)[14] == "F2"
+    assert app.selectbox(key="winning_tile").value == "5s"
+
+
 def test_undo_after_corrections_undone_and_read_again_brings_back_the_winning_tile(
     app: AppTest, install: Install
 ) -> None:
     # corrections under Singapore, a switch to Malaysian (offered, not taken), then Undo my corrections:
     # with none left, the tiles are read again as Malaysian and the winning tile 5s follows them to 5p;
     # stepping back brings the Singapore names back, and the winning tile with them
-    photo_won_on_bamboo(app, install)
-    edit_tiles(app, {"edited_rows": {"14": {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
-    app.selectbox(key="rules").set_value("malaysian").run()
+    corrected_then_switched_to_malaysian(app, install)
     assert app.selectbox(key="winning_tile").value == "5s"
     app.button(key="undo").click().run()
     no_problem(app)
     assert codes_now(app)[9:11] == ["5p", "5p"] and app.selectbox(key="winning_tile").value == "5p"
     undo_last(app)
-    assert codes_now(app)[9:11] == ["5s", "5s"] and codes_now(app)[14] == "F2"
-    assert app.selectbox(key="winning_tile").value == "5s"
+    assert_read_as_singapore_with_the_correction(app)
 
 
 def test_the_winning_tile_follows_its_tiles_through_a_re_read_that_renames_them(
@@ -453,15 +465,12 @@ def test_the_winning_tile_follows_its_tiles_through_a_re_read_that_renames_them(
 def test_undoing_a_re_read_that_dropped_corrections_brings_back_the_winning_tile_it_moved(
     app: AppTest, install: Install
 ) -> None:
-    photo_won_on_bamboo(app, install)
-    edit_tiles(app, {"edited_rows": {"14": {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
-    app.selectbox(key="rules").set_value("malaysian").run()
+    corrected_then_switched_to_malaysian(app, install)
     app.button(key="read_again").click().run()
     no_problem(app)
     assert app.selectbox(key="winning_tile").value == "5p"
     undo_last(app)  # the corrections, the Singapore reading and the winning tile as they were
-    assert codes_now(app)[9:11] == ["5s", "5s"] and codes_now(app)[14] == "F2"
-    assert app.selectbox(key="winning_tile").value == "5s"
+    assert_read_as_singapore_with_the_correction(app)
     # a winning tile the user chose after a change of the table stays through undoing that change
     edit_tiles(app, {"edited_rows": {"0": {"tile": "1m"}}, "added_rows": [], "deleted_rows": []})
     app.selectbox(key="winning_tile").set_value("9p").run()

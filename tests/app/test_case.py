@@ -111,8 +111,8 @@ def test_corrections_list_every_edit() -> None:
         pytest.param(["fly", "fly", "fly"], None, id="only-flies"),
     ],
 )
-def test_infer_meld_kind(codes: list[str], kind: str | None) -> None:
-    assert case.infer_meld_kind(codes) == kind
+def test_meld_kind(codes: list[str], kind: str | None) -> None:
+    assert case.meld_kind(codes)[0] == kind
 
 
 @pytest.mark.parametrize(
@@ -699,9 +699,9 @@ def test_the_crop_keeps_every_label_drawn_whole() -> None:
         TileRow(code, HAND, 0.9, (600.0 + 30 * i, 400.0, 628.0 + 30 * i, 440.0))
         for i, code in enumerate(["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p"])
     ] + [TileRow("rooster", BONUS, 0.9, (935.0, 400.0, 963.0, 440.0))]
-    picture, labels = annotate_photo_and_labels(photo, rows)
-    assert labels and picture.size == (1200, 900)
-    x1, y1, x2, y2 = tiles_window([r.box for r in rows if r.box], picture.size, labels) or (0, 0, 1200, 900)
+    picture, drawn, labels = annotate_photo_and_labels(photo, rows)
+    assert labels and picture.size == (1200, 900) and drawn == [r.box for r in rows]
+    x1, y1, x2, y2 = tiles_window(drawn, picture.size, labels) or (0, 0, 1200, 900)
     assert all(x1 <= a and y1 <= b and c <= x2 and d <= y2 for a, b, c, d in labels)
     assert tiles_window([(600.0, 400.0, 628.0, 440.0)], (1200, 900), [(500.0, 380.0, 700.0, 395.0)]) == (
         498,

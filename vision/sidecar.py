@@ -221,6 +221,45 @@ def _hw(value: Any) -> tuple[int, int]:
     raise ValueError(f"imgsz must be an int or [height, width], got {value!r}")
 
 
+def _optional_float(section: dict[str, Any], key: str) -> float | None:
+    return None if section.get(key) is None else float(section[key])
+
+
+def _detector(det: dict[str, Any], where: str) -> DetectorConfig:
+    return DetectorConfig(
+        file=str(det["file"]),
+        imgsz=_hw(det["imgsz"]),
+        names=_names(det, where),
+        conf=float(det.get("conf", 0.25)),
+        iou=float(det.get("iou", 0.6)),
+        grid=int(det.get("grid", 1)),
+        contain=_optional_float(det, "contain"),
+        straddle=_optional_float(det, "straddle"),
+        odd_size=_optional_float(det, "odd_size"),
+        odd_size_below=float(det.get("odd_size_below", 0.75)),
+        fine_below=_optional_float(det, "fine_below"),
+        fine_grid=int(det.get("fine_grid", 3)),
+        second_chance=_optional_float(det, "second_chance"),
+        second_chance_sure=float(det.get("second_chance_sure", 0.97)),
+        second_chance_none=float(det.get("second_chance_none", 0.05)),
+    )
+
+
+def _classifier(cls: dict[str, Any], where: str) -> ClassifierConfig:
+    return ClassifierConfig(
+        file=str(cls["file"]),
+        imgsz=int(cls["imgsz"]),
+        names=_names(cls, where),
+        crop_margin=float(cls.get("crop_margin", 0.15)),
+        rotations=int(cls.get("rotations", 1)),
+        reject=None if cls.get("reject") is None else str(cls["reject"]),
+        reject_above=float(cls.get("reject_above", 0.5)),
+        odd_shape=_optional_float(cls, "odd_shape"),
+        odd_shape_below=float(cls.get("odd_shape_below", 0.7)),
+        odd_shape_unsure=float(cls.get("odd_shape_unsure", 0.5)),
+    )
+
+
 def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
     """Validate the sidecar JSON (already parsed) into typed settings."""
     if not isinstance(data, dict):
@@ -228,44 +267,35 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
     det = _section(data, "detector", where)
     cls = _section(data, "classifier", where)
     try:
-        detector = DetectorConfig(
-            file=str(det["file"]),
-            imgsz=_hw(det["imgsz"]),
-            names=_names(det, where),
-            conf=float(det.get("conf", 0.25)),
-            iou=float(det.get("iou", 0.6)),
-            grid=int(det.get("grid", 1)),
-            contain=None if det.get("contain") is None else float(det["contain"]),
-            straddle=None if det.get("straddle") is None else float(det["straddle"]),
-            odd_size=None if det.get("odd_size") is None else float(det["odd_size"]),
-            odd_size_below=float(det.get("odd_size_below", 0.75)),
-            fine_below=None if det.get("fine_below") is None else float(det["fine_below"]),
-            fine_grid=int(det.get("fine_grid", 3)),
-            second_chance=None if det.get("second_chance") is None else float(det["second_chance"]),
-            second_chance_sure=float(det.get("second_chance_sure", 0.97)),
-            second_chance_none=float(det.get("second_chance_none", 0.05)),
+        config = ModelsConfig(
+            detector=_detector(det, where),
+            classifier=_classifier(cls, where),
+            second_look=_second_look(data, where),
+            glyphs=_glyphs(data, where),
+            text_look=_text_look(data, where),
+            rank_look=_rank_look(data, where),
+            pip_look=_pip_look(data, where),
         )
-        classifier = ClassifierConfig(
-            file=str(cls["file"]),
-            imgsz=int(cls["imgsz"]),
-            names=_names(cls, where),
-            crop_margin=float(cls.get("crop_margin", 0.15)),
-            rotations=int(cls.get("rotations", 1)),
-            reject=None if cls.get("reject") is None else str(cls["reject"]),
-            reject_above=float(cls.get("reject_above", 0.5)),
-            odd_shape=None if cls.get("odd_shape") is None else float(cls["odd_shape"]),
-            odd_shape_below=float(cls.get("odd_shape_below", 0.7)),
-            odd_shape_unsure=float(cls.get("odd_shape_unsure", 0.5)),
-        )
-        second_look = _second_look(data, where)
-        glyphs = _glyphs(data, where)
-        text_look = _text_look(data, where)
-        rank_look = _rank_look(data, where)
-        pip_look = _pip_look(data, where)
     except KeyError as error:
         raise ModelError(f"{where}: missing {error}") from None
     except (TypeError, ValueError) as error:
         raise ModelError(f"{where}: malformed ({error})") from None
+    check_detector(config.detector, where)
+    check_classifier(config.classifier, where)
+    if config.second_look is not None:
+        check_second_look(config.second_look, where)
+    if config.glyphs is not None:
+        check_glyphs(config.glyphs, where)
+    if config.text_look is not None:
+        check_text_look(config.text_look, where)
+    if config.rank_look is not None:
+        check_rank_look(config.rank_look, where)
+    if config.pip_look is not None:
+        check_pip_look(config.pip_look, where)
+    return config
+
+
+def check_detector(detector: DetectorConfig, where: str) -> None:
     if not 1 <= detector.grid <= 8:
         raise ModelError(f"{where}: detector grid must be 1..8, got {detector.grid}")
     if detector.straddle is not None and not 0 < detector.straddle <= 1:
@@ -293,6 +323,9 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
         )
     if detector.names != ("tile",):
         raise ModelError(f"{where}: detector names must be ['tile'], got {list(detector.names)}")
+
+
+def check_classifier(classifier: ClassifierConfig, where: str) -> None:
     if classifier.rotations not in (1, 2, 4):
         raise ModelError(f"{where}: classifier rotations must be 1, 2 or 4, got {classifier.rotations}")
     if classifier.reject not in (None, NOT_A_TILE):
@@ -308,53 +341,44 @@ def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:
         raise ModelError(
             f"{where}: classifier names {names_diff(classifier.names)} differ from vision/classes.py"
         )
-    if second_look is not None:
-        if not second_look_names_ok(second_look.names):
-            raise ModelError(
-                f"{where}: second_look names {list(second_look.names)} must be tile codes in "
-                "vision/classes.py order, each once, the eight flowers and seasons among them"
-            )
-        if not 0.0 < second_look.above <= 1.0:
-            raise ModelError(f"{where}: second_look above must be in (0, 1], got {second_look.above}")
-        if second_look.imgsz is not None and not 16 <= second_look.imgsz <= 1024:
-            raise ModelError(f"{where}: second_look imgsz must be 16..1024, got {second_look.imgsz}")
-    if glyphs is not None:
-        if not 0.0 < glyphs.above <= 1.0:
-            raise ModelError(f"{where}: glyphs above must be in (0, 1], got {glyphs.above}")
-        if not glyphs.floor > 0.0:
-            raise ModelError(f"{where}: glyphs floor must be above 0, got {glyphs.floor}")
-        if not 0.0 <= glyphs.shrink < 0.5:
-            raise ModelError(f"{where}: glyphs shrink must be in [0, 0.5), got {glyphs.shrink}")
-        if glyphs.bonus_above is not None and not 0.0 < glyphs.bonus_above <= 1.0:
-            raise ModelError(
-                f"{where}: glyphs bonus_above must be in (0, 1] or null, got {glyphs.bonus_above}"
-            )
-        if not glyphs.bonus_floor > 0.0:
-            raise ModelError(f"{where}: glyphs bonus_floor must be above 0, got {glyphs.bonus_floor}")
-    if text_look is not None:
-        if not 0.0 < text_look.weight <= 1.0:
-            raise ModelError(f"{where}: text_look weight must be in (0, 1], got {text_look.weight}")
-        if text_look.unsure_below is not None and not 0.0 < text_look.unsure_below <= 1.0:
-            raise ModelError(
-                f"{where}: text_look unsure_below must be in (0, 1] or null, got {text_look.unsure_below}"
-            )
-        if not 0.0 <= text_look.shrink < 0.5:
-            raise ModelError(f"{where}: text_look shrink must be in [0, 0.5), got {text_look.shrink}")
-        if not 16 <= text_look.imgsz <= 256:
-            raise ModelError(f"{where}: text_look imgsz must be 16..256, got {text_look.imgsz}")
-    if rank_look is not None:
-        check_rank_look(rank_look, where)
-    if pip_look is not None:
-        check_pip_look(pip_look, where)
-    return ModelsConfig(
-        detector=detector,
-        classifier=classifier,
-        second_look=second_look,
-        glyphs=glyphs,
-        text_look=text_look,
-        rank_look=rank_look,
-        pip_look=pip_look,
-    )
+
+
+def check_second_look(second_look: SecondLookConfig, where: str) -> None:
+    if not second_look_names_ok(second_look.names):
+        raise ModelError(
+            f"{where}: second_look names {list(second_look.names)} must be tile codes in "
+            "vision/classes.py order, each once, the eight flowers and seasons among them"
+        )
+    if not 0.0 < second_look.above <= 1.0:
+        raise ModelError(f"{where}: second_look above must be in (0, 1], got {second_look.above}")
+    if second_look.imgsz is not None and not 16 <= second_look.imgsz <= 1024:
+        raise ModelError(f"{where}: second_look imgsz must be 16..1024, got {second_look.imgsz}")
+
+
+def check_glyphs(glyphs: GlyphConfig, where: str) -> None:
+    if not 0.0 < glyphs.above <= 1.0:
+        raise ModelError(f"{where}: glyphs above must be in (0, 1], got {glyphs.above}")
+    if not glyphs.floor > 0.0:
+        raise ModelError(f"{where}: glyphs floor must be above 0, got {glyphs.floor}")
+    if not 0.0 <= glyphs.shrink < 0.5:
+        raise ModelError(f"{where}: glyphs shrink must be in [0, 0.5), got {glyphs.shrink}")
+    if glyphs.bonus_above is not None and not 0.0 < glyphs.bonus_above <= 1.0:
+        raise ModelError(f"{where}: glyphs bonus_above must be in (0, 1] or null, got {glyphs.bonus_above}")
+    if not glyphs.bonus_floor > 0.0:
+        raise ModelError(f"{where}: glyphs bonus_floor must be above 0, got {glyphs.bonus_floor}")
+
+
+def check_text_look(text_look: TextLookConfig, where: str) -> None:
+    if not 0.0 < text_look.weight <= 1.0:
+        raise ModelError(f"{where}: text_look weight must be in (0, 1], got {text_look.weight}")
+    if text_look.unsure_below is not None and not 0.0 < text_look.unsure_below <= 1.0:
+        raise ModelError(
+            f"{where}: text_look unsure_below must be in (0, 1] or null, got {text_look.unsure_below}"
+        )
+    if not 0.0 <= text_look.shrink < 0.5:
+        raise ModelError(f"{where}: text_look shrink must be in [0, 0.5), got {text_look.shrink}")
+    if not 16 <= text_look.imgsz <= 256:
+        raise ModelError(f"{where}: text_look imgsz must be 16..256, got {text_look.imgsz}")
 
 
 def _second_look(data: dict[str, Any], where: str) -> SecondLookConfig | None:

@@ -34,13 +34,13 @@ def _meld_tile_outside(data: Mapping[str, Any], tiles: Collection[str]) -> str |
 def hand_of(data: dict[str, Any]) -> dict[str, Any]:
     """The hand in a file: the object itself, or, when it has no `concealed` field, its `hand`: that of
     `python -m vision --json`'s output (so `python -m vision PHOTO --json | python -m scoring -` scores
-    the photo) or of a generated scene's ground truth (`samples/*.json`), with the scene's `rules` (the
-    game its hand is of) where the hand names none."""
+    the photo) or of a generated scene's ground truth (`samples/*.json`), with the scoring fields written
+    beside it (the scene's `rules`, a seat wind added by hand) where the hand does not say them."""
     if "concealed" not in data and isinstance(data.get("hand"), dict):
-        hand = dict(data["hand"])
-        if "rules" in data and "rules" not in hand:
-            hand["rules"] = data["rules"]
-        return hand
+        # scoring fields written beside the reading (`"seat_wind": "S"` added to a photo's JSON) say
+        # what the photo cannot; what the hand says itself is more particular, and stands
+        beside = {key: value for key, value in data.items() if key in INPUT_FIELDS}
+        return {**beside, **data["hand"]}
     return data
 
 

@@ -22,6 +22,7 @@ from scoring.decompose import (
     standard_arrangements,
     thirteen_wonders_arrangement,
 )
+from scoring.errors import RulesetError
 from scoring.hand import (
     REPLACEMENT_CIRCUMSTANCES,
     Context,
@@ -30,7 +31,7 @@ from scoring.hand import (
     may_hold_winning_tile,
     places_won_into,
 )
-from scoring.options import Options, check_options, default_options
+from scoring.options import Options, checked_options, default_options
 from scoring.patterns import is_hand_level
 from scoring.payout import Payout, format_amount, no_payout, with_seats
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
@@ -458,9 +459,10 @@ def score(
     hand: Hand, context: Context, rules: Ruleset | str = "singapore", options: Options | None = None
 ) -> Score:
     """Score `hand` won in `context` under `rules` (a `Ruleset` or its name) and `options` (its defaults)."""
+    if not isinstance(rules, str | Ruleset):
+        raise RulesetError(f"rules must be a rule set or its name, got {rules!r}")
     ruleset = get_ruleset(rules) if isinstance(rules, str) else rules
-    options = options if options is not None else default_options(ruleset.name)
-    check_options(options)
+    options = checked_options(options if options is not None else default_options(ruleset.name))
     instant = ruleset.instant_payouts(hand, context, options)
     try:
         best, context, warnings = _best_reading(hand, context, ruleset, options)

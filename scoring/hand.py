@@ -6,7 +6,7 @@ an invalid win, which is for the engine to say.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -143,6 +143,15 @@ class Context:
     discarder_wind: Tile | None = None
 
     def __post_init__(self) -> None:
+        for name in ("self_drawn", "pay_all"):
+            if not isinstance(getattr(self, name), bool):
+                raise MalformedHandError(f"{name} must be true or false, got {getattr(self, name)!r}")
+        for name in ("circumstances", "bonus_from_deal"):
+            given = getattr(self, name)
+            if isinstance(given, str) or not isinstance(given, Iterable):
+                raise MalformedHandError(f"{name} must be a set of codes, got {given!r}")
+            # a list or tuple given in code means the same set (the engine compares them as sets)
+            object.__setattr__(self, name, frozenset(given))
         winds = [("seat_wind", self.seat_wind), ("prevailing_wind", self.prevailing_wind)]
         if self.discarder_wind is not None:
             winds.append(("discarder_wind", self.discarder_wind))

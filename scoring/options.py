@@ -163,18 +163,32 @@ def _convert(name: str, value: object) -> object:
 
 def option_assignments(items: Sequence[str]) -> dict[str, object]:
     """Command-line `--option` items (`max_tai=10`, `north_wind=false`) as name -> value: a value is
-    JSON (10, true, [1,2]) or else text (shooter_pays). Raises `OptionError` on an item that is not
-    NAME=VALUE; names and values are checked where the options are built (`options_from_mapping`)."""
+    JSON (10, true, [1,2]), a boolean or number typed loosely (`False`, `.5`) or else text
+    (shooter_pays). Raises `OptionError` on an item that is not NAME=VALUE; names and values are checked where the options are built (`options_from_mapping`)."""
     options: dict[str, object] = {}
     for item in items:
         name, sep, text = item.partition("=")
         if not sep or not name.strip():
             raise OptionError(f"--option takes NAME=VALUE, got {item!r}")
-        try:
-            options[name.strip()] = json.loads(text.strip())
-        except json.JSONDecodeError:
-            options[name.strip()] = text.strip()
+        options[name.strip()] = _typed_value(text.strip())
     return options
+
+
+def _typed_value(text: str) -> object:
+    """A command-line value as JSON reads it, and as a person types it where JSON is stricter:
+    `False`, `TRUE` (booleans) and `.5`, `07`, `+7` (numbers); else the text itself."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    # nan and inf are words a choice option would never take, and checked as numbers where they are
+    return int(number) if number.is_integer() else number
 
 
 def options_from_mapping(base: Options, overrides: Mapping[str, object]) -> Options:
@@ -189,6 +203,20 @@ def options_from_mapping(base: Options, overrides: Mapping[str, object]) -> Opti
             continue  # JSON null means the default, as it does for the hand's own fields
         changes[name] = _convert(name, value)
     options = dataclasses.replace(base, **changes)
+    check_options(options)
+    return options
+
+
+def checked_options(options: Options) -> Options:
+    """`options` checked (`check_options`) with each value in its field's form, as JSON's are: a whole
+    number given as 10.0 is 10, and payout table rows given as lists are pairs."""
+    if not isinstance(options, Options):
+        raise OptionError(f"options must be an Options value, got {type(options).__name__}")
+    converted: dict[str, Any] = {
+        option.name: _convert(option.name, getattr(options, option.name))
+        for option in dataclasses.fields(Options)
+    }
+    options = dataclasses.replace(options, **converted)
     check_options(options)
     return options
 

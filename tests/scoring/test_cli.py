@@ -82,6 +82,17 @@ def test_a_hand_that_names_its_rules_keeps_them_over_its_scenes() -> None:
     assert json.loads(done.stdout)["rules"] == "singapore"
 
 
+def test_fields_written_beside_a_photos_hand_are_scored() -> None:
+    # the photo's JSON says the tiles; the player adds what a photo cannot show beside them
+    reading = {"image": {"width": 4, "height": 3}, "hand": {"concealed": "123m 456p 789s CCC 55p"}}
+    said = {**reading, "self_drawn": True, "seat_wind": "S", "options": {"unit": 5}}
+    done = run_cli("-", "--json", stdin=json.dumps(said))
+    result = json.loads(done.stdout)
+    assert done.returncode == 0 and result["warnings"] == []
+    assert [p["key"] for p in result["patterns"]] == ["dragon_pong", "fully_concealed"]
+    assert {share["seat"]: share["amount"] for share in result["payout"]["players"]}["S"] == 60
+
+
 @pytest.mark.parametrize(
     ("stdin", "needle"),
     [

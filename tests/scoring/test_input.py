@@ -445,6 +445,58 @@ def test_options_built_in_code_are_checked_as_json_ones(options: Options, quote:
         score(hand, Context(winning_tile="1p"), options=options)
 
 
+def test_options_built_in_code_take_the_form_json_gives_them() -> None:
+    hand = Hand(concealed=tuple(parse_hand_string("111p 222p 333p 777p 55p")), bonus=("F1", "S1"))
+    as_json = score_json(
+        {"concealed": "111p 222p 333p 777p 55p", "bonus": ["F1", "S1"], "options": {"max_tai": 10}}
+    )
+    capped = score(hand, Context(), options=Options(max_tai=10.0))  # type: ignore[arg-type]
+    assert capped.tai == as_json["tai"] == 10 and isinstance(capped.tai, int)
+    # a table given as lists of [shooter pays, each pays], as JSON writes it
+    table = Options(payout_scheme="table", payout_table=[[4, 2], [7, 3]])  # type: ignore[arg-type]
+    paid = score(Hand(concealed=tuple(parse_hand_string(HAND))), Context(seat_wind="W"), options=table)
+    assert paid.valid and paid.payout.discarder == 4  # what the discarder pays
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "quote"),
+    [
+        pytest.param(lambda h: score(h, Context(), None), RulesetError, "rules must be", id="rules-none"),  # type: ignore[arg-type]
+        pytest.param(
+            lambda h: score(h, Context(), "singapore", {"max_tai": 10}),  # type: ignore[arg-type]
+            OptionError,
+            "options must be an Options value",
+            id="options-dict",
+        ),
+        pytest.param(
+            lambda h: Context(self_drawn="no"),
+            MalformedHandError,
+            "self_drawn must be true or false",
+            id="self-drawn-text",
+        ),  # type: ignore[arg-type]
+        pytest.param(
+            lambda h: Context(pay_all=1), MalformedHandError, "pay_all must be", id="pay-all-number"
+        ),  # type: ignore[arg-type]
+        pytest.param(
+            lambda h: Context(circumstances="robbing_kong"),
+            MalformedHandError,
+            "set of codes",
+            id="circumstance-text",
+        ),  # type: ignore[arg-type]
+    ],
+)
+def test_the_python_api_names_a_wrong_argument(call: Any, error: type[Exception], quote: str) -> None:
+    with pytest.raises(error, match=quote):
+        call(Hand(concealed=tuple(parse_hand_string(HAND))))
+
+
+def test_context_sets_may_be_given_as_lists() -> None:
+    hand = Hand(concealed=tuple(parse_hand_string(HAND)), bonus=("cat", "rat"))
+    listed = score(hand, Context(bonus_from_deal=["cat", "rat"], circumstances=[]))  # type: ignore[arg-type]
+    as_sets = score(hand, Context(bonus_from_deal=frozenset({"cat", "rat"})))
+    assert listed == as_sets
+
+
 def test_every_tile_outside_the_rule_set_is_named_once() -> None:
     result = score_json({"rules": "malaysian", "concealed": "234m 567m 345p 678s 99p"})
     assert result["reason"] == "tile_not_in_set"
@@ -487,3 +539,24 @@ def test_a_north_wind_the_option_took_out_says_so() -> None:
     off = score_json({**hand, "options": {"north_wind": False}})
     assert off["message"] == "Not a valid win: N is not in the Malaysian tile set (option north_wind is off)."
     assert score_json(hand)["reason"] == "below_minimum"  # North is in the set with the option on
+
+
+@pytest.mark.parametrize(
+    ("item", "value"),
+    [
+        pytest.param("max_tai=10", 10, id="json-number"),
+        pytest.param("north_wind=false", False, id="json-boolean"),
+        pytest.param("north_wind=False", False, id="capital-boolean"),
+        pytest.param("self_draw_tai=TRUE", True, id="upper-boolean"),
+        pytest.param("unit=.5", 0.5, id="leading-point"),
+        pytest.param("max_tai=07", 7, id="leading-zero"),
+        pytest.param("max_tai=+7", 7, id="plus-sign"),
+        pytest.param("payout_scheme=shooter_pays", "shooter_pays", id="text"),
+        pytest.param("north_wind=yes", "yes", id="other-word-left-as-text"),
+    ],
+)
+def test_command_line_option_values_are_read_as_typed(item: str, value: object) -> None:
+    from scoring.options import option_assignments
+
+    read = option_assignments([item])[item.partition("=")[0]]
+    assert read == value and type(read) is type(value)

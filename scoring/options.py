@@ -164,7 +164,8 @@ def _convert(name: str, value: object) -> object:
 def option_assignments(items: Sequence[str]) -> dict[str, object]:
     """Command-line `--option` items (`max_tai=10`, `north_wind=false`) as name -> value: a value is
     JSON (10, true, [1,2]), a boolean or number typed loosely (`False`, `.5`) or else text
-    (shooter_pays). Raises `OptionError` on an item that is not NAME=VALUE; names and values are checked where the options are built (`options_from_mapping`)."""
+    (shooter_pays). Raises `OptionError` on an item that is not NAME=VALUE; names and values are
+    checked where the options are built (`options_from_mapping`)."""
     options: dict[str, object] = {}
     for item in items:
         name, sep, text = item.partition("=")

@@ -33,21 +33,93 @@ class GroupLike(Protocol):
     def box(self) -> tuple[float, float, float, float]: ...
 
 
-def _label(image: np.ndarray, text: str, x: int, y: int, colour: tuple[int, int, int], scale: float) -> None:
-    thickness = max(1, round(scale * 2))
-    (width, height), baseline = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
-    top = max(0, y - height - baseline - 2)
-    cv2.rectangle(image, (x, top), (x + width + 4, top + height + baseline + 2), colour, -1)
+FONT = cv2.FONT_HERSHEY_SIMPLEX
+SMALLEST_FONT = 0.3  # OpenCV's font scale below which a code no longer reads
+
+
+def _thickness(scale: float) -> int:
+    return max(1, round(scale * 2))
+
+
+def _text_size(text: str, scale: float) -> tuple[int, int]:
+    """Width and height of `text`'s background box at `scale`."""
+    (width, height), baseline = cv2.getTextSize(text, FONT, scale, _thickness(scale))
+    return width + 4, height + baseline + 2
+
+
+def _label(
+    image: np.ndarray, text: str, x: int, top: int, colour: tuple[int, int, int], scale: float
+) -> None:
+    """`text` in black on a `colour` box whose top left corner is (x, top)."""
+    width, height = _text_size(text, scale)
+    baseline = cv2.getTextSize(text, FONT, scale, _thickness(scale))[1]
+    cv2.rectangle(image, (x, top), (x + width, top + height), colour, -1)
     cv2.putText(
         image,
         text,
-        (x + 2, top + height + 1),
-        cv2.FONT_HERSHEY_SIMPLEX,
+        (x + 2, top + height - baseline - 1),
+        FONT,
         scale,
         (0, 0, 0),
-        thickness,
+        _thickness(scale),
         cv2.LINE_AA,
     )
+
+
+def fitted_scale(texts: Sequence[str], width: float, largest: float) -> float:
+    """The font scale, at most `largest`, at which every one of `texts` fits `width` pixels (not under
+    `SMALLEST_FONT`): a tile's label stays within its tile, so a row of touching tiles keeps every label
+    readable."""
+
+    def widest(scale: float) -> int:
+        return max(_text_size(text, scale)[0] for text in texts)
+
+    scale = min(largest, largest * width / widest(largest))
+    # the box's padding and the stroke do not scale with the font: step down until it fits
+    while scale > SMALLEST_FONT and widest(scale) > width:
+        scale *= 0.95
+    return max(SMALLEST_FONT, scale)
+
+
+def label_room(xyxy: np.ndarray) -> np.ndarray:
+    """Per box, the width its label may take, centred on the box: its own width, and no more than the
+    distance to the centre of a box beside it (one whose height overlaps its own by half), so the labels
+    of a row of tiles whose boxes overlap (tiles laid at a slant) do not cover each other."""
+    boxes = np.asarray(xyxy, dtype=np.float64).reshape(-1, 4)
+    room = boxes[:, 2] - boxes[:, 0]
+    centres = (boxes[:, 0] + boxes[:, 2]) / 2
+    heights = boxes[:, 3] - boxes[:, 1]
+    for i in range(len(boxes)):
+        overlap = np.minimum(boxes[i, 3], boxes[:, 3]) - np.maximum(boxes[i, 1], boxes[:, 1])
+        beside = overlap >= 0.5 * np.minimum(heights[i], heights)
+        beside[i] = False
+        if beside.any():
+            room[i] = min(room[i], float(np.abs(centres[beside] - centres[i]).min()))
+    return room
+
+
+def _tile_label(
+    image: np.ndarray,
+    lines: Sequence[str],
+    xyxy: tuple[int, int, int, int],
+    room: float,
+    colour: tuple[int, int, int],
+    font: float,
+) -> None:
+    # centred on the tile, within the room it has: the neighbours' labels never cover it
+    x1, y1, x2, y2 = xyxy
+    scale = fitted_scale(lines, room, font)
+    sizes = [_text_size(text, scale) for text in lines]
+    top = (y1 + y2) // 2 - sum(height for _, height in sizes) // 2
+    for text, (width, height) in zip(lines, sizes, strict=True):
+        _label(image, text, (x1 + x2) // 2 - width // 2, top, colour, scale)
+        top += height
+
+
+def _group_label_top(box: tuple[int, int, int, int], label_height: int, image_height: int) -> int:
+    # under the group's outline, or over it where the photo ends first
+    below = box[3]
+    return below if below + label_height <= image_height else max(0, box[1] - label_height)
 
 
 def annotate(
@@ -65,22 +137,34 @@ def annotate(
     size = max(out.shape[:2])
     line = max(2, size // 500)
     font = max(0.5, size / 1600)
+    pad = 3 * line
+    outlines = []
     for group in groups:
         x1, y1, x2, y2 = (round(v * scale) for v in group.box)
-        pad = 3 * line
+        outline = (x1 - pad, y1 - pad, x2 + pad, y2 + pad)
         colour = GROUP_COLOURS.get(group.kind, (255, 255, 255))
-        cv2.rectangle(out, (x1 - pad, y1 - pad), (x2 + pad, y2 + pad), colour, line)
-        name = group.kind if group.meld is None else f"{group.meld}"
-        _label(out, name, x1 - pad, y2 + pad + round(30 * font), colour, font)
+        cv2.rectangle(out, outline[:2], outline[2:], colour, line)
+        outlines.append((outline, group.kind if group.meld is None else group.meld, colour))
     for box in () if rejected_xyxy is None else rejected_xyxy:
         x1, y1, x2, y2 = (round(float(v) * scale) for v in box)
         cv2.rectangle(out, (x1, y1), (x2, y2), NO_TILE, max(1, line // 2))
-        _label(out, "no tile", x1, y1, NO_TILE, font * 0.8)
+        _label(out, "no tile", x1, y1, NO_TILE, fitted_scale(["no tile"], x2 - x1, font * 0.8))
+    tiles: list[tuple[str, float, tuple[int, int, int, int]]] = []
     for code, conf, box in zip(detections.codes, detections.confidence, detections.xyxy, strict=True):
         x1, y1, x2, y2 = (round(float(v) * scale) for v in box)
-        colour = SURE if conf >= UNSURE_BELOW else UNSURE
-        cv2.rectangle(out, (x1, y1), (x2, y2), colour, line)
-        _label(out, f"{code} {conf:.2f}", x1, y1, colour, font)
+        tiles.append((code, float(conf), (x1, y1, x2, y2)))
+    for _, conf, (x1, y1, x2, y2) in tiles:
+        cv2.rectangle(out, (x1, y1), (x2, y2), SURE if conf >= UNSURE_BELOW else UNSURE, line)
+    # every box before any label, so no box is drawn over a label; an unsure tile says its score too
+    rooms = label_room(np.array([xyxy for _, _, xyxy in tiles], dtype=np.float64))
+    for (code, conf, xyxy), room in zip(tiles, rooms, strict=True):
+        sure = conf >= UNSURE_BELOW
+        lines = (code,) if sure else (code, f"{conf:.2f}")
+        _tile_label(out, lines, xyxy, float(room), SURE if sure else UNSURE, font)
+    # the groups' names last, over anything a tile drew where the rows lie close
+    for outline, name, colour in outlines:
+        top = _group_label_top(outline, _text_size(name, font)[1], out.shape[0])
+        _label(out, name, max(0, outline[0]), top, colour, font)
     return out
 
 

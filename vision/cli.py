@@ -87,15 +87,25 @@ def faces_wanted(rules: str, option_items: Sequence[str]) -> frozenset[str] | No
         raise ValueError(str(error)) from None
 
 
+def source_box(loaded: LoadedImage, xyxy: Sequence[float]) -> list[float]:
+    """A box read on `loaded.rgb` in pixels of the file as stored (EXIF-rotated), within it: a large
+    photo is read shrunk, and its width and height are each rounded to whole pixels on their own."""
+    height, width = loaded.rgb.shape[:2]
+    x_scale, y_scale = loaded.source_width / width, loaded.source_height / height
+    x1, y1, x2, y2 = (float(v) for v in xyxy)
+    return [
+        round(min(max(x1 * x_scale, 0.0), loaded.source_width), 1),
+        round(min(max(y1 * y_scale, 0.0), loaded.source_height), 1),
+        round(min(max(x2 * x_scale, 0.0), loaded.source_width), 1),
+        round(min(max(y2 * y_scale, 0.0), loaded.source_height), 1),
+    ]
+
+
 def to_json(loaded: LoadedImage, reading: Reading) -> dict[str, Any]:
     """The CLI's JSON: boxes in pixels of the EXIF-rotated file (undoing any downscale)."""
     det = reading.detections
     detections = [
-        {
-            "code": code,
-            "confidence": round(float(conf), 4),
-            "box": [round(float(v) / loaded.scale, 1) for v in box],
-        }
+        {"code": code, "confidence": round(float(conf), 4), "box": source_box(loaded, box)}
         for code, conf, box in zip(det.codes, det.confidence, det.xyxy, strict=True)
     ]
     return {
@@ -150,6 +160,13 @@ def annotate_problem(out: Path, photo: Path) -> str | None:
     slow reading is not thrown away), or None."""
     if out.suffix.lower() not in ANNOTATE_SUFFIXES:
         return f"cannot write {out}: give it one of the extensions {', '.join(ANNOTATE_SUFFIXES)}"
+    try:
+        return _folder_problem(out, photo)
+    except OSError as error:  # a name too long, a loop of links: the system's own words say it
+        return f"cannot write {out}: {error.strerror or error}"
+
+
+def _folder_problem(out: Path, photo: Path) -> str | None:
     if out.is_dir():
         return f"cannot write {out}: it is a folder"
     folder = out.parent if str(out.parent) else Path(".")

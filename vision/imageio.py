@@ -31,6 +31,10 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 
 pillow_heif.register_heif_opener()
 Image.init()  # load every plugin so Image.open(formats=...) knows the names below
+# Pillow warns on stderr of a damaged file's metadata ("Corrupt EXIF data"): a damaged file gets our
+# one-line error, or is read, so the warning would only break the promise of one line. Set once here:
+# warnings.catch_warnings is not safe while the app reads photos on several threads.
+warnings.filterwarnings("ignore", category=UserWarning, module=r"PIL\.")
 
 MAX_BYTES = 64 * 1024 * 1024
 MAX_SOURCE_PIXELS = 150_000_000
@@ -114,15 +118,35 @@ def _open(data: bytes) -> Image.Image:
         over = _megapixels(int(match.group(1))) if match else "too many pixels"
         raise ImageError(f"image is too large: {over} (limit {_megapixels(MAX_SOURCE_PIXELS)})") from None
     except UnidentifiedImageError:
+        kind = signature_format(data)
+        if kind is not None:  # the file says what it is, and its header cannot be read: damaged
+            raise ImageError(f"image file is corrupt or cut off (it begins as a {kind} file)") from None
         raise ImageError(f"not a supported image file (expected {SUPPORTED})") from None
     except (OSError, SyntaxError, ValueError, EOFError) as error:
         raise _decode_error(error) from None
 
 
+def signature_format(data: bytes) -> str | None:
+    """The supported format a file's first bytes name, or None."""
+    if data.startswith(b"\xff\xd8\xff"):
+        return "JPEG"
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "PNG"
+    if data[:6] in (b"GIF87a", b"GIF89a"):
+        return "GIF"
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "WebP"
+    if data[:4] in (b"II*\x00", b"MM\x00*"):
+        return "TIFF"
+    if data[4:8] == b"ftyp" and data[8:12] in (b"heic", b"heix", b"mif1", b"msf1", b"heim", b"heis", b"avif"):
+        return "HEIC"
+    return None
+
+
 def _decode_error(error: BaseException) -> ImageError:
     """Pillow's decoder errors -> the user's message (truncation is the common, fixable case)."""
     text = _reason(error)
-    if "truncated" in text.lower() or isinstance(error, EOFError):
+    if any(word in text.lower() for word in ("truncated", "end of file")) or isinstance(error, EOFError):
         return ImageError(TRUNCATED)
     return ImageError(f"image file is corrupt: {text}")
 

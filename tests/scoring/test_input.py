@@ -469,20 +469,23 @@ def test_options_built_in_code_take_the_form_json_gives_them() -> None:
             id="options-dict",
         ),
         pytest.param(
-            lambda h: Context(self_drawn="no"),
+            lambda h: Context(self_drawn="no"),  # type: ignore[arg-type]
             MalformedHandError,
             "self_drawn must be true or false",
             id="self-drawn-text",
-        ),  # type: ignore[arg-type]
+        ),
         pytest.param(
-            lambda h: Context(pay_all=1), MalformedHandError, "pay_all must be", id="pay-all-number"
-        ),  # type: ignore[arg-type]
+            lambda h: Context(pay_all=1),  # type: ignore[arg-type]
+            MalformedHandError,
+            "pay_all must be",
+            id="pay-all-number",
+        ),
         pytest.param(
-            lambda h: Context(circumstances="robbing_kong"),
+            lambda h: Context(circumstances="robbing_kong"),  # type: ignore[arg-type]
             MalformedHandError,
             "set of codes",
             id="circumstance-text",
-        ),  # type: ignore[arg-type]
+        ),
     ],
 )
 def test_the_python_api_names_a_wrong_argument(call: Any, error: type[Exception], quote: str) -> None:

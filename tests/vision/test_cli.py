@@ -188,6 +188,27 @@ def test_missing_models(
     assert err.startswith("python -m vision: model files not found: ") and err.count("\n") == 1
 
 
+def test_to_json_keeps_boxes_within_a_photo_shrunk_unevenly() -> None:
+    # 5106 x 6000 read at 4898 x 5756: each side rounded on its own, so one factor would miss by pixels
+    loaded = LoadedImage(np.zeros((5756, 4898, 3), np.uint8), 5106, 6000, 4898 / 5106, "JPEG")
+    det = Detections.from_codes(
+        ["5p", "6p"], [[1215.4, 4952.0, 1810.5, 5756.0], [-3, -2, 100, 50]], [0.9, 0.9]
+    )
+    boxes = [tile["box"] for tile in to_json(loaded, Reading(det, None, (), {}))["detections"]]
+    assert boxes[0][3] == 6000.0 and boxes[0][1] == pytest.approx(4952.0 * 6000 / 5756, abs=0.1)
+    assert boxes[1][:2] == [0.0, 0.0]  # a tile cut by the photo's edge ends at the edge
+
+
+def test_an_annotation_name_too_long_is_refused_in_one_line(
+    photo_and_models: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo, models = photo_and_models
+    target = tmp_path / ("a" * 300 + ".png")
+    assert run([str(photo), "--annotate", str(target), "--models", str(models)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"python -m vision: cannot write {target}: ") and err.count("\n") == 1
+
+
 def test_unwritable_annotation(
     photo_and_models: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

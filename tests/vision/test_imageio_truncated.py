@@ -24,6 +24,21 @@ def _noise(fmt: str) -> bytes:
         pytest.param(_noise("PNG")[:30000], TRUNCATED, id="png-half"),
         pytest.param(_noise("JPEG")[:300], TRUNCATED, id="jpeg-header-only"),
         pytest.param(
+            _noise("GIF")[:200], "image file is corrupt or cut off (it begins as a GIF file)", id="gif-header"
+        ),
+        pytest.param(
+            _noise("TIFF")[:16],
+            "image file is corrupt or cut off (it begins as a TIFF file)",
+            id="tiff-header",
+            # pytest shows the warning vision.imageio silences for the command line (test below)
+            marks=pytest.mark.filterwarnings("ignore:Corrupt EXIF data"),
+        ),
+        pytest.param(
+            _noise("PNG")[:12] + b"\x00" + _noise("PNG")[13:],
+            "image file is corrupt or cut off (it begins as a PNG file)",
+            id="png-header-byte",
+        ),
+        pytest.param(
             _noise("JPEG")[:600] + bytes(range(256)) * 20,
             "image file is corrupt: cannot load this image",
             id="jpeg-garbage-body",
@@ -34,3 +49,15 @@ def test_truncated_or_corrupt(data: bytes, message: str) -> None:
     with pytest.raises(ImageError) as caught:
         read_image(data)
     assert str(caught.value) == message
+
+
+def test_a_damaged_file_gives_one_line_and_no_warning(tmp_path: object) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    photo = Path(str(tmp_path)) / "cut.tiff"
+    photo.write_bytes(_noise("TIFF")[:16])  # Pillow warns "Corrupt EXIF data" on this one
+    done = subprocess.run([sys.executable, "-m", "vision", str(photo)], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "corrupt or cut off" in done.stderr

@@ -208,6 +208,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     data = to_json(loaded, reading)
     left_out = faces is not None and faces != rule_set_faces(args.rules)
     data["warnings"] = [with_rules_advice(w, args.rules, left_out) for w in data["warnings"]]
+    # the reading first: a picture that cannot be written after all (a full disk) does not lose it
+    try:
+        if args.json:
+            json.dump(data, sys.stdout, indent=2)
+            sys.stdout.write("\n")
+        else:
+            write_text(args.photo, data, sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        return _fail(f"cannot write the output: {error.strerror or error}")
     if args.annotate:
         groups = reading.layout.groups if reading.layout is not None else ()
         try:
@@ -215,11 +227,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             save_png(drawn, args.annotate)
         except OSError as error:
             return _fail(f"cannot write {args.annotate}: {error}")
-    if args.json:
-        json.dump(data, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        write_text(args.photo, data, sys.stdout)
     return 0
 
 

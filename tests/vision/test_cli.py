@@ -296,3 +296,37 @@ def test_output_cut_short_by_the_reader_is_not_an_error(
     monkeypatch.setattr(sys, "stdout", _ClosedPipe())
     assert run([str(photo), "--models", str(models)]) == 141
     assert capsys.readouterr().err == ""
+
+
+def test_a_picture_that_cannot_be_written_after_all_keeps_the_reading(
+    photo_and_models: tuple[Path, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    photo, models = photo_and_models
+
+    def disk_full(*_: object) -> None:
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr("vision.cli.save_png", disk_full)
+    out = tmp_path / "annotated.png"
+    assert run([str(photo), "--json", "--annotate", str(out), "--models", str(models)]) == 2
+    captured = capsys.readouterr()
+    assert len(json.loads(captured.out)["detections"]) == 3  # the reading was printed first
+    assert captured.err == f"python -m vision: cannot write {out}: No space left on device\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_output_that_cannot_be_written_is_one_line(photo_and_models: tuple[Path, Path]) -> None:
+    photo, models = photo_and_models
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "vision", str(photo), "--json", "--models", str(models)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPO,
+        )
+    assert done.returncode == 2
+    assert done.stderr == "python -m vision: cannot write the output: No space left on device\n"

@@ -143,6 +143,14 @@ def drawn_by_winner(bonus: Sequence[Tile], circumstances: Iterable[str], ruleset
     return None
 
 
+def _flowers_win(hand: Hand, context: Context, ruleset: Ruleset) -> bool:
+    """Whether the bonus row makes the hand a win that needs no hand: all eight flowers and seasons, or
+    seven with another player's eighth robbed."""
+    flowers = set(hand.bonus) & set(FLOWERS + SEASONS)
+    robbed = "robbing_eighth" in context.circumstances
+    return bool(ruleset.handless_wins) and len(flowers) >= (7 if robbed else 8)
+
+
 def _check_tiles(hand: Hand, context: Context, ruleset: Ruleset, options: Options) -> None:
     hand_types = set(ruleset.hand_tiles(options))
     proper = [*hand.concealed, *(tile for meld in hand.melds for tile in meld.tiles)]
@@ -399,7 +407,15 @@ def _best_reading(
     """
     _check_tiles(hand, context, ruleset, options)
     context, warnings = _check_context(hand, context, ruleset)
-    _check_winning_tile(hand, context)
+    try:
+        _check_winning_tile(hand, context)
+    except _Invalid as invalid:
+        if not _flowers_win(hand, context, ruleset):
+            raise
+        # eight flowers win on the eighth flower, whatever the hand holds (RULES.md): a hand tile named
+        # as the winning one is a slip that changes nothing, so it is set aside, not the win refused
+        warnings.append(f"{invalid.message}: eight flowers are won on the eighth flower, so it is not used")
+        context = dataclasses.replace(context, winning_tile=None)
     value_pair = ruleset.value_pair(context)
     places = places_won_into(hand, context.winning_tile, context.self_drawn)
     all_facts = [HandFacts(hand, context, value_pair, won_into) for won_into in places]

@@ -57,3 +57,32 @@ def test_a_win_by_robbing_the_eighth_reads_as_seven_flowers() -> None:
     assert result["valid"] and result["arrangement"] == "seven flowers and the robbed eighth"
     eight = score_json({"concealed": "", "bonus": [*seven, "S4"], "self_drawn": True})
     assert eight["arrangement"] == "eight flowers"
+
+
+@pytest.mark.parametrize(
+    ("hand", "extra"),
+    [
+        pytest.param(
+            {"concealed": "", "bonus": ["F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"]}, {}, id="eight"
+        ),
+        pytest.param(
+            {"concealed": "", "bonus": ["F1", "F2", "F3", "F4", "S1", "S2", "S3"]},
+            {"circumstances": ["robbing_eighth"]},
+            id="robbing-the-eighth",
+        ),
+    ],
+)
+def test_a_hand_tile_named_as_the_winning_tile_of_a_flowers_win_is_set_aside(
+    hand: dict[str, object], extra: dict[str, object]
+) -> None:
+    plain = score_json({**hand, **extra})
+    named = score_json({**hand, **extra, "winning_tile": "3m"})
+    assert named["valid"] and named["tai"] == plain["tai"] and named["payout"] == plain["payout"]
+    assert any("winning tile 3m is not in the hand" in w and "not used" in w for w in named["warnings"])
+
+
+def test_a_winning_tile_outside_a_hand_of_seven_flowers_still_refuses_it() -> None:
+    # seven flowers without robbing the eighth are no flowers win: the hand's tiles must win
+    seven = ["F1", "F2", "F3", "F4", "S1", "S2", "S3"]
+    result = score_json({"concealed": "123m 456p 789s CCC 55p", "bonus": seven, "winning_tile": "9m"})
+    assert not result["valid"] and result["reason"] == "winning_tile_not_in_hand"

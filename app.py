@@ -67,6 +67,8 @@ READ_TIMEOUT_S = float(os.environ.get("MAHJONG_READ_TIMEOUT_S", "30"))
 DISPLAY_MAX_SIDE = 1280
 # the winning-tile box's first choice: a string, as a None value would show no choice at all
 NO_WINNING_TILE = "(not set)"
+# the bonus tiles whose instant payouts double when held from the deal (Singapore)
+FROM_DEAL_TILES = frozenset(scoring.tiles.FLOWERS + scoring.tiles.SEASONS + scoring.tiles.ANIMALS)
 NOT_SAID = "(not said)"
 # the options' choices in words (the JSON and the CLI keep the codes)
 CHOICE_LABELS = {
@@ -306,8 +308,11 @@ def forget_last_hands_win() -> None:
         cleared.append("pay-all")
     if discarder_now() != NOT_SAID:
         cleared.append("discarder's seat")
+    if state.get("bonus_from_deal"):
+        cleared.append("bonus tiles held from the deal")
     state["circumstances"] = []
     state["pay_all"] = False
+    state["bonus_from_deal"] = []
     set_discarder(NOT_SAID)
     for kept in (state.get("context_store") or {}).values():
         kept.pop("circumstances", None)  # nor may another rule set's copy bring them back
@@ -764,7 +769,10 @@ def apply_opened_case() -> None:
     set_base(opened.base, None, None)
     forget_winning_tile()  # nor may a tile the last hand set aside come back in this one
     state["winning_tile"] = won.winning_tile or NO_WINNING_TILE
+    state["bonus_from_deal"] = list(won.bonus_from_deal)
     state["photo_error"] = None
+    if opened.notes:
+        state["context_note"] = " ".join(filter(None, [state.get("context_note"), *opened.notes]))
 
 
 def input_ui() -> None:
@@ -1115,7 +1123,13 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     )
     winning = None if picked == NO_WINNING_TILE else picked
     if gone:
-        st.caption(f"Winning tile {gone} set aside: no {gone} in the hand now (it comes back with the tile).")
+        in_kong = any(gone in meld.get("tiles", ()) for meld in hand.get("melds") or [])
+        why = (
+            f"{gone} lies only in a kong, and no win completes a kong"
+            if in_kong
+            else f"no {gone} in the hand now"
+        )
+        st.caption(f"Winning tile {gone} set aside: {why} (it comes back with the tile).")
     offered = scoring.circumstances_for(rules)
     # a choice only the other rule set offers was left out by _switch_context, and said so
     # "Select all" would claim circumstances that exclude each other (heavenly hand and robbing a kong)
@@ -1131,6 +1145,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     )
     pay_all = st.checkbox("Pay-all (包): one liable player pays everything", key="pay_all")
     payer = _payer_ui(seats, seat or "E", how == "self-drawn", bool(pay_all))
+    held = _from_deal_ui(hand, rules)
     note = st.session_state.pop("context_note", None)
     if note:
         st.info(note)
@@ -1142,7 +1157,27 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         circumstances=tuple(circumstances),
         pay_all=bool(pay_all),
         discarder_wind=payer,
+        bonus_from_deal=held,
     )
+
+
+def _from_deal_ui(hand: dict[str, Any], rules: str) -> tuple[str, ...]:
+    """The bonus tiles held from the deal, which double the instant payouts they earn (Singapore's only:
+    the Malaysian rules pay none); asked only of a hand with such tiles."""
+    tiles = [code for code in dict.fromkeys(hand.get("bonus") or []) if code in FROM_DEAL_TILES]
+    state = st.session_state
+    # a tile no longer in the bonus row is no longer held (the box refuses a value it does not offer)
+    state["bonus_from_deal"] = [code for code in state.get("bonus_from_deal") or [] if code in tiles]
+    if rules != "singapore" or not tiles:
+        return ()
+    held = st.multiselect(
+        "Bonus tiles held from the deal",
+        tiles,
+        key="bonus_from_deal",
+        help="Flowers, seasons or animals you were dealt (not drawn later): they double the instant "
+        "payouts for an animal pair and for your own flower and season.",
+    )
+    return tuple(held)
 
 
 def _option_applies(spec: OptionSpec, rules: str) -> bool:

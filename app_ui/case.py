@@ -58,6 +58,8 @@ class Context:
     pay_all: bool = False
     # the seat that discarded the winning tile, or under pay-all the liable player's: names the payers
     discarder_wind: str | None = None
+    # bonus tiles held from the deal (doubling their instant payouts), of the hand's bonus row
+    bonus_from_deal: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -488,6 +490,9 @@ def scoring_input(
         data["winning_tile"] = context.winning_tile
     if context.discarder_wind:
         data["discarder_wind"] = context.discarder_wind
+    held = [code for code in context.bonus_from_deal if code in data["bonus"]]
+    if held:
+        data["bonus_from_deal"] = held
     return data
 
 
@@ -707,6 +712,8 @@ class OpenedCase:
     # False for a file naming no options (a typed hand, a photo's reading, a scene): it opens with the
     # sidebar's house rules as they are, not the rule set's defaults
     options_said: bool = True
+    # what of the file the page holds otherwise than the file says it, in a sentence each
+    notes: tuple[str, ...] = ()
 
 
 def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> OpenedCase:
@@ -769,7 +776,15 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         raise CaseFileError(f"{name}: the {rules} rules know no {', '.join(unknown)}")
     if len(hand.melds) > MAX_MELDS:
         raise CaseFileError(f"{name}: {len(hand.melds)} melds, at most {MAX_MELDS}")
-    rows = rows_from_hand_strings(hand.concealed, [m.tiles for m in hand.melds], hand.bonus)
+    # the tile table marks only kongs concealed: a chow or pong formed in the hand is the hand's tiles,
+    # which the scoring reads into the same sets (and any better ones)
+    in_hand = [m for m in hand.melds if m.concealed and m.kind != "kong"]
+    laid = [m for m in hand.melds if m not in in_hand]
+    concealed = [*hand.concealed, *(tile for meld in in_hand for tile in meld.tiles)]
+    rows = rows_from_hand_strings(concealed, [m.tiles for m in laid], hand.bonus)
+    notes = [
+        f"The concealed {meld.kind} {' '.join(meld.tiles)} opens among the hand's tiles." for meld in in_hand
+    ]
     if not rows and saved is None:
         raise CaseFileError(f"{name} holds no tiles")
     impossible = impossible_count(dict(case)) if saved is None else None
@@ -783,10 +798,18 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         circumstances=tuple(c for c in offered if c in won.circumstances),
         pay_all=won.pay_all,
         discarder_wind=won.discarder_wind,
+        bonus_from_deal=tuple(dict.fromkeys(code for code in hand.bonus if code in won.bonus_from_deal)),
     )
-    kongs = {MELD_GROUPS[i]: True for i, meld in enumerate(hand.melds) if meld.concealed}
+    kongs = {MELD_GROUPS[i]: True for i, meld in enumerate(laid) if meld.concealed}
     if saved is not None:
         rows, kongs = saved
+        notes = []
+    winning = won.winning_tile
+    if winning is not None and winning not in hand_tile_choices(build_hand(rows, kongs).hand):
+        notes.append(
+            f"The case names {winning} as the winning tile, which {_where_not(winning, hand)}: it is set "
+            "aside (python -m scoring calls such a case no valid win)."
+        )
     base = Base(
         rows=tuple(rows),
         source="case",
@@ -801,7 +824,15 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         options=dataclasses.asdict(options),
         context=context,
         options_said="options" in case,
+        notes=tuple(notes),
     )
+
+
+def _where_not(tile: str, hand: Any) -> str:
+    """Why `tile` cannot be the winning tile of `hand`, as a clause."""
+    if any(tile in meld.tiles for meld in hand.melds):
+        return "lies only in a kong, and no win completes a kong"
+    return "the hand does not hold"
 
 
 def impossible_count(scoring_in: Mapping[str, Any]) -> str | None:

@@ -100,6 +100,8 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
     circumstances = [circumstance_label(c, data.get("rules")) for c in data.get("circumstances") or ()]
     if circumstances or data.get("pay_all"):
         lines.append("; ".join([*circumstances, *(["pay-all (包)"] if data.get("pay_all") else [])]))
+    if data.get("bonus_from_deal"):
+        lines.append(f"Held from the deal: {' '.join(data['bonus_from_deal'])}")
     house = house_rules(str(data["rules"]), dict(data.get("options") or {}))
     if house:
         lines.append("House rules: " + ", ".join(house))

@@ -228,9 +228,9 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
         )
     if "heavenly" in circ and not (self_drawn and context.seat_wind == "E"):
         raise impossible("a heavenly hand is a self-draw by the East seat")
-    for name in ("earthly", "humanly"):
-        if name in circ and context.seat_wind == "E":
-            raise impossible(f"an {name} hand is won by a seat other than East")
+    for name in ("an earthly", "a humanly"):
+        if name.split()[1] in circ and context.seat_wind == "E":
+            raise impossible(f"{name} hand is won by a seat other than East")
     if "humanly" in circ and self_drawn:
         raise impossible(f"a humanly hand is won on a discard, not a self-draw{because}")
     if "earthly" in circ and self_drawn and not ruleset.earthly_self_drawn:

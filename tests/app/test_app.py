@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import scoring
 from tests.app.conftest import APP
 from tests.app.fakes import BONUS, CONCEALED, MELD, FakeReader, photo_bytes, scene
 from vision.detections import Detections
@@ -1188,6 +1189,54 @@ def test_a_downloaded_case_opens_again_as_it_was_scored(app: AppTest) -> None:
     assert fresh.number_input(key="opt_singapore_max_tai").value == 8
     assert fresh.selectbox(key="seat_wind").value == "S" and fresh.checkbox(key="pay_all").value
     assert fresh.session_state["base"].meld_concealed == {"meld 2": True}
+
+
+def test_tiles_held_from_the_deal_open_and_double_as_the_scoring_command_does(app: AppTest) -> None:
+    hand = {
+        "concealed": "123m 456m 789p 111s CC",
+        "bonus": ["F1", "S1", "cat", "rat"],
+        "bonus_from_deal": ["F1", "S1", "cat", "rat"],
+        "winning_tile": "1m",
+    }
+    open_case_file(app, json.dumps(hand).encode())
+    no_problem(app)
+    replayed = scoring.score_json(app.session_state["case_json"])
+    assert replayed["payout"]["instant_payouts"] == scoring.score_json(hand)["payout"]["instant_payouts"]
+    assert app.multiselect(key="bonus_from_deal").value == ["F1", "S1", "cat", "rat"]
+    assert "Held from the deal: F1 S1 cat rat" in summary(app)
+    # let go of two: their instant payouts are no longer doubled, and the case file says so
+    app.multiselect(key="bonus_from_deal").set_value(["F1", "S1"]).run()
+    assert app.session_state["case_json"]["bonus_from_deal"] == ["F1", "S1"]
+    halved = scoring.score_json({**hand, "bonus_from_deal": ["F1", "S1"]})["payout"]["instant_payouts"]
+    assert app.session_state["case_json"]["result"]["payout"]["instant_payouts"] == halved
+
+
+def test_a_case_s_concealed_chow_opens_among_the_hand_s_tiles(app: AppTest) -> None:
+    case = {
+        "concealed": "123m 99p",
+        "melds": [
+            {"kind": "chow", "tiles": "456p", "concealed": True},
+            {"kind": "pong", "tiles": "CCC", "concealed": True},
+            {"kind": "chow", "tiles": "789s", "concealed": True},
+        ],
+        "self_drawn": True,
+    }
+    open_case_file(app, json.dumps(case).encode())
+    no_problem(app)
+    assert app.session_state["case_json"]["result"]["tai"] == scoring.score_json(case)["tai"] == 2
+    assert any("concealed chow 4p 5p 6p opens among the hand's tiles" in t for t in texts(app, "info"))
+
+
+def test_a_case_s_winning_tile_in_a_kong_is_set_aside_and_said_so(app: AppTest) -> None:
+    case = {
+        "concealed": "123m 456p 789s 22m",
+        "melds": [{"kind": "kong", "tiles": "5555s", "concealed": True}],
+    }
+    open_case_file(app, json.dumps({**case, "winning_tile": "5s", "self_drawn": True}).encode())
+    no_problem(app)
+    notes = " ".join(texts(app, "info") + texts(app, "caption"))
+    assert "names 5s as the winning tile, which lies only in a kong" in notes, notes
+    assert "no 5s in the hand now" not in notes
 
 
 @pytest.mark.parametrize(

@@ -86,3 +86,9 @@ def test_a_winning_tile_outside_a_hand_of_seven_flowers_still_refuses_it() -> No
     seven = ["F1", "F2", "F3", "F4", "S1", "S2", "S3"]
     result = score_json({"concealed": "123m 456p 789s CCC 55p", "bonus": seven, "winning_tile": "9m"})
     assert not result["valid"] and result["reason"] == "winning_tile_not_in_hand"
+
+
+@pytest.mark.parametrize(("key", "words"), [("earthly", "an earthly hand"), ("humanly", "a humanly hand")])
+def test_a_first_turn_hand_won_by_east_is_refused_in_good_english(key: str, words: str) -> None:
+    result = score_json({"concealed": "123m 456p 789s CCC 55p", "seat_wind": "E", "circumstances": [key]})
+    assert not result["valid"] and f"{words} is won by a seat other than East" in result["message"]

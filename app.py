@@ -43,7 +43,6 @@ from app_ui.options import OptionSpec, OptionValueError, format_number_list, opt
 from app_ui.reading import ReadTimeoutError, read_again, read_tiles, with_reading
 from app_ui.summary import (
     RULE_LABELS,
-    TILE_KEY,
     WIND_LABELS,
     amount_text,
     circumstance_label,
@@ -57,6 +56,7 @@ from app_ui.summary import (
     score_words,
     seat_label,
     summary_text,
+    tile_key,
     with_option_labels,
 )
 from scoring.payout import format_amount
@@ -634,7 +634,7 @@ def manual_ui() -> None:
     )
     st.text_input("Exposed melds, one group each", key="typed_melds", placeholder="CCC 456p")
     st.text_input("Concealed kongs", key="typed_kongs", placeholder="5555s")
-    st.caption(TILE_KEY)
+    st.caption(tile_key(chosen_rules()))
     st.text_input("Bonus tiles", key="typed_bonus", placeholder="F1 S2 cat")
     if st.button("Use this hand", key="typed_use", type="primary"):
         try:
@@ -919,7 +919,7 @@ def tile_editor_ui(
         "the table's top right, then tap the new row); select rows and press the bin to delete. "
         "The score updates at once."
     )
-    st.caption(TILE_KEY)
+    st.caption(tile_key(chosen_rules()))
     if result is not None:
         st.caption(f"Score now: {score_words(result)}")
     edits = current_edits()
@@ -1214,7 +1214,8 @@ def _option_widget(spec: OptionSpec, key: str, label: str, disabled: bool = Fals
     if spec.kind == "int":
         return st.number_input(label, min_value=0, step=1, key=key, help=spec.help or None)
     if spec.kind == "float":
-        return st.number_input(label, min_value=0.0, step=0.5, key=key, help=spec.help or None)
+        # "%g": the amount as typed (0.125), not rounded to two places while the scoring uses it whole
+        return st.number_input(label, min_value=0.0, step=0.5, format="%g", key=key, help=spec.help or None)
     return st.text_input(label, key=key, help=spec.help or None)
 
 

@@ -194,12 +194,17 @@ def score_words(result: dict[str, Any]) -> str:
     return f"**{result['tai']} {result.get('unit') or 'tai'}**"
 
 
-# One line a new user can read at the typed fields and the tile table: the codes are RULES.md's.
-TILE_KEY = (
-    "Tile codes: 1m–9m 萬 characters · 1p–9p 筒 dots · 1s–9s 索 bamboo · E S W N winds · "
-    "C 中 red, F 發 green, P 白 white dragons · F1–F4 flowers · S1–S4 seasons · "
-    "cat rat rooster centipede animals · face, fly (Malaysian) · back face-down"
-)
+def tile_key(rules: str) -> str:
+    """One line a new user can read at the typed fields and the tile table: the codes (RULES.md's) of
+    the rule set's tiles, so a Malaysian player is not offered characters nor a Singapore one a fly."""
+    suits = (
+        "1p–9p 筒 dots" if rules == "malaysian" else "1m–9m 萬 characters · 1p–9p 筒 dots · 1s–9s 索 bamboo"
+    )
+    extra = " · face · fly 飛 wild" if rules == "malaysian" else ""
+    return (
+        f"Tile codes: {suits} · E S W N winds · C 中 red, F 發 green, P 白 white dragons · "
+        f"F1–F4 flowers · S1–S4 seasons · cat rat rooster centipede animals{extra} · back face-down"
+    )
 
 
 # shown by the rules line itself (or, the table, by the payout table)

@@ -709,3 +709,11 @@ def test_the_crop_keeps_every_label_drawn_whole() -> None:
         703,
         501,
     )
+
+
+def test_the_tile_key_names_the_rule_set_s_tiles() -> None:
+    from app_ui.summary import tile_key
+
+    singapore, malaysian = tile_key("singapore"), tile_key("malaysian")
+    assert "1m–9m" in singapore and "1s–9s" in singapore and "fly" not in singapore
+    assert "1m" not in malaysian and "1s" not in malaysian and "1p–9p" in malaysian and "fly" in malaysian

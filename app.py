@@ -27,6 +27,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 import scoring
 from app_ui import case as case_mod
+from app_ui import kept_case
 from app_ui import typed as typed_mod
 from app_ui import undo as undo_mod
 from app_ui.art import annotate_photo_and_labels, group_blocks, hand_picture, tiles_window
@@ -51,6 +52,7 @@ from app_ui.summary import (
     idle_bonus_note,
     instant_line,
     invalid_message,
+    plain,
     player_label,
     rules_line,
     score_words,
@@ -599,10 +601,13 @@ def photo_ui() -> None:
             _read_and_mark(incoming)
     base: Base = st.session_state["base"]
     if uploaded is not None and f"upload:{uploaded.file_id}" in st.session_state["declined"]:
-        st.caption(f"{uploaded.name} was not read: you kept your corrections to {base.name or 'the hand'}.")
+        st.caption(
+            f"{plain(uploaded.name)} was not read: you kept your corrections to "
+            f"{plain(base.name) if base.name else 'the hand'}."
+        )
     pending = st.session_state["pending"]
     if pending is not None:
-        answer = replace_or_keep(f"Reading **{pending[0]}**", "Read the new photo", "pending")
+        answer = replace_or_keep(f"Reading **{plain(pending[0])}**", "Read the new photo", "pending")
         if answer == "replace":
             st.session_state["pending"] = None
             game = _other_game(pending)
@@ -617,7 +622,7 @@ def photo_ui() -> None:
             st.session_state["photo_error"] = None  # an earlier file's error is not this choice's
             st.rerun()
     if st.session_state["photo_error"]:
-        st.error(st.session_state["photo_error"])
+        st.error(plain(st.session_state["photo_error"]))  # our words and a file name: no markup
 
 
 # the concealed tiles' example, in a set of each rule set (a Malaysian set holds dots and honours alone)
@@ -724,14 +729,14 @@ def open_case_ui() -> None:
                 st.rerun()
     pending: case_mod.OpenedCase | None = st.session_state.get("pending_case")
     if pending is not None:
-        answer = replace_or_keep(f"Opening **{pending.base.name}**", "Open the case", "case")
+        answer = replace_or_keep(f"Opening **{plain(pending.base.name)}**", "Open the case", "case")
         if answer == "replace":
             st.session_state["case_to_open"] = pending
         if answer:
             st.session_state["pending_case"] = None
             st.rerun()
     if st.session_state.get("case_error"):
-        st.error(st.session_state["case_error"])
+        st.error(plain(st.session_state["case_error"]))
 
 
 def apply_opened_case() -> None:
@@ -812,7 +817,9 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
         if window is not None:  # as last set, for a photo between that drew no toggle
             restore_kept("whole_photo", False)
         cropped = window is not None and not st.session_state.get("whole_photo")
-        shown = base.name + (" (cropped to the tiles found)" if cropped else "")
+        shown = plain(base.name) + (
+            " (cropped to the tiles found)" if cropped else ""
+        )  # captions read Markdown
         st.image(
             boxed.crop(window) if cropped and window else boxed,
             caption=photo_caption(shown, rows, any(row.box is not None for row in base.photo_rows)),
@@ -1404,14 +1411,63 @@ def download_ui(
 # --------------------------------------------------------------------------- page
 
 
+def restore_kept_case() -> None:
+    """A page the browser reloaded (a new session, its address naming a kept case) opens the case it
+    held, as *Open a case* would (`app_ui.kept_case`). Asked once a session."""
+    state = st.session_state
+    if "kept_case" in state:
+        return
+    state["kept_case"] = None  # this session keeps its case under a name of its own, given when needed
+    name = st.query_params.get(kept_case.QUERY_KEY)
+    data = kept_case.load(name) if kept_case.is_name(name) else None
+    if data is None:
+        return
+    try:
+        opened = case_mod.open_case("the case before the page reloaded", data, chosen_rules())
+    except case_mod.CaseFileError:
+        return  # a file from an older app that no longer opens: the page starts afresh
+    state["case_to_open"] = opened
+    source = (opened.base.history or {}).get("source")
+    kinds: list[object] = []
+    while isinstance(source, dict) and len(kinds) < 100:  # a case opened again names where it came from
+        kinds.append(source.get("kind"))
+        source = source.get("opened_from")
+    from_photo = "photo" in kinds
+    state["restored_note"] = (
+        "The page was reloaded: the hand, its corrections and how it was won are back."
+        + (" The photo is not kept: upload it again to see it." if from_photo else "")
+    )
+
+
+def keep_case(rows: list[TileRow]) -> None:
+    """Keep the case on screen for a reload (the bytes the download offers), or drop it with the hand."""
+    state = st.session_state
+    name = state.get("kept_case")
+    case = state.get("case_json") if rows else None
+    if case is None:
+        if name:
+            kept_case.forget(name)
+        return
+    if not name:
+        name = state["kept_case"] = kept_case.new_name()
+        kept_case.prune()
+    if st.query_params.get(kept_case.QUERY_KEY) != name:
+        st.query_params[kept_case.QUERY_KEY] = name
+    kept_case.save(name, case_mod.case_bytes(case))
+
+
 def main() -> None:
     st.set_page_config(page_title="Mahjong tai calculator", page_icon="🀄", layout="centered")
     init_state()
+    restore_kept_case()
     bring_back_winning_tile()
     note_table_change()
     apply_opened_case()
     st.title("🀄 Mahjong tai calculator")
     st.caption("Snap the winning hand, check the tiles, say how it was won: tai and payouts.")
+    restored = st.session_state.pop("restored_note", None)
+    if restored:
+        st.info(restored)
     rules, options, option_problems = rules_ui()
     follow_tile_set(chosen_set())
     input_ui()
@@ -1428,6 +1484,7 @@ def main() -> None:
     download_ui(data, base, rows, result, kongs)
     tile_editor_ui(base, build, result, kongs)
     note_table_change()
+    keep_case(rows)
 
 
 if __name__ == "__main__":

@@ -194,6 +194,28 @@ def score_words(result: dict[str, Any]) -> str:
     return f"**{result['tai']} {result.get('unit') or 'tai'}**"
 
 
+# Marks that format text wherever they stand (emphasis, code, links, formulas, strike-through, HTML), an
+# underscore only at a word's edge (max_tai is no emphasis); those that do only at a line's start (a
+# heading, a list, a quote); and Streamlit's own: an :emoji: or :material/icon: (matched on the text as
+# written, so both its colons are escaped) and colours, :red[...].
+_MARKUP = re.compile(r"([\\`*\[\]$~<>|]|(?<![^\W_])_|_(?![^\W_]))")
+_MARKUP_AT_START = re.compile(r"^(\s*)([#+\->]|\d+(?=[.)]))")
+_SHORTCODE = re.compile(r":([\w+\-/]+):")
+_DIRECTIVE = re.compile(r":(?=\w+\\?\[)")
+
+
+def plain(text: str) -> str:
+    """`text` shown as it is where Streamlit reads Markdown (a file name `hand *one* $5$.jpg` would turn
+    italic, a formula, a link or an emoji): every mark that could mean something escaped."""
+    escaped = _MARKUP.sub(r"\\\1", text)
+    escaped = _SHORTCODE.sub(r"\\:\1\\:", escaped)
+    escaped = _DIRECTIVE.sub(r"\\:", escaped)
+    # a number's stop is escaped ("1\\. a.jpg"), a backslash before a digit being no escape
+    return _MARKUP_AT_START.sub(
+        lambda m: m.group(1) + (m.group(2) + "\\" if m.group(2).isdigit() else "\\" + m.group(2)), escaped
+    )
+
+
 def tile_key(rules: str) -> str:
     """One line a new user can read at the typed fields and the tile table: the codes (RULES.md's) of
     the rule set's tiles, so a Malaysian player is not offered characters nor a Singapore one a fly."""

@@ -33,6 +33,14 @@ load_test = _load_bench_load_test()
 
 
 @pytest.fixture(autouse=True)
+def _own_case_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    # each test keeps its cases for a reload in a folder of its own (app_ui.kept_case)
+    folder = tmp_path / "kept-cases"
+    monkeypatch.setenv("MAHJONG_CASE_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture(autouse=True)
 def _fresh_caches() -> Iterator[None]:
     # The reader is cached per process by st.cache_resource: each test installs its own.
     st.cache_resource.clear()

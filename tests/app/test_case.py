@@ -717,3 +717,23 @@ def test_the_tile_key_names_the_rule_set_s_tiles() -> None:
     singapore, malaysian = tile_key("singapore"), tile_key("malaysian")
     assert "1m–9m" in singapore and "1s–9s" in singapore and "fly" not in singapore
     assert "1m" not in malaysian and "1s" not in malaysian and "1p–9p" in malaysian and "fly" in malaysian
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("hand *one* $5$ [x](http:__e).jpg", r"hand \*one\* \$5\$ \[x\](http:\_\_e).jpg"),
+        ("hand :smile: b.jpg", r"hand \:smile\: b.jpg"),  # Streamlit's emoji, matched on the text as typed
+        ("x :red[y].jpg", r"x \:red\[y\].jpg"),
+        ("a:smile:b.jpg", r"a\:smile\:b.jpg"),
+        ("# big.jpg", r"\# big.jpg"),
+        ("1. first.jpg", r"1\. first.jpg"),
+        ("<b>x</b>.png", r"\<b\>x\</b\>.png"),
+        ("notes.jpg: not a supported image", "notes.jpg: not a supported image"),  # nothing to escape
+        ("option max_tai must", "option max_tai must"),  # an underscore inside a word is no emphasis
+    ],
+)
+def test_a_file_name_is_shown_as_typed_not_as_markdown(name: str, shown: str) -> None:
+    from app_ui.summary import plain
+
+    assert plain(name) == shown

@@ -1,0 +1,86 @@
+"""The case on screen kept on the server under a random name the page's address carries (`?case=...`),
+so a page the browser reloads (a phone does so on its own when it frees memory) opens it again.
+
+One small JSON file per browser tab, the very bytes the page offers for download; files untouched for
+a day are removed. The photo itself is not kept: the case holds its reading, not its pixels."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import TypeGuard
+
+QUERY_KEY = "case"
+MAX_AGE_S = 24 * 3600
+_NAME = re.compile(r"[0-9a-f]{32}")
+
+
+def store_dir() -> Path:
+    """Where cases are kept: `MAHJONG_CASE_DIR`, or a folder in the system's temporary folder."""
+    return Path(os.environ.get("MAHJONG_CASE_DIR") or Path(tempfile.gettempdir()) / "mahjong-scorer-cases")
+
+
+def new_name() -> str:
+    return uuid.uuid4().hex
+
+
+def is_name(text: object) -> TypeGuard[str]:
+    """Whether `text` is a name `new_name` gives (an address's value is the user's to type)."""
+    return isinstance(text, str) and _NAME.fullmatch(text) is not None
+
+
+def _path(name: str) -> Path:
+    if not is_name(name):
+        raise ValueError(f"not a kept case's name: {name!r}")
+    return store_dir() / f"{name}.json"
+
+
+def save(name: str, data: bytes) -> None:
+    """Keep `data` under `name`, whole or not at all (a reload while it is written reads the last one).
+    A folder that cannot be written keeps nothing: the page works on, as it did before."""
+    path = _path(name)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.part")
+        partial.write_bytes(data)
+        partial.replace(path)
+    except OSError:
+        return
+
+
+def load(name: str) -> bytes | None:
+    """The case kept under `name`, or None (never kept, removed, or not a name we give)."""
+    if not is_name(name):
+        return None
+    try:
+        return _path(name).read_bytes()
+    except OSError:
+        return None
+
+
+def forget(name: str) -> None:
+    """Remove the case kept under `name` (the page holds no hand now)."""
+    if is_name(name):
+        _path(name).unlink(missing_ok=True)
+
+
+def prune(now: float | None = None, max_age_s: float = MAX_AGE_S) -> int:
+    """Remove the kept cases untouched for `max_age_s`; how many were removed."""
+    now = time.time() if now is None else now
+    removed = 0
+    try:
+        paths = list(store_dir().glob("*.json"))
+    except OSError:
+        return 0
+    for path in paths:
+        try:
+            if now - path.stat().st_mtime > max_age_s:
+                path.unlink()
+                removed += 1
+        except OSError:
+            continue
+    return removed

@@ -1,0 +1,96 @@
+"""A page the browser reloads opens the case it held (`app_ui.kept_case`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from app_ui import kept_case
+from tests.app.conftest import APP
+
+
+def typed(at: AppTest, concealed: str, melds: str = "") -> AppTest:
+    at.text_input(key="typed_concealed").set_value(concealed)
+    at.text_input(key="typed_melds").set_value(melds)
+    return at.button(key="typed_use").click().run()
+
+
+def reloaded(at: AppTest) -> AppTest:
+    """A new session at the address the page shows now, as a browser's reload makes."""
+    fresh = AppTest.from_file(str(APP), default_timeout=60)
+    for key, value in at.query_params.items():
+        fresh.query_params[key] = value
+    return fresh.run()
+
+
+def test_a_reloaded_page_brings_back_the_hand_and_how_it_was_won(_own_case_folder: Path) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    assert kept_case.QUERY_KEY not in at.query_params  # nothing kept before there is a hand
+    typed(at, "123m 456p 22m 789s", melds="CCC")
+    at.selectbox(key="seat_wind").set_value("S").run()
+    at.radio(key="won_by").set_value("self-drawn").run()
+    before = at.session_state["case_json"]
+    name = at.query_params[kept_case.QUERY_KEY]
+    assert kept_case.is_name(name) and (_own_case_folder / f"{name}.json").exists()
+
+    again = reloaded(at)
+    assert not again.exception
+    assert again.selectbox(key="seat_wind").value == "S" and again.radio(key="won_by").value == "self-drawn"
+    after = again.session_state["case_json"]
+    assert after["result"] == before["result"] and after["concealed"] == before["concealed"]
+    assert any("The page was reloaded" in info.value for info in again.info)
+    # the reloaded page keeps its own copy: a second tab at the old address is not written over
+    assert again.query_params[kept_case.QUERY_KEY] != name
+
+
+def test_an_address_naming_no_kept_case_starts_afresh(_own_case_folder: Path) -> None:
+    for value in ("0" * 32, "../../etc/passwd", "not-a-name"):
+        at = AppTest.from_file(str(APP), default_timeout=60)
+        at.query_params[kept_case.QUERY_KEY] = value
+        at.run()
+        assert not at.exception and "case_json" not in at.session_state
+
+
+def test_a_hand_cleared_is_not_brought_back(_own_case_folder: Path) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    typed(at, "123m 456p 22m 789s", melds="CCC")
+    name = at.query_params[kept_case.QUERY_KEY]
+    # delete every tile in the table: no hand on the page, none kept
+    rows = len(at.session_state["case_json"]["tiles"])
+    at.session_state[f"tiles_{at.session_state['version']}"] = {
+        "edited_rows": {},
+        "added_rows": [],
+        "deleted_rows": list(range(rows)),
+    }
+    at.run()
+    assert not (_own_case_folder / f"{name}.json").exists()
+
+
+def test_kept_cases_are_whole_named_by_us_and_pruned_after_a_day(_own_case_folder: Path) -> None:
+    name = kept_case.new_name()
+    kept_case.save(name, json.dumps({"concealed": "123m"}).encode())
+    assert kept_case.load(name) == b'{"concealed": "123m"}'
+    assert kept_case.load("../" + name) is None and not kept_case.is_name(name.upper())
+    assert list(_own_case_folder.iterdir()) == [_own_case_folder / f"{name}.json"]  # no part file left
+    old = kept_case.new_name()
+    kept_case.save(old, b"{}")
+    day_ago = time.time() - kept_case.MAX_AGE_S - 60
+    os.utime(_own_case_folder / f"{old}.json", (day_ago, day_ago))
+    assert kept_case.prune() == 1 and kept_case.load(old) is None and kept_case.load(name) is not None
+
+
+def test_a_photo_s_case_reloaded_twice_still_says_the_photo_is_not_kept(install: object) -> None:
+    from tests.app.fakes import FakeReader, photo_bytes
+
+    install(FakeReader())  # type: ignore[operator]
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    at.file_uploader(key="upload").upload("hand.jpg", photo_bytes(), "image/jpeg")
+    at.run()
+    for _ in range(2):
+        at = reloaded(at)
+        notes = [info.value for info in at.info]
+        assert any("The photo is not kept" in note for note in notes), notes

@@ -48,7 +48,6 @@ from app_ui.summary import (
     amount_text,
     circumstance_label,
     corrections_line,
-    corrections_so_far,
     idle_bonus_note,
     instant_line,
     invalid_message,
@@ -931,13 +930,15 @@ def tile_editor_ui(
         st.caption(f"Score now: {score_words(result)}")
     edits = current_edits()
     saved = corrections_line(
-        list((base.history or {}).get("corrections") or []), "Corrected before the case was saved"
+        list((base.history or {}).get("corrections") or []),
+        "Corrected before the case was saved",
+        numbered_as="the case's tiles were saved",
     )
     if saved:
         st.caption(saved)
     # the corrections folded into the table when a way to a win was taken come first
     now = [*case_mod.corrections(base.rows, edits), *kongs]
-    changed = corrections_line(corrections_so_far(list(map(dict, base.earlier)), now))
+    changed = corrections_line(case_mod.corrections_so_far(list(map(dict, base.earlier)), now))
     if changed:
         st.caption(changed)
     blank = case_mod.blank_added_rows(edits)

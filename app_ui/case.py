@@ -221,6 +221,18 @@ def numbered_edits(
     return rows
 
 
+# Marks, in a list of corrections, where the table was numbered afresh (rows added or deleted were
+# folded in): the numbers after it are the table's as it is now, those before it as it was then.
+RENUMBERED = "renumbered"
+
+
+def corrections_so_far(earlier: list[dict[str, Any]], now: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The corrections folded into the table (`earlier`) and those in it `now`, with the mark where the
+    folded ones added or deleted rows (the table was numbered afresh since)."""
+    afresh = any(change.get("action") in ("add", "delete") for change in earlier)
+    return [*earlier, *([{"action": RENUMBERED}] if afresh and now else []), *now]
+
+
 def kong_corrections(build: HandBuild, flags_as_read: Mapping[str, bool]) -> list[dict[str, Any]]:
     """The kongs the user set concealed or exposed against the reading (`flags_as_read`, by group), as
     corrections: whether a kong was concealed is a dispute of its own (2 units or 1 from each player)."""
@@ -529,7 +541,10 @@ def case_json(
     if base.read_as:
         data["source"]["read_as"] = base.read_as
     data["photo_tiles"] = rows_to_json(base.photo_rows) if base.source == "photo" else []
-    data["corrections"] = [*map(dict, base.earlier), *corrections(base.rows, edits), *map(dict, kong_changes)]
+    # the mark where folded corrections added or deleted rows stays in the record: the numbers after it
+    # are the table's as saved (`tiles`), not the photo's (`photo_tiles`)
+    table = corrections_so_far(list(map(dict, base.earlier)), corrections(base.rows, edits))
+    data["corrections"] = [*table, *map(dict, kong_changes)]
     if base.history is not None:
         # the trail the opened file carried comes first: its photo's reading and earlier corrections
         data["source"]["opened_from"] = base.history.get("source")

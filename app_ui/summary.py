@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import scoring
+from app_ui.case import RENUMBERED
 from app_ui.options import option_specs
 from scoring.payout import format_amount
 from scoring.tiles import sorted_tiles
@@ -270,9 +271,12 @@ def rules_line(rules: str, options: dict[str, Any]) -> str:
     return "Rules: " + ", ".join(parts) + " — change them in the sidebar (» at the top left on a phone)."
 
 
-def corrections_line(changes: list[dict[str, Any]], heading: str = "Your corrections") -> str | None:
+def corrections_line(
+    changes: list[dict[str, Any]], heading: str = "Your corrections", numbered_as: str = "the table is now"
+) -> str | None:
     """The user's corrections in one line (`#15 F1 → F2`, a way to a win taken marked so), so a score
-    that moved says why; None when there are none."""
+    that moved says why; None when there are none. Past a `RENUMBERED` mark the numbers are those of
+    the table `numbered_as` says."""
     words = {
         "change": lambda c: (
             f"#{c['tile']} {c['from']} → {c['to']}" + (" (way to a win taken)" if c.get("by") else "")
@@ -290,19 +294,7 @@ def corrections_line(changes: list[dict[str, Any]], heading: str = "Your correct
         if change.get("action") == RENUMBERED:
             renumbered = bool(said)
         elif change.get("action") in words:
-            prefix = "then, numbered as the table is now, " if renumbered else ""
+            prefix = f"then, numbered as {numbered_as}, " if renumbered else ""
             said.append(prefix + words[change["action"]](change))
             renumbered = False
     return f"{heading}: " + "; ".join(said) if said else None
-
-
-# Marks, in a list of corrections, where the table was numbered afresh (rows added or deleted were
-# folded in): the numbers after it are the table's as it is now, those before it as it was then.
-RENUMBERED = "renumbered"
-
-
-def corrections_so_far(earlier: list[dict[str, Any]], now: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The corrections folded into the table (`earlier`) and those in it `now`, with the mark where the
-    folded ones added or deleted rows (the table was numbered afresh since)."""
-    afresh = any(change.get("action") in ("add", "delete") for change in earlier)
-    return [*earlier, *([{"action": RENUMBERED}] if afresh and now else []), *now]

@@ -459,6 +459,21 @@ def test_the_case_json_keeps_the_photo_reading_and_every_correction_after_a_way(
     assert [(c["tile"], c.get("to")) for c in out["corrections"]] == [(1, "4m"), (2, "3m"), (3, "F")]
 
 
+def test_the_case_json_marks_where_its_corrections_are_numbered_as_its_tiles() -> None:
+    from app_ui.summary import corrections_line
+
+    # a row deleted, then folded into the table (as an undo or a way taken does): the later change's
+    # number is the table's as saved, not the photo's
+    folded = case.fold_edits(WAYS_BASE, {"edited_rows": {}, "added_rows": [], "deleted_rows": [0]})
+    later = {"edited_rows": {"1": {"tile": "F"}}}
+    out = case.case_json({}, folded, case.apply_edits(folded.rows, later), later, None)
+    actions = [c["action"] for c in out["corrections"]]
+    assert actions == ["delete", case.RENUMBERED, "change"]
+    assert out["tiles"][1]["code"] == "F" and out["photo_tiles"][2]["code"] == "C"  # #2 as saved
+    line = corrections_line(out["corrections"], "Saved", numbered_as="the case's tiles were saved")
+    assert line == "Saved: #1 1m deleted; then, numbered as the case's tiles were saved, #2 C → F"
+
+
 def _photo_case(edits: dict[str, Any]) -> tuple[dict[str, Any], case.Base]:
     """A photo's case, saved with `edits` to its table: a 7m kong laid face up and marked concealed."""
     codes = ["2m", "2m", "2m", "3m", "4m", "9p", "9p", "6s", "7s", "8s"]
@@ -479,7 +494,8 @@ def _photo_case(edits: dict[str, Any]) -> tuple[dict[str, Any], case.Base]:
 
 
 def test_the_corrections_line_says_where_the_table_was_numbered_afresh() -> None:
-    from app_ui.summary import corrections_line, corrections_so_far
+    from app_ui.case import corrections_so_far
+    from app_ui.summary import corrections_line
 
     deleted = [
         {"action": "change", "tile": 1, "from": "5s", "to": "5p"},

@@ -11,8 +11,9 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -116,13 +117,19 @@ def to_json(loaded: LoadedImage, reading: Reading) -> dict[str, Any]:
     }
 
 
-def with_rules_advice(warning: str, rules: str, options_left_out: bool = False) -> str:
+# the faces a question about another set names: "(N x2, fly)"
+_NAMED_FACES = re.compile(r"\(([^()]*)\): each is read as")
+
+
+def with_rules_advice(warning: str, rules: str, options_left_out: Collection[str] = ()) -> str:
     """The reader's question whether the photo is of another rule set's tiles, with how to say so here
-    (other `--option` values too, where the options left faces out of the rule set's set)."""
+    (other `--option` values too, where the options left out of the rule set's set a face it names)."""
     if not warning.endswith(ANOTHER_SET_QUESTION):
         return warning
     others = [f"--rules {name}" for name in RULESET_NAMES if name != rules]
-    if options_left_out:
+    named = _NAMED_FACES.search(warning)
+    faces = {item.split()[0] for item in named.group(1).split(", ") if item} if named else set()
+    if faces & set(options_left_out):
         others.append("other --option values")
     return f"{warning} If so, give {' or '.join(others)}, here and to python -m scoring."
 
@@ -206,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(error))
     reading = reader.read(loaded.rgb, loaded.scale, faces)
     data = to_json(loaded, reading)
-    left_out = faces is not None and faces != rule_set_faces(args.rules)
+    left_out = rule_set_faces(args.rules) - faces if faces is not None else frozenset()
     data["warnings"] = [with_rules_advice(w, args.rules, left_out) for w in data["warnings"]]
     # the reading first: a picture that cannot be written after all (a full disk) does not lose it
     try:

@@ -101,14 +101,30 @@ def test_options_of_the_rule_set_shape_its_set(
     assert main(given) == 0
     assert faces_asked == [rule_set_faces("malaysian") - {"N"}, rule_set_faces("malaysian")]
     capsys.readouterr()
-    # the tiles it could not read are named, with every way to say what the set holds
-    assert main([*given, "--option", "north_wind=false"]) == 0
-    (line,) = [w for w in capsys.readouterr().out.splitlines() if "does not hold" in w]
-    assert line.endswith("give --rules singapore or other --option values, here and to python -m scoring.")
-    # an option that leaves the set as it is is no answer to offer
-    assert main([*given, "--option", "max_tai=8"]) == 0
-    (line,) = [w for w in capsys.readouterr().out.splitlines() if "does not hold" in w]
-    assert line.endswith("If so, give --rules singapore, here and to python -m scoring.")
+    # the tiles it could not read (1m, 1s) are named; the option left out N, which none of them is,
+    # so other options are no answer to offer, and nor is an option that leaves the set as it is
+    for option in ("north_wind=false", "max_tai=8"):
+        assert main([*given, "--option", option]) == 0
+        (line,) = [w for w in capsys.readouterr().out.splitlines() if "does not hold" in w]
+        assert "(1m, 1s)" in line and line.endswith(
+            "If so, give --rules singapore, here and to python -m scoring."
+        )
+
+
+def test_other_options_are_offered_where_they_left_out_a_face_the_photo_shows() -> None:
+    from vision.cli import with_rules_advice
+    from vision.tile_set import ANOTHER_SET_QUESTION
+
+    asked = (
+        "3 tile(s) look most like tiles this set does not hold (N x2, 1s): each is read as the set's "
+        f"likeliest tile instead. {ANOTHER_SET_QUESTION}"
+    )
+    offered = with_rules_advice(asked, "malaysian", frozenset({"N"}))
+    assert offered.endswith("give --rules singapore or other --option values, here and to python -m scoring.")
+    assert "other --option" not in with_rules_advice(asked, "malaysian", frozenset({"E"}))
+    assert (
+        with_rules_advice("unsure tile at (3, 4)", "malaysian", frozenset({"N"})) == "unsure tile at (3, 4)"
+    )
 
 
 @pytest.mark.parametrize(

@@ -197,8 +197,10 @@ def meld_concealed_now(base: Base) -> dict[str, bool]:
 
 
 def unsaved_corrections(base: Base) -> bool:
-    """True when the user changed anything in the current tiles (table edits or concealed-kong flags)."""
-    return bool(base.earlier or case_mod.has_edits(current_edits()) or ticks_changed(base))
+    """True when the user changed anything in the current tiles (table edits or concealed-kong flags),
+    or the tiles hold corrections only this page has (a case a reload brought back)."""
+    restored_work = base.restored and bool((base.history or {}).get("corrections"))
+    return bool(restored_work or base.earlier or case_mod.has_edits(current_edits()) or ticks_changed(base))
 
 
 def ticks_changed(base: Base) -> dict[str, bool]:
@@ -932,7 +934,7 @@ def tile_editor_ui(
     saved = corrections_line(
         list((base.history or {}).get("corrections") or []),
         "Corrected before the case was saved",
-        numbered_as="the case's tiles were saved",
+        numbered_as="the table then was",
     )
     if saved:
         st.caption(saved)
@@ -1131,13 +1133,8 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     )
     winning = None if picked == NO_WINNING_TILE else picked
     if gone:
-        in_kong = any(gone in meld.get("tiles", ()) for meld in hand.get("melds") or [])
-        why = (
-            f"{gone} lies only in a kong, and no win completes a kong"
-            if in_kong
-            else f"no {gone} in the hand now"
-        )
-        st.caption(f"Winning tile {gone} set aside: {why} (it comes back with the tile).")
+        why = case_mod.not_winning_why(gone, [meld.get("tiles") or () for meld in hand.get("melds") or []])
+        st.caption(f"Winning tile {gone} set aside: a tile which {why} now (it comes back with the tile).")
     offered = scoring.circumstances_for(rules)
     # a choice only the other rule set offers was left out by _switch_context, and said so
     # "Select all" would claim circumstances that exclude each other (heavenly hand and robbing a kong)
@@ -1427,16 +1424,23 @@ def restore_kept_case() -> None:
         opened = case_mod.open_case("the case before the page reloaded", data, chosen_rules())
     except case_mod.CaseFileError:
         return  # a file from an older app that no longer opens: the page starts afresh
-    state["case_to_open"] = opened
     source = (opened.base.history or {}).get("source")
+    # the case as it was, not one opened from a file: saved with its own source and name
+    name = source.get("name") if isinstance(source, dict) else None
+    base = dataclasses.replace(opened.base, restored=True, name=str(name or opened.base.name))
+    state["case_to_open"] = dataclasses.replace(opened, base=base)
     kinds: list[object] = []
-    while isinstance(source, dict) and len(kinds) < 100:  # a case opened again names where it came from
+    while isinstance(source, dict) and len(kinds) < 100:  # a case opened from a file names where it came from
         kinds.append(source.get("kind"))
         source = source.get("opened_from")
-    from_photo = "photo" in kinds
     state["restored_note"] = (
         "The page was reloaded: the hand, its corrections and how it was won are back."
-        + (" The photo is not kept: upload it again to see it." if from_photo else "")
+        + (
+            " The photo itself is not kept: a photo uploaded now is read afresh, and the page asks first"
+            " where that would replace corrections (download the case to keep them)."
+            if "photo" in kinds
+            else ""
+        )
     )
 
 

@@ -97,6 +97,10 @@ class Base:
     # An opened case's record as it was saved (its `source`, `photo_tiles` and `corrections`): saved
     # again with it, so a case opened and downloaded again keeps its trail to the photo.
     history: Mapping[str, Any] | None = None
+    # True for a case a reloaded page brought back (`app_ui.kept_case`): the same case as before the
+    # reload, so it is saved with its own `source`, not as a case opened from a file, and its saved
+    # corrections are work the page alone holds (replacing them asks first)
+    restored: bool = False
     # A photo's tiles are read as one set's faces (`tiles_in_set`): that set's name (`set_name`), and
     # what the models saw (`vision.pipeline.Seen`), to read them again when the user switches rule set.
     read_as: str = ""
@@ -546,10 +550,16 @@ def case_json(
     table = corrections_so_far(list(map(dict, base.earlier)), corrections(base.rows, edits))
     data["corrections"] = [*table, *map(dict, kong_changes)]
     if base.history is not None:
-        # the trail the opened file carried comes first: its photo's reading and earlier corrections
-        data["source"]["opened_from"] = base.history.get("source")
+        # the trail the opened file carried comes first: its photo's reading and earlier corrections,
+        # the table numbered afresh after them where they added or deleted rows
+        if base.restored:
+            data["source"] = base.history.get("source")
+        else:
+            data["source"]["opened_from"] = base.history.get("source")
         data["photo_tiles"] = list(base.history.get("photo_tiles") or [])
-        data["corrections"] = [*(base.history.get("corrections") or []), *data["corrections"]]
+        data["corrections"] = corrections_so_far(
+            list(map(dict, base.history.get("corrections") or [])), data["corrections"]
+        )
     data["tiles"] = rows_to_json(rows)
     data["result"] = dict(result) if result is not None else None
     return data
@@ -792,13 +802,15 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     if len(hand.melds) > MAX_MELDS:
         raise CaseFileError(f"{name}: {len(hand.melds)} melds, at most {MAX_MELDS}")
     # the tile table marks only kongs concealed: a chow or pong formed in the hand is the hand's tiles,
-    # which the scoring reads into the same sets (and any better ones)
+    # read at their best (RULES.md: the best of all decompositions counts), which may be other sets
     in_hand = [m for m in hand.melds if m.concealed and m.kind != "kong"]
     laid = [m for m in hand.melds if m not in in_hand]
     concealed = [*hand.concealed, *(tile for meld in in_hand for tile in meld.tiles)]
     rows = rows_from_hand_strings(concealed, [m.tiles for m in laid], hand.bonus)
     notes = [
-        f"The concealed {meld.kind} {' '.join(meld.tiles)} opens among the hand's tiles." for meld in in_hand
+        f"The concealed {meld.kind} {' '.join(meld.tiles)} opens among the hand's tiles, which score at "
+        "their best reading (python -m scoring keeps the file's sets, so its tai may be lower)."
+        for meld in in_hand
     ]
     if not rows and saved is None:
         raise CaseFileError(f"{name} holds no tiles")
@@ -821,10 +833,13 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         notes = []
     winning = won.winning_tile
     if winning is not None and winning not in hand_tile_choices(build_hand(rows, kongs).hand):
-        notes.append(
-            f"The case names {winning} as the winning tile, which {_where_not(winning, hand)}: it is set "
-            "aside (python -m scoring calls such a case no valid win)."
+        refused = (
+            ""
+            if scoring.flowers_win(hand.bonus, won.circumstances, rules)
+            else " (python -m scoring calls such a case no valid win)"
         )
+        why = not_winning_why(winning, [meld.tiles for meld in hand.melds])
+        notes.append(f"The case names {winning} as the winning tile, which {why}: it is set aside{refused}.")
     base = Base(
         rows=tuple(rows),
         source="case",
@@ -843,9 +858,10 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     )
 
 
-def _where_not(tile: str, hand: Any) -> str:
-    """Why `tile` cannot be the winning tile of `hand`, as a clause."""
-    if any(tile in meld.tiles for meld in hand.melds):
+def not_winning_why(tile: str, melds: Sequence[Sequence[str]]) -> str:
+    """Why `tile`, not among a hand's winning-tile choices (`hand_tile_choices`), cannot be its winning
+    tile, as a clause after "which": a hand whose `melds` (their tiles) hold it holds it only in a kong."""
+    if any(tile in meld for meld in melds):
         return "lies only in a kong, and no win completes a kong"
     return "the hand does not hold"
 

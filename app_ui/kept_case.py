@@ -2,10 +2,12 @@
 so a page the browser reloads (a phone does so on its own when it frees memory) opens it again.
 
 One small JSON file per browser tab, the very bytes the page offers for download; files untouched for
-a day are removed. The photo itself is not kept: the case holds its reading, not its pixels."""
+a day are removed. The photo itself is not kept: the case holds its reading, not its pixels. Whoever
+has the page's address can open its case, as whoever has a downloaded case file can."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tempfile
@@ -44,7 +46,8 @@ def save(name: str, data: bytes) -> None:
     A folder that cannot be written keeps nothing: the page works on, as it did before."""
     path = _path(name)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        # the system's temporary folder is shared: only this user reads the cases kept there
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         partial = path.with_suffix(f".{os.getpid()}.part")
         partial.write_bytes(data)
         partial.replace(path)
@@ -65,18 +68,22 @@ def load(name: str) -> bytes | None:
 def forget(name: str) -> None:
     """Remove the case kept under `name` (the page holds no hand now)."""
     if is_name(name):
-        _path(name).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # a file another process removed, a folder made read-only
+            _path(name).unlink(missing_ok=True)
 
 
 def prune(now: float | None = None, max_age_s: float = MAX_AGE_S) -> int:
-    """Remove the kept cases untouched for `max_age_s`; how many were removed."""
+    """Remove the kept cases (and parts of them a stopped write left) untouched for `max_age_s`; how
+    many were removed. Only files named as this module names them: the folder may be a user's own."""
     now = time.time() if now is None else now
     removed = 0
     try:
-        paths = list(store_dir().glob("*.json"))
+        paths = [path for path in store_dir().iterdir() if is_name(path.name.split(".")[0])]
     except OSError:
         return 0
     for path in paths:
+        if path.suffix not in (".json", ".part"):
+            continue
         try:
             if now - path.stat().st_mtime > max_age_s:
                 path.unlink()

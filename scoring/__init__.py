@@ -8,7 +8,7 @@ Public API (ARCHITECTURE.md):
 """
 
 from scoring.api import score_json
-from scoring.engine import REASONS, PatternScore, Score, drawn_by_winner, score
+from scoring.engine import REASONS, PatternScore, Score, drawn_by_winner, flowers_win, score
 from scoring.errors import (
     HandStringError,
     MalformedHandError,
@@ -45,6 +45,7 @@ __all__ = [
     "circumstances_for",
     "default_options",
     "drawn_by_winner",
+    "flowers_win",
     "format_hand",
     "get_ruleset",
     "hand_from_json",

@@ -27,6 +27,7 @@ from scoring.hand import (
     REPLACEMENT_CIRCUMSTANCES,
     Context,
     Hand,
+    check_held_from_deal,
     exposed_before_win,
     may_hold_winning_tile,
     places_won_into,
@@ -137,17 +138,17 @@ def drawn_by_winner(bonus: Sequence[Tile], circumstances: Iterable[str], ruleset
     circumstances = set(circumstances)
     if circumstances & REPLACEMENT_CIRCUMSTANCES:
         return "a replacement-tile win is a self-draw"
-    all_eight = set(FLOWERS + SEASONS) <= set(bonus)
-    if ruleset.handless_wins and all_eight and "robbing_eighth" not in circumstances:
+    if "robbing_eighth" not in circumstances and flowers_win(bonus, circumstances, ruleset):
         return "eight flowers are drawn by the winner, a self-draw"
     return None
 
 
-def _flowers_win(hand: Hand, context: Context, ruleset: Ruleset) -> bool:
-    """Whether the bonus row makes the hand a win that needs no hand: all eight flowers and seasons, or
-    seven with another player's eighth robbed."""
-    flowers = set(hand.bonus) & set(FLOWERS + SEASONS)
-    robbed = "robbing_eighth" in context.circumstances
+def flowers_win(bonus: Iterable[Tile], circumstances: Iterable[str], ruleset: Ruleset | str) -> bool:
+    """Whether the bonus row makes a win that needs no hand under `ruleset`: all eight flowers and
+    seasons, or seven with another player's eighth robbed."""
+    ruleset = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    flowers = set(bonus) & set(FLOWERS + SEASONS)
+    robbed = "robbing_eighth" in set(circumstances)
     return bool(ruleset.handless_wins) and len(flowers) >= (7 if robbed else 8)
 
 
@@ -228,9 +229,9 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
         )
     if "heavenly" in circ and not (self_drawn and context.seat_wind == "E"):
         raise impossible("a heavenly hand is a self-draw by the East seat")
-    for name in ("an earthly", "a humanly"):
-        if name.split()[1] in circ and context.seat_wind == "E":
-            raise impossible(f"{name} hand is won by a seat other than East")
+    for key, named in (("earthly", "an earthly"), ("humanly", "a humanly")):
+        if key in circ and context.seat_wind == "E":
+            raise impossible(f"{named} hand is won by a seat other than East")
     if "humanly" in circ and self_drawn:
         raise impossible(f"a humanly hand is won on a discard, not a self-draw{because}")
     if "earthly" in circ and self_drawn and not ruleset.earthly_self_drawn:
@@ -410,7 +411,7 @@ def _best_reading(
     try:
         _check_winning_tile(hand, context)
     except _Invalid as invalid:
-        if not _flowers_win(hand, context, ruleset):
+        if not flowers_win(hand.bonus, context.circumstances, ruleset):
             raise
         # eight flowers win on the eighth flower, whatever the hand holds (RULES.md): a hand tile named
         # as the winning one is a slip that changes nothing, so it is set aside, not the win refused
@@ -479,6 +480,7 @@ def score(
         raise RulesetError(f"rules must be a rule set or its name, got {rules!r}")
     ruleset = get_ruleset(rules) if isinstance(rules, str) else rules
     options = checked_options(options if options is not None else default_options(ruleset.name))
+    check_held_from_deal(sorted(context.bonus_from_deal), hand.bonus)  # as JSON input is checked
     instant = ruleset.instant_payouts(hand, context, options)
     try:
         best, context, warnings = _best_reading(hand, context, ruleset, options)

@@ -6,7 +6,7 @@ an invalid win, which is for the engine to say.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -148,10 +148,12 @@ class Context:
                 raise MalformedHandError(f"{name} must be true or false, got {getattr(self, name)!r}")
         for name in ("circumstances", "bonus_from_deal"):
             given = getattr(self, name)
-            if isinstance(given, str) or not isinstance(given, Iterable):
-                raise MalformedHandError(f"{name} must be a set of codes, got {given!r}")
+            items = list(given) if isinstance(given, Iterable) and not isinstance(given, str) else None
+            if items is None or not all(isinstance(item, str) for item in items):
+                raise MalformedHandError(f"{name} must be a set of names, got {given!r}")
             # a list or tuple given in code means the same set (the engine compares them as sets)
-            object.__setattr__(self, name, frozenset(given))
+            object.__setattr__(self, name, frozenset(items))
+        check_bonus_codes(sorted(self.bonus_from_deal))
         winds = [("seat_wind", self.seat_wind), ("prevailing_wind", self.prevailing_wind)]
         if self.discarder_wind is not None:
             winds.append(("discarder_wind", self.discarder_wind))
@@ -298,6 +300,25 @@ def meld_from_json(item: object, index: int) -> Meld:
     return Meld(kind=kind, tiles=tuple(tiles), concealed=concealed)
 
 
+def check_bonus_codes(from_deal: Iterable[Tile]) -> None:
+    """Raise `MalformedHandError` for a tile said held from the deal that is no bonus tile."""
+    not_bonus = next((tile for tile in from_deal if tile not in BONUS), None)
+    if not_bonus is not None:
+        raise MalformedHandError(
+            f"bonus_from_deal lists {not_bonus}, which is not a bonus tile (flowers, seasons, animals, face)"
+        )
+
+
+def check_held_from_deal(from_deal: Iterable[Tile], bonus: Sequence[Tile]) -> None:
+    """Raise `MalformedHandError` for a tile said held from the deal that is not in the bonus row."""
+    not_held = next((tile for tile in from_deal if tile not in bonus), None)
+    if not_held is not None:
+        raise MalformedHandError(
+            f"bonus_from_deal lists {not_held}, which is not in the bonus row: a tile held from the deal "
+            "is one of the hand's bonus tiles"
+        )
+
+
 def hand_from_json(data: Mapping[str, Any]) -> tuple[Hand, Context]:
     """Read the hand and context of the scoring JSON input; `MalformedHandError` if it cannot be a hand."""
     if "concealed" not in data:
@@ -309,17 +330,8 @@ def hand_from_json(data: Mapping[str, Any]) -> tuple[Hand, Context]:
     melds = tuple(meld_from_json(item, index) for index, item in enumerate(melds_data))
     bonus = tiles_from_field(_field(data, "bonus", []), "bonus")
     from_deal = tiles_from_field(_field(data, "bonus_from_deal", []), "bonus_from_deal")
-    not_bonus = next((tile for tile in from_deal if tile not in BONUS), None)
-    if not_bonus is not None:
-        raise MalformedHandError(
-            f"bonus_from_deal lists {not_bonus}, which is not a bonus tile (flowers, seasons, animals, face)"
-        )
-    not_held = next((tile for tile in from_deal if tile not in bonus), None)
-    if not_held is not None:
-        raise MalformedHandError(
-            f"bonus_from_deal lists {not_held}, which is not in the bonus row: a tile held from the deal "
-            "is one of the hand's bonus tiles"
-        )
+    check_bonus_codes(from_deal)
+    check_held_from_deal(from_deal, bonus)
     circumstances = _field(data, "circumstances", [])
     if isinstance(circumstances, str):
         circumstances = [circumstances]

@@ -470,8 +470,25 @@ def test_the_case_json_marks_where_its_corrections_are_numbered_as_its_tiles() -
     actions = [c["action"] for c in out["corrections"]]
     assert actions == ["delete", case.RENUMBERED, "change"]
     assert out["tiles"][1]["code"] == "F" and out["photo_tiles"][2]["code"] == "C"  # #2 as saved
-    line = corrections_line(out["corrections"], "Saved", numbered_as="the case's tiles were saved")
-    assert line == "Saved: #1 1m deleted; then, numbered as the case's tiles were saved, #2 C → F"
+    line = corrections_line(out["corrections"], "Saved", numbered_as="the table then was")
+    assert line == "Saved: #1 1m deleted; then, numbered as the table then was, #2 C → F"
+
+
+def test_a_reopened_case_marks_its_new_corrections_as_numbered_afresh() -> None:
+    history = {
+        "source": {"kind": "photo", "name": "hand.jpg"},
+        "photo_tiles": [{"tile": 1, "code": "1m"}, {"tile": 2, "code": "2m"}, {"tile": 3, "code": "C"}],
+        "corrections": [{"action": "delete", "tile": 1, "code": "1m"}],
+    }
+    rows = (TileRow("2m", "hand"), TileRow("C", "hand"))  # the table as saved, one row fewer
+    reopened = case.Base(rows=rows, source="case", name="saved.json", history=history)
+    edits = {"edited_rows": {"1": {"tile": "F"}}}
+    out = case.case_json({}, reopened, case.apply_edits(rows, edits), edits, None)
+    assert [c["action"] for c in out["corrections"]] == ["delete", case.RENUMBERED, "change"]
+    assert out["source"]["opened_from"] == history["source"]
+    # a case a reload brought back is the case itself: its own source, no file it was opened from
+    restored = dataclasses.replace(reopened, restored=True)
+    assert case.case_json({}, restored, list(rows), None, None)["source"] == history["source"]
 
 
 def _photo_case(edits: dict[str, Any]) -> tuple[dict[str, Any], case.Base]:

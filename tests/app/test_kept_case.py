@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
 from app_ui import kept_case
 from tests.app.conftest import APP
+from tests.app.fakes import FakeReader, photo_bytes
 
 
 def typed(at: AppTest, concealed: str, melds: str = "") -> AppTest:
@@ -80,17 +82,39 @@ def test_kept_cases_are_whole_named_by_us_and_pruned_after_a_day(_own_case_folde
     kept_case.save(old, b"{}")
     day_ago = time.time() - kept_case.MAX_AGE_S - 60
     os.utime(_own_case_folder / f"{old}.json", (day_ago, day_ago))
-    assert kept_case.prune() == 1 and kept_case.load(old) is None and kept_case.load(name) is not None
+    left = _own_case_folder / f"{kept_case.new_name()}.4242.part"  # a write a stopped process left
+    mine = _own_case_folder / "notes.json"  # MAHJONG_CASE_DIR may name a folder of the user's own
+    for path in (left, mine):
+        path.write_bytes(b"{}")
+        os.utime(path, (day_ago, day_ago))
+    assert kept_case.prune() == 2 and kept_case.load(old) is None and kept_case.load(name) is not None
+    assert not left.exists() and mine.exists()
+    kept_case.forget(name)
+    kept_case.forget(name)  # gone already: nothing to say
+    assert kept_case.load(name) is None
 
 
-def test_a_photo_s_case_reloaded_twice_still_says_the_photo_is_not_kept(install: object) -> None:
-    from tests.app.fakes import FakeReader, photo_bytes
-
-    install(FakeReader())  # type: ignore[operator]
+def test_a_photo_s_case_reloaded_twice_is_the_same_case_and_asks_before_a_photo_replaces_it(
+    install: Callable[[FakeReader | None], None],
+) -> None:
+    install(FakeReader())
     at = AppTest.from_file(str(APP), default_timeout=60).run()
     at.file_uploader(key="upload").upload("hand.jpg", photo_bytes(), "image/jpeg")
     at.run()
+    edits = {"edited_rows": {"0": {"tile": "9s"}}, "added_rows": [], "deleted_rows": []}
+    at.session_state[f"tiles_{at.session_state['version']}"] = edits
+    at.run()
+    first = at.session_state["case_json"]
     for _ in range(2):
         at = reloaded(at)
         notes = [info.value for info in at.info]
-        assert any("The photo is not kept" in note for note in notes), notes
+        assert any("The photo itself is not kept" in note for note in notes), notes
+        case = at.session_state["case_json"]
+        # the same case, not one opened from a file inside another: its source, reading and corrections
+        assert case["source"] == first["source"] and case["photo_tiles"] == first["photo_tiles"]
+        assert case["corrections"] == first["corrections"] and case["result"] == first["result"]
+    # the corrections live in this page alone: a new photo asks before it replaces them
+    at.file_uploader(key="upload").upload("next.jpg", photo_bytes(shade=30), "image/jpeg")
+    at.run()
+    assert any("will replace them" in warning.value for warning in at.warning)
+    assert at.session_state["case_json"]["corrections"] == first["corrections"]

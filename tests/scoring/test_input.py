@@ -483,8 +483,26 @@ def test_options_built_in_code_take_the_form_json_gives_them() -> None:
         pytest.param(
             lambda h: Context(circumstances="robbing_kong"),  # type: ignore[arg-type]
             MalformedHandError,
-            "set of codes",
+            "set of names",
             id="circumstance-text",
+        ),
+        pytest.param(
+            lambda h: Context(circumstances=[["robbing_kong"]]),  # type: ignore[arg-type]
+            MalformedHandError,
+            "set of names",
+            id="circumstance-nested",
+        ),
+        pytest.param(
+            lambda h: Context(bonus_from_deal=["zz"]),  # type: ignore[arg-type]
+            MalformedHandError,
+            "zz, which is not a bonus tile",
+            id="from-deal-no-bonus-tile",
+        ),
+        pytest.param(
+            lambda h: score(h, Context(bonus_from_deal=frozenset({"F2"}))),
+            MalformedHandError,
+            "F2, which is not in the bonus row",
+            id="from-deal-not-in-the-row",
         ),
     ],
 )

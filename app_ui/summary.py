@@ -199,8 +199,8 @@ def score_words(result: dict[str, Any]) -> str:
 # underscore only at a word's edge (max_tai is no emphasis); those that do only at a line's start (a
 # heading, a list, a quote); and Streamlit's own: an :emoji: or :material/icon: (matched on the text as
 # written, so both its colons are escaped) and colours, :red[...].
-_MARKUP = re.compile(r"([\\`*\[\]$~<>|]|(?<![^\W_])_|_(?![^\W_]))")
-_MARKUP_AT_START = re.compile(r"^(\s*)([#+\->]|\d+(?=[.)]))")
+_MARKUP = re.compile(r"([\\`*\[\]$~<>|&]|(?<![^\W_])_|_(?![^\W_]))")
+_MARKUP_AT_START = re.compile(r"^(\s*)([#+\->]|\d+(?=[.)]))", re.MULTILINE)
 _SHORTCODE = re.compile(r":([\w+\-/]+):")
 _DIRECTIVE = re.compile(r":(?=\w+\\?\[)")
 

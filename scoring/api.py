@@ -38,9 +38,11 @@ def hand_of(data: dict[str, Any]) -> dict[str, Any]:
     beside it (the scene's `rules`, a seat wind added by hand) where the hand does not say them."""
     if "concealed" not in data and isinstance(data.get("hand"), dict):
         # scoring fields written beside the reading (`"seat_wind": "S"` added to a photo's JSON) say
-        # what the photo cannot; what the hand says itself is more particular, and stands
+        # what the photo cannot; what the hand says itself is more particular, and stands, but for the
+        # empty lists a reading writes where it saw nothing (`"bonus": []`: a bonus row written beside)
         beside = {key: value for key, value in data.items() if key in INPUT_FIELDS}
-        return {**beside, **data["hand"]}
+        said = {key: value for key, value in data["hand"].items() if value != [] or key not in beside}
+        return {**beside, **said}
     return data
 
 

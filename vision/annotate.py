@@ -110,7 +110,7 @@ def _tile_label(
     x1, y1, x2, y2 = xyxy
     scale = fitted_scale(lines, room, font)
     sizes = [_text_size(text, scale) for text in lines]
-    top = (y1 + y2) // 2 - sum(height for _, height in sizes) // 2
+    top = max(0, (y1 + y2) // 2 - sum(height for _, height in sizes) // 2)  # whole at the photo's top
     for text, (width, height) in zip(lines, sizes, strict=True):
         _label(image, text, (x1 + x2) // 2 - width // 2, top, colour, scale)
         top += height

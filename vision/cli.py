@@ -215,7 +215,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     data = to_json(loaded, reading)
     left_out = rule_set_faces(args.rules) - faces if faces is not None else frozenset()
     data["warnings"] = [with_rules_advice(w, args.rules, left_out) for w in data["warnings"]]
-    # the reading first: a picture that cannot be written after all (a full disk) does not lose it
+    # the reading first: a picture that cannot be written after all (a full disk) does not lose it;
+    # and a reader of the output that went away (`| head`) does not lose the picture
+    gone: BrokenPipeError | None = None
     try:
         if args.json:
             json.dump(data, sys.stdout, indent=2)
@@ -223,8 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             write_text(args.photo, data, sys.stdout)
         sys.stdout.flush()
-    except BrokenPipeError:
-        raise
+    except BrokenPipeError as error:
+        gone = error
     except OSError as error:
         return _fail(f"cannot write the output: {error.strerror or error}")
     if args.annotate:
@@ -234,6 +236,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             save_png(drawn, args.annotate)
         except OSError as error:
             return _fail(f"cannot write {args.annotate}: {error}")
+    if gone is not None:
+        raise gone
     return 0
 
 

@@ -138,8 +138,12 @@ def signature_format(data: bytes) -> str | None:
         return "WebP"
     if data[:4] in (b"II*\x00", b"MM\x00*"):
         return "TIFF"
-    if data[4:8] == b"ftyp" and data[8:12] in (b"heic", b"heix", b"mif1", b"msf1", b"heim", b"heis", b"avif"):
+    if data[4:8] == b"ftyp" and data[8:12] in (b"avif", b"avis"):
+        return "AVIF"
+    if data[4:8] == b"ftyp" and data[8:12] in (b"heic", b"heix", b"mif1", b"msf1", b"heim", b"heis"):
         return "HEIC"
+    if data[:2] == b"BM" and data[6:10] == bytes(4):  # the header's reserved bytes are zero
+        return "BMP"
     return None
 
 

@@ -764,6 +764,8 @@ def test_the_tile_key_names_the_rule_set_s_tiles() -> None:
         ("<b>x</b>.png", r"\<b\>x\</b\>.png"),
         ("notes.jpg: not a supported image", "notes.jpg: not a supported image"),  # nothing to escape
         ("option max_tai must", "option max_tai must"),  # an underscore inside a word is no emphasis
+        ("a &amp; b", r"a \&amp; b"),  # an entity would show as its character
+        ("one\n# two", "one\n\\# two"),  # a heading on any line
     ],
 )
 def test_a_file_name_is_shown_as_typed_not_as_markdown(name: str, shown: str) -> None:

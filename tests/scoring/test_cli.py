@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,6 +92,14 @@ def test_fields_written_beside_a_photos_hand_are_scored() -> None:
     assert done.returncode == 0 and result["warnings"] == []
     assert [p["key"] for p in result["patterns"]] == ["dragon_pong", "fully_concealed"]
     assert {share["seat"]: share["amount"] for share in result["payout"]["players"]}["S"] == 60
+    # a bonus row written beside a reading that saw none is scored; one the reading saw stands
+    hand: dict[str, Any] = {"concealed": "123m 456p 789s CCC 55p", "bonus": []}
+    empty_row = {"image": {}, "hand": hand, "bonus": ["F1"]}
+    scored = json.loads(run_cli("-", "--json", stdin=json.dumps(empty_row)).stdout)
+    assert "seat_flower" in [p["key"] for p in scored["patterns"]]
+    seen_row = {**empty_row, "hand": {**hand, "bonus": ["F2"]}}
+    scored = json.loads(run_cli("-", "--json", stdin=json.dumps(seen_row)).stdout)
+    assert "seat_flower" not in [p["key"] for p in scored["patterns"]]
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -346,3 +347,18 @@ def test_output_that_cannot_be_written_is_one_line(photo_and_models: tuple[Path,
         )
     assert done.returncode == 2
     assert done.stderr == "python -m vision: cannot write the output: No space left on device\n"
+
+
+def test_a_reader_of_the_output_gone_away_does_not_lose_the_picture(
+    photo_and_models: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class GoneAway(io.StringIO):
+        def write(self, text: str) -> int:
+            raise BrokenPipeError("the reader went away")
+
+    photo, models = photo_and_models
+    out = tmp_path / "annotated.png"
+    monkeypatch.setattr(sys, "stdout", GoneAway())
+    monkeypatch.setattr(os, "dup2", lambda *_: None)  # run() points a real stdout at /dev/null
+    assert run([str(photo), "--json", "--annotate", str(out), "--models", str(models)]) == 141
+    assert out.exists()

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from PIL import Image
@@ -51,13 +55,28 @@ def test_truncated_or_corrupt(data: bytes, message: str) -> None:
     assert str(caught.value) == message
 
 
-def test_a_damaged_file_gives_one_line_and_no_warning(tmp_path: object) -> None:
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    photo = Path(str(tmp_path)) / "cut.tiff"
+def test_a_damaged_file_gives_one_line_and_no_warning(tmp_path: Path) -> None:
+    photo = tmp_path / "cut.tiff"
     photo.write_bytes(_noise("TIFF")[:16])  # Pillow warns "Corrupt EXIF data" on this one
-    done = subprocess.run([sys.executable, "-m", "vision", str(photo)], capture_output=True, text=True)
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-m", "vision", str(photo)], capture_output=True, text=True, cwd=repo
+    )
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert "corrupt or cut off" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("head", "kind"),
+    [
+        (b"\x00\x00\x00\x1cftypavif", "AVIF"),
+        (b"\x00\x00\x00\x18ftypheic", "HEIC"),
+        (b"BM\x36\x00\x0c\x00\x00\x00\x00\x00\x36\x00", "BMP"),
+        (b"BMW service notes", None),  # two letters alone make no bitmap
+        (b"%PDF-1.7", None),
+    ],
+)
+def test_a_file_s_first_bytes_name_its_format(head: bytes, kind: str | None) -> None:
+    from vision.imageio import signature_format
+
+    assert signature_format(head + bytes(20)) == kind

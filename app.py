@@ -315,7 +315,7 @@ def forget_last_hands_win() -> None:
         cleared.append("bonus tiles held from the deal")
     state["circumstances"] = []
     state["pay_all"] = False
-    state["bonus_from_deal"] = []
+    state["bonus_from_deal"] = state["from_deal_aside"] = []
     set_discarder(NOT_SAID)
     for kept in (state.get("context_store") or {}).values():
         kept.pop("circumstances", None)  # nor may another rule set's copy bring them back
@@ -640,7 +640,7 @@ def manual_ui() -> None:
     )
     st.text_input("Exposed melds, one group each", key="typed_melds", placeholder="CCC 456p")
     st.text_input("Concealed kongs", key="typed_kongs", placeholder="5555s")
-    st.caption(tile_key(chosen_rules()))
+    st.caption(tile_key(case_mod.tiles_in_set(chosen_set())))
     st.text_input("Bonus tiles", key="typed_bonus", placeholder="F1 S2 cat")
     if st.button("Use this hand", key="typed_use", type="primary"):
         try:
@@ -775,7 +775,7 @@ def apply_opened_case() -> None:
     set_base(opened.base, None, None)
     forget_winning_tile()  # nor may a tile the last hand set aside come back in this one
     state["winning_tile"] = won.winning_tile or NO_WINNING_TILE
-    state["bonus_from_deal"] = list(won.bonus_from_deal)
+    state["bonus_from_deal"], state["from_deal_aside"] = list(won.bonus_from_deal), []
     state["photo_error"] = None
     if opened.notes:
         state["context_note"] = " ".join(filter(None, [state.get("context_note"), *opened.notes]))
@@ -927,7 +927,7 @@ def tile_editor_ui(
         "the table's top right, then tap the new row); select rows and press the bin to delete. "
         "The score updates at once."
     )
-    st.caption(tile_key(chosen_rules()))
+    st.caption(tile_key(case_mod.tiles_in_set(chosen_set())))
     if result is not None:
         st.caption(f"Score now: {score_words(result)}")
     edits = current_edits()
@@ -1171,8 +1171,13 @@ def _from_deal_ui(hand: dict[str, Any], rules: str) -> tuple[str, ...]:
     the Malaysian rules pay none); asked only of a hand with such tiles."""
     tiles = [code for code in dict.fromkeys(hand.get("bonus") or []) if code in FROM_DEAL_TILES]
     state = st.session_state
-    # a tile no longer in the bonus row is no longer held (the box refuses a value it does not offer)
-    state["bonus_from_deal"] = [code for code in state.get("bonus_from_deal") or [] if code in tiles]
+    # a tile an edit takes out of the bonus row is set aside (the box refuses a value it does not
+    # offer), and held again when the tile comes back, as the winning tile is
+    marked = list(
+        dict.fromkeys([*(state.get("bonus_from_deal") or []), *(state.get("from_deal_aside") or [])])
+    )
+    state["bonus_from_deal"] = [code for code in tiles if code in marked]  # in the bonus row's order
+    state["from_deal_aside"] = [code for code in marked if code not in tiles]
     if rules != "singapore" or not tiles:
         return ()
     held = st.multiselect(
@@ -1182,6 +1187,11 @@ def _from_deal_ui(hand: dict[str, Any], rules: str) -> tuple[str, ...]:
         help="Flowers, seasons or animals you were dealt (not drawn later): they double the instant "
         "payouts for an animal pair and for your own flower and season.",
     )
+    aside = state["from_deal_aside"]
+    if aside:
+        st.caption(
+            f"Held from the deal, set aside: {', '.join(aside)} (held again when back in the bonus row)."
+        )
     return tuple(held)
 
 
@@ -1470,9 +1480,12 @@ def main() -> None:
     apply_opened_case()
     st.title("🀄 Mahjong tai calculator")
     st.caption("Snap the winning hand, check the tiles, say how it was won: tai and payouts.")
+    # a slot drawn on every run, filled or not: an element that came and went above the tabs would
+    # move them, and Streamlit would show the first tab again at the next click
     restored = st.session_state.pop("restored_note", None)
+    notes_slot = st.container()
     if restored:
-        st.info(restored)
+        notes_slot.info(restored)
     rules, options, option_problems = rules_ui()
     follow_tile_set(chosen_set())
     input_ui()

@@ -807,11 +807,15 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     laid = [m for m in hand.melds if m not in in_hand]
     concealed = [*hand.concealed, *(tile for meld in in_hand for tile in meld.tiles)]
     rows = rows_from_hand_strings(concealed, [m.tiles for m in laid], hand.bonus)
-    notes = [
-        f"The concealed {meld.kind} {' '.join(meld.tiles)} opens among the hand's tiles, which score at "
-        "their best reading (python -m scoring keeps the file's sets, so its tai may be lower)."
-        for meld in in_hand
-    ]
+    named = ", ".join(f"{meld.kind} {' '.join(meld.tiles)}" for meld in in_hand)
+    notes = (
+        [
+            f"The concealed {named} open{'s' if len(in_hand) == 1 else ''} among the hand's tiles, which "
+            "score at their best reading (python -m scoring keeps the file's sets, so its tai may be lower)."
+        ]
+        if in_hand
+        else []
+    )
     if not rows and saved is None:
         raise CaseFileError(f"{name} holds no tiles")
     impossible = impossible_count(dict(case)) if saved is None else None

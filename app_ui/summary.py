@@ -5,6 +5,7 @@ Streamlit), so the page and its tests say the same thing."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from typing import Any
 
 import scoring
@@ -217,17 +218,28 @@ def plain(text: str) -> str:
     )
 
 
-def tile_key(rules: str) -> str:
+def tile_key(faces: Collection[str]) -> str:
     """One line a new user can read at the typed fields and the tile table: the codes (RULES.md's) of
-    the rule set's tiles, so a Malaysian player is not offered characters nor a Singapore one a fly."""
-    suits = (
-        "1p–9p 筒 dots" if rules == "malaysian" else "1m–9m 萬 characters · 1p–9p 筒 dots · 1s–9s 索 bamboo"
-    )
-    extra = " · face · fly 飛 wild" if rules == "malaysian" else ""
-    return (
-        f"Tile codes: {suits} · E S W N winds · C 中 red, F 發 green, P 白 white dragons · "
-        f"F1–F4 flowers · S1–S4 seasons · cat rat rooster centipede animals{extra} · back face-down"
-    )
+    the set's tiles (`faces`: `case.tiles_in_set`), so a Malaysian player is offered no characters, a
+    Singapore one no fly, and a set without North no N."""
+    suits = [
+        f"1{suit}–9{suit} {words}"
+        for suit, words in (("m", "萬 characters"), ("p", "筒 dots"), ("s", "索 bamboo"))
+        if f"1{suit}" in faces
+    ]
+    winds = " ".join(wind for wind in "ESWN" if wind in faces)
+    extra = [words for code, words in (("face", "face"), ("fly", "fly 飛 wild")) if code in faces]
+    parts = [
+        *suits,
+        f"{winds} winds",
+        "C 中 red, F 發 green, P 白 white dragons",
+        "F1–F4 flowers",
+        "S1–S4 seasons",
+        "cat rat rooster centipede animals",
+        *extra,
+        "back face-down",
+    ]
+    return "Tile codes: " + " · ".join(parts)
 
 
 # shown by the rules line itself (or, the table, by the payout table)

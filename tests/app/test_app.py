@@ -951,10 +951,11 @@ def test_an_option_error_points_at_the_sidebar_in_its_words(app: AppTest) -> Non
     assert not any("min_tai" in t or "not a hand" in t for t in errors), errors
 
 
-def typed_hand(app: AppTest, concealed: str, melds: str = "", kongs: str = "") -> None:
+def typed_hand(app: AppTest, concealed: str, melds: str = "", kongs: str = "", bonus: str = "") -> None:
     app.text_input(key="typed_concealed").input(concealed).run()
     app.text_input(key="typed_melds").input(melds).run()
     app.text_input(key="typed_kongs").input(kongs).run()
+    app.text_input(key="typed_bonus").input(bonus).run()
     app.button(key="typed_use").click().run()
 
 
@@ -1211,6 +1212,21 @@ def test_tiles_held_from_the_deal_open_and_double_as_the_scoring_command_does(ap
     assert app.session_state["case_json"]["result"]["payout"]["instant_payouts"] == halved
 
 
+def test_a_tile_held_from_the_deal_is_held_again_when_an_edit_brings_it_back(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC", bonus="F2 S2 cat rat")
+    app.selectbox(key="seat_wind").set_value("S").run()
+    app.multiselect(key="bonus_from_deal").set_value(["cat", "rat"]).run()
+    doubled = app.session_state["case_json"]["result"]["payout"]["instant_payouts"]
+    rows = app.session_state["case_json"]["tiles"]
+    cat = next(str(row["tile"] - 1) for row in rows if row["code"] == "cat")
+    edit_tiles(app, {"edited_rows": {cat: {"tile": "rooster"}}, "added_rows": [], "deleted_rows": []})
+    assert app.session_state["case_json"].get("bonus_from_deal") == ["rat"]
+    assert any("set aside: cat" in t for t in texts(app, "caption")), texts(app, "caption")
+    edit_tiles(app, {"edited_rows": {}, "added_rows": [], "deleted_rows": []})  # the edit taken back
+    assert app.session_state["case_json"]["bonus_from_deal"] == ["cat", "rat"]
+    assert app.session_state["case_json"]["result"]["payout"]["instant_payouts"] == doubled
+
+
 def test_a_case_s_concealed_chow_opens_among_the_hand_s_tiles(app: AppTest) -> None:
     case = {
         "concealed": "123m 99p",
@@ -1224,7 +1240,8 @@ def test_a_case_s_concealed_chow_opens_among_the_hand_s_tiles(app: AppTest) -> N
     open_case_file(app, json.dumps(case).encode())
     no_problem(app)
     assert app.session_state["case_json"]["result"]["tai"] == scoring.score_json(case)["tai"] == 2
-    assert any("concealed chow 4p 5p 6p opens among the hand's tiles" in t for t in texts(app, "info"))
+    (note,) = [t for t in texts(app, "info") if "among the hand's tiles" in t]
+    assert "The concealed chow 4p 5p 6p, pong C C C, chow 7s 8s 9s open among the hand's tiles" in note
 
 
 def test_a_case_s_winning_tile_in_a_kong_is_set_aside_and_said_so(app: AppTest) -> None:

@@ -747,9 +747,12 @@ def test_the_crop_keeps_every_label_drawn_whole() -> None:
 def test_the_tile_key_names_the_rule_set_s_tiles() -> None:
     from app_ui.summary import tile_key
 
-    singapore, malaysian = tile_key("singapore"), tile_key("malaysian")
+    singapore, malaysian = (tile_key(case.tiles_in_set(name)) for name in ("singapore", "malaysian"))
     assert "1m–9m" in singapore and "1s–9s" in singapore and "fly" not in singapore
     assert "1m" not in malaysian and "1s" not in malaysian and "1p–9p" in malaysian and "fly" in malaysian
+    assert "E S W N winds" in malaysian
+    without_north = tile_key(case.tiles_in_set(case.set_name("malaysian", {"north_wind": False})))
+    assert "E S W winds" in without_north and " N " not in without_north
 
 
 @pytest.mark.parametrize(

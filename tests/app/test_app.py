@@ -951,11 +951,15 @@ def test_an_option_error_points_at_the_sidebar_in_its_words(app: AppTest) -> Non
     assert not any("min_tai" in t or "not a hand" in t for t in errors), errors
 
 
-def typed_hand(app: AppTest, concealed: str, melds: str = "", kongs: str = "", bonus: str = "") -> None:
+def typed_hand(
+    app: AppTest, concealed: str, melds: str = "", kongs: str = "", bonus: str | None = None
+) -> None:
+    """Type a hand and use it; the bonus row as typed before unless `bonus` is given."""
     app.text_input(key="typed_concealed").input(concealed).run()
     app.text_input(key="typed_melds").input(melds).run()
     app.text_input(key="typed_kongs").input(kongs).run()
-    app.text_input(key="typed_bonus").input(bonus).run()
+    if bonus is not None:
+        app.text_input(key="typed_bonus").input(bonus).run()
     app.button(key="typed_use").click().run()
 
 

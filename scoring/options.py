@@ -141,7 +141,7 @@ def _convert(name: str, value: object) -> object:
     if name == "unit":
         return _number(name, value)
     if name in ("payout_scheme", "malaysian_payment"):
-        return value  # checked with the options as a whole (check_options), wherever they come from
+        return value  # checked with the options as a whole (_check_together), wherever they come from
     if name == "payout_table":
         if not isinstance(value, list | tuple) or not value:
             raise OptionError(f"option payout_table must be a non-empty list of amounts, got {value!r}")
@@ -202,15 +202,13 @@ def options_from_mapping(base: Options, overrides: Mapping[str, object]) -> Opti
             raise OptionError(f"unknown option {name!r} (known: {', '.join(sorted(names))})")
         if value is None:
             continue  # JSON null means the default, as it does for the hand's own fields
-        changes[name] = _convert(name, value)
-    options = dataclasses.replace(base, **changes)
-    check_options(options)
-    return options
+        changes[name] = _convert(name, value)  # checked here, so the first bad one named is the first given
+    return checked_options(dataclasses.replace(base, **changes))
 
 
 def checked_options(options: Options) -> Options:
-    """`options` checked (`check_options`) with each value in its field's form, as JSON's are: a whole
-    number given as 10.0 is 10, and payout table rows given as lists are pairs."""
+    """`options` with each value checked and in its field's form, as JSON's are (a whole number given as
+    10.0 is 10, payout table rows given as lists are pairs), and checked together (`_check_together`)."""
     if not isinstance(options, Options):
         raise OptionError(f"options must be an Options value, got {type(options).__name__}")
     converted: dict[str, Any] = {
@@ -218,15 +216,13 @@ def checked_options(options: Options) -> Options:
         for option in dataclasses.fields(Options)
     }
     options = dataclasses.replace(options, **converted)
-    check_options(options)
+    _check_together(options)
     return options
 
 
-def check_options(options: Options) -> None:
-    """Raise `OptionError` for option values of the wrong type, that contradict each other or make no
-    sense (an `Options` built in code is checked as strictly as JSON)."""
-    for option in dataclasses.fields(Options):
-        _convert(option.name, getattr(options, option.name))
+def _check_together(options: Options) -> None:
+    """Raise `OptionError` for option values, each of its field's type already, that contradict each
+    other or make no sense (an `Options` built in code is checked as strictly as JSON)."""
     if options.max_tai < 1:
         raise OptionError(f"max_tai must be at least 1, got {options.max_tai}")
     if options.min_tai < 0:

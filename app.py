@@ -1400,20 +1400,23 @@ def download_ui(
     rows: list[TileRow],
     result: dict[str, Any] | None,
     kongs: list[dict[str, Any]],
-) -> None:
+) -> bytes | None:
+    """Offer the case for download; its bytes, or None where there is no hand to keep."""
     if not rows:
-        return  # nothing to keep yet: an empty case would only confuse
+        return None  # nothing to keep yet: an empty case would only confuse
     case = case_mod.case_json(data, base, rows, current_edits(), result, kongs)
     # Kept in the session so the exact file offered for download can be checked (tests, support).
     st.session_state["case_json"] = case
+    offered = case_mod.case_bytes(case)
     st.download_button(
         "Download the case (JSON)",
-        case_mod.case_bytes(case),
+        offered,
         file_name="mahjong-case.json",
         mime="application/json",
         key="download_case",
         help="Replays with: python -m scoring mahjong-case.json",
     )
+    return offered
 
 
 # --------------------------------------------------------------------------- page
@@ -1454,12 +1457,12 @@ def restore_kept_case() -> None:
     )
 
 
-def keep_case(rows: list[TileRow]) -> None:
-    """Keep the case on screen for a reload (the bytes the download offers), or drop it with the hand."""
+def keep_case(offered: bytes | None) -> None:
+    """Keep the case on screen for a reload (the bytes the download `offered`), or drop it with the
+    hand (None: no hand)."""
     state = st.session_state
     name = state.get("kept_case")
-    case = state.get("case_json") if rows else None
-    if case is None:
+    if offered is None:
         if name:
             kept_case.forget(name)
         return
@@ -1468,7 +1471,7 @@ def keep_case(rows: list[TileRow]) -> None:
         kept_case.prune()
     if st.query_params.get(kept_case.QUERY_KEY) != name:
         st.query_params[kept_case.QUERY_KEY] = name
-    kept_case.save(name, case_mod.case_bytes(case))
+    kept_case.save(name, offered)
 
 
 def main() -> None:
@@ -1499,10 +1502,10 @@ def main() -> None:
     result_ui(build, data, result, error, option_problems)
     # the kongs ticked concealed or exposed against the reading: corrections of their own
     kongs = case_mod.kong_corrections(build, base.meld_concealed)
-    download_ui(data, base, rows, result, kongs)
+    offered = download_ui(data, base, rows, result, kongs)
     tile_editor_ui(base, build, result, kongs)
     note_table_change()
-    keep_case(rows)
+    keep_case(offered)
 
 
 if __name__ == "__main__":

@@ -92,13 +92,11 @@ def source_box(loaded: LoadedImage, xyxy: Sequence[float]) -> list[float]:
     """A box read on `loaded.rgb` in pixels of the file as stored (EXIF-rotated), within it: a large
     photo is read shrunk, and its width and height are each rounded to whole pixels on their own."""
     height, width = loaded.rgb.shape[:2]
-    x_scale, y_scale = loaded.source_width / width, loaded.source_height / height
-    x1, y1, x2, y2 = (float(v) for v in xyxy)
+    sides = (loaded.source_width, loaded.source_height) * 2  # x1, y1, x2, y2: each along its own side
+    read = (width, height) * 2
     return [
-        round(min(max(x1 * x_scale, 0.0), loaded.source_width), 1),
-        round(min(max(y1 * y_scale, 0.0), loaded.source_height), 1),
-        round(min(max(x2 * x_scale, 0.0), loaded.source_width), 1),
-        round(min(max(y2 * y_scale, 0.0), loaded.source_height), 1),
+        round(min(max(float(v) * (side / seen), 0.0), side), 1)
+        for v, side, seen in zip(xyxy, sides, read, strict=True)
     ]
 
 

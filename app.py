@@ -368,6 +368,7 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
         size=(int(rgb.shape[1]), int(rgb.shape[0])),
     )
     replace_hand(with_reading(photo, read, tile_set), source_id, _display_copy(rgb))
+    kept_case.save(kept_name(), data, kept_case.PHOTO)  # for a reload to show it, and read it, again
     return None
 
 
@@ -772,7 +773,7 @@ def apply_opened_case() -> None:
         set_discarder(NOT_SAID)
     else:
         set_discarder(won.discarder_wind or NOT_SAID)
-    set_base(opened.base, None, None)
+    set_base(opened.base, None, state.pop("display_to_restore", None))
     forget_winning_tile()  # nor may a tile the last hand set aside come back in this one
     state["winning_tile"] = won.winning_tile or NO_WINNING_TILE
     state["bonus_from_deal"], state["from_deal_aside"] = list(won.bonus_from_deal), []
@@ -1424,7 +1425,8 @@ def download_ui(
 
 def restore_kept_case() -> None:
     """A page the browser reloaded (a new session, its address naming a kept case) opens the case it
-    held, as *Open a case* would (`app_ui.kept_case`). Asked once a session."""
+    held, as *Open a case* would (`app_ui.kept_case`), with its photo where that was kept and reads as
+    the case says. Asked once a session."""
     state = st.session_state
     if "kept_case" in state:
         return
@@ -1437,10 +1439,20 @@ def restore_kept_case() -> None:
         opened = case_mod.open_case("the case before the page reloaded", data, chosen_rules())
     except case_mod.CaseFileError:
         return  # a file from an older app that no longer opens: the page starts afresh
+    photo = kept_case.load(str(name), kept_case.PHOTO)
+    back = None if photo is None else _photo_back(photo, opened)
+    if photo is not None and back is not None:
+        kept_case.save(kept_name(), photo, kept_case.PHOTO)  # this page's own copy, as its case is
+        base, state["display_to_restore"] = back
+        state["case_to_open"] = dataclasses.replace(opened, base=base)
+        state["restored_note"] = (
+            "The page was reloaded: the photo, its tiles, your corrections and how it was won are back."
+        )
+        return
     source = (opened.base.history or {}).get("source")
     # the case as it was, not one opened from a file: saved with its own source and name
-    name = source.get("name") if isinstance(source, dict) else None
-    base = dataclasses.replace(opened.base, restored=True, name=str(name or opened.base.name))
+    saved_name = source.get("name") if isinstance(source, dict) else None
+    base = dataclasses.replace(opened.base, restored=True, name=str(saved_name or opened.base.name))
     state["case_to_open"] = dataclasses.replace(opened, base=base)
     kinds: list[object] = []
     while isinstance(source, dict) and len(kinds) < 100:  # a case opened from a file names where it came from
@@ -1449,29 +1461,85 @@ def restore_kept_case() -> None:
     state["restored_note"] = (
         "The page was reloaded: the hand, its corrections and how it was won are back."
         + (
-            " The photo itself is not kept: a photo uploaded now is read afresh, and the page asks first"
-            " where that would replace corrections (download the case to keep them)."
+            " The photo could not be shown again (it was not kept, or reads otherwise now): a photo"
+            " uploaded now is read afresh, and the page asks first where that would replace"
+            " corrections (download the case to keep them)."
             if "photo" in kinds
             else ""
         )
     )
 
 
-def keep_case(offered: bytes | None) -> None:
-    """Keep the case on screen for a reload (the bytes the download `offered`), or drop it with the
-    hand (None: no hand)."""
+def _photo_back(data: bytes, opened: case_mod.OpenedCase) -> tuple[Base, tuple[np.ndarray, float]] | None:
+    """The photo case a reload brought back as it stood, and the photo's display copy: the kept photo
+    (`data`) read again, as the set the case names, for its reading, with the saved table and its
+    corrections on top, so that the photo shows, *Undo my corrections* returns to its reading and a
+    switch of rule set reads it again. None where the case is no photo's read in this page, `data` is
+    not its photo, or the photo reads otherwise than the case recorded (the models changed): then the
+    case opens as saved."""
+    history = opened.base.history or {}
+    source = history.get("source")
+    if not isinstance(source, dict) or source.get("kind") != "photo":
+        return None
+    if case_mod.photo_digest(data) != source.get("sha256"):
+        return None
+    photo_name = str(source.get("name") or "photo")
+    rgb, _ = _decoded(photo_name, data)
+    slot = get_reader()
+    if rgb is None or slot.reader is None:
+        return None
+    tile_set = str(source.get("read_as") or case_mod.set_name(opened.rules, opened.options))
+    try:
+        with st.spinner("Bringing back the photo…"):
+            faces = case_mod.tiles_in_set(tile_set)
+            read = read_tiles(slot.reader, rgb, get_executor(), READ_TIMEOUT_S, faces)
+    except Exception:  # the case still opens, as saved
+        return None
+    size = (int(rgb.shape[1]), int(rgb.shape[0]))
+    photo = Base(source="photo", name=photo_name, sha256=str(source["sha256"]), size=size)
+    fresh = with_reading(photo, read, tile_set)
+    if case_mod.codes_and_groups(case_mod.rows_to_json(fresh.rows)) != case_mod.codes_and_groups(
+        history.get("photo_tiles")
+    ):
+        return None
+    corrections = tuple(history.get("corrections") or ())
+    if corrections:  # folded into the table, as a way taken folds them: undone together, back to the reading
+        fresh = dataclasses.replace(
+            fresh,
+            rows=opened.base.rows,
+            meld_concealed=opened.base.meld_concealed,
+            as_read=case_mod.AsRead(fresh.rows, fresh.meld_concealed),
+            earlier=corrections,
+            ways_closed=True,
+        )
+    return dataclasses.replace(fresh, restored=True), _display_copy(rgb)
+
+
+def kept_name() -> str:
+    """The name this page keeps its case (and photo) under for a reload, given at first need; the
+    page's address carries it."""
     state = st.session_state
     name = state.get("kept_case")
-    if offered is None:
-        if name:
-            kept_case.forget(name)
-        return
     if not name:
         name = state["kept_case"] = kept_case.new_name()
         kept_case.prune()
     if st.query_params.get(kept_case.QUERY_KEY) != name:
         st.query_params[kept_case.QUERY_KEY] = name
+    return str(name)
+
+
+def keep_case(offered: bytes | None, base: Base) -> None:
+    """Keep the case on screen for a reload (the bytes the download `offered`), or drop it with the
+    hand (None: no hand); a photo stays kept while its tiles are the hand (`read_photo` keeps it)."""
+    name = st.session_state.get("kept_case")
+    if offered is None:
+        if name:
+            kept_case.forget(name)
+        return
+    name = kept_name()
     kept_case.save(name, offered)
+    if base.source != "photo":
+        kept_case.forget(name, (kept_case.PHOTO,))
 
 
 def main() -> None:
@@ -1505,7 +1573,7 @@ def main() -> None:
     offered = download_ui(data, base, rows, result, kongs)
     tile_editor_ui(base, build, result, kongs)
     note_table_change()
-    keep_case(offered)
+    keep_case(offered, st.session_state["base"])
 
 
 if __name__ == "__main__":

@@ -524,6 +524,13 @@ def rows_to_json(rows: Sequence[TileRow]) -> list[dict[str, Any]]:
     return out
 
 
+def codes_and_groups(items: object) -> list[tuple[object, object]]:
+    """Each record's (code, group) in a saved list of tiles (`rows_to_json`'s form; anything else is
+    no tile): what a reading's record says, its confidences and boxes aside."""
+    records = items if isinstance(items, list) else []
+    return [(item.get("code"), item.get("group")) for item in records if isinstance(item, Mapping)]
+
+
 def case_json(
     scoring_in: Mapping[str, Any],
     base: Base,

@@ -1,9 +1,10 @@
 """The case on screen kept on the server under a random name the page's address carries (`?case=...`),
 so a page the browser reloads (a phone does so on its own when it frees memory) opens it again.
 
-One small JSON file per browser tab, the very bytes the page offers for download; files untouched for
-a day are removed. The photo itself is not kept: the case holds its reading, not its pixels. Whoever
-has the page's address can open its case, as whoever has a downloaded case file can."""
+One small JSON file per browser tab, the very bytes the page offers for download, and beside it the
+photo that hand was read from, as uploaded (to show it again and read it as the models did); files
+untouched for a day are removed. Whoever has the page's address can open its case and photo, as
+whoever has a downloaded case file and the photo can."""
 
 from __future__ import annotations
 
@@ -35,41 +36,47 @@ def is_name(text: object) -> TypeGuard[str]:
     return isinstance(text, str) and _NAME.fullmatch(text) is not None
 
 
-def _path(name: str) -> Path:
+CASE, PHOTO = ".json", ".photo"
+
+
+def _path(name: str, kind: str = CASE) -> Path:
     if not is_name(name):
         raise ValueError(f"not a kept case's name: {name!r}")
-    return store_dir() / f"{name}.json"
+    return store_dir() / f"{name}{kind}"
 
 
-def save(name: str, data: bytes) -> None:
-    """Keep `data` under `name`, whole or not at all (a reload while it is written reads the last one).
-    A folder that cannot be written keeps nothing: the page works on, as it did before."""
-    path = _path(name)
+def save(name: str, data: bytes, kind: str = CASE) -> None:
+    """Keep `data` under `name` as its case (or `kind` PHOTO: its photo), whole or not at all (a reload
+    while it is written reads the last one). A folder that cannot be written keeps nothing: the page
+    works on, as it did before."""
+    path = _path(name, kind)
     try:
         # the system's temporary folder is shared: only this user reads the cases kept there
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.part")
+        partial = path.with_name(f"{name}.{os.getpid()}{kind}.part")
         partial.write_bytes(data)
         partial.replace(path)
     except OSError:
         return
 
 
-def load(name: str) -> bytes | None:
-    """The case kept under `name`, or None (never kept, removed, or not a name we give)."""
+def load(name: str, kind: str = CASE) -> bytes | None:
+    """The case (or photo) kept under `name`, or None (never kept, removed, or not a name we give)."""
     if not is_name(name):
         return None
     try:
-        return _path(name).read_bytes()
+        return _path(name, kind).read_bytes()
     except OSError:
         return None
 
 
-def forget(name: str) -> None:
-    """Remove the case kept under `name` (the page holds no hand now)."""
-    if is_name(name):
+def forget(name: str, kinds: tuple[str, ...] = (CASE, PHOTO)) -> None:
+    """Remove what is kept under `name`: its case and photo (the page holds no hand now), or `kinds`."""
+    if not is_name(name):
+        return
+    for kind in kinds:
         with contextlib.suppress(OSError):  # a file another process removed, a folder made read-only
-            _path(name).unlink(missing_ok=True)
+            _path(name, kind).unlink(missing_ok=True)
 
 
 def prune(now: float | None = None, max_age_s: float = MAX_AGE_S) -> int:
@@ -82,7 +89,7 @@ def prune(now: float | None = None, max_age_s: float = MAX_AGE_S) -> int:
     except OSError:
         return 0
     for path in paths:
-        if path.suffix not in (".json", ".part"):
+        if path.suffix not in (CASE, PHOTO, ".part"):
             continue
         try:
             if now - path.stat().st_mtime > max_age_s:

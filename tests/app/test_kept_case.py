@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from app_ui import kept_case
 from tests.app.conftest import APP
-from tests.app.fakes import FakeReader, photo_bytes
+from tests.app.fakes import FakeReader, photo_bytes, scene
 
 
 def typed(at: AppTest, concealed: str, melds: str = "") -> AppTest:
@@ -80,41 +80,103 @@ def test_kept_cases_are_whole_named_by_us_and_pruned_after_a_day(_own_case_folde
     assert list(_own_case_folder.iterdir()) == [_own_case_folder / f"{name}.json"]  # no part file left
     old = kept_case.new_name()
     kept_case.save(old, b"{}")
+    kept_case.save(old, b"JPEG", kept_case.PHOTO)
     day_ago = time.time() - kept_case.MAX_AGE_S - 60
-    os.utime(_own_case_folder / f"{old}.json", (day_ago, day_ago))
+    for kind in (kept_case.CASE, kept_case.PHOTO):
+        os.utime(_own_case_folder / f"{old}{kind}", (day_ago, day_ago))
     left = _own_case_folder / f"{kept_case.new_name()}.4242.part"  # a write a stopped process left
     mine = _own_case_folder / "notes.json"  # MAHJONG_CASE_DIR may name a folder of the user's own
     for path in (left, mine):
         path.write_bytes(b"{}")
         os.utime(path, (day_ago, day_ago))
-    assert kept_case.prune() == 2 and kept_case.load(old) is None and kept_case.load(name) is not None
+    assert kept_case.prune() == 3 and kept_case.load(old) is None and kept_case.load(name) is not None
+    assert kept_case.load(old, kept_case.PHOTO) is None
     assert not left.exists() and mine.exists()
+    kept_case.save(name, b"JPEG", kept_case.PHOTO)
+    kept_case.forget(name, (kept_case.PHOTO,))
+    assert kept_case.load(name, kept_case.PHOTO) is None and kept_case.load(name) is not None
+    kept_case.save(name, b"JPEG", kept_case.PHOTO)
     kept_case.forget(name)
     kept_case.forget(name)  # gone already: nothing to say
-    assert kept_case.load(name) is None
+    assert kept_case.load(name) is None and kept_case.load(name, kept_case.PHOTO) is None
 
 
-def test_a_photo_s_case_reloaded_twice_is_the_same_case_and_asks_before_a_photo_replaces_it(
-    install: Callable[[FakeReader | None], None],
-) -> None:
-    install(FakeReader())
+def photo_with_a_correction(install: Callable[[FakeReader | None], None], reader: FakeReader) -> AppTest:
+    """A photo read (the fake's reference hand) and its first tile corrected to 9s."""
+    install(reader)
     at = AppTest.from_file(str(APP), default_timeout=60).run()
     at.file_uploader(key="upload").upload("hand.jpg", photo_bytes(), "image/jpeg")
     at.run()
     edits = {"edited_rows": {"0": {"tile": "9s"}}, "added_rows": [], "deleted_rows": []}
     at.session_state[f"tiles_{at.session_state['version']}"] = edits
-    at.run()
+    return at.run()
+
+
+def test_a_photo_s_case_reloaded_twice_is_the_same_case_with_its_photo_and_asks_before_a_photo_replaces_it(
+    install: Callable[[FakeReader | None], None], _own_case_folder: Path
+) -> None:
+    reader = FakeReader()
+    at = photo_with_a_correction(install, reader)
     first = at.session_state["case_json"]
-    for _ in range(2):
+    assert first["corrections"] == [{"action": "change", "tile": 1, "from": "1m", "to": "9s"}]
+    name = at.query_params[kept_case.QUERY_KEY]
+    assert kept_case.load(name, kept_case.PHOTO) == photo_bytes()  # the photo as uploaded
+    for reloads in (1, 2):
         at = reloaded(at)
+        assert not at.exception
         notes = [info.value for info in at.info]
-        assert any("The photo itself is not kept" in note for note in notes), notes
+        assert any("the photo, its tiles, your corrections" in note for note in notes), notes
+        assert at.session_state["display"] is not None and reader.calls == 1 + reloads
         case = at.session_state["case_json"]
         # the same case, not one opened from a file inside another: its source, reading and corrections
         assert case["source"] == first["source"] and case["photo_tiles"] == first["photo_tiles"]
         assert case["corrections"] == first["corrections"] and case["result"] == first["result"]
+        assert kept_case.load(at.query_params[kept_case.QUERY_KEY], kept_case.PHOTO) == photo_bytes()
     # the corrections live in this page alone: a new photo asks before it replaces them
     at.file_uploader(key="upload").upload("next.jpg", photo_bytes(shade=30), "image/jpeg")
     at.run()
     assert any("will replace them" in warning.value for warning in at.warning)
     assert at.session_state["case_json"]["corrections"] == first["corrections"]
+
+
+def test_undo_my_corrections_after_a_reload_returns_to_the_photo_s_reading(
+    install: Callable[[FakeReader | None], None],
+) -> None:
+    at = reloaded(photo_with_a_correction(install, FakeReader()))
+    at.button(key="undo").click().run()
+    case = at.session_state["case_json"]
+    assert not at.exception and case["corrections"] == []
+    assert [tile["code"] for tile in case["tiles"]] == [tile["code"] for tile in case["photo_tiles"]]
+    assert case["tiles"][0]["code"] == "1m" and case["concealed"][0] == "1m"
+
+
+def test_a_photo_not_kept_or_read_otherwise_now_leaves_the_case_as_saved_and_says_so(
+    install: Callable[[FakeReader | None], None], _own_case_folder: Path
+) -> None:
+    at = photo_with_a_correction(install, FakeReader())
+    first = at.session_state["case_json"]
+    name = at.query_params[kept_case.QUERY_KEY]
+    kept_case.forget(name, (kept_case.PHOTO,))
+    again = reloaded(at)
+    install(
+        FakeReader({90: scene(concealed=["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "5m", "5m"])})
+    )
+    # a photo the models now read otherwise (an update) is not shown over a reading it no longer gives
+    kept_case.save(again.query_params[kept_case.QUERY_KEY], photo_bytes(), kept_case.PHOTO)
+    for page in (again, reloaded(again)):
+        assert not page.exception and page.session_state["display"] is None
+        assert any("The photo could not be shown again" in info.value for info in page.info)
+        case = page.session_state["case_json"]
+        assert case["photo_tiles"] == first["photo_tiles"] and case["corrections"] == first["corrections"]
+
+
+def test_a_photo_is_kept_only_while_its_tiles_are_the_hand(
+    install: Callable[[FakeReader | None], None], _own_case_folder: Path
+) -> None:
+    at = photo_with_a_correction(install, FakeReader())
+    name = at.query_params[kept_case.QUERY_KEY]
+    at.session_state[f"tiles_{at.session_state['version']}"] = {}  # the correction dropped: nothing asked
+    at.run()
+    typed(at, "123m 456p 22m 789s", melds="CCC")
+    assert at.session_state["base"].source == "typed"
+    assert kept_case.load(name) is not None and kept_case.load(name, kept_case.PHOTO) is None

@@ -1565,7 +1565,8 @@ def main() -> None:
     context = context_ui(build.hand, rules)
     data, result, error = score_case(build, context, rules, options)
     if base.source == "photo" and result is not None:
-        said = score_words(result) if result.get("valid") else "Not a valid win as read"
+        as_now = "as corrected" if unsaved_corrections(base) else "as read"
+        said = score_words(result) if result.get("valid") else f"Not a valid win {as_now}"
         score_hint.markdown(f"{said} — see Result below")
     result_ui(build, data, result, error, option_problems)
     # the kongs ticked concealed or exposed against the reading: corrections of their own

@@ -1674,3 +1674,19 @@ def test_a_case_naming_the_winner_as_discarder_opens_saying_so(app: AppTest) -> 
     no_problem(app)
     assert app.selectbox(key="discarder_wind").value == "(not said)"
     assert any("names South as the discarder" in t for t in texts(app, "info")), texts(app, "info")
+
+
+def test_the_hint_by_the_photo_says_whether_the_tiles_are_read_or_corrected(
+    app: AppTest, install: Install
+) -> None:
+    install(
+        FakeReader({90: scene(concealed=["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2m", "5m"])})
+    )
+    upload(app, photo_bytes())
+    assert any(t.startswith("Not a valid win as read") for t in texts(app, "markdown")), texts(
+        app, "markdown"
+    )
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
+    assert any(t.startswith("Not a valid win as corrected") for t in texts(app, "markdown"))
+    edit_tiles(app, {"edited_rows": {"10": {"tile": "2m"}}, "added_rows": [], "deleted_rows": []})
+    assert "**2 tai** — see Result below" in texts(app, "markdown"), texts(app, "markdown")

@@ -226,6 +226,10 @@ def read_image(
     try:
         # Animated GIF/WebP: Pillow opens at frame 0 and load() decodes only that frame
         # (asking n_frames would walk the whole file).
+        if source_format == "PNG":
+            # a PNG's EXIF may follow its pixels, and reading it decodes them: a damaged stream must
+            # fail here, not inside the best-effort EXIF read, which would leave half a photo
+            image.load()
         orientation = _orientation(image)
         header_width, header_height = image.size
         _draft(image, max_pixels)

@@ -55,6 +55,17 @@ def test_truncated_or_corrupt(data: bytes, message: str) -> None:
     assert str(caught.value) == message
 
 
+def test_a_png_damaged_inside_is_refused_not_read_in_part() -> None:
+    # Pillow decodes a PNG while looking for its EXIF: the damage must not hide there, leaving the
+    # photo's top read and its foot blank
+    whole = bytearray(_noise("PNG"))
+    middle = len(whole) * 11 // 20
+    whole[middle : middle + 64] = bytes(64)
+    with pytest.raises(ImageError) as caught:
+        read_image(bytes(whole))
+    assert str(caught.value).startswith("image file is corrupt"), caught.value
+
+
 def test_a_damaged_file_gives_one_line_and_no_warning(tmp_path: Path) -> None:
     photo = tmp_path / "cut.tiff"
     photo.write_bytes(_noise("TIFF")[:16])  # Pillow warns "Corrupt EXIF data" on this one

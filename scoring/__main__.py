@@ -155,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: internal error while scoring: {type(error).__name__}: {error}", file=sys.stderr)
         return 2
     try:
+        if sys.stdout is None:  # started with its output closed (`>&-`)
+            raise OSError("standard output is closed")
         hint = None if args.json else other_rules_hint(data, result)
         print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else render(result))
         if hint:
@@ -162,10 +164,19 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
     except BrokenPipeError:
         # the reader of our output went away (`| head`): stop quietly, as other command-line tools do
-        with contextlib.suppress(OSError, ValueError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_output()
         return 141
+    except OSError as error:  # a full disk: what was not written is said, once
+        print(f"error: cannot write the output: {error.strerror or error}", file=sys.stderr)
+        _drop_output()
+        return 2
     return 0 if result["valid"] else 1
+
+
+def _drop_output() -> None:
+    """Send what is left of stdout nowhere: Python would complain again when it flushes it at exit."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -217,6 +217,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # and a reader of the output that went away (`| head`) does not lose the picture
     gone: BrokenPipeError | None = None
     try:
+        if sys.stdout is None:  # started with its output closed (`>&-`)
+            raise OSError("standard output is closed")
         if args.json:
             json.dump(data, sys.stdout, indent=2)
             sys.stdout.write("\n")

@@ -241,3 +241,25 @@ def test_tiles_of_another_rule_sets_set_get_the_rules_to_give() -> None:
     assert code == 1 and "(option north_wind is off)" in text and "Hint" not in text
     code, text = _text_of({"concealed": "111p fly55p 234p 567p 99p"}, "--json")
     assert "Hint" not in text and json.loads(text)["reason"] == "tile_not_in_set"
+
+
+class _FullDisk(io.StringIO):
+    def write(self, text: str) -> int:
+        raise OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize(("stdout", "said"), [(_FullDisk(), "No space left on device"), (None, "closed")])
+def test_output_that_cannot_be_written_is_one_line_and_exit_2(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    stdout: io.StringIO | None,
+    said: str,
+) -> None:
+    # `python -m scoring hand.json > /dev/full`, or with its output closed (`>&-`)
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(HAND))
+    monkeypatch.setattr(sys, "stdout", stdout)
+    assert main([str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: cannot write the output") and said in err

@@ -349,6 +349,16 @@ def test_output_that_cannot_be_written_is_one_line(photo_and_models: tuple[Path,
     assert done.stderr == "python -m vision: cannot write the output: No space left on device\n"
 
 
+def test_output_closed_before_the_start_is_one_line(
+    photo_and_models: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `python -m vision photo >&-`: Python starts with no sys.stdout at all
+    photo, models = photo_and_models
+    monkeypatch.setattr(sys, "stdout", None)
+    assert run([str(photo), "--models", str(models)]) == 2
+    assert capsys.readouterr().err == "python -m vision: cannot write the output: standard output is closed\n"
+
+
 def test_a_reader_of_the_output_gone_away_does_not_lose_the_picture(
     photo_and_models: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

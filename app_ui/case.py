@@ -757,7 +757,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     The scoring fields at the top level are what `python -m scoring` replays, so they are what is opened:
     the hand as scored, in its groups, with the rules, options and how it was won."""
     import scoring  # the app's dependency; imported here so the case model stays importable on its own
-    from scoring.api import hand_of
+    from scoring.api import hand_of, unused_beside, unused_beside_warning
     from scoring.errors import json_object
     from scoring.options import options_from_mapping
 
@@ -773,7 +773,8 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     try:
         # a photo's reading (`python -m vision --json`) or a generated scene opens as its hand, as
         # `python -m scoring` scores it
-        case = hand_of(json_object(text, name, "a case"))
+        given = json_object(text, name, "a case")
+        case = hand_of(given)
     except scoring.MalformedHandError as error:
         raise CaseFileError(str(error)) from None  # the message names the file already
     try:
@@ -842,6 +843,8 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     if saved is not None:
         rows, kongs = saved
         notes = []
+    unused = [unused_beside_warning(key) for key in unused_beside(given)]
+    notes.extend(f"{warning[:1].upper()}{warning[1:]}." for warning in unused)
     winning = won.winning_tile
     if winning is not None and winning not in hand_tile_choices(build_hand(rows, kongs).hand):
         refused = (

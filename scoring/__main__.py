@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Any, NoReturn
 
-from scoring.api import hand_of, score_json
+from scoring.api import hand_of, score_json, unused_beside, unused_beside_warning
 from scoring.errors import MalformedHandError, json_object
 from scoring.options import option_assignments
 from scoring.payout import format_amount
@@ -58,7 +58,7 @@ def _read(path: str) -> dict[str, Any]:
         raise MalformedHandError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise MalformedHandError(f"{path} is not UTF-8 text") from None
-    return hand_of(json_object(text, path, "a hand"))
+    return json_object(text, path, "a hand")
 
 
 def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
@@ -146,8 +146,10 @@ def render(result: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
-        data = apply_flags(_read(args.file), args)
+        given = _read(args.file)
+        data = apply_flags(hand_of(given), args)
         result = score_json(data)
+        result["warnings"].extend(unused_beside_warning(key) for key in unused_beside(given))
     except MalformedHandError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -46,6 +46,20 @@ def hand_of(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def unused_beside(data: Mapping[str, Any]) -> list[str]:
+    """The scoring fields written beside a file's `hand` that `hand_of` leaves out, the hand saying
+    them otherwise itself (a bonus row written beside a reading that has its own): to warn of, as a
+    correction written there does not count."""
+    hand = data.get("hand")
+    if "concealed" in data or not isinstance(hand, dict):
+        return []
+    return [key for key in INPUT_FIELDS if key in data and key in hand and hand[key] not in ([], data[key])]
+
+
+def unused_beside_warning(key: str) -> str:
+    return f'{key} written beside "hand" is not used: the hand\'s own {key} stands (correct it inside "hand")'
+
+
 def score_json(data: dict[str, Any]) -> dict[str, Any]:
     """Score a hand given as the CLI's input JSON; return the output JSON.
 

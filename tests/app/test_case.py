@@ -573,6 +573,11 @@ def test_a_photos_reading_or_a_scene_opens_as_its_hand_under_the_rule_set_it_nam
     ]
     assert opened.base.meld_concealed == {"meld 1": True}
     assert case.open_case("reading.json", data).rules == "singapore"
+    assert not opened.notes
+    beside = case.open_case("reading.json", json.dumps({**reading, "bonus": ["cat"]}).encode(), "malaysian")
+    assert beside.notes == (
+        'Bonus written beside "hand" is not used: the hand\'s own bonus stands (correct it inside "hand").',
+    )
     scene = json.loads((ROOT / "samples" / "malaysian.json").read_text())
     from_scene = case.open_case("malaysian.json", json.dumps(scene).encode(), "singapore")
     assert from_scene.rules == "malaysian" and len(from_scene.base.rows) > 13

@@ -100,6 +100,12 @@ def test_fields_written_beside_a_photos_hand_are_scored() -> None:
     seen_row = {**empty_row, "hand": {**hand, "bonus": ["F2"]}}
     scored = json.loads(run_cli("-", "--json", stdin=json.dumps(seen_row)).stdout)
     assert "seat_flower" not in [p["key"] for p in scored["patterns"]]
+    # ... and the row written beside, not used, is warned of: a correction written there counts for nothing
+    assert scored["warnings"] == [
+        'bonus written beside "hand" is not used: the hand\'s own bonus stands (correct it inside "hand")'
+    ]
+    same_row = {**empty_row, "hand": {**hand, "bonus": ["F1"]}}  # said alike in both places: nothing to say
+    assert json.loads(run_cli("-", "--json", stdin=json.dumps(same_row)).stdout)["warnings"] == []
 
 
 @pytest.mark.parametrize(

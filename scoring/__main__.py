@@ -58,7 +58,7 @@ def _read(path: str) -> dict[str, Any]:
         raise MalformedHandError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise MalformedHandError(f"{path} is not UTF-8 text") from None
-    return json_object(text, path, "a hand")
+    return json_object(text, "the standard input" if path == "-" else path, "a hand")
 
 
 def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:

@@ -433,11 +433,7 @@ def _best_reading(
             best = scored
     if best is None:
         if hand.tile_count != 14:
-            raise _Invalid(
-                "wrong_tile_count",
-                f"the hand has {hand.tile_count} tiles, a winning hand has 14 "
-                "(a kong counts as 3; bonus tiles are not counted)",
-            )
+            raise _Invalid("wrong_tile_count", _tile_count_message(hand))
         # each place the winning tile may have gone, each decomposition: the best counts
         readings = list(zip(all_facts, once, strict=True))
         arrangements = _arrangements(hand, ruleset, options)
@@ -470,6 +466,22 @@ def _arrangement_text(scored: _Scored, context: Context) -> str:
     if scored.arrangement.shape == EIGHT_FLOWERS and "robbing_eighth" in context.circumstances:
         return "seven flowers and the robbed eighth"
     return str(scored.arrangement)
+
+
+def _tile_count_message(hand: Hand) -> str:
+    """Why a hand of other than 14 tiles is no win; where four of a tile stand among the concealed ones
+    (a kong typed into the hand), where a kong goes."""
+    message = (
+        f"the hand has {hand.tile_count} tiles, a winning hand has 14 "
+        "(a kong counts as 3; bonus tiles are not counted)"
+    )
+    fours = sorted(tile for tile, count in Counter(hand.concealed).items() if count >= 4)
+    if hand.tile_count > 14 and fours:
+        message += (
+            f"; four {' and four '.join(fours)} among the concealed tiles: a kong, concealed or not, "
+            "is given as a meld"
+        )
+    return message
 
 
 def score(

@@ -36,6 +36,8 @@ class RulesetError(MalformedHandError):
 def json_object(text: str, name: str, what: str) -> dict[str, Any]:
     """`text` (from file `name`) read as a JSON object, or MalformedHandError in one line; `what` it must
     be ("a hand", "a case") names what a too deeply nested file cannot be."""
+    if not text.strip():  # `python -m vision PHOTO --json | python -m scoring -` where vision failed
+        raise MalformedHandError(f"{name} is empty")
     try:
         # some editors on Windows start UTF-8 files with a byte-order mark
         data = json.loads(text.removeprefix("\ufeff"))

@@ -238,7 +238,9 @@ def _resolve_backs(kind: str, tiles: list[Tile], where: str) -> list[Tile]:
     faces = {tile for tile in tiles if tile != BACK}
     if kind != "kong":
         raise MeldError(f"{where}: a face-down tile 'back' can only stand in a kong")
-    if len(faces) != 1:
+    if len(faces) > 1:
+        raise MeldError(f"{where}: a kong is four of one tile, but its faces show {', '.join(sorted(faces))}")
+    if not faces:
         raise MeldError(f"{where}: cannot tell which tile a face-down kong is (show one face)")
     face = faces.pop()
     return [face] * len(tiles)
@@ -319,8 +321,24 @@ def check_held_from_deal(from_deal: Iterable[Tile], bonus: Sequence[Tile]) -> No
         )
 
 
+# what a JSON value that should have been an object is, in JSON's words
+_JSON_KINDS: dict[type, str] = {
+    type(None): "null",
+    str: "text",
+    list: "a list",
+    bool: "true or false",
+    int: "a number",
+    float: "a number",
+}
+
+
 def hand_from_json(data: Mapping[str, Any]) -> tuple[Hand, Context]:
     """Read the hand and context of the scoring JSON input; `MalformedHandError` if it cannot be a hand."""
+    if "concealed" not in data and "hand" in data:  # a photo's reading whose hand is not there
+        raise MalformedHandError(
+            "hand must be an object holding the tiles (as python -m vision --json writes it), not "
+            + _JSON_KINDS.get(type(data["hand"]), type(data["hand"]).__name__)
+        )
     if "concealed" not in data:
         raise MalformedHandError("the hand has no 'concealed' field (e.g. \"123m 456p 789s CCC 55p\")")
     concealed = tiles_from_field(data["concealed"], "concealed")

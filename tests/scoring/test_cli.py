@@ -111,7 +111,8 @@ def test_fields_written_beside_a_photos_hand_are_scored() -> None:
 @pytest.mark.parametrize(
     ("stdin", "needle"),
     [
-        pytest.param("", "not valid JSON", id="empty"),
+        pytest.param("", "the standard input is empty", id="empty"),
+        pytest.param(" \n", "the standard input is empty", id="blank"),
         pytest.param("{", "not valid JSON", id="truncated"),
         pytest.param('{"concealed": "123m', "string starting at line 1 column 15", id="open-string"),
         pytest.param("[1, 2]", "JSON object", id="array"),

@@ -19,6 +19,7 @@ from scoring import (
     score_json,
 )
 from scoring.decompose import seven_pairs_arrangements, standard_arrangements, thirteen_wonders_arrangement
+from scoring.errors import MalformedHandError
 from scoring.tiles import HONOURS, SUITED
 
 SG_TYPES = SUITED + HONOURS
@@ -234,6 +235,44 @@ def test_output_json_shape() -> None:
 def test_invalid_result_message_names_the_problem() -> None:
     result = score_json({"concealed": "123m 456p 789s CCC 5p"})
     assert result["reason"] == "wrong_tile_count" and "13 tiles" in result["message"]
+    assert "among the concealed tiles" not in result["message"]  # no four of a tile: no word of a kong
+
+
+def test_a_kong_typed_among_the_concealed_tiles_is_named_as_the_reason_of_the_count() -> None:
+    result = score_json({"concealed": "123m 456p 789s 1111p 55p"})
+    assert result["reason"] == "wrong_tile_count" and "15 tiles" in result["message"]
+    assert (
+        "four 1p among the concealed tiles: a kong, concealed or not, is given as a meld" in result["message"]
+    )
+    short = score_json({"concealed": "1111p 55p", "melds": [{"tiles": "CCC"}]})  # 4 + 2 + 3 = 9: not a kong's doing
+    assert "9 tiles" in short["message"] and "four 1p" not in short["message"]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            {"hand": None},
+            "hand must be an object holding the tiles (as python -m vision --json writes it), not null",
+        ),
+        ({"hand": "123m"}, "not text"),
+        (
+            {
+                "concealed": "123m 456p 789s 55p",
+                "melds": [{"kind": "kong", "tiles": ["back", "C", "F", "back"]}],
+            },
+            "melds[0]: a kong is four of one tile, but its faces show C, F",
+        ),
+        (
+            {"concealed": "123m 456p 789s 55p", "melds": [{"kind": "kong", "tiles": ["back"] * 4}]},
+            "cannot tell which tile a face-down kong is (show one face)",
+        ),
+    ],
+)
+def test_a_hand_that_cannot_be_read_says_what_is_wrong_with_it(data: dict[str, object], message: str) -> None:
+    with pytest.raises(MalformedHandError) as caught:
+        score_json(data)
+    assert message in str(caught.value)
 
 
 def test_meld_kind_inferred_when_missing() -> None:

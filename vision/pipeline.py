@@ -144,8 +144,9 @@ def _uncertain_warnings(detections: Detections, probabilities: np.ndarray, scale
         top2 = np.argsort(-row)[:2]
         if row[top2[0]] < UNCERTAIN_BELOW and top2[0] == detections.class_id[i]:
             out.append(
-                f"unsure tile at {_where(detections.xyxy[i], scale)}: "
-                f"{CLASSES[top2[0]]} ({row[top2[0]]:.2f}) or {CLASSES[top2[1]]} ({row[top2[1]]:.2f})"
+                # the reading's own probabilities: the tile's confidence counts its box's score too
+                f"unsure tile at {_where(detections.xyxy[i], scale)}: {CLASSES[top2[0]]} or "
+                f"{CLASSES[top2[1]]} (its reading gives them {row[top2[0]]:.2f} and {row[top2[1]]:.2f})"
             )
     return out
 

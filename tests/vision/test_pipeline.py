@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -75,6 +76,16 @@ def test_uncertain_tile_warns(tmp_path: Path) -> None:
     # the lines about single tiles are also told apart, for a UI that names tiles its own way
     assert reading.tile_warnings and set(reading.tile_warnings) <= set(reading.warnings)
     assert all(w.startswith("unsure tile at (") for w in reading.tile_warnings)
+    # its numbers are the reading's probabilities, said as such: the tile's confidence is another number
+    said = re.search(
+        r": (\S+) or (\S+) \(its reading gives them (0\.\d\d) and (0\.\d\d)\)$", reading.tile_warnings[0]
+    )
+    assert said is not None, reading.tile_warnings[0]
+    read = [
+        (CLASSES[int(c)], f"{float(row.max()):.2f}")
+        for c, row in zip(reading.detections.class_id, reading.probabilities, strict=True)
+    ]
+    assert (said.group(1), said.group(3)) in read
 
 
 def test_layout_result_passed_through(tmp_path: Path) -> None:

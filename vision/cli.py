@@ -11,7 +11,6 @@ import argparse
 import contextlib
 import json
 import os
-import re
 import sys
 from collections.abc import Collection, Sequence
 from pathlib import Path
@@ -115,19 +114,16 @@ def to_json(loaded: LoadedImage, reading: Reading) -> dict[str, Any]:
     }
 
 
-# the faces a question about another set names: "(N x2, fly)"
-_NAMED_FACES = re.compile(r"\(([^()]*)\): each is read as")
-
-
-def with_rules_advice(warning: str, rules: str, options_left_out: Collection[str] = ()) -> str:
+def with_rules_advice(
+    warning: str, rules: str, options_left_out: Collection[str] = (), strangers: Collection[str] = ()
+) -> str:
     """The reader's question whether the photo is of another rule set's tiles, with how to say so here
-    (other `--option` values too, where the options left out of the rule set's set a face it names)."""
+    (other `--option` values too, where the options left out of the rule set's set a face the photo's
+    tiles look like: the reading's `strangers`)."""
     if not warning.endswith(ANOTHER_SET_QUESTION):
         return warning
     others = [f"--rules {name}" for name in RULESET_NAMES if name != rules]
-    named = _NAMED_FACES.search(warning)
-    faces = {item.split()[0] for item in named.group(1).split(", ") if item} if named else set()
-    if faces & set(options_left_out):
+    if set(strangers) & set(options_left_out):
         others.append("other --option values")
     return f"{warning} If so, give {' or '.join(others)}, here and to python -m scoring."
 
@@ -212,7 +208,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     reading = reader.read(loaded.rgb, loaded.scale, faces)
     data = to_json(loaded, reading)
     left_out = rule_set_faces(args.rules) - faces if faces is not None else frozenset()
-    data["warnings"] = [with_rules_advice(w, args.rules, left_out) for w in data["warnings"]]
+    data["warnings"] = [
+        with_rules_advice(w, args.rules, left_out, reading.strangers) for w in data["warnings"]
+    ]
     # the reading first: a picture that cannot be written after all (a full disk) does not lose it;
     # and a reader of the output that went away (`| head`) does not lose the picture
     gone: BrokenPipeError | None = None

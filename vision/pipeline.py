@@ -108,6 +108,9 @@ class Reading:
     # faces this reading kept to (None: any face the classifier knows).
     seen: Seen | None = None
     faces: frozenset[str] | None = None
+    # for each tile that looks most like a face outside `faces`, that face (the warning's question
+    # whether the photo is of another rule set's tiles names them)
+    strangers: tuple[str, ...] = ()
 
     @property
     def hand(self) -> dict[str, Any] | None:
@@ -223,15 +226,20 @@ def small_tiles_warning(xyxy: np.ndarray, det_score: np.ndarray, scale: float = 
     ]
 
 
-def _outside_set_warning(probabilities: np.ndarray, faces: Collection[str] | None) -> list[str]:
-    """A line when tiles look most like faces the set does not hold (their probabilities outside it sum
-    to OUTSIDE_SET_AT_LEAST or more): each is read as the set's likeliest face, and the photo may be of
-    another rule set's tiles (a Malaysian `fly` under Singapore rules, bamboo under Malaysian ones)."""
+def _strangers(probabilities: np.ndarray, faces: Collection[str] | None) -> list[str]:
+    """For each tile that looks most like faces the set does not hold (their probabilities outside it
+    sum to OUTSIDE_SET_AT_LEAST or more), the likeliest of those: a Malaysian `fly` under Singapore
+    rules, bamboo under Malaysian ones. The photo may be of another rule set's tiles."""
     if faces is None or not len(probabilities):
         return []
     outside = ~face_mask(faces)
     held = np.where(outside, probabilities, 0.0)
-    strangers = [CLASSES[int(row.argmax())] for row in held[held.sum(axis=1) >= OUTSIDE_SET_AT_LEAST]]
+    return [CLASSES[int(row.argmax())] for row in held[held.sum(axis=1) >= OUTSIDE_SET_AT_LEAST]]
+
+
+def _outside_set_warning(strangers: Sequence[str]) -> list[str]:
+    """A line asking whether the photo is of another rule set's tiles, where tiles look most like the
+    faces `strangers` (`_strangers`): each is read as the set's likeliest face."""
     if not strangers:
         return []
     named = ", ".join(f"{code} x{n}" if n > 1 else code for code, n in Counter(strangers).items())
@@ -416,7 +424,7 @@ class TileReader:
         clock = time.perf_counter()
         boxes, det_score, angle, rejected_xyxy = seen.xyxy, seen.det_score, seen.angle, seen.rejected_xyxy
         probabilities = within_faces(seen.probabilities, faces)
-        strangers = _outside_set_warning(seen.probabilities, faces)
+        strangers = _strangers(seen.probabilities, faces)
         class_id = (
             assign_within_set(probabilities, faces) if self.within_set else probabilities.argmax(axis=1)
         ).astype(np.int64)
@@ -448,7 +456,7 @@ class TileReader:
         warnings.extend(small_tiles_warning(detections.xyxy, det_score, source_scale))
         warnings.extend(tile_warnings)
         warnings.extend(_rejected_warning(rejected_xyxy, source_scale))
-        warnings.extend(strangers)
+        warnings.extend(_outside_set_warning(strangers))
         layout, layout_warnings = lay_out(class_id)
         timings["layout"] = round((time.perf_counter() - clock) * 1000.0, 2)
         timings["total"] = round(sum(v for k, v in timings.items() if k != "total"), 2)
@@ -466,4 +474,5 @@ class TileReader:
             win_options=win_options,
             seen=seen,
             faces=None if faces is None else frozenset(faces),
+            strangers=tuple(strangers),
         )

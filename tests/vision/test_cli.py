@@ -120,12 +120,13 @@ def test_other_options_are_offered_where_they_left_out_a_face_the_photo_shows() 
         "3 tile(s) look most like tiles this set does not hold (N x2, 1s): each is read as the set's "
         f"likeliest tile instead. {ANOTHER_SET_QUESTION}"
     )
-    offered = with_rules_advice(asked, "malaysian", frozenset({"N"}))
+    strangers = ("N", "N", "1s")  # the faces the reading says its tiles looked like
+    offered = with_rules_advice(asked, "malaysian", frozenset({"N"}), strangers)
     assert offered.endswith("give --rules singapore or other --option values, here and to python -m scoring.")
-    assert "other --option" not in with_rules_advice(asked, "malaysian", frozenset({"E"}))
-    assert (
-        with_rules_advice("unsure tile at (3, 4)", "malaysian", frozenset({"N"})) == "unsure tile at (3, 4)"
-    )
+    assert "other --option" not in with_rules_advice(asked, "malaysian", frozenset({"E"}), strangers)
+    assert "other --option" not in with_rules_advice(asked, "malaysian", frozenset({"N"}), ("1s",))
+    unsure = "unsure tile at (3, 4)"
+    assert with_rules_advice(unsure, "malaysian", frozenset({"N"}), strangers) == unsure
 
 
 @pytest.mark.parametrize(

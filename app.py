@@ -203,6 +203,13 @@ def unsaved_corrections(base: Base) -> bool:
     return bool(restored_work or base.earlier or case_mod.has_edits(current_edits()) or ticks_changed(base))
 
 
+def corrections_to_undo(base: Base) -> bool:
+    """True when *Undo my corrections* has a reading to go back to: the table's own edits, or corrections
+    folded in over a reading kept (`as_read`). A case a reload brought back without its photo holds
+    corrections no reading here can undo: they stay, and the button is not offered."""
+    return bool(base.as_read is not None or case_mod.has_edits(current_edits()) or ticks_changed(base))
+
+
 def ticks_changed(base: Base) -> dict[str, bool]:
     """The kong ticks the user set otherwise than the hand has them."""
     return undo_mod.ticks_changed(base.meld_concealed, meld_concealed_now(base))
@@ -293,20 +300,25 @@ def forget_winning_tile() -> None:
 
 def replace_hand(base: Base, source_id: str | None, display: tuple[np.ndarray, float] | None) -> None:
     """A new photo's or typed hand's tiles in place of the hand on screen, with none of its win."""
-    had_hand = st.session_state["base"].source != "none"
-    st.session_state.pop("reread_note", None)  # about the tiles this hand replaces
+    state = st.session_state
+    had_hand = state["base"].source != "none"
+    state.pop("reread_note", None)  # about the tiles this hand replaces
+    chosen = state.get("winning_tile", NO_WINNING_TILE)
+    winning_tile = state.get("winning_tile_wanted") or (None if chosen == NO_WINNING_TILE else chosen)
     set_base(base, source_id, display)
     forget_winning_tile()
     if had_hand:
-        forget_last_hands_win()
+        forget_last_hands_win(winning_tile)
 
 
-def forget_last_hands_win() -> None:
+def forget_last_hands_win(winning_tile: str | None = None) -> None:
     """A hand that replaces another starts with no special circumstances and no pay-all: those were
-    facts of the last win (a robbed kong, a liable discard), as its winning tile was. Seats and winds
-    stay (the table has not moved). Set before the first hand, they are kept: the user set them for it."""
+    facts of the last win (a robbed kong, a liable discard), as its `winning_tile` was (set, or set
+    aside). Seats and winds stay (the table has not moved). Set before the first hand, they are kept:
+    the user set them for it. A note names what was cleared."""
     state = st.session_state
-    cleared = [circumstance_label(c, chosen_rules()) for c in state.get("circumstances") or []]
+    cleared = [f"winning tile ({winning_tile})"] if winning_tile else []
+    cleared += [circumstance_label(c, chosen_rules()) for c in state.get("circumstances") or []]
     if state.get("pay_all"):
         cleared.append("pay-all")
     if discarder_now() != NOT_SAID:
@@ -918,7 +930,7 @@ def tile_editor_ui(
     ):
         undo_last_change()
         st.rerun()
-    if unsaved_corrections(base) and buttons.button(
+    if corrections_to_undo(base) and buttons.button(
         "Undo my corrections", key="undo", disabled=question_waiting()
     ):
         restart_table(base.undone())

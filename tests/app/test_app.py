@@ -1690,3 +1690,14 @@ def test_the_hint_by_the_photo_says_whether_the_tiles_are_read_or_corrected(
     assert any(t.startswith("Not a valid win as corrected") for t in texts(app, "markdown"))
     edit_tiles(app, {"edited_rows": {"10": {"tile": "2m"}}, "added_rows": [], "deleted_rows": []})
     assert "**2 tai** — see Result below" in texts(app, "markdown"), texts(app, "markdown")
+
+
+def test_a_new_hand_names_the_last_hand_s_winning_tile_among_what_it_cleared(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 234s 55p")
+    app.selectbox(key="winning_tile").set_value("4p").run()
+    app.checkbox(key="pay_all").check().run()
+    typed_hand(app, "123m 456p 789s 234s 66p")  # a typo mended: a new hand, its win said afresh
+    no_problem(app)
+    notes = [t for t in texts(app, "info") if t.startswith("New hand: cleared")]
+    assert notes and "winning tile (4p)" in notes[0] and "pay-all" in notes[0], texts(app, "info")
+    assert app.session_state["case_json"].get("winning_tile") is None

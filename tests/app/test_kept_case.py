@@ -143,6 +143,7 @@ def test_undo_my_corrections_after_a_reload_returns_to_the_photo_s_reading(
     install: Callable[[FakeReader | None], None],
 ) -> None:
     at = reloaded(photo_with_a_correction(install, FakeReader()))
+    assert "undo" in [button.key for button in at.button]
     at.button(key="undo").click().run()
     case = at.session_state["case_json"]
     assert not at.exception and case["corrections"] == []
@@ -168,6 +169,8 @@ def test_a_photo_not_kept_or_read_otherwise_now_leaves_the_case_as_saved_and_say
         assert any("The photo could not be shown again" in info.value for info in page.info)
         case = page.session_state["case_json"]
         assert case["photo_tiles"] == first["photo_tiles"] and case["corrections"] == first["corrections"]
+        # no reading here to go back to: no button that would do nothing
+        assert "undo" not in [button.key for button in page.button]
 
 
 def test_a_photo_is_kept_only_while_its_tiles_are_the_hand(

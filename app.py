@@ -12,7 +12,6 @@ import dataclasses
 import importlib
 import json
 import os
-import re
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -40,7 +39,15 @@ from app_ui.case import (
     HandBuild,
     TileRow,
 )
-from app_ui.options import OptionSpec, OptionValueError, format_number_list, option_specs, parse_number_list
+from app_ui.options import (
+    CHOICE_LABELS,
+    OptionSpec,
+    OptionValueError,
+    format_number_list,
+    option_label,
+    option_specs,
+    parse_number_list,
+)
 from app_ui.reading import ReadTimeoutError, read_again, read_tiles, with_reading
 from app_ui.summary import (
     RULE_LABELS,
@@ -72,15 +79,6 @@ NO_WINNING_TILE = "(not set)"
 FROM_DEAL_TILES = frozenset(scoring.tiles.FLOWERS + scoring.tiles.SEASONS + scoring.tiles.ANIMALS)
 NOT_SAID = "(not said)"
 # the options' choices in words (the JSON and the CLI keep the codes)
-CHOICE_LABELS = {
-    "standard": "Standard (2/1 x base)",
-    "shooter_pays": "Shooter pays (4 x base)",
-    "table": "Payout table (below)",
-    "seed": "Seed (discarder 2 x)",
-    "discarder_and_other": "Discarder 2 x, other 1 x",
-}
-
-
 # --------------------------------------------------------------------------- model (shared by sessions)
 
 
@@ -1216,8 +1214,7 @@ def _option_applies(spec: OptionSpec, rules: str) -> bool:
 
 def _option_label(spec: OptionSpec, rules: str) -> str:
     """The option's label in the rule set's unit ("Min fan" under Malaysian rules)."""
-    unit = scoring.get_ruleset(rules).unit_name
-    return re.sub(r"\btai\b", unit, spec.label)
+    return option_label(spec, scoring.get_ruleset(rules).unit_name)
 
 
 def _option_widget(spec: OptionSpec, key: str, label: str, disabled: bool = False) -> Any:
@@ -1331,7 +1328,7 @@ def score_case(
     try:
         return data, scoring.score_json(data), None
     except scoring.OptionError as exc:
-        return data, None, f"Check the rules in the sidebar: {with_option_labels(str(exc))}"
+        return data, None, f"Check the rules in the sidebar: {with_option_labels(str(exc), rules)}"
     except scoring.MalformedHandError as exc:
         return data, None, f"This is not a hand that can be scored: {exc}"
     except Exception as exc:  # the page must never show a traceback
@@ -1361,7 +1358,7 @@ def result_ui(
     if result is None:
         return
     for warning in result.get("warnings") or []:
-        st.info(with_option_labels(str(warning)))
+        st.info(with_option_labels(str(warning), str(data.get("rules", "singapore"))))
     unit = str(result.get("unit") or "tai")
     if result.get("valid"):
         capped = result.get("raw_tai") != result.get("tai")

@@ -8,6 +8,7 @@ field's `metadata["choices"]` or its `Literal[...]` annotation.
 from __future__ import annotations
 
 import dataclasses
+import re
 import typing
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +27,21 @@ class OptionSpec:
     @property
     def label(self) -> str:
         return self.name.replace("_", " ").capitalize()
+
+
+# the sidebar's words for the choices of the options that offer some
+CHOICE_LABELS = {
+    "standard": "Standard (2/1 x base)",
+    "shooter_pays": "Shooter pays (4 x base)",
+    "table": "Payout table (below)",
+    "seed": "Seed (discarder 2 x)",
+    "discarder_and_other": "Discarder 2 x, other 1 x",
+}
+
+
+def option_label(spec: OptionSpec, unit_name: str = "tai") -> str:
+    """The option's label in a rule set's unit (`unit_name`: "Min fan" under Malaysian rules)."""
+    return re.sub(r"\btai\b", unit_name, spec.label)
 
 
 def _hints(options_cls: type) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import scoring
 from app_ui.case import RENUMBERED
-from app_ui.options import option_specs
+from app_ui.options import CHOICE_LABELS, option_label, option_specs
 from scoring.payout import format_amount
 from scoring.tiles import sorted_tiles
 from scoring.view import SEAT_NUMBER
@@ -51,10 +51,12 @@ def circumstance_label(key: str, rules: str | None = None) -> str:
     return CIRCUMSTANCE_LABELS.get(key, key.replace("_", " "))
 
 
-def with_option_labels(message: str) -> str:
-    """An option error in the sidebar's words ("Min tai", not min_tai), longest names first."""
+def with_option_labels(message: str, rules: str = "singapore") -> str:
+    """An option error in the sidebar's words under the `rules` ("Min fan", not min_tai, under Malaysian
+    rules), longest names first."""
+    unit_name = scoring.get_ruleset(rules).unit_name
     for spec in sorted(option_specs(scoring.Options, scoring.Options()), key=lambda s: -len(s.name)):
-        message = re.sub(rf"\b(option )?{spec.name}\b", f"“{spec.label}”", message)
+        message = re.sub(rf"\b(option )?{spec.name}\b", f"“{option_label(spec, unit_name)}”", message)
     return message
 
 
@@ -113,7 +115,8 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
             f" — {pattern.get('reason', '')}"
         )
     # what the scoring assumed or left out ("last tile not scored: ..."), as the page shows it
-    lines.extend(f"Note: {with_option_labels(str(w))}" for w in result.get("warnings") or [])
+    rules_name = str(data.get("rules") or "singapore")
+    lines.extend(f"Note: {with_option_labels(str(w), rules_name)}" for w in result.get("warnings") or [])
     payout = result.get("payout") or {}
     if result.get("valid"):
         for player in payout.get("players") or []:
@@ -155,7 +158,8 @@ def invalid_message(result: dict[str, Any]) -> str:
         # a tile the rule set's set does not hold: bad input to correct, not a hand that lost
         tiles = "tiles" if " are not in " in why else "tile"
         where = "the rule set or that option" if "option" in why else "the rule set"
-        return f"{with_option_labels(why)}: correct the {tiles}, or change {where} in the sidebar."
+        said = with_option_labels(why, str(result.get("rules") or "singapore"))
+        return f"{said}: correct the {tiles}, or change {where} in the sidebar."
     if result.get("reason") == "impossible_context":
         # the hand may well win: it is what was said of the win that cannot be
         return f"How it was won does not fit: {why}. Change it under *How was it won?*"
@@ -250,16 +254,18 @@ def house_rules(rules: str, options: dict[str, Any]) -> list[str]:
     """The rule set's options set otherwise than its defaults, in the sidebar's words ("Pure green
     off"), but for those the rules line names anyway: what a table reading the score must know."""
     out: list[str] = []
+    unit_name = scoring.get_ruleset(rules).unit_name
     for spec in option_specs(scoring.Options, scoring.default_options(rules)):
         if spec.name in _RULES_LINE_OPTIONS or (spec.rules and rules not in spec.rules):
             continue
         value = options.get(spec.name, spec.default)
         if value is None or value == spec.default:
             continue
+        label = option_label(spec, unit_name)
         if spec.kind == "bool":
-            out.append(f"{spec.label} {'on' if value else 'off'}")
+            out.append(f"{label} {'on' if value else 'off'}")
         else:
-            out.append(f"{spec.label}: {str(value).replace('_', ' ')}")
+            out.append(f"{label}: {CHOICE_LABELS.get(str(value), str(value).replace('_', ' '))}")
     return out
 
 

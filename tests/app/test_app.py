@@ -1701,3 +1701,20 @@ def test_a_new_hand_names_the_last_hand_s_winning_tile_among_what_it_cleared(app
     notes = [t for t in texts(app, "info") if t.startswith("New hand: cleared")]
     assert notes and "winning tile (4p)" in notes[0] and "pay-all" in notes[0], texts(app, "info")
     assert app.session_state["case_json"].get("winning_tile") is None
+
+
+def test_option_errors_and_house_rules_are_in_the_sidebar_s_words_under_each_rule_set(app: AppTest) -> None:
+    app.selectbox(key="rules").set_value("malaysian").run()
+    typed_hand(app, "123p 456p 789p EEE 22p")
+    app.number_input(key="opt_malaysian_min_tai").set_value(9).run()
+    app.number_input(key="opt_malaysian_max_tai").set_value(6).run()
+    errors = texts(app, "error")
+    assert any("“Min fan” 9 is above “Max fan” 6" in t for t in errors), errors
+    assert not any("tai" in t for t in errors), errors
+    app.number_input(key="opt_malaysian_min_tai").set_value(5).run()
+    app.number_input(key="opt_malaysian_max_tai").set_value(10).run()
+    app.selectbox(key="opt_malaysian_malaysian_payment").set_value("discarder_and_other").run()
+    no_problem(app)
+    said = "house rules: Malaysian payment: Discarder 2 x, other 1 x"
+    assert any(said in t for t in captions(app)), captions(app)
+    assert "House rules: Malaysian payment: Discarder 2 x, other 1 x" in summary(app), summary(app)

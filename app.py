@@ -55,6 +55,7 @@ from app_ui.summary import (
     amount_text,
     circumstance_label,
     corrections_line,
+    house_rules,
     idle_bonus_note,
     instant_line,
     invalid_message,
@@ -749,6 +750,9 @@ def open_case_ui() -> None:
             st.rerun()
     if st.session_state.get("case_error"):
         st.error(plain(st.session_state["case_error"]))
+    note = st.session_state.pop("case_note", None)
+    if note:
+        st.info(plain(note))
 
 
 def apply_opened_case() -> None:
@@ -758,15 +762,21 @@ def apply_opened_case() -> None:
     if opened is None:
         return
     state = st.session_state
+    rules_before = chosen_rules()
     state["rules"] = opened.rules
     store = state["option_store"].setdefault(opened.rules, {})
     # a file naming no options keeps the sidebar's house rules for its rule set
     defaults = scoring.default_options(opened.rules)
-    for spec in option_specs(scoring.Options, defaults) if opened.options_said else []:
+    specs = option_specs(scoring.Options, defaults)
+    options_before = {spec.name: store.get(spec.name, spec.default) for spec in specs}
+    for spec in specs if opened.options_said else []:
         # the store keeps the option's value (a hidden option is sent as stored), the widget its form
         value = opened.options.get(spec.name, spec.default)
         store[spec.name] = value
         state[f"opt_{opened.rules}_{spec.name}"] = _widget_value(spec, value)
+    if not opened.base.restored:  # a reloaded page says so in a note of its own
+        options_now = {spec.name: store.get(spec.name, spec.default) for spec in specs}
+        state["case_note"] = opened_case_note(opened, rules_before, options_before != options_now)
     won = opened.context
     state["context_rules"] = opened.rules
     state["seat_wind"], state["prevailing_wind"] = won.seat_wind, won.prevailing_wind
@@ -790,6 +800,20 @@ def apply_opened_case() -> None:
     state["photo_error"] = None
     if opened.notes:
         state["context_note"] = " ".join(filter(None, [state.get("context_note"), *opened.notes]))
+
+
+def opened_case_note(opened: case_mod.OpenedCase, rules_before: str, options_changed: bool) -> str | None:
+    """What opening a case changed in the sidebar, where it changed anything: the rule set, and the
+    house rules the case was scored under."""
+    changed = []
+    if opened.rules != rules_before:
+        changed.append(f"rule set now {RULE_LABELS.get(opened.rules, opened.rules)}")
+    if options_changed:
+        house = house_rules(opened.rules, dict(opened.options))
+        changed.append(f"house rules as the case says: {', '.join(house) if house else 'none'}")
+    if not changed:
+        return None
+    return f"Opened {opened.base.name}: {'; '.join(changed)} (see the sidebar)."
 
 
 def input_ui() -> None:

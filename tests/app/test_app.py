@@ -1718,3 +1718,22 @@ def test_option_errors_and_house_rules_are_in_the_sidebar_s_words_under_each_rul
     said = "house rules: Malaysian payment: Discarder 2 x, other 1 x"
     assert any(said in t for t in captions(app)), captions(app)
     assert "House rules: Malaysian payment: Discarder 2 x, other 1 x" in summary(app), summary(app)
+
+
+def test_opening_a_case_says_what_it_changed_in_the_sidebar(app: AppTest) -> None:
+    case = {
+        "concealed": "123p 456p 789p EEE 22p",
+        "rules": "malaysian",
+        "options": {"malaysian_payment": "discarder_and_other"},
+    }
+    app.file_uploader(key="case_upload").upload("my.json", json.dumps(case).encode(), "application/json")
+    app.run()
+    no_problem(app)
+    assert app.session_state["rules"] == "malaysian"
+    said = "Opened my.json: rule set now Malaysian (3 players); house rules as the case says: Malaysian payment:"
+    assert any(t.startswith(said) for t in texts(app, "info")), texts(app, "info")
+    # the same rule set and house rules again: nothing changed, nothing to say
+    app.file_uploader(key="case_upload").upload("again.json", json.dumps(case).encode(), "application/json")
+    app.run()
+    assert app.session_state["base"].name == "again.json"
+    assert not any(t.startswith("Opened again.json") for t in texts(app, "info")), texts(app, "info")

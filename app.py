@@ -1464,14 +1464,25 @@ def restore_kept_case() -> None:
     if "kept_case" in state:
         return
     state["kept_case"] = None  # this session keeps its case under a name of its own, given when needed
+    if kept_case.QUERY_KEY not in st.query_params:
+        return
     name = st.query_params.get(kept_case.QUERY_KEY)
     data = kept_case.load(name) if kept_case.is_name(name) else None
-    if data is None:
-        return
     try:
-        opened = case_mod.open_case("the case before the page reloaded", data, chosen_rules())
+        opened = (
+            None
+            if data is None
+            else case_mod.open_case("the case before the page reloaded", data, chosen_rules())
+        )
     except case_mod.CaseFileError:
-        return  # a file from an older app that no longer opens: the page starts afresh
+        opened = None  # a file from an older app that no longer opens
+    if opened is None:
+        del st.query_params[kept_case.QUERY_KEY]  # nor may a reload of this page look for it again
+        state["restored_note"] = (
+            "The case this page's address named is no longer kept (a case is kept for a day after its "
+            "last change): the page starts afresh."
+        )
+        return
     photo = kept_case.load(str(name), kept_case.PHOTO)
     back = None if photo is None else _photo_back(photo, opened)
     if photo is not None and back is not None:

@@ -758,7 +758,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     the hand as scored, in its groups, with the rules, options and how it was won."""
     import scoring  # the app's dependency; imported here so the case model stays importable on its own
     from scoring.api import hand_of, unused_beside, unused_beside_warning
-    from scoring.errors import json_object
+    from scoring.errors import json_kind, json_object
     from scoring.options import options_from_mapping
 
     if len(data) > MAX_CASE_BYTES:
@@ -784,7 +784,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         ruleset = scoring.get_ruleset(rules)
         overrides = case.get("options") or {}
         if not isinstance(overrides, Mapping):
-            raise scoring.OptionError(f"options must be an object, got {type(overrides).__name__}")
+            raise scoring.OptionError(f"options must be an object, not {json_kind(overrides)}")
         options = options_from_mapping(scoring.default_options(rules), overrides)
     except scoring.MalformedHandError as error:
         raise CaseFileError(f"{name}: {error}") from None

@@ -6,7 +6,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from scoring.engine import score
-from scoring.errors import MalformedHandError, MeldError
+from scoring.errors import MalformedHandError, MeldError, json_kind
 from scoring.hand import INPUT_FIELDS, hand_from_json
 from scoring.options import default_options, options_from_mapping
 from scoring.rulesets import get_ruleset
@@ -66,7 +66,7 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
     Raises `MalformedHandError` (a `ValueError`) with a one-line message for input that cannot be a hand.
     """
     if not isinstance(data, Mapping):
-        raise MalformedHandError(f"the hand must be a JSON object, not {type(data).__name__}")
+        raise MalformedHandError(f"the hand must be a JSON object, not {json_kind(data)}")
     rules_name = data.get("rules") or "singapore"
     ruleset = get_ruleset(rules_name if isinstance(rules_name, str) else repr(rules_name))
     options_data = {} if data.get("options") is None else data["options"]

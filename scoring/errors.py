@@ -33,6 +33,24 @@ class RulesetError(MalformedHandError):
     """An unknown rule set name."""
 
 
+# a value's kind in JSON's words: what a user wrote in a file, not Python's names for it
+_JSON_KINDS: dict[type, str] = {
+    type(None): "null",
+    str: "text",
+    list: "a list",
+    tuple: "a list",
+    dict: "an object",
+    bool: "true or false",
+    int: "a number",
+    float: "a number",
+}
+
+
+def json_kind(value: object) -> str:
+    """What `value` is, as JSON names it ("a list", "text", "null"); Python's name for anything else."""
+    return _JSON_KINDS.get(type(value), type(value).__name__)
+
+
 def json_object(text: str, name: str, what: str) -> dict[str, Any]:
     """`text` (from file `name`) read as a JSON object, or MalformedHandError in one line; `what` it must
     be ("a hand", "a case") names what a too deeply nested file cannot be."""
@@ -50,5 +68,5 @@ def json_object(text: str, name: str, what: str) -> dict[str, Any]:
     except RecursionError:
         raise MalformedHandError(f"{name} is nested too deeply to be {what}") from None
     if not isinstance(data, dict):
-        raise MalformedHandError(f"{name} must hold a JSON object, not {type(data).__name__}")
+        raise MalformedHandError(f"{name} must hold a JSON object, not {json_kind(data)}")
     return data

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.errors import MalformedHandError, MeldError
+from scoring.errors import MalformedHandError, MeldError, json_kind
 from scoring.tiles import (
     BACK,
     BONUS,
@@ -321,30 +321,19 @@ def check_held_from_deal(from_deal: Iterable[Tile], bonus: Sequence[Tile]) -> No
         )
 
 
-# what a JSON value that should have been an object is, in JSON's words
-_JSON_KINDS: dict[type, str] = {
-    type(None): "null",
-    str: "text",
-    list: "a list",
-    bool: "true or false",
-    int: "a number",
-    float: "a number",
-}
-
-
 def hand_from_json(data: Mapping[str, Any]) -> tuple[Hand, Context]:
     """Read the hand and context of the scoring JSON input; `MalformedHandError` if it cannot be a hand."""
     if "concealed" not in data and "hand" in data:  # a photo's reading whose hand is not there
         raise MalformedHandError(
             "hand must be an object holding the tiles (as python -m vision --json writes it), not "
-            + _JSON_KINDS.get(type(data["hand"]), type(data["hand"]).__name__)
+            + json_kind(data["hand"])
         )
     if "concealed" not in data:
         raise MalformedHandError("the hand has no 'concealed' field (e.g. \"123m 456p 789s CCC 55p\")")
     concealed = tiles_from_field(data["concealed"], "concealed")
     melds_data = _field(data, "melds", [])
     if not isinstance(melds_data, list | tuple):
-        raise MalformedHandError(f"melds must be a list, got {type(melds_data).__name__}")
+        raise MalformedHandError(f"melds must be a list, not {json_kind(melds_data)}")
     melds = tuple(meld_from_json(item, index) for index, item in enumerate(melds_data))
     bonus = tiles_from_field(_field(data, "bonus", []), "bonus")
     from_deal = tiles_from_field(_field(data, "bonus_from_deal", []), "bonus_from_deal")

@@ -230,7 +230,7 @@ def _check_together(options: Options) -> None:
     if options.min_tai > options.max_tai:
         raise OptionError(f"min_tai {options.min_tai} is above max_tai {options.max_tai}")
     if not math.isfinite(options.unit) or options.unit <= 0:
-        raise OptionError(f"unit must be positive, got {options.unit}")
+        raise OptionError(f"unit must be positive, got {options.unit:g}")
     if options.points_per_fan <= 0:
         raise OptionError(f"points_per_fan must be positive, got {options.points_per_fan}")
     if options.max_tai > 64:

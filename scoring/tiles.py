@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from scoring.errors import HandStringError, UnknownTileError
+from scoring.errors import HandStringError, UnknownTileError, json_kind
 
 Tile = str
 
@@ -124,7 +124,7 @@ def parse_hand_string(text: str) -> list[Tile]:
     Raises `HandStringError` / `UnknownTileError` (both `MalformedHandError`) naming the bad group.
     """
     if not isinstance(text, str):
-        raise HandStringError(f"a hand string must be text, not {type(text).__name__}")
+        raise HandStringError(f"a hand string must be text, not {json_kind(text)}")
     tiles: list[Tile] = []
     for group in text.replace(",", " ").split():
         position = 0
@@ -171,6 +171,4 @@ def tiles_from_field(value: object, field: str) -> list[Tile]:
             # A list item may itself be a small group such as "123m".
             tiles.extend([check_code(item)] if item in ALL_CODES else parse_hand_string(item))
         return tiles
-    raise HandStringError(
-        f"{field} must be a hand string or a list of tile codes, not {type(value).__name__}"
-    )
+    raise HandStringError(f"{field} must be a hand string or a list of tile codes, not {json_kind(value)}")

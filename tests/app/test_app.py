@@ -1266,7 +1266,7 @@ def test_a_case_s_winning_tile_in_a_kong_is_set_aside_and_said_so(app: AppTest) 
         pytest.param(
             b'{"concealed": "123m', "is not valid JSON: Unterminated string starting at line 1", id="json"
         ),
-        pytest.param(b"[1, 2]", "must hold a JSON object", id="array"),
+        pytest.param(b"[1, 2]", "must hold a JSON object, not a list", id="array"),
         pytest.param(b'{"concealed": "123q"}', "123q", id="tile"),
         pytest.param(b'{"concealed": "123m", "options": {"max_tai": -1}}', "max_tai", id="option"),
         pytest.param(
@@ -1511,7 +1511,9 @@ def test_the_rules_line_shows_the_unit_as_typed_beside_its_error(app: AppTest) -
     no_problem(app)
     line = [t for t in captions(app) + texts(app, "markdown") if t.startswith("Rules: ")]
     assert line and "unit 0" in line[0] and "unit 1" not in line[0], line
-    assert any("“Unit” must be positive" in t for t in texts(app, "error")), texts(app, "error")
+    assert any("“Unit” must be positive, got 0" in t and "0.0" not in t for t in texts(app, "error")), texts(
+        app, "error"
+    )
 
 
 def test_the_photo_says_its_score_and_the_result_says_its_rules(app: AppTest, install: Install) -> None:
@@ -1730,7 +1732,9 @@ def test_opening_a_case_says_what_it_changed_in_the_sidebar(app: AppTest) -> Non
     app.run()
     no_problem(app)
     assert app.session_state["rules"] == "malaysian"
-    said = "Opened my.json: rule set now Malaysian (3 players); house rules as the case says: Malaysian payment:"
+    said = (
+        "Opened my.json: rule set now Malaysian (3 players); house rules as the case says: Malaysian payment:"
+    )
     assert any(t.startswith(said) for t in texts(app, "info")), texts(app, "info")
     # the same rule set and house rules again: nothing changed, nothing to say
     app.file_uploader(key="case_upload").upload("again.json", json.dumps(case).encode(), "application/json")

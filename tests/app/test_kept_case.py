@@ -55,6 +55,8 @@ def test_an_address_naming_no_kept_case_starts_afresh(_own_case_folder: Path) ->
         at.query_params[kept_case.QUERY_KEY] = value
         at.run()
         assert not at.exception and "case_json" not in at.session_state
+        assert any("no longer kept" in info.value for info in at.info), value
+        assert kept_case.QUERY_KEY not in at.query_params
 
 
 def test_a_hand_cleared_is_not_brought_back(_own_case_folder: Path) -> None:

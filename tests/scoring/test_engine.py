@@ -244,7 +244,9 @@ def test_a_kong_typed_among_the_concealed_tiles_is_named_as_the_reason_of_the_co
     assert (
         "four 1p among the concealed tiles: a kong, concealed or not, is given as a meld" in result["message"]
     )
-    short = score_json({"concealed": "1111p 55p", "melds": [{"tiles": "CCC"}]})  # 4 + 2 + 3 = 9: not a kong's doing
+    short = score_json(
+        {"concealed": "1111p 55p", "melds": [{"tiles": "CCC"}]}
+    )  # 4 + 2 + 3 = 9: not a kong's doing
     assert "9 tiles" in short["message"] and "four 1p" not in short["message"]
 
 
@@ -256,6 +258,11 @@ def test_a_kong_typed_among_the_concealed_tiles_is_named_as_the_reason_of_the_co
             "hand must be an object holding the tiles (as python -m vision --json writes it), not null",
         ),
         ({"hand": "123m"}, "not text"),
+        ({"concealed": 123}, "concealed must be a hand string or a list of tile codes, not a number"),
+        (
+            {"concealed": "123m 456p 789s CCC 55p", "melds": {"kind": "pong"}},
+            "melds must be a list, not an object",
+        ),
         (
             {
                 "concealed": "123m 456p 789s 55p",

@@ -1579,6 +1579,8 @@ def keep_case(offered: bytes | None, base: Base) -> None:
     if offered is None:
         if name:
             kept_case.forget(name)
+        if kept_case.QUERY_KEY in st.query_params:  # a reload of an empty page looks for no case
+            del st.query_params[kept_case.QUERY_KEY]
         return
     name = kept_name()
     kept_case.save(name, offered)

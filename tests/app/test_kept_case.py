@@ -72,6 +72,10 @@ def test_a_hand_cleared_is_not_brought_back(_own_case_folder: Path) -> None:
     }
     at.run()
     assert not (_own_case_folder / f"{name}.json").exists()
+    # nor does the address name it: a reload of the empty page is no case lost
+    assert kept_case.QUERY_KEY not in at.query_params
+    again = reloaded(at)
+    assert not again.exception and not any("no longer kept" in info.value for info in again.info)
 
 
 def test_kept_cases_are_whole_named_by_us_and_pruned_after_a_day(_own_case_folder: Path) -> None:

@@ -810,7 +810,7 @@ def opened_case_note(opened: case_mod.OpenedCase, rules_before: str, options_cha
         changed.append(f"rule set now {RULE_LABELS.get(opened.rules, opened.rules)}")
     if options_changed:
         house = house_rules(opened.rules, dict(opened.options))
-        changed.append(f"house rules as the case says: {', '.join(house) if house else 'none'}")
+        changed.append(f"house rules as the case says: {', '.join(house) if house else 'the defaults'}")
     if not changed:
         return None
     return f"Opened {opened.base.name}: {'; '.join(changed)} (see the sidebar)."
@@ -1481,16 +1481,20 @@ def restore_kept_case() -> None:
         state["restored_note"] = (
             "The case this page's address named is no longer kept (a case is kept for a day after its "
             "last change): the page starts afresh."
+            if kept_case.is_name(name)
+            else "This page's address names no case (?case= takes a name the app gives): the page starts "
+            "afresh."
         )
         return
     photo = kept_case.load(str(name), kept_case.PHOTO)
     back = None if photo is None else _photo_back(photo, opened)
     if photo is not None and back is not None:
-        kept_case.save(kept_name(), photo, kept_case.PHOTO)  # this page's own copy, as its case is
+        kept_case.share_photo(str(name), kept_name(), photo)  # this page's own copy, as its case is
         base, state["display_to_restore"] = back
         state["case_to_open"] = dataclasses.replace(opened, base=base)
+        corrected = " your corrections," if base.earlier else ""
         state["restored_note"] = (
-            "The page was reloaded: the photo, its tiles, your corrections and how it was won are back."
+            f"The page was reloaded: the photo, its tiles,{corrected} and how it was won are back."
         )
         return
     source = (opened.base.history or {}).get("source")
@@ -1502,15 +1506,13 @@ def restore_kept_case() -> None:
     while isinstance(source, dict) and len(kinds) < 100:  # a case opened from a file names where it came from
         kinds.append(source.get("kind"))
         source = source.get("opened_from")
-    state["restored_note"] = (
-        "The page was reloaded: the hand, its corrections and how it was won are back."
-        + (
-            " The photo could not be shown again (it was not kept, or reads otherwise now): a photo"
-            " uploaded now is read afresh, and the page asks first where that would replace"
-            " corrections (download the case to keep them)."
-            if "photo" in kinds
-            else ""
-        )
+    corrected = " its corrections," if (opened.base.history or {}).get("corrections") else ""
+    state["restored_note"] = f"The page was reloaded: the hand,{corrected} and how it was won are back." + (
+        " The photo could not be shown again (it was not kept, or reads otherwise now): a photo"
+        " uploaded now is read afresh, and the page asks first where that would replace"
+        " corrections (download the case to keep them)."
+        if kinds[:1] == ["photo"]  # the page showed a photo (not a case opened from one's reading)
+        else ""
     )
 
 
@@ -1550,7 +1552,7 @@ def _photo_back(data: bytes, opened: case_mod.OpenedCase) -> tuple[Base, tuple[n
     if corrections:  # folded into the table, as a way taken folds them: undone together, back to the reading
         fresh = dataclasses.replace(
             fresh,
-            rows=opened.base.rows,
+            rows=tuple(case_mod.with_reading_of(opened.base.rows, fresh.rows)),
             meld_concealed=opened.base.meld_concealed,
             as_read=case_mod.AsRead(fresh.rows, fresh.meld_concealed),
             earlier=corrections,
@@ -1577,8 +1579,10 @@ def keep_case(offered: bytes | None, base: Base) -> None:
     hand (None: no hand); a photo stays kept while its tiles are the hand (`read_photo` keeps it)."""
     name = st.session_state.get("kept_case")
     if offered is None:
-        if name:
-            kept_case.forget(name)
+        if name:  # a photo's hand emptied may come back (undo): its photo stays while it is on screen
+            kept_case.forget(
+                name, (kept_case.CASE,) if base.source == "photo" else (kept_case.CASE, kept_case.PHOTO)
+            )
         if kept_case.QUERY_KEY in st.query_params:  # a reload of an empty page looks for no case
             del st.query_params[kept_case.QUERY_KEY]
         return

@@ -531,6 +531,22 @@ def codes_and_groups(items: object) -> list[tuple[object, object]]:
     return [(item.get("code"), item.get("group")) for item in records if isinstance(item, Mapping)]
 
 
+def with_reading_of(rows: Sequence[TileRow], read: Sequence[TileRow]) -> list[TileRow]:
+    """Saved table `rows` (confidences rounded, no runner-up) with each uncorrected tile's confidence,
+    box and runner-up as the photo's reading `read` gives them: the same tile is the one at the same
+    box (as saved, to 0.1 px) read as the same code. A corrected tile keeps none, as the user checked it."""
+    by_box = {tuple(round(float(v), 1) for v in row.box): row for row in read if row.box is not None}
+    out = []
+    for row in rows:
+        same = None if row.box is None else by_box.get(tuple(row.box))
+        if same is not None and same.code == row.code:
+            row = dataclasses.replace(
+                row, confidence=same.confidence, box=same.box, alternative=same.alternative
+            )
+        out.append(row)
+    return out
+
+
 def case_json(
     scoring_in: Mapping[str, Any],
     base: Base,

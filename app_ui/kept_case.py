@@ -60,6 +60,17 @@ def save(name: str, data: bytes, kind: str = CASE) -> None:
         return
 
 
+def share_photo(name: str, new_name: str, data: bytes) -> None:
+    """Keep the photo kept under `name` (`data`) under `new_name` too, as one file where the folder
+    allows (a reloaded page keeps its own copy of its case, and a photo may be 25 MB)."""
+    try:
+        target = _path(new_name, PHOTO)
+        target.unlink(missing_ok=True)
+        os.link(_path(name, PHOTO), target)
+    except OSError:
+        save(new_name, data, PHOTO)
+
+
 def load(name: str, kind: str = CASE) -> bytes | None:
     """The case (or photo) kept under `name`, or None (never kept, removed, or not a name we give)."""
     if not is_name(name):

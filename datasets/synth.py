@@ -3,8 +3,9 @@
     python -m datasets.synth --out data/synth --n 20000 --seed 1 [--styles procedural,font_kai] [--size 1280]
 
 Writes OUT/images/NAME.jpg, OUT/labels/NAME.txt, OUT/meta/NAME.json, OUT/data.yaml (see
-ARCHITECTURE.md). Scene k of a run is `render_scene(scene_seed(seed, k), style)`, so any image can
-be re-rendered alone from its meta JSON (`seed` and `style`).
+ARCHITECTURE.md). Scene k of a run is `render_scene(scene_seed(seed, k), styles=the run's styles)`, so
+any image can be re-rendered alone from its meta JSON (`rerender_scene`: its `seed`, and `style_pool`
+where the style was drawn from several).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -134,15 +135,18 @@ def _angle(quad: np.ndarray) -> float:
     return float((a + 180.0) % 360.0 - 180.0)
 
 
-def _resolve_style(style: str | None, rng: np.random.Generator, choices: Sequence[str] | None) -> str:
+def _resolve_style(
+    style: str | None, rng: np.random.Generator, choices: Sequence[str] | None
+) -> tuple[str, list[str] | None]:
+    """The scene's style, and the pool it was drawn from (None where `style` was given: no draw)."""
     if style is not None:
         if style not in STYLES:
             raise SynthError(f"unknown style {style!r}; known styles: {', '.join(STYLES)}")
-        return style
+        return style, None
     pool = list(choices) if choices else list_styles()
     if not pool:
         raise SynthError("no art style is installed; run `bash datasets/install_art.sh`")
-    return str(pool[int(rng.integers(len(pool)))])
+    return str(pool[int(rng.integers(len(pool)))]), pool
 
 
 def _frame_size(rng: np.random.Generator, size: int) -> tuple[int, int]:
@@ -227,7 +231,7 @@ def render_scene(
     if surface is not None and surface not in SURFACES:
         raise SynthError(f"unknown surface {surface!r}; known: {', '.join(SURFACES)}")
     rng = np.random.default_rng(seed)
-    style = _resolve_style(style, rng, styles)
+    style, pool = _resolve_style(style, rng, styles)
     spec = STYLES[style]
     # drawn only for style families, so single-set styles keep their scenes seed for seed
     variant = int(rng.integers(spec.variants)) if spec.variants > 1 else 0
@@ -281,7 +285,24 @@ def render_scene(
         meta["focus"] = focus
     if surface is not None:
         meta["surface"] = surface
+    if pool is not None:
+        # the draw of the style moves the seed's stream: the pool it was drawn from is part of the scene
+        meta["style_pool"] = pool
     return photo, meta
+
+
+def rerender_scene(meta: Mapping[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
+    """A scene rendered again from its meta JSON alone: its seed, style (or the pool it was drawn from),
+    size, focus and surface. The art installed must be the same."""
+    pool = meta.get("style_pool")
+    return render_scene(
+        int(meta["seed"]),
+        None if pool else str(meta["style"]),
+        max(int(meta["width"]), int(meta["height"])),
+        styles=pool,
+        focus=str(meta.get("focus", "hands")),
+        surface=meta.get("surface"),
+    )
 
 
 def _tile_size_px(geoms: Sequence[Any]) -> float:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import yaml
 
-from datasets.synth import main, render_scene, scene_seed
+from datasets.synth import list_styles, main, render_scene, rerender_scene, scene_seed
 from vision.classes import CLASS_INDEX, CLASSES
 
 
@@ -60,6 +60,19 @@ def test_meta_re_renders_the_same_scene(out: Path) -> None:
     assert meta["image"] == "images/000002.jpg"
     _, again = render_scene(meta["seed"], meta["style"], size=480)
     assert again["tiles"] == meta["tiles"]
+    assert rerender_scene(meta)[1] == {**meta, "image": ""}  # the run writes where the image lies
+
+
+def test_a_scene_drawn_from_several_styles_re_renders_from_its_meta_alone(tmp_path: Path) -> None:
+    # the style's draw moves the seed's stream: naming the style alone gave another scene
+    others = [style for style in list_styles() if style != "procedural"]
+    if not others:
+        pytest.skip("one style installed: nothing to draw from")
+    pool = ["procedural", others[0]]
+    photo, meta = render_scene(scene_seed(7, 0), None, 320, styles=pool)
+    assert meta["style_pool"] == pool
+    again_photo, again = rerender_scene(json.loads(json.dumps(meta)))
+    assert again == meta and np.array_equal(again_photo, photo)
 
 
 @pytest.mark.parametrize(

@@ -224,7 +224,8 @@ def draw_props(img: np.ndarray, rng: np.random.Generator, tile_px: float) -> lis
         if box is None:
             continue
         # a soft shadow beside it, then the prop, a little out of focus at most
-        offset = int(tile_px * 0.05)
+        # (tiles many times the frame at the smallest sizes: the shadow then falls off it)
+        offset = min(int(tile_px * 0.05), h - 1, w - 1)
         moved = np.zeros_like(mask)
         moved[offset:, offset:] = mask[: h - offset, : w - offset]
         shadow = cv2.GaussianBlur(moved, (0, 0), max(1.0, tile_px * 0.05))

@@ -454,6 +454,20 @@ def _pixel_list(text: str) -> list[int]:
     return sides
 
 
+def _input_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the sets or files named, or None: a folder mistyped would otherwise bench
+    no photo and print F1 0.000 with exit 0."""
+    if args.limit is not None and args.limit < 1:
+        return f"--limit must be at least 1, got {args.limit}"
+    if args.synthetic is not None and not any((args.synthetic / "meta").glob("*.json")):
+        return f"no scenes in {args.synthetic} (a python -m datasets.synth folder holds meta/*.json)"
+    if args.real is not None and not (args.real / "labels.json").is_file():
+        return f"no labels.json in {args.real}"
+    if args.json is not None and not args.json.parent.is_dir():
+        return f"cannot write {args.json}: no folder {args.json.parent}"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__.splitlines()[0])
     p.add_argument("--synthetic", type=Path, metavar="DIR", help="datasets.synth output folder")
@@ -567,6 +581,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.synthetic is None and args.real is None:
         p.error("give --synthetic DIR and/or --real DIR")
+    problem = _input_problem(args)
+    if problem is not None:  # said before the models load and the sets are read, not after
+        print(f"python -m vision.bench: {problem}", file=sys.stderr)
+        return 2
     try:
         reader = TileReader.load(args.models, grid=args.grid)
         reader = dataclasses.replace(

@@ -262,6 +262,7 @@ def test_bench_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bench_missing_models(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "labels.json").write_text("[]")
     assert main(["--real", str(tmp_path), "--models", str(tmp_path / "none")]) == 2
     assert capsys.readouterr().err.startswith("python -m vision.bench: model files not found")
 
@@ -606,3 +607,24 @@ def test_a_turn_that_is_no_quarter_is_refused() -> None:
 
     with pytest.raises(ValueError, match="turn must be one of 0, 90, 180, 270"):
         Options(turn=45)
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--synthetic", "{tmp}/typo"], "no scenes in"),
+        (["--real", "{tmp}"], "no labels.json in"),
+        (["--real", "{tmp}/real", "--limit", "0"], "--limit must be at least 1, got 0"),
+        (["--real", "{tmp}/real", "--json", "{tmp}/no/out.json"], "cannot write"),
+    ],
+)
+def test_a_set_or_file_named_wrongly_is_one_line_and_exit_2_before_any_bench(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], said: str
+) -> None:
+    # a mistyped folder benched no photo and printed F1 0.000 with exit 0
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "labels.json").write_text("[]")
+    argv = [arg.replace("{tmp}", str(tmp_path)) for arg in extra] + ["--models", str(tmp_path / "none")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"python -m vision.bench: {said}") and err.count("\n") == 1, err

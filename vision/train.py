@@ -425,6 +425,10 @@ class Run:
         }
 
 
+# where each training stage finds its data under --data (`data` and `merge` write it so)
+TRAINING_DATA = {"detector": "detector/data.yaml", "classifier": "classifier", "pip-detector": "data.yaml"}
+
+
 def train_detector(run: Run, data: Path, fraction: float) -> None:
     model = _cpu_model(run.resume_from or "yolo11n.yaml")
     model.train(
@@ -1024,6 +1028,9 @@ def main(argv: list[str] | None = None) -> None:
             args.crop_size,
         )
     elif args.stage == "merge":
+        missing = [str(source) for source, _, _ in args.sources if not (source / "classifier").is_dir()]
+        if missing:
+            sys.exit(f"merge: no data output (DIR/classifier) in {', '.join(missing)}")
         merge(args.out, args.sources, args.seed)
     elif args.stage == "second-look-data":
         unknown = [code for code in args.also if code not in CLASS_INDEX]
@@ -1073,12 +1080,17 @@ def main(argv: list[str] | None = None) -> None:
         _text_look_tune_stage(args)
     elif args.stage == "rank-look":
         _rank_look_stage(args)
-    elif args.stage == "detector":
-        train_detector(_run(args), args.data, args.fraction)
-    elif args.stage == "classifier":
-        train_classifier(_run(args), args.data, args.crop_cut, args.erasing)
-    elif args.stage == "pip-detector":
-        train_pip_detector(_run(args), args.data)
+    elif args.stage in TRAINING_DATA:
+        # ultralytics fetches a dataset it cannot find by its name from the internet, offline or not
+        wanted = args.data / TRAINING_DATA[args.stage]
+        if not wanted.exists():
+            sys.exit(f"{args.stage}: no training data at {wanted} (python -m vision.train data makes it)")
+        if args.stage == "detector":
+            train_detector(_run(args), args.data, args.fraction)
+        elif args.stage == "classifier":
+            train_classifier(_run(args), args.data, args.crop_cut, args.erasing)
+        else:
+            train_pip_detector(_run(args), args.data)
     else:
         export(
             args.detector,

@@ -50,3 +50,21 @@ def test_merge_samples_images_and_links_every_crop(tmp_path: Path) -> None:
 def test_bad_source_is_refused(text: str) -> None:
     with pytest.raises((argparse.ArgumentTypeError, ValueError)):
         parse_source(text)
+
+
+def test_a_source_that_is_no_data_output_is_refused(tmp_path: Path) -> None:
+    # a mistyped --from merged the other folders alone, and said nothing
+    with pytest.raises(SystemExit) as refused:
+        main(["merge", "--out", str(tmp_path / "m"), "--from", str(tmp_path / "typo")])
+    assert "merge: no data output (DIR/classifier) in" in str(refused.value)
+    assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.parametrize("stage", ["detector", "classifier", "pip-detector"])
+def test_training_without_its_data_stops_before_ultralytics_looks_for_it(tmp_path: Path, stage: str) -> None:
+    # ultralytics would take a missing folder for a dataset's name and download it
+    missing = tmp_path / "nothing"
+    with pytest.raises(SystemExit) as refused:
+        main([stage, "--data", str(missing), "--epochs", "1", "--project", str(tmp_path / "runs")])
+    assert f"{stage}: no training data at {missing}" in str(refused.value)
+    assert not missing.exists()

@@ -533,7 +533,16 @@ def export(
     second_look: Path | None = None,
 ) -> None:
     """Export the checkpoints to ONNX (or take ONNX files as they are) and write the sidecar that the
-    run time reads (keeping the `text_look` and `glyphs` sections of one already in `out`)."""
+    run time reads (keeping the `text_look` and `glyphs` sections of one already in `out`). Every input
+    is checked before anything is written: a half-written `out` (new ONNX files under the old sidecar)
+    would read otherwise than either."""
+    missing = [
+        str(path) for path in (detector, classifier, second_look) if path is not None and not path.is_file()
+    ]
+    if missing:
+        sys.exit(f"export: no such file: {', '.join(missing)}")
+    if not 0.0 < settings.conf < 1.0:
+        sys.exit(f"export: --conf must be between 0 and 1, got {settings.conf:g}")
     out.mkdir(parents=True, exist_ok=True)
     cls_onnx = _onnx_of(classifier, cls_imgsz, dynamic=True)
     names = _class_folders(cls_onnx)[0]

@@ -122,3 +122,22 @@ def test_an_export_keeps_the_text_and_glyph_looks_of_the_sidecar_it_replaces(shi
     (shipped / "models.json").write_text("{not json")
     _export(shipped, shipped, classifier="tile_classifier.onnx")
     assert "text_look" not in json.loads((shipped / "models.json").read_text())
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--second-look", "{tmp}/missing.pt"], "export: no such file: "),
+        (["--conf", "5"], "export: --conf must be between 0 and 1, got 5"),
+    ],
+)
+def test_an_export_checks_every_input_before_it_writes_anything(
+    shipped: Path, tmp_path: Path, extra: list[str], said: str
+) -> None:
+    # the ONNX files were written, then the missing second look stopped it: new files, old sidecar
+    out = tmp_path / "out"
+    argv = ["export", "--detector", str(shipped / "det.onnx"), "--classifier", str(shipped / "cls.onnx")]
+    argv += ["--out", str(out), "--det-imgsz", "64", "--cls-imgsz", "32"]
+    with pytest.raises(SystemExit) as refused:
+        train_main(argv + [arg.replace("{tmp}", str(tmp_path)) for arg in extra])
+    assert str(refused.value).startswith(said) and not out.exists()

@@ -482,9 +482,11 @@ def generate(
 
 
 def parse_styles(text: str | None) -> list[str] | None:
-    if not text:
+    if text is None:
         return None
     names = [s.strip() for s in text.split(",") if s.strip()]
+    if not names:  # `--styles ""` (a variable left empty) is no request for every style
+        raise SynthError("--styles names no style; leave it out for every installed style")
     unknown = [s for s in names if s not in STYLES]
     if unknown:
         raise SynthError(f"unknown style(s) {', '.join(unknown)}; known: {', '.join(STYLES)}")
@@ -522,8 +524,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.out is None:
             raise SynthError("--out DIR is required")
-        if args.n < 0 or args.start < 0:
-            raise SynthError("--n and --start must be >= 0")
+        if args.n < 1 or args.start < 0 or args.seed < 0:
+            raise SynthError("--n must be >= 1, --start and --seed >= 0")
+        if args.val_every < 2:
+            raise SynthError(
+                f"--val-every must be at least 2 (every k-th image to val), got {args.val_every}"
+            )
         if not 160 <= args.size <= 8192:
             raise SynthError(f"--size must be 160..8192 px, got {args.size}")
         styles = parse_styles(args.styles)

@@ -454,6 +454,14 @@ def _pixel_list(text: str) -> list[int]:
     return sides
 
 
+def _summary_json(summary: Summary) -> dict[str, Any]:
+    """A set's summary for `--json`, the unsure marks named as the printed line names them."""
+    out = dict(summary.__dict__)
+    if summary.marks is not None:
+        out["marks"] = dict(zip(("marked", "misread_marked", "misread"), summary.marks, strict=True))
+    return out
+
+
 def _input_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the sets or files named, or None: a folder mistyped would otherwise bench
     no photo and print F1 0.000 with exit 0."""
@@ -648,7 +656,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         detail = format_photos(results)
         if detail:
             print(detail)
-    report: list[dict[str, Any]] = [dict(s.__dict__) for s in summaries]
+    report: list[dict[str, Any]] = [_summary_json(s) for s in summaries]
     if args.stages and args.synthetic is not None:
         stages = bench_stages(reader, args.synthetic, args.limit)
         print(format_stages(stages))

@@ -158,7 +158,9 @@ def dir_metas(meta_dir: Path, limit: int, angles: bool = True) -> Iterable[dict[
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m vision.layout_check", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--scenes", type=int, default=200)
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--size", type=int, default=1280)
@@ -174,6 +176,10 @@ def main(argv: list[str] | None = None) -> int:
         "dropped askew by its box alone)",
     )
     args = parser.parse_args(argv)
+    if args.scenes < 1 or args.first_seed < 0:
+        parser.error(
+            f"--scenes must be at least 1 and --first-seed at least 0, got {args.scenes}, {args.first_seed}"
+        )
     angles = not args.no_angles
     if args.meta_dir is not None:
         meta_dir = args.meta_dir / "meta" if (args.meta_dir / "meta").is_dir() else args.meta_dir

@@ -257,6 +257,7 @@ def test_bench_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     synthetic, real_summary = json.loads(out.read_text())
     assert synthetic["precision"] == 1.0 and synthetic["recall"] == 0.75  # the 9s was not found
     assert synthetic["exact_photos"] == 0 and synthetic["exact_hands"] == 0 and synthetic["hand_photos"] == 1
+    assert set(synthetic["marks"]) == {"marked", "misread_marked", "misread"}  # named as printed
     assert real_summary["photos"] == 2 and real_summary["exact_photos"] == 1 and real_summary["errors"] == 1
     assert real_summary["recall"] == 0.75
 

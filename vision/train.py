@@ -671,6 +671,13 @@ def soup(first: Path, second: Path, weight: float, out: Path) -> None:
 def _run(args: argparse.Namespace) -> Run:
     if args.workers < 0 or (args.hours is not None and args.hours <= 0):
         raise SystemExit("train: --workers must be >= 0 and --hours > 0")
+    if args.epochs < 1 or args.imgsz < 32 or args.batch < 1:
+        raise SystemExit(
+            f"train: --epochs and --batch must be >= 1 and --imgsz >= 32, got {args.epochs}, "
+            f"{args.batch}, {args.imgsz}"
+        )
+    if args.weights is not None and not Path(args.weights).is_file():
+        raise SystemExit(f"train: --weights {args.weights}: no such file")
     compute = Compute(device=args.device, workers=args.workers, hours=args.hours)
     optimiser = Optimiser(args.optimizer, args.lr0, args.warmup_epochs)
     return Run(
@@ -1026,6 +1033,13 @@ def main(argv: list[str] | None = None) -> None:
 
     start = time.time()
     if args.stage == "data":
+        if not 0.0 <= args.val_fraction < 1.0 or args.crops_per_tile < 1 or args.crop_size < 16:
+            sys.exit(
+                "data: --val-fraction must be in 0..1 (not 1), --crops-per-tile at least 1 and --crop-size "
+                f"at least 16, got {args.val_fraction:g}, {args.crops_per_tile}, {args.crop_size}"
+            )
+        if args.out.exists() and not args.out.is_dir():
+            sys.exit(f"data: --out {args.out} is a file")
         build_data(
             args.scenes,
             args.out,

@@ -68,3 +68,23 @@ def test_training_without_its_data_stops_before_ultralytics_looks_for_it(tmp_pat
         main([stage, "--data", str(missing), "--epochs", "1", "--project", str(tmp_path / "runs")])
     assert f"{stage}: no training data at {missing}" in str(refused.value)
     assert not missing.exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["data", "--scenes", "{tmp}", "--out", "{tmp}/d", "--val-fraction", "2"], "data: --val-fraction"),
+        (["data", "--scenes", "{tmp}", "--out", "{tmp}/d", "--crop-size", "0"], "data: --val-fraction"),
+        (["data", "--scenes", "{tmp}", "--out", "{tmp}/file"], "data: --out {tmp}/file is a file"),
+        (["classifier", "--data", "{tmp}", "--epochs", "0"], "train: --epochs and --batch must be >= 1"),
+        (["classifier", "--data", "{tmp}", "--weights", "{tmp}/gone.pt"], "train: --weights {tmp}/gone.pt"),
+    ],
+)
+def test_a_training_command_given_nonsense_says_so_in_one_line(
+    tmp_path: Path, argv: list[str], said: str
+) -> None:
+    (tmp_path / "file").write_text("")
+    (tmp_path / "classifier").mkdir()
+    with pytest.raises(SystemExit) as refused:
+        main([arg.replace("{tmp}", str(tmp_path)) for arg in argv])
+    assert str(refused.value).startswith(said.replace("{tmp}", str(tmp_path))), refused.value

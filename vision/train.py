@@ -1104,16 +1104,17 @@ def main(argv: list[str] | None = None) -> None:
     elif args.stage == "rank-look":
         _rank_look_stage(args)
     elif args.stage in TRAINING_DATA:
+        run = _run(args)
         # ultralytics fetches a dataset it cannot find by its name from the internet, offline or not
         wanted = args.data / TRAINING_DATA[args.stage]
         if not wanted.exists():
             sys.exit(f"{args.stage}: no training data at {wanted} (python -m vision.train data makes it)")
         if args.stage == "detector":
-            train_detector(_run(args), args.data, args.fraction)
+            train_detector(run, args.data, args.fraction)
         elif args.stage == "classifier":
-            train_classifier(_run(args), args.data, args.crop_cut, args.erasing)
+            train_classifier(run, args.data, args.crop_cut, args.erasing)
         else:
-            train_pip_detector(_run(args), args.data)
+            train_pip_detector(run, args.data)
     else:
         export(
             args.detector,

@@ -35,6 +35,10 @@ def _runs_handed_over(stage: str, argv: list[str], monkeypatch: pytest.MonkeyPat
     seen: list[Run] = []
     trainer = "train_classifier" if stage == "classifier" else "train_detector"
     monkeypatch.setattr(train, trainer, lambda run, *rest: seen.append(run))
+    data = Path(argv[argv.index("--data") + 1])
+    (data / "classifier").mkdir(exist_ok=True)  # where each trainer finds its data
+    (data / "detector").mkdir(exist_ok=True)
+    (data / "detector" / "data.yaml").write_text("")
     train.main([stage, *argv])
     return seen
 
@@ -44,11 +48,13 @@ def test_the_cli_hands_the_compute_to_the_trainer(
     stage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     argv = ["--data", str(tmp_path), "--device", "0", "--workers", "6", "--hours", "0.5"]
+    weights = tmp_path / "w.pt"
+    weights.write_bytes(b"")
     seen = _runs_handed_over(
-        stage, [*argv, "--epochs", "4", "--name", "n", "--seed", "3", "--weights", "w.pt"], monkeypatch
+        stage, [*argv, "--epochs", "4", "--name", "n", "--seed", "3", "--weights", str(weights)], monkeypatch
     )
     assert [run.compute for run in seen] == [Compute(device="0", workers=6, hours=0.5)]
-    assert (seen[0].epochs, seen[0].name, seen[0].seed, seen[0].resume_from) == (4, "n", 3, "w.pt")
+    assert (seen[0].epochs, seen[0].name, seen[0].seed, seen[0].resume_from) == (4, "n", 3, str(weights))
     assert seen[0].optimiser == Optimiser()
 
 

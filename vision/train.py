@@ -1054,6 +1054,10 @@ def main(argv: list[str] | None = None) -> None:
         missing = [str(source) for source, _, _ in args.sources if not (source / "classifier").is_dir()]
         if missing:
             sys.exit(f"merge: no data output (DIR/classifier) in {', '.join(missing)}")
+        folders = [source.resolve() for source, _, _ in args.sources]
+        twice = sorted({str(folder) for folder in folders if folders.count(folder) > 1})
+        if twice:  # its crops would count twice
+            sys.exit(f"merge: --from names {', '.join(twice)} more than once")
         merge(args.out, args.sources, args.seed)
     elif args.stage == "second-look-data":
         unknown = [code for code in args.also if code not in CLASS_INDEX]

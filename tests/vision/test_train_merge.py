@@ -58,6 +58,12 @@ def test_a_source_that_is_no_data_output_is_refused(tmp_path: Path) -> None:
         main(["merge", "--out", str(tmp_path / "m"), "--from", str(tmp_path / "typo")])
     assert "merge: no data output (DIR/classifier) in" in str(refused.value)
     assert not (tmp_path / "m").exists()
+    (tmp_path / "a" / "classifier").mkdir(parents=True)
+    with pytest.raises(SystemExit) as refused:
+        main(
+            ["merge", "--out", str(tmp_path / "m"), "--from", str(tmp_path / "a"), str(tmp_path / "a") + "/"]
+        )
+    assert "more than once" in str(refused.value) and not (tmp_path / "m").exists()
 
 
 @pytest.mark.parametrize("stage", ["detector", "classifier", "pip-detector"])

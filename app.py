@@ -1023,7 +1023,7 @@ def tile_editor_ui(
     for group, meld in zip(build.meld_groups, build.hand["melds"], strict=False):
         if meld["kind"] == "kong":
             key = concealed_key(group)
-            restore_kept(key, base.meld_concealed.get(group, False))
+            restore_kept(key, meld["concealed"])  # as the hand is built: the base's, or face down
             st.checkbox(f"{group.capitalize()} ({meld['tiles'][0]} kong) is concealed", key=key)
             remember(key)
 

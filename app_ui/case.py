@@ -438,7 +438,8 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
     melds: list[dict[str, Any]] = []
     meld_groups: list[str] = []
     for group in MELD_GROUPS:
-        codes = resolve_backs([r.code for r in rows if r.group == group])
+        laid = [r.code for r in rows if r.group == group]
+        codes = resolve_backs(laid)
         if not codes:
             continue
         if "back" in codes:
@@ -455,7 +456,9 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
             {
                 "kind": kind,
                 "tiles": codes,
-                "concealed": bool(meld_concealed.get(group, False)) and kind == "kong",
+                # a tile laid face down is a concealed kong's (an exposed kong lies face up), unless
+                # the user says otherwise
+                "concealed": bool(meld_concealed.get(group, "back" in laid)) and kind == "kong",
             }
         )
         meld_groups.append(group)
@@ -939,7 +942,13 @@ def _saved_table(case: Mapping[str, Any]) -> tuple[list[TileRow], dict[str, bool
     table = [row for row in rows if row is not None]
     melds = [m for m in case.get("melds") or [] if isinstance(m, Mapping)]
     groups = build_hand(table, {}).meld_groups
-    flags = {group: True for group, meld in zip(groups, melds, strict=False) if meld.get("concealed")}
+    said = {group: bool(meld.get("concealed")) for group, meld in zip(groups, melds, strict=False)}
+    # a tile face down makes a kong concealed unless said otherwise (`build_hand`): an exposed one is
+    # kept as said; and a kong lying all face down is in no meld of the case (its face unsaid): flagged
+    # concealed, it stays so once the user names its face
+    face_down = {row.group for row in table if row.code == "back" and row.group in MELD_GROUPS}
+    flags = {group: concealed for group, concealed in said.items() if concealed or group in face_down}
+    flags.update({group: True for group in face_down if group not in flags})
     built = build_hand(table, flags)
     saved = {
         "concealed": list(case.get("concealed") or []),

@@ -780,3 +780,31 @@ def test_a_file_name_is_shown_as_typed_not_as_markdown(name: str, shown: str) ->
     from app_ui.summary import plain
 
     assert plain(name) == shown
+
+
+def test_a_kong_with_a_tile_face_down_is_concealed_unless_the_user_says_otherwise() -> None:
+    # a player builds the kong in the table from face-down rows: an exposed kong lies face up
+    rows = [TileRow(c) for c in ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2m", "2m"]]
+    rows += [TileRow(c, "meld 1") for c in ("back", "8p", "8p", "back")]
+    assert case.build_hand(rows, {}).hand["melds"][0]["concealed"] is True
+    assert case.build_hand(rows, {"meld 1": False}).hand["melds"][0]["concealed"] is False
+    face_up = [*rows[:11], *(TileRow("8p", "meld 1") for _ in range(4))]
+    assert case.build_hand(face_up, {}).hand["melds"][0]["concealed"] is False
+
+
+def test_a_saved_kong_lying_all_face_down_stays_concealed_once_its_face_is_named() -> None:
+    # the case leaves such a kong out of its melds (its face unsaid): reopened (a reload), it came
+    # back exposed when the user then named its face
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2m", "2m"]
+    tiles = [{"tile": i + 1, "code": c, "group": HAND} for i, c in enumerate(hand)]
+    tiles += [{"tile": 12 + i, "code": "back", "group": "meld 1"} for i in range(4)]
+    saved = {"concealed": hand, "melds": [], "bonus": [], "tiles": tiles}
+    opened = case.open_case("case.json", json.dumps(saved).encode())
+    assert opened.base.meld_concealed == {"meld 1": True}
+    named = [
+        *opened.base.rows[:11],
+        dataclasses.replace(opened.base.rows[11], code="9s"),
+        *opened.base.rows[12:],
+    ]
+    melds = case.build_hand(named, opened.base.meld_concealed).hand["melds"]
+    assert melds == [{"kind": "kong", "tiles": ["9s"] * 4, "concealed": True}]

@@ -279,7 +279,8 @@ def corrections(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> lis
                 {
                     "action": "regroup",
                     "tile": index + 1,
-                    "code": row.code,
+                    # the tile as it now reads, where the same edit changed its code too
+                    "code": change["tile"] if change.get("tile") in TILE_CODES else row.code,
                     "from": row.group,
                     "to": change["group"],
                 }

@@ -83,7 +83,7 @@ def test_corrections_list_every_edit() -> None:
     }
     assert case.corrections(BASE, edits) == [
         {"action": "change", "tile": 2, "from": "2m", "to": "3m"},
-        {"action": "regroup", "tile": 2, "code": "2m", "from": "hand", "to": "meld 2"},
+        {"action": "regroup", "tile": 2, "code": "3m", "from": "hand", "to": "meld 2"},  # as it now reads
         {"action": "delete", "tile": 4, "code": "F1"},
         {"action": "add", "code": "9p", "group": "hand"},
     ]

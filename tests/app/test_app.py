@@ -1692,6 +1692,10 @@ def test_the_hint_by_the_photo_says_whether_the_tiles_are_read_or_corrected(
     assert any(t.startswith("Not a valid win as corrected") for t in texts(app, "markdown"))
     edit_tiles(app, {"edited_rows": {"10": {"tile": "2m"}}, "added_rows": [], "deleted_rows": []})
     assert "**2 tai** — see Result below" in texts(app, "markdown"), texts(app, "markdown")
+    # a winning hand under the minimum is no misreading: the hint says what it is
+    app.number_input(key="opt_singapore_min_tai").set_value(3).run()
+    hint = [t for t in texts(app, "markdown") if t.endswith("see Result below")]
+    assert hint and hint[0].startswith("Not a valid win: ") and "minimum is 3 tai" in hint[0], hint
 
 
 def test_a_new_hand_names_the_last_hand_s_winning_tile_among_what_it_cleared(app: AppTest) -> None:

@@ -31,6 +31,7 @@ from vision.crops import crop_tiles
 from vision.deskew import box_angles
 from vision.detections import Detections
 from vision.glyphs import GlyphReader, glyph_session
+from vision.layout_read import HAND_SIZE
 from vision.onnx_models import (
     DEFAULT_PROVIDERS,
     DEFAULT_THREADS,
@@ -75,6 +76,8 @@ class Seen:
     probabilities: np.ndarray
     angle: np.ndarray
     rejected_xyxy: np.ndarray
+    # the photo's (height, width) as read, to tell tiles cut by its edge; None where not known
+    image_hw: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -249,6 +252,31 @@ def _outside_set_warning(strangers: Sequence[str]) -> list[str]:
     ]
 
 
+# a box this share of the photo's long side from an edge, or nearer, is cut by it or about to be
+EDGE_SHARE = 0.004
+
+
+def _edge_warning(xyxy: np.ndarray, image_hw: tuple[int, int] | None, layout: Layout | None) -> list[str]:
+    """A line when the hand is short of a winning hand's tiles and some tile touches the photo's edge:
+    the rest of the hand may lie outside the photo (the count alone reads as tiles misread)."""
+    if image_hw is None or layout is None or not len(xyxy):
+        return []
+    hand = layout.hand
+    if len(hand["concealed"]) + 3 * len(hand["melds"]) >= HAND_SIZE:
+        return []
+    height, width = image_hw
+    margin = EDGE_SHARE * max(height, width)
+    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    at_edge = (boxes[:, 0] <= margin) | (boxes[:, 1] <= margin)
+    at_edge |= (boxes[:, 2] >= width - margin) | (boxes[:, 3] >= height - margin)
+    if not at_edge.any():
+        return []
+    return [
+        "tiles touch the photo's edge: part of the hand may lie outside the photo (take it again with "
+        "the whole hand in it)"
+    ]
+
+
 def _rejected_warning(rejected_xyxy: np.ndarray, scale: float = 1.0) -> list[str]:
     if not len(rejected_xyxy):
         return []
@@ -388,6 +416,7 @@ class TileReader:
             probabilities=probabilities.astype(np.float32),
             angle=np.asarray(angle, np.float32),
             rejected_xyxy=rejected_xyxy.astype(np.float32),
+            image_hw=(int(rgb.shape[0]), int(rgb.shape[1])),
         )
 
     def read(
@@ -458,6 +487,7 @@ class TileReader:
         warnings.extend(_rejected_warning(rejected_xyxy, source_scale))
         warnings.extend(_outside_set_warning(strangers))
         layout, layout_warnings = lay_out(class_id)
+        layout_warnings = (*layout_warnings, *_edge_warning(detections.xyxy, seen.image_hw, layout))
         timings["layout"] = round((time.perf_counter() - clock) * 1000.0, 2)
         timings["total"] = round(sum(v for k, v in timings.items() if k != "total"), 2)
         return Reading(

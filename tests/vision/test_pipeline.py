@@ -464,3 +464,19 @@ def test_second_chance_refuses_a_box_read_as_no_tile(tmp_path: Path) -> None:
     assert len(TileReader.load(tmp_path).read(rgb).detections) > 2
     _edit_sidecar(tmp_path, "detector", "second_chance_none", 0.01)
     assert TileReader.load(tmp_path).read(rgb).detections.codes == list(codes[:2])
+
+
+def test_a_short_hand_with_tiles_at_the_photo_s_edge_is_told_it_may_be_cut_off() -> None:
+    from types import SimpleNamespace
+
+    from vision.pipeline import _edge_warning
+
+    short = SimpleNamespace(hand={"concealed": ["1m", "2m", "3m", "5p", "5p"], "melds": [], "bonus": []})
+    whole = SimpleNamespace(hand={"concealed": ["1m"] * 11, "melds": [{"tiles": ["C"] * 3}], "bonus": []})
+    inside = np.array([[100, 100, 140, 150], [150, 100, 190, 150]], np.float32)
+    cut = np.array([[100, 100, 140, 150], [0, 300, 38, 350]], np.float32)  # its left side on the edge
+    said = _edge_warning(cut, (600, 800), short)  # type: ignore[arg-type]
+    assert said and said[0].startswith("tiles touch the photo's edge: part of the hand may lie outside")
+    assert _edge_warning(inside, (600, 800), short) == []  # type: ignore[arg-type]
+    assert _edge_warning(cut, (600, 800), whole) == []  # type: ignore[arg-type]  # nothing is missing
+    assert _edge_warning(cut, None, short) == []  # type: ignore[arg-type]

@@ -504,7 +504,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--styles", help="comma-separated art styles (default: all installed)")
     parser.add_argument("--size", type=int, default=1280, help="longest image side in px")
     parser.add_argument("--start", type=int, default=0, help="index of the first image (to extend a set)")
-    parser.add_argument("--val-every", type=int, default=10, help="every k-th image goes to val.txt")
+    parser.add_argument(
+        "--val-every",
+        type=int,
+        default=10,
+        help="every k-th image goes to val.txt (0: no val split, val.txt lists the training images)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes rendering in parallel")
     parser.add_argument("--preview", action="store_true", help="also write OUT/preview/ with boxes drawn")
     parser.add_argument("--list-styles", action="store_true", help="print installed styles and exit")
@@ -526,10 +531,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise SynthError("--out DIR is required")
         if args.n < 1 or args.start < 0 or args.seed < 0:
             raise SynthError("--n must be >= 1, --start and --seed >= 0")
-        if args.val_every < 2:
-            raise SynthError(
-                f"--val-every must be at least 2 (every k-th image to val), got {args.val_every}"
-            )
+        if args.val_every < 0:
+            raise SynthError(f"--val-every must be >= 0 (0: no val split), got {args.val_every}")
         if not 160 <= args.size <= 8192:
             raise SynthError(f"--size must be 160..8192 px, got {args.size}")
         styles = parse_styles(args.styles)

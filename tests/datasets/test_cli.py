@@ -83,7 +83,7 @@ def test_a_scene_drawn_from_several_styles_re_renders_from_its_meta_alone(tmp_pa
         pytest.param(["--out", "X", "--n", "0"], "--n must be >= 1", id="no-scenes"),
         pytest.param(["--out", "X", "--n", "1", "--seed", "-1"], "--seed >= 0", id="negative-seed"),
         pytest.param(
-            ["--out", "X", "--n", "1", "--val-every", "0"], "--val-every must be at least 2", id="val-0"
+            ["--out", "X", "--n", "1", "--val-every", "-1"], "--val-every must be >= 0", id="val-negative"
         ),
         pytest.param(["--out", "X", "--n", "1", "--styles", " , "], "--styles names no style", id="no-style"),
         pytest.param(["--out", "X", "--styles", "nope"], "unknown style", id="bad-style"),

@@ -31,29 +31,38 @@ def _meld_tile_outside(data: Mapping[str, Any], tiles: Collection[str]) -> str |
     return None
 
 
+def _beside_and_said(data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """For a file holding a photo's `hand` (no `concealed` of its own): the scoring fields written
+    beside it, and those of the hand that stand over them; None for a hand written at the top level."""
+    hand = data.get("hand")
+    if "concealed" in data or not isinstance(hand, dict):
+        return None
+    # scoring fields written beside the reading (`"seat_wind": "S"` added to a photo's JSON) say what
+    # the photo cannot; what the hand says itself is more particular, and stands, but for the empty
+    # lists a reading writes where it saw nothing (`"bonus": []`: a bonus row written beside)
+    beside = {key: value for key, value in data.items() if key in INPUT_FIELDS}
+    said = {key: value for key, value in hand.items() if value != [] or key not in beside}
+    return beside, said
+
+
 def hand_of(data: dict[str, Any]) -> dict[str, Any]:
     """The hand in a file: the object itself, or, when it has no `concealed` field, its `hand`: that of
     `python -m vision --json`'s output (so `python -m vision PHOTO --json | python -m scoring -` scores
     the photo) or of a generated scene's ground truth (`samples/*.json`), with the scoring fields written
     beside it (the scene's `rules`, a seat wind added by hand) where the hand does not say them."""
-    if "concealed" not in data and isinstance(data.get("hand"), dict):
-        # scoring fields written beside the reading (`"seat_wind": "S"` added to a photo's JSON) say
-        # what the photo cannot; what the hand says itself is more particular, and stands, but for the
-        # empty lists a reading writes where it saw nothing (`"bonus": []`: a bonus row written beside)
-        beside = {key: value for key, value in data.items() if key in INPUT_FIELDS}
-        said = {key: value for key, value in data["hand"].items() if value != [] or key not in beside}
-        return {**beside, **said}
-    return data
+    parts = _beside_and_said(data)
+    return data if parts is None else {**parts[0], **parts[1]}
 
 
 def unused_beside(data: Mapping[str, Any]) -> list[str]:
     """The scoring fields written beside a file's `hand` that `hand_of` leaves out, the hand saying
     them otherwise itself (a bonus row written beside a reading that has its own): to warn of, as a
     correction written there does not count."""
-    hand = data.get("hand")
-    if "concealed" in data or not isinstance(hand, dict):
+    parts = _beside_and_said(data)
+    if parts is None:
         return []
-    return [key for key in INPUT_FIELDS if key in data and key in hand and hand[key] not in ([], data[key])]
+    beside, said = parts
+    return [key for key in INPUT_FIELDS if key in beside and key in said and said[key] != beside[key]]
 
 
 def unused_beside_warning(key: str) -> str:

@@ -30,7 +30,7 @@ from vision.layout_geometry import (
     tile_shapes,
 )
 from vision.layout_melds import FLY, MeldKind, MeldRead
-from vision.layout_read import HAND_SIZE, Row, read_rows
+from vision.layout_read import HAND_SIZE, Row, hand_tiles, read_rows
 
 # Bonus tiles are laid down next to the hand or its melds; a bonus tile farther than this
 # (in tile sizes a + b) from both lies elsewhere on the table (another player's, a discard).
@@ -338,7 +338,7 @@ def layout_hand(detections: Detections) -> Layout:
         warnings.append(
             "one row of tiles with no gaps: read as one concealed hand; mark exposed melds by hand"
         )
-    size = len(concealed) + 3 * len(reading.melds)
+    size = hand_tiles(len(concealed), len(reading.melds))
     if size != HAND_SIZE:
         warnings.append(f"{size} hand tiles (a kong counts as three); a winning hand has {HAND_SIZE}")
     if unused:

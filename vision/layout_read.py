@@ -21,6 +21,13 @@ from vision.layout_melds import MeldRead, read_meld
 
 # A winning hand holds 14 tiles besides bonus tiles, a kong counting as three.
 HAND_SIZE = 14
+
+
+def hand_tiles(concealed: int, melds: int) -> int:
+    """The tiles a hand of `concealed` tiles and `melds` melds counts against HAND_SIZE (a kong as three)."""
+    return concealed + 3 * melds
+
+
 # A reading that does not make a complete hand costs this much (a tile may be hidden).
 INCOMPLETE_COST = 1.5
 # Cost per tile counted into the hand from a tight piece near it that forms no meld.
@@ -373,7 +380,7 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
                 faces = [i for i in concealed + tuple(stray) if codes[i] != BACK]
                 if all(codes[i] == BACK for i in concealed):
                     faces = list(concealed)  # a standing hand seen from behind: unreadable, still there
-                complete = len(faces) + 3 * len(all_melds) == HAND_SIZE
+                complete = hand_tiles(len(faces), len(all_melds)) == HAND_SIZE
                 # Every tile left out of the hand costs a little, wherever it lies, so that
                 # the reading that explains the most tiles wins.
                 left_out = len(ignored) + len(dropped)

@@ -31,7 +31,7 @@ from vision.crops import crop_tiles
 from vision.deskew import box_angles
 from vision.detections import Detections
 from vision.glyphs import GlyphReader, glyph_session
-from vision.layout_read import HAND_SIZE
+from vision.layout_read import HAND_SIZE, hand_tiles
 from vision.onnx_models import (
     DEFAULT_PROVIDERS,
     DEFAULT_THREADS,
@@ -262,7 +262,7 @@ def _edge_warning(xyxy: np.ndarray, image_hw: tuple[int, int] | None, layout: La
     if image_hw is None or layout is None or not len(xyxy):
         return []
     hand = layout.hand
-    if len(hand["concealed"]) + 3 * len(hand["melds"]) >= HAND_SIZE:
+    if hand_tiles(len(hand["concealed"]), len(hand["melds"])) >= HAND_SIZE:
         return []
     height, width = image_hw
     margin = EDGE_SHARE * max(height, width)

@@ -516,6 +516,11 @@ def scoring_input(
     return data
 
 
+def saved_box(box: Sequence[float]) -> tuple[float, ...]:
+    """A tile's box as a case file keeps it: to 0.1 px."""
+    return tuple(round(float(v), 1) for v in box)
+
+
 def rows_to_json(rows: Sequence[TileRow]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for number, row in enumerate(rows, start=1):
@@ -523,7 +528,7 @@ def rows_to_json(rows: Sequence[TileRow]) -> list[dict[str, Any]]:
         if row.confidence is not None:
             item["confidence"] = round(float(row.confidence), 4)
         if row.box is not None:
-            item["box"] = [round(float(v), 1) for v in row.box]
+            item["box"] = list(saved_box(row.box))
         out.append(item)
     return out
 
@@ -539,7 +544,7 @@ def with_reading_of(rows: Sequence[TileRow], read: Sequence[TileRow]) -> list[Ti
     """Saved table `rows` (confidences rounded, no runner-up) with each uncorrected tile's confidence,
     box and runner-up as the photo's reading `read` gives them: the same tile is the one at the same
     box (as saved, to 0.1 px) read as the same code. A corrected tile keeps none, as the user checked it."""
-    by_box = {tuple(round(float(v), 1) for v in row.box): row for row in read if row.box is not None}
+    by_box = {saved_box(row.box): row for row in read if row.box is not None}
     out = []
     for row in rows:
         same = None if row.box is None else by_box.get(tuple(row.box))

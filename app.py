@@ -1615,10 +1615,12 @@ def main() -> None:
     context = context_ui(build.hand, rules)
     data, result, error = score_case(build, context, rules, options)
     if base.source == "photo" and result is not None:
-        as_now = "as corrected" if unsaved_corrections(base) else "as read"
-        said = score_words(result) if result.get("valid") else f"Not a valid win {as_now}"
-        if result.get("reason") == "below_minimum":  # the tiles win, below the minimum: no misreading
-            said = str(result.get("message") or said).rstrip(".")
+        if result.get("valid"):
+            said = score_words(result)
+        elif result.get("reason") == "below_minimum" and result.get("message"):
+            said = str(result["message"]).rstrip(".")  # the tiles win, below the minimum: no misreading
+        else:
+            said = f"Not a valid win {'as corrected' if unsaved_corrections(base) else 'as read'}"
         score_hint.markdown(f"{said} — see Result below")
     result_ui(build, data, result, error, option_problems)
     # the kongs ticked concealed or exposed against the reading: corrections of their own

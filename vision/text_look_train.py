@@ -169,8 +169,17 @@ def load_features(paths: Sequence[Path]) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate([p["features"] for p in parts]), np.concatenate([p["labels"] for p in parts])
 
 
+HEAD_BATCH = 256  # samples per step of the head's training
+
+
 def train_head(
-    x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, seed: int, batch: int = 256, lr: float = 2e-3
+    x: np.ndarray,
+    y: np.ndarray,
+    hidden: int,
+    epochs: int,
+    seed: int,
+    batch: int = HEAD_BATCH,
+    lr: float = 2e-3,
 ) -> Head:
     """A head trained on features `x` (N, 4, F), every turn a sample of its tile's class `y`:
     AdamW with a one-cycle schedule, dropout and label smoothing (unseen sets are the point)."""
@@ -310,6 +319,12 @@ def write_text_look(
     glyph look's; the one the features were read by) into out/TEXT_LOOK_FILE, and the sidecar
     out/models.json (where there is one) given its "text_look" section."""
     x, y = load_features(feature_files)
+    samples = len(y) * x.shape[1]  # every turn of every tile is a sample
+    if samples < HEAD_BATCH:
+        raise TextLookError(
+            f"{samples} samples ({len(y)} tiles x {x.shape[1]} turns) are under one batch of {HEAD_BATCH}: "
+            "read the features of more scenes"
+        )
     head = train_head(x, y, hidden, epochs, seed)
     cut = backbone(recogniser(recogniser_file))
     return save_text_look(fused_model(cut, head, config.imgsz), out, config)

@@ -743,6 +743,8 @@ def _text_look_stage(args: argparse.Namespace) -> None:
             print(f"text-look-features: {tiles} tiles of {args.scenes} -> {args.out}")
             return
         config = _text_look_config(args)
+        if args.epochs < 1 or args.hidden < 1:
+            sys.exit(f"text-look: --epochs and --hidden must be at least 1, got {args.epochs}, {args.hidden}")
         target = write_text_look(
             args.features, args.out, config, args.hidden, args.epochs, args.seed, args.recogniser
         )
@@ -1080,6 +1082,10 @@ def main(argv: list[str] | None = None) -> None:
     elif args.stage == "half":
         from vision.half_weights import half_weights
 
+        if not args.onnx.is_file():
+            sys.exit(f"half: no ONNX file at --onnx {args.onnx}")
+        if args.out.is_dir():
+            sys.exit(f"half: --out {args.out} is a folder (it names the file to write)")
         before, after = half_weights(args.onnx, args.out)
         print(f"half: {args.onnx} ({before:,} bytes) -> {args.out} ({after:,} bytes)")
     elif args.stage == "ensemble":
@@ -1089,6 +1095,8 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(str(error))
         print(f"ensemble: {args.weight:g} x {args.first} + {1 - args.weight:g} x {args.second} -> {args.out}")
     elif args.stage == "split":
+        if args.out.exists() and not args.out.is_dir():
+            sys.exit(f"split: --out {args.out} is a file (it names the folder to write into)")
         try:
             members = split_file(args.joined, args.out)
         except EnsembleError as error:

@@ -254,3 +254,8 @@ def test_split_refuses_a_model_that_is_not_joined_in_one_line(tmp_path: Path) ->
         train_main(["split", "--joined", str(plain), "--out", str(out)])
     assert "not a joined" in str(stop.value.code) and "\n" not in str(stop.value.code)
     assert not (out / "first.onnx").exists()
+    a_file = tmp_path / "a_file"
+    a_file.write_text("")
+    with pytest.raises(SystemExit) as stop:  # --out names a folder
+        train_main(["split", "--joined", str(plain), "--out", str(a_file)])
+    assert "is a file" in str(stop.value.code) and "\n" not in str(stop.value.code)

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import onnxruntime as ort
+import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from vision.half_weights import half_weights
@@ -64,3 +65,15 @@ def test_the_train_cli_halves_a_file(tmp_path: Path) -> None:
     _model(source)
     train_main(["half", "--onnx", str(source), "--out", str(out)])
     assert out.stat().st_size < source.stat().st_size
+
+
+def test_the_train_cli_refuses_a_missing_file_or_a_folder_to_write_in_one_line(tmp_path: Path) -> None:
+    source = tmp_path / "full.onnx"
+    _model(source)
+    for args, said in (
+        (["--onnx", str(tmp_path / "missing.onnx"), "--out", str(tmp_path / "half.onnx")], "no ONNX file"),
+        (["--onnx", str(source), "--out", str(tmp_path)], "is a folder"),
+    ):
+        with pytest.raises(SystemExit) as stop:
+            train_main(["half", *args])
+        assert said in str(stop.value.code) and "\n" not in str(stop.value.code)

@@ -207,6 +207,20 @@ def test_the_training_command_refuses_a_missing_feature_file_in_one_line(tmp_pat
     assert run.stderr.strip().count("\n") == 0 and "text-look" in run.stderr
 
 
+def test_the_training_command_refuses_too_few_features_in_one_line(tmp_path: Path) -> None:
+    few = tmp_path / "few.npz"
+    np.savez(few, features=np.zeros((3, len(TURNS), 8), np.float32), labels=np.array([0, 1, 2]))
+    for extra, said in (([], "under one batch"), (["--epochs", "0"], "--epochs")):
+        run = subprocess.run(
+            [*TRAIN, "text-look", "--features", str(few), "--out", str(tmp_path / "out"), *extra],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        assert run.returncode != 0
+        assert run.stderr.strip().count("\n") == 0 and said in run.stderr, run.stderr
+
+
 # The shipped text look
 
 

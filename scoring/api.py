@@ -70,12 +70,15 @@ def unused_beside_warning(key: str) -> str:
 
 
 def score_json(data: dict[str, Any]) -> dict[str, Any]:
-    """Score a hand given as the CLI's input JSON; return the output JSON.
+    """Score a hand given as the CLI's input JSON; return the output JSON. A file holding its hand as
+    `hand` (`python -m vision --json`'s output, a generated scene's ground truth) is scored as the CLI
+    scores it (`hand_of`), with a warning for each field beside the hand that it does not use.
 
     Raises `MalformedHandError` (a `ValueError`) with a one-line message for input that cannot be a hand.
     """
     if not isinstance(data, Mapping):
         raise MalformedHandError(f"the hand must be a JSON object, not {json_kind(data)}")
+    given, data = data, hand_of(dict(data))
     rules_name = data.get("rules") or "singapore"
     ruleset = get_ruleset(rules_name if isinstance(rules_name, str) else repr(rules_name))
     options_data = {} if data.get("options") is None else data["options"]
@@ -95,9 +98,10 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
         name = ruleset.name.capitalize()
         raise MeldError(f"{stranger} is not in the {name} tile set ({error})") from None
     result = score(hand, context, ruleset, options).to_json()
+    warnings = result["warnings"]
+    assert isinstance(warnings, list)
     unknown = sorted(set(data) - INPUT_FIELDS - CASE_RECORD_FIELDS)
     if unknown:
-        warnings = result["warnings"]
-        assert isinstance(warnings, list)
         warnings.append(f"ignored unknown field{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+    warnings.extend(unused_beside_warning(key) for key in unused_beside(given))
     return result

@@ -76,6 +76,20 @@ def test_a_generated_scenes_ground_truth_scores_its_hand(sample: Path) -> None:
     assert json.loads(done.stdout)["tai"] >= 1
 
 
+@pytest.mark.parametrize("sample", sorted((ROOT / "samples").glob("*.json"))[:2], ids=lambda p: p.stem)
+def test_score_json_scores_a_file_holding_its_hand_as_the_command_line_does(sample: Path) -> None:
+    from scoring import score_json
+
+    truth = json.loads(sample.read_text())
+    done = run_cli(str(sample), "--json")
+    assert score_json(truth) == json.loads(done.stdout)
+    # a field beside the hand that the hand says otherwise is warned of, as on the command line
+    beside = {**truth, "hand": {**truth["hand"], "bonus": ["F2"]}, "bonus": ["F1"]}
+    assert score_json(beside)["warnings"] == [
+        'bonus written beside "hand" is not used: the hand\'s own bonus stands (correct it inside "hand")'
+    ]
+
+
 def test_a_hand_that_names_its_rules_keeps_them_over_its_scenes() -> None:
     scene = {"hand": {"concealed": "123m 456p 789s EEE 22m", "rules": "singapore"}, "rules": "malaysian"}
     done = run_cli("-", "--json", stdin=json.dumps(scene))

@@ -29,7 +29,7 @@ from app_ui import case as case_mod
 from app_ui import kept_case
 from app_ui import typed as typed_mod
 from app_ui import undo as undo_mod
-from app_ui.art import annotate_photo_and_labels, group_blocks, hand_picture, tiles_window
+from app_ui.art import annotate_photo, group_blocks, hand_picture
 from app_ui.case import (
     GROUPS,
     MELD_GROUPS,
@@ -48,6 +48,7 @@ from app_ui.options import (
     option_specs,
     parse_number_list,
 )
+from app_ui.photo_view import PhotoView, in_picture, photo_view
 from app_ui.reading import ReadTimeoutError, read_again, read_tiles, with_reading
 from app_ui.summary import (
     RULE_LABELS,
@@ -73,7 +74,6 @@ from scoring.payout import format_amount
 SAMPLES_DIR = Path(__file__).parent / "samples"
 # The model must answer within this time; past it the user gets a message instead of a hung page.
 READ_TIMEOUT_S = float(os.environ.get("MAHJONG_READ_TIMEOUT_S", "30"))
-DISPLAY_MAX_SIDE = 1280
 # the winning-tile box's first choice: a string, as a None value would show no choice at all
 NO_WINNING_TILE = "(not set)"
 # the bonus tiles whose instant payouts double when held from the deal (Singapore)
@@ -130,7 +130,7 @@ def init_state() -> None:
         "pending": None,
         "declined": [],  # photos the user chose not to read, to keep their corrections
         "handled": [],  # photo sources already read, refused or declined: never read again by a rerun
-        "display": None,  # (downscaled RGB, scale of the boxes)
+        "display": None,  # PhotoView: the copies of the photo drawn on
         "photo_error": None,
         "pending_typed": None,  # a typed hand waiting for the user's yes, as it would replace corrections
         "typed_error_version": None,  # the case version a typed hand failed to replace
@@ -214,9 +214,7 @@ def ticks_changed(base: Base) -> dict[str, bool]:
     return undo_mod.ticks_changed(base.meld_concealed, meld_concealed_now(base))
 
 
-def set_base(
-    base: Base, source_id: str | None, display: tuple[np.ndarray, float] | None, same_hand: bool = False
-) -> None:
+def set_base(base: Base, source_id: str | None, display: PhotoView | None, same_hand: bool = False) -> None:
     """Start a new case: new base rows and a fresh tile table (new editor key, so old edits go). A new
     hand starts with nothing to undo; `same_hand` (the table restarted on the hand) keeps the undo list."""
     st.session_state["base"] = base
@@ -297,7 +295,7 @@ def forget_winning_tile() -> None:
     st.session_state["winning_tile_wanted"] = None
 
 
-def replace_hand(base: Base, source_id: str | None, display: tuple[np.ndarray, float] | None) -> None:
+def replace_hand(base: Base, source_id: str | None, display: PhotoView | None) -> None:
     """A new photo's or typed hand's tiles in place of the hand on screen, with none of its win."""
     state = st.session_state
     had_hand = state["base"].source != "none"
@@ -339,17 +337,9 @@ def forget_last_hands_win(winning_tile: str | None = None) -> None:
 # --------------------------------------------------------------------------- photo -> tiles
 
 
-def _display_copy(rgb: np.ndarray) -> tuple[np.ndarray, float]:
-    """A copy at most DISPLAY_MAX_SIDE px for drawing, so sessions do not hold full-size photos."""
-    from PIL import Image
-
-    height, width = rgb.shape[:2]
-    scale = min(1.0, DISPLAY_MAX_SIDE / max(height, width, 1))
-    if scale >= 1.0:
-        return rgb, 1.0
-    size = (round(width * scale), round(height * scale))
-    small = Image.fromarray(rgb).resize(size, Image.Resampling.BILINEAR)
-    return np.asarray(small), scale
+def _view_of(rgb: np.ndarray, base: Base) -> PhotoView:
+    """The copies of the photo the page draws on (`photo_view`), around the tiles `base` read in it."""
+    return photo_view(rgb, [row.box for row in base.rows if row.box is not None])
 
 
 def read_photo(name: str, data: bytes, source_id: str) -> str | None:
@@ -378,7 +368,8 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
         sha256=case_mod.photo_digest(data),
         size=(int(rgb.shape[1]), int(rgb.shape[0])),
     )
-    replace_hand(with_reading(photo, read, tile_set), source_id, _display_copy(rgb))
+    read_base = with_reading(photo, read, tile_set)
+    replace_hand(read_base, source_id, _view_of(rgb, read_base))
     kept_case.save(kept_name(), data, kept_case.PHOTO)  # for a reload to show it, and read it, again
     return None
 
@@ -843,26 +834,26 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
     build = case_mod.build_hand(rows, meld_concealed)
     if base.source == "none" and not rows:
         st.info("Upload a photo, try a sample, or type a hand to start.")
-    display = st.session_state.get("display")
-    if display is not None:
-        image, scale = display
-        scaled = [dataclasses.replace(r, box=tuple(v * scale for v in r.box)) if r.box else r for r in rows]
-        kinds = {g: m["kind"] for g, m in zip(build.meld_groups, build.hand["melds"], strict=False)}
-        boxed, tile_boxes, labels = annotate_photo_and_labels(image, scaled, kinds, numbers)
-        window = tiles_window(tile_boxes, boxed.size, labels)
-        if window is not None:  # as last set, for a photo between that drew no toggle
+    view: PhotoView | None = st.session_state.get("display")
+    if view is not None:
+        # a part around the tiles, where the photo has one and the user kept a tile of it
+        has_part = view.tiles is not None and any(row.box is not None for row in rows)
+        if has_part:  # as last set, for a photo between that drew no toggle
             restore_kept("whole_photo", False)
-        cropped = window is not None and not st.session_state.get("whole_photo")
+        cropped = has_part and not st.session_state.get("whole_photo")
+        copy_shown, origin, scale = view.picture(cropped)
+        drawn = [dataclasses.replace(r, box=in_picture(r.box, origin, scale)) if r.box else r for r in rows]
+        kinds = {g: m["kind"] for g, m in zip(build.meld_groups, build.hand["melds"], strict=False)}
         shown = plain(base.name) + (
             " (cropped to the tiles found)" if cropped else ""
         )  # captions read Markdown
         st.image(
-            boxed.crop(window) if cropped and window else boxed,
+            annotate_photo(copy_shown, drawn, kinds, numbers),
             caption=photo_caption(shown, rows, any(row.box is not None for row in base.photo_rows)),
             width="stretch",
             output_format="JPEG",
         )  # a PNG of a photo is ~1 MB and 0.3 s to encode; JPEG ~0.15 MB
-        if window is not None:
+        if has_part:
             st.toggle(
                 "Show the whole photo",
                 key="whole_photo",
@@ -1516,9 +1507,9 @@ def restore_kept_case() -> None:
     )
 
 
-def _photo_back(data: bytes, opened: case_mod.OpenedCase) -> tuple[Base, tuple[np.ndarray, float]] | None:
-    """The photo case a reload brought back as it stood, and the photo's display copy: the kept photo
-    (`data`) read again, as the set the case names, for its reading, with the saved table and its
+def _photo_back(data: bytes, opened: case_mod.OpenedCase) -> tuple[Base, PhotoView] | None:
+    """The photo case a reload brought back as it stood, and the copies of its photo to draw on: the
+    kept photo (`data`) read again, as the set the case names, for its reading, with the saved table and its
     corrections on top, so that the photo shows, *Undo my corrections* returns to its reading and a
     switch of rule set reads it again. None where the case is no photo's read in this page, `data` is
     not its photo, or the photo reads otherwise than the case recorded (the models changed): then the
@@ -1558,7 +1549,7 @@ def _photo_back(data: bytes, opened: case_mod.OpenedCase) -> tuple[Base, tuple[n
             earlier=corrections,
             ways_closed=True,
         )
-    return dataclasses.replace(fresh, restored=True), _display_copy(rgb)
+    return dataclasses.replace(fresh, restored=True), _view_of(rgb, fresh)
 
 
 def kept_name() -> str:

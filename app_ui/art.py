@@ -207,7 +207,7 @@ def annotate_photo_and_labels(
     numbers: Sequence[int | None] | None = None,
 ) -> tuple[Image.Image, list[Box], list[Box]]:
     """`annotate_photo`, with the tiles' boxes as drawn and where its labels were drawn (x1, y1, x2, y2
-    each, in its pixels, which may be fewer than the photo's): a crop of the picture must keep them."""
+    each, in its pixels, which may be fewer than the photo's)."""
     image = Image.fromarray(rgb).convert("RGB")
     scale = _display_scale(*image.size)
     if scale < 1.0:
@@ -252,54 +252,18 @@ def annotate_photo_and_labels(
         )
         _label(draw, where, name, font, colour)
         taken.append((where[0] - 2, where[1] - 2, where[0] + width + 2, where[1] + height + 2))
-    for number, row, (x1, y1, x2, y2) in placed:
-        colour = LOW_CONF_COLOUR if row.low_confidence else GROUP_COLOURS.get(row.group, (90, 90, 90))
-        draw.rectangle((x1, y1, x2, y2), outline=colour, width=line + (1 if row.low_confidence else 0))
-        label = f"{number} {row.code}" + ("?" if row.low_confidence else "")
-        spot = free_spot((x1, y1, x2, y2), _text_size(draw, label, font), taken, image.size)
-        if spot is None:  # crowded: the number alone still matches the table (the code is in it)
-            label = f"{number}" + ("?" if row.low_confidence else "")
-            spot = free_spot((x1, y1, x2, y2), _text_size(draw, label, font), taken, image.size)
-        if spot is None:
-            spot = (x1 + line + 2, y1 + line + 2)
-        left, top = spot
-        width, height = _text_size(draw, label, font)
-        taken.append((left - 2, top - 2, left + width + 2, top + height + 2))
-        _label(draw, spot, label, font, colour)
-    return image, [box for _, _, box in placed], taken
-
-
-# The photo is cropped to its tiles where they fill less than this share of it: on a phone the whole
-# photo is a few hundred pixels wide, and tiles in a third of it leave their labels unreadable.
-CROP_BELOW_AREA = 0.6
-
-
-def tiles_window(
-    boxes: Sequence[Box], image_size: tuple[int, int], labels: Sequence[Box] = ()
-) -> tuple[int, int, int, int] | None:
-    """The part of the picture to show (x1, y1, x2, y2): the tiles' `boxes` with a margin of a tile's
-    long side (room for a tile the reader missed beside them), and every one of the `labels` drawn
-    around them whole, or None where that is most of the picture anyway."""
-    width, height = image_size
-    # boxes clipped to the picture (a tile cut by the photo's edge), and those left with no area dropped
-    clipped = [
-        (max(0.0, x1), max(0.0, y1), min(float(width), x2), min(float(height), y2))
-        for x1, y1, x2, y2 in boxes
+    colours = [
+        LOW_CONF_COLOUR if row.low_confidence else GROUP_COLOURS.get(row.group, (90, 90, 90))
+        for _, row, _ in placed
     ]
-    boxes = [b for b in clipped if b[2] > b[0] and b[3] > b[1]]
-    if not boxes:
-        return None
-    long_sides = sorted(max(b[2] - b[0], b[3] - b[1]) for b in boxes)
-    margin = max(long_sides[len(long_sides) // 2], 0.05 * max(width, height))
-    spread = [(b[0] - margin, b[1] - margin, b[2] + margin, b[3] + margin) for b in boxes]
-    spread += [(b[0] - 2, b[1] - 2, b[2] + 2, b[3] + 2) for b in labels]
-    x1 = max(0, int(min(b[0] for b in spread)))
-    y1 = max(0, int(min(b[1] for b in spread)))
-    x2 = min(width, int(max(b[2] for b in spread) + 1))
-    y2 = min(height, int(max(b[3] for b in spread) + 1))
-    if (x2 - x1) * (y2 - y1) >= CROP_BELOW_AREA * width * height:
-        return None
-    return x1, y1, x2, y2
+    for (_, row, box), colour in zip(placed, colours, strict=True):
+        draw.rectangle(box, outline=colour, width=line + (1 if row.low_confidence else 0))
+    tile_labels = _tile_labels(draw, placed, taken, image.size, size)
+    for (spot, label, label_font), colour in zip(tile_labels, colours, strict=True):
+        width, height = _text_size(draw, label, label_font)
+        taken.append((spot[0] - 2, spot[1] - 2, spot[0] + width + 2, spot[1] + height + 2))
+        _label(draw, spot, label, label_font, colour)
+    return image, [box for _, _, box in placed], taken
 
 
 def _text_size(
@@ -355,6 +319,53 @@ def _label(
     box = draw.textbbox(xy, text, font=font)
     draw.rectangle((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), fill=colour)
     draw.text(xy, text, font=font, fill=(255, 255, 255))
+
+
+# Font sizes tried, as shares of the labels' size, for numbers alone where labels with codes collide.
+NUMBER_SIZES = (1.0, 0.8, 0.65)
+SMALLEST_LABEL = 9  # px: below this a number no longer reads
+
+
+def _tile_labels(
+    draw: ImageDraw.ImageDraw,
+    placed: Sequence[tuple[int, TileRow, Box]],
+    taken: Sequence[Box],
+    image_size: tuple[int, int],
+    size: int,
+) -> list[tuple[tuple[float, float], str, ImageFont.FreeTypeFont | ImageFont.ImageFont]]:
+    """Per tile, where its label goes, the label, and its font: number and code ("7 1m") where every
+    such label finds a spot clear of the others (`free_spot`); else the number alone for every tile
+    (the code is in the table's row of that number), at the first size where all fit; else, crowded
+    past that, each number that finds no spot in its tile's top corner at the smallest size."""
+
+    def text(number: int, row: TileRow, with_code: bool) -> str:
+        return f"{number}" + (f" {row.code}" if with_code else "") + ("?" if row.low_confidence else "")
+
+    tries = [(True, size)] + [(False, max(SMALLEST_LABEL, round(size * k))) for k in NUMBER_SIZES]
+    for with_code, font_size in tries:
+        font = _font(font_size)
+        drawn: list[Box] = list(taken)
+        spots: list[tuple[tuple[float, float], str, ImageFont.FreeTypeFont | ImageFont.ImageFont]] = []
+        for number, row, box in placed:
+            label = text(number, row, with_code)
+            width, height = _text_size(draw, label, font)
+            spot = free_spot(box, (width, height), drawn, image_size)
+            if spot is None:
+                break
+            drawn.append((spot[0] - 2, spot[1] - 2, spot[0] + width + 2, spot[1] + height + 2))
+            spots.append((spot, label, font))
+        else:
+            return spots
+    font = _font(tries[-1][1])
+    drawn = list(taken)
+    spots = []
+    for number, row, box in placed:
+        label = text(number, row, False)
+        width, height = _text_size(draw, label, font)
+        spot = free_spot(box, (width, height), drawn, image_size) or (box[0] + 2, box[1] + 2)
+        drawn.append((spot[0] - 2, spot[1] - 2, spot[0] + width + 2, spot[1] + height + 2))
+        spots.append((spot, label, font))
+    return spots
 
 
 def group_blocks(hand: Mapping[str, Any], meld_groups: Sequence[str]) -> list[tuple[str, list[str], bool]]:

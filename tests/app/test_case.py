@@ -10,11 +10,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import scoring
 from app_ui import case
 from app_ui.art import annotate_photo, hand_picture, tile_image
-from app_ui.case import BONUS, HAND, TileRow
+from app_ui.case import BONUS, HAND, MELD_GROUPS, TileRow
 from app_ui.options import OptionValueError, format_number_list, option_specs, parse_number_list
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.detections import Detections
@@ -711,7 +713,7 @@ def test_an_unsure_tiles_runner_up_is_offered_only_where_the_rule_set_holds_it()
 
 
 def test_the_photo_is_cropped_to_its_tiles_only_where_they_fill_little_of_it() -> None:
-    from app_ui.art import tiles_window
+    from app_ui.photo_view import tiles_window
 
     tiles = [(100.0 + 40 * i, 300.0, 140.0 + 40 * i, 356.0) for i in range(5)]  # 40 x 56 px tiles
     x1, y1, x2, y2 = tiles_window(tiles, (1280, 960)) or (0, 0, 0, 0)
@@ -728,25 +730,87 @@ def test_the_photo_is_cropped_to_its_tiles_only_where_they_fill_little_of_it() -
     assert x1 < x2 <= 1280 and y1 < y2
 
 
-def test_the_crop_keeps_every_label_drawn_whole() -> None:
-    from app_ui.art import annotate_photo_and_labels, tiles_window
+def test_the_tiles_part_of_a_photo_is_cut_from_its_full_resolution() -> None:
+    from app_ui.photo_view import DISPLAY_MAX_SIDE, in_picture, photo_view
 
-    photo = np.full((900, 1200, 3), 90, np.uint8)
-    # a long label ("12 rooster") beside the last of a row of small tiles at the right
-    rows = [
-        TileRow(code, HAND, 0.9, (600.0 + 30 * i, 400.0, 628.0 + 30 * i, 440.0))
-        for i, code in enumerate(["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p"])
-    ] + [TileRow("rooster", BONUS, 0.9, (935.0, 400.0, 963.0, 440.0))]
-    picture, drawn, labels = annotate_photo_and_labels(photo, rows)
-    assert labels and picture.size == (1200, 900) and drawn == [r.box for r in rows]
-    x1, y1, x2, y2 = tiles_window(drawn, picture.size, labels) or (0, 0, 1200, 900)
-    assert all(x1 <= a and y1 <= b and c <= x2 and d <= y2 for a, b, c, d in labels)
-    assert tiles_window([(600.0, 400.0, 628.0, 440.0)], (1200, 900), [(500.0, 380.0, 700.0, 395.0)]) == (
-        498,
-        340,
-        703,
-        501,
+    photo = np.full((3000, 4000, 3), 90, np.uint8)
+    # a row of 14 tiles 60 px wide: 19 px in the whole photo's copy, too small for a label each
+    boxes = [(1000.0 + 62 * i, 1500.0, 1060.0 + 62 * i, 1580.0) for i in range(14)]
+    photo[1530:1550, 1030:1040] = (250, 20, 20)  # a red mark in the first tile
+    view = photo_view(photo, boxes)
+    assert max(view.whole.shape[:2]) == DISPLAY_MAX_SIDE and view.whole_scale == DISPLAY_MAX_SIDE / 4000
+    assert view.tiles is not None and view.tiles_xyxy is not None
+    assert view.tiles_scale >= 2.5 * view.whole_scale  # the tiles come out larger
+    assert max(view.tiles.shape[:2]) <= DISPLAY_MAX_SIDE
+    for cropped in (True, False):
+        picture, origin, scale = view.picture(cropped)
+        x1, y1, x2, y2 = in_picture((1030.0, 1530.0, 1040.0, 1550.0), origin, scale)
+        centre = picture[round((y1 + y2) / 2), round((x1 + x2) / 2)]
+        assert centre[0] > 200 and centre[1] < 80, (cropped, centre)  # the mark is where the box says
+    # tiles filling most of the photo: no part kept, the whole photo is drawn on
+    filling = photo_view(photo, [(100.0, 100.0, 3900.0, 2900.0)])
+    assert filling.tiles is None and filling.picture(True)[0] is filling.whole
+    # a small photo is kept as it is
+    small = np.zeros((300, 400, 3), np.uint8)
+    assert photo_view(small, []).whole is small and photo_view(small, []).whole_scale == 1.0
+
+
+def _overlapping_pairs(labels: list[tuple[float, float, float, float]]) -> int:
+    return sum(
+        a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+        for i, a in enumerate(labels)
+        for b in labels[i + 1 :]
     )
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    tile_width=st.integers(min_value=26, max_value=80),
+    gap=st.integers(min_value=0, max_value=12),
+    rows_of_tiles=st.integers(min_value=1, max_value=3),
+)
+def test_tile_labels_never_cover_each_other(tile_width: int, gap: int, rows_of_tiles: int) -> None:
+    from app_ui.art import annotate_photo_and_labels
+
+    photo = np.full((960, 1280, 3), 90, np.uint8)
+    groups = [HAND, MELD_GROUPS[0], BONUS]
+    height = round(1.35 * tile_width)
+    rows = [
+        TileRow("1m", groups[r], 0.4 if k % 5 == 0 else 0.95, box)
+        for r in range(rows_of_tiles)
+        for k in range(14)
+        for box in [
+            (
+                60.0 + k * (tile_width + gap),
+                300.0 + r * (height + 3 * gap),
+                60.0 + k * (tile_width + gap) + tile_width,
+                300.0 + r * (height + 3 * gap) + height,
+            )
+        ]
+    ]
+    _, _, labels = annotate_photo_and_labels(photo, rows)
+    assert len(labels) == len(rows) + rows_of_tiles  # a label per tile and per group
+    assert _overlapping_pairs(labels) == 0
+
+
+def test_crowded_tiles_are_labelled_by_their_numbers_alone() -> None:
+    from app_ui.art import annotate_photo_and_labels
+
+    photo = np.full((960, 1280, 3), 90, np.uint8)
+    # two rows of 18 px tiles 1 px apart: no room for "12 1m" above or below each, room for "12"
+    rows = [
+        TileRow("1m", group, 0.95, (400.0 + 19 * k, top, 418.0 + 19 * k, top + 24.0))
+        for group, top in ((HAND, 400.0), (MELD_GROUPS[0], 426.0))
+        for k in range(14)
+    ]
+    _, _, labels = annotate_photo_and_labels(photo, rows)
+    tile_labels = labels[2:]  # after the groups' names
+    assert _overlapping_pairs(labels) == 0
+    assert max(x2 - x1 for x1, _, x2, _ in tile_labels) < 30  # numbers, not "12 1m"
+    # roomy tiles keep their codes
+    roomy = [TileRow("1m", HAND, 0.95, (200.0 + 70 * k, 400.0, 260.0 + 70 * k, 480.0)) for k in range(14)]
+    _, _, labels = annotate_photo_and_labels(photo, roomy)
+    assert min(x2 - x1 for x1, _, x2, _ in labels[1:]) > 30
 
 
 def test_the_tile_key_names_the_rule_set_s_tiles() -> None:

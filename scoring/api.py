@@ -8,7 +8,7 @@ from typing import Any
 from scoring.engine import score
 from scoring.errors import MalformedHandError, MeldError, json_kind
 from scoring.hand import INPUT_FIELDS, hand_from_json
-from scoring.options import default_options, options_from_mapping
+from scoring.options import default_options, options_from_mapping, unread_options
 from scoring.rulesets import get_ruleset
 from scoring.tiles import BACK, tiles_from_field
 
@@ -104,4 +104,8 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
     if unknown:
         warnings.append(f"ignored unknown field{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
     warnings.extend(unused_beside_warning(key) for key in unused_beside(given))
+    warnings.extend(
+        f"option {name} is not part of {ruleset.name} rules; ignored"
+        for name in unread_options(ruleset.name, options, options_data)
+    )
     return result

@@ -206,6 +206,20 @@ def options_from_mapping(base: Options, overrides: Mapping[str, object]) -> Opti
     return checked_options(dataclasses.replace(base, **changes))
 
 
+def unread_options(rules_name: str, options: Options, given: Mapping[str, object]) -> list[str]:
+    """The options `given` that rule set `rules_name` does not read (its metadata "rules" names other
+    rule sets), set otherwise than that rule set's default in `options`: a house rule the scoring
+    passes over, to warn of (one left at its default says nothing)."""
+    defaults = default_options(rules_name)
+    return [
+        option.name
+        for option in dataclasses.fields(Options)
+        if option.name in given
+        and rules_name not in option.metadata.get("rules", (rules_name,))
+        and getattr(options, option.name) != getattr(defaults, option.name)
+    ]
+
+
 def checked_options(options: Options) -> Options:
     """`options` with each value checked and in its field's form, as JSON's are (a whole number given as
     10.0 is 10, payout table rows given as lists are pairs), and checked together (`_check_together`)."""

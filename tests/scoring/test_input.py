@@ -379,6 +379,22 @@ def test_null_inside_options_means_the_rule_sets_default(rules: str, cap: int) -
     assert with_nulls == score_json(hand)
 
 
+def test_an_option_the_rule_set_does_not_read_is_warned_of_where_it_is_set_otherwise() -> None:
+    malaysian = {"rules": "malaysian", "concealed": "111p 222p 333p 777p 55p", "seat_wind": "S"}
+    plain = score_json(malaysian)
+    said = score_json({**malaysian, "options": {"self_draw_tai": True, "payout_scheme": "shooter_pays"}})
+    assert said["warnings"] == plain["warnings"] + [
+        "option payout_scheme is not part of malaysian rules; ignored",  # in RULES.md's order
+        "option self_draw_tai is not part of malaysian rules; ignored",
+    ]
+    assert said["tai"] == plain["tai"] and said["payout"] == plain["payout"]
+    # set at the rule set's default (as the app sends the options it hides), or one it reads: nothing said
+    quiet = {"self_draw_tai": False, "unit": 1, "max_tai": 10, "points_per_fan": 10}
+    assert score_json({**malaysian, "options": quiet})["warnings"] == plain["warnings"]
+    singapore = score_json({"concealed": HAND, "options": {"points_per_fan": 10, "north_wind": True}})
+    assert singapore["warnings"] == ["option points_per_fan is not part of singapore rules; ignored"]
+
+
 def test_options_defaults_follow_rules_md() -> None:
     options = Options()
     assert (options.min_tai, options.max_tai, options.unit, options.payout_scheme) == (1, 5, 1, "standard")

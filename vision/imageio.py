@@ -230,8 +230,7 @@ def read_image(
             # a PNG's EXIF may follow its pixels, and reading it decodes them: a damaged stream must
             # fail here, not inside the best-effort EXIF read, which would leave half a photo
             image.load()
-        orientation = _orientation(image)
-        header_width, header_height = image.size
+        header_size = image.size  # full resolution, before a draft decodes it smaller
         _draft(image, max_pixels)
         image.load()
         rgb = _to_rgb(_upright(image))
@@ -241,9 +240,7 @@ def read_image(
         raise ImageError("image is too large to decode in the memory available") from None
     except (OSError, SyntaxError, ValueError, EOFError, IndexError, KeyError, TypeError) as error:
         raise _decode_error(error) from None
-    source_width, source_height = (
-        (header_height, header_width) if orientation in (5, 6, 7, 8) else (header_width, header_height)
-    )
+    source_width, source_height = _upright_size(header_size, rgb.shape[1], rgb.shape[0])
     rgb = np.ascontiguousarray(_downscale(rgb, max_pixels))
     return LoadedImage(
         rgb=rgb,
@@ -254,12 +251,14 @@ def read_image(
     )
 
 
-def _orientation(image: Image.Image) -> int:
-    try:
-        value = image.getexif().get(0x0112, 1)
-    except Exception:  # EXIF is best effort: a broken block must not lose the photo.
-        return 1
-    return value if isinstance(value, int) and 1 <= value <= 8 else 1
+def _upright_size(header_size: tuple[int, int], width: int, height: int) -> tuple[int, int]:
+    """The upright photo's full-resolution size: the file's `header_size`, turned where the pixels
+    decoded upright (`width` x `height`, perhaps a draft's fraction) lie the other way. Read off the
+    pixels, not the EXIF tag: Pillow turns a TIFF upright itself as it opens it, a JPEG or PNG not."""
+    header_width, header_height = header_size
+    as_stored = abs(width * header_height - height * header_width)
+    turned = abs(width * header_width - height * header_height)
+    return (header_height, header_width) if turned < as_stored else (header_width, header_height)
 
 
 def _upright(image: Image.Image) -> Image.Image:

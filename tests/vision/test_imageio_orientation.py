@@ -30,12 +30,20 @@ def _with_orientation(upright: np.ndarray, orientation: int, fmt: str) -> bytes:
     exif = Image.Exif()
     exif[0x0112] = orientation
     params: dict[str, object] = {"exif": exif.tobytes()}
-    if fmt == "JPEG":
+    if fmt in ("JPEG", "WEBP"):
         params["quality"] = 100
     return encode(stored, fmt, **params)
 
 
-@pytest.mark.parametrize("fmt", [pytest.param("JPEG", id="jpeg"), pytest.param("PNG", id="png")])
+@pytest.mark.parametrize(
+    "fmt",
+    [
+        pytest.param("JPEG", id="jpeg"),
+        pytest.param("PNG", id="png"),
+        pytest.param("WEBP", id="webp"),
+        pytest.param("TIFF", id="tiff"),  # Pillow turns a TIFF upright itself as it opens it
+    ],
+)
 @pytest.mark.parametrize("orientation", [pytest.param(o, id=f"exif{o}") for o in range(1, 9)])
 def test_orientation_is_applied(orientation: int, fmt: str) -> None:
     upright = quadrants(96, 128)
@@ -52,3 +60,12 @@ def test_unknown_orientation_value_is_ignored() -> None:
     exif[0x0112] = 42
     loaded = read_image(encode(Image.fromarray(upright), "PNG", exif=exif.tobytes()))
     np.testing.assert_array_equal(loaded.rgb, upright)
+
+
+def test_the_upright_size_is_the_headers_turned_as_the_decoded_pixels_lie() -> None:
+    from vision.imageio import _upright_size
+
+    assert _upright_size((4000, 3000), 500, 375) == (4000, 3000)  # a draft at 1/8, as stored
+    assert _upright_size((4000, 3000), 375, 500) == (3000, 4000)  # ... turned by its EXIF tag
+    assert _upright_size((3000, 4000), 375, 500) == (3000, 4000)  # a TIFF Pillow turned as it opened it
+    assert _upright_size((1001, 1000), 125, 125) == (1001, 1000)  # near square: as stored

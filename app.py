@@ -132,6 +132,7 @@ def init_state() -> None:
         "handled": [],  # photo sources already read, refused or declined: never read again by a rerun
         "display": None,  # PhotoView: the copies of the photo drawn on
         "photo_error": None,
+        "photo_error_source": None,  # the source id of the file `photo_error` is about
         "pending_typed": None,  # a typed hand waiting for the user's yes, as it would replace corrections
         "typed_error_version": None,  # the case version a typed hand failed to replace
         "pending_case": None,  # the same for a case file opened again
@@ -506,10 +507,28 @@ def _switch_then_read(game: str, incoming: tuple[str, bytes, str]) -> None:
     st.rerun()
 
 
+def let_go_of_files(holding: set[str]) -> None:
+    """Drop the question about reading a file, and the error about one, that the uploader or the camera
+    no longer holds (`holding`: the source ids they hold): the user replaced it, removed it, or the
+    browser refused the next (too large, or not a photo) and says why beside the uploader. Asked on,
+    the question would read a file no longer on the page over the user's corrections."""
+    state = st.session_state
+    pending = state["pending"]
+    if pending is not None and pending[2].startswith(WIDGET_SOURCES) and pending[2] not in holding:
+        state["pending"] = None
+    source = state.get("photo_error_source") or ""
+    if state["photo_error"] and source.startswith(WIDGET_SOURCES) and source not in holding:
+        state["photo_error"] = None
+
+
+WIDGET_SOURCES = ("upload:", "camera:")  # source ids of files a widget holds (not the samples')
+
+
 def _read_and_mark(incoming: tuple[str, bytes, str]) -> None:
     """Read a photo once: its source id is remembered whether it worked or not, and the message kept."""
     st.session_state["handled"] = [*st.session_state["handled"], incoming[2]]
     st.session_state["photo_error"] = read_photo(*incoming)
+    st.session_state["photo_error_source"] = incoming[2]
 
 
 PENDING_KEYS = ("pending", "pending_typed", "pending_case")
@@ -567,12 +586,16 @@ def photo_ui() -> None:
     if slot.reader is None:
         st.info(slot.message)
     incoming: tuple[str, bytes, str] | None = None
+    holding: set[str] = set()  # the source ids of the files the uploader and the camera hold now
     if uploaded is not None:
         incoming = (uploaded.name, uploaded.getvalue(), f"upload:{uploaded.file_id}")
+        holding.add(incoming[2])
     if st.toggle("Use the camera", key="use_camera"):
         snap = st.camera_input("Snap the hand", key="camera")
         if snap is not None:
             incoming = ("camera photo", snap.getvalue(), f"camera:{snap.file_id}")
+            holding.add(incoming[2])
+    let_go_of_files(holding)
     samples = sample_photos()
     if samples:
         st.caption("No tiles at hand? Try a sample photo:")
@@ -598,6 +621,7 @@ def photo_ui() -> None:
         if unreadable is not None:  # nothing to replace the corrections with: say so, ask nothing
             st.session_state["handled"] = [*st.session_state["handled"], incoming[2]]
             st.session_state["photo_error"] = unreadable
+            st.session_state["photo_error_source"] = incoming[2]
         elif corrected:
             st.session_state["photo_error"] = None  # the question is about this file, not an earlier one
             ask_before_replacing("pending", incoming)

@@ -1160,6 +1160,32 @@ def test_a_bad_file_taken_over_corrections_leaves_only_its_error(app: AppTest, i
     assert not any("notaphoto.jpg" in t for t in texts(app, "error")), texts(app, "error")
 
 
+def test_a_question_or_error_about_a_file_the_uploader_no_longer_holds_is_dropped(
+    app: AppTest, install: Install
+) -> None:
+    install(FakeReader({90: scene(), 30: scene(bonus=[])}))
+    upload(app, photo_bytes(shade=90))
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
+    version = app.session_state["version"]
+    upload(app, photo_bytes(shade=30), name="second.jpg")
+    assert any("second.jpg" in t for t in texts(app, "warning")), texts(app, "warning")
+    # the user removes the file asked about: the question goes, so no button can read it over the fix
+    app.file_uploader(key="upload").clear().run()
+    no_problem(app)
+    assert app.session_state["pending"] is None
+    assert not any("second.jpg" in t for t in texts(app, "warning")), texts(app, "warning")
+    assert app.session_state["version"] == version and case_edits(app) == {"0": {"tile": "9m"}}
+    # a file that is no photo: its error stands while the uploader holds it, and goes with it
+    upload(app, b"not an image at all", name="notaphoto.jpg")
+    assert any("notaphoto.jpg" in t for t in texts(app, "error")), texts(app, "error")
+    app.run()
+    assert any("notaphoto.jpg" in t for t in texts(app, "error")), texts(app, "error")
+    app.file_uploader(key="upload").clear().run()
+    no_problem(app)
+    assert not any("notaphoto.jpg" in t for t in texts(app, "error")), texts(app, "error")
+    assert app.session_state["version"] == version and case_edits(app) == {"0": {"tile": "9m"}}
+
+
 def test_the_summary_shows_the_sets_the_score_was_counted_on(app: AppTest) -> None:
     typed_hand(app, "4722237m 99p 72m", melds="876s")
     no_problem(app)

@@ -30,6 +30,7 @@ from vision.classes import CLASSES
 from vision.crops import crop_tiles
 from vision.deskew import box_angles
 from vision.detections import Detections
+from vision.exposure import brightened, dark_warning
 from vision.glyphs import GlyphReader, glyph_session
 from vision.layout_read import HAND_SIZE, hand_tiles
 from vision.onnx_models import (
@@ -78,6 +79,7 @@ class Seen:
     rejected_xyxy: np.ndarray
     # the photo's (height, width) as read, to tell tiles cut by its edge; None where not known
     image_hw: tuple[int, int] | None = None
+    gain: float = 1.0  # what a dark photo was brightened by before it was read (`vision.exposure`)
 
 
 @dataclass(frozen=True)
@@ -406,6 +408,7 @@ class TileReader:
         if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
             raise ValueError(f"expected an (H, W, 3) uint8 RGB image, got {rgb.shape} {rgb.dtype}")
         rgb = np.ascontiguousarray(rgb)  # OpenCV needs it; a flipped or sliced view is not
+        rgb, gain = brightened(rgb)
         boxes, det_score, probabilities, rejected_xyxy = self.read_tiles(rgb, lap)
         # each tile's angle, for the layout to tell a bonus tile laid down from one dropped askew
         angle = box_angles(rgb, boxes)
@@ -417,6 +420,7 @@ class TileReader:
             angle=np.asarray(angle, np.float32),
             rejected_xyxy=rejected_xyxy.astype(np.float32),
             image_hw=(int(rgb.shape[0]), int(rgb.shape[1])),
+            gain=gain,
         )
 
     def read(
@@ -481,6 +485,7 @@ class TileReader:
             + _win_option_warning(detections, win_options, source_scale)
         )
         warnings: list[str] = [] if len(detections) else ["no tiles found"]
+        warnings.extend(dark_warning(seen.gain))  # before the unsure tiles: it may explain them
         # first: it explains the unsure tiles named after it
         warnings.extend(small_tiles_warning(detections.xyxy, det_score, source_scale))
         warnings.extend(tile_warnings)

@@ -123,7 +123,7 @@ def _open(data: bytes) -> Image.Image:
             raise ImageError(f"image file is corrupt or cut off (it begins as a {kind} file)") from None
         raise ImageError(f"not a supported image file (expected {SUPPORTED})") from None
     except (OSError, SyntaxError, ValueError, EOFError) as error:
-        raise _decode_error(error) from None
+        raise _decode_error(error, data) from None
 
 
 def signature_format(data: bytes) -> str | None:
@@ -147,12 +147,19 @@ def signature_format(data: bytes) -> str | None:
     return None
 
 
-def _decode_error(error: BaseException) -> ImageError:
+def _decode_error(error: BaseException, data: bytes) -> ImageError:
     """Pillow's decoder errors -> the user's message (truncation is the common, fixable case)."""
     text = _reason(error)
-    if any(word in text.lower() for word in ("truncated", "end of file")) or isinstance(error, EOFError):
+    cut = any(word in text.lower() for word in ("truncated", "end of file")) or isinstance(error, EOFError)
+    if cut or _shorter_than_declared(data):
         return ImageError(TRUNCATED)
     return ImageError(f"image file is corrupt: {text}")
+
+
+def _shorter_than_declared(data: bytes) -> bool:
+    """Whether a RIFF file (WebP) holds fewer bytes than its header declares: cut off. Pillow's WebP
+    decoder says only that it "could not create decoder object"."""
+    return data[:4] == b"RIFF" and len(data) >= 8 and int.from_bytes(data[4:8], "little") + 8 > len(data)
 
 
 def _reason(error: BaseException) -> str:
@@ -205,13 +212,18 @@ def _to_rgb(image: Image.Image) -> np.ndarray:
     """Any Pillow mode -> (H, W, 3) uint8 RGB; transparency composited on white."""
     mode = image.mode
     if mode.startswith("I;16") or mode == "I":
-        # 16-bit greyscale: Pillow's convert("L") would clip everything above 255 to white.
-        grey = np.asarray(image).astype(np.float32) / 257.0
-        grey8 = np.clip(np.rint(grey), 0, 255).astype(np.uint8)
+        # 16-bit greyscale: Pillow's convert("L") would clip everything above 255 to white; 32-bit
+        # samples past 16 bits are scaled by their peak
+        grey = np.asarray(image).astype(np.float32)
+        peak = float(grey.max()) if grey.size else 0.0
+        grey8 = np.clip(np.rint(grey / (257.0 if peak <= 65535 else peak / 255.0)), 0, 255).astype(np.uint8)
         return np.repeat(grey8[:, :, None], 3, axis=2)
     if mode == "F":
-        grey8 = np.clip(np.rint(np.asarray(image)), 0, 255).astype(np.uint8)
-        return np.repeat(grey8[:, :, None], 3, axis=2)
+        # floating-point grey: 0..1 (a linear TIFF's range, read as black before stage 51) or 0..255
+        grey = np.asarray(image).astype(np.float32)
+        peak = float(np.nanmax(grey)) if grey.size else 0.0
+        grey8 = np.clip(np.rint(np.nan_to_num(grey * (255.0 if peak <= 1.0 else 1.0))), 0, 255)
+        return np.repeat(grey8.astype(np.uint8)[:, :, None], 3, axis=2)
     has_alpha = mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info
     if has_alpha:
         rgba = image.convert("RGBA")
@@ -256,7 +268,7 @@ def read_image(
     except MemoryError:
         raise ImageError("image is too large to decode in the memory available") from None
     except (OSError, SyntaxError, ValueError, EOFError, IndexError, KeyError, TypeError) as error:
-        raise _decode_error(error) from None
+        raise _decode_error(error, data) from None
     source_width, source_height = _upright_size(header_size, rgb.shape[1], rgb.shape[0])
     rgb = np.ascontiguousarray(_downscale(rgb, max_pixels))
     return LoadedImage(

@@ -29,3 +29,14 @@ def test_16bit_rgb_png() -> None:
     assert ok
     rgb = read_image(data.tobytes()).rgb
     np.testing.assert_array_equal(rgb[10, 10], (255, 128, 0))
+
+
+def test_a_float_tiff_of_0_to_1_and_a_32_bit_one_keep_their_tones() -> None:
+    ramp = np.tile(np.array([0.0, 0.25, 0.5, 1.0], np.float32).repeat(16), (64, 1))
+    unit = read_image(encode(Image.fromarray(ramp, mode="F"), "TIFF")).rgb  # was read all black
+    np.testing.assert_array_equal(unit[0, [0, 20, 40, 60], 0], [0, 64, 128, 255])
+    levels = read_image(encode(Image.fromarray(ramp * 255.0, mode="F"), "TIFF")).rgb  # 0..255 as it is
+    np.testing.assert_array_equal(levels[0, [0, 20, 40, 60], 0], [0, 64, 128, 255])
+    wide = (ramp * 2_000_000_000).astype(np.int32)  # 32-bit samples: were clipped to white by the 16-bit rule
+    deep = read_image(encode(Image.fromarray(wide, mode="I"), "TIFF")).rgb
+    np.testing.assert_allclose(deep[0, [0, 20, 40, 60], 0], [0, 64, 128, 255], atol=1)

@@ -27,6 +27,7 @@ def _noise(fmt: str) -> bytes:
         pytest.param(_noise("JPEG")[:3000], TRUNCATED, id="jpeg-half"),
         pytest.param(_noise("PNG")[:30000], TRUNCATED, id="png-half"),
         pytest.param(_noise("JPEG")[:300], TRUNCATED, id="jpeg-header-only"),
+        pytest.param(_noise("WEBP")[:5000], TRUNCATED, id="webp-half"),  # its decoder says no more
         pytest.param(
             _noise("GIF")[:200], "image file is corrupt or cut off (it begins as a GIF file)", id="gif-header"
         ),

@@ -576,7 +576,7 @@ def photo_ui() -> None:
     then they are asked first, so nothing they typed is lost silently."""
     uploaded = st.file_uploader(
         "Upload a photo of the winning hand",
-        type=["jpg", "jpeg", "png", "heic", "heif", "webp", "gif", "bmp", "tif", "tiff"],
+        type=["jpg", "jpeg", "png", "heic", "heif", "avif", "webp", "gif", "bmp", "tif", "tiff"],
         key="upload",
         help="Lay the hand out in rows: concealed tiles, declared melds, bonus tiles. On a phone this "
         "button also offers the (back) camera.",

@@ -670,6 +670,7 @@ def manual_ui() -> None:
     st.caption(tile_key(case_mod.tiles_in_set(chosen_set())))
     st.text_input("Bonus tiles", key="typed_bonus", placeholder="F1 S2 cat")
     if st.button("Use this hand", key="typed_use", type="primary"):
+        st.session_state["typed_offered"] = typed_fields()
         try:
             concealed = typed_mod.read_tiles(st.session_state["typed_concealed"] or "")
             melds = typed_mod.read_melds(st.session_state["typed_melds"] or "")
@@ -710,6 +711,8 @@ def manual_ui() -> None:
             ask_before_replacing("pending_typed", typed)
         else:
             _use_typed(typed)
+    elif typed_not_used():
+        st.warning(TYPED_NOT_USED)
     pending: Base | None = st.session_state.get("pending_typed")
     if pending is not None:
         answer = replace_or_keep("Using the typed hand", "Use the typed hand", "typed")
@@ -723,11 +726,32 @@ def manual_ui() -> None:
 
 def _typed_not_used(message: str) -> None:
     """One line on why the typed hand was refused; the result below, still the earlier hand's, says so too."""
-    st.error(message)
+    st.error(plain(message))  # it quotes what was typed: no markup
     st.session_state["typed_error_version"] = st.session_state["version"]
 
 
+TYPED_FIELDS = ("typed_concealed", "typed_melds", "typed_kongs", "typed_bonus")
+TYPED_NOT_USED = (
+    "The typed hand is not the one scored: press *Use this hand* to score it. "
+    "The result below is still the hand before it."
+)
+
+
+def typed_fields() -> tuple[str, ...]:
+    """What the typed hand's fields hold now, spaces at the ends aside."""
+    return tuple(str(st.session_state.get(key) or "").strip() for key in TYPED_FIELDS)
+
+
+def typed_not_used() -> bool:
+    """Whether the typed fields hold a hand other than the last one used: typed, or changed after
+    *Use this hand*, with the button not pressed (Enter in a field does not press it), so the result on
+    the page is not the hand in the fields."""
+    fields = typed_fields()
+    return any(fields) and fields != st.session_state.get("typed_used")
+
+
 def _use_typed(typed: Base) -> None:
+    st.session_state["typed_used"] = st.session_state.get("typed_offered")
     replace_hand(typed, None, None)
     st.session_state["photo_error"] = None
     st.session_state["pending_typed"] = None
@@ -1390,14 +1414,17 @@ def result_ui(
         st.warning(
             "The typed hand was not used (see *Type a hand* above): this result is still the hand before it."
         )
+    elif typed_not_used():
+        st.warning(TYPED_NOT_USED)
+    # each may quote what the user typed or a file held: shown as it is, no markup
     for problem in [*option_problems, *build.problems]:
-        st.warning(problem)
+        st.warning(plain(problem))
     if error:
-        st.error(error)
+        st.error(plain(error))
     if result is None:
         return
     for warning in result.get("warnings") or []:
-        st.info(with_option_labels(str(warning), str(data.get("rules", "singapore"))))
+        st.info(plain(with_option_labels(str(warning), str(data.get("rules", "singapore")))))
     unit = str(result.get("unit") or "tai")
     if result.get("valid"):
         capped = result.get("raw_tai") != result.get("tai")
@@ -1409,7 +1436,7 @@ def result_ui(
         if result.get("points") is not None:
             st.caption(f"{format_amount(result['points'])} points")
     else:
-        st.error(invalid_message(result))
+        st.error(plain(invalid_message(result)))
     patterns = result.get("patterns") or []
     idle = idle_bonus_note(data)
     if idle:

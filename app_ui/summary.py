@@ -208,6 +208,8 @@ _MARKUP = re.compile(r"([\\`*\[\]$~<>|&]|(?<![^\W_])_|_(?![^\W_]))")
 _MARKUP_AT_START = re.compile(r"^(\s*)([#+\->]|\d+(?=[.)]))", re.MULTILINE)
 _SHORTCODE = re.compile(r":([\w+\-/]+):")
 _DIRECTIVE = re.compile(r":(?=\w+\\?\[)")
+# what GitHub-flavoured Markdown links by itself: an address (`http://`, `www.`) or an e-mail's @
+_AUTOLINK = re.compile(r"(?<=:)//|(?i:(?<![\w.])www)\.|@")
 
 
 def plain(text: str) -> str:
@@ -216,6 +218,7 @@ def plain(text: str) -> str:
     escaped = _MARKUP.sub(r"\\\1", text)
     escaped = _SHORTCODE.sub(r"\\:\1\\:", escaped)
     escaped = _DIRECTIVE.sub(r"\\:", escaped)
+    escaped = _AUTOLINK.sub(lambda m: "".join("\\" + c if c in "/.@" else c for c in m.group(0)), escaped)
     # a number's stop is escaped ("1\\. a.jpg"), a backslash before a digit being no escape
     return _MARKUP_AT_START.sub(
         lambda m: m.group(1) + (m.group(2) + "\\" if m.group(2).isdigit() else "\\" + m.group(2)), escaped

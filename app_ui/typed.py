@@ -79,12 +79,15 @@ _BONUS_TILES = (
 def read_bonus(text: str, bonus_codes: frozenset[str] | set[str]) -> list[str]:
     """The bonus row typed as codes (`F1 S2 cat face face`, any letter case); ValueError for a tile
     that is no bonus tile. A set holds four `face` and four `fly`, so a code may come more than once."""
-    try:
-        tiles = read_tiles(text)
-    except ValueError:
-        raise ValueError(
-            f"cannot read the bonus tiles {text.strip()!r}: type them apart, e.g. F1 S2 cat ({_BONUS_TILES})"
-        ) from None
+    tiles = []
+    for group in _groups(text):
+        try:
+            tiles += read_tiles(group)
+        except ValueError:
+            raise ValueError(
+                f"cannot read {group!r} as bonus tiles: bonus tiles are {_BONUS_TILES}, typed apart, "
+                "e.g. F1 S2 cat"
+            ) from None
     stranger = next((tile for tile in tiles if tile not in bonus_codes), None)
     if stranger is not None:
         raise ValueError(f"{stranger} is not a bonus tile: bonus tiles are {_BONUS_TILES}")

@@ -660,6 +660,28 @@ def test_typed_hand_scores(app: AppTest) -> None:
     assert any("2 tai" in t for t in texts(app, "success")), result_text(app)
 
 
+def test_a_typed_hand_changed_and_not_used_says_the_result_is_not_its_score(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s CCC 55p")
+    assert any("1 tai" in t for t in texts(app, "success")), result_text(app)
+    assert not any("not the one scored" in t for t in texts(app, "warning"))
+    # the user changes a field and presses Enter (a run), not the button: the score is still the old hand's
+    app.text_input(key="typed_concealed").input("123m 456p 789s FFF 55p").run()
+    no_problem(app)
+    assert sum("not the one scored" in t for t in texts(app, "warning")) == 2  # by the fields, by the result
+    app.button(key="typed_use").click().run()
+    assert not any("not the one scored" in t for t in texts(app, "warning")), texts(app, "warning")
+    assert any("1 tai" in t for t in texts(app, "success")), result_text(app)
+    assert app.session_state["base"].rows[9].code == "F"
+    # what the user typed, shown as typed in the error (no bold, link or emoji made of it)
+    for typed, shown in (
+        ("**bold** 55p", r"'\*\*bold\*\*'"),
+        ("[x](http://e.x) 55p", r"'\[x\](http:\/\/e.x)'"),
+    ):
+        app.text_input(key="typed_concealed").input(typed).run()
+        app.button(key="typed_use").click().run()
+        assert any(shown in t for t in texts(app, "error")), texts(app, "error")
+
+
 def test_a_typing_error_says_the_result_is_still_the_earlier_hand(app: AppTest) -> None:
     app.text_input(key="typed_concealed").input("123M 456P 789s 22m").run()  # any letter case
     app.text_input(key="typed_melds").input("ccc").run()

@@ -838,6 +838,9 @@ def test_the_tile_key_names_the_rule_set_s_tiles() -> None:
         ("option max_tai must", "option max_tai must"),  # an underscore inside a word is no emphasis
         ("a &amp; b", r"a \&amp; b"),  # an entity would show as its character
         ("one\n# two", "one\n\\# two"),  # a heading on any line
+        ("see http://e.x", r"see http:\/\/e.x"),  # an address or e-mail GitHub's Markdown would link
+        ("www.e.x and a@b.c", r"www\.e.x and a\@b.c"),
+        ("file.www.x", "file.www.x"),  # no address
     ],
 )
 def test_a_file_name_is_shown_as_typed_not_as_markdown(name: str, shown: str) -> None:

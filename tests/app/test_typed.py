@@ -112,7 +112,11 @@ def test_a_bonus_row_refuses_a_hand_tile(typed: str) -> None:
         read_bonus(typed, BONUS_TILES)
 
 
-@pytest.mark.parametrize("typed", ["F1S2", "F5"])
-def test_a_bonus_row_that_cannot_be_read_says_how_to_type_it(typed: str) -> None:
-    with pytest.raises(ValueError, match=r"type them apart, e\.g\. F1 S2 cat"):
+@pytest.mark.parametrize(("typed", "named"), [("F1S2", "F1S2"), ("F5", "F5"), ("F1 F5 dog", "F5")])
+def test_a_bonus_row_that_cannot_be_read_names_the_group_and_says_how_to_type_it(
+    typed: str, named: str
+) -> None:
+    with pytest.raises(
+        ValueError, match=rf"cannot read '{named}' as bonus tiles: .* typed apart, e\.g\. F1 S2 cat"
+    ):
         read_bonus(typed, BONUS_TILES)

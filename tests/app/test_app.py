@@ -672,7 +672,7 @@ def test_a_typed_hand_changed_and_not_used_says_the_result_is_not_its_score(app:
     assert not any("not the one scored" in t for t in texts(app, "warning")), texts(app, "warning")
     assert any("1 tai" in t for t in texts(app, "success")), result_text(app)
     assert app.session_state["base"].rows[9].code == "F"
-    # what the user typed, shown as typed in the error (no bold, link or emoji made of it)
+    # what the user typed, shown as typed in the error (no bold or link made of it)
     for typed, shown in (
         ("**bold** 55p", r"'\*\*bold\*\*'"),
         ("[x](http://e.x) 55p", r"'\[x\](http:\/\/e.x)'"),

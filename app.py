@@ -325,6 +325,7 @@ def forget_last_hands_win(winning_tile: str | None = None) -> None:
         cleared.append("bonus tiles held from the deal")
     state["circumstances"] = []
     state["pay_all"] = False
+    state.pop(DISCARDER_ASIDE, None)
     state["bonus_from_deal"] = state["from_deal_aside"] = []
     set_discarder(NOT_SAID)
     for kept in (state.get("context_store") or {}).values():
@@ -822,6 +823,7 @@ def apply_opened_case() -> None:
     state["won_by"] = "self-drawn" if won.self_drawn else "discard"
     state["circumstances"] = list(won.circumstances)
     state["pay_all"] = won.pay_all
+    state.pop(DISCARDER_ASIDE, None)
     seats = scoring.get_ruleset(opened.rules).seats
     if won.discarder_wind and (won.discarder_wind == won.seat_wind or won.discarder_wind not in seats):
         # the scoring refuses such a case; the box cannot hold it: say so rather than drop it unsaid
@@ -1154,6 +1156,36 @@ def set_discarder(value: str) -> None:
     keep("discarder_wind", value)
 
 
+DISCARDER_ASIDE = "discarder_aside"  # the discarder's seat as set before pay-all was ticked
+
+
+def _pay_all_changed() -> None:
+    """One box names the discarder and, under pay-all, the liable player: ticked, the discarder is set
+    aside; unticked, it comes back, with a note where the box named another player meanwhile (it would
+    have charged the discard to the liable player's seat, unsaid)."""
+    state = st.session_state
+    if state.get("pay_all"):
+        state[DISCARDER_ASIDE] = discarder_now()
+        return
+    aside = state.pop(DISCARDER_ASIDE, None)
+    if aside is None or aside == discarder_now():
+        return
+    if aside in _other_seats():
+        liable = discarder_now()
+        set_discarder(aside)
+        if liable != NOT_SAID:
+            state["context_note"] = (
+                f"Pay-all off: discarded by {_wind_label(aside)} again, as set before "
+                f"({_wind_label(liable)} was the liable player)."
+            )
+
+
+def _other_seats() -> list[str]:
+    """The seats of the rule set's players other than the user's own."""
+    seats = scoring.get_ruleset(chosen_rules()).seats
+    return [other for other in seats if other != st.session_state.get("seat_wind", "E")]
+
+
 def _payer_ui(seats: list[str], seat: str, self_drawn: bool, pay_all: bool) -> str | None:
     """Which seat discarded the winning tile (under pay-all: which player is liable), so the payout
     names every player by seat; not asked of a self-draw, where every loser pays alike."""
@@ -1222,7 +1254,9 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         help=f"{circumstance_label('earthly', rules)}: a hand complete at once, before anyone has claimed "
         "a discard.",
     )
-    pay_all = st.checkbox("Pay-all (包): one liable player pays everything", key="pay_all")
+    pay_all = st.checkbox(
+        "Pay-all (包): one liable player pays everything", key="pay_all", on_change=_pay_all_changed
+    )
     payer = _payer_ui(seats, seat or "E", how == "self-drawn", bool(pay_all))
     held = _from_deal_ui(hand, rules)
     note = st.session_state.pop("context_note", None)

@@ -902,6 +902,31 @@ def test_pay_all_makes_the_discarder_pay_everything(app: AppTest, install: Insta
     assert "Liable player (pays all): -8" in summary(app) and "pay-all" in summary(app)
 
 
+def test_the_discarder_set_before_pay_all_comes_back_when_it_is_unticked(
+    app: AppTest, install: Install
+) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    app.selectbox(key="seat_wind").set_value("S").run()
+    app.selectbox(key="discarder_wind").set_value("N").run()
+    app.checkbox(key="pay_all").check().run()
+    app.selectbox(key="discarder_wind").set_value("E").run()  # the liable player
+    assert app.session_state["case_json"]["discarder_wind"] == "E"
+    app.checkbox(key="pay_all").uncheck().run()
+    no_problem(app)
+    assert app.selectbox(key="discarder_wind").value == "N"
+    assert app.session_state["case_json"]["discarder_wind"] == "N"
+    assert any("discarded by North" in t and "East was the liable player" in t for t in texts(app, "info")), (
+        texts(app, "info")
+    )
+    # a discarder never said: the liable player's seat stays in the box, nothing to bring back
+    app.selectbox(key="discarder_wind").set_value("(not said)").run()
+    app.checkbox(key="pay_all").check().run()
+    app.selectbox(key="discarder_wind").set_value("W").run()
+    app.checkbox(key="pay_all").uncheck().run()
+    assert app.selectbox(key="discarder_wind").value == "W"
+
+
 def test_pay_all_on_a_self_draw_names_no_discarder(app: AppTest, install: Install) -> None:
     install(FakeReader())
     upload(app, photo_bytes())

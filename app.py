@@ -1420,7 +1420,8 @@ def score_case(
 ) -> tuple[dict[str, Any], dict[str, Any] | None, str | None]:
     """Scoring input, result (or None) and the one-line error for input that is not a hand."""
     data = case_mod.scoring_input(build.hand, context, rules, options)
-    if build.problems:
+    if build.problems:  # not scored; the case file keeps every tile (`HandBuild.unfinished`)
+        data["melds"] += [{"tiles": list(tiles)} for tiles in build.unfinished]
         return data, None, None
     try:
         return data, scoring.score_json(data), None

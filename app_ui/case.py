@@ -69,6 +69,10 @@ class HandBuild:
     hand: dict[str, Any]
     problems: tuple[str, ...] = ()
     meld_groups: tuple[str, ...] = ()
+    # the tiles of each group laid as a meld that is no chow, pong or kong (or lies face down), left
+    # out of `hand`: a case file keeps them among its melds, so that replayed it is refused as the page
+    # refused it, every tile there
+    unfinished: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -438,6 +442,7 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
         problems.append(f"{', '.join(wrong_bonus)} cannot be a bonus tile: move it to the hand or a meld.")
     melds: list[dict[str, Any]] = []
     meld_groups: list[str] = []
+    unfinished: list[tuple[str, ...]] = []
     for group in MELD_GROUPS:
         laid = [r.code for r in rows if r.group == group]
         codes = resolve_backs(laid)
@@ -445,6 +450,7 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
             continue
         if "back" in codes:
             problems.append(f"{group.capitalize()} is face-down: set one of its tiles to the kong's tile.")
+            unfinished.append(tuple(laid))
             continue
         kind, why = meld_kind(codes)
         if kind is None:
@@ -452,6 +458,7 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
                 f"{group.capitalize()} ({' '.join(codes)}) is not a chow, pong or kong ({why}): "
                 "change a tile or move it to another group."
             )
+            unfinished.append(tuple(laid))
             continue
         melds.append(
             {
@@ -470,6 +477,7 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
         hand={"concealed": concealed, "melds": melds, "bonus": bonus},
         problems=tuple(problems),
         meld_groups=tuple(meld_groups),
+        unfinished=tuple(unfinished),
     )
 
 
@@ -936,7 +944,8 @@ def _saved_row(item: object) -> TileRow | None:
 def _saved_table(case: Mapping[str, Any]) -> tuple[list[TileRow], dict[str, bool]] | None:
     """The tile table a case was saved with (`tiles`: numbers, groups, confidences, boxes) and its
     concealed-kong flags, when it builds exactly the hand the case scores (what the table could not
-    build, a face-down kong or a group that is no meld, left out of both); else None (a hand-written
+    build, a face-down kong or a group that is no meld, left out of the hand, or written without a
+    kind); else None (a hand-written
     file, or one edited by hand), and the table is rebuilt from the scoring fields. Kept, the tile
     numbers its corrections name still point at the same tiles."""
     items = case.get("tiles")
@@ -965,10 +974,13 @@ def _saved_table(case: Mapping[str, Any]) -> tuple[list[TileRow], dict[str, bool
                 "concealed": bool(m.get("concealed")),
             }
             for m in melds
+            if "kind" in m
         ],
         "bonus": list(case.get("bonus") or []),
     }
-    return (table, flags) if built.hand == saved else None
+    # the groups the table could not make a meld of, written without a kind (stage 51; none before)
+    unfinished = tuple(tuple(m.get("tiles") or []) for m in melds if "kind" not in m)
+    return (table, flags) if built.hand == saved and unfinished in ((), built.unfinished) else None
 
 
 def _saved_history(case: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -279,7 +279,8 @@ def infer_meld_kind(tiles: list[Tile], where: str) -> str:
         return "pong"
     if len(tiles) == 3:
         return "chow"
-    raise MeldError(f"{where}: cannot tell the kind of a meld of {len(tiles)} tiles")
+    count = f"{len(tiles)} tile{'' if len(tiles) == 1 else 's'}"
+    raise MeldError(f"{where}: cannot tell the kind of a meld of {count} ({' '.join(tiles)})")
 
 
 def meld_from_json(item: object, index: int) -> Meld:

@@ -860,6 +860,29 @@ def test_case_download_replays_with_scoring(app: AppTest, install: Install) -> N
     assert replay["payout"] == case["result"]["payout"]
 
 
+def test_a_case_with_an_unfinished_meld_keeps_every_tile_and_replays_refused(app: AppTest) -> None:
+    import scoring
+    from app_ui.case import open_case
+
+    typed_hand(app, "123m 456p 789s CCC 55p")
+    # one of the three C moved to meld 1 alone: no chow, pong or kong, and the page says so
+    edit_tiles(app, {"edited_rows": {"9": {"group": "meld 1"}}, "added_rows": [], "deleted_rows": []})
+    no_problem(app)
+    assert any("Meld 1 (C) is not a chow, pong or kong" in t for t in texts(app, "warning"))
+    case = app.session_state["case_json"]
+    assert case["result"] is None
+    assert case["concealed"].count("C") == 2 and case["melds"] == [{"tiles": ["C"]}]
+    kept = len(case["concealed"]) + sum(len(m["tiles"]) for m in case["melds"]) + len(case["bonus"])
+    assert kept == len(case["tiles"]) == 14  # every tile of the table
+    with pytest.raises(scoring.MalformedHandError, match="cannot tell the kind of a meld of 1 tile"):
+        scoring.score_json(case)  # refused replayed, as on the page
+    # opened again (or a reload), the table comes back as saved, the C still alone in meld 1
+    opened = open_case("case.json", json.dumps(case).encode())
+    assert [(row.code, row.group) for row in opened.base.rows] == [
+        (item["code"], item["group"]) for item in case["tiles"]
+    ]
+
+
 def test_case_download_replays_with_the_cli(app: AppTest, install: Install, tmp_path: Any) -> None:
     import subprocess
     import sys

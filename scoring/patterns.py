@@ -331,10 +331,33 @@ def _wait_problem(v: View) -> str | None:
     return f"won on {winning} from a discard with a closed, edge or single wait (only one tile completed it)"
 
 
+def _scoring_pair_note(v: View, name: str) -> Outcome:
+    """Four chows whose pair is a dragon or a scoring wind: the one thing between them and a sequence
+    hand, said (a player will argue exactly this), or None for any other hand."""
+    if not v.all_chows or v.pair is None or not _value_pair(v, v.facts.value_pair):
+        return None
+    tile = v.pair.tile
+    what = [
+        words
+        for holds, words in (
+            (tile in DRAGONS, "a dragon"),
+            (tile == v.context.seat_wind, "the seat wind"),
+            (tile == v.context.prevailing_wind, "the prevailing wind"),
+        )
+        if holds
+    ]
+    return Note(
+        f"{name} not awarded: its pair {tile}{tile} is {' and '.join(what)} "
+        "(the pair may not be a dragon, the seat wind or the prevailing wind)"
+    )
+
+
 def sequence_hand(v: View) -> Outcome:
     """平胡: four chows, a plain pair, no bonus tiles, won on a wait for at least two tiles."""
-    if not _sequence_shape(v) or v.bonus_tiles:
+    if v.bonus_tiles:
         return None
+    if not _sequence_shape(v):
+        return _scoring_pair_note(v, "sequence hand")
     problem = _wait_problem(v)
     if problem:
         return Note(f"sequence hand not awarded: {problem}")
@@ -343,8 +366,10 @@ def sequence_hand(v: View) -> Outcome:
 
 def lesser_sequence_hand(v: View) -> Outcome:
     """小平胡: the sequence hand with bonus tiles; wait rule only with option `lesser_sequence_wait_rule`."""
-    if not _sequence_shape(v) or not v.bonus_tiles:
+    if not v.bonus_tiles:
         return None
+    if not _sequence_shape(v):
+        return _scoring_pair_note(v, "lesser sequence hand")
     if v.options.lesser_sequence_wait_rule:
         problem = _wait_problem(v)
         if problem:

@@ -356,3 +356,31 @@ def test_a_kongs_reason_calls_it_a_kong(data: dict[str, object], key: str, reaso
     result = score_json(data)
     (pattern,) = [p for p in result["patterns"] if p["key"] == key]
     assert pattern["reason"] == reason
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (
+            {"concealed": "123m 456m 789p 234s WW", "seat_wind": "W"},
+            "sequence hand not awarded: its pair WW is the seat wind",
+        ),
+        (
+            {"concealed": "123m 456m 789p 234s EE"},
+            "sequence hand not awarded: its pair EE is the seat wind and the prevailing wind",
+        ),
+        (
+            {"concealed": "123m 456m 789p 234s CC", "bonus": ["F2"]},
+            "lesser sequence hand not awarded: its pair CC is a dragon",
+        ),
+    ],
+)
+def test_four_chows_with_a_pair_that_may_not_be_a_sequence_hands_say_why(
+    extra: dict[str, Any], said: str
+) -> None:
+    result = score_json({"winning_tile": "4s", **extra})
+    assert not any(p["key"] in ("sequence_hand", "lesser_sequence_hand") for p in result["patterns"])
+    assert any(warning.startswith(said) for warning in result["warnings"]), result["warnings"]
+    # a plain pair: awarded, nothing said of the pair
+    plain = score_json({**extra, "winning_tile": "4s", "concealed": "123m 456m 789p 234s 55p"})
+    assert not any("its pair" in warning for warning in plain["warnings"])

@@ -283,7 +283,11 @@ def rules_line(rules: str, options: dict[str, Any]) -> str:
     if rules == "malaysian":
         parts.append(f"{options.get('points_per_fan')} points a {unit_name}")
     elif options.get("payout_scheme") == "table":
-        parts.append("amounts from the payout table")  # the table's amounts are not in units
+        # the table's amounts are not in units; the instant payouts still are
+        parts.append(
+            "amounts from the payout table, instant payouts at unit "
+            + format_amount(float(options.get("unit", 1)))
+        )
     else:
         parts.append(f"unit {format_amount(float(options.get('unit', 1)))}")
     house = house_rules(rules, options)

@@ -1612,6 +1612,19 @@ def test_the_rules_line_shows_the_unit_as_typed_beside_its_error(app: AppTest) -
     )
 
 
+def test_under_the_payout_table_the_rules_line_names_the_instant_payouts_unit(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 99p", melds="CCCC", kongs="5555s")
+    app.number_input(key="opt_singapore_unit").set_value(0.5).run()
+    app.selectbox(key="opt_singapore_payout_scheme").set_value("table").run()
+    no_problem(app)
+    line = [t for t in captions(app) if t.startswith("Rules: ")]
+    assert line and "amounts from the payout table, instant payouts at unit 0.5" in line[0], line
+    # the halving the instant payouts show is the unit the line names
+    assert any("each opponent pays 0.5" in t for t in texts(app, "markdown") + captions(app)), texts(
+        app, "markdown"
+    )
+
+
 def test_the_photo_says_its_score_and_the_result_says_its_rules(app: AppTest, install: Install) -> None:
     install(FakeReader())
     upload(app, photo_bytes())

@@ -545,6 +545,9 @@ def ask_before_replacing(key: str, waiting: Any) -> None:
     """Hold what would replace the corrections until the user says yes; the newest ask stands alone, as
     two questions at once (a sample photo, then a typed hand) would leave the user unsure which is which."""
     replaced = any(st.session_state.get(other) is not None for other in PENDING_KEYS if other != key)
+    for other in PENDING_KEYS:
+        if other != key and st.session_state.get(other) is not None:  # said where it was asked
+            st.session_state[WITHDRAWN] = (other, _question_about(other, st.session_state[other]))
     photo = st.session_state.get("pending")
     if key != "pending" and photo is not None:
         # the photo set aside is not read, nor asked about again while it sits in the uploader
@@ -555,6 +558,31 @@ def ask_before_replacing(key: str, waiting: Any) -> None:
     st.session_state[key] = waiting
     if replaced:
         st.rerun()  # an older question may be drawn above already: draw the page again without it
+
+
+WITHDRAWN = "withdrawn_question"  # (the question's key, what it asked about) a newer one replaced
+
+
+def _question_about(key: str, waiting: Any) -> str:
+    """What a question waiting under `key` (PENDING_KEYS) would do, in the words it asked with."""
+    if key == "pending":
+        return f"Reading {plain(waiting[0])}"
+    if key == "pending_case":
+        return f"Opening {plain(waiting.base.name)}"
+    return "Using the typed hand"
+
+
+def withdrawn_note(key: str) -> None:
+    """Where a question stood that a newer one (another tab's) replaced, while that one waits: what it
+    would have done, so the user who comes back to it does not find it gone unsaid."""
+    withdrawn = st.session_state.get(WITHDRAWN)
+    if withdrawn is not None and not question_waiting():  # the newer one answered: nothing to say
+        st.session_state[WITHDRAWN] = withdrawn = None
+    if withdrawn is not None and withdrawn[0] == key:  # said for as long as the newer one waits
+        st.info(
+            f"{withdrawn[1]} was not done: a newer question took its place, about replacing your "
+            "corrections. Do it again here once that is answered."
+        )
 
 
 def replace_or_keep(action: str, replace_label: str, key: str) -> str | None:
@@ -634,6 +662,7 @@ def photo_ui() -> None:
             f"{plain(uploaded.name)} was not read: you kept your corrections to "
             f"{plain(base.name) if base.name else 'the hand'}."
         )
+    withdrawn_note("pending")
     pending = st.session_state["pending"]
     if pending is not None:
         answer = replace_or_keep(f"Reading **{plain(pending[0])}**", "Read the new photo", "pending")
@@ -714,6 +743,7 @@ def manual_ui() -> None:
             _use_typed(typed)
     elif typed_not_used():
         st.warning(TYPED_NOT_USED)
+    withdrawn_note("pending_typed")
     pending: Base | None = st.session_state.get("pending_typed")
     if pending is not None:
         answer = replace_or_keep("Using the typed hand", "Use the typed hand", "typed")
@@ -780,6 +810,7 @@ def open_case_ui() -> None:
             else:
                 st.session_state["case_to_open"] = opened
                 st.rerun()
+    withdrawn_note("pending_case")
     pending: case_mod.OpenedCase | None = st.session_state.get("pending_case")
     if pending is not None:
         answer = replace_or_keep(f"Opening **{plain(pending.base.name)}**", "Open the case", "case")

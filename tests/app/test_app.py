@@ -1662,11 +1662,14 @@ def test_the_newest_question_before_replacing_corrections_stands_alone(
     assert app.session_state["pending"] is None and app.session_state["pending_typed"] is not None
     asked = [t for t in texts(app, "warning") if "will replace them" in t]
     assert len(asked) == 1 and "Using the typed hand" in asked[0], asked
+    withdrawn = "Reading second.jpg was not done: a newer question took its place"
     app.run()  # the photo still in the uploader is not asked about again
     assert app.session_state["pending"] is None and app.session_state["pending_typed"] is not None
+    assert any(t.startswith(withdrawn) for t in texts(app, "info")), texts(app, "info")  # where it was asked
     app.button(key="typed_replace").click().run()
     no_problem(app)
     assert app.session_state["base"].source == "typed"
+    assert not any(t.startswith(withdrawn) for t in texts(app, "info"))  # answered: nothing left to say
 
 
 def test_an_added_row_without_a_tile_says_to_pick_one(app: AppTest, install: Install) -> None:

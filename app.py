@@ -1502,7 +1502,7 @@ def result_ui(
         if result.get("points") is not None:
             st.caption(f"{format_amount(result['points'])} points")
     else:
-        st.error(plain(invalid_message(result)))
+        st.error(invalid_message(result))  # the scoring's words about codes, with our emphasis
     patterns = result.get("patterns") or []
     idle = idle_bonus_note(data)
     if idle:

@@ -326,43 +326,50 @@ NUMBER_SIZES = (1.0, 0.8, 0.65)
 SMALLEST_LABEL = 9  # px: below this a number no longer reads
 
 
+Spot = tuple[tuple[float, float], str, ImageFont.FreeTypeFont | ImageFont.ImageFont]  # where, label, font
+
+
 def _tile_labels(
     draw: ImageDraw.ImageDraw,
     placed: Sequence[tuple[int, TileRow, Box]],
     taken: Sequence[Box],
     image_size: tuple[int, int],
     size: int,
-) -> list[tuple[tuple[float, float], str, ImageFont.FreeTypeFont | ImageFont.ImageFont]]:
+) -> list[Spot]:
     """Per tile, where its label goes, the label, and its font: number and code ("7 1m") where every
     such label finds a spot clear of the others (`free_spot`); else the number alone for every tile
     (the code is in the table's row of that number), at the first size where all fit; else, crowded
     past that, each number that finds no spot in its tile's top corner at the smallest size."""
-
-    def text(number: int, row: TileRow, with_code: bool) -> str:
-        return f"{number}" + (f" {row.code}" if with_code else "") + ("?" if row.low_confidence else "")
-
     tries = [(True, size)] + [(False, max(SMALLEST_LABEL, round(size * k))) for k in NUMBER_SIZES]
     for with_code, font_size in tries:
-        font = _font(font_size)
-        drawn: list[Box] = list(taken)
-        spots: list[tuple[tuple[float, float], str, ImageFont.FreeTypeFont | ImageFont.ImageFont]] = []
-        for number, row, box in placed:
-            label = text(number, row, with_code)
-            width, height = _text_size(draw, label, font)
-            spot = free_spot(box, (width, height), drawn, image_size)
-            if spot is None:
-                break
-            drawn.append((spot[0] - 2, spot[1] - 2, spot[0] + width + 2, spot[1] + height + 2))
-            spots.append((spot, label, font))
-        else:
+        spots = _label_spots(draw, placed, taken, image_size, _font(font_size), with_code, crowded=False)
+        if spots is not None:
             return spots
     font = _font(tries[-1][1])
-    drawn = list(taken)
-    spots = []
+    return _label_spots(draw, placed, taken, image_size, font, with_code=False, crowded=True) or []
+
+
+def _label_spots(
+    draw: ImageDraw.ImageDraw,
+    placed: Sequence[tuple[int, TileRow, Box]],
+    taken: Sequence[Box],
+    image_size: tuple[int, int],
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+    with_code: bool,
+    crowded: bool,
+) -> list[Spot] | None:
+    """Each tile's label in `font` (its number, and its code `with_code`) where it is clear of the
+    labels `taken` and placed before it; None where one finds no such spot, unless `crowded`: then it
+    goes in its tile's top corner."""
+    drawn: list[Box] = list(taken)
+    spots: list[Spot] = []
     for number, row, box in placed:
-        label = text(number, row, False)
+        label = f"{number}" + (f" {row.code}" if with_code else "") + ("?" if row.low_confidence else "")
         width, height = _text_size(draw, label, font)
-        spot = free_spot(box, (width, height), drawn, image_size) or (box[0] + 2, box[1] + 2)
+        spot = free_spot(box, (width, height), drawn, image_size)
+        if spot is None and not crowded:
+            return None
+        spot = spot or (box[0] + 2, box[1] + 2)
         drawn.append((spot[0] - 2, spot[1] - 2, spot[0] + width + 2, spot[1] + height + 2))
         spots.append((spot, label, font))
     return spots

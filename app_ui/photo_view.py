@@ -27,13 +27,15 @@ Box = tuple[float, float, float, float]  # x1, y1, x2, y2
 class PhotoView:
     """Copies of one photo to draw on. `whole`: the whole photo, `whole_scale` its pixels per photo
     pixel; `tiles`: the part around the tiles (None where they fill most of the photo), `tiles_xyxy`
-    that part in photo pixels, `tiles_scale` its pixels per photo pixel."""
+    that part in photo pixels, `tiles_scale` its pixels per photo pixel; `gain`: what both copies were
+    brightened by (a dark photo is shown as the reader read it, its tiles then visible)."""
 
     whole: np.ndarray
     whole_scale: float
     tiles: np.ndarray | None = None
     tiles_xyxy: tuple[int, int, int, int] | None = None
     tiles_scale: float = 1.0
+    gain: float = 1.0  # a dark photo is shown brightened as it was read (`vision.exposure`)
 
     def picture(self, cropped: bool) -> tuple[np.ndarray, tuple[float, float], float]:
         """The copy to draw on (the tiles' part where `cropped` and there is one), the photo point at
@@ -88,11 +90,15 @@ def _at_most(rgb: np.ndarray, longest: int) -> tuple[np.ndarray, float]:
 
 
 def photo_view(rgb: np.ndarray, boxes: Sequence[Box]) -> PhotoView:
-    """The copies of the photo `rgb` (H, W, 3) the page draws on, its tiles at `boxes` (photo pixels)."""
+    """The copies of the photo `rgb` (H, W, 3) the page draws on, its tiles at `boxes` (photo pixels),
+    brightened as the reader brightens a dark photo."""
+    from vision.exposure import brightened  # the reader's own rule
+
+    rgb, gain = brightened(rgb)
     whole, whole_scale = _at_most(rgb, DISPLAY_MAX_SIDE)
     window = tiles_window(boxes, (int(rgb.shape[1]), int(rgb.shape[0])))
     if window is None:
-        return PhotoView(whole, whole_scale)
+        return PhotoView(whole, whole_scale, gain=gain)
     x1, y1, x2, y2 = window
     tiles, tiles_scale = _at_most(np.ascontiguousarray(rgb[y1:y2, x1:x2]), DISPLAY_MAX_SIDE)
-    return PhotoView(whole, whole_scale, tiles, window, tiles_scale)
+    return PhotoView(whole, whole_scale, tiles, window, tiles_scale, gain)

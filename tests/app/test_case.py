@@ -755,6 +755,19 @@ def test_the_tiles_part_of_a_photo_is_cut_from_its_full_resolution() -> None:
     assert photo_view(small, []).whole is small and photo_view(small, []).whole_scale == 1.0
 
 
+def test_a_dark_photo_is_shown_brightened_as_it_was_read() -> None:
+    from app_ui.photo_view import photo_view
+    from vision.exposure import brightened
+
+    dark = np.full((600, 800, 3), 20, np.uint8)
+    dark[300:340, 100:700] = 40  # a row of dim tiles
+    view = photo_view(dark, [(100.0, 300.0, 700.0, 340.0)])
+    assert view.gain == brightened(dark)[1] > 1.0
+    assert view.whole.mean() > 1.5 * dark.mean()
+    lit = np.full((600, 800, 3), 200, np.uint8)
+    assert photo_view(lit, []).gain == 1.0 and photo_view(lit, []).whole is lit
+
+
 def _overlapping_pairs(labels: list[tuple[float, float, float, float]]) -> int:
     return sum(
         a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]

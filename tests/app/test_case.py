@@ -733,7 +733,7 @@ def test_the_photo_is_cropped_to_its_tiles_only_where_they_fill_little_of_it() -
 def test_the_tiles_part_of_a_photo_is_cut_from_its_full_resolution() -> None:
     from app_ui.photo_view import DISPLAY_MAX_SIDE, in_picture, photo_view
 
-    photo = np.full((3000, 4000, 3), 90, np.uint8)
+    photo = np.full((3000, 4000, 3), 150, np.uint8)  # lit: shown as it is
     # a row of 14 tiles 60 px wide: 19 px in the whole photo's copy, too small for a label each
     boxes = [(1000.0 + 62 * i, 1500.0, 1060.0 + 62 * i, 1580.0) for i in range(14)]
     photo[1530:1550, 1030:1040] = (250, 20, 20)  # a red mark in the first tile

@@ -751,7 +751,7 @@ def test_the_tiles_part_of_a_photo_is_cut_from_its_full_resolution() -> None:
     filling = photo_view(photo, [(100.0, 100.0, 3900.0, 2900.0)])
     assert filling.tiles is None and filling.picture(True)[0] is filling.whole
     # a small photo is kept as it is
-    small = np.zeros((300, 400, 3), np.uint8)
+    small = np.full((300, 400, 3), 200, np.uint8)
     assert photo_view(small, []).whole is small and photo_view(small, []).whole_scale == 1.0
 
 

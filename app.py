@@ -1194,23 +1194,31 @@ DISCARDER_ASIDE = "discarder_aside"  # the discarder's seat as set before pay-al
 
 def _pay_all_changed() -> None:
     """One box names the discarder and, under pay-all, the liable player: ticked, the discarder is set
-    aside; unticked, it comes back, with a note where the box named another player meanwhile (it would
-    have charged the discard to the liable player's seat, unsaid)."""
+    aside; unticked, it comes back (said or not; not said where it is now the user's own seat), with a
+    note where the box named another player meanwhile, who would otherwise stay the discarder unsaid."""
     state = st.session_state
     if state.get("pay_all"):
         state[DISCARDER_ASIDE] = discarder_now()
         return
     aside = state.pop(DISCARDER_ASIDE, None)
-    if aside is None or aside == discarder_now():
+    liable = discarder_now()
+    if aside is None or aside == liable:
         return
-    if aside in _other_seats():
-        liable = discarder_now()
-        set_discarder(aside)
-        if liable != NOT_SAID:
-            state["context_note"] = (
-                f"Pay-all off: discarded by {_wind_label(aside)} again, as set before "
-                f"({_wind_label(liable)} was the liable player)."
-            )
+    back = aside if aside == NOT_SAID or aside in _other_seats() else NOT_SAID
+    # through the kept value, the box drawn afresh from it: a self-draw draws no box this run
+    state.setdefault(KEPT, {})["discarder_wind"] = back
+    state.pop("discarder_wind", None)
+    if liable == NOT_SAID or state.get("won_by") == "self-drawn":
+        return
+    was = f"{_wind_label(liable)} was the liable player"
+    if back == aside:
+        said = "who discarded is not said" if back == NOT_SAID else f"discarded by {_wind_label(back)}"
+        state["context_note"] = f"Pay-all off: {said} again, as before it ({was})."
+    else:
+        state["context_note"] = (
+            f"Pay-all off: who discarded is not said: {_wind_label(aside)}, the discarder before it, "
+            f"is your seat now ({was})."
+        )
 
 
 def _other_seats() -> list[str]:

@@ -942,12 +942,24 @@ def test_the_discarder_set_before_pay_all_comes_back_when_it_is_unticked(
     assert any("discarded by North" in t and "East was the liable player" in t for t in texts(app, "info")), (
         texts(app, "info")
     )
-    # a discarder never said: the liable player's seat stays in the box, nothing to bring back
+    # a discarder never said: not said again, and said so
     app.selectbox(key="discarder_wind").set_value("(not said)").run()
     app.checkbox(key="pay_all").check().run()
     app.selectbox(key="discarder_wind").set_value("W").run()
     app.checkbox(key="pay_all").uncheck().run()
-    assert app.selectbox(key="discarder_wind").value == "W"
+    assert app.selectbox(key="discarder_wind").value == "(not said)"
+    assert any("who discarded is not said again" in t for t in texts(app, "info")), texts(app, "info")
+    # unticked on a self-draw: no box, no note; back on a discard, the box and the payout say North
+    app.selectbox(key="discarder_wind").set_value("N").run()
+    app.radio(key="won_by").set_value("self-drawn").run()
+    app.checkbox(key="pay_all").check().run()
+    app.selectbox(key="discarder_wind").set_value("E").run()
+    app.checkbox(key="pay_all").uncheck().run()
+    assert not any("Pay-all off" in t for t in texts(app, "info")), texts(app, "info")
+    app.radio(key="won_by").set_value("discard").run()
+    no_problem(app)
+    assert app.selectbox(key="discarder_wind").value == "N"
+    assert app.session_state["case_json"]["discarder_wind"] == "N"
 
 
 def test_pay_all_on_a_self_draw_names_no_discarder(app: AppTest, install: Install) -> None:

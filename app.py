@@ -552,7 +552,7 @@ def ask_before_replacing(key: str, waiting: Any) -> None:
     if key != "pending" and photo is not None:
         # the photo set aside is not read, nor asked about again while it sits in the uploader
         st.session_state["handled"] = [*st.session_state["handled"], photo[2]]
-        st.session_state["declined"] = [*st.session_state["declined"], photo[2]]
+        st.session_state["set_aside"] = [*st.session_state.get("set_aside", []), photo[2]]
     for other in PENDING_KEYS:
         st.session_state[other] = None
     st.session_state[key] = waiting
@@ -662,6 +662,11 @@ def photo_ui() -> None:
             f"{plain(uploaded.name)} was not read: you kept your corrections to "
             f"{plain(base.name) if base.name else 'the hand'}."
         )
+    elif uploaded is not None and f"upload:{uploaded.file_id}" in st.session_state.get("set_aside", []):
+        st.caption(  # its question gave way to a newer one: the user chose nothing of it
+            f"{plain(uploaded.name)} was not read: a newer question took the place of its own. "
+            "Remove it and upload it again to read it."
+        )
     withdrawn_note("pending")
     pending = st.session_state["pending"]
     if pending is not None:
@@ -743,6 +748,10 @@ def manual_ui() -> None:
             _use_typed(typed)
     elif typed_not_used():
         st.warning(TYPED_NOT_USED)
+    if st.session_state.get("pending_typed") is not None and typed_fields() != st.session_state.get(
+        "typed_offered"
+    ):
+        st.session_state["pending_typed"] = None  # asked of a hand no longer in the fields: press again
     withdrawn_note("pending_typed")
     pending: Base | None = st.session_state.get("pending_typed")
     if pending is not None:

@@ -660,6 +660,19 @@ def test_typed_hand_scores(app: AppTest) -> None:
     assert any("2 tai" in t for t in texts(app, "success")), result_text(app)
 
 
+def test_the_question_about_a_typed_hand_goes_when_the_fields_change(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
+    typed_hand(app, "123m 456p 789s CCC 55p")
+    assert app.session_state["pending_typed"] is not None  # corrections: asked first
+    app.text_input(key="typed_concealed").input("123m 456p 789s FFF 55p").run()
+    no_problem(app)
+    assert app.session_state["pending_typed"] is None  # no button left to use the hand typed before
+    assert not any(b.key == "typed_replace" for b in app.button)
+    assert any("not the one scored" in t for t in texts(app, "warning"))
+
+
 def test_a_typed_hand_changed_and_not_used_says_the_result_is_not_its_score(app: AppTest) -> None:
     typed_hand(app, "123m 456p 789s CCC 55p")
     assert any("1 tai" in t for t in texts(app, "success")), result_text(app)
@@ -1682,6 +1695,9 @@ def test_the_newest_question_before_replacing_corrections_stands_alone(
     no_problem(app)
     assert app.session_state["base"].source == "typed"
     assert not any(t.startswith(withdrawn) for t in texts(app, "info"))  # answered: nothing left to say
+    # the photo still in the uploader: not read, and not said to be the user's choice
+    assert any("second.jpg was not read: a newer question" in t for t in captions(app)), captions(app)
+    assert not any("you kept your corrections" in t for t in captions(app)), captions(app)
 
 
 def test_an_added_row_without_a_tile_says_to_pick_one(app: AppTest, install: Install) -> None:

@@ -283,11 +283,11 @@ def rules_line(rules: str, options: dict[str, Any]) -> str:
     if rules == "malaysian":
         parts.append(f"{options.get('points_per_fan')} points a {unit_name}")
     elif options.get("payout_scheme") == "table":
-        # the table's amounts are not in units; the instant payouts still are
-        parts.append(
-            "amounts from the payout table, instant payouts at unit "
-            + format_amount(float(options.get("unit", 1)))
-        )
+        # the table's amounts are not in units; the instant payouts, where paid, still are
+        instant = options.get("instant_payouts", True)
+        unit = format_amount(float(options.get("unit", 1)))
+        at_unit = f", instant payouts at unit {unit}" if instant else ""
+        parts.append(f"amounts from the payout table{at_unit}")
     else:
         parts.append(f"unit {format_amount(float(options.get('unit', 1)))}")
     house = house_rules(rules, options)

@@ -1648,6 +1648,9 @@ def test_under_the_payout_table_the_rules_line_names_the_instant_payouts_unit(ap
     assert any("each opponent pays 0.5" in t for t in texts(app, "markdown") + captions(app)), texts(
         app, "markdown"
     )
+    app.checkbox(key="opt_singapore_instant_payouts").uncheck().run()  # none paid: no unit to name
+    line = [t for t in captions(app) if t.startswith("Rules: ")]
+    assert line and "amounts from the payout table," in line[0] and "instant payouts at" not in line[0], line
 
 
 def test_the_photo_says_its_score_and_the_result_says_its_rules(app: AppTest, install: Install) -> None:

@@ -331,24 +331,25 @@ def _wait_problem(v: View) -> str | None:
     return f"won on {winning} from a discard with a closed, edge or single wait (only one tile completed it)"
 
 
-def _scoring_pair_note(v: View, name: str) -> Outcome:
-    """Four chows whose pair is a dragon or a scoring wind: the one thing between them and a sequence
-    hand, said (a player will argue exactly this), or None for any other hand."""
+def _scoring_pair_note(v: View, name: str, reasons: tuple[tuple[bool, str], ...], rule: str) -> Outcome:
+    """Four chows whose pair is one the rule set's all-chows hand may not have (`reasons`: whether the
+    pair is each kind, in words): the one thing between them and that hand, said with its `rule` (a
+    player will argue exactly this); None for any other hand."""
     if not v.all_chows or v.pair is None or not _value_pair(v, v.facts.value_pair):
         return None
-    tile = v.pair.tile
-    what = [
-        words
-        for holds, words in (
-            (tile in DRAGONS, "a dragon"),
-            (tile == v.context.seat_wind, "the seat wind"),
-            (tile == v.context.prevailing_wind, "the prevailing wind"),
-        )
-        if holds
-    ]
-    return Note(
-        f"{name} not awarded: its pair {tile}{tile} is {' and '.join(what)} "
-        "(the pair may not be a dragon, the seat wind or the prevailing wind)"
+    what = " and ".join(words for holds, words in reasons if holds)
+    return Note(f"{name} not awarded: its pair {v.pair.tile}{v.pair.tile} is {what} ({rule})")
+
+
+def _singapore_pair_note(v: View, name: str) -> Outcome:
+    tile = v.pair.tile if v.pair is not None else None
+    reasons = (
+        (tile in DRAGONS, "a dragon"),
+        (tile == v.context.seat_wind, "the seat wind"),
+        (tile == v.context.prevailing_wind, "the prevailing wind"),
+    )
+    return _scoring_pair_note(
+        v, name, reasons, "the pair may not be a dragon, the seat wind or the prevailing wind"
     )
 
 
@@ -357,7 +358,7 @@ def sequence_hand(v: View) -> Outcome:
     if v.bonus_tiles:
         return None
     if not _sequence_shape(v):
-        return _scoring_pair_note(v, "sequence hand")
+        return _singapore_pair_note(v, "sequence hand")
     problem = _wait_problem(v)
     if problem:
         return Note(f"sequence hand not awarded: {problem}")
@@ -369,7 +370,7 @@ def lesser_sequence_hand(v: View) -> Outcome:
     if not v.bonus_tiles:
         return None
     if not _sequence_shape(v):
-        return _scoring_pair_note(v, "lesser sequence hand")
+        return _singapore_pair_note(v, "lesser sequence hand")
     if v.options.lesser_sequence_wait_rule:
         problem = _wait_problem(v)
         if problem:
@@ -392,9 +393,20 @@ def all_sequences_dots_pair(v: View) -> Outcome:
 
 def ping_hu(v: View) -> Outcome:
     """平胡: all chows, no bonus tiles, a pair that scores nothing (Malaysian; any wait)."""
-    if _sequence_shape(v) and not v.bonus_tiles:
+    if v.bonus_tiles:
+        return None
+    if _sequence_shape(v):
         return Hit("all chows, no bonus tiles, a pair that scores nothing")
-    return None
+    tile = v.pair.tile if v.pair is not None else None
+    reasons = (
+        (tile in DRAGONS, "a dragon"),
+        (tile == "E", "East"),
+        (tile == "N", "North"),
+        (tile == v.context.seat_wind, "the seat wind"),
+    )
+    return _scoring_pair_note(
+        v, "ping hu", reasons, "a ping hu's pair may not be a dragon, East, North or the seat wind"
+    )
 
 
 # --- how the hand was won --------------------------------------------------------------------------------

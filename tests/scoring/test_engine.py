@@ -384,3 +384,13 @@ def test_four_chows_with_a_pair_that_may_not_be_a_sequence_hands_say_why(
     # a plain pair: awarded, nothing said of the pair
     plain = score_json({**extra, "winning_tile": "4s", "concealed": "123m 456m 789p 234s 55p"})
     assert not any("its pair" in warning for warning in plain["warnings"])
+
+
+def test_a_malaysian_all_chows_hand_with_a_pair_that_may_not_be_ping_hu_says_why() -> None:
+    hand = {"rules": "malaysian", "concealed": "123p 456p 789p 234p EE", "seat_wind": "S", "winning_tile": "4p"}
+    result = score_json(hand)
+    assert "ping_hu" not in [p["key"] for p in result["patterns"]]
+    assert any(w.startswith("ping hu not awarded: its pair EE is East (") for w in result["warnings"]), result
+    plain = score_json({**hand, "concealed": "123p 456p 789p 234p 55p"})
+    assert "ping_hu" in [p["key"] for p in plain["patterns"]]
+    assert not any("its pair" in w for w in plain["warnings"])

@@ -235,29 +235,41 @@ def annotate_photo_and_labels(
     by_group: dict[str, list[tuple[float, ...]]] = {}
     for _, row, box in placed:
         by_group.setdefault(row.group, []).append(box)
+    colours = [
+        LOW_CONF_COLOUR if row.low_confidence else GROUP_COLOURS.get(row.group, (90, 90, 90))
+        for _, row, _ in placed
+    ]
+    # every outline first, the names and labels after: drawn over them, a line never runs through one
+    outlines: list[tuple[str, Box]] = []
     for group, boxes in by_group.items():
         if group == IGNORE:
             continue
         gx1, gy1 = min(b[0] for b in boxes) - pad, min(b[1] for b in boxes) - pad
         gx2, gy2 = max(b[2] for b in boxes) + pad, max(b[3] for b in boxes) + pad
-        colour = GROUP_COLOURS.get(group, (90, 90, 90))
-        draw.rounded_rectangle((gx1, gy1, gx2, gy2), radius=3 * line, outline=colour, width=line)
-        name = f"{group} {meld_kinds[group]}" if group in meld_kinds else group
-        width, height = _text_size(draw, name, font)
-        # above or below the group's outline, clear of the names drawn; else below it, inside the picture
-        outline = (gx1, gy1, gx2, gy2 + size + 8)
-        where = free_spot(outline, (width, height), taken, image.size) or (
-            min(max(gx1, 2.0), image.width - width - 2),
-            min(max(gy2 + size + 8, 2.0), image.height - height - 2),
+        draw.rounded_rectangle(
+            (gx1, gy1, gx2, gy2), radius=3 * line, outline=GROUP_COLOURS.get(group, (90, 90, 90)), width=line
         )
-        _label(draw, where, name, font, colour)
-        taken.append((where[0] - 2, where[1] - 2, where[0] + width + 2, where[1] + height + 2))
-    colours = [
-        LOW_CONF_COLOUR if row.low_confidence else GROUP_COLOURS.get(row.group, (90, 90, 90))
-        for _, row, _ in placed
-    ]
+        outlines.append((group, (gx1, gy1, gx2, gy2)))
     for (_, row, box), colour in zip(placed, colours, strict=True):
         draw.rectangle(box, outline=colour, width=line + (1 if row.low_confidence else 0))
+    faces = [_inset(box) for _, _, box in placed]  # a label on a tile's face reads as that tile's
+    for group, (gx1, gy1, gx2, gy2) in outlines:
+        name = f"{group} {meld_kinds[group]}" if group in meld_kinds else group
+        width, height = _text_size(draw, name, font)
+        # above or below the group's outline, clear of the tiles and the names drawn; else clear of the
+        # names alone; else below it, inside the picture
+        outline = (gx1, gy1, gx2, gy2 + size + 8)
+        where = (
+            free_spot(outline, (width, height), [*taken, *faces], image.size)
+            or free_spot(outline, (width, height), taken, image.size)
+            or (
+                min(max(gx1, 2.0), image.width - width - 2),
+                min(max(gy2 + size + 8, 2.0), image.height - height - 2),
+            )
+        )
+        colour = GROUP_COLOURS.get(group, (90, 90, 90))
+        _label(draw, where, name, font, colour)
+        taken.append((where[0] - 2, where[1] - 2, where[0] + width + 2, where[1] + height + 2))
     tile_labels = _tile_labels(draw, placed, taken, image.size, size)
     for (spot, label, label_font), colour in zip(tile_labels, colours, strict=True):
         width, height = _text_size(draw, label, label_font)
@@ -327,6 +339,14 @@ SMALLEST_LABEL = 9  # px: below this a number no longer reads
 
 
 Spot = tuple[tuple[float, float], str, ImageFont.FreeTypeFont | ImageFont.ImageFont]  # where, label, font
+INSET = 0.15  # of a tile's box on each side: slanted tiles' boxes overlap at their corners
+
+
+def _inset(box: Box) -> Box:
+    """A tile's face: its box less `INSET` of its width and height on each side."""
+    x1, y1, x2, y2 = box
+    dx, dy = INSET * (x2 - x1), INSET * (y2 - y1)
+    return (x1 + dx, y1 + dy, x2 - dx, y2 - dy)
 
 
 def _tile_labels(
@@ -359,14 +379,17 @@ def _label_spots(
     crowded: bool,
 ) -> list[Spot] | None:
     """Each tile's label in `font` (its number, and its code `with_code`) where it is clear of the
-    labels `taken` and placed before it; None where one finds no such spot, unless `crowded`: then it
-    goes in its tile's top corner."""
+    labels `taken` and placed before it and of the other tiles' faces (a label on one reads as that
+    tile's); None where one finds no such spot, unless `crowded`: then it goes in its tile's top
+    corner."""
     drawn: list[Box] = list(taken)
     spots: list[Spot] = []
-    for number, row, box in placed:
+    faces = [_inset(box) for _, _, box in placed]
+    for index, (number, row, box) in enumerate(placed):
         label = f"{number}" + (f" {row.code}" if with_code else "") + ("?" if row.low_confidence else "")
         width, height = _text_size(draw, label, font)
-        spot = free_spot(box, (width, height), drawn, image_size)
+        others = [face for other, face in enumerate(faces) if other != index]
+        spot = free_spot(box, (width, height), [*drawn, *others], image_size)
         if spot is None and not crowded:
             return None
         spot = spot or (box[0] + 2, box[1] + 2)

@@ -358,9 +358,9 @@ def _tile_labels(
 ) -> list[Spot]:
     """Per tile, where its label goes, the label, and its font: number and code ("7 1m") where every
     such label finds a spot clear of the others (`free_spot`), at full size or 0.8 of it; else the
-    number alone for every tile
-    (the code is in the table's row of that number), at the first size where all fit; else, crowded
-    past that, each number that finds no spot in its tile's top corner at the smallest size."""
+    number alone for every tile (the code is in the table's row of that number), at the first size
+    where all fit; else, crowded past that, each number that finds no spot in its tile's top corner at
+    the smallest size."""
     tries = [(True, size), (True, max(SMALLEST_LABEL, round(size * 0.8)))]
     tries += [(False, max(SMALLEST_LABEL, round(size * k))) for k in NUMBER_SIZES]
     for with_code, font_size in tries:

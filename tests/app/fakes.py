@@ -28,8 +28,9 @@ BONUS = ["F1"]
 
 
 def photo_bytes(width: int = 640, height: int = 400, shade: int = 90, fmt: str = "JPEG") -> bytes:
-    """A plain photo; the fake reader decides what tiles it 'holds'. `shade` makes photos distinct."""
-    image = Image.new("RGB", (width, height), (shade, 120, 80))
+    """A plain photo; the fake reader decides what tiles it 'holds'. `shade` (its red) makes photos
+    distinct; its green and blue keep it lit, so that none is shown brightened as a dark photo."""
+    image = Image.new("RGB", (width, height), (shade, 200, 160))
     out = io.BytesIO()
     image.save(out, format=fmt)
     return out.getvalue()

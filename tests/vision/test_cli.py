@@ -167,6 +167,20 @@ def test_annotate(photo_and_models: tuple[Path, Path], tmp_path: Path) -> None:
     assert (drawn[5:20, 500:520] == original[5:20, 500:520]).all()  # far from any tile: untouched
 
 
+def test_annotate_draws_a_dark_photo_brightened_as_it_was_read(
+    photo_and_models: tuple[Path, Path], tmp_path: Path
+) -> None:
+    photo, models = photo_and_models
+    dark = tmp_path / "dark.png"
+    Image.fromarray((np.asarray(Image.open(photo).convert("RGB")) * 0.2).astype(np.uint8)).save(dark)
+    out = tmp_path / "annotated.png"
+    assert main([str(dark), "--annotate", str(out), "--models", str(models)]) == 0
+    drawn = np.asarray(Image.open(out).convert("RGB")).astype(int)
+    original = np.asarray(Image.open(dark).convert("RGB")).astype(int)
+    far = (slice(5, 20), slice(500, 520))  # far from any tile
+    assert drawn[far].mean() > 2 * original[far].mean()
+
+
 def test_to_json_undoes_downscale() -> None:
     loaded = LoadedImage(np.zeros((300, 400, 3), np.uint8), 800, 600, 0.5, "JPEG")
     det = Detections.from_codes(["5p"], [[10, 20, 30, 40]], [0.5])

@@ -928,8 +928,8 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
     if view is not None:
         # a part around the tiles, where the photo has one and the user kept a tile of it
         has_part = view.tiles is not None and any(row.box is not None for row in rows)
-        if has_part:  # as last set, for a photo between that drew no toggle
-            restore_kept("whole_photo", False)
+        if has_part:  # as last set, for a photo between that drew no toggle; a reload, as its address says
+            restore_kept("whole_photo", st.query_params.get(VIEW_KEY) == WHOLE_VIEW)
         cropped = has_part and not st.session_state.get("whole_photo")
         copy_shown, origin, scale = view.picture(cropped)
         drawn = [dataclasses.replace(r, box=in_picture(r.box, origin, scale)) if r.box else r for r in rows]
@@ -953,6 +953,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
                 "so their labels can be read on a phone; a tile the reader missed may lie outside.",
             )
             remember("whole_photo")
+            address_the_view(bool(st.session_state.get("whole_photo")))
     reread_ui(base)
     if base.notes:
         notes = "\n".join(f"- {w}" for w in base.notes)
@@ -975,6 +976,17 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
     if picture is not None:
         st.image(picture, caption="The hand as read (fix it in Check the tiles below)", width="stretch")
     return rows, build, score_hint
+
+
+VIEW_KEY, WHOLE_VIEW = "view", "whole"  # the page's address says the whole photo is shown
+
+
+def address_the_view(whole: bool) -> None:
+    """Put *Show the whole photo* in the page's address, so that a reload shows the photo as it was."""
+    if whole and st.query_params.get(VIEW_KEY) != WHOLE_VIEW:
+        st.query_params[VIEW_KEY] = WHOLE_VIEW
+    elif not whole and VIEW_KEY in st.query_params:
+        del st.query_params[VIEW_KEY]
 
 
 def photo_caption(name: str, rows: list[TileRow], found: bool) -> str:
@@ -1710,8 +1722,9 @@ def keep_case(offered: bytes | None, base: Base) -> None:
             kept_case.forget(
                 name, (kept_case.CASE,) if base.source == "photo" else (kept_case.CASE, kept_case.PHOTO)
             )
-        if kept_case.QUERY_KEY in st.query_params:  # a reload of an empty page looks for no case
-            del st.query_params[kept_case.QUERY_KEY]
+        for key in (kept_case.QUERY_KEY, VIEW_KEY):  # a reload of an empty page looks for no case
+            if key in st.query_params:
+                del st.query_params[key]
         return
     name = kept_name()
     kept_case.save(name, offered)

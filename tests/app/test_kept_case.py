@@ -242,3 +242,20 @@ def test_a_case_file_opened_then_reloaded_says_nothing_of_a_photo_the_page_never
     notes = [info.value for info in again.info]
     assert any(note.startswith("The page was reloaded: the hand, its corrections,") for note in notes), notes
     assert not any("photo" in note for note in notes), notes
+
+
+def test_a_reload_shows_the_whole_photo_where_the_page_showed_it(
+    install: Callable[[FakeReader | None], None], _own_case_folder: Path
+) -> None:
+    install(FakeReader({90: scene()}))
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    at.file_uploader(key="upload").upload("far.jpg", photo_bytes(width=2000, height=1500), "image/jpeg").run()
+    assert at.toggle(key="whole_photo").value is False and "view" not in at.query_params
+    at.toggle(key="whole_photo").set_value(True).run()
+    assert at.query_params["view"] == "whole"
+    again = reloaded(at)
+    assert not again.exception
+    assert again.toggle(key="whole_photo").value is True  # was shown cropped again
+    again.toggle(key="whole_photo").set_value(False).run()
+    assert "view" not in again.query_params
+    assert reloaded(again).toggle(key="whole_photo").value is False

@@ -340,8 +340,10 @@ def forget_last_hands_win(winning_tile: str | None = None) -> None:
 
 
 def _view_of(rgb: np.ndarray, base: Base) -> PhotoView:
-    """The copies of the photo the page draws on (`photo_view`), around the tiles `base` read in it."""
-    return photo_view(rgb, [row.box for row in base.rows if row.box is not None])
+    """The copies of the photo the page draws on (`photo_view`), around the tiles `base` read in it,
+    brightened as the reader brightened it (a dark photo)."""
+    gain = float(getattr(base.seen, "gain", 1.0))
+    return photo_view(rgb, [row.box for row in base.rows if row.box is not None], gain)
 
 
 def read_photo(name: str, data: bytes, source_id: str) -> str | None:

@@ -89,12 +89,12 @@ def _at_most(rgb: np.ndarray, longest: int) -> tuple[np.ndarray, float]:
     return np.asarray(Image.fromarray(rgb).resize(size, Image.Resampling.BILINEAR)), scale
 
 
-def photo_view(rgb: np.ndarray, boxes: Sequence[Box]) -> PhotoView:
+def photo_view(rgb: np.ndarray, boxes: Sequence[Box], gain: float = 1.0) -> PhotoView:
     """The copies of the photo `rgb` (H, W, 3) the page draws on, its tiles at `boxes` (photo pixels),
-    brightened as the reader brightens a dark photo."""
-    from vision.exposure import brightened  # the reader's own rule
+    brightened by the `gain` the reader read it with (`vision.pipeline.Seen.gain`)."""
+    from vision.exposure import with_gain
 
-    rgb, gain = brightened(rgb)
+    rgb = with_gain(rgb, gain)
     whole, whole_scale = _at_most(rgb, DISPLAY_MAX_SIDE)
     window = tiles_window(boxes, (int(rgb.shape[1]), int(rgb.shape[0])))
     if window is None:

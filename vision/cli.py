@@ -19,7 +19,7 @@ from typing import Any, NoReturn, TextIO
 from scoring import RULESET_NAMES, OptionError, RulesetError
 from scoring.options import option_assignments
 from vision.annotate import annotate, save_png
-from vision.exposure import brightened
+from vision.exposure import with_gain
 from vision.imageio import ImageError, LoadedImage, read_image
 from vision.pipeline import Reading, TileReader
 from vision.sidecar import ModelError
@@ -231,7 +231,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.annotate:
         groups = reading.layout.groups if reading.layout is not None else ()
         try:
-            shown = brightened(loaded.rgb)[0]  # a dark photo drawn as it was read, its tiles visible
+            # a dark photo drawn as it was read, its tiles visible
+            shown = with_gain(loaded.rgb, reading.seen.gain if reading.seen is not None else 1.0)
             drawn = annotate(shown, reading.detections, groups, rejected_xyxy=reading.rejected_xyxy)
             save_png(drawn, args.annotate)
         except OSError as error:

@@ -29,13 +29,22 @@ def bright_end(rgb: np.ndarray) -> float:
     return float(np.percentile(grey, BRIGHT_PERCENTILE))
 
 
+def gain_for(rgb: np.ndarray) -> float:
+    """What a photo is brightened by to be read: 1.0 unless it is dark."""
+    end = bright_end(rgb)
+    return 1.0 if end >= DARK_BELOW else min(MAX_GAIN, BRIGHT_TO / max(end, 1.0))
+
+
+def with_gain(rgb: np.ndarray, gain: float) -> np.ndarray:
+    """`rgb` brightened by `gain` (saturating at white); `rgb` itself at 1.0. What the reader decided
+    (`Seen.gain`) is applied again this way to show the photo as it was read, not decided anew."""
+    return rgb if gain == 1.0 else cv2.convertScaleAbs(rgb, alpha=gain)
+
+
 def brightened(rgb: np.ndarray) -> tuple[np.ndarray, float]:
     """The photo to read, and the gain it was brightened by (1.0: `rgb` itself, not dark)."""
-    end = bright_end(rgb)
-    if end >= DARK_BELOW:
-        return rgb, 1.0
-    gain = min(MAX_GAIN, BRIGHT_TO / max(end, 1.0))
-    return cv2.convertScaleAbs(rgb, alpha=gain), gain
+    gain = gain_for(rgb)
+    return with_gain(rgb, gain), gain
 
 
 def dark_warning(gain: float) -> list[str]:

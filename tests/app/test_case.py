@@ -761,7 +761,8 @@ def test_a_dark_photo_is_shown_brightened_as_it_was_read() -> None:
 
     dark = np.full((600, 800, 3), 20, np.uint8)
     dark[300:340, 100:700] = 40  # a row of dim tiles
-    view = photo_view(dark, [(100.0, 300.0, 700.0, 340.0)])
+    read_with = brightened(dark)[1]  # the gain the reader reads it with (`Seen.gain`)
+    view = photo_view(dark, [(100.0, 300.0, 700.0, 340.0)], read_with)
     assert view.gain == brightened(dark)[1] > 1.0
     assert view.whole.mean() > 1.5 * dark.mean()
     lit = np.full((600, 800, 3), 200, np.uint8)

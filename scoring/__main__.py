@@ -14,6 +14,7 @@ import sys
 from typing import Any, NoReturn
 
 from scoring.api import hand_of, score_json, unused_beside, unused_beside_warning
+from scoring.console import escape_what_cannot_print, say
 from scoring.errors import MalformedHandError, json_object
 from scoring.options import option_assignments
 from scoring.payout import format_amount
@@ -50,6 +51,8 @@ def _parser() -> argparse.ArgumentParser:
 def _read(path: str) -> dict[str, Any]:
     try:
         if path == "-":
+            if sys.stdin is None:  # started with its input closed (`<&-`)
+                raise MalformedHandError("cannot read the standard input: it is closed")
             text = sys.stdin.read()
         else:
             with open(path, encoding="utf-8") as handle:
@@ -71,6 +74,9 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
         ("winning_tile", "winning_tile"),
     ):
         value = getattr(args, flag)
+        if value is not None and not value.strip():
+            # an empty flag (`--seat "$SEAT"` with SEAT unset) would quietly leave the default standing
+            raise MalformedHandError(f"--{flag.replace('_', '-')} needs a value")
         if value is not None:
             data[field] = value
     if args.self_drawn:
@@ -144,6 +150,7 @@ def render(result: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    escape_what_cannot_print()
     try:
         args = _parser().parse_args(argv)
         given = _read(args.file)
@@ -151,10 +158,10 @@ def main(argv: list[str] | None = None) -> int:
         result = score_json(data)
         result["warnings"].extend(unused_beside_warning(key) for key in unused_beside(given))
     except MalformedHandError as error:
-        print(f"error: {error}", file=sys.stderr)
+        say(f"error: {error}")
         return 2
     except Exception as error:  # a bug must still not show a traceback to a player
-        print(f"error: internal error while scoring: {type(error).__name__}: {error}", file=sys.stderr)
+        say(f"error: internal error while scoring: {type(error).__name__}: {error}")
         return 2
     try:
         if sys.stdout is None:  # started with its output closed (`>&-`)
@@ -169,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         _drop_output()
         return 141
     except OSError as error:  # a full disk: what was not written is said, once
-        print(f"error: cannot write the output: {error.strerror or error}", file=sys.stderr)
+        say(f"error: cannot write the output: {error.strerror or error}")
         _drop_output()
         return 2
     return 0 if result["valid"] else 1

@@ -41,7 +41,10 @@ def _beside_and_said(data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str,
     # the photo cannot; what the hand says itself is more particular, and stands, but for the empty
     # lists a reading writes where it saw nothing (`"bonus": []`: a bonus row written beside)
     beside = {key: value for key, value in data.items() if key in INPUT_FIELDS}
-    said = {key: value for key, value in hand.items() if value != [] or key not in beside}
+    # a null in the hand says nothing (JSON's "not given"), so a value written beside it is used
+    said = {
+        key: value for key, value in hand.items() if value is not None and (value != [] or key not in beside)
+    }
     return beside, said
 
 

@@ -46,6 +46,21 @@ _JSON_KINDS: dict[type, str] = {
 }
 
 
+# an error line quotes what it was given; a pasted list of two million items must not make a line of
+# megabytes
+BRIEF_LIMIT = 300
+
+
+def brief(message: str, limit: int = BRIEF_LIMIT) -> str:
+    """`message` as one line of at most `limit` characters, its middle cut to an ellipsis where
+    longer: what went wrong is said at the start ("cannot write") and often why at the end."""
+    line = " ".join(str(message).split())
+    if len(line) <= limit:
+        return line
+    head = limit * 2 // 3
+    return line[:head] + "\u2026" + line[len(line) - (limit - head - 1) :]
+
+
 def json_kind(value: object) -> str:
     """What `value` is, as JSON names it ("a list", "text", "null"); Python's name for anything else."""
     return _JSON_KINDS.get(type(value), type(value).__name__)
@@ -67,6 +82,8 @@ def json_object(text: str, name: str, what: str) -> dict[str, Any]:
         ) from None
     except RecursionError:
         raise MalformedHandError(f"{name} is nested too deeply to be {what}") from None
+    except ValueError:  # a whole number of over 4,300 digits, which Python refuses to convert
+        raise MalformedHandError(f"{name} holds a number too long to read") from None
     if not isinstance(data, dict):
         raise MalformedHandError(f"{name} must hold a JSON object, not {json_kind(data)}")
     return data

@@ -124,8 +124,15 @@ MAX_AMOUNT = 1e12
 def _number(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise OptionError(f"option {name} must be a number, got {value!r}")
-    if not math.isfinite(value) or abs(value) > MAX_AMOUNT:
-        raise OptionError(f"option {name} must be a finite number up to {MAX_AMOUNT:g}, got {value!r}")
+    # a huge whole number is past float (isfinite would raise) and past printing (over 4,300 digits)
+    within = (
+        abs(value) <= MAX_AMOUNT
+        if isinstance(value, int)
+        else math.isfinite(value) and abs(value) <= MAX_AMOUNT
+    )
+    if not within:
+        shown = repr(value) if isinstance(value, float) or value.bit_length() < 64 else "a larger number"
+        raise OptionError(f"option {name} must be a finite number up to {MAX_AMOUNT:g}, got {shown}")
     if value < 0:
         raise OptionError(f"option {name} must not be negative, got {value!r}")
     return value
@@ -180,7 +187,7 @@ def _typed_value(text: str) -> object:
     `False`, `TRUE` (booleans) and `.5`, `07`, `+7` (numbers); else the text itself."""
     try:
         return json.loads(text)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON, or a whole number too long for Python to convert: read on below
         pass
     if text.lower() in ("true", "false"):
         return text.lower() == "true"

@@ -113,7 +113,7 @@ def _unreadable(group: str, position: int) -> str:
     """What is wrong in a group from `position` on, said once, with the likely fix."""
     rest = group[position:]
     where = "" if position == 0 else f" in hand group {group!r}"
-    if rest.isdigit():
+    if rest.isascii() and rest.isdigit():  # str.isdigit also takes "１" and "²", no rank of ours
         return f"{rest!r}{where} needs a suit letter after the digits: m, p or s (e.g. {rest}m)"
     return f"cannot read {rest!r}{where} (e.g. 123m 55p CCC)"
 

@@ -284,3 +284,99 @@ def test_output_that_cannot_be_written_is_one_line_and_exit_2(
     assert main([str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: cannot write the output") and said in err
+
+
+HUGE = "1" + "0" * 400  # past float; "1" + 5,000 zeros is past what Python converts to text at all
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "needle"),
+    [
+        pytest.param(("--option", f"min_tai={HUGE}"), json.dumps(HAND), "up to 1e+12", id="huge-flag"),
+        pytest.param(
+            ("--option", "max_tai=1" + "0" * 5000), json.dumps(HAND), "up to 1e+12", id="past-int-text-flag"
+        ),
+        pytest.param(
+            (),
+            '{"concealed": "123m 456p 789s CCC 55p", "options": {"unit": ' + HUGE + "}}",
+            "option unit must be a finite number up to 1e+12, got a larger number",
+            id="huge-json",
+        ),
+        pytest.param(
+            (), '{"concealed": "1m", "x": 1' + "0" * 5000 + "}", "a number too long", id="past-int-text"
+        ),
+        pytest.param(("--seat", ""), json.dumps(HAND), "--seat needs a value", id="empty-seat"),
+        pytest.param(("--rules", " "), json.dumps(HAND), "--rules needs a value", id="blank-rules"),
+        pytest.param(
+            ("--winning-tile", ""), json.dumps(HAND), "--winning-tile needs a value", id="empty-tile"
+        ),
+        pytest.param(
+            (),
+            '{"concealed": "1m", "circumstances": [' + ",".join(["1"] * 100_000) + "]}",
+            "…",
+            id="long-value-cut",
+        ),
+    ],
+)
+def test_odd_values_are_one_short_line_and_exit_2(args: tuple[str, ...], stdin: str, needle: str) -> None:
+    done = run_cli("-", *args, stdin=stdin)
+    assert (done.returncode, done.stdout) == (2, "")
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], done.stderr
+    assert len(lines[0]) <= 300  # the value quoted is cut, not a line of megabytes
+
+
+def test_full_width_digits_are_not_offered_a_suit_letter() -> None:
+    # "１m" would be refused too: the message must not suggest it
+    done = run_cli("-", stdin='{"concealed": "１"}')
+    assert done.returncode == 2 and "e.g. １m" not in done.stderr and "１" in done.stderr
+
+
+def test_a_closed_stdin_is_said_and_exit_2() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "scoring", "-"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+        preexec_fn=lambda: __import__("os").close(0),
+    )
+    assert done.returncode == 2
+    assert done.stderr.decode().strip() == "error: cannot read the standard input: it is closed"
+
+
+def test_malformed_input_with_stderr_closed_still_exits_2() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "scoring", "/nonexistent/hand.json"],
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+        timeout=60,
+        preexec_fn=lambda: __import__("os").close(2),
+    )
+    assert (done.returncode, done.stdout) == (2, b"")
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii"])
+def test_a_console_that_cannot_write_chinese_gets_the_names_escaped(encoding: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "scoring", "samples/all_suited.json"],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+        env={**__import__("os").environ, "PYTHONIOENCODING": encoding},
+    )
+    assert done.returncode == 0 and done.stderr == b""
+    assert b"Full flush (\\u6e05\\u4e00\\u8272)" in done.stdout
+
+
+def test_a_field_named_with_a_lone_surrogate_is_warned_of_escaped() -> None:
+    done = run_cli("-", stdin='{"concealed": "123m 456p 789s CCC 55p", "\\ud800": 1}')
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert "Warning: ignored unknown field: \\ud800" in done.stdout
+
+
+def test_a_null_in_the_hand_leaves_the_value_written_beside_it() -> None:
+    given = {"hand": {"concealed": "123m 456p 789s CCC 55p", "seat_wind": None}, "seat_wind": "S"}
+    result = json.loads(run_cli("-", "--json", stdin=json.dumps(given)).stdout)
+    assert result["warnings"] == []
+    assert {share["role"] for share in result["payout"]["players"] if share.get("seat") == "S"} == {"winner"}

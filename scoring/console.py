@@ -1,0 +1,27 @@
+"""What the two command lines (`python -m scoring`, `python -m vision`) share about their console:
+an error is one bounded line on stderr, and a character the console cannot write is escaped."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+
+from scoring.errors import brief
+
+
+def say(line: str) -> None:
+    """`line` on stderr as one line of bounded length (`brief`), where there is a stderr: a run
+    started with it closed (`2>&-`) still exits with its own code, not an error of writing."""
+    if sys.stderr is not None:
+        with contextlib.suppress(OSError):
+            print(brief(line), file=sys.stderr)
+
+
+def escape_what_cannot_print() -> None:
+    """A character the console cannot write (a field named with a lone surrogate, the patterns'
+    Chinese names on a Latin-1 console) is written escaped (`\\u5c71`), not a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            with contextlib.suppress(ValueError, OSError):
+                stream.reconfigure(errors="backslashreplace")

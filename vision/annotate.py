@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Protocol
 
 import cv2
@@ -169,10 +170,18 @@ def annotate(
 
 
 def save_png(rgb: np.ndarray, path: str) -> None:
-    """Write RGB as an image file (format from the extension); OSError if it cannot be written."""
+    """Write RGB as an image file (format from the extension); OSError if it cannot be written.
+
+    Encoded by OpenCV and written by Python: cv2.imwrite crashes the process on a file name that is
+    not UTF-8, and logs its own line beside ours where it cannot open the file."""
     try:
-        ok = cv2.imwrite(path, cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
+        ok, encoded = cv2.imencode(Path(path).suffix.lower(), cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
     except cv2.error as error:  # an extension OpenCV has no writer for raises, not returns False
         raise OSError("no image format for that extension") from error
     if not ok:
-        raise OSError("cannot write an image there (check the folder and the extension)")
+        raise OSError("no image format for that extension")
+    try:
+        with open(path, "wb") as handle:
+            handle.write(encoded.tobytes())
+    except OSError as error:
+        raise OSError(error.strerror or str(error)) from None

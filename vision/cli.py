@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from scoring import RULESET_NAMES, OptionError, RulesetError
+from scoring.console import escape_what_cannot_print, say
 from scoring.options import option_assignments
 from vision.annotate import annotate, save_png
 from vision.exposure import with_gain
@@ -157,9 +158,14 @@ def write_text(name: str, data: dict[str, Any], out: TextIO) -> None:
         print(f"warning: {warning}", file=out)
 
 
-def annotate_problem(out: Path, photo: Path) -> str | None:
-    """Why the annotated photo cannot be written to `out`, checked before the photo is read (so a
-    slow reading is not thrown away), or None."""
+def annotate_problem(given: str, photo: Path) -> str | None:
+    """Why the annotated photo cannot be written to the path `given`, checked before the photo is
+    read (so a slow reading is not thrown away), or None."""
+    out = Path(given)
+    if not given.strip():
+        return "--annotate needs a file name, e.g. --annotate out.png"
+    if given.endswith(("/", os.sep)):  # Path() drops the slash: "out.png/" names a folder, never a file
+        return f"cannot write {given}: a name ending in / is a folder"
     if out.suffix.lower() not in ANNOTATE_SUFFIXES:
         return f"cannot write {out}: give it one of the extensions {', '.join(ANNOTATE_SUFFIXES)}"
     try:
@@ -176,6 +182,10 @@ def _folder_problem(out: Path, photo: Path) -> str | None:
         return f"cannot write {out}: there is no folder {folder}"
     if not os.access(folder, os.W_OK):
         return f"cannot write {out}: the folder {folder} is not writable"
+    if out.is_symlink() and not out.exists() and not out.resolve().parent.is_dir():
+        return f"cannot write {out}: it is a link into a folder that does not exist"
+    if out.exists() and not os.access(out, os.W_OK):
+        return f"cannot write {out}: the file is not writable"
     with contextlib.suppress(OSError):
         if out.exists() and out.samefile(photo):
             return f"cannot write {out}: it is the photo being read"
@@ -183,19 +193,19 @@ def _folder_problem(out: Path, photo: Path) -> str | None:
 
 
 def _fail(message: str) -> int:
-    # One line, whatever the message held.
-    print(f"{PROG}: " + " ".join(message.split()), file=sys.stderr)
+    say(f"{PROG}: {message}")
     return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    escape_what_cannot_print()
     args = parser().parse_args(argv)
     try:
         faces = faces_wanted(args.rules, args.option)
     except ValueError as error:
         return _fail(str(error))
-    if args.annotate:
-        problem = annotate_problem(Path(args.annotate), Path(args.photo))
+    if args.annotate is not None:  # "" too: an empty name is a mistake to say, not a flag left out
+        problem = annotate_problem(args.annotate, Path(args.photo))
         if problem:
             return _fail(problem)
     try:
@@ -228,7 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         gone = error
     except OSError as error:
         return _fail(f"cannot write the output: {error.strerror or error}")
-    if args.annotate:
+    if args.annotate is not None:
         groups = reading.layout.groups if reading.layout is not None else ()
         try:
             # a dark photo drawn as it was read, its tiles visible
@@ -255,5 +265,5 @@ def run(argv: Sequence[str] | None = None) -> int:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except Exception as error:  # the promise to the user is "never a traceback"
-        print(f"{PROG}: internal error ({type(error).__name__}): {error}".splitlines()[0], file=sys.stderr)
+        say(f"{PROG}: internal error ({type(error).__name__}): {error}".splitlines()[0])
         return 1

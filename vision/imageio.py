@@ -221,7 +221,7 @@ def _to_rgb(image: Image.Image) -> np.ndarray:
     if mode == "F":
         # floating-point grey: 0..1 (a linear TIFF's range, read as black before stage 51) or 0..255
         grey = np.asarray(image).astype(np.float32)
-        peak = float(np.nanmax(grey)) if grey.size else 0.0
+        peak = float(np.nanmax(grey)) if np.isfinite(grey).any() else 0.0  # all NaN: nanmax warns
         grey8 = np.clip(np.rint(np.nan_to_num(grey * (255.0 if peak <= 1.0 else 1.0))), 0, 255)
         return np.repeat(grey8.astype(np.uint8)[:, :, None], 3, axis=2)
     has_alpha = mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info

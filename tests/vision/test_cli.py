@@ -238,7 +238,9 @@ def test_an_annotation_name_too_long_is_refused_in_one_line(
     target = tmp_path / ("a" * 300 + ".png")
     assert run([str(photo), "--annotate", str(target), "--models", str(models)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"python -m vision: cannot write {target}: ") and err.count("\n") == 1
+    # the 300-letter name is cut in the middle: the line says what failed and, at its end, why
+    assert err.startswith("python -m vision: cannot write /") and err.count("\n") == 1
+    assert err.endswith(": File name too long\n") and "\u2026" in err and len(err) <= 301
 
 
 def test_unwritable_annotation(
@@ -257,6 +259,8 @@ def test_unwritable_annotation(
         pytest.param("out", "give it one of the extensions", id="no-extension"),
         pytest.param("missing/out.png", "there is no folder", id="folder"),
         pytest.param("hand.png", "it is the photo being read", id="the-photo"),
+        pytest.param("out.png/", "a name ending in / is a folder", id="trailing-slash"),
+        pytest.param("lost.png", "a link into a folder that does not exist", id="dangling-link"),
     ],
 )
 def test_annotation_target_refused_before_reading(
@@ -274,12 +278,38 @@ def test_annotation_target_refused_before_reading(
         raise AssertionError("the photo was read before --annotate's file was checked")
 
     monkeypatch.setattr("vision.cli.read_image", no_reading)
-    target = tmp_path / name
+    (tmp_path / "lost.png").symlink_to(tmp_path / "gone" / "lost.png")
+    target = str(tmp_path / name) + ("/" if name.endswith("/") else "")
     assert run([str(photo), "--annotate", str(target), "--models", str(models)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1
     assert captured.err.startswith(f"python -m vision: cannot write {target}: ") and says in captured.err
     assert photo.read_bytes() == before
+
+
+def test_an_empty_annotate_name_is_refused_not_ignored(
+    photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo, models = photo_and_models
+    assert run([str(photo), "--annotate", "", "--models", str(models)]) == 2
+    assert (
+        capsys.readouterr().err == "python -m vision: --annotate needs a file name, e.g. --annotate out.png\n"
+    )
+
+
+def test_an_annotation_named_in_bytes_that_are_not_utf8_is_written(tmp_path: Path) -> None:
+    # cv2.imwrite crashed the whole process (a segfault) on such a name: run it apart
+    code = (
+        "import os, sys, numpy as np; from vision.annotate import save_png;"
+        "save_png(np.zeros((8, 8, 3), np.uint8), os.fsdecode(sys.argv[1].encode() + b'\\xe9.png'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "out")], capture_output=True, cwd=REPO, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    written = [p for p in os.listdir(os.fsencode(tmp_path)) if p.startswith(b"out")]
+    assert written == [b"out\xe9.png"]
+    assert Image.open(tmp_path / os.fsdecode(written[0])).size == (8, 8)
 
 
 def test_an_image_format_opencv_cannot_write_is_one_line(tmp_path: Path) -> None:
@@ -387,3 +417,14 @@ def test_a_reader_of_the_output_gone_away_does_not_lose_the_picture(
     monkeypatch.setattr(os, "dup2", lambda *_: None)  # run() points a real stdout at /dev/null
     assert run([str(photo), "--json", "--annotate", str(out), "--models", str(models)]) == 141
     assert out.exists()
+
+
+def test_an_unreadable_photo_with_stderr_closed_still_exits_2(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "vision", str(tmp_path / "missing.jpg")],
+        stdout=subprocess.PIPE,
+        cwd=REPO,
+        timeout=60,
+        preexec_fn=lambda: os.close(2),
+    )
+    assert (done.returncode, done.stdout) == (2, b"")

@@ -40,3 +40,13 @@ def test_a_float_tiff_of_0_to_1_and_a_32_bit_one_keep_their_tones() -> None:
     wide = (ramp * 2_000_000_000).astype(np.int32)  # 32-bit samples: were clipped to white by the 16-bit rule
     deep = read_image(encode(Image.fromarray(wide, mode="I"), "TIFF")).rgb
     np.testing.assert_allclose(deep[0, [0, 20, 40, 60], 0], [0, 64, 128, 255], atol=1)
+
+
+def test_a_float_tiff_of_nothing_but_nan_reads_black_without_a_warning() -> None:
+    import warnings
+
+    empty = np.full((64, 64), np.nan, np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's "All-NaN slice" reached the command line's stderr
+        rgb = read_image(encode(Image.fromarray(empty, mode="F"), "TIFF")).rgb
+    assert rgb.shape == (64, 64, 3) and not rgb.any()

@@ -61,6 +61,7 @@ from app_ui.summary import (
     instant_line,
     invalid_message,
     plain,
+    plain_line,
     player_label,
     rules_line,
     score_words,
@@ -687,7 +688,7 @@ def photo_ui() -> None:
             st.session_state["photo_error"] = None  # an earlier file's error is not this choice's
             st.rerun()
     if st.session_state["photo_error"]:
-        st.error(plain(st.session_state["photo_error"]))  # our words and a file name: no markup
+        st.error(plain_line(st.session_state["photo_error"]))  # our words and a file name: no markup
 
 
 # the concealed tiles' example, in a set of each rule set (a Malaysian set holds dots and honours alone)
@@ -768,7 +769,7 @@ def manual_ui() -> None:
 
 def _typed_not_used(message: str) -> None:
     """One line on why the typed hand was refused; the result below, still the earlier hand's, says so too."""
-    st.error(plain(message))  # it quotes what was typed: no markup
+    st.error(plain_line(message))  # it quotes what was typed: no markup
     st.session_state["typed_error_version"] = st.session_state["version"]
 
 
@@ -831,7 +832,7 @@ def open_case_ui() -> None:
             st.session_state["pending_case"] = None
             st.rerun()
     if st.session_state.get("case_error"):
-        st.error(plain(st.session_state["case_error"]))
+        st.error(plain_line(st.session_state["case_error"]))
     note = st.session_state.pop("case_note", None)
     if note:
         st.info(plain(note))
@@ -1517,9 +1518,9 @@ def result_ui(
         st.warning(TYPED_NOT_USED)
     # each may quote what the user typed or a file held: shown as it is, no markup
     for problem in [*option_problems, *build.problems]:
-        st.warning(plain(problem))
+        st.warning(plain_line(problem))
     if error:
-        st.error(plain(error))
+        st.error(plain_line(error))
     if result is None:
         return
     for warning in result.get("warnings") or []:

@@ -11,6 +11,7 @@ from typing import Any
 import scoring
 from app_ui.case import RENUMBERED
 from app_ui.options import CHOICE_LABELS, option_label, option_specs
+from scoring.errors import brief
 from scoring.payout import format_amount
 from scoring.tiles import sorted_tiles
 from scoring.view import SEAT_NUMBER
@@ -210,6 +211,12 @@ _SHORTCODE = re.compile(r":([\w+\-/]+):")
 _DIRECTIVE = re.compile(r":(?=\w+\\?\[)")
 # what GitHub-flavoured Markdown links by itself: an address (`http://`, `www.`) or an e-mail's @
 _AUTOLINK = re.compile(r"(?<=:)//|(?i:(?<![\w.])www)\.|@")
+
+
+def plain_line(text: str) -> str:
+    """An error or warning that may quote what a user gave (a file of megabytes, a pasted list) as
+    one line of bounded length (`scoring.errors.brief`), shown `plain`."""
+    return plain(brief(text))
 
 
 def plain(text: str) -> str:

@@ -1395,6 +1395,11 @@ def test_a_case_s_winning_tile_in_a_kong_is_set_aside_and_said_so(app: AppTest) 
         ),
         pytest.param(b"\xff\xfe", "not UTF-8", id="bytes"),
         pytest.param(b" " * 2_000_001, "is at most 2,000,000", id="too-large"),
+        pytest.param(
+            b'{"concealed": "123m", "circumstances": [' + b",".join([b"1"] * 300_000) + b"]}",
+            "circumstances",
+            id="long-quote",
+        ),
     ],
 )
 def test_a_bad_case_file_is_one_line_and_keeps_the_hand(app: AppTest, data: bytes, quote: str) -> None:
@@ -1405,6 +1410,7 @@ def test_a_bad_case_file_is_one_line_and_keeps_the_hand(app: AppTest, data: byte
     errors = [t for t in texts(app, "error") if t.startswith("broken.json")]
     assert len(errors) == 1 and quote in errors[0] and "\n" not in errors[0], texts(app, "error")
     assert errors[0].count("broken.json") == 1, errors[0]
+    assert len(errors[0]) < 400  # what it quotes is cut, not a page of megabytes
     assert app.session_state["base"] is base
 
 

@@ -34,7 +34,7 @@ from scoring.hand import (
 )
 from scoring.options import Options, checked_options, default_options
 from scoring.patterns import is_hand_level
-from scoring.payout import Payout, format_amount, no_payout, with_seats
+from scoring.payout import Payout, format_amount, no_instant_payouts, no_payout, with_seats
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
 from scoring.tiles import FLOWERS, FLY, SEASONS, Tile, format_hand
 from scoring.view import HandFacts, Hit, Note, View
@@ -156,27 +156,24 @@ def _check_tiles(hand: Hand, context: Context, ruleset: Ruleset, options: Option
     hand_types = set(ruleset.hand_tiles(options))
     proper = [*hand.concealed, *(tile for meld in hand.melds for tile in meld.tiles)]
     strangers = list(dict.fromkeys(tile for tile in proper if tile not in hand_types))
+    bonus_strangers = list(dict.fromkeys(tile for tile in hand.bonus if tile not in ruleset.bonus_tiles))
     # a winning tile no set holds is named so, not as "not in the hand" (a hand it is never in)
     stranger_won = context.winning_tile not in (None, *hand_types, *strangers)
-    if strangers or stranger_won:
+    if strangers or bonus_strangers or stranger_won:
         # every one named, so that a hand typed or read under the wrong rule set is seen so at once
-        named = [*strangers, *([f"the winning tile {context.winning_tile}"] if stranger_won else [])]
-        verb = "is" if len(named) == 1 else "are"
-        listed = (
-            ", ".join(named[:-1]) + " and " + named[-1] if stranger_won and strangers else ", ".join(named)
-        )
-        message = f"{listed} {verb} not in the {ruleset.name.capitalize()} tile set"
+        kinds = [
+            ", ".join(strangers),
+            ("bonus tile " if len(bonus_strangers) == 1 else "bonus tiles ") + ", ".join(bonus_strangers),
+            f"the winning tile {context.winning_tile}",
+        ]
+        given = (bool(strangers), bool(bonus_strangers), stranger_won)
+        listed = " and ".join(kind for kind, said in zip(kinds, given, strict=True) if said)
+        one = len(strangers) + len(bonus_strangers) + int(stranger_won) == 1
+        message = f"{listed} {'is' if one else 'are'} not in the {ruleset.name.capitalize()} tile set"
         with_all = set(ruleset.hand_tiles(dataclasses.replace(options, north_wind=True)))
         if not options.north_wind and any(tile in with_all for tile in [*strangers, context.winning_tile]):
             message += " (option north_wind is off)"
-        raise _Invalid("tile_not_in_set", message, tiles_impossible=bool(strangers))
-    for tile in hand.bonus:
-        if tile not in ruleset.bonus_tiles:
-            raise _Invalid(
-                "tile_not_in_set",
-                f"bonus tile {tile} is not in the {ruleset.name.capitalize()} tile set",
-                tiles_impossible=True,
-            )
+        raise _Invalid("tile_not_in_set", message, tiles_impossible=bool(strangers or bonus_strangers))
     for tile, count in Counter(hand.all_tiles()).items():
         allowed = 4 if tile in hand_types else ruleset.bonus_copies.get(tile, 1)
         if count > allowed:
@@ -194,6 +191,9 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
     for name in sorted(circ - ruleset.circumstances):
         warnings.append(f"{name} is not part of {ruleset.name} rules; ignored")
         circ.discard(name)
+    if context.bonus_from_deal and ruleset.instant_payouts is no_instant_payouts:
+        # only instant payouts read it: said, as an option the rule set does not read is
+        warnings.append(f"bonus_from_deal is not part of {ruleset.name} rules (no instant payouts); ignored")
     if context.seat_wind not in ruleset.seats:
         raise _Invalid(
             "impossible_context",

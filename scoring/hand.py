@@ -305,10 +305,12 @@ def meld_from_json(item: object, index: int) -> Meld:
 
 def check_bonus_codes(from_deal: Iterable[Tile]) -> None:
     """Raise `MalformedHandError` for a tile said held from the deal that is no bonus tile."""
-    not_bonus = next((tile for tile in from_deal if tile not in BONUS), None)
+    # a fly kept in the bonus row is a bonus tile too (Malaysian)
+    not_bonus = next((tile for tile in from_deal if tile not in BONUS and tile != FLY), None)
     if not_bonus is not None:
         raise MalformedHandError(
-            f"bonus_from_deal lists {not_bonus}, which is not a bonus tile (flowers, seasons, animals, face)"
+            f"bonus_from_deal lists {not_bonus}, which is not a bonus tile "
+            "(flowers, seasons, animals, face, fly)"
         )
 
 

@@ -492,13 +492,30 @@ def bomb_concealed_self_draw(v: View) -> Outcome:
 @hand_level
 def bomb_concealed_discard(v: View) -> Outcome:
     """门清吃胡: fully concealed hand winning on a discard (robbing a kong counts as a discard)."""
-    if v.context.self_drawn or v.exposed:
+    if v.context.self_drawn:
         return None
+    if v.exposed:
+        return _laid_before_the_win_note(v)
     won_into = v.facts.won_into
     if won_into is None:
         return Hit("fully concealed hand won on a discard")
     completed = f"{won_into.kind} {format_hand(won_into.tiles)}"
     return Hit(f"fully concealed until the winning discard completed the {completed}")
+
+
+def _laid_before_the_win_note(v: View) -> Outcome:
+    """With no winning tile given, a hand whose one open set could be the one the winning discard
+    completed is taken as opened before the win: the winning tile alone decides the bomb, so say so."""
+    if v.context.winning_tile is not None:
+        return None
+    open_sets = [meld for meld in v.hand.melds if not meld.concealed]
+    if len(open_sets) != 1 or open_sets[0].kind == "kong":  # no win completes a kong
+        return None
+    laid = f"{open_sets[0].kind} {format_hand(open_sets[0].tiles)}"
+    return Note(
+        f"fully concealed discard bomb not awarded: the {laid} is taken as laid down before the win; "
+        "if the winning discard completed it, give that tile as the winning tile"
+    )
 
 
 @hand_level
@@ -519,4 +536,10 @@ def bomb_kong_replacement(v: View) -> Outcome:
     has_kong = any(meld.kind == "kong" for meld in v.hand.melds)
     if v.circumstance("replacement_tile") and has_kong and not v.bonus_tiles:
         return Hit("won on a kong replacement tile (the hand has a kong and no bonus tile)")
+    if v.circumstance("replacement_tile") and has_kong:
+        # a kong and bonus tiles: either could have been replaced, and only the kong's is a bomb
+        return Note(
+            "kong replacement bomb not awarded: with a kong and bonus tiles, a replacement tile is taken "
+            "as a flower's; if it replaced the kong, choose the kong's replacement tile instead"
+        )
     return None

@@ -386,6 +386,62 @@ def test_four_chows_with_a_pair_that_may_not_be_a_sequence_hands_say_why(
     assert not any("its pair" in warning for warning in plain["warnings"])
 
 
+MALAYSIAN_OPENED_ONCE = {
+    "rules": "malaysian",
+    "concealed": "345p 678p 99p EEE",
+    "melds": [{"kind": "chow", "tiles": "123p"}],
+    "bonus": ["F2", "S2"],
+    "seat_wind": "S",
+}
+
+
+def _fan_and_warnings(hand: dict[str, Any]) -> tuple[int, list[str]]:
+    result = score_json(hand)
+    return result["raw_tai"], result["warnings"]
+
+
+def test_the_winning_tile_alone_deciding_the_concealed_discard_bomb_is_said() -> None:
+    # the discard completed the laid-out chow: concealed until then, so the bomb doubles 4 to 8
+    assert _fan_and_warnings({**MALAYSIAN_OPENED_ONCE, "winning_tile": "3p"}) == (8, [])
+    # another tile won: the chow was laid before, no bomb and nothing to say
+    fan, warnings = _fan_and_warnings({**MALAYSIAN_OPENED_ONCE, "winning_tile": "9p"})
+    assert fan == 4 and not any("bomb" in w for w in warnings)
+    # no winning tile: taken as laid before, and the page says the tile would decide it
+    fan, warnings = _fan_and_warnings(MALAYSIAN_OPENED_ONCE)
+    assert fan == 4
+    assert any(
+        w.startswith("fully concealed discard bomb not awarded: the chow 123p is taken") for w in warnings
+    )
+    # two open sets: no tile could make the hand concealed, so nothing to say
+    two = {
+        **MALAYSIAN_OPENED_ONCE,
+        "concealed": "678p 99p EEE",
+        "melds": [*MALAYSIAN_OPENED_ONCE["melds"], {"kind": "chow", "tiles": "345p"}],
+    }
+    assert not any("bomb" in w for w in _fan_and_warnings(two)[1])
+
+
+def test_a_replacement_tile_with_a_kong_and_bonus_tiles_says_the_kong_bomb_was_not_taken() -> None:
+    hand = {
+        "rules": "malaysian",
+        "concealed": "123p 456p 789p SS",
+        "melds": [{"kind": "kong", "tiles": "CCCC"}],
+        "bonus": ["F3"],
+        "seat_wind": "W",
+        "self_drawn": True,
+        "winning_tile": "S",
+    }
+    fan, warnings = _fan_and_warnings({**hand, "circumstances": ["replacement_tile"]})
+    assert fan == 5 and any(
+        w.startswith("kong replacement bomb not awarded: with a kong and bonus") for w in warnings
+    )
+    fan, warnings = _fan_and_warnings({**hand, "circumstances": ["kong_replacement"]})
+    assert fan == 10 and not any("bomb not awarded" in w for w in warnings)
+    # no bonus tile: only the kong can have been replaced, so the bomb is awarded, nothing said
+    fan, warnings = _fan_and_warnings({**hand, "bonus": [], "circumstances": ["replacement_tile"]})
+    assert fan == 8 and not any("bomb not awarded" in w for w in warnings)
+
+
 def test_a_malaysian_all_chows_hand_with_a_pair_that_may_not_be_ping_hu_says_why() -> None:
     hand = {"rules": "malaysian", "concealed": "123p 456p 789p 234p EE", "seat_wind": "S"}
     result = score_json(hand)
@@ -394,3 +450,24 @@ def test_a_malaysian_all_chows_hand_with_a_pair_that_may_not_be_ping_hu_says_why
     plain = score_json({**hand, "concealed": "123p 456p 789p 234p 55p"})
     assert "ping_hu" in [p["key"] for p in plain["patterns"]]
     assert not any("its pair" in w for w in plain["warnings"])
+
+
+def test_bonus_tiles_held_from_the_deal_are_said_to_be_ignored_under_malaysian_rules() -> None:
+    hand = {
+        "rules": "malaysian",
+        "concealed": "123p 456p 789p SS CCC",
+        "bonus": ["fly", "cat"],
+        "seat_wind": "W",
+    }
+    plain = score_json(hand)
+    for held in (["fly"], ["cat"]):  # a fly kept in the bonus row is a bonus tile: not refused
+        result = score_json({**hand, "bonus_from_deal": held})
+        assert (result["tai"], result["payout"]) == (plain["tai"], plain["payout"])
+        assert result["warnings"] == [
+            *plain["warnings"],
+            "bonus_from_deal is not part of malaysian rules (no instant payouts); ignored",
+        ]
+    singapore = score_json(
+        {"concealed": "123p 456p 789p SS CCC", "bonus": ["cat"], "bonus_from_deal": ["cat"]}
+    )
+    assert not any("bonus_from_deal" in warning for warning in singapore["warnings"])

@@ -353,7 +353,8 @@ def test_a_bonus_or_face_down_tile_in_a_meld_is_not_called_outside_the_set(
     assert "tile set" not in str(caught.value)
 
 
-@pytest.mark.parametrize("listed", ["1m", "fly", "C"])
+# a fly kept in the bonus row is a bonus tile (Malaysian): test_engine checks it is taken there
+@pytest.mark.parametrize("listed", ["1m", "C", "back"])
 def test_bonus_from_deal_takes_bonus_tiles_only(listed: str) -> None:
     hand = {"concealed": "123m 456p 789s CCC 55p", "bonus": ["F1"], "bonus_from_deal": ["F1", listed]}
     with pytest.raises(MalformedHandError, match=f"bonus_from_deal lists {listed}, which is not a bonus"):
@@ -538,6 +539,27 @@ def test_every_tile_outside_the_rule_set_is_named_once() -> None:
     result = score_json({"rules": "malaysian", "concealed": "234m 567m 345p 678s 99p"})
     assert result["reason"] == "tile_not_in_set"
     assert "2m, 3m, 4m, 5m, 6m, 7m, 6s, 7s, 8s are not in the Malaysian tile set" in result["message"]
+
+
+@pytest.mark.parametrize(
+    ("hand", "said"),
+    [
+        (
+            {"concealed": "123m 456p 789s fly 55p 11p", "bonus": ["face", "F1", "fly"]},
+            "fly and bonus tiles face, fly are not in the Singapore tile set",
+        ),
+        (
+            {"concealed": "123m 456p 789s CCC 55p", "bonus": ["face"]},
+            "bonus tile face is not in the Singapore",
+        ),
+    ],
+)
+def test_bonus_tiles_outside_the_rule_set_are_named_with_the_hands(
+    hand: dict[str, object], said: str
+) -> None:
+    # a Malaysian hand scored as Singapore: the face in the bonus row was named only once the fly was fixed
+    result = score_json(hand)
+    assert result["reason"] == "tile_not_in_set" and said in result["message"], result["message"]
 
 
 @pytest.mark.parametrize(

@@ -281,6 +281,13 @@ def undo_last_change() -> None:
 
 
 WINNING_TILE_BACK = "winning_tile_back"
+PREVAILING_WINDS = ("E", "S", "W", "N")
+# what the winning tile decides, in each rule set's words
+WINNING_TILE_HELP = {
+    "singapore": "Needed for the sequence-hand (平胡) wait rule.",
+    "malaysian": "Decides whether a set laid out was the one the winning discard completed: a hand "
+    "concealed until then earns the bomb (x2).",
+}
 
 
 def bring_back_winning_tile() -> None:
@@ -1166,10 +1173,9 @@ def _switch_context(rules: str, seats: list[str]) -> None:
             state[key] = kept[key]
     forced: dict[str, Any] = {}
     dropped: list[str] = []
-    for key, label in (("seat_wind", "seat"), ("prevailing_wind", "prevailing wind")):
-        if state.get(key) is not None and state[key] not in seats:
-            dropped.append(f"{WIND_LABELS[state[key]]} {label}")
-            state[key] = forced[key] = seats[0]
+    if state.get("seat_wind") is not None and state["seat_wind"] not in seats:
+        dropped.append(f"{WIND_LABELS[state['seat_wind']]} seat")
+        state["seat_wind"] = forced["seat_wind"] = seats[0]
     discarder = discarder_now()
     if discarder != NOT_SAID and (discarder not in seats or discarder == state.get("seat_wind")):
         dropped.append(f"{WIND_LABELS[discarder]} discarder")
@@ -1282,7 +1288,10 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     _switch_context(rules, seats)
     left, right = st.columns(2)
     seat = left.selectbox("Your seat wind", seats, format_func=_wind_label, key="seat_wind")
-    prevailing = right.selectbox("Prevailing wind", seats, format_func=_wind_label, key="prevailing_wind")
+    # every round has its wind, North's too, in the 3-player game (seeds/004 goes round all four)
+    prevailing = right.selectbox(
+        "Prevailing wind", PREVAILING_WINDS, format_func=_wind_label, key="prevailing_wind"
+    )
     if not scoring.get_ruleset(rules).scores_prevailing_wind:
         right.caption(f"{RULE_LABELS.get(rules, rules)} rules give no fan for the prevailing wind.")
     how = st.radio(
@@ -1298,8 +1307,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         "Winning tile",
         choices,
         key="winning_tile",
-        help="Needed for the sequence-hand (平胡) wait rule. A kong's tiles are not offered: no win "
-        "completes a kong.",
+        help=WINNING_TILE_HELP.get(rules, "") + " A kong's tiles are not offered: no win completes a kong.",
         on_change=lambda: st.session_state.update(winning_tile_wanted=None),
     )
     winning = None if picked == NO_WINNING_TILE else picked

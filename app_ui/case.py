@@ -833,13 +833,11 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
             hand, won = scoring.hand_from_json({**case, "concealed": [], "melds": [], "bonus": []})
         except scoring.MalformedHandError:
             raise CaseFileError(f"{name}: {error}") from None
-    for wind, what in ((won.seat_wind, "seat"), (won.prevailing_wind, "prevailing wind")):
-        if wind not in ruleset.seats:
-            raise CaseFileError(f"{name}: {wind} is not a {what} in the {rules} rules")
+    if won.seat_wind not in ruleset.seats:
+        raise CaseFileError(f"{name}: {won.seat_wind} is not a seat in the {rules} rules")
     offered = scoring.circumstances_for(rules)
+    # left out and said, as `python -m scoring` warns and scores without them
     unknown = sorted(set(won.circumstances) - set(offered))
-    if unknown:
-        raise CaseFileError(f"{name}: the {rules} rules know no {', '.join(unknown)}")
     if len(hand.melds) > MAX_MELDS:
         raise CaseFileError(f"{name}: {len(hand.melds)} melds, at most {MAX_MELDS}")
     # the tile table marks only kongs concealed: a chow or pong formed in the hand is the hand's tiles,
@@ -878,6 +876,8 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         notes = []
     unused = [unused_beside_warning(key) for key in unused_beside(given)]
     notes.extend(f"{warning[:1].upper()}{warning[1:]}." for warning in unused)
+    if unknown:
+        notes.append(f"The {rules.capitalize()} rules know no {', '.join(unknown)}: left out.")
     winning = won.winning_tile
     if winning is not None and winning not in hand_tile_choices(build_hand(rows, kongs).hand):
         refused = (

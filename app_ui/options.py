@@ -34,8 +34,8 @@ CHOICE_LABELS = {
     "standard": "Standard (2/1 x base)",
     "shooter_pays": "Shooter pays (4 x base)",
     "table": "Payout table (below)",
-    "seed": "Seed (discarder 2 x)",
-    "discarder_and_other": "Discarder 2 x, other 1 x",
+    "seed": "Seed (discarder 2 x; self-draw 1 x each)",
+    "discarder_and_other": "Discarder 2 x, other 1 x (self-draw 2 x each)",
 }
 
 

@@ -33,7 +33,13 @@ class Options:
     """House rules (RULES.md, Options). Defaults are the Singapore ones; see `default_options`."""
 
     min_tai: int = field(default=1, metadata={"help": "Minimum tai (fan) for a valid win."})
-    max_tai: int = field(default=5, metadata={"help": "Cap on tai (fan); a limit hand scores this."})
+    max_tai: int = field(
+        default=5,
+        metadata={
+            "help": "Cap on tai (fan). Singapore: a limit hand scores this cap. Malaysian: a limit-type "
+            "hand scores 5 (big four winds 10), within the cap."
+        },
+    )
     unit: float = field(
         default=1,
         metadata={
@@ -96,7 +102,9 @@ class Options:
         default="seed",
         metadata={
             "rules": MALAYSIAN_ONLY,
-            "help": "Malaysian: seed (discarder pays double, third player nothing) or discarder_and_other.",
+            "help": "Malaysian: seed (on a discard the discarder pays 2 x points, the third player nothing; "
+            "on a self-draw each pays the points) or discarder_and_other (discarder 2 x, other 1 x; "
+            "on a self-draw each pays 2 x points).",
             "choices": MALAYSIAN_PAYMENTS,
         },
     )

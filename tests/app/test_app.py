@@ -1160,8 +1160,10 @@ def test_a_rule_set_switch_keeps_each_sets_context_and_says_what_it_cannot_hold(
     app.selectbox(key="rules").set_value("malaysian").run()
     no_problem(app)
     assert app.selectbox(key="seat_wind").value == "E"
+    # the North round is a round of the 3-player game too (seeds/004): no seat, but a prevailing wind
+    assert app.selectbox(key="prevailing_wind").value == "N"
     notes = texts(app, "info")
-    assert any("North seat" in t and "Humanly hand" in t for t in notes), notes
+    assert any("North seat" in t and "Humanly hand" in t and "prevailing" not in t for t in notes), notes
     app.selectbox(key="rules").set_value("singapore").run()
     no_problem(app)
     # what the switch alone had changed comes back
@@ -1539,7 +1541,7 @@ def test_choices_read_in_words_and_the_malaysian_prevailing_wind_says_it_scores_
     no_problem(app)
     assert any("no fan for the prevailing wind" in t for t in texts(app, "caption")), texts(app, "caption")
     payments = app.selectbox(key="opt_malaysian_malaysian_payment").options
-    assert "Seed (discarder 2 x)" in payments, payments
+    assert "Seed (discarder 2 x; self-draw 1 x each)" in payments, payments
 
 
 def test_the_readers_notes_are_said_of_the_photo_as_read_once_the_user_corrects(
@@ -1870,9 +1872,9 @@ def test_option_errors_and_house_rules_are_in_the_sidebar_s_words_under_each_rul
     app.number_input(key="opt_malaysian_max_tai").set_value(10).run()
     app.selectbox(key="opt_malaysian_malaysian_payment").set_value("discarder_and_other").run()
     no_problem(app)
-    said = "house rules: Malaysian payment: Discarder 2 x, other 1 x"
+    said = "house rules: Malaysian payment: Discarder 2 x, other 1 x (self-draw 2 x each)"
     assert any(said in t for t in captions(app)), captions(app)
-    assert "House rules: Malaysian payment: Discarder 2 x, other 1 x" in summary(app), summary(app)
+    assert f"H{said[1:]}" in summary(app), summary(app)
 
 
 def test_opening_a_case_says_what_it_changed_in_the_sidebar(app: AppTest) -> None:

@@ -587,6 +587,25 @@ def test_a_photos_reading_or_a_scene_opens_as_its_hand_under_the_rule_set_it_nam
         case.open_case("empty.json", json.dumps({**reading, "hand": {"concealed": []}}).encode())
 
 
+def test_a_case_python_m_scoring_scores_opens_with_what_the_rule_set_cannot_hold_said() -> None:
+    # a Malaysian case of the North round, naming a Singapore circumstance: scoring warns and scores it
+    hand = {
+        "rules": "malaysian",
+        "concealed": "123p 456p 789p SS CCC",
+        "seat_wind": "W",
+        "prevailing_wind": "N",
+        "circumstances": ["humanly", "last_tile"],
+        "self_drawn": True,
+    }
+    assert "humanly is not part of malaysian rules; ignored" in scoring.score_json(hand)["warnings"]
+    opened = case.open_case("north.json", json.dumps(hand).encode())
+    assert opened.context.prevailing_wind == "N"
+    assert opened.context.circumstances == ("last_tile",)
+    assert opened.notes == ("The Malaysian rules know no humanly: left out.",)
+    with pytest.raises(case.CaseFileError, match="N is not a seat in the malaysian rules"):
+        case.open_case("north.json", json.dumps({**hand, "seat_wind": "N"}).encode())
+
+
 def test_a_case_opened_and_saved_again_keeps_its_table_and_its_trail_to_the_photo() -> None:
     saved, _ = _photo_case({"edited_rows": {"1": {"tile": "1m"}}})  # 2m read where 1m lies
     data = json.dumps(saved).encode()

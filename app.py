@@ -1572,8 +1572,10 @@ def result_ui(
         if payout.get("basis"):
             st.caption(f"How: {payout['basis']}")
     instant = payout.get("instant_payouts") or []
-    if result.get("valid") and instant:
-        st.markdown("**Instant payouts** (settled at once, on top of the win)")
+    if instant:
+        # a kong or a pair of animals is paid when shown, win or not: the case file and the CLI list them
+        when = "on top of the win" if result.get("valid") else "though the hand is no win"
+        st.markdown(f"**Instant payouts** (settled at once, {when})")
         st.markdown("\n".join(f"- {instant_line(item)}" for item in instant))
     st.code(summary_text(data, result), language=None, wrap_lines=True)
 

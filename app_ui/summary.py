@@ -77,7 +77,8 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
     unit = str(result.get("unit") or "tai")
     if result.get("valid"):
         capped = f" (raw {result['raw_tai']})" if result.get("raw_tai") != result.get("tai") else ""
-        lines.append(f"{result['tai']} {unit}{capped}, {rules} rules")
+        limit = ", at the limit" if result.get("limit") else ""  # as the page's result line says it
+        lines.append(f"{result['tai']} {unit}{capped}{limit}, {rules} rules")
     else:
         # plain text: the page's markdown emphasis (*How was it won?*) would show as asterisks
         lines.append(invalid_message(result).replace("*", ""))
@@ -125,8 +126,9 @@ def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
             lines.append(f"  {player_label(player)}{seat}: {amount_text(player['amount'])}")
         if payout.get("basis"):
             lines.append(f"  ({payout['basis']})")
-        for item in payout.get("instant_payouts") or []:
-            lines.append(f"  Instant: {instant_line(item)}")
+    # paid when the tiles are shown, win or not, as the page, the case file and the CLI list them
+    for item in payout.get("instant_payouts") or []:
+        lines.append(f"  Instant: {instant_line(item)}")
     return "\n".join(lines)
 
 

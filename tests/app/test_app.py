@@ -1661,6 +1661,24 @@ def test_under_the_payout_table_the_rules_line_names_the_instant_payouts_unit(ap
     assert line and "amounts from the payout table," in line[0] and "instant payouts at" not in line[0], line
 
 
+def test_a_hand_that_is_no_win_still_shows_the_instant_payouts_its_case_file_holds(app: AppTest) -> None:
+    # a chicken hand with a concealed kong: no win, but the kong is paid when shown (RULES.md, docs/scoring)
+    typed_hand(app, "123m 456p 789s 22m", kongs="5555s")
+    no_problem(app)
+    assert any(t.startswith("Not a valid win") for t in texts(app, "error")), texts(app, "error")
+    said = "concealed kong of 5s"
+    heading = "**Instant payouts** (settled at once, though the hand is no win)"
+    assert heading in texts(app, "markdown") and any(said in t for t in texts(app, "markdown"))
+    assert "  Instant: " in summary(app) and said in summary(app), summary(app)
+
+
+def test_the_text_summary_says_a_limit_hand_is_at_the_limit_as_the_page_does(app: AppTest) -> None:
+    typed_hand(app, "19m 19p 19s ESWNCFP 1m")  # thirteen wonders
+    no_problem(app)
+    assert "— at the limit" in result_text(app), result_text(app)
+    assert summary(app).splitlines()[0] == "5 tai, at the limit, Singapore (4 players) rules", summary(app)
+
+
 def test_the_photo_says_its_score_and_the_result_says_its_rules(app: AppTest, install: Install) -> None:
     install(FakeReader())
     upload(app, photo_bytes())

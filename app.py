@@ -71,6 +71,7 @@ from app_ui.summary import (
     with_option_labels,
 )
 from scoring.payout import format_amount
+from scoring.tiles import WINDS
 
 SAMPLES_DIR = Path(__file__).parent / "samples"
 # The model must answer within this time; past it the user gets a message instead of a hung page.
@@ -281,7 +282,6 @@ def undo_last_change() -> None:
 
 
 WINNING_TILE_BACK = "winning_tile_back"
-PREVAILING_WINDS = ("E", "S", "W", "N")
 # what the winning tile decides, in each rule set's words
 WINNING_TILE_HELP = {
     "singapore": "Needed for the sequence-hand (平胡) wait rule.",
@@ -1288,10 +1288,9 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     _switch_context(rules, seats)
     left, right = st.columns(2)
     seat = left.selectbox("Your seat wind", seats, format_func=_wind_label, key="seat_wind")
-    # every round has its wind, North's too, in the 3-player game (seeds/004 goes round all four)
-    prevailing = right.selectbox(
-        "Prevailing wind", PREVAILING_WINDS, format_func=_wind_label, key="prevailing_wind"
-    )
+    # every round has its wind, North's too, in the 3-player game (seeds/004 goes round all four):
+    # the winds a Context takes as the prevailing wind
+    prevailing = right.selectbox("Prevailing wind", WINDS, format_func=_wind_label, key="prevailing_wind")
     if not scoring.get_ruleset(rules).scores_prevailing_wind:
         right.caption(f"{RULE_LABELS.get(rules, rules)} rules give no fan for the prevailing wind.")
     how = st.radio(

@@ -161,15 +161,15 @@ def _check_tiles(hand: Hand, context: Context, ruleset: Ruleset, options: Option
     stranger_won = context.winning_tile not in (None, *hand_types, *strangers)
     if strangers or bonus_strangers or stranger_won:
         # every one named, so that a hand typed or read under the wrong rule set is seen so at once
-        kinds = [
-            ", ".join(strangers),
-            ("bonus tile " if len(bonus_strangers) == 1 else "bonus tiles ") + ", ".join(bonus_strangers),
-            f"the winning tile {context.winning_tile}",
-        ]
-        given = (bool(strangers), bool(bonus_strangers), stranger_won)
-        listed = " and ".join(kind for kind, said in zip(kinds, given, strict=True) if said)
+        parts = [", ".join(strangers)] if strangers else []
+        if bonus_strangers:
+            parts.append(f"bonus tile{'s' if len(bonus_strangers) > 1 else ''} {', '.join(bonus_strangers)}")
+        if stranger_won:
+            parts.append(f"the winning tile {context.winning_tile}")
         one = len(strangers) + len(bonus_strangers) + int(stranger_won) == 1
-        message = f"{listed} {'is' if one else 'are'} not in the {ruleset.name.capitalize()} tile set"
+        message = (
+            f"{' and '.join(parts)} {'is' if one else 'are'} not in the {ruleset.name.capitalize()} tile set"
+        )
         with_all = set(ruleset.hand_tiles(dataclasses.replace(options, north_wind=True)))
         if not options.north_wind and any(tile in with_all for tile in [*strangers, context.winning_tile]):
             message += " (option north_wind is off)"

@@ -426,8 +426,9 @@ def winning_tile_renamed(before: Sequence[TileRow], after: Sequence[TileRow]) ->
     for key in ("winning_tile", "winning_tile_wanted"):
         code = st.session_state.get(key)
         renamed = None if code in (None, NO_WINNING_TILE) else case_mod.renamed_by_reread(code, before, after)
-        # a fly, a face-down or a bonus tile is never the winning tile: that one is set aside as usual
-        if renamed is not None and renamed not in ("fly", "back", *case_mod.BONUS_CODES):
+        # a face-down or a bonus tile is never the winning tile: that one is set aside as usual (a fly
+        # is, where it lies among the concealed tiles; elsewhere the winning-tile box sets it aside)
+        if renamed is not None and renamed not in ("back", *case_mod.BONUS_CODES):
             return str(code), renamed
     return None
 

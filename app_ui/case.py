@@ -484,16 +484,19 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
 def hand_tile_choices(hand: Mapping[str, Any]) -> list[str]:
     """Distinct codes that can be the winning tile, in order: the concealed tiles' and the chows' and
     pongs' (a discard that completes a set lays it out with the melds). Not a kong's alone: no win
-    completes a kong, so the scoring refuses one there."""
+    completes a kong, so the scoring refuses one there. A `fly` among the concealed tiles may be the
+    tile drawn last (seeds/004: a fly is a tile of the hand like any other until it stands in a set);
+    one in a laid-out meld is not offered, as the discard claimed for it was the tile it stands beside."""
     from scoring.hand import may_hold_winning_tile  # the scoring's own rule, imported as open_case does
 
     seen: list[str] = []
-    codes = list(hand.get("concealed") or [])
+    concealed = [code for code in hand.get("concealed") or [] if code != "back"]
+    laid: list[str] = []
     for meld in hand.get("melds") or []:
         if may_hold_winning_tile(str(meld.get("kind"))):
-            codes.extend(meld.get("tiles") or [])
-    for code in codes:
-        if code not in seen and code not in ("back", "fly"):
+            laid.extend(code for code in meld.get("tiles") or [] if code not in ("back", "fly"))
+    for code in [*concealed, *laid]:
+        if code not in seen:
             seen.append(code)
     return seen
 

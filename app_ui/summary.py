@@ -12,6 +12,7 @@ import scoring
 from app_ui.case import RENUMBERED
 from app_ui.options import CHOICE_LABELS, option_label, option_specs
 from scoring.errors import brief
+from scoring.options import MIN_AMOUNT
 from scoring.payout import format_amount
 from scoring.tiles import sorted_tiles
 from scoring.view import SEAT_NUMBER
@@ -281,6 +282,13 @@ def house_rules(rules: str, options: dict[str, Any]) -> list[str]:
     return out
 
 
+def _unit_as_typed(options: dict[str, Any]) -> str:
+    """The unit as a player reads an amount; one too small to pay (refused beside the line) as typed,
+    not rounded to 0."""
+    unit = float(options.get("unit", 1))
+    return f"{unit:g}" if 0 < unit < MIN_AMOUNT else format_amount(unit)
+
+
 def rules_line(rules: str, options: dict[str, Any]) -> str:
     """The rules a result is scored under, in one line, and where to change them: on a phone the
     sidebar that holds them is folded away behind a » button."""
@@ -294,11 +302,11 @@ def rules_line(rules: str, options: dict[str, Any]) -> str:
     elif options.get("payout_scheme") == "table":
         # the table's amounts are not in units; the instant payouts, where paid, still are
         instant = options.get("instant_payouts", True)
-        unit = format_amount(float(options.get("unit", 1)))
+        unit = _unit_as_typed(options)
         at_unit = f", instant payouts at unit {unit}" if instant else ""
         parts.append(f"amounts from the payout table{at_unit}")
     else:
-        parts.append(f"unit {format_amount(float(options.get('unit', 1)))}")
+        parts.append(f"unit {_unit_as_typed(options)}")
     house = house_rules(rules, options)
     if house:
         parts.append("house rules: " + ", ".join(house))

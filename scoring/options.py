@@ -127,6 +127,7 @@ def default_options(rules_name: str = "singapore") -> Options:
 
 # Amounts above this are typos, and they keep every payout a finite number.
 MAX_AMOUNT = 1e12
+MIN_AMOUNT = 1e-6  # the smallest amount paid: payouts are rounded to 6 decimals
 
 
 def _number(name: str, value: object) -> float:
@@ -143,6 +144,9 @@ def _number(name: str, value: object) -> float:
         raise OptionError(f"option {name} must be a finite number up to {MAX_AMOUNT:g}, got {shown}")
     if value < 0:
         raise OptionError(f"option {name} must not be negative, got {value!r}")
+    if 0 < value < MIN_AMOUNT:
+        # amounts are paid rounded to 6 decimals (scoring.payout): a smaller one would be paid as 0
+        raise OptionError(f"option {name} is under {MIN_AMOUNT:.6f}, the smallest amount paid, got {value!r}")
     return value
 
 

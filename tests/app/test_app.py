@@ -453,14 +453,15 @@ def test_the_winning_tile_follows_its_tiles_through_a_re_read_that_renames_them(
     no_problem(app)
     assert app.selectbox(key="winning_tile").value == "9p"
     assert not any("winning tile follows" in t for t in texts(app, "info"))
-    # read as a fly, which is never the winning tile, it is set aside as an edit would set it aside
+    # read as a fly among the concealed tiles, it follows them: a drawn fly may win (seeds/004)
     install(FakeReader({30: scene(concealed=pair)}, outside={"5s": "fly"}))
     upload(app, photo_bytes(shade=30), name="second.jpg")
     app.selectbox(key="winning_tile").set_value("5s").run()
     app.selectbox(key="rules").set_value("malaysian").run()
     no_problem(app)
-    assert app.selectbox(key="winning_tile").value == "(not set)"
-    assert any(t.startswith("Winning tile 5s set aside") for t in captions(app)), captions(app)
+    assert app.selectbox(key="winning_tile").value == "fly"
+    notes = [t for t in texts(app, "info") if "read again as" in t]
+    assert len(notes) == 1 and notes[0].endswith("The winning tile follows its tiles: 5s -> fly."), notes
 
 
 def test_undoing_a_re_read_that_dropped_corrections_brings_back_the_winning_tile_it_moved(
@@ -1643,6 +1644,16 @@ def test_the_rules_line_shows_the_unit_as_typed_beside_its_error(app: AppTest) -
     assert any("“Unit” must be positive, got 0" in t and "0.0" not in t for t in texts(app, "error")), texts(
         app, "error"
     )
+
+
+def test_a_unit_too_small_to_pay_is_refused_and_shown_as_typed(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    app.number_input(key="opt_singapore_unit").set_value(0.0000001).run()
+    no_problem(app)
+    line = [t for t in captions(app) + texts(app, "markdown") if t.startswith("Rules: ")]
+    assert line and "unit 1e-07" in line[0], line
+    refused = "“Unit” is under 0.000001, the smallest amount paid, got 1e-07"
+    assert any(refused in t for t in texts(app, "error")), texts(app, "error")
 
 
 def test_under_the_payout_table_the_rules_line_names_the_instant_payouts_unit(app: AppTest) -> None:

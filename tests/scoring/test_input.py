@@ -212,6 +212,18 @@ MALFORMED = [
     pytest.param({"concealed": HAND, "options": {"unit": 0}}, OptionError, "positive", id="unit-zero"),
     pytest.param({"concealed": HAND, "options": {"unit": -1}}, OptionError, "negative", id="unit-negative"),
     pytest.param(
+        {"concealed": HAND, "options": {"unit": 1e-7}},
+        OptionError,
+        "under 0.000001, the smallest amount paid",
+        id="unit-paid-as-0",
+    ),
+    pytest.param(
+        {"concealed": HAND, "options": {"payout_table": [[1, 5e-7]]}},
+        OptionError,
+        "under 0.000001, the smallest amount paid",
+        id="table-amount-paid-as-0",
+    ),
+    pytest.param(
         {"concealed": HAND, "options": {"payout_scheme": "winner_takes_all"}},
         OptionError,
         "payout_scheme",

@@ -39,38 +39,22 @@ from app_ui.case import (
     HandBuild,
     TileRow,
 )
-from app_ui.options import (
-    CHOICE_LABELS,
-    OptionSpec,
-    OptionValueError,
-    format_number_list,
-    option_label,
-    option_specs,
-    parse_number_list,
-)
+from app_ui.options import option_specs
 from app_ui.photo_view import PhotoView, in_picture, photo_view
 from app_ui.reading import ReadTimeoutError, read_again, read_tiles, with_reading
+from app_ui.result_panel import download_ui, result_ui, score_case
+from app_ui.rules_panel import rules_ui, widget_value
 from app_ui.summary import (
     RULE_LABELS,
     WIND_LABELS,
-    amount_text,
     circumstance_label,
     corrections_line,
     house_rules,
-    idle_bonus_note,
-    instant_line,
-    invalid_message,
     plain,
     plain_line,
-    player_label,
-    rules_line,
     score_words,
-    seat_label,
-    summary_text,
     tile_key,
-    with_option_labels,
 )
-from scoring.payout import format_amount
 from scoring.tiles import WINDS
 
 SAMPLES_DIR = Path(__file__).parent / "samples"
@@ -801,6 +785,16 @@ def typed_not_used() -> bool:
     return any(fields) and fields != st.session_state.get("typed_used")
 
 
+def typed_stale_note() -> str | None:
+    """Why the result is not the typed hand's, where it is not: the hand typed was refused, or typed
+    and not used."""
+    if st.session_state.get("typed_error_version") == st.session_state["version"]:
+        return (
+            "The typed hand was not used (see *Type a hand* above): this result is still the hand before it."
+        )
+    return TYPED_NOT_USED if typed_not_used() else None
+
+
 def _use_typed(typed: Base) -> None:
     st.session_state["typed_used"] = st.session_state.get("typed_offered")
     replace_hand(typed, None, None)
@@ -864,7 +858,7 @@ def apply_opened_case() -> None:
         # the store keeps the option's value (a hidden option is sent as stored), the widget its form
         value = opened.options.get(spec.name, spec.default)
         store[spec.name] = value
-        state[f"opt_{opened.rules}_{spec.name}"] = _widget_value(spec, value)
+        state[f"opt_{opened.rules}_{spec.name}"] = widget_value(spec, value)
     if not opened.base.restored:  # a reloaded page says so in a note of its own
         options_now = {spec.name: store.get(spec.name, spec.default) for spec in specs}
         state["case_note"] = opened_case_note(opened, rules_before, options_before != options_now)
@@ -1376,235 +1370,6 @@ def _from_deal_ui(hand: dict[str, Any], rules: str) -> tuple[str, ...]:
     return tuple(held)
 
 
-def _option_applies(spec: OptionSpec, rules: str) -> bool:
-    """Options a rule set ignores (Singapore's payout scheme under Malaysian rules, Malaysian points
-    under Singapore's) are hidden: changing them would change nothing."""
-    return not spec.rules or rules in spec.rules
-
-
-def _option_label(spec: OptionSpec, rules: str) -> str:
-    """The option's label in the rule set's unit ("Min fan" under Malaysian rules)."""
-    return option_label(spec, scoring.get_ruleset(rules).unit_name)
-
-
-def _option_widget(spec: OptionSpec, key: str, label: str, disabled: bool = False) -> Any:
-    if spec.kind == "list":
-        how = (
-            "Type one entry per tai, separated by commas: an amount (8) or shooter/each (4/2: the shooter "
-            "pays 4 on a discard, each loser 2 on a self-draw)."
-        )
-        help_text = (spec.help + " " if spec.help else "") + how
-        return st.text_input(label, key=key, help=help_text, disabled=disabled)
-    if spec.kind == "bool":
-        return st.checkbox(label, key=key, help=spec.help or None)
-    if spec.kind == "choice":
-        return st.selectbox(
-            label,
-            list(spec.choices),
-            key=key,
-            help=spec.help or None,
-            format_func=lambda choice: CHOICE_LABELS.get(choice, choice),
-        )
-    # no option is meaningfully negative; the scoring checks the finer limits (max tai at least 1)
-    if spec.kind == "int":
-        return st.number_input(label, min_value=0, step=1, key=key, help=spec.help or None)
-    if spec.kind == "float":
-        # "%g": the amount as typed (0.125), not rounded to two places while the scoring uses it whole
-        return st.number_input(label, min_value=0.0, step=0.5, format="%g", key=key, help=spec.help or None)
-    return st.text_input(label, key=key, help=spec.help or None)
-
-
-def _widget_value(spec: OptionSpec, value: Any) -> Any:
-    """An option's value in its widget's form: a payout table as the text typed, a choice the list
-    offers, and each number kind its own type (number_input refuses to mix int and float)."""
-    if spec.kind == "list":
-        return format_number_list(value) if not isinstance(value, str) else value
-    if spec.kind == "choice" and value not in spec.choices:
-        return spec.choices[0]
-    if spec.kind == "float":
-        return float(value)
-    if spec.kind == "int":
-        return int(value)
-    return value
-
-
-def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
-    """Rule set and every option (generated from `scoring.Options`), in the sidebar.
-
-    Each rule set keeps its own option values: switching rule sets shows that set's defaults the first
-    time and the user's choices after that.
-    """
-    problems: list[str] = []
-    wanted = st.session_state.pop("rules_wanted", None)
-    if wanted in scoring.RULESET_NAMES and wanted != st.session_state.get("rules"):
-        st.session_state["rules"] = wanted  # before the box is drawn: Streamlit lets a key be set only then
-        label = RULE_LABELS.get(wanted, wanted)
-        st.session_state["rules_note"] = f"Rule set now {label}: the sample is a hand of that game."
-    with st.sidebar:
-        st.header("Rules")
-        rules = st.selectbox(
-            "Rule set", list(scoring.RULESET_NAMES), key="rules", format_func=lambda r: RULE_LABELS.get(r, r)
-        )
-        defaults = scoring.default_options(rules)
-        store: dict[str, dict[str, Any]] = st.session_state["option_store"].setdefault(rules, {})
-        values: dict[str, Any] = {}
-        specs = option_specs(scoring.Options, defaults)
-        for spec in specs:
-            key = f"opt_{rules}_{spec.name}"
-            if key not in st.session_state:
-                st.session_state[key] = _widget_value(spec, store.get(spec.name, spec.default))
-            if not _option_applies(spec, rules):
-                values[spec.name] = store.get(spec.name, spec.default)
-                continue
-            # the table is read only under the table scheme: greyed out otherwise, its text kept
-            unused = spec.name == "payout_table" and values.get("payout_scheme") != "table"
-            value = _option_widget(spec, key, _option_label(spec, rules), disabled=unused)
-            store[spec.name] = value
-            if spec.kind == "list":
-                try:
-                    value = parse_number_list(value or "")
-                except OptionValueError as exc:
-                    if not unused:  # said, so no payout rests silently on a table the user did not type
-                        default = format_number_list(spec.default)
-                        problems.append(
-                            f"{spec.label}: {exc}; until it is fixed, the default ({default}) is used."
-                        )
-                    value = spec.default
-            if spec.kind == "int":
-                value = int(value)
-            values[spec.name] = value
-        if st.button("Reset options to the rule set's defaults", key="reset_options"):
-            for spec in specs:
-                st.session_state.pop(f"opt_{rules}_{spec.name}", None)
-            st.session_state["option_store"][rules] = {}
-            st.rerun()
-    return rules, _jsonable(values), problems
-
-
-def _jsonable(values: dict[str, Any]) -> dict[str, Any]:
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}
-
-
-# --------------------------------------------------------------------------- result
-
-
-def score_case(
-    build: HandBuild, context: Context, rules: str, options: dict[str, Any]
-) -> tuple[dict[str, Any], dict[str, Any] | None, str | None]:
-    """Scoring input, result (or None) and the one-line error for input that is not a hand."""
-    data = case_mod.scoring_input(build.hand, context, rules, options)
-    if build.problems:  # not scored; the case file keeps every tile (`HandBuild.unfinished`)
-        data["melds"] += [{"tiles": list(tiles)} for tiles in build.unfinished]
-        return data, None, None
-    try:
-        return data, scoring.score_json(data), None
-    except scoring.OptionError as exc:
-        return data, None, f"Check the rules in the sidebar: {with_option_labels(str(exc), rules)}"
-    except scoring.MalformedHandError as exc:
-        return data, None, f"This is not a hand that can be scored: {exc}"
-    except Exception as exc:  # the page must never show a traceback
-        return data, None, f"The hand could not be scored ({type(exc).__name__}: {exc})."
-
-
-def result_ui(
-    build: HandBuild,
-    data: dict[str, Any],
-    result: dict[str, Any] | None,
-    error: str | None,
-    option_problems: list[str],
-) -> None:
-    st.subheader("Result")
-    st.caption(rules_line(str(data.get("rules", "singapore")), dict(data.get("options") or {})))
-    if not build.hand["concealed"] and not build.hand["melds"] and not build.hand["bonus"]:
-        st.caption("The score appears here once there are tiles.")
-        return
-    if st.session_state.get("typed_error_version") == st.session_state["version"]:
-        st.warning(
-            "The typed hand was not used (see *Type a hand* above): this result is still the hand before it."
-        )
-    elif typed_not_used():
-        st.warning(TYPED_NOT_USED)
-    # each may quote what the user typed or a file held: shown as it is, no markup
-    for problem in [*option_problems, *build.problems]:
-        st.warning(plain_line(problem))
-    if error:
-        st.error(plain_line(error))
-    if result is None:
-        return
-    for warning in result.get("warnings") or []:
-        st.info(plain(with_option_labels(str(warning), str(data.get("rules", "singapore")))))
-    unit = str(result.get("unit") or "tai")
-    if result.get("valid"):
-        capped = result.get("raw_tai") != result.get("tai")
-        st.success(
-            f"**{result['tai']} {unit}**"
-            + (f" (raw {result['raw_tai']}, capped)" if capped else "")
-            + (" — at the limit" if result.get("limit") else "")
-        )
-        if result.get("points") is not None:
-            st.caption(f"{format_amount(result['points'])} points")
-    else:
-        st.error(invalid_message(result))  # the scoring's words about codes, with our emphasis
-    patterns = result.get("patterns") or []
-    idle = idle_bonus_note(data)
-    if idle:
-        st.caption(idle)
-    if patterns:
-        st.markdown(
-            "\n".join(
-                f"- **{p['name']}** {p.get('name_zh', '')} · **{p['tai']}** {unit} — {p.get('reason', '')}"
-                for p in patterns
-            )
-        )
-    payout = result.get("payout") or {}
-    players = payout.get("players") or []
-    if result.get("valid") and players:
-        st.markdown("**Payout**")
-        st.table(
-            pd.DataFrame(
-                {
-                    "Player": [player_label(p) for p in players],
-                    "Seat": [seat_label(p) for p in players],
-                    "Amount": [amount_text(p["amount"]) for p in players],
-                }
-            ).set_index("Player")
-        )
-        if payout.get("basis"):
-            st.caption(f"How: {payout['basis']}")
-    instant = payout.get("instant_payouts") or []
-    if instant:
-        # a kong or a pair of animals is paid when shown, win or not: the case file and the CLI list them
-        when = "on top of the win" if result.get("valid") else "though the hand is no win"
-        st.markdown(f"**Instant payouts** (settled at once, {when})")
-        st.markdown("\n".join(f"- {instant_line(item)}" for item in instant))
-    st.code(summary_text(data, result), language=None, wrap_lines=True)
-
-
-def download_ui(
-    data: dict[str, Any],
-    base: Base,
-    rows: list[TileRow],
-    result: dict[str, Any] | None,
-    kongs: list[dict[str, Any]],
-) -> bytes | None:
-    """Offer the case for download; its bytes, or None where there is no hand to keep."""
-    if not rows:
-        return None  # nothing to keep yet: an empty case would only confuse
-    case = case_mod.case_json(data, base, rows, current_edits(), result, kongs)
-    # Kept in the session so the exact file offered for download can be checked (tests, support).
-    st.session_state["case_json"] = case
-    offered = case_mod.case_bytes(case)
-    st.download_button(
-        "Download the case (JSON)",
-        offered,
-        file_name="mahjong-case.json",
-        mime="application/json",
-        key="download_case",
-        help="Replays with: python -m scoring mahjong-case.json",
-    )
-    return offered
-
-
 # --------------------------------------------------------------------------- page
 
 
@@ -1775,10 +1540,10 @@ def main() -> None:
         else:
             said = f"Not a valid win {'as corrected' if unsaved_corrections(base) else 'as read'}"
         score_hint.markdown(f"{said} — see Result below")
-    result_ui(build, data, result, error, option_problems)
+    result_ui(build, data, result, error, option_problems, typed_stale_note())
     # the kongs ticked concealed or exposed against the reading: corrections of their own
     kongs = case_mod.kong_corrections(build, base.meld_concealed)
-    offered = download_ui(data, base, rows, result, kongs)
+    offered = download_ui(data, base, rows, result, kongs, current_edits())
     tile_editor_ui(base, build, result, kongs)
     note_table_change()
     keep_case(offered, st.session_state["base"])

@@ -1,0 +1,146 @@
+"""The result section: the hand scored (or why not), the tai pattern by pattern, the payouts with their
+basis, the instant payouts, the text summary, and the case offered for download."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+import scoring
+from app_ui import case as case_mod
+from app_ui.case import Base, Context, HandBuild, TileRow
+from app_ui.summary import (
+    amount_text,
+    idle_bonus_note,
+    instant_line,
+    invalid_message,
+    plain,
+    plain_line,
+    player_label,
+    rules_line,
+    seat_label,
+    summary_text,
+    with_option_labels,
+)
+from scoring.payout import format_amount
+
+
+def score_case(
+    build: HandBuild, context: Context, rules: str, options: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any] | None, str | None]:
+    """Scoring input, result (or None) and the one-line error for input that is not a hand."""
+    data = case_mod.scoring_input(build.hand, context, rules, options)
+    if build.problems:  # not scored; the case file keeps every tile (`HandBuild.unfinished`)
+        data["melds"] += [{"tiles": list(tiles)} for tiles in build.unfinished]
+        return data, None, None
+    try:
+        return data, scoring.score_json(data), None
+    except scoring.OptionError as exc:
+        return data, None, f"Check the rules in the sidebar: {with_option_labels(str(exc), rules)}"
+    except scoring.MalformedHandError as exc:
+        return data, None, f"This is not a hand that can be scored: {exc}"
+    except Exception as exc:  # the page must never show a traceback
+        return data, None, f"The hand could not be scored ({type(exc).__name__}: {exc})."
+
+
+def result_ui(
+    build: HandBuild,
+    data: dict[str, Any],
+    result: dict[str, Any] | None,
+    error: str | None,
+    option_problems: list[str],
+    stale_note: str | None = None,
+) -> None:
+    """The result: the rules it was scored under, the tai pattern by pattern, the payout and its basis,
+    the instant payouts and the text summary; `stale_note` says the typed hand above is not the one
+    scored."""
+    st.subheader("Result")
+    st.caption(rules_line(str(data.get("rules", "singapore")), dict(data.get("options") or {})))
+    if not build.hand["concealed"] and not build.hand["melds"] and not build.hand["bonus"]:
+        st.caption("The score appears here once there are tiles.")
+        return
+    if stale_note:
+        st.warning(stale_note)
+    # each may quote what the user typed or a file held: shown as it is, no markup
+    for problem in [*option_problems, *build.problems]:
+        st.warning(plain_line(problem))
+    if error:
+        st.error(plain_line(error))
+    if result is None:
+        return
+    for warning in result.get("warnings") or []:
+        st.info(plain(with_option_labels(str(warning), str(data.get("rules", "singapore")))))
+    unit = str(result.get("unit") or "tai")
+    if result.get("valid"):
+        capped = result.get("raw_tai") != result.get("tai")
+        st.success(
+            f"**{result['tai']} {unit}**"
+            + (f" (raw {result['raw_tai']}, capped)" if capped else "")
+            + (" — at the limit" if result.get("limit") else "")
+        )
+        if result.get("points") is not None:
+            st.caption(f"{format_amount(result['points'])} points")
+    else:
+        st.error(invalid_message(result))  # the scoring's words about codes, with our emphasis
+    patterns = result.get("patterns") or []
+    idle = idle_bonus_note(data)
+    if idle:
+        st.caption(idle)
+    if patterns:
+        st.markdown(
+            "\n".join(
+                f"- **{p['name']}** {p.get('name_zh', '')} · **{p['tai']}** {unit} — {p.get('reason', '')}"
+                for p in patterns
+            )
+        )
+    payout = result.get("payout") or {}
+    players = payout.get("players") or []
+    if result.get("valid") and players:
+        st.markdown("**Payout**")
+        st.table(
+            pd.DataFrame(
+                {
+                    "Player": [player_label(p) for p in players],
+                    "Seat": [seat_label(p) for p in players],
+                    "Amount": [amount_text(p["amount"]) for p in players],
+                }
+            ).set_index("Player")
+        )
+        if payout.get("basis"):
+            st.caption(f"How: {payout['basis']}")
+    instant = payout.get("instant_payouts") or []
+    if instant:
+        # a kong or a pair of animals is paid when shown, win or not: the case file and the CLI list them
+        when = "on top of the win" if result.get("valid") else "though the hand is no win"
+        st.markdown(f"**Instant payouts** (settled at once, {when})")
+        st.markdown("\n".join(f"- {instant_line(item)}" for item in instant))
+    st.code(summary_text(data, result), language=None, wrap_lines=True)
+
+
+def download_ui(
+    data: dict[str, Any],
+    base: Base,
+    rows: list[TileRow],
+    result: dict[str, Any] | None,
+    kongs: list[dict[str, Any]],
+    edits: dict[str, Any],
+) -> bytes | None:
+    """Offer the case for download (`edits`: the table's corrections as the editor holds them); its
+    bytes, or None where there is no hand to keep."""
+    if not rows:
+        return None  # nothing to keep yet: an empty case would only confuse
+    case = case_mod.case_json(data, base, rows, edits, result, kongs)
+    # Kept in the session so the exact file offered for download can be checked (tests, support).
+    st.session_state["case_json"] = case
+    offered = case_mod.case_bytes(case)
+    st.download_button(
+        "Download the case (JSON)",
+        offered,
+        file_name="mahjong-case.json",
+        mime="application/json",
+        key="download_case",
+        help="Replays with: python -m scoring mahjong-case.json",
+    )
+    return offered

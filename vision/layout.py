@@ -10,6 +10,7 @@ their limits.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -249,6 +250,14 @@ def _row_distance(rows_: list[Row], centres: np.ndarray, span: np.ndarray) -> np
     return out
 
 
+def tiles_named(codes: Sequence[str], most: int = 6) -> str:
+    """Tiles named for a warning, so that the user can find them: each code (`3p 3p`), or, past
+    `most` tiles (a stretch of the wall), each code with its count, the most common first."""
+    if len(codes) <= most:
+        return " ".join(codes)
+    return ", ".join(f"{code} x{n}" if n > 1 else code for code, n in Counter(codes).most_common())
+
+
 def layout_hand(detections: Detections) -> Layout:
     """Read the hand from detected tiles (see the module docstring)."""
     warnings: list[str] = []
@@ -298,7 +307,10 @@ def layout_hand(detections: Detections) -> Layout:
     concealed = tuple(i for i in reading.concealed + reading.stray if sub_codes[i] != BACK)
     unused.extend(hidden)
     if hidden:
-        warnings.append(f"{len(hidden)} face-down tile(s) outside a kong: not counted; enter them by hand")
+        warnings.append(
+            f"{len(hidden)} face-down tile(s) outside a kong: not counted; where they are a concealed "
+            "kong's (shown with its backs on one side), set it by hand"
+        )
     if reading.stray:
         stray_codes = " ".join(sub_codes[i] for i in reading.stray if sub_codes[i] != BACK)
         warnings.append(f"tiles near the hand that form no meld ({stray_codes}): counted as concealed")
@@ -329,7 +341,8 @@ def layout_hand(detections: Detections) -> Layout:
     away = reading.ignored + reading.ignored_bonus + tuple(far_bonus)
     if away:
         unused.extend(away)
-        warnings.append(f"{len(away)} tile(s) away from the hand and its melds: not counted")
+        named = tiles_named([sub_codes[i] for i in away])
+        warnings.append(f"{len(away)} tile(s) away from the hand and its melds ({named}): not counted")
     if (
         not reading.melds
         and sum(1 for row in table if row.core) == 1

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from scoring.decompose import sets_and_pair, winning_shape
 from vision.classes import BACK
 from vision.layout_melds import MeldRead, read_meld
 
@@ -69,6 +70,10 @@ TRIM_GAP = 0.3
 MAX_TRIM = 4
 # Each hand tile (not bonus) left out of the hand, near it or not, costs this much.
 IGNORE_COST = 0.25
+# The photo shows a winning hand: a complete reading whose concealed tiles do not make the sets and
+# pair its melds leave costs this (small: a misread tile leaves the right reading shapeless too; it
+# settles readings the geometry cannot tell apart, such as a pair and two discards beside four melds).
+SHAPELESS_COST = 0.2
 
 
 @dataclass(frozen=True)
@@ -381,10 +386,14 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
                 if all(codes[i] == BACK for i in concealed):
                     faces = list(concealed)  # a standing hand seen from behind: unreadable, still there
                 complete = hand_tiles(len(faces), len(all_melds)) == HAND_SIZE
+                shapeless = complete and not _winning_part(
+                    tuple(sorted(codes[i] for i in faces)), len(all_melds)
+                )
                 # Every tile left out of the hand costs a little, wherever it lies, so that
                 # the reading that explains the most tiles wins.
                 left_out = len(ignored) + len(dropped)
                 total = cost + hand_cost + (0.0 if complete else INCOMPLETE_COST) + IGNORE_COST * left_out
+                total += SHAPELESS_COST if shapeless else 0.0
                 key = (-total, len(concealed))
                 if best is None or key > best[0]:
                     best = (
@@ -400,6 +409,18 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
                         ),
                     )
     return best[1] if best else None
+
+
+@lru_cache(maxsize=8192)
+def _winning_part(faces: tuple[str, ...], melds: int) -> bool:
+    """Whether concealed tiles `faces` make the sets and pair that `melds` laid-out melds leave (with
+    no meld: seven pairs or thirteen wonders too). Face-down tiles (a standing hand seen from behind)
+    cannot be judged: they pass."""
+    if BACK in faces:
+        return True
+    if sets_and_pair(faces, 4 - melds):
+        return True
+    return melds == 0 and winning_shape(faces)
 
 
 def _attached(h: int, rows: Sequence[Row], sides: Sequence[_Side], near: Sequence[set[int]]) -> set[int]:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.detections import Detections
-from vision.layout import layout_hand, quarter_turn_gap
+from vision.layout import layout_hand, quarter_turn_gap, tiles_named
 from vision.layout_melds import read_meld
 from vision.layout_read import sorted_as_held
 from vision.layout_sim import place
@@ -322,3 +322,28 @@ def test_quarter_turn_gap_is_a_distance_up_to_a_quarter_turn(a: float, b: float)
     assert 0.0 <= gap <= 45.0
     assert gap == pytest.approx(quarter_turn_gap(b, a), abs=1e-9)
     assert gap == pytest.approx(quarter_turn_gap(a + 90.0, b), abs=1e-6)
+
+
+MELDS_FOUR = ["S S S S", "W W* W", "6m 6m 6m", "5p back back 5p"]
+
+
+@pytest.mark.parametrize("pair_first", [False, True], ids=["discards-above", "pair-above"])
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_a_pair_beside_four_melds_is_the_hand_not_two_discards(angle: float, pair_first: bool) -> None:
+    """Two tiles that make no pair lying as near the melds as the pair: the row read first in the
+    photo was taken for the hand (the pair left out as away), and turning the photo changed it."""
+    table = [["3p 3p"], MELDS_FOUR, ["+6 6m 2p"]] if pair_first else [["+6 6m 2p"], MELDS_FOUR, ["3p 3p"]]
+    layout = layout_hand(place(table, angle).detections())
+    assert layout.hand["concealed"] == ["3p", "3p"]
+    assert len(layout.hand["melds"]) == 4
+    away = [w for w in layout.warnings if "away from the hand" in w]
+    # the warning names the tiles left out, so that the user can find them
+    assert (
+        len(away) == 1 and away[0].startswith("2 tile(s)") and ("(6m 2p)" in away[0] or "(2p 6m)" in away[0])
+    )
+
+
+def test_tiles_named_lists_a_few_and_counts_many() -> None:
+    assert tiles_named(["6m", "2p"]) == "6m 2p"
+    assert tiles_named(["back"] * 8 + ["3p"]) == "back x8, 3p"
+    assert tiles_named([]) == ""

@@ -23,10 +23,32 @@ MAX_GAIN = 8.0  # past this, noise and JPEG blocks are all a stretch brings out
 
 
 def bright_end(rgb: np.ndarray) -> float:
-    """The grey level `BRIGHT_PERCENTILE` of an (H, W, 3) uint8 RGB photo's pixels (sampled)."""
+    """The grey level `BRIGHT_PERCENTILE` of an (H, W, 3) uint8 RGB photo's pixels (sampled), small
+    white-out spots and their glow left out (`lights`)."""
     step = max(1, round(max(rgb.shape[:2]) / 1000))  # about a megapixel is plenty for a percentile
     grey = cv2.cvtColor(np.ascontiguousarray(rgb[::step, ::step]), cv2.COLOR_RGB2GRAY)
-    return float(np.percentile(grey, BRIGHT_PERCENTILE))
+    rest = grey[~lights(grey)]
+    return float(np.percentile(rest if rest.size else grey, BRIGHT_PERCENTILE))
+
+
+# A light in the frame (a lamp, a window, a flash's glint on a tile) whites out a spot: where such
+# spots cover under LIGHTS_UNDER of the photo, they and their glow (LIGHT_GLOW of the long side
+# around them) are not the tiles' brightness. A lamp of 0.15% of a dim photo set the bright end at
+# white, and the photo, its tiles at a grey of 45, was read as it was: no tile found of 15.
+WHITE_OUT = 250
+LIGHTS_UNDER = 0.02
+LIGHT_GLOW = 0.03
+
+
+def lights(grey: np.ndarray) -> np.ndarray:
+    """(H, W) bool: the small white-out spots of an (H, W) uint8 grey photo and their glow; all False
+    where white covers LIGHTS_UNDER of it or more (a bright photo, not a light in a dim one)."""
+    white = grey >= WHITE_OUT
+    if not white.any() or white.mean() >= LIGHTS_UNDER:
+        return np.zeros(grey.shape, bool)
+    reach = max(1, round(LIGHT_GLOW * max(grey.shape)))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    return cv2.dilate(white.astype(np.uint8), kernel).astype(bool)
 
 
 def gain_for(rgb: np.ndarray) -> float:

@@ -252,10 +252,12 @@ def _row_distance(rows_: list[Row], centres: np.ndarray, span: np.ndarray) -> np
 
 def tiles_named(codes: Sequence[str], most: int = 6) -> str:
     """Tiles named for a warning, so that the user can find them: each code (`3p 3p`), or, past
-    `most` tiles (a stretch of the wall), each code with its count, the most common first."""
+    `most` tiles (a stretch of the wall), the `most` commonest codes with their counts, then `...`."""
     if len(codes) <= most:
         return " ".join(codes)
-    return ", ".join(f"{code} x{n}" if n > 1 else code for code, n in Counter(codes).most_common())
+    counted = Counter(codes).most_common()
+    named = [f"{code} x{n}" if n > 1 else code for code, n in counted[:most]]
+    return ", ".join(named + (["..."] if len(counted) > most else []))
 
 
 def layout_hand(detections: Detections) -> Layout:
@@ -307,10 +309,11 @@ def layout_hand(detections: Detections) -> Layout:
     concealed = tuple(i for i in reading.concealed + reading.stray if sub_codes[i] != BACK)
     unused.extend(hidden)
     if hidden:
-        warnings.append(
-            f"{len(hidden)} face-down tile(s) outside a kong: not counted; where they are a concealed "
-            "kong's (shown with its backs on one side), set it by hand"
+        # one to three backs may be a concealed kong shown with its backs on one side (read_meld)
+        kong = (
+            "where they are a concealed kong's, set it by hand" if len(hidden) <= 3 else "enter them by hand"
         )
+        warnings.append(f"{len(hidden)} face-down tile(s) outside a kong: not counted; {kong}")
     if reading.stray:
         stray_codes = " ".join(sub_codes[i] for i in reading.stray if sub_codes[i] != BACK)
         warnings.append(f"tiles near the hand that form no meld ({stray_codes}): counted as concealed")
@@ -345,6 +348,8 @@ def layout_hand(detections: Detections) -> Layout:
         warnings.append(f"{len(away)} tile(s) away from the hand and its melds ({named}): not counted")
     if (
         not reading.melds
+        # a row of one or two tiles, or of face-down ones alone, says nothing of melds laid out
+        and len(concealed) >= 3
         and sum(1 for row in table if row.core) == 1
         and max((max(row.gaps, default=0.0) for row in table if row.core), default=0.0) < 0.25
     ):

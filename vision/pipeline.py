@@ -259,16 +259,22 @@ EDGE_SHARE = 0.004
 
 
 def _edge_warning(xyxy: np.ndarray, image_hw: tuple[int, int] | None, layout: Layout | None) -> list[str]:
-    """A line when the hand is short of a winning hand's tiles and some tile touches the photo's edge:
-    the rest of the hand may lie outside the photo (the count alone reads as tiles misread)."""
+    """A line when the hand is short of a winning hand's tiles and one of its tiles (concealed or in a
+    meld) touches the photo's edge: the rest of the hand may lie outside the photo (the count alone
+    reads as tiles misread). A bonus tile or a tile left out at the edge says nothing of the hand."""
     if image_hw is None or layout is None or not len(xyxy):
         return []
     hand = layout.hand
     if hand_tiles(len(hand["concealed"]), len(hand["melds"])) >= HAND_SIZE:
         return []
+    held = sorted(
+        {i for group in layout.groups if group.kind in ("concealed", "meld") for i in group.indices}
+    )
+    if not held:
+        return []
     height, width = image_hw
     margin = EDGE_SHARE * max(height, width)
-    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)[held]
     at_edge = (boxes[:, 0] <= margin) | (boxes[:, 1] <= margin)
     at_edge |= (boxes[:, 2] >= width - margin) | (boxes[:, 3] >= height - margin)
     if not at_edge.any():

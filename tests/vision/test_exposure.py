@@ -49,3 +49,29 @@ def test_the_reader_reads_a_dark_photo_brightened_and_says_so(tmp_path: Path) ->
     assert len(said) == 1 and "brightened" in said[0], dark_reading.warnings
     assert not any(w.startswith("the photo is dark") for w in lit_reading.warnings)
     assert reader.see(dark).gain > 1.0 and reader.see(sc.rgb).gain == 1.0
+
+
+def _with_lamp(rgb: np.ndarray, share: float) -> np.ndarray:
+    """`rgb` with a white disc (a lamp in the frame) covering `share` of it, in a corner."""
+    import cv2
+
+    out = rgb.copy()
+    radius = max(1, round(float(np.sqrt(share * rgb.shape[0] * rgb.shape[1] / np.pi))))
+    cv2.circle(out, (radius + 2, radius + 2), radius, (255, 255, 255), -1)
+    return out
+
+
+def test_a_small_light_in_a_dark_photo_does_not_stop_its_brightening() -> None:
+    dark = np.rint(scene(300, 500).rgb * 0.15).astype(np.uint8)
+    _, alone = brightened(dark)
+    for share in (0.0015, 0.004, 0.015):
+        _, gain = brightened(_with_lamp(dark, share))
+        assert gain > 1.0 and abs(gain - alone) / alone < 0.05, (share, gain, alone)
+
+
+def test_a_lit_photo_with_a_light_or_a_white_expanse_is_read_as_it_is() -> None:
+    lit = scene(300, 500).rgb
+    assert brightened(_with_lamp(lit, 0.004))[1] == 1.0
+    # white over a large part of a dark photo is what the photo shows, not a light in it: kept
+    dark = np.rint(lit * 0.15).astype(np.uint8)
+    assert brightened(_with_lamp(dark, 0.05))[1] == 1.0

@@ -347,3 +347,21 @@ def test_tiles_named_lists_a_few_and_counts_many() -> None:
     assert tiles_named(["6m", "2p"]) == "6m 2p"
     assert tiles_named(["back"] * 8 + ["3p"]) == "back x8, 3p"
     assert tiles_named([]) == ""
+    many = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "7m"]
+    assert tiles_named(many) == "7m x2, 1m, 2m, 3m, 4m, 5m, ..."
+
+
+def test_the_one_row_warning_needs_three_face_up_tiles() -> None:
+    """Said of two tiles, and of a row of backs alone, where no meld could be told apart."""
+    said = "one row of tiles with no gaps"
+    assert any(said in w for w in layout_hand(place([["1m 2m 3m 4m"]]).detections()).warnings)
+    assert not any(said in w for w in layout_hand(place([["C E"]]).detections()).warnings)
+    backs = layout_hand(place([[" ".join(["back"] * 14)]]).detections()).warnings
+    assert not any(said in w for w in backs)
+    # fourteen backs are no concealed kong: the kong hint is kept for one to three
+    assert any(
+        w.startswith("14 face-down tile(s) outside a kong") and w.endswith("enter them by hand")
+        for w in backs
+    )
+    two = layout_hand(place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["back back 7p 7p"]]).detections()).warnings
+    assert any(w.startswith("2 face-down tile(s)") and "concealed kong's, set it by hand" in w for w in two)

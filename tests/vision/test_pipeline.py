@@ -471,8 +471,13 @@ def test_a_short_hand_with_tiles_at_the_photo_s_edge_is_told_it_may_be_cut_off()
 
     from vision.pipeline import _edge_warning
 
-    short = SimpleNamespace(hand={"concealed": ["1m", "2m", "3m", "5p", "5p"], "melds": [], "bonus": []})
-    whole = SimpleNamespace(hand={"concealed": ["1m"] * 11, "melds": [{"tiles": ["C"] * 3}], "bonus": []})
+    both = (SimpleNamespace(kind="concealed", indices=(0, 1)),)
+    short = SimpleNamespace(
+        hand={"concealed": ["1m", "2m", "3m", "5p", "5p"], "melds": [], "bonus": []}, groups=both
+    )
+    whole = SimpleNamespace(
+        hand={"concealed": ["1m"] * 11, "melds": [{"tiles": ["C"] * 3}], "bonus": []}, groups=both
+    )
     inside = np.array([[100, 100, 140, 150], [150, 100, 190, 150]], np.float32)
     cut = np.array([[100, 100, 140, 150], [0, 300, 38, 350]], np.float32)  # its left side on the edge
     said = _edge_warning(cut, (600, 800), short)  # type: ignore[arg-type]
@@ -480,3 +485,8 @@ def test_a_short_hand_with_tiles_at_the_photo_s_edge_is_told_it_may_be_cut_off()
     assert _edge_warning(inside, (600, 800), short) == []  # type: ignore[arg-type]
     assert _edge_warning(cut, (600, 800), whole) == []  # type: ignore[arg-type]  # nothing is missing
     assert _edge_warning(cut, None, short) == []  # type: ignore[arg-type]
+    # the tile at the edge a bonus tile, or one the layout left out: the hand is not cut by the edge
+    for kind in ("bonus", "unused"):
+        groups = (SimpleNamespace(kind="concealed", indices=(0,)), SimpleNamespace(kind=kind, indices=(1,)))
+        aside = SimpleNamespace(hand=short.hand, groups=groups)
+        assert _edge_warning(cut, (600, 800), aside) == []  # type: ignore[arg-type]

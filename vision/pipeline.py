@@ -30,7 +30,7 @@ from vision.classes import CLASSES
 from vision.crops import crop_tiles
 from vision.deskew import box_angles
 from vision.detections import Detections
-from vision.exposure import brightened, dark_warning
+from vision.exposure import brightened, dark_warning, overexposed_warning, white_share
 from vision.glyphs import GlyphReader, glyph_session
 from vision.layout_read import HAND_SIZE, hand_tiles
 from vision.onnx_models import (
@@ -80,6 +80,7 @@ class Seen:
     # the photo's (height, width) as read, to tell tiles cut by its edge; None where not known
     image_hw: tuple[int, int] | None = None
     gain: float = 1.0  # what a dark photo was brightened by before it was read (`vision.exposure`)
+    white: float = 0.0  # the share of the photo that is white-out, as given (`vision.exposure.white_share`)
 
 
 @dataclass(frozen=True)
@@ -414,6 +415,7 @@ class TileReader:
         if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
             raise ValueError(f"expected an (H, W, 3) uint8 RGB image, got {rgb.shape} {rgb.dtype}")
         rgb = np.ascontiguousarray(rgb)  # OpenCV needs it; a flipped or sliced view is not
+        white = white_share(rgb)
         rgb, gain = brightened(rgb)
         boxes, det_score, probabilities, rejected_xyxy = self.read_tiles(rgb, lap)
         # each tile's angle, for the layout to tell a bonus tile laid down from one dropped askew
@@ -427,6 +429,7 @@ class TileReader:
             rejected_xyxy=rejected_xyxy.astype(np.float32),
             image_hw=(int(rgb.shape[0]), int(rgb.shape[1])),
             gain=gain,
+            white=white,
         )
 
     def read(
@@ -499,6 +502,8 @@ class TileReader:
         warnings.extend(_outside_set_warning(strangers))
         layout, layout_warnings = lay_out(class_id)
         layout_warnings = (*layout_warnings, *_edge_warning(detections.xyxy, seen.image_hw, layout))
+        if layout is None or hand_tiles(len(layout.hand["concealed"]), len(layout.hand["melds"])) < HAND_SIZE:
+            warnings.extend(overexposed_warning(seen.white))
         timings["layout"] = round((time.perf_counter() - clock) * 1000.0, 2)
         timings["total"] = round(sum(v for k, v in timings.items() if k != "total"), 2)
         return Reading(

@@ -75,3 +75,19 @@ def test_a_lit_photo_with_a_light_or_a_white_expanse_is_read_as_it_is() -> None:
     # white over a large part of a dark photo is what the photo shows, not a light in it: kept
     dark = np.rint(lit * 0.15).astype(np.uint8)
     assert brightened(_with_lamp(dark, 0.05))[1] == 1.0
+
+
+def test_an_overexposed_photo_whose_hand_falls_short_is_told_so(tmp_path: Path) -> None:
+    from vision.exposure import OVEREXPOSED_SHARE, overexposed_warning, white_share
+
+    sc = scene(600, 1000)
+    assert white_share(sc.rgb) < OVEREXPOSED_SHARE and overexposed_warning(white_share(sc.rgb)) == []
+    blown = np.clip(sc.rgb.astype(np.float32) * 4.0, 0, 255).astype(np.uint8)
+    share = white_share(blown)
+    assert share >= OVEREXPOSED_SHARE
+    said = overexposed_warning(share)
+    assert len(said) == 1 and said[0].startswith(f"the photo is overexposed ({share:.0%} of it is white)")
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)), det_hw=(384, 640)))
+    warnings = reader.read(blown).warnings
+    assert any(w.startswith("the photo is overexposed") for w in warnings), warnings
+    assert not any(w.startswith("the photo is overexposed") for w in reader.read(sc.rgb).warnings)

@@ -63,6 +63,11 @@ UNCERTAIN_BELOW = 0.6
 # (`python -m vision.bench --tile-sizes`, docs/vision.md), so a misread there is more likely the
 # photo's size than the tile's art, and the user can fix that.
 SMALL_TILE_PX = 24
+# ... or whose typical tile's long side is under this share of the photo's long side: 30 generated
+# scenes padded with their table, so their tiles kept their pixels but shrank in the frame, had a box
+# for 97% of the tiles at 3-4% of the long side, 92% at 2.5-3%, 84% at 2-2.5%, 76% at 1.5-2% and 48% at
+# 1-1.5% (stage 53, ~/.cache/mj/s53/relsize.py; docs/vision.md, Small tiles).
+SMALL_TILE_SHARE = 0.025
 
 
 @dataclass(frozen=True)
@@ -216,14 +221,27 @@ def _set_warnings(
     return out
 
 
-def small_tiles_warning(xyxy: np.ndarray, det_score: np.ndarray, scale: float = 1.0) -> list[str]:
-    """A line when the photo's typical tile (judged on 3 boxes or more) is under SMALL_TILE_PX wide.
+def small_tiles_warning(
+    xyxy: np.ndarray, det_score: np.ndarray, scale: float = 1.0, image_long: int | None = None
+) -> list[str]:
+    """A line when the photo's typical tile (judged on 3 boxes or more) is under SMALL_TILE_PX wide,
+    or its long side under SMALL_TILE_SHARE of the photo's long side `image_long` (pixels as read).
 
     The widths are given in the pixels of the photo as the user has it (`scale` as in `read`), so the
-    advice holds for the file they took, even when a large photo was read shrunk.
+    advice holds for the file they took, even when a large photo was read shrunk. Tiles small in the
+    frame are missed, however many pixels they have: the detector sees the photo shrunk to its input.
     """
     typical = typical_sides(long_short_sides(np.asarray(xyxy, np.float32).reshape(-1, 4)), det_score)
-    if typical is None or float(typical[1]) >= SMALL_TILE_PX:
+    if typical is None:
+        return []
+    narrow = float(typical[1]) < SMALL_TILE_PX
+    share = float(typical[0]) / image_long if image_long else 1.0
+    if share < SMALL_TILE_SHARE:
+        return [
+            f"the tiles are small in this photo (each about {share:.1%} of its long side; under "
+            f"{SMALL_TILE_SHARE:.1%} tiles are missed more often): take it closer, or crop it to the hand"
+        ]
+    if not narrow:
         return []
     width, reliable = float(typical[1]) / scale, SMALL_TILE_PX / scale
     return [
@@ -496,7 +514,8 @@ class TileReader:
         warnings: list[str] = [] if len(detections) else ["no tiles found"]
         warnings.extend(dark_warning(seen.gain))  # before the unsure tiles: it may explain them
         # first: it explains the unsure tiles named after it
-        warnings.extend(small_tiles_warning(detections.xyxy, det_score, source_scale))
+        image_long = max(seen.image_hw) if seen.image_hw else None
+        warnings.extend(small_tiles_warning(detections.xyxy, det_score, source_scale, image_long))
         warnings.extend(tile_warnings)
         warnings.extend(_rejected_warning(rejected_xyxy, source_scale))
         warnings.extend(_outside_set_warning(strangers))

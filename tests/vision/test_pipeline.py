@@ -397,6 +397,22 @@ def test_small_tiles_get_one_line_saying_so_in_the_photos_own_pixels() -> None:
     assert small_tiles_warning(boxes(SMALL_TILE_PX / 2)[:2], sure[:2]) == []
 
 
+def test_tiles_small_in_the_frame_are_told_so_whatever_their_pixels() -> None:
+    from vision.pipeline import SMALL_TILE_SHARE, small_tiles_warning
+
+    wide = np.array([[i * 60, 0, (i + 1) * 60, 84] for i in range(4)], np.float32)  # 84 px long sides
+    sure = np.full(4, 0.9, np.float32)
+    frame = int(84 / SMALL_TILE_SHARE)
+    assert small_tiles_warning(wide, sure, image_long=frame) == []
+    (line,) = small_tiles_warning(wide, sure, image_long=2 * frame)
+    assert line.startswith(
+        f"the tiles are small in this photo (each about {SMALL_TILE_SHARE / 2:.1%} of its long"
+    )
+    assert line.endswith("take it closer, or crop it to the hand")
+    # no size known: only the pixels are judged
+    assert small_tiles_warning(wide, sure) == []
+
+
 def test_a_photo_of_small_tiles_is_read_with_the_warning(tmp_path: Path) -> None:
     from vision.pipeline import SMALL_TILE_PX
 

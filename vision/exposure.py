@@ -22,11 +22,17 @@ BRIGHT_TO = 230.0
 MAX_GAIN = 8.0  # past this, noise and JPEG blocks are all a stretch brings out
 
 
+def grey_sample(rgb: np.ndarray) -> np.ndarray:
+    """An (H, W, 3) uint8 RGB photo's grey levels, every few pixels: about a megapixel is plenty for
+    a percentile or a share."""
+    step = max(1, round(max(rgb.shape[:2]) / 1000))
+    return cv2.cvtColor(np.ascontiguousarray(rgb[::step, ::step]), cv2.COLOR_RGB2GRAY)
+
+
 def bright_end(rgb: np.ndarray) -> float:
     """The grey level `BRIGHT_PERCENTILE` of an (H, W, 3) uint8 RGB photo's pixels (sampled), small
     white-out spots and their glow left out (`lights`)."""
-    step = max(1, round(max(rgb.shape[:2]) / 1000))  # about a megapixel is plenty for a percentile
-    grey = cv2.cvtColor(np.ascontiguousarray(rgb[::step, ::step]), cv2.COLOR_RGB2GRAY)
+    grey = grey_sample(rgb)
     rest = grey[~lights(grey)]
     return float(np.percentile(rest if rest.size else grey, BRIGHT_PERCENTILE))
 
@@ -84,9 +90,7 @@ OVEREXPOSED_SHARE = 0.4
 
 def white_share(rgb: np.ndarray) -> float:
     """The share of an (H, W, 3) uint8 RGB photo's pixels (sampled) that are white-out."""
-    step = max(1, round(max(rgb.shape[:2]) / 1000))
-    grey = cv2.cvtColor(np.ascontiguousarray(rgb[::step, ::step]), cv2.COLOR_RGB2GRAY)
-    return float((grey >= WHITE_OUT).mean())
+    return float((grey_sample(rgb) >= WHITE_OUT).mean())
 
 
 def overexposed_warning(share: float) -> list[str]:

@@ -272,6 +272,13 @@ def layout_hand(detections: Detections) -> Layout:
                 f"two detections of one tile ({codes[owner[i]]} {detections.confidence[owner[i]]:.2f}, "
                 f"{codes[i]} {detections.confidence[i]:.2f}): kept {codes[owner[i]]}"
             )
+        elif owner[i] != i and codes[i] != BACK:
+            # the reader leaves no two boxes of one tile: alike boxes this close are a tile laid on
+            # another, as a kong's fourth tile often is
+            warnings.append(
+                f"two {codes[i]} tiles lie one on the other: read as one (where a kong's fourth tile lies "
+                "on top, set the kong by hand)"
+            )
     if not kept:
         return Layout(warnings=("no tiles found",))
 

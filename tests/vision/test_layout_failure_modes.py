@@ -365,3 +365,16 @@ def test_the_one_row_warning_needs_three_face_up_tiles() -> None:
     )
     two = layout_hand(place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["back back 7p 7p"]]).detections()).warnings
     assert any(w.startswith("2 face-down tile(s)") and "concealed kong's, set it by hand" in w for w in two)
+
+
+def test_a_tile_laid_on_another_of_its_face_is_told_not_dropped_unsaid() -> None:
+    """A kong's fourth tile laid on top of the third, seen shifted up by 0.3 of a tile: its box was
+    merged into the tile under it and the kong read as a pong with no word."""
+    table = [["1m 2m 3m 7s 8s 9s E E"], ["C C* C", "9m 9m 9m*"]]
+    det = place(table).detections()
+    codes, boxes = list(det.codes), det.xyxy.tolist()
+    x1, y1, x2, y2 = boxes[codes.index("9m") + 2]
+    top = [x1, y1 - 0.3 * (y2 - y1), x2, y2 - 0.3 * (y2 - y1)]
+    layout = layout_hand(Detections.from_codes([*codes, "9m"], [*boxes, top]))
+    assert any(w.startswith("two 9m tiles lie one on the other") for w in layout.warnings), layout.warnings
+    assert not any("one on the other" in w for w in layout_hand(det).warnings)

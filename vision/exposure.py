@@ -53,8 +53,9 @@ def lights(grey: np.ndarray) -> np.ndarray:
     if not white.any() or white.mean() >= LIGHTS_UNDER:
         return np.zeros(grey.shape, bool)
     reach = max(1, round(LIGHT_GLOW * max(grey.shape)))
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
-    return cv2.dilate(white.astype(np.uint8), kernel).astype(bool)
+    # within `reach` of a white pixel (a distance transform: a dilation by so wide a disc was 4 times slower)
+    distance = cv2.distanceTransform((~white).astype(np.uint8), cv2.DIST_L2, 3)
+    return distance <= reach
 
 
 def gain_for(rgb: np.ndarray) -> float:

@@ -29,18 +29,20 @@ def grey_sample(rgb: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(np.ascontiguousarray(rgb[::step, ::step]), cv2.COLOR_RGB2GRAY)
 
 
-def bright_end(rgb: np.ndarray) -> float:
-    """The grey level `BRIGHT_PERCENTILE` of an (H, W, 3) uint8 RGB photo's pixels (sampled), small
-    white-out spots and their glow left out (`lights`)."""
+def bright_end(rgb: np.ndarray, lights_out: bool = False) -> float:
+    """The grey level `BRIGHT_PERCENTILE` of an (H, W, 3) uint8 RGB photo's pixels (sampled); with
+    `lights_out`, small white-out spots and their glow left out (`lights`)."""
     grey = grey_sample(rgb)
-    rest = grey[~lights(grey)]
+    rest = grey[~lights(grey)] if lights_out else grey
     return float(np.percentile(rest if rest.size else grey, BRIGHT_PERCENTILE))
 
 
 # A light in the frame (a lamp, a window, a flash's glint on a tile) whites out a spot: where such
 # spots cover under LIGHTS_UNDER of the photo, they and their glow (LIGHT_GLOW of the long side
-# around them) are not the tiles' brightness. A lamp of 0.15% of a dim photo set the bright end at
-# white, and the photo, its tiles at a grey of 45, was read as it was: no tile found of 15.
+# around them) may not be the tiles' brightness. A lamp of 0.15% of a dim photo set the bright end at
+# white, and the photo, its tiles at a grey of 45, was read as it was: no tile found of 15. Yet a
+# small hand lit by a flash, its faces white-out on a dark table, looks the same to a percentile: so
+# where leaving the spots out changes the gain, the photo is read both ways (`gains`).
 WHITE_OUT = 250
 LIGHTS_UNDER = 0.02
 LIGHT_GLOW = 0.03
@@ -58,10 +60,58 @@ def lights(grey: np.ndarray) -> np.ndarray:
     return distance <= reach
 
 
+# A box this much white-out holds a light (a lamp, a window, a flash's glint), not a tile, where the
+# photo's tile faces are not: one or two such boxes (LIT_MOST) beside at least LIT_OTHERS other boxes
+# that are under LIT_OTHERS_SHARE white-out as a rule (their median). A lamp in a dim room looked
+# like the white dragon (P). A photo whose tile faces are white-out keeps every box.
+LIT_BOX_SHARE = 0.5
+LIT_MOST = 2
+LIT_OTHERS = 3
+LIT_OTHERS_SHARE = 0.1
+
+
+def box_white_shares(rgb: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+    """(N,) the share of each box's pixels, in an (H, W, 3) uint8 RGB photo, that are white-out."""
+    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    out = np.zeros(len(boxes), np.float64)
+    height, width = rgb.shape[:2]
+    for k, (x1, y1, x2, y2) in enumerate(boxes):
+        left, top = int(np.clip(x1, 0, width)), int(np.clip(y1, 0, height))
+        right, bottom = int(np.clip(np.ceil(x2), 0, width)), int(np.clip(np.ceil(y2), 0, height))
+        if right > left and bottom > top:
+            grey = cv2.cvtColor(np.ascontiguousarray(rgb[top:bottom, left:right]), cv2.COLOR_RGB2GRAY)
+            out[k] = float((grey >= WHITE_OUT).mean())
+    return out
+
+
+def lit_boxes(rgb: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+    """(N,) bool: the boxes of an (H, W, 3) uint8 RGB photo, as given (before any brightening), that
+    hold a light rather than a tile: at most LIT_MOST of them white-out, among at least LIT_OTHERS
+    boxes that as a rule are not (a photo whose tile faces are white-out keeps every box)."""
+    shares = box_white_shares(rgb, xyxy)
+    lit = shares >= LIT_BOX_SHARE
+    others = shares[~lit]
+    if not 0 < lit.sum() <= LIT_MOST or len(others) < LIT_OTHERS:
+        return np.zeros(len(shares), bool)
+    return lit if float(np.median(others)) < LIT_OTHERS_SHARE else np.zeros(len(shares), bool)
+
+
+def _gain(end: float) -> float:
+    return 1.0 if end >= DARK_BELOW else min(MAX_GAIN, BRIGHT_TO / max(end, 1.0))
+
+
 def gain_for(rgb: np.ndarray) -> float:
     """What a photo is brightened by to be read: 1.0 unless it is dark."""
-    end = bright_end(rgb)
-    return 1.0 if end >= DARK_BELOW else min(MAX_GAIN, BRIGHT_TO / max(end, 1.0))
+    return _gain(bright_end(rgb))
+
+
+def gains(rgb: np.ndarray) -> tuple[float, ...]:
+    """The gains to read a photo at: `gain_for`'s, and, where leaving its small white-out spots out
+    of the bright end gives another (a lamp in a dim room, or a small hand white in a flash), that one
+    too; the reader keeps the reading that finds more tiles."""
+    plain = gain_for(rgb)
+    unlit = _gain(bright_end(rgb, lights_out=True))
+    return (plain,) if unlit == plain else (plain, unlit)
 
 
 def with_gain(rgb: np.ndarray, gain: float) -> np.ndarray:

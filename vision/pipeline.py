@@ -30,7 +30,7 @@ from vision.classes import CLASSES
 from vision.crops import crop_tiles
 from vision.deskew import box_angles
 from vision.detections import Detections
-from vision.exposure import brightened, dark_warning, overexposed_warning, white_share
+from vision.exposure import dark_warning, gains, lit_boxes, overexposed_warning, white_share, with_gain
 from vision.glyphs import GlyphReader, glyph_session
 from vision.layout_read import HAND_SIZE, hand_tiles
 from vision.onnx_models import (
@@ -434,8 +434,20 @@ class TileReader:
             raise ValueError(f"expected an (H, W, 3) uint8 RGB image, got {rgb.shape} {rgb.dtype}")
         rgb = np.ascontiguousarray(rgb)  # OpenCV needs it; a flipped or sliced view is not
         white = white_share(rgb)
-        rgb, gain = brightened(rgb)
-        boxes, det_score, probabilities, rejected_xyxy = self.read_tiles(rgb, lap)
+        given = rgb
+        read: tuple[float, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
+        for gain in gains(given):  # two where a light in the frame leaves it unclear (vision.exposure)
+            rgb = with_gain(given, gain)
+            tiles = self.read_tiles(rgb, lap)
+            if read is None or len(tiles[0]) > len(read[2][0]):
+                read = (gain, rgb, tiles)
+        assert read is not None
+        gain, rgb, (boxes, det_score, probabilities, rejected_xyxy) = read
+        # a box of white-out where the tile faces are not holds a light (vision.exposure.lit_boxes)
+        lit = lit_boxes(given, boxes)
+        if lit.any():
+            rejected_xyxy = np.concatenate([rejected_xyxy.reshape(-1, 4), boxes[lit]])
+            boxes, det_score, probabilities = boxes[~lit], det_score[~lit], probabilities[~lit]
         # each tile's angle, for the layout to tell a bonus tile laid down from one dropped askew
         angle = box_angles(rgb, boxes)
         lap("angles")

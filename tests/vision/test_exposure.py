@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import write_models
-from vision.exposure import BRIGHT_TO, DARK_BELOW, MAX_GAIN, bright_end, brightened, dark_warning
+from vision.exposure import BRIGHT_TO, DARK_BELOW, MAX_GAIN, bright_end, brightened, dark_warning, gains
 from vision.pipeline import TileReader
 
 
@@ -61,20 +61,59 @@ def _with_lamp(rgb: np.ndarray, share: float) -> np.ndarray:
     return out
 
 
-def test_a_small_light_in_a_dark_photo_does_not_stop_its_brightening() -> None:
+def test_a_small_light_in_a_dark_photo_offers_the_gain_without_it() -> None:
     dark = np.rint(scene(300, 500).rgb * 0.15).astype(np.uint8)
-    _, alone = brightened(dark)
+    (alone,) = gains(dark)
+    assert alone > 1.0
     for share in (0.0015, 0.004, 0.015):
-        _, gain = brightened(_with_lamp(dark, share))
-        assert gain > 1.0 and abs(gain - alone) / alone < 0.05, (share, gain, alone)
+        plain, unlit = gains(_with_lamp(dark, share))  # the lamp sets the bright end: read both ways
+        assert plain == 1.0 and abs(unlit - alone) / alone < 0.05, (share, unlit, alone)
 
 
-def test_a_lit_photo_with_a_light_or_a_white_expanse_is_read_as_it_is() -> None:
+def test_a_lit_photo_with_a_light_or_a_white_expanse_has_one_gain() -> None:
     lit = scene(300, 500).rgb
-    assert brightened(_with_lamp(lit, 0.004))[1] == 1.0
-    # white over a large part of a dark photo is what the photo shows, not a light in it: kept
+    assert gains(_with_lamp(lit, 0.004)) == (1.0,)
+    # white over a large part of a dark photo is what the photo shows, not a light in it
     dark = np.rint(lit * 0.15).astype(np.uint8)
-    assert brightened(_with_lamp(dark, 0.05))[1] == 1.0
+    assert gains(_with_lamp(dark, 0.05)) == (1.0,)
+
+
+def test_the_reader_reads_a_dark_photo_with_a_lamp_both_ways_and_keeps_the_one_finding_more(
+    tmp_path: Path,
+) -> None:
+    sc = scene(600, 1000)
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)), det_hw=(384, 640)))
+    photo = _with_lamp(np.rint(sc.rgb * 0.15).astype(np.uint8), 0.003)
+    read_at: list[float] = []
+    found = {1.0: 1}  # as a real detector would: read as it is, the dark photo shows one tile
+
+    def read_tiles(rgb: np.ndarray, lap: object = None) -> tuple[np.ndarray, ...]:
+        boxes, scores, probabilities, rejected = TileReader.read_tiles(reader, rgb)
+        gain = round(float(rgb[300:, 300:].mean()) / float(photo[300:, 300:].mean()), 1)
+        read_at.append(gain)
+        keep = slice(0, found.get(gain, len(boxes)))
+        return boxes[keep], scores[keep], probabilities[keep], rejected
+
+    object.__setattr__(reader, "read_tiles", read_tiles)
+    reading = reader.read(photo)
+    assert len(read_at) == 2 and read_at[0] == 1.0 and read_at[1] > 1.0
+    assert reading.seen is not None and reading.seen.gain > 1.0
+    assert reading.detections.codes == list(sc.codes)
+    assert any(w.startswith("the photo is dark") for w in reading.warnings)
+
+
+def test_a_box_of_white_out_among_tiles_that_are_not_is_a_light() -> None:
+    from vision.exposure import lit_boxes
+
+    rgb = np.full((100, 400, 3), 120, np.uint8)
+    rgb[10:40, 300:330] = 255  # a lamp
+    tiles = np.array([[10 + 40 * k, 50, 40 + 40 * k, 90] for k in range(4)], np.float32)
+    lamp = np.array([[300, 10, 330, 40]], np.float32)
+    assert lit_boxes(rgb, np.concatenate([tiles, lamp])).tolist() == [False] * 4 + [True]
+    assert not lit_boxes(rgb, np.concatenate([tiles[:2], lamp])).any()  # too few tiles to tell
+    white_faces = rgb.copy()
+    white_faces[50:90] = 255  # the tiles' faces white-out too: nothing is told apart
+    assert not lit_boxes(white_faces, np.concatenate([tiles, lamp])).any()
 
 
 def test_an_overexposed_photo_whose_hand_falls_short_is_told_so(tmp_path: Path) -> None:

@@ -939,11 +939,10 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
         copy_shown, origin, scale = view.picture(cropped)
         drawn = [dataclasses.replace(r, box=in_picture(r.box, origin, scale)) if r.box else r for r in rows]
         kinds = {g: m["kind"] for g, m in zip(build.meld_groups, build.hand["melds"], strict=False)}
-        shown = (
-            plain(base.name)  # captions read Markdown
-            + (" (cropped to the tiles found)" if cropped else "")
-            + (f" (dark: shown brightened {view.gain:.1f} times, as it was read)" if view.gain > 1 else "")
-        )
+        about = ["cropped to the tiles found"] if cropped else []
+        if view.gain > 1:
+            about.append(f"dark: shown brightened {view.gain:.1f} times, as it was read")
+        shown = plain(base.name) + (f" ({'; '.join(about)})" if about else "")  # captions read Markdown
         st.image(
             annotate_photo(copy_shown, drawn, kinds, numbers),
             caption=photo_caption(shown, rows, any(row.box is not None for row in base.photo_rows)),

@@ -8,6 +8,7 @@ field's `metadata["choices"]` or its `Literal[...]` annotation.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import typing
 from collections.abc import Sequence
@@ -102,6 +103,8 @@ def _number(token: str) -> Number:
         number = float(token)
     except ValueError as exc:
         raise OptionValueError(f"'{token}' is not a number") from exc
+    if not math.isfinite(number):  # '1e400' and 'nan' read as floats, but no table pays them
+        raise OptionValueError(f"'{token}' is not a finite number")
     return int(number) if number.is_integer() else number
 
 
@@ -121,6 +124,8 @@ def parse_number_list(text: str) -> list[TableEntry]:
             values.append([_number(parts[0]), _number(parts[1])])
         else:
             values.append(_number(entry))
+    if not values:
+        raise OptionValueError("no amount typed (one per tai, separated by commas, like 1, 2, 4)")
     return values
 
 

@@ -12,8 +12,7 @@ import scoring
 from app_ui.case import RENUMBERED
 from app_ui.options import CHOICE_LABELS, option_label, option_specs
 from scoring.errors import brief
-from scoring.options import MIN_AMOUNT
-from scoring.payout import format_amount
+from scoring.payout import format_amount, unit_text
 from scoring.tiles import sorted_tiles
 from scoring.view import SEAT_NUMBER
 
@@ -278,15 +277,16 @@ def house_rules(rules: str, options: dict[str, Any]) -> list[str]:
         if spec.kind == "bool":
             out.append(f"{label} {'on' if value else 'off'}")
         else:
-            out.append(f"{label}: {CHOICE_LABELS.get(str(value), str(value).replace('_', ' '))}")
+            # "(below)" points at the sidebar's table box, which the result does not sit above
+            chosen = CHOICE_LABELS.get(str(value), str(value).replace("_", " ")).removesuffix(" (below)")
+            out.append(f"{label}: {chosen}")
     return out
 
 
 def _unit_as_typed(options: dict[str, Any]) -> str:
-    """The unit as a player reads an amount; one too small to pay (refused beside the line) as typed,
-    not rounded to 0."""
-    unit = float(options.get("unit", 1))
-    return f"{unit:g}" if 0 < unit < MIN_AMOUNT else format_amount(unit)
+    """The unit with every digit typed (0.0000015, not rounded to 0.000002; one too small to pay,
+    refused beside the line, not rounded to 0)."""
+    return unit_text(float(options.get("unit", 1)))
 
 
 def rules_line(rules: str, options: dict[str, Any]) -> str:

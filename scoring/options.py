@@ -10,6 +10,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from scoring.errors import OptionError
@@ -130,6 +131,14 @@ MAX_AMOUNT = 1e12
 MIN_AMOUNT = 1e-6  # the smallest amount paid: payouts are rounded to 6 decimals
 
 
+def exact_number(value: float) -> str:
+    """A number as typed, every digit and no exponent (0.0000015, not 1.5e-06 or a rounded 0.000002),
+    a whole one without its `.0`: how an option's value is quoted back."""
+    if isinstance(value, int) or float(value).is_integer():
+        return str(int(value))
+    return format(Decimal(repr(float(value))), "f")
+
+
 def _number(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise OptionError(f"option {name} must be a number, got {value!r}")
@@ -143,10 +152,12 @@ def _number(name: str, value: object) -> float:
         shown = repr(value) if isinstance(value, float) or value.bit_length() < 64 else "a larger number"
         raise OptionError(f"option {name} must be a finite number up to {MAX_AMOUNT:g}, got {shown}")
     if value < 0:
-        raise OptionError(f"option {name} must not be negative, got {value!r}")
+        raise OptionError(f"option {name} must not be negative, got {exact_number(value)}")
     if 0 < value < MIN_AMOUNT:
         # amounts are paid rounded to 6 decimals (scoring.payout): a smaller one would be paid as 0
-        raise OptionError(f"option {name} is under {MIN_AMOUNT:.6f}, the smallest amount paid, got {value!r}")
+        raise OptionError(
+            f"option {name} is under {MIN_AMOUNT:.6f}, the smallest amount paid, got {exact_number(value)}"
+        )
     return value
 
 

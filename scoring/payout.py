@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.hand import Context, Hand
-from scoring.options import Options
+from scoring.options import Options, exact_number
 from scoring.tiles import ANIMALS, FLOWERS, SEASONS
 
 
@@ -140,6 +140,13 @@ def format_amount(value: float, signed: bool = False) -> str:
     return f"{number:{spec}.6f}".rstrip("0").rstrip(".")
 
 
+def unit_text(unit: float) -> str:
+    """The unit as an amount is shown (`format_amount`) where that loses none of its digits, else as
+    typed (0.0000015: rounded to 0.000002, the basis' arithmetic would read wrong)."""
+    shown = format_amount(unit)
+    return shown if float(shown.replace(",", "")) == unit else exact_number(unit)
+
+
 def _g(value: float) -> str:
     return format_amount(value)
 
@@ -148,7 +155,7 @@ def _shares_text(self_drawn: bool, discarder: float, other: float, times: tuple[
     """'the discarder pays 2 x base = 4, each other player 1 x base = 2' (`times`: the multiples)."""
     if self_drawn:
         return f"each other player pays {times[1]}{_g(other)}"
-    if other == 0:
+    if other == 0 and not times[1]:  # they pay no share (not a share of a base of 0)
         return f"the discarder pays {times[0]}{_g(discarder)}, the others nothing"
     return f"the discarder pays {times[0]}{_g(discarder)}, each other player {times[1]}{_g(other)}"
 
@@ -192,7 +199,7 @@ def singapore_payout(tai: int, context: Context, options: Options, as_self_draw:
         where += f": base {_g(base)}{as_drawn}"
     else:
         base = options.unit * 2 ** (tai - 1)
-        where = f"base = unit {_g(options.unit)} x 2^({tai} - 1) = {_g(base)}{as_drawn}"
+        where = f"base = unit {unit_text(options.unit)} x 2^({tai} - 1) = {_g(base)}{as_drawn}"
     if self_drawn:
         return _singapore_settle(context, as_self_draw, 0, 2 * base, where, ("", "2 x base = "))
     if scheme == "shooter_pays":

@@ -1651,8 +1651,8 @@ def test_a_unit_too_small_to_pay_is_refused_and_shown_as_typed(app: AppTest) -> 
     app.number_input(key="opt_singapore_unit").set_value(0.0000001).run()
     no_problem(app)
     line = [t for t in captions(app) + texts(app, "markdown") if t.startswith("Rules: ")]
-    assert line and "unit 1e-07" in line[0], line
-    refused = "“Unit” is under 0.000001, the smallest amount paid, got 1e-07"
+    assert line and "unit 0.0000001" in line[0], line
+    refused = "“Unit” is under 0.000001, the smallest amount paid, got 0.0000001"
     assert any(refused in t for t in texts(app, "error")), texts(app, "error")
 
 

@@ -275,7 +275,6 @@ def test_option_specs_cover_every_field() -> None:
 @pytest.mark.parametrize(
     ("text", "values"),
     [
-        pytest.param("", [], id="empty"),
         pytest.param("4/2, 7/3, 11", [[4, 2], [7, 3], 11], id="pairs-and-amount"),
         pytest.param("1.5; 3", [1.5, 3], id="semicolons-fractions"),
     ],
@@ -285,9 +284,15 @@ def test_payout_table_text_round_trips(text: str, values: list) -> None:
     assert parse_number_list(format_number_list(values)) == values
 
 
-@pytest.mark.parametrize("text", ["4/x", "1/2/3", "lots"])
+@pytest.mark.parametrize("text", ["4/x", "1/2/3", "lots", "1e400", "2, nan"])
 def test_payout_table_text_errors_quote_the_entry(text: str) -> None:
     with pytest.raises(OptionValueError, match="'"):
+        parse_number_list(text)
+
+
+@pytest.mark.parametrize("text", ["", " , ;"])
+def test_a_payout_table_with_no_amount_is_refused_in_words(text: str) -> None:
+    with pytest.raises(OptionValueError, match=r"^no amount typed \(one per tai"):
         parse_number_list(text)
 
 
@@ -931,3 +936,13 @@ def test_a_saved_kong_lying_all_face_down_stays_concealed_once_its_face_is_named
     ]
     melds = case.build_hand(named, opened.base.meld_concealed).hand["melds"]
     assert melds == [{"kind": "kong", "tiles": ["9s"] * 4, "concealed": True}]
+
+
+def test_the_result_names_the_payout_table_scheme_without_the_sidebar_s_pointer() -> None:
+    from app_ui.summary import house_rules
+
+    said = house_rules(
+        "singapore", {**scoring.default_options("singapore").__dict__, "payout_scheme": "table"}
+    )
+    assert any(line.endswith(": Payout table") for line in said), said
+    assert not any("(below)" in line for line in said)

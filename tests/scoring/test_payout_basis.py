@@ -145,6 +145,23 @@ def test_a_large_unit_is_paid_and_explained_in_full() -> None:
     )
 
 
+def test_a_unit_finer_than_the_amounts_is_shown_as_typed_so_the_arithmetic_holds() -> None:
+    options = dataclasses.replace(Options(), unit=0.0000015)
+    payout = singapore_payout(2, Context(), options, False)
+    assert payout.basis == (
+        "base = unit 0.0000015 x 2^(2 - 1) = 0.000003; the discarder pays 2 x base = 0.000006, "
+        "each other player 1 x base = 0.000003."
+    )
+
+
+def test_a_base_of_0_is_still_shared_as_shares_not_as_nobody_paying() -> None:
+    options = dataclasses.replace(Options(), payout_scheme="table", payout_table=(0,))
+    payout = singapore_payout(1, Context(), options, False)
+    assert payout.basis.endswith("the discarder pays 2 x base = 0, each other player 1 x base = 0."), (
+        payout.basis
+    )
+
+
 def _seats(result: dict) -> list[tuple[str, str | None, float]]:
     return [(p["role"], p["seat"], p["amount"]) for p in result["payout"]["players"]]
 

@@ -443,8 +443,9 @@ class TileReader:
                 read = (gain, rgb, tiles)
         assert read is not None
         gain, rgb, (boxes, det_score, probabilities, rejected_xyxy) = read
-        # a box of white-out where the tile faces are not holds a light (vision.exposure.lit_boxes)
-        lit = lit_boxes(given, boxes)
+        # in a dark photo, a box of white-out where the tile faces are not holds a light
+        # (vision.exposure.lit_boxes); a lit photo's tiles may be white-out where the light falls
+        lit = lit_boxes(given, boxes) if gain > 1.0 else np.zeros(len(boxes), bool)
         if lit.any():
             rejected_xyxy = np.concatenate([rejected_xyxy.reshape(-1, 4), boxes[lit]])
             boxes, det_score, probabilities = boxes[~lit], det_score[~lit], probabilities[~lit]

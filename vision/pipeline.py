@@ -427,6 +427,20 @@ class TileReader:
         rejected_xyxy = boxes[~tile].astype(np.float32)
         return boxes[tile], det_score[tile], probabilities[tile], rejected_xyxy
 
+    def _read_at_best_gain(
+        self, given: np.ndarray, lap: Callable[[str], None]
+    ) -> tuple[float, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        """(gain, the photo brightened by it, `read_tiles` of it) at the gain of `exposure.gains` whose
+        reading finds the most tiles: one read, or two where a light in the frame leaves it unclear."""
+        best: tuple[float, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
+        for gain in gains(given):
+            rgb = with_gain(given, gain)
+            tiles = self.read_tiles(rgb, lap)
+            if best is None or len(tiles[0]) > len(best[2][0]):
+                best = (gain, rgb, tiles)
+        assert best is not None  # gains() gives at least one
+        return best
+
     def see(self, rgb: np.ndarray, lap: Callable[[str], None] = lambda stage: None) -> Seen:
         """What the models make of one upright (H, W, 3) uint8 RGB photo, before any rule of a set
         (`read_tiles` and each box's angle); `lap` as in `read_tiles`."""
@@ -435,14 +449,7 @@ class TileReader:
         rgb = np.ascontiguousarray(rgb)  # OpenCV needs it; a flipped or sliced view is not
         white = white_share(rgb)
         given = rgb
-        read: tuple[float, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
-        for gain in gains(given):  # two where a light in the frame leaves it unclear (vision.exposure)
-            rgb = with_gain(given, gain)
-            tiles = self.read_tiles(rgb, lap)
-            if read is None or len(tiles[0]) > len(read[2][0]):
-                read = (gain, rgb, tiles)
-        assert read is not None
-        gain, rgb, (boxes, det_score, probabilities, rejected_xyxy) = read
+        gain, rgb, (boxes, det_score, probabilities, rejected_xyxy) = self._read_at_best_gain(given, lap)
         # in a dark photo, a box of white-out where the tile faces are not holds a light
         # (vision.exposure.lit_boxes); a lit photo's tiles may be white-out where the light falls
         lit = lit_boxes(given, boxes) if gain > 1.0 else np.zeros(len(boxes), bool)

@@ -187,14 +187,11 @@ def test_winning_tile_choices_are_distinct_hand_tiles() -> None:
 def test_a_concealed_fly_may_be_the_winning_tile_and_the_scoring_takes_it() -> None:
     # seeds/004: a fly drawn last completes the hand like any tile; one standing in a laid-out pong
     # was not the claimed discard, so it is not offered there
-    hand = {
-        "concealed": ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "C", "fly"],
-        "melds": [{"kind": "pong", "tiles": ["E", "E", "fly"]}],
-        "bonus": ["fly"],
-    }
+    concealed = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "C", "fly"]
+    hand = {"concealed": concealed, "melds": [{"kind": "pong", "tiles": ["E", "E", "fly"]}], "bonus": ["fly"]}
     choices = case.hand_tile_choices(hand)
     assert choices == ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "C", "fly", "E"]
-    without = case.hand_tile_choices({**hand, "concealed": [*hand["concealed"][:-1], "C"]})
+    without = case.hand_tile_choices({**hand, "concealed": [*concealed[:-1], "C"]})
     assert "fly" not in without
     data = {
         **hand,

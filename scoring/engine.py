@@ -34,7 +34,7 @@ from scoring.hand import (
 )
 from scoring.options import Options, checked_options, default_options
 from scoring.patterns import is_hand_level
-from scoring.payout import Payout, format_amount, no_instant_payouts, no_payout, with_seats
+from scoring.payout import Payout, format_amount, no_payout, with_seats
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
 from scoring.tiles import FLOWERS, FLY, SEASONS, Tile, format_hand
 from scoring.view import HandFacts, Hit, Note, View
@@ -191,7 +191,7 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
     for name in sorted(circ - ruleset.circumstances):
         warnings.append(f"{name} is not part of {ruleset.name} rules; ignored")
         circ.discard(name)
-    if context.bonus_from_deal and ruleset.instant_payouts is no_instant_payouts:
+    if context.bonus_from_deal and ruleset.instant_payouts is None:
         # only instant payouts read it: said, as an option the rule set does not read is
         warnings.append(f"bonus_from_deal is not part of {ruleset.name} rules (no instant payouts); ignored")
     if context.seat_wind not in ruleset.seats:
@@ -493,7 +493,7 @@ def score(
     ruleset = get_ruleset(rules) if isinstance(rules, str) else rules
     options = checked_options(options if options is not None else default_options(ruleset.name))
     check_held_from_deal(sorted(context.bonus_from_deal), hand.bonus)  # as JSON input is checked
-    instant = ruleset.instant_payouts(hand, context, options)
+    instant = ruleset.instant_payouts(hand, context, options) if ruleset.instant_payouts else ()
     try:
         best, context, warnings = _best_reading(hand, context, ruleset, options)
     except _Invalid as invalid:

@@ -277,8 +277,3 @@ def singapore_instant_payouts(hand: Hand, context: Context, options: Options) ->
     if set(SEASONS) <= bonus:
         items.append(_instant("season_set", "all four seasons", 4, options, opponents))
     return tuple(items)
-
-
-def no_instant_payouts(hand: Hand, context: Context, options: Options) -> tuple[InstantPayout, ...]:
-    """Rule sets without instant payouts (Malaysian: seeds/004 names none with amounts)."""
-    return ()

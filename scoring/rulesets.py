@@ -21,7 +21,6 @@ from scoring.payout import (
     InstantPayout,
     Payout,
     malaysian_payout,
-    no_instant_payouts,
     singapore_instant_payouts,
     singapore_payout,
 )
@@ -75,7 +74,8 @@ class Ruleset:
     shapes: tuple[str, ...]
     patterns: tuple[PatternRow, ...]
     payout: Payer
-    instant_payouts: InstantPayer
+    # None: the rule set pays nothing when tiles are shown (Malaysian: seeds/004 names no amounts)
+    instant_payouts: InstantPayer | None
     hand_tiles: Callable[[Options], tuple[Tile, ...]]
     bonus_tiles: tuple[Tile, ...]
     bonus_copies: dict[Tile, int]
@@ -264,7 +264,7 @@ MALAYSIAN = Ruleset(
     shapes=(STANDARD, SEVEN_PAIRS, THIRTEEN),
     patterns=MALAYSIAN_PATTERNS,
     payout=malaysian_payout,
-    instant_payouts=no_instant_payouts,
+    instant_payouts=None,
     scores_prevailing_wind=False,
     hand_tiles=_malaysian_tiles,
     bonus_tiles=FLOWERS + SEASONS + ANIMALS + (FACE, FLY),

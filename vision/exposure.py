@@ -32,7 +32,10 @@ def grey_sample(rgb: np.ndarray) -> np.ndarray:
 def bright_end(rgb: np.ndarray, lights_out: bool = False) -> float:
     """The grey level `BRIGHT_PERCENTILE` of an (H, W, 3) uint8 RGB photo's pixels (sampled); with
     `lights_out`, small white-out spots and their glow left out (`lights`)."""
-    grey = grey_sample(rgb)
+    return _bright_end(grey_sample(rgb), lights_out)
+
+
+def _bright_end(grey: np.ndarray, lights_out: bool) -> float:
     rest = grey[~lights(grey)] if lights_out else grey
     return float(np.percentile(rest if rest.size else grey, BRIGHT_PERCENTILE))
 
@@ -111,8 +114,8 @@ def gains(rgb: np.ndarray) -> tuple[float, ...]:
     """The gains to read a photo at: `gain_for`'s, and, where leaving its small white-out spots out
     of the bright end gives another (a lamp in a dim room, or a small hand white in a flash), that one
     too; the reader keeps the reading that finds more tiles."""
-    plain = gain_for(rgb)
-    unlit = _gain(bright_end(rgb, lights_out=True))
+    grey = grey_sample(rgb)  # once for both ends
+    plain, unlit = _gain(_bright_end(grey, False)), _gain(_bright_end(grey, True))
     return (plain,) if unlit == plain else (plain, unlit)
 
 

@@ -277,14 +277,16 @@ def _outside_set_warning(strangers: Sequence[str]) -> list[str]:
 EDGE_SHARE = 0.004
 
 
+def _hand_short(layout: Layout) -> bool:
+    """Whether the hand laid out holds fewer tiles than a winning hand (a kong counting three)."""
+    return hand_tiles(len(layout.hand["concealed"]), len(layout.hand["melds"])) < HAND_SIZE
+
+
 def _edge_warning(xyxy: np.ndarray, image_hw: tuple[int, int] | None, layout: Layout | None) -> list[str]:
     """A line when the hand is short of a winning hand's tiles and one of its tiles (concealed or in a
     meld) touches the photo's edge: the rest of the hand may lie outside the photo (the count alone
     reads as tiles misread). A bonus tile or a tile left out at the edge says nothing of the hand."""
-    if image_hw is None or layout is None or not len(xyxy):
-        return []
-    hand = layout.hand
-    if hand_tiles(len(hand["concealed"]), len(hand["melds"])) >= HAND_SIZE:
+    if image_hw is None or layout is None or not len(xyxy) or not _hand_short(layout):
         return []
     held = sorted(
         {i for group in layout.groups if group.kind in ("concealed", "meld") for i in group.indices}
@@ -541,7 +543,7 @@ class TileReader:
         warnings.extend(_outside_set_warning(strangers))
         layout, layout_warnings = lay_out(class_id)
         layout_warnings = (*layout_warnings, *_edge_warning(detections.xyxy, seen.image_hw, layout))
-        if layout is None or hand_tiles(len(layout.hand["concealed"]), len(layout.hand["melds"])) < HAND_SIZE:
+        if layout is None or _hand_short(layout):
             warnings.extend(overexposed_warning(seen.white))
         timings["layout"] = round((time.perf_counter() - clock) * 1000.0, 2)
         timings["total"] = round(sum(v for k, v in timings.items() if k != "total"), 2)

@@ -441,7 +441,12 @@ def _best_reading(
             scored = _score_arrangement(
                 View(arrangement, hand, context, options, facts), ruleset, options, facts_once
             )
-            if best is None or (scored.tai, scored.raw) > (best.tai, best.raw):
+            # a limit hand tied with summed rows at the cap is named: "full flush" alone would hide it
+            if best is None or (scored.tai, scored.raw, scored.limit_row) > (
+                best.tai,
+                best.raw,
+                best.limit_row,
+            ):
                 best = scored
     if best is None:
         # said only where the hand is seven pairs: elsewhere the remark answers no question

@@ -113,6 +113,12 @@ def _unreadable(group: str, position: int) -> str:
     """What is wrong in a group from `position` on, said once, with the likely fix."""
     rest = group[position:]
     where = "" if position == 0 else f" in hand group {group!r}"
+    # `S0`, `F5` or `F12` reads as a wind, dragon or bonus tile and then lone digits: a bonus code was meant
+    bonus_like = re.search(r"[FS][0-9]*$", group[:position])
+    if bonus_like and rest.isascii() and rest.isdigit():
+        code = bonus_like.group(0) + rest
+        where = "" if code == group else where
+        return f"unknown tile code {code!r}{where}: flowers are F1-F4, seasons S1-S4"
     if rest.isascii() and rest.isdigit():  # str.isdigit also takes "１" and "²", no rank of ours
         return f"{rest!r}{where} needs a suit letter after the digits: m, p or s (e.g. {rest}m)"
     return f"cannot read {rest!r}{where} (e.g. 123m 55p CCC)"

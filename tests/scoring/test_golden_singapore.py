@@ -366,6 +366,16 @@ SEQUENCE = [
         keys={"full_flush_sequence"},
     ),
     case(
+        # read as pongs it is full flush + fully concealed, 5 too: the tie names the limit hand
+        "full-flush-sequence-hand-tied-at-the-cap-named",
+        "111p 222p 333p 456p 77p",
+        seat_wind="S",
+        self_drawn=True,
+        winning_tile="7p",
+        tai=5,
+        keys={"full_flush_sequence"},
+    ),
+    case(
         "full-flush-sequence-hand-limit-max-10",
         "123m 456m 789m 234m 55m",
         winning_tile="2m",

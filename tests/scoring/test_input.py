@@ -72,6 +72,19 @@ def test_parse_hand_string_rejects(text: str) -> None:
     assert "\n" not in str(error.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("S0", "S0"), ("F5", "F5"), ("F12", "F12"), ("EEES5", "S5"), ("123m S44", "S44")],
+)
+def test_parse_hand_string_names_a_bonus_code_out_of_range(text: str, code: str) -> None:
+    # read letter by letter, `S0` is the South wind and a lone 0: the message names the code meant
+    with pytest.raises(UnknownTileError) as error:
+        parse_hand_string(text)
+    assert f"unknown tile code {code!r}" in str(error.value)
+    assert "F1-F4, seasons S1-S4" in str(error.value)
+    assert "suit letter" not in str(error.value)
+
+
 def test_parse_hand_string_rejects_non_text() -> None:
     with pytest.raises(HandStringError):
         parse_hand_string(123)  # type: ignore[arg-type]

@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Any, NoReturn
 
-from scoring.api import hand_of, score_json, unused_beside, unused_beside_warning
+from scoring.api import hand_of, reading_warning_lines, score_json, unused_beside, unused_beside_warning
 from scoring.console import escape_what_cannot_print, say
 from scoring.errors import MalformedHandError, json_object
 from scoring.options import option_assignments
@@ -157,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         data = apply_flags(hand_of(given), args)
         result = score_json(data)
         result["warnings"].extend(unused_beside_warning(key) for key in unused_beside(given))
+        result["warnings"].extend(reading_warning_lines(given))
     except MalformedHandError as error:
         say(f"error: {error}")
         return 2

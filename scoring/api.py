@@ -111,4 +111,14 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
         f"option {name} is not part of {ruleset.name} rules; ignored"
         for name in unread_options(ruleset.name, options, options_data)
     )
+    warnings.extend(reading_warning_lines(given))
     return result
+
+
+def reading_warning_lines(data: Mapping[str, Any]) -> list[str]:
+    """The photo reader's own warnings in a file that is `python -m vision --json`'s output (an unsure
+    tile, tiles left out), as the score's warnings: a score piped on from a reading must not look
+    surer than the reading was."""
+    said = data.get("warnings") if "hand" in data and "detections" in data else None
+    lines = [line for line in said if isinstance(line, str)] if isinstance(said, list) else []
+    return [f"the photo's reading: {line}" for line in lines]

@@ -6,6 +6,7 @@ A well-formed hand that is not a valid win is never an error: it is a `Score` wi
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any
 
 
@@ -54,11 +55,17 @@ BRIEF_LIMIT = 300
 def brief(message: str, limit: int = BRIEF_LIMIT) -> str:
     """`message` as one line of at most `limit` characters, its middle cut to an ellipsis where
     longer: what went wrong is said at the start ("cannot write") and often why at the end."""
-    line = " ".join(str(message).split())
+    line = printable(" ".join(str(message).split()))
     if len(line) <= limit:
         return line
     head = limit * 2 // 3
     return line[:head] + "\u2026" + line[len(line) - (limit - head - 1) :]
+
+
+def printable(text: str) -> str:
+    """`text` with its control characters written as escapes (`\\x1b`): a file named with an escape
+    sequence must not recolour or rewrite the user's terminal when a message names it."""
+    return "".join(repr(char)[1:-1] if unicodedata.category(char) == "Cc" else char for char in text)
 
 
 def json_kind(value: object) -> str:

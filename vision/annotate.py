@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -180,8 +181,18 @@ def save_png(rgb: np.ndarray, path: str) -> None:
         raise OSError("no image format for that extension") from error
     if not ok:
         raise OSError("no image format for that extension")
+    # written beside the target and moved over it whole: a full disk must not leave a half picture,
+    # nor spoil a picture already there
+    target = os.path.realpath(path)
+    partial = os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.{os.getpid()}.part")
     try:
-        with open(path, "wb") as handle:
-            handle.write(encoded.tobytes())
+        descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(encoded.tobytes())
+            os.replace(partial, target)
+        finally:
+            if os.path.lexists(partial):
+                os.remove(partial)
     except OSError as error:
         raise OSError(error.strerror or str(error)) from None

@@ -18,15 +18,19 @@ from typing import Any, NoReturn, TextIO
 
 from scoring import RULESET_NAMES, OptionError, RulesetError
 from scoring.console import escape_what_cannot_print, say
+from scoring.errors import printable
 from scoring.options import option_assignments
 from vision.annotate import annotate, save_png
+from vision.detections import UNSURE_BELOW
 from vision.exposure import with_gain
-from vision.imageio import ImageError, LoadedImage, read_image
+from vision.imageio import MAX_BYTES, ImageError, LoadedImage, read_image
+from vision.layout import TileGroup
 from vision.pipeline import Reading, TileReader
 from vision.sidecar import ModelError
 from vision.tile_set import ANOTHER_SET_QUESTION, rule_set_faces
 
 PROG = "python -m vision"
+STDIN = "-"  # the photo argument that reads the photo from the standard input
 EMPTY_HAND: dict[str, list[Any]] = {"concealed": [], "melds": [], "bonus": []}
 # the image formats OpenCV writes everywhere it is built (cv2.imwrite picks one by the extension)
 ANY_FACE = "any"  # --rules: no rule set's tiles, every face the reader knows
@@ -49,7 +53,7 @@ def parser() -> argparse.ArgumentParser:
         " Exit 0 when read, 2 with one line on stderr when the photo, the models or --annotate's file"
         " cannot be used.",
     )
-    p.add_argument("photo", help="JPEG, PNG, HEIC, WebP, ... photo of the hand")
+    p.add_argument("photo", help="JPEG, PNG, HEIC, WebP, ... photo of the hand (- reads it from stdin)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.add_argument(
         "--annotate",
@@ -142,13 +146,36 @@ def _hand_text(hand: dict[str, Any]) -> list[str]:
     return lines
 
 
-def write_text(name: str, data: dict[str, Any], out: TextIO) -> None:
+def tile_sections(groups: Sequence[TileGroup], count: int) -> list[tuple[str, tuple[int, ...]]]:
+    """The tiles' indices as the layout grouped them, each group named (`concealed`, `pong`, `bonus`,
+    `away from the hand` ...), in the layout's reading order; tiles no group holds last."""
+    sections = [(_group_name(group), group.indices) for group in groups]
+    grouped = {index for _, indices in sections for index in indices}
+    rest = tuple(index for index in range(count) if index not in grouped)
+    return [*sections, ("not grouped", rest)] if rest else sections
+
+
+def _group_name(group: TileGroup) -> str:
+    if group.kind == "meld":
+        return f"concealed {group.meld}" if group.concealed else str(group.meld)
+    return "away from the hand" if group.kind == "unused" else group.kind
+
+
+def write_text(
+    name: str, data: dict[str, Any], out: TextIO, sections: Sequence[tuple[str, Sequence[int]]] = ()
+) -> None:
+    """The reading as text: each tile under the group it lies in (`sections`, else in the JSON's
+    order), marked where unsure; then the hand as scored and the warnings."""
     tiles = data["detections"]
     image = data["image"]
     print(f"{name}: {image['width']} x {image['height']}, {len(tiles)} tile(s)", file=out)
-    for tile in tiles:
-        box = ", ".join(f"{v:.0f}" for v in tile["box"])
-        print(f"  {tile['code']:<9} {tile['confidence']:.2f}  [{box}]", file=out)
+    for title, indices in sections or [("tiles", range(len(tiles)))]:
+        print(f"  {title}:", file=out)
+        for index in indices:
+            tile = tiles[index]
+            box = ", ".join(f"{v:.0f}" for v in tile["box"])
+            unsure = "  unsure" if tile["confidence"] < UNSURE_BELOW else ""
+            print(f"    {tile['code']:<9} {tile['confidence']:.2f}  [{box}]{unsure}", file=out)
     hand_lines = _hand_text(data["hand"])
     if hand_lines:
         print("hand:", file=out)
@@ -192,6 +219,22 @@ def _folder_problem(out: Path, photo: Path) -> str | None:
     return None
 
 
+def _photo_source(given: str) -> bytes | Path:
+    """The photo named on the command line: `-` is the standard input's bytes (`cat photo.jpg |`)."""
+    if given != STDIN:
+        return Path(given)
+    if sys.stdin is None:
+        raise ImageError("it is closed")
+    try:
+        return sys.stdin.buffer.read(MAX_BYTES + 1)  # one byte over the limit tells a file too large
+    except (OSError, ValueError) as error:
+        raise ImageError(f"cannot read it: {error}") from None
+
+
+def _photo_name(given: str) -> str:
+    return "the standard input" if given == STDIN else printable(given)
+
+
 def _fail(message: str) -> int:
     say(f"{PROG}: {message}")
     return 2
@@ -209,9 +252,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if problem:
             return _fail(problem)
     try:
-        loaded = read_image(Path(args.photo))
+        loaded = read_image(_photo_source(args.photo))
     except ImageError as error:
-        return _fail(f"cannot read {args.photo}: {error}")
+        return _fail(f"cannot read {_photo_name(args.photo)}: {error}")
     try:
         reader = TileReader.load(args.models)
     except ModelError as error:
@@ -232,7 +275,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             json.dump(data, sys.stdout, indent=2)
             sys.stdout.write("\n")
         else:
-            write_text(args.photo, data, sys.stdout)
+            groups = reading.layout.groups if reading.layout is not None else ()
+            write_text(
+                _photo_name(args.photo), data, sys.stdout, tile_sections(groups, len(data["detections"]))
+            )
         sys.stdout.flush()
     except BrokenPipeError as error:
         gone = error

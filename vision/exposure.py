@@ -142,6 +142,8 @@ def dark_warning(gain: float) -> list[str]:
 # an audit's generated scenes brightened 2.2 times were 72% and 98% white and read 2 of 17 and none
 # of 44 tiles; brightened 1.6 times, 18% white, they read 70 of 75 with the others.
 OVEREXPOSED_SHARE = 0.4
+# ... and a photo this white holds nothing to overexpose
+BLANK_SHARE = 0.99
 
 
 def white_share(rgb: np.ndarray) -> float:
@@ -155,6 +157,8 @@ def overexposed_warning(share: float) -> list[str]:
     look like tiles misread)."""
     if share < OVEREXPOSED_SHARE:
         return []
+    if share >= BLANK_SHARE:  # a blank page or a transparent image: no light took the faces away
+        return ["the photo is all white: no tiles can be seen in it"]
     return [
         f"the photo is overexposed ({share:.0%} of it is white): the tiles' faces are lost to the light; "
         "take it again with less light or a lower exposure"

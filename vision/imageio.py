@@ -48,7 +48,7 @@ FORMATS: tuple[str, ...] = tuple(
     for name in ("JPEG", "MPO", "PNG", "WEBP", "GIF", "BMP", "TIFF", "HEIF", "AVIF")
     if name in Image.OPEN
 )
-SUPPORTED = "JPEG, PNG, HEIC, WebP, GIF, BMP or TIFF"
+SUPPORTED = "JPEG, PNG, HEIC, AVIF, WebP, GIF, BMP or TIFF"
 TRUNCATED = "image file is truncated (incomplete download or upload?)"
 
 
@@ -82,11 +82,13 @@ def _read_bytes(source: bytes | bytearray | memoryview | str | Path, max_bytes: 
         path = Path(source)
         try:
             size = path.stat().st_size
-            if not path.is_file():
+            if path.is_dir():
                 raise ImageError("not a file")
             if size > max_bytes:
                 raise ImageError(_too_many_bytes(size, max_bytes))
-            data = path.read_bytes()
+            # a pipe (`<(curl ...)`, /dev/stdin) states no size: read one byte past the limit to tell
+            with path.open("rb") as handle:
+                data = handle.read(max_bytes + 1)
         except FileNotFoundError:
             raise ImageError("file not found") from None
         except PermissionError:
@@ -204,8 +206,8 @@ def _reduced(image: Image.Image, max_pixels: int) -> Image.Image:
     factor = math.isqrt(width * height // max(1, max_pixels))
     if factor < 2:
         return image
-    if image.mode.startswith("I;16"):  # 16-bit grey: Pillow averages it only as 32-bit
-        image = image.convert("I")
+    if image.mode.startswith("I;16"):  # 16-bit grey: Pillow averages it only as 32-bit, then back
+        return image.convert("I").reduce(factor).convert("I;16")
     return image.reduce(factor) if image.mode in REDUCIBLE else image
 
 
@@ -213,11 +215,13 @@ def _to_rgb(image: Image.Image) -> np.ndarray:
     """Any Pillow mode -> (H, W, 3) uint8 RGB; transparency composited on white."""
     mode = image.mode
     if mode.startswith("I;16") or mode == "I":
-        # 16-bit greyscale: Pillow's convert("L") would clip everything above 255 to white; 32-bit
-        # samples past 16 bits are scaled by their peak
+        # 16-bit greyscale: Pillow's convert("L") would clip everything above 255 to white. 32-bit
+        # samples say no range: 8-bit values saved as 32-bit stay as they are, 16-bit ones are scaled
+        # as such, and samples past 16 bits by their peak
         grey = np.asarray(image).astype(np.float32)
         peak = float(grey.max()) if grey.size else 0.0
-        grey8 = np.clip(np.rint(grey / (257.0 if peak <= 65535 else peak / 255.0)), 0, 255).astype(np.uint8)
+        divisor = 257.0 if mode.startswith("I;16") else _int32_divisor(peak)
+        grey8 = np.clip(np.rint(grey / divisor), 0, 255).astype(np.uint8)
         return np.repeat(grey8[:, :, None], 3, axis=2)
     if mode == "F":
         # floating-point grey: 0..1 (a linear TIFF's range, read as black before stage 51) or 0..255
@@ -231,6 +235,52 @@ def _to_rgb(image: Image.Image) -> np.ndarray:
         white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
         return np.asarray(Image.alpha_composite(white, rgba).convert("RGB"))
     return np.asarray(image.convert("RGB"))
+
+
+def _int32_divisor(peak: float) -> float:
+    """What brings 32-bit grey samples to 0..255, read off their peak (the file says no bit depth)."""
+    if peak <= 255:
+        return 1.0
+    return 257.0 if peak <= 65535 else peak / 255.0
+
+
+# The grey a JPEG decoder paints where the compressed data broke off or went bad (Y, Cb, Cr all 128).
+DECODER_FILL = 128
+# A band of that grey along an edge at least this share of the photo deep is the decoder's, not the scene's.
+FILLED_SHARE = 0.02
+# ... unless as much as this of the rest of the picture is exactly that grey too: its own background
+OWN_GREY_SHARE = 0.02
+
+
+def decoder_filled_share(rgb: np.ndarray) -> float:
+    """How deep a band of the decoder's flat grey reaches in from one edge of `rgb`, as a share of that
+    side: a JPEG whose data is damaged part-way decodes without an error, the rest of its scan painted
+    grey; turned upright by its EXIF orientation, that band may lie along any edge. 0 for a photo, and
+    for a picture whose own background is that grey (a rendered scene: it shows all round the tiles)."""
+    columns = rgb.transpose(1, 0, 2)
+    from_each_edge = (rgb, rgb[::-1], columns, columns[::-1])  # top, bottom, left, right
+    depths = [_filled_lines(lines) for lines in from_each_edge]
+    shares = [
+        depth / len(lines) if len(lines) else 0.0 for depth, lines in zip(depths, from_each_edge, strict=True)
+    ]
+    edge = int(np.argmax(shares))
+    if shares[edge] < FILLED_SHARE:
+        return 0.0
+    rest = from_each_edge[edge][depths[edge] :: 3, ::3]  # sampled: a camera's noise is seldom exactly 128
+    if (rest == DECODER_FILL).all(axis=-1).mean() >= OWN_GREY_SHARE:
+        return 0.0
+    return shares[edge]
+
+
+def _filled_lines(lines: np.ndarray) -> int:
+    """The number of leading rows of `lines` wholly of the decoder's grey, checked row by row from the
+    edge (a photo stops at its first row: no full-image pass)."""
+    count = 0
+    for line in lines:
+        if not (line == DECODER_FILL).all():
+            break
+        count += 1
+    return count
 
 
 def _downscale(rgb: np.ndarray, max_pixels: int) -> np.ndarray:

@@ -32,6 +32,7 @@ from vision.deskew import box_angles
 from vision.detections import Detections
 from vision.exposure import dark_warning, gains, lit_boxes, overexposed_warning, white_share, with_gain
 from vision.glyphs import GlyphReader, glyph_session
+from vision.imageio import FILLED_SHARE, decoder_filled_share
 from vision.layout_read import HAND_SIZE, hand_tiles
 from vision.onnx_models import (
     DEFAULT_PROVIDERS,
@@ -86,6 +87,8 @@ class Seen:
     image_hw: tuple[int, int] | None = None
     gain: float = 1.0  # what a dark photo was brightened by before it was read (`vision.exposure`)
     white: float = 0.0  # the share of the photo that is white-out, as given (`vision.exposure.white_share`)
+    # how deep the decoder's flat grey reaches in from an edge (`vision.imageio.decoder_filled_share`)
+    filled: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -219,6 +222,17 @@ def _set_warnings(
             + f": a set has {held} {CLASSES[was]} and surer tiles are read as {them}"
         )
     return out
+
+
+def damaged_warning(filled: float) -> list[str]:
+    """The reader's line about a photo file damaged part-way: its decoder painted the rest flat grey,
+    and the tiles there cannot be read (it decodes without an error, so nothing else would say so)."""
+    if filled < FILLED_SHARE:
+        return []
+    return [
+        f"the photo's file is damaged: {filled:.0%} of it decoded as flat grey, and no tile there can be "
+        "read; send the photo again from the phone"
+    ]
 
 
 def small_tiles_warning(
@@ -450,6 +464,7 @@ class TileReader:
             raise ValueError(f"expected an (H, W, 3) uint8 RGB image, got {rgb.shape} {rgb.dtype}")
         rgb = np.ascontiguousarray(rgb)  # OpenCV needs it; a flipped or sliced view is not
         white = white_share(rgb)
+        filled = decoder_filled_share(rgb)
         given = rgb
         gain, rgb, (boxes, det_score, probabilities, rejected_xyxy) = self._read_at_best_gain(given, lap)
         # in a dark photo, a box of white-out where the tile faces are not holds a light
@@ -470,6 +485,7 @@ class TileReader:
             image_hw=(int(rgb.shape[0]), int(rgb.shape[1])),
             gain=gain,
             white=white,
+            filled=filled,
         )
 
     def read(
@@ -534,6 +550,7 @@ class TileReader:
             + _win_option_warning(detections, win_options, source_scale)
         )
         warnings: list[str] = [] if len(detections) else ["no tiles found"]
+        warnings.extend(damaged_warning(seen.filled))  # first: it explains every other line
         warnings.extend(dark_warning(seen.gain))  # before the unsure tiles: it may explain them
         # first: it explains the unsure tiles named after it
         image_long = max(seen.image_hw) if seen.image_hw else None

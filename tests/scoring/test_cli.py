@@ -65,6 +65,28 @@ def test_the_vision_cli_output_scores_its_hand() -> None:
     assert "ignored unknown fields: detections, hand, image, warnings" in done.stdout
 
 
+def test_a_reading_piped_on_keeps_the_readers_warnings() -> None:
+    # a score from an unsure reading must say so: the reader's lines come on as the score's warnings
+    said = ["unsure tile at (583, 562): S4 or back (its reading gives them 0.30 and 0.15)"]
+    reading = {
+        "image": {"width": 400, "height": 300},
+        "detections": [],
+        "hand": {"concealed": "123m 456p 789s CCC 55p"},
+        "warnings": said,
+    }
+    done = run_cli("-", stdin=json.dumps(reading))
+    assert done.returncode == 0, done.stderr
+    assert f"Warning: the photo's reading: {said[0]}" in done.stdout.splitlines()
+    as_json = json.loads(run_cli("-", "--json", stdin=json.dumps(reading)).stdout)
+    assert as_json["warnings"] == [f"the photo's reading: {said[0]}"]
+    from scoring import score_json
+
+    assert score_json(reading)["warnings"] == as_json["warnings"]
+    # a hand file of its own with a field named "warnings" is no reading: nothing is taken from it
+    alone = {"concealed": "123m 456p 789s CCC 55p", "warnings": said}
+    assert "photo's reading" not in run_cli("-", stdin=json.dumps(alone)).stdout
+
+
 @pytest.mark.parametrize("sample", sorted((ROOT / "samples").glob("*.json")), ids=lambda p: p.stem)
 def test_a_generated_scenes_ground_truth_scores_its_hand(sample: Path) -> None:
     # samples/*.json are the generator's ground truth for the app's sample photos: their `hand` is scored

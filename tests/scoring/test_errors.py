@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.errors import brief
+from scoring.errors import brief, printable
 
 
 @given(st.text(), st.integers(min_value=10, max_value=400))
@@ -13,7 +15,9 @@ def test_brief_is_one_line_within_its_limit(message: str, limit: int) -> None:
     line = brief(message, limit)
     assert len(line) <= limit
     assert line == " ".join(line.split())  # no newline, tab or doubled space left
-    whole = " ".join(message.split())
+    # control characters (an escape sequence in a file name) are written as escapes, not sent raw
+    assert not any(unicodedata.category(char) == "Cc" for char in line)
+    whole = printable(" ".join(message.split()))
     if len(whole) <= limit:
         assert line == whole
     else:  # both ends kept: what failed at the start, often why at the end

@@ -23,7 +23,7 @@ from vision.pipeline import Reading, TileReader
 from vision.tile_set import rule_set_faces
 
 REPO = Path(__file__).resolve().parents[2]
-NOT_SUPPORTED = "not a supported image file (expected JPEG, PNG, HEIC, WebP, GIF, BMP or TIFF)"
+NOT_SUPPORTED = "not a supported image file (expected JPEG, PNG, HEIC, AVIF, WebP, GIF, BMP or TIFF)"
 
 
 @pytest.fixture
@@ -153,6 +153,68 @@ def test_text(photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture
     out = capsys.readouterr().out
     assert out.splitlines()[0] == f"{photo}: 1000 x 600, 3 tile(s)"
     assert "  1m " in out and "  1s " in out
+
+
+def test_text_lists_each_tile_under_its_group_and_marks_the_unsure() -> None:
+    from vision.cli import tile_sections, write_text
+    from vision.layout import TileGroup
+
+    box = (0.0, 0.0, 1.0, 1.0)
+    groups = (
+        TileGroup("concealed", None, True, (2, 0), ("1m", "1m"), box),
+        TileGroup("meld", "kong", True, (1,), ("back",), box),
+        TileGroup("unused", None, False, (3,), ("5p",), box),
+    )
+    sections = tile_sections(groups, 5)
+    assert sections == [
+        ("concealed", (2, 0)),
+        ("concealed kong", (1,)),
+        ("away from the hand", (3,)),
+        ("not grouped", (4,)),
+    ]
+    tiles = [
+        {"code": code, "confidence": conf, "box": [0, 0, 10, 10]}
+        for code, conf in [("1m", 0.9), ("back", 0.8), ("1m", 0.59), ("5p", 0.7), ("C", 0.9)]
+    ]
+    out = io.StringIO()
+    data = {"image": {"width": 10, "height": 10}, "detections": tiles, "hand": {}, "warnings": []}
+    write_text("p.jpg", data, out, sections)
+    lines = out.getvalue().splitlines()
+    assert lines[1:4] == [
+        "  concealed:",
+        "    1m        0.59  [0, 0, 10, 10]  unsure",
+        "    1m        0.90  [0, 0, 10, 10]",
+    ]
+    assert lines[4] == "  concealed kong:" and lines[-2:] == [
+        "  not grouped:",
+        "    C         0.90  [0, 0, 10, 10]",
+    ]
+
+
+def test_the_photo_may_come_on_standard_input(
+    photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    photo, models = photo_and_models
+    assert main([str(photo), "--json", "--models", str(models)]) == 0
+    from_file = json.loads(capsys.readouterr().out)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(photo.read_bytes())))
+    assert main(["-", "--json", "--models", str(models)]) == 0
+    assert json.loads(capsys.readouterr().out) == from_file
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    assert main(["-", "--models", str(models)]) == 2
+    assert (
+        capsys.readouterr().err
+        == "python -m vision: cannot read the standard input: file is empty (0 bytes)\n"
+    )
+
+
+def test_a_file_name_with_control_characters_is_written_escaped(capsys: pytest.CaptureFixture[str]) -> None:
+    # an escape sequence in a name must not recolour the user's terminal
+    assert main(["/nowhere/a\x1b[31mred.jpg"]) == 2
+    assert (
+        capsys.readouterr().err
+        == "python -m vision: cannot read /nowhere/a\\x1b[31mred.jpg: file not found\n"
+    )
 
 
 def test_annotate(photo_and_models: tuple[Path, Path], tmp_path: Path) -> None:
@@ -310,6 +372,38 @@ def test_an_annotation_named_in_bytes_that_are_not_utf8_is_written(tmp_path: Pat
     written = [p for p in os.listdir(os.fsencode(tmp_path)) if p.startswith(b"out")]
     assert written == [b"out\xe9.png"]
     assert Image.open(tmp_path / os.fsdecode(written[0])).size == (8, 8)
+
+
+def test_a_failed_annotation_write_leaves_the_picture_there_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vision import annotate
+
+    target = tmp_path / "out.png"
+    Image.new("RGB", (5, 5), "red").save(target)
+    before = target.read_bytes()
+
+    class FullDisk:
+        def __init__(self, descriptor: int, mode: str) -> None:
+            os.close(descriptor)
+
+        def __enter__(self) -> FullDisk:
+            return self
+
+        def __exit__(self, *_: object) -> None:
+            return None
+
+        def write(self, data: bytes) -> int:
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(annotate.os, "fdopen", FullDisk)
+    with pytest.raises(OSError, match="No space left on device"):
+        annotate.save_png(np.zeros((8, 8, 3), np.uint8), str(target))
+    assert target.read_bytes() == before  # was truncated, then left half written
+    assert os.listdir(tmp_path) == ["out.png"]  # no partial file beside it
+    monkeypatch.undo()
+    annotate.save_png(np.zeros((8, 8, 3), np.uint8), str(target))
+    assert Image.open(target).size == (8, 8) and os.listdir(tmp_path) == ["out.png"]
 
 
 def test_an_image_format_opencv_cannot_write_is_one_line(tmp_path: Path) -> None:

@@ -130,3 +130,13 @@ def test_an_overexposed_photo_whose_hand_falls_short_is_told_so(tmp_path: Path) 
     warnings = reader.read(blown).warnings
     assert any(w.startswith("the photo is overexposed") for w in warnings), warnings
     assert not any(w.startswith("the photo is overexposed") for w in reader.read(sc.rgb).warnings)
+
+
+def test_a_blank_white_photo_is_not_called_overexposed(tmp_path: Path) -> None:
+    # a blank page or a transparent image composited on white: no light took any face away
+    rows = np.array([[100, 100, 10, 10, 0.01]], np.float32)
+    reader = TileReader.load(write_models(tmp_path, rows))
+    warnings = reader.read(np.full((300, 400, 3), 255, np.uint8)).warnings
+    assert warnings[0] == "no tiles found"
+    assert "the photo is all white: no tiles can be seen in it" in warnings
+    assert not any(w.startswith("the photo is overexposed") for w in warnings)

@@ -50,3 +50,19 @@ def test_a_float_tiff_of_nothing_but_nan_reads_black_without_a_warning() -> None
         warnings.simplefilter("error")  # numpy's "All-NaN slice" reached the command line's stderr
         rgb = read_image(encode(Image.fromarray(empty, mode="F"), "TIFF")).rgb
     assert rgb.shape == (64, 64, 3) and not rgb.any()
+
+
+def test_a_32_bit_grey_tiff_of_8_bit_values_keeps_its_tones() -> None:
+    # Pillow's convert("I") of an 8-bit photo: the file says 32 bits, the values are 0..255 (was black)
+    ramp = np.tile(np.array([0, 64, 128, 255], np.int32).repeat(16), (64, 1))
+    rgb = read_image(encode(Image.fromarray(ramp, mode="I"), "TIFF")).rgb
+    np.testing.assert_array_equal(rgb[0, [0, 20, 40, 60], 0], [0, 64, 128, 255])
+    sixteen = read_image(encode(Image.fromarray(ramp * 257, mode="I"), "TIFF")).rgb  # 16-bit values
+    np.testing.assert_array_equal(sixteen[0, [0, 20, 40, 60], 0], [0, 64, 128, 255])
+
+
+def test_a_dark_16_bit_png_shrunk_before_converting_stays_dark() -> None:
+    # shrinking takes 16-bit grey through 32 bits: its values (all under 256 here) are still 16-bit ones
+    dark = np.full((400, 400), 200, np.uint16)
+    rgb = read_image(encode(Image.fromarray(dark), "PNG"), max_pixels=4_000).rgb
+    assert rgb.shape[0] < 400 and int(rgb.max()) <= 1

@@ -10,7 +10,7 @@ from PIL import Image
 from tests.vision.imagegen import encode
 from vision.imageio import ImageError, load_image
 
-NOT_SUPPORTED = "not a supported image file (expected JPEG, PNG, HEIC, WebP, GIF, BMP or TIFF)"
+NOT_SUPPORTED = "not a supported image file (expected JPEG, PNG, HEIC, AVIF, WebP, GIF, BMP or TIFF)"
 
 
 @pytest.mark.parametrize(

@@ -506,3 +506,35 @@ def test_a_short_hand_with_tiles_at_the_photo_s_edge_is_told_it_may_be_cut_off()
         groups = (SimpleNamespace(kind="concealed", indices=(0,)), SimpleNamespace(kind=kind, indices=(1,)))
         aside = SimpleNamespace(hand=short.hand, groups=groups)
         assert _edge_warning(cut, (600, 800), aside) == []  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_a_photo_damaged_part_way_says_so(tmp_path: Path, turns: int) -> None:
+    from vision.imageio import DECODER_FILL, decoder_filled_share
+
+    sc = scene(600, 1000)
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)), det_hw=(384, 640)))
+    noise = np.random.default_rng(turns).integers(-3, 4, sc.rgb.shape)  # a camera's: no pixel flat 128
+    photo = np.clip(sc.rgb.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+    assert decoder_filled_share(photo) == 0.0
+    assert not any("damaged" in w for w in reader.read(photo).warnings)
+    damaged = photo.copy()
+    damaged[450:] = DECODER_FILL  # libjpeg paints what follows bad data flat grey: the last quarter here
+    damaged = np.ascontiguousarray(np.rot90(damaged, turns))  # turned upright, the band lies on any edge
+    assert decoder_filled_share(damaged) == pytest.approx(0.25)
+    said = [w for w in reader.read(damaged).warnings if "damaged" in w]
+    assert said == [
+        "the photo's file is damaged: 25% of it decoded as flat grey, and no tile there can be read; "
+        "send the photo again from the phone"
+    ]
+
+
+def test_a_picture_whose_own_background_is_the_fill_grey_is_not_damaged() -> None:
+    from vision.imageio import DECODER_FILL, decoder_filled_share
+
+    rendered = scene(600, 1000).rgb  # tiles on a flat grey 128 table, all round them
+    assert (rendered[:50] == DECODER_FILL).all()
+    assert decoder_filled_share(rendered) == 0.0
+    photo = np.random.default_rng(0).integers(0, 256, (600, 1000, 3)).astype(np.uint8)
+    photo[200:300, 200:300] = DECODER_FILL  # grey within the photo, not from an edge
+    assert decoder_filled_share(photo) == 0.0

@@ -39,6 +39,7 @@ from app_ui.case import (
     HandBuild,
     TileRow,
 )
+from app_ui.change_note import change_note
 from app_ui.options import option_specs
 from app_ui.photo_view import PhotoView, in_picture, photo_view
 from app_ui.reading import ReadTimeoutError, read_again, read_tiles, with_reading
@@ -55,6 +56,7 @@ from app_ui.summary import (
     score_words,
     tile_key,
 )
+from app_ui.winning_hint import wants_winning_tile, winning_tile_note, winning_tile_outcomes
 from scoring.tiles import WINDS
 
 SAMPLES_DIR = Path(__file__).parent / "samples"
@@ -605,6 +607,12 @@ def photo_ui() -> None:
         help="Lay the hand out in rows: concealed tiles, declared melds, bonus tiles. On a phone this "
         "button also offers the (back) camera.",
     )
+    # the browser refuses a file too large or of another type itself, marking it red and saying why
+    # only in a tooltip, which a phone never shows: the limits are said where they can be read
+    st.caption(
+        f"A photo of up to {st.get_option('server.maxUploadSize')} MB: JPEG, PNG, HEIC, AVIF, WebP, GIF, "
+        "BMP or TIFF. A file marked red was refused for its size or type."
+    )
     # Loading the model here (once per server) means the first upload does not wait for it.
     slot = get_reader()
     if slot.reader is None:
@@ -742,7 +750,11 @@ def manual_ui() -> None:
         else:
             _use_typed(typed)
     elif typed_not_used():
-        st.warning(TYPED_NOT_USED)
+        refused = st.session_state.get("typed_refused")
+        if refused is not None and tuple(refused[0]) == typed_fields():
+            st.error(plain_line(refused[1]))  # pressing the button again would only refuse it again
+        else:
+            st.warning(TYPED_NOT_USED)
     if st.session_state.get("pending_typed") is not None and typed_fields() != st.session_state.get(
         "typed_offered"
     ):
@@ -763,6 +775,7 @@ def _typed_not_used(message: str) -> None:
     """One line on why the typed hand was refused; the result below, still the earlier hand's, says so too."""
     st.error(plain_line(message))  # it quotes what was typed: no markup
     st.session_state["typed_error_version"] = st.session_state["version"]
+    st.session_state["typed_refused"] = (typed_fields(), message)
 
 
 TYPED_FIELDS = ("typed_concealed", "typed_melds", "typed_kongs", "typed_bonus")
@@ -787,16 +800,28 @@ def typed_not_used() -> bool:
 
 def typed_stale_note() -> str | None:
     """Why the result is not the typed hand's, where it is not: the hand typed was refused, or typed
-    and not used."""
-    if st.session_state.get("typed_error_version") == st.session_state["version"]:
-        return (
+    and not used. Said until the user changes the tile table: then the result is the table's, as
+    corrected, and the typed fields' own line says the rest."""
+    state = st.session_state
+    if state.get("typed_error_version") == state["version"]:
+        note: str | None = (
             "The typed hand was not used (see *Type a hand* above): this result is still the hand before it."
         )
-    return TYPED_NOT_USED if typed_not_used() else None
+    else:
+        note = TYPED_NOT_USED if typed_not_used() else None
+    table = json.dumps(current_edits(), sort_keys=True, default=str)
+    if note is None:
+        state["typed_note_table"] = None
+    elif state.get("typed_note_table") is None:
+        state["typed_note_table"] = (state["version"], table)
+    elif state["typed_note_table"] != (state["version"], table):
+        return None  # the table was changed since: the result is no longer "the hand before it"
+    return note
 
 
 def _use_typed(typed: Base) -> None:
     st.session_state["typed_used"] = st.session_state.get("typed_offered")
+    st.session_state["typed_refused"] = None
     replace_hand(typed, None, None)
     st.session_state["photo_error"] = None
     st.session_state["pending_typed"] = None
@@ -968,7 +993,9 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
             st.warning("The reader says:\n" + notes)
     win_ways_ui(base)
     if base.source == "photo" and "app_total" in base.timings:
-        st.caption(f"Read {len(base.rows)} tiles in {base.timings['app_total'] / 1000:.2f} s.")
+        # the reader's tiles: a row the user added (kept in a case a reload opens) has no box
+        read = sum(1 for row in base.rows if row.box is not None)
+        st.caption(f"Read {read} tiles in {base.timings['app_total'] / 1000:.2f} s.")
     score_hint = st.empty()
     low = case_mod.unsure_tiles(numbered, case_mod.tiles_in_set(chosen_set()))
     if low:
@@ -978,8 +1005,17 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
         )
     picture = hand_picture(group_blocks(build.hand, build.meld_groups))
     if picture is not None:
-        st.image(picture, caption="The hand as read (fix it in Check the tiles below)", width="stretch")
+        st.image(picture, caption=hand_picture_caption(base), width="stretch")
     return rows, build, score_hint
+
+
+def hand_picture_caption(base: Base) -> str:
+    """What the tile pictures show: the photo's reading, or the hand as the user has made it since."""
+    if base.source != "photo":
+        return "The hand (change it in Check the tiles below)"
+    if unsaved_corrections(base):
+        return "The hand as corrected (change it in Check the tiles below)"
+    return "The hand as read (fix it in Check the tiles below)"
 
 
 VIEW_KEY, WHOLE_VIEW = "view", "whole"  # the page's address says the whole photo is shown
@@ -1036,6 +1072,11 @@ def win_ways_ui(base: Base) -> None:
             st.rerun()
 
 
+ROW_PX = 36  # a row of the tile table
+TABLE_MAX_PX = 640  # the tile table's height at most: within a phone's screen (844 px, less the browser's)
+TOOLBAR_ROOM_PX = 24
+
+
 def tile_editor_ui(
     base: Base, build: HandBuild, result: dict[str, Any] | None, kongs: list[dict[str, Any]]
 ) -> None:
@@ -1088,6 +1129,8 @@ def tile_editor_ui(
             f"{rows_said} in the Tile column (a row counts once it has a tile; until then it is left out "
             "of the hand and the corrections)."
         )
+    # the table's toolbar (+, search ...) shows over the line above it when tapped: room for it
+    st.space(TOOLBAR_ROOM_PX)
     table = pd.DataFrame(
         {
             # The number drawn on the photo; a column, since Streamlit hides a plain range index.
@@ -1102,12 +1145,16 @@ def tile_editor_ui(
         key=editor_key(),
         num_rows="dynamic",
         width="stretch",
-        # Tall enough for every row plus the blank "add" row, so the page scrolls and the table does not.
-        height=min(36 * (len(base.rows) + 3), 900),
+        # Tall enough for every row plus the blank "add" row, so the page scrolls and the table does
+        # not; but no taller than a phone's screen, where a table scrolling within itself traps the
+        # thumb and a row added at its foot lies out of sight
+        height=min(ROW_PX * (len(base.rows) + 3), TABLE_MAX_PX),
         hide_index=True,
         column_config={
             # text, so that a row the user adds reads "new" rather than "None"
             "n": st.column_config.TextColumn("#", disabled=True, width="small", default="new"),
+            # every code, whatever the rule set: options that changed with it (or with an edit) would
+            # make the table a new widget, and the user's corrections in it would be lost
             "tile": st.column_config.SelectboxColumn("Tile", options=list(TILE_CODES), required=True),
             # left empty, an added tile goes where its kind goes (a flower to bonus, a 5p to the hand)
             "group": st.column_config.SelectboxColumn(
@@ -1166,24 +1213,25 @@ def _switch_context(rules: str, seats: list[str]) -> None:
         elif state.get(key) == value and key in kept:
             state[key] = kept[key]
     forced: dict[str, Any] = {}
-    dropped: list[str] = []
+    said: list[str] = []
     if state.get("seat_wind") is not None and state["seat_wind"] not in seats:
-        dropped.append(f"{WIND_LABELS[state['seat_wind']]} seat")
+        said.append(f"no {WIND_LABELS[state['seat_wind']]} seat: your seat is {WIND_LABELS[seats[0]]} now")
         state["seat_wind"] = forced["seat_wind"] = seats[0]
     discarder = discarder_now()
     if discarder != NOT_SAID and (discarder not in seats or discarder == state.get("seat_wind")):
-        dropped.append(f"{WIND_LABELS[discarder]} discarder")
+        said.append(f"no {WIND_LABELS[discarder]} discarder: who discarded is not said now")
         set_discarder(NOT_SAID)
         forced["discarder_wind"] = NOT_SAID
     offered = scoring.circumstances_for(rules)
     gone = [c for c in state.get("circumstances", []) if c not in offered]
     if gone:
         state["circumstances"] = forced["circumstances"] = [c for c in state["circumstances"] if c in offered]
+        names = ", ".join(circumstance_label(c, rules) for c in gone)
+        said.append(f"no {names}: left out of the special circumstances")
     state["context_forced"] = forced
-    if dropped or gone:
-        lost = [*dropped, *(circumstance_label(c, rules) for c in gone)]
+    if said:
         state["context_note"] = (
-            f"{RULE_LABELS.get(rules, rules)} has no {', no '.join(lost)}: set to East / left out."
+            f"{RULE_LABELS.get(rules, rules)} has {'; '.join(said)}. Switching back brings them back."
         )
 
 
@@ -1372,6 +1420,22 @@ def _from_deal_ui(hand: dict[str, Any], rules: str) -> tuple[str, ...]:
 # --------------------------------------------------------------------------- page
 
 
+LAST_SCORED = "last_scored"  # (case version, scoring input, result) of the run before
+
+
+def _what_changed(data: dict[str, Any], result: dict[str, Any] | None) -> str | None:
+    """The line saying what the user's last change did to the score (`app_ui.change_note`), where the
+    hand is the same one (a new photo or typed hand is no change to explain)."""
+    state = st.session_state
+    before = state.get(LAST_SCORED)
+    if result is None:
+        return None
+    state[LAST_SCORED] = (state["version"], copy.deepcopy(data), result)
+    if before is None or before[0] != state["version"]:
+        return None
+    return change_note(before[1], before[2], data, result)
+
+
 def restore_kept_case() -> None:
     """A page the browser reloaded (a new session, its address naming a kept case) opens the case it
     held, as *Open a case* would (`app_ui.kept_case`), with its photo where that was kept and reads as
@@ -1531,15 +1595,21 @@ def main() -> None:
     rows, build, score_hint = hand_view_ui(base)
     context = context_ui(build.hand, rules)
     data, result, error = score_case(build, context, rules, options)
+    outcomes = winning_tile_outcomes(data) if result is not None else []
+    changed = _what_changed(data, result)
     if base.source == "photo" and result is not None:
-        if result.get("valid"):
+        if wants_winning_tile(result, outcomes):
+            said = "Set the winning tile to score it"
+        elif result.get("valid"):
             said = score_words(result)
+            if winning_tile_note(result, outcomes, str(result.get("unit") or "tai")):
+                said += " as it stands: the winning tile changes it"
         elif result.get("reason") == "below_minimum" and result.get("message"):
             said = str(result["message"]).rstrip(".")  # the tiles win, below the minimum: no misreading
         else:
             said = f"Not a valid win {'as corrected' if unsaved_corrections(base) else 'as read'}"
         score_hint.markdown(f"{said} — see Result below")
-    result_ui(build, data, result, error, option_problems, typed_stale_note())
+    result_ui(build, data, result, error, option_problems, typed_stale_note(), outcomes, changed)
     # the kongs ticked concealed or exposed against the reading: corrections of their own
     kongs = case_mod.kong_corrections(build, base.meld_concealed)
     offered = download_ui(data, base, rows, result, kongs, current_edits())

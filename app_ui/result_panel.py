@@ -24,6 +24,7 @@ from app_ui.summary import (
     summary_text,
     with_option_labels,
 )
+from app_ui.winning_hint import Outcome, wants_winning_tile, winning_tile_note
 from scoring.payout import format_amount
 
 
@@ -52,10 +53,13 @@ def result_ui(
     error: str | None,
     option_problems: list[str],
     stale_note: str | None = None,
+    outcomes: list[Outcome] | None = None,
+    changed: str | None = None,
 ) -> None:
     """The result: the rules it was scored under, the tai pattern by pattern, the payout and its basis,
     the instant payouts and the text summary; `stale_note` says the typed hand above is not the one
-    scored."""
+    scored; `outcomes` the hand scored with each tile that may have won it, where none is set
+    (`app_ui.winning_hint`); `changed` what the user's last change did to the score."""
     st.subheader("Result")
     st.caption(rules_line(str(data.get("rules", "singapore")), dict(data.get("options") or {})))
     if not build.hand["concealed"] and not build.hand["melds"] and not build.hand["bonus"]:
@@ -70,10 +74,20 @@ def result_ui(
         st.error(plain_line(error))
     if result is None:
         return
+    if changed:
+        st.info(f"Changed: {plain(changed)}", icon="🔁")
     for warning in result.get("warnings") or []:
         st.info(plain(with_option_labels(str(warning), str(data.get("rules", "singapore")))))
     unit = str(result.get("unit") or "tai")
-    if result.get("valid"):
+    outcomes = outcomes or []
+    ask = winning_tile_note(result, outcomes, unit)
+    if ask and wants_winning_tile(result, outcomes):
+        # no win only for want of the winning tile: asked for, not shown as a hand that lost
+        st.warning(ask)
+        st.caption(f"As it stands, with no winning tile: {invalid_message(result)}")
+    elif result.get("valid"):
+        if ask:
+            st.warning(ask)
         capped = result.get("raw_tai") != result.get("tai")
         st.success(
             f"**{result['tai']} {unit}**"

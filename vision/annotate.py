@@ -163,11 +163,28 @@ def annotate(
         sure = conf >= UNSURE_BELOW
         lines = (code,) if sure else (code, f"{conf:.2f}")
         _tile_label(out, lines, xyxy, float(room), SURE if sure else UNSURE, font)
-    # the groups' names last, over anything a tile drew where the rows lie close
+    # the groups' names last, over anything a tile drew where the rows lie close; no taller than half
+    # a typical tile, so that where tiles are small in the photo a name does not cover their labels
+    group_font = group_name_scale(np.array([xyxy for _, _, xyxy in tiles], dtype=np.float64), font)
     for outline, name, colour in outlines:
-        top = _group_label_top(outline, _text_size(name, font)[1], out.shape[0])
-        _label(out, name, max(0, outline[0]), top, colour, font)
+        top = _group_label_top(outline, _text_size(name, group_font)[1], out.shape[0])
+        _label(out, name, max(0, outline[0]), top, colour, group_font)
     return out
+
+
+SMALLEST_GROUP_FONT = 0.4  # a group's name stays readable, however small the tiles
+
+
+def group_name_scale(xyxy: np.ndarray, largest: float) -> float:
+    """The font scale of the groups' names: at most `largest`, and a text box no taller than half the
+    median tile's short side (not under `SMALLEST_GROUP_FONT`)."""
+    if not len(xyxy):
+        return largest
+    short = float(np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])))
+    scale = largest
+    while scale > SMALLEST_GROUP_FONT and _text_size("Ag", scale)[1] > short / 2:
+        scale *= 0.95
+    return max(SMALLEST_GROUP_FONT, scale)
 
 
 def save_png(rgb: np.ndarray, path: str) -> None:

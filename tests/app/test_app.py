@@ -570,6 +570,12 @@ def test_context_changes_payout(app: AppTest, install: Install) -> None:
     app.selectbox(key="seat_wind").set_value("S").run()
     assert any("1 tai" in t for t in texts(app, "success")), result_text(app)
     assert payout_rows(app)["Winner"] == ["+6"]
+    # what the change did is said, once: the next run with nothing changed says nothing of it
+    assert [t for t in texts(app, "info") if t.startswith("Changed:")] == [
+        "Changed: 2 tai → 1 tai after: seat wind East → South."
+    ]
+    app.run()
+    assert not any(t.startswith("Changed:") for t in texts(app, "info"))
 
 
 def test_context_survives_reruns_and_new_case(app: AppTest, install: Install) -> None:
@@ -590,6 +596,31 @@ def test_winning_tile_picked_from_hand(app: AppTest, install: Install) -> None:
     app.selectbox(key="winning_tile").set_value("2m").run()
     no_problem(app)
     assert "winning tile 2m" in summary(app)
+
+
+def test_a_sequence_hand_with_no_winning_tile_asks_for_it_not_called_a_loss(app: AppTest) -> None:
+    # the box starts unset: scored without it, a 4-tai sequence hand is refused its pattern (the wait
+    # decides it), and had been shown in red as no win
+    typed_hand(app, "123m 456p 789s 234s 55m", bonus="")
+    no_problem(app)
+    assert not texts(app, "error") and not texts(app, "success"), result_text(app)
+    (ask,) = [t for t in texts(app, "warning") if t.startswith("**Set the winning tile**")]
+    assert "Won on 1m, 4p, 6p, 2s, 4s or 9s: 4 tai; 2m, 3m, 5m, 5p, 3s, 7s or 8s: not a win." in ask
+    assert any(t.startswith("As it stands, with no winning tile: Not a valid win") for t in texts(app, "caption"))
+    app.selectbox(key="winning_tile").set_value("4s").run()
+    assert any("4 tai" in t for t in texts(app, "success")), result_text(app)
+    assert not any("Set the winning tile" in t for t in texts(app, "warning"))
+
+
+def test_a_win_whose_score_the_winning_tile_changes_says_so(app: AppTest) -> None:
+    typed_hand(app, "123m 456m 789m 234m 55m", bonus="")  # full flush; a sequence hand on most waits
+    no_problem(app)
+    assert any("4 tai" in t for t in texts(app, "success")), result_text(app)
+    asks = [t for t in texts(app, "warning") if t.startswith("**Set the winning tile**")]
+    assert len(asks) == 1 and asks[0].endswith("Won on 1m, 2m, 4m, 5m, 6m or 9m: 5 tai; 3m, 7m or 8m: 4 tai.")
+    typed_hand(app, "123m 456p 789s CCC 55p", bonus="")  # 1 tai whichever tile won it: nothing asked
+    assert any("1 tai" in t for t in texts(app, "success")), result_text(app)
+    assert not any("Set the winning tile" in t for t in texts(app, "warning"))
 
 
 def test_rule_options_change_result(app: AppTest, install: Install) -> None:
@@ -712,6 +743,27 @@ def test_a_typing_error_says_the_result_is_still_the_earlier_hand(app: AppTest) 
     app.text_input(key="typed_kongs").input("").run()
     app.button(key="typed_use").click().run()
     assert not any("still the hand before it" in t for t in texts(app, "warning"))
+
+
+def test_a_typed_hand_refused_then_the_table_corrected_leaves_one_line_about_it(
+    app: AppTest, install: Install
+) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    app.text_input(key="typed_concealed").input("555m 456p 789s 234s 55m").run()  # five 5m
+    app.button(key="typed_use").click().run()
+    refusal = [t for t in texts(app, "error") if t.startswith("Could not use the hand")]
+    assert refusal, texts(app, "error")
+    assert any("still the hand before it" in t for t in texts(app, "warning"))
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
+    no_problem(app)
+    # the result is the table's as corrected now: nothing says it is "the hand before" the typed one,
+    # and the fields keep the refusal's own words, not "press Use this hand", which would refuse again
+    assert not any("still the hand before it" in t for t in texts(app, "warning")), texts(app, "warning")
+    assert not any("not the one scored" in t for t in texts(app, "warning")), texts(app, "warning")
+    assert [t for t in texts(app, "error") if t.startswith("Could not use the hand")] == refusal
+    app.text_input(key="typed_concealed").input("123m 456p 789s 234s 55m").run()  # typed anew
+    assert any("not the one scored" in t for t in texts(app, "warning")), texts(app, "warning")
 
 
 @pytest.mark.parametrize(

@@ -35,3 +35,17 @@ def test_a_group_at_the_bottom_edge_has_its_name_above_it() -> None:
     name_colour = np.all(drawn == GROUP_COLOURS["bonus"], axis=2)
     rows = np.nonzero(name_colour.sum(axis=1) > 20)[0]  # the filled box behind the name
     assert rows.size and rows.max() < 150  # above the tiles, not cut off below the photo
+
+
+def test_a_groups_name_is_no_taller_than_half_a_small_tile() -> None:
+    from vision.annotate import SMALLEST_GROUP_FONT, _text_size, group_name_scale
+
+    middling = np.array([[0, 0, 46, 60], [46, 0, 92, 60], [92, 0, 138, 60]], np.float64)  # 46 px wide
+    scale = group_name_scale(middling, 0.8)
+    assert SMALLEST_GROUP_FONT < scale < 0.8 and _text_size("Ag", scale)[1] <= 46 / 2
+    assert _text_size("Ag", scale / 0.95)[1] > 46 / 2  # no smaller than it needs
+    tiny = middling / 4  # a name as small as that would not read: the floor holds
+    assert group_name_scale(tiny, 0.8) == SMALLEST_GROUP_FONT
+    large = middling * 4
+    assert group_name_scale(large, 0.8) == 0.8  # large tiles: the photo's own size, as before
+    assert group_name_scale(np.zeros((0, 4)), 0.8) == 0.8

@@ -1,0 +1,68 @@
+"""What the winning tile would change, asked of a hand whose winning tile is not set.
+
+A photo cannot show which tile won, and the box starts unset: a sequence hand scored without it is
+refused its pattern (the wait decides it), so the winner could be told "not a valid win" of a hand
+worth 4 tai. The hand is scored once with each tile that may have won it, and where the answers
+differ from the one shown, the result says so, tile by tile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import scoring
+from app_ui.case import hand_tile_choices
+from scoring.tiles import sorted_tiles
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The hand scored with `tiles` (each alike) as its winning tile: a win of `tai`, or no win."""
+
+    tiles: tuple[str, ...]
+    valid: bool
+    tai: int
+
+
+def winning_tile_outcomes(
+    data: Mapping[str, Any], score: Callable[[dict[str, Any]], dict[str, Any]] = scoring.score_json
+) -> list[Outcome]:
+    """The scoring input `data` (no winning tile set) scored with each tile that may have won it, the
+    tiles scoring alike taken together, best first; empty where a winning tile is set."""
+    if data.get("winning_tile"):
+        return []
+    scored: dict[tuple[bool, int], list[str]] = {}
+    for tile in hand_tile_choices(data):
+        try:
+            result = score({**data, "winning_tile": tile})
+        except (scoring.MalformedHandError, scoring.OptionError):
+            continue  # a tile the scoring cannot take there: not a way the hand was won
+        valid = bool(result.get("valid"))
+        scored.setdefault((valid, int(result.get("tai") or 0) if valid else 0), []).append(tile)
+    ranked = sorted(scored.items(), key=lambda item: item[0], reverse=True)
+    return [Outcome(tuple(sorted_tiles(tiles)), valid, tai) for (valid, tai), tiles in ranked]
+
+
+def winning_tile_note(result: Mapping[str, Any], outcomes: list[Outcome], unit: str) -> str | None:
+    """The line asking for the winning tile, where it would change the result shown (`result`, scored
+    without one): each way, e.g. "2s or 5s: 4 tai; 8s: not a win"; None where it changes nothing."""
+    shown = (bool(result.get("valid")), int(result.get("tai") or 0) if result.get("valid") else 0)
+    if not outcomes or all((outcome.valid, outcome.tai) == shown for outcome in outcomes):
+        return None
+    ways = "; ".join(
+        f"{_either(outcome.tiles)}: {f'{outcome.tai} {unit}' if outcome.valid else 'not a win'}"
+        for outcome in outcomes
+    )
+    return f"**Set the winning tile** under *How was it won?*: the score depends on it. Won on {ways}."
+
+
+def _either(tiles: tuple[str, ...]) -> str:
+    return tiles[0] if len(tiles) == 1 else f"{', '.join(tiles[:-1])} or {tiles[-1]}"
+
+
+def wants_winning_tile(result: Mapping[str, Any], outcomes: list[Outcome]) -> bool:
+    """Whether `result` is no win only for want of the winning tile: some tile that may have won the
+    hand makes it one."""
+    return not result.get("valid") and any(outcome.valid for outcome in outcomes)

@@ -1,0 +1,69 @@
+"""`app_ui.change_note`: the line saying what a change did to the score."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import scoring
+from app_ui.change_note import change_note, changed_fields
+
+HAND = {"rules": "singapore", "concealed": "123m 456p 789s SSS 55p", "seat_wind": "S", "prevailing_wind": "E"}
+
+
+def scored(**fields: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    data = {**HAND, **fields}
+    return data, scoring.score_json(data)
+
+
+def test_a_change_that_moves_the_score_is_named_with_both_scores() -> None:
+    before, before_result = scored()
+    now, result = scored(seat_wind="E")  # SSS is no longer the seat's wind: no win
+    assert change_note(before, before_result, now, result) == (
+        "1 tai → not a valid win after: seat wind South → East."
+    )
+    both = scored(seat_wind="S", prevailing_wind="S")
+    assert change_note(before, before_result, *both) == "1 tai → 2 tai after: prevailing wind East → South."
+
+
+def test_a_self_draw_of_a_concealed_hand_scores_more_and_says_why() -> None:
+    before, before_result = scored()
+    now, result = scored(self_drawn=True)  # fully concealed and self-drawn: +1
+    assert (
+        change_note(before, before_result, now, result) == "1 tai → 2 tai after: won by discard → self-draw."
+    )
+
+
+def test_the_same_tai_with_another_payout_says_the_payout_changed() -> None:
+    before, before_result = scored(discarder_wind="W")
+    now, result = scored(discarder_wind="W", pay_all=True)  # the discarder pays all
+    assert (
+        change_note(before, before_result, now, result)
+        == "1 tai, the payout changed after: pay-all off → on."
+    )
+
+
+def test_nothing_is_said_where_the_score_stands_or_only_the_tiles_are_the_same() -> None:
+    before, before_result = scored()
+    assert change_note(before, before_result, before, before_result) is None
+    # the discarder named: the amounts stand (it only names a seat)
+    now, result = scored(discarder_wind="W")
+    assert change_note(before, before_result, now, result) is None
+
+
+def test_changed_fields_say_each_field_in_words() -> None:
+    before = {**HAND, "pay_all": False, "circumstances": []}
+    now = {
+        **HAND,
+        "pay_all": True,
+        "circumstances": ["robbing_kong"],
+        "winning_tile": "5p",
+        "concealed": "123m 456p 789s SSS 66p",
+        "options": {"max_tai": 10},
+    }
+    assert changed_fields(before, now) == [
+        "winning tile not set → 5p",
+        "special circumstances none → Robbing the kong (抢杠)",
+        "pay-all off → on",
+        "house rules",
+        "the tiles",
+    ]

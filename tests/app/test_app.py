@@ -606,7 +606,8 @@ def test_a_sequence_hand_with_no_winning_tile_asks_for_it_not_called_a_loss(app:
     assert not texts(app, "error") and not texts(app, "success"), result_text(app)
     (ask,) = [t for t in texts(app, "warning") if t.startswith("**Set the winning tile**")]
     assert "Won on 1m, 4p, 6p, 2s, 4s or 9s: 4 tai; 2m, 3m, 5m, 5p, 3s, 7s or 8s: not a win." in ask
-    assert any(t.startswith("As it stands, with no winning tile: Not a valid win") for t in texts(app, "caption"))
+    as_it_stands = "As it stands, with no winning tile: Not a valid win"
+    assert any(t.startswith(as_it_stands) for t in texts(app, "caption"))
     app.selectbox(key="winning_tile").set_value("4s").run()
     assert any("4 tai" in t for t in texts(app, "success")), result_text(app)
     assert not any("Set the winning tile" in t for t in texts(app, "warning"))

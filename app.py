@@ -43,7 +43,7 @@ from app_ui.change_note import change_note
 from app_ui.options import option_specs
 from app_ui.photo_view import PhotoView, in_picture, photo_view
 from app_ui.reading import ReadTimeoutError, read_again, read_tiles, with_reading
-from app_ui.result_panel import download_ui, result_ui, score_case
+from app_ui.result_panel import RESULT_ANCHOR, download_ui, result_ui, score_case
 from app_ui.rules_panel import rules_ui, widget_value
 from app_ui.summary import (
     RULE_LABELS,
@@ -1608,7 +1608,7 @@ def main() -> None:
             said = str(result["message"]).rstrip(".")  # the tiles win, below the minimum: no misreading
         else:
             said = f"Not a valid win {'as corrected' if unsaved_corrections(base) else 'as read'}"
-        score_hint.markdown(f"{said} — see Result below")
+        score_hint.markdown(f"{said} — [see Result below](#{RESULT_ANCHOR})")  # a tap away on a phone
     result_ui(build, data, result, error, option_problems, typed_stale_note(), outcomes, changed)
     # the kongs ticked concealed or exposed against the reading: corrections of their own
     kongs = case_mod.kong_corrections(build, base.meld_concealed)

@@ -1748,7 +1748,9 @@ def test_the_photo_says_its_score_and_the_result_says_its_rules(app: AppTest, in
     upload(app, photo_bytes())
     no_problem(app)
     # beside "Read N tiles", above the fold on a phone
-    assert any(t == "**2 tai** — see Result below" for t in texts(app, "markdown")), texts(app, "markdown")
+    assert any(t == "**2 tai** — [see Result below](#result)" for t in texts(app, "markdown")), texts(
+        app, "markdown"
+    )
     assert any(t.startswith("Rules: Singapore (4 players), min 1 / max 5 tai, unit 1") for t in captions(app))
     app.number_input(key="opt_singapore_max_tai").set_value(8).run()
     assert any("min 1 / max 8 tai" in t for t in captions(app)), captions(app)
@@ -1924,10 +1926,10 @@ def test_the_hint_by_the_photo_says_whether_the_tiles_are_read_or_corrected(
     edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
     assert any(t.startswith("Not a valid win as corrected") for t in texts(app, "markdown"))
     edit_tiles(app, {"edited_rows": {"10": {"tile": "2m"}}, "added_rows": [], "deleted_rows": []})
-    assert "**2 tai** — see Result below" in texts(app, "markdown"), texts(app, "markdown")
+    assert "**2 tai** — [see Result below](#result)" in texts(app, "markdown"), texts(app, "markdown")
     # a winning hand under the minimum is no misreading: the hint says what it is
     app.number_input(key="opt_singapore_min_tai").set_value(3).run()
-    hint = [t for t in texts(app, "markdown") if t.endswith("see Result below")]
+    hint = [t for t in texts(app, "markdown") if t.endswith("[see Result below](#result)")]
     assert hint and hint[0].startswith("Not a valid win: ") and "minimum is 3 tai" in hint[0], hint
 
 

@@ -127,3 +127,8 @@ def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
 
 def _jsonable(values: dict[str, Any]) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}
+
+
+def chosen_rules() -> str:
+    """The rule set chosen in the sidebar (its first, Singapore, before the box is first drawn)."""
+    return str(st.session_state.get("rules") or scoring.RULESET_NAMES[0])

@@ -1,0 +1,262 @@
+"""The page's *How was it won?* section: seat and prevailing wind, discard or self-draw, the winning
+tile, special circumstances, pay-all and who discarded (or is liable), and the bonus tiles held from the
+deal. What a rule-set switch cannot carry over is said and comes back on switching back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+import scoring
+from app_ui import case as case_mod
+from app_ui.case import Context
+from app_ui.rules_panel import chosen_rules
+from app_ui.summary import RULE_LABELS, WIND_LABELS, circumstance_label
+from app_ui.widget_memory import KEPT, keep, kept_value, remember
+from scoring.tiles import WINDS
+
+# the winning-tile box's first choice: a string, as a None value would show no choice at all
+NO_WINNING_TILE = "(not set)"
+# the bonus tiles whose instant payouts double when held from the deal (Singapore)
+FROM_DEAL_TILES = frozenset(scoring.tiles.FLOWERS + scoring.tiles.SEASONS + scoring.tiles.ANIMALS)
+NOT_SAID = "(not said)"
+# what the winning tile decides, in each rule set's words
+WINNING_TILE_HELP = {
+    "singapore": "Needed for the sequence-hand (平胡) wait rule.",
+    "malaysian": "Decides whether a set laid out was the one the winning discard completed: a hand "
+    "concealed until then earns the bomb (x2).",
+}
+
+
+def wind_label(code: str) -> str:
+    return WIND_LABELS.get(code, code)
+
+
+CONTEXT_KEYS = ("seat_wind", "prevailing_wind", "circumstances")
+
+
+def _switch_context(rules: str, seats: list[str]) -> None:
+    """On a rule-set switch, the seat, prevailing wind and circumstances carry over where the new set
+    holds them (they are facts of the table); what it cannot hold (a North seat in the 3-player game,
+    a humanly hand) is said, not dropped silently, and comes back on switching back unless the user
+    has set it since, so switching there and back loses nothing."""
+    state = st.session_state
+    before = state.get("context_rules")
+    state["context_rules"] = rules
+    if before is None or before == rules:
+        return
+    store: dict[str, dict[str, Any]] = state.setdefault("context_store", {})
+    store[before] = {key: state[key] for key in CONTEXT_KEYS if key in state}
+    store[before]["discarder_wind"] = discarder_now()
+    # what the last switch set itself, not the user, goes back to what this rule set had
+    kept = store.get(rules, {})
+    for key, value in state.pop("context_forced", {}).items():
+        if key == "discarder_wind":
+            if discarder_now() == value and key in kept:
+                set_discarder(kept[key])
+        elif state.get(key) == value and key in kept:
+            state[key] = kept[key]
+    forced: dict[str, Any] = {}
+    said: list[str] = []
+    if state.get("seat_wind") is not None and state["seat_wind"] not in seats:
+        said.append(f"no {WIND_LABELS[state['seat_wind']]} seat: your seat is {WIND_LABELS[seats[0]]} now")
+        state["seat_wind"] = forced["seat_wind"] = seats[0]
+    discarder = discarder_now()
+    if discarder != NOT_SAID and (discarder not in seats or discarder == state.get("seat_wind")):
+        said.append(f"no {WIND_LABELS[discarder]} discarder: who discarded is not said now")
+        set_discarder(NOT_SAID)
+        forced["discarder_wind"] = NOT_SAID
+    offered = scoring.circumstances_for(rules)
+    gone = [c for c in state.get("circumstances", []) if c not in offered]
+    if gone:
+        state["circumstances"] = forced["circumstances"] = [c for c in state["circumstances"] if c in offered]
+        names = ", ".join(circumstance_label(c, rules) for c in gone)
+        said.append(f"no {names}: left out of the special circumstances")
+    state["context_forced"] = forced
+    if said:
+        state["context_note"] = (
+            f"{RULE_LABELS.get(rules, rules)} has {'; '.join(said)}. Switching back brings them back."
+        )
+
+
+def _hold_winning_tile(choices: list[str]) -> str | None:
+    """A winning tile a tile edit took out of the hand is set aside, not lost: the box shows "(not set)"
+    and the choice comes back when the tile does (unless the user chose another meanwhile). Returns the
+    tile set aside, if any."""
+    state = st.session_state
+    current = state.get("winning_tile", NO_WINNING_TILE)
+    if current not in choices:
+        state["winning_tile_wanted"] = current
+        state["winning_tile"] = NO_WINNING_TILE
+    wanted = state.get("winning_tile_wanted")
+    if wanted is not None and wanted in choices and state.get("winning_tile") == NO_WINNING_TILE:
+        state["winning_tile"] = wanted
+        state["winning_tile_wanted"] = None
+        return None
+    return wanted
+
+
+def discarder_now() -> str:
+    """The discarder's seat as set, its box drawn or not (a self-draw asks no discarder)."""
+    return str(kept_value("discarder_wind", NOT_SAID))
+
+
+def set_discarder(value: str) -> None:
+    keep("discarder_wind", value)
+
+
+DISCARDER_ASIDE = "discarder_aside"  # the discarder's seat as set before pay-all was ticked
+
+
+def _pay_all_changed() -> None:
+    """One box names the discarder and, under pay-all, the liable player: ticked, the discarder is set
+    aside; unticked, it comes back (said or not; not said where it is now the user's own seat), with a
+    note where the box named another player meanwhile, who would otherwise stay the discarder unsaid."""
+    state = st.session_state
+    if state.get("pay_all"):
+        state[DISCARDER_ASIDE] = discarder_now()
+        return
+    aside = state.pop(DISCARDER_ASIDE, None)
+    liable = discarder_now()
+    if aside is None or aside == liable:
+        return
+    back = aside if aside == NOT_SAID or aside in _other_seats() else NOT_SAID
+    # through the kept value, the box drawn afresh from it: a self-draw draws no box this run
+    state.setdefault(KEPT, {})["discarder_wind"] = back
+    state.pop("discarder_wind", None)
+    if liable == NOT_SAID or state.get("won_by") == "self-drawn":
+        return
+    was = f"{wind_label(liable)} was the liable player"
+    if back == aside:
+        said = "who discarded is not said" if back == NOT_SAID else f"discarded by {wind_label(back)}"
+        state["context_note"] = f"Pay-all off: {said} again, as before it ({was})."
+    else:
+        state["context_note"] = (
+            f"Pay-all off: who discarded is not said: {wind_label(aside)}, the discarder before it, "
+            f"is your seat now ({was})."
+        )
+
+
+def _other_seats() -> list[str]:
+    """The seats of the rule set's players other than the user's own."""
+    seats = scoring.get_ruleset(chosen_rules()).seats
+    return [other for other in seats if other != st.session_state.get("seat_wind", "E")]
+
+
+def _payer_ui(seats: list[str], seat: str, self_drawn: bool, pay_all: bool) -> str | None:
+    """Which seat discarded the winning tile (under pay-all: which player is liable), so the payout
+    names every player by seat; not asked of a self-draw, where every loser pays alike."""
+    if self_drawn and not pay_all:
+        return None
+    choices = [NOT_SAID, *(other for other in seats if other != seat)]
+    if discarder_now() not in choices:
+        # the seat it named is now the user's own: nobody discards to himself
+        note = f"{wind_label(discarder_now())} is your seat now: who discarded is not said."
+        st.session_state["context_note"] = note
+        set_discarder(NOT_SAID)
+    elif "discarder_wind" not in st.session_state:
+        set_discarder(discarder_now())
+    picked = st.selectbox(
+        "Liable player's seat" if pay_all else "Discarded by",
+        choices,
+        key="discarder_wind",
+        format_func=lambda code: code if code == NOT_SAID else wind_label(code),
+        help="Names each player's seat in the payout; the amounts do not depend on it.",
+    )
+    remember("discarder_wind")
+    return None if picked == NOT_SAID else picked
+
+
+def context_ui(hand: dict[str, Any], rules: str) -> Context:
+    """How the hand was won; every widget is keyed so the choices survive reruns."""
+    st.subheader("How was it won?")
+    seats = list(scoring.get_ruleset(rules).seats)
+    _switch_context(rules, seats)
+    left, right = st.columns(2)
+    seat = left.selectbox("Your seat wind", seats, format_func=wind_label, key="seat_wind")
+    # every round has its wind, North's too, in the 3-player game (seeds/004 goes round all four):
+    # the winds a Context takes as the prevailing wind
+    prevailing = right.selectbox("Prevailing wind", WINDS, format_func=wind_label, key="prevailing_wind")
+    if not scoring.get_ruleset(rules).scores_prevailing_wind:
+        right.caption(f"{RULE_LABELS.get(rules, rules)} rules give no fan for the prevailing wind.")
+    how = st.radio(
+        "Won by",
+        ["discard", "self-drawn"],
+        horizontal=True,
+        key="won_by",
+        format_func=lambda v: "Discard (someone threw it)" if v == "discard" else "Self-drawn",
+    )
+    choices = [NO_WINNING_TILE, *case_mod.hand_tile_choices(hand)]
+    gone = _hold_winning_tile(choices)
+    picked = st.selectbox(
+        "Winning tile",
+        choices,
+        key="winning_tile",
+        help=WINNING_TILE_HELP.get(rules, "") + " A kong's tiles are not offered: no win completes a kong.",
+        on_change=lambda: st.session_state.update(winning_tile_wanted=None),
+    )
+    winning = None if picked == NO_WINNING_TILE else picked
+    if gone:
+        why = case_mod.not_winning_why(gone, [meld.get("tiles") or () for meld in hand.get("melds") or []])
+        st.caption(f"Winning tile {gone} set aside: a tile which {why} now (it comes back with the tile).")
+    offered = scoring.circumstances_for(rules)
+    # a choice only the other rule set offers was left out by _switch_context, and said so
+    # "Select all" would claim circumstances that exclude each other (heavenly hand and robbing a kong)
+    circumstances = st.multiselect(
+        "Special circumstances",
+        list(offered),
+        key="circumstances",
+        # one label whatever the rule set: Streamlit keeps a choice by its label
+        format_func=circumstance_label,
+        select_all=False,
+        help=f"{circumstance_label('earthly', rules)}: a hand complete at once, before anyone has claimed "
+        "a discard.",
+    )
+    pay_all = st.checkbox(
+        "Pay-all (包): one liable player pays everything", key="pay_all", on_change=_pay_all_changed
+    )
+    payer = _payer_ui(seats, seat or "E", how == "self-drawn", bool(pay_all))
+    held = _from_deal_ui(hand, rules)
+    note = st.session_state.pop("context_note", None)
+    if note:
+        st.info(note)
+    return Context(
+        seat_wind=seat or "E",
+        prevailing_wind=prevailing or "E",
+        self_drawn=how == "self-drawn",
+        winning_tile=winning,
+        circumstances=tuple(circumstances),
+        pay_all=bool(pay_all),
+        discarder_wind=payer,
+        bonus_from_deal=held,
+    )
+
+
+def _from_deal_ui(hand: dict[str, Any], rules: str) -> tuple[str, ...]:
+    """The bonus tiles held from the deal, which double the instant payouts they earn (Singapore's only:
+    the Malaysian rules pay none); asked only of a hand with such tiles."""
+    tiles = [code for code in dict.fromkeys(hand.get("bonus") or []) if code in FROM_DEAL_TILES]
+    state = st.session_state
+    # a tile an edit takes out of the bonus row is set aside (the box refuses a value it does not
+    # offer), and held again when the tile comes back, as the winning tile is
+    marked = list(
+        dict.fromkeys([*(state.get("bonus_from_deal") or []), *(state.get("from_deal_aside") or [])])
+    )
+    state["bonus_from_deal"] = [code for code in tiles if code in marked]  # in the bonus row's order
+    state["from_deal_aside"] = [code for code in marked if code not in tiles]
+    if rules != "singapore" or not tiles:
+        return ()
+    held = st.multiselect(
+        "Bonus tiles held from the deal",
+        tiles,
+        key="bonus_from_deal",
+        help="Flowers, seasons or animals you were dealt (not drawn later): they double the instant "
+        "payouts for an animal pair and for your own flower and season.",
+    )
+    aside = state["from_deal_aside"]
+    if aside:
+        st.caption(
+            f"Held from the deal, set aside: {', '.join(aside)} (held again when back in the bonus row)."
+        )
+    return tuple(held)

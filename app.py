@@ -64,7 +64,13 @@ from app_ui.summary import (
     tile_key,
 )
 from app_ui.widget_memory import keep, kept_value, remember, restore_kept
-from app_ui.winning_hint import wants_winning_tile, winning_tile_note, winning_tile_outcomes
+from app_ui.winning_hint import (
+    Outcome,
+    score_now_words,
+    wants_winning_tile,
+    winning_tile_note,
+    winning_tile_outcomes,
+)
 
 SAMPLES_DIR = Path(__file__).parent / "samples"
 # The model must answer within this time; past it the user gets a message instead of a hung page.
@@ -1039,9 +1045,14 @@ TOOLBAR_ROOM_PX = 24
 
 
 def tile_editor_ui(
-    base: Base, build: HandBuild, result: dict[str, Any] | None, kongs: list[dict[str, Any]]
+    base: Base,
+    build: HandBuild,
+    result: dict[str, Any] | None,
+    kongs: list[dict[str, Any]],
+    outcomes: list[Outcome],
 ) -> None:
-    """The tile table the user corrects: code and group of every tile, add and delete rows."""
+    """The tile table the user corrects: code and group of every tile, add and delete rows (`outcomes`:
+    the hand scored with each tile that may have won it, for the score line over it)."""
     st.subheader("Check the tiles")
     # Above the table and its notes, not under it: a thumb tapping past the table's last row on a phone
     # must not undo the corrections, nor one aiming at the table's toolbar (+) hit them. Dropping them
@@ -1065,7 +1076,7 @@ def tile_editor_ui(
     )
     st.caption(tile_key(case_mod.tiles_in_set(chosen_set())))
     if result is not None:
-        st.caption(f"Score now: {score_words(result)}")
+        st.caption(f"Score now: {score_now_words(result, outcomes)}")
     edits = current_edits()
     saved = corrections_line(
         list((base.history or {}).get("corrections") or []),
@@ -1338,7 +1349,7 @@ def main() -> None:
     # the kongs ticked concealed or exposed against the reading: corrections of their own
     kongs = case_mod.kong_corrections(build, base.meld_concealed)
     offered = download_ui(data, base, rows, result, kongs, current_edits())
-    tile_editor_ui(base, build, result, kongs)
+    tile_editor_ui(base, build, result, kongs, outcomes)
     note_table_change()
     keep_case(offered, st.session_state["base"])
 

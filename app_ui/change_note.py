@@ -56,7 +56,8 @@ def changed_fields(before: Mapping[str, Any], now: Mapping[str, Any]) -> list[st
         for key, words in FIELD_WORDS.items()
         if key != "options" and _given(before.get(key)) != _given(now.get(key))
     ]
-    if before.get("options") != now.get("options"):
+    # another rule set brings its own defaults: no house rule the user changed
+    if before.get("rules") == now.get("rules") and before.get("options") != now.get("options"):
         said.append("house rules")
     if any(before.get(key) != now.get(key) for key in TILE_FIELDS):
         said.append("the tiles")

@@ -76,7 +76,8 @@ def _switch_context(rules: str, seats: list[str]) -> None:
     state["context_forced"] = forced
     if said:
         state["context_note"] = (
-            f"{RULE_LABELS.get(rules, rules)} has {'; '.join(said)}. Switching back brings them back."
+            f"{RULE_LABELS.get(rules, rules)} has {'; '.join(said)}. Switching back restores "
+            + ("it." if len(said) == 1 else "them.")
         )
 
 

@@ -24,7 +24,7 @@ from app_ui.summary import (
     summary_text,
     with_option_labels,
 )
-from app_ui.winning_hint import Outcome, wants_winning_tile, winning_tile_note
+from app_ui.winning_hint import Outcome, said_by_the_ask, wants_winning_tile, winning_tile_note
 from scoring.payout import format_amount
 
 RESULT_ANCHOR = "result"  # the result's heading, which the line under the photo links to
@@ -78,11 +78,12 @@ def result_ui(
         return
     if changed:
         st.info(f"Changed: {plain(changed)}", icon="🔁")
-    for warning in result.get("warnings") or []:
-        st.info(plain(with_option_labels(str(warning), str(data.get("rules", "singapore")))))
     unit = str(result.get("unit") or "tai")
     outcomes = outcomes or []
     ask = winning_tile_note(result, outcomes, unit)
+    for warning in result.get("warnings") or []:
+        if not (ask and said_by_the_ask(str(warning))):
+            st.info(plain(with_option_labels(str(warning), str(data.get("rules", "singapore")))))
     if ask and wants_winning_tile(result, outcomes):
         # no win only for want of the winning tile: asked for, not shown as a hand that lost
         st.warning(ask)

@@ -14,6 +14,7 @@ from typing import Any
 
 import scoring
 from app_ui.case import hand_tile_choices
+from app_ui.summary import score_words
 from scoring.tiles import sorted_tiles
 
 
@@ -66,3 +67,21 @@ def wants_winning_tile(result: Mapping[str, Any], outcomes: list[Outcome]) -> bo
     """Whether `result` is no win only for want of the winning tile: some tile that may have won the
     hand makes it one."""
     return not result.get("valid") and any(outcome.valid for outcome in outcomes)
+
+
+# the scoring's notes that a missing winning tile left a pattern out: the ask says it, tile by tile
+ASKED_NOTES = ("no winning tile given", "give that tile as the winning tile")
+
+
+def said_by_the_ask(warning: str) -> bool:
+    """Whether the scoring's `warning` only says that the winning tile is missing (shown with the ask,
+    it would say twice what the ask says)."""
+    return any(mark in warning for mark in ASKED_NOTES)
+
+
+def score_now_words(result: Mapping[str, Any], outcomes: list[Outcome]) -> str:
+    """The score in a few words for the lines that point to the result; a hand that is no win only for
+    want of the winning tile is not called one."""
+    if wants_winning_tile(result, outcomes):
+        return "set the winning tile to score it"
+    return score_words(dict(result))

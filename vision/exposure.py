@@ -125,12 +125,6 @@ def with_gain(rgb: np.ndarray, gain: float) -> np.ndarray:
     return rgb if gain == 1.0 else cv2.convertScaleAbs(rgb, alpha=gain)
 
 
-def brightened(rgb: np.ndarray) -> tuple[np.ndarray, float]:
-    """The photo to read, and the gain it was brightened by (1.0: `rgb` itself, not dark)."""
-    gain = gain_for(rgb)
-    return with_gain(rgb, gain), gain
-
-
 def dark_warning(gain: float) -> list[str]:
     """The reader's line about a photo read brightened by `gain`, if it was."""
     if gain <= 1.0:

@@ -255,8 +255,9 @@ OWN_GREY_SHARE = 0.02
 def decoder_filled_share(rgb: np.ndarray) -> float:
     """How deep a band of the decoder's flat grey reaches in from one edge of `rgb`, as a share of that
     side: a JPEG whose data is damaged part-way decodes without an error, the rest of its scan painted
-    grey; turned upright by its EXIF orientation, that band may lie along any edge. 0 for a photo, and
-    for a picture whose own background is that grey (a rendered scene: it shows all round the tiles)."""
+    grey; turned upright by its EXIF orientation, that band may lie along any edge. 0 for a photo, for
+    a picture whose own background is that grey (a rendered scene: it shows all round the tiles), and
+    for one wholly of it (nothing left to tell a damaged file by)."""
     columns = rgb.transpose(1, 0, 2)
     from_each_edge = (rgb, rgb[::-1], columns, columns[::-1])  # top, bottom, left, right
     depths = [_filled_lines(lines) for lines in from_each_edge]
@@ -267,8 +268,8 @@ def decoder_filled_share(rgb: np.ndarray) -> float:
     if shares[edge] < FILLED_SHARE:
         return 0.0
     rest = from_each_edge[edge][depths[edge] :: 3, ::3]  # sampled: a camera's noise is seldom exactly 128
-    if (rest == DECODER_FILL).all(axis=-1).mean() >= OWN_GREY_SHARE:
-        return 0.0
+    if rest.size == 0 or (rest == DECODER_FILL).all(axis=-1).mean() >= OWN_GREY_SHARE:
+        return 0.0  # no picture left to tell a decoder's grey from a flat grey picture by
     return shares[edge]
 
 

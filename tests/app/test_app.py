@@ -608,6 +608,9 @@ def test_a_sequence_hand_with_no_winning_tile_asks_for_it_not_called_a_loss(app:
     assert "Won on 1m, 4p, 6p, 2s, 4s or 9s: 4 tai; 2m, 3m, 5m, 5p, 3s, 7s or 8s: not a win." in ask
     as_it_stands = "As it stands, with no winning tile: Not a valid win"
     assert any(t.startswith(as_it_stands) for t in texts(app, "caption"))
+    assert "Score now: set the winning tile to score it" in texts(app, "caption")
+    # the scoring's note that no winning tile was given says what the ask says: left to it
+    assert not any("no winning tile given" in t for t in texts(app, "info")), texts(app, "info")
     app.selectbox(key="winning_tile").set_value("4s").run()
     assert any("4 tai" in t for t in texts(app, "success")), result_text(app)
     assert not any("Set the winning tile" in t for t in texts(app, "warning"))

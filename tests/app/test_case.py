@@ -18,10 +18,10 @@ from app_ui import case
 from app_ui.art import annotate_photo, hand_picture, tile_image
 from app_ui.case import BONUS, HAND, MELD_GROUPS, TileRow
 from app_ui.options import OptionValueError, format_number_list, option_specs, parse_number_list
+from tests.vision.layout_sim import place
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.detections import Detections
 from vision.layout import layout_hand
-from vision.layout_sim import place
 from vision.pipeline import Reading
 
 BASE = (
@@ -801,13 +801,13 @@ def test_the_tiles_part_of_a_photo_is_cut_from_its_full_resolution() -> None:
 
 def test_a_dark_photo_is_shown_brightened_as_it_was_read() -> None:
     from app_ui.photo_view import photo_view
-    from vision.exposure import brightened
+    from vision.exposure import gain_for
 
     dark = np.full((600, 800, 3), 20, np.uint8)
     dark[300:340, 100:700] = 40  # a row of dim tiles
-    read_with = brightened(dark)[1]  # the gain the reader reads it with (`Seen.gain`)
+    read_with = gain_for(dark)  # the gain the reader reads it with (`Seen.gain`)
     view = photo_view(dark, [(100.0, 300.0, 700.0, 340.0)], read_with)
-    assert view.gain == brightened(dark)[1] > 1.0
+    assert view.gain == gain_for(dark) > 1.0
     assert view.whole.mean() > 1.5 * dark.mean()
     lit = np.full((600, 800, 3), 200, np.uint8)
     assert photo_view(lit, []).gain == 1.0 and photo_view(lit, []).whole is lit

@@ -67,3 +67,10 @@ def test_changed_fields_say_each_field_in_words() -> None:
         "house rules",
         "the tiles",
     ]
+
+
+def test_a_rule_set_switch_is_not_called_a_change_of_house_rules() -> None:
+    # each rule set brings its own option defaults: the user changed no house rule
+    before = {**HAND, "options": {"max_tai": 5}}
+    now = {**HAND, "rules": "malaysian", "options": {"max_tai": 10}}
+    assert changed_fields(before, now) == ["rule set Singapore (4 players) → Malaysian (3 players)"]

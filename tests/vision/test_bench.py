@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from tests.vision.imagegen import encode
+from tests.vision.layout_sim import place
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import write_models
 from vision.bench import (
@@ -43,7 +44,6 @@ from vision.classes import CLASSES
 from vision.detections import Detections
 from vision.imageio import read_image
 from vision.layout import layout_hand
-from vision.layout_sim import place
 from vision.pipeline import TileReader
 
 BOX_A = [0, 0, 10, 10]

@@ -10,7 +10,16 @@ from hypothesis import strategies as st
 
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import write_models
-from vision.exposure import BRIGHT_TO, DARK_BELOW, MAX_GAIN, bright_end, brightened, dark_warning, gains
+from vision.exposure import (
+    BRIGHT_TO,
+    DARK_BELOW,
+    MAX_GAIN,
+    bright_end,
+    dark_warning,
+    gain_for,
+    gains,
+    with_gain,
+)
 from vision.pipeline import TileReader
 
 
@@ -18,8 +27,8 @@ def test_a_lit_photo_is_read_as_it_is() -> None:
     lit = scene(300, 500).rgb.copy()  # its bright end a mid grey, the table's
     lit[:5, :5] = 0  # a few black pixels do not make it dark
     assert bright_end(lit) >= DARK_BELOW
-    same, gain = brightened(lit)
-    assert same is lit and gain == 1.0 and dark_warning(gain) == []
+    gain = gain_for(lit)
+    assert with_gain(lit, gain) is lit and gain == 1.0 and dark_warning(gain) == []
 
 
 @settings(max_examples=30, deadline=None)
@@ -28,7 +37,8 @@ def test_a_dark_photo_is_scaled_up_to_a_lit_bright_end_by_at_most_the_largest_ga
     lit = scene(300, 500).rgb
     dark = np.rint(lit * dim).astype(np.uint8)
     end = bright_end(dark)
-    out, gain = brightened(dark)
+    gain = gain_for(dark)
+    out = with_gain(dark, gain)
     if end >= DARK_BELOW:
         assert gain == 1.0 and out is dark
         return

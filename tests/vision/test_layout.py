@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.vision.layout_sim import place
 from vision.detections import Detections
 from vision.layout import Layout, layout_hand
 from vision.layout_melds import read_meld
-from vision.layout_sim import place
 
 # Right angles (photo from any seat) and a spread of odd ones (a tilted phone).
 ANGLES = [0.0, 90.0, 180.0, 270.0, 12.0, 37.0, 45.0, 71.0, 133.0, 208.0, 301.0]

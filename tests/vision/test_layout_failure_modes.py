@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.vision.layout_sim import place
 from vision.detections import Detections
 from vision.layout import layout_hand, quarter_turn_gap, tiles_named
 from vision.layout_melds import read_meld
 from vision.layout_read import sorted_as_held
-from vision.layout_sim import place
 
 ANGLES = [0.0, 90.0, 180.0, 270.0, 23.0, 141.0]
 ANGLE_IDS = [f"{a:g}deg" for a in ANGLES]

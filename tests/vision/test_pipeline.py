@@ -538,3 +538,8 @@ def test_a_picture_whose_own_background_is_the_fill_grey_is_not_damaged() -> Non
     photo = np.random.default_rng(0).integers(0, 256, (600, 1000, 3)).astype(np.uint8)
     photo[200:300, 200:300] = DECODER_FILL  # grey within the photo, not from an edge
     assert decoder_filled_share(photo) == 0.0
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's "Mean of empty slice" had reached the CLI's stderr
+        assert decoder_filled_share(np.full((200, 200, 3), DECODER_FILL, np.uint8)) == 0.0

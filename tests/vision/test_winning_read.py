@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from scoring.decompose import sets_and_pair, winning_shape
 from scoring.tiles import parse_hand_string
+from tests.vision.layout_sim import Placed, place
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.detections import Detections
 from vision.layout import Layout, TileGroup, layout_hand
-from vision.layout_sim import Placed, place
 from vision.pipeline import TileReader
 from vision.winning_read import (
     MAX_MOVES,

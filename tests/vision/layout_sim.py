@@ -1,4 +1,4 @@
-"""Hand-made table arrangements turned into detections, for tests and the layout benchmark.
+"""Hand-made table arrangements turned into detections, for the layout tests.
 
 A `Table` is rows of groups of tiles, each tile a code and a claimed (sideways) flag; `place`
 lays them out like tiles on a table (upright tiles of TILE_W x TILE_H touching, groups

@@ -78,6 +78,8 @@ def result_ui(
         return
     if changed:
         st.info(f"Changed: {plain(changed)}", icon="🔁")
+        # also where the user is: on a phone the result lies a screen or more below the box changed
+        st.toast(f"Changed: {plain(changed)}", icon="🔁")
     unit = str(result.get("unit") or "tai")
     outcomes = outcomes or []
     ask = winning_tile_note(result, outcomes, unit)

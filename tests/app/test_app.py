@@ -574,6 +574,7 @@ def test_context_changes_payout(app: AppTest, install: Install) -> None:
     assert [t for t in texts(app, "info") if t.startswith("Changed:")] == [
         "Changed: 2 tai → 1 tai after: seat wind East → South."
     ]
+    assert [t.value for t in app.toast] == ["Changed: 2 tai → 1 tai after: seat wind East → South."]
     app.run()
     assert not any(t.startswith("Changed:") for t in texts(app, "info"))
 

@@ -222,6 +222,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     note = st.session_state.pop("context_note", None)
     if note:
         st.info(note)
+        st.toast(note)  # the seat box it is about lies a screen above on a phone, the sidebar beside
     return Context(
         seat_wind=seat or "E",
         prevailing_wind=prevailing or "E",

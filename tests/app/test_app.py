@@ -1222,6 +1222,7 @@ def test_a_rule_set_switch_keeps_each_sets_context_and_says_what_it_cannot_hold(
     assert app.selectbox(key="prevailing_wind").value == "N"
     notes = texts(app, "info")
     assert any("North seat" in t and "Humanly hand" in t and "prevailing" not in t for t in notes), notes
+    assert [t.value for t in app.toast if "North seat" in t.value] == [t for t in notes if "North seat" in t]
     app.selectbox(key="rules").set_value("singapore").run()
     no_problem(app)
     # what the switch alone had changed comes back

@@ -57,7 +57,7 @@ from app_ui.summary import (
     RULE_LABELS,
     circumstance_label,
     corrections_line,
-    house_rules,
+    options_set,
     plain,
     plain_line,
     score_words,
@@ -845,14 +845,15 @@ def apply_opened_case() -> None:
     # a file naming no options keeps the sidebar's house rules for its rule set
     defaults = scoring.default_options(opened.rules)
     specs = option_specs(scoring.Options, defaults)
-    options_before = {spec.name: store.get(spec.name, spec.default) for spec in specs}
+    # compared in the widgets' form: the store keeps a payout table as the text typed, a case a list
+    options_before = {spec.name: widget_value(spec, store.get(spec.name, spec.default)) for spec in specs}
     for spec in specs if opened.options_said else []:
         # the store keeps the option's value (a hidden option is sent as stored), the widget its form
         value = opened.options.get(spec.name, spec.default)
         store[spec.name] = value
         state[f"opt_{opened.rules}_{spec.name}"] = widget_value(spec, value)
     if not opened.base.restored:  # a reloaded page says so in a note of its own
-        options_now = {spec.name: store.get(spec.name, spec.default) for spec in specs}
+        options_now = {spec.name: widget_value(spec, store.get(spec.name, spec.default)) for spec in specs}
         state["case_note"] = opened_case_note(opened, rules_before, options_before != options_now)
     won = opened.context
     state["context_rules"] = opened.rules
@@ -887,7 +888,7 @@ def opened_case_note(opened: case_mod.OpenedCase, rules_before: str, options_cha
     if opened.rules != rules_before:
         changed.append(f"rule set now {RULE_LABELS.get(opened.rules, opened.rules)}")
     if options_changed:
-        house = house_rules(opened.rules, dict(opened.options))
+        house = options_set(opened.rules, dict(opened.options))
         changed.append(f"house rules as the case says: {', '.join(house) if house else 'the defaults'}")
     if not changed:
         return None

@@ -10,7 +10,7 @@ from typing import Any
 
 import scoring
 from app_ui.case import RENUMBERED
-from app_ui.options import CHOICE_LABELS, option_label, option_specs
+from app_ui.options import CHOICE_LABELS, format_number_list, option_label, option_specs
 from scoring.errors import brief
 from scoring.payout import format_amount, unit_text
 from scoring.tiles import sorted_tiles
@@ -281,6 +281,30 @@ def house_rules(rules: str, options: dict[str, Any]) -> list[str]:
             chosen = CHOICE_LABELS.get(str(value), str(value).replace("_", " ")).removesuffix(" (below)")
             out.append(f"{label}: {chosen}")
     return out
+
+
+def options_set(rules: str, options: dict[str, Any]) -> list[str]:
+    """Every option of the rule set set otherwise than its default, in the sidebar's words ("Max
+    tai: 10", "Pure green off"): `house_rules` and those the rules line names."""
+    unit_name = scoring.get_ruleset(rules).unit_name
+    specs = option_specs(scoring.Options, scoring.default_options(rules))
+    line = [
+        f"{option_label(spec, unit_name)}: {_option_words(spec.name, spec.kind, options[spec.name])}"
+        for spec in specs
+        if spec.name in _RULES_LINE_OPTIONS
+        and not (spec.rules and rules not in spec.rules)
+        and options.get(spec.name) not in (None, spec.default)
+    ]
+    return line + house_rules(rules, options)
+
+
+def _option_words(name: str, kind: str, value: Any) -> str:
+    if kind == "list":
+        return format_number_list(value) if not isinstance(value, str) else value
+    if name == "unit":
+        return unit_text(float(value))  # every digit typed, as the rules line has it
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return format_amount(value) if number else str(value)
 
 
 def _unit_as_typed(options: dict[str, Any]) -> str:

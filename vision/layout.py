@@ -31,7 +31,7 @@ from vision.layout_geometry import (
     tile_shapes,
 )
 from vision.layout_melds import FLY, MeldKind, MeldRead
-from vision.layout_read import HAND_SIZE, Row, hand_tiles, read_rows
+from vision.layout_read import HAND_SIZE, Reading, Row, hand_tiles, read_rows
 
 # Bonus tiles are laid down next to the hand or its melds; a bonus tile farther than this
 # (in tile sizes a + b) from both lies elsewhere on the table (another player's, a discard).
@@ -119,6 +119,22 @@ def _fly_as_bonus(run: list[int], codes: list[str]) -> bool:
     return bool(core) and all(codes[i] == FLY for i in core)
 
 
+def edge_fly_options(runs: list[list[int]], codes: list[str]) -> list[frozenset[int]]:
+    """Flies that may be the bonus row's rather than the wild tile of the meld beside them: those
+    ending a run together with bonus tiles, beyond its other tiles (`C C C fly face`: a bonus row laid
+    close against a meld joins its run). Each option takes the first one, two ... of them from the
+    run's end; `layout_hand` reads the tiles each way."""
+    options: list[frozenset[int]] = []
+    for run in runs:
+        for end in (run, run[::-1]):  # each run is ordered along the row
+            stretch = list(itertools.takewhile(lambda i: codes[i] in BONUS_CODES or codes[i] == FLY, end))
+            if len(stretch) == len(run) or not any(codes[i] in BONUS_CODES for i in stretch):
+                continue
+            flies = [i for i in stretch if codes[i] == FLY]
+            options.extend(frozenset(flies[:count]) for count in range(1, len(flies) + 1))
+    return options
+
+
 def _build_rows(
     runs: list[list[int]],
     row_of: list[int],
@@ -127,8 +143,10 @@ def _build_rows(
     shape: TileShape,
     frame: Frame,
     anchors: np.ndarray,
+    flies_as_bonus: frozenset[int] = frozenset(),
 ) -> list[Row]:
-    """Rows in reading order, each with its hand tiles, their gaps, and its bonus tiles.
+    """Rows in reading order, each with its hand tiles, their gaps, and its bonus tiles (`flies_as_bonus`:
+    flies taken for bonus tiles whatever their run holds).
 
     Gaps are measured between `anchors` (see `layout_hand`) rather than box centres.
     """
@@ -151,7 +169,7 @@ def _build_rows(
                 sideways[i] = shape.stretch[i] - float(np.median(shape.stretch[near])) > SIDEWAYS_MARGIN
     shape = TileShape(span=shape.span, along=shape.along, sideways=sideways, stretch=shape.stretch)
     bonus_tiles = {i for run in runs if _fly_as_bonus(run, codes) for i in run}
-    bonus_tiles |= {i for run in runs for i in run if codes[i] in BONUS_CODES}
+    bonus_tiles |= {i for run in runs for i in run if codes[i] in BONUS_CODES} | flies_as_bonus
     out: list[Row] = []
     for number in sorted(set(row_of)):
         tiles = sorted(
@@ -260,6 +278,19 @@ def tiles_named(codes: Sequence[str], most: int = 6) -> str:
     return ", ".join(named + (["..."] if len(counted) > most else []))
 
 
+def _reads_better(one: Reading, other: Reading, codes: Sequence[str]) -> bool:
+    """Whether reading `one` of the photo's tiles beats `other`: a hand of the winning size first
+    (a fly taken from the bonus row into a meld leaves one tile over), then the lower cost."""
+
+    def whole(reading: Reading) -> bool:
+        concealed = [i for i in reading.concealed + reading.stray if codes[i] != BACK]
+        return hand_tiles(len(concealed), len(reading.melds)) == HAND_SIZE
+
+    if whole(one) != whole(other):
+        return whole(one)
+    return one.cost < other.cost
+
+
 def layout_hand(detections: Detections) -> Layout:
     """Read the hand from detected tiles (see the module docstring)."""
     warnings: list[str] = []
@@ -296,6 +327,12 @@ def layout_hand(detections: Detections) -> Layout:
     anchors = np.stack([centres[:, 0], boxes[:, 1]], axis=1)
     table = _build_rows(run_lists, row_of, sub_codes, centres, shape, frame, anchors)
     reading = read_rows(table, _row_distance(table, centres, shape.span), sub_codes)
+    for flies in edge_fly_options(run_lists, sub_codes) if reading is not None else []:
+        # a fly ending a run beside bonus tiles: the bonus row's, where that reads the hand better
+        other = _build_rows(run_lists, row_of, sub_codes, centres, shape, frame, anchors, flies)
+        read_so = read_rows(other, _row_distance(other, centres, shape.span), sub_codes)
+        if read_so is not None and reading is not None and _reads_better(read_so, reading, sub_codes):
+            table, reading = other, read_so
 
     def orig(indices: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(kept[i] for i in indices)

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from vision.box_filters import long_short_sides, odd_and_unsure, surely_read, typical_sides
-from vision.classes import CLASSES
+from vision.classes import BACK, CLASSES
 from vision.crops import crop_tiles
 from vision.deskew import box_angles
 from vision.detections import Detections
@@ -222,6 +222,25 @@ def _set_warnings(
             + f": a set has {held} {CLASSES[was]} and surer tiles are read as {them}"
         )
     return out
+
+
+def hidden_copies(layout: Layout | None) -> Counter[str]:
+    """Copies of each face that a laid-out photo holds face down: the backs of each kong whose other
+    tiles show its face (`S back back S`)."""
+    hidden: Counter[str] = Counter()
+    for group in layout.groups if layout is not None else ():
+        if group.kind != "meld" or group.meld != "kong":
+            continue
+        shown = {code for code in group.codes if code != BACK}
+        if len(shown) == 1:
+            hidden[shown.pop()] += sum(1 for code in group.codes if code == BACK)
+    return hidden
+
+
+def _keeps_to_set(class_id: np.ndarray, hidden: Mapping[str, int], faces: Collection[str] | None) -> bool:
+    """Whether the tiles read as `class_id` and the `hidden` copies together keep to the set's copies."""
+    read = Counter(CLASSES[int(i)] for i in class_id)
+    return all(read[code] + count <= COPIES_IN_SET.get(code, 4) for code, count in hidden.items())
 
 
 def damaged_warning(filled: float) -> list[str]:
@@ -535,6 +554,11 @@ class TileReader:
                 laid_out[key] = self.layout(_detections(boxes, det_score, probabilities, read_as, angle))
             return laid_out[key]
 
+        hidden = hidden_copies(lay_out(class_id)[0]) if self.within_set else Counter()
+        if hidden and not _keeps_to_set(class_id, hidden, faces):
+            # a concealed kong's backs are copies of its face too: the tiles read face up keep to
+            # what the set has left (an audit's photo had read 6 S beside an S kong laid S back back S)
+            class_id = assign_within_set(probabilities, faces, hidden).astype(np.int64)
         win_moved: tuple[int, ...] = ()
         win_options: tuple[tuple[tuple[int, int], ...], ...] = ()
         if self.complete_wins:

@@ -19,7 +19,7 @@ from collections.abc import Collection, Mapping
 
 import numpy as np
 
-from vision.classes import ANIMALS, BACK, CLASSES, FLOWERS, SEASONS
+from vision.classes import ANIMALS, BACK, CLASS_INDEX, CLASSES, FLOWERS, SEASONS
 
 # Ends the reader's line about tiles that look like another set's (vision.pipeline), for a UI to add
 # where the user chooses the rule set.
@@ -77,10 +77,14 @@ def copies_allowed(n_tiles: int, faces: Collection[str] | None = None) -> np.nda
     return copies * face_mask(faces)
 
 
-def assign_within_set(probabilities: np.ndarray, faces: Collection[str] | None = None) -> np.ndarray:
+def assign_within_set(
+    probabilities: np.ndarray, faces: Collection[str] | None = None, hidden: Mapping[str, int] | None = None
+) -> np.ndarray:
     """Class index per row of `probabilities` (N, len(CLASSES)): each row's most likely class,
     unless that reads more copies of a face than a set has; then the assignment with the largest
     product of probabilities among those that keep to the set (of `faces` only, when given).
+    `hidden`: copies of a face the photo holds face down (a concealed kong's backs), which no tile
+    read face up may take.
     """
     probabilities = np.asarray(probabilities, np.float64)
     if probabilities.ndim != 2 or probabilities.shape[1] != len(CLASSES):
@@ -88,6 +92,8 @@ def assign_within_set(probabilities: np.ndarray, faces: Collection[str] | None =
     probabilities = np.where(face_mask(faces), probabilities, 0.0)
     first = probabilities.argmax(axis=1)
     limits = copies_allowed(len(first), faces)
+    for code, count in (hidden or {}).items():
+        limits[CLASS_INDEX[code]] = max(0, int(limits[CLASS_INDEX[code]]) - count)
     if (np.bincount(first, minlength=len(CLASSES)) <= limits).all():
         return first
     # One column per copy a set has (never more than there are tiles): a tile takes one copy.

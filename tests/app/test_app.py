@@ -1985,3 +1985,19 @@ def test_opening_a_case_says_what_it_changed_in_the_sidebar(app: AppTest) -> Non
     app.run()
     assert app.session_state["base"].name == "again.json"
     assert not any(t.startswith("Opened again.json") for t in texts(app, "info")), texts(app, "info")
+
+
+def test_opening_a_singapore_case_names_its_caps_and_says_nothing_where_nothing_changed(app: AppTest) -> None:
+    # the sidebar keeps a payout table as the text typed and a case as a list: every case opened had
+    # said "house rules as the case says: the defaults", and a case that moved max tai said so too
+    plain = {"concealed": "123m 456p 789s CCC 55p"}
+    app.file_uploader(key="case_upload").upload("plain.json", json.dumps(plain).encode(), "application/json")
+    app.run()
+    no_problem(app)
+    assert not any(t.startswith("Opened plain.json") for t in texts(app, "info")), texts(app, "info")
+    capped = {**plain, "options": {"max_tai": 10, "pure_green": False}}
+    app.file_uploader(key="case_upload").upload("cap.json", json.dumps(capped).encode(), "application/json")
+    app.run()
+    no_problem(app)
+    said = "Opened cap.json: house rules as the case says: Max tai: 10, Pure green off (see the sidebar)."
+    assert said in texts(app, "info"), texts(app, "info")

@@ -378,3 +378,43 @@ def test_a_tile_laid_on_another_of_its_face_is_told_not_dropped_unsaid() -> None
     layout = layout_hand(Detections.from_codes([*codes, "9m"], [*boxes, top]))
     assert any(w.startswith("two 9m tiles lie one on the other") for w in layout.warnings), layout.warnings
     assert not any("one on the other" in w for w in layout_hand(det).warnings)
+
+
+def _row_of(codes: list[str], x0: float, y0: float, gap_after: dict[int, float] | None = None) -> list[tuple]:
+    """Upright tiles 40 x 54 along a row from (x0, y0), 1 px apart (`gap_after`: wider after some)."""
+    out, x = [], x0
+    for k, code in enumerate(codes):
+        out.append((code, [x, y0, x + 40, y0 + 54]))
+        x += 41 + (gap_after or {}).get(k, 0)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("melds", "bonus", "pong", "bonus_read"),
+    [
+        (["C", "C", "C"], ["fly", "face"], ["C", "C", "C"], ["fly", "face"]),  # was pong C C fly, one C lost
+        (["C", "C", "fly"], ["fly", "F1"], ["C", "C", "fly"], ["fly", "F1"]),  # the meld's fly stays its own
+        (["C", "C", "C", "C"], ["fly", "S1"], ["C", "C", "C", "C"], ["fly", "S1"]),  # both had been left out
+        (["C", "C", "fly"], ["F1"], ["C", "C", "fly"], ["F1"]),  # a fly in a pong, a flower after it
+    ],
+    ids=[
+        "pong-then-fly-face",
+        "pong-with-fly-then-fly-flower",
+        "kong-then-fly-season",
+        "pong-with-fly-then-flower",
+    ],
+)
+def test_a_bonus_fly_laid_close_against_a_meld_stays_in_the_bonus_row(
+    melds: list[str], bonus: list[str], pong: list[str], bonus_read: list[str]
+) -> None:
+    # a Malaysian bonus row laid against the meld row joins its run of touching tiles: its fly had
+    # been taken for the meld's wild tile, and the bonus row with it (an audit's scenes, every tile right)
+    concealed = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "fly", "9p", "9p"]
+    if len(melds) == 4:
+        concealed = ["1p", "2p", "3p", "4p", "5p", "6p", "8p", "8p", "8p", "9p", "9p"]
+    laid = _row_of(concealed, 100, 300) + _row_of([*melds, *bonus], 100, 230, {len(melds) - 1: 3})
+    layout = layout_hand(Detections.from_codes([c for c, _ in laid], [b for _, b in laid]))
+    assert layout.hand["concealed"] == concealed
+    assert [meld["tiles"] for meld in layout.hand["melds"]] == [pong]
+    assert layout.hand["bonus"] == bonus_read
+    assert not any("away from the hand" in w for w in layout.warnings), layout.warnings

@@ -74,6 +74,32 @@ def test_a_fifth_copy_goes_to_the_least_sure_tile() -> None:
     assert [CLASSES[i] for i in assign_within_set(probs)] == ["9m"] * 4 + ["8m"]
 
 
+def test_copies_held_face_down_are_no_tile_read_face_ups() -> None:
+    # a concealed kong laid S back back S holds two S face down: four more S read face up are two too
+    # many, and the least sure two go to their next likeliest faces
+    probs = _rows(*[{"S": p, "W": 0.3} for p in (0.9, 0.8, 0.7, 0.6)])
+    assert [CLASSES[i] for i in assign_within_set(probs)] == ["S"] * 4
+    assert [CLASSES[i] for i in assign_within_set(probs, hidden={"S": 2})] == ["S", "S", "W", "W"]
+    assert [CLASSES[i] for i in assign_within_set(probs, hidden={"S": 4})] == ["W"] * 4  # all four hidden
+
+
+def test_the_backs_of_a_kong_whose_face_shows_are_counted_as_that_face() -> None:
+    from vision.layout import Layout, TileGroup
+    from vision.pipeline import hidden_copies
+
+    box = (0.0, 0.0, 1.0, 1.0)
+    layout = Layout(
+        groups=(
+            TileGroup("meld", "kong", True, (0, 1, 2, 3), ("S", "back", "back", "S"), box),
+            TileGroup("meld", "kong", True, (4, 5, 6, 7), ("back",) * 4, box),  # face unknown
+            TileGroup("meld", "pong", False, (8, 9, 10), ("C", "C", "C"), box),
+            TileGroup("unused", None, False, (11,), ("back",), box),
+        )
+    )
+    assert hidden_copies(layout) == {"S": 2}
+    assert hidden_copies(None) == {}
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 30), st.integers(0, 2**32 - 1))
 def test_any_reading_keeps_to_the_set_and_no_other_is_likelier(n: int, seed: int) -> None:

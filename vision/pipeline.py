@@ -557,8 +557,11 @@ class TileReader:
         hidden = hidden_copies(lay_out(class_id)[0]) if self.within_set else Counter()
         if hidden and not _keeps_to_set(class_id, hidden, faces):
             # a concealed kong's backs are copies of its face too: the tiles read face up keep to
-            # what the set has left (an audit's photo had read 6 S beside an S kong laid S back back S)
-            class_id = assign_within_set(probabilities, faces, hidden).astype(np.int64)
+            # what the set has left (an audit's photo had read 6 S beside an S kong laid S back back S),
+            # where the kongs still lie so read (a kong's own face tiles re-read would undo them)
+            settled = assign_within_set(probabilities, faces, hidden).astype(np.int64)
+            if hidden_copies(lay_out(settled)[0]) == hidden:
+                class_id = settled
         win_moved: tuple[int, ...] = ()
         win_options: tuple[tuple[tuple[int, int], ...], ...] = ()
         if self.complete_wins:

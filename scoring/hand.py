@@ -266,7 +266,9 @@ def _optional_code(data: Mapping[str, Any], name: str, default: Tile | None) -> 
     if value is None or value == "":
         return default
     if not isinstance(value, str):
-        raise MalformedHandError(f"{name} must be a tile code, got {value!r}")
+        # a wind's field says which codes it takes, as it does for a code that is no wind
+        what = "one of E, S, W, N" if name.endswith("_wind") else "a tile code"
+        raise MalformedHandError(f"{name} must be {what}, got {value!r}")
     return value.strip()
 
 

@@ -364,12 +364,20 @@ def layout_hand(detections: Detections) -> Layout:
     if concealed:
         groups.append(_group("concealed", orig(concealed), detections))
         hand["concealed"] = [sub_codes[i] for i in concealed]
+    blind = 0
     for indices, meld in reading.melds:
         groups.append(_group("meld", orig(indices), detections, meld))
         if meld.tiles is None:
-            warnings.append("concealed kong with all four tiles face down: set its tile by hand")
+            blind += 1
             continue
         hand["melds"].append({"kind": meld.kind, "tiles": list(meld.tiles), "concealed": meld.concealed})
+    if blind:
+        # one line for them all: two alike lines would be merged into one, and a kong lost unsaid
+        warnings.append(
+            "concealed kong with all four tiles face down: set its tile by hand"
+            if blind == 1
+            else f"{blind} concealed kongs with all four tiles face down: set their tiles by hand"
+        )
     placed = list(concealed) + [i for tiles, _ in reading.melds for i in tiles]
     alone = {run[0] for run in run_lists if len(run) == 1}
     laid = placed + [i for t in reading.bonus if len(t) > 1 for i in t]

@@ -276,6 +276,22 @@ MALFORMED = [
         {"concealed": HAND, "self_drawn": "yes"}, MalformedHandError, "self_drawn", id="self-drawn-text"
     ),
     pytest.param({"concealed": HAND, "pay_all": 1}, MalformedHandError, "pay_all", id="pay-all-number"),
+    # a number for a wind is answered with the winds, as a code that is no wind is
+    pytest.param(
+        {"concealed": HAND, "seat_wind": 5},
+        MalformedHandError,
+        "seat_wind must be one of E, S, W, N",
+        id="seat-5",
+    ),
+    pytest.param(
+        {"concealed": HAND, "discarder_wind": 2},
+        MalformedHandError,
+        "discarder_wind must be one of E, S, W, N",
+        id="discarder-2",
+    ),
+    pytest.param(
+        {"concealed": HAND, "winning_tile": 3}, MalformedHandError, "must be a tile code", id="win-3"
+    ),
     pytest.param(
         {"concealed": HAND, "circumstances": ["moonwalk"]},
         MalformedHandError,

@@ -418,3 +418,16 @@ def test_a_bonus_fly_laid_close_against_a_meld_stays_in_the_bonus_row(
     assert [meld["tiles"] for meld in layout.hand["melds"]] == [pong]
     assert layout.hand["bonus"] == bonus_read
     assert not any("away from the hand" in w for w in layout.warnings), layout.warnings
+
+
+def test_two_concealed_kongs_of_backs_alone_are_counted_in_one_line() -> None:
+    # each had said the same line, and the reader keeps one of alike lines: a kong was lost unsaid
+    laid = _row_of(["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p"], 100, 300)
+    one = laid + _row_of(["back"] * 4, 100, 230)
+    two = laid + _row_of(["back"] * 8, 100, 230, {3: 25})
+    for tiles, said in (
+        (one, "concealed kong with all four tiles face down: set its tile by hand"),
+        (two, "2 concealed kongs with all four tiles face down: set their tiles by hand"),
+    ):
+        layout = layout_hand(Detections.from_codes([c for c, _ in tiles], [b for _, b in tiles]))
+        assert [w for w in layout.warnings if "face down" in w] == [said]

@@ -278,13 +278,17 @@ def tiles_named(codes: Sequence[str], most: int = 6) -> str:
     return ", ".join(named + (["..."] if len(counted) > most else []))
 
 
+def _face_up_concealed(reading: Reading, codes: Sequence[str]) -> tuple[int, ...]:
+    """The concealed tiles a reading counts: its concealed and stray tiles but the face-down ones."""
+    return tuple(i for i in reading.concealed + reading.stray if codes[i] != BACK)
+
+
 def _reads_better(one: Reading, other: Reading, codes: Sequence[str]) -> bool:
     """Whether reading `one` of the photo's tiles beats `other`: a hand of the winning size first
     (a fly taken from the bonus row into a meld leaves one tile over), then the lower cost."""
 
     def whole(reading: Reading) -> bool:
-        concealed = [i for i in reading.concealed + reading.stray if codes[i] != BACK]
-        return hand_tiles(len(concealed), len(reading.melds)) == HAND_SIZE
+        return hand_tiles(len(_face_up_concealed(reading, codes)), len(reading.melds)) == HAND_SIZE
 
     if whole(one) != whole(other):
         return whole(one)
@@ -350,7 +354,7 @@ def layout_hand(detections: Detections) -> Layout:
             hand=hand, groups=tuple(groups), warnings=tuple(warnings), angle=float(-np.degrees(frame.angle))
         )
     hidden = [i for i in reading.concealed + reading.stray if sub_codes[i] == BACK]
-    concealed = tuple(i for i in reading.concealed + reading.stray if sub_codes[i] != BACK)
+    concealed = _face_up_concealed(reading, sub_codes)
     unused.extend(hidden)
     if hidden:
         # one to three backs may be a concealed kong shown with its backs on one side (read_meld)

@@ -46,7 +46,14 @@ from vision.pip_look import PipLook
 from vision.rank_look import RankLook
 from vision.sidecar import ModelError, load_config
 from vision.text_look import TextLook
-from vision.tile_set import ANOTHER_SET_QUESTION, COPIES_IN_SET, assign_within_set, face_mask, within_faces
+from vision.tile_set import (
+    ANOTHER_SET_QUESTION,
+    COPIES_IN_SET,
+    assign_within_set,
+    face_mask,
+    keeps_to_set,
+    within_faces,
+)
 from vision.winning_read import complete_to_win
 
 if TYPE_CHECKING:
@@ -235,12 +242,6 @@ def hidden_copies(layout: Layout | None) -> Counter[str]:
         if len(shown) == 1:
             hidden[shown.pop()] += sum(1 for code in group.codes if code == BACK)
     return hidden
-
-
-def _keeps_to_set(class_id: np.ndarray, hidden: Mapping[str, int], faces: Collection[str] | None) -> bool:
-    """Whether the tiles read as `class_id` and the `hidden` copies together keep to the set's copies."""
-    read = Counter(CLASSES[int(i)] for i in class_id)
-    return all(read[code] + count <= COPIES_IN_SET.get(code, 4) for code, count in hidden.items())
 
 
 def damaged_warning(filled: float) -> list[str]:
@@ -555,7 +556,7 @@ class TileReader:
             return laid_out[key]
 
         hidden = hidden_copies(lay_out(class_id)[0]) if self.within_set else Counter()
-        if hidden and not _keeps_to_set(class_id, hidden, faces):
+        if hidden and not keeps_to_set(class_id, faces, hidden):
             # a concealed kong's backs are copies of its face too: the tiles read face up keep to
             # what the set has left (an audit's photo had read 6 S beside an S kong laid S back back S),
             # where the kongs still lie so read (a kong's own face tiles re-read would undo them)

@@ -77,24 +77,43 @@ def copies_allowed(n_tiles: int, faces: Collection[str] | None = None) -> np.nda
     return copies * face_mask(faces)
 
 
+def copies_left(
+    n_tiles: int, faces: Collection[str] | None = None, hidden: Mapping[str, int] | None = None
+) -> np.ndarray:
+    """`copies_allowed`, less the copies of a face the photo holds face down (`hidden`: a concealed
+    kong's backs), which no tile read face up may take."""
+    limits = copies_allowed(n_tiles, faces)
+    for code, count in (hidden or {}).items():
+        limits[CLASS_INDEX[code]] = max(0, int(limits[CLASS_INDEX[code]]) - count)
+    return limits
+
+
+def keeps_to_set(
+    class_id: np.ndarray, faces: Collection[str] | None = None, hidden: Mapping[str, int] | None = None
+) -> bool:
+    """Whether tiles read as `class_id` (indices into CLASSES) keep to the set's copies (`copies_left`)."""
+    return _within(class_id, copies_left(len(class_id), faces, hidden))
+
+
+def _within(class_id: np.ndarray, limits: np.ndarray) -> bool:
+    return bool((np.bincount(class_id, minlength=len(CLASSES)) <= limits).all())
+
+
 def assign_within_set(
     probabilities: np.ndarray, faces: Collection[str] | None = None, hidden: Mapping[str, int] | None = None
 ) -> np.ndarray:
     """Class index per row of `probabilities` (N, len(CLASSES)): each row's most likely class,
     unless that reads more copies of a face than a set has; then the assignment with the largest
-    product of probabilities among those that keep to the set (of `faces` only, when given).
-    `hidden`: copies of a face the photo holds face down (a concealed kong's backs), which no tile
-    read face up may take.
+    product of probabilities among those that keep to the set (of `faces` only, when given, and
+    less the `hidden` copies: `copies_left`).
     """
     probabilities = np.asarray(probabilities, np.float64)
     if probabilities.ndim != 2 or probabilities.shape[1] != len(CLASSES):
         raise ValueError(f"expected (N, {len(CLASSES)}) probabilities, got {probabilities.shape}")
     probabilities = np.where(face_mask(faces), probabilities, 0.0)
     first = probabilities.argmax(axis=1)
-    limits = copies_allowed(len(first), faces)
-    for code, count in (hidden or {}).items():
-        limits[CLASS_INDEX[code]] = max(0, int(limits[CLASS_INDEX[code]]) - count)
-    if (np.bincount(first, minlength=len(CLASSES)) <= limits).all():
+    limits = copies_left(len(first), faces, hidden)
+    if _within(first, limits):
         return first
     # One column per copy a set has (never more than there are tiles): a tile takes one copy.
     column_class = np.repeat(np.arange(len(CLASSES)), np.minimum(limits, len(first)))

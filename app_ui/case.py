@@ -793,7 +793,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     The scoring fields at the top level are what `python -m scoring` replays, so they are what is opened:
     the hand as scored, in its groups, with the rules, options and how it was won."""
     import scoring  # the app's dependency; imported here so the case model stays importable on its own
-    from scoring.api import hand_of, unused_beside, unused_beside_warning
+    from scoring.api import hand_of, reading_warning_lines, unused_beside, unused_beside_warning
     from scoring.errors import json_kind, json_object
     from scoring.options import options_from_mapping
 
@@ -863,6 +863,21 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     impossible = impossible_count(dict(case)) if saved is None else None
     if impossible:
         raise CaseFileError(f"{name}: {impossible}")
+    discarder, discarder_note = won.discarder_wind, None
+    plays_discarder = not won.self_drawn or won.pay_all  # a self-draw ignores it, as python -m scoring does
+    if (
+        discarder is not None
+        and plays_discarder
+        and (discarder == won.seat_wind or discarder not in ruleset.seats)
+    ):
+        # python -m scoring refuses such a case as impossible; the app opens it with the discarder
+        # unsaid, for the user to set, and says why
+        why = "the winner's own seat" if discarder == won.seat_wind else f"no seat in the {rules.capitalize()} rules"
+        discarder_note = (
+            f"The case names {discarder} as the discarder, {why}: who discarded is not said "
+            "(python -m scoring calls such a case impossible)."
+        )
+        discarder = None
     context = Context(
         seat_wind=won.seat_wind,
         prevailing_wind=won.prevailing_wind,
@@ -870,15 +885,17 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         winning_tile=won.winning_tile,
         circumstances=tuple(c for c in offered if c in won.circumstances),
         pay_all=won.pay_all,
-        discarder_wind=won.discarder_wind,
+        discarder_wind=discarder,
         bonus_from_deal=tuple(dict.fromkeys(code for code in hand.bonus if code in won.bonus_from_deal)),
     )
     kongs = {MELD_GROUPS[i]: True for i, meld in enumerate(laid) if meld.concealed}
     if saved is not None:
         rows, kongs = saved
         notes = []
-    unused = [unused_beside_warning(key) for key in unused_beside(given)]
-    notes.extend(f"{warning[:1].upper()}{warning[1:]}." for warning in unused)
+    notes.extend(_sentence(line) for line in reading_warning_lines(given))
+    notes.extend(_sentence(unused_beside_warning(key)) for key in unused_beside(given))
+    if discarder_note:
+        notes.append(discarder_note)
     if unknown:
         notes.append(f"The {rules.capitalize()} rules know no {', '.join(unknown)}: left out.")
     winning = won.winning_tile
@@ -906,6 +923,11 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         options_said="options" in case,
         notes=tuple(notes),
     )
+
+
+def _sentence(line: str) -> str:
+    """A warning line as a note's sentence: capitalised, one full stop."""
+    return f"{line[:1].upper()}{line[1:]}" + ("" if line.endswith((".", "?", "!")) else ".")
 
 
 def not_winning_why(tile: str, melds: Sequence[Sequence[str]]) -> str:

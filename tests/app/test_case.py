@@ -631,6 +631,51 @@ def test_a_case_python_m_scoring_scores_opens_with_what_the_rule_set_cannot_hold
         case.open_case("north.json", json.dumps({**hand, "seat_wind": "N"}).encode())
 
 
+def test_a_photos_reading_opens_with_the_readers_warnings_said() -> None:
+    # `python -m vision --json | python -m scoring -` keeps them; the app opening the file must too
+    reading = {
+        "image": {"width": 640, "height": 480},
+        "detections": [],
+        "hand": {"concealed": "123m 456p 789s CCC 55p"},
+        "warnings": ["tile 3 is unsure (1s or C?)", "2 tiles at the edge may be cut off."],
+    }
+    opened = case.open_case("reading.json", json.dumps(reading).encode())
+    assert opened.notes == (
+        "The photo's reading: tile 3 is unsure (1s or C?).",
+        "The photo's reading: 2 tiles at the edge may be cut off.",
+    )
+    # a case file's own "warnings" (not a reading: no detections) are not the photo's
+    typed = {"concealed": "123m 456p 789s CCC 55p", "warnings": ["tile 3 is unsure"]}
+    assert not case.open_case("typed.json", json.dumps(typed).encode()).notes
+
+
+@pytest.mark.parametrize(
+    ("given", "why"),
+    [
+        ({"seat_wind": "S", "discarder_wind": "S"}, "S as the discarder, the winner's own seat"),
+        (
+            {"seat_wind": "S", "discarder_wind": "S", "self_drawn": True, "pay_all": True},
+            "the winner's own seat",
+        ),
+        ({"rules": "malaysian", "discarder_wind": "N"}, "N as the discarder, no seat in the Malaysian rules"),
+    ],
+)
+def test_a_discarder_python_m_scoring_refuses_opens_unsaid_and_said(
+    given: dict[str, object], why: str
+) -> None:
+    hand = {"concealed": "123p 456p 789p 111p 55p", **given}
+    assert scoring.score_json(hand)["reason"] == "impossible_context"
+    opened = case.open_case("hand.json", json.dumps(hand).encode())
+    assert opened.context.discarder_wind is None
+    assert len(opened.notes) == 1 and why in opened.notes[0] and "impossible" in opened.notes[0]
+    # a self-draw ignores the discarder (python -m scoring warns and scores): nothing to say
+    drawn = {**hand, "self_drawn": True, "pay_all": False}
+    assert (
+        "discarder_wind ignored: a self-drawn win has no discarder" in scoring.score_json(drawn)["warnings"]
+    )
+    assert not case.open_case("hand.json", json.dumps(drawn).encode()).notes
+
+
 def test_a_case_opened_and_saved_again_keeps_its_table_and_its_trail_to_the_photo() -> None:
     saved, _ = _photo_case({"edited_rows": {"1": {"tile": "1m"}}})  # 2m read where 1m lies
     data = json.dumps(saved).encode()

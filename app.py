@@ -46,7 +46,6 @@ from app_ui.context_panel import (
     context_ui,
     discarder_now,
     set_discarder,
-    wind_label,
 )
 from app_ui.options import option_specs
 from app_ui.photo_view import PhotoView, in_picture, photo_view
@@ -862,16 +861,7 @@ def apply_opened_case() -> None:
     state["circumstances"] = list(won.circumstances)
     state["pay_all"] = won.pay_all
     state.pop(DISCARDER_ASIDE, None)
-    seats = scoring.get_ruleset(opened.rules).seats
-    if won.discarder_wind and (won.discarder_wind == won.seat_wind or won.discarder_wind not in seats):
-        # the scoring refuses such a case; the box cannot hold it: say so rather than drop it unsaid
-        state["context_note"] = (
-            f"The case names {wind_label(won.discarder_wind)} as the discarder, which is no other "
-            "player's seat here: who discarded is not said."
-        )
-        set_discarder(NOT_SAID)
-    else:
-        set_discarder(won.discarder_wind or NOT_SAID)
+    set_discarder(won.discarder_wind or NOT_SAID)  # open_case unsaid one the scoring would refuse
     set_base(opened.base, None, state.pop("display_to_restore", None))
     forget_winning_tile()  # nor may a tile the last hand set aside come back in this one
     state["winning_tile"] = won.winning_tile or NO_WINNING_TILE

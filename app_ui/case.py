@@ -28,6 +28,7 @@ GROUPS: tuple[str, ...] = (HAND, *MELD_GROUPS, BONUS, IGNORE)
 TILE_CODES: tuple[str, ...] = CLASSES
 # Below this confidence (box score x reading probability) a tile is flagged for the user to check.
 LOW_CONFIDENCE = UNSURE_BELOW
+WIND_LABELS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 
 
 @dataclass(frozen=True)
@@ -872,9 +873,14 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     ):
         # python -m scoring refuses such a case as impossible; the app opens it with the discarder
         # unsaid, for the user to set, and says why
-        why = "the winner's own seat" if discarder == won.seat_wind else f"no seat in the {rules.capitalize()} rules"
+        why = (
+            "the winner's own seat"
+            if discarder == won.seat_wind
+            else f"no seat in the {rules.capitalize()} rules"
+        )
         discarder_note = (
-            f"The case names {discarder} as the discarder, {why}: who discarded is not said "
+            f"The case names {WIND_LABELS.get(discarder, discarder)} as the discarder, {why}: who discarded "
+            "is not said "
             "(python -m scoring calls such a case impossible)."
         )
         discarder = None

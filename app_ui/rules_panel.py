@@ -114,6 +114,9 @@ def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
                             f"{spec.label}: {exc}; until it is fixed, the default ({default}) is used."
                         )
                     value = spec.default
+                if unused:
+                    # kept in its box, but not scored with (python -m scoring would warn it unread)
+                    value = spec.default
             if spec.kind == "int":
                 value = int(value)
             values[spec.name] = value

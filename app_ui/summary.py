@@ -9,10 +9,10 @@ from collections.abc import Collection
 from typing import Any
 
 import scoring
-from app_ui.case import RENUMBERED
+from app_ui.case import RENUMBERED, WIND_LABELS
 from app_ui.options import CHOICE_LABELS, format_number_list, option_label, option_specs
 from scoring.errors import brief
-from scoring.payout import format_amount, unit_text
+from scoring.payout import format_amount, instant_text, unit_text
 from scoring.tiles import sorted_tiles
 from scoring.view import SEAT_NUMBER
 
@@ -28,7 +28,6 @@ CIRCUMSTANCE_LABELS = {
     "humanly": "Humanly hand",
     "robbing_eighth": "Robbing the eighth flower (七抢一)",
 }
-WIND_LABELS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 ROLE_LABELS = {
     "winner": "Winner",
     "discarder": "Discarder",
@@ -186,14 +185,7 @@ def amount_text(amount: float) -> str:
 
 
 def instant_line(item: Any) -> str:
-    if not isinstance(item, dict):
-        return str(item)
-    name = item.get("name") or item.get("key") or "instant payout"
-    if "from_each" in item:
-        in_all = item.get("total")
-        total = f" ({format_amount(in_all)} in all)" if isinstance(in_all, int | float) else ""
-        return f"{name}: each opponent pays {format_amount(item['from_each'])}{total}"
-    return f"{name}: {item.get('units', item.get('amount', ''))}"
+    return instant_text(item) if isinstance(item, dict) else str(item)
 
 
 def score_words(result: dict[str, Any]) -> str:

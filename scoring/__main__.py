@@ -11,13 +11,14 @@ import contextlib
 import json
 import os
 import sys
+import textwrap
 from typing import Any, NoReturn
 
 from scoring.api import hand_of, reading_warning_lines, score_json, unused_beside, unused_beside_warning
 from scoring.console import escape_what_cannot_print, say
 from scoring.errors import MalformedHandError, json_object
-from scoring.options import option_assignments
-from scoring.payout import format_amount
+from scoring.options import option_assignments, option_lines
+from scoring.payout import format_amount, instant_text
 from scoring.rulesets import RULESET_NAMES
 
 
@@ -27,8 +28,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"error: {message} (see python -m scoring --help)\n")
 
 
+def _options_epilog() -> str:
+    """Every house rule `--option` takes, with its defaults: a table must not need RULES.md to find them."""
+    lines = ['options (--option NAME=VALUE, or the JSON\'s "options" object):']
+    for name, default, help_text in option_lines():
+        lines.append(f"  {name} = {default}")
+        lines.extend(textwrap.wrap(help_text, width=96, initial_indent="      ", subsequent_indent="      "))
+    return "\n".join(lines)
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m scoring", description="Score a mahjong hand given as JSON.")
+    parser = _Parser(
+        prog="python -m scoring",
+        description="Score a mahjong hand given as JSON.",
+        epilog=_options_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument(
         "file", help="hand JSON file, or - for stdin (also the output of python -m vision PHOTO --json)"
     )
@@ -141,10 +156,7 @@ def render(result: dict[str, Any]) -> str:
         if payout.get("basis"):
             lines.append(f"  ({payout['basis']})")
     for item in payout["instant_payouts"]:
-        lines.append(
-            f"Instant payout: {item['name']}: {format_amount(item['from_each'])} from each opponent "
-            f"({format_amount(item['total'])} in all)"
-        )
+        lines.append(f"Instant payout: {instant_text(item)}")
     lines.extend(f"Warning: {warning}" for warning in result["warnings"])
     return "\n".join(lines)
 

@@ -32,7 +32,7 @@ from scoring.hand import (
     may_hold_winning_tile,
     places_won_into,
 )
-from scoring.options import Options, checked_options, default_options
+from scoring.options import DEFAULT_PAYOUT_TABLE, Options, checked_options, default_options, read_by
 from scoring.patterns import is_hand_level
 from scoring.payout import Payout, format_amount, no_payout, with_seats
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
@@ -182,6 +182,18 @@ def _check_tiles(hand: Hand, context: Context, ruleset: Ruleset, options: Option
                 f"{count} copies of {tile}, but the set has only {allowed}",
                 tiles_impossible=True,
             )
+
+
+def _idle_option_warnings(context: Context, ruleset: Ruleset, options: Options) -> list[str]:
+    """Options set that this win's other settings leave unread: said, as a house rule another rule set
+    does not read is, so that a table does not take them for applied."""
+    warnings: list[str] = []
+    unread_table = options.payout_scheme != "table" and options.payout_table != DEFAULT_PAYOUT_TABLE
+    if unread_table and read_by(ruleset.name, "payout_table"):
+        warnings.append(f"payout_table not used: payout_scheme is {options.payout_scheme}, not table")
+    if context.bonus_from_deal and ruleset.instant_payouts is not None and not options.instant_payouts:
+        warnings.append("bonus_from_deal not used: option instant_payouts is off")
+    return warnings
 
 
 def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Context, list[str]]:
@@ -408,6 +420,7 @@ def _best_reading(
     """
     _check_tiles(hand, context, ruleset, options)
     context, warnings = _check_context(hand, context, ruleset)
+    warnings.extend(_idle_option_warnings(context, ruleset, options))
     try:
         _check_winning_tile(hand, context)
     except _Invalid as invalid:

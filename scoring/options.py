@@ -45,7 +45,8 @@ class Options:
         default=1,
         metadata={
             "rules": SINGAPORE_ONLY,
-            "help": "Amount paid for a 1-tai hand, and the unit of instant payouts (Singapore).",
+            "help": "The base of a 1-tai hand (base = unit x 2^(tai - 1); the discarder pays 2 x base), "
+            "and the unit of instant payouts; at most 6 decimals.",
         },
     )
     payout_scheme: str = field(
@@ -154,11 +155,25 @@ def _number(name: str, value: object) -> float:
     if value < 0:
         raise OptionError(f"option {name} must not be negative, got {exact_number(value)}")
     if 0 < value < MIN_AMOUNT:
-        # amounts are paid rounded to 6 decimals (scoring.payout): a smaller one would be paid as 0
+        # amounts are paid to 6 decimals (scoring.payout): a smaller one would be paid as 0
         raise OptionError(
             f"option {name} is under {MIN_AMOUNT:.6f}, the smallest amount paid, got {exact_number(value)}"
         )
+    if isinstance(value, float) and Decimal(repr(value)).as_tuple().exponent < -6:  # type: ignore[operator]
+        # paid to 6 decimals, a finer amount would be rounded in each share, and the shares would no
+        # longer add up to the winner's 4 x base, nor the basis' arithmetic read right
+        raise OptionError(
+            f"option {name} has more than 6 decimals, got {exact_number(value)}: amounts are paid to 0.000001"
+        )
     return value
+
+
+def _positive(name: str, value: object) -> float:
+    """An amount that must be paid: a payout table's row of 0 pays the winner nothing."""
+    number = _number(name, value)
+    if number == 0:
+        raise OptionError(f"option {name} amounts must be positive, got 0")
+    return number
 
 
 def _convert(name: str, value: object) -> object:
@@ -182,9 +197,9 @@ def _convert(name: str, value: object) -> object:
                     raise OptionError(
                         f"payout_table row {row!r} must be [shooter pays, each pays on self-draw]"
                     )
-                rows.append((_number(name, row[0]), _number(name, row[1])))
+                rows.append((_positive(name, row[0]), _positive(name, row[1])))
             else:
-                rows.append(_number(name, row))
+                rows.append(_positive(name, row))
         return tuple(rows)
     if not isinstance(value, bool):
         raise OptionError(f"option {name} must be true or false, got {value!r}")
@@ -245,9 +260,42 @@ def unread_options(rules_name: str, options: Options, given: Mapping[str, object
         option.name
         for option in dataclasses.fields(Options)
         if option.name in given
-        and rules_name not in option.metadata.get("rules", (rules_name,))
+        and not read_by(rules_name, option.name)
         and getattr(options, option.name) != getattr(defaults, option.name)
     ]
+
+
+def option_value_text(value: object) -> str:
+    """An option's value as typed on the command line (`true`, `[[4, 2], [7, 3]]`, `standard`)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, tuple):
+        return json.dumps([list(row) if isinstance(row, tuple) else row for row in value])
+    return exact_number(value) if isinstance(value, int | float) else str(value)
+
+
+def option_lines() -> list[tuple[str, str, str]]:
+    """Each option as (name, its default under each rule set that reads it, its help): the reference
+    `python -m scoring --help` prints and docs/scoring.md's table copies."""
+    from scoring.rulesets import RULESET_NAMES
+
+    lines = []
+    for option in dataclasses.fields(Options):
+        readers = [name for name in RULESET_NAMES if read_by(name, option.name)]
+        values = {name: option_value_text(getattr(default_options(name), option.name)) for name in readers}
+        if len(set(values.values())) == 1:
+            default = next(iter(values.values()))
+            default += "" if len(readers) > 1 else f" ({readers[0]} only)"
+        else:
+            default = ", ".join(f"{value} ({name})" for name, value in values.items())
+        lines.append((option.name, default, str(option.metadata.get("help", ""))))
+    return lines
+
+
+def read_by(rules_name: str, option_name: str) -> bool:
+    """Whether rule set `rules_name` reads the option (its metadata "rules" names the sets that do)."""
+    option = next(option for option in dataclasses.fields(Options) if option.name == option_name)
+    return rules_name in option.metadata.get("rules", (rules_name,))
 
 
 def checked_options(options: Options) -> Options:

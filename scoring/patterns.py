@@ -221,9 +221,11 @@ def full_flush_all_pongs(v: View) -> Outcome:
 
 def pure_green(v: View) -> Outcome:
     """绿一色: only 2 3 4 6 8 bamboo and green dragon (option `pure_green`)."""
-    if v.options.pure_green and v.tiled and v.tiles and all(tile in GREEN for tile in v.tiles):
-        return Hit("only green tiles: 2 3 4 6 8 bamboo and green dragon")
-    return None
+    if not (v.tiled and v.tiles and all(tile in GREEN for tile in v.tiles)):
+        return None
+    if not v.options.pure_green:
+        return Note("pure green not scored: option pure_green is off (scored as a flush)")
+    return Hit("only green tiles: 2 3 4 6 8 bamboo and green dragon")
 
 
 def mixed_terminals(v: View) -> Outcome:
@@ -415,9 +417,11 @@ def ping_hu(v: View) -> Outcome:
 @hand_level
 def fully_concealed(v: View) -> Outcome:
     """门清: no chow, pong or exposed kong, self-drawn (option `fully_concealed_tai`)."""
-    if v.options.fully_concealed_tai and v.context.self_drawn and not v.exposed:
-        return Hit("no exposed melds and self-drawn")
-    return None
+    if not (v.context.self_drawn and not v.exposed):
+        return None
+    if not v.options.fully_concealed_tai:
+        return Note("fully concealed not scored: option fully_concealed_tai is off")
+    return Hit("no exposed melds and self-drawn")
 
 
 @hand_level

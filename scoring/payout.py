@@ -7,11 +7,14 @@ All functions are pure: (tai, context, options) in, a `Payout` out. Amounts in `
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, localcontext
+from typing import Any, ParamSpec, TypeVar
 
 from scoring.hand import Context, Hand
-from scoring.options import Options, exact_number
+from scoring.options import Options
 from scoring.tiles import ANIMALS, FLOWERS, SEASONS
 
 
@@ -20,7 +23,7 @@ class PlayerShare:
     """One player's part of the win payout: role winner|discarder|other|loser, signed amount."""
 
     role: str
-    amount: float
+    amount: Decimal
     liable: bool = False
     seat: str | None = None  # the player's seat wind, where known
 
@@ -32,17 +35,19 @@ class InstantPayout:
     key: str
     name: str
     units: int
-    from_each: float
-    total: float
+    from_each: Decimal
+    total: Decimal
+    held_from_deal: bool = False  # doubled: the pair was in the hand as dealt (RULES.md)
+    unit: Decimal = Decimal(1)  # the option's unit, each of `units` paid at it
 
 
 @dataclass(frozen=True)
 class Payout:
     """The win payout in the JSON's shape, plus the per-player list and the instant payouts."""
 
-    winner_total: float
-    discarder: float | None
-    each_other: float
+    winner_total: Decimal
+    discarder: Decimal | None
+    each_other: Decimal
     players: tuple[PlayerShare, ...]
     instant_payouts: tuple[InstantPayout, ...] = ()
     # how the amounts were reached, in words and numbers (the base, each share): a table settling a
@@ -69,6 +74,8 @@ class Payout:
                     "key": item.key,
                     "name": item.name,
                     "units": item.units,
+                    "held_from_deal": item.held_from_deal,
+                    "unit": _number(item.unit),
                     "from_each": _number(item.from_each),
                     "total": _number(item.total),
                 }
@@ -77,28 +84,65 @@ class Payout:
         }
 
 
-def _number(value: float) -> float | int:
-    """Whole amounts print as integers in JSON (16, not 16.0)."""
-    return int(value) if float(value).is_integer() else round(value, 6)
+def _number(value: Decimal) -> float | int:
+    """Whole amounts print as integers in JSON (16, not 16.0), others as the float nearest them."""
+    return int(value) if value == value.to_integral_value() else float(value)
 
 
-def settle(players: int, self_drawn: bool, discarder: float, other: float, pay_all: bool) -> Payout:
+ZERO = Decimal(0)
+PAID_TO = Decimal("0.000001")  # amounts are paid to 6 decimals (options refuse finer ones)
+_Params = ParamSpec("_Params")
+_Result = TypeVar("_Result")
+
+
+def _in_decimals(compute: Callable[_Params, _Result]) -> Callable[_Params, _Result]:
+    """Run `compute` with amounts worked in decimal to 80 digits: a float's 0.1 x 3 is 0.30000000000000004,
+    and a base of unit 0.1 x 2^39 printed from a float reads 54,975,581,388.800003; a table checks the
+    arithmetic digit by digit."""
+
+    @functools.wraps(compute)
+    def exact(*args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
+        with localcontext(prec=80):
+            return compute(*args, **kwargs)
+
+    return exact
+
+
+def exact(value: float | Decimal) -> Decimal:
+    """An amount as written: the float 0.1 read as one tenth, not as the binary number nearest it."""
+    if isinstance(value, Decimal):
+        return value
+    return Decimal(value) if isinstance(value, int) else Decimal(repr(float(value)))
+
+
+def _paid(value: float | Decimal) -> Decimal:
+    """An amount as paid: to 6 decimals, a half rounded up, held without trailing zeros (0.5)."""
+    paid = exact(value).quantize(PAID_TO, rounding=ROUND_HALF_UP)
+    return paid.to_integral_value() if paid == paid.to_integral_value() else paid.normalize()
+
+
+@_in_decimals
+def settle(
+    players: int, self_drawn: bool, discarder: float | Decimal, other: float | Decimal, pay_all: bool
+) -> Payout:
     """Build the payout from what the discarder and each other loser pay (on a self-draw: each loser `other`).
 
-    Pay-all moves every loser's share onto the liable player, reported as `discarder` (RULES.md).
+    Pay-all moves every loser's share onto the liable player, reported as `discarder` (RULES.md). Each
+    share is paid to 6 decimals and the winner receives their sum, so the amounts sum to zero.
     """
+    discarder, other = _paid(discarder), _paid(other)
     losers = players - 1
     if self_drawn:
-        total = other * losers
+        total = _paid(other * losers)
         if pay_all:
-            shares = (PlayerShare("discarder", -total, True),) + (PlayerShare("loser", 0),) * (losers - 1)
-            return Payout(total, total, 0, (PlayerShare("winner", total), *shares))
+            shares = (PlayerShare("discarder", -total, True),) + (PlayerShare("loser", ZERO),) * (losers - 1)
+            return Payout(total, total, ZERO, (PlayerShare("winner", total), *shares))
         shares = (PlayerShare("loser", -other),) * losers
         return Payout(total, None, other, (PlayerShare("winner", total), *shares))
-    total = discarder + other * (losers - 1)
+    total = _paid(discarder + other * (losers - 1))
     if pay_all:
-        shares = (PlayerShare("discarder", -total, True),) + (PlayerShare("other", 0),) * (losers - 1)
-        return Payout(total, total, 0, (PlayerShare("winner", total), *shares))
+        shares = (PlayerShare("discarder", -total, True),) + (PlayerShare("other", ZERO),) * (losers - 1)
+        return Payout(total, total, ZERO, (PlayerShare("winner", total), *shares))
     shares = (PlayerShare("discarder", -discarder), *(PlayerShare("other", -other),) * (losers - 1))
     return Payout(total, discarder, other, (PlayerShare("winner", total), *shares))
 
@@ -125,33 +169,57 @@ def with_seats(payout: Payout, seats: Sequence[str], winner: str, discarder: str
 
 def no_payout(players: int, self_drawn: bool) -> Payout:
     """Nothing changes hands for an invalid win (the roles are still listed for the UI)."""
-    return settle(players, self_drawn, 0, 0, False)
+    return settle(players, self_drawn, ZERO, ZERO, False)
 
 
-def format_amount(value: float, signed: bool = False) -> str:
+def format_amount(value: float | Decimal, signed: bool = False) -> str:
     """An amount as a player reads it: every digit, no exponent, fractions to at most 6 places, and
     thousands grouped from 10,000 up (16,000,000, not 1.6e+07; 1280 stays as it is, clear of the commas
     between a basis' clauses); `signed` puts + before a positive amount (nothing before 0: a player who
-    pays nothing neither gains nor loses)."""
-    number = _number(value)
+    pays nothing neither gains nor loses). A float is read as written (0.1, not the binary number
+    nearest it: a float's 54975581388.8 would print 54975581388.800003)."""
+    number = _paid(value)
     spec = ("+" if signed and number != 0 else "") + ("," if abs(number) >= 10_000 else "")
-    if isinstance(number, int):
-        return f"{number:{spec}d}"
-    return f"{number:{spec}.6f}".rstrip("0").rstrip(".")
+    text = f"{number:{spec}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def unit_text(unit: float) -> str:
-    """The unit as an amount is shown (`format_amount`) where that loses none of its digits, else as
-    typed (0.0000015: rounded to 0.000002, the basis' arithmetic would read wrong)."""
+def unit_text(unit: float | Decimal) -> str:
+    """The unit as typed, every digit: scored options hold at most 6 decimals, but a refused one
+    (0.0000001) is still quoted as the user typed it, not as 0."""
     shown = format_amount(unit)
-    return shown if float(shown.replace(",", "")) == unit else exact_number(unit)
+    return shown if Decimal(shown.replace(",", "")) == exact(unit) else format(exact(unit), "f")
 
 
-def _g(value: float) -> str:
+def instant_text(item: Mapping[str, Any]) -> str:
+    """An instant payout (its JSON) as a table checks it by hand: "cat and rat, held from the deal
+    (doubled): 4 units x 0.5 = 2 from each opponent (6 in all)"."""
+    name = str(item.get("name") or item.get("key") or "instant payout")
+    if item.get("held_from_deal"):
+        name += ", held from the deal (doubled)"
+    units, unit = item.get("units"), item.get("unit")
+    each, total = item.get("from_each"), item.get("total")
+    if not isinstance(each, int | float):
+        return f"{name}: {units} units" if units is not None else name
+    worked = ""
+    if isinstance(units, int) and isinstance(unit, int | float):
+        worked = f"{units} unit{'' if units == 1 else 's'} x {_g(unit)} = "
+    in_all = f" ({_g(total)} in all)" if isinstance(total, int | float) else ""
+    return f"{name}: {worked}{_g(each)} from each opponent{in_all}"
+
+
+def _g(value: float | Decimal) -> str:
     return format_amount(value)
 
 
-def _shares_text(self_drawn: bool, discarder: float, other: float, times: tuple[str, str] = ("", "")) -> str:
+def _base_text(base: Decimal) -> str:
+    """A base, not itself paid, with every digit (a 0-tai base of unit 0.000001 is 0.0000005)."""
+    return _g(base) if base == _paid(base) else format(base.normalize(), "f")
+
+
+def _shares_text(
+    self_drawn: bool, discarder: Decimal, other: Decimal, times: tuple[str, str] = ("", "")
+) -> str:
     """'the discarder pays 2 x base = 4, each other player 1 x base = 2' (`times`: the multiples)."""
     if self_drawn:
         return f"each other player pays {times[1]}{_g(other)}"
@@ -167,7 +235,7 @@ def _with_pay_all(payout: Payout, basis: str, pay_all: bool) -> Payout:
 
 
 def _settled(
-    players: int, context: Context, discarder: float, other: float, where: str, times: tuple[str, str]
+    players: int, context: Context, discarder: Decimal, other: Decimal, where: str, times: tuple[str, str]
 ) -> Payout:
     """`settle` for the context's win, its basis: `where` (the base), then each share."""
     payout = settle(players, context.self_drawn, discarder, other, context.pay_all)
@@ -175,6 +243,7 @@ def _settled(
     return _with_pay_all(payout, f"{where}; {shares}", context.pay_all)
 
 
+@_in_decimals
 def singapore_payout(tai: int, context: Context, options: Options, as_self_draw: bool) -> Payout:
     """RULES.md payouts: standard (2/1, self-draw 2 each), shooter_pays (4/0) or a user table; pay-all.
 
@@ -190,29 +259,29 @@ def singapore_payout(tai: int, context: Context, options: Options, as_self_draw:
         last = f" (its last, for {count} tai and above)" if count < tai else ""
         where = f"payout table, row {count}{last}"
         if isinstance(row, tuple):
-            shooter, each = row
+            shooter, each = exact(row[0]), exact(row[1])
             where += f": {_g(shooter)}/{_g(each)}{as_drawn}"
             if self_drawn:
-                return _singapore_settle(context, as_self_draw, 0, each, where)
-            return _singapore_settle(context, as_self_draw, shooter, 0, where)
-        base = float(row)
+                return _singapore_settle(context, as_self_draw, ZERO, each, where)
+            return _singapore_settle(context, as_self_draw, shooter, ZERO, where)
+        base = exact(row)
         where += f": base {_g(base)}{as_drawn}"
     else:
-        base = options.unit * 2 ** (tai - 1)
-        where = f"base = unit {unit_text(options.unit)} x 2^({tai} - 1) = {_g(base)}{as_drawn}"
+        base = exact(options.unit) * Decimal(2) ** (tai - 1)
+        where = f"base = unit {unit_text(options.unit)} x 2^({tai} - 1) = {_base_text(base)}{as_drawn}"
     if self_drawn:
-        return _singapore_settle(context, as_self_draw, 0, 2 * base, where, ("", "2 x base = "))
+        return _singapore_settle(context, as_self_draw, ZERO, 2 * base, where, ("", "2 x base = "))
     if scheme == "shooter_pays":
         where += ", shooter pays"
-        return _singapore_settle(context, as_self_draw, 4 * base, 0, where, ("4 x base = ", ""))
+        return _singapore_settle(context, as_self_draw, 4 * base, ZERO, where, ("4 x base = ", ""))
     return _singapore_settle(context, as_self_draw, 2 * base, base, where, ("2 x base = ", "1 x base = "))
 
 
 def _singapore_settle(
     context: Context,
     as_self_draw: bool,
-    discarder: float,
-    other: float,
+    discarder: Decimal,
+    other: Decimal,
     where: str,
     times: tuple[str, str] = ("", ""),
 ) -> Payout:
@@ -223,24 +292,29 @@ def _singapore_settle(
     return _settled(4, context, discarder, other, where, times)
 
 
+@_in_decimals
 def malaysian_payout(fan: int, context: Context, options: Options, as_self_draw: bool) -> Payout:
     """seeds/004 payment in points (fan x points_per_fan): `seed` or `discarder_and_other`; pay-all."""
-    points = fan * options.points_per_fan
+    points = Decimal(fan * options.points_per_fan)
     where = f"points = {fan} fan x {_g(options.points_per_fan)} points per fan = {_g(points)}"
     if options.malaysian_payment == "seed":
-        discarder, other, each = 2 * points, 0, points
+        discarder, other, each = 2 * points, ZERO, points
         times = ("2 x points = ", "") if not context.self_drawn else ("", "the points, ")
     else:
         discarder, other, each = 2 * points, points, 2 * points
         times = ("2 x points = ", "1 x points = ") if not context.self_drawn else ("", "2 x points = ")
     if context.self_drawn:
-        return _settled(3, context, 0, each, where, times)
+        return _settled(3, context, ZERO, each, where, times)
     return _settled(3, context, discarder, other, where, times)
 
 
-def _instant(key: str, name: str, units: int, options: Options, opponents: int) -> InstantPayout:
-    each = units * options.unit
-    return InstantPayout(key, name, units, each, each * opponents)
+@_in_decimals
+def _instant(
+    key: str, name: str, units: int, options: Options, opponents: int, held_from_deal: bool = False
+) -> InstantPayout:
+    unit = exact(options.unit)
+    each = _paid(units * unit)
+    return InstantPayout(key, name, units, each, each * opponents, held_from_deal, unit)
 
 
 def singapore_instant_payouts(hand: Hand, context: Context, options: Options) -> tuple[InstantPayout, ...]:
@@ -263,15 +337,33 @@ def singapore_instant_payouts(hand: Hand, context: Context, options: Options) ->
                 )
     for first, second in (("cat", "rat"), ("rooster", "centipede")):
         if {first, second} <= bonus:
-            units = 4 if {first, second} <= dealt else 2
-            items.append(_instant("animal_pair", f"{first} and {second}", units, options, opponents))
+            dealt_pair = {first, second} <= dealt
+            items.append(
+                _instant(
+                    "animal_pair",
+                    f"{first} and {second}",
+                    4 if dealt_pair else 2,
+                    options,
+                    opponents,
+                    dealt_pair,
+                )
+            )
     if set(ANIMALS) <= bonus:
         items.append(_instant("all_animals", "all four animals", 4, options, opponents))
     seat = "ESWN".index(context.seat_wind)
     own = {FLOWERS[seat], SEASONS[seat]}
     if own <= bonus:
-        units = 4 if own <= dealt else 2
-        items.append(_instant("own_flower_season", "own flower and own season", units, options, opponents))
+        dealt_own = own <= dealt
+        items.append(
+            _instant(
+                "own_flower_season",
+                "own flower and own season",
+                4 if dealt_own else 2,
+                options,
+                opponents,
+                dealt_own,
+            )
+        )
     if set(FLOWERS) <= bonus:
         items.append(_instant("flower_set", "all four flowers", 4, options, opponents))
     if set(SEASONS) <= bonus:

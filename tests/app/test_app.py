@@ -1722,7 +1722,7 @@ def test_under_the_payout_table_the_rules_line_names_the_instant_payouts_unit(ap
     line = [t for t in captions(app) if t.startswith("Rules: ")]
     assert line and "amounts from the payout table, instant payouts at unit 0.5" in line[0], line
     # the halving the instant payouts show is the unit the line names
-    assert any("each opponent pays 0.5" in t for t in texts(app, "markdown") + captions(app)), texts(
+    assert any("x 0.5 = 0.5 from each opponent" in t for t in texts(app, "markdown") + captions(app)), texts(
         app, "markdown"
     )
     app.checkbox(key="opt_singapore_instant_payouts").uncheck().run()  # none paid: no unit to name

@@ -652,12 +652,15 @@ def test_a_photos_reading_opens_with_the_readers_warnings_said() -> None:
 @pytest.mark.parametrize(
     ("given", "why"),
     [
-        ({"seat_wind": "S", "discarder_wind": "S"}, "S as the discarder, the winner's own seat"),
+        ({"seat_wind": "S", "discarder_wind": "S"}, "South as the discarder, the winner's own seat"),
         (
             {"seat_wind": "S", "discarder_wind": "S", "self_drawn": True, "pay_all": True},
             "the winner's own seat",
         ),
-        ({"rules": "malaysian", "discarder_wind": "N"}, "N as the discarder, no seat in the Malaysian rules"),
+        (
+            {"rules": "malaysian", "discarder_wind": "N"},
+            "North as the discarder, no seat in the Malaysian rules",
+        ),
     ],
 )
 def test_a_discarder_python_m_scoring_refuses_opens_unsaid_and_said(

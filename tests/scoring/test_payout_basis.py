@@ -4,19 +4,23 @@ check it (the base from the unit and the tai, each share as a multiple of it, pa
 from __future__ import annotations
 
 import dataclasses
+import re
+from decimal import Decimal
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring import score_json
+from scoring.errors import OptionError
 from scoring.hand import Context
 from scoring.options import Options
-from scoring.payout import format_amount, malaysian_payout, singapore_payout
+from scoring.payout import format_amount, instant_text, malaysian_payout, singapore_payout
 
 
-def _g(value: float) -> str:
-    number = int(value) if float(value).is_integer() else round(value, 6)
+def _g(value: float | Decimal) -> str:
+    value = float(value)
+    number = int(value) if value.is_integer() else round(value, 6)
     text = f"{number:,}" if abs(number) >= 10_000 else f"{number}"
     return text.removesuffix(".0")
 
@@ -145,21 +149,46 @@ def test_a_large_unit_is_paid_and_explained_in_full() -> None:
     )
 
 
-def test_a_unit_finer_than_the_amounts_is_shown_as_typed_so_the_arithmetic_holds() -> None:
-    options = dataclasses.replace(Options(), unit=0.0000015)
-    payout = singapore_payout(2, Context(), options, False)
+def test_amounts_are_worked_in_decimals_so_the_basis_reads_right_and_the_shares_add_up() -> None:
+    # a float's 0.1 x 2^39 prints 54,975,581,388.800003, and 0.1 x 3 is 0.30000000000000004
+    options = dataclasses.replace(Options(), unit=0.1, max_tai=40)
+    payout = singapore_payout(40, Context(self_drawn=True), options, False)
     assert payout.basis == (
-        "base = unit 0.0000015 x 2^(2 - 1) = 0.000003; the discarder pays 2 x base = 0.000006, "
-        "each other player 1 x base = 0.000003."
+        "base = unit 0.1 x 2^(40 - 1) = 54,975,581,388.8; "
+        "each other player pays 2 x base = 109,951,162,777.6."
     )
+    assert payout.winner_total == Decimal("329853488332.8")
+    discard = singapore_payout(2, Context(), dataclasses.replace(Options(), unit=0.1), False)
+    assert [share.amount for share in discard.players] == [
+        Decimal("0.8"),
+        Decimal("-0.4"),
+        *[Decimal("-0.2")] * 2,
+    ]
+    assert sum(share.amount for share in discard.players) == 0
 
 
-def test_a_base_of_0_is_still_shared_as_shares_not_as_nobody_paying() -> None:
-    options = dataclasses.replace(Options(), payout_scheme="table", payout_table=(0,))
-    payout = singapore_payout(1, Context(), options, False)
-    assert payout.basis.endswith("the discarder pays 2 x base = 0, each other player 1 x base = 0."), (
-        payout.basis
-    )
+@pytest.mark.parametrize(
+    ("options", "refused"),
+    [
+        (
+            {"unit": 0.0000015},
+            "option unit has more than 6 decimals, got 0.0000015: amounts are paid to 0.000001",
+        ),
+        ({"unit": 1.0000005}, "more than 6 decimals, got 1.0000005"),
+        ({"payout_scheme": "table", "payout_table": [48.0226978]}, "payout_table has more than 6 decimals"),
+        ({"payout_scheme": "table", "payout_table": [0]}, "payout_table amounts must be positive, got 0"),
+        (
+            {"payout_scheme": "table", "payout_table": [[4, 0]]},
+            "payout_table amounts must be positive, got 0",
+        ),
+    ],
+)
+def test_an_amount_that_cannot_be_paid_to_the_digit_is_refused(options: dict, refused: str) -> None:
+    # paid to 6 decimals, a finer amount would be rounded share by share and the shares would not add up
+    # to the winner's total; a row of 0 pays the winner nothing
+    with pytest.raises(OptionError, match=re.escape(refused)):
+        score_json({**HAND, "options": options})
+    assert score_json({**HAND, "options": {"unit": 0.000015}})["payout"]["winner_total"] == 0.00006
 
 
 def _seats(result: dict) -> list[tuple[str, str | None, float]]:
@@ -255,3 +284,45 @@ def test_a_discarder_given_for_a_plain_self_draw_is_ignored_before_it_is_checked
     assert (
         result["valid"] and "discarder_wind ignored: a self-drawn win has no discarder" in result["warnings"]
     )
+
+
+@pytest.mark.parametrize(
+    ("given", "warning"),
+    [
+        (
+            {"options": {"payout_table": [9, 9]}},
+            "payout_table not used: payout_scheme is standard, not table",
+        ),
+        (
+            {"bonus": ["cat", "rat"], "bonus_from_deal": ["cat"], "options": {"instant_payouts": False}},
+            "bonus_from_deal not used: option instant_payouts is off",
+        ),
+        (
+            {"self_drawn": True, "options": {"fully_concealed_tai": False}},
+            "fully concealed not scored: option fully_concealed_tai is off",
+        ),
+        (
+            {"concealed": "234s 666s 888s FFF 22s", "winning_tile": "2s", "options": {"pure_green": False}},
+            "pure green not scored: option pure_green is off (scored as a flush)",
+        ),
+    ],
+)
+def test_a_house_rule_set_but_not_in_effect_is_said(given: dict, warning: str) -> None:
+    # a table must not take a rule it set for applied: the warning says why the score does not show it
+    result = score_json({**HAND, "seat_wind": "W", **given})
+    assert result["valid"] and warning in result["warnings"], result["warnings"]
+    # the same hand with the option left at its default says nothing of it
+    plain = score_json({**HAND, "seat_wind": "W", **{k: v for k, v in given.items() if k != "options"}})
+    assert not any(warning.split(":")[0] in line for line in plain["warnings"])
+
+
+def test_an_instant_payout_is_worked_out_from_its_units_and_the_unit() -> None:
+    hand = {**HAND, "bonus": ["cat", "rat"], "bonus_from_deal": ["cat", "rat"], "options": {"unit": 0.5}}
+    (item,) = score_json(hand)["payout"]["instant_payouts"]
+    assert (item["units"], item["unit"], item["held_from_deal"], item["from_each"]) == (4, 0.5, True, 2)
+    assert (
+        instant_text(item)
+        == "cat and rat, held from the deal (doubled): 4 units x 0.5 = 2 from each opponent (6 in all)"
+    )
+    (single,) = score_json({**HAND, "bonus": ["cat", "rat"]})["payout"]["instant_payouts"]
+    assert instant_text(single) == "cat and rat: 2 units x 1 = 2 from each opponent (6 in all)"

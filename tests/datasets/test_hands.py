@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import scoring
 from datasets.hands import Dims, lay_hand, sample_hand
 from vision.classes import BONUS_CODES, CLASSES
 
@@ -61,7 +62,6 @@ def test_laid_hand_shows_every_tile_once_in_its_group(seed: int) -> None:
 
 
 def test_the_scorer_accepts_sampled_hands() -> None:
-    scoring = pytest.importorskip("scoring")
     for seed in range(40):
         sampled = sample_hand(np.random.default_rng(seed))
         hand = sampled.as_json()

@@ -797,7 +797,14 @@ LIMITS_AND_VALIDITY = [
         reason="below_minimum",
         tai=1,
     ),
-    case("min-tai-0-accepts-chicken", CHICKEN, options={"min_tai": 0}, tai=0),
+    # RULES.md's base = unit x 2^(tai - 1) at 0 tai: half a unit; the discarder pays 2 x base
+    case(
+        "min-tai-0-accepts-chicken",
+        CHICKEN,
+        options={"min_tai": 0},
+        tai=0,
+        payout={"winner_total": 2, "discarder": 1, "each_other": 0.5},
+    ),
     case("max-tai-3-caps", "CCC FFF PP 123m 456m", options={"max_tai": 3}, tai=3, raw=5),
     case("wrong-count-13", "123m 456p 789s CCC 5p", valid=False, reason="wrong_tile_count"),
     case("wrong-count-15", "123m 456p 789s CCC 555p", valid=False, reason="wrong_tile_count"),
@@ -975,6 +982,22 @@ PAYOUTS = [
         "19m 19p 19s ESWNCFP 1m",
         tai=5,
         payout={"winner_total": 96, "discarder": 32, "each_other": 32},
+    ),
+    # the thirteen-wonders line stands over the scheme's discarder share: 5 tai, base 16, all pay 2 x 16
+    case(
+        "thirteen-wonders-discard-shooter-pays-all-pay-as-self-draw",
+        "19m 19p 19s ESWNCFP 1m",
+        options={"payout_scheme": "shooter_pays"},
+        tai=5,
+        payout={"winner_total": 96, "discarder": 32, "each_other": 32},
+    ),
+    # the default chart's 5-tai row is (40 shooter, 20 each on a self-draw): every loser pays the 20
+    case(
+        "thirteen-wonders-discard-table-all-pay-the-self-draw-column",
+        "19m 19p 19s ESWNCFP 1m",
+        options={"payout_scheme": "table"},
+        tai=5,
+        payout={"winner_total": 60, "discarder": 20, "each_other": 20},
     ),
     case(
         "thirteen-wonders-pay-all",

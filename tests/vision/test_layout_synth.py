@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
+from datasets import synth
 from vision.layout import layout_hand
 from vision.layout_check import (
     MEASURED_ANGLES,
@@ -26,8 +27,6 @@ from vision.layout_check import (
     failures,
     synth_metas,
 )
-
-synth = pytest.importorskip("datasets.synth")
 
 
 @lru_cache(maxsize=512)

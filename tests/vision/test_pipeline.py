@@ -12,12 +12,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.vision.layout_sim import Placed, place
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import classifier_model, write_models
 from vision.classes import CLASSES
 from vision.detections import Detections
 from vision.onnx_models import TileClassifier
-from vision.pipeline import Reading, TileReader
+from vision.pipeline import Reading, Seen, TileReader
 from vision.sidecar import ModelError
 
 
@@ -543,3 +544,33 @@ def test_a_picture_whose_own_background_is_the_fill_grey_is_not_damaged() -> Non
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # numpy's "Mean of empty slice" had reached the CLI's stderr
         assert decoder_filled_share(np.full((200, 200, 3), DECODER_FILL, np.uint8)) == 0.0
+
+
+def _seen_of(placed: Placed, probabilities: np.ndarray) -> Seen:
+    boxes = np.concatenate([placed.corners.min(axis=1), placed.corners.max(axis=1)], axis=1)
+    n = len(placed.codes)
+    return Seen(boxes, np.ones(n), probabilities, np.zeros(n), np.zeros((0, 4)), image_hw=(960, 1280))
+
+
+def test_a_concealed_kongs_backs_count_as_copies_of_its_face_when_the_tiles_are_kept_to_one_set(
+    tmp_path: Path,
+) -> None:
+    # the hand's W pair taken for S (W the runner-up) beside an S kong laid S back back S: four S read
+    # face up keep to a set alone, but the two backs are S too, so six S is two too many
+    placed = place([["1m 2m 3m 4p 5p 6p 7s 8s 9s W W", "S back back S"]])
+    probabilities = np.full((len(placed.codes), len(CLASSES)), 1e-4)
+    for i, code in enumerate(placed.codes):
+        probabilities[i, CLASSES.index(code)] = 0.9
+    for i in (9, 10):
+        probabilities[i, CLASSES.index("S")], probabilities[i, CLASSES.index("W")] = 0.6, 0.35
+    probabilities /= probabilities.sum(axis=1, keepdims=True)
+    reader = TileReader.load(write_models(tmp_path, detector_rows(scene(600, 1000), (384, 640))))
+    reading = reader.settle(_seen_of(placed, probabilities))
+    assert reading.detections.codes.count("S") == 2 and reading.detections.codes.count("W") == 2
+    assert reading.layout is not None
+    (kong,) = reading.layout.hand["melds"]
+    assert kong["kind"] == "kong" and kong["concealed"] and set(kong["tiles"]) == {"S"}
+    # without the kong's backs the same four S face up keep to a set: read as the classifier has them
+    lone = place([["1m 2m 3m 4p 5p 6p 7s 8s 9s W W", "S S"]])
+    kept = reader.settle(_seen_of(lone, probabilities[[*range(12), 11]]))
+    assert kept.detections.codes.count("S") == 4

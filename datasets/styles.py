@@ -95,7 +95,8 @@ def _font_style(filename: str, index: int = 0, **knobs: object) -> Callable[[], 
     return build
 
 
-def _font_need(filename: str) -> str:
+def font_need(filename: str) -> str:
+    """A font file a style needs: its path where installed, else where Debian puts it (for the message)."""
     try:
         return find_font(filename)
     except StyleUnavailableError:
@@ -150,7 +151,7 @@ def _registry() -> dict[str, Style]:
             True,
             "kai (brush) script from fonts-arphic-ukai, flower dots",
             _font_style("ukai.ttc", palette=_WARM, dots="flower", variant=2, engraved=True),
-            needs=(_font_need("ukai.ttc"),),
+            needs=(font_need("ukai.ttc"),),
             ground=_WARM.ground,
         ),
         Style(
@@ -161,7 +162,7 @@ def _registry() -> dict[str, Style]:
             _font_style(
                 "uming.ttc", palette=_BRIGHT, numeral_color="blue", bonus_numerals="chinese", variant=3
             ),
-            needs=(_font_need("uming.ttc"),),
+            needs=(font_need("uming.ttc"),),
             ground=_BRIGHT.ground,
         ),
         Style(
@@ -172,7 +173,7 @@ def _registry() -> dict[str, Style]:
             _font_style(
                 "NotoSerifCJK-Bold.ttc", index=1, palette=_DEEP, dots="solid", variant=4, engraved=True
             ),
-            needs=(_font_need("NotoSerifCJK-Bold.ttc"),),
+            needs=(font_need("NotoSerifCJK-Bold.ttc"),),
             ground=_DEEP.ground,
         ),
         Style(
@@ -181,7 +182,7 @@ def _registry() -> dict[str, Style]:
             True,
             "Noto Sans CJK (gothic), slim bamboo, white face",
             _font_style("NotoSansCJK-Bold.ttc", index=1, palette=_BRIGHT, bamboo="slim", variant=5),
-            needs=(_font_need("NotoSansCJK-Bold.ttc"),),
+            needs=(font_need("NotoSansCJK-Bold.ttc"),),
             ground=_BRIGHT.ground,
         ),
         Style(
@@ -190,7 +191,7 @@ def _registry() -> dict[str, Style]:
             False,
             "cwTeX kai script, flower dots, warm palette",
             _font_style("cwkai.ttf", palette=_DEEP, dots="flower", bonus_numerals="chinese", variant=6),
-            needs=(_font_need("cwkai.ttf"),),
+            needs=(font_need("cwkai.ttf"),),
             ground=_DEEP.ground,
         ),
         Style(

@@ -561,10 +561,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
-
-
 def render_placed(
     tiles: list[Placed],
     dims: Dims,
@@ -593,3 +589,7 @@ def render_placed(
         rng,
     )
     return np.clip(img, 0, 255).astype(np.uint8), labels
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

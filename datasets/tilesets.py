@@ -28,7 +28,7 @@ from datasets.faces import (
     render_back,
     render_face,
 )
-from datasets.styles import ART_DIR, RGB, Style, find_font, register
+from datasets.styles import ART_DIR, RGB, Style, find_font, font_need, register
 from vision.classes import BACK, CLASSES
 
 KM_DIR = "pkgs/kdegames-mahjongg-data-kf5/usr/share/kmahjongglib/tilesets"
@@ -37,13 +37,6 @@ XMJ_DIR = "pkgs/xmahjongg/usr/share/games/xmahjongg/tiles"
 ML_DIR = "pkgs/mahjong-learner/tiles_img"
 
 _SS = 2
-
-
-def _font_path_or_missing(filename: str) -> str:
-    try:
-        return find_font(filename)
-    except StyleUnavailableError:
-        return f"/usr/share/fonts/{filename}"
 
 
 def _km_ids(flower_order: tuple[int, int, int, int] = (1, 2, 3, 4)) -> dict[str, str]:
@@ -480,7 +473,7 @@ def register_all() -> None:
             True,
             "the Unicode mahjong glyphs U+1F000-1F029, line art, coloured by band",
             _unicode_style,
-            needs=(_font_path_or_missing("Symbola_hint.ttf"),),
+            needs=(font_need("Symbola_hint.ttf"),),
             ground=(245, 242, 230),
             backs=((30, 90, 160), (40, 110, 70)),
         )

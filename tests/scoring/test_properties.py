@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from decimal import Decimal
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -80,3 +81,32 @@ def test_format_then_parse_round_trips(tiles: list[str]) -> None:
 def test_canonical_string_round_trips(tiles: list[str]) -> None:
     text = format_hand(tiles)
     assert format_hand(parse_hand_string(text)) == text
+
+
+@FAST
+@given(
+    micro_units=st.integers(1, 10**8),  # JSON's floats carry 15 digits: units up to 100, caps to 10
+    max_tai=st.integers(1, 10),
+    scheme=st.sampled_from(["standard", "shooter_pays"]),
+    self_drawn=st.booleans(),
+    pay_all=st.booleans(),
+)
+def test_any_unit_of_up_to_6_decimals_pays_amounts_that_sum_to_zero_exactly(
+    micro_units: int, max_tai: int, scheme: str, self_drawn: bool, pay_all: bool
+) -> None:
+    # amounts are worked in decimal: each as JSON carries it is the decimal written, to 6 places
+    unit = micro_units / 10**6
+    hand = {
+        "concealed": "111m 999m 111p 999p EE",  # hidden treasure on a self-draw: a limit hand, at the cap
+        "self_drawn": self_drawn,
+        "pay_all": pay_all,
+        "seat_wind": "S",
+        "options": {"unit": unit, "max_tai": max_tai, "payout_scheme": scheme},
+    }
+    result = score_json(hand)
+    amounts = [Decimal(repr(share["amount"])) for share in result["payout"]["players"]]
+    assert sum(amounts) == 0
+    assert all(amount == amount.quantize(Decimal("0.000001")) for amount in amounts)
+    # the winner receives the base's multiple, base = unit x 2^(tai - 1): 3 x 2 on a self-draw, else 4
+    base = Decimal(micro_units) / 10**6 * 2 ** (result["tai"] - 1)
+    assert amounts[0] == (6 if self_drawn else 4) * base

@@ -906,7 +906,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
     the session before the script reruns, so the pictures and the score above the table are current."""
     edits = current_edits()
     numbered = case_mod.numbered_edits(base.rows, edits)
-    rows = [row for _, row in numbered]
+    rows = case_mod.apply_edits(base.rows, edits)  # numbered, an added row after every read tile
     numbers = [number for number, _ in numbered]
     meld_concealed = meld_concealed_now(base)
     build = case_mod.build_hand(rows, meld_concealed)
@@ -951,8 +951,8 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
             st.warning("The reader says:\n" + notes)
     win_ways_ui(base)
     if base.source == "photo" and "app_total" in base.timings:
-        # the reader's tiles: a row the user added (kept in a case a reload opens) has no box
-        read = sum(1 for row in base.rows if row.box is not None)
+        # the reader's tiles, as read: the table's may have lost some (deleted, folded in by a reload)
+        read = sum(1 for row in base.photo_rows if row.box is not None)
         st.caption(f"Read {read} tiles in {base.timings['app_total'] / 1000:.2f} s.")
     score_hint = st.empty()
     low = case_mod.unsure_tiles(numbered, case_mod.tiles_in_set(chosen_set()))
@@ -1097,7 +1097,7 @@ def tile_editor_ui(
     table = pd.DataFrame(
         {
             # The number drawn on the photo; a column, since Streamlit hides a plain range index.
-            "n": [str(n) for n in range(1, len(base.rows) + 1)],
+            "n": [str(n) for n in case_mod.row_numbers(base.rows)],
             "tile": [r.code for r in base.rows],
             "group": [r.group for r in base.rows],
             "check": [_confidence_label(r) for r in base.rows],

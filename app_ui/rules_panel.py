@@ -128,6 +128,25 @@ def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
     return rules, _jsonable(values), problems
 
 
+def stored_options(rules: str) -> dict[str, Any]:
+    """The options the sidebar holds for `rules` as the scoring takes them (a payout table typed
+    wrongly, or not read, as its default, as `rules_ui` scores it), before the sidebar is drawn."""
+    store: dict[str, Any] = st.session_state.get("option_store", {}).get(rules, {})
+    values: dict[str, Any] = {}
+    for spec in option_specs(scoring.Options, scoring.default_options(rules)):
+        value = store.get(spec.name, spec.default)
+        if spec.kind == "list" and isinstance(value, str):
+            try:
+                value = parse_number_list(value)
+            except OptionValueError:
+                value = spec.default
+        values[spec.name] = value
+    if values.get("payout_scheme") != "table" and "payout_table" in values:
+        # read only under the table scheme, as `rules_ui` scores it: no house rule of the page's
+        values["payout_table"] = scoring.default_options(rules).payout_table
+    return values
+
+
 def _jsonable(values: dict[str, Any]) -> dict[str, Any]:
     return {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}
 

@@ -9,9 +9,10 @@ import streamlit as st
 
 import scoring
 from app_ui.options import (
-    CHOICE_LABELS,
     OptionSpec,
     OptionValueError,
+    choice_box_label,
+    choices_help,
     format_number_list,
     option_label,
     option_specs,
@@ -46,8 +47,8 @@ def _option_widget(spec: OptionSpec, key: str, label: str, disabled: bool = Fals
             label,
             list(spec.choices),
             key=key,
-            help=spec.help or None,
-            format_func=lambda choice: CHOICE_LABELS.get(choice, choice),
+            help=(spec.help + " " if spec.help else "") + choices_help(spec.choices),
+            format_func=choice_box_label,
         )
     # no option is meaningfully negative; the scoring checks the finer limits (max tai at least 1)
     if spec.kind == "int":

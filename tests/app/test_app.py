@@ -1600,7 +1600,11 @@ def test_choices_read_in_words_and_the_malaysian_prevailing_wind_says_it_scores_
     no_problem(app)
     assert any("no fan for the prevailing wind" in t for t in texts(app, "caption")), texts(app, "caption")
     payments = app.selectbox(key="opt_malaysian_malaysian_payment").options
-    assert "Seed (discarder 2 x; self-draw 1 x each)" in payments, payments
+    # stage 55: short enough for the sidebar's box (the longer ones were cut at 1366 px), in full in its help
+    assert payments == ["Seed (discarder 2 x)", "Discarder 2 x, other 1 x"], payments
+    assert all(len(label) <= 30 for label in [*payments, *schemes]), (payments, schemes)
+    helped = app.selectbox(key="opt_malaysian_malaysian_payment").help
+    assert "Seed (discarder 2 x; self-draw 1 x each)" in helped, helped
 
 
 def test_the_readers_notes_are_said_of_the_photo_as_read_once_the_user_corrects(

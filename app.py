@@ -51,10 +51,11 @@ from app_ui.options import option_specs
 from app_ui.photo_view import PhotoView, in_picture, photo_view
 from app_ui.reading import ReadTimeoutError, read_again, read_tiles, with_reading
 from app_ui.result_panel import RESULT_ANCHOR, download_ui, result_ui, score_case
-from app_ui.rules_panel import chosen_rules, rules_ui, widget_value
+from app_ui.rules_panel import chosen_rules, rules_ui, stored_options, widget_value
 from app_ui.summary import (
     RULE_LABELS,
     circumstance_label,
+    correction_words,
     corrections_line,
     options_set,
     plain,
@@ -190,6 +191,7 @@ def set_base(base: Base, source_id: str | None, display: PhotoView | None, same_
     st.session_state["pending"] = None
     if not same_hand:
         st.session_state[UNDO] = []
+        st.session_state[HAND_ID] = st.session_state.get(HAND_ID, 0) + 1
 
 
 # "Undo the last change" (`app_ui.undo`): its list of `TableState`, and the table as the last run saw it
@@ -853,7 +855,9 @@ def apply_opened_case() -> None:
         state[f"opt_{opened.rules}_{spec.name}"] = widget_value(spec, value)
     if not opened.base.restored:  # a reloaded page says so in a note of its own
         options_now = {spec.name: widget_value(spec, store.get(spec.name, spec.default)) for spec in specs}
-        state["case_note"] = opened_case_note(opened, rules_before, options_before != options_now)
+        # a file naming no house rules is scored with the sidebar's: said, as python -m scoring differs
+        sidebar = None if opened.options_said else options_set(opened.rules, stored_options(opened.rules))
+        state["case_note"] = opened_case_note(opened, rules_before, options_before != options_now, sidebar)
     won = opened.context
     state["context_rules"] = opened.rules
     state["seat_wind"], state["prevailing_wind"] = won.seat_wind, won.prevailing_wind
@@ -871,13 +875,24 @@ def apply_opened_case() -> None:
         state["context_note"] = " ".join(filter(None, [state.get("context_note"), *opened.notes]))
 
 
-def opened_case_note(opened: case_mod.OpenedCase, rules_before: str, options_changed: bool) -> str | None:
+def opened_case_note(
+    opened: case_mod.OpenedCase, rules_before: str, options_changed: bool, sidebar: list[str] | None = None
+) -> str | None:
     """What opening a case changed in the sidebar, where it changed anything: the rule set, and the
-    house rules the case was scored under."""
+    house rules the case was scored under; or, for a file naming none, that the sidebar's are used
+    (`sidebar`: those set otherwise than the rule set's defaults), as `python -m scoring` uses the
+    defaults and its money may differ."""
     changed = []
     if opened.rules != rules_before:
         changed.append(f"rule set now {RULE_LABELS.get(opened.rules, opened.rules)}")
-    if options_changed:
+    if sidebar is not None:
+        used = (
+            f"{', '.join(sidebar)}; python -m scoring uses the rule set's defaults"
+            if sidebar
+            else "the rule set's defaults, as python -m scoring uses"
+        )
+        changed.append(f"the file names no house rules, so the sidebar's are used ({used})")
+    elif options_changed:
         house = options_set(opened.rules, dict(opened.options))
         changed.append(f"house rules as the case says: {', '.join(house) if house else 'the defaults'}")
     if not changed:
@@ -906,7 +921,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
     the session before the script reruns, so the pictures and the score above the table are current."""
     edits = current_edits()
     numbered = case_mod.numbered_edits(base.rows, edits)
-    rows = [row for _, row in numbered]
+    rows = case_mod.apply_edits(base.rows, edits)  # numbered, an added row after every read tile
     numbers = [number for number, _ in numbered]
     meld_concealed = meld_concealed_now(base)
     build = case_mod.build_hand(rows, meld_concealed)
@@ -951,8 +966,8 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
             st.warning("The reader says:\n" + notes)
     win_ways_ui(base)
     if base.source == "photo" and "app_total" in base.timings:
-        # the reader's tiles: a row the user added (kept in a case a reload opens) has no box
-        read = sum(1 for row in base.rows if row.box is not None)
+        # the reader's tiles, as read: the table's may have lost some (deleted, folded in by a reload)
+        read = sum(1 for row in base.photo_rows if row.box is not None)
         st.caption(f"Read {read} tiles in {base.timings['app_total'] / 1000:.2f} s.")
     score_hint = st.empty()
     low = case_mod.unsure_tiles(numbered, case_mod.tiles_in_set(chosen_set()))
@@ -1076,9 +1091,8 @@ def tile_editor_ui(
     )
     if saved:
         st.caption(saved)
-    # the corrections folded into the table when a way to a win was taken come first
-    now = [*case_mod.corrections(base.rows, edits), *kongs]
-    changed = corrections_line(case_mod.corrections_so_far(list(map(dict, base.earlier)), now))
+    # the corrections folded into the table (a way taken, an undo, a reload) come first
+    changed = corrections_line(table_corrections(base, kongs))
     if changed:
         st.caption(changed)
     blank = case_mod.blank_added_rows(edits)
@@ -1097,7 +1111,7 @@ def tile_editor_ui(
     table = pd.DataFrame(
         {
             # The number drawn on the photo; a column, since Streamlit hides a plain range index.
-            "n": [str(n) for n in range(1, len(base.rows) + 1)],
+            "n": [str(n) for n in case_mod.row_numbers(base.rows)],
             "tile": [r.code for r in base.rows],
             "group": [r.group for r in base.rows],
             "check": [_confidence_label(r) for r in base.rows],
@@ -1147,20 +1161,30 @@ def _confidence_label(row: TileRow) -> str:
 # --------------------------------------------------------------------------- page
 
 
-LAST_SCORED = "last_scored"  # (case version, scoring input, result) of the run before
+LAST_SCORED = "last_scored"  # (hand, scoring input, result, corrections) of the run before
+HAND_ID = "hand_id"  # counts the hands: a restarted table (undo, a way taken) is the same hand
 
 
-def _what_changed(data: dict[str, Any], result: dict[str, Any] | None) -> str | None:
+def _what_changed(data: dict[str, Any], result: dict[str, Any] | None, corrected: list[str]) -> str | None:
     """The line saying what the user's last change did to the score (`app_ui.change_note`), where the
-    hand is the same one (a new photo or typed hand is no change to explain)."""
+    hand is the same one (a new photo or typed hand is no change to explain; an undo or a way taken,
+    which start the table again, are); `corrected`: the table's corrections in words."""
     state = st.session_state
     before = state.get(LAST_SCORED)
     if result is None:
         return None
-    state[LAST_SCORED] = (state["version"], copy.deepcopy(data), result)
-    if before is None or before[0] != state["version"]:
+    hand = state.get(HAND_ID, 0)
+    state[LAST_SCORED] = (hand, copy.deepcopy(data), result, corrected)
+    if before is None or before[0] != hand:
         return None
-    return change_note(before[1], before[2], data, result)
+    return change_note(before[1], before[2], data, result, (before[3], corrected))
+
+
+def table_corrections(base: Base, kongs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every correction of the table on screen: those folded into it (a way taken, an undo, a reload)
+    and those in it now, the kongs' ticks last."""
+    now = [*case_mod.corrections(base.rows, current_edits()), *kongs]
+    return case_mod.corrections_so_far(list(map(dict, base.earlier)), now)
 
 
 def restore_kept_case() -> None:
@@ -1323,7 +1347,10 @@ def main() -> None:
     context = context_ui(build.hand, rules)
     data, result, error = score_case(build, context, rules, options)
     outcomes = winning_tile_outcomes(data) if result is not None else []
-    changed = _what_changed(data, result)
+    # the kongs ticked concealed or exposed against the reading: corrections of their own
+    kongs = case_mod.kong_corrections(build, base.meld_concealed)
+    corrected = [w for w in map(correction_words, table_corrections(base, kongs)) if w is not None]
+    changed = _what_changed(data, result, corrected)
     if base.source == "photo" and result is not None:
         if wants_winning_tile(result, outcomes):
             said = "Set the winning tile to score it"
@@ -1337,8 +1364,6 @@ def main() -> None:
             said = f"Not a valid win {'as corrected' if unsaved_corrections(base) else 'as read'}"
         score_hint.markdown(f"{said} — [see Result below](#{RESULT_ANCHOR})")  # a tap away on a phone
     result_ui(build, data, result, error, option_problems, typed_stale_note(), outcomes, changed)
-    # the kongs ticked concealed or exposed against the reading: corrections of their own
-    kongs = case_mod.kong_corrections(build, base.meld_concealed)
     offered = download_ui(data, base, rows, result, kongs, current_edits())
     tile_editor_ui(base, build, result, kongs, outcomes)
     note_table_change()

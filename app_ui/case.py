@@ -41,6 +41,11 @@ class TileRow:
     box: tuple[float, float, float, float] | None = None
     # The reader's second guess for this tile, offered when it is unsure.
     alternative: str | None = None
+    # The tile's number in the table and on the photo where it is not its place in the rows: rows
+    # deleted or added before it were folded in (an undo, a way taken, a reload), and the photo's
+    # labels and the corrections still name it by the number it was read with (stage 55). Where a
+    # tile sits, not what it is: rows compare without it.
+    number: int | None = field(default=None, compare=False)
 
     @property
     def low_confidence(self) -> bool:
@@ -175,13 +180,29 @@ def _index_key(key: object) -> int | None:
         return None
 
 
+def row_numbers(rows: Sequence[TileRow]) -> list[int]:
+    """Each row's number in the tile table and on the photo: its own where it has one (`TileRow.number`),
+    else its place (a photo's reading, a typed hand)."""
+    return [row.number if row.number is not None else place for place, row in enumerate(rows, start=1)]
+
+
 def apply_edits(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> list[TileRow]:
     """Apply a data-editor edit state (`edited_rows`, `added_rows`, `deleted_rows`) to the base rows.
 
     Rows keep their photo box and confidence unless their code is changed (then the user has
-    checked the tile, so it is no longer low confidence). Blank added rows are skipped.
+    checked the tile, so it is no longer low confidence). Blank added rows are skipped. Every row
+    comes numbered (`TileRow.number`): a base row as in the table, an added one after every base row's
+    number, so that folded in, no tile takes another's number.
     """
-    return [row for _, row in numbered_edits(base, edits)]
+    numbered = numbered_edits(base, edits)
+    after = max(row_numbers(base), default=0)
+    out = []
+    for number, row in numbered:
+        if number is None:
+            after += 1
+            number = after
+        out.append(dataclasses.replace(row, number=number))
+    return out
 
 
 def numbered_edits(
@@ -198,6 +219,7 @@ def numbered_edits(
             edited[index] = change
     deleted = {i for i in (_index_key(k) for k in edits.get("deleted_rows") or []) if i is not None}
     rows: list[tuple[int | None, TileRow]] = []
+    numbers = row_numbers(base)
     for index, row in enumerate(base):
         if index in deleted:
             continue
@@ -211,13 +233,14 @@ def numbered_edits(
         checked = code != row.code
         rows.append(
             (
-                index + 1,
+                numbers[index],
                 dataclasses.replace(
                     row,
                     code=code,
                     group=group,
                     confidence=None if checked else row.confidence,
                     alternative=None if checked else row.alternative,
+                    number=numbers[index],
                 ),
             )
         )
@@ -230,16 +253,31 @@ def numbered_edits(
     return rows
 
 
-# Marks, in a list of corrections, where the table was numbered afresh (rows added or deleted were
-# folded in): the numbers after it are the table's as it is now, those before it as it was then.
+# Marks, in a list of corrections, where the table was numbered afresh: a case saved before stage 55
+# folded rows added or deleted into a table numbered 1, 2, ... again, and the numbers after the mark
+# are that table's, those before it as it was then. Tiles keep their numbers now (`TileRow.number`).
 RENUMBERED = "renumbered"
 
 
 def corrections_so_far(earlier: list[dict[str, Any]], now: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The corrections folded into the table (`earlier`) and those in it `now`, with the mark where the
-    folded ones added or deleted rows (the table was numbered afresh since)."""
-    afresh = any(change.get("action") in ("add", "delete") for change in earlier)
-    return [*earlier, *([{"action": RENUMBERED}] if afresh and now else []), *now]
+    """The corrections folded into the table (`earlier`) and those in it `now`: a mark that ends
+    `earlier` says how the later ones are numbered, so it stays only where some follow it."""
+    if earlier and earlier[-1].get("action") == RENUMBERED and not now:
+        earlier = earlier[:-1]
+    return [*earlier, *now]
+
+
+def numbered_afresh(saved: Sequence[Mapping[str, Any]], rows: Sequence[TileRow]) -> bool:
+    """Whether a saved table (`rows`) was numbered afresh after its `saved` corrections: numbered 1, 2,
+    ... though a tile it holds was deleted from before its place (a case saved before stage 55; since,
+    every tile keeps its number). Only the corrections since the last `RENUMBERED` mark count."""
+    since: list[Mapping[str, Any]] = []
+    for change in saved:
+        since = [] if change.get("action") == RENUMBERED else [*since, change]
+    numbers = row_numbers(rows)
+    deleted = [c.get("tile") for c in since if c.get("action") == "delete"]
+    shifted = any(isinstance(n, int) and n <= len(rows) for n in deleted)
+    return shifted and numbers == list(range(1, len(rows) + 1))
 
 
 def kong_corrections(build: HandBuild, flags_as_read: Mapping[str, bool]) -> list[dict[str, Any]]:
@@ -269,6 +307,7 @@ def blank_added_rows(edits: Mapping[str, Any] | None) -> int:
 def corrections(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     """The user's edits as a readable list (for the case JSON and the summary): what changed and how."""
     edits = edits or {}
+    numbers = row_numbers(base)
     out: list[dict[str, Any]] = []
     for key, change in sorted(
         dict(edits.get("edited_rows") or {}).items(), key=lambda kv: _index_key(kv[0]) or 0
@@ -278,12 +317,12 @@ def corrections(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> lis
             continue
         row = base[index]
         if change.get("tile") and change["tile"] != row.code:
-            out.append({"action": "change", "tile": index + 1, "from": row.code, "to": change["tile"]})
+            out.append({"action": "change", "tile": numbers[index], "from": row.code, "to": change["tile"]})
         if change.get("group") and change["group"] != row.group:
             out.append(
                 {
                     "action": "regroup",
-                    "tile": index + 1,
+                    "tile": numbers[index],
                     # the tile as it now reads, where the same edit changed its code too
                     "code": change["tile"] if change.get("tile") in TILE_CODES else row.code,
                     "from": row.group,
@@ -292,7 +331,7 @@ def corrections(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> lis
             )
     for key in sorted(i for i in (_index_key(k) for k in edits.get("deleted_rows") or []) if i is not None):
         if 0 <= key < len(base):
-            out.append({"action": "delete", "tile": key + 1, "code": base[key].code})
+            out.append({"action": "delete", "tile": numbers[key], "code": base[key].code})
     for added in edits.get("added_rows") or []:
         if _added_code(added) is not None:
             out.append(
@@ -321,7 +360,9 @@ def take_way(
     """
     edits = dict(edits or {})
     deleted = {i for i in (_index_key(k) for k in edits.get("deleted_rows") or []) if i is not None}
-    chosen = {number - 1: code for number, code in way if 0 < number <= len(base.rows) and code in TILE_CODES}
+    numbers = row_numbers(base.rows)
+    index_of = {number: index for index, number in enumerate(numbers)}
+    chosen = {index_of[number]: code for number, code in way if number in index_of and code in TILE_CODES}
     chosen = {i: code for i, code in chosen.items() if i not in deleted}
     edited = {
         key: {column: value for column, value in dict(change).items() if column != "tile"}
@@ -335,7 +376,7 @@ def take_way(
         for i, row in enumerate(base.rows)
     ]
     taken = [
-        {"action": "change", "tile": i + 1, "from": base.rows[i].code, "to": code, "by": "win option"}
+        {"action": "change", "tile": numbers[i], "from": base.rows[i].code, "to": code, "by": "win option"}
         for i, code in sorted(chosen.items())
         if base.rows[i].code != code
     ]
@@ -535,7 +576,7 @@ def saved_box(box: Sequence[float]) -> tuple[float, ...]:
 
 def rows_to_json(rows: Sequence[TileRow]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for number, row in enumerate(rows, start=1):
+    for number, row in zip(row_numbers(rows), rows, strict=True):
         item: dict[str, Any] = {"tile": number, "code": row.code, "group": row.group}
         if row.confidence is not None:
             item["confidence"] = round(float(row.confidence), 4)
@@ -913,13 +954,17 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         )
         why = not_winning_why(winning, [meld.tiles for meld in hand.melds])
         notes.append(f"The case names {winning} as the winning tile, which {why}: it is set aside{refused}.")
+    history = _saved_history(case)
+    if history is not None and numbered_afresh(history["corrections"], rows):
+        # the later corrections are numbered as this table, not as those saved
+        history["corrections"].append({"action": RENUMBERED})
     base = Base(
         rows=tuple(rows),
         source="case",
         name=name,
         sha256=photo_digest(data),
         meld_concealed=kongs,
-        history=_saved_history(case),
+        history=history,
     )
     return OpenedCase(
         base=base,
@@ -964,11 +1009,13 @@ def _saved_row(item: object) -> TileRow | None:
     corners: tuple[float, float, float, float] | None = None
     if isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box):
         corners = (float(box[0]), float(box[1]), float(box[2]), float(box[3]))
+    number = item.get("tile")
     return TileRow(
         code=str(item["code"]),
         group=str(item["group"]),
         confidence=float(confidence) if isinstance(confidence, int | float) else None,
         box=corners,
+        number=number if isinstance(number, int) and not isinstance(number, bool) and number > 0 else None,
     )
 
 
@@ -986,6 +1033,8 @@ def _saved_table(case: Mapping[str, Any]) -> tuple[list[TileRow], dict[str, bool
     if any(row is None for row in rows):
         return None
     table = [row for row in rows if row is not None]
+    if len(set(row_numbers(table))) < len(table):  # a file edited by hand: numbered by place
+        table = [dataclasses.replace(row, number=None) for row in table]
     melds = [m for m in case.get("melds") or [] if isinstance(m, Mapping)]
     groups = build_hand(table, {}).meld_groups
     said = {group: bool(meld.get("concealed")) for group, meld in zip(groups, melds, strict=False)}

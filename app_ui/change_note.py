@@ -7,10 +7,12 @@ run are compared, field by field, and where the score or the payout moved, the l
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app_ui.summary import RULE_LABELS, WIND_LABELS, circumstance_label, score_words
+import scoring
+from app_ui.options import option_label, option_specs
+from app_ui.summary import RULE_LABELS, WIND_LABELS, circumstance_label, option_value_words, score_words
 
 # the scoring input's fields a user sets, in the order the page asks them, with their words
 FIELD_WORDS = {
@@ -33,23 +35,29 @@ def change_note(
     before_result: Mapping[str, Any],
     now: Mapping[str, Any],
     result: Mapping[str, Any],
+    corrected: tuple[Sequence[str], Sequence[str]] = ((), ()),
 ) -> str | None:
     """What moved the score between two scorings (`before` and `now`: the scoring inputs; their
-    results beside them), or None where the score and the payout are as they were, or nothing the
-    user sets changed."""
+    results beside them; `corrected`: the tile table's corrections in words, before and now), or None
+    where the score, the payouts and the patterns are as they were, or nothing the user sets changed."""
     if _outcome(before_result) == _outcome(result):
         return None
-    changes = changed_fields(before, now)
+    changes = changed_fields(before, now, corrected)
     if not changes:
         return None
     was, is_now = _words(before_result), _words(result)
-    moved = f"{was} → {is_now}" if was != is_now else f"{is_now}, the payout changed"
+    moved = f"{was} → {is_now}" if was != is_now else f"{is_now}, {_what_moved(before_result, result)}"
     return f"{moved} after: {'; '.join(changes)}."
 
 
-def changed_fields(before: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
+def changed_fields(
+    before: Mapping[str, Any],
+    now: Mapping[str, Any],
+    corrected: tuple[Sequence[str], Sequence[str]] = ((), ()),
+) -> list[str]:
     """Each field the user sets that differs between two scoring inputs, in words ("seat wind East ->
-    South"); the tiles as one ("the tiles")."""
+    South"), each house rule by name and value ("Unit 1 → 0.5"), and the tiles by the corrections made
+    or undone (`corrected`: in words, before and now; "the tiles" where none says it)."""
     rules = str(now.get("rules") or "singapore")
     said = [
         f"{words} {_value(key, before.get(key), rules)} → {_value(key, now.get(key), rules)}"
@@ -58,19 +66,70 @@ def changed_fields(before: Mapping[str, Any], now: Mapping[str, Any]) -> list[st
     ]
     # another rule set brings its own defaults: no house rule the user changed
     if before.get("rules") == now.get("rules") and before.get("options") != now.get("options"):
-        said.append("house rules")
+        options = option_changes(rules, before.get("options") or {}, now.get("options") or {})
+        said.extend(options or ["house rules"])
     if any(before.get(key) != now.get(key) for key in TILE_FIELDS):
-        said.append("the tiles")
+        said.extend(correction_changes(*corrected) or ["the tiles"])
     return said
 
 
+def option_changes(rules: str, before: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
+    """Each option of the rule set set otherwise now, by the sidebar's label, from and to ("Unit 1 →
+    0.5"): "house rules" alone left a table guessing which (stage 55)."""
+    unit_name = scoring.get_ruleset(rules).unit_name
+    out = []
+    for spec in option_specs(scoring.Options, scoring.default_options(rules)):
+        if spec.rules and rules not in spec.rules:
+            continue
+        was, is_now = before.get(spec.name, spec.default), now.get(spec.name, spec.default)
+        if was != is_now:
+            words = [option_value_words(spec.name, spec.kind, value) for value in (was, is_now)]
+            out.append(f"{option_label(spec, unit_name)} {words[0]} → {words[1]}")
+    return out
+
+
+def correction_changes(before: Sequence[str], now: Sequence[str]) -> list[str]:
+    """The corrections made since (as the corrections line words them) and those undone."""
+    return [*(c for c in now if c not in before), *(f"{c} undone" for c in before if c not in now)]
+
+
 def _outcome(result: Mapping[str, Any]) -> tuple[Any, ...]:
-    players = (result.get("payout") or {}).get("players") or []
-    return (bool(result.get("valid")), result.get("tai"), tuple(p.get("amount") for p in players))
+    payout = result.get("payout") or {}
+    players = payout.get("players") or []
+    return (
+        bool(result.get("valid")),
+        result.get("tai"),
+        tuple(p.get("amount") for p in players),
+        _instant(result),
+        _patterns(result),
+    )
+
+
+def _instant(result: Mapping[str, Any]) -> tuple[Any, ...]:
+    return tuple(
+        (item.get("name"), item.get("from_each"), item.get("total"))
+        for item in (result.get("payout") or {}).get("instant_payouts") or []
+    )
+
+
+def _patterns(result: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(sorted(str(p.get("name")) for p in result.get("patterns") or []))
 
 
 def _words(result: Mapping[str, Any]) -> str:
     return score_words(dict(result)).replace("*", "")
+
+
+def _what_moved(before: Mapping[str, Any], now: Mapping[str, Any]) -> str:
+    """What moved where the score's words stand: the payout, the instant payouts, or the patterns (a
+    West seat's pong for a prevailing wind's, the total the same)."""
+    if _outcome(before)[:3] != _outcome(now)[:3]:
+        return "the payout changed"
+    if _instant(before) != _instant(now):
+        return "the instant payouts changed"
+    gone = [p for p in _patterns(before) if p not in _patterns(now)]
+    new = [p for p in _patterns(now) if p not in _patterns(before)]
+    return f"the patterns changed ({', '.join(gone) or 'none'} → {', '.join(new) or 'none'})"
 
 
 def _given(value: Any) -> Any:

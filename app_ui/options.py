@@ -40,6 +40,25 @@ CHOICE_LABELS = {
 }
 
 
+# the sidebar's box shows a choice in about 30 characters (244 px at 1366 and 1920 px wide): the
+# longer words of `CHOICE_LABELS` were cut ("Seed (discarder 2 x; self-draw 1 x"); they stay in the
+# help, the notes and the summary (stage 55)
+CHOICE_SHORT = {
+    "seed": "Seed (discarder 2 x)",
+    "discarder_and_other": "Discarder 2 x, other 1 x",
+}
+
+
+def choice_box_label(choice: str) -> str:
+    """A choice as its box shows it: short enough to fit the sidebar."""
+    return CHOICE_SHORT.get(choice) or CHOICE_LABELS.get(choice, choice)
+
+
+def choices_help(choices: tuple[str, ...]) -> str:
+    """The choices in full words, for the box's help: what its short labels leave out."""
+    return "Choices: " + "; ".join(CHOICE_LABELS.get(c, c) for c in choices) + "."
+
+
 def option_label(spec: OptionSpec, unit_name: str = "tai") -> str:
     """The option's label in a rule set's unit (`unit_name`: "Min fan" under Malaysian rules)."""
     return re.sub(r"\btai\b", unit_name, spec.label)

@@ -9,9 +9,10 @@ import streamlit as st
 
 import scoring
 from app_ui.options import (
-    CHOICE_LABELS,
     OptionSpec,
     OptionValueError,
+    choice_box_label,
+    choices_help,
     format_number_list,
     option_label,
     option_specs,
@@ -46,8 +47,8 @@ def _option_widget(spec: OptionSpec, key: str, label: str, disabled: bool = Fals
             label,
             list(spec.choices),
             key=key,
-            help=spec.help or None,
-            format_func=lambda choice: CHOICE_LABELS.get(choice, choice),
+            help=(spec.help + " " if spec.help else "") + choices_help(spec.choices),
+            format_func=choice_box_label,
         )
     # no option is meaningfully negative; the scoring checks the finer limits (max tai at least 1)
     if spec.kind == "int":
@@ -126,6 +127,25 @@ def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
             st.session_state["option_store"][rules] = {}
             st.rerun()
     return rules, _jsonable(values), problems
+
+
+def stored_options(rules: str) -> dict[str, Any]:
+    """The options the sidebar holds for `rules` as the scoring takes them (a payout table typed
+    wrongly, or not read, as its default, as `rules_ui` scores it), before the sidebar is drawn."""
+    store: dict[str, Any] = st.session_state.get("option_store", {}).get(rules, {})
+    values: dict[str, Any] = {}
+    for spec in option_specs(scoring.Options, scoring.default_options(rules)):
+        value = store.get(spec.name, spec.default)
+        if spec.kind == "list" and isinstance(value, str):
+            try:
+                value = parse_number_list(value)
+            except OptionValueError:
+                value = spec.default
+        values[spec.name] = value
+    if values.get("payout_scheme") != "table" and "payout_table" in values:
+        # read only under the table scheme, as `rules_ui` scores it: no house rule of the page's
+        values["payout_table"] = scoring.default_options(rules).payout_table
+    return values
 
 
 def _jsonable(values: dict[str, Any]) -> dict[str, Any]:

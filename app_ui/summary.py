@@ -290,6 +290,15 @@ def options_set(rules: str, options: dict[str, Any]) -> list[str]:
     return line + house_rules(rules, options)
 
 
+def option_value_words(name: str, kind: str, value: Any) -> str:
+    """An option's value in the sidebar's words: on/off, a choice's label, an amount as typed."""
+    if kind == "bool":
+        return "on" if value else "off"
+    if kind == "choice":
+        return CHOICE_LABELS.get(str(value), str(value).replace("_", " ")).removesuffix(" (below)")
+    return _option_words(name, kind, value)
+
+
 def _option_words(name: str, kind: str, value: Any) -> str:
     if kind == "list":
         return format_number_list(value) if not isinstance(value, str) else value
@@ -329,30 +338,38 @@ def rules_line(rules: str, options: dict[str, Any]) -> str:
     return "Rules: " + ", ".join(parts) + " — change them in the sidebar (» at the top left on a phone)."
 
 
+_CORRECTION_WORDS = {
+    "change": lambda c: (
+        f"#{c['tile']} {c['from']} → {c['to']}" + (" (way to a win taken)" if c.get("by") else "")
+    ),
+    "regroup": lambda c: f"#{c['tile']} {c['code']} {c['from']} → {c['to']}",
+    "delete": lambda c: f"#{c['tile']} {c['code']} deleted",
+    "add": lambda c: f"{c['code']} added to {c['group']}",
+    "kong": lambda c: f"{c['group']} ({c['code']} kong) set {'concealed' if c['concealed'] else 'exposed'}",
+}
+
+
+def correction_words(change: dict[str, Any]) -> str | None:
+    """One correction in words (`#15 F1 → F2`, `cat added to bonus`); None for a mark or no correction."""
+    said = _CORRECTION_WORDS.get(str(change.get("action")))
+    return said(change) if said else None
+
+
 def corrections_line(
     changes: list[dict[str, Any]], heading: str = "Your corrections", numbered_as: str = "the table is now"
 ) -> str | None:
     """The user's corrections in one line (`#15 F1 → F2`, a way to a win taken marked so), so a score
     that moved says why; None when there are none. Past a `RENUMBERED` mark the numbers are those of
     the table `numbered_as` says."""
-    words = {
-        "change": lambda c: (
-            f"#{c['tile']} {c['from']} → {c['to']}" + (" (way to a win taken)" if c.get("by") else "")
-        ),
-        "regroup": lambda c: f"#{c['tile']} {c['code']} {c['from']} → {c['to']}",
-        "delete": lambda c: f"#{c['tile']} {c['code']} deleted",
-        "add": lambda c: f"{c['code']} added to {c['group']}",
-        "kong": lambda c: (
-            f"{c['group']} ({c['code']} kong) set {'concealed' if c['concealed'] else 'exposed'}"
-        ),
-    }
     said: list[str] = []
     renumbered = False
     for change in changes:
         if change.get("action") == RENUMBERED:
             renumbered = bool(said)
-        elif change.get("action") in words:
+            continue
+        words = correction_words(change)
+        if words is not None:
             prefix = f"then, numbered as {numbered_as}, " if renumbered else ""
-            said.append(prefix + words[change["action"]](change))
+            said.append(prefix + words)
             renumbered = False
     return f"{heading}: " + "; ".join(said) if said else None

@@ -1600,7 +1600,11 @@ def test_choices_read_in_words_and_the_malaysian_prevailing_wind_says_it_scores_
     no_problem(app)
     assert any("no fan for the prevailing wind" in t for t in texts(app, "caption")), texts(app, "caption")
     payments = app.selectbox(key="opt_malaysian_malaysian_payment").options
-    assert "Seed (discarder 2 x; self-draw 1 x each)" in payments, payments
+    # stage 55: short enough for the sidebar's box (the longer ones were cut at 1366 px), in full in its help
+    assert payments == ["Seed (discarder 2 x)", "Discarder 2 x, other 1 x"], payments
+    assert all(len(label) <= 30 for label in [*payments, *schemes]), (payments, schemes)
+    helped = app.selectbox(key="opt_malaysian_malaysian_payment").help
+    assert "Seed (discarder 2 x; self-draw 1 x each)" in helped, helped
 
 
 def test_the_readers_notes_are_said_of_the_photo_as_read_once_the_user_corrects(
@@ -1994,10 +1998,45 @@ def test_opening_a_singapore_case_names_its_caps_and_says_nothing_where_nothing_
     app.file_uploader(key="case_upload").upload("plain.json", json.dumps(plain).encode(), "application/json")
     app.run()
     no_problem(app)
-    assert not any(t.startswith("Opened plain.json") for t in texts(app, "info")), texts(app, "info")
+    said = (
+        "Opened plain.json: the file names no house rules, so the sidebar's are used (the rule set's "
+        "defaults, as python -m scoring uses) (see the sidebar)."
+    )
+    assert said in texts(app, "info"), texts(app, "info")
     capped = {**plain, "options": {"max_tai": 10, "pure_green": False}}
     app.file_uploader(key="case_upload").upload("cap.json", json.dumps(capped).encode(), "application/json")
     app.run()
     no_problem(app)
     said = "Opened cap.json: house rules as the case says: Max tai: 10, Pure green off (see the sidebar)."
     assert said in texts(app, "info"), texts(app, "info")
+
+
+def test_a_case_naming_no_house_rules_says_the_sidebar_s_are_used_and_names_them(app: AppTest) -> None:
+    # stage 55: such a file opened silently under the sidebar's rules, and its money differed from
+    # python -m scoring's with nothing to say why
+    app.number_input(key="opt_singapore_unit").set_value(0.5).run()
+    app.checkbox(key="opt_singapore_pure_green").uncheck().run()
+    plain = {"concealed": "123m 456p 789s CCC 55p"}
+    app.file_uploader(key="case_upload").upload("plain.json", json.dumps(plain).encode(), "application/json")
+    app.run()
+    no_problem(app)
+    said = (
+        "Opened plain.json: the file names no house rules, so the sidebar's are used (Unit: 0.5, Pure "
+        "green off; python -m scoring uses the rule set's defaults) (see the sidebar)."
+    )
+    assert said in texts(app, "info"), texts(app, "info")
+
+
+def test_undo_the_last_change_says_what_it_undid_and_a_correction_is_named(
+    app: AppTest, install: Install
+) -> None:
+    # stage 55: the undo moved the score with no Changed line, and an edit said only "the tiles"
+    install(FakeReader())
+    upload(app, photo_bytes())
+    edit_tiles(app, {"edited_rows": {"14": {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
+    shown = "\n".join(texts(app, "markdown") + texts(app, "caption") + texts(app, "info"))
+    assert "2 tai → 1 tai after: #15 F1 → F2." in shown, shown
+    app.button(key="undo_last").click().run()
+    no_problem(app)
+    shown = "\n".join(texts(app, "markdown") + texts(app, "caption") + texts(app, "info"))
+    assert "1 tai → 2 tai after: #15 F1 → F2 undone." in shown, shown

@@ -486,36 +486,50 @@ def test_the_case_json_keeps_the_photo_reading_and_every_correction_after_a_way(
     assert [(c["tile"], c.get("to")) for c in out["corrections"]] == [(1, "4m"), (2, "3m"), (3, "F")]
 
 
-def test_the_case_json_marks_where_its_corrections_are_numbered_as_its_tiles() -> None:
+def test_a_fold_keeps_every_tile_s_number_and_an_old_renumbered_case_is_marked() -> None:
     from app_ui.summary import corrections_line
 
-    # a row deleted, then folded into the table (as an undo or a way taken does): the later change's
-    # number is the table's as saved, not the photo's
-    folded = case.fold_edits(WAYS_BASE, {"edited_rows": {}, "added_rows": [], "deleted_rows": [0]})
+    # a row deleted, then folded into the table (as an undo, a way taken or a reload does): the tiles
+    # keep the numbers they were read with (stage 55: the table was numbered afresh, and the photo's
+    # labels and the corrections line no longer matched it)
+    edits = {"edited_rows": {}, "added_rows": [{"tile": "cat"}], "deleted_rows": [0]}
+    folded = case.fold_edits(WAYS_BASE, edits)
+    assert case.row_numbers(folded.rows) == [2, 3, 4, 5]  # the cat after every tile read
     later = {"edited_rows": {"1": {"tile": "F"}}}
     out = case.case_json({}, folded, case.apply_edits(folded.rows, later), later, None)
-    actions = [c["action"] for c in out["corrections"]]
-    assert actions == ["delete", case.RENUMBERED, "change"]
-    assert out["tiles"][1]["code"] == "F" and out["photo_tiles"][2]["code"] == "C"  # #2 as saved
-    line = corrections_line(out["corrections"], "Saved", numbered_as="the table then was")
-    assert line == "Saved: #1 1m deleted; then, numbered as the table then was, #2 C → F"
+    assert [c["action"] for c in out["corrections"]] == ["delete", "add", "change"]
+    assert [t["tile"] for t in out["tiles"]] == [2, 3, 4, 5]
+    assert out["corrections"][-1]["tile"] == 3 and out["photo_tiles"][2]["code"] == "C"  # #3 as read
+    line = "Your corrections: #1 1m deleted; cat added to bonus; #3 C → F"
+    assert corrections_line(out["corrections"]) == line
+    # reopened, the table keeps those numbers: nothing was numbered afresh
+    assert not case.numbered_afresh(out["corrections"], case.apply_edits(folded.rows, later))
+    # a case saved before stage 55 was: its table 1, 2, ... though #1 was deleted
+    old = [TileRow("2m", "hand"), TileRow("C", "hand")]
+    assert case.numbered_afresh([{"action": "delete", "tile": 1, "code": "1m"}], old)
+    assert not case.numbered_afresh([{"action": "delete", "tile": 3, "code": "F1"}], old)  # the last row
 
 
-def test_a_reopened_case_marks_its_new_corrections_as_numbered_afresh() -> None:
-    history = {
+def test_a_reopened_old_case_marks_its_new_corrections_as_numbered_afresh() -> None:
+    saved = {
+        "concealed": ["2m", "C"],
         "source": {"kind": "photo", "name": "hand.jpg"},
         "photo_tiles": [{"tile": 1, "code": "1m"}, {"tile": 2, "code": "2m"}, {"tile": 3, "code": "C"}],
         "corrections": [{"action": "delete", "tile": 1, "code": "1m"}],
+        "tiles": [{"tile": 1, "code": "2m", "group": "hand"}, {"tile": 2, "code": "C", "group": "hand"}],
     }
-    rows = (TileRow("2m", "hand"), TileRow("C", "hand"))  # the table as saved, one row fewer
-    reopened = case.Base(rows=rows, source="case", name="saved.json", history=history)
+    reopened = case.open_case("saved.json", json.dumps(saved).encode()).base
+    rows = reopened.rows
     edits = {"edited_rows": {"1": {"tile": "F"}}}
     out = case.case_json({}, reopened, case.apply_edits(rows, edits), edits, None)
     assert [c["action"] for c in out["corrections"]] == ["delete", case.RENUMBERED, "change"]
-    assert out["source"]["opened_from"] == history["source"]
+    assert out["source"]["opened_from"] == saved["source"]
+    # nothing after the mark: no mark
+    alone = case.case_json({}, reopened, list(rows), None, None)["corrections"]
+    assert [c["action"] for c in alone] == ["delete"]
     # a case a reload brought back is the case itself: its own source, no file it was opened from
     restored = dataclasses.replace(reopened, restored=True)
-    assert case.case_json({}, restored, list(rows), None, None)["source"] == history["source"]
+    assert case.case_json({}, restored, list(rows), None, None)["source"] == saved["source"]
 
 
 def _photo_case(edits: dict[str, Any]) -> tuple[dict[str, Any], case.Base]:
@@ -537,21 +551,20 @@ def _photo_case(edits: dict[str, Any]) -> tuple[dict[str, Any], case.Base]:
     return case.case_json(data, base, rows, edits, result), base
 
 
-def test_the_corrections_line_says_where_the_table_was_numbered_afresh() -> None:
-    from app_ui.case import corrections_so_far
+def test_the_corrections_line_says_where_an_old_case_s_table_was_numbered_afresh() -> None:
+    from app_ui.case import RENUMBERED, corrections_so_far
     from app_ui.summary import corrections_line
 
-    deleted = [
+    deleted: list[dict[str, Any]] = [
         {"action": "change", "tile": 1, "from": "5s", "to": "5p"},
         {"action": "delete", "tile": 3, "code": "5s"},
+        {"action": RENUMBERED},
     ]
     now = [{"action": "change", "tile": 3, "from": "2s", "to": "9s"}]
     assert corrections_line(corrections_so_far(deleted, now)) == (
         "Your corrections: #1 5s → 5p; #3 5s deleted; then, numbered as the table is now, #3 2s → 9s"
     )
-    changed = deleted[:1]  # tiles changed alone keep the numbers: no mark
-    assert corrections_line(corrections_so_far(changed, now)) == "Your corrections: #1 5s → 5p; #3 2s → 9s"
-    assert corrections_so_far(deleted, []) == deleted  # nothing after the fold: nothing to mark
+    assert corrections_so_far(deleted, []) == deleted[:2]  # nothing after the mark: nothing to mark
 
 
 def test_a_tile_is_marked_unsure_below_the_readers_own_mark() -> None:

@@ -64,7 +64,7 @@ def test_changed_fields_say_each_field_in_words() -> None:
         "winning tile not set → 5p",
         "special circumstances none → Robbing the kong (抢杠)",
         "pay-all off → on",
-        "house rules",
+        "Max tai 5 → 10",  # stage 55: "house rules" left the table guessing which
         "the tiles",
     ]
 
@@ -74,3 +74,40 @@ def test_a_rule_set_switch_is_not_called_a_change_of_house_rules() -> None:
     before = {**HAND, "options": {"max_tai": 5}}
     now = {**HAND, "rules": "malaysian", "options": {"max_tai": 10}}
     assert changed_fields(before, now) == ["rule set Singapore (4 players) → Malaysian (3 players)"]
+
+
+def test_a_house_rule_and_a_correction_are_named_with_their_values() -> None:
+    # stage 55: "after: house rules." and "after: the tiles." named neither
+    before, before_result = scored(options={"unit": 1})
+    now, result = scored(options={"unit": 0.5})
+    assert change_note(before, before_result, now, result) == "1 tai, the payout changed after: Unit 1 → 0.5."
+    tiles, tiles_result = scored(options={"unit": 1}, bonus="cat")
+    said = change_note(before, before_result, tiles, tiles_result, ((), ["cat added to bonus"]))
+    assert said == "1 tai → 2 tai after: cat added to bonus."
+    undone = change_note(tiles, tiles_result, before, before_result, (["cat added to bonus"], []))
+    assert undone == "2 tai → 1 tai after: cat added to bonus undone."
+
+
+def test_instant_payouts_or_patterns_that_move_under_the_same_tai_are_said() -> None:
+    kong = {"concealed": "123m 456p 789s 55p", "winning_tile": "5p", "seat_wind": "W"}
+    hidden = {"kind": "kong", "tiles": ["5s"] * 4, "concealed": True}
+    before = {**kong, "melds": [hidden]}
+    now = {**kong, "melds": [{**hidden, "concealed": False}]}
+    assert changed_fields(before, now, ((), ["meld 1 (5s kong) set exposed"])) == [
+        "meld 1 (5s kong) set exposed"
+    ]
+    said = change_note(
+        before,
+        scoring.score_json(before),
+        now,
+        scoring.score_json(now),
+        ((), ["meld 1 (5s kong) set exposed"]),
+    )
+    assert said is not None and "the instant payouts changed after: meld 1 (5s kong) set exposed" in said
+    # a West seat's pong of West in an East round, then an East seat's in a West round: 1 tai each
+    west = {"concealed": "123m 456p 789s 55p WWW", "winning_tile": "5p"}
+    seat = {**west, "seat_wind": "W", "prevailing_wind": "E"}
+    seat_result = scoring.score_json(seat)
+    round_ = {**west, "seat_wind": "E", "prevailing_wind": "W"}
+    said = change_note(seat, seat_result, round_, scoring.score_json(round_))
+    assert said is not None and said.startswith("1 tai, the patterns changed (Seat wind pong → "), said

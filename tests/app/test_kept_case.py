@@ -259,3 +259,33 @@ def test_a_reload_shows_the_whole_photo_where_the_page_showed_it(
     again.toggle(key="whole_photo").set_value(False).run()
     assert "view" not in again.query_params
     assert reloaded(again).toggle(key="whole_photo").value is False
+
+
+def test_a_reload_keeps_the_photo_s_numbers_for_the_table_the_photo_and_the_corrections(
+    install: Callable[[FakeReader | None], None], _own_case_folder: Path
+) -> None:
+    # stage 55: the saved table came back numbered 1..n, while the corrections line and the photo's
+    # labels kept the reading's numbers (#15 named a tile that was now #14)
+    install(FakeReader())
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    at.file_uploader(key="upload").upload("hand.jpg", photo_bytes(), "image/jpeg")
+    at.run()
+    edits = {"edited_rows": {"14": {"tile": "F2"}}, "added_rows": [{"tile": "cat"}], "deleted_rows": [1]}
+    at.session_state[f"tiles_{at.session_state['version']}"] = edits
+    at.run()
+    before = at.session_state["case_json"]
+    line = "Your corrections: #15 F1 → F2; #2 2m deleted; cat added to bonus"
+    assert line in [c.value for c in at.caption]
+    again = reloaded(at)
+    assert not again.exception
+    case = again.session_state["case_json"]
+    numbers = [tile["tile"] for tile in case["tiles"]]
+    assert numbers == [1, *range(3, 17)], numbers  # the reading's numbers; the cat after them, #16
+    assert case["tiles"] == before["tiles"] and case["corrections"] == before["corrections"]
+    captions = [c.value for c in again.caption]
+    assert line in captions, captions
+    assert not any("numbered as" in c for c in captions), captions
+    assert any(c.startswith("Read 15 tiles") for c in captions), captions  # the photo's, not the table's
+    base = again.session_state["base"]
+    shown = [n for n, _ in __import__("app_ui.case").case.numbered_edits(base.rows, {})]
+    assert shown == numbers  # the photo's labels (and the table's # column) are these numbers

@@ -580,6 +580,8 @@ def rows_to_json(rows: Sequence[TileRow]) -> list[dict[str, Any]]:
         item: dict[str, Any] = {"tile": number, "code": row.code, "group": row.group}
         if row.confidence is not None:
             item["confidence"] = round(float(row.confidence), 4)
+        if row.alternative is not None:  # so a case opened without its photo still names both faces
+            item["runner_up"] = row.alternative
         if row.box is not None:
             item["box"] = list(saved_box(row.box))
         out.append(item)
@@ -1009,12 +1011,13 @@ def _saved_row(item: object) -> TileRow | None:
     corners: tuple[float, float, float, float] | None = None
     if isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box):
         corners = (float(box[0]), float(box[1]), float(box[2]), float(box[3]))
-    number = item.get("tile")
+    number, runner_up = item.get("tile"), item.get("runner_up")
     return TileRow(
         code=str(item["code"]),
         group=str(item["group"]),
         confidence=float(confidence) if isinstance(confidence, int | float) else None,
         box=corners,
+        alternative=runner_up if runner_up in TILE_CODES and runner_up != item["code"] else None,
         number=number if isinstance(number, int) and not isinstance(number, bool) and number > 0 else None,
     )
 

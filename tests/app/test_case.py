@@ -1004,3 +1004,19 @@ def test_the_result_names_the_payout_table_scheme_without_the_sidebar_s_pointer(
     )
     assert any(line.endswith(": Payout table") for line in said), said
     assert not any("(below)" in line for line in said)
+
+
+def test_a_saved_tiles_runner_up_comes_back_so_an_opened_case_names_both_faces() -> None:
+    # a case opened without its photo has no reading to ask: the file must carry the runner-up
+    rows = [
+        case.TileRow("1s", confidence=0.31, box=(0.0, 0.0, 10.0, 14.0), alternative="F2"),
+        case.TileRow("2m"),
+    ]
+    saved = case.rows_to_json(rows)
+    assert saved[0]["runner_up"] == "F2" and "runner_up" not in saved[1]
+    back = [case._saved_row(item) for item in saved]
+    assert back[0] is not None and back[0].alternative == "F2"
+    assert case.unsure_tiles([(1, back[0])], case.tiles_in_set("singapore")) == ["1 (1s or F2?)"]
+    # a runner-up no app would write (not a code, or the tile's own) is not taken
+    assert case._saved_row({**saved[0], "runner_up": "dog"}).alternative is None  # type: ignore[union-attr]
+    assert case._saved_row({**saved[0], "runner_up": "1s"}).alternative is None  # type: ignore[union-attr]

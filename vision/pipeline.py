@@ -365,6 +365,22 @@ def _detections(
     )
 
 
+# A tile the layout reads as face-down on weak evidence (`Layout.doubtful`) is at most this sure, under
+# UNSURE_BELOW, so that the app and `--annotate` mark it for the user to check: a covered or oddly lit
+# face-up tile reads as a back with the classifier quite sure of it (an audit's photos, stage 55).
+DOUBTFUL_AT_MOST = 0.5
+
+
+def with_doubtful(detections: Detections, doubtful: Sequence[int]) -> Detections:
+    """`detections` with the tiles `doubtful` made no surer than DOUBTFUL_AT_MOST."""
+    if not len(doubtful):
+        return detections
+    confidence = detections.confidence.copy()
+    rows = np.asarray(doubtful, np.int64)
+    confidence[rows] = np.minimum(confidence[rows], DOUBTFUL_AT_MOST)
+    return replace(detections, confidence=confidence)
+
+
 def _dedupe(items: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
 
@@ -587,6 +603,7 @@ class TileReader:
         warnings.extend(_rejected_warning(rejected_xyxy, source_scale))
         warnings.extend(_outside_set_warning(strangers))
         layout, layout_warnings = lay_out(class_id)
+        detections = with_doubtful(detections, layout.doubtful if layout is not None else ())
         layout_warnings = (*layout_warnings, *_edge_warning(detections.xyxy, seen.image_hw, layout))
         if layout is None or _hand_short(layout):
             warnings.extend(overexposed_warning(seen.white))

@@ -543,3 +543,15 @@ def test_a_picture_whose_own_background_is_the_fill_grey_is_not_damaged() -> Non
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # numpy's "Mean of empty slice" had reached the CLI's stderr
         assert decoder_filled_share(np.full((200, 200, 3), DECODER_FILL, np.uint8)) == 0.0
+
+
+def test_tiles_the_layout_doubts_are_marked_unsure() -> None:
+    """A lone back among face-up tiles (`Layout.doubtful`) is shown as unsure, however sure its read."""
+    from vision.detections import UNSURE_BELOW
+    from vision.pipeline import with_doubtful
+
+    det = Detections.from_codes(["1m", "back", "2m"], [[0, 0, 10, 14], [11, 0, 21, 14], [22, 0, 32, 14]])
+    marked = with_doubtful(det, (1,))
+    assert marked.confidence[1] < UNSURE_BELOW
+    np.testing.assert_array_equal(marked.confidence[[0, 2]], det.confidence[[0, 2]])
+    assert with_doubtful(det, ()) is det

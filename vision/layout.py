@@ -416,8 +416,10 @@ def layout_hand(detections: Detections) -> Layout:
     lone = lone_backs(hidden, run_lists, sub_codes)
     warnings.extend(face_down_warnings(len(hidden), len(lone)))
     doubtful = hidden if len(hidden) - len(lone) <= KONG_HINT_MOST else list(lone)
-    if reading.stray:
-        stray_codes = " ".join(sub_codes[i] for i in reading.stray if sub_codes[i] != BACK)
+    stray_face_up = [sub_codes[i] for i in reading.stray if sub_codes[i] != BACK]
+    if stray_face_up:
+        # stray backs are not counted, and have their own line: none face up, nothing to say here
+        stray_codes = " ".join(stray_face_up)
         warnings.append(f"tiles near the hand that form no meld ({stray_codes}): counted as concealed")
     if concealed:
         groups.append(_group("concealed", orig(concealed), detections))

@@ -477,3 +477,20 @@ def test_a_kong_of_backs_read_unsurely_is_not_asserted() -> None:
     assert len(said) == 1 and said[0].startswith("1 row(s) of four tiles read unsurely as face-down")
     assert "concealed kong with" not in said[0]
     assert sorted(weak.doubtful) == [8, 9, 10, 11]
+
+
+def test_stray_backs_alone_give_no_line_of_stray_face_up_tiles() -> None:
+    """Three backs beside a meld form no meld: their own line says so, and the stray tiles' line, with
+    none face up to name, is not given (it had read `form no meld (): counted as concealed`)."""
+    layout = layout_hand(
+        place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C", "+0.4 back back back"]]).detections()
+    )
+    assert any(w.startswith("3 tile(s) read as face-down outside a kong") for w in layout.warnings)
+    assert not any("form no meld" in w for w in layout.warnings), layout.warnings
+    # a stray face-up tile among them is still named
+    mixed = layout_hand(
+        place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C", "+0.4 back 3s back"]]).detections()
+    )
+    assert "tiles near the hand that form no meld (3s): counted as concealed" in mixed.warnings, (
+        mixed.warnings
+    )

@@ -16,6 +16,7 @@ factors and the full class distribution stay in the `Reading` for the UI.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -271,15 +272,18 @@ def small_tiles_warning(
     narrow = float(typical[1]) < SMALL_TILE_PX
     share = float(typical[0]) / image_long if image_long else 1.0
     if share < SMALL_TILE_SHARE:
+        # rounded down, to one place of a percent: rounded, 2.49% had read "about 2.5%; under 2.5%"
+        shown = math.floor(share * 1000.0) / 1000.0
         return [
-            f"the tiles are small in this photo (each about {share:.1%} of its long side; under "
+            f"the tiles are small in this photo (each about {shown:.1%} of its long side; under "
             f"{SMALL_TILE_SHARE:.1%} tiles are missed more often): take it closer, or crop it to the hand"
         ]
     if not narrow:
         return []
-    width, reliable = float(typical[1]) / scale, SMALL_TILE_PX / scale
+    # the width rounded down, as the share is: 23.6 px had read "about 24 px wide; under 24 px"
+    width, reliable = math.floor(float(typical[1]) / scale), SMALL_TILE_PX / scale
     return [
-        f"the tiles are small in this photo (about {width:.0f} px wide; under {reliable:.0f} px tiles are "
+        f"the tiles are small in this photo (about {width} px wide; under {reliable:.0f} px tiles are "
         "misread more often): if a tile is wrong, take the photo closer or at full resolution"
     ]
 

@@ -555,3 +555,18 @@ def test_tiles_the_layout_doubts_are_marked_unsure() -> None:
     assert marked.confidence[1] < UNSURE_BELOW
     np.testing.assert_array_equal(marked.confidence[[0, 2]], det.confidence[[0, 2]])
     assert with_doubtful(det, ()) is det
+
+
+def test_a_small_tile_s_size_is_never_shown_as_the_threshold_it_is_under() -> None:
+    """Rounded, 2.49% of the long side read "about 2.5% ...; under 2.5%", and 23.6 px "about 24 px
+    wide; under 24 px" (an audit): the share and the width are rounded down."""
+    from vision.pipeline import SMALL_TILE_PX, SMALL_TILE_SHARE, small_tiles_warning
+
+    sure = np.full(4, 0.9, np.float32)
+    wide = np.array([[i * 60, 0, (i + 1) * 60, 84] for i in range(4)], np.float32)  # 84 px long sides
+    (line,) = small_tiles_warning(wide, sure, image_long=int(84 / (SMALL_TILE_SHARE - 0.0001)))
+    assert f"about {SMALL_TILE_SHARE - 0.001:.1%} of its long side; under {SMALL_TILE_SHARE:.1%}" in line
+    narrow = SMALL_TILE_PX - 0.4
+    boxes = np.array([[i * narrow, 0, (i + 1) * narrow, 1.4 * narrow] for i in range(4)], np.float32)
+    (line,) = small_tiles_warning(boxes, sure)
+    assert f"about {SMALL_TILE_PX - 1} px wide; under {SMALL_TILE_PX} px" in line

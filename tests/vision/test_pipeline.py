@@ -499,13 +499,63 @@ def test_a_short_hand_with_tiles_at_the_photo_s_edge_is_told_it_may_be_cut_off()
     said = _edge_warning(cut, (600, 800), short)  # type: ignore[arg-type]
     assert said and said[0].startswith("tiles touch the photo's edge: part of the hand may lie outside")
     assert _edge_warning(inside, (600, 800), short) == []  # type: ignore[arg-type]
-    assert _edge_warning(cut, (600, 800), whole) == []  # type: ignore[arg-type]  # nothing is missing
     assert _edge_warning(cut, None, short) == []  # type: ignore[arg-type]
-    # the tile at the edge a bonus tile, or one the layout left out: the hand is not cut by the edge
-    for kind in ("bonus", "unused"):
-        groups = (SimpleNamespace(kind="concealed", indices=(0,)), SimpleNamespace(kind=kind, indices=(1,)))
-        aside = SimpleNamespace(hand=short.hand, groups=groups)
-        assert _edge_warning(cut, (600, 800), aside) == []  # type: ignore[arg-type]
+    # a whole hand cut by the edge: a tile there may be misread (stage 55: a cut tile read wrong was
+    # told nothing because the count was right)
+    (line,) = _edge_warning(cut, (600, 800), whole)  # type: ignore[arg-type]
+    assert line.startswith("tiles touch the photo's edge: a tile cut by it may be misread")
+    # a bonus tile laid beside the hand is laid out too: a cut tile is often read as a flower
+    groups = (SimpleNamespace(kind="concealed", indices=(0,)), SimpleNamespace(kind="bonus", indices=(1,)))
+    said = _edge_warning(cut, (600, 800), SimpleNamespace(hand=short.hand, groups=groups))  # type: ignore[arg-type]
+    assert said and "part of the hand may lie outside" in said[0]
+    # a tile the layout left out at the edge says nothing of the hand
+    groups = (SimpleNamespace(kind="concealed", indices=(0,)), SimpleNamespace(kind="unused", indices=(1,)))
+    aside = SimpleNamespace(hand=short.hand, groups=groups)
+    assert _edge_warning(cut, (600, 800), aside) == []  # type: ignore[arg-type]
+
+
+def test_a_box_left_out_at_the_edge_beside_the_hand_is_a_cut_tile() -> None:
+    """A half tile at the edge, left out as no tile, is told as cut, and so is the hand beside it
+    (stage 55: it was told as a box that holds no tile, and the whole hand said nothing)."""
+    from types import SimpleNamespace
+
+    from vision.pipeline import _edge_warning, _rejected_warning
+
+    row = np.array([[40 + 42 * k, 300, 80 + 42 * k, 356] for k in range(3)], np.float32)
+    whole = SimpleNamespace(
+        hand={"concealed": ["1m"] * 11, "melds": [{"tiles": ["C"] * 3}], "bonus": []},
+        groups=(SimpleNamespace(kind="concealed", indices=(0, 1, 2)),),
+    )
+    beside = np.array([[0, 300, 36, 356]], np.float32)  # the half tile left of the row's first
+    far = np.array([[0, 20, 36, 76]], np.float32)  # a box at the edge far from the hand
+    assert _edge_warning(row, (600, 800), whole, far) == []  # type: ignore[arg-type]
+    (line,) = _edge_warning(row, (600, 800), whole, beside)  # type: ignore[arg-type]
+    assert line.startswith("tiles touch the photo's edge")
+    inner = np.array([[400, 100, 440, 156]], np.float32)
+    lines = _rejected_warning(np.concatenate([inner, beside]), 1.0, (600, 800))
+    assert lines == [
+        "left out 1 box(es) that hold no tile, at (420, 128)",
+        "left out 1 box(es) at the photo's edge, too cut to read as a tile, at (18, 328)",
+    ]
+    assert _rejected_warning(beside) == ["left out 1 box(es) that hold no tile, at (18, 328)"]
+
+
+def test_a_short_hand_a_tile_s_width_from_the_edge_may_have_lost_a_tile_to_it() -> None:
+    """A tile cut off all but a sliver gets no box: a short hand ending within a tile's width of the
+    edge is told it may be cut (stage 55, an audit's photo: only the count was said)."""
+    from types import SimpleNamespace
+
+    from vision.pipeline import _edge_warning
+
+    short = SimpleNamespace(
+        hand={"concealed": ["1m"] * 10, "melds": [{"tiles": ["C"] * 3}], "bonus": []},
+        groups=(SimpleNamespace(kind="concealed", indices=(0, 1, 2)),),
+    )
+    near = np.array([[20 + 42 * k, 300, 60 + 42 * k, 356] for k in range(3)], np.float32)  # 20 px in
+    (line,) = _edge_warning(near, (600, 800), short)  # type: ignore[arg-type]
+    assert "part of the hand may lie outside the photo" in line
+    inside = near + np.array([60, 0, 60, 0], np.float32)  # a tile and a half in
+    assert _edge_warning(inside, (600, 800), short) == []  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("turns", [0, 1, 2, 3])

@@ -286,6 +286,11 @@ def _face_up_concealed(reading: Reading, codes: Sequence[str]) -> tuple[int, ...
     return tuple(i for i in reading.concealed + reading.stray if codes[i] != BACK)
 
 
+# As many face-up tiles as this left away from the hand (a hand holds 13 to 18, its melds counted)
+# are another hand: in an audit's 12 generated photos of two hands, 7 left 10 to 19 away (the rest
+# fewer: the layout took tiles of both into one reading), and the same scenes alone at most 7.
+ANOTHER_HAND_AT_LEAST = 10
+
 # One to three backs lying together outside a kong are asked about, and marked doubtful; more are a
 # stretch of the wall, face down indeed.
 KONG_HINT_MOST = 3
@@ -338,6 +343,18 @@ def blind_kong_warnings(sure: int, unsure: int) -> list[str]:
             "covered or unclear tiles? check them (set a kong's tile by hand)"
         )
     return out
+
+
+def another_hand_warning(away: Sequence[str]) -> list[str]:
+    """A line when the tiles left away from the hand are as many as a hand's: the photo seems to hold
+    two. Backs (the wall) and bonus tiles are not counted: a hand's wall lies beside it."""
+    face_up = sum(1 for code in away if code != BACK and code not in BONUS_CODES)
+    if face_up < ANOTHER_HAND_AT_LEAST:
+        return []
+    return [
+        f"the photo seems to hold more than one hand ({face_up} face-up tiles away from the one read): "
+        "take each hand in a photo of its own"
+    ]
 
 
 def _reads_better(one: Reading, other: Reading, codes: Sequence[str]) -> bool:
@@ -455,6 +472,7 @@ def layout_hand(detections: Detections) -> Layout:
         unused.extend(away)
         named = tiles_named([sub_codes[i] for i in away])
         warnings.append(f"{len(away)} tile(s) away from the hand and its melds ({named}): not counted")
+        warnings.extend(another_hand_warning([sub_codes[i] for i in away]))
     if (
         not reading.melds
         # a row of one or two tiles, or of face-down ones alone, says nothing of melds laid out

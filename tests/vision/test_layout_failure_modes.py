@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tests.vision.layout_sim import place
 from vision.detections import Detections
-from vision.layout import layout_hand, quarter_turn_gap, tiles_named
+from vision.layout import another_hand_warning, layout_hand, quarter_turn_gap, tiles_named
 from vision.layout_melds import read_meld
 from vision.layout_read import sorted_as_held
 
@@ -494,3 +494,19 @@ def test_stray_backs_alone_give_no_line_of_stray_face_up_tiles() -> None:
     assert "tiles near the hand that form no meld (3s): counted as concealed" in mixed.warnings, (
         mixed.warnings
     )
+
+
+def test_a_second_hand_left_away_is_told_as_another_hand() -> None:
+    """Two hands in one photo: the one not read leaves a hand's worth of tiles away from the other
+    (stage 55, an audit's photos); a wall of backs or a few discards are not another hand."""
+    hand = ["1m 2m 3m 4p 5p 6p 7s 8s 9s E E", "C C C"]
+    other = ["+6 2m 3m 4m 6p 6p 6p 1s 2s 3s N N N"]
+    two = layout_hand(place([[hand[0]], [hand[1]], other], row_gap=2.5).detections())
+    said = [w for w in two.warnings if "more than one hand" in w]
+    assert said == [
+        "the photo seems to hold more than one hand (12 face-up tiles away from the one read): "
+        "take each hand in a photo of its own"
+    ], two.warnings
+    # a wall of backs, bonus tiles and a few discards are not
+    assert another_hand_warning(["back"] * 14 + ["F1", "F2", "cat"] + ["3m", "9p"] * 4) == []
+    assert len(another_hand_warning(["back"] * 4 + ["3m", "9p"] * 5)) == 1

@@ -45,6 +45,7 @@ from vision.onnx_models import (
 )
 from vision.pip_look import PipLook
 from vision.rank_look import RankLook
+from vision.sharpness import blur_warning, photo_sharpness
 from vision.sidecar import ModelError, load_config
 from vision.text_look import TextLook
 from vision.tile_set import (
@@ -97,6 +98,8 @@ class Seen:
     white: float = 0.0  # the share of the photo that is white-out, as given (`vision.exposure.white_share`)
     # how deep the decoder's flat grey reaches in from an edge (`vision.imageio.decoder_filled_share`)
     filled: float = 0.0
+    # how sharp the tiles' faces are (`vision.sharpness.photo_sharpness`); None where too few to judge
+    sharpness: float | None = None
 
 
 @dataclass(frozen=True)
@@ -568,6 +571,8 @@ class TileReader:
         # each tile's angle, for the layout to tell a bonus tile laid down from one dropped askew
         angle = box_angles(rgb, boxes)
         lap("angles")
+        sharpness = photo_sharpness(rgb, boxes, probabilities)
+        lap("sharpness")
         return Seen(
             xyxy=boxes.astype(np.float32),
             det_score=det_score.astype(np.float32),
@@ -578,6 +583,7 @@ class TileReader:
             gain=gain,
             white=white,
             filled=filled,
+            sharpness=sharpness,
         )
 
     def read(
@@ -652,6 +658,7 @@ class TileReader:
         warnings: list[str] = [] if len(detections) else ["no tiles found"]
         warnings.extend(damaged_warning(seen.filled))  # first: it explains every other line
         warnings.extend(dark_warning(seen.gain))  # before the unsure tiles: it may explain them
+        warnings.extend(blur_warning(seen.sharpness))  # so may a blur
         # first: it explains the unsure tiles named after it
         image_long = max(seen.image_hw) if seen.image_hw else None
         warnings.extend(small_tiles_warning(detections.xyxy, det_score, source_scale, image_long))

@@ -287,7 +287,7 @@ def _face_up_concealed(reading: Reading, codes: Sequence[str]) -> tuple[int, ...
 
 
 # As many face-up tiles as this left away from the hand (a hand holds 13 to 18, its melds counted)
-# are another hand: in an audit's 12 generated photos of two hands, 7 left 10 to 19 away (the rest
+# are another hand: in an audit's 12 generated photos of two hands, 6 left 10 to 19 away (the rest
 # fewer: the layout took tiles of both into one reading), and the same scenes alone at most 7.
 ANOTHER_HAND_AT_LEAST = 10
 

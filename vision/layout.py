@@ -18,7 +18,7 @@ from typing import Literal
 import numpy as np
 
 from vision.classes import BACK, BONUS_CODES
-from vision.detections import Detections
+from vision.detections import UNSURE_BELOW, Detections
 from vision.layout_geometry import (
     SIDEWAYS_MARGIN,
     Frame,
@@ -84,6 +84,9 @@ class Layout:
     groups: tuple[TileGroup, ...] = ()
     warnings: tuple[str, ...] = ()
     angle: float = 0.0  # the row direction found, degrees counter-clockwise in the image
+    # detection indices read as face-down on weak evidence (a lone back among face-up tiles, or a
+    # blind kong read unsurely): the reader marks them unsure, as a covered tile reads as a back
+    doubtful: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -283,6 +286,77 @@ def _face_up_concealed(reading: Reading, codes: Sequence[str]) -> tuple[int, ...
     return tuple(i for i in reading.concealed + reading.stray if codes[i] != BACK)
 
 
+# As many face-up tiles as this left away from the hand (a hand holds 13 to 18, its melds counted)
+# are another hand: in an audit's 12 generated photos of two hands, 6 left 10 to 19 away (the rest
+# fewer: the layout took tiles of both into one reading), and the same scenes alone at most 7.
+ANOTHER_HAND_AT_LEAST = 10
+
+# One to three backs lying together outside a kong are asked about, and marked doubtful; more are a
+# stretch of the wall, face down indeed.
+KONG_HINT_MOST = 3
+
+
+def lone_backs(hidden: Sequence[int], runs: Sequence[Sequence[int]], codes: Sequence[str]) -> list[int]:
+    """The tiles of `hidden` with no back beside them in their run of touching tiles. Players lay
+    face-down tiles together (a concealed kong, the wall); a back alone among face-up tiles is more
+    often a face-up tile covered by a finger or misread in odd light (an audit's photos)."""
+    beside: dict[int, set[int]] = {}
+    for run in runs:
+        for a, b in itertools.pairwise(run):
+            beside.setdefault(a, set()).add(b)
+            beside.setdefault(b, set()).add(a)
+    return [i for i in hidden if not any(codes[j] == BACK for j in beside.get(i, ()))]
+
+
+def face_down_warnings(hidden: int, lone: int) -> list[str]:
+    """The lines for `hidden` backs outside a kong, `lone` of them with no back beside them."""
+    out = []
+    if lone:
+        out.append(f"{lone} lone tile(s) read as face-down: not counted; a covered or unclear tile? check it")
+    together = hidden - lone
+    if 0 < together <= KONG_HINT_MOST:
+        # one to three backs may be a concealed kong shown with its backs on one side (read_meld), or
+        # face-up tiles in odd light (an audit's warm-lit pong of P read as three backs)
+        out.append(
+            f"{together} tile(s) read as face-down outside a kong: not counted; where they are a concealed "
+            "kong's, set it by hand, else check them (a covered or unclear tile reads so too)"
+        )
+    elif together:
+        out.append(f"{together} face-down tile(s) outside a kong: not counted; enter them by hand")
+    return out
+
+
+def blind_kong_warnings(sure: int, unsure: int) -> list[str]:
+    """The lines for kongs of four backs: `sure` read surely, `unsure` with a back read unsurely
+    (an arm or a shadow across the table reads as a row of backs: those are not said to be kongs)."""
+    out = []
+    if sure:
+        # one line for them all: two alike lines would be merged into one, and a kong lost unsaid
+        out.append(
+            "concealed kong with all four tiles face down: set its tile by hand"
+            if sure == 1
+            else f"{sure} concealed kongs with all four tiles face down: set their tiles by hand"
+        )
+    if unsure:
+        out.append(
+            f"{unsure} row(s) of four tiles read unsurely as face-down: not counted; a concealed kong, or "
+            "covered or unclear tiles? check them (set a kong's tile by hand)"
+        )
+    return out
+
+
+def another_hand_warning(away: Sequence[str]) -> list[str]:
+    """A line when the tiles left away from the hand are as many as a hand's: the photo seems to hold
+    two. Backs (the wall) and bonus tiles are not counted: a hand's wall lies beside it."""
+    face_up = sum(1 for code in away if code != BACK and code not in BONUS_CODES)
+    if face_up < ANOTHER_HAND_AT_LEAST:
+        return []
+    return [
+        f"the photo seems to hold more than one hand ({face_up} face-up tiles away from the one read): "
+        "take each hand in a photo of its own"
+    ]
+
+
 def _reads_better(one: Reading, other: Reading, codes: Sequence[str]) -> bool:
     """Whether reading `one` of the photo's tiles beats `other`: a hand of the winning size first
     (a fly taken from the bonus row into a meld leaves one tile over), then the lower cost."""
@@ -356,32 +430,28 @@ def layout_hand(detections: Detections) -> Layout:
     hidden = [i for i in reading.concealed + reading.stray if sub_codes[i] == BACK]
     concealed = _face_up_concealed(reading, sub_codes)
     unused.extend(hidden)
-    if hidden:
-        # one to three backs may be a concealed kong shown with its backs on one side (read_meld)
-        kong = (
-            "where they are a concealed kong's, set it by hand" if len(hidden) <= 3 else "enter them by hand"
-        )
-        warnings.append(f"{len(hidden)} face-down tile(s) outside a kong: not counted; {kong}")
-    if reading.stray:
-        stray_codes = " ".join(sub_codes[i] for i in reading.stray if sub_codes[i] != BACK)
+    lone = lone_backs(hidden, run_lists, sub_codes)
+    warnings.extend(face_down_warnings(len(hidden), len(lone)))
+    doubtful = hidden if len(hidden) - len(lone) <= KONG_HINT_MOST else list(lone)
+    stray_face_up = [sub_codes[i] for i in reading.stray if sub_codes[i] != BACK]
+    if stray_face_up:
+        # stray backs are not counted, and have their own line: none face up, nothing to say here
+        stray_codes = " ".join(stray_face_up)
         warnings.append(f"tiles near the hand that form no meld ({stray_codes}): counted as concealed")
     if concealed:
         groups.append(_group("concealed", orig(concealed), detections))
         hand["concealed"] = [sub_codes[i] for i in concealed]
-    blind = 0
+    blind = unsure_blind = 0
     for indices, meld in reading.melds:
         groups.append(_group("meld", orig(indices), detections, meld))
-        if meld.tiles is None:
+        if meld.tiles is not None:
+            hand["melds"].append({"kind": meld.kind, "tiles": list(meld.tiles), "concealed": meld.concealed})
+        elif any(sub.confidence[i] < UNSURE_BELOW for i in indices):
+            unsure_blind += 1
+            doubtful.extend(indices)
+        else:
             blind += 1
-            continue
-        hand["melds"].append({"kind": meld.kind, "tiles": list(meld.tiles), "concealed": meld.concealed})
-    if blind:
-        # one line for them all: two alike lines would be merged into one, and a kong lost unsaid
-        warnings.append(
-            "concealed kong with all four tiles face down: set its tile by hand"
-            if blind == 1
-            else f"{blind} concealed kongs with all four tiles face down: set their tiles by hand"
-        )
+    warnings.extend(blind_kong_warnings(blind, unsure_blind))
     placed = list(concealed) + [i for tiles, _ in reading.melds for i in tiles]
     alone = {run[0] for run in run_lists if len(run) == 1}
     laid = placed + [i for t in reading.bonus if len(t) > 1 for i in t]
@@ -402,6 +472,7 @@ def layout_hand(detections: Detections) -> Layout:
         unused.extend(away)
         named = tiles_named([sub_codes[i] for i in away])
         warnings.append(f"{len(away)} tile(s) away from the hand and its melds ({named}): not counted")
+        warnings.extend(another_hand_warning([sub_codes[i] for i in away]))
     if (
         not reading.melds
         # a row of one or two tiles, or of face-down ones alone, says nothing of melds laid out
@@ -418,5 +489,9 @@ def layout_hand(detections: Detections) -> Layout:
     if unused:
         groups.append(_group("unused", orig(tuple(unused)), detections))
     return Layout(
-        hand=hand, groups=tuple(groups), warnings=tuple(warnings), angle=float(-np.degrees(frame.angle))
+        hand=hand,
+        groups=tuple(groups),
+        warnings=tuple(warnings),
+        angle=float(-np.degrees(frame.angle)),
+        doubtful=orig(tuple(doubtful)),
     )

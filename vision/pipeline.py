@@ -16,6 +16,7 @@ factors and the full class distribution stay in the `Reading` for the UI.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -44,6 +45,7 @@ from vision.onnx_models import (
 )
 from vision.pip_look import PipLook
 from vision.rank_look import RankLook
+from vision.sharpness import blur_warning, photo_sharpness
 from vision.sidecar import ModelError, load_config
 from vision.text_look import TextLook
 from vision.tile_set import (
@@ -96,6 +98,8 @@ class Seen:
     white: float = 0.0  # the share of the photo that is white-out, as given (`vision.exposure.white_share`)
     # how deep the decoder's flat grey reaches in from an edge (`vision.imageio.decoder_filled_share`)
     filled: float = 0.0
+    # how sharp the tiles' faces are (`vision.sharpness.photo_sharpness`); None where too few to judge
+    sharpness: float | None = None
 
 
 @dataclass(frozen=True)
@@ -271,15 +275,18 @@ def small_tiles_warning(
     narrow = float(typical[1]) < SMALL_TILE_PX
     share = float(typical[0]) / image_long if image_long else 1.0
     if share < SMALL_TILE_SHARE:
+        # rounded down, to one place of a percent: rounded, 2.49% had read "about 2.5%; under 2.5%"
+        shown = math.floor(share * 1000.0) / 1000.0
         return [
-            f"the tiles are small in this photo (each about {share:.1%} of its long side; under "
+            f"the tiles are small in this photo (each about {shown:.1%} of its long side; under "
             f"{SMALL_TILE_SHARE:.1%} tiles are missed more often): take it closer, or crop it to the hand"
         ]
     if not narrow:
         return []
-    width, reliable = float(typical[1]) / scale, SMALL_TILE_PX / scale
+    # the width rounded down, as the share is: 23.6 px had read "about 24 px wide; under 24 px"
+    width, reliable = math.floor(float(typical[1]) / scale), SMALL_TILE_PX / scale
     return [
-        f"the tiles are small in this photo (about {width:.0f} px wide; under {reliable:.0f} px tiles are "
+        f"the tiles are small in this photo (about {width} px wide; under {reliable:.0f} px tiles are "
         "misread more often): if a tile is wrong, take the photo closer or at full resolution"
     ]
 
@@ -316,36 +323,88 @@ def _hand_short(layout: Layout) -> bool:
     return hand_tiles(len(layout.hand["concealed"]), len(layout.hand["melds"])) < HAND_SIZE
 
 
-def _edge_warning(xyxy: np.ndarray, image_hw: tuple[int, int] | None, layout: Layout | None) -> list[str]:
-    """A line when the hand is short of a winning hand's tiles and one of its tiles (concealed or in a
-    meld) touches the photo's edge: the rest of the hand may lie outside the photo (the count alone
-    reads as tiles misread). A bonus tile or a tile left out at the edge says nothing of the hand."""
-    if image_hw is None or layout is None or not len(xyxy) or not _hand_short(layout):
-        return []
-    held = sorted(
-        {i for group in layout.groups if group.kind in ("concealed", "meld") for i in group.indices}
-    )
-    if not held:
-        return []
+def _at_edge(boxes: np.ndarray, image_hw: tuple[int, int]) -> np.ndarray:
+    """Which boxes (K, 4) come within EDGE_SHARE of the photo's long side of its edge: cut by it."""
     height, width = image_hw
     margin = EDGE_SHARE * max(height, width)
-    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)[held]
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
     at_edge = (boxes[:, 0] <= margin) | (boxes[:, 1] <= margin)
-    at_edge |= (boxes[:, 2] >= width - margin) | (boxes[:, 3] >= height - margin)
-    if not at_edge.any():
+    return at_edge | (boxes[:, 2] >= width - margin) | (boxes[:, 3] >= height - margin)
+
+
+def _box_gaps(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """For each of `boxes` (K, 4), the least gap (pixels; 0 where they overlap) to any of `others`."""
+    if not len(others):
+        return np.full(len(boxes), np.inf)
+    a, b = boxes[:, None, :], others[None, :, :]
+    dx = np.maximum(0.0, np.maximum(a[..., 0] - b[..., 2], b[..., 0] - a[..., 2]))
+    dy = np.maximum(0.0, np.maximum(a[..., 1] - b[..., 3], b[..., 1] - a[..., 3]))
+    return np.hypot(dx, dy).min(axis=1)
+
+
+def _edge_gaps(boxes: np.ndarray, image_hw: tuple[int, int]) -> np.ndarray:
+    """Each box's (K, 4) least distance, in pixels, to the photo's edge."""
+    height, width = image_hw
+    return np.minimum.reduce([boxes[:, 0], boxes[:, 1], width - boxes[:, 2], height - boxes[:, 3]])
+
+
+def _edge_warning(
+    xyxy: np.ndarray,
+    image_hw: tuple[int, int] | None,
+    layout: Layout | None,
+    rejected_xyxy: np.ndarray | None = None,
+) -> list[str]:
+    """A line when the photo's edge may cut the hand: a tile laid out in it (concealed, in a meld or
+    a bonus tile) touches the edge, or a box left out as no tile does within a tile of the hand's
+    (a tile cut in half reads as no tile, or as a flower: stage 55), or the hand is short of a winning
+    hand's tiles and one of its tiles lies within a tile's width of the edge (a tile cut off all but a
+    sliver gets no box). A short hand is told that part of it may lie outside the photo (the count
+    alone reads as tiles misread); a whole one that a tile there may be misread."""
+    if image_hw is None or layout is None or not len(xyxy):
         return []
-    return [
-        "tiles touch the photo's edge: part of the hand may lie outside the photo (take it again with "
-        "the whole hand in it)"
-    ]
+    held = sorted({i for g in layout.groups if g.kind in ("concealed", "meld") for i in g.indices})
+    laid = sorted(set(held) | {i for g in layout.groups if g.kind == "bonus" for i in g.indices})
+    if not held:
+        return []
+    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    sides = np.sort(boxes[laid, 2:] - boxes[laid, :2], axis=1)
+    tile_short, tile_long = (float(v) for v in np.median(sides, axis=0))
+    rejected = np.asarray(rejected_xyxy if rejected_xyxy is not None else (), np.float32).reshape(-1, 4)
+    dropped = rejected[_at_edge(rejected, image_hw)]
+    cut = bool(_at_edge(boxes[laid], image_hw).any())
+    cut |= bool((_box_gaps(dropped, boxes[laid]) <= tile_long).any())
+    short = _hand_short(layout)
+    if short and (cut or bool((_edge_gaps(boxes[held], image_hw) <= tile_short).any())):
+        return [
+            "tiles touch the photo's edge: part of the hand may lie outside the photo (take it again with "
+            "the whole hand in it)"
+        ]
+    if cut:
+        return [
+            "tiles touch the photo's edge: a tile cut by it may be misread; check the tiles there (or take "
+            "it again with the whole hand in it)"
+        ]
+    return []
 
 
-def _rejected_warning(rejected_xyxy: np.ndarray, scale: float = 1.0) -> list[str]:
+def _rejected_warning(
+    rejected_xyxy: np.ndarray, scale: float = 1.0, image_hw: tuple[int, int] | None = None
+) -> list[str]:
+    """Lines naming where boxes were left out: as holding no tile, or, at the photo's edge, as cut
+    too much to read (a half tile there is a tile: stage 55, an audit's photo said it held none)."""
     if not len(rejected_xyxy):
         return []
-    centres = [_where(xyxy, scale) for xyxy in rejected_xyxy[:3]]
-    more = ", ..." if len(rejected_xyxy) > 3 else ""
-    return [f"left out {len(rejected_xyxy)} box(es) that hold no tile, at {', '.join(centres)}{more}"]
+    edge = _at_edge(rejected_xyxy, image_hw) if image_hw is not None else np.zeros(len(rejected_xyxy), bool)
+    out = []
+    for boxes, what in ((rejected_xyxy[~edge], "that hold no tile"), (rejected_xyxy[edge], _CUT_BOXES)):
+        if len(boxes):
+            centres = [_where(box, scale) for box in boxes[:3]]
+            more = ", ..." if len(boxes) > 3 else ""
+            out.append(f"left out {len(boxes)} box(es) {what}, at {', '.join(centres)}{more}")
+    return out
+
+
+_CUT_BOXES = "at the photo's edge, too cut to read as a tile"
 
 
 def _detections(
@@ -363,6 +422,22 @@ def _detections(
         class_id=np.asarray(class_id, np.int64),
         angle=angle,
     )
+
+
+# A tile the layout reads as face-down on weak evidence (`Layout.doubtful`) is at most this sure, under
+# UNSURE_BELOW, so that the app and `--annotate` mark it for the user to check: a covered or oddly lit
+# face-up tile reads as a back with the classifier quite sure of it (an audit's photos, stage 55).
+DOUBTFUL_AT_MOST = 0.5
+
+
+def with_doubtful(detections: Detections, doubtful: Sequence[int]) -> Detections:
+    """`detections` with the tiles `doubtful` made no surer than DOUBTFUL_AT_MOST."""
+    if not len(doubtful):
+        return detections
+    confidence = detections.confidence.copy()
+    rows = np.asarray(doubtful, np.int64)
+    confidence[rows] = np.minimum(confidence[rows], DOUBTFUL_AT_MOST)
+    return replace(detections, confidence=confidence)
 
 
 def _dedupe(items: Sequence[str]) -> tuple[str, ...]:
@@ -496,6 +571,8 @@ class TileReader:
         # each tile's angle, for the layout to tell a bonus tile laid down from one dropped askew
         angle = box_angles(rgb, boxes)
         lap("angles")
+        sharpness = photo_sharpness(rgb, boxes, probabilities)
+        lap("sharpness")
         return Seen(
             xyxy=boxes.astype(np.float32),
             det_score=det_score.astype(np.float32),
@@ -506,6 +583,7 @@ class TileReader:
             gain=gain,
             white=white,
             filled=filled,
+            sharpness=sharpness,
         )
 
     def read(
@@ -580,14 +658,17 @@ class TileReader:
         warnings: list[str] = [] if len(detections) else ["no tiles found"]
         warnings.extend(damaged_warning(seen.filled))  # first: it explains every other line
         warnings.extend(dark_warning(seen.gain))  # before the unsure tiles: it may explain them
+        warnings.extend(blur_warning(seen.sharpness))  # so may a blur
         # first: it explains the unsure tiles named after it
         image_long = max(seen.image_hw) if seen.image_hw else None
         warnings.extend(small_tiles_warning(detections.xyxy, det_score, source_scale, image_long))
         warnings.extend(tile_warnings)
-        warnings.extend(_rejected_warning(rejected_xyxy, source_scale))
+        warnings.extend(_rejected_warning(rejected_xyxy, source_scale, seen.image_hw))
         warnings.extend(_outside_set_warning(strangers))
         layout, layout_warnings = lay_out(class_id)
-        layout_warnings = (*layout_warnings, *_edge_warning(detections.xyxy, seen.image_hw, layout))
+        detections = with_doubtful(detections, layout.doubtful if layout is not None else ())
+        edge = _edge_warning(detections.xyxy, seen.image_hw, layout, rejected_xyxy)
+        layout_warnings = (*layout_warnings, *edge)
         if layout is None or _hand_short(layout):
             warnings.extend(overexposed_warning(seen.white))
         timings["layout"] = round((time.perf_counter() - clock) * 1000.0, 2)

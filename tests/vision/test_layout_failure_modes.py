@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tests.vision.layout_sim import place
 from vision.detections import Detections
-from vision.layout import layout_hand, quarter_turn_gap, tiles_named
+from vision.layout import another_hand_warning, layout_hand, quarter_turn_gap, tiles_named
 from vision.layout_melds import read_meld
 from vision.layout_read import sorted_as_held
 
@@ -364,7 +364,10 @@ def test_the_one_row_warning_needs_three_face_up_tiles() -> None:
         for w in backs
     )
     two = layout_hand(place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["back back 7p 7p"]]).detections()).warnings
-    assert any(w.startswith("2 face-down tile(s)") and "concealed kong's, set it by hand" in w for w in two)
+    assert any(
+        w.startswith("2 tile(s) read as face-down outside a kong") and "concealed kong's, set it by hand" in w
+        for w in two
+    )
 
 
 def test_a_tile_laid_on_another_of_its_face_is_told_not_dropped_unsaid() -> None:
@@ -431,3 +434,79 @@ def test_two_concealed_kongs_of_backs_alone_are_counted_in_one_line() -> None:
     ):
         layout = layout_hand(Detections.from_codes([c for c, _ in tiles], [b for _, b in tiles]))
         assert [w for w in layout.warnings if "face down" in w] == [said]
+
+
+def test_a_lone_back_among_face_up_tiles_is_asked_about_not_called_face_down() -> None:
+    """A finger over a face-up tile, or warm light, reads it as a back (stage 55, an audit's photos):
+    alone among face-up tiles it is said to be perhaps covered or unclear, and marked doubtful."""
+    laid = _row_of(["1m", "2m", "3m", "4p", "back", "6p", "7s", "8s", "9s", "E", "E"], 100, 300)
+    laid += _row_of(["C", "C", "C"], 100, 230)
+    layout = layout_hand(Detections.from_codes([c for c, _ in laid], [b for _, b in laid]))
+    assert [w for w in layout.warnings if "face-down" in w] == [
+        "1 lone tile(s) read as face-down: not counted; a covered or unclear tile? check it"
+    ]
+    assert layout.doubtful == (4,)
+    # backs lying together are still told as face-down, with the concealed kong's hint
+    laid = _row_of(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E"], 100, 300)
+    laid += _row_of(["back", "back", "7p", "7p"], 100, 230)
+    layout = layout_hand(Detections.from_codes([c for c, _ in laid], [b for _, b in laid]))
+    said = [w for w in layout.warnings if "face-down" in w]
+    assert len(said) == 1 and said[0].startswith("2 tile(s) read as face-down outside a kong")
+    assert "a covered or unclear tile reads so too" in said[0]
+    assert sorted(layout.doubtful) == [11, 12]
+    # a stretch of the wall, fourteen backs together, is face down indeed and not doubted
+    wall = layout_hand(place([[" ".join(["back"] * 14)]]).detections())
+    assert any(w.startswith("14 face-down tile(s) outside a kong") for w in wall.warnings)
+    assert wall.doubtful == ()
+
+
+def test_a_kong_of_backs_read_unsurely_is_not_asserted() -> None:
+    """A skin-coloured arm read as a row of four backs, each unsurely (an audit's photo): not told as
+    a concealed kong; its tiles are doubtful. Four backs read surely stay a concealed kong."""
+    laid = _row_of(["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p"], 100, 300) + _row_of(
+        ["back"] * 4, 100, 230
+    )
+    codes, boxes = [c for c, _ in laid], [b for _, b in laid]
+    sure = layout_hand(Detections.from_codes(codes, boxes, [0.9] * 12))
+    assert [w for w in sure.warnings if "face" in w] == [
+        "concealed kong with all four tiles face down: set its tile by hand"
+    ]
+    assert sure.doubtful == ()
+    weak = layout_hand(Detections.from_codes(codes, boxes, [0.9] * 9 + [0.55] + [0.9] * 2))
+    said = [w for w in weak.warnings if "face" in w]
+    assert len(said) == 1 and said[0].startswith("1 row(s) of four tiles read unsurely as face-down")
+    assert "concealed kong with" not in said[0]
+    assert sorted(weak.doubtful) == [8, 9, 10, 11]
+
+
+def test_stray_backs_alone_give_no_line_of_stray_face_up_tiles() -> None:
+    """Three backs beside a meld form no meld: their own line says so, and the stray tiles' line, with
+    none face up to name, is not given (it had read `form no meld (): counted as concealed`)."""
+    layout = layout_hand(
+        place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C", "+0.4 back back back"]]).detections()
+    )
+    assert any(w.startswith("3 tile(s) read as face-down outside a kong") for w in layout.warnings)
+    assert not any("form no meld" in w for w in layout.warnings), layout.warnings
+    # a stray face-up tile among them is still named
+    mixed = layout_hand(
+        place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C", "+0.4 back 3s back"]]).detections()
+    )
+    assert "tiles near the hand that form no meld (3s): counted as concealed" in mixed.warnings, (
+        mixed.warnings
+    )
+
+
+def test_a_second_hand_left_away_is_told_as_another_hand() -> None:
+    """Two hands in one photo: the one not read leaves a hand's worth of tiles away from the other
+    (stage 55, an audit's photos); a wall of backs or a few discards are not another hand."""
+    hand = ["1m 2m 3m 4p 5p 6p 7s 8s 9s E E", "C C C"]
+    other = ["+6 2m 3m 4m 6p 6p 6p 1s 2s 3s N N N"]
+    two = layout_hand(place([[hand[0]], [hand[1]], other], row_gap=2.5).detections())
+    said = [w for w in two.warnings if "more than one hand" in w]
+    assert said == [
+        "the photo seems to hold more than one hand (12 face-up tiles away from the one read): "
+        "take each hand in a photo of its own"
+    ], two.warnings
+    # a wall of backs, bonus tiles and a few discards are not
+    assert another_hand_warning(["back"] * 14 + ["F1", "F2", "cat"] + ["3m", "9p"] * 4) == []
+    assert len(another_hand_warning(["back"] * 4 + ["3m", "9p"] * 5)) == 1

@@ -54,7 +54,7 @@ def test_reads_known_tiles(
     assert (reading.class_prob > 0.99).all()
     np.testing.assert_allclose(det.confidence, reading.det_score * reading.class_prob, rtol=1e-6)
     assert reading.probabilities.shape == (3, len(CLASSES))
-    assert set(reading.timings_ms) == {"detect", "crop", "classify", "angles", "layout", "total"}
+    assert set(reading.timings_ms) == {"detect", "crop", "classify", "angles", "sharpness", "layout", "total"}
 
 
 def test_no_tiles(tmp_path: Path) -> None:
@@ -500,13 +500,63 @@ def test_a_short_hand_with_tiles_at_the_photo_s_edge_is_told_it_may_be_cut_off()
     said = _edge_warning(cut, (600, 800), short)  # type: ignore[arg-type]
     assert said and said[0].startswith("tiles touch the photo's edge: part of the hand may lie outside")
     assert _edge_warning(inside, (600, 800), short) == []  # type: ignore[arg-type]
-    assert _edge_warning(cut, (600, 800), whole) == []  # type: ignore[arg-type]  # nothing is missing
     assert _edge_warning(cut, None, short) == []  # type: ignore[arg-type]
-    # the tile at the edge a bonus tile, or one the layout left out: the hand is not cut by the edge
-    for kind in ("bonus", "unused"):
-        groups = (SimpleNamespace(kind="concealed", indices=(0,)), SimpleNamespace(kind=kind, indices=(1,)))
-        aside = SimpleNamespace(hand=short.hand, groups=groups)
-        assert _edge_warning(cut, (600, 800), aside) == []  # type: ignore[arg-type]
+    # a whole hand cut by the edge: a tile there may be misread (stage 55: a cut tile read wrong was
+    # told nothing because the count was right)
+    (line,) = _edge_warning(cut, (600, 800), whole)  # type: ignore[arg-type]
+    assert line.startswith("tiles touch the photo's edge: a tile cut by it may be misread")
+    # a bonus tile laid beside the hand is laid out too: a cut tile is often read as a flower
+    groups = (SimpleNamespace(kind="concealed", indices=(0,)), SimpleNamespace(kind="bonus", indices=(1,)))
+    said = _edge_warning(cut, (600, 800), SimpleNamespace(hand=short.hand, groups=groups))  # type: ignore[arg-type]
+    assert said and "part of the hand may lie outside" in said[0]
+    # a tile the layout left out at the edge says nothing of the hand
+    groups = (SimpleNamespace(kind="concealed", indices=(0,)), SimpleNamespace(kind="unused", indices=(1,)))
+    aside = SimpleNamespace(hand=short.hand, groups=groups)
+    assert _edge_warning(cut, (600, 800), aside) == []  # type: ignore[arg-type]
+
+
+def test_a_box_left_out_at_the_edge_beside_the_hand_is_a_cut_tile() -> None:
+    """A half tile at the edge, left out as no tile, is told as cut, and so is the hand beside it
+    (stage 55: it was told as a box that holds no tile, and the whole hand said nothing)."""
+    from types import SimpleNamespace
+
+    from vision.pipeline import _edge_warning, _rejected_warning
+
+    row = np.array([[40 + 42 * k, 300, 80 + 42 * k, 356] for k in range(3)], np.float32)
+    whole = SimpleNamespace(
+        hand={"concealed": ["1m"] * 11, "melds": [{"tiles": ["C"] * 3}], "bonus": []},
+        groups=(SimpleNamespace(kind="concealed", indices=(0, 1, 2)),),
+    )
+    beside = np.array([[0, 300, 36, 356]], np.float32)  # the half tile left of the row's first
+    far = np.array([[0, 20, 36, 76]], np.float32)  # a box at the edge far from the hand
+    assert _edge_warning(row, (600, 800), whole, far) == []  # type: ignore[arg-type]
+    (line,) = _edge_warning(row, (600, 800), whole, beside)  # type: ignore[arg-type]
+    assert line.startswith("tiles touch the photo's edge")
+    inner = np.array([[400, 100, 440, 156]], np.float32)
+    lines = _rejected_warning(np.concatenate([inner, beside]), 1.0, (600, 800))
+    assert lines == [
+        "left out 1 box(es) that hold no tile, at (420, 128)",
+        "left out 1 box(es) at the photo's edge, too cut to read as a tile, at (18, 328)",
+    ]
+    assert _rejected_warning(beside) == ["left out 1 box(es) that hold no tile, at (18, 328)"]
+
+
+def test_a_short_hand_a_tile_s_width_from_the_edge_may_have_lost_a_tile_to_it() -> None:
+    """A tile cut off all but a sliver gets no box: a short hand ending within a tile's width of the
+    edge is told it may be cut (stage 55, an audit's photo: only the count was said)."""
+    from types import SimpleNamespace
+
+    from vision.pipeline import _edge_warning
+
+    short = SimpleNamespace(
+        hand={"concealed": ["1m"] * 10, "melds": [{"tiles": ["C"] * 3}], "bonus": []},
+        groups=(SimpleNamespace(kind="concealed", indices=(0, 1, 2)),),
+    )
+    near = np.array([[20 + 42 * k, 300, 60 + 42 * k, 356] for k in range(3)], np.float32)  # 20 px in
+    (line,) = _edge_warning(near, (600, 800), short)  # type: ignore[arg-type]
+    assert "part of the hand may lie outside the photo" in line
+    inside = near + np.array([60, 0, 60, 0], np.float32)  # a tile and a half in
+    assert _edge_warning(inside, (600, 800), short) == []  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("turns", [0, 1, 2, 3])
@@ -574,3 +624,30 @@ def test_a_concealed_kongs_backs_count_as_copies_of_its_face_when_the_tiles_are_
     lone = place([["1m 2m 3m 4p 5p 6p 7s 8s 9s W W", "S S"]])
     kept = reader.settle(_seen_of(lone, probabilities[[*range(12), 11]]))
     assert kept.detections.codes.count("S") == 4
+
+
+def test_tiles_the_layout_doubts_are_marked_unsure() -> None:
+    """A lone back among face-up tiles (`Layout.doubtful`) is shown as unsure, however sure its read."""
+    from vision.detections import UNSURE_BELOW
+    from vision.pipeline import with_doubtful
+
+    det = Detections.from_codes(["1m", "back", "2m"], [[0, 0, 10, 14], [11, 0, 21, 14], [22, 0, 32, 14]])
+    marked = with_doubtful(det, (1,))
+    assert marked.confidence[1] < UNSURE_BELOW
+    np.testing.assert_array_equal(marked.confidence[[0, 2]], det.confidence[[0, 2]])
+    assert with_doubtful(det, ()) is det
+
+
+def test_a_small_tile_s_size_is_never_shown_as_the_threshold_it_is_under() -> None:
+    """Rounded, 2.49% of the long side read "about 2.5% ...; under 2.5%", and 23.6 px "about 24 px
+    wide; under 24 px" (an audit): the share and the width are rounded down."""
+    from vision.pipeline import SMALL_TILE_PX, SMALL_TILE_SHARE, small_tiles_warning
+
+    sure = np.full(4, 0.9, np.float32)
+    wide = np.array([[i * 60, 0, (i + 1) * 60, 84] for i in range(4)], np.float32)  # 84 px long sides
+    (line,) = small_tiles_warning(wide, sure, image_long=int(84 / (SMALL_TILE_SHARE - 0.0001)))
+    assert f"about {SMALL_TILE_SHARE - 0.001:.1%} of its long side; under {SMALL_TILE_SHARE:.1%}" in line
+    narrow = SMALL_TILE_PX - 0.4
+    boxes = np.array([[i * narrow, 0, (i + 1) * narrow, 1.4 * narrow] for i in range(4)], np.float32)
+    (line,) = small_tiles_warning(boxes, sure)
+    assert f"about {SMALL_TILE_PX - 1} px wide; under {SMALL_TILE_PX} px" in line

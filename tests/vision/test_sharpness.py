@@ -1,0 +1,74 @@
+"""The blur measure on small drawn photos: sharp faces pass, a shaken or defocused copy is told."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classes import CLASSES
+from vision.sharpness import BLURRED_BELOW, BLURRED_LINE, blur_warning, evenness, photo_sharpness
+
+
+def _photo(tile_w: int = 60, n: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """A green table with a row of `n` white tiles `tile_w` wide, each with strokes and dots on its
+    face (as a tile's glyph), and their boxes."""
+    tile_h = round(tile_w * 1.35)
+    rgb = np.full((tile_h * 3, tile_w * (n + 2), 3), (40, 110, 60), np.uint8)
+    boxes = []
+    rng = np.random.default_rng(5)
+    for k in range(n):
+        x, y = tile_w * (k + 1), tile_h
+        cv2.rectangle(rgb, (x + 1, y), (x + tile_w - 2, y + tile_h), (240, 238, 230), -1)
+        for _ in range(4):  # strokes and dots every way, as glyphs and pips run
+            a, b = rng.integers([x + 8, y + 8], [x + tile_w - 8, y + tile_h - 8], size=(2, 2))
+            cv2.line(rgb, tuple(map(int, a)), tuple(map(int, b)), (30, 30, 160), max(1, tile_w // 20))
+            cv2.circle(rgb, tuple(map(int, b)), max(2, tile_w // 10), (170, 20, 20), -1)
+        boxes.append([x, y, x + tile_w, y + tile_h])
+    return rgb, np.array(boxes, np.float32)
+
+
+def _read_as(code: str, n: int) -> np.ndarray:
+    probabilities = np.zeros((n, len(CLASSES)), np.float32)
+    probabilities[:, CLASSES.index(code)] = 1.0
+    return probabilities
+
+
+def _motion(length: int) -> np.ndarray:
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0
+    return kernel / kernel.sum()
+
+
+def _disk(radius: int) -> np.ndarray:
+    kernel = np.zeros((2 * radius + 1, 2 * radius + 1), np.float32)
+    cv2.circle(kernel, (radius, radius), radius, 1.0, -1)
+    return kernel / kernel.sum()
+
+
+@pytest.mark.parametrize("tile_w", [40, 60, 120], ids=["small", "mid", "large"])
+def test_sharp_faces_are_quiet_and_blurred_ones_told(tile_w: int) -> None:
+    rgb, boxes = _photo(tile_w)
+    probabilities = _read_as("5p", len(boxes))
+    sharp = photo_sharpness(rgb, boxes, probabilities)
+    assert sharp is not None and sharp >= BLURRED_BELOW and blur_warning(sharp) == []
+    # a shake a third of the tile long, or a defocus an eighth of it wide, is told at any tile size
+    for kernel in (_motion(tile_w // 3 | 1), _disk(tile_w // 8)):
+        blurred = photo_sharpness(cv2.filter2D(rgb, -1, kernel), boxes, probabilities)
+        assert blurred is not None and blurred < BLURRED_BELOW, (tile_w, blurred)
+        assert blur_warning(blurred) == [BLURRED_LINE]
+
+
+def test_backs_and_too_few_faces_say_nothing() -> None:
+    rgb, boxes = _photo()
+    # backs show no face to judge, whatever the photo
+    assert photo_sharpness(rgb, boxes, _read_as("back", len(boxes))) is None
+    assert photo_sharpness(rgb, boxes[:2], _read_as("5p", 2)) is None
+    assert photo_sharpness(rgb, boxes[:0], _read_as("5p", 0)) is None
+    assert blur_warning(None) == []
+
+
+def test_evenness_tells_gradients_running_one_way() -> None:
+    assert evenness(np.array([0.5, 0.0, 0.5])) == pytest.approx(1.0)
+    assert evenness(np.array([1.0, 0.0, 0.0])) == pytest.approx(0.0)
+    assert 0.0 < evenness(np.array([0.7, 0.1, 0.3])) < 1.0

@@ -1,0 +1,95 @@
+"""How sharp a photo's tiles are, to tell the user a blurred photo is why tiles read less surely.
+
+Measured on the faces of the tiles read face up (a back or a standing tile shows no detail to
+judge): each face's inner part (the tile's own outline left out), and
+
+- `detail`: its mean |Laplacian| over its contrast (standard deviation), with the face shrunk to
+  FACE_SIDE px across, so that a blur is judged against the tile's size, as it harms the reading;
+- `fine`: the same at the photo's own pixels (a small tile is not enlarged, which would blur it);
+- `even`: how evenly its gradients run in every direction (the smaller over the larger eigenvalue
+  of their summed structure tensor): a shaken phone smears every face the same way.
+
+The photo's sharpness is median(detail) * sqrt(median(fine)) * even; see docs/vision.md, A blurred
+photo, for how BLURRED_BELOW was chosen on generated scenes (stage 55).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.classes import BACK, CLASSES
+
+# each face is judged shrunk to this many pixels across its shorter side
+FACE_SIDE = 32
+# the share of a tile's shorter side left out along each edge: its outline, not its face
+RIM_SHARE = 1 / 6
+# a face whose grey levels vary less than this (standard deviation) has nothing to judge
+MIN_CONTRAST = 6.0
+# fewer faces than this say nothing of the photo
+MIN_FACES = 3
+# under this, the photo is blurred (docs/vision.md, A blurred photo: chosen on generated scenes)
+BLURRED_BELOW = 0.15
+
+BLURRED_LINE = (
+    "the photo looks blurred: tiles read less surely; hold the phone steady (or tap to focus) and retake"
+)
+
+
+def _face_measures(grey: np.ndarray, box: np.ndarray) -> tuple[float, float, np.ndarray] | None:
+    """(detail, fine, structure tensor (gxx, gxy, gyy) normalised to sum 1) of one face, or None
+    where it is too small or too flat to judge."""
+    x1, y1, x2, y2 = (round(float(v)) for v in box)
+    crop = grey[max(0, y1) : max(0, y2), max(0, x1) : max(0, x2)]
+    short = min(crop.shape) if crop.size else 0
+    rim = max(1, int(short * RIM_SHARE))
+    face = crop[rim:-rim, rim:-rim].astype(np.float32)
+    if min(face.shape, default=0) < 8:
+        return None
+    spread = float(face.std())
+    if spread < MIN_CONTRAST:
+        return None
+    fine = float(np.abs(cv2.Laplacian(face, cv2.CV_32F)).mean()) / spread
+    scale = FACE_SIDE / short
+    small = cv2.resize(face, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else face
+    detail = float(np.abs(cv2.Laplacian(small, cv2.CV_32F)).mean()) / max(float(small.std()), 1e-6)
+    gx = cv2.Sobel(small, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(small, cv2.CV_32F, 0, 1)
+    tensor = np.array([(gx * gx).sum(), (gx * gy).sum(), (gy * gy).sum()], np.float64)
+    return detail, fine, tensor / max(tensor[0] + tensor[2], 1e-6)
+
+
+def evenness(tensor: np.ndarray) -> float:
+    """The smaller over the larger eigenvalue of a 2 x 2 structure tensor (gxx, gxy, gyy): 1 where
+    the gradients run every way alike, 0 where all run one way (motion blur)."""
+    a, b, d = (float(v) for v in tensor)
+    half_trace = (a + d) / 2
+    root = math.sqrt(max(half_trace * half_trace - (a * d - b * b), 0.0))
+    larger = half_trace + root
+    return (half_trace - root) / larger if larger > 0 else 1.0
+
+
+def photo_sharpness(rgb: np.ndarray, xyxy: np.ndarray, probabilities: np.ndarray) -> float | None:
+    """The sharpness of the tiles read face up in an (H, W, 3) uint8 RGB photo (boxes `xyxy` (N, 4),
+    class `probabilities` (N, 49)); None where fewer than MIN_FACES faces can be judged."""
+    if not len(xyxy):
+        return None
+    face_up = np.asarray(probabilities).argmax(axis=1) != CLASSES.index(BACK)
+    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    measures = [m for box in np.asarray(xyxy)[face_up] if (m := _face_measures(grey, box)) is not None]
+    if len(measures) < MIN_FACES:
+        return None
+    detail = float(np.median([m[0] for m in measures]))
+    fine = float(np.median([m[1] for m in measures]))
+    even = evenness(np.mean([m[2] for m in measures], axis=0))
+    # evenness weighs in whole: a shake smears the faces one way while leaving much of their detail
+    return detail * math.sqrt(fine) * even
+
+
+def blur_warning(sharpness: float | None) -> list[str]:
+    """The line for a photo whose tiles are blurred (`photo_sharpness` under BLURRED_BELOW)."""
+    if sharpness is None or sharpness >= BLURRED_BELOW:
+        return []
+    return [BLURRED_LINE]

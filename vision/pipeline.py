@@ -571,7 +571,7 @@ class TileReader:
         # each tile's angle, for the layout to tell a bonus tile laid down from one dropped askew
         angle = box_angles(rgb, boxes)
         lap("angles")
-        sharpness = photo_sharpness(rgb, boxes, probabilities)
+        sharpness = photo_sharpness(rgb, boxes, probabilities, angle)
         lap("sharpness")
         return Seen(
             xyxy=boxes.astype(np.float32),

@@ -7,7 +7,9 @@ judge): each face's inner part (the tile's own outline left out), and
   FACE_SIDE px across, so that a blur is judged against the tile's size, as it harms the reading;
 - `fine`: the same at the photo's own pixels (a small tile is not enlarged, which would blur it);
 - `even`: how evenly its gradients run in every direction (the smaller over the larger eigenvalue
-  of their summed structure tensor): a shaken phone smears every face the same way.
+  of their summed structure tensor), beyond the way the faces' own strokes run (a bamboo's sticks
+  give gradients across the tile: `datasets.face_gradients` measured each face's on the tile art,
+  turned here as each tile lies): a shaken phone smears every face the same way.
 
 The photo's sharpness is median(detail) * sqrt(median(fine)) * even; see docs/vision.md, A blurred
 photo, for how BLURRED_BELOW was chosen on generated scenes (stage 55).
@@ -15,12 +17,19 @@ photo, for how BLURRED_BELOW was chosen on generated scenes (stage 55).
 
 from __future__ import annotations
 
+import json
 import math
+from functools import cache
+from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision.classes import BACK, CLASSES
+from vision.deskew import tile_sides
+
+# code -> the normalised gradient tensor (gxx, gxy, gyy) of its face, upright, sharp, on the tile art
+GRADIENTS_FILE = Path(__file__).with_name("face_gradients.json")
 
 # each face is judged shrunk to this many pixels across its shorter side
 FACE_SIDE = 32
@@ -31,11 +40,56 @@ MIN_CONTRAST = 6.0
 # fewer faces than this say nothing of the photo
 MIN_FACES = 3
 # under this, the photo is blurred (docs/vision.md, A blurred photo: chosen on generated scenes)
-BLURRED_BELOW = 0.15
+BLURRED_BELOW = 0.14
 
 BLURRED_LINE = (
     "the photo looks blurred: tiles read less surely; hold the phone steady (or tap to focus) and retake"
 )
+
+
+def face_tensor(face: np.ndarray) -> np.ndarray | None:
+    """The gradient structure tensor (gxx, gxy, gyy) of a grey face shrunk to FACE_SIDE px across,
+    normalised to gxx + gyy = 1; None where it has no gradient."""
+    short = min(face.shape)
+    scale = FACE_SIDE / short
+    small = cv2.resize(face, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else face
+    gx = cv2.Sobel(small, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(small, cv2.CV_32F, 0, 1)
+    tensor = np.array([(gx * gx).sum(), (gx * gy).sum(), (gy * gy).sum()], np.float64)
+    total = tensor[0] + tensor[2]
+    return tensor / total if total > 0 else None
+
+
+@cache
+def face_gradients() -> dict[str, np.ndarray]:
+    """code -> its face's normalised tensor, upright (GRADIENTS_FILE)."""
+    table = json.loads(GRADIENTS_FILE.read_text())["tensors"]
+    return {code: np.asarray(values, np.float64) for code, values in table.items()}
+
+
+def turned(tensor: np.ndarray, degrees: float) -> np.ndarray:
+    """A tensor (gxx, gxy, gyy) of a face turned `degrees` (`vision.deskew.tile_angle`'s sense)."""
+    a = math.radians(degrees)
+    rotation = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    matrix = rotation @ np.array([[tensor[0], tensor[1]], [tensor[1], tensor[2]]]) @ rotation.T
+    return np.array([matrix[0, 0], matrix[0, 1], matrix[1, 1]])
+
+
+def expected_tensor(code: str, box: np.ndarray, degrees: float) -> np.ndarray:
+    """The tensor a sharp face of `code` gives in `box` (x1, y1, x2, y2) turned `degrees` (NaN: as
+    the box lies): a tile lying sideways turns its face a quarter more."""
+    degrees = 0.0 if math.isnan(degrees) else degrees
+    width, height = tile_sides(float(box[2] - box[0]), float(box[3] - box[1]), degrees)
+    return turned(face_gradients()[code], degrees + (90.0 if width > height else 0.0))
+
+
+def whitened(tensor: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """`tensor` as seen against `expected`: E^-1/2 T E^-1/2, so that faces whose strokes run one way
+    give an even tensor where sharp."""
+    values, vectors = np.linalg.eigh(np.array([[expected[0], expected[1]], [expected[1], expected[2]]]))
+    root = vectors @ np.diag(np.maximum(values, 1e-6) ** -0.5) @ vectors.T
+    matrix = root @ np.array([[tensor[0], tensor[1]], [tensor[1], tensor[2]]]) @ root
+    return np.array([matrix[0, 0], matrix[0, 1], matrix[1, 1]])
 
 
 def _face_measures(grey: np.ndarray, box: np.ndarray) -> tuple[float, float, np.ndarray] | None:
@@ -55,10 +109,8 @@ def _face_measures(grey: np.ndarray, box: np.ndarray) -> tuple[float, float, np.
     scale = FACE_SIDE / short
     small = cv2.resize(face, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else face
     detail = float(np.abs(cv2.Laplacian(small, cv2.CV_32F)).mean()) / max(float(small.std()), 1e-6)
-    gx = cv2.Sobel(small, cv2.CV_32F, 1, 0)
-    gy = cv2.Sobel(small, cv2.CV_32F, 0, 1)
-    tensor = np.array([(gx * gx).sum(), (gx * gy).sum(), (gy * gy).sum()], np.float64)
-    return detail, fine, tensor / max(tensor[0] + tensor[2], 1e-6)
+    tensor = face_tensor(face)
+    return None if tensor is None else (detail, fine, tensor)
 
 
 def evenness(tensor: np.ndarray) -> float:
@@ -71,19 +123,29 @@ def evenness(tensor: np.ndarray) -> float:
     return (half_trace - root) / larger if larger > 0 else 1.0
 
 
-def photo_sharpness(rgb: np.ndarray, xyxy: np.ndarray, probabilities: np.ndarray) -> float | None:
+def photo_sharpness(
+    rgb: np.ndarray, xyxy: np.ndarray, probabilities: np.ndarray, angles: np.ndarray | None = None
+) -> float | None:
     """The sharpness of the tiles read face up in an (H, W, 3) uint8 RGB photo (boxes `xyxy` (N, 4),
-    class `probabilities` (N, 49)); None where fewer than MIN_FACES faces can be judged."""
+    class `probabilities` (N, 49), each tile's `angles` (N,), degrees, NaN or None: as its box lies);
+    None where fewer than MIN_FACES faces can be judged."""
     if not len(xyxy):
         return None
-    face_up = np.asarray(probabilities).argmax(axis=1) != CLASSES.index(BACK)
+    codes = np.asarray(probabilities).argmax(axis=1)
+    turns = np.full(len(xyxy), np.nan) if angles is None else np.asarray(angles, np.float64)
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    measures = [m for box in np.asarray(xyxy)[face_up] if (m := _face_measures(grey, box)) is not None]
+    measures, expected = [], []
+    for box, code, degrees in zip(np.asarray(xyxy), codes, turns, strict=True):
+        if CLASSES[code] == BACK or (measure := _face_measures(grey, box)) is None:
+            continue
+        measures.append(measure)
+        expected.append(expected_tensor(CLASSES[code], box, float(degrees)))
     if len(measures) < MIN_FACES:
         return None
     detail = float(np.median([m[0] for m in measures]))
     fine = float(np.median([m[1] for m in measures]))
-    even = evenness(np.mean([m[2] for m in measures], axis=0))
+    seen = np.mean([m[2] for m in measures], axis=0)
+    even = evenness(whitened(seen, np.mean(expected, axis=0)))
     # evenness weighs in whole: a shake smears the faces one way while leaving much of their detail
     return detail * math.sqrt(fine) * even
 

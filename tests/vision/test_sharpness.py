@@ -7,7 +7,16 @@ import numpy as np
 import pytest
 
 from vision.classes import CLASSES
-from vision.sharpness import BLURRED_BELOW, BLURRED_LINE, blur_warning, evenness, photo_sharpness
+from vision.sharpness import (
+    BLURRED_BELOW,
+    BLURRED_LINE,
+    blur_warning,
+    evenness,
+    face_gradients,
+    photo_sharpness,
+    turned,
+    whitened,
+)
 
 
 def _photo(tile_w: int = 60, n: int = 6) -> tuple[np.ndarray, np.ndarray]:
@@ -72,3 +81,61 @@ def test_evenness_tells_gradients_running_one_way() -> None:
     assert evenness(np.array([0.5, 0.0, 0.5])) == pytest.approx(1.0)
     assert evenness(np.array([1.0, 0.0, 0.0])) == pytest.approx(0.0)
     assert 0.0 < evenness(np.array([0.7, 0.1, 0.3])) < 1.0
+
+
+def _bamboo_photo(tile_w: int = 60, n: int = 6, sideways: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """A row of `n` tiles whose faces are upright sticks, as bamboos' (gradients across the tile
+    only), laid sideways when `sideways` (the photo turned a quarter: sticks across the row)."""
+    tile_h = round(tile_w * 1.35)
+    rgb = np.full((tile_h * 3, tile_w * (n + 2), 3), (40, 110, 60), np.uint8)
+    boxes = []
+    for k in range(n):
+        x, y = tile_w * (k + 1), tile_h
+        cv2.rectangle(rgb, (x + 1, y), (x + tile_w - 2, y + tile_h), (240, 238, 230), -1)
+        for j in range(3):
+            stick_x = x + tile_w * (j + 1) // 4
+            cv2.line(
+                rgb,
+                (stick_x, y + tile_h // 5),
+                (stick_x, y + tile_h * 4 // 5),
+                (20, 120, 40),
+                max(2, tile_w // 12),
+            )
+        boxes.append([x, y, x + tile_w, y + tile_h])
+    xyxy = np.array(boxes, np.float32)
+    if not sideways:
+        return rgb, xyxy
+    height = rgb.shape[0]
+    # turned a quarter clockwise: (x, y) goes to (height - y, x)
+    turned = np.ascontiguousarray(np.rot90(rgb, k=-1))
+    return turned, np.stack([height - xyxy[:, 3], xyxy[:, 0], height - xyxy[:, 1], xyxy[:, 2]], axis=1)
+
+
+@pytest.mark.parametrize("sideways", [False, True], ids=["upright", "sideways"])
+def test_a_sharp_hand_of_bamboos_is_not_taken_for_a_shake(sideways: bool) -> None:
+    """A bamboo's sticks give gradients one way, as a shake does: the faces' own direction
+    (`face_gradients`, turned as the tile lies) is allowed for, so sharp bamboos are quiet."""
+    rgb, boxes = _bamboo_photo(sideways=sideways)
+    as_bamboos = photo_sharpness(rgb, boxes, _read_as("5s", len(boxes)))
+    as_dots = photo_sharpness(rgb, boxes, _read_as("5p", len(boxes)))  # dots' strokes run every way
+    assert as_bamboos is not None and as_dots is not None
+    assert as_bamboos >= BLURRED_BELOW > as_dots
+    shaken = photo_sharpness(cv2.filter2D(rgb, -1, _motion(21)), boxes, _read_as("5s", len(boxes)))
+    assert shaken is not None and shaken < BLURRED_BELOW
+
+
+def test_the_face_table_covers_every_tile_and_bamboos_run_across() -> None:
+    table = face_gradients()
+    assert set(table) == set(CLASSES)
+    for tensor in table.values():
+        assert tensor[0] + tensor[2] == pytest.approx(1.0, abs=1e-3)
+    # upright sticks: gradients across the tile (x) outweigh those along it
+    assert all(table[f"{rank}s"][0] > 0.6 for rank in range(2, 10))
+    assert 0.4 < table["5p"][0] < 0.6
+
+
+def test_a_tensor_turned_a_quarter_swaps_its_axes() -> None:
+    tensor = np.array([0.8, 0.05, 0.2])
+    quarter = turned(tensor, 90.0)
+    assert quarter == pytest.approx([0.2, -0.05, 0.8], abs=1e-9)
+    assert evenness(whitened(tensor, tensor)) == pytest.approx(1.0)

@@ -1,0 +1,76 @@
+"""Which way each tile face's strokes run, for the blur measure (`vision.sharpness`): a bamboo's
+sticks give gradients mostly across the tile, as a shaken phone's smear does, so a sharp hand of
+bamboos would read as shaken unless its faces' own direction is allowed for.
+
+    python -m datasets.face_gradients [--out vision/face_gradients.json]
+
+For every installed style, each face (upright, on its style's ground) is shrunk to
+`vision.sharpness.FACE_SIDE` px across its shorter side and its gradients' structure tensor (gxx,
+gxy, gyy), normalised to gxx + gyy = 1, is taken; a code's entry is the mean over the styles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from datasets.styles import STYLES, StyleUnavailableError
+from vision.classes import CLASSES
+from vision.sharpness import GRADIENTS_FILE, face_tensor
+
+
+def _on_ground(face: np.ndarray, ground: tuple[int, int, int]) -> np.ndarray:
+    """An (H, W, 4) RGBA face over its style's ground, as grey float32."""
+    rgba = face.astype(np.float32)
+    alpha = rgba[..., 3:4] / 255.0 if rgba.shape[2] == 4 else np.ones((*rgba.shape[:2], 1), np.float32)
+    rgb = rgba[..., :3] * alpha + np.asarray(ground, np.float32) * (1.0 - alpha)
+    return rgb @ np.asarray([0.299, 0.587, 0.114], np.float32)
+
+
+def style_tensors() -> dict[str, list[np.ndarray]]:
+    """code -> the normalised tensor of its face in each installed style."""
+    tensors: dict[str, list[np.ndarray]] = {}
+    for style in STYLES.values():
+        if style.missing():
+            continue
+        try:
+            faces = style.build() if style.build_variant is None else style.build_variant(0)
+        except StyleUnavailableError:
+            continue
+        for code, face in faces.items():
+            tensor = face_tensor(_on_ground(face, style.ground))
+            if tensor is not None:
+                tensors.setdefault(code, []).append(tensor)
+    return tensors
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m datasets.face_gradients", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--out", type=Path, default=GRADIENTS_FILE)
+    args = parser.parse_args(argv)
+    tensors = style_tensors()
+    missing = [code for code in CLASSES if code not in tensors]
+    if missing:
+        print(
+            f"error: no installed style draws {' '.join(missing)} (run `bash datasets/install_art.sh`)",
+            file=sys.stderr,
+        )
+        return 2
+    table = {code: [round(float(v), 4) for v in np.mean(tensors[code], axis=0)] for code in CLASSES}
+    styles = min(len(v) for v in tensors.values())
+    rows = ",\n".join(f"  {json.dumps(code)}: {json.dumps(values)}" for code, values in table.items())
+    # one face a line: a change to the art shows as a readable diff
+    args.out.write_text(f'{{\n "styles": {styles},\n "tensors": {{\n{rows}\n }}\n}}\n')
+    print(f"wrote {args.out}: {len(table)} faces, each from at least {styles} styles")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -316,6 +316,11 @@ def _outside_set_warning(strangers: Sequence[str]) -> list[str]:
 
 # a box this share of the photo's long side from an edge, or nearer, is cut by it or about to be
 EDGE_SHARE = 0.004
+# A tile showing less than this share of itself gets no box: the detector learned so (the generator
+# labels a tile when half of it shows, `datasets.render.MIN_VISIBLE`). A hand ending nearer the edge
+# than this share of a tile's width may have lost its next tile beyond it, unboxed; one further off
+# would have shown it (stage 56: a whole tile's width told 8 of the 12 real photos, rows well inside).
+UNBOXED_SHARE = 0.5
 
 
 def _hand_short(layout: Layout) -> bool:
@@ -357,9 +362,10 @@ def _edge_warning(
     """A line when the photo's edge may cut the hand: a tile laid out in it (concealed, in a meld or
     a bonus tile) touches the edge, or a box left out as no tile does within a tile of the hand's
     (a tile cut in half reads as no tile, or as a flower: stage 55), or the hand is short of a winning
-    hand's tiles and one of its tiles lies within a tile's width of the edge (a tile cut off all but a
-    sliver gets no box). A short hand is told that part of it may lie outside the photo (the count
-    alone reads as tiles misread); a whole one that a tile there may be misread."""
+    hand's tiles and one of its tiles lies within half a tile's width of the edge (a tile showing less
+    than half of itself gets no box: UNBOXED_SHARE). A short hand is told that part of it may lie
+    outside the photo (the count alone reads as tiles misread); a whole one that a tile there may be
+    misread."""
     if image_hw is None or layout is None or not len(xyxy):
         return []
     held = sorted({i for g in layout.groups if g.kind in ("concealed", "meld") for i in g.indices})
@@ -374,7 +380,8 @@ def _edge_warning(
     cut = bool(_at_edge(boxes[laid], image_hw).any())
     cut |= bool((_box_gaps(dropped, boxes[laid]) <= tile_long).any())
     short = _hand_short(layout)
-    if short and (cut or bool((_edge_gaps(boxes[held], image_hw) <= tile_short).any())):
+    near = bool((_edge_gaps(boxes[held], image_hw) <= UNBOXED_SHARE * tile_short).any())
+    if short and (cut or near):
         return [
             "tiles touch the photo's edge: part of the hand may lie outside the photo (take it again with "
             "the whole hand in it)"

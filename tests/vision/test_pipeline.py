@@ -541,9 +541,10 @@ def test_a_box_left_out_at_the_edge_beside_the_hand_is_a_cut_tile() -> None:
     assert _rejected_warning(beside) == ["left out 1 box(es) that hold no tile, at (18, 328)"]
 
 
-def test_a_short_hand_a_tile_s_width_from_the_edge_may_have_lost_a_tile_to_it() -> None:
-    """A tile cut off all but a sliver gets no box: a short hand ending within a tile's width of the
-    edge is told it may be cut (stage 55, an audit's photo: only the count was said)."""
+def test_a_short_hand_half_a_tile_from_the_edge_may_have_lost_a_tile_to_it() -> None:
+    """A tile showing less than half of itself gets no box: a short hand ending within half a tile's
+    width of the edge is told it may be cut (stage 55, an audit's photo: only the count was said);
+    one ending further in would have shown its next tile (stage 56: a row well inside was told)."""
     from types import SimpleNamespace
 
     from vision.pipeline import _edge_warning
@@ -555,6 +556,8 @@ def test_a_short_hand_a_tile_s_width_from_the_edge_may_have_lost_a_tile_to_it() 
     near = np.array([[20 + 42 * k, 300, 60 + 42 * k, 356] for k in range(3)], np.float32)  # 20 px in
     (line,) = _edge_warning(near, (600, 800), short)  # type: ignore[arg-type]
     assert "part of the hand may lie outside the photo" in line
+    apart = near + np.array([6, 0, 6, 0], np.float32)  # 26 px in: a next tile would show 65% of itself
+    assert _edge_warning(apart, (600, 800), short) == []  # type: ignore[arg-type]
     inside = near + np.array([60, 0, 60, 0], np.float32)  # a tile and a half in
     assert _edge_warning(inside, (600, 800), short) == []  # type: ignore[arg-type]
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.box_filters import iou_matrix
 from vision.detections import UNSURE_BELOW
 from vision.layout import Layout
 from vision.layout_check import expected_hand, found_hand
@@ -35,19 +36,6 @@ class TileCounts:
     @property
     def exact(self) -> bool:
         return self.extra == 0 and self.missed == 0
-
-
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(len(a), len(b)) intersection over union of xyxy boxes."""
-    a = np.asarray(a, np.float64).reshape(-1, 1, 4)
-    b = np.asarray(b, np.float64).reshape(1, -1, 4)
-    w = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
-    h = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
-    inter = w * h
-    area_a = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
-    area_b = (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
-    union = area_a + area_b - inter
-    return np.where(union > 0, inter / np.where(union > 0, union, 1.0), 0.0)
 
 
 def matched_truth(

@@ -21,6 +21,19 @@ def _intersections(box: np.ndarray, others: np.ndarray) -> np.ndarray:
     return np.clip(w, 0, None) * np.clip(h, 0, None)
 
 
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)) intersection over union of xyxy boxes."""
+    a = np.asarray(a, np.float64).reshape(-1, 1, 4)
+    b = np.asarray(b, np.float64).reshape(1, -1, 4)
+    w = np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
+    h = np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None)
+    inter = w * h
+    area_a = (a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1])
+    area_b = (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
+    union = area_a + area_b - inter
+    return np.where(union > 0, inter / np.where(union > 0, union, 1.0), 0.0)
+
+
 def _overlaps(
     box: np.ndarray, area: float, others: np.ndarray, other_areas: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:

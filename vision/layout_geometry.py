@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.box_filters import iou_matrix
+
 # A mahjong tile's face is about 3:4 (width:height); used where the boxes cannot tell.
 TILE_ASPECT = 0.75
 # Boxes overlapping more than this (IoU) are one tile seen twice.
@@ -67,18 +69,6 @@ class TileShape:
     stretch: np.ndarray
 
 
-def box_iou(boxes: np.ndarray) -> np.ndarray:
-    """(N, N) intersection over union of xyxy boxes."""
-    x1 = np.maximum(boxes[:, None, 0], boxes[None, :, 0])
-    y1 = np.maximum(boxes[:, None, 1], boxes[None, :, 1])
-    x2 = np.minimum(boxes[:, None, 2], boxes[None, :, 2])
-    y2 = np.minimum(boxes[:, None, 3], boxes[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    union = area[:, None] + area[None, :] - inter
-    return np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
-
-
 def duplicate_of(xyxy: np.ndarray, confidence: np.ndarray) -> np.ndarray:
     """For each box, the index of the box it duplicates (itself when kept).
 
@@ -90,7 +80,7 @@ def duplicate_of(xyxy: np.ndarray, confidence: np.ndarray) -> np.ndarray:
     if n == 0:
         return owner
     boxes = xyxy.astype(np.float64)
-    iou = box_iou(boxes)
+    iou = iou_matrix(boxes, boxes)
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2
     sides = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
     centre_dist = np.linalg.norm(centres[:, None] - centres[None, :], axis=2)

@@ -31,7 +31,6 @@ from vision.bench_match import (
     TileCounts,
     align,
     hand_read_exactly,
-    iou_matrix,
     lines_of_boxes,
     match_boxes,
     match_codes,
@@ -40,6 +39,7 @@ from vision.bench_match import (
     shows_whole_hand,
 )
 from vision.bench_stages import Misreads, misreads_in_photo, missed_by_kind, tile_kinds, where_extra_boxes
+from vision.box_filters import iou_matrix
 from vision.classes import CLASSES
 from vision.detections import Detections
 from vision.imageio import read_image

@@ -16,8 +16,9 @@ import numpy as np
 
 from vision.bench_match import iou_matrix, match_boxes
 from vision.classes import BACK, CLASSES
+from vision.detections import UNSURE_BELOW
 from vision.imageio import read_image
-from vision.pipeline import UNCERTAIN_BELOW, TileReader
+from vision.pipeline import TileReader
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class Misreads:
     reaches them (stage 43)."""
 
     wrong: int = 0
-    unsure: int = 0  # the likeliest face under UNCERTAIN_BELOW, as a reading warns of it
+    unsure: int = 0  # the likeliest face under UNSURE_BELOW, as a reading warns of it
     true_second: int = 0  # the true face the runner-up
     twin_read_right: int = 0  # another tile of the true face in the photo read right, not unsure
 
@@ -55,8 +56,8 @@ def misreads_in_photo(true_codes: Sequence[str], probabilities: np.ndarray, kept
     order = np.argsort(-probabilities, axis=1)
     counts = Misreads()
     for i in np.flatnonzero(wrong):
-        twins = right & (truth == truth[i]) & (top >= UNCERTAIN_BELOW)
-        counts += Misreads(1, int(top[i] < UNCERTAIN_BELOW), int(order[i, 1] == truth[i]), int(twins.any()))
+        twins = right & (truth == truth[i]) & (top >= UNSURE_BELOW)
+        counts += Misreads(1, int(top[i] < UNSURE_BELOW), int(order[i, 1] == truth[i]), int(twins.any()))
     return counts
 
 
@@ -79,9 +80,9 @@ class StageResult:
     misreads: Misreads = field(default_factory=Misreads)
 
 
-# Kinds of tile the detector finds least often (stage 42): the short side under SMALL_TILE_PX, a
+# Kinds of tile the detector finds least often (stage 42): the short side under SMALL_KIND_PX, a
 # tile under PARTLY_HIDDEN of it in view. A tile can be of several kinds, or of none.
-SMALL_TILE_PX = 28
+SMALL_KIND_PX = 28
 PARTLY_HIDDEN = 0.8
 
 
@@ -95,7 +96,7 @@ def tile_kinds(tile: dict[str, Any]) -> list[str]:
         kinds.append("standing")
     if tile.get("visible", 1.0) < PARTLY_HIDDEN:
         kinds.append("partly hidden")
-    if min(x2 - x1, y2 - y1) < SMALL_TILE_PX:
+    if min(x2 - x1, y2 - y1) < SMALL_KIND_PX:
         kinds.append("small")
     return kinds
 
@@ -203,7 +204,7 @@ def format_stages(result: StageResult) -> str:
         f"  worst classes (accuracy, tiles): {worst}\n"
         f"  the detector's extra boxes by where they sit: {where or 'none'}\n"
         f"  the tiles it missed by kind (missed / tiles): {kinds or 'none of those kinds'}\n"
-        f"  the classifier's wrong reads: {m.wrong}, of them {m.unsure} unsure (under {UNCERTAIN_BELOW}), "
+        f"  the classifier's wrong reads: {m.wrong}, of them {m.unsure} unsure (under {UNSURE_BELOW}), "
         f"{m.true_second} with the true face second, {m.twin_read_right} with a twin in the photo "
         "read right and sure"
     )

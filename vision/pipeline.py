@@ -30,7 +30,7 @@ from vision.box_filters import long_short_sides, odd_and_unsure, surely_read, ty
 from vision.classes import BACK, CLASSES
 from vision.crops import crop_tiles
 from vision.deskew import box_angles
-from vision.detections import Detections
+from vision.detections import UNSURE_BELOW, Detections
 from vision.exposure import dark_warning, gains, lit_boxes, overexposed_warning, white_share, with_gain
 from vision.glyphs import GlyphReader, glyph_session
 from vision.imageio import FILLED_SHARE, decoder_filled_share
@@ -66,8 +66,6 @@ __all__ = ["DEFAULT_MODELS_DIR", "ModelError", "Reading", "Seen", "TileReader"]
 DEFAULT_MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 # A tile whose probabilities outside the rule set's faces sum to this or more looks like another set's.
 OUTSIDE_SET_AT_LEAST = 0.5
-# Below this top-class probability a tile gets a warning naming its runner-up.
-UNCERTAIN_BELOW = 0.6
 # A photo whose typical tile is narrower than this (pixels as read) gets a warning: synthetic scenes
 # shrunk to 24 px wide tiles lose 0.05 F1 against their own size, at 20 px 0.07, at 16 px 0.11
 # (`python -m vision.bench --tile-sizes`, docs/vision.md), so a misread there is more likely the
@@ -167,10 +165,12 @@ def _where(xyxy: np.ndarray, scale: float = 1.0) -> str:
 
 
 def _uncertain_warnings(detections: Detections, probabilities: np.ndarray, scale: float = 1.0) -> list[str]:
+    """A line naming the runner-up of each tile whose reading gives its face under UNSURE_BELOW: the
+    orange mark's bar, on the reading alone (the mark also weighs the box's score)."""
     out = []
     for i, row in enumerate(probabilities):
         top2 = np.argsort(-row)[:2]
-        if row[top2[0]] < UNCERTAIN_BELOW and top2[0] == detections.class_id[i]:
+        if row[top2[0]] < UNSURE_BELOW and top2[0] == detections.class_id[i]:
             out.append(
                 # the reading's own probabilities: the tile's confidence counts its box's score too
                 f"unsure tile at {_where(detections.xyxy[i], scale)}: {CLASSES[top2[0]]} or "

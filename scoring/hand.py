@@ -110,8 +110,11 @@ class Hand:
             check_code(tile)
         for tile in self.bonus:
             if tile not in BONUS and tile != FLY:
+                # the Hand knows no rule set: name the Malaysian bonus tiles too, or a Malaysian
+                # player is told that face and fly do not belong in the bonus row
                 raise MalformedHandError(
-                    f"{tile} is not a bonus tile (bonus takes flowers, seasons, animals)"
+                    f"{tile} is not a bonus tile (bonus takes flowers, seasons, animals, "
+                    "and in a Malaysian set face and fly)"
                 )
 
     @property

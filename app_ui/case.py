@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -862,7 +863,9 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         if not isinstance(rules, str):
             raise scoring.RulesetError(f"rules must be a rule set's name, got {rules!r}")
         ruleset = scoring.get_ruleset(rules)
-        overrides = case.get("options") or {}
+        # null is "not said"; any other non-object (false, 0, "") is refused, as python -m scoring
+        # refuses it: read as no options here, the case's own scoring would fail later
+        overrides = {} if case.get("options") is None else case["options"]
         if not isinstance(overrides, Mapping):
             raise scoring.OptionError(f"options must be an object, not {json_kind(overrides)}")
         options = options_from_mapping(scoring.default_options(rules), overrides)
@@ -1007,19 +1010,41 @@ def _saved_row(item: object) -> TileRow | None:
     """One row of a saved `tiles` list, or None where it is not one this app writes."""
     if not isinstance(item, Mapping) or item.get("code") not in TILE_CODES or item.get("group") not in GROUPS:
         return None
-    confidence, box = item.get("confidence"), item.get("box")
+    confidence, box = _finite(item.get("confidence")), item.get("box")
     corners: tuple[float, float, float, float] | None = None
-    if isinstance(box, list) and len(box) == 4 and all(isinstance(v, int | float) for v in box):
-        corners = (float(box[0]), float(box[1]), float(box[2]), float(box[3]))
+    if isinstance(box, list) and len(box) == 4:
+        x1, y1, x2, y2 = (_finite(v) for v in box)
+        if x1 is not None and y1 is not None and x2 is not None and y2 is not None:
+            corners = (x1, y1, x2, y2)
     number, runner_up = item.get("tile"), item.get("runner_up")
     return TileRow(
         code=str(item["code"]),
         group=str(item["group"]),
-        confidence=float(confidence) if isinstance(confidence, int | float) else None,
+        confidence=confidence,
         box=corners,
         alternative=runner_up if runner_up in TILE_CODES and runner_up != item["code"] else None,
         number=number if isinstance(number, int) and not isinstance(number, bool) and number > 0 else None,
     )
+
+
+def _finite(value: object) -> float | None:
+    """A saved number as a float, or None: a file edited by hand may hold an integer too large for a
+    float (OverflowError) or NaN and Infinity (Python's JSON reads them), none a confidence or a box."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _as_written(value: object) -> list[Any] | None:
+    """A list field as this app writes it (null or absent: empty), or None for anything else (a file
+    edited by hand: a number where the tiles were)."""
+    if value is None:
+        return []
+    return value if isinstance(value, list) else None
 
 
 def _saved_table(case: Mapping[str, Any]) -> tuple[list[TileRow], dict[str, bool]] | None:
@@ -1038,7 +1063,12 @@ def _saved_table(case: Mapping[str, Any]) -> tuple[list[TileRow], dict[str, bool
     table = [row for row in rows if row is not None]
     if len(set(row_numbers(table))) < len(table):  # a file edited by hand: numbered by place
         table = [dataclasses.replace(row, number=None) for row in table]
-    melds = [m for m in case.get("melds") or [] if isinstance(m, Mapping)]
+    concealed, bonus, written = (_as_written(case.get(key)) for key in ("concealed", "bonus", "melds"))
+    if concealed is None or bonus is None or written is None:
+        return None  # not as the app writes it: the scoring fields say what is wrong
+    melds = [m for m in written if isinstance(m, Mapping)]
+    if any(_as_written(m.get("tiles")) is None for m in melds):
+        return None
     groups = build_hand(table, {}).meld_groups
     said = {group: bool(meld.get("concealed")) for group, meld in zip(groups, melds, strict=False)}
     # a tile face down makes a kong concealed unless said otherwise (`build_hand`): an exposed one is
@@ -1049,20 +1079,20 @@ def _saved_table(case: Mapping[str, Any]) -> tuple[list[TileRow], dict[str, bool
     flags.update({group: True for group in face_down if group not in flags})
     built = build_hand(table, flags)
     saved = {
-        "concealed": list(case.get("concealed") or []),
+        "concealed": concealed,
         "melds": [
             {
                 "kind": m.get("kind"),
-                "tiles": list(m.get("tiles") or []),
+                "tiles": _as_written(m.get("tiles")),
                 "concealed": bool(m.get("concealed")),
             }
             for m in melds
             if "kind" in m
         ],
-        "bonus": list(case.get("bonus") or []),
+        "bonus": bonus,
     }
     # the groups the table could not make a meld of, written without a kind (stage 51; none before)
-    unfinished = tuple(tuple(m.get("tiles") or []) for m in melds if "kind" not in m)
+    unfinished = tuple(tuple(m.get("tiles") or ()) for m in melds if "kind" not in m)
     return (table, flags) if built.hand == saved and unfinished in ((), built.unfinished) else None
 
 

@@ -63,20 +63,28 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+# A hand, a photo's reading or the app's case file is kilobytes. Read no further than this: a file of
+# tens of megabytes took minutes to refuse, and /dev/zero or an endless pipe was read until memory ran out.
+MAX_INPUT_CHARS = 4_000_000
+
+
 def _read(path: str) -> dict[str, Any]:
+    name = "the standard input" if path == "-" else path
     try:
         if path == "-":
             if sys.stdin is None:  # started with its input closed (`<&-`)
                 raise MalformedHandError("cannot read the standard input: it is closed")
-            text = sys.stdin.read()
+            text = sys.stdin.read(MAX_INPUT_CHARS + 1)
         else:
             with open(path, encoding="utf-8") as handle:
-                text = handle.read()
+                text = handle.read(MAX_INPUT_CHARS + 1)
     except OSError as error:
         raise MalformedHandError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise MalformedHandError(f"{path} is not UTF-8 text") from None
-    return json_object(text, "the standard input" if path == "-" else path, "a hand")
+    if len(text) > MAX_INPUT_CHARS:
+        raise MalformedHandError(f"{name} is too large to be a hand (over {MAX_INPUT_CHARS:,} characters)")
+    return json_object(text, name, "a hand")
 
 
 def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:

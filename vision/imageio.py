@@ -19,6 +19,7 @@ Size policy:
 from __future__ import annotations
 
 import io
+import logging
 import math
 import re
 import warnings
@@ -36,6 +37,10 @@ Image.init()  # load every plugin so Image.open(formats=...) knows the names bel
 # one-line error, or is read, so the warning would only break the promise of one line. Set once here:
 # warnings.catch_warnings is not safe while the app reads photos on several threads.
 warnings.filterwarnings("ignore", category=UserWarning, module=r"PIL\.")
+# Pillow also logs (at error level) what it then raises, e.g. a TIFF's "More samples per pixel than can be
+# decoded": with no handler of its own, Python's last-resort handler put that on stderr above our one line.
+# A handler that drops it keeps the last resort away; an app's own logging still gets the record.
+logging.getLogger("PIL").addHandler(logging.NullHandler())
 
 MAX_BYTES = 64 * 1024 * 1024
 MAX_SOURCE_PIXELS = 150_000_000
@@ -226,8 +231,13 @@ def _to_rgb(image: Image.Image) -> np.ndarray:
     if mode == "F":
         # floating-point grey: 0..1 (a linear TIFF's range, read as black before stage 51) or 0..255
         grey = np.asarray(image).astype(np.float32)
-        peak = float(np.nanmax(grey)) if np.isfinite(grey).any() else 0.0  # all NaN: nanmax warns
-        grey8 = np.clip(np.rint(np.nan_to_num(grey * (255.0 if peak <= 1.0 else 1.0))), 0, 255)
+        # the peak of the finite samples: nanmax warns on stderr where all are NaN, and where some are
+        # signalling NaNs (a damaged file's bits) as their arithmetic does ("invalid value"); those and
+        # samples near float32's limit ("overflow" times 255) come out as 0 or 255 all the same
+        finite = grey[np.isfinite(grey)]
+        peak = float(finite.max()) if finite.size else 0.0
+        with np.errstate(invalid="ignore", over="ignore"):
+            grey8 = np.clip(np.rint(np.nan_to_num(grey * (255.0 if peak <= 1.0 else 1.0))), 0, 255)
         return np.repeat(grey8.astype(np.uint8)[:, :, None], 3, axis=2)
     has_alpha = mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info
     if has_alpha:

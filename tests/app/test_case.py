@@ -1020,3 +1020,40 @@ def test_a_saved_tiles_runner_up_comes_back_so_an_opened_case_names_both_faces()
     # a runner-up no app would write (not a code, or the tile's own) is not taken
     assert case._saved_row({**saved[0], "runner_up": "dog"}).alternative is None  # type: ignore[union-attr]
     assert case._saved_row({**saved[0], "runner_up": "1s"}).alternative is None  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("options", [False, 0, "", []], ids=["false", "zero", "empty-text", "list"])
+def test_a_case_whose_options_are_no_object_is_refused_in_one_line(options: object) -> None:
+    # read as "no options" before, the check of its tile counts then scored it and raised a traceback
+    data = json.dumps({"concealed": "123m 456p 789s CCC 55p", "options": options}).encode()
+    with pytest.raises(case.CaseFileError, match=r"^c\.json: options must be an object, not "):
+        case.open_case("c.json", data)
+
+
+@pytest.mark.parametrize(
+    "value", [10**400, float("nan"), float("inf")], ids=["int-too-large", "nan", "infinity"]
+)
+def test_a_saved_table_with_a_number_no_float_holds_opens_without_it(value: float) -> None:
+    saved, _ = _photo_case({})
+    saved["tiles"][0]["confidence"] = value
+    saved["tiles"][1]["box"] = [0, 0, value, 14]
+    opened = case.open_case("c.json", json.dumps(saved).encode())  # Python's JSON writes NaN, reads it
+    assert opened.base.rows[0].confidence is None and opened.base.rows[1].box is None
+    assert opened.base.rows[2].box is not None  # the rest of the table as saved
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("melds", 7), ("concealed", 7), ("bonus", 1.5), ("meld tiles", 1.5)],
+    ids=["melds-a-number", "concealed-a-number", "bonus-a-number", "meld-tiles-a-number"],
+)
+def test_a_saved_table_beside_a_field_that_is_no_list_gives_the_scoring_s_error(
+    field: str, value: object
+) -> None:
+    saved, _ = _photo_case({})
+    if field == "meld tiles":
+        saved["melds"][0]["tiles"] = value
+    else:
+        saved[field] = value
+    with pytest.raises(case.CaseFileError, match=r"^c\.json: "):
+        case.open_case("c.json", json.dumps(saved).encode())

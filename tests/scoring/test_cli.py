@@ -402,3 +402,33 @@ def test_a_null_in_the_hand_leaves_the_value_written_beside_it() -> None:
     result = json.loads(run_cli("-", "--json", stdin=json.dumps(given)).stdout)
     assert result["warnings"] == []
     assert {share["role"] for share in result["payout"]["players"] if share.get("seat") == "S"} == {"winner"}
+
+
+class _EndlessInput(io.StringIO):
+    """A pipe that never ends (`yes |`, /dev/zero): only a bounded read returns."""
+
+    def read(self, size: int | None = -1) -> str:
+        if size is None or size < 0:
+            raise AssertionError("an unbounded read of an endless input never returns")
+        return "{" * size
+
+
+def test_an_endless_standard_input_is_refused_as_too_large_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", _EndlessInput())
+    assert main(["-"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: the standard input is too large to be a hand") and err.count("\n") == 1
+
+
+def test_a_file_over_the_input_limit_is_refused_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import scoring.__main__ as cli
+
+    monkeypatch.setattr(cli, "MAX_INPUT_CHARS", 100)  # the real limit is megabytes: slow to write
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"concealed": "1m " * 50}))
+    assert main([str(path)]) == 2
+    assert f"{path} is too large to be a hand" in capsys.readouterr().err

@@ -1,0 +1,54 @@
+"""A damaged photo says what is wrong in our one line only: nothing of Pillow's or numpy's on stderr."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from vision.imageio import ImageError, read_image
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _tiff_with_samples_per_pixel(count: int) -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (64, 64), "white").save(buf, "TIFF")
+    data = bytearray(buf.getvalue())
+    # the IFD entry: tag 277 (SamplesPerPixel), type SHORT, count 1, then its value (little-endian)
+    entry = data.find(b"\x15\x01\x03\x00\x01\x00\x00\x00")
+    data[entry + 8 : entry + 10] = count.to_bytes(2, "little")
+    return bytes(data)
+
+
+def test_a_tiff_pillow_logs_an_error_of_puts_nothing_on_stderr(tmp_path: Path) -> None:
+    # Pillow logs "More samples per pixel than can be decoded" before it raises: with no handler,
+    # Python's last resort printed it above the CLI's line. Run alone, as pytest's logging catches it.
+    path = tmp_path / "damaged.tif"
+    path.write_bytes(_tiff_with_samples_per_pixel(112))
+    code = f"from vision.imageio import read_image\ntry:\n    read_image({str(path)!r})\n"
+    code += "except ValueError:\n    pass"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60, check=True
+    )
+    assert done.stderr == ""
+    with pytest.raises(ImageError, match="corrupt"):
+        read_image(path)
+
+
+def test_a_float_tiff_of_signalling_nans_and_huge_values_reads_without_a_warning() -> None:
+    bits = np.full((64, 64), 0x7FA00000, dtype=np.uint32)  # a signalling NaN: numpy's multiply says invalid
+    grey = bits.view(np.float32).copy()
+    grey[:32] = np.linspace(-3e38, 0.5, 32 * 64, dtype=np.float32).reshape(32, 64)  # * 255 overflows
+    buf = io.BytesIO()
+    Image.fromarray(grey, "F").save(buf, "TIFF")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rgb = read_image(buf.getvalue()).rgb
+    assert rgb.shape == (64, 64, 3) and rgb.dtype == np.uint8

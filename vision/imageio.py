@@ -110,6 +110,9 @@ def _read_bytes(source: bytes | bytearray | memoryview | str | Path, max_bytes: 
 
 
 def _too_many_bytes(size: int, limit: int) -> str:
+    if size == limit + 1:
+        # read one byte past the limit (a pipe, a device): its size is unknown, only that it is over
+        return f"file is too large: over the limit of {limit / 2**20:.0f} MB"
     return f"file is too large: {size / 2**20:.1f} MB (limit {limit / 2**20:.0f} MB)"
 
 

@@ -51,7 +51,7 @@ def style_tensors() -> dict[str, list[np.ndarray]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m datasets.face_gradients", description=__doc__.splitlines()[0]
+        prog="python -m datasets.face_gradients", description=" ".join(__doc__.split("\n\n")[0].split())
     )
     parser.add_argument("--out", type=Path, default=GRADIENTS_FILE)
     args = parser.parse_args(argv)

@@ -291,7 +291,9 @@ def _write(args: tuple[Path, int, str]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m datasets.pips", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(
+        prog="python -m datasets.pips", description=" ".join(__doc__.split("\n\n")[0].split())
+    )
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--n", type=int, default=20000, help="composed crops (without --scenes)")
     p.add_argument("--seed", type=int, default=1, help="first sample's seed (samples seed .. seed + n - 1)")

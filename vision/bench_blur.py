@@ -92,7 +92,9 @@ def bench_variant(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.bench_blur", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m vision.bench_blur", description=" ".join(__doc__.split("\n\n")[0].split())
+    )
     parser.add_argument("--synthetic", type=Path, required=True, help="datasets.synth output folder")
     parser.add_argument("--limit", type=int, default=80, help="at most this many photos read as rendered")
     parser.add_argument("--blurred", type=int, default=30, help="of those, this many also read blurred")

@@ -161,9 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m vision.layout_check", description=__doc__.splitlines()[0]
     )
-    parser.add_argument("--scenes", type=int, default=200)
-    parser.add_argument("--first-seed", type=int, default=0)
-    parser.add_argument("--size", type=int, default=1280)
+    parser.add_argument("--scenes", type=int, default=200, help="scenes to render (default 200)")
+    parser.add_argument("--first-seed", type=int, default=0, help="the first scene's seed (default 0)")
+    parser.add_argument("--size", type=int, default=1280, help="longest image side in px (default 1280)")
     parser.add_argument(
         "--meta-dir",
         type=Path,

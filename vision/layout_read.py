@@ -68,8 +68,13 @@ BLIND_HAND_COST = 0.6
 # meld may be tiles lying elsewhere (discards).
 TRIM_GAP = 0.3
 MAX_TRIM = 4
-# Each hand tile (not bonus) left out of the hand, near it or not, costs this much.
+# Each hand tile (not bonus) left out of the hand, near it or not, costs this much ...
 IGNORE_COST = 0.25
+# ... but for face-down tiles in a touching stretch of more than a kong's four along a row: the wall
+# (stage 57). Nothing in a hand lies so, and leaving the wall out is no worse a reading than leaving
+# out the wall's tiles beyond the fourth; charged, a wall of 9 backs (2.25) had outweighed an
+# incomplete reading (1.5) that took two of its fours for concealed kongs beside a kong read as the hand.
+KONG_SIZE = 4
 # The photo shows a winning hand: a complete reading whose concealed tiles do not make the sets and
 # pair its melds leave costs this (small: a misread tile leaves the right reading shapeless too; it
 # settles readings the geometry cannot tell apart, such as a pair and two discards beside four melds).
@@ -321,6 +326,31 @@ def _trims(row: Row, codes: Sequence[str]) -> list[tuple[Row, tuple[int, ...], t
     return [_slice(row, lo, hi) for lo in starts for hi in stops if (lo, hi) == (0, n) or hi - lo >= 2]
 
 
+def wall_tiles(rows: Sequence[Row], codes: Sequence[str]) -> frozenset[int]:
+    """Face-down tiles lying as the wall: in a stretch of more than KONG_SIZE backs along a row, each
+    touching the next. A concealed kong shows four tiles, a hand's other tiles are face up; only a
+    standing hand seen from behind is longer, and that is its row's hand reading, not left out."""
+    wall: set[int] = set()
+    for row in rows:
+        stretch: list[int] = []
+        for k, i in enumerate(row.core):
+            touches = k > 0 and bool(row.touching) and row.touching[k - 1]
+            if codes[i] != BACK or not (stretch and touches):
+                if len(stretch) > KONG_SIZE:
+                    wall.update(stretch)
+                stretch = []
+            if codes[i] == BACK:
+                stretch.append(i)
+        if len(stretch) > KONG_SIZE:
+            wall.update(stretch)
+    return frozenset(wall)
+
+
+def _left_out_cost(left_out: Sequence[int], wall: frozenset[int]) -> float:
+    """IGNORE_COST for each tile left out of the hand, but the wall's (`wall_tiles`)."""
+    return IGNORE_COST * sum(1 for i in left_out if i not in wall)
+
+
 def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -> Reading | None:
     """The best reading of all rows (None when no row holds hand tiles).
 
@@ -331,6 +361,7 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
     that did not validate), else left unused; rows away from the hand are left unused.
     """
     sides = [_read_other(row, codes) for row in rows]
+    wall = wall_tiles(rows, codes)
     near = [set(np.flatnonzero(distance[r] < NEAR_SPANS).tolist()) - {r} for r in range(len(rows))]
     # A row of nothing but good melds is the meld row even when set farther off.
     for r, side in enumerate(sides):
@@ -390,9 +421,9 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
                     tuple(sorted(codes[i] for i in faces)), len(all_melds)
                 )
                 # Every tile left out of the hand costs a little, wherever it lies, so that
-                # the reading that explains the most tiles wins.
-                left_out = len(ignored) + len(dropped)
-                total = cost + hand_cost + (0.0 if complete else INCOMPLETE_COST) + IGNORE_COST * left_out
+                # the reading that explains the most tiles wins; the wall is no hand's.
+                left_out = _left_out_cost((*ignored, *dropped), wall)
+                total = cost + hand_cost + (0.0 if complete else INCOMPLETE_COST) + left_out
                 total += SHAPELESS_COST if shapeless else 0.0
                 key = (-total, len(concealed))
                 if best is None or key > best[0]:

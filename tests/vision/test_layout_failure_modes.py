@@ -14,7 +14,7 @@ from tests.vision.layout_sim import place
 from vision.detections import Detections
 from vision.layout import another_hand_warning, layout_hand, quarter_turn_gap, tiles_named
 from vision.layout_melds import read_meld
-from vision.layout_read import sorted_as_held
+from vision.layout_read import Row, sorted_as_held, wall_tiles
 
 ANGLES = [0.0, 90.0, 180.0, 270.0, 23.0, 141.0]
 ANGLE_IDS = [f"{a:g}deg" for a in ANGLES]
@@ -510,3 +510,41 @@ def test_a_second_hand_left_away_is_told_as_another_hand() -> None:
     # a wall of backs, bonus tiles and a few discards are not
     assert another_hand_warning(["back"] * 14 + ["F1", "F2", "cat"] + ["3m", "9p"] * 4) == []
     assert len(another_hand_warning(["back"] * 4 + ["3m", "9p"] * 5)) == 1
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_wall_behind_a_kong_does_not_move_the_hand(angle: float) -> None:
+    """A wall of nine backs behind an exposed kong (seed 44170): leaving the wall out cost 2.25, more
+    than an incomplete reading that took the kong for the concealed hand, the hand's row for melds,
+    and two fours of the wall for concealed kongs. The wall is no hand's: leaving it out is free."""
+    table = [["2m 3m 3m 3m 3m 4m 4m 4m 7m 7m 7m"], ["N N N N"], [" ".join(["back"] * 9)]]
+    layout = layout_hand(place(table, angle).detections())
+    assert canonical(layout.hand) == expect("2m 3m 3m 3m 3m 4m 4m 4m 7m 7m 7m", [("kong", "N N N N", False)])
+    assert not any(g.meld == "kong" and g.concealed for g in layout.groups)
+
+
+@pytest.mark.parametrize(
+    ("row", "wall"),
+    [
+        pytest.param("back back back back back", 5, id="five-touching-backs"),
+        pytest.param("back back back back", 0, id="a-kong-of-four"),
+        pytest.param("back back back back +0.6 back back back back", 0, id="two-kongs-apart"),
+        pytest.param("5m back back back back back 6m", 5, id="five-between-faces"),
+        pytest.param("back back 5m back back back", 0, id="broken-by-a-face"),
+    ],
+)
+def test_wall_tiles(row: str, wall: int) -> None:
+    """Backs in a touching stretch longer than a kong's four are the wall; a kong, or backs broken up
+    by a face or a gap, are not."""
+    tokens = row.split()
+    codes = [t for t in tokens if not t.startswith("+")]
+    gaps: list[float] = []
+    touching: list[bool] = []
+    for k, t in enumerate(tokens[1:], 1):
+        if t.startswith("+"):
+            continue
+        apart = tokens[k - 1].startswith("+")
+        gaps.append(float(tokens[k - 1][1:]) if apart else 0.0)
+        touching.append(not apart)
+    line = Row(core=tuple(range(len(codes))), gaps=tuple(gaps), touching=tuple(touching))
+    assert len(wall_tiles([line], codes)) == wall

@@ -71,7 +71,7 @@ MAX_TRIM = 4
 # Each hand tile (not bonus) left out of the hand, near it or not, costs this much ...
 IGNORE_COST = 0.25
 # ... but for face-down tiles in a touching stretch of more than a kong's four along a row: the wall
-# (stage 57). Nothing in a hand lies so, and leaving the wall out is no worse a reading than leaving
+# (stage 56). Nothing in a hand lies so, and leaving the wall out is no worse a reading than leaving
 # out the wall's tiles beyond the fourth; charged, a wall of 9 backs (2.25) had outweighed an
 # incomplete reading (1.5) that took two of its fours for concealed kongs beside a kong read as the hand.
 KONG_SIZE = 4

@@ -876,13 +876,24 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     saved = _saved_table(case)
     try:
         hand, won = scoring.hand_from_json(case)
+        bonus_row, held = list(hand.bonus), won.bonus_from_deal
     except scoring.MalformedHandError as error:
         if saved is None:
             raise CaseFileError(f"{name}: {error}") from None
+        # the saved table holds the tiles: the bonus tiles held from the deal are those of its bonus
+        # row (an empty row here would refuse them, and the file would not open)
+        aside: dict[str, list[str]] = {"concealed": [], "melds": [], "bonus": [], "bonus_from_deal": []}
         try:
-            hand, won = scoring.hand_from_json({**case, "concealed": [], "melds": [], "bonus": []})
+            hand, won = scoring.hand_from_json({**case, **aside})
         except scoring.MalformedHandError:
             raise CaseFileError(f"{name}: {error}") from None
+        listed = case.get("bonus_from_deal")
+        bonus_row = [row.code for row in saved[0] if row.group == BONUS]
+        held = (
+            frozenset(code for code in listed if isinstance(code, str))
+            if isinstance(listed, list)
+            else frozenset()
+        )
     if won.seat_wind not in ruleset.seats:
         raise CaseFileError(f"{name}: {won.seat_wind} is not a seat in the {rules} rules")
     offered = scoring.circumstances_for(rules)
@@ -938,7 +949,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         circumstances=tuple(c for c in offered if c in won.circumstances),
         pay_all=won.pay_all,
         discarder_wind=discarder,
-        bonus_from_deal=tuple(dict.fromkeys(code for code in hand.bonus if code in won.bonus_from_deal)),
+        bonus_from_deal=tuple(dict.fromkeys(code for code in bonus_row if code in held)),
     )
     kongs = {MELD_GROUPS[i]: True for i, meld in enumerate(laid) if meld.concealed}
     if saved is not None:

@@ -102,8 +102,8 @@ class Base:
     # the corrections folded into `rows` (theirs and the way's, numbered as the table was) in `earlier`.
     as_read: AsRead | None = None
     earlier: tuple[Mapping[str, Any], ...] = ()
-    # True once a way is taken, or rows added or deleted are folded into `rows`: the ways are offered
-    # no more (their tile numbers no longer hold). Corrections of tiles alone, folded, leave them open.
+    # True once a way is taken: the ways are offered no more. Edits folded into `rows` leave them open,
+    # as every tile keeps its number (`TileRow.number`); a way naming a tile deleted since goes alone.
     ways_closed: bool = False
     # An opened case's record as it was saved (its `source`, `photo_tiles` and `corrections`): saved
     # again with it, so a case opened and downloaded again keeps its trail to the photo.
@@ -124,16 +124,25 @@ class Base:
 
     @property
     def open_ways(self) -> tuple[tuple[tuple[int, str], ...], ...]:
-        """The ways to a win still on offer: none once one is taken (the table may be renumbered)."""
-        return () if self.ways_closed else self.win_ways
+        """The ways to a win still on offer: none once one is taken, and none naming a tile deleted."""
+        if self.ways_closed:
+            return ()
+        present = set(row_numbers(self.rows))
+        return tuple(way for way in self.win_ways if all(number in present for number, _ in way))
 
     @property
     def notes(self) -> tuple[str, ...]:
-        """The reader's warnings as shown now: the offer of ways goes once one is taken."""
-        if not self.ways_closed:
+        """The reader's warnings as shown now: the offer names the ways still open (none once one is
+        taken, or when a single one is left: its button alone offers it)."""
+        ways = self.open_ways
+        if ways == self.win_ways:
             return self.warnings
-        offer = win_ways_line(self.win_ways)
-        return tuple(w for w in self.warnings if w != offer)
+        offer, now = win_ways_line(self.win_ways), win_ways_line(ways)
+        return tuple(
+            (now if now is not None and w == offer else w)
+            for w in self.warnings
+            if w != offer or now is not None
+        )
 
     def undone(self) -> Base:
         """The base as it was read: every correction, folded or not, undone."""
@@ -387,7 +396,7 @@ def take_way(
         meld_concealed=dict(base.meld_concealed if meld_concealed is None else meld_concealed),
         as_read=base.as_read or AsRead(base.rows, base.meld_concealed),
         earlier=(*base.earlier, *corrections(base.rows, kept), *taken),
-        ways_closed=base.ways_closed or bool(way) or renumbers(edits),
+        ways_closed=base.ways_closed or bool(way),
     )
 
 
@@ -412,11 +421,6 @@ def win_ways_line(ways: Sequence[Sequence[tuple[int, str]]]) -> str | None:
 
 def way_label(way: Sequence[tuple[int, str]]) -> str:
     return " and ".join(f"#{number} as {code}" for number, code in way)
-
-
-def renumbers(edits: Mapping[str, Any] | None) -> bool:
-    """Whether the edits add or delete rows (folded, the tiles after them are numbered otherwise)."""
-    return bool(edits and (edits.get("added_rows") or edits.get("deleted_rows")))
 
 
 def normal_edits(edits: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -456,19 +456,26 @@ def test_a_way_leaves_a_deleted_tile_deleted_and_undo_returns_to_the_reading() -
     assert undone.open_ways == WAYS_BASE.win_ways and undone.notes == WAYS_BASE.warnings
 
 
-def test_edits_folded_into_the_table_keep_the_ways_open_unless_rows_are_added_or_deleted() -> None:
+def test_edits_folded_into_the_table_keep_the_ways_open_but_those_naming_a_deleted_tile() -> None:
     assert case.fold_edits(WAYS_BASE, {}) is WAYS_BASE
     assert case.fold_edits(WAYS_BASE, case.normal_edits(None)) is WAYS_BASE
     changed = case.fold_edits(WAYS_BASE, {"edited_rows": {"2": {"tile": "P"}}})
     assert [r.code for r in changed.rows] == ["1m", "2m", "P", "F1"] and changed.photo_rows == BASE
     assert changed.open_ways == WAYS_BASE.win_ways and changed.notes == WAYS_BASE.warnings
     assert list(changed.earlier) == [{"action": "change", "tile": 3, "from": "C", "to": "P"}]
-    for renumbered in ({"deleted_rows": [0]}, {"added_rows": [{"tile": "N"}]}):
-        folded = case.fold_edits(WAYS_BASE, renumbered)
-        assert folded.open_ways == () and folded.notes == ("a line",)
-        assert folded.undone().open_ways == WAYS_BASE.win_ways
-    # once closed, folding edits of tiles alone does not open them again
-    assert case.fold_edits(folded, {"edited_rows": {"0": {"tile": "2m"}}}).open_ways == ()
+    # stage 56: tiles keep their numbers through a fold, so a row added leaves every way open (they
+    # had all closed, the numbers then shifting) ...
+    added = case.fold_edits(WAYS_BASE, {"added_rows": [{"tile": "N"}]})
+    assert added.open_ways == WAYS_BASE.win_ways and added.notes == WAYS_BASE.warnings
+    # ... and a row deleted closes only the ways naming its tile: #1 goes with the second way, and
+    # a single way left is offered by its button alone, its line gone
+    deleted = case.fold_edits(WAYS_BASE, {"deleted_rows": [0]})
+    assert deleted.open_ways == (((2, "3m"),),) and deleted.notes == ("a line",)
+    assert deleted.undone().open_ways == WAYS_BASE.win_ways
+    taken = case.take_way(deleted, {}, deleted.open_ways[0])
+    assert [r.code for r in taken.rows] == ["3m", "C", "F1"]  # #2 found by its number, not its place
+    # once a way is taken, folding edits does not open them again
+    assert case.fold_edits(taken, {"edited_rows": {"0": {"tile": "2m"}}}).open_ways == ()
     assert case.normal_edits({"edited_rows": {"1": {"tile": "P"}}}) == {
         "edited_rows": {"1": {"tile": "P"}},
         "added_rows": [],

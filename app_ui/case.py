@@ -138,11 +138,9 @@ class Base:
         if ways == self.win_ways:
             return self.warnings
         offer, now = win_ways_line(self.win_ways), win_ways_line(ways)
-        return tuple(
-            (now if now is not None and w == offer else w)
-            for w in self.warnings
-            if w != offer or now is not None
-        )
+        if now is None:
+            return tuple(w for w in self.warnings if w != offer)
+        return tuple(now if w == offer else w for w in self.warnings)
 
     def undone(self) -> Base:
         """The base as it was read: every correction, folded or not, undone."""

@@ -22,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.bench import resized_jpeg
 from vision.imageio import ImageError, read_image
 from vision.pipeline import TileReader
 from vision.sharpness import BLURRED_LINE
@@ -49,11 +50,8 @@ def disk_kernel(radius: int) -> np.ndarray:
 
 
 def as_phone_saves(rgb: np.ndarray) -> np.ndarray:
-    """`rgb` after a JPEG round trip at quality 92."""
-    ok, data = cv2.imencode(".jpg", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 92])
-    if not ok:
-        raise ImageError("cannot re-encode the photo")
-    bgr = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    """`rgb` after a JPEG round trip as a phone saves it (`vision.bench.resized_jpeg`, its size kept)."""
+    bgr = cv2.imdecode(np.frombuffer(resized_jpeg(rgb, 1.0), np.uint8), cv2.IMREAD_COLOR)
     if bgr is None:
         raise ImageError("cannot decode the re-encoded photo")
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)

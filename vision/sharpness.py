@@ -67,12 +67,21 @@ def face_gradients() -> dict[str, np.ndarray]:
     return {code: np.asarray(values, np.float64) for code, values in table.items()}
 
 
+def _matrix(tensor: np.ndarray) -> np.ndarray:
+    """A tensor (gxx, gxy, gyy) as its symmetric 2 x 2 matrix."""
+    return np.array([[tensor[0], tensor[1]], [tensor[1], tensor[2]]])
+
+
+def _triple(matrix: np.ndarray) -> np.ndarray:
+    """A symmetric 2 x 2 matrix as its tensor (gxx, gxy, gyy)."""
+    return np.array([matrix[0, 0], matrix[0, 1], matrix[1, 1]])
+
+
 def turned(tensor: np.ndarray, degrees: float) -> np.ndarray:
     """A tensor (gxx, gxy, gyy) of a face turned `degrees` (`vision.deskew.tile_angle`'s sense)."""
     a = math.radians(degrees)
     rotation = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-    matrix = rotation @ np.array([[tensor[0], tensor[1]], [tensor[1], tensor[2]]]) @ rotation.T
-    return np.array([matrix[0, 0], matrix[0, 1], matrix[1, 1]])
+    return _triple(rotation @ _matrix(tensor) @ rotation.T)
 
 
 def expected_tensor(code: str, box: np.ndarray, degrees: float) -> np.ndarray:
@@ -86,10 +95,9 @@ def expected_tensor(code: str, box: np.ndarray, degrees: float) -> np.ndarray:
 def whitened(tensor: np.ndarray, expected: np.ndarray) -> np.ndarray:
     """`tensor` as seen against `expected`: E^-1/2 T E^-1/2, so that faces whose strokes run one way
     give an even tensor where sharp."""
-    values, vectors = np.linalg.eigh(np.array([[expected[0], expected[1]], [expected[1], expected[2]]]))
+    values, vectors = np.linalg.eigh(_matrix(expected))
     root = vectors @ np.diag(np.maximum(values, 1e-6) ** -0.5) @ vectors.T
-    matrix = root @ np.array([[tensor[0], tensor[1]], [tensor[1], tensor[2]]]) @ root
-    return np.array([matrix[0, 0], matrix[0, 1], matrix[1, 1]])
+    return _triple(root @ _matrix(tensor) @ root)
 
 
 def _face_measures(grey: np.ndarray, box: np.ndarray) -> tuple[float, float, np.ndarray] | None:

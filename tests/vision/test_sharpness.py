@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.bench_blur import disk_kernel, motion_kernel
 from vision.classes import CLASSES
 from vision.sharpness import (
     BLURRED_BELOW,
@@ -43,18 +44,6 @@ def _read_as(code: str, n: int) -> np.ndarray:
     return probabilities
 
 
-def _motion(length: int) -> np.ndarray:
-    kernel = np.zeros((length, length), np.float32)
-    kernel[length // 2, :] = 1.0
-    return kernel / kernel.sum()
-
-
-def _disk(radius: int) -> np.ndarray:
-    kernel = np.zeros((2 * radius + 1, 2 * radius + 1), np.float32)
-    cv2.circle(kernel, (radius, radius), radius, 1.0, -1)
-    return kernel / kernel.sum()
-
-
 @pytest.mark.parametrize("tile_w", [40, 60, 120], ids=["small", "mid", "large"])
 def test_sharp_faces_are_quiet_and_blurred_ones_told(tile_w: int) -> None:
     rgb, boxes = _photo(tile_w)
@@ -62,7 +51,7 @@ def test_sharp_faces_are_quiet_and_blurred_ones_told(tile_w: int) -> None:
     sharp = photo_sharpness(rgb, boxes, probabilities)
     assert sharp is not None and sharp >= BLURRED_BELOW and blur_warning(sharp) == []
     # a shake a third of the tile long, or a defocus an eighth of it wide, is told at any tile size
-    for kernel in (_motion(tile_w // 3 | 1), _disk(tile_w // 8)):
+    for kernel in (motion_kernel(tile_w // 3 | 1, 0.0), disk_kernel(tile_w // 8)):
         blurred = photo_sharpness(cv2.filter2D(rgb, -1, kernel), boxes, probabilities)
         assert blurred is not None and blurred < BLURRED_BELOW, (tile_w, blurred)
         assert blur_warning(blurred) == [BLURRED_LINE]
@@ -120,7 +109,7 @@ def test_a_sharp_hand_of_bamboos_is_not_taken_for_a_shake(sideways: bool) -> Non
     as_dots = photo_sharpness(rgb, boxes, _read_as("5p", len(boxes)))  # dots' strokes run every way
     assert as_bamboos is not None and as_dots is not None
     assert as_bamboos >= BLURRED_BELOW > as_dots
-    shaken = photo_sharpness(cv2.filter2D(rgb, -1, _motion(21)), boxes, _read_as("5s", len(boxes)))
+    shaken = photo_sharpness(cv2.filter2D(rgb, -1, motion_kernel(21, 0.0)), boxes, _read_as("5s", len(boxes)))
     assert shaken is not None and shaken < BLURRED_BELOW
 
 

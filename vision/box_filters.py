@@ -14,7 +14,7 @@ def _areas(boxes: np.ndarray) -> np.ndarray:
     return np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
 
 
-def _intersections(box: np.ndarray, others: np.ndarray) -> np.ndarray:
+def intersections(box: np.ndarray, others: np.ndarray) -> np.ndarray:
     """Area of `box` (4,) shared with each of `others` (K, 4)."""
     w = np.minimum(box[2], others[:, 2]) - np.maximum(box[0], others[:, 0])
     h = np.minimum(box[3], others[:, 3]) - np.maximum(box[1], others[:, 1])
@@ -39,7 +39,7 @@ def _overlaps(
 ) -> tuple[np.ndarray, np.ndarray]:
     """IoU of `box` (4,) with each of `others` (K, 4), and the share of the smaller of each pair
     lying inside the other (0 where an area is 0)."""
-    inter = _intersections(box, others)
+    inter = intersections(box, others)
     union = area + other_areas - inter
     iou = np.where(union > 0, inter / np.where(union > 0, union, 1), 0.0)
     smaller = np.minimum(area, other_areas)
@@ -82,7 +82,7 @@ def drop_straddlers(xyxy: np.ndarray, scores: np.ndarray, share: float) -> np.nd
     areas = _areas(boxes)
     keep: list[int] = []
     for i in order:
-        covered = _intersections(boxes[i], boxes[keep]) / areas[i] if areas[i] > 0 else np.zeros(0)
+        covered = intersections(boxes[i], boxes[keep]) / areas[i] if areas[i] > 0 else np.zeros(0)
         if int((covered >= share).sum()) >= 2:  # two better boxes each cover `share` of this one
             continue
         keep.append(int(i))

@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -38,6 +39,9 @@ from datasets.randomized import installed_fonts, random_recipe
 from datasets.styles import style_faces
 from vision.glyphs import face_windows
 from vision.rank_look import RANKS, window_input
+
+if TYPE_CHECKING:  # torch is imported only at training time (the `train` extra)
+    import torch
 from vision.sidecar import RankLookConfig
 
 # a window shows a rank where this share of the number's box lies inside it, none where at most
@@ -239,7 +243,7 @@ class RankTraining:
     workers: int = 2
 
 
-def build_network(size: int):  # -> torch.nn.Module (torch is imported only at training time)
+def build_network(size: int) -> torch.nn.Module:
     import torch.nn as nn
 
     def block(cin: int, cout: int) -> list[nn.Module]:
@@ -305,14 +309,14 @@ def train_rank_look(settings: RankTraining, out_dir: Path, log: Path | None = No
     return figures
 
 
-def _batch(windows: np.ndarray):  # -> torch.Tensor
+def _batch(windows: np.ndarray) -> torch.Tensor:
     """(B, S, S, 3) uint8 windows as the network's (B, 3, S, S) float input, 0..1."""
     import torch
 
     return torch.from_numpy(windows).permute(0, 3, 1, 2).float() / 255.0
 
 
-def evaluate(net, x_val: np.ndarray, y_val: np.ndarray) -> dict[str, float]:  # net: torch.nn.Module
+def evaluate(net: torch.nn.Module, x_val: np.ndarray, y_val: np.ndarray) -> dict[str, float]:
     import torch
 
     net.eval()
@@ -336,7 +340,7 @@ def evaluate(net, x_val: np.ndarray, y_val: np.ndarray) -> dict[str, float]:  # 
     }
 
 
-def export_network(net, path: Path, size: int) -> None:  # net: torch.nn.Module
+def export_network(net: torch.nn.Module, path: Path, size: int) -> None:
     import torch
 
     class WithSoftmax(torch.nn.Module):

@@ -40,6 +40,7 @@ os.environ.setdefault("YOLO_VERBOSE", "True")
 import cv2
 import numpy as np
 
+from vision.box_filters import intersections
 from vision.classes import CLASS_INDEX, CLASSES, NOT_A_TILE
 from vision.crops import crop_tiles
 from vision.ensemble import EnsembleError, join_files, split_file
@@ -74,11 +75,7 @@ def class_folder(index: int) -> str:
 
 def _overlaps(box: np.ndarray, tiles: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """IoU of `box` with each tile, the share of each tile inside `box`, and of `box` inside each tile."""
-    x1 = np.maximum(box[0], tiles[:, 0])
-    y1 = np.maximum(box[1], tiles[:, 1])
-    x2 = np.minimum(box[2], tiles[:, 2])
-    y2 = np.minimum(box[3], tiles[:, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    inter = intersections(box, tiles)
     area = (box[2] - box[0]) * (box[3] - box[1])
     tile_areas = (tiles[:, 2] - tiles[:, 0]) * (tiles[:, 3] - tiles[:, 1])
     return inter / (area + tile_areas - inter), inter / tile_areas, inter / area

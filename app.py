@@ -26,18 +26,11 @@ from streamlit.delta_generator import DeltaGenerator
 
 import scoring
 from app_ui import case as case_mod
-from app_ui import kept_case
+from app_ui import case_file, case_open, hand_build, kept_case, photo_rows, table_edits, tile_sets
 from app_ui import typed as typed_mod
 from app_ui import undo as undo_mod
 from app_ui.art import annotate_photo, group_blocks, hand_picture
-from app_ui.case import (
-    GROUPS,
-    MELD_GROUPS,
-    TILE_CODES,
-    Base,
-    HandBuild,
-    TileRow,
-)
+from app_ui.case import GROUPS, MELD_GROUPS, TILE_CODES, Base, HandBuild, TileRow
 from app_ui.change_note import change_note
 from app_ui.context_panel import (
     DISCARDER_ASIDE,
@@ -166,14 +159,16 @@ def unsaved_corrections(base: Base) -> bool:
     """True when the user changed anything in the current tiles (table edits or concealed-kong flags),
     or the tiles hold corrections only this page has (a case a reload brought back)."""
     restored_work = base.restored and bool((base.history or {}).get("corrections"))
-    return bool(restored_work or base.earlier or case_mod.has_edits(current_edits()) or ticks_changed(base))
+    return bool(
+        restored_work or base.earlier or table_edits.has_edits(current_edits()) or ticks_changed(base)
+    )
 
 
 def corrections_to_undo(base: Base) -> bool:
     """True when *Undo my corrections* has a reading to go back to: the table's own edits, or corrections
     folded in over a reading kept (`as_read`). A case a reload brought back without its photo holds
     corrections no reading here can undo: they stay, and the button is not offered."""
-    return bool(base.as_read is not None or case_mod.has_edits(current_edits()) or ticks_changed(base))
+    return bool(base.as_read is not None or table_edits.has_edits(current_edits()) or ticks_changed(base))
 
 
 def ticks_changed(base: Base) -> dict[str, bool]:
@@ -201,7 +196,7 @@ TABLE_SEEN = "table_seen"
 
 def table_now(base: Base) -> case_mod.TableState:
     """The table as it stands: its edits and the kong ticks the user changed from the hand's own."""
-    edits = case_mod.normal_edits(copy.deepcopy(current_edits()))
+    edits = table_edits.normal_edits(copy.deepcopy(current_edits()))
     return case_mod.TableState(base, edits, ticks_changed(base))
 
 
@@ -325,7 +320,7 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
     if slot.reader is None:
         return slot.message
     tile_set = chosen_set()
-    faces = case_mod.tiles_in_set(tile_set)
+    faces = tile_sets.tiles_in_set(tile_set)
     try:
         with st.spinner("Reading the tiles…"):
             read = read_tiles(slot.reader, rgb, get_executor(), READ_TIMEOUT_S, faces)
@@ -346,15 +341,15 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
 
 
 def read_again_as(base: Base, tile_set: str) -> None:
-    """The photo's tiles read again as the faces of the set `tile_set` (`case_mod.set_name`; no model
+    """The photo's tiles read again as the faces of the set `tile_set` (`tile_sets.set_name`; no model
     runs), in place of the hand's rows and any corrections to them; a line says which tiles now read
     otherwise."""
     slot = get_reader()
     if slot.reader is None or base.seen is None:
         return
-    label = case_mod.set_words(tile_set, RULE_LABELS)
+    label = tile_sets.set_words(tile_set, RULE_LABELS)
     try:
-        read = read_again(slot.reader, base.seen, case_mod.tiles_in_set(tile_set), base.timings)
+        read = read_again(slot.reader, base.seen, tile_sets.tiles_in_set(tile_set), base.timings)
     except Exception as exc:  # the hand on screen stays; the user can still correct it by hand
         st.session_state["reread_note"] = f"Could not read the tiles again as {label} ({exc})."
         return
@@ -370,7 +365,7 @@ def read_again_as(base: Base, tile_set: str) -> None:
         set_base(again, state["loaded_source"], state.get("display"), same_hand=True)
         if renamed and state.get(UNDO):  # the newest brings back the winning tile of its names too
             state[UNDO] = undo_mod.with_newest_winning_tile(state[UNDO], winning_before)
-    changed = Counter(case_mod.reread_changes(base.photo_rows, again.rows))
+    changed = Counter(photo_rows.reread_changes(base.photo_rows, again.rows))
     said = ", ".join(f"{was} -> {now}" + (f" (x{n})" if n > 1 else "") for (was, now), n in changed.items())
     note = f"The photo's tiles read again as {label}: {said or 'every tile reads as before'}."
     if renamed is not None:
@@ -384,7 +379,9 @@ def winning_tile_renamed(before: Sequence[TileRow], after: Sequence[TileRow]) ->
     read as `fly`), so that it follows them; None where it stays as it is."""
     for key in ("winning_tile", "winning_tile_wanted"):
         code = st.session_state.get(key)
-        renamed = None if code in (None, NO_WINNING_TILE) else case_mod.renamed_by_reread(code, before, after)
+        renamed = (
+            None if code in (None, NO_WINNING_TILE) else photo_rows.renamed_by_reread(code, before, after)
+        )
         # a face-down or a bonus tile is never the winning tile: that one is set aside as usual (a fly
         # is, where it lies among the concealed tiles; elsewhere the winning-tile box sets it aside)
         if renamed is not None and renamed not in ("back", *case_mod.BONUS_CODES):
@@ -393,11 +390,11 @@ def winning_tile_renamed(before: Sequence[TileRow], after: Sequence[TileRow]) ->
 
 
 def chosen_set() -> str:
-    """The set a photo is read as (`case_mod.set_name`): the sidebar's rule set's, less the faces its
+    """The set a photo is read as (`tile_sets.set_name`): the sidebar's rule set's, less the faces its
     options there leave out (a Malaysian set without North)."""
     rules = chosen_rules()
     store: dict[str, Any] = st.session_state.get("option_store", {}).get(rules, {})
-    return case_mod.set_name(rules, store)
+    return tile_sets.set_name(rules, store)
 
 
 def read_as_other_set(base: Base, tile_set: str) -> bool:
@@ -673,7 +670,7 @@ def manual_ui() -> None:
     )
     st.text_input("Exposed melds, one group each", key="typed_melds", placeholder="CCC 456p")
     st.text_input("Concealed kongs", key="typed_kongs", placeholder="5555s")
-    st.caption(tile_key(case_mod.tiles_in_set(chosen_set())))
+    st.caption(tile_key(tile_sets.tiles_in_set(chosen_set())))
     st.text_input("Bonus tiles", key="typed_bonus", placeholder="F1 S2 cat")
     if st.button("Use this hand", key="typed_use", type="primary"):
         st.session_state["typed_offered"] = typed_fields()
@@ -688,12 +685,12 @@ def manual_ui() -> None:
         if len(melds) + len(kongs) > len(MELD_GROUPS):
             _typed_not_used(f"At most {len(MELD_GROUPS)} melds and kongs together.")
             return
-        rows = case_mod.rows_from_hand_strings(concealed, [*melds, *kongs], bonus)
+        rows = hand_build.rows_from_hand_strings(concealed, [*melds, *kongs], bonus)
         if not rows:
             _typed_not_used("Type at least one tile (or pick bonus tiles) first.")
             return
         for meld in [*melds, *kongs]:
-            kind, why = case_mod.meld_kind(case_mod.resolve_backs(meld))
+            kind, why = hand_build.meld_kind(hand_build.resolve_backs(meld))
             if kind is None:
                 _typed_not_used(
                     f"Could not use the hand: the meld {' '.join(meld)} is no chow, pong or kong ({why})."
@@ -702,9 +699,9 @@ def manual_ui() -> None:
         # a meld typed with face-down tiles lies as only a concealed kong does
         concealed_flags = {MELD_GROUPS[i]: True for i, meld in enumerate(melds) if "back" in meld}
         concealed_flags |= {MELD_GROUPS[len(melds) + i]: True for i in range(len(kongs))}
-        hand = case_mod.build_hand(rows, concealed_flags).hand
+        hand = hand_build.build_hand(rows, concealed_flags).hand
         try:
-            impossible = case_mod.impossible_count({"rules": chosen_rules(), **hand})
+            impossible = hand_build.impossible_count({"rules": chosen_rules(), **hand})
         except scoring.MalformedHandError as exc:  # a flower among the concealed tiles
             _typed_not_used(f"Could not use the hand: {exc}.")
             return
@@ -807,8 +804,8 @@ def open_case_ui() -> None:
     if uploaded is not None and f"case:{uploaded.file_id}" not in st.session_state["handled"]:
         st.session_state["handled"] = [*st.session_state["handled"], f"case:{uploaded.file_id}"]
         try:
-            opened = case_mod.open_case(uploaded.name, uploaded.getvalue(), chosen_rules())
-        except case_mod.CaseFileError as exc:
+            opened = case_open.open_case(uploaded.name, uploaded.getvalue(), chosen_rules())
+        except case_open.CaseFileError as exc:
             st.session_state["case_error"] = str(exc)
         else:
             st.session_state["case_error"] = None
@@ -818,7 +815,7 @@ def open_case_ui() -> None:
                 st.session_state["case_to_open"] = opened
                 st.rerun()
     withdrawn_note("pending_case")
-    pending: case_mod.OpenedCase | None = st.session_state.get("pending_case")
+    pending: case_open.OpenedCase | None = st.session_state.get("pending_case")
     if pending is not None:
         answer = replace_or_keep(f"Opening **{plain(pending.base.name)}**", "Open the case", "case")
         if answer == "replace":
@@ -836,7 +833,7 @@ def open_case_ui() -> None:
 def apply_opened_case() -> None:
     """Set the widgets to an opened case's rules, options and context: before any widget is drawn, as
     Streamlit lets a widget's value be set only then."""
-    opened: case_mod.OpenedCase | None = st.session_state.pop("case_to_open", None)
+    opened: case_open.OpenedCase | None = st.session_state.pop("case_to_open", None)
     if opened is None:
         return
     state = st.session_state
@@ -876,7 +873,7 @@ def apply_opened_case() -> None:
 
 
 def opened_case_note(
-    opened: case_mod.OpenedCase, rules_before: str, options_changed: bool, sidebar: list[str] | None = None
+    opened: case_open.OpenedCase, rules_before: str, options_changed: bool, sidebar: list[str] | None = None
 ) -> str | None:
     """What opening a case changed in the sidebar, where it changed anything: the rule set, and the
     house rules the case was scored under; or, for a file naming none, that the sidebar's are used
@@ -920,11 +917,11 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
     The tiles are the base rows with the user's table edits applied: the edit state of the table is in
     the session before the script reruns, so the pictures and the score above the table are current."""
     edits = current_edits()
-    numbered = case_mod.numbered_edits(base.rows, edits)
-    rows = case_mod.apply_edits(base.rows, edits)  # numbered, an added row after every read tile
+    numbered = table_edits.numbered_edits(base.rows, edits)
+    rows = table_edits.apply_edits(base.rows, edits)  # numbered, an added row after every read tile
     numbers = [number for number, _ in numbered]
     meld_concealed = meld_concealed_now(base)
-    build = case_mod.build_hand(rows, meld_concealed)
+    build = hand_build.build_hand(rows, meld_concealed)
     if base.source == "none" and not rows:
         st.info("Upload a photo, try a sample, or type a hand to start.")
     view: PhotoView | None = st.session_state.get("display")
@@ -970,7 +967,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
         read = sum(1 for row in base.photo_rows if row.box is not None)
         st.caption(f"Read {read} tiles in {base.timings['app_total'] / 1000:.2f} s.")
     score_hint = st.empty()
-    low = case_mod.unsure_tiles(numbered, case_mod.tiles_in_set(chosen_set()))
+    low = photo_rows.unsure_tiles(numbered, tile_sets.tiles_in_set(chosen_set()))
     if low:
         st.warning(
             f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure. "
@@ -1021,7 +1018,7 @@ def reread_ui(base: Base) -> None:
     tile_set = chosen_set()
     if not read_as_other_set(base, tile_set):
         return
-    was, now = case_mod.set_words(base.read_as, RULE_LABELS), case_mod.set_words(tile_set, RULE_LABELS)
+    was, now = tile_sets.set_words(base.read_as, RULE_LABELS), tile_sets.set_words(tile_set, RULE_LABELS)
     st.info(f"The photo's tiles were read as {was}; your corrections are kept.")
     label = f"Read the tiles again as {now} (drops your corrections)"
     if st.button(label, key="read_again", disabled=question_waiting()):
@@ -1040,7 +1037,7 @@ def win_ways_ui(base: Base) -> None:
             label, key=f"way_{st.session_state['version']}_{k}", icon="🀄", disabled=question_waiting()
         ):
             # The concealed-kong boxes restart with the table too: what they say now is kept.
-            taken = case_mod.take_way(base, current_edits(), way, meld_concealed_now(base))
+            taken = table_edits.take_way(base, current_edits(), way, meld_concealed_now(base))
             restart_table(taken)
             st.rerun()
 
@@ -1080,7 +1077,7 @@ def tile_editor_ui(
         "the table's top right, then tap the new row); select rows and press the bin to delete. "
         "The score updates at once."
     )
-    st.caption(tile_key(case_mod.tiles_in_set(chosen_set())))
+    st.caption(tile_key(tile_sets.tiles_in_set(chosen_set())))
     if result is not None:
         st.caption(f"Score now: {score_now_words(result, outcomes)}")
     edits = current_edits()
@@ -1095,7 +1092,7 @@ def tile_editor_ui(
     changed = corrections_line(table_corrections(base, kongs))
     if changed:
         st.caption(changed)
-    blank = case_mod.blank_added_rows(edits)
+    blank = table_edits.blank_added_rows(edits)
     if blank:
         rows_said = (
             "A row you added has no tile yet: pick it"
@@ -1183,8 +1180,8 @@ def _what_changed(data: dict[str, Any], result: dict[str, Any] | None, corrected
 def table_corrections(base: Base, kongs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every correction of the table on screen: those folded into it (a way taken, an undo, a reload)
     and those in it now, the kongs' ticks last."""
-    now = [*case_mod.corrections(base.rows, current_edits()), *kongs]
-    return case_mod.corrections_so_far(list(map(dict, base.earlier)), now)
+    now = [*table_edits.corrections(base.rows, current_edits()), *kongs]
+    return table_edits.corrections_so_far(list(map(dict, base.earlier)), now)
 
 
 def restore_kept_case() -> None:
@@ -1203,9 +1200,9 @@ def restore_kept_case() -> None:
         opened = (
             None
             if data is None
-            else case_mod.open_case("the case before the page reloaded", data, chosen_rules())
+            else case_open.open_case("the case before the page reloaded", data, chosen_rules())
         )
-    except case_mod.CaseFileError:
+    except case_open.CaseFileError:
         opened = None  # a file from an older app that no longer opens
     if opened is None:
         del st.query_params[kept_case.QUERY_KEY]  # nor may a reload of this page look for it again
@@ -1247,7 +1244,7 @@ def restore_kept_case() -> None:
     )
 
 
-def _photo_back(data: bytes, opened: case_mod.OpenedCase) -> tuple[Base, PhotoView] | None:
+def _photo_back(data: bytes, opened: case_open.OpenedCase) -> tuple[Base, PhotoView] | None:
     """The photo case a reload brought back as it stood, and the copies of its photo to draw on: the
     kept photo (`data`) read again, as the set the case names, for its reading, with the saved table and its
     corrections on top, so that the photo shows, *Undo my corrections* returns to its reading and a
@@ -1265,17 +1262,17 @@ def _photo_back(data: bytes, opened: case_mod.OpenedCase) -> tuple[Base, PhotoVi
     slot = get_reader()
     if rgb is None or slot.reader is None:
         return None
-    tile_set = str(source.get("read_as") or case_mod.set_name(opened.rules, opened.options))
+    tile_set = str(source.get("read_as") or tile_sets.set_name(opened.rules, opened.options))
     try:
         with st.spinner("Bringing back the photo…"):
-            faces = case_mod.tiles_in_set(tile_set)
+            faces = tile_sets.tiles_in_set(tile_set)
             read = read_tiles(slot.reader, rgb, get_executor(), READ_TIMEOUT_S, faces)
     except Exception:  # the case still opens, as saved
         return None
     size = (int(rgb.shape[1]), int(rgb.shape[0]))
     photo = Base(source="photo", name=photo_name, sha256=str(source["sha256"]), size=size)
     fresh = with_reading(photo, read, tile_set)
-    if case_mod.codes_and_groups(case_mod.rows_to_json(fresh.rows)) != case_mod.codes_and_groups(
+    if case_file.codes_and_groups(case_file.rows_to_json(fresh.rows)) != case_file.codes_and_groups(
         history.get("photo_tiles")
     ):
         return None
@@ -1283,7 +1280,7 @@ def _photo_back(data: bytes, opened: case_mod.OpenedCase) -> tuple[Base, PhotoVi
     if corrections:  # folded into the table, as a way taken folds them: undone together, back to the reading
         fresh = dataclasses.replace(
             fresh,
-            rows=tuple(case_mod.with_reading_of(opened.base.rows, fresh.rows)),
+            rows=tuple(case_file.with_reading_of(opened.base.rows, fresh.rows)),
             meld_concealed=opened.base.meld_concealed,
             as_read=case_mod.AsRead(fresh.rows, fresh.meld_concealed),
             earlier=corrections,
@@ -1348,7 +1345,7 @@ def main() -> None:
     data, result, error = score_case(build, context, rules, options)
     outcomes = winning_tile_outcomes(data) if result is not None else []
     # the kongs ticked concealed or exposed against the reading: corrections of their own
-    kongs = case_mod.kong_corrections(build, base.meld_concealed)
+    kongs = table_edits.kong_corrections(build, base.meld_concealed)
     corrected = [w for w in map(correction_words, table_corrections(base, kongs)) if w is not None]
     changed = _what_changed(data, result, corrected)
     if base.source == "photo" and result is not None:

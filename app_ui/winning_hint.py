@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import scoring
-from app_ui.case import hand_tile_choices
+from app_ui.hand_build import hand_tile_choices
 from app_ui.summary import score_words
 from scoring.tiles import sorted_tiles
 

@@ -35,7 +35,8 @@ def kept_name() -> str:
 
 def keep_case(offered: bytes | None, base: Base) -> None:
     """Keep the case on screen for a reload (the bytes the download `offered`), or drop it with the
-    hand (None: no hand); a photo stays kept while its tiles are the hand (`read_photo` keeps it)."""
+    hand (None: no hand); a photo stays kept while its tiles are the hand (`photo_reading.read_photo`
+    keeps it)."""
     name = st.session_state.get("kept_case")
     if offered is None:
         if name:  # a photo's hand emptied may come back (undo): its photo stays while it is on screen

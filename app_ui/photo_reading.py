@@ -123,7 +123,7 @@ def read_as_other_set(base: Base, tile_set: str) -> bool:
 def follow_tile_set(tile_set: str) -> None:
     """A photo is read as the chosen set's tiles (a Singapore set has no face or fly, a Malaysian one
     no bamboo or characters, nor North where the sidebar says so): after a switch, its tiles are read
-    again, unless the user has corrected them (then `reread_ui` offers it, as it would drop their
+    again, unless the user has corrected them (then `hand_view.reread_ui` offers it, as it would drop their
     corrections)."""
     base: Base = st.session_state["base"]
     if not read_as_other_set(base, tile_set):

@@ -33,10 +33,10 @@ from app_ui.session import (
     table_corrections,
     unsaved_corrections,
 )
-from app_ui.summary import correction_words, score_words
+from app_ui.summary import correction_words
 from app_ui.tile_editor import tile_editor_ui
 from app_ui.typed_tab import manual_ui, typed_stale_note
-from app_ui.winning_hint import wants_winning_tile, winning_tile_note, winning_tile_outcomes
+from app_ui.winning_hint import photo_score_words, winning_tile_outcomes
 
 
 def input_ui() -> None:
@@ -95,16 +95,7 @@ def main() -> None:
     corrected = [w for w in map(correction_words, table_corrections(base, kongs)) if w is not None]
     changed = _what_changed(data, result, corrected)
     if base.source == "photo" and result is not None:
-        if wants_winning_tile(result, outcomes):
-            said = "Set the winning tile to score it"
-        elif result.get("valid"):
-            said = score_words(result)
-            if winning_tile_note(result, outcomes, str(result.get("unit") or "tai")):
-                said += " as it stands: the winning tile changes it"
-        elif result.get("reason") == "below_minimum" and result.get("message"):
-            said = str(result["message"]).rstrip(".")  # the tiles win, below the minimum: no misreading
-        else:
-            said = f"Not a valid win {'as corrected' if unsaved_corrections(base) else 'as read'}"
+        said = photo_score_words(result, outcomes, unsaved_corrections(base))
         score_hint.markdown(f"{said} — [see Result below](#{RESULT_ANCHOR})")  # a tap away on a phone
     result_ui(build, data, result, error, option_problems, typed_stale_note(), outcomes, changed)
     offered = download_ui(data, base, rows, result, kongs, current_edits())

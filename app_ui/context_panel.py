@@ -9,7 +9,7 @@ from typing import Any
 import streamlit as st
 
 import scoring
-from app_ui import case as case_mod
+from app_ui import hand_build
 from app_ui.case import Context
 from app_ui.rules_panel import chosen_rules
 from app_ui.summary import RULE_LABELS, WIND_LABELS, circumstance_label
@@ -188,7 +188,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         key="won_by",
         format_func=lambda v: "Discard (someone threw it)" if v == "discard" else "Self-drawn",
     )
-    choices = [NO_WINNING_TILE, *case_mod.hand_tile_choices(hand)]
+    choices = [NO_WINNING_TILE, *hand_build.hand_tile_choices(hand)]
     gone = _hold_winning_tile(choices)
     picked = st.selectbox(
         "Winning tile",
@@ -199,7 +199,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     )
     winning = None if picked == NO_WINNING_TILE else picked
     if gone:
-        why = case_mod.not_winning_why(gone, [meld.get("tiles") or () for meld in hand.get("melds") or []])
+        why = hand_build.not_winning_why(gone, [meld.get("tiles") or () for meld in hand.get("melds") or []])
         st.caption(f"Winning tile {gone} set aside: a tile which {why} now (it comes back with the tile).")
     offered = scoring.circumstances_for(rules)
     # a choice only the other rule set offers was left out by _switch_context, and said so

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from app_ui.case import Base, TileRow, rows_from_reading, tile_numbers, win_ways_line
+from app_ui.case import Base, TileRow, win_ways_line
+from app_ui.photo_rows import rows_from_reading, tile_numbers
 from vision.classes import CLASSES
 from vision.tile_set import ANOTHER_SET_QUESTION
 
@@ -95,7 +96,7 @@ class PhotoRead:
 
 
 def with_reading(base: Base, read: PhotoRead, tile_set: str) -> Base:
-    """`base` holding a photo's reading as the set `tile_set`'s tiles (`case.set_name`): its rows,
+    """`base` holding a photo's reading as the set `tile_set`'s tiles (`tile_sets.set_name`): its rows,
     groups, warnings, ways to a win and what the models saw."""
     return replace(
         base,

@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 import scoring
-from app_ui import case as case_mod
+from app_ui import case_file, hand_build
 from app_ui.case import Base, Context, HandBuild, TileRow
 from app_ui.summary import (
     amount_text,
@@ -34,7 +34,7 @@ def score_case(
     build: HandBuild, context: Context, rules: str, options: dict[str, Any]
 ) -> tuple[dict[str, Any], dict[str, Any] | None, str | None]:
     """Scoring input, result (or None) and the one-line error for input that is not a hand."""
-    data = case_mod.scoring_input(build.hand, context, rules, options)
+    data = hand_build.scoring_input(build.hand, context, rules, options)
     if build.problems:  # not scored; the case file keeps every tile (`HandBuild.unfinished`)
         data["melds"] += [{"tiles": list(tiles)} for tiles in build.unfinished]
         return data, None, None
@@ -150,10 +150,10 @@ def download_ui(
     bytes, or None where there is no hand to keep."""
     if not rows:
         return None  # nothing to keep yet: an empty case would only confuse
-    case = case_mod.case_json(data, base, rows, edits, result, kongs)
+    case = case_file.case_json(data, base, rows, edits, result, kongs)
     # Kept in the session so the exact file offered for download can be checked (tests, support).
     st.session_state["case_json"] = case
-    offered = case_mod.case_bytes(case)
+    offered = case_file.case_bytes(case)
     st.download_button(
         "Download the case (JSON)",
         offered,

@@ -8,6 +8,7 @@ from typing import Any
 import streamlit as st
 
 import scoring
+from app_ui import tile_sets
 from app_ui.options import (
     OptionSpec,
     OptionValueError,
@@ -155,3 +156,11 @@ def _jsonable(values: dict[str, Any]) -> dict[str, Any]:
 def chosen_rules() -> str:
     """The rule set chosen in the sidebar (its first, Singapore, before the box is first drawn)."""
     return str(st.session_state.get("rules") or scoring.RULESET_NAMES[0])
+
+
+def chosen_set() -> str:
+    """The set a photo is read as (`tile_sets.set_name`): the sidebar's rule set's, less the faces its
+    options there leave out (a Malaysian set without North)."""
+    rules = chosen_rules()
+    store: dict[str, Any] = st.session_state.get("option_store", {}).get(rules, {})
+    return tile_sets.set_name(rules, store)

@@ -9,8 +9,9 @@ from collections.abc import Collection
 from typing import Any
 
 import scoring
-from app_ui.case import RENUMBERED, WIND_LABELS
+from app_ui.case import WIND_LABELS
 from app_ui.options import CHOICE_LABELS, format_number_list, option_label, option_specs
+from app_ui.table_edits import RENUMBERED
 from scoring.errors import brief
 from scoring.payout import format_amount, instant_text, unit_text
 from scoring.tiles import sorted_tiles
@@ -228,7 +229,7 @@ def plain(text: str) -> str:
 
 def tile_key(faces: Collection[str]) -> str:
     """One line a new user can read at the typed fields and the tile table: the codes (RULES.md's) of
-    the set's tiles (`faces`: `case.tiles_in_set`), so a Malaysian player is offered no characters, a
+    the set's tiles (`faces`: `tile_sets.tiles_in_set`), so a Malaysian player is offered no characters, a
     Singapore one no fly, and a set without North no N."""
     suits = [
         f"1{suit}–9{suit} {words}"

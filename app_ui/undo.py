@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app_ui.case import Base, TableState, fold_edits
+from app_ui.case import Base, TableState
+from app_ui.table_edits import fold_edits
 
 UNDO_AT_MOST = 50
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import scoring
-from app_ui.case import hand_tile_choices
+from app_ui.hand_build import hand_tile_choices
 from app_ui.summary import score_words
 from scoring.tiles import sorted_tiles
 
@@ -85,3 +85,20 @@ def score_now_words(result: Mapping[str, Any], outcomes: list[Outcome]) -> str:
     if wants_winning_tile(result, outcomes):
         return "set the winning tile to score it"
     return score_words(dict(result))
+
+
+def photo_score_words(result: dict[str, Any], outcomes: list[Outcome], corrected: bool) -> str:
+    """The score in a few words beside a photo's reading time, a link to the result after it: the
+    score as it stands (and that the winning tile changes it), the ask for the winning tile, the
+    minimum the tiles fall short of, or no valid win `corrected` (the user has corrections standing)
+    or as read."""
+    if wants_winning_tile(result, outcomes):
+        return "Set the winning tile to score it"
+    if result.get("valid"):
+        said = score_words(result)
+        if winning_tile_note(result, outcomes, str(result.get("unit") or "tai")):
+            said += " as it stands: the winning tile changes it"
+        return said
+    if result.get("reason") == "below_minimum" and result.get("message"):
+        return str(result["message"]).rstrip(".")  # the tiles win, below the minimum: no misreading
+    return f"Not a valid win {'as corrected' if corrected else 'as read'}"

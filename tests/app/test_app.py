@@ -228,7 +228,7 @@ def test_a_way_to_a_win_is_taken_with_a_button_and_the_users_corrections_stay(
 
 def codes_now(at: AppTest) -> list[str]:
     """The hand's tiles as the table shows them now: its rows with the edits standing in it."""
-    from app_ui.case import apply_edits
+    from app_ui.table_edits import apply_edits
 
     edits = at.session_state[f"tiles_{at.session_state['version']}"] or {}
     return [row.code for row in apply_edits(at.session_state["base"].rows, edits)]
@@ -933,7 +933,7 @@ def test_case_download_replays_with_scoring(app: AppTest, install: Install) -> N
 
 def test_a_case_with_an_unfinished_meld_keeps_every_tile_and_replays_refused(app: AppTest) -> None:
     import scoring
-    from app_ui.case import open_case
+    from app_ui.case_open import open_case
 
     typed_hand(app, "123m 456p 789s CCC 55p")
     # one of the three C moved to meld 1 alone: no chow, pong or kong, and the page says so

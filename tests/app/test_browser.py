@@ -125,8 +125,9 @@ def read_samples_in_process() -> list[tuple[Path, dict]]:
     from concurrent.futures import ThreadPoolExecutor
 
     import scoring
-    from app_ui.case import build_hand, tiles_in_set
+    from app_ui.hand_build import build_hand
     from app_ui.reading import read_tiles
+    from app_ui.tile_sets import tiles_in_set
     from vision.imageio import load_image
     from vision.pipeline import TileReader
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scoring
-from app_ui import case
+from app_ui import case, case_file, case_open, hand_build, photo_rows, table_edits, tile_sets
 from app_ui.art import annotate_photo, hand_picture, tile_image
 from app_ui.case import BONUS, HAND, MELD_GROUPS, TileRow
 from app_ui.options import OptionValueError, format_number_list, option_specs, parse_number_list
@@ -52,11 +52,11 @@ ROOT = Path(__file__).resolve().parents[2]
     ],
 )
 def test_apply_edits(edits: dict | None, expected: list[str]) -> None:
-    assert [r.code for r in case.apply_edits(BASE, edits)] == expected
+    assert [r.code for r in table_edits.apply_edits(BASE, edits)] == expected
 
 
 def test_rows_keep_their_table_numbers_after_a_deletion_above_them() -> None:
-    numbered = case.numbered_edits(BASE, {"deleted_rows": [0], "added_rows": [{"tile": "9p"}]})
+    numbered = table_edits.numbered_edits(BASE, {"deleted_rows": [0], "added_rows": [{"tile": "9p"}]})
     assert [(n, r.code) for n, r in numbered] == [(2, "2m"), (3, "C"), (4, "F1"), (None, "9p")]
 
 
@@ -71,7 +71,9 @@ def test_photo_labels_carry_the_numbers_given() -> None:
 
 
 def test_changed_tile_is_no_longer_unsure_and_added_bonus_goes_to_bonus() -> None:
-    rows = case.apply_edits(BASE, {"edited_rows": {"1": {"tile": "3m"}}, "added_rows": [{"tile": "cat"}]})
+    rows = table_edits.apply_edits(
+        BASE, {"edited_rows": {"1": {"tile": "3m"}}, "added_rows": [{"tile": "cat"}]}
+    )
     assert not rows[1].low_confidence and rows[1].alternative is None
     assert rows[1].box == BASE[1].box
     assert rows[-1].group == BONUS
@@ -83,14 +85,14 @@ def test_corrections_list_every_edit() -> None:
         "deleted_rows": [3],
         "added_rows": [{"tile": "9p", "group": "hand"}],
     }
-    assert case.corrections(BASE, edits) == [
+    assert table_edits.corrections(BASE, edits) == [
         {"action": "change", "tile": 2, "from": "2m", "to": "3m"},
         {"action": "regroup", "tile": 2, "code": "3m", "from": "hand", "to": "meld 2"},  # as it now reads
         {"action": "delete", "tile": 4, "code": "F1"},
         {"action": "add", "code": "9p", "group": "hand"},
     ]
-    assert case.has_edits(edits)
-    assert not case.has_edits({"edited_rows": {}, "added_rows": [], "deleted_rows": []})
+    assert table_edits.has_edits(edits)
+    assert not table_edits.has_edits({"edited_rows": {}, "added_rows": [], "deleted_rows": []})
 
 
 @pytest.mark.parametrize(
@@ -114,7 +116,7 @@ def test_corrections_list_every_edit() -> None:
     ],
 )
 def test_meld_kind(codes: list[str], kind: str | None) -> None:
-    assert case.meld_kind(codes)[0] == kind
+    assert hand_build.meld_kind(codes)[0] == kind
 
 
 @pytest.mark.parametrize(
@@ -128,7 +130,7 @@ def test_meld_kind(codes: list[str], kind: str | None) -> None:
 )
 def test_a_group_that_is_no_meld_says_the_engines_reason(meld: list[str], reason: str) -> None:
     rows = [TileRow(c) for c in ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "2p", "2p"]]
-    build = case.build_hand([*rows, *(TileRow(c, "meld 1") for c in meld)], {})
+    build = hand_build.build_hand([*rows, *(TileRow(c, "meld 1") for c in meld)], {})
     (problem,) = build.problems
     assert f"Meld 1 ({' '.join(meld)}) is not a chow, pong or kong ({reason})" in problem
     assert build.hand["melds"] == []
@@ -136,7 +138,7 @@ def test_a_group_that_is_no_meld_says_the_engines_reason(meld: list[str], reason
 
 def test_a_meld_of_one_tile_and_two_flies_is_scored_as_the_pong_it_is() -> None:
     rows = [TileRow(c) for c in ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "2p", "2p"]]
-    build = case.build_hand([*rows, *(TileRow(c, "meld 1") for c in ("5p", "fly", "fly"))], {})
+    build = hand_build.build_hand([*rows, *(TileRow(c, "meld 1") for c in ("5p", "fly", "fly"))], {})
     assert build.problems == ()
     assert build.hand["melds"] == [{"kind": "pong", "tiles": ["5p", "fly", "fly"], "concealed": False}]
     result = scoring.score_json({**build.hand, "rules": "malaysian"})
@@ -146,7 +148,7 @@ def test_a_meld_of_one_tile_and_two_flies_is_scored_as_the_pong_it_is() -> None:
 def test_build_hand_resolves_concealed_kong_backs() -> None:
     rows = [TileRow(c) for c in ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "2p", "2p"]]
     rows += [TileRow(c, "meld 1") for c in ("back", "5s", "5s", "back")]
-    build = case.build_hand(rows, {"meld 1": True})
+    build = hand_build.build_hand(rows, {"meld 1": True})
     assert build.problems == ()
     assert build.hand["melds"] == [{"kind": "kong", "tiles": ["5s"] * 4, "concealed": True}]
     # Fully concealed (a concealed kong keeps it so) and self-drawn: 1 tai.
@@ -172,7 +174,7 @@ def test_build_hand_resolves_concealed_kong_backs() -> None:
     ],
 )
 def test_build_hand_problems(rows: list[TileRow], problem: str) -> None:
-    assert any(p.startswith(problem) or problem in p for p in case.build_hand(rows, {}).problems)
+    assert any(p.startswith(problem) or problem in p for p in hand_build.build_hand(rows, {}).problems)
 
 
 def test_winning_tile_choices_are_distinct_hand_tiles() -> None:
@@ -181,7 +183,7 @@ def test_winning_tile_choices_are_distinct_hand_tiles() -> None:
         "melds": [{"kind": "pong", "tiles": ["C", "C", "fly"]}],
         "bonus": ["F1"],
     }
-    assert case.hand_tile_choices(hand) == ["1m", "2m", "C"]
+    assert hand_build.hand_tile_choices(hand) == ["1m", "2m", "C"]
 
 
 def test_a_concealed_fly_may_be_the_winning_tile_and_the_scoring_takes_it() -> None:
@@ -189,9 +191,9 @@ def test_a_concealed_fly_may_be_the_winning_tile_and_the_scoring_takes_it() -> N
     # was not the claimed discard, so it is not offered there
     concealed = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "C", "fly"]
     hand = {"concealed": concealed, "melds": [{"kind": "pong", "tiles": ["E", "E", "fly"]}], "bonus": ["fly"]}
-    choices = case.hand_tile_choices(hand)
+    choices = hand_build.hand_tile_choices(hand)
     assert choices == ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "C", "fly", "E"]
-    without = case.hand_tile_choices({**hand, "concealed": [*concealed[:-1], "C"]})
+    without = hand_build.hand_tile_choices({**hand, "concealed": [*concealed[:-1], "C"]})
     assert "fly" not in without
     data = {
         **hand,
@@ -213,7 +215,7 @@ def test_winning_tile_choices_leave_out_a_kongs_tiles_the_scoring_refuses() -> N
             {"kind": "chow", "tiles": ["6s", "7s", "8s"]},
         ],
     }
-    choices = case.hand_tile_choices(hand)
+    choices = hand_build.hand_tile_choices(hand)
     assert choices == ["2m", "3m", "4m", "9p", "6s", "7s", "8s"]
     # every choice offered is one the scoring takes: none fails as "not in the hand"
     for tile in choices:
@@ -228,7 +230,7 @@ def test_rows_from_reading_without_layout_and_with_runner_up() -> None:
     probabilities = np.zeros((2, len(CLASSES)), np.float32)
     probabilities[0, CLASS_INDEX["3m"]], probabilities[0, CLASS_INDEX["8m"]] = 0.4, 0.35
     probabilities[1, CLASS_INDEX["F2"]] = 0.9
-    rows, concealed = case.rows_from_reading(detections, None, probabilities)
+    rows, concealed = photo_rows.rows_from_reading(detections, None, probabilities)
     assert [(r.code, r.group) for r in rows] == [("3m", HAND), ("F2", BONUS)]
     assert rows[0].low_confidence and rows[0].alternative == "8m"
     assert concealed == {}
@@ -240,17 +242,19 @@ def test_a_tile_moved_off_its_first_choice_offers_that_choice() -> None:
     probabilities = np.zeros((2, len(CLASSES)), np.float32)
     probabilities[0, CLASS_INDEX["S1"]], probabilities[0, CLASS_INDEX["S2"]] = 0.55, 0.2
     probabilities[1, CLASS_INDEX["S1"]], probabilities[1, CLASS_INDEX["S2"]] = 0.46, 0.38
-    rows, _ = case.rows_from_reading(detections, None, probabilities)
+    rows, _ = photo_rows.rows_from_reading(detections, None, probabilities)
     assert [(r.code, r.alternative) for r in rows] == [("S1", "S2"), ("S2", "S1")]
 
 
 def test_case_json_replays_with_scoring() -> None:
     concealed = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2m", "2m"]
     rows = [TileRow(c) for c in concealed] + [TileRow("C", "meld 1")] * 3
-    build = case.build_hand(rows, {})
-    data = case.scoring_input(build.hand, case.Context(self_drawn=True, winning_tile="2m"), "singapore", {})
+    build = hand_build.build_hand(rows, {})
+    data = hand_build.scoring_input(
+        build.hand, case.Context(self_drawn=True, winning_tile="2m"), "singapore", {}
+    )
     result = scoring.score_json(data)
-    out = case.case_json(data, case.Base(rows=tuple(rows), source="typed"), rows, None, result)
+    out = case_file.case_json(data, case.Base(rows=tuple(rows), source="typed"), rows, None, result)
     replayed = scoring.score_json(out)
     assert replayed["tai"] == result["tai"] == 1
     assert out["photo_tiles"] == [] and out["corrections"] == [] and len(out["tiles"]) == 14
@@ -405,8 +409,8 @@ def test_ways_to_a_win_about_as_likely_are_offered_by_tile_number() -> None:
     assert "a line about one tile" not in read.warnings
     assert read.win_ways == (((five_no, "7p"),), ((seven_no, "5p"),))
     base = case.Base(rows=read.rows, source="photo", warnings=read.warnings, win_ways=read.win_ways)
-    taken = case.take_way(base, None, read.win_ways[1])
-    assert taken.rows[seven_no - 1].code == "5p" and case.build_hand(taken.rows, {}).problems == ()
+    taken = table_edits.take_way(base, None, read.win_ways[1])
+    assert taken.rows[seven_no - 1].code == "5p" and hand_build.build_hand(taken.rows, {}).problems == ()
     assert offer not in taken.notes and taken.open_ways == ()
 
 
@@ -423,7 +427,7 @@ def test_taking_a_way_changes_its_tiles_and_keeps_the_users_edits() -> None:
         "edited_rows": {"1": {"tile": "9m", "group": "meld 2"}, "2": {"tile": "P"}},
         "added_rows": [{"tile": "N"}],
     }
-    taken = case.take_way(WAYS_BASE, edits, WAYS_BASE.win_ways[0])
+    taken = table_edits.take_way(WAYS_BASE, edits, WAYS_BASE.win_ways[0])
     # the way names tile 2: its code is the way's (the newer choice), its new group the user's
     assert [(r.code, r.group) for r in taken.rows] == [
         ("1m", HAND),
@@ -443,7 +447,7 @@ def test_taking_a_way_changes_its_tiles_and_keeps_the_users_edits() -> None:
 
 
 def test_a_way_leaves_a_deleted_tile_deleted_and_undo_returns_to_the_reading() -> None:
-    taken = case.take_way(WAYS_BASE, {"deleted_rows": [0]}, WAYS_BASE.win_ways[1], {"meld 1": True})
+    taken = table_edits.take_way(WAYS_BASE, {"deleted_rows": [0]}, WAYS_BASE.win_ways[1], {"meld 1": True})
     assert taken.meld_concealed == {"meld 1": True}
     assert [r.code for r in taken.rows] == ["2m", "C", "F2"]
     assert list(taken.earlier) == [
@@ -457,26 +461,26 @@ def test_a_way_leaves_a_deleted_tile_deleted_and_undo_returns_to_the_reading() -
 
 
 def test_edits_folded_into_the_table_keep_the_ways_open_but_those_naming_a_deleted_tile() -> None:
-    assert case.fold_edits(WAYS_BASE, {}) is WAYS_BASE
-    assert case.fold_edits(WAYS_BASE, case.normal_edits(None)) is WAYS_BASE
-    changed = case.fold_edits(WAYS_BASE, {"edited_rows": {"2": {"tile": "P"}}})
+    assert table_edits.fold_edits(WAYS_BASE, {}) is WAYS_BASE
+    assert table_edits.fold_edits(WAYS_BASE, table_edits.normal_edits(None)) is WAYS_BASE
+    changed = table_edits.fold_edits(WAYS_BASE, {"edited_rows": {"2": {"tile": "P"}}})
     assert [r.code for r in changed.rows] == ["1m", "2m", "P", "F1"] and changed.photo_rows == BASE
     assert changed.open_ways == WAYS_BASE.win_ways and changed.notes == WAYS_BASE.warnings
     assert list(changed.earlier) == [{"action": "change", "tile": 3, "from": "C", "to": "P"}]
     # stage 56: tiles keep their numbers through a fold, so a row added leaves every way open (they
     # had all closed, the numbers then shifting) ...
-    added = case.fold_edits(WAYS_BASE, {"added_rows": [{"tile": "N"}]})
+    added = table_edits.fold_edits(WAYS_BASE, {"added_rows": [{"tile": "N"}]})
     assert added.open_ways == WAYS_BASE.win_ways and added.notes == WAYS_BASE.warnings
     # ... and a row deleted closes only the ways naming its tile: #1 goes with the second way, and
     # a single way left is offered by its button alone, its line gone
-    deleted = case.fold_edits(WAYS_BASE, {"deleted_rows": [0]})
+    deleted = table_edits.fold_edits(WAYS_BASE, {"deleted_rows": [0]})
     assert deleted.open_ways == (((2, "3m"),),) and deleted.notes == ("a line",)
     assert deleted.undone().open_ways == WAYS_BASE.win_ways
-    taken = case.take_way(deleted, {}, deleted.open_ways[0])
+    taken = table_edits.take_way(deleted, {}, deleted.open_ways[0])
     assert [r.code for r in taken.rows] == ["3m", "C", "F1"]  # #2 found by its number, not its place
     # once a way is taken, folding edits does not open them again
-    assert case.fold_edits(taken, {"edited_rows": {"0": {"tile": "2m"}}}).open_ways == ()
-    assert case.normal_edits({"edited_rows": {"1": {"tile": "P"}}}) == {
+    assert table_edits.fold_edits(taken, {"edited_rows": {"0": {"tile": "2m"}}}).open_ways == ()
+    assert table_edits.normal_edits({"edited_rows": {"1": {"tile": "P"}}}) == {
         "edited_rows": {"1": {"tile": "P"}},
         "added_rows": [],
         "deleted_rows": [],
@@ -484,10 +488,10 @@ def test_edits_folded_into_the_table_keep_the_ways_open_but_those_naming_a_delet
 
 
 def test_the_case_json_keeps_the_photo_reading_and_every_correction_after_a_way() -> None:
-    taken = case.take_way(WAYS_BASE, {"edited_rows": {"0": {"tile": "4m"}}}, WAYS_BASE.win_ways[0])
+    taken = table_edits.take_way(WAYS_BASE, {"edited_rows": {"0": {"tile": "4m"}}}, WAYS_BASE.win_ways[0])
     later = {"edited_rows": {"2": {"tile": "F"}}}
-    rows = case.apply_edits(taken.rows, later)
-    out = case.case_json({}, taken, rows, later, None)
+    rows = table_edits.apply_edits(taken.rows, later)
+    out = case_file.case_json({}, taken, rows, later, None)
     assert [t["code"] for t in out["photo_tiles"]] == ["1m", "2m", "C", "F1"]
     assert [t["code"] for t in out["tiles"]] == ["4m", "3m", "F", "F1"]
     assert [(c["tile"], c.get("to")) for c in out["corrections"]] == [(1, "4m"), (2, "3m"), (3, "F")]
@@ -500,21 +504,23 @@ def test_a_fold_keeps_every_tile_s_number_and_an_old_renumbered_case_is_marked()
     # keep the numbers they were read with (stage 55: the table was numbered afresh, and the photo's
     # labels and the corrections line no longer matched it)
     edits = {"edited_rows": {}, "added_rows": [{"tile": "cat"}], "deleted_rows": [0]}
-    folded = case.fold_edits(WAYS_BASE, edits)
+    folded = table_edits.fold_edits(WAYS_BASE, edits)
     assert case.row_numbers(folded.rows) == [2, 3, 4, 5]  # the cat after every tile read
     later = {"edited_rows": {"1": {"tile": "F"}}}
-    out = case.case_json({}, folded, case.apply_edits(folded.rows, later), later, None)
+    out = case_file.case_json({}, folded, table_edits.apply_edits(folded.rows, later), later, None)
     assert [c["action"] for c in out["corrections"]] == ["delete", "add", "change"]
     assert [t["tile"] for t in out["tiles"]] == [2, 3, 4, 5]
     assert out["corrections"][-1]["tile"] == 3 and out["photo_tiles"][2]["code"] == "C"  # #3 as read
     line = "Your corrections: #1 1m deleted; cat added to bonus; #3 C → F"
     assert corrections_line(out["corrections"]) == line
     # reopened, the table keeps those numbers: nothing was numbered afresh
-    assert not case.numbered_afresh(out["corrections"], case.apply_edits(folded.rows, later))
+    assert not table_edits.numbered_afresh(out["corrections"], table_edits.apply_edits(folded.rows, later))
     # a case saved before stage 55 was: its table 1, 2, ... though #1 was deleted
     old = [TileRow("2m", "hand"), TileRow("C", "hand")]
-    assert case.numbered_afresh([{"action": "delete", "tile": 1, "code": "1m"}], old)
-    assert not case.numbered_afresh([{"action": "delete", "tile": 3, "code": "F1"}], old)  # the last row
+    assert table_edits.numbered_afresh([{"action": "delete", "tile": 1, "code": "1m"}], old)
+    assert not table_edits.numbered_afresh(
+        [{"action": "delete", "tile": 3, "code": "F1"}], old
+    )  # the last row
 
 
 def test_a_reopened_old_case_marks_its_new_corrections_as_numbered_afresh() -> None:
@@ -525,18 +531,18 @@ def test_a_reopened_old_case_marks_its_new_corrections_as_numbered_afresh() -> N
         "corrections": [{"action": "delete", "tile": 1, "code": "1m"}],
         "tiles": [{"tile": 1, "code": "2m", "group": "hand"}, {"tile": 2, "code": "C", "group": "hand"}],
     }
-    reopened = case.open_case("saved.json", json.dumps(saved).encode()).base
+    reopened = case_open.open_case("saved.json", json.dumps(saved).encode()).base
     rows = reopened.rows
     edits = {"edited_rows": {"1": {"tile": "F"}}}
-    out = case.case_json({}, reopened, case.apply_edits(rows, edits), edits, None)
-    assert [c["action"] for c in out["corrections"]] == ["delete", case.RENUMBERED, "change"]
+    out = case_file.case_json({}, reopened, table_edits.apply_edits(rows, edits), edits, None)
+    assert [c["action"] for c in out["corrections"]] == ["delete", table_edits.RENUMBERED, "change"]
     assert out["source"]["opened_from"] == saved["source"]
     # nothing after the mark: no mark
-    alone = case.case_json({}, reopened, list(rows), None, None)["corrections"]
+    alone = case_file.case_json({}, reopened, list(rows), None, None)["corrections"]
     assert [c["action"] for c in alone] == ["delete"]
     # a case a reload brought back is the case itself: its own source, no file it was opened from
     restored = dataclasses.replace(reopened, restored=True)
-    assert case.case_json({}, restored, list(rows), None, None)["source"] == saved["source"]
+    assert case_file.case_json({}, restored, list(rows), None, None)["source"] == saved["source"]
 
 
 def _photo_case(edits: dict[str, Any]) -> tuple[dict[str, Any], case.Base]:
@@ -548,19 +554,19 @@ def _photo_case(edits: dict[str, Any]) -> tuple[dict[str, Any], case.Base]:
     read += [TileRow("7m", "meld 2", 0.8, (200.0 + 10 * k, 0.0, 209.0 + 10 * k, 14.0)) for k in range(4)]
     base = case.Base(rows=tuple(read), source="photo", name="hand.jpg", sha256="ab" * 32, size=(640, 480))
     base = dataclasses.replace(base, meld_concealed={"meld 2": True})
-    rows = case.apply_edits(base.rows, edits)
-    build = case.build_hand(rows, base.meld_concealed)
-    data = case.scoring_input(build.hand, case.Context(winning_tile="9p"), "singapore", {})
+    rows = table_edits.apply_edits(base.rows, edits)
+    build = hand_build.build_hand(rows, base.meld_concealed)
+    data = hand_build.scoring_input(build.hand, case.Context(winning_tile="9p"), "singapore", {})
     try:
         result: dict[str, Any] | None = scoring.score_json(data)
     except scoring.MalformedHandError:
         result = None  # the app shows why, and still offers the case for download
-    return case.case_json(data, base, rows, edits, result), base
+    return case_file.case_json(data, base, rows, edits, result), base
 
 
 def test_the_corrections_line_says_where_an_old_case_s_table_was_numbered_afresh() -> None:
-    from app_ui.case import RENUMBERED, corrections_so_far
     from app_ui.summary import corrections_line
+    from app_ui.table_edits import RENUMBERED, corrections_so_far
 
     deleted: list[dict[str, Any]] = [
         {"action": "change", "tile": 1, "from": "5s", "to": "5p"},
@@ -589,11 +595,11 @@ def test_a_code_renamed_by_a_re_read_is_followed_only_where_all_its_tiles_agree(
         return [TileRow(code=c, group=HAND, box=b) for c, b in zip(codes, box, strict=True)]
 
     before = rows("E", "E", "1s", "2p")
-    assert case.renamed_by_reread("E", before, rows("fly", "fly", "1p", "2p")) == "fly"
-    assert case.renamed_by_reread("E", before, rows("fly", "N", "1p", "2p")) is None  # they disagree
-    assert case.renamed_by_reread("E", before, rows("fly", "E", "1p", "2p")) is None  # an E is left
-    assert case.renamed_by_reread("2p", before, rows("fly", "fly", "1p", "2p")) is None  # unchanged
-    assert case.renamed_by_reread("C", before, rows("fly", "fly", "1p", "2p")) is None  # no such tile
+    assert photo_rows.renamed_by_reread("E", before, rows("fly", "fly", "1p", "2p")) == "fly"
+    assert photo_rows.renamed_by_reread("E", before, rows("fly", "N", "1p", "2p")) is None  # they disagree
+    assert photo_rows.renamed_by_reread("E", before, rows("fly", "E", "1p", "2p")) is None  # an E is left
+    assert photo_rows.renamed_by_reread("2p", before, rows("fly", "fly", "1p", "2p")) is None  # unchanged
+    assert photo_rows.renamed_by_reread("C", before, rows("fly", "fly", "1p", "2p")) is None  # no such tile
 
 
 def test_a_photos_reading_or_a_scene_opens_as_its_hand_under_the_rule_set_it_names_or_the_apps() -> None:
@@ -608,7 +614,7 @@ def test_a_photos_reading_or_a_scene_opens_as_its_hand_under_the_rule_set_it_nam
         "warnings": [],
     }
     data = json.dumps(reading).encode()
-    opened = case.open_case("reading.json", data, "malaysian")
+    opened = case_open.open_case("reading.json", data, "malaysian")
     assert opened.rules == "malaysian"
     assert [(r.code, r.group) for r in opened.base.rows][-6:] == [
         ("5p", HAND),
@@ -619,17 +625,19 @@ def test_a_photos_reading_or_a_scene_opens_as_its_hand_under_the_rule_set_it_nam
         ("face", BONUS),
     ]
     assert opened.base.meld_concealed == {"meld 1": True}
-    assert case.open_case("reading.json", data).rules == "singapore"
+    assert case_open.open_case("reading.json", data).rules == "singapore"
     assert not opened.notes
-    beside = case.open_case("reading.json", json.dumps({**reading, "bonus": ["cat"]}).encode(), "malaysian")
+    beside = case_open.open_case(
+        "reading.json", json.dumps({**reading, "bonus": ["cat"]}).encode(), "malaysian"
+    )
     assert beside.notes == (
         'Bonus written beside "hand" is not used: the hand\'s own bonus stands (correct it inside "hand").',
     )
     scene = json.loads((ROOT / "samples" / "malaysian.json").read_text())
-    from_scene = case.open_case("malaysian.json", json.dumps(scene).encode(), "singapore")
+    from_scene = case_open.open_case("malaysian.json", json.dumps(scene).encode(), "singapore")
     assert from_scene.rules == "malaysian" and len(from_scene.base.rows) > 13
-    with pytest.raises(case.CaseFileError, match="holds no tiles"):
-        case.open_case("empty.json", json.dumps({**reading, "hand": {"concealed": []}}).encode())
+    with pytest.raises(case_open.CaseFileError, match="holds no tiles"):
+        case_open.open_case("empty.json", json.dumps({**reading, "hand": {"concealed": []}}).encode())
 
 
 def test_a_case_python_m_scoring_scores_opens_with_what_the_rule_set_cannot_hold_said() -> None:
@@ -643,12 +651,12 @@ def test_a_case_python_m_scoring_scores_opens_with_what_the_rule_set_cannot_hold
         "self_drawn": True,
     }
     assert "humanly is not part of malaysian rules; ignored" in scoring.score_json(hand)["warnings"]
-    opened = case.open_case("north.json", json.dumps(hand).encode())
+    opened = case_open.open_case("north.json", json.dumps(hand).encode())
     assert opened.context.prevailing_wind == "N"
     assert opened.context.circumstances == ("last_tile",)
     assert opened.notes == ("The Malaysian rules know no humanly: left out.",)
-    with pytest.raises(case.CaseFileError, match="N is not a seat in the malaysian rules"):
-        case.open_case("north.json", json.dumps({**hand, "seat_wind": "N"}).encode())
+    with pytest.raises(case_open.CaseFileError, match="N is not a seat in the malaysian rules"):
+        case_open.open_case("north.json", json.dumps({**hand, "seat_wind": "N"}).encode())
 
 
 def test_a_photos_reading_opens_with_the_readers_warnings_said() -> None:
@@ -659,14 +667,14 @@ def test_a_photos_reading_opens_with_the_readers_warnings_said() -> None:
         "hand": {"concealed": "123m 456p 789s CCC 55p"},
         "warnings": ["tile 3 is unsure (1s or C?)", "2 tiles at the edge may be cut off."],
     }
-    opened = case.open_case("reading.json", json.dumps(reading).encode())
+    opened = case_open.open_case("reading.json", json.dumps(reading).encode())
     assert opened.notes == (
         "The photo's reading: tile 3 is unsure (1s or C?).",
         "The photo's reading: 2 tiles at the edge may be cut off.",
     )
     # a case file's own "warnings" (not a reading: no detections) are not the photo's
     typed = {"concealed": "123m 456p 789s CCC 55p", "warnings": ["tile 3 is unsure"]}
-    assert not case.open_case("typed.json", json.dumps(typed).encode()).notes
+    assert not case_open.open_case("typed.json", json.dumps(typed).encode()).notes
 
 
 @pytest.mark.parametrize(
@@ -688,7 +696,7 @@ def test_a_discarder_python_m_scoring_refuses_opens_unsaid_and_said(
 ) -> None:
     hand = {"concealed": "123p 456p 789p 111p 55p", **given}
     assert scoring.score_json(hand)["reason"] == "impossible_context"
-    opened = case.open_case("hand.json", json.dumps(hand).encode())
+    opened = case_open.open_case("hand.json", json.dumps(hand).encode())
     assert opened.context.discarder_wind is None
     assert len(opened.notes) == 1 and why in opened.notes[0] and "impossible" in opened.notes[0]
     # a self-draw ignores the discarder (python -m scoring warns and scores): nothing to say
@@ -696,23 +704,23 @@ def test_a_discarder_python_m_scoring_refuses_opens_unsaid_and_said(
     assert (
         "discarder_wind ignored: a self-drawn win has no discarder" in scoring.score_json(drawn)["warnings"]
     )
-    assert not case.open_case("hand.json", json.dumps(drawn).encode()).notes
+    assert not case_open.open_case("hand.json", json.dumps(drawn).encode()).notes
 
 
 def test_a_case_opened_and_saved_again_keeps_its_table_and_its_trail_to_the_photo() -> None:
     saved, _ = _photo_case({"edited_rows": {"1": {"tile": "1m"}}})  # 2m read where 1m lies
     data = json.dumps(saved).encode()
-    opened = case.open_case("case1.json", data)
+    opened = case_open.open_case("case1.json", data)
     # the table as saved: same numbers, groups, confidences and boxes, the kong still concealed
-    assert case.rows_to_json(opened.base.rows) == saved["tiles"]
+    assert case_file.rows_to_json(opened.base.rows) == saved["tiles"]
     assert opened.base.meld_concealed == {"meld 2": True}
     assert opened.base.sha256 == case.photo_digest(data)
     # a correction after opening is numbered as that table, after the saved ones
     edits = {"edited_rows": {"6": {"tile": "8p"}}}
-    rows = case.apply_edits(opened.base.rows, edits)
-    build = case.build_hand(rows, opened.base.meld_concealed)
-    again_in = case.scoring_input(build.hand, opened.context, opened.rules, opened.options)
-    again = case.case_json(again_in, opened.base, rows, edits, scoring.score_json(again_in))
+    rows = table_edits.apply_edits(opened.base.rows, edits)
+    build = hand_build.build_hand(rows, opened.base.meld_concealed)
+    again_in = hand_build.scoring_input(build.hand, opened.context, opened.rules, opened.options)
+    again = case_file.case_json(again_in, opened.base, rows, edits, scoring.score_json(again_in))
     assert again["photo_tiles"] == saved["photo_tiles"] and len(again["photo_tiles"]) == 14
     assert again["corrections"] == [
         *saved["corrections"],
@@ -743,18 +751,20 @@ def test_a_downloaded_case_the_table_cannot_score_yet_opens_as_it_was_saved(
     """The user's unfinished corrections survive a download: the file opens with its table as saved,
     for the user to finish, where before it was refused (or lost the tiles it could not score)."""
     saved, base = _photo_case(edits)
-    rows = case.apply_edits(base.rows, edits)
-    build = case.build_hand(rows, base.meld_concealed)
+    rows = table_edits.apply_edits(base.rows, edits)
+    build = hand_build.build_hand(rows, base.meld_concealed)
     try:
         why = str(
-            scoring.score_json(case.scoring_input(build.hand, case.Context(), "singapore", {}))["message"]
+            scoring.score_json(hand_build.scoring_input(build.hand, case.Context(), "singapore", {}))[
+                "message"
+            ]
         )
     except scoring.MalformedHandError as error:
         why = str(error)
     assert problem in why + " ".join(build.problems)
     assert build.problems or saved["result"] is None or not saved["result"]["valid"]
-    opened = case.open_case("unfinished.json", json.dumps(saved).encode())
-    assert case.rows_to_json(opened.base.rows) == saved["tiles"]
+    opened = case_open.open_case("unfinished.json", json.dumps(saved).encode())
+    assert case_file.rows_to_json(opened.base.rows) == saved["tiles"]
     assert opened.context.winning_tile == "9p"
     assert [t["code"] for t in saved["tiles"]] == [r.code for r in rows]
 
@@ -762,12 +772,12 @@ def test_a_downloaded_case_the_table_cannot_score_yet_opens_as_it_was_saved(
 def test_a_case_whose_table_no_longer_matches_its_hand_opens_from_the_hand() -> None:
     saved, _ = _photo_case({})
     saved["concealed"] = ["1m", "2m", "3m", "2m", "2m", "9p", "9p"]  # edited by hand: the table is stale
-    opened = case.open_case("edited.json", json.dumps(saved).encode())
+    opened = case_open.open_case("edited.json", json.dumps(saved).encode())
     assert [r.code for r in opened.base.rows if r.group == "hand"] == saved["concealed"]
     assert all(r.box is None for r in opened.base.rows)
     assert opened.base.meld_concealed == {"meld 2": True}
     # a file with no record at all opens as before, with none
-    plain = case.open_case(
+    plain = case_open.open_case(
         "plain.json", json.dumps({"concealed": saved["concealed"], "melds": saved["melds"]}).encode()
     )
     assert plain.base.history is None
@@ -820,8 +830,8 @@ def test_an_unsure_tiles_runner_up_is_offered_only_where_the_rule_set_holds_it()
         (2, case.TileRow(code="cat", group="bonus", confidence=0.2, alternative="face")),
         (3, case.TileRow(code="9s", group="hand", confidence=0.99, alternative="6s")),
     ]
-    assert case.unsure_tiles(rows, case.tiles_in_set("singapore")) == ["1 (3p or 5s?)", "2"]
-    assert case.unsure_tiles(rows, case.tiles_in_set("malaysian")) == ["1", "2 (cat or face?)"]
+    assert photo_rows.unsure_tiles(rows, tile_sets.tiles_in_set("singapore")) == ["1 (3p or 5s?)", "2"]
+    assert photo_rows.unsure_tiles(rows, tile_sets.tiles_in_set("malaysian")) == ["1", "2 (cat or face?)"]
 
 
 def test_the_photo_is_cropped_to_its_tiles_only_where_they_fill_little_of_it() -> None:
@@ -942,11 +952,11 @@ def test_crowded_tiles_are_labelled_by_their_numbers_alone() -> None:
 def test_the_tile_key_names_the_rule_set_s_tiles() -> None:
     from app_ui.summary import tile_key
 
-    singapore, malaysian = (tile_key(case.tiles_in_set(name)) for name in ("singapore", "malaysian"))
+    singapore, malaysian = (tile_key(tile_sets.tiles_in_set(name)) for name in ("singapore", "malaysian"))
     assert "1m–9m" in singapore and "1s–9s" in singapore and "fly" not in singapore
     assert "1m" not in malaysian and "1s" not in malaysian and "1p–9p" in malaysian and "fly" in malaysian
     assert "E S W N winds" in malaysian
-    without_north = tile_key(case.tiles_in_set(case.set_name("malaysian", {"north_wind": False})))
+    without_north = tile_key(tile_sets.tiles_in_set(tile_sets.set_name("malaysian", {"north_wind": False})))
     assert "E S W winds" in without_north and " N " not in without_north
 
 
@@ -979,10 +989,10 @@ def test_a_kong_with_a_tile_face_down_is_concealed_unless_the_user_says_otherwis
     # a player builds the kong in the table from face-down rows: an exposed kong lies face up
     rows = [TileRow(c) for c in ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2m", "2m"]]
     rows += [TileRow(c, "meld 1") for c in ("back", "8p", "8p", "back")]
-    assert case.build_hand(rows, {}).hand["melds"][0]["concealed"] is True
-    assert case.build_hand(rows, {"meld 1": False}).hand["melds"][0]["concealed"] is False
+    assert hand_build.build_hand(rows, {}).hand["melds"][0]["concealed"] is True
+    assert hand_build.build_hand(rows, {"meld 1": False}).hand["melds"][0]["concealed"] is False
     face_up = [*rows[:11], *(TileRow("8p", "meld 1") for _ in range(4))]
-    assert case.build_hand(face_up, {}).hand["melds"][0]["concealed"] is False
+    assert hand_build.build_hand(face_up, {}).hand["melds"][0]["concealed"] is False
 
 
 def test_a_saved_kong_lying_all_face_down_stays_concealed_once_its_face_is_named() -> None:
@@ -992,14 +1002,14 @@ def test_a_saved_kong_lying_all_face_down_stays_concealed_once_its_face_is_named
     tiles = [{"tile": i + 1, "code": c, "group": HAND} for i, c in enumerate(hand)]
     tiles += [{"tile": 12 + i, "code": "back", "group": "meld 1"} for i in range(4)]
     saved = {"concealed": hand, "melds": [], "bonus": [], "tiles": tiles}
-    opened = case.open_case("case.json", json.dumps(saved).encode())
+    opened = case_open.open_case("case.json", json.dumps(saved).encode())
     assert opened.base.meld_concealed == {"meld 1": True}
     named = [
         *opened.base.rows[:11],
         dataclasses.replace(opened.base.rows[11], code="9s"),
         *opened.base.rows[12:],
     ]
-    melds = case.build_hand(named, opened.base.meld_concealed).hand["melds"]
+    melds = hand_build.build_hand(named, opened.base.meld_concealed).hand["melds"]
     assert melds == [{"kind": "kong", "tiles": ["9s"] * 4, "concealed": True}]
 
 
@@ -1019,22 +1029,22 @@ def test_a_saved_tiles_runner_up_comes_back_so_an_opened_case_names_both_faces()
         case.TileRow("1s", confidence=0.31, box=(0.0, 0.0, 10.0, 14.0), alternative="F2"),
         case.TileRow("2m"),
     ]
-    saved = case.rows_to_json(rows)
+    saved = case_file.rows_to_json(rows)
     assert saved[0]["runner_up"] == "F2" and "runner_up" not in saved[1]
-    back = [case._saved_row(item) for item in saved]
+    back = [case_open._saved_row(item) for item in saved]
     assert back[0] is not None and back[0].alternative == "F2"
-    assert case.unsure_tiles([(1, back[0])], case.tiles_in_set("singapore")) == ["1 (1s or F2?)"]
+    assert photo_rows.unsure_tiles([(1, back[0])], tile_sets.tiles_in_set("singapore")) == ["1 (1s or F2?)"]
     # a runner-up no app would write (not a code, or the tile's own) is not taken
-    assert case._saved_row({**saved[0], "runner_up": "dog"}).alternative is None  # type: ignore[union-attr]
-    assert case._saved_row({**saved[0], "runner_up": "1s"}).alternative is None  # type: ignore[union-attr]
+    assert case_open._saved_row({**saved[0], "runner_up": "dog"}).alternative is None  # type: ignore[union-attr]
+    assert case_open._saved_row({**saved[0], "runner_up": "1s"}).alternative is None  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("options", [False, 0, "", []], ids=["false", "zero", "empty-text", "list"])
 def test_a_case_whose_options_are_no_object_is_refused_in_one_line(options: object) -> None:
     # read as "no options" before, the check of its tile counts then scored it and raised a traceback
     data = json.dumps({"concealed": "123m 456p 789s CCC 55p", "options": options}).encode()
-    with pytest.raises(case.CaseFileError, match=r"^c\.json: options must be an object, not "):
-        case.open_case("c.json", data)
+    with pytest.raises(case_open.CaseFileError, match=r"^c\.json: options must be an object, not "):
+        case_open.open_case("c.json", data)
 
 
 @pytest.mark.parametrize(
@@ -1044,7 +1054,7 @@ def test_a_saved_table_with_a_number_no_float_holds_opens_without_it(value: floa
     saved, _ = _photo_case({})
     saved["tiles"][0]["confidence"] = value
     saved["tiles"][1]["box"] = [0, 0, value, 14]
-    opened = case.open_case("c.json", json.dumps(saved).encode())  # Python's JSON writes NaN, reads it
+    opened = case_open.open_case("c.json", json.dumps(saved).encode())  # Python's JSON writes NaN, reads it
     assert opened.base.rows[0].confidence is None and opened.base.rows[1].box is None
     assert opened.base.rows[2].box is not None  # the rest of the table as saved
 
@@ -1062,5 +1072,5 @@ def test_a_saved_table_beside_a_field_that_is_no_list_gives_the_scoring_s_error(
         saved["melds"][0]["tiles"] = value
     else:
         saved[field] = value
-    with pytest.raises(case.CaseFileError, match=r"^c\.json: "):
-        case.open_case("c.json", json.dumps(saved).encode())
+    with pytest.raises(case_open.CaseFileError, match=r"^c\.json: "):
+        case_open.open_case("c.json", json.dumps(saved).encode())

@@ -287,5 +287,5 @@ def test_a_reload_keeps_the_photo_s_numbers_for_the_table_the_photo_and_the_corr
     assert not any("numbered as" in c for c in captions), captions
     assert any(c.startswith("Read 15 tiles") for c in captions), captions  # the photo's, not the table's
     base = again.session_state["base"]
-    shown = [n for n, _ in __import__("app_ui.case").case.numbered_edits(base.rows, {})]
+    shown = [n for n, _ in __import__("app_ui.table_edits").table_edits.numbered_edits(base.rows, {})]
     assert shown == numbers  # the photo's labels (and the table's # column) are these numbers

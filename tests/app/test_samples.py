@@ -15,7 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import scoring
-from app_ui.case import tiles_in_set
+from app_ui.tile_sets import tiles_in_set
 from tests.app.conftest import APP
 from tests.app.fakes import FakeReading
 from vision.detections import Detections

@@ -1,0 +1,103 @@
+"""The case file the page offers for download: the scoring input at the top level, then the photo's
+reading, the corrections, the final tiles and the result; and the saved tile records read against a
+fresh reading of the photo.
+
+Writing the file is kept apart from opening one (`app_ui.case_open`), which validates what it reads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from app_ui.case import Base, TileRow, row_numbers
+from app_ui.table_edits import corrections, corrections_so_far
+
+
+def saved_box(box: Sequence[float]) -> tuple[float, ...]:
+    """A tile's box as a case file keeps it: to 0.1 px."""
+    return tuple(round(float(v), 1) for v in box)
+
+
+def rows_to_json(rows: Sequence[TileRow]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for number, row in zip(row_numbers(rows), rows, strict=True):
+        item: dict[str, Any] = {"tile": number, "code": row.code, "group": row.group}
+        if row.confidence is not None:
+            item["confidence"] = round(float(row.confidence), 4)
+        if row.alternative is not None:  # so a case opened without its photo still names both faces
+            item["runner_up"] = row.alternative
+        if row.box is not None:
+            item["box"] = list(saved_box(row.box))
+        out.append(item)
+    return out
+
+
+def codes_and_groups(items: object) -> list[tuple[object, object]]:
+    """Each record's (code, group) in a saved list of tiles (`rows_to_json`'s form; anything else is
+    no tile): what a reading's record says, its confidences and boxes aside."""
+    records = items if isinstance(items, list) else []
+    return [(item.get("code"), item.get("group")) for item in records if isinstance(item, Mapping)]
+
+
+def with_reading_of(rows: Sequence[TileRow], read: Sequence[TileRow]) -> list[TileRow]:
+    """Saved table `rows` (confidences rounded, no runner-up) with each uncorrected tile's confidence,
+    box and runner-up as the photo's reading `read` gives them: the same tile is the one at the same
+    box (as saved, to 0.1 px) read as the same code. A corrected tile keeps none, as the user checked it."""
+    by_box = {saved_box(row.box): row for row in read if row.box is not None}
+    out = []
+    for row in rows:
+        same = None if row.box is None else by_box.get(tuple(row.box))
+        if same is not None and same.code == row.code:
+            row = dataclasses.replace(
+                row, confidence=same.confidence, box=same.box, alternative=same.alternative
+            )
+        out.append(row)
+    return out
+
+
+def case_json(
+    scoring_in: Mapping[str, Any],
+    base: Base,
+    rows: Sequence[TileRow],
+    edits: Mapping[str, Any] | None,
+    result: Mapping[str, Any] | None,
+    kong_changes: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """The whole case for a dispute: scoring input at the top level (so `python -m scoring case.json`
+    replays it), then the photo's reading, the user's corrections (the table's, then `kong_changes`:
+    `table_edits.kong_corrections`), the final tiles and the result."""
+    data = dict(scoring_in)
+    data["source"] = {
+        "kind": base.source,
+        "name": base.name,
+        "sha256": base.sha256,
+        "size": list(base.size) if base.size else None,
+    }
+    if base.read_as:
+        data["source"]["read_as"] = base.read_as
+    data["photo_tiles"] = rows_to_json(base.photo_rows) if base.source == "photo" else []
+    # the mark where folded corrections added or deleted rows stays in the record: the numbers after it
+    # are the table's as saved (`tiles`), not the photo's (`photo_tiles`)
+    table = corrections_so_far(list(map(dict, base.earlier)), corrections(base.rows, edits))
+    data["corrections"] = [*table, *map(dict, kong_changes)]
+    if base.history is not None:
+        # the trail the opened file carried comes first: its photo's reading and earlier corrections,
+        # the table numbered afresh after them where they added or deleted rows
+        if base.restored:
+            data["source"] = base.history.get("source")
+        else:
+            data["source"]["opened_from"] = base.history.get("source")
+        data["photo_tiles"] = list(base.history.get("photo_tiles") or [])
+        data["corrections"] = corrections_so_far(
+            list(map(dict, base.history.get("corrections") or [])), data["corrections"]
+        )
+    data["tiles"] = rows_to_json(rows)
+    data["result"] = dict(result) if result is not None else None
+    return data
+
+
+def case_bytes(case: Mapping[str, Any]) -> bytes:
+    return json.dumps(case, indent=2, ensure_ascii=False).encode("utf-8")

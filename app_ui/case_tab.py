@@ -1,0 +1,122 @@
+"""The *Open a case* tab: a downloaded case (or any scoring JSON input) opened again, asking first
+where it would replace corrections; and the opened case set into the widgets before any is drawn.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import scoring
+from app_ui import case_open
+from app_ui.context_panel import DISCARDER_ASIDE, NO_WINNING_TILE, NOT_SAID, set_discarder
+from app_ui.new_hand import forget_winning_tile
+from app_ui.options import option_specs
+from app_ui.questions import ask_before_replacing, replace_or_keep, withdrawn_note
+from app_ui.rules_panel import chosen_rules, stored_options, widget_value
+from app_ui.session import set_base, unsaved_corrections
+from app_ui.summary import RULE_LABELS, options_set, plain, plain_line
+
+
+def open_case_ui() -> None:
+    """Open a case downloaded earlier: its hand, rules, options and how it was won, as it was scored."""
+    uploaded = st.file_uploader(
+        "Open a case (the JSON file this app downloads, or a hand python -m scoring takes)",
+        type=["json"],
+        key="case_upload",
+    )
+    if uploaded is None:  # removed, or refused as no JSON file: its error would seem the next file's
+        st.session_state["case_error"] = None
+    if uploaded is not None and f"case:{uploaded.file_id}" not in st.session_state["handled"]:
+        st.session_state["handled"] = [*st.session_state["handled"], f"case:{uploaded.file_id}"]
+        try:
+            opened = case_open.open_case(uploaded.name, uploaded.getvalue(), chosen_rules())
+        except case_open.CaseFileError as exc:
+            st.session_state["case_error"] = str(exc)
+        else:
+            st.session_state["case_error"] = None
+            if unsaved_corrections(st.session_state["base"]):
+                ask_before_replacing("pending_case", opened)
+            else:
+                st.session_state["case_to_open"] = opened
+                st.rerun()
+    withdrawn_note("pending_case")
+    pending: case_open.OpenedCase | None = st.session_state.get("pending_case")
+    if pending is not None:
+        answer = replace_or_keep(f"Opening **{plain(pending.base.name)}**", "Open the case", "case")
+        if answer == "replace":
+            st.session_state["case_to_open"] = pending
+        if answer:
+            st.session_state["pending_case"] = None
+            st.rerun()
+    if st.session_state.get("case_error"):
+        st.error(plain_line(st.session_state["case_error"]))
+    note = st.session_state.pop("case_note", None)
+    if note:
+        st.info(plain(note))
+
+
+def apply_opened_case() -> None:
+    """Set the widgets to an opened case's rules, options and context: before any widget is drawn, as
+    Streamlit lets a widget's value be set only then."""
+    opened: case_open.OpenedCase | None = st.session_state.pop("case_to_open", None)
+    if opened is None:
+        return
+    state = st.session_state
+    rules_before = chosen_rules()
+    state["rules"] = opened.rules
+    store = state["option_store"].setdefault(opened.rules, {})
+    # a file naming no options keeps the sidebar's house rules for its rule set
+    defaults = scoring.default_options(opened.rules)
+    specs = option_specs(scoring.Options, defaults)
+    # compared in the widgets' form: the store keeps a payout table as the text typed, a case a list
+    options_before = {spec.name: widget_value(spec, store.get(spec.name, spec.default)) for spec in specs}
+    for spec in specs if opened.options_said else []:
+        # the store keeps the option's value (a hidden option is sent as stored), the widget its form
+        value = opened.options.get(spec.name, spec.default)
+        store[spec.name] = value
+        state[f"opt_{opened.rules}_{spec.name}"] = widget_value(spec, value)
+    if not opened.base.restored:  # a reloaded page says so in a note of its own
+        options_now = {spec.name: widget_value(spec, store.get(spec.name, spec.default)) for spec in specs}
+        # a file naming no house rules is scored with the sidebar's: said, as python -m scoring differs
+        sidebar = None if opened.options_said else options_set(opened.rules, stored_options(opened.rules))
+        state["case_note"] = opened_case_note(opened, rules_before, options_before != options_now, sidebar)
+    won = opened.context
+    state["context_rules"] = opened.rules
+    state["seat_wind"], state["prevailing_wind"] = won.seat_wind, won.prevailing_wind
+    state["won_by"] = "self-drawn" if won.self_drawn else "discard"
+    state["circumstances"] = list(won.circumstances)
+    state["pay_all"] = won.pay_all
+    state.pop(DISCARDER_ASIDE, None)
+    set_discarder(won.discarder_wind or NOT_SAID)  # open_case unsaid one the scoring would refuse
+    set_base(opened.base, None, state.pop("display_to_restore", None))
+    forget_winning_tile()  # nor may a tile the last hand set aside come back in this one
+    state["winning_tile"] = won.winning_tile or NO_WINNING_TILE
+    state["bonus_from_deal"], state["from_deal_aside"] = list(won.bonus_from_deal), []
+    state["photo_error"] = None
+    if opened.notes:
+        state["context_note"] = " ".join(filter(None, [state.get("context_note"), *opened.notes]))
+
+
+def opened_case_note(
+    opened: case_open.OpenedCase, rules_before: str, options_changed: bool, sidebar: list[str] | None = None
+) -> str | None:
+    """What opening a case changed in the sidebar, where it changed anything: the rule set, and the
+    house rules the case was scored under; or, for a file naming none, that the sidebar's are used
+    (`sidebar`: those set otherwise than the rule set's defaults), as `python -m scoring` uses the
+    defaults and its money may differ."""
+    changed = []
+    if opened.rules != rules_before:
+        changed.append(f"rule set now {RULE_LABELS.get(opened.rules, opened.rules)}")
+    if sidebar is not None:
+        used = (
+            f"{', '.join(sidebar)}; python -m scoring uses the rule set's defaults"
+            if sidebar
+            else "the rule set's defaults, as python -m scoring uses"
+        )
+        changed.append(f"the file names no house rules, so the sidebar's are used ({used})")
+    elif options_changed:
+        house = options_set(opened.rules, dict(opened.options))
+        changed.append(f"house rules as the case says: {', '.join(house) if house else 'the defaults'}")
+    if not changed:
+        return None
+    return f"Opened {opened.base.name}: {'; '.join(changed)} (see the sidebar)."

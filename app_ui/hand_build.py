@@ -1,0 +1,176 @@
+"""The tile rows built into the scoring input: the concealed tiles, each group's meld (named as the
+engine names it), the bonus row, and what stops the hand being built.
+
+Kept apart from the table's edits (`app_ui.table_edits`): this turns rows into a hand, whatever made
+the rows (a photo, a typed hand, a case file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from app_ui.case import BONUS, HAND, MAX_MELDS, MELD_GROUPS, Context, HandBuild, TileRow
+from vision.classes import BONUS_CODES
+
+
+def meld_kind(codes: Sequence[str]) -> tuple[str | None, str]:
+    """The kind (kong, pong or chow) the engine takes an exposed meld of `codes` for, or None and the
+    engine's reason why it is none. The engine's own check (`scoring.hand.check_meld`) decides, so the
+    table never calls a meld what the scoring then refuses (`5p fly fly` is a pong: an exposed chow
+    holds at most one fly)."""
+    from scoring.errors import MeldError  # the scoring's own rule, imported as open_case does
+    from scoring.hand import Meld
+    from scoring.tiles import is_suited
+
+    kinds: tuple[str, ...] = ("kong",) if len(codes) == 4 else ("pong", "chow") if len(codes) == 3 else ()
+    reasons: dict[str, str] = {}
+    for kind in kinds:
+        try:
+            Meld(kind, tuple(codes))
+        except MeldError as error:
+            reasons[kind] = str(error).removesuffix(f": {kind} {' '.join(codes)}")
+            continue
+        return kind, ""
+    if not reasons:
+        return None, f"a meld has 3 or 4 tiles, not {len(codes)}"
+    real = set(codes) - {"fly"}
+    # the reason of the kind the tiles come nearest: a chow's for unequal suited tiles, else the first's
+    nearest = "chow" if "chow" in reasons and len(real) > 1 and all(map(is_suited, real)) else kinds[0]
+    return None, reasons[nearest]
+
+
+def resolve_backs(codes: list[str]) -> list[str]:
+    """A concealed kong shows two faces and two backs: the backs are copies of the face-up tile."""
+    faces = [c for c in codes if c != "back"]
+    if faces and len(set(faces)) == 1:
+        return [faces[0] if c == "back" else c for c in codes]
+    return codes
+
+
+def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> HandBuild:
+    """Turn tile rows into the scoring input fields `concealed`, `melds`, `bonus`, or say what is wrong."""
+    problems: list[str] = []
+    concealed = [r.code for r in rows if r.group == HAND]
+    bonus = [r.code for r in rows if r.group == BONUS]
+    if "back" in concealed:
+        problems.append("A face-down tile is in the hand: set its face in the tile table, or delete it.")
+    wrong_bonus = [c for c in bonus if c not in BONUS_CODES and c != "fly"]
+    if wrong_bonus:
+        problems.append(f"{', '.join(wrong_bonus)} cannot be a bonus tile: move it to the hand or a meld.")
+    melds: list[dict[str, Any]] = []
+    meld_groups: list[str] = []
+    unfinished: list[tuple[str, ...]] = []
+    for group in MELD_GROUPS:
+        laid = [r.code for r in rows if r.group == group]
+        codes = resolve_backs(laid)
+        if not codes:
+            continue
+        if "back" in codes:
+            problems.append(f"{group.capitalize()} is face-down: set one of its tiles to the kong's tile.")
+            unfinished.append(tuple(laid))
+            continue
+        kind, why = meld_kind(codes)
+        if kind is None:
+            problems.append(
+                f"{group.capitalize()} ({' '.join(codes)}) is not a chow, pong or kong ({why}): "
+                "change a tile or move it to another group."
+            )
+            unfinished.append(tuple(laid))
+            continue
+        melds.append(
+            {
+                "kind": kind,
+                "tiles": codes,
+                # a tile laid face down is a concealed kong's (an exposed kong lies face up), unless
+                # the user says otherwise
+                "concealed": bool(meld_concealed.get(group, "back" in laid)) and kind == "kong",
+            }
+        )
+        meld_groups.append(group)
+    # bonus tiles alone are a hand to score: eight flowers wins whatever the rest (RULES.md)
+    if not concealed and not melds and not bonus:
+        problems.append("No tiles in the hand yet: upload a photo, try a sample, or type a hand.")
+    return HandBuild(
+        hand={"concealed": concealed, "melds": melds, "bonus": bonus},
+        problems=tuple(problems),
+        meld_groups=tuple(meld_groups),
+        unfinished=tuple(unfinished),
+    )
+
+
+def hand_tile_choices(hand: Mapping[str, Any]) -> list[str]:
+    """Distinct codes that can be the winning tile, in order: the concealed tiles' and the chows' and
+    pongs' (a discard that completes a set lays it out with the melds). Not a kong's alone: no win
+    completes a kong, so the scoring refuses one there. A `fly` among the concealed tiles may be the
+    tile drawn last (seeds/004: a fly is a tile of the hand like any other until it stands in a set);
+    one in a laid-out meld is not offered, as the discard claimed for it was the tile it stands beside."""
+    from scoring.hand import may_hold_winning_tile  # the scoring's own rule, imported as open_case does
+
+    seen: list[str] = []
+    concealed = [code for code in hand.get("concealed") or [] if code != "back"]
+    laid: list[str] = []
+    for meld in hand.get("melds") or []:
+        if may_hold_winning_tile(str(meld.get("kind"))):
+            laid.extend(code for code in meld.get("tiles") or [] if code not in ("back", "fly"))
+    for code in [*concealed, *laid]:
+        if code not in seen:
+            seen.append(code)
+    return seen
+
+
+def scoring_input(
+    hand: Mapping[str, Any], context: Context, rules: str, options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The scoring JSON input (issue 2 fields), in the order a reader expects."""
+    data: dict[str, Any] = {
+        "rules": rules,
+        "options": dict(options),
+        "concealed": list(hand.get("concealed") or []),
+        "melds": [dict(m) for m in hand.get("melds") or []],
+        "bonus": list(hand.get("bonus") or []),
+        "self_drawn": context.self_drawn,
+        "seat_wind": context.seat_wind,
+        "prevailing_wind": context.prevailing_wind,
+        "circumstances": list(context.circumstances),
+        "pay_all": context.pay_all,
+    }
+    if context.winning_tile:
+        data["winning_tile"] = context.winning_tile
+    if context.discarder_wind:
+        data["discarder_wind"] = context.discarder_wind
+    held = [code for code in context.bonus_from_deal if code in data["bonus"]]
+    if held:
+        data["bonus_from_deal"] = held
+    return data
+
+
+def rows_from_hand_strings(
+    concealed: Sequence[str], melds: Sequence[Sequence[str]], bonus: Sequence[str]
+) -> list[TileRow]:
+    """Rows for a typed hand: concealed tiles, then each meld in its own group, then bonus tiles."""
+    rows = [TileRow(code=c, group=HAND) for c in concealed]
+    for index, meld in enumerate(melds[:MAX_MELDS]):
+        rows.extend(TileRow(code=c, group=MELD_GROUPS[index]) for c in meld)
+    rows.extend(TileRow(code=c, group=BONUS) for c in bonus)
+    return rows
+
+
+def not_winning_why(tile: str, melds: Sequence[Sequence[str]]) -> str:
+    """Why `tile`, not among a hand's winning-tile choices (`hand_tile_choices`), cannot be its winning
+    tile, as a clause after "which": a hand whose `melds` (their tiles) hold it holds it only in a kong."""
+    if any(tile in meld for meld in melds):
+        return "lies only in a kong, and no win completes a kong"
+    return "the hand does not hold"
+
+
+def impossible_count(scoring_in: Mapping[str, Any]) -> str | None:
+    """Why no table could hold these tiles (more copies of a face than a set has), or None. Such a hand
+    is refused where it comes in (a typed hand, a case file), keeping the hand on screen; tiles the
+    user corrects into it are scored and the reason shown, as the table is theirs to fix."""
+    import scoring
+
+    result = scoring.score_json(dict(scoring_in))
+    if result.get("reason") != "too_many_copies":
+        return None
+    return str(result.get("message") or "").removeprefix("Not a valid win: ").rstrip(".")

@@ -1,0 +1,144 @@
+"""The hand as the page shows it above the table: the photo with its boxes and numbers, the reader's
+notes and doubts, the offer to read again or take a way to a win, and the tile pictures.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from app_ui import case as case_mod
+from app_ui import hand_build, photo_rows, table_edits, tile_sets
+from app_ui.address import VIEW_KEY, WHOLE_VIEW, address_the_view
+from app_ui.art import annotate_photo, group_blocks, hand_picture
+from app_ui.case import Base, HandBuild, TileRow
+from app_ui.photo_reading import read_again_as, read_as_other_set
+from app_ui.photo_view import PhotoView, in_picture
+from app_ui.questions import question_waiting
+from app_ui.rules_panel import chosen_set
+from app_ui.session import current_edits, meld_concealed_now, restart_table, unsaved_corrections
+from app_ui.summary import RULE_LABELS, plain
+from app_ui.widget_memory import remember, restore_kept
+
+
+def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
+    """The photo with boxes and groups, the reader's doubts, and the tile pictures of the hand; and a
+    place beside the reading's time for the score, filled once the hand is scored further down.
+
+    The tiles are the base rows with the user's table edits applied: the edit state of the table is in
+    the session before the script reruns, so the pictures and the score above the table are current."""
+    edits = current_edits()
+    numbered = table_edits.numbered_edits(base.rows, edits)
+    rows = table_edits.apply_edits(base.rows, edits)  # numbered, an added row after every read tile
+    numbers = [number for number, _ in numbered]
+    meld_concealed = meld_concealed_now(base)
+    build = hand_build.build_hand(rows, meld_concealed)
+    if base.source == "none" and not rows:
+        st.info("Upload a photo, try a sample, or type a hand to start.")
+    view: PhotoView | None = st.session_state.get("display")
+    if view is not None:
+        # a part around the tiles, where the photo has one and the user kept a tile of it
+        has_part = view.tiles is not None and any(row.box is not None for row in rows)
+        if has_part:  # as last set, for a photo between that drew no toggle; a reload, as its address says
+            restore_kept("whole_photo", st.query_params.get(VIEW_KEY) == WHOLE_VIEW)
+        cropped = has_part and not st.session_state.get("whole_photo")
+        copy_shown, origin, scale = view.picture(cropped)
+        drawn = [dataclasses.replace(r, box=in_picture(r.box, origin, scale)) if r.box else r for r in rows]
+        kinds = {g: m["kind"] for g, m in zip(build.meld_groups, build.hand["melds"], strict=False)}
+        about = ["cropped to the tiles found"] if cropped else []
+        if view.gain > 1:
+            about.append(f"dark: shown brightened {view.gain:.1f} times, as it was read")
+        shown = plain(base.name) + (f" ({'; '.join(about)})" if about else "")  # captions read Markdown
+        st.image(
+            annotate_photo(copy_shown, drawn, kinds, numbers),
+            caption=photo_caption(shown, rows, any(row.box is not None for row in base.photo_rows)),
+            width="stretch",
+            output_format="JPEG",
+        )  # a PNG of a photo is ~1 MB and 0.3 s to encode; JPEG ~0.15 MB
+        if has_part:
+            st.toggle(
+                "Show the whole photo",
+                key="whole_photo",
+                help="The photo is cropped to its tiles "
+                "so their labels can be read on a phone; a tile the reader missed may lie outside.",
+            )
+            remember("whole_photo")
+            address_the_view(bool(st.session_state.get("whole_photo")))
+    reread_ui(base)
+    if base.notes:
+        notes = "\n".join(f"- {w}" for w in base.notes)
+        if unsaved_corrections(base):
+            # what the reader said stands for the photo as read; the user's corrections may have settled it
+            st.info("The reader said of the photo as read (before your corrections):\n" + notes)
+        else:
+            st.warning("The reader says:\n" + notes)
+    win_ways_ui(base)
+    if base.source == "photo" and "app_total" in base.timings:
+        # the reader's tiles, as read: the table's may have lost some (deleted, folded in by a reload)
+        read = sum(1 for row in base.photo_rows if row.box is not None)
+        st.caption(f"Read {read} tiles in {base.timings['app_total'] / 1000:.2f} s.")
+    score_hint = st.empty()
+    low = photo_rows.unsure_tiles(numbered, tile_sets.tiles_in_set(chosen_set()))
+    if low:
+        st.warning(
+            f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure. "
+            "Fix them in Check the tiles below."
+        )
+    picture = hand_picture(group_blocks(build.hand, build.meld_groups))
+    if picture is not None:
+        st.image(picture, caption=hand_picture_caption(base), width="stretch")
+    return rows, build, score_hint
+
+
+def hand_picture_caption(base: Base) -> str:
+    """What the tile pictures show: the photo's reading, or the hand as the user has made it since."""
+    if base.source != "photo":
+        return "The hand (change it in Check the tiles below)"
+    if unsaved_corrections(base):
+        return "The hand as corrected (change it in Check the tiles below)"
+    return "The hand as read (fix it in Check the tiles below)"
+
+
+def photo_caption(name: str, rows: list[TileRow], found: bool) -> str:
+    """What the boxes on the photo mean, as far as this photo has any (`found`: the reader found tiles;
+    `rows`: the tiles now, the user's edits applied)."""
+    if not found:
+        return f"{name}: no tiles found on the photo (add them in Check the tiles below)."
+    boxed = [row for row in rows if row.box is not None]
+    if any(row.low_confidence for row in boxed):
+        return f"{name}: numbers match the tile table; orange boxes with ? are unsure, please check them."
+    return f"{name}: numbers match the tile table."
+
+
+def reread_ui(base: Base) -> None:
+    """What reading the tiles again for the rule set did, or the offer to, where corrections stand."""
+    note = st.session_state.pop("reread_note", None)
+    if note:
+        st.info(note)
+    tile_set = chosen_set()
+    if not read_as_other_set(base, tile_set):
+        return
+    was, now = tile_sets.set_words(base.read_as, RULE_LABELS), tile_sets.set_words(tile_set, RULE_LABELS)
+    st.info(f"The photo's tiles were read as {was}; your corrections are kept.")
+    label = f"Read the tiles again as {now} (drops your corrections)"
+    if st.button(label, key="read_again", disabled=question_waiting()):
+        read_again_as(base, tile_set)
+        st.rerun()
+
+
+def win_ways_ui(base: Base) -> None:
+    """A button for each way to a win the reader offers: it takes that way, keeping the user's edits."""
+    if not base.open_ways:
+        return
+    row = st.container(horizontal=True, gap="small")
+    for k, way in enumerate(base.open_ways):
+        label = "Take " + case_mod.way_label(way)
+        if row.button(
+            label, key=f"way_{st.session_state['version']}_{k}", icon="🀄", disabled=question_waiting()
+        ):
+            # The concealed-kong boxes restart with the table too: what they say now is kept.
+            taken = table_edits.take_way(base, current_edits(), way, meld_concealed_now(base))
+            restart_table(taken)
+            st.rerun()

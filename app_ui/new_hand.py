@@ -1,0 +1,61 @@
+"""A new hand in place of the one on screen (a photo read, a hand typed, a case opened): what of the
+last hand's win is forgotten with it, and the note that says so.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_ui.case import Base
+from app_ui.context_panel import DISCARDER_ASIDE, NO_WINNING_TILE, NOT_SAID, discarder_now, set_discarder
+from app_ui.photo_view import PhotoView
+from app_ui.rules_panel import chosen_rules
+from app_ui.session import set_base
+from app_ui.summary import circumstance_label
+
+
+def forget_winning_tile() -> None:
+    """A new hand (photo, typed, opened case) starts with no winning tile: the last hand's is no fact
+    of this one, even where this hand holds that tile too. Undo and a way to a win keep it."""
+    st.session_state["winning_tile"] = NO_WINNING_TILE
+    st.session_state["winning_tile_wanted"] = None
+
+
+def replace_hand(base: Base, source_id: str | None, display: PhotoView | None) -> None:
+    """A new photo's or typed hand's tiles in place of the hand on screen, with none of its win."""
+    state = st.session_state
+    had_hand = state["base"].source != "none"
+    state.pop("reread_note", None)  # about the tiles this hand replaces
+    chosen = state.get("winning_tile", NO_WINNING_TILE)
+    winning_tile = state.get("winning_tile_wanted") or (None if chosen == NO_WINNING_TILE else chosen)
+    set_base(base, source_id, display)
+    forget_winning_tile()
+    if had_hand:
+        forget_last_hands_win(winning_tile)
+
+
+def forget_last_hands_win(winning_tile: str | None = None) -> None:
+    """A hand that replaces another starts with no special circumstances and no pay-all: those were
+    facts of the last win (a robbed kong, a liable discard), as its `winning_tile` was (set, or set
+    aside). Seats and winds stay (the table has not moved). Set before the first hand, they are kept:
+    the user set them for it. A note names what was cleared."""
+    state = st.session_state
+    cleared = [f"winning tile ({winning_tile})"] if winning_tile else []
+    cleared += [circumstance_label(c, chosen_rules()) for c in state.get("circumstances") or []]
+    if state.get("pay_all"):
+        cleared.append("pay-all")
+    if discarder_now() != NOT_SAID:
+        cleared.append("discarder's seat")
+    if state.get("bonus_from_deal"):
+        cleared.append("bonus tiles held from the deal")
+    state["circumstances"] = []
+    state["pay_all"] = False
+    state.pop(DISCARDER_ASIDE, None)
+    state["bonus_from_deal"] = state["from_deal_aside"] = []
+    set_discarder(NOT_SAID)
+    for kept in (state.get("context_store") or {}).values():
+        kept.pop("circumstances", None)  # nor may another rule set's copy bring them back
+    if cleared:
+        state["context_note"] = (
+            f"New hand: cleared the last hand's {', '.join(cleared)}; set again what holds for this one."
+        )

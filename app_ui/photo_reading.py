@@ -1,0 +1,154 @@
+"""A photo read into a new hand (what the uploader, the camera and the samples all call), and its
+tiles read again as another tile set's after a switch of rule set, the winning tile following them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+import streamlit as st
+
+from app_ui import case as case_mod
+from app_ui import kept_case, photo_rows, tile_sets
+from app_ui import undo as undo_mod
+from app_ui.address import kept_name
+from app_ui.case import Base, TileRow
+from app_ui.context_panel import NO_WINNING_TILE
+from app_ui.new_hand import replace_hand
+from app_ui.photo_view import PhotoView, photo_view
+from app_ui.reader_slot import get_executor, get_reader, read_timeout_s
+from app_ui.reading import ReadTimeoutError, read_again, read_tiles, with_reading
+from app_ui.rules_panel import chosen_set
+from app_ui.session import UNDO, restart_table, set_base, unsaved_corrections
+from app_ui.summary import RULE_LABELS
+
+
+def photo_view_of(rgb: np.ndarray, base: Base) -> PhotoView:
+    """The copies of the photo the page draws on (`photo_view`), around the tiles `base` read in it,
+    brightened as the reader brightened it (a dark photo)."""
+    gain = float(getattr(base.seen, "gain", 1.0))
+    return photo_view(rgb, [row.box for row in base.rows if row.box is not None], gain)
+
+
+def read_photo(name: str, data: bytes, source_id: str) -> str | None:
+    """Read a photo into a new case. This is what the uploader, the camera and the samples all call.
+
+    Returns None on success, else the one-line message shown to the user (never a traceback).
+    """
+    rgb, problem = decoded_photo(name, data)
+    if rgb is None:
+        return problem
+    slot = get_reader()
+    if slot.reader is None:
+        return slot.message
+    tile_set = chosen_set()
+    faces = tile_sets.tiles_in_set(tile_set)
+    try:
+        with st.spinner("Reading the tiles…"):
+            read = read_tiles(slot.reader, rgb, get_executor(), read_timeout_s(), faces)
+    except ReadTimeoutError as exc:
+        return f"{name}: {exc}."
+    except Exception as exc:
+        return f"{name}: the tiles could not be read ({exc})."
+    photo = Base(
+        source="photo",
+        name=name,
+        sha256=case_mod.photo_digest(data),
+        size=(int(rgb.shape[1]), int(rgb.shape[0])),
+    )
+    read_base = with_reading(photo, read, tile_set)
+    replace_hand(read_base, source_id, photo_view_of(rgb, read_base))
+    kept_case.save(kept_name(), data, kept_case.PHOTO)  # for a reload to show it, and read it, again
+    return None
+
+
+def read_again_as(base: Base, tile_set: str) -> None:
+    """The photo's tiles read again as the faces of the set `tile_set` (`tile_sets.set_name`; no model
+    runs), in place of the hand's rows and any corrections to them; a line says which tiles now read
+    otherwise."""
+    slot = get_reader()
+    if slot.reader is None or base.seen is None:
+        return
+    label = tile_sets.set_words(tile_set, RULE_LABELS)
+    try:
+        read = read_again(slot.reader, base.seen, tile_sets.tiles_in_set(tile_set), base.timings)
+    except Exception as exc:  # the hand on screen stays; the user can still correct it by hand
+        st.session_state["reread_note"] = f"Could not read the tiles again as {label} ({exc})."
+        return
+    again = with_reading(
+        dataclasses.replace(base, as_read=None, earlier=(), ways_closed=False), read, tile_set
+    )
+    state = st.session_state
+    renamed = winning_tile_renamed(base.photo_rows, again.rows)
+    winning_before = (state.get("winning_tile", NO_WINNING_TILE), state.get("winning_tile_wanted"))
+    if unsaved_corrections(base):  # the corrections it drops can be brought back, with the winning tile
+        restart_table(again, winning_tile=winning_before if renamed else None)
+    else:  # the steps back stay: each brings back the table as read then, for its set
+        set_base(again, state["loaded_source"], state.get("display"), same_hand=True)
+        if renamed and state.get(UNDO):  # the newest brings back the winning tile of its names too
+            state[UNDO] = undo_mod.with_newest_winning_tile(state[UNDO], winning_before)
+    changed = Counter(photo_rows.reread_changes(base.photo_rows, again.rows))
+    said = ", ".join(f"{was} -> {now}" + (f" (x{n})" if n > 1 else "") for (was, now), n in changed.items())
+    note = f"The photo's tiles read again as {label}: {said or 'every tile reads as before'}."
+    if renamed is not None:
+        state["winning_tile"], state["winning_tile_wanted"] = renamed[1], None
+        note += f" The winning tile follows its tiles: {renamed[0]} -> {renamed[1]}."
+    state["reread_note"] = note
+
+
+def winning_tile_renamed(before: Sequence[TileRow], after: Sequence[TileRow]) -> tuple[str, str] | None:
+    """(was, now) for the winning tile set (or set aside) where a re-read renames all its tiles (E
+    read as `fly`), so that it follows them; None where it stays as it is."""
+    for key in ("winning_tile", "winning_tile_wanted"):
+        code = st.session_state.get(key)
+        renamed = (
+            None if code in (None, NO_WINNING_TILE) else photo_rows.renamed_by_reread(code, before, after)
+        )
+        # a face-down or a bonus tile is never the winning tile: that one is set aside as usual (a fly
+        # is, where it lies among the concealed tiles; elsewhere the winning-tile box sets it aside)
+        if renamed is not None and renamed not in ("back", *case_mod.BONUS_CODES):
+            return str(code), renamed
+    return None
+
+
+def read_as_other_set(base: Base, tile_set: str) -> bool:
+    """Whether the hand is a photo's tiles, read as another set's tiles than `tile_set` and still
+    readable again (what the models saw is kept)."""
+    return base.source == "photo" and base.seen is not None and base.read_as not in ("", tile_set)
+
+
+def follow_tile_set(tile_set: str) -> None:
+    """A photo is read as the chosen set's tiles (a Singapore set has no face or fly, a Malaysian one
+    no bamboo or characters, nor North where the sidebar says so): after a switch, its tiles are read
+    again, unless the user has corrected them (then `hand_view.reread_ui` offers it, as it would drop their
+    corrections)."""
+    base: Base = st.session_state["base"]
+    if not read_as_other_set(base, tile_set):
+        return
+    if st.session_state.get("sample_wanted") is not None:
+        return  # a sample of this rule set's game replaces the photo in this run
+    if not base.rows:  # a photo with no tiles: nothing to read again, nor to say
+        st.session_state["base"] = dataclasses.replace(base, read_as=tile_set)
+    elif not unsaved_corrections(base):
+        read_again_as(base, tile_set)
+
+
+def decoded_photo(name: str, data: bytes) -> tuple[np.ndarray | None, str]:
+    """The photo's upright RGB pixels, or None and the one-line reason the file is no photo."""
+    from vision.imageio import ImageError, load_image
+
+    try:
+        return load_image(data), ""
+    except ImageError as exc:
+        return None, f"{name}: {exc}"
+    except Exception as exc:
+        return None, f"{name}: this file could not be opened as a photo ({type(exc).__name__})."
+
+
+def why_unreadable(name: str, data: bytes) -> str | None:
+    """Why a file is no photo, as `read_photo` would say it, or None if it opens."""
+    rgb, problem = decoded_photo(name, data)
+    return problem if rgb is None else None

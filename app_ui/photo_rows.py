@@ -1,0 +1,117 @@
+"""A photo's reading as tile rows: the detections in the layout's reading order (the numbers drawn
+on the photo), each in its table group with the reader's runner-up; and what a re-read changed.
+
+Kept apart from the reader's run (`app_ui.reading`): these are pure functions of a reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from typing import Any
+
+from app_ui.case import BONUS, HAND, IGNORE, MAX_MELDS, MELD_GROUPS, TileRow, default_group
+from vision.classes import CLASSES
+
+
+def reread_changes(before: Sequence[TileRow], after: Sequence[TileRow]) -> list[tuple[str, str]]:
+    """(code before, code after) for each tile of a photo (matched by its box) read otherwise after."""
+    was = {row.box: row.code for row in before if row.box is not None}
+    return [(was[row.box], row.code) for row in after if row.box in was and was[row.box] != row.code]
+
+
+def renamed_by_reread(code: str, before: Sequence[TileRow], after: Sequence[TileRow]) -> str | None:
+    """The code every tile read `code` before a re-read is read as after it, where they all agree and
+    no tile reads `code` any more (a winning tile E whose tiles now read `fly`); else None."""
+    now = {after_code for was, after_code in reread_changes(before, after) if was == code}
+    if len(now) != 1 or any(row.code == code for row in after):
+        return None
+    return now.pop()
+
+
+def unsure_tiles(numbered: Sequence[tuple[int | None, TileRow]], in_set: Collection[str]) -> list[str]:
+    """The unsure tiles by number, each with the reader's runner-up where the set holds it ("12 (1s or
+    F2?)"): a face under Singapore rules is no answer to offer."""
+    return [
+        f"{number}" + (f" ({row.code} or {row.alternative}?)" if row.alternative in in_set else "")
+        for number, row in numbered
+        if row.low_confidence
+    ]
+
+
+def _second_guesses(detections: Any, probabilities: Any | None) -> list[str | None]:
+    """Per detection, the likeliest class other than the one it is read as (from the classifier's
+    distribution), if known: the runner-up, or the first choice when the reader moved the tile off it
+    to keep within one set."""
+    n = len(detections.codes)
+    if probabilities is None or len(probabilities) != n:
+        return [None] * n
+    out: list[str | None] = []
+    for code, row in zip(detections.codes, probabilities, strict=True):
+        order = sorted(range(len(row)), key=lambda k: -float(row[k]))
+        others = [CLASSES[k] for k in order if CLASSES[k] != code]
+        out.append(others[0] if others else None)
+    return out
+
+
+def _reading_order(detections: Any, layout: Any | None) -> tuple[list[int], dict[int, str], dict[str, bool]]:
+    """Detection indices in the layout's reading order (the numbers drawn on the photo), the table
+    group of each, and whether each meld group is concealed."""
+    count = len(detections.codes)
+    group_of: dict[int, str] = {}
+    order: list[int] = []
+    meld_concealed: dict[str, bool] = {}
+    melds_seen = 0
+    for group in getattr(layout, "groups", ()) or ():
+        if group.kind == "concealed":
+            name = HAND
+        elif group.kind == "meld":
+            melds_seen += 1
+            name = MELD_GROUPS[melds_seen - 1] if melds_seen <= MAX_MELDS else IGNORE
+            if name != IGNORE:
+                meld_concealed[name] = bool(group.concealed)
+        elif group.kind == "bonus":
+            name = BONUS
+        else:
+            name = IGNORE
+        for index in group.indices:
+            index = int(index)
+            if 0 <= index < count and index not in group_of:
+                group_of[index] = name
+                order.append(index)
+    if layout is None:
+        # No layout step: every tile goes to the hand or the bonus row, for the user to regroup.
+        group_of = {i: default_group(code) for i, code in enumerate(detections.codes)}
+        order = list(range(count))
+    order.extend(i for i in range(count) if i not in group_of)
+    return order, group_of, meld_concealed
+
+
+def tile_numbers(detections: Any, layout: Any | None) -> dict[int, int]:
+    """The number the app gives each detection (its row in the tile table, drawn on the photo)."""
+    order, _, _ = _reading_order(detections, layout)
+    return {index: number for number, index in enumerate(order, start=1)}
+
+
+def rows_from_reading(
+    detections: Any, layout: Any | None, probabilities: Any | None = None
+) -> tuple[list[TileRow], dict[str, bool]]:
+    """Rows from a photo reading, in the layout's reading order (the numbers drawn on the photo).
+
+    Each layout group maps to a table group: the concealed row to `hand`, the n-th meld to `meld n`,
+    the bonus row to `bonus`; tiles the layout left out (or a fifth meld) are `ignore`, so the user
+    sees them and can move them in.
+    """
+    codes = list(detections.codes)
+    order, group_of, meld_concealed = _reading_order(detections, layout)
+    second = _second_guesses(detections, probabilities)
+    rows = [
+        TileRow(
+            code=codes[i],
+            group=group_of.get(i, IGNORE),
+            confidence=float(detections.confidence[i]),
+            box=tuple(float(v) for v in detections.xyxy[i]),  # type: ignore[arg-type]
+            alternative=second[i],
+        )
+        for i in order
+    ]
+    return rows, meld_concealed

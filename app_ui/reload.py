@@ -1,0 +1,124 @@
+"""A page the browser reloaded opens the case it held (`app_ui.kept_case`), with its photo read again
+where that was kept and still reads as the case recorded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import streamlit as st
+
+from app_ui import case as case_mod
+from app_ui import case_file, case_open, kept_case, tile_sets
+from app_ui.address import kept_name
+from app_ui.case import Base
+from app_ui.photo_reading import decoded_photo, photo_view_of
+from app_ui.photo_view import PhotoView
+from app_ui.reader_slot import get_executor, get_reader, read_timeout_s
+from app_ui.reading import read_tiles, with_reading
+from app_ui.rules_panel import chosen_rules
+
+
+def restore_kept_case() -> None:
+    """A page the browser reloaded (a new session, its address naming a kept case) opens the case it
+    held, as *Open a case* would (`app_ui.kept_case`), with its photo where that was kept and reads as
+    the case says. Asked once a session."""
+    state = st.session_state
+    if "kept_case" in state:
+        return
+    state["kept_case"] = None  # this session keeps its case under a name of its own, given when needed
+    if kept_case.QUERY_KEY not in st.query_params:
+        return
+    name = st.query_params.get(kept_case.QUERY_KEY)
+    data = kept_case.load(name) if kept_case.is_name(name) else None
+    try:
+        opened = (
+            None
+            if data is None
+            else case_open.open_case("the case before the page reloaded", data, chosen_rules())
+        )
+    except case_open.CaseFileError:
+        opened = None  # a file from an older app that no longer opens
+    if opened is None:
+        del st.query_params[kept_case.QUERY_KEY]  # nor may a reload of this page look for it again
+        state["restored_note"] = (
+            "The case this page's address named is no longer kept (a case is kept for a day after its "
+            "last change): the page starts afresh."
+            if kept_case.is_name(name)
+            else "This page's address names no case (?case= takes a name the app gives): the page starts "
+            "afresh."
+        )
+        return
+    photo = kept_case.load(str(name), kept_case.PHOTO)
+    back = None if photo is None else _photo_back(photo, opened)
+    if photo is not None and back is not None:
+        kept_case.share_photo(str(name), kept_name(), photo)  # this page's own copy, as its case is
+        base, state["display_to_restore"] = back
+        state["case_to_open"] = dataclasses.replace(opened, base=base)
+        corrected = " your corrections," if base.earlier else ""
+        state["restored_note"] = (
+            f"The page was reloaded: the photo, its tiles,{corrected} and how it was won are back."
+        )
+        return
+    source = (opened.base.history or {}).get("source")
+    # the case as it was, not one opened from a file: saved with its own source and name
+    saved_name = source.get("name") if isinstance(source, dict) else None
+    base = dataclasses.replace(opened.base, restored=True, name=str(saved_name or opened.base.name))
+    state["case_to_open"] = dataclasses.replace(opened, base=base)
+    kinds: list[object] = []
+    while isinstance(source, dict) and len(kinds) < 100:  # a case opened from a file names where it came from
+        kinds.append(source.get("kind"))
+        source = source.get("opened_from")
+    corrected = " its corrections," if (opened.base.history or {}).get("corrections") else ""
+    state["restored_note"] = f"The page was reloaded: the hand,{corrected} and how it was won are back." + (
+        " The photo could not be shown again (it was not kept, or reads otherwise now): a photo"
+        " uploaded now is read afresh, and the page asks first where that would replace"
+        " corrections (download the case to keep them)."
+        if kinds[:1] == ["photo"]  # the page showed a photo (not a case opened from one's reading)
+        else ""
+    )
+
+
+def _photo_back(data: bytes, opened: case_open.OpenedCase) -> tuple[Base, PhotoView] | None:
+    """The photo case a reload brought back as it stood, and the copies of its photo to draw on: the
+    kept photo (`data`) read again, as the set the case names, for its reading, with the saved table and its
+    corrections on top, so that the photo shows, *Undo my corrections* returns to its reading and a
+    switch of rule set reads it again. None where the case is no photo's read in this page, `data` is
+    not its photo, or the photo reads otherwise than the case recorded (the models changed): then the
+    case opens as saved."""
+    history = opened.base.history or {}
+    source = history.get("source")
+    if not isinstance(source, dict) or source.get("kind") != "photo":
+        return None
+    if case_mod.photo_digest(data) != source.get("sha256"):
+        return None
+    photo_name = str(source.get("name") or "photo")
+    rgb, _ = decoded_photo(photo_name, data)
+    slot = get_reader()
+    if rgb is None or slot.reader is None:
+        return None
+    tile_set = str(source.get("read_as") or tile_sets.set_name(opened.rules, opened.options))
+    try:
+        with st.spinner("Bringing back the photo…"):
+            faces = tile_sets.tiles_in_set(tile_set)
+            read = read_tiles(slot.reader, rgb, get_executor(), read_timeout_s(), faces)
+    except Exception:  # the case still opens, as saved
+        return None
+    size = (int(rgb.shape[1]), int(rgb.shape[0]))
+    photo = Base(source="photo", name=photo_name, sha256=str(source["sha256"]), size=size)
+    fresh = with_reading(photo, read, tile_set)
+    if case_file.codes_and_groups(case_file.rows_to_json(fresh.rows)) != case_file.codes_and_groups(
+        history.get("photo_tiles")
+    ):
+        return None
+    corrections = tuple(history.get("corrections") or ())
+    if corrections:  # folded into the table, as a way taken folds them: undone together, back to the reading
+        fresh = dataclasses.replace(
+            fresh,
+            rows=tuple(case_file.with_reading_of(opened.base.rows, fresh.rows)),
+            meld_concealed=opened.base.meld_concealed,
+            as_read=case_mod.AsRead(fresh.rows, fresh.meld_concealed),
+            earlier=corrections,
+            ways_closed=True,
+        )
+    return dataclasses.replace(fresh, restored=True), photo_view_of(rgb, fresh)

@@ -1,0 +1,169 @@
+"""The session's hand and its tile table: the state a page starts with, the table's widget keys and
+edits, whether the user has corrections standing, a new base for the table, and "Undo the last change"
+(the table as it stood before each change, kept as `app_ui.undo` steps).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import streamlit as st
+
+from app_ui import case as case_mod
+from app_ui import table_edits
+from app_ui import undo as undo_mod
+from app_ui.case import MELD_GROUPS, Base
+from app_ui.photo_view import PhotoView
+from app_ui.widget_memory import keep, kept_value
+
+
+def init_state() -> None:
+    defaults: dict[str, Any] = {
+        "base": Base(),
+        "version": 0,
+        "loaded_source": None,
+        "pending": None,
+        "declined": [],  # photos the user chose not to read, to keep their corrections
+        "handled": [],  # photo sources already read, refused or declined: never read again by a rerun
+        "display": None,  # PhotoView: the copies of the photo drawn on
+        "photo_error": None,
+        "photo_error_source": None,  # the source id of the file `photo_error` is about
+        "pending_typed": None,  # a typed hand waiting for the user's yes, as it would replace corrections
+        "typed_error_version": None,  # the case version a typed hand failed to replace
+        "pending_case": None,  # the same for a case file opened again
+        "case_error": None,
+        "option_store": {},
+    }
+    for key, value in defaults.items():
+        if key not in st.session_state:
+            st.session_state[key] = value
+
+
+def editor_key() -> str:
+    return f"tiles_{st.session_state['version']}"
+
+
+def concealed_key(group: str) -> str:
+    return f"concealed_{st.session_state['version']}_{group.replace(' ', '_')}"
+
+
+def current_edits() -> dict[str, Any]:
+    edits = st.session_state.get(editor_key())
+    return dict(edits) if isinstance(edits, dict) else {}
+
+
+def meld_concealed_now(base: Base) -> dict[str, bool]:
+    out = dict(base.meld_concealed)
+    for group in MELD_GROUPS:
+        ticked = kept_value(concealed_key(group), None)
+        if ticked is not None:
+            out[group] = bool(ticked)
+    return out
+
+
+def unsaved_corrections(base: Base) -> bool:
+    """True when the user changed anything in the current tiles (table edits or concealed-kong flags),
+    or the tiles hold corrections only this page has (a case a reload brought back)."""
+    restored_work = base.restored and bool((base.history or {}).get("corrections"))
+    return bool(
+        restored_work or base.earlier or table_edits.has_edits(current_edits()) or ticks_changed(base)
+    )
+
+
+def corrections_to_undo(base: Base) -> bool:
+    """True when *Undo my corrections* has a reading to go back to: the table's own edits, or corrections
+    folded in over a reading kept (`as_read`). A case a reload brought back without its photo holds
+    corrections no reading here can undo: they stay, and the button is not offered."""
+    return bool(base.as_read is not None or table_edits.has_edits(current_edits()) or ticks_changed(base))
+
+
+def ticks_changed(base: Base) -> dict[str, bool]:
+    """The kong ticks the user set otherwise than the hand has them."""
+    return undo_mod.ticks_changed(base.meld_concealed, meld_concealed_now(base))
+
+
+def set_base(base: Base, source_id: str | None, display: PhotoView | None, same_hand: bool = False) -> None:
+    """Start a new case: new base rows and a fresh tile table (new editor key, so old edits go). A new
+    hand starts with nothing to undo; `same_hand` (the table restarted on the hand) keeps the undo list."""
+    st.session_state["base"] = base
+    st.session_state["version"] += 1
+    st.session_state["loaded_source"] = source_id
+    st.session_state["display"] = display
+    st.session_state["pending"] = None
+    if not same_hand:
+        st.session_state[UNDO] = []
+        st.session_state[HAND_ID] = st.session_state.get(HAND_ID, 0) + 1
+
+
+# "Undo the last change" (`app_ui.undo`): its list of `TableState`, and the table as the last run saw it
+UNDO = "undo_list"
+
+TABLE_SEEN = "table_seen"
+
+
+def table_now(base: Base) -> case_mod.TableState:
+    """The table as it stands: its edits and the kong ticks the user changed from the hand's own."""
+    edits = table_edits.normal_edits(copy.deepcopy(current_edits()))
+    return case_mod.TableState(base, edits, ticks_changed(base))
+
+
+def remember_for_undo(state: case_mod.TableState) -> None:
+    st.session_state[UNDO] = undo_mod.with_step(st.session_state.get(UNDO) or [], state)
+
+
+def note_table_change() -> None:
+    """Keep the table as it stood before the change the user just made in it (each change is a run):
+    called as a run starts, and as it ends, for the table a run started (a new photo's) to be seen."""
+    now = table_now(st.session_state["base"])
+    seen_now = undo_mod.SeenTable(st.session_state["version"], now.edits, now.meld_concealed)
+    step = undo_mod.step_before(st.session_state.get(TABLE_SEEN), seen_now, now.base)
+    if step is not None:
+        remember_for_undo(step)
+    st.session_state[TABLE_SEEN] = seen_now
+
+
+def restart_table(base: Base, winning_tile: tuple[str, str | None] | None = None) -> None:
+    """The hand's table started again from `base` (a way taken, corrections undone or dropped by a
+    re-read), the table as it stood kept for "Undo the last change", with the `winning_tile` (as
+    chosen, and any set aside) to bring back where the restart moves it."""
+    state = table_now(st.session_state["base"])
+    remember_for_undo(state if winning_tile is None else undo_mod.with_winning_tile(state, winning_tile))
+    set_base(base, st.session_state["loaded_source"], st.session_state.get("display"), same_hand=True)
+
+
+def undo_last_change() -> None:
+    """The table as it stood before the last change: its rows, with the edits then standing folded in,
+    its kong ticks, and the winning tile where a change of the table's moved it (a re-read renames it
+    with its tiles)."""
+    state: case_mod.TableState = st.session_state[UNDO].pop()
+    set_base(
+        undo_mod.restored(state),
+        st.session_state["loaded_source"],
+        st.session_state.get("display"),
+        same_hand=True,
+    )
+    for group, concealed in state.meld_concealed.items():  # each a tick set otherwise than the base has it
+        keep(concealed_key(group), concealed)
+    if state.winning_tile is not None:  # its box is drawn above the table: set on the rerun, before it
+        st.session_state[WINNING_TILE_BACK] = state.winning_tile
+
+
+WINNING_TILE_BACK = "winning_tile_back"
+
+
+def bring_back_winning_tile() -> None:
+    """The winning tile an undone change had moved, set before its box is drawn."""
+    back = st.session_state.pop(WINNING_TILE_BACK, None)
+    if back is not None:
+        st.session_state["winning_tile"], st.session_state["winning_tile_wanted"] = back
+
+
+HAND_ID = "hand_id"  # counts the hands: a restarted table (undo, a way taken) is the same hand
+
+
+def table_corrections(base: Base, kongs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every correction of the table on screen: those folded into it (a way taken, an undo, a reload)
+    and those in it now, the kongs' ticks last."""
+    now = [*table_edits.corrections(base.rows, current_edits()), *kongs]
+    return table_edits.corrections_so_far(list(map(dict, base.earlier)), now)

@@ -1,0 +1,143 @@
+"""*Check the tiles*: the tile table the user corrects, the undo buttons over it, the lines on what
+is corrected, and the concealed-kong ticks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from app_ui import case as case_mod
+from app_ui import table_edits, tile_sets
+from app_ui.case import GROUPS, TILE_CODES, Base, HandBuild, TileRow
+from app_ui.questions import question_waiting
+from app_ui.rules_panel import chosen_set
+from app_ui.session import (
+    UNDO,
+    concealed_key,
+    corrections_to_undo,
+    current_edits,
+    editor_key,
+    restart_table,
+    table_corrections,
+    undo_last_change,
+)
+from app_ui.summary import corrections_line, tile_key
+from app_ui.widget_memory import remember, restore_kept
+from app_ui.winning_hint import Outcome, score_now_words
+
+ROW_PX = 36  # a row of the tile table
+
+TABLE_MAX_PX = 640  # the tile table's height at most: within a phone's screen (844 px, less the browser's)
+
+TOOLBAR_ROOM_PX = 24
+
+
+def tile_editor_ui(
+    base: Base,
+    build: HandBuild,
+    result: dict[str, Any] | None,
+    kongs: list[dict[str, Any]],
+    outcomes: list[Outcome],
+) -> None:
+    """The tile table the user corrects: code and group of every tile, add and delete rows (`outcomes`:
+    the hand scored with each tile that may have won it, for the score line over it)."""
+    st.subheader("Check the tiles")
+    # Above the table and its notes, not under it: a thumb tapping past the table's last row on a phone
+    # must not undo the corrections, nor one aiming at the table's toolbar (+) hit them. Dropping them
+    # while the page asks whether a new hand may replace them would read that hand unasked: the
+    # question comes first.
+    buttons = st.container(horizontal=True, gap="small")
+    if st.session_state.get(UNDO) and buttons.button(
+        "Undo the last change", key="undo_last", icon="↩️", disabled=question_waiting()
+    ):
+        undo_last_change()
+        st.rerun()
+    if corrections_to_undo(base) and buttons.button(
+        "Undo my corrections", key="undo", disabled=question_waiting()
+    ):
+        restart_table(base.undone())
+        st.rerun()
+    st.caption(
+        "Change a tile or its group in the table; add a missed tile in the last row (or with + at "
+        "the table's top right, then tap the new row); select rows and press the bin to delete. "
+        "The score updates at once."
+    )
+    st.caption(tile_key(tile_sets.tiles_in_set(chosen_set())))
+    if result is not None:
+        st.caption(f"Score now: {score_now_words(result, outcomes)}")
+    edits = current_edits()
+    saved = corrections_line(
+        list((base.history or {}).get("corrections") or []),
+        "Corrected before the case was saved",
+        numbered_as="the table then was",
+    )
+    if saved:
+        st.caption(saved)
+    # the corrections folded into the table (a way taken, an undo, a reload) come first
+    changed = corrections_line(table_corrections(base, kongs))
+    if changed:
+        st.caption(changed)
+    blank = table_edits.blank_added_rows(edits)
+    if blank:
+        rows_said = (
+            "A row you added has no tile yet: pick it"
+            if blank == 1
+            else f"{blank} rows you added have no tile yet: pick one for each"
+        )
+        st.info(
+            f"{rows_said} in the Tile column (a row counts once it has a tile; until then it is left out "
+            "of the hand and the corrections)."
+        )
+    # the table's toolbar (+, search ...) shows over the line above it when tapped: room for it
+    st.space(TOOLBAR_ROOM_PX)
+    table = pd.DataFrame(
+        {
+            # The number drawn on the photo; a column, since Streamlit hides a plain range index.
+            "n": [str(n) for n in case_mod.row_numbers(base.rows)],
+            "tile": [r.code for r in base.rows],
+            "group": [r.group for r in base.rows],
+            "check": [_confidence_label(r) for r in base.rows],
+        },
+    )
+    st.data_editor(
+        table,
+        key=editor_key(),
+        num_rows="dynamic",
+        width="stretch",
+        # Tall enough for every row plus the blank "add" row, so the page scrolls and the table does
+        # not; but no taller than a phone's screen, where a table scrolling within itself traps the
+        # thumb and a row added at its foot lies out of sight
+        height=min(ROW_PX * (len(base.rows) + 3), TABLE_MAX_PX),
+        hide_index=True,
+        column_config={
+            # text, so that a row the user adds reads "new" rather than "None"
+            "n": st.column_config.TextColumn("#", disabled=True, width="small", default="new"),
+            # every code, whatever the rule set: options that changed with it (or with an edit) would
+            # make the table a new widget, and the user's corrections in it would be lost
+            "tile": st.column_config.SelectboxColumn("Tile", options=list(TILE_CODES), required=True),
+            # left empty, an added tile goes where its kind goes (a flower to bonus, a 5p to the hand)
+            "group": st.column_config.SelectboxColumn(
+                "Group",
+                options=list(GROUPS),
+                help="Where the tile lies. Left empty on a row you add: bonus for a flower, season, "
+                "animal or face, else the hand.",
+            ),
+            "check": st.column_config.TextColumn("Sure?", disabled=True, default="added"),
+        },
+    )
+    for group, meld in zip(build.meld_groups, build.hand["melds"], strict=False):
+        if meld["kind"] == "kong":
+            key = concealed_key(group)
+            restore_kept(key, meld["concealed"])  # as the hand is built: the base's, or face down
+            st.checkbox(f"{group.capitalize()} ({meld['tiles'][0]} kong) is concealed", key=key)
+            remember(key)
+
+
+def _confidence_label(row: TileRow) -> str:
+    if row.confidence is None:
+        return ""
+    percent = f"{row.confidence * 100:.0f}%"
+    return f"⚠ {percent}" if row.low_confidence else percent

@@ -1,0 +1,157 @@
+"""The *Type a hand* tab: a hand typed as compact strings (RULES.md), checked before it is used, and
+the note that says when the result on the page is not the hand in the fields.
+"""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+import scoring
+from app_ui import case as case_mod
+from app_ui import hand_build, tile_sets
+from app_ui import typed as typed_mod
+from app_ui.case import MELD_GROUPS, Base
+from app_ui.new_hand import replace_hand
+from app_ui.questions import ask_before_replacing, replace_or_keep, withdrawn_note
+from app_ui.rules_panel import chosen_rules, chosen_set
+from app_ui.session import current_edits, unsaved_corrections
+from app_ui.summary import plain_line, tile_key
+
+# the concealed tiles' example, in a set of each rule set (a Malaysian set holds dots and honours alone)
+TYPED_EXAMPLE = {"singapore": "123m 456p 789s 555p 22m", "malaysian": "123p 456p 789p EEE 22p"}
+
+TYPED_BONUS = frozenset({*case_mod.BONUS_CODES, "fly"})
+
+
+def manual_ui() -> None:
+    """Type a hand as compact strings (RULES.md), for when there is no camera or photo."""
+    st.text_input(
+        "Concealed tiles (with the winning tile)",
+        key="typed_concealed",
+        placeholder=TYPED_EXAMPLE.get(chosen_rules(), TYPED_EXAMPLE["singapore"]),
+    )
+    st.text_input("Exposed melds, one group each", key="typed_melds", placeholder="CCC 456p")
+    st.text_input("Concealed kongs", key="typed_kongs", placeholder="5555s")
+    st.caption(tile_key(tile_sets.tiles_in_set(chosen_set())))
+    st.text_input("Bonus tiles", key="typed_bonus", placeholder="F1 S2 cat")
+    if st.button("Use this hand", key="typed_use", type="primary"):
+        st.session_state["typed_offered"] = typed_fields()
+        try:
+            concealed = typed_mod.read_tiles(st.session_state["typed_concealed"] or "")
+            melds = typed_mod.read_melds(st.session_state["typed_melds"] or "")
+            kongs = typed_mod.read_concealed_kongs(st.session_state["typed_kongs"] or "")
+            bonus = typed_mod.read_bonus(st.session_state["typed_bonus"] or "", TYPED_BONUS)
+        except ValueError as exc:
+            _typed_not_used(f"Could not read the hand: {exc}")
+            return
+        if len(melds) + len(kongs) > len(MELD_GROUPS):
+            _typed_not_used(f"At most {len(MELD_GROUPS)} melds and kongs together.")
+            return
+        rows = hand_build.rows_from_hand_strings(concealed, [*melds, *kongs], bonus)
+        if not rows:
+            _typed_not_used("Type at least one tile (or pick bonus tiles) first.")
+            return
+        for meld in [*melds, *kongs]:
+            kind, why = hand_build.meld_kind(hand_build.resolve_backs(meld))
+            if kind is None:
+                _typed_not_used(
+                    f"Could not use the hand: the meld {' '.join(meld)} is no chow, pong or kong ({why})."
+                )
+                return
+        # a meld typed with face-down tiles lies as only a concealed kong does
+        concealed_flags = {MELD_GROUPS[i]: True for i, meld in enumerate(melds) if "back" in meld}
+        concealed_flags |= {MELD_GROUPS[len(melds) + i]: True for i in range(len(kongs))}
+        hand = hand_build.build_hand(rows, concealed_flags).hand
+        try:
+            impossible = hand_build.impossible_count({"rules": chosen_rules(), **hand})
+        except scoring.MalformedHandError as exc:  # a flower among the concealed tiles
+            _typed_not_used(f"Could not use the hand: {exc}.")
+            return
+        if impossible:
+            _typed_not_used(f"Could not use the hand: {impossible}.")
+            return
+        st.session_state["typed_error_version"] = None
+        typed = Base(rows=tuple(rows), source="typed", name="typed hand", meld_concealed=concealed_flags)
+        if unsaved_corrections(st.session_state["base"]):
+            ask_before_replacing("pending_typed", typed)
+        else:
+            _use_typed(typed)
+    elif typed_not_used():
+        refused = st.session_state.get("typed_refused")
+        if refused is not None and tuple(refused[0]) == typed_fields():
+            st.error(plain_line(refused[1]))  # pressing the button again would only refuse it again
+        else:
+            st.warning(TYPED_NOT_USED)
+    if st.session_state.get("pending_typed") is not None and typed_fields() != st.session_state.get(
+        "typed_offered"
+    ):
+        st.session_state["pending_typed"] = None  # asked of a hand no longer in the fields: press again
+    withdrawn_note("pending_typed")
+    pending: Base | None = st.session_state.get("pending_typed")
+    if pending is not None:
+        answer = replace_or_keep("Using the typed hand", "Use the typed hand", "typed")
+        if answer == "replace":
+            _use_typed(pending)
+        if answer == "keep":
+            st.session_state["pending_typed"] = None
+        if answer:
+            st.rerun()
+
+
+def _typed_not_used(message: str) -> None:
+    """One line on why the typed hand was refused; the result below, still the earlier hand's, says so too."""
+    st.error(plain_line(message))  # it quotes what was typed: no markup
+    st.session_state["typed_error_version"] = st.session_state["version"]
+    st.session_state["typed_refused"] = (typed_fields(), message)
+
+
+TYPED_FIELDS = ("typed_concealed", "typed_melds", "typed_kongs", "typed_bonus")
+
+TYPED_NOT_USED = (
+    "The typed hand is not the one scored: press *Use this hand* to score it. "
+    "The result below is still the hand before it."
+)
+
+
+def typed_fields() -> tuple[str, ...]:
+    """What the typed hand's fields hold now, spaces at the ends aside."""
+    return tuple(str(st.session_state.get(key) or "").strip() for key in TYPED_FIELDS)
+
+
+def typed_not_used() -> bool:
+    """Whether the typed fields hold a hand other than the last one used: typed, or changed after
+    *Use this hand*, with the button not pressed (Enter in a field does not press it), so the result on
+    the page is not the hand in the fields."""
+    fields = typed_fields()
+    return any(fields) and fields != st.session_state.get("typed_used")
+
+
+def typed_stale_note() -> str | None:
+    """Why the result is not the typed hand's, where it is not: the hand typed was refused, or typed
+    and not used. Said until the user changes the tile table: then the result is the table's, as
+    corrected, and the typed fields' own line says the rest."""
+    state = st.session_state
+    if state.get("typed_error_version") == state["version"]:
+        note: str | None = (
+            "The typed hand was not used (see *Type a hand* above): this result is still the hand before it."
+        )
+    else:
+        note = TYPED_NOT_USED if typed_not_used() else None
+    table = json.dumps(current_edits(), sort_keys=True, default=str)
+    if note is None:
+        state["typed_note_table"] = None
+    elif state.get("typed_note_table") is None:
+        state["typed_note_table"] = (state["version"], table)
+    elif state["typed_note_table"] != (state["version"], table):
+        return None  # the table was changed since: the result is no longer "the hand before it"
+    return note
+
+
+def _use_typed(typed: Base) -> None:
+    st.session_state["typed_used"] = st.session_state.get("typed_offered")
+    st.session_state["typed_refused"] = None
+    replace_hand(typed, None, None)
+    st.session_state["photo_error"] = None
+    st.session_state["pending_typed"] = None

@@ -471,6 +471,8 @@ def _input_problem(args: argparse.Namespace) -> str | None:
         return f"no scenes in {args.synthetic} (a python -m datasets.synth folder holds meta/*.json)"
     if args.real is not None and not (args.real / "labels.json").is_file():
         return f"no labels.json in {args.real}"
+    if args.enlarge_to is not None and args.enlarge_to < 0:
+        return f"--enlarge-to must be 0 (off) or more, got {args.enlarge_to}"
     if args.json is not None and not args.json.parent.is_dir():
         return f"cannot write {args.json}: no folder {args.json.parent}"
     return None
@@ -548,6 +550,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="re-encode each photo as a JPEG with this long side first (4000 = 12 MP)",
     )
     p.add_argument(
+        "--enlarge-to",
+        type=int,
+        metavar="PX",
+        help="override the long side to which a smaller photo is enlarged before it is read (0 = off; "
+        "see docs/vision.md, Webcam frames)",
+    )
+    p.add_argument(
         "--turn",
         type=int,
         choices=TURNS,
@@ -598,6 +607,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         reader = dataclasses.replace(
             reader, within_set=not args.free_reading, complete_wins=not args.no_win_check
         )
+        if args.enlarge_to is not None:
+            reader = dataclasses.replace(reader, enlarge_to=args.enlarge_to)
         overrides = _detector_overrides(args)
         if overrides:
             config = dataclasses.replace(reader.detector.config, **overrides)
@@ -636,6 +647,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"detector {hw[0]}x{hw[1]}, grid {grid}, fine {fine}, contain {det.contain}, "
         f"straddle {det.straddle}, odd size {odd}, second chance {second}; "
         f"classifier views {rotations}, {odd_shape}; {reading}; {size}"
+        + (f"; smaller photos enlarged to {reader.enlarge_to} px" if reader.enlarge_to else "")
     )
     # One untimed read so the first photo's latency does not include onnxruntime's warm-up.
     reader.read(np.full((480, 640, 3), 128, np.uint8))

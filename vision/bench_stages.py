@@ -18,7 +18,7 @@ from vision.bench_match import iou_matrix, match_boxes
 from vision.classes import BACK, CLASSES
 from vision.detections import UNSURE_BELOW
 from vision.imageio import read_image
-from vision.pipeline import TileReader
+from vision.pipeline import TileReader, enlarged
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,9 @@ def bench_stages(reader: TileReader, directory: Path, limit: int | None = None) 
         tiles = meta["tiles"]
         rgb = read_image(directory / meta["image"]).rgb
         true_xyxy = np.array([t["xyxy"] for t in tiles], np.float32).reshape(-1, 4)
-        boxes, score = reader.detector.detect(rgb, reader.grid)
+        big, factor = enlarged(rgb, reader.enlarge_to)  # as `TileReader.see` reads a small photo
+        boxes, score = reader.detector.detect(big, reader.grid)
+        boxes = boxes / factor
         counts = match_boxes(boxes, ["tile"] * len(boxes), score, true_xyxy, ["tile"] * len(tiles))
         found, extra, missed = found + counts.right, extra + counts.extra, missed + counts.missed
         for where, n in where_extra_boxes(boxes, true_xyxy, meta.get("props", [])).items():
@@ -168,7 +170,7 @@ def bench_stages(reader: TileReader, directory: Path, limit: int | None = None) 
             missed_kinds[kind] = (before[0] + missed_here, before[1] + total)
         if not tiles:
             continue
-        probabilities, not_tile = reader.classifier.read_boxes(rgb, true_xyxy)
+        probabilities, not_tile = reader.classifier.read_boxes(big, true_xyxy * factor)
         kept = not_tile <= config.reject_above
         rejected += int((~kept).sum())
         misreads += misreads_in_photo([t["code"] for t in tiles], probabilities, kept)

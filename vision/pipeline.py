@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import cv2
 import numpy as np
 
 from vision.box_filters import long_short_sides, odd_and_unsure, surely_read, typical_sides
@@ -76,6 +77,23 @@ SMALL_TILE_PX = 24
 # for 97% of the tiles at 3-4% of the long side, 92% at 2.5-3%, 84% at 2-2.5%, 76% at 1.5-2% and 48% at
 # 1-1.5% (stage 53, ~/.cache/mj/s53/relsize.py; docs/vision.md, Small tiles).
 SMALL_TILE_SHARE = 0.025
+# A photo whose long side is under this many pixels is read enlarged to it (INTER_CUBIC), its boxes
+# mapped back to its own pixels; 0: every photo as given. Off: generated scenes at 640 px (a webcam
+# frame) enlarged to 1280 read 0.834 F1 against 0.808 on the decision set (seeds 73000-73039), but
+# only 0.774 against 0.768 on the measurement set (seeds 61000-61059), with 13 exact photos and 8
+# hands against 15 and 9 (docs/vision.md, Webcam frames); `vision.bench --enlarge-to` measures it.
+ENLARGE_TO = 0
+
+
+def enlarged(rgb: np.ndarray, long_side: int | None) -> tuple[np.ndarray, float]:
+    """`rgb` enlarged (INTER_CUBIC) so that its long side is `long_side`, and the factor; `rgb` itself
+    and 1.0 where it is that long already (or `long_side` is None or 0)."""
+    longest = max(rgb.shape[:2])
+    if not long_side or longest >= long_side:
+        return rgb, 1.0
+    factor = long_side / longest
+    size = (max(1, round(rgb.shape[1] * factor)), max(1, round(rgb.shape[0] * factor)))
+    return cv2.resize(rgb, size, interpolation=cv2.INTER_CUBIC), factor
 
 
 @dataclass(frozen=True)
@@ -463,6 +481,8 @@ class TileReader:
     within_set: bool = True
     # Photos show winning hands: move one or two unsure tiles to a runner-up when only that makes a win.
     complete_wins: bool = True
+    # A photo with a shorter long side is read enlarged to this many pixels (`enlarged`); 0: as given.
+    enlarge_to: int = ENLARGE_TO
 
     @classmethod
     def load(
@@ -568,7 +588,11 @@ class TileReader:
         white = white_share(rgb)
         filled = decoder_filled_share(rgb)
         given = rgb
-        gain, rgb, (boxes, det_score, probabilities, rejected_xyxy) = self._read_at_best_gain(given, lap)
+        big, factor = enlarged(given, self.enlarge_to)
+        gain, rgb, (boxes, det_score, probabilities, rejected_xyxy) = self._read_at_best_gain(big, lap)
+        if factor != 1.0:  # the boxes in the photo's own pixels, and the rest judged there
+            boxes, rejected_xyxy = boxes / factor, rejected_xyxy / factor
+            rgb = with_gain(given, gain)
         # in a dark photo, a box of white-out where the tile faces are not holds a light
         # (vision.exposure.lit_boxes); a lit photo's tiles may be white-out where the light falls
         lit = lit_boxes(given, boxes) if gain > 1.0 else np.zeros(len(boxes), bool)

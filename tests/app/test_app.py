@@ -2040,3 +2040,12 @@ def test_undo_the_last_change_says_what_it_undid_and_a_correction_is_named(
     no_problem(app)
     shown = "\n".join(texts(app, "markdown") + texts(app, "caption") + texts(app, "info"))
     assert "1 tai → 2 tai after: #15 F1 → F2 undone." in shown, shown
+
+
+def test_the_camera_asks_for_a_full_hd_frame_and_says_a_frame_is_small(app: AppTest) -> None:
+    # unasked, the browser gives the frame at the widget's width on the page (some 360 px on a phone)
+    app.toggle(key="use_camera").set_value(True).run()
+    assert app.camera_input(key="camera").resolution == "1080p"
+    assert any("camera frame is small" in t and "upload a phone photo" in t for t in texts(app, "caption"))
+    app.toggle(key="use_camera").set_value(False).run()
+    assert not any("camera frame is small" in t for t in texts(app, "caption"))

@@ -464,6 +464,17 @@ LIMITS_AND_BOMBS = [
 ]
 
 FLY = [
+    # two fly readings, one a limit-type hand (nine gates, 5) and one summed (flush 3 + faces 2 + seat
+    # flower 1 = 6): the best-scoring reading counts (RULES.md's fly rule), not the limit (metamorphic
+    # test: a bonus tile added to a limit hand)
+    my(
+        "fly-readings-nine-gates-or-a-higher-flush",
+        "99p fly 22p fly 34567p",
+        meld=("pong 111p",),
+        bonus=["face", "face", "F1"],
+        tai=6,
+        keys={"face", "seat_flower", "full_flush"},
+    ),
     my(
         "fly-completes-concealed-dragon-pong",
         "CC fly 123p 456p 789p 55p",

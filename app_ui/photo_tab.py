@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import Final
 
 import streamlit as st
 
@@ -69,6 +70,12 @@ def let_go_of_files(holding: set[str]) -> None:
         state["photo_error"] = None
 
 
+# What the camera is asked for (the browser gives the nearest the camera has), and what the user is told.
+CAMERA_RESOLUTION: Final = "1080p"
+CAMERA_NOTE: Final = (
+    "A camera frame is small (1920 x 1080 at best, an old webcam's 640 x 480): fill it with the "
+    "tiles, or upload a phone photo, which reads best."
+)
 WIDGET_SOURCES = ("upload:", "camera:")  # source ids of files a widget holds (not the samples')
 
 
@@ -105,7 +112,10 @@ def photo_ui() -> None:
         incoming = (uploaded.name, uploaded.getvalue(), f"upload:{uploaded.file_id}")
         holding.add(incoming[2])
     if st.toggle("Use the camera", key="use_camera"):
-        snap = st.camera_input("Snap the hand", key="camera")
+        # unasked, the browser hands over the frame at the widget's width on the page (CSS pixels: some
+        # 360 px on a phone, 700 on a laptop), where tiles are misread (docs/vision.md, Webcam frames)
+        snap = st.camera_input("Snap the hand", key="camera", resolution=CAMERA_RESOLUTION)
+        st.caption(CAMERA_NOTE)
         if snap is not None:
             incoming = ("camera photo", snap.getvalue(), f"camera:{snap.file_id}")
             holding.add(incoming[2])

@@ -276,7 +276,7 @@ def render_scene(
     lighting(img, rng)
     photo = camera_effects(img, rng)
 
-    meta = _meta(seed, style, w, h, tiles, groups, geoms, labels, hand, behind)
+    meta = _meta(seed, style, w, h, tiles, groups, labels, hand, behind)
     meta["background"] = bg_kind
     meta["props"] = [{"kind": p.kind, "xyxy": [round(v, 1) for v in p.xyxy]} for p in props]
     if spec.variants > 1:
@@ -320,7 +320,6 @@ def _meta(
     h: int,
     tiles: list[Placed],
     groups: Iterable[Any],
-    geoms: list[Any],
     labels: list[Any],
     hand: Hand | None,
     behind: set[int] | None = None,

@@ -374,7 +374,7 @@ def read_rows(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]) -
     for h, hand_row in enumerate(rows):
         if not hand_row.core:
             continue
-        attached = _attached(h, rows, sides, near)
+        attached = _attached(h, sides, near)
         melds: list[tuple[tuple[int, ...], MeldRead]] = []
         stray: list[int] = []
         ignored: list[int] = []
@@ -454,7 +454,7 @@ def _winning_part(faces: tuple[str, ...], melds: int) -> bool:
     return melds == 0 and winning_shape(faces)
 
 
-def _attached(h: int, rows: Sequence[Row], sides: Sequence[_Side], near: Sequence[set[int]]) -> set[int]:
+def _attached(h: int, sides: Sequence[_Side], near: Sequence[set[int]]) -> set[int]:
     """Rows that belong with hand row `h`: next to it, or next to a row of melds that is."""
     attached = {h}
     frontier = [h]

@@ -243,7 +243,7 @@ class RankTraining:
     workers: int = 2
 
 
-def build_network(size: int) -> torch.nn.Module:
+def build_network() -> torch.nn.Module:
     import torch.nn as nn
 
     def block(cin: int, cout: int) -> list[nn.Module]:
@@ -277,7 +277,7 @@ def train_rank_look(settings: RankTraining, out_dir: Path, log: Path | None = No
     # val: unseen randomised sets only (the fixed styles' faces are the same art in every round)
     x_val, y_val = window_set(val_ids, settings.seed + 1, settings.size, settings.workers)
     cut_s = time.time() - start
-    net = build_network(settings.size)
+    net = build_network()
     steps = settings.epochs * int(np.ceil(len(x_train) / settings.batch))
     optimiser = torch.optim.AdamW(net.parameters(), lr=settings.lr, weight_decay=0.05)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=settings.lr, total_steps=steps)

@@ -105,10 +105,6 @@ def test_every_code_round_trips_alone() -> None:
         assert parse_hand_string(format_hand([code])) == [code]
 
 
-def _bad(data: dict[str, Any]) -> Any:
-    return data
-
-
 MALFORMED = [
     pytest.param({}, MalformedHandError, "concealed", id="no-concealed"),
     pytest.param({"concealed": 5}, HandStringError, "concealed", id="concealed-number"),

@@ -16,14 +16,45 @@ _SUIT_AFTER_DIGITS = re.compile(r"(?<=\d)[MPS]")
 _WORDS = re.compile(r"(?:cat|rat|rooster|centipede|face|fly|back)+", re.IGNORECASE)
 
 
+# Tiles typed as what they show: the honours' characters (traditional and simplified) and Unicode's
+# mahjong tiles (U+1F000-1F02B, as an emoji keyboard types them; a bonus tile spaced apart, so that
+# 🀅🀢 reads F F1, not FF1). The joker has no code: a `fly` is typed as fly.
+_SHOWN = str.maketrans(
+    {
+        **dict.fromkeys("東东", "E"), "南": "S", "西": "W", "北": "N",
+        "中": "C", **dict.fromkeys("發发", "F"), "白": "P",
+        **{chr(0x1F000 + k): code for k, code in enumerate("ESWNCFP")},
+        **{chr(0x1F007 + 9 * s + n): f"{n + 1}{suit}" for s, suit in enumerate("msp") for n in range(9)},
+        **{chr(0x1F022 + k): f" {code} " for k, code in enumerate(("F1", "F2", "F4", "F3"))},
+        **{chr(0x1F026 + k): f" S{k + 1} " for k in range(4)},
+        chr(0x1F02B): "back",
+        "\ufe0e": "", "\ufe0f": "",  # text or emoji presentation of a tile: the same tile
+    }
+)  # fmt: skip
+# the honours by name, a word a tile: `east`, `Red`
+_NAMES = {
+    "east": "E", "south": "S", "west": "W", "north": "N", "red": "C", "green": "F", "white": "P",
+}  # fmt: skip
+
+
+# said beside the typed fields, under the codes
+TYPED_ALSO = (
+    "Also read: the honours' characters 東 南 西 北 中 發 白, their names (east … north, red, green, "
+    "white) and the mahjong tiles of an emoji keyboard (🀇 🀙 🀐 🀀 🀄 🀢 🀦 🀫)."
+)
+
+
 def _groups(text: str) -> list[str]:
     # NFKC: a phone's full-width keyboard types １２３ｍ and the ideographic comma and space
-    return unicodedata.normalize("NFKC", text).replace(",", " ").replace("、", " ").split()
+    shown = unicodedata.normalize("NFKC", text).translate(_SHOWN)
+    return shown.replace(",", " ").replace("、", " ").split()
 
 
 def canonical_case(group: str) -> str:
     """One typed group in the codes' own case: `123M` -> `123m`, `ccc` -> `CCC`, `f1` -> `F1`, `Cat`
-    -> `cat`; anything unreadable is left as typed."""
+    -> `cat`, an honour's name `East` -> `E`; anything unreadable is left as typed."""
+    if group.lower() in _NAMES:
+        return _NAMES[group.lower()]
     if _HONOURS_ONLY.fullmatch(group) or _BONUS_NUMBERED.fullmatch(group):
         return group.upper()
     if _WORDS.fullmatch(group):

@@ -34,7 +34,7 @@ def manual_ui() -> None:
     )
     st.text_input("Exposed melds, one group each", key="typed_melds", placeholder="CCC 456p")
     st.text_input("Concealed kongs", key="typed_kongs", placeholder="5555s")
-    st.caption(tile_key(tile_sets.tiles_in_set(chosen_set())))
+    st.caption(tile_key(tile_sets.tiles_in_set(chosen_set())) + "  \n" + typed_mod.TYPED_ALSO)
     st.text_input("Bonus tiles", key="typed_bonus", placeholder="F1 S2 cat")
     if st.button("Use this hand", key="typed_use", type="primary"):
         st.session_state["typed_offered"] = typed_fields()

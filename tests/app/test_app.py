@@ -2049,3 +2049,14 @@ def test_the_camera_asks_for_a_full_hd_frame_and_says_a_frame_is_small(app: AppT
     assert any("camera frame is small" in t and "upload a phone photo" in t for t in texts(app, "caption"))
     app.toggle(key="use_camera").set_value(False).run()
     assert not any("camera frame is small" in t for t in texts(app, "caption"))
+
+
+def test_a_hand_typed_with_characters_and_emoji_tiles_scores_as_its_codes(app: AppTest) -> None:
+    assert any("東 南 西 北 中 發 白" in t for t in captions(app))  # the typed fields say so
+    typed_hand(app, "🀇🀈🀉 🀙🀚🀛 東東東 55p", melds="中中中", bonus="🀢")
+    no_problem(app)
+    codes = [row.code for row in app.session_state["base"].rows]
+    assert sorted(codes) == sorted(
+        ["1m", "2m", "3m", "1p", "2p", "3p", "E", "E", "E", "5p", "5p", "C", "C", "C", "F1"]
+    )
+    assert any("tai" in t for t in texts(app, "success")), result_text(app)

@@ -120,3 +120,39 @@ def test_a_bonus_row_that_cannot_be_read_names_the_group_and_says_how_to_type_it
         ValueError, match=rf"cannot read '{named}' as bonus tiles: .* typed apart, e\.g\. F1 S2 cat"
     ):
         read_bonus(typed, BONUS_TILES)
+
+
+@pytest.mark.parametrize(
+    ("typed", "codes"),
+    [
+        ("東東東 南 西 北", ["E", "E", "E", "S", "W", "N"]),
+        ("东 发 中 白 發", ["E", "F", "C", "P", "F"]),  # simplified characters too
+        ("east South WEST north", ["E", "S", "W", "N"]),
+        ("red green white", ["C", "F", "P"]),
+        ("🀇🀈🀉 🀙🀚🀛 🀐🀑🀒", ["1m", "2m", "3m", "1p", "2p", "3p", "1s", "2s", "3s"]),  # Unicode's order: m s p
+        ("🀏 🀡 🀘", ["9m", "9p", "9s"]),
+        ("🀀🀁🀂🀃 🀄🀅🀆", ["E", "S", "W", "N", "C", "F", "P"]),
+        ("🀄\ufe0f🀄\ufe0e", ["C", "C"]),  # emoji or text presentation: the same tile
+        ("🀫🀫", ["back", "back"]),
+    ],
+)
+def test_tiles_typed_as_they_show_read_as_their_codes(typed: str, codes: list[str]) -> None:
+    assert read_tiles(typed) == codes
+
+
+def test_a_meld_and_a_concealed_kong_typed_as_they_show_keep_their_groups() -> None:
+    assert read_melds("中中中 🀇🀈🀉") == [["C", "C", "C"], ["1m", "2m", "3m"]]
+    assert read_concealed_kongs("🀫🀐🀐🀫") == [["1s"] * 4]
+
+
+def test_unicode_bonus_tiles_read_by_their_names_in_rules_md() -> None:
+    # Unicode orders the flowers plum, orchid, bamboo, chrysanthemum; RULES.md numbers bamboo F4
+    bonus = frozenset({"F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"})
+    assert read_bonus("🀢🀣🀤🀥 🀦🀧🀨🀩", bonus) == ["F1", "F2", "F4", "F3", "S1", "S2", "S3", "S4"]
+    assert read_tiles("🀅🀢") == ["F", "F1"]  # not FF1: a bonus tile stands apart
+
+
+def test_the_joker_and_other_names_are_still_refused() -> None:
+    for typed in ("🀪", "plum", "dragon"):
+        with pytest.raises(ValueError, match="cannot read"):
+            read_tiles(typed)

@@ -44,10 +44,22 @@ TYPED_ALSO = (
 )
 
 
-def _groups(text: str) -> list[str]:
+def _typed_groups(text: str) -> list[tuple[str, str]]:
+    """Each group as read (the characters and emoji tiles as their codes) beside the group as typed that
+    it comes from (a bonus tile stands apart: 🀅🀢 typed gives F and F1, each from 🀅🀢)."""
     # NFKC: a phone's full-width keyboard types １２３ｍ and the ideographic comma and space
-    shown = unicodedata.normalize("NFKC", text).translate(_SHOWN)
-    return shown.replace(",", " ").replace("、", " ").split()
+    typed = unicodedata.normalize("NFKC", text).replace(",", " ").replace("、", " ").split()
+    return [(group, as_typed) for as_typed in typed for group in as_typed.translate(_SHOWN).split()]
+
+
+def _groups(text: str) -> list[str]:
+    return [group for group, _ in _typed_groups(text)]
+
+
+def _named(group: str, typed: str) -> str:
+    """A group named in a message as the user typed it, and as read where that differs (東東: EE): the
+    codes alone would name text that is nowhere on the page."""
+    return repr(typed) if typed == group else f"{typed!r} (read as {group!r})"
 
 
 def canonical_case(group: str) -> str:
@@ -70,14 +82,15 @@ def read_tiles(text: str) -> list[str]:
 def read_melds(text: str) -> list[list[str]]:
     """One meld per group; a group of one or two tiles is a meld typed apart (`C C C`)."""
     melds = []
-    groups = _groups(text)
-    for index, group in enumerate(groups):
+    typed_groups = _typed_groups(text)
+    groups = [group for group, _ in typed_groups]
+    for index, (group, typed) in enumerate(typed_groups):
         tiles = read_tiles(group)
         if len(tiles) < 3:
             # a fly typed apart from its meld (`CC fly`) is in this group or the next to it
             beside = " ".join(groups[max(index - 1, 0) : index + 2]).lower()
             raise ValueError(
-                f"meld {group!r} has {len(tiles)} tile{'s' if len(tiles) != 1 else ''}: "
+                f"meld {_named(group, typed)} has {len(tiles)} tile{'s' if len(tiles) != 1 else ''}: "
                 "type each meld's tiles together, e.g. CCC or 456p"
                 + (", a fly among them: CCfly" if "fly" in beside else "")
             )
@@ -89,14 +102,15 @@ def read_concealed_kongs(text: str) -> list[list[str]]:
     """One concealed kong per group: four of one tile, typed as such or as it lies with face-down tiles
     (`back5s5sback`, the backs taking the face shown)."""
     kongs = []
-    for group in _groups(text):
+    for group, typed in _typed_groups(text):
         tiles = read_tiles(group)
         faces = set(tiles) - {"back"}
         if "fly" in faces:
-            raise ValueError(f"concealed kong {group!r}: fly cannot stand in a kong")
+            raise ValueError(f"concealed kong {_named(group, typed)}: fly cannot stand in a kong")
         if len(tiles) != 4 or len(faces) != 1:
             raise ValueError(
-                f"concealed kong {group!r}: a concealed kong is four of one tile, e.g. 5555s or back5s5sback"
+                f"concealed kong {_named(group, typed)}: a concealed kong is four of one tile, "
+                "e.g. 5555s or back5s5sback"
             )
         kongs.append([faces.pop()] * 4)
     return kongs
@@ -110,16 +124,18 @@ _BONUS_TILES = (
 def read_bonus(text: str, bonus_codes: frozenset[str] | set[str]) -> list[str]:
     """The bonus row typed as codes (`F1 S2 cat face face`, any letter case); ValueError for a tile
     that is no bonus tile. A set holds four `face` and four `fly`, so a code may come more than once."""
-    tiles = []
-    for group in _groups(text):
+    tiles: list[tuple[str, str]] = []  # (code, the group typed it came from) where that is no code
+    for group, typed in _typed_groups(text):
         try:
-            tiles += read_tiles(group)
+            tiles += [(tile, "" if typed == group else typed) for tile in read_tiles(group)]
         except ValueError:
             raise ValueError(
-                f"cannot read {group!r} as bonus tiles: bonus tiles are {_BONUS_TILES}, typed apart, "
-                "e.g. F1 S2 cat"
+                f"cannot read {_named(group, typed)} as bonus tiles: bonus tiles are {_BONUS_TILES}, "
+                "typed apart, e.g. F1 S2 cat"
             ) from None
-    stranger = next((tile for tile in tiles if tile not in bonus_codes), None)
+    stranger = next(((tile, typed) for tile, typed in tiles if tile not in bonus_codes), None)
     if stranger is not None:
-        raise ValueError(f"{stranger} is not a bonus tile: bonus tiles are {_BONUS_TILES}")
-    return tiles
+        code, typed = stranger
+        said = f"{code} (from {typed!r})" if typed else code
+        raise ValueError(f"{said} is not a bonus tile: bonus tiles are {_BONUS_TILES}")
+    return [tile for tile, _ in tiles]

@@ -4,6 +4,9 @@ lines by mistake (`x = (...) + "a "` then `"b"` on the next line) shows up as st
 from __future__ import annotations
 
 import ast
+from pathlib import Path
+
+import pytest
 
 from tests.app.conftest import APP
 
@@ -25,8 +28,14 @@ def _bare_values(tree: ast.AST) -> list[int]:
     return lines
 
 
-def test_the_app_has_no_bare_expression_for_streamlit_to_write() -> None:
-    assert _bare_values(ast.parse(APP.read_text(encoding="utf-8"))) == []
+# app.py's sections now live in app_ui/ (191c85d), where magic writes nothing: a string split there by
+# the same mistake is dropped from the page without a word, so the modules are held to the same rule
+PAGE_FILES = [APP, *sorted((APP.parent / "app_ui").glob("*.py"))]
+
+
+@pytest.mark.parametrize("path", PAGE_FILES, ids=lambda path: path.name)
+def test_the_app_has_no_bare_expression_for_streamlit_to_write(path: Path) -> None:
+    assert _bare_values(ast.parse(path.read_text(encoding="utf-8"))) == []
 
 
 def test_a_string_left_on_its_own_line_is_found() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from app_ui.typed import canonical_case, read_bonus, read_concealed_kongs, read_melds, read_tiles
@@ -156,3 +158,25 @@ def test_the_joker_and_other_names_are_still_refused() -> None:
     for typed in ("🀪", "plum", "dragon"):
         with pytest.raises(ValueError, match="cannot read"):
             read_tiles(typed)
+
+
+@pytest.mark.parametrize(
+    ("read", "typed", "says"),
+    [
+        (read_melds, "東東", "meld '東東' (read as 'EE') has 2 tiles"),
+        (read_concealed_kongs, "🀫🀝🀝", "concealed kong '🀫🀝🀝' (read as 'back5p5p'): a concealed kong"),
+        (lambda text: read_bonus(text, BONUS_TILES), "東風", "cannot read '東風' (read as 'E風') as bonus"),
+        (lambda text: read_bonus(text, BONUS_TILES), "🀢 🀄", "C (from '🀄') is not a bonus tile"),
+        # typed as codes, a group is named as before
+        (read_melds, "CC", "meld 'CC' has 2 tiles"),
+        (lambda text: read_bonus(text, BONUS_TILES), "F1 3m", "3m is not a bonus tile"),
+    ],
+)
+def test_a_refusal_quotes_the_group_as_typed_and_as_read(
+    read: Callable[[str], object], typed: str, says: str
+) -> None:
+    # a group typed as characters or emoji tiles is named as the user typed it: `'EE' has 2 tiles` of a
+    # meld typed 東東 names text that is nowhere on the page
+    with pytest.raises(ValueError) as caught:
+        read(typed)
+    assert str(caught.value).startswith(says), str(caught.value)

@@ -31,6 +31,11 @@ _SHOWN = str.maketrans(
         "\ufe0e": "", "\ufe0f": "",  # text or emoji presentation of a tile: the same tile
     }
 )  # fmt: skip
+# an honour's character or tile against a digit stands apart: 99南 is no bamboo pair (S read as the
+# suit letter) and 發1 no flower; 99 alone is then refused
+_HONOUR_SHOWN = "東东南西北中發发白" + "".join(chr(0x1F000 + k) for k in range(7))
+_HONOUR_BESIDE_DIGIT = re.compile(rf"(?<=\d)(?=[{_HONOUR_SHOWN}])|(?<=[{_HONOUR_SHOWN}])(?=\d)")
+_JOKER = chr(0x1F02A)
 # the honours by name, a word a tile: `east`, `Red`
 _NAMES = {
     "east": "E", "south": "S", "west": "W", "north": "N", "red": "C", "green": "F", "white": "P",
@@ -49,7 +54,11 @@ def _typed_groups(text: str) -> list[tuple[str, str]]:
     it comes from (a bonus tile stands apart: 🀅🀢 typed gives F and F1, each from 🀅🀢)."""
     # NFKC: a phone's full-width keyboard types １２３ｍ and the ideographic comma and space
     typed = unicodedata.normalize("NFKC", text).replace(",", " ").replace("、", " ").split()
-    return [(group, as_typed) for as_typed in typed for group in as_typed.translate(_SHOWN).split()]
+    return [
+        (group, as_typed)
+        for as_typed in typed
+        for group in _HONOUR_BESIDE_DIGIT.sub(" ", as_typed).translate(_SHOWN).split()
+    ]
 
 
 def _groups(text: str) -> list[str]:
@@ -76,6 +85,8 @@ def canonical_case(group: str) -> str:
 
 def read_tiles(text: str) -> list[str]:
     """Tile codes of a typed string; ValueError (scoring's message) for what cannot be read."""
+    if _JOKER in text:
+        raise ValueError(f"cannot read {_JOKER} (the joker): a Malaysian wild tile is typed fly")
     return parse_hand_string(" ".join(canonical_case(group) for group in _groups(text)))
 
 

@@ -180,3 +180,20 @@ def test_a_refusal_quotes_the_group_as_typed_and_as_read(
     with pytest.raises(ValueError) as caught:
         read(typed)
     assert str(caught.value).startswith(says), str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("typed", "refused"), [("99南", "'99' needs a suit letter"), ("發1", "'1' needs a suit letter")]
+)
+def test_an_honour_typed_against_a_digit_is_no_suit_letter_nor_flower_number(
+    typed: str, refused: str
+) -> None:
+    # read as letters, 99南 would be the bamboo pair 99S -> 9s 9s, and 發1 the flower F1
+    with pytest.raises(ValueError, match=refused):
+        read_tiles(typed)
+    assert read_tiles("1m南") == ["1m", "S"]  # after a suit letter it is an honour
+
+
+def test_the_joker_is_answered_with_how_to_type_a_fly() -> None:
+    with pytest.raises(ValueError, match="typed fly"):
+        read_tiles("🀪 東東東")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from hypothesis import assume
 from hypothesis import strategies as st
 
-from scoring.tiles import ANIMALS, FLOWERS, HONOURS, SEASONS, SUITED, format_hand, rank_of
+from scoring.tiles import ANIMALS, FLOWERS, HONOURS, SEASONS, SUITED, format_hand, is_suited, rank_of, suit_of
 
 TILES = {
     "singapore": SUITED + HONOURS,
@@ -20,25 +21,45 @@ BONUS = {
 }
 
 
+def chow_starts(palette: Sequence[str]) -> list[str]:
+    """The tiles of `palette` that begin a chow whose three tiles are all in it."""
+    return [
+        tile
+        for tile in palette
+        if is_suited(tile)
+        and rank_of(tile) <= 7
+        and all(f"{rank_of(tile) + step}{suit_of(tile)}" in palette for step in (1, 2))
+    ]
+
+
 @st.composite
-def hand_json(draw: st.DrawFn, rules: str) -> dict[str, Any]:
-    """A hand of four sets and a pair (some sets laid down as melds), with random bonus tiles and context."""
-    types = TILES[rules]
-    chow_starts = [tile for tile in types if tile[0].isdigit() and rank_of(tile) <= 7]
+def sets_and_pair(
+    draw: st.DrawFn, palette: Sequence[str], kinds: Sequence[str]
+) -> tuple[list[tuple[str, list[str]]], str]:
+    """Four sets of `palette`'s tiles, each of a kind drawn from `kinds` (a chow where the palette holds
+    no run is a pong), and a pair; no tile more than a set's four copies."""
+    starts = chow_starts(palette)
     groups: list[tuple[str, list[str]]] = []
     for _ in range(4):
-        kind = draw(st.sampled_from(["chow", "pong", "pong", "kong"]))
-        if kind == "chow":
-            start = draw(st.sampled_from(chow_starts))
-            suit = start[1]
-            groups.append((kind, [f"{rank_of(start) + step}{suit}" for step in range(3)]))
+        kind = draw(st.sampled_from(kinds))
+        if kind == "chow" and starts:
+            start = draw(st.sampled_from(starts))
+            groups.append((kind, [f"{rank_of(start) + step}{suit_of(start)}" for step in range(3)]))
         else:
-            tile = draw(st.sampled_from(types))
+            kind = "pong" if kind == "chow" else kind
+            tile = draw(st.sampled_from(palette))
             groups.append((kind, [tile] * (4 if kind == "kong" else 3)))
-    pair = draw(st.sampled_from(types))
+    pair = draw(st.sampled_from(palette))
     counts = Counter(tile for _, tiles in groups for tile in tiles)
     counts.update([pair, pair])
     assume(all(count <= 4 for count in counts.values()))
+    return groups, pair
+
+
+@st.composite
+def hand_json(draw: st.DrawFn, rules: str) -> dict[str, Any]:
+    """A hand of four sets and a pair (some sets laid down as melds), with random bonus tiles and context."""
+    groups, pair = draw(sets_and_pair(TILES[rules], ("chow", "pong", "pong", "kong")))
     concealed: list[str] = [pair, pair]
     melds = []
     for kind, tiles in groups:

@@ -31,16 +31,14 @@ from scoring.tiles import (
     FLY,
     HONOURS,
     SEASONS,
-    SUITED,
     TERMINALS,
     THIRTEEN_WONDERS,
     WINDS,
     Tile,
     is_suited,
     rank_of,
-    suit_of,
 )
-from tests.scoring.strategies import hand_json
+from tests.scoring.strategies import BONUS, TILES, hand_json, sets_and_pair
 
 _HUNT = int(os.environ.get("METAMORPHIC_EXAMPLES", "0"))
 
@@ -57,13 +55,11 @@ def _settings(examples: int) -> settings:
 Hand = dict[str, Any]
 TileMap = Callable[[Tile], Tile]
 
-SINGAPORE_TILES: tuple[Tile, ...] = SUITED + HONOURS
-MALAYSIAN_TILES: tuple[Tile, ...] = tuple(f"{rank}p" for rank in range(1, 10)) + HONOURS
 ONE_SUIT = {suit: tuple(f"{rank}{suit}" for rank in range(1, 10)) for suit in "mps"}
 PALETTES: dict[str, tuple[tuple[Tile, ...], ...]] = {
     "singapore": (
-        SINGAPORE_TILES,
-        SINGAPORE_TILES,
+        TILES["singapore"],
+        TILES["singapore"],
         ONE_SUIT["m"],
         ONE_SUIT["s"] + HONOURS,
         ONE_SUIT["p"] + DRAGONS,
@@ -73,23 +69,11 @@ PALETTES: dict[str, tuple[tuple[Tile, ...], ...]] = {
         HONOURS,
         ONE_SUIT["m"] + ONE_SUIT["p"],
     ),
-    "malaysian": (MALAYSIAN_TILES, MALAYSIAN_TILES, ONE_SUIT["p"], HONOURS, ("1p", "9p", *HONOURS)),
+    "malaysian": (TILES["malaysian"], TILES["malaysian"], ONE_SUIT["p"], HONOURS, ("1p", "9p", *HONOURS)),
 }
-SINGAPORE_BONUS: tuple[Tile, ...] = FLOWERS + SEASONS + ANIMALS
-MALAYSIAN_BONUS: tuple[Tile, ...] = FLOWERS + SEASONS + ANIMALS + ("face",)
 # circumstances a random hand may be given; some make an impossible context, which a relabelling keeps
 SOME_CIRCUMSTANCES = ("replacement_tile", "kong_replacement", "robbing_kong", "last_tile", "kong_on_kong")
 FIRST_TURN = ("heavenly", "earthly", "humanly")
-
-
-def _chow_starts(palette: tuple[Tile, ...]) -> list[Tile]:
-    return [
-        tile
-        for tile in palette
-        if is_suited(tile)
-        and rank_of(tile) <= 7
-        and all(f"{rank_of(tile) + step}{suit_of(tile)}" in palette for step in (1, 2))
-    ]
 
 
 @st.composite
@@ -98,23 +82,9 @@ def _standard_tiles(
 ) -> tuple[list[Tile], list[dict[str, Any]]]:
     """Four sets and a pair from one palette: (concealed tiles, melds); `all_chows`: four chows."""
     palette = draw(st.sampled_from(PALETTES[rules][:2] if all_chows else PALETTES[rules]))
-    starts = _chow_starts(palette)
     styles = [("chow",), ("chow", "chow", "chow", "pong"), ("chow", "pong", "pong", "kong"), ("pong", "kong")]
     kinds = ("chow",) if all_chows else draw(st.sampled_from(styles))
-    groups: list[tuple[str, list[Tile]]] = []
-    for _ in range(4):
-        kind = draw(st.sampled_from(kinds))
-        if kind == "chow" and starts:
-            start = draw(st.sampled_from(starts))
-            groups.append((kind, [f"{rank_of(start) + step}{suit_of(start)}" for step in range(3)]))
-        else:
-            kind = "pong" if kind == "chow" else kind
-            tile = draw(st.sampled_from(palette))
-            groups.append((kind, [tile] * (4 if kind == "kong" else 3)))
-    pair = draw(st.sampled_from(palette))
-    counts = Counter(tile for _, tiles in groups for tile in tiles)
-    counts.update([pair, pair])
-    assume(all(count <= 4 for count in counts.values()))
+    groups, pair = draw(sets_and_pair(palette, kinds))
     concealed: list[Tile] = [pair, pair]
     melds: list[dict[str, Any]] = []
     for kind, tiles in groups:
@@ -152,7 +122,7 @@ def table_hand(
         for _ in range(draw(st.integers(0, 2))):
             concealed[draw(st.integers(0, len(concealed) - 1))] = FLY
     seats = get_ruleset(rules).seats
-    bonus_pool = SINGAPORE_BONUS if rules == "singapore" else MALAYSIAN_BONUS
+    bonus_pool = BONUS[rules]
     bonus = draw(st.lists(st.sampled_from(bonus_pool), unique=True, max_size=5)) if bonus_tiles else []
     if rules == "malaysian" and bonus_tiles:
         bonus = [tile for tile in bonus if tile != "face"] + ["face"] * draw(st.integers(0, 2))
@@ -535,7 +505,7 @@ def test_adding_a_bonus_tile_adds_what_rules_md_says(rules: str, data: st.DataOb
     # Malaysian kong-replacement bomb (a kong and no bonus tile) are settled already; eight flowers and
     # robbing the eighth are left out (they need seven or eight flowers)
     assume(hand["bonus"] and "robbing_eighth" not in (hand.get("circumstances") or []))
-    pool = SINGAPORE_BONUS if rules == "singapore" else MALAYSIAN_BONUS
+    pool = BONUS[rules]
     choices = [
         tile
         for tile in pool
@@ -590,7 +560,9 @@ def _assert_bonus_tile_adds(rules: str, hand: Hand, tile: Tile) -> None:
 
 
 @_settings(60)
-@given(hand=table_hand("singapore", all_chows=True, bonus_tiles=False), tile=st.sampled_from(SINGAPORE_BONUS))
+@given(
+    hand=table_hand("singapore", all_chows=True, bonus_tiles=False), tile=st.sampled_from(BONUS["singapore"])
+)
 def test_the_first_bonus_tile_turns_a_sequence_hand_into_a_lesser_one(hand: Hand, tile: Tile) -> None:
     # RULES.md: the sequence hand (4) has no bonus tiles at all; with them it is the lesser one (1)
     assume(not hand["bonus"])

@@ -19,11 +19,14 @@ _WORDS = re.compile(r"(?:cat|rat|rooster|centipede|face|fly|back)+", re.IGNORECA
 # Tiles typed as what they show: the honours' characters (traditional and simplified) and Unicode's
 # mahjong tiles (U+1F000-1F02B, as an emoji keyboard types them; a bonus tile spaced apart, so that
 # 🀅🀢 reads F F1, not FF1). The joker has no code: a `fly` is typed as fly.
+_HONOURS_SHOWN = {
+    **dict.fromkeys("東东", "E"), "南": "S", "西": "W", "北": "N",
+    "中": "C", **dict.fromkeys("發发", "F"), "白": "P",
+    **{chr(0x1F000 + k): code for k, code in enumerate("ESWNCFP")},
+}  # fmt: skip
 _SHOWN = str.maketrans(
     {
-        **dict.fromkeys("東东", "E"), "南": "S", "西": "W", "北": "N",
-        "中": "C", **dict.fromkeys("發发", "F"), "白": "P",
-        **{chr(0x1F000 + k): code for k, code in enumerate("ESWNCFP")},
+        **_HONOURS_SHOWN,
         **{chr(0x1F007 + 9 * s + n): f"{n + 1}{suit}" for s, suit in enumerate("msp") for n in range(9)},
         **{chr(0x1F022 + k): f" {code} " for k, code in enumerate(("F1", "F2", "F4", "F3"))},
         **{chr(0x1F026 + k): f" S{k + 1} " for k in range(4)},
@@ -33,8 +36,8 @@ _SHOWN = str.maketrans(
 )  # fmt: skip
 # an honour's character or tile against a digit stands apart: 99南 is no bamboo pair (S read as the
 # suit letter) and 發1 no flower; 99 alone is then refused
-_HONOUR_SHOWN = "東东南西北中發发白" + "".join(chr(0x1F000 + k) for k in range(7))
-_HONOUR_BESIDE_DIGIT = re.compile(rf"(?<=\d)(?=[{_HONOUR_SHOWN}])|(?<=[{_HONOUR_SHOWN}])(?=\d)")
+_HONOUR = "[" + "".join(_HONOURS_SHOWN) + "]"
+_HONOUR_BESIDE_DIGIT = re.compile(rf"(?<=\d)(?={_HONOUR})|(?<={_HONOUR})(?=\d)")
 _JOKER = chr(0x1F02A)
 # the honours by name, a word a tile: `east`, `Red`
 _NAMES = {

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 
+from app_ui.hand_build import meld_kind
 from scoring import parse_hand_string
 
 # honour letters alone (E S W N winds, C F P dragons): "ccc" can only mean CCC, since a suit needs digits
@@ -93,13 +95,45 @@ def read_tiles(text: str) -> list[str]:
     return parse_hand_string(" ".join(canonical_case(group) for group in _groups(text)))
 
 
+def meld_splits(tiles: Sequence[str]) -> list[list[list[str]]]:
+    """Every way to cut `tiles`, in the order typed, into melds of 3 or 4 tiles that are each a chow,
+    pong or kong (`hand_build.meld_kind`, the engine's own check)."""
+    if not tiles:
+        return [[]]
+    splits = []
+    for size in (3, 4):
+        head = list(tiles[:size])
+        if len(head) == size and meld_kind(head)[0] is not None:
+            splits += [[head, *rest] for rest in meld_splits(tiles[size:])]
+    return splits
+
+
+def _apart(group: str, typed: str, tiles: list[str]) -> list[list[str]]:
+    """A group of more tiles than a meld holds (`123m555p`, `🀇🀈🀉🀙🀚🀛` from an emoji keyboard) read
+    as the melds it can only be; ValueError, naming the readings, where it is none or several."""
+    if "back" in tiles:  # face-down tiles lie only in a concealed kong, which has its own field
+        return [tiles]
+    splits = meld_splits(tiles)
+    if len(splits) == 1:
+        return splits[0]
+    said = f"meld {_named(group, typed)} has {len(tiles)} tiles"
+    if not splits:
+        raise ValueError(f"{said} and is no row of chows, pongs and kongs: type a space between melds")
+    readings = " or ".join(" ".join("".join(meld) for meld in split) for split in splits[:2])
+    raise ValueError(f"{said}: it reads as {readings}; type a space between melds")
+
+
 def read_melds(text: str) -> list[list[str]]:
-    """One meld per group; a group of one or two tiles is a meld typed apart (`C C C`)."""
+    """One meld per group; a group of one or two tiles is a meld typed apart (`C C C`), and a group of
+    more than four is cut into the melds it holds where only one cut makes every piece a meld."""
     melds = []
     typed_groups = _typed_groups(text)
     groups = [group for group, _ in typed_groups]
     for index, (group, typed) in enumerate(typed_groups):
         tiles = read_tiles(group)
+        if len(tiles) > 4:
+            melds += _apart(group, typed, tiles)
+            continue
         if len(tiles) < 3:
             # a fly typed apart from its meld (`CC fly`) is in this group or the next to it
             beside = " ".join(groups[max(index - 1, 0) : index + 2]).lower()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app_ui.typed import canonical_case, read_bonus, read_concealed_kongs, read_melds, read_tiles
 
@@ -197,3 +199,59 @@ def test_an_honour_typed_against_a_digit_is_no_suit_letter_nor_flower_number(
 def test_the_joker_is_answered_with_how_to_type_a_fly() -> None:
     with pytest.raises(ValueError, match="typed fly"):
         read_tiles("🀪 東東東")
+
+
+@pytest.mark.parametrize(
+    ("typed", "melds"),
+    [
+        ("🀇🀈🀉🀙🀚🀛", [["1m", "2m", "3m"], ["1p", "2p", "3p"]]),  # an emoji keyboard types no spaces
+        ("123m555p", [["1m", "2m", "3m"], ["5p", "5p", "5p"]]),
+        ("EEEECCC", [["E"] * 4, ["C"] * 3]),
+        ("東東東南南南", [["E"] * 3, ["S"] * 3]),
+        ("CCfly456p", [["C", "C", "fly"], ["4p", "5p", "6p"]]),
+        ("111222333m", [["1m"] * 3, ["2m"] * 3, ["3m"] * 3]),  # cut as typed, not sorted into chows
+    ],
+)
+def test_melds_typed_together_are_cut_where_one_cut_alone_makes_melds(
+    typed: str, melds: list[list[str]]
+) -> None:
+    assert read_melds(typed) == melds
+    assert read_melds(typed + " 789s") == [*melds, ["7s", "8s", "9s"]]
+
+
+@pytest.mark.parametrize(
+    ("typed", "says"),
+    [
+        ("1234567m", r"^meld '1234567m' has 7 tiles and is no row of chows, pongs and kongs: type a space"),
+        ("EEEEEEE", r"^meld 'EEEEEEE' has 7 tiles: it reads as EEE EEEE or EEEE EEE; type a space between"),
+        ("🀇🀈🀉🀙🀚", r"^meld '🀇🀈🀉🀙🀚' \(read as '1m2m3m1p2p'\) has 5 tiles and is no row"),
+    ],
+)
+def test_melds_typed_together_cut_no_way_or_two_ways_are_refused(typed: str, says: str) -> None:
+    with pytest.raises(ValueError, match=says):
+        read_melds(typed)
+
+
+MELDS = st.one_of(
+    st.sampled_from(["E", "S", "W", "N", "C", "F", "P", "1m", "5p", "9s"]).map(lambda code: [code] * 3),
+    st.sampled_from(["E", "C", "2m", "7s"]).map(lambda code: [code] * 4),
+    st.tuples(st.integers(1, 7), st.sampled_from("mps")).map(
+        lambda rs: [f"{rs[0] + k}{rs[1]}" for k in range(3)]
+    ),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(MELDS, min_size=2, max_size=4))
+def test_melds_typed_together_read_back_as_typed_or_are_refused(melds: list[list[str]]) -> None:
+    typed = "".join("".join(meld) for meld in melds)
+    try:
+        read = read_melds(typed)
+    except ValueError as error:
+        assert "type a space between melds" in str(error)
+        return
+    # never a tile dropped, added or moved; every piece a meld
+    assert [code for meld in read for code in meld] == [code for meld in melds for code in meld]
+    assert all(len(meld) in (3, 4) for meld in read)
+    # typed apart, they always read back exactly
+    assert read_melds(" ".join("".join(meld) for meld in melds)) == melds

@@ -38,13 +38,19 @@ def manual_ui() -> None:
     st.text_input("Bonus tiles", key="typed_bonus", placeholder="F1 S2 cat")
     if st.button("Use this hand", key="typed_use", type="primary"):
         st.session_state["typed_offered"] = typed_fields()
+        field = "hand"
         try:
+            field = "concealed tiles"
             concealed = typed_mod.read_tiles(st.session_state["typed_concealed"] or "")
+            field = "exposed melds"
             melds = typed_mod.read_melds(st.session_state["typed_melds"] or "")
+            field = "concealed kongs"
             kongs = typed_mod.read_concealed_kongs(st.session_state["typed_kongs"] or "")
+            field = "bonus tiles"
             bonus = typed_mod.read_bonus(st.session_state["typed_bonus"] or "", TYPED_BONUS)
         except ValueError as exc:
-            _typed_not_used(f"Could not read the hand: {exc}")
+            # the field is named: the parser's words ('99' needs a suit letter) say what, not where
+            _typed_not_used(f"Could not read the {field}: {exc}")
             return
         if len(melds) + len(kongs) > len(MELD_GROUPS):
             _typed_not_used(f"At most {len(MELD_GROUPS)} melds and kongs together.")

@@ -871,8 +871,26 @@ def test_malformed_input_is_one_line_error(app: AppTest) -> None:
     app.text_input(key="typed_concealed").input("123m 456x").run()
     app.button(key="typed_use").click().run()
     no_problem(app)
-    assert any(t.startswith("Could not read the hand:") for t in texts(app, "error")), texts(app, "error")
+    assert any(t.startswith("Could not read the concealed tiles:") for t in texts(app, "error")), texts(
+        app, "error"
+    )
     assert not any("still the hand before it" in t for t in texts(app, "warning"))  # there was none
+
+
+@pytest.mark.parametrize(
+    ("key", "typed", "says"),
+    [
+        ("typed_melds", "CCC 99", "Could not read the exposed melds: '99' needs a suit letter"),
+        ("typed_kongs", "555s", "Could not read the concealed kongs: concealed kong '555s'"),
+        ("typed_bonus", "F1 9m", "Could not read the bonus tiles: "),
+    ],
+)
+def test_a_field_that_cannot_be_read_is_named(app: AppTest, key: str, typed: str, says: str) -> None:
+    app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
+    app.text_input(key=key).input(typed).run()
+    app.button(key="typed_use").click().run()
+    no_problem(app)
+    assert any(t.startswith(says) for t in texts(app, "error")), texts(app, "error")
 
 
 def test_meld_that_is_not_a_set_is_explained(app: AppTest, install: Install) -> None:

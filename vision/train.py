@@ -40,7 +40,7 @@ os.environ.setdefault("YOLO_VERBOSE", "True")
 import cv2
 import numpy as np
 
-from vision.box_filters import intersections
+from vision.box_filters import intersections, long_short_sides
 from vision.classes import CLASS_INDEX, CLASSES, NOT_A_TILE
 from vision.crops import crop_tiles
 from vision.ensemble import EnsembleError, join_files, split_file
@@ -163,6 +163,19 @@ def _scene_rgb(path: Path) -> np.ndarray:
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
 
 
+def shrunk_scene(rgb: np.ndarray, factor: float) -> np.ndarray:
+    """`rgb` shrunk by `factor` (INTER_AREA) and passed through JPEG at quality 92, as `vision.bench`
+    shrinks a scene to a tile width (`resized_jpeg`), so the crops match what it measures; decoded
+    here, as `read_image` refuses a photo under 64 px that a scene of small tiles may shrink to."""
+    size = (max(1, round(rgb.shape[1] * factor)), max(1, round(rgb.shape[0] * factor)))
+    small = cv2.cvtColor(cv2.resize(rgb, size, interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2BGR)
+    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+    if decoded is None:
+        sys.exit("data: cannot pass a shrunk scene through JPEG")
+    return cv2.cvtColor(decoded, cv2.COLOR_BGR2RGB)
+
+
 def build_data(
     scenes: Path,
     out: Path,
@@ -172,6 +185,7 @@ def build_data(
     negatives_per_scene: int = 0,
     rare_crops_per_tile: int | None = None,
     crop_size: int = CLASSIFIER_SIZE,
+    tile_px: tuple[float, float] | None = None,
 ) -> None:
     """Detector set (all scenes, single class at train time) and classifier crops from the scene metas.
 
@@ -182,6 +196,9 @@ def build_data(
     `rare_crops_per_tile` (default: `crops_per_tile`) training crops are cut of each tile a set holds
     once (flowers, seasons, animals): they differ from each other in small marks (a corner numeral,
     a name, the ink), and they are the classifier's weakest classes even in its own val set.
+
+    With `tile_px` (low, high) each scene's crops are cut from the scene shrunk (`shrunk_scene`) until
+    its typical tile is a width drawn between them: the crops a webcam frame or a far photo gives.
     """
     rare_crops = crops_per_tile if rare_crops_per_tile is None else max(crops_per_tile, rare_crops_per_tile)
     rng = np.random.default_rng(seed)
@@ -216,9 +233,13 @@ def build_data(
             if not tiles:
                 continue
             xyxy = np.array([t["xyxy"] for t in tiles], np.float32)
+            props = np.array([p["xyxy"] for p in meta.get("props", [])], np.float32).reshape(-1, 4)
+            if tile_px is not None:
+                factor = float(rng.uniform(*tile_px)) / float(np.median(long_short_sides(xyxy)[:, 1]))
+                if factor < 1.0:
+                    rgb, xyxy, props = shrunk_scene(rgb, factor), xyxy * factor, props * factor
             if negatives_per_scene > 0:
                 height, width = rgb.shape[:2]
-                props = np.array([p["xyxy"] for p in meta.get("props", [])], np.float32).reshape(-1, 4)
                 empty = negative_boxes(xyxy, width, height, negatives_per_scene, rng, props=props)
                 counts[-1] += len(empty) * (split == "train")
                 for i, crop in enumerate(crop_tiles(rgb, empty, crop_size, CROP_MARGIN)):
@@ -690,6 +711,17 @@ def _run(args: argparse.Namespace) -> Run:
     )
 
 
+def _px_range(text: str) -> tuple[float, float]:
+    """`LOW:HIGH` as two positive widths, low first; argparse reports anything else in one line."""
+    try:
+        low, high = (float(part) for part in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LOW:HIGH in px, got {text!r}") from None
+    if not 0 < low <= high:
+        raise argparse.ArgumentTypeError(f"expected 0 < LOW <= HIGH, got {text!r}")
+    return low, high
+
+
 def _add_scene_tile_options(p: argparse.ArgumentParser) -> None:
     """What the two per-tile writers (features, crops) take: a scene folder, an .npz out, a limit."""
     p.add_argument("--scenes", type=Path, required=True)
@@ -828,6 +860,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     p.add_argument(
         "--crop-size", type=int, default=CLASSIFIER_SIZE, help="crop side, px (train at this --imgsz)"
+    )
+    p.add_argument(
+        "--tile-px",
+        type=_px_range,
+        default=None,
+        help="LOW:HIGH: shrink each scene until its typical tile is a width drawn between them (px)",
     )
     p.add_argument("--seed", type=int, default=0)
     p = sub.add_parser("merge", help="one training set from several data outputs (links)")
@@ -1048,6 +1086,7 @@ def main(argv: list[str] | None = None) -> None:
             args.negatives_per_scene,
             args.rare_crops_per_tile,
             args.crop_size,
+            args.tile_px,
         )
     elif args.stage == "merge":
         missing = [str(source) for source, _, _ in args.sources if not (source / "classifier").is_dir()]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -228,3 +229,34 @@ def test_data_stage_cuts_crops_at_the_size_asked(tmp_path: Path) -> None:
     # the same tiles from the same jittered boxes, only cut larger
     assert small.keys() == large.keys() and len(small) > 10
     assert set(small.values()) == {(96, 96)} and set(large.values()) == {(128, 128)}
+
+
+def _detail(path: Path) -> float:
+    """High-frequency energy of a crop: the variance of its Laplacian."""
+    grey = np.asarray(Image.open(path).convert("L"), np.float32)
+    return float(cv2.Laplacian(grey, cv2.CV_32F).var())
+
+
+def test_data_stage_cuts_crops_from_scenes_shrunk_to_the_tile_width_asked(tmp_path: Path) -> None:
+    scenes = _small_scenes(tmp_path, 3, seed=6)
+    _data(scenes, tmp_path / "full", "--crop-size", "64")
+    _data(scenes, tmp_path / "small", "--crop-size", "64", "--tile-px", "10:12")
+
+    def crops(data: str) -> dict[str, Path]:
+        folder = tmp_path / data / "classifier"
+        return {str(p.relative_to(folder)): p for p in folder.glob("*/*/*.jpg")}
+
+    full, small = crops("full"), crops("small")
+    # the same tiles at the same size, cut from a scene whose tiles are 10-12 px wide: far less detail
+    assert full.keys() == small.keys() and len(full) > 10
+    assert {Image.open(p).size for p in small.values()} == {(64, 64)}
+    full_detail = np.median([_detail(p) for p in full.values()])
+    small_detail = np.median([_detail(p) for p in small.values()])
+    assert small_detail < 0.5 * full_detail
+
+
+@pytest.mark.parametrize("bad", ["12", "0:10", "20:10", "a:b"])
+def test_data_stage_refuses_a_tile_width_range_it_cannot_use(tmp_path: Path, bad: str) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["data", "--scenes", str(tmp_path), "--out", str(tmp_path / "out"), "--tile-px", bad])
+    assert raised.value.code == 2

@@ -7,6 +7,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from app_ui.case import MAX_MELDS
 from app_ui.hand_build import meld_kind
 from scoring import parse_hand_string
 
@@ -113,10 +114,12 @@ def _apart(group: str, typed: str, tiles: list[str]) -> list[list[str]]:
     as the melds it can only be; ValueError, naming the readings, where it is none or several."""
     if "back" in tiles:  # face-down tiles lie only in a concealed kong, which has its own field
         return [tiles]
+    said = f"meld {_named(group, typed)} has {len(tiles)} tiles"
+    if len(tiles) > 4 * MAX_MELDS:  # also keeps the cuts tried few (they grow as 2 ** (tiles / 3))
+        raise ValueError(f"{said}: a hand holds at most {MAX_MELDS} melds; type a space between melds")
     splits = meld_splits(tiles)
     if len(splits) == 1:
         return splits[0]
-    said = f"meld {_named(group, typed)} has {len(tiles)} tiles"
     if not splits:
         raise ValueError(f"{said} and is no row of chows, pongs and kongs: type a space between melds")
     readings = " or ".join(" ".join("".join(meld) for meld in split) for split in splits[:2])

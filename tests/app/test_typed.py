@@ -225,6 +225,8 @@ def test_melds_typed_together_are_cut_where_one_cut_alone_makes_melds(
         ("1234567m", r"^meld '1234567m' has 7 tiles and is no row of chows, pongs and kongs: type a space"),
         ("EEEEEEE", r"^meld 'EEEEEEE' has 7 tiles: it reads as EEE EEEE or EEEE EEE; type a space between"),
         ("🀇🀈🀉🀙🀚", r"^meld '🀇🀈🀉🀙🀚' \(read as '1m2m3m1p2p'\) has 5 tiles and is no row"),
+        ("E" * 17, r"^meld 'E{17}' has 17 tiles: a hand holds at most 4 melds; type a space"),
+        ("E" * 300, r"^meld 'E{300}' has 300 tiles: a hand holds at most 4 melds"),  # answered at once
     ],
 )
 def test_melds_typed_together_cut_no_way_or_two_ways_are_refused(typed: str, says: str) -> None:

@@ -38,7 +38,6 @@ def manual_ui() -> None:
     st.text_input("Bonus tiles", key="typed_bonus", placeholder="F1 S2 cat")
     if st.button("Use this hand", key="typed_use", type="primary"):
         st.session_state["typed_offered"] = typed_fields()
-        field = "hand"
         try:
             field = "concealed tiles"
             concealed = typed_mod.read_tiles(st.session_state["typed_concealed"] or "")

@@ -39,10 +39,10 @@ from datasets.randomized import installed_fonts, random_recipe
 from datasets.styles import style_faces
 from vision.glyphs import face_windows
 from vision.rank_look import RANKS, window_input
+from vision.sidecar import RankLookConfig
 
 if TYPE_CHECKING:  # torch is imported only at training time (the `train` extra)
     import torch
-from vision.sidecar import RankLookConfig
 
 # a window shows a rank where this share of the number's box lies inside it, none where at most
 # NONE_INSIDE does; the windows between are left out (half a number is neither)

@@ -164,13 +164,12 @@ def _scene_rgb(path: Path) -> np.ndarray:
 
 
 def shrunk_scene(rgb: np.ndarray, factor: float) -> np.ndarray:
-    """`rgb` shrunk by `factor` (INTER_AREA) and passed through JPEG at quality 92, as `vision.bench`
-    shrinks a scene to a tile width (`resized_jpeg`), so the crops match what it measures; decoded
+    """`rgb` shrunk by `factor` and saved as a phone would, by the bench's own `resized_jpeg` (as
+    `bench_tile_sizes` shrinks a scene to a tile width), so the crops match what it measures; decoded
     here, as `read_image` refuses a photo under 64 px that a scene of small tiles may shrink to."""
-    size = (max(1, round(rgb.shape[1] * factor)), max(1, round(rgb.shape[0] * factor)))
-    small = cv2.cvtColor(cv2.resize(rgb, size, interpolation=cv2.INTER_AREA), cv2.COLOR_RGB2BGR)
-    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+    from vision.bench import resized_jpeg
+
+    decoded = cv2.imdecode(np.frombuffer(resized_jpeg(rgb, factor), np.uint8), cv2.IMREAD_COLOR)
     if decoded is None:
         sys.exit("data: cannot pass a shrunk scene through JPEG")
     return cv2.cvtColor(decoded, cv2.COLOR_BGR2RGB)

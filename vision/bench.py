@@ -39,9 +39,11 @@ import cv2
 import numpy as np
 
 from vision.bench_match import (
+    RowMatch,
     TileCounts,
     hand_read_exactly,
     match_boxes,
+    match_codes,
     match_rows,
     precision_recall_f1,
     shows_whole_hand,
@@ -52,6 +54,7 @@ from vision.detections import UNSURE_BELOW
 from vision.imageio import ImageError, read_image
 from vision.pipeline import Reading, TileReader
 from vision.sidecar import ModelError
+from vision.square import edge_colour
 from vision.tile_set import rule_set_faces
 
 
@@ -136,21 +139,44 @@ class Options:
     # turn each photo this many degrees clockwise first, as a phone that wrote no EXIF orientation
     # would save it (a real photo's rows are then compared in either direction)
     turn: int = 0
+    # then slant it this many degrees clockwise about its centre, keeping its size (real photos: a
+    # phone held at a slant; their tiles are then matched as multisets, rows no longer lying level)
+    slant: float = 0.0
 
     def __post_init__(self) -> None:
         if self.turn not in TURNS:
             raise ValueError(f"turn must be one of {', '.join(map(str, TURNS))} degrees, got {self.turn}")
+        if not -MOST_SLANT <= self.slant <= MOST_SLANT:
+            raise ValueError(f"slant must be within {MOST_SLANT:g} degrees either way, got {self.slant:g}")
 
 
 TURNS = (0, 90, 180, 270)
+MOST_SLANT = 45.0  # a larger slant is a quarter turn (--turn) and a smaller slant
 
 
-def _photo_bytes(path: Path, long_side: int | None, turn: int = 0) -> tuple[bytes, float]:
-    """The file's bytes, or a JPEG re-encoded at `long_side` and turned `turn` degrees clockwise
-    (untimed), and the size factor."""
-    if long_side is None and turn == 0:
+def slanted(rgb: np.ndarray, degrees: float) -> np.ndarray:
+    """`rgb` turned `degrees` clockwise about its centre on a canvas of its own size (what leaves the
+    frame is cut off), the corners filled with the table's colour (`vision.square.edge_colour`)."""
+    h, w = rgb.shape[:2]
+    matrix = cv2.getRotationMatrix2D((w / 2.0, h / 2.0), -degrees, 1.0)
+    return cv2.warpAffine(
+        rgb,
+        matrix,
+        (w, h),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=edge_colour(rgb),
+    )
+
+
+def _photo_bytes(path: Path, long_side: int | None, turn: int = 0, slant: float = 0.0) -> tuple[bytes, float]:
+    """The file's bytes, or a JPEG re-encoded at `long_side`, turned `turn` degrees clockwise and
+    slanted `slant` degrees clockwise (`slanted`) (untimed), and the size factor."""
+    if long_side is None and turn == 0 and slant == 0.0:
         return path.read_bytes(), 1.0
     rgb = np.rot90(read_image(path).rgb, k=-(turn // 90))
+    if slant:
+        rgb = slanted(np.ascontiguousarray(rgb), slant)
     factor = 1.0 if long_side is None else long_side / max(rgb.shape[:2])
     return resized_jpeg(np.ascontiguousarray(rgb), factor), factor
 
@@ -185,7 +211,7 @@ def _timed_read(
 ) -> tuple[Reading, dict[str, float], float]:
     """Reading (each tile one of `rules`' set's tiles, when given), stage times in ms (`decode`, the
     reading's stages, `end_to_end`), and the factor from file pixels to reading pixels."""
-    data, factor = _photo_bytes(path, options.long_side, options.turn)
+    data, factor = _photo_bytes(path, options.long_side, options.turn, options.slant)
     start = time.perf_counter()
     loaded = read_image(data)
     decoded = time.perf_counter()
@@ -198,6 +224,8 @@ def _timed_read(
 
 
 def bench_synthetic(reader: TileReader, directory: Path, options: Options = Options()) -> list[PhotoResult]:
+    if options.slant:
+        raise ValueError("a slant is for real photos: the generator's scenes lie at every slant already")
     results = []
     for meta_path in sorted((directory / "meta").glob("*.json"))[: options.limit]:
         meta = json.loads(meta_path.read_text())
@@ -236,7 +264,15 @@ def bench_real(reader: TileReader, directory: Path, options: Options = Options()
         rows = entry.get("rows") or [[code] for code in true_codes]
         if sorted(code for row in rows for code in row) != sorted(true_codes):
             rows = [[code] for code in true_codes]  # rows that disagree with the tiles: codes only
-        matched = match_rows(reading.detections.xyxy, pred_codes, rows, either_way=options.turn != 0)
+        if options.slant:  # the rows no longer lie level: the tiles as multisets
+            true, read = Counter(true_codes), Counter(pred_codes)
+            matched = RowMatch(
+                match_codes(pred_codes, true_codes),
+                tuple(sorted((true - read).elements())),
+                tuple(sorted((read - true).elements())),
+            )
+        else:
+            matched = match_rows(reading.detections.xyxy, pred_codes, rows, either_way=options.turn != 0)
         results.append(
             PhotoResult(
                 entry["file"],
@@ -471,6 +507,10 @@ def _input_problem(args: argparse.Namespace) -> str | None:
         return f"no scenes in {args.synthetic} (a python -m datasets.synth folder holds meta/*.json)"
     if args.real is not None and not (args.real / "labels.json").is_file():
         return f"no labels.json in {args.real}"
+    if args.slant and args.synthetic is not None:
+        return "--slant is for --real photos: the generator's scenes lie at every slant already"
+    if not -MOST_SLANT <= args.slant <= MOST_SLANT:
+        return f"--slant must be within {MOST_SLANT:g} degrees either way, got {args.slant:g}"
     if args.enlarge_to is not None and args.enlarge_to < 0:
         return f"--enlarge-to must be 0 (off) or more, got {args.enlarge_to}"
     if args.json is not None and not args.json.parent.is_dir():
@@ -566,6 +606,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "no EXIF orientation saves it: is the reading as good at any quarter turn?",
     )
     p.add_argument(
+        "--slant",
+        type=float,
+        default=0.0,
+        metavar="DEG",
+        help="real photos: then turn each photo this many degrees clockwise about its centre (-45 to 45), "
+        "keeping its size, as a phone held at a slant takes it; tiles matched as multisets",
+    )
+    p.add_argument(
         "--free-reading",
         action="store_true",
         help="read each tile as its first choice, even more copies of a face than a set holds",
@@ -574,6 +622,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--no-win-check",
         action="store_true",
         help="keep the tiles as read even when one or two runner-ups would make a winning hand",
+    )
+    p.add_argument(
+        "--no-square",
+        action="store_true",
+        help="read a slanted hand as it lies, not again turned square (vision.square)",
     )
     p.add_argument(
         "--rules",
@@ -605,7 +658,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         reader = TileReader.load(args.models, grid=args.grid)
         reader = dataclasses.replace(
-            reader, within_set=not args.free_reading, complete_wins=not args.no_win_check
+            reader,
+            within_set=not args.free_reading,
+            complete_wins=not args.no_win_check,
+            square=not args.no_square,
         )
         if args.enlarge_to is not None:
             reader = dataclasses.replace(reader, enlarge_to=args.enlarge_to)
@@ -625,6 +681,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     size = f"photos re-encoded at long side {args.long_side}" if args.long_side else "photos as stored"
     if args.turn:
         size += f", turned {args.turn} degrees clockwise"
+    if args.slant:
+        size += f", slanted {args.slant:g} degrees clockwise (tiles matched as multisets)"
     hw = reader.detector.input_hw
     det = reader.detector.config
     odd = f"x{det.odd_size} under {det.odd_size_below}" if det.odd_size else "off"
@@ -640,6 +698,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     reading = "within one set" if reader.within_set else "first choices"
     reading += ", win check" if reader.complete_wins else ", no win check"
+    reading += ", slants squared" if reader.square else ", slants as they lie"
     reading += {None: ", any face", "scene": ", each scene's rule set's faces"}.get(
         args.rules, f", {args.rules} faces"
     )
@@ -657,7 +716,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if directory is None:
             continue
         try:
-            results = run(reader, directory, Options(args.limit, args.long_side, args.rules, args.turn))
+            results = run(
+                reader, directory, Options(args.limit, args.long_side, args.rules, args.turn, args.slant)
+            )
         except (OSError, ValueError, KeyError) as error:
             message = f"cannot read the {name} set in {directory}: {error}"
             print(f"python -m vision.bench: {message}", file=sys.stderr)

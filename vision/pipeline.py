@@ -48,6 +48,15 @@ from vision.pip_look import PipLook
 from vision.rank_look import RankLook
 from vision.sharpness import blur_warning, photo_sharpness
 from vision.sidecar import ModelError, load_config
+from vision.square import (
+    around_boxes,
+    boxes_back,
+    fits_closer,
+    slant_to_square,
+    turn_for,
+    turned_photo,
+    with_square_reading,
+)
 from vision.text_look import TextLook
 from vision.tile_set import (
     ANOTHER_SET_QUESTION,
@@ -483,6 +492,8 @@ class TileReader:
     complete_wins: bool = True
     # A photo with a shorter long side is read enlarged to this many pixels (`enlarged`); 0: as given.
     enlarge_to: int = ENLARGE_TO
+    # A hand photographed at a slant is read again turned square (vision.square); False: as it lies.
+    square: bool = True
 
     @classmethod
     def load(
@@ -590,6 +601,13 @@ class TileReader:
         given = rgb
         big, factor = enlarged(given, self.enlarge_to)
         gain, rgb, (boxes, det_score, probabilities, rejected_xyxy) = self._read_at_best_gain(big, lap)
+        slant = slant_to_square(boxes, probabilities) if self.square else None
+        if slant is not None:  # each box read again on the photo turned square (vision.square)
+            turn = around_boxes(turn_for(rgb.shape[:2], slant), boxes)
+            turned_xyxy, _, turned_probabilities, _ = self.read_tiles(turned_photo(rgb, turn), lap)
+            if fits_closer(boxes, turned_xyxy):
+                back_xyxy = boxes_back(turned_xyxy, turn, rgb.shape[:2])
+                probabilities = with_square_reading(probabilities, boxes, turned_probabilities, back_xyxy)
         if factor != 1.0:  # the boxes in the photo's own pixels, and the rest judged there
             boxes, rejected_xyxy = boxes / factor, rejected_xyxy / factor
             rgb = with_gain(given, gain)
@@ -631,7 +649,8 @@ class TileReader:
         def lap(stage: str) -> None:
             nonlocal clock
             now = time.perf_counter()
-            timings[stage] = round((now - clock) * 1000.0, 2)
+            # a stage run twice (a second gain, the photo turned square) counts both times
+            timings[stage] = round(timings.get(stage, 0.0) + (now - clock) * 1000.0, 2)
             clock = now
 
         seen = self.see(rgb, lap)

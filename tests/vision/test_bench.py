@@ -279,14 +279,17 @@ def test_bench_long_side_maps_boxes_back(tmp_path: Path, capsys: pytest.CaptureF
     printed = capsys.readouterr().out
     settings = (
         "grid 1, fine off, contain None, straddle None, odd size off, second chance off;"
-        " classifier views 4, odd shape off; within one set, win check, any face;"
+        " classifier views 4, odd shape off; within one set, win check, slants squared, any face;"
         " photos re-encoded at long side 2000"
     )
     assert settings in printed
     (synthetic,) = json.loads(out.read_text())
     assert synthetic["precision"] == 1.0 and synthetic["recall"] == 0.75
-    assert main([*args, "--free-reading", "--no-win-check"]) == 0
-    assert "; first choices, no win check, any face; photos as stored" in capsys.readouterr().out
+    assert main([*args, "--free-reading", "--no-win-check", "--no-square"]) == 0
+    assert (
+        "; first choices, no win check, slants as they lie, any face; photos as stored"
+        in capsys.readouterr().out
+    )
 
 
 @pytest.mark.parametrize("rules", ["malaysian", "scene"])

@@ -19,11 +19,14 @@ from tests.vision.layout_sim import place
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import write_models
 from vision.bench import (
+    Options,
     PhotoResult,
     _photo_bytes,
+    bench_real,
     concurrency,
     format_summary,
     main,
+    slanted,
     summarise,
     unturned_xyxy,
 )
@@ -606,9 +609,39 @@ def test_rows_may_be_compared_either_way_on_a_turned_photo() -> None:
     assert match_rows(xyxy, read, [["1m", "2m", "3m"]], either_way=True).counts.right == 3
 
 
-def test_a_turn_that_is_no_quarter_is_refused() -> None:
-    from vision.bench import Options
+def test_a_slanted_photo_keeps_its_size_its_centre_and_the_table_in_its_corners(tmp_path: Path) -> None:
+    rgb = np.full((90, 160, 3), (20, 120, 40), np.uint8)  # a green table
+    rgb[35:55, 20:140] = 250  # a white bar across the middle
+    out = slanted(rgb, 30.0)
+    assert out.shape == rgb.shape
+    assert out[45, 80].tolist() == [250, 250, 250]  # the centre stays where it was
+    assert out[0, 0].tolist() == [20, 120, 40] and out[-1, -1].tolist() == [20, 120, 40]
+    # clockwise on the screen: the bar's right end goes down, its left end up
+    assert out[45 + 30, 80 + 45].mean() > 200 and out[45 - 30, 80 - 45].mean() > 200
+    assert out[45 - 30, 80 + 45].mean() < 150
+    path = tmp_path / "photo.png"
+    Image.fromarray(rgb).save(path)
+    data, factor = _photo_bytes(path, None, 0, 30.0)
+    assert factor == 1.0 and read_image(data).rgb.shape == rgb.shape
 
+
+def test_a_slanted_real_photo_is_matched_as_multisets(tmp_path: Path) -> None:
+    sc = scene(600, 1000)
+    models = write_models(tmp_path / "models", detector_rows(sc, (384, 640)))
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "a.png").write_bytes(encode(Image.fromarray(sc.rgb), "PNG"))
+    # labelled with a 2s where the photo shows a 1s, in one row the slant no longer keeps
+    (real / "labels.json").write_text(
+        json.dumps([{"file": "a.png", "tiles": ["1m", "1p", "2s"], "rows": [["1m", "1p", "2s"]]}])
+    )
+    slant = bench_real(TileReader.load(models), real, Options(slant=1.0))[0]
+    assert (slant.counts.right, slant.counts.extra, slant.counts.missed) == (2, 1, 1)
+    assert slant.counts.confusions == {("2s", "1s"): 1}
+    assert slant.missing == ("2s",) and slant.extra == ("1s",)
+
+
+def test_a_turn_that_is_no_quarter_is_refused() -> None:
     with pytest.raises(ValueError, match="turn must be one of 0, 90, 180, 270"):
         Options(turn=45)
 
@@ -620,6 +653,8 @@ def test_a_turn_that_is_no_quarter_is_refused() -> None:
         (["--real", "{tmp}"], "no labels.json in"),
         (["--real", "{tmp}/real", "--limit", "0"], "--limit must be at least 1, got 0"),
         (["--real", "{tmp}/real", "--json", "{tmp}/no/out.json"], "cannot write"),
+        (["--real", "{tmp}/real", "--slant", "50"], "--slant must be within 45 degrees either way, got 50"),
+        (["--synthetic", "{tmp}/synth", "--slant", "20"], "--slant is for --real photos"),
     ],
 )
 def test_a_set_or_file_named_wrongly_is_one_line_and_exit_2_before_any_bench(
@@ -628,6 +663,7 @@ def test_a_set_or_file_named_wrongly_is_one_line_and_exit_2_before_any_bench(
     # a mistyped folder benched no photo and printed F1 0.000 with exit 0
     (tmp_path / "real").mkdir()
     (tmp_path / "real" / "labels.json").write_text("[]")
+    _synthetic_set(tmp_path / "synth")
     argv = [arg.replace("{tmp}", str(tmp_path)) for arg in extra] + ["--models", str(tmp_path / "none")]
     assert main(argv) == 2
     err = capsys.readouterr().err

@@ -55,6 +55,7 @@ from vision.square import (
     slant_to_square,
     turn_for,
     turned_photo,
+    turned_scale,
     with_square_reading,
 )
 from vision.text_look import TextLook
@@ -603,9 +604,9 @@ class TileReader:
         gain, rgb, (boxes, det_score, probabilities, rejected_xyxy) = self._read_at_best_gain(big, lap)
         slant = slant_to_square(boxes, probabilities) if self.square else None
         if slant is not None:  # each box read again on the photo turned square (vision.square)
-            turn = around_boxes(turn_for(rgb.shape[:2], slant), boxes)
+            turn = around_boxes(turn_for(rgb.shape[:2], slant, turned_scale(boxes)), boxes)
             turned_xyxy, _, turned_probabilities, _ = self.read_tiles(turned_photo(rgb, turn), lap)
-            if fits_closer(boxes, turned_xyxy):
+            if fits_closer(boxes, turned_xyxy, turn.scale):
                 back_xyxy = boxes_back(turned_xyxy, turn, rgb.shape[:2])
                 probabilities = with_square_reading(probabilities, boxes, turned_probabilities, back_xyxy)
         if factor != 1.0:  # the boxes in the photo's own pixels, and the rest judged there

@@ -37,6 +37,10 @@ CLOSER_FIT = 0.85
 UNSURE_BELOW = 0.9
 # a box of the turned reading, taken back, is the same tile as a first box it overlaps this much
 SAME_TILE_IOU = 0.5
+# the turned photo is shrunk until its tiles' boxes are at most this long (median): every look cuts
+# its crops smaller (the classifier 128 px, the glyph look's faces 256), and a 12 MP photo's
+# tiles of 400 px and more cost only time to turn and to cut
+TURNED_TILE_PX = 320.0
 # the turned photo is read only this many tiles' lengths around the first reading's boxes
 AROUND_MARGIN = 2.0
 # and there must be this many boxes beside a neighbour
@@ -45,14 +49,15 @@ LEAST_TILES = 3
 
 @dataclass(frozen=True)
 class Turn:
-    """A photo turned `degrees` counter-clockwise on the screen about its centre onto a canvas
-    `size` (width, height) that holds all of it: `matrix` (2, 3) takes the photo's pixels to the
-    canvas's, `inverse` the canvas's back."""
+    """A photo turned `degrees` counter-clockwise on the screen about its centre and shrunk by
+    `scale` onto a canvas `size` (width, height) that holds all of it: `matrix` (2, 3) takes the
+    photo's pixels to the canvas's, `inverse` the canvas's back."""
 
     degrees: float
     matrix: np.ndarray
     inverse: np.ndarray
     size: tuple[int, int]
+    scale: float = 1.0
 
 
 def photo_slant(angles: np.ndarray) -> tuple[float, float]:
@@ -107,27 +112,39 @@ def slant_to_square(xyxy: np.ndarray, probabilities: np.ndarray) -> float | None
     return degrees
 
 
-def fits_closer(first_xyxy: np.ndarray, turned_xyxy: np.ndarray, share: float = CLOSER_FIT) -> bool:
-    """Whether the boxes read on the turned photo fit their tiles closer than the first reading's:
-    their median area under `share` of the first's (the same pixels: the turn does not scale)."""
+def fits_closer(
+    first_xyxy: np.ndarray, turned_xyxy: np.ndarray, scale: float = 1.0, share: float = CLOSER_FIT
+) -> bool:
+    """Whether the boxes read on the turned photo (shrunk by `scale`) fit their tiles closer than the
+    first reading's: their median area, in the photo's pixels, under `share` of the first's."""
     first, turned = (np.asarray(xyxy, np.float64).reshape(-1, 4) for xyxy in (first_xyxy, turned_xyxy))
     if not len(first) or not len(turned):
         return False
     first_area = float(np.median((first[:, 2] - first[:, 0]) * (first[:, 3] - first[:, 1])))
     turned_area = float(np.median((turned[:, 2] - turned[:, 0]) * (turned[:, 3] - turned[:, 1])))
-    return turned_area < share * first_area
+    return turned_area < share * first_area * scale * scale
 
 
-def turn_for(hw: tuple[int, int], degrees: float) -> Turn:
-    """The turn of an (H, W) photo by `degrees` (as `cv2.getRotationMatrix2D` counts them) onto a
-    canvas that holds all of it."""
+def turned_scale(xyxy: np.ndarray, longest: float = TURNED_TILE_PX) -> float:
+    """How much to shrink the photo as it is turned so that the boxes `xyxy`'s median longer side
+    is at most `longest` pixels (1.0: as it is)."""
+    boxes = np.asarray(xyxy, np.float64).reshape(-1, 4)
+    if not len(boxes):
+        return 1.0
+    typical = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+    return min(1.0, longest / typical) if typical > 0 else 1.0
+
+
+def turn_for(hw: tuple[int, int], degrees: float, scale: float = 1.0) -> Turn:
+    """The turn of an (H, W) photo by `degrees` (as `cv2.getRotationMatrix2D` counts them), shrunk
+    by `scale`, onto a canvas that holds all of it."""
     h, w = hw
-    matrix = cv2.getRotationMatrix2D((w / 2.0, h / 2.0), degrees, 1.0)
+    matrix = cv2.getRotationMatrix2D((w / 2.0, h / 2.0), degrees, scale)
     cos, sin = abs(matrix[0, 0]), abs(matrix[0, 1])
     width, height = int(np.ceil(h * sin + w * cos)), int(np.ceil(h * cos + w * sin))
     matrix[0, 2] += width / 2.0 - w / 2.0
     matrix[1, 2] += height / 2.0 - h / 2.0
-    return Turn(degrees, matrix, cv2.invertAffineTransform(matrix), (width, height))
+    return Turn(degrees, matrix, cv2.invertAffineTransform(matrix), (width, height), scale)
 
 
 def around_boxes(turn: Turn, xyxy: np.ndarray, margin: float = AROUND_MARGIN) -> Turn:
@@ -139,7 +156,8 @@ def around_boxes(turn: Turn, xyxy: np.ndarray, margin: float = AROUND_MARGIN) ->
     if not len(boxes):
         return turn
     corners = _corners(boxes) @ turn.matrix[:, :2].T + turn.matrix[:, 2]
-    reach = margin * float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+    longer = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    reach = margin * float(np.median(longer)) * turn.scale
     width, height = turn.size
     left = int(max(0.0, np.floor(corners[..., 0].min() - reach)))
     top = int(max(0.0, np.floor(corners[..., 1].min() - reach)))
@@ -147,7 +165,8 @@ def around_boxes(turn: Turn, xyxy: np.ndarray, margin: float = AROUND_MARGIN) ->
     bottom = int(min(float(height), np.ceil(corners[..., 1].max() + reach)))
     matrix = turn.matrix.copy()
     matrix[:, 2] -= (left, top)
-    return Turn(turn.degrees, matrix, cv2.invertAffineTransform(matrix), (right - left, bottom - top))
+    size = (right - left, bottom - top)
+    return Turn(turn.degrees, matrix, cv2.invertAffineTransform(matrix), size, turn.scale)
 
 
 def _corners(boxes: np.ndarray) -> np.ndarray:

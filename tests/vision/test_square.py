@@ -26,6 +26,7 @@ from vision.square import (
     slant_to_square,
     turn_for,
     turned_photo,
+    turned_scale,
     with_square_reading,
 )
 
@@ -249,3 +250,29 @@ def test_boxes_taken_back_hold_the_tiles_they_held_turned(degrees: float, where:
     back = boxes_back(_box(squared)[None], turn, hw)[0]
     inside = _box(quad).clip([0, 0, 0, 0], [600, 400, 600, 400])
     assert (back[:2] <= inside[:2] + 1e-3).all() and (back[2:] >= inside[2:] - 1e-3).all()
+
+
+def test_a_photo_of_large_tiles_is_turned_shrunk_and_its_boxes_come_back_at_full_size() -> None:
+    big = np.array([[0, 0, 480, 640], [480, 0, 960, 640]], np.float32)  # 12 MP tiles: 640 px long
+    assert turned_scale(big) == pytest.approx(320.0 / 640.0)
+    assert turned_scale(big / 4) == 1.0 and turned_scale(np.zeros((0, 4))) == 1.0
+    rgb, corners = _row(30.0)
+    turn = turn_for(rgb.shape[:2], 30.0, scale=0.5)
+    whole = turn_for(rgb.shape[:2], 30.0)
+    assert abs(turn.size[0] - whole.size[0] / 2) <= 1 and abs(turn.size[1] - whole.size[1] / 2) <= 1
+    squared = corners[4] @ turn.matrix[:, :2].T + turn.matrix[:, 2]
+    square_box = _box(squared)
+    assert square_box[2] - square_box[0] == pytest.approx(TILE_W / 2, abs=0.5)
+    np.testing.assert_allclose(
+        boxes_back(square_box[None], turn, rgb.shape[:2])[0], _box(corners[4]), atol=0.5
+    )
+    # cut around the boxes, the margin is counted in the shrunk canvas's pixels too
+    xyxy = np.array([_box(quad) for quad in corners])
+    cut = around_boxes(turn, xyxy, margin=1.0)
+    assert cut.scale == 0.5 and cut.size[0] <= turn.size[0]
+    # boxes read on the shrunk canvas are measured against the first boxes at the photo's size
+    slanted = np.array([_box(_tile_corners((100.0 * k, 0.0), 30.0)) for k in range(3)])
+    square = np.array([_box(_tile_corners((100.0 * k, 0.0), 0.0)) for k in range(3)])
+    assert fits_closer(slanted, square * 0.5, scale=0.5)
+    assert not fits_closer(slanted, slanted * 0.5, scale=0.5)  # the same boxes, only shrunk
+    assert fits_closer(slanted, slanted * 0.5)  # what the shrinking alone would have looked like

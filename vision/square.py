@@ -23,10 +23,16 @@ import numpy as np
 
 from vision.box_filters import iou_matrix
 
+# a box's nearest neighbour further than this many times the box's shorter side is not beside it
+# in a row or meld (touching tiles lie about one side apart at any angle): tiles strewn apart say
+# nothing of the slant
+NEIGHBOUR_REACH = 1.3
 # a hand slanted less than this is read as it lies: its boxes already fit its tiles closely
 SQUARE_ABOVE = 12.0
 # the directions must agree this well (the length of their folded mean, 0..1)
 LEAST_AGREEMENT = 0.7
+# and there must be this many boxes beside a touching neighbour
+LEAST_TILES = 3
 # the turned reading is kept only where its boxes' median area is under this share of the first
 # reading's: tiles that stood slanted fill boxes 1.4 times their own area at 12 degrees, 1.8 at 25;
 # tiles strewn at every angle, whose neighbours' directions agree by chance, fit no better turned
@@ -43,8 +49,6 @@ SAME_TILE_IOU = 0.5
 TURNED_TILE_PX = 320.0
 # the turned photo is read only this many tiles' lengths around the first reading's boxes
 AROUND_MARGIN = 2.0
-# and there must be this many boxes beside a neighbour
-LEAST_TILES = 3
 
 
 @dataclass(frozen=True)
@@ -72,12 +76,6 @@ def photo_slant(angles: np.ndarray) -> tuple[float, float]:
     mean = complex(float(np.cos(folded).mean()), float(np.sin(folded).mean()))
     degrees = float(np.degrees(np.angle(mean)) / 4.0)
     return (degrees + 45.0) % 90.0 - 45.0, abs(mean)
-
-
-# a box's nearest neighbour further than this many times the box's shorter side is not beside it
-# in a row or meld (touching tiles lie about one side apart at any angle): tiles strewn apart say
-# nothing of the slant
-NEIGHBOUR_REACH = 1.3
 
 
 def neighbour_directions(xyxy: np.ndarray) -> np.ndarray:

@@ -39,11 +39,9 @@ import cv2
 import numpy as np
 
 from vision.bench_match import (
-    RowMatch,
     TileCounts,
     hand_read_exactly,
     match_boxes,
-    match_codes,
     match_rows,
     precision_recall_f1,
     shows_whole_hand,
@@ -262,17 +260,10 @@ def bench_real(reader: TileReader, directory: Path, options: Options = Options()
             continue
         pred_codes = reading.detections.codes
         rows = entry.get("rows") or [[code] for code in true_codes]
-        if sorted(code for row in rows for code in row) != sorted(true_codes):
-            rows = [[code] for code in true_codes]  # rows that disagree with the tiles: codes only
-        if options.slant:  # the rows no longer lie level: the tiles as multisets
-            true, read = Counter(true_codes), Counter(pred_codes)
-            matched = RowMatch(
-                match_codes(pred_codes, true_codes),
-                tuple(sorted((true - read).elements())),
-                tuple(sorted((read - true).elements())),
-            )
-        else:
-            matched = match_rows(reading.detections.xyxy, pred_codes, rows, either_way=options.turn != 0)
+        if options.slant or sorted(code for row in rows for code in row) != sorted(true_codes):
+            # rows that disagree with the tiles, or no longer lie level: codes only (one-tile rows)
+            rows = [[code] for code in true_codes]
+        matched = match_rows(reading.detections.xyxy, pred_codes, rows, either_way=options.turn != 0)
         results.append(
             PhotoResult(
                 entry["file"],

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.box_filters import iou_matrix
+from vision.box_filters import iou_matrix, long_short_sides
 
 # a box's nearest neighbour further than this many times the box's shorter side is not beside it
 # in a row or meld (touching tiles lie about one side apart at any angle): tiles strewn apart say
@@ -89,8 +89,7 @@ def neighbour_directions(xyxy: np.ndarray) -> np.ndarray:
     np.fill_diagonal(distance, np.inf)
     nearest = distance.argmin(axis=1)
     nearest_distance = distance[np.arange(len(boxes)), nearest]
-    shorter = np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
-    close = nearest_distance <= NEIGHBOUR_REACH * shorter
+    close = nearest_distance <= NEIGHBOUR_REACH * long_short_sides(boxes)[:, 1]
     step = centres[nearest[close]] - centres[close]
     return np.degrees(np.arctan2(step[:, 1], step[:, 0]))
 
@@ -129,7 +128,7 @@ def turned_scale(xyxy: np.ndarray, longest: float = TURNED_TILE_PX) -> float:
     boxes = np.asarray(xyxy, np.float64).reshape(-1, 4)
     if not len(boxes):
         return 1.0
-    typical = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+    typical = float(np.median(long_short_sides(boxes)[:, 0]))
     return min(1.0, longest / typical) if typical > 0 else 1.0
 
 
@@ -154,8 +153,7 @@ def around_boxes(turn: Turn, xyxy: np.ndarray, margin: float = AROUND_MARGIN) ->
     if not len(boxes):
         return turn
     corners = _corners(boxes) @ turn.matrix[:, :2].T + turn.matrix[:, 2]
-    longer = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
-    reach = margin * float(np.median(longer)) * turn.scale
+    reach = margin * float(np.median(long_short_sides(boxes)[:, 0])) * turn.scale
     width, height = turn.size
     left = int(max(0.0, np.floor(corners[..., 0].min() - reach)))
     top = int(max(0.0, np.floor(corners[..., 1].min() - reach)))

@@ -51,6 +51,7 @@ from vision.box_filters import long_short_sides
 from vision.detections import UNSURE_BELOW
 from vision.imageio import ImageError, read_image
 from vision.pipeline import Reading, TileReader
+from vision.quarter import unturned_xyxy
 from vision.sidecar import ModelError
 from vision.square import edge_colour
 from vision.tile_set import rule_set_faces
@@ -177,20 +178,6 @@ def _photo_bytes(path: Path, long_side: int | None, turn: int = 0, slant: float 
         rgb = slanted(np.ascontiguousarray(rgb), slant)
     factor = 1.0 if long_side is None else long_side / max(rgb.shape[:2])
     return resized_jpeg(np.ascontiguousarray(rgb), factor), factor
-
-
-def unturned_xyxy(xyxy: np.ndarray, turn: int, hw: tuple[int, int]) -> np.ndarray:
-    """Boxes read on a photo turned `turn` degrees clockwise, in the pixels of the photo as it was
-    (`hw`: its height and width)."""
-    h, w = hw
-    x1, y1, x2, y2 = (np.asarray(xyxy, np.float32).reshape(-1, 4)[:, i] for i in range(4))
-    if turn == 90:  # the turned photo's (x, y) was (y, h - x)
-        return np.stack([y1, h - x2, y2, h - x1], axis=1)
-    if turn == 180:
-        return np.stack([w - x2, h - y2, w - x1, h - y1], axis=1)
-    if turn == 270:  # (x, y) was (w - y, x)
-        return np.stack([w - y2, x1, w - y1, x2], axis=1)
-    return np.asarray(xyxy, np.float32).reshape(-1, 4)
 
 
 def resized_jpeg(rgb: np.ndarray, factor: float) -> bytes:
@@ -620,6 +607,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="read a slanted hand as it lies, not again turned square (vision.square)",
     )
     p.add_argument(
+        "--no-rows-across",
+        action="store_true",
+        help="read a hand whose rows run up and down the photo as it lies, not turned a quarter "
+        "(vision.quarter)",
+    )
+    p.add_argument(
         "--rules",
         choices=("scene", "singapore", "malaysian"),
         help="read each tile as one of this rule set's tiles (as the app does); scene: each synthetic "
@@ -653,6 +646,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             within_set=not args.free_reading,
             complete_wins=not args.no_win_check,
             square=not args.no_square,
+            rows_across=not args.no_rows_across,
         )
         if args.enlarge_to is not None:
             reader = dataclasses.replace(reader, enlarge_to=args.enlarge_to)
@@ -690,6 +684,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     reading = "within one set" if reader.within_set else "first choices"
     reading += ", win check" if reader.complete_wins else ", no win check"
     reading += ", slants squared" if reader.square else ", slants as they lie"
+    reading += ", rows turned across" if reader.rows_across else ", rows as they lie"
     reading += {None: ", any face", "scene": ", each scene's rule set's faces"}.get(
         args.rules, f", {args.rules} faces"
     )

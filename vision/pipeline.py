@@ -45,6 +45,7 @@ from vision.onnx_models import (
     make_session,
 )
 from vision.pip_look import PipLook
+from vision.quarter import quarter_back, rows_up_and_down, turned_quarter
 from vision.rank_look import RankLook
 from vision.sharpness import blur_warning, photo_sharpness
 from vision.sidecar import ModelError, load_config
@@ -183,6 +184,9 @@ def _default_layout(detections: Detections) -> tuple[Layout | None, tuple[str, .
 
 
 LayoutFn = Callable[[Detections], "tuple[Layout | None, tuple[str, ...]]"]
+# the detector's output for one photo (`TileDetector.detect_with_candidates`): boxes, scores and the
+# second-chance candidates' boxes and scores
+Detected = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def _where(xyxy: np.ndarray, scale: float = 1.0) -> str:
@@ -495,6 +499,8 @@ class TileReader:
     enlarge_to: int = ENLARGE_TO
     # A hand photographed at a slant is read again turned square (vision.square); False: as it lies.
     square: bool = True
+    # A hand whose rows run up and down the photo is read turned a quarter (vision.quarter).
+    rows_across: bool = True
 
     @classmethod
     def load(
@@ -543,12 +549,18 @@ class TileReader:
         return cls(detector=detector, classifier=classifier, grid=grid)
 
     def read_tiles(
-        self, rgb: np.ndarray, lap: Callable[[str], None] = lambda stage: None
+        self,
+        rgb: np.ndarray,
+        lap: Callable[[str], None] = lambda stage: None,
+        detected: Detected | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The boxes taken for tiles in a contiguous (H, W, 3) uint8 RGB photo, their detector scores
         and class probabilities (every look applied, no set or win rule yet), and the boxes
-        rejected as no tile; `lap(stage)` is called after detect, crop and classify."""
-        boxes, det_score, candidates, candidate_score = self.detector.detect_with_candidates(rgb, self.grid)
+        rejected as no tile; `lap(stage)` is called after detect, crop and classify. `detected`: the
+        detector's output for this photo where it has been run already (`detect_with_candidates`)."""
+        if detected is None:
+            detected = self.detector.detect_with_candidates(rgb, self.grid)
+        boxes, det_score, candidates, candidate_score = detected
         lap("detect")
         config = self.classifier.config
         crops = crop_tiles(rgb, boxes, config.imgsz, config.crop_margin)
@@ -578,18 +590,34 @@ class TileReader:
         return boxes[tile], det_score[tile], probabilities[tile], rejected_xyxy
 
     def _read_at_best_gain(
-        self, given: np.ndarray, lap: Callable[[str], None]
+        self, given: np.ndarray, lap: Callable[[str], None], first_detected: Detected | None = None
     ) -> tuple[float, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
         """(gain, the photo brightened by it, `read_tiles` of it) at the gain of `exposure.gains` whose
-        reading finds the most tiles: one read, or two where a light in the frame leaves it unclear."""
+        reading finds the most tiles: one read, or two where a light in the frame leaves it unclear.
+        `first_detected`: the detector's output at the first gain, where it has been run already."""
         best: tuple[float, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
-        for gain in gains(given):
+        for k, gain in enumerate(gains(given)):
             rgb = with_gain(given, gain)
-            tiles = self.read_tiles(rgb, lap)
+            tiles = self.read_tiles(rgb, lap, first_detected if k == 0 else None)
             if best is None or len(tiles[0]) > len(best[2][0]):
                 best = (gain, rgb, tiles)
         assert best is not None  # gains() gives at least one
         return best
+
+    def _rows_across(
+        self, given: np.ndarray, big: np.ndarray
+    ) -> tuple[bool, np.ndarray, np.ndarray, Detected | None]:
+        """(turned, `given`, `big` (`given` as read: enlarged or itself), the detector's output at the
+        first gain to read on): both turned a quarter where the detector's boxes lie in rows up and
+        down (`vision.quarter`), to be read from the start; as they are otherwise, with the boxes
+        that told it."""
+        if not self.rows_across:
+            return False, given, big, None
+        detected = self.detector.detect_with_candidates(with_gain(big, gains(big)[0]), self.grid)
+        if not rows_up_and_down(detected[0]):
+            return False, given, big, detected
+        turned = turned_quarter(given)
+        return True, turned, turned if big is given else turned_quarter(big), None
 
     def see(self, rgb: np.ndarray, lap: Callable[[str], None] = lambda stage: None) -> Seen:
         """What the models make of one upright (H, W, 3) uint8 RGB photo, before any rule of a set
@@ -600,8 +628,12 @@ class TileReader:
         white = white_share(rgb)
         filled = decoder_filled_share(rgb)
         given = rgb
+        given_hw = (int(given.shape[0]), int(given.shape[1]))
         big, factor = enlarged(given, self.enlarge_to)
-        gain, rgb, (boxes, det_score, probabilities, rejected_xyxy) = self._read_at_best_gain(big, lap)
+        across, given, big, first_detected = self._rows_across(given, big)
+        gain, rgb, (boxes, det_score, probabilities, rejected_xyxy) = self._read_at_best_gain(
+            big, lap, first_detected
+        )
         slant = slant_to_square(boxes, probabilities) if self.square else None
         if slant is not None:  # each box read again on the photo turned square (vision.square)
             turn = around_boxes(turn_for(rgb.shape[:2], slant, turned_scale(boxes)), boxes)
@@ -623,13 +655,15 @@ class TileReader:
         lap("angles")
         sharpness = photo_sharpness(rgb, boxes, probabilities, angle)
         lap("sharpness")
+        if across:  # back into the photo's own pixels; a box's angle, up to a quarter turn, is the same
+            boxes, rejected_xyxy = quarter_back(boxes, given_hw), quarter_back(rejected_xyxy, given_hw)
         return Seen(
             xyxy=boxes.astype(np.float32),
             det_score=det_score.astype(np.float32),
             probabilities=probabilities.astype(np.float32),
             angle=np.asarray(angle, np.float32),
             rejected_xyxy=rejected_xyxy.astype(np.float32),
-            image_hw=(int(rgb.shape[0]), int(rgb.shape[1])),
+            image_hw=given_hw,
             gain=gain,
             white=white,
             filled=filled,

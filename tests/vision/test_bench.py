@@ -28,7 +28,6 @@ from vision.bench import (
     main,
     slanted,
     summarise,
-    unturned_xyxy,
 )
 from vision.bench_match import (
     TileCounts,
@@ -282,15 +281,16 @@ def test_bench_long_side_maps_boxes_back(tmp_path: Path, capsys: pytest.CaptureF
     printed = capsys.readouterr().out
     settings = (
         "grid 1, fine off, contain None, straddle None, odd size off, second chance off;"
-        " classifier views 4, odd shape off; within one set, win check, slants squared, any face;"
+        " classifier views 4, odd shape off; within one set, win check, slants squared, rows turned across,"
+        " any face;"
         " photos re-encoded at long side 2000"
     )
     assert settings in printed
     (synthetic,) = json.loads(out.read_text())
     assert synthetic["precision"] == 1.0 and synthetic["recall"] == 0.75
-    assert main([*args, "--free-reading", "--no-win-check", "--no-square"]) == 0
+    assert main([*args, "--free-reading", "--no-win-check", "--no-square", "--no-rows-across"]) == 0
     assert (
-        "; first choices, no win check, slants as they lie, any face; photos as stored"
+        "; first choices, no win check, slants as they lie, rows as they lie, any face; photos as stored"
         in capsys.readouterr().out
     )
 
@@ -577,18 +577,6 @@ def test_misreads_never_count_more_than_the_wrong_reads(rows: list[tuple[int, in
     wrong = sum(code != truth for code, truth in zip(read, true_codes, strict=True))
     assert counts.wrong == wrong
     assert max(counts.unsure, counts.true_second, counts.twin_read_right) <= counts.wrong
-
-
-@pytest.mark.parametrize("turn", [0, 90, 180, 270])
-def test_boxes_read_on_a_turned_photo_map_back_to_the_photo_as_it_was(turn: int) -> None:
-    h, w = 60, 100
-    x1, y1, x2, y2 = 10, 5, 30, 45
-    image = np.zeros((h, w), np.uint8)
-    image[y1:y2, x1:x2] = 255
-    turned = np.rot90(image, k=-(turn // 90))  # clockwise, as the bench turns a photo
-    ys, xs = np.nonzero(turned)
-    read = np.array([[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]], np.float32)
-    assert unturned_xyxy(read, turn, (h, w)).tolist() == [[x1, y1, x2, y2]]
 
 
 def test_a_turned_photo_is_read_turned_clockwise(tmp_path: Path) -> None:

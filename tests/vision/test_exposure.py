@@ -20,7 +20,7 @@ from vision.exposure import (
     gains,
     with_gain,
 )
-from vision.pipeline import TileReader
+from vision.pipeline import Detected, TileReader
 
 
 def test_a_lit_photo_is_read_as_it_is() -> None:
@@ -97,8 +97,10 @@ def test_the_reader_reads_a_dark_photo_with_a_lamp_both_ways_and_keeps_the_one_f
     read_at: list[float] = []
     found = {1.0: 1}  # as a real detector would: read as it is, the dark photo shows one tile
 
-    def read_tiles(rgb: np.ndarray, lap: object = None) -> tuple[np.ndarray, ...]:
-        boxes, scores, probabilities, rejected = TileReader.read_tiles(reader, rgb)
+    def read_tiles(
+        rgb: np.ndarray, lap: object = None, detected: Detected | None = None
+    ) -> tuple[np.ndarray, ...]:
+        boxes, scores, probabilities, rejected = TileReader.read_tiles(reader, rgb, detected=detected)
         gain = round(float(rgb[300:, 300:].mean()) / float(photo[300:, 300:].mean()), 1)
         read_at.append(gain)
         keep = slice(0, found.get(gain, len(boxes)))

@@ -183,7 +183,9 @@ def reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> TileReader:
     loaded = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640))))
     seen_on: list[tuple[int, ...]] = []
 
-    def read_tiles(self: TileReader, rgb: np.ndarray, lap: object = None) -> tuple[np.ndarray, ...]:
+    def read_tiles(
+        self: TileReader, rgb: np.ndarray, lap: object = None, detected: object = None
+    ) -> tuple[np.ndarray, ...]:
         seen_on.append(rgb.shape)
         return _seen_tiles(rgb)
 

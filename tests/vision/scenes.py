@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision.letterbox import plan_letterbox
@@ -50,3 +51,22 @@ def detector_rows(sc: Scene, det_hw: tuple[int, int]) -> np.ndarray:
     if plan.pad_left >= 8:
         rows.append([plan.pad_left / 2, det_hw[0] / 2, 4, 20, 0.95])  # inside the left padding
     return np.array(rows, np.float32)
+
+
+def shaded_tiles(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The tiles drawn as shaded blobs (fill 120 + 14 k in red, over 150 in blue, on a table and inside
+    an outline that are not): each one's box, outline included (N, 4), the k its shade stands for
+    (0-8), and how much of its box the fill covers (1.0 for a tile standing square in it)."""
+    mask = (rgb[:, :, 2] > 150).astype(np.uint8)
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask)
+    boxes, shades, filled = [], [], []
+    for label in range(1, count):
+        x, y, w, h, area = stats[label]
+        if area < 500:
+            continue
+        boxes.append([x - 2, y - 2, x + w + 2, y + h + 2])
+        cx, cy = (round(v) for v in centroids[label])
+        shade = float(np.median(rgb[cy - 2 : cy + 3, cx - 2 : cx + 3, 0]))
+        shades.append(int(np.clip(round((shade - 120) / 14), 0, 8)))
+        filled.append(area / (w * h))
+    return np.array(boxes, np.float32).reshape(-1, 4), np.array(shades, int), np.array(filled, float)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.vision.scenes import detector_rows, scene
+from tests.vision.scenes import detector_rows, scene, shaded_tiles
 from tests.vision.tinymodels import write_models
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.onnx_models import TileDetector
@@ -41,21 +41,6 @@ def _photo(boxes: np.ndarray, hw: tuple[int, int] = (700, 500)) -> np.ndarray:
     return rgb
 
 
-def _blobs(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each tile's box (its outline included) and the face its shade stands for."""
-    mask = (rgb[:, :, 2] > 150).astype(np.uint8)  # a tile's fill; not its outline, not the table
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask)
-    boxes, faces = [], []
-    for label in range(1, count):
-        x, y, w, h, area = stats[label]
-        if area < 500:
-            continue
-        boxes.append([x - 2, y - 2, x + w + 2, y + h + 2])
-        cx, cy = (round(v) for v in centroids[label])
-        faces.append(int(np.clip(round((int(rgb[cy, cx, 0]) - 120) / 14), 0, 8)))
-    return np.array(boxes, np.float32).reshape(-1, 4), np.array(faces, int)
-
-
 @pytest.fixture
 def reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> TileReader:
     """A reader whose detector finds the tiles drawn by `_photo` and whose classifier reads a tile
@@ -66,7 +51,7 @@ def reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> TileReader:
     calls: list[tuple[tuple[int, ...], bool]] = []
 
     def detect(self: TileDetector, rgb: np.ndarray, grid: int | None = None) -> Detected:
-        boxes, _ = _blobs(rgb)
+        boxes = shaded_tiles(rgb)[0]
         none = np.zeros((0, 4), np.float32)
         return boxes, np.full(len(boxes), 0.9, np.float32), none, np.zeros(0, np.float32)
 
@@ -74,7 +59,7 @@ def reader(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> TileReader:
         self: TileReader, rgb: np.ndarray, lap: object = None, detected: Detected | None = None
     ) -> tuple[np.ndarray, ...]:
         calls.append((rgb.shape, detected is not None))
-        boxes, faces = _blobs(rgb)
+        boxes, faces, _ = shaded_tiles(rgb)
         probabilities = np.full((len(boxes), len(CLASSES)), 1.0, np.float32)
         for row, box, face in zip(probabilities, boxes, faces, strict=True):
             upright = box[3] - box[1] > box[2] - box[0]

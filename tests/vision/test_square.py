@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.vision.scenes import detector_rows, scene
+from tests.vision.scenes import detector_rows, scene, shaded_tiles
 from tests.vision.tinymodels import write_models
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.pipeline import TileReader
@@ -156,25 +156,15 @@ def _seen_tiles(rgb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np
     """A stand-in for the models: each coloured blob's box, read as the face its shade stands for
     where the blob stands square in its box, and as hardly any face (9p a little above the rest)
     where it lies slanted: a classifier that reads a real tile turned 30 degrees poorly."""
-    mask = (rgb[:, :, 2] > 150).astype(np.uint8)  # a tile's fill; not its outline, not the table
-    count, _, stats, centroids = cv2.connectedComponentsWithStats(mask)
-    xyxy, probabilities = [], []
-    for label in range(1, count):
-        x, y, w, h, area = stats[label]
-        if area < 500:
-            continue
-        xyxy.append([x - 2, y - 2, x + w + 2, y + h + 2])
-        cx, cy = (round(v) for v in centroids[label])
-        shade = int(np.median(rgb[cy - 2 : cy + 3, cx - 2 : cx + 3, 0]))
-        row = np.full(len(CLASSES), 1.0, np.float32)
-        if area > 0.85 * w * h:
-            row[CLASS_INDEX[FACES[int(np.clip(round((shade - 120) / 14), 0, 8))]]] = 1000.0
+    boxes, shades, filled = shaded_tiles(rgb)
+    probabilities = np.full((len(boxes), len(CLASSES)), 1.0, np.float32)
+    for row, shade, fill in zip(probabilities, shades, filled, strict=True):
+        if fill > 0.85:
+            row[CLASS_INDEX[FACES[shade]]] = 1000.0
         else:
             row[CLASS_INDEX["9p"]] = 2.0
-        probabilities.append(row / row.sum())
-    n = len(xyxy)
-    boxes = np.array(xyxy, np.float32).reshape(-1, 4)
-    return boxes, np.full(n, 0.9, np.float32), np.array(probabilities).reshape(n, -1), np.zeros((0, 4))
+    probabilities /= probabilities.sum(axis=1, keepdims=True)
+    return boxes, np.full(len(boxes), 0.9, np.float32), probabilities, np.zeros((0, 4))
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.square import LEAST_AGREEMENT, LEAST_TILES, neighbour_directions
+from vision.square import LEAST_AGREEMENT, LEAST_TILES, folded_mean, neighbour_directions
 
 # rows within this many degrees of straight up and down are turned across; a hand lying nearer the
 # diagonal is left to vision.square, which reads it turned square by its slant
@@ -29,14 +29,10 @@ ROWS_WITHIN = 30.0
 
 def rows_direction(xyxy: np.ndarray) -> tuple[float, float, int]:
     """(degrees in [0, 180): 0 across, 90 up and down; agreement in [0, 1]; how many boxes lie beside
-    a touching neighbour) of the rows of boxes `xyxy`: the mean of the directions to each box's
-    nearest neighbour taken twice round (a direction and its reverse are one row), halved."""
+    a touching neighbour) of the rows of boxes `xyxy`: the directions to each box's nearest neighbour
+    taken twice round (a direction and its reverse are one row, `folded_mean`)."""
     directions = neighbour_directions(xyxy)
-    if not len(directions):
-        return 0.0, 0.0, 0
-    doubled = np.radians(directions) * 2.0
-    mean = complex(float(np.cos(doubled).mean()), float(np.sin(doubled).mean()))
-    return float(np.degrees(np.angle(mean)) / 2.0) % 180.0, abs(mean), len(directions)
+    return (*folded_mean(directions, 2), len(directions))
 
 
 def rows_up_and_down(xyxy: np.ndarray) -> bool:

@@ -64,18 +64,25 @@ class Turn:
     scale: float = 1.0
 
 
-def photo_slant(angles: np.ndarray) -> tuple[float, float]:
-    """(degrees in [-45, 45), agreement in [0, 1]) of directions `angles` (NaN: unknown) that
-    matter only up to a quarter turn: the direction of the mean of the angles taken four times
-    round, a quarter of it, and that mean's length. (0.0, 0.0) when no angle is known."""
+def folded_mean(angles: np.ndarray, times: int) -> tuple[float, float]:
+    """(degrees in [0, 360 / times), agreement in [0, 1]) of directions `angles` (NaN: unknown) that
+    matter only up to a turn of 360 / `times` degrees: the direction of the mean of the angles taken
+    `times` times round, divided by `times`, and that mean's length. (0.0, 0.0) when none is known."""
     known = np.asarray(angles, np.float64)
     known = known[np.isfinite(known)]
     if not len(known):
         return 0.0, 0.0
-    folded = np.radians(known) * 4.0
+    folded = np.radians(known) * times
     mean = complex(float(np.cos(folded).mean()), float(np.sin(folded).mean()))
-    degrees = float(np.degrees(np.angle(mean)) / 4.0)
-    return (degrees + 45.0) % 90.0 - 45.0, abs(mean)
+    return float(np.degrees(np.angle(mean)) / times) % (360.0 / times), abs(mean)
+
+
+def photo_slant(angles: np.ndarray) -> tuple[float, float]:
+    """(degrees in [-45, 45), agreement in [0, 1]) of directions `angles` (NaN: unknown) that
+    matter only up to a quarter turn (`folded_mean` four times round). (0.0, 0.0) when no angle is
+    known."""
+    degrees, agreement = folded_mean(angles, 4)
+    return (degrees + 45.0) % 90.0 - 45.0, agreement
 
 
 def neighbour_directions(xyxy: np.ndarray) -> np.ndarray:

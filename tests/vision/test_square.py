@@ -20,6 +20,7 @@ from vision.square import (
     around_boxes,
     boxes_back,
     fits_closer,
+    folded_mean,
     neighbour_directions,
     photo_slant,
     same_tiles,
@@ -85,6 +86,17 @@ def test_slant_is_the_directions_mean_up_to_a_quarter_turn(degrees: float, quart
     slant, agreement = photo_slant(angles)
     assert slant == pytest.approx(degrees, abs=1e-6)
     assert agreement == pytest.approx(1.0)
+
+
+@given(
+    st.floats(0.0, 179.0), st.lists(st.integers(-3, 3), min_size=1, max_size=6), st.sampled_from([1, 2, 4])
+)
+def test_a_folded_mean_is_blind_to_the_turns_it_folds(degrees: float, turns: list[int], times: int) -> None:
+    period = 360.0 / times
+    base = degrees % period
+    mean, agreement = folded_mean(np.array([base + period * k for k in turns]), times)
+    assert min(abs(mean - base), period - abs(mean - base)) == pytest.approx(0.0, abs=1e-6)
+    assert 0.0 <= mean < period and agreement == pytest.approx(1.0)
 
 
 def test_directions_that_disagree_have_little_agreement() -> None:

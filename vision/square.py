@@ -74,7 +74,10 @@ def folded_mean(angles: np.ndarray, times: int) -> tuple[float, float]:
         return 0.0, 0.0
     folded = np.radians(known) * times
     mean = complex(float(np.cos(folded).mean()), float(np.sin(folded).mean()))
-    return float(np.degrees(np.angle(mean)) / times) % (360.0 / times), abs(mean)
+    period = 360.0 / times
+    degrees = float(np.degrees(np.angle(mean)) / times) % period
+    # a direction a hair under 0 wraps to `period` itself in floating point: that is 0
+    return (0.0 if degrees >= period else degrees), abs(mean)
 
 
 def photo_slant(angles: np.ndarray) -> tuple[float, float]:

@@ -12,7 +12,9 @@ neighbour lies along its row (`vision.square.neighbour_directions`), and a tile 
 down the photo fills a box wider than tall. Where both say so, the photo is turned a quarter
 counter-clockwise and read from the start; the boxes are taken back into the photo's pixels. Which
 of the two quarter turns stands the faces upright the boxes cannot tell; the held-out scenes read
-upright and upside down alike.
+upright and upside down alike. Measured (docs/vision.md, "A hand whose rows run up and down"): a tie
+on the generated sets, stored and turned; the real photos turned 90 / 270 degrees 0.918 / 0.926 ->
+0.949 / 0.933.
 """
 
 from __future__ import annotations

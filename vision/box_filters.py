@@ -10,7 +10,8 @@ import numpy as np
 from vision.sidecar import DetectorConfig, ModelError
 
 
-def _areas(boxes: np.ndarray) -> np.ndarray:
+def box_areas(boxes: np.ndarray) -> np.ndarray:
+    """(N,) the area of each of (N, 4) boxes x1, y1, x2, y2 (0 for one turned inside out)."""
     return np.clip(boxes[:, 2] - boxes[:, 0], 0, None) * np.clip(boxes[:, 3] - boxes[:, 1], 0, None)
 
 
@@ -59,7 +60,7 @@ def nms(
     """
     boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
     order = np.argsort(-np.asarray(scores), kind="stable")
-    areas = _areas(boxes)
+    areas = box_areas(boxes)
     keep: list[int] = []
     while order.size:
         best = int(order[0])
@@ -79,7 +80,7 @@ def drop_straddlers(xyxy: np.ndarray, scores: np.ndarray, share: float) -> np.nd
     the next; NMS keeps them, as their IoU with either tile is low."""
     boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
     order = np.argsort(-np.asarray(scores), kind="stable")
-    areas = _areas(boxes)
+    areas = box_areas(boxes)
     keep: list[int] = []
     for i in order:
         covered = intersections(boxes[i], boxes[keep]) / areas[i] if areas[i] > 0 else np.zeros(0)
@@ -103,7 +104,7 @@ def clear_of(xyxy: np.ndarray, kept: np.ndarray) -> np.ndarray:
     clear = np.ones(len(boxes), bool)
     if not len(others):
         return clear
-    areas, other_areas = _areas(boxes), _areas(others)
+    areas, other_areas = box_areas(boxes), box_areas(others)
     for i, box in enumerate(boxes):
         iou, inside = _overlaps(box, areas[i], others, other_areas)
         clear[i] = not ((iou >= CLEAR_IOU) | (inside >= CLEAR_CONTAIN)).any()

@@ -187,6 +187,8 @@ LayoutFn = Callable[[Detections], "tuple[Layout | None, tuple[str, ...]]"]
 # the detector's output for one photo (`TileDetector.detect_with_candidates`): boxes, scores and the
 # second-chance candidates' boxes and scores
 Detected = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+# a photo's gains (`vision.exposure.gains`) and the detector's output at the first of them
+FirstLook = tuple[tuple[float, ...], Detected]
 
 
 def _where(xyxy: np.ndarray, scale: float = 1.0) -> str:
@@ -590,13 +592,14 @@ class TileReader:
         return boxes[tile], det_score[tile], probabilities[tile], rejected_xyxy
 
     def _read_at_best_gain(
-        self, given: np.ndarray, lap: Callable[[str], None], first_detected: Detected | None = None
+        self, given: np.ndarray, lap: Callable[[str], None], first: FirstLook | None = None
     ) -> tuple[float, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
         """(gain, the photo brightened by it, `read_tiles` of it) at the gain of `exposure.gains` whose
         reading finds the most tiles: one read, or two where a light in the frame leaves it unclear.
-        `first_detected`: the detector's output at the first gain, where it has been run already."""
+        `first`: the photo's gains and the detector's output at the first, where already worked out."""
+        photo_gains, first_detected = first if first is not None else (gains(given), None)
         best: tuple[float, np.ndarray, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
-        for k, gain in enumerate(gains(given)):
+        for k, gain in enumerate(photo_gains):
             rgb = with_gain(given, gain)
             tiles = self.read_tiles(rgb, lap, first_detected if k == 0 else None)
             if best is None or len(tiles[0]) > len(best[2][0]):
@@ -606,16 +609,17 @@ class TileReader:
 
     def _rows_across(
         self, given: np.ndarray, big: np.ndarray
-    ) -> tuple[bool, np.ndarray, np.ndarray, Detected | None]:
-        """(turned, `given`, `big` (`given` as read: enlarged or itself), the detector's output at the
-        first gain to read on): both turned a quarter where the detector's boxes lie in rows up and
-        down (`vision.quarter`), to be read from the start; as they are otherwise, with the boxes
-        that told it."""
+    ) -> tuple[bool, np.ndarray, np.ndarray, FirstLook | None]:
+        """(turned, `given`, `big` (`given` as read: enlarged or itself), `big`'s gains and the
+        detector's output at the first, to read on): both turned a quarter where the detector's boxes
+        lie in rows up and down (`vision.quarter`), to be read from the start; as they are otherwise,
+        with what told it."""
         if not self.rows_across:
             return False, given, big, None
-        detected = self.detector.detect_with_candidates(with_gain(big, gains(big)[0]), self.grid)
+        photo_gains = gains(big)
+        detected = self.detector.detect_with_candidates(with_gain(big, photo_gains[0]), self.grid)
         if not rows_up_and_down(detected[0]):
-            return False, given, big, detected
+            return False, given, big, (photo_gains, detected)
         turned = turned_quarter(given)
         return True, turned, turned if big is given else turned_quarter(big), None
 
@@ -630,10 +634,8 @@ class TileReader:
         given = rgb
         given_hw = (int(given.shape[0]), int(given.shape[1]))
         big, factor = enlarged(given, self.enlarge_to)
-        across, given, big, first_detected = self._rows_across(given, big)
-        gain, rgb, (boxes, det_score, probabilities, rejected_xyxy) = self._read_at_best_gain(
-            big, lap, first_detected
-        )
+        across, given, big, first = self._rows_across(given, big)
+        gain, rgb, (boxes, det_score, probabilities, rejected_xyxy) = self._read_at_best_gain(big, lap, first)
         slant = slant_to_square(boxes, probabilities) if self.square else None
         if slant is not None:  # each box read again on the photo turned square (vision.square)
             turn = around_boxes(turn_for(rgb.shape[:2], slant, turned_scale(boxes)), boxes)

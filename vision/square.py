@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.box_filters import iou_matrix, long_short_sides
+from vision.box_filters import box_areas, iou_matrix, long_short_sides
 
 # a box's nearest neighbour further than this many times the box's shorter side is not beside it
 # in a row or meld (touching tiles lie about one side apart at any angle): tiles strewn apart say
@@ -127,8 +127,7 @@ def fits_closer(
     first, turned = (np.asarray(xyxy, np.float64).reshape(-1, 4) for xyxy in (first_xyxy, turned_xyxy))
     if not len(first) or not len(turned):
         return False
-    first_area = float(np.median((first[:, 2] - first[:, 0]) * (first[:, 3] - first[:, 1])))
-    turned_area = float(np.median((turned[:, 2] - turned[:, 0]) * (turned[:, 3] - turned[:, 1])))
+    first_area, turned_area = float(np.median(box_areas(first))), float(np.median(box_areas(turned)))
     return turned_area < share * first_area * scale * scale
 
 

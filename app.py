@@ -1,8 +1,9 @@
 """Mahjong tai calculator: score a Singapore mahjong hand from a photo (Streamlit).
 
 Run with `streamlit run app.py`. The page is a straight line: photo (or typed hand) -> tiles read ->
-the user's corrections -> how the hand was won -> tai and payouts. Scoring and vision live in their
-packages; this file only wires widgets to them (helpers in `app_ui/`).
+the user's corrections -> how the hand was won -> tai and payouts; a wide screen puts the tile table
+beside the photo. Scoring and vision live in their packages; this file only wires widgets to them
+(helpers in `app_ui/`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import copy
 from typing import Any
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app_ui import table_edits
 from app_ui.address import keep_case
@@ -49,6 +51,29 @@ def input_ui() -> None:
         open_case_ui()
 
 
+# The photo, how it was won and the result on the left, the tile table beside them on a wide screen,
+# so the numbered boxes and the table's rows are read side by side; a phone stacks the two, in this
+# order, as the page always ran: photo, how it was won, result, then the table.
+PAGE_COLUMNS = (1, 1)
+# A half narrower than this stacks under the other, as on a phone: the tile table's four columns
+# (`tile_editor.COLUMN_PX`, 252 px, and the row markers) no longer fit beside the photo, which would
+# shrink to a thumbnail (a tablet, or a laptop's window with the sidebar open).
+HALF_LEAST_PX = 296
+HALVES_KEY = "page_halves"
+# Streamlit lets columns wrap (flex-wrap) but stacks them only under 640 px of window; a least width
+# on the page's own halves (not on columns inside them) stacks them where the halves are too narrow.
+HALVES_CSS = (
+    f".st-key-{HALVES_KEY} [data-testid='stColumn']:not([data-testid='stColumn'] [data-testid='stColumn'])"
+    f" {{ min-width: min(100%, {HALF_LEAST_PX}px); }}"
+)
+
+
+def page_columns() -> tuple[DeltaGenerator, DeltaGenerator]:
+    st.html(f"<style>{HALVES_CSS}</style>")
+    reading_side, table_side = st.container(key=HALVES_KEY).columns(PAGE_COLUMNS, gap="medium")
+    return reading_side, table_side
+
+
 LAST_SCORED = "last_scored"  # (hand, scoring input, result, corrections) of the run before
 
 
@@ -68,7 +93,7 @@ def _what_changed(data: dict[str, Any], result: dict[str, Any] | None, corrected
 
 
 def main() -> None:
-    st.set_page_config(page_title="Mahjong tai calculator", page_icon="🀄", layout="centered")
+    st.set_page_config(page_title="Mahjong tai calculator", page_icon="🀄", layout="wide")
     init_state()
     restore_kept_case()
     bring_back_winning_tile()
@@ -86,8 +111,10 @@ def main() -> None:
     follow_tile_set(chosen_set())
     input_ui()
     base: Base = st.session_state["base"]
-    rows, build, score_hint = hand_view_ui(base)
-    context = context_ui(build.hand, rules)
+    reading_side, table_side = page_columns()
+    with reading_side:
+        rows, build, score_hint = hand_view_ui(base)
+        context = context_ui(build.hand, rules)
     data, result, error = score_case(build, context, rules, options)
     outcomes = winning_tile_outcomes(data) if result is not None else []
     # the kongs ticked concealed or exposed against the reading: corrections of their own
@@ -97,9 +124,11 @@ def main() -> None:
     if base.source == "photo" and result is not None:
         said = photo_score_words(result, outcomes, unsaved_corrections(base))
         score_hint.markdown(f"{said} — [see Result below](#{RESULT_ANCHOR})")  # a tap away on a phone
-    result_ui(build, data, result, error, option_problems, typed_stale_note(), outcomes, changed)
-    offered = download_ui(data, base, rows, result, kongs, current_edits())
-    tile_editor_ui(base, build, result, kongs, outcomes)
+    with reading_side:
+        result_ui(build, data, result, error, option_problems, typed_stale_note(), outcomes, changed)
+        offered = download_ui(data, base, rows, result, kongs, current_edits())
+    with table_side:
+        tile_editor_ui(base, build, result, kongs, outcomes)
     note_table_change()
     keep_case(offered, st.session_state["base"])
 

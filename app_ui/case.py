@@ -199,8 +199,8 @@ def win_ways_line(ways: Sequence[Sequence[tuple[int, str]]]) -> str | None:
     spelled = [way_label(way) for way in ways]
     return (
         "The tiles are one or two away from a winning hand in more than one way, about as likely, "
-        f"so none was changed: {'; or '.join(spelled)}. Take one with its button, or check those "
-        "tiles below."
+        f"so none was changed: {'; or '.join(spelled)}. Take one with its button, or correct those "
+        "tiles in Check the tiles."
     )
 
 

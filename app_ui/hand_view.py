@@ -84,7 +84,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
     if low:
         st.warning(
             f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure. "
-            "Fix them in Check the tiles below."
+            "Fix them in Check the tiles."
         )
     picture = hand_picture(group_blocks(build.hand, build.meld_groups))
     if picture is not None:
@@ -95,17 +95,17 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
 def hand_picture_caption(base: Base) -> str:
     """What the tile pictures show: the photo's reading, or the hand as the user has made it since."""
     if base.source != "photo":
-        return "The hand (change it in Check the tiles below)"
+        return "The hand (change it in Check the tiles)"
     if unsaved_corrections(base):
-        return "The hand as corrected (change it in Check the tiles below)"
-    return "The hand as read (fix it in Check the tiles below)"
+        return "The hand as corrected (change it in Check the tiles)"
+    return "The hand as read (fix it in Check the tiles)"
 
 
 def photo_caption(name: str, rows: list[TileRow], found: bool) -> str:
     """What the boxes on the photo mean, as far as this photo has any (`found`: the reader found tiles;
     `rows`: the tiles now, the user's edits applied)."""
     if not found:
-        return f"{name}: no tiles found on the photo (add them in Check the tiles below)."
+        return f"{name}: no tiles found on the photo (add them in Check the tiles)."
     boxed = [row for row in rows if row.box is not None]
     if any(row.low_confidence for row in boxed):
         return f"{name}: numbers match the tile table; orange boxes with ? are unsure, please check them."

@@ -33,6 +33,9 @@ ROW_PX = 36  # a row of the tile table
 TABLE_MAX_PX = 640  # the tile table's height at most: within a phone's screen (844 px, less the browser's)
 
 TOOLBAR_ROOM_PX = 24
+# The table's columns, px: narrow enough that the table fits beside the photo on a laptop with the
+# sidebar open (its column there is about 300 px) and the longest entry ("meld 4", "⚠ 25%") still shows
+COLUMN_PX = {"n": 36, "tile": 64, "group": 88, "check": 64}
 
 
 def tile_editor_ui(
@@ -114,18 +117,23 @@ def tile_editor_ui(
         hide_index=True,
         column_config={
             # text, so that a row the user adds reads "new" rather than "None"
-            "n": st.column_config.TextColumn("#", disabled=True, width="small", default="new"),
+            "n": st.column_config.TextColumn("#", disabled=True, width=COLUMN_PX["n"], default="new"),
             # every code, whatever the rule set: options that changed with it (or with an edit) would
             # make the table a new widget, and the user's corrections in it would be lost
-            "tile": st.column_config.SelectboxColumn("Tile", options=list(TILE_CODES), required=True),
+            "tile": st.column_config.SelectboxColumn(
+                "Tile", options=list(TILE_CODES), required=True, width=COLUMN_PX["tile"]
+            ),
             # left empty, an added tile goes where its kind goes (a flower to bonus, a 5p to the hand)
             "group": st.column_config.SelectboxColumn(
                 "Group",
                 options=list(GROUPS),
+                width=COLUMN_PX["group"],
                 help="Where the tile lies. Left empty on a row you add: bonus for a flower, season, "
                 "animal or face, else the hand.",
             ),
-            "check": st.column_config.TextColumn("Sure?", disabled=True, default="added"),
+            "check": st.column_config.TextColumn(
+                "Sure?", disabled=True, default="added", width=COLUMN_PX["check"]
+            ),
         },
     )
     for group, meld in zip(build.meld_groups, build.hand["melds"], strict=False):

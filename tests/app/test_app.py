@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -1669,10 +1669,14 @@ def captions(at: AppTest) -> list[str]:
 
 
 def image_captions(at: AppTest) -> list[str]:
-    """The captions of the pictures on the page (the annotated photo's first)."""
-    return [
-        img.caption for element in at.main.children.values() for img in getattr(element.proto, "imgs", [])
-    ]
+    """The captions of the pictures on the page (the annotated photo's first), in the page's columns too."""
+
+    def elements(node: Any) -> Iterator[Any]:
+        yield node
+        for child in getattr(node, "children", {}).values():
+            yield from elements(child)
+
+    return [img.caption for element in elements(at.main) for img in getattr(element.proto, "imgs", [])]
 
 
 def test_a_photo_whose_tiles_fill_little_of_it_is_shown_cropped_to_them(
@@ -1710,9 +1714,7 @@ def test_the_photos_caption_says_what_its_boxes_mean_as_far_as_it_has_any(
     upload(app, photo_bytes(shade=160), name="bare.jpg")
     app.button(key="pending_replace").click().run()
     no_problem(app)
-    assert (
-        image_captions(app)[0] == "bare.jpg: no tiles found on the photo (add them in Check the tiles below)."
-    )
+    assert image_captions(app)[0] == "bare.jpg: no tiles found on the photo (add them in Check the tiles)."
 
 
 def test_the_rules_line_shows_the_unit_as_typed_beside_its_error(app: AppTest) -> None:

@@ -19,13 +19,16 @@ from typing import Any
 
 import pytest
 
+from app_ui.tile_editor import COLUMN_PX
 from tests.app.conftest import ROOT, load_test
 
 CHROMIUM = load_test.CHROMIUM
 CHROMIUM_ARGS = load_test.CHROMIUM_ARGS
 PHONE = {"width": 390, "height": 3400}
 DESKTOP = {"width": 1100, "height": 3000}
+TABLET = {"width": 900, "height": 3000}
 RESULT = re.compile(r"^\d+ tai")
+ROW_MARKERS_PX = 34  # the data editor's row-selection column, left of the first column
 
 pytestmark = [
     pytest.mark.browser,
@@ -104,6 +107,13 @@ def assert_no_horizontal_scroll(page: object) -> None:
     assert width <= client, f"page scrolls sideways: {width} > {client}"
 
 
+def top_left(page: object, heading: str) -> tuple[float, float]:
+    """Where a heading of the page starts (x, y), in the page's pixels."""
+    box = page.get_by_role("heading", name=heading).first.bounding_box()  # type: ignore[attr-defined]
+    assert box is not None, heading
+    return box["x"], box["y"]
+
+
 def test_typed_hand_in_browser(server: str, browser: object, tmp_path: Path) -> None:
     page = open_app(browser, server, PHONE)
     page.get_by_role("tab", name=re.compile("Type a hand")).click()
@@ -171,10 +181,23 @@ def test_sample_photo_upload_in_browser(server: str, browser: object, tmp_path: 
         assert text.startswith("Not a valid win")
     page.get_by_text("Check the tiles").first.wait_for()
     assert_no_horizontal_scroll(page)
+    # a phone stacks the page: the table under the result, as the page has always run
+    assert top_left(page, "Check the tiles")[1] > top_left(page, "Result")[1]
     save_shot(page, tmp_path, "app-photo-phone.png")
     page.set_viewport_size(DESKTOP)
     page.wait_for_timeout(1000)
+    # a wide screen puts the tile table beside the photo, whose numbers its rows carry
+    photo = page.locator("[data-testid=stImage] img").first.bounding_box()
+    table_x, table_y = top_left(page, "Check the tiles")
+    assert photo is not None and table_x >= photo["x"] + photo["width"], (photo, table_x)
+    assert table_y < photo["y"] + photo["height"], (photo, table_y)
+    assert_no_horizontal_scroll(page)
     save_shot(page, tmp_path, "app-photo-desktop.png")
+    # a tablet's width with the sidebar open leaves halves too narrow for the table: stacked again
+    page.set_viewport_size(TABLET)
+    page.wait_for_timeout(1000)
+    assert top_left(page, "Check the tiles")[1] > top_left(page, "Result")[1]
+    assert_no_horizontal_scroll(page)
     assert not page.get_by_text("Traceback").count()
     print(
         f"{path.name} -> '{text.splitlines()[0]}' in {elapsed:.2f} s "
@@ -212,8 +235,9 @@ def test_correction_in_browser(server: str, browser: object, tmp_path: Path) -> 
             page.wait_for_timeout(1000)
     box = grid.bounding_box()
     assert box is not None
-    # Columns #, Tile, Group, Sure?: the Tile cell of row 11 (header ~36 px, rows 35 px).
-    page.mouse.dblclick(box["x"] + 0.45 * box["width"], box["y"] + 36 + 35 * 10 + 17)
+    # Columns #, Tile, Group, Sure? after the row markers: row 11's Tile cell (header ~36 px, rows 35 px).
+    tile_x = ROW_MARKERS_PX + COLUMN_PX["n"] + COLUMN_PX["tile"] / 2
+    page.mouse.dblclick(box["x"] + tile_x, box["y"] + 36 + 35 * 10 + 17)
     # The cell's option list opens after a moment; typed too early, the first letter is lost.
     page.wait_for_timeout(1000)
     page.keyboard.type("2m", delay=100)

@@ -20,7 +20,7 @@ from app_ui.case import Base
 from app_ui.case_tab import apply_opened_case, open_case_ui
 from app_ui.change_note import change_note
 from app_ui.context_panel import context_ui
-from app_ui.hand_view import hand_view_ui
+from app_ui.hand_view import hand_view_ui, meld_offer_ui
 from app_ui.photo_reading import follow_tile_set
 from app_ui.photo_tab import photo_ui
 from app_ui.reload import restore_kept_case
@@ -113,9 +113,10 @@ def main() -> None:
     base: Base = st.session_state["base"]
     reading_side, table_side = page_columns()
     with reading_side:
-        rows, build, score_hint = hand_view_ui(base)
+        rows, build, score_hint, offer_slot = hand_view_ui(base)
         context = context_ui(build.hand, rules)
     data, result, error = score_case(build, context, rules, options)
+    meld_offer_ui(offer_slot, base, rows, result, lambda other: score_case(other, context, rules, options)[1])
     outcomes = winning_tile_outcomes(data) if result is not None else []
     # the kongs ticked concealed or exposed against the reading: corrections of their own
     kongs = table_edits.kong_corrections(build, base.meld_concealed)

@@ -87,6 +87,19 @@ class HandBuild:
 
 
 @dataclass(frozen=True)
+class MeldOffer:
+    """Melds at one end of a photo's hand that the reader read one way and asks about the other
+    (`vision.layout.MeldRival`), by tile number: `laid` True, read as concealed tiles and offered as
+    exposed melds; False, read as exposed melds and offered as part of the concealed hand. `kinds`:
+    each meld's kind (chow, pong)."""
+
+    laid: bool
+    melds: tuple[tuple[int, ...], ...]
+    kinds: tuple[str, ...]
+    line: str = ""  # the reader's line asking about them (`meld_offer.offer_line`), dropped once answered
+
+
+@dataclass(frozen=True)
 class Base:
     """Where the base rows came from (a photo or a typed hand) and the rows themselves."""
 
@@ -121,6 +134,9 @@ class Base:
     # the user switches rule set.
     read_as: str = ""
     seen: Any = field(default=None, compare=False)
+    # Melds at the hand's end the reader could as well have read the other way: offered with a button
+    # (`app_ui.meld_offer`) while their tiles lie in the groups the photo was read in.
+    meld_offer: MeldOffer | None = None
 
     @property
     def photo_rows(self) -> tuple[TileRow, ...]:

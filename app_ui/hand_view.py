@@ -5,6 +5,8 @@ notes and doubts, the offer to read again or take a way to a win, and the tile p
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -14,6 +16,7 @@ from app_ui import hand_build, photo_rows, table_edits, tile_sets
 from app_ui.address import VIEW_KEY, WHOLE_VIEW, address_the_view
 from app_ui.art import annotate_photo, group_blocks, hand_picture
 from app_ui.case import Base, HandBuild, TileRow
+from app_ui.meld_offer import offer_groups, regrouped, score_either_way, tile_span
 from app_ui.photo_reading import read_again_as, read_as_other_set
 from app_ui.photo_view import PhotoView, in_picture
 from app_ui.questions import question_waiting
@@ -22,10 +25,14 @@ from app_ui.session import current_edits, meld_concealed_now, restart_table, uns
 from app_ui.summary import RULE_LABELS, plain
 from app_ui.widget_memory import remember, restore_kept
 
+# a hand built from rows, scored as the page scores the table's (None where it cannot be scored)
+ScoreOf = Callable[[HandBuild], "dict[str, Any] | None"]
 
-def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
-    """The photo with boxes and groups, the reader's doubts, and the tile pictures of the hand; and a
-    place beside the reading's time for the score, filled once the hand is scored further down.
+
+def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator, DeltaGenerator]:
+    """The photo with boxes and groups, the reader's doubts, and the tile pictures of the hand; and two
+    places filled once the hand is scored further down: beside the reading's time, the score; under
+    the reader's notes, the offer of a meld at the hand's end read the other way (`meld_offer_ui`).
 
     The tiles are the base rows with the user's table edits applied: the edit state of the table is in
     the session before the script reruns, so the pictures and the score above the table are current."""
@@ -67,14 +74,18 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
             remember("whole_photo")
             address_the_view(bool(st.session_state.get("whole_photo")))
     reread_ui(base)
-    if base.notes:
-        notes = "\n".join(f"- {w}" for w in base.notes)
+    offer = base.meld_offer
+    answered = offer is not None and offer_groups(offer, rows) is None  # its tiles moved: no more to ask
+    said = [w for w in base.notes if not (answered and offer is not None and w == offer.line)]
+    if said:
+        notes = "\n".join(f"- {w}" for w in said)
         if unsaved_corrections(base):
             # what the reader said stands for the photo as read; the user's corrections may have settled it
             st.info("The reader said of the photo as read (before your corrections):\n" + notes)
         else:
             st.warning("The reader says:\n" + notes)
     win_ways_ui(base)
+    offer_slot = st.container()  # the offer of a meld at the hand's end read the other way, once scored
     if base.source == "photo" and "app_total" in base.timings:
         # the reader's tiles, as read: the table's may have lost some (deleted, folded in by a reload)
         read = sum(1 for row in base.photo_rows if row.box is not None)
@@ -89,7 +100,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator]:
     picture = hand_picture(group_blocks(build.hand, build.meld_groups))
     if picture is not None:
         st.image(picture, caption=hand_picture_caption(base), width="stretch")
-    return rows, build, score_hint
+    return rows, build, score_hint, offer_slot
 
 
 def hand_picture_caption(base: Base) -> str:
@@ -142,3 +153,36 @@ def win_ways_ui(base: Base) -> None:
             taken = table_edits.take_way(base, current_edits(), way, meld_concealed_now(base))
             restart_table(taken)
             st.rerun()
+
+
+def meld_offer_ui(
+    slot: DeltaGenerator,
+    base: Base,
+    rows: Sequence[TileRow],
+    result: dict[str, Any] | None,
+    score_of: ScoreOf,
+) -> None:
+    """The offer's button in `slot` (under the reader's notes), with what it does to the score
+    (`score_of`: a hand built from rows scored as the page scores the table's, None when it cannot be)."""
+    offer = base.meld_offer
+    if offer is None or base.source != "photo":
+        return
+    moves = offer_groups(offer, rows)
+    if moves is None:
+        return
+    then_rows = regrouped(rows, moves)
+    then = score_of(hand_build.build_hand(then_rows, meld_concealed_now(base)))
+    tiles = tile_span([n for meld in offer.melds for n in meld])
+    label = (
+        f"Take {tiles} as laid down ({' and '.join(offer.kinds)})"
+        if offer.laid
+        else f"Take {tiles} into the concealed hand"
+    )
+    box = slot.container()
+    box.caption(score_either_way(result, then))
+    if box.button(
+        label, key=f"meld_offer_{st.session_state['version']}", icon="🀄", disabled=question_waiting()
+    ):
+        taken = table_edits.take_regroup(base, current_edits(), moves, meld_concealed_now(base))
+        restart_table(taken)
+        st.rerun()

@@ -15,9 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from app_ui.case import Base, TileRow, win_ways_line
+from app_ui.case import Base, MeldOffer, TileRow, win_ways_line
+from app_ui.meld_offer import offer_line
 from app_ui.photo_rows import rows_from_reading, tile_numbers
 from vision.classes import CLASSES
+from vision.layout import rival_warning
 from vision.tile_set import ANOTHER_SET_QUESTION
 
 
@@ -93,6 +95,7 @@ class PhotoRead:
     win_ways: tuple[tuple[tuple[int, str], ...], ...] = ()
     # What the models saw (`vision.pipeline.Seen`), to read the tiles again as another set's faces.
     seen: Any = field(default=None, compare=False)
+    meld_offer: MeldOffer | None = None
 
 
 def with_reading(base: Base, read: PhotoRead, tile_set: str) -> Base:
@@ -108,6 +111,7 @@ def with_reading(base: Base, read: PhotoRead, tile_set: str) -> Base:
         win_ways=read.win_ways,
         read_as=tile_set,
         seen=read.seen,
+        meld_offer=read.meld_offer,
     )
 
 
@@ -159,12 +163,13 @@ def photo_read(reading: Any, started: float) -> PhotoRead:
     layout_hand = getattr(reading.layout, "hand", None)
     timings = dict(getattr(reading, "timings_ms", None) or {})
     timings["app_total"] = round((time.perf_counter() - started) * 1000.0, 1)
+    offer, offer_lines = meld_offer_of(getattr(reading.layout, "rival", None), number)
     return PhotoRead(
         rows=tuple(rows),
         meld_concealed=meld_concealed,
         layout_hand=dict(layout_hand) if layout_hand else None,
         warnings=app_warnings(
-            tuple(str(w) for w in (getattr(reading, "warnings", ()) or ())),
+            tuple(offer_lines.get(str(w), str(w)) for w in (getattr(reading, "warnings", ()) or ())),
             tuple(getattr(reading, "tile_warnings", ()) or ()),
             moved_faces(reading.detections, probabilities, others),
             moved_faces(reading.detections, probabilities, won),
@@ -173,4 +178,19 @@ def photo_read(reading: Any, started: float) -> PhotoRead:
         timings_ms=timings,
         win_ways=options if len(options) > 1 else (),
         seen=getattr(reading, "seen", None),
+        meld_offer=offer,
     )
+
+
+def meld_offer_of(rival: Any | None, number: Mapping[int, int]) -> tuple[MeldOffer | None, dict[str, str]]:
+    """The layout's melds read either way (`vision.layout.MeldRival`) by tile number, and its reader's
+    line as the app says it (by number, pointing at the button), keyed by the reader's own line."""
+    if rival is None or any(i not in number for g in rival.melds for i in g.indices):
+        return None, {}
+    offer = MeldOffer(
+        laid=bool(rival.laid),
+        melds=tuple(tuple(number[i] for i in g.indices) for g in rival.melds),
+        kinds=tuple(str(g.meld) for g in rival.melds),
+    )
+    offer = replace(offer, line=offer_line(offer, [g.codes for g in rival.melds]))
+    return offer, {rival_warning(rival): offer.line}

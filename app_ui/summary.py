@@ -343,7 +343,9 @@ _CORRECTION_WORDS = {
     "change": lambda c: (
         f"#{c['tile']} {c['from']} → {c['to']}" + (" (way to a win taken)" if c.get("by") else "")
     ),
-    "regroup": lambda c: f"#{c['tile']} {c['code']} {c['from']} → {c['to']}",
+    "regroup": lambda c: (
+        f"#{c['tile']} {c['code']} {c['from']} → {c['to']}" + (" (as laid, asked)" if c.get("by") else "")
+    ),
     "delete": lambda c: f"#{c['tile']} {c['code']} deleted",
     "add": lambda c: f"{c['code']} added to {c['group']}",
     "kong": lambda c: f"{c['group']} ({c['code']} kong) set {'concealed' if c['concealed'] else 'exposed'}",

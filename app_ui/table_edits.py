@@ -194,19 +194,8 @@ def take_way(
     Where the user had changed a tile the way names, the way (the newer choice) wins; a tile the user
     deleted stays deleted.
     """
-    edits = dict(edits or {})
-    deleted = {i for i in (_index_key(k) for k in edits.get("deleted_rows") or []) if i is not None}
     numbers = row_numbers(base.rows)
-    index_of = {number: index for index, number in enumerate(numbers)}
-    chosen = {index_of[number]: code for number, code in way if number in index_of and code in TILE_CODES}
-    chosen = {i: code for i, code in chosen.items() if i not in deleted}
-    edited = {
-        key: {column: value for column, value in dict(change).items() if column != "tile"}
-        if _index_key(key) in chosen and isinstance(change, Mapping)
-        else change
-        for key, change in dict(edits.get("edited_rows") or {}).items()
-    }
-    kept = {**edits, "edited_rows": edited}
+    chosen, kept = _chosen_over_edits(base, edits, "tile", {n: c for n, c in way if c in TILE_CODES})
     rows = [
         dataclasses.replace(row, code=chosen[i], confidence=None, alternative=None) if i in chosen else row
         for i, row in enumerate(base.rows)
@@ -216,13 +205,78 @@ def take_way(
         for i, code in sorted(chosen.items())
         if base.rows[i].code != code
     ]
+    folded = _folded(base, rows, kept, taken, meld_concealed)
+    return dataclasses.replace(folded, ways_closed=base.ways_closed or bool(way))
+
+
+def take_regroup(
+    base: Base,
+    edits: Mapping[str, Any] | None,
+    moves: Mapping[int, str],
+    meld_concealed: Mapping[str, bool] | None = None,
+) -> Base:
+    """`base` with the tiles numbered in `moves` in the groups it names (the reader's offer of a meld at
+    the hand's end read the other way, `app_ui.meld_offer`), written down as regroups ("by": "meld
+    offer"), the user's table edits kept as `take_way` keeps them (the offer wins over an edit of the
+    same tile's group)."""
+    numbers = row_numbers(base.rows)
+    chosen, kept = _chosen_over_edits(base, edits, "group", {n: g for n, g in moves.items() if g in GROUPS})
+    # each tile as it reads now: the user's edit of its code stands
+    edited_at = {_index_key(key): change for key, change in kept["edited_rows"].items()}
+    code_now = {i: str(dict(edited_at.get(i) or {}).get("tile") or base.rows[i].code) for i in chosen}
+    code_now = {i: code if code in TILE_CODES else base.rows[i].code for i, code in code_now.items()}
+    rows = [
+        dataclasses.replace(row, group=chosen[i]) if i in chosen else row for i, row in enumerate(base.rows)
+    ]
+    taken = [
+        {
+            "action": "regroup",
+            "tile": numbers[i],
+            "code": code_now[i],
+            "from": base.rows[i].group,
+            "to": group,
+            "by": "meld offer",
+        }
+        for i, group in sorted(chosen.items())
+        if base.rows[i].group != group
+    ]
+    return _folded(base, rows, kept, taken, meld_concealed)
+
+
+def _chosen_over_edits(
+    base: Base, edits: Mapping[str, Any] | None, column: str, by_number: Mapping[int, str]
+) -> tuple[dict[int, str], dict[str, Any]]:
+    """The choices `by_number` by row index (a row the user deleted stays deleted), and the user's
+    `edits` less their own edits of `column` on those rows (the newer choice wins)."""
+    edits = dict(edits or {})
+    deleted = {i for i in (_index_key(k) for k in edits.get("deleted_rows") or []) if i is not None}
+    index_of = {number: index for index, number in enumerate(row_numbers(base.rows))}
+    chosen = {index_of[n]: value for n, value in by_number.items() if n in index_of}
+    chosen = {i: value for i, value in chosen.items() if i not in deleted}
+    edited = {
+        key: {c: value for c, value in dict(change).items() if c != column}
+        if _index_key(key) in chosen and isinstance(change, Mapping)
+        else change
+        for key, change in dict(edits.get("edited_rows") or {}).items()
+    }
+    return chosen, {**edits, "edited_rows": edited}
+
+
+def _folded(
+    base: Base,
+    rows: Sequence[TileRow],
+    kept: Mapping[str, Any],
+    taken: Sequence[Mapping[str, Any]],
+    meld_concealed: Mapping[str, bool] | None,
+) -> Base:
+    """`base` with `rows` and the user's `kept` edits folded in, written down in `earlier` beside the
+    choices `taken`, the photo's reading kept in `as_read`."""
     return dataclasses.replace(
         base,
         rows=tuple(apply_edits(rows, kept)),
         meld_concealed=dict(base.meld_concealed if meld_concealed is None else meld_concealed),
         as_read=base.as_read or AsRead(base.rows, base.meld_concealed),
         earlier=(*base.earlier, *corrections(base.rows, kept), *taken),
-        ways_closed=base.ways_closed or bool(way),
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -31,7 +31,7 @@ from vision.layout_geometry import (
     tile_shapes,
 )
 from vision.layout_melds import FLY, MeldKind, MeldRead
-from vision.layout_read import HAND_SIZE, Reading, Row, hand_tiles, read_rows
+from vision.layout_read import HAND_SIZE, Reading, Row, all_readings, end_meld_rival, hand_tiles
 
 # Bonus tiles are laid down next to the hand or its melds; a bonus tile farther than this
 # (in tile sizes a + b) from both lies elsewhere on the table (another player's, a discard).
@@ -77,6 +77,39 @@ class TileGroup:
 
 
 @dataclass(frozen=True)
+class MeldRival:
+    """Melds at an end of the hand that the layout could as well read the other way (`end_meld_rival`).
+
+    `laid`: the layout reads these tiles as concealed, and the rival reading lays them out as exposed
+    melds; False: the layout reads them as exposed melds, and the rival as part of the concealed hand.
+    `melds`: each meld's tiles (detection indices, kind), `cost`: how much less likely the rival is."""
+
+    laid: bool
+    melds: tuple[TileGroup, ...]
+    cost: float
+
+    def to_json(self) -> dict[str, object]:
+        return {"laid": self.laid, "melds": [g.to_json() for g in self.melds], "cost": round(self.cost, 3)}
+
+
+def rival_warning(rival: MeldRival) -> str:
+    """The reader's line asking the user how the tiles at the hand's end were laid."""
+    named = ", ".join(f"{' '.join(g.codes)} ({g.meld})" for g in rival.melds)
+    one = len(rival.melds) == 1
+    lie, it_was, it_is = ("lies", "it was", "it is") if one else ("lie", "they were", "they are")
+    groups = "its group" if one else "their groups"
+    if rival.laid:
+        return (
+            f"{named} at one end of the hand {lie} a little apart from it: read as concealed; if {it_was} "
+            f"laid down as exposed, set {groups} to {'a meld' if one else 'melds'}"
+        )
+    return (
+        f"{named} {lie} close to one end of the hand: read as exposed; if {it_is} part of the concealed "
+        f"hand, set {groups} to hand"
+    )
+
+
+@dataclass(frozen=True)
 class Layout:
     """The hand as it lies: `hand` is the scoring JSON input (`concealed`, `melds`, `bonus`)."""
 
@@ -87,14 +120,19 @@ class Layout:
     # detection indices read as face-down on weak evidence (a lone back among face-up tiles, or a
     # blind kong read unsurely): the reader marks them unsure, as a covered tile reads as a back
     doubtful: tuple[int, ...] = ()
+    # melds at the hand's end about as likely read the other way (the user is asked), or None
+    rival: MeldRival | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {
+        out: dict[str, object] = {
             "hand": self.hand,
             "groups": [g.to_json() for g in self.groups],
             "warnings": list(self.warnings),
             "row_angle": round(self.angle, 1),
         }
+        if self.rival is not None:
+            out["rival"] = self.rival.to_json()
+        return out
 
 
 def _group(
@@ -404,13 +442,15 @@ def layout_hand(detections: Detections) -> Layout:
     # photo), so gaps are measured between the boxes' top-centre points.
     anchors = np.stack([centres[:, 0], boxes[:, 1]], axis=1)
     table = _build_rows(run_lists, row_of, sub_codes, centres, shape, frame, anchors)
-    reading = read_rows(table, _row_distance(table, centres, shape.span), sub_codes)
+    readings = all_readings(table, _row_distance(table, centres, shape.span), sub_codes)
+    reading = readings[0] if readings else None
     for flies in edge_fly_options(run_lists, sub_codes) if reading is not None else []:
         # a fly ending a run beside bonus tiles: the bonus row's, where that reads the hand better
         other = _build_rows(run_lists, row_of, sub_codes, centres, shape, frame, anchors, flies)
-        read_so = read_rows(other, _row_distance(other, centres, shape.span), sub_codes)
+        read_other = all_readings(other, _row_distance(other, centres, shape.span), sub_codes)
+        read_so = read_other[0] if read_other else None
         if read_so is not None and reading is not None and _reads_better(read_so, reading, sub_codes):
-            table, reading = other, read_so
+            table, reading, readings = other, read_so, read_other
 
     def orig(indices: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(kept[i] for i in indices)
@@ -486,6 +526,9 @@ def layout_hand(detections: Detections) -> Layout:
     size = hand_tiles(len(concealed), len(reading.melds))
     if size != HAND_SIZE:
         warnings.append(f"{size} hand tiles (a kong counts as three); a winning hand has {HAND_SIZE}")
+    rival = _meld_rival(reading, end_meld_rival(readings, sub_codes), orig, detections)
+    if rival is not None:
+        warnings.append(rival_warning(rival))
     if unused:
         groups.append(_group("unused", orig(tuple(unused)), detections))
     return Layout(
@@ -494,4 +537,23 @@ def layout_hand(detections: Detections) -> Layout:
         warnings=tuple(warnings),
         angle=float(-np.degrees(frame.angle)),
         doubtful=orig(tuple(doubtful)),
+        rival=rival,
     )
+
+
+def _meld_rival(
+    reading: Reading,
+    rival: Reading | None,
+    orig: Callable[[tuple[int, ...]], tuple[int, ...]],
+    detections: Detections,
+) -> MeldRival | None:
+    """The melds `rival` reads the other way from `reading`, as groups of the photo's detections."""
+    if rival is None:
+        return None
+    ours = {tiles for tiles, _ in reading.melds}
+    theirs = {tiles for tiles, _ in rival.melds}
+    laid = [(tiles, meld) for tiles, meld in rival.melds if tiles not in ours]
+    taken_in = [(tiles, meld) for tiles, meld in reading.melds if tiles not in theirs]
+    moved = laid or taken_in
+    melds = tuple(_group("meld", orig(tiles), detections, meld) for tiles, meld in moved)
+    return MeldRival(laid=bool(laid), melds=melds, cost=rival.cost - reading.cost)

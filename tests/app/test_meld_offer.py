@@ -139,7 +139,13 @@ def test_the_page_offers_the_meld_as_laid_and_takes_it_with_a_button(app: AppTes
     ], said
     case = json.loads(json.dumps(app.session_state["case_json"]))
     assert [m["kind"] for m in case["melds"]] == ["pong"]
-    # undone, the photo's reading and its offer are back
+    # a step back, and all the way back: the photo's reading and its offer return each time
+    app.button(key="undo_last").click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert [r.group for r in app.session_state["base"].rows] == ["hand"] * 14
+    assert offer_buttons(app) == ["Take #12–#14 as laid down (pong)"]
+    app.button(key=f"meld_offer_{app.session_state['version']}").click().run()
+    assert [r.group for r in app.session_state["base"].rows][11:] == ["meld 1"] * 3
     app.button(key="undo").click().run()
     assert [r.group for r in app.session_state["base"].rows] == ["hand"] * 14
     assert offer_buttons(app) == ["Take #12–#14 as laid down (pong)"]

@@ -124,6 +124,17 @@ def test_typed_hand_in_browser(server: str, browser: object, tmp_path: Path) -> 
     assert wait_result(page).startswith("1 tai")
     page.get_by_text("Payout").first.wait_for()
     page.get_by_text("+4").first.wait_for()  # 1 tai on a discard: the winner gets 4 x 1
+    # a screen reader hears each choice by its words, in a group named by the question
+    assert page.get_by_role("radiogroup", name="Won by").count() == 1
+    assert page.get_by_role("radio", name="Discard (someone threw it)").is_checked()
+    self_drawn = page.get_by_role("radio", name="Self-drawn")
+    assert not self_drawn.is_checked()
+    page.get_by_text("Self-drawn", exact=True).first.click()
+    for _ in range(50):  # the page reruns before the choice shows
+        if self_drawn.is_checked():
+            break
+        page.wait_for_timeout(100)
+    assert self_drawn.is_checked()
     assert_no_horizontal_scroll(page)
     save_shot(page, tmp_path, "app-typed-phone.png")
     assert not page.get_by_text("Traceback").count()

@@ -140,6 +140,13 @@ def blank_added_rows(edits: Mapping[str, Any] | None) -> int:
     return sum(_added_code(added) is None for added in (edits or {}).get("added_rows") or [])
 
 
+def _code_as_edited(row: TileRow, change: Any) -> str:
+    """The tile `row` reads as with its table edit `change` (a mapping, or None): a code the edit set,
+    else the row's own."""
+    code = change.get("tile") if isinstance(change, Mapping) else None
+    return str(code) if code in TILE_CODES else row.code
+
+
 def corrections(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     """The user's edits as a readable list (for the case JSON and the summary): what changed and how."""
     edits = edits or {}
@@ -160,7 +167,7 @@ def corrections(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> lis
                     "action": "regroup",
                     "tile": numbers[index],
                     # the tile as it now reads, where the same edit changed its code too
-                    "code": change["tile"] if change.get("tile") in TILE_CODES else row.code,
+                    "code": _code_as_edited(row, change),
                     "from": row.group,
                     "to": change["group"],
                 }
@@ -223,8 +230,7 @@ def take_regroup(
     chosen, kept = _chosen_over_edits(base, edits, "group", {n: g for n, g in moves.items() if g in GROUPS})
     # each tile as it reads now: the user's edit of its code stands
     edited_at = {_index_key(key): change for key, change in kept["edited_rows"].items()}
-    code_now = {i: str(dict(edited_at.get(i) or {}).get("tile") or base.rows[i].code) for i in chosen}
-    code_now = {i: code if code in TILE_CODES else base.rows[i].code for i, code in code_now.items()}
+    code_now = {i: _code_as_edited(base.rows[i], edited_at.get(i)) for i in chosen}
     rows = [
         dataclasses.replace(row, group=chosen[i]) if i in chosen else row for i, row in enumerate(base.rows)
     ]

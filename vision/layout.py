@@ -31,7 +31,15 @@ from vision.layout_geometry import (
     tile_shapes,
 )
 from vision.layout_melds import FLY, MeldKind, MeldRead
-from vision.layout_read import HAND_SIZE, Reading, Row, all_readings, end_meld_rival, hand_tiles
+from vision.layout_read import (
+    HAND_SIZE,
+    Reading,
+    Row,
+    all_readings,
+    end_meld_rival,
+    hand_tiles,
+    moved_melds,
+)
 
 # Bonus tiles are laid down next to the hand or its melds; a bonus tile farther than this
 # (in tile sizes a + b) from both lies elsewhere on the table (another player's, a discard).
@@ -550,10 +558,7 @@ def _meld_rival(
     """The melds `rival` reads the other way from `reading`, as groups of the photo's detections."""
     if rival is None:
         return None
-    ours = {tiles for tiles, _ in reading.melds}
-    theirs = {tiles for tiles, _ in rival.melds}
-    laid = [(tiles, meld) for tiles, meld in rival.melds if tiles not in ours]
-    taken_in = [(tiles, meld) for tiles, meld in reading.melds if tiles not in theirs]
+    laid, taken_in = moved_melds(reading, rival)
     moved = laid or taken_in
     melds = tuple(_group("meld", orig(tiles), detections, meld) for tiles, meld in moved)
     return MeldRival(laid=bool(laid), melds=melds, cost=rival.cost - reading.cost)

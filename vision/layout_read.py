@@ -105,6 +105,10 @@ class Row:
     bonus_beside: tuple[tuple[int, ...], ...] = ()
 
 
+# a meld as a reading lays it out: its tiles (indices) and what they make
+LaidMeld = tuple[tuple[int, ...], MeldRead]
+
+
 @dataclass(frozen=True)
 class Reading:
     """Every tile's role, as indices into the tiles the rows refer to."""
@@ -465,6 +469,16 @@ def end_meld_rival(readings: Sequence[Reading], codes: Sequence[str]) -> Reading
     return None
 
 
+def moved_melds(one: Reading, other: Reading) -> tuple[list[LaidMeld], list[LaidMeld]]:
+    """(melds `other` lays out that `one` does not, melds `one` lays out that `other` does not), each
+    as its tiles and meld, in the order its reading holds them."""
+    melds_one = {tiles for tiles, _ in one.melds}
+    melds_other = {tiles for tiles, _ in other.melds}
+    laid = [(tiles, meld) for tiles, meld in other.melds if tiles not in melds_one]
+    taken_in = [(tiles, meld) for tiles, meld in one.melds if tiles not in melds_other]
+    return laid, taken_in
+
+
 def _moves_end_melds(one: Reading, other: Reading) -> bool:
     """Whether `other` reads the same tiles as `one` but for melds moved between the concealed hand
     and the laid-out melds, in one direction only."""
@@ -475,13 +489,10 @@ def _moves_end_melds(one: Reading, other: Reading) -> bool:
         other.ignored_bonus,
     ):
         return False
-    melds_one = {tiles for tiles, _ in one.melds}
-    melds_other = {tiles for tiles, _ in other.melds}
-    laid = [t for t in melds_other - melds_one]  # melds in `other` that `one` reads as concealed
-    taken_in = [t for t in melds_one - melds_other]  # melds in `one` that `other` reads as concealed
+    laid, taken_in = moved_melds(one, other)
     if bool(laid) == bool(taken_in):
         return False
-    moved = {i for tiles in laid + taken_in for i in tiles}
+    moved = {i for tiles, _ in laid + taken_in for i in tiles}
     concealed_one, concealed_other = set(one.concealed), set(other.concealed)
     if laid:
         return concealed_one - concealed_other == moved and concealed_other <= concealed_one

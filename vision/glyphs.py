@@ -71,6 +71,9 @@ NAME_FOUND = 0.5
 # a name runs along an edge: strips this share of the face's height, top and bottom, in all four turns
 STRIP_HEIGHT = 0.3
 LINE_HEIGHT = 48  # the recogniser reads text lines 48 px tall
+# Lines per recogniser run: 96 corner windows read 24% faster, 48 edge strips 12%, eight at a time
+# than all at once on the 2-core laptop CPU (284 -> 216 ms, 425 -> 376 ms; stage 62).
+LINES_PER_RUN = 8
 BLANK = 0  # the recogniser's CTC blank is its first output
 
 
@@ -246,10 +249,16 @@ class GlyphReader:
         )
 
     def read_lines(self, lines: Sequence[np.ndarray]) -> np.ndarray:
-        """CTC outputs (N, T, C) for N RGB crops, each read as one line of text."""
+        """CTC outputs (N, T, C) for N RGB crops, each read as one line of text (all padded to the
+        longest, then run `LINES_PER_RUN` at a time)."""
         if not lines:
             return np.zeros((0, 1, len(self.charset) + 2), np.float32)
-        return self.session.run(None, {self.input_name: padded([line_input(line) for line in lines])})[0]
+        batch = padded([line_input(line) for line in lines])
+        runs = [
+            np.asarray(self.session.run(None, {self.input_name: batch[start : start + LINES_PER_RUN]})[0])
+            for start in range(0, len(batch), LINES_PER_RUN)
+        ]
+        return np.concatenate(runs)
 
     def face(self, rgb: np.ndarray, xyxy: np.ndarray, shrink: float) -> tuple[np.ndarray, tuple[int, ...]]:
         """The face in box `xyxy` less `shrink` on each side, and the quarter turns that may stand it

@@ -39,6 +39,9 @@ if TYPE_CHECKING:
     from vision.text_look import TextLook
 DEFAULT_PROVIDERS: tuple[str, ...] = ("CPUExecutionProvider",)
 DEFAULT_THREADS = 2
+# Crops per classifier run: a batch of 160 (40 boxes in four turns) runs 6% faster 32 at a time on
+# the 2-core laptop CPU (180 -> 169 ms, stage 62), its working set kept in the cache.
+CLASSIFIER_BATCH_MOST = 32
 
 
 def make_session(
@@ -362,7 +365,7 @@ class TileClassifier:
         return tiles.astype(np.float32), not_tile.astype(np.float32)
 
     def _classify(self, crops: np.ndarray) -> np.ndarray:
-        probs = run_batched(self.session, self.input_name, self.fixed_batch, crops)
+        probs = run_batched(self.session, self.input_name, self.fixed_batch, crops, CLASSIFIER_BATCH_MOST)
         if probs.shape[1] != self.config.outputs:
             raise ModelError(f"classifier returned {probs.shape[1]} classes, expected {self.config.outputs}")
         return _as_probabilities(probs)
@@ -384,12 +387,17 @@ def resized(crops: np.ndarray, size: int) -> np.ndarray:
 
 
 def run_batched(
-    session: ort.InferenceSession, input_name: str, fixed_batch: int | None, crops: np.ndarray
+    session: ort.InferenceSession,
+    input_name: str,
+    fixed_batch: int | None,
+    crops: np.ndarray,
+    most: int | None = None,
 ) -> np.ndarray:
-    """(N, S, S, 3) uint8 RGB crops -> the model's (N, K) outputs, in batches the model accepts."""
+    """(N, S, S, 3) uint8 RGB crops -> the model's (N, K) outputs, in batches the model accepts: its
+    fixed batch, else at most `most` crops at a time (all at once where None)."""
     n = len(crops)
     blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-    step = fixed_batch or n
+    step = fixed_batch or min(n, most or n)
     parts = []
     for start in range(0, n, step):
         chunk = blob[start : start + step]

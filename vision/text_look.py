@@ -30,6 +30,9 @@ from vision.onnx_models import checked_classifier, run_batched
 from vision.sidecar import TextLookConfig
 
 TURNS = (0, 1, 2, 3)
+# Views per run: PP-OCR's backbone reads 160 views a third faster eight at a time than all at once on
+# the 2-core laptop CPU (382 -> 257 ms, stage 62).
+TEXT_LOOK_BATCH_MOST = 8
 
 
 def face_crops(
@@ -80,7 +83,7 @@ class TextLook:
             return np.zeros((0, len(CLASSES)), np.float32)
         size = self.config.imgsz
         crops = face_crops(rgb, xyxy, self.config.shrink, size).reshape(-1, size, size, 3)
-        probs = run_batched(self.session, self.input_name, self.fixed_batch, crops)
+        probs = run_batched(self.session, self.input_name, self.fixed_batch, crops, TEXT_LOOK_BATCH_MOST)
         return probs.reshape(len(xyxy), len(TURNS), -1).mean(axis=1).astype(np.float32)
 
     def refine(self, rgb: np.ndarray, xyxy: np.ndarray, tiles: np.ndarray) -> np.ndarray:

@@ -27,3 +27,16 @@ def test_the_weights_go_half_and_the_optimiser_goes(tmp_path: Path) -> None:
 def test_it_wants_two_paths() -> None:
     with pytest.raises(SystemExit, match="usage"):
         main(["only-one"])
+
+
+def test_a_checkpoint_caught_mid_write_leaves_the_last_copy(tmp_path: Path) -> None:
+    torch: Any = pytest.importorskip("torch")
+    source, target = tmp_path / "last.pt", tmp_path / "det.pt"
+    torch.save({"model": torch.nn.Linear(64, 64), "epoch": 3}, source)
+    main([str(source), str(target)])
+    kept = target.read_bytes()
+    whole = source.read_bytes()
+    source.write_bytes(whole[: len(whole) // 2])  # as a copier finds it while ultralytics saves
+    with pytest.raises(SystemExit, match=r"slim: cannot read .*left as it was"):
+        main([str(source), str(target)])
+    assert target.read_bytes() == kept

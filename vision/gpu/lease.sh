@@ -34,7 +34,7 @@ snapshot() {  # the newest weights without the optimiser, the results and the lo
       python3 -m vision.gpu.slim "$weights" "$OUT/$run.pt"
     fi
     [ -f "$OUTD/runs/$run/results.csv" ] && cp "$OUTD/runs/$run/results.csv" "$OUT/$run.csv"
-    [ -f "$OUTD/$run.log" ] && tail -c 4000 "$OUTD/$run.log" | tr '\r' '\n' | grep -v '^ *$' | tail -30 > "$OUT/$run.log"
+    [ -f "$OUTD/$run.log" ] && tail -c 4000 "$OUTD/$run.log" | tr '\r' '\n' | grep -av '^ *$' | tail -30 > "$OUT/$run.log"
   done
   cp "$LOG" "$OUT/driver.log"
 }

@@ -14,10 +14,19 @@ import sys
 from pathlib import Path
 
 
+class UnreadableCheckpoint(Exception):
+    """SRC cannot be read whole (a copier caught ultralytics mid-write)."""
+
+
 def slim(source: Path, target: Path) -> None:
+    import pickle
+
     import torch
 
-    checkpoint = torch.load(source, map_location="cpu", weights_only=False)
+    try:
+        checkpoint = torch.load(source, map_location="cpu", weights_only=False)
+    except (OSError, RuntimeError, EOFError, pickle.UnpicklingError) as error:
+        raise UnreadableCheckpoint(f"{source}: {str(error).splitlines()[0][:120]}") from None
     for key in ("model", "ema"):
         if checkpoint.get(key) is not None:
             checkpoint[key] = checkpoint[key].half()
@@ -31,7 +40,11 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
         sys.exit("usage: python -m vision.gpu.slim SRC DST")
-    slim(Path(args[0]), Path(args[1]))
+    try:
+        slim(Path(args[0]), Path(args[1]))
+    except UnreadableCheckpoint as error:
+        # the lease's copier tries again 20 s later: a line in its log, DST left as it was
+        sys.exit(f"slim: cannot read {error}; {args[1]} left as it was")
 
 
 if __name__ == "__main__":

@@ -408,11 +408,22 @@ def _label_spots(
     return spots
 
 
-def group_blocks(hand: Mapping[str, Any], meld_groups: Sequence[str]) -> list[tuple[str, list[str], bool]]:
-    """Blocks for `hand_picture` from a built scoring hand: concealed tiles, each meld, the bonus row."""
+def group_blocks(
+    hand: Mapping[str, Any], meld_groups: Sequence[str], rows: Sequence[TileRow] = ()
+) -> list[tuple[str, list[str], bool]]:
+    """Blocks for `hand_picture` from a built scoring hand: concealed tiles, each meld, the bonus row;
+    and, from the table's `rows`, each meld group that is no meld yet (the scoring hand leaves it out,
+    the picture shows every tile of the table), in group order."""
     blocks: list[tuple[str, list[str], bool]] = [("hand", list(hand.get("concealed") or []), False)]
-    for group, meld in zip(meld_groups, hand.get("melds") or [], strict=False):
-        label = f"{group} {meld['kind']}" + (" (concealed)" if meld.get("concealed") else "")
-        blocks.append((label, list(meld["tiles"]), bool(meld.get("concealed"))))
+    built = dict(zip(meld_groups, hand.get("melds") or [], strict=False))
+    for group in MELD_GROUPS:
+        meld = built.get(group)
+        if meld is not None:
+            label = f"{group} {meld['kind']}" + (" (concealed)" if meld.get("concealed") else "")
+            blocks.append((label, list(meld["tiles"]), bool(meld.get("concealed"))))
+            continue
+        laid = [row.code for row in rows if row.group == group]
+        if laid:
+            blocks.append((f"{group}: no meld yet", laid, False))
     blocks.append(("bonus", list(hand.get("bonus") or []), False))
     return blocks

@@ -7,6 +7,7 @@ run are compared, field by field, and where the score or the payout moved, the l
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -59,9 +60,11 @@ def changed_fields(
     South"), each house rule by name and value ("Unit 1 → 0.5"), and the tiles by the corrections made
     or undone (`corrected`: in words, before and now; "the tiles" where none says it)."""
     rules = str(now.get("rules") or "singapore")
+    # under pay-all the seat is the liable player's, as its box says
+    fields = {**FIELD_WORDS, **({"discarder_wind": "liable player"} if now.get("pay_all") else {})}
     said = [
         f"{words} {_value(key, before.get(key), rules)} → {_value(key, now.get(key), rules)}"
-        for key, words in FIELD_WORDS.items()
+        for key, words in fields.items()
         if key != "options" and _given(before.get(key)) != _given(now.get(key))
     ]
     # another rule set brings its own defaults: no house rule the user changed
@@ -69,7 +72,9 @@ def changed_fields(
         options = option_changes(rules, before.get("options") or {}, now.get("options") or {})
         said.extend(options or ["house rules"])
     if any(before.get(key) != now.get(key) for key in TILE_FIELDS):
-        said.extend(correction_changes(*corrected) or ["the tiles"])
+        # a photo is read again as another rule set's tiles: no correction of the user's says why
+        read_again = before.get("rules") != now.get("rules")
+        said.extend(correction_changes(*corrected) or ["the tiles read again" if read_again else "the tiles"])
     return said
 
 
@@ -84,13 +89,16 @@ def option_changes(rules: str, before: Mapping[str, Any], now: Mapping[str, Any]
         was, is_now = before.get(spec.name, spec.default), now.get(spec.name, spec.default)
         if was != is_now:
             words = [option_value_words(spec.name, spec.kind, value) for value in (was, is_now)]
-            out.append(f"{option_label(spec, unit_name)} {words[0]} → {words[1]}")
+            if words[0] != words[1]:  # a default given as a list or a tuple is no change to say
+                out.append(f"{option_label(spec, unit_name)} {words[0]} → {words[1]}")
     return out
 
 
 def correction_changes(before: Sequence[str], now: Sequence[str]) -> list[str]:
-    """The corrections made since (as the corrections line words them) and those undone."""
-    return [*(c for c in now if c not in before), *(f"{c} undone" for c in before if c not in now)]
+    """The corrections made since (as the corrections line words them) and those undone, each as
+    often as it was made or undone (two tiles of 3m added read alike)."""
+    made, undone = Counter(now) - Counter(before), Counter(before) - Counter(now)
+    return [*made.elements(), *(f"{c} undone" for c in undone.elements())]
 
 
 def _outcome(result: Mapping[str, Any]) -> tuple[Any, ...]:

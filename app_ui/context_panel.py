@@ -64,7 +64,10 @@ def _switch_context(rules: str, seats: list[str]) -> None:
         state["seat_wind"] = forced["seat_wind"] = seats[0]
     discarder = discarder_now()
     if discarder != NOT_SAID and (discarder not in seats or discarder == state.get("seat_wind")):
-        said.append(f"no {WIND_LABELS[discarder]} discarder: who discarded is not said now")
+        # under pay-all the box names the liable player, who need not have discarded
+        liable = bool(state.get("pay_all"))
+        who, whom = ("liable player", "the liable player") if liable else ("discarder", "who discarded")
+        said.append(f"no {WIND_LABELS[discarder]} {who}: {whom} is not said now")
         set_discarder(NOT_SAID)
         forced["discarder_wind"] = NOT_SAID
     offered = scoring.circumstances_for(rules)

@@ -97,7 +97,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator, 
             f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure. "
             "Fix them in Check the tiles."
         )
-    picture = hand_picture(group_blocks(build.hand, build.meld_groups))
+    picture = hand_picture(group_blocks(build.hand, build.meld_groups, rows))
     if picture is not None:
         st.image(picture, caption=hand_picture_caption(base), width="stretch")
     return rows, build, score_hint, offer_slot

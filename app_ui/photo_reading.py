@@ -93,6 +93,9 @@ def read_again_as(base: Base, tile_set: str) -> None:
     changed = Counter(photo_rows.reread_changes(base.photo_rows, again.rows))
     said = ", ".join(f"{was} -> {now}" + (f" (x{n})" if n > 1 else "") for (was, now), n in changed.items())
     note = f"The photo's tiles read again as {label}: {said or 'every tile reads as before'}."
+    regroups = photo_rows.reread_regroups(base.photo_rows, again.rows)
+    if regroups:  # the score may move with them: the user, who did not move them, is told each
+        note += f" Laid out anew with them: {photo_rows.regroup_words(regroups)}."
     if renamed is not None:
         state["winning_tile"], state["winning_tile_wanted"] = renamed[1], None
         note += f" The winning tile follows its tiles: {renamed[0]} -> {renamed[1]}."

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from app_ui.case import BONUS, HAND, IGNORE, MAX_MELDS, MELD_GROUPS, TileRow, default_group
+from app_ui.case import BONUS, HAND, IGNORE, MAX_MELDS, MELD_GROUPS, TileRow, default_group, row_numbers
 from vision.classes import CLASSES
 
 
@@ -17,6 +17,25 @@ def reread_changes(before: Sequence[TileRow], after: Sequence[TileRow]) -> list[
     """(code before, code after) for each tile of a photo (matched by its box) read otherwise after."""
     was = {row.box: row.code for row in before if row.box is not None}
     return [(was[row.box], row.code) for row in after if row.box in was and was[row.box] != row.code]
+
+
+def reread_regroups(before: Sequence[TileRow], after: Sequence[TileRow]) -> list[tuple[int, str, str, str]]:
+    """(tile number after, code after, group before, group after) for each tile of a photo (matched by
+    its box) that a re-read laid in another group: the layout reads tiles read otherwise anew."""
+    was = {row.box: row.group for row in before if row.box is not None}
+    return [
+        (number, row.code, was[row.box], row.group)
+        for number, row in zip(row_numbers(after), after, strict=True)
+        if row.box in was and was[row.box] != row.group
+    ]
+
+
+def regroup_words(moves: Sequence[tuple[int, str, str, str]]) -> str:
+    """A re-read's regroups in words ("#3 2p hand → meld 1, #17 5p hand → ignore (not counted)")."""
+    return ", ".join(
+        f"#{number} {code} {was} → {now}" + (" (not counted)" if now == IGNORE else "")
+        for number, code, was, now in moves
+    )
 
 
 def renamed_by_reread(code: str, before: Sequence[TileRow], after: Sequence[TileRow]) -> str | None:

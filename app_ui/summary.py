@@ -52,12 +52,22 @@ def circumstance_label(key: str, rules: str | None = None) -> str:
     return CIRCUMSTANCE_LABELS.get(key, key.replace("_", " "))
 
 
+# the scoring input's fields the scoring's warnings name, by the page's labels of their boxes
+FIELD_LABELS = {
+    "discarder_wind": "Discarded by",
+    "bonus_from_deal": "Bonus tiles held from the deal",
+}
+
+
 def with_option_labels(message: str, rules: str = "singapore") -> str:
-    """An option error in the sidebar's words under the `rules` ("Min fan", not min_tai, under Malaysian
-    rules), longest names first."""
+    """An option error or a scoring warning in the page's words under the `rules`: each option by the
+    sidebar's label ("Min fan", not min_tai, under Malaysian rules), longest names first, and each
+    field of the scoring input by its box's label ("Discarded by", not discarder_wind)."""
     unit_name = scoring.get_ruleset(rules).unit_name
     for spec in sorted(option_specs(scoring.Options, scoring.Options()), key=lambda s: -len(s.name)):
         message = re.sub(rf"\b(option )?{spec.name}\b", f"“{option_label(spec, unit_name)}”", message)
+    for field, label in FIELD_LABELS.items():
+        message = re.sub(rf"\b{field}\b", f"“{label}”", message)
     return message
 
 
@@ -339,9 +349,13 @@ def rules_line(rules: str, options: dict[str, Any]) -> str:
     return "Rules: " + ", ".join(parts) + " — change them in the sidebar (» at the top left on a phone)."
 
 
+# what a change the reader offered and the user took says of itself (`table_edits.take_codes`)
+_OFFER_WORDS = {"win option": " (way to a win taken)", "set offer": " (to keep to one set, asked)"}
+
 _CORRECTION_WORDS = {
     "change": lambda c: (
-        f"#{c['tile']} {c['from']} → {c['to']}" + (" (way to a win taken)" if c.get("by") else "")
+        f"#{c['tile']} {c['from']} → {c['to']}"
+        + (_OFFER_WORDS.get(str(c["by"]), " (offered)") if c.get("by") else "")
     ),
     "regroup": lambda c: (
         f"#{c['tile']} {c['code']} {c['from']} → {c['to']}" + (" (as laid, asked)" if c.get("by") else "")

@@ -201,19 +201,33 @@ def take_way(
     Where the user had changed a tile the way names, the way (the newer choice) wins; a tile the user
     deleted stays deleted.
     """
+    folded = take_codes(base, edits, dict(way), "win option", meld_concealed)
+    return dataclasses.replace(folded, ways_closed=base.ways_closed or bool(way))
+
+
+def take_codes(
+    base: Base,
+    edits: Mapping[str, Any] | None,
+    codes: Mapping[int, str],
+    by: str,
+    meld_concealed: Mapping[str, bool] | None = None,
+) -> Base:
+    """`base` with the tiles numbered in `codes` read as the faces it names, written down as changes
+    made `by` the reader's offer that named them ("win option", "set offer"), the user's table edits
+    kept as `take_way` says."""
     numbers = row_numbers(base.rows)
-    chosen, kept = _chosen_over_edits(base, edits, "tile", {n: c for n, c in way if c in TILE_CODES})
+    faces = {n: c for n, c in codes.items() if c in TILE_CODES}
+    chosen, kept = _chosen_over_edits(base, edits, "tile", faces)
     rows = [
         dataclasses.replace(row, code=chosen[i], confidence=None, alternative=None) if i in chosen else row
         for i, row in enumerate(base.rows)
     ]
     taken = [
-        {"action": "change", "tile": numbers[i], "from": base.rows[i].code, "to": code, "by": "win option"}
+        {"action": "change", "tile": numbers[i], "from": base.rows[i].code, "to": code, "by": by}
         for i, code in sorted(chosen.items())
         if base.rows[i].code != code
     ]
-    folded = _folded(base, rows, kept, taken, meld_concealed)
-    return dataclasses.replace(folded, ways_closed=base.ways_closed or bool(way))
+    return _folded(base, rows, kept, taken, meld_concealed)
 
 
 def take_regroup(

@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from app_ui import case as case_mod
-from app_ui import table_edits, tile_sets
+from app_ui import set_offer, table_edits, tile_sets
 from app_ui.case import GROUPS, TILE_CODES, Base, HandBuild, TileRow
 from app_ui.questions import question_waiting
 from app_ui.rules_panel import chosen_set
@@ -20,6 +20,7 @@ from app_ui.session import (
     corrections_to_undo,
     current_edits,
     editor_key,
+    meld_concealed_now,
     restart_table,
     table_corrections,
     undo_last_change,
@@ -38,6 +39,24 @@ TOOLBAR_ROOM_PX = 24
 COLUMN_PX = {"n": 36, "tile": 64, "group": 88, "check": 64}
 
 
+def set_offer_ui(base: Base, rows: list[TileRow]) -> None:
+    """Where the table holds a face more often than a set has, the tiles the reader would read again
+    to keep to one set, with the button that takes them (`app_ui.set_offer`)."""
+    offer = set_offer.offer_for(base, rows)
+    if offer is None:
+        return
+    st.info(set_offer.offer_line(offer), icon="🀄")
+    if st.button(
+        set_offer.button_label(offer),
+        key=f"set_offer_{st.session_state['version']}",
+        disabled=question_waiting(),
+    ):
+        kongs = meld_concealed_now(base)
+        taken = table_edits.take_codes(base, current_edits(), offer.codes, "set offer", kongs)
+        restart_table(taken)
+        st.rerun()
+
+
 def tile_editor_ui(
     base: Base,
     build: HandBuild,
@@ -54,7 +73,13 @@ def tile_editor_ui(
     # question comes first.
     buttons = st.container(horizontal=True, gap="small")
     if st.session_state.get(UNDO) and buttons.button(
-        "Undo the last change", key="undo_last", icon="↩️", disabled=question_waiting()
+        "Undo the last change",
+        key="undo_last",
+        icon="↩️",
+        disabled=question_waiting(),
+        # an audit undid a tile edit when it meant the unit it had just set in the sidebar
+        help="Steps back the tile table's last change (a tile, a group, a kong's tick, an offer "
+        "taken). The rules in the sidebar and how it was won keep what you set.",
     ):
         undo_last_change()
         st.rerun()
@@ -83,6 +108,7 @@ def tile_editor_ui(
     changed = corrections_line(table_corrections(base, kongs))
     if changed:
         st.caption(changed)
+    set_offer_ui(base, table_edits.apply_edits(base.rows, edits))
     blank = table_edits.blank_added_rows(edits)
     if blank:
         rows_said = (

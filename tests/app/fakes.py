@@ -59,6 +59,14 @@ def scene(
 
 
 @dataclass(frozen=True)
+class SeenWithOdds(Detections):
+    """What the models saw, with the classifier's probabilities (N, len(CLASSES)) as
+    `vision.pipeline.Seen` holds them."""
+
+    probabilities: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
 class FakeReading:
     detections: Detections
     layout: Layout | None
@@ -77,8 +85,11 @@ class FakeReader:
         delay_s: float = 0.0,
         ways: tuple[tuple[tuple[int, int], ...], ...] = (),
         outside: dict[str, str] | None = None,
+        probabilities: np.ndarray | None = None,
     ) -> None:
         self.scenes = scenes or {}
+        # the classifier's probabilities of every scene's tiles, in detection order, where a test wants them
+        self.probabilities = probabilities
         # read as a set without the face: the face it is read as instead (as the runner-up would be)
         self.outside = outside or {}
         self.faces_asked: list[frozenset[str] | None] = []
@@ -106,6 +117,8 @@ class FakeReader:
         codes = [c if faces is None or c in faces else self.outside.get(c, c) for c in seen.codes]
         detections = Detections.from_codes(codes, seen.xyxy.tolist(), seen.confidence.tolist())
         layout = layout_hand(detections)
+        if self.probabilities is not None:
+            seen = SeenWithOdds(seen.xyxy, seen.confidence, seen.class_id, seen.angle, self.probabilities)
         return FakeReading(detections, layout, tuple(layout.warnings), {"total": 1.0}, self.ways, seen)
 
 

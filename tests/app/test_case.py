@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 import scoring
 from app_ui import case, case_file, case_open, hand_build, photo_rows, table_edits, tile_sets
-from app_ui.art import annotate_photo, hand_picture, tile_image
-from app_ui.case import BONUS, HAND, MELD_GROUPS, TileRow
+from app_ui.art import annotate_photo, group_blocks, hand_picture, tile_image
+from app_ui.case import BONUS, HAND, IGNORE, MELD_GROUPS, TileRow
 from app_ui.options import OptionValueError, format_number_list, option_specs, parse_number_list
 from tests.vision.layout_sim import place
 from vision.classes import CLASS_INDEX, CLASSES
@@ -1074,3 +1074,42 @@ def test_a_saved_table_beside_a_field_that_is_no_list_gives_the_scoring_s_error(
         saved[field] = value
     with pytest.raises(case_open.CaseFileError, match=r"^c\.json: "):
         case_open.open_case("c.json", json.dumps(saved).encode())
+
+
+def test_the_pictures_show_every_tile_of_the_table_a_group_that_is_no_meld_too() -> None:
+    rows = [
+        *(TileRow(code, HAND) for code in ["9s", "9s", "1m", "2m", "3m"]),
+        TileRow("9s", "meld 2"),  # moved there first, its meld not finished
+        *(TileRow("C", "meld 1") for _ in range(3)),
+        TileRow("F1", BONUS),
+    ]
+    build = hand_build.build_hand(rows, {})
+    blocks = group_blocks(build.hand, build.meld_groups, rows)
+    assert blocks == [
+        ("hand", ["9s", "9s", "1m", "2m", "3m"], False),
+        ("meld 1 pong", ["C", "C", "C"], False),
+        ("meld 2: no meld yet", ["9s"], False),
+        ("bonus", ["F1"], False),
+    ]
+    assert sum(len(codes) for _, codes, _ in blocks) == len(rows)
+
+
+def test_a_reread_names_each_tile_it_laid_in_another_group() -> None:
+    before = [
+        TileRow("3p", HAND, box=(0.0, 0, 10, 10)),
+        TileRow("face", HAND, box=(10.0, 0, 20, 10)),
+        TileRow("5p", HAND, box=(20.0, 0, 30, 10)),
+        TileRow("cat", BONUS, box=(40.0, 0, 50, 10)),
+    ]
+    after = [
+        TileRow("3p", "meld 1", box=(0.0, 0, 10, 10)),
+        TileRow("1p", "meld 1", box=(10.0, 0, 20, 10)),
+        TileRow("cat", BONUS, box=(40.0, 0, 50, 10)),
+        TileRow("5p", IGNORE, box=(20.0, 0, 30, 10)),
+    ]
+    moves = photo_rows.reread_regroups(before, after)
+    assert moves == [(1, "3p", HAND, "meld 1"), (2, "1p", HAND, "meld 1"), (4, "5p", HAND, IGNORE)]
+    assert photo_rows.regroup_words(moves) == (
+        "#1 3p hand → meld 1, #2 1p hand → meld 1, #4 5p hand → ignore (not counted)"
+    )
+    assert photo_rows.reread_regroups(before, before) == []

@@ -6,6 +6,7 @@ from typing import Any
 
 import scoring
 from app_ui.change_note import change_note, changed_fields
+from app_ui.summary import with_option_labels
 
 HAND = {"rules": "singapore", "concealed": "123m 456p 789s SSS 55p", "seat_wind": "S", "prevailing_wind": "E"}
 
@@ -111,3 +112,38 @@ def test_instant_payouts_or_patterns_that_move_under_the_same_tai_are_said() -> 
     round_ = {**west, "seat_wind": "E", "prevailing_wind": "W"}
     said = change_note(seat, seat_result, round_, scoring.score_json(round_))
     assert said is not None and said.startswith("1 tai, the patterns changed (Seat wind pong → "), said
+
+
+def test_a_second_tile_added_like_the_first_is_named_and_a_reread_says_so() -> None:
+    # an audit's line: "after: the tiles." for a second 3m added (its words matched the first's)
+    before = {**HAND, "bonus": "cat"}
+    now = {**HAND, "bonus": "cat rat"}
+    one, two = ["3m added to hand"], ["3m added to hand", "3m added to hand"]
+    assert changed_fields(before, now, (one, two)) == ["3m added to hand"]
+    assert changed_fields(now, before, (two, one)) == ["3m added to hand undone"]
+    # a photo read again for another rule set changes tiles no correction names
+    switched = {**now, "rules": "malaysian"}
+    assert changed_fields(before, switched)[-1] == "the tiles read again"
+    assert changed_fields(before, now)[-1] == "the tiles"
+
+
+def test_a_house_rule_set_to_what_it_was_is_no_change_and_pay_all_names_the_liable_player() -> None:
+    # the default table as the options hold it (pairs in tuples) and as the sidebar gives it (lists)
+    default = scoring.default_options("singapore").payout_table
+    before = {**HAND, "options": {"payout_scheme": "standard"}}
+    as_lists = [[float(v) for v in pair] for pair in default]  # type: ignore[union-attr]
+    now = {**HAND, "options": {"payout_scheme": "table", "payout_table": as_lists}}
+    assert changed_fields(before, now) == ["Payout scheme Standard (2/1 x base) → Payout table"]
+    liable = changed_fields({**HAND, "pay_all": True, "discarder_wind": "N"}, {**HAND, "pay_all": True})
+    assert liable == ["liable player North → not said"]
+    assert changed_fields({**HAND, "discarder_wind": "N"}, HAND) == ["who discarded North → not said"]
+
+
+def test_the_scorings_warnings_name_the_pages_boxes_not_its_fields() -> None:
+    # a self-draw with a discarder still set: the scoring's warning names its input field
+    data = {**HAND, "discarder_wind": "W", "self_drawn": True}
+    warnings = scoring.score_json(data)["warnings"]
+    shown = [with_option_labels(w) for w in warnings]
+    assert any("“Discarded by” ignored" in w for w in shown), shown
+    assert not any("discarder_wind" in w for w in shown)
+    assert with_option_labels("min_tai 7 is above max_tai 5") == "“Min tai” 7 is above “Max tai” 5"

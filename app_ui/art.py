@@ -36,6 +36,7 @@ GROUP_COLOURS: dict[str, tuple[int, int, int]] = {
     IGNORE: (140, 140, 140),
 }
 LOW_CONF_COLOUR = (255, 110, 0)
+LEFT_OUT_COLOUR = (200, 200, 200)  # a box the reader judged to hold no tile, dashed
 Box = tuple[float, float, float, float]  # x1, y1, x2, y2
 
 WIND_NAMES = {"E": "EAST", "S": "SOUTH", "W": "WEST", "N": "NORTH"}
@@ -201,11 +202,12 @@ def annotate_photo(
     rows: Sequence[TileRow],
     meld_kinds: Mapping[str, str] | None = None,
     numbers: Sequence[int | None] | None = None,
+    left_out: Sequence[Box] = (),
 ) -> Image.Image:
     """The photo with each tile boxed and numbered (the number of its row in the tile table, `numbers`,
     by default 1, 2, ... in order) and labelled, each group outlined in its colour, low-confidence tiles
-    in orange with a `?`."""
-    return annotate_photo_and_labels(rgb, rows, meld_kinds, numbers)[0]
+    in orange with a `?`; and the boxes the reader `left_out` as holding no tile, dashed in grey."""
+    return annotate_photo_and_labels(rgb, rows, meld_kinds, numbers, left_out)[0]
 
 
 def annotate_photo_and_labels(
@@ -213,6 +215,7 @@ def annotate_photo_and_labels(
     rows: Sequence[TileRow],
     meld_kinds: Mapping[str, str] | None = None,
     numbers: Sequence[int | None] | None = None,
+    left_out: Sequence[Box] = (),
 ) -> tuple[Image.Image, list[Box], list[Box]]:
     """`annotate_photo`, with the tiles' boxes as drawn and where its labels were drawn (x1, y1, x2, y2
     each, in its pixels, which may be fewer than the photo's)."""
@@ -224,6 +227,8 @@ def annotate_photo_and_labels(
         )
     draw = ImageDraw.Draw(image)
     line = max(2, round(max(image.size) / 400))
+    for x1, y1, x2, y2 in left_out:  # under the tiles' outlines: a tile boxed over one stays clear
+        dashed_rectangle(draw, (x1 * scale, y1 * scale, x2 * scale, y2 * scale), LEFT_OUT_COLOUR, line)
     meld_kinds = meld_kinds or {}
     numbered = list(numbers) if numbers is not None else list(range(1, len(rows) + 1))
     placed: list[tuple[int, TileRow, Box]] = [
@@ -284,6 +289,27 @@ def annotate_photo_and_labels(
         taken.append((spot[0] - 2, spot[1] - 2, spot[0] + width + 2, spot[1] + height + 2))
         _label(draw, spot, label, label_font, colour)
     return image, [box for _, _, box in placed], taken
+
+
+def dashed_rectangle(draw: ImageDraw.ImageDraw, box: Box, colour: tuple[int, int, int], width: int) -> None:
+    """`box` outlined in dashes `width` px thick, each about four widths long."""
+    x1, y1, x2, y2 = box
+    dash = 4 * width
+    for (ax, ay), (bx, by) in (
+        ((x1, y1), (x2, y1)),
+        ((x2, y1), (x2, y2)),
+        ((x2, y2), (x1, y2)),
+        ((x1, y2), (x1, y1)),
+    ):
+        length = float(np.hypot(bx - ax, by - ay))
+        for start in np.arange(0.0, length, 2 * dash):
+            end = min(start + dash, length)
+            t0, t1 = start / max(length, 1e-9), end / max(length, 1e-9)
+            draw.line(
+                (ax + (bx - ax) * t0, ay + (by - ay) * t0, ax + (bx - ax) * t1, ay + (by - ay) * t1),
+                colour,
+                width,
+            )
 
 
 def _text_size(

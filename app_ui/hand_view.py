@@ -58,9 +58,15 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator, 
         if view.gain > 1:
             about.append(f"dark: shown brightened {view.gain:.1f} times, as it was read")
         shown = plain(base.name) + (f" ({'; '.join(about)})" if about else "")  # captions read Markdown
+        left_out = [in_picture(box, origin, scale) for box in left_out_boxes(base)]
+        height, width = copy_shown.shape[:2]
+        seen_here = [
+            b for b in left_out if 0 <= (b[0] + b[2]) / 2 <= width and 0 <= (b[1] + b[3]) / 2 <= height
+        ]
         st.image(
-            annotate_photo(copy_shown, drawn, kinds, numbers),
-            caption=photo_caption(shown, rows, any(row.box is not None for row in base.photo_rows)),
+            annotate_photo(copy_shown, drawn, kinds, numbers, seen_here),
+            caption=photo_caption(shown, rows, any(row.box is not None for row in base.photo_rows))
+            + left_out_caption(len(seen_here), len(left_out) - len(seen_here)),
             width="stretch",
             output_format="JPEG",
         )  # a PNG of a photo is ~1 MB and 0.3 s to encode; JPEG ~0.15 MB
@@ -101,6 +107,33 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator, 
     if picture is not None:
         st.image(picture, caption=hand_picture_caption(base), width="stretch")
     return rows, build, score_hint, offer_slot
+
+
+def left_out_caption(shown: int, outside: int) -> str:
+    """What the dashed boxes on the photo are (`shown` of them), and how many more lie outside the part
+    shown (an audit's photo: the reader's line gave two left-out boxes by their pixels alone, and they
+    were the pair it had missed)."""
+    said = (
+        " Grey dashed boxes: left out by the reader (no tile there, or cut by the edge); add any tile "
+        "there in the table."
+        if shown
+        else ""
+    )
+    if outside:
+        more = "more " if shown else ""
+        noun, them = ("box", "it") if outside == 1 else ("boxes", "them")
+        said += f" The reader left out {outside} {more}{noun} outside this part: Show the whole photo"
+        said += f" to see {them}."
+    return said
+
+
+def left_out_boxes(base: Base) -> list[tuple[float, float, float, float]]:
+    """The boxes the reader left out as holding no tile (photo pixels), where the photo's reading is at
+    hand (`base.seen`)."""
+    rejected = getattr(base.seen, "rejected_xyxy", None)
+    if base.source != "photo" or rejected is None:
+        return []
+    return [(float(x1), float(y1), float(x2), float(y2)) for x1, y1, x2, y2 in rejected]
 
 
 def hand_picture_caption(base: Base) -> str:

@@ -64,6 +64,7 @@ class SeenWithOdds(Detections):
     `vision.pipeline.Seen` holds them."""
 
     probabilities: np.ndarray | None = None
+    rejected_xyxy: np.ndarray | None = None  # boxes judged to hold no tile
 
 
 @dataclass(frozen=True)
@@ -86,10 +87,12 @@ class FakeReader:
         ways: tuple[tuple[tuple[int, int], ...], ...] = (),
         outside: dict[str, str] | None = None,
         probabilities: np.ndarray | None = None,
+        left_out: np.ndarray | None = None,
     ) -> None:
         self.scenes = scenes or {}
         # the classifier's probabilities of every scene's tiles, in detection order, where a test wants them
         self.probabilities = probabilities
+        self.left_out = left_out  # the boxes every reading left out as holding no tile (K, 4)
         # read as a set without the face: the face it is read as instead (as the runner-up would be)
         self.outside = outside or {}
         self.faces_asked: list[frozenset[str] | None] = []
@@ -117,8 +120,10 @@ class FakeReader:
         codes = [c if faces is None or c in faces else self.outside.get(c, c) for c in seen.codes]
         detections = Detections.from_codes(codes, seen.xyxy.tolist(), seen.confidence.tolist())
         layout = layout_hand(detections)
-        if self.probabilities is not None:
-            seen = SeenWithOdds(seen.xyxy, seen.confidence, seen.class_id, seen.angle, self.probabilities)
+        if self.probabilities is not None or self.left_out is not None:
+            seen = SeenWithOdds(
+                seen.xyxy, seen.confidence, seen.class_id, seen.angle, self.probabilities, self.left_out
+            )
         return FakeReading(detections, layout, tuple(layout.warnings), {"total": 1.0}, self.ways, seen)
 
 

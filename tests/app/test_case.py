@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import scoring
 from app_ui import case, case_file, case_open, hand_build, photo_rows, table_edits, tile_sets
-from app_ui.art import annotate_photo, group_blocks, hand_picture, tile_image
+from app_ui.art import LEFT_OUT_COLOUR, annotate_photo, group_blocks, hand_picture, tile_image
 from app_ui.case import BONUS, HAND, IGNORE, MELD_GROUPS, TileRow
 from app_ui.options import OptionValueError, format_number_list, option_specs, parse_number_list
 from tests.vision.layout_sim import place
@@ -1113,3 +1113,14 @@ def test_a_reread_names_each_tile_it_laid_in_another_group() -> None:
         "#1 3p hand → meld 1, #2 1p hand → meld 1, #4 5p hand → ignore (not counted)"
     )
     assert photo_rows.reread_regroups(before, before) == []
+
+
+def test_boxes_the_reader_left_out_are_dashed_in_grey_under_the_tiles() -> None:
+    photo = np.full((400, 600, 3), 40, np.uint8)
+    left_out = [(300.0, 100.0, 360.0, 180.0)]
+    tile = [TileRow("1m", HAND, 0.9, (100, 100, 160, 180))]
+    shown = np.asarray(annotate_photo(photo, tile, None, None, left_out))
+    grey = np.all(shown[100, 300:361] == LEFT_OUT_COLOUR, axis=1)  # along its top edge
+    assert 0.3 < grey.mean() < 0.8  # dashes, not a line
+    assert np.all(shown[140, 320:340] == 40)  # inside the box: the photo as it was
+    assert not np.any(np.all(np.asarray(annotate_photo(photo, tile)) == LEFT_OUT_COLOUR, axis=2))

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from app_ui.case import Base, TileRow
+from app_ui.hand_view import left_out_caption
 from app_ui.set_offer import (
     LEAST_OFFERED,
     Move,
@@ -26,6 +27,7 @@ from app_ui.set_offer import (
 from app_ui.summary import correction_words
 from app_ui.table_edits import take_codes
 from tests.app.fakes import FakeReader, photo_bytes, scene
+from tests.app.test_app import image_captions
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.tile_set import COPIES_IN_SET
 
@@ -226,3 +228,33 @@ def test_the_page_offers_the_tile_a_correction_crowds_out(app: AppTest, install:
     app.button(key="undo").click().run()  # all the way back: the photo's reading, nothing to offer
     assert [r.code for r in app.session_state["base"].rows] == numbers
     assert not [b for b in app.button if b.key and b.key.startswith("set_offer_")]
+
+
+def test_the_photos_caption_says_what_the_dashed_boxes_are_where_the_reader_left_some_out(
+    app: AppTest, install: Install
+) -> None:
+    install(FakeReader({90: SEASONS}, left_out=np.array([[500.0, 100.0, 540.0, 155.0]], np.float32)))
+    app.file_uploader(key="upload").upload("hand.jpg", photo_bytes(), "image/jpeg")
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    caption = image_captions(app)[0]
+    assert caption.endswith(
+        "Grey dashed boxes: left out by the reader (no tile there, or cut by the edge); add "
+        "any tile there in the table."
+    ), caption
+    install(FakeReader({30: SEASONS}))  # a reading that left nothing out: nothing to explain
+    app.file_uploader(key="upload").upload("other.jpg", photo_bytes(shade=30), "image/jpeg")
+    app.run()
+    assert "Grey dashed" not in image_captions(app)[0]
+
+
+def test_the_caption_counts_left_out_boxes_outside_the_part_shown() -> None:
+    assert left_out_caption(0, 0) == ""
+    assert left_out_caption(1, 0).startswith(" Grey dashed boxes: left out by the reader")
+    assert (
+        left_out_caption(0, 1)
+        == " The reader left out 1 box outside this part: Show the whole photo to see it."
+    )
+    assert left_out_caption(2, 3).endswith(
+        "left out 3 more boxes outside this part: Show the whole photo to see them."
+    )

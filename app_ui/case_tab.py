@@ -119,4 +119,4 @@ def opened_case_note(
         changed.append(f"house rules as the case says: {', '.join(house) if house else 'the defaults'}")
     if not changed:
         return None
-    return f"Opened {opened.base.name}: {'; '.join(changed)} (see the sidebar)."
+    return f"Opened {opened.base.name}: {'; '.join(changed)}. See the sidebar."

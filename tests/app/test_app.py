@@ -2020,14 +2020,14 @@ def test_opening_a_singapore_case_names_its_caps_and_says_nothing_where_nothing_
     no_problem(app)
     said = (
         "Opened plain.json: the file names no house rules, so the sidebar's are used (the rule set's "
-        "defaults, as python -m scoring uses) (see the sidebar)."
+        "defaults, as python -m scoring uses). See the sidebar."
     )
     assert said in texts(app, "info"), texts(app, "info")
     capped = {**plain, "options": {"max_tai": 10, "pure_green": False}}
     app.file_uploader(key="case_upload").upload("cap.json", json.dumps(capped).encode(), "application/json")
     app.run()
     no_problem(app)
-    said = "Opened cap.json: house rules as the case says: Max tai: 10, Pure green off (see the sidebar)."
+    said = "Opened cap.json: house rules as the case says: Max tai: 10, Pure green off. See the sidebar."
     assert said in texts(app, "info"), texts(app, "info")
 
 
@@ -2042,7 +2042,7 @@ def test_a_case_naming_no_house_rules_says_the_sidebar_s_are_used_and_names_them
     no_problem(app)
     said = (
         "Opened plain.json: the file names no house rules, so the sidebar's are used (Unit: 0.5, Pure "
-        "green off; python -m scoring uses the rule set's defaults) (see the sidebar)."
+        "green off; python -m scoring uses the rule set's defaults). See the sidebar."
     )
     assert said in texts(app, "info"), texts(app, "info")
 

@@ -300,6 +300,16 @@ def _folded(
     )
 
 
+def with_added_tile(base: Base, edits: Mapping[str, Any] | None, code: str) -> Base:
+    """`base` with the table's `edits` folded in and one more tile `code`, in the group its kind goes
+    to (a flower to `bonus`, a 5p to the hand), written down as the table writes a row added in it."""
+    if code not in TILE_CODES:
+        raise ValueError(f"not a tile code: {code!r}")
+    added = normal_edits(edits)
+    added["added_rows"].append({"tile": code, "group": default_group(code)})
+    return fold_edits(base, added)
+
+
 def fold_edits(base: Base, edits: Mapping[str, Any] | None) -> Base:
     """`base` with the table's `edits` folded into its rows and written down in `earlier` (for a table
     started again with them standing); `base` itself where there are none."""

@@ -39,6 +39,25 @@ TOOLBAR_ROOM_PX = 24
 COLUMN_PX = {"n": 36, "tile": 64, "group": 88, "check": 64}
 
 
+def add_tile_ui(base: Base) -> None:
+    """A missed tile added by its face in one pick and a tap: the table's own blank row lies at its
+    foot, under its fold on a photo of many tiles, and its + shows only on hover (an audit's finding)."""
+    faces = [code for code in TILE_CODES if code in tile_sets.tiles_in_set(chosen_set())]
+    version = st.session_state["version"]
+    row = st.container(horizontal=True, vertical_alignment="bottom")
+    code = row.selectbox(
+        "Add a missed tile",
+        faces,
+        index=None,
+        placeholder="its face",
+        key=f"add_tile_{version}",
+        help="It goes to the hand (a flower, season or animal to the bonus row); move it in the table.",
+    )
+    if row.button("Add it", key=f"add_tile_go_{version}", disabled=code is None or question_waiting()):
+        restart_table(table_edits.with_added_tile(base, current_edits(), str(code)))
+        st.rerun()
+
+
 def set_offer_ui(base: Base, rows: list[TileRow]) -> None:
     """Where the table holds a face more often than a set has, the tiles the reader would read again
     to keep to one set, with the button that takes them (`app_ui.set_offer`)."""
@@ -89,9 +108,9 @@ def tile_editor_ui(
         restart_table(base.undone())
         st.rerun()
     st.caption(
-        "Change a tile or its group in the table; add a missed tile in the last row (or with + at "
-        "the table's top right, then tap the new row); select rows and press the bin to delete. "
-        "The score updates at once."
+        "Change a tile or its group in the table; add a missed tile with *Add a missed tile* just "
+        "above it (or in its last row); select rows and press the bin to delete. The score updates "
+        "at once."
     )
     st.caption(tile_key(tile_sets.tiles_in_set(chosen_set())))
     if result is not None:
@@ -120,6 +139,8 @@ def tile_editor_ui(
             f"{rows_said} in the Tile column (a row counts once it has a tile; until then it is left out "
             "of the hand and the corrections)."
         )
+    if base.source != "none" or base.rows:
+        add_tile_ui(base)
     # the table's toolbar (+, search ...) shows over the line above it when tapped: room for it
     st.space(TOOLBAR_ROOM_PX)
     table = pd.DataFrame(

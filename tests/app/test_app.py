@@ -17,6 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import scoring
+from app_ui import table_edits
 from tests.app.conftest import APP
 from tests.app.fakes import BONUS, CONCEALED, MELD, FakeReader, photo_bytes, scene
 from vision.detections import Detections
@@ -2080,3 +2081,36 @@ def test_a_hand_typed_with_characters_and_emoji_tiles_scores_as_its_codes(app: A
         ["1m", "2m", "3m", "1p", "2p", "3p", "E", "E", "E", "5p", "5p", "C", "C", "C", "F1"]
     )
     assert any("tai" in t for t in texts(app, "success")), result_text(app)
+
+
+def test_a_missed_tile_is_added_by_its_face_and_undone(app: AppTest, install: Install) -> None:
+    # the fake scene without its pair's second 2m: the user adds it
+    install(FakeReader({90: scene(concealed=[*CONCEALED[:-1]])}))
+    upload(app, photo_bytes())
+    no_problem(app)
+    before = list(app.session_state["base"].rows)
+    version = app.session_state["version"]
+    assert app.button(key=f"add_tile_go_{version}").proto.disabled  # nothing picked yet
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "1p"}}, "added_rows": [], "deleted_rows": []})
+    app.selectbox(key=f"add_tile_{version}").set_value("2m").run()
+    app.button(key=f"add_tile_go_{version}").click().run()
+    no_problem(app)
+    rows = list(app.session_state["base"].rows)
+    assert len(rows) == len(before) + 1
+    assert (rows[-1].code, rows[-1].group) == ("2m", "hand")
+    assert rows[0].code == "1p"  # the edit standing when the tile was added is kept
+    assert rows[-1].number == max(r.number or 0 for r in rows[:-1]) + 1  # no tile takes another's number
+    corrections = app.session_state["case_json"]["corrections"]
+    assert {"action": "add", "code": "2m", "group": "hand"} in corrections
+    assert {"action": "change", "tile": 1, "from": "1m", "to": "1p"} in corrections
+    version = app.session_state["version"]
+    app.selectbox(key=f"add_tile_{version}").set_value("cat").run()
+    app.button(key=f"add_tile_go_{version}").click().run()
+    last = app.session_state["base"].rows[-1]
+    assert (last.code, last.group) == ("cat", "bonus")
+    app.button(key="undo_last").click().run()
+    app.button(key="undo_last").click().run()
+    no_problem(app)
+    edits = app.session_state[f"tiles_{app.session_state['version']}"]
+    rows_now = table_edits.apply_edits(app.session_state["base"].rows, edits)
+    assert [r.code for r in rows_now] == ["1p", *(r.code for r in before[1:])]

@@ -300,14 +300,20 @@ def _folded(
     )
 
 
-def with_added_tile(base: Base, edits: Mapping[str, Any] | None, code: str) -> Base:
+def with_added_tile(
+    base: Base,
+    edits: Mapping[str, Any] | None,
+    code: str,
+    meld_concealed: Mapping[str, bool] | None = None,
+) -> Base:
     """`base` with the table's `edits` folded in and one more tile `code`, in the group its kind goes
-    to (a flower to `bonus`, a 5p to the hand), written down as the table writes a row added in it."""
+    to (a flower to `bonus`, a 5p to the hand), written down as the table writes a row added in it;
+    the concealed-kong ticks as they stand now (`meld_concealed`, default the base's) kept."""
     if code not in TILE_CODES:
         raise ValueError(f"not a tile code: {code!r}")
     added = normal_edits(edits)
     added["added_rows"].append({"tile": code, "group": default_group(code)})
-    return fold_edits(base, added)
+    return take_way(base, added, (), meld_concealed)
 
 
 def fold_edits(base: Base, edits: Mapping[str, Any] | None) -> Base:

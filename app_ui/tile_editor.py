@@ -54,7 +54,7 @@ def add_tile_ui(base: Base) -> None:
         help="It goes to the hand (a flower, season or animal to the bonus row); move it in the table.",
     )
     if row.button("Add it", key=f"add_tile_go_{version}", disabled=code is None or question_waiting()):
-        restart_table(table_edits.with_added_tile(base, current_edits(), str(code)))
+        restart_table(table_edits.with_added_tile(base, current_edits(), str(code), meld_concealed_now(base)))
         st.rerun()
 
 

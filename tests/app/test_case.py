@@ -1124,3 +1124,18 @@ def test_boxes_the_reader_left_out_are_dashed_in_grey_under_the_tiles() -> None:
     assert 0.3 < grey.mean() < 0.8  # dashes, not a line
     assert np.all(shown[140, 320:340] == 40)  # inside the box: the photo as it was
     assert not np.any(np.all(np.asarray(annotate_photo(photo, tile)) == LEFT_OUT_COLOUR, axis=2))
+
+
+def test_a_tile_added_by_its_face_keeps_the_tables_edits_and_kong_ticks() -> None:
+    rows = (*(case.TileRow("5s", "meld 1") for _ in range(4)), case.TileRow("1m", HAND))
+    base = case.Base(rows=rows, source="photo", meld_concealed={"meld 1": False})
+    edits = {"edited_rows": {"4": {"tile": "2m"}}, "added_rows": [], "deleted_rows": []}
+    added = table_edits.with_added_tile(base, edits, "F1", {"meld 1": True})
+    assert [(r.code, r.group) for r in added.rows][-2:] == [("2m", HAND), ("F1", BONUS)]
+    assert added.meld_concealed == {"meld 1": True}
+    assert list(added.earlier) == [
+        {"action": "change", "tile": 5, "from": "1m", "to": "2m"},
+        {"action": "add", "code": "F1", "group": BONUS},
+    ]
+    with pytest.raises(ValueError, match="not a tile code"):
+        table_edits.with_added_tile(base, edits, "9z")

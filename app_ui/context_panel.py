@@ -217,10 +217,16 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         help=f"{circumstance_label('earthly', rules)}: a hand complete at once, before anyone has claimed "
         "a discard.",
     )
+    # a replacement tile (eight flowers too) is drawn by the winner whatever the radio says: the page
+    # says so where it is asked, and asks nobody who discarded (an audit saw "Discard" and a discarder
+    # beside a result scored as self-drawn)
+    drawn = scoring.drawn_by_winner(hand.get("bonus") or (), circumstances, scoring.get_ruleset(rules))
+    if drawn and how == "discard":
+        st.caption(f"Scored as self-drawn: {drawn}.")
     pay_all = st.checkbox(
         "Pay-all (包): one liable player pays everything", key="pay_all", on_change=_pay_all_changed
     )
-    payer = _payer_ui(seats, seat or "E", how == "self-drawn", bool(pay_all))
+    payer = _payer_ui(seats, seat or "E", how == "self-drawn" or bool(drawn), bool(pay_all))
     held = _from_deal_ui(hand, rules)
     note = st.session_state.pop("context_note", None)
     if note:

@@ -1073,6 +1073,21 @@ def test_a_replacement_tile_win_is_summarised_as_the_self_draw_it_is_scored_as(a
     assert "Won on a replacement tile" in text, text
 
 
+def test_a_replacement_tile_win_says_so_where_it_is_asked_and_asks_no_discarder(app: AppTest) -> None:
+    # an audit saw "Discard" and "Discarded by West" beside a result scored as self-drawn
+    typed_hand(app, "123m 456p 22m", melds="CCC", kongs="5555s")
+    app.selectbox(key="discarder_wind").set_value("W").run()
+    app.multiselect(key="circumstances").set_value(["replacement_tile"]).run()
+    no_problem(app)
+    assert "Scored as self-drawn: a replacement-tile win is a self-draw." in texts(app, "caption")
+    assert not [box for box in app.selectbox if box.key == "discarder_wind"]
+    assert not any("Discarded by" in t for t in texts(app, "info")), texts(app, "info")
+    app.multiselect(key="circumstances").set_value([]).run()  # a discard again: its discarder back
+    no_problem(app)
+    assert app.selectbox(key="discarder_wind").value == "W"
+    assert "Scored as self-drawn: a replacement-tile win is a self-draw." not in texts(app, "caption")
+
+
 def test_eight_flowers_alone_are_scored(app: AppTest) -> None:
     app.text_input(key="typed_bonus").input("F1 F2 F3 F4 S1 S2 S3 S4").run()
     app.button(key="typed_use").click().run()

@@ -23,7 +23,7 @@ import numpy as np
 from app_ui.case import IGNORE, Base, TileRow, row_numbers
 from app_ui.tile_sets import tiles_in_set
 from vision.classes import BACK, CLASS_INDEX, CLASSES
-from vision.tile_set import COPIES_IN_SET, assign_within_set, within_faces
+from vision.tile_set import COPIES_IN_SET, assign_within_set, copies_left, within_faces
 
 Box = tuple[float, float, float, float]
 # A face the reader gives a tile less than this is no reading to offer: with nothing likelier left,
@@ -89,8 +89,9 @@ def set_offer(
         return None  # the user's own tiles break the set: theirs to settle
     probabilities = np.stack([read[_box(rows[i])][1] for i in free]).astype(np.float64)
     probabilities[:, CLASS_INDEX[BACK]] = 0.0  # a face-up tile is not read again as face down
-    left = sum(max(COPIES_IN_SET[code] - held[code], 0) for code in _faces(faces))
-    if left < len(free):
+    # the copies the set has left for them, face down aside (`back` takes any number)
+    limits = copies_left(len(free), faces, held)
+    if int(limits.sum() - limits[CLASS_INDEX[BACK]]) < len(free):
         return None
     assigned = assign_within_set(probabilities, faces, dict(held))
     numbers = row_numbers(rows)
@@ -105,10 +106,6 @@ def set_offer(
     if not moves:
         return None
     return SetOffer(over=tuple(sorted(over.items())), moves=tuple(moves))
-
-
-def _faces(faces: Collection[str] | None) -> list[str]:
-    return [code for code in CLASSES if code != BACK and (faces is None or code in faces)]
 
 
 def _box(row: TileRow) -> Box:
@@ -167,7 +164,7 @@ def offer_for(base: Base, rows: Sequence[TileRow]) -> SetOffer | None:
     """The offer for the table `rows` (the user's edits applied) of a photo case whose reading is at
     hand (`base.seen`, what the models saw); None for a typed hand or an opened case without it."""
     probabilities = getattr(base.seen, "probabilities", None)
-    if base.source != "photo" or probabilities is None:
-        return None
+    if base.source != "photo" or probabilities is None or not held_too_often(rows):
+        return None  # nothing to offer: the photo's reading is not looked up on every rerun
     faces = tiles_in_set(base.read_as) if base.read_as else None
     return set_offer(rows, read_of(base.photo_rows, base.seen.xyxy, probabilities, faces), faces)

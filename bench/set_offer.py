@@ -17,6 +17,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,71 +27,65 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app_ui.case import BONUS, HAND, IGNORE, TileRow  # noqa: E402
-from app_ui.set_offer import Box, set_offer  # noqa: E402
+from app_ui.case import IGNORE, TileRow  # noqa: E402
+from app_ui.photo_rows import rows_from_reading  # noqa: E402
+from app_ui.set_offer import Box, read_of, set_offer  # noqa: E402
 from vision.bench_match import matched_truth  # noqa: E402
-from vision.classes import CLASSES  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.tile_set import rule_set_faces  # noqa: E402
 
-GROUP_OF_KIND = {"concealed": HAND, "meld": "meld 1", "bonus": BONUS}
-
 
 def scene_reading(reader: Any, folder: Path, meta_path: Path) -> dict[str, Any]:
-    """One scene read as the app reads it, with each box's true face (None: no tile there)."""
+    """One scene read as the app reads it: its tile table's rows (`photo_rows.rows_from_reading`, the
+    photo's numbers and groups), each box's face and probabilities, and each row's true face (None: no
+    tile there)."""
     meta = json.loads(meta_path.read_text())
     rgb = load_image((folder / "images" / f"{meta_path.stem}.jpg").read_bytes())
     faces = rule_set_faces(meta.get("rules") or "singapore")
     reading = reader.read(rgb, 1.0, faces)
+    rows, _ = rows_from_reading(reading.detections, reading.layout, reading.probabilities)
     true_xyxy = np.array([t["xyxy"] for t in meta["tiles"]], np.float32).reshape(-1, 4)
     match = matched_truth(reading.detections.xyxy, reading.detections.confidence, true_xyxy)
-    laid = reading.layout.groups if reading.layout else []
-    groups = [(g.kind, [int(i) for i in g.indices]) for g in laid]
+    truth_of_box = {
+        box: meta["tiles"][m]["code"] if m >= 0 else None
+        for box, m in zip((row_box(xyxy) for xyxy in reading.detections.xyxy), match, strict=True)
+    }
+    photo = [replace(row, number=number) for number, row in enumerate(rows, start=1)]
     return {
         "faces": faces,
-        "xyxy": reading.detections.xyxy,
-        "codes": [CLASSES[int(c)] for c in reading.detections.class_id],
-        "probabilities": reading.probabilities,
-        "groups": groups,
-        "truth": [meta["tiles"][m]["code"] if m >= 0 else None for m in match],
+        "rows": photo,
+        "read": read_of(photo, reading.detections.xyxy, reading.probabilities, faces),
+        "truth": [truth_of_box[row_box(row.box)] for row in photo],
     }
+
+
+def row_box(xyxy: Any) -> Box:
+    return (float(xyxy[0]), float(xyxy[1]), float(xyxy[2]), float(xyxy[3]))
 
 
 def simulate(scene: dict[str, Any], stats: Counter[str]) -> None:
     """Correct each misread tile of the hand in turn, counting the offers each correction brings."""
-    order: list[int] = []
-    group: dict[int, str] = {}
-    for kind, indices in scene["groups"]:
-        for i in indices:
-            if i not in group:
-                group[i] = GROUP_OF_KIND.get(kind, IGNORE)
-                order.append(i)
-    order += [i for i in range(len(scene["codes"])) if i not in group]
-    codes, truth = scene["codes"], scene["truth"]
-    boxes: list[Box] = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in scene["xyxy"]]
-    probabilities = np.asarray(scene["probabilities"], np.float64)
-    read = {boxes[i]: (codes[i], probabilities[i]) for i in range(len(codes))}
-    now = {i: codes[i] for i in order}
+    rows: list[TileRow] = list(scene["rows"])
+    truth = scene["truth"]
     shown: set[Any] = set()
-    for i in order:
-        if group.get(i, IGNORE) == IGNORE or truth[i] is None or truth[i] == now[i]:
-            continue  # right, no tile, or set right by an offer taken
-        now[i] = truth[i]
+    for i, row in enumerate(rows):
+        if row.group == IGNORE or truth[i] is None or truth[i] == rows[i].code:
+            continue  # left out, no tile, right, or set right by an offer taken
+        rows[i] = replace(rows[i], code=truth[i])
         stats["corrections"] += 1
-        rows = [TileRow(now[k], group.get(k, IGNORE), box=boxes[k]) for k in order]
-        offer = set_offer(rows, read, scene["faces"])
+        offer = set_offer(rows, scene["read"], scene["faces"])
         if offer is None or offer.moves in shown:
             continue
         shown.add(offer.moves)
         stats["offers"] += 1
-        named = [order[m.number - 1] for m in offer.moves]
+        named = [m.number - 1 for m in offer.moves]
         stats["tiles named"] += len(named)
-        stats["tiles named that were misread"] += sum(truth[k] != now[k] for k in named)
-        stats["right tiles named"] += sum(truth[k] == now[k] for k in named)
+        stats["tiles named that were misread"] += sum(truth[k] != rows[k].code for k in named)
+        stats["right tiles named"] += sum(truth[k] == rows[k].code for k in named)
         if all(truth[k] == m.code for k, m in zip(named, offer.moves, strict=True)):
             stats["offers of the true faces"] += 1
             for k, m in zip(named, offer.moves, strict=True):
-                now[k] = m.code
+                rows[k] = replace(rows[k], code=m.code)
 
 
 def main(argv: list[str] | None = None) -> int:

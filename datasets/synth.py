@@ -66,6 +66,9 @@ CLASS_WEIGHTS /= CLASS_WEIGHTS.sum()
 # and names are the smallest marks a reader must make out; in "hands" scenes most are a few pixels
 # tall or blurred away, so the second look (vision.train second-look-data) learns from these.
 FOCUSES = ("hands", "bonus")
+# "player": most photos from the player's side, the phone level; "any": the camera at any angle round
+# the table and any roll, so the rows run every way across the frame as often as along it
+AIMS = ("player", "any")
 BONUS_WEIGHTS = np.array([12.0 if c in FLOWERS + SEASONS else 0.0 if c == BACK else 1.0 for c in CLASSES])
 BONUS_WEIGHTS /= BONUS_WEIGHTS.sum()
 
@@ -181,7 +184,13 @@ def _lay_table(
 
 
 def _aim_camera(
-    rng: np.random.Generator, tiles: list[Placed], dims: Dims, w: int, h: int, close: bool = False
+    rng: np.random.Generator,
+    tiles: list[Placed],
+    dims: Dims,
+    w: int,
+    h: int,
+    close: bool = False,
+    aim: str = "player",
 ) -> tuple[Camera, np.ndarray]:
     """A phone camera aimed at the tiles (sometimes off-centre, so rows run out of the frame)."""
     xs = np.array([t.x for t in tiles])
@@ -193,16 +202,19 @@ def _aim_camera(
     tilt = math.radians(rng.uniform(0, 40) if rng.random() < 0.85 else rng.uniform(0, 12))
     want_px = _close_tile_px(rng) if close else _tile_px(rng)
     dist = f * dims.h / want_px
-    # mostly from the player's side of the table; otherwise from anywhere
-    r = rng.random()
-    azimuth = math.pi / 2 + (rng.normal(0, 0.3) if r < 0.6 else rng.uniform(-math.pi, math.pi))
-    r = rng.random()
-    if r < 0.6:
-        roll = rng.normal(0, 0.08)
-    elif r < 0.85:
+    if aim == "any":
+        azimuth = rng.uniform(-math.pi, math.pi)
         roll = rng.uniform(-math.pi, math.pi)
-    else:  # the phone held sideways
-        roll = float(rng.choice([-1, 1])) * math.pi / 2 + rng.normal(0, 0.05)
+    else:  # mostly from the player's side of the table; otherwise from anywhere
+        r = rng.random()
+        azimuth = math.pi / 2 + (rng.normal(0, 0.3) if r < 0.6 else rng.uniform(-math.pi, math.pi))
+        r = rng.random()
+        if r < 0.6:
+            roll = rng.normal(0, 0.08)
+        elif r < 0.85:
+            roll = rng.uniform(-math.pi, math.pi)
+        else:  # the phone held sideways
+            roll = float(rng.choice([-1, 1])) * math.pi / 2 + rng.normal(0, 0.05)
     cam = look_at(target, tilt, azimuth, dist, roll, f, w, h)
     # zoom so the median tile (its whole silhouette) is `want_px` tall on screen, whatever the tilt
     heights = [np.ptp(tile_geometry(t, dims, cam).rings[:, :, 1]) for t in tiles]
@@ -217,12 +229,13 @@ def render_scene(
     styles: Sequence[str] | None = None,
     focus: str = "hands",
     surface: str | None = None,
+    aim: str = "player",
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Render one scene: (H, W, 3) uint8 RGB photo and its meta dict (ARCHITECTURE.md).
 
     `style` fixes the art; otherwise one of `styles` (default: every installed style) is drawn
     from the seed. `focus` is one of FOCUSES. `surface` (one of backgrounds.KINDS) fixes the table top,
-    otherwise drawn. Same seed, style, size, focus and surface give the same image.
+    otherwise drawn. `aim` is one of AIMS. Same seed, style, size, focus, surface and aim give the same image.
     """
     if not 160 <= size <= 8192:
         raise SynthError(f"image size must be 160..8192 px, got {size}")
@@ -230,6 +243,8 @@ def render_scene(
         raise SynthError(f"unknown focus {focus!r}; known: {', '.join(FOCUSES)}")
     if surface is not None and surface not in SURFACES:
         raise SynthError(f"unknown surface {surface!r}; known: {', '.join(SURFACES)}")
+    if aim not in AIMS:
+        raise SynthError(f"unknown aim {aim!r}; known: {', '.join(AIMS)}")
     rng = np.random.default_rng(seed)
     style, pool = _resolve_style(style, rng, styles)
     spec = STYLES[style]
@@ -242,7 +257,7 @@ def render_scene(
 
     w, h = _frame_size(rng, size)
     dims, hand, tiles, groups = _lay_table(rng, focus)
-    cam, target = _aim_camera(rng, tiles, dims, w, h, close=focus == "bonus")
+    cam, target = _aim_camera(rng, tiles, dims, w, h, close=focus == "bonus", aim=aim)
     geoms = [tile_geometry(t, dims, cam) for t in tiles]
     # a standing tile seen from behind shows its back: that is what gets labelled
     # (its face is unknown to a reader, so the hand is not complete in the picture)
@@ -285,6 +300,8 @@ def render_scene(
         meta["focus"] = focus
     if surface is not None:
         meta["surface"] = surface
+    if aim != "player":
+        meta["aim"] = aim
     if pool is not None:
         # the draw of the style moves the seed's stream: the pool it was drawn from is part of the scene
         meta["style_pool"] = pool
@@ -293,7 +310,7 @@ def render_scene(
 
 def rerender_scene(meta: Mapping[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
     """A scene rendered again from its meta JSON alone: its seed, style (or the pool it was drawn from),
-    size, focus and surface. The art installed must be the same."""
+    size, focus, surface and aim. The art installed must be the same."""
     pool = meta.get("style_pool")
     return render_scene(
         int(meta["seed"]),
@@ -302,6 +319,7 @@ def rerender_scene(meta: Mapping[str, Any]) -> tuple[np.ndarray, dict[str, Any]]
         styles=pool,
         focus=str(meta.get("focus", "hands")),
         surface=meta.get("surface"),
+        aim=str(meta.get("aim", "player")),
     )
 
 
@@ -429,10 +447,12 @@ def draw_boxes(photo: np.ndarray, meta: dict[str, Any]) -> np.ndarray:
     return out
 
 
-def _render_one(job: tuple[Path, int, int, tuple[str, ...] | None, int, bool, str, str | None]) -> str:
-    out, seed, k, styles, size, preview, focus, surface = job
+def _render_one(job: tuple[Path, int, int, tuple[str, ...] | None, int, bool, str, str | None, str]) -> str:
+    out, seed, k, styles, size, preview, focus, surface, aim = job
     name = f"{k:06d}"
-    photo, meta = render_scene(scene_seed(seed, k), None, size, styles=styles, focus=focus, surface=surface)
+    photo, meta = render_scene(
+        scene_seed(seed, k), None, size, styles=styles, focus=focus, surface=surface, aim=aim
+    )
     write_scene(out, name, photo, meta)
     if preview:
         (out / "preview").mkdir(exist_ok=True)
@@ -453,13 +473,14 @@ def generate(
     preview: bool = False,
     focus: str = "hands",
     surface: str | None = None,
+    aim: str = "player",
 ) -> list[str]:
     """Render scenes start..start+n-1 into `out` (each scene's seed depends only on seed and index)."""
     for sub in ("images", "labels", "meta"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     bar = _progress(n)
     chosen = tuple(styles) if styles else None
-    jobs = [(out, seed, k, chosen, size, preview, focus, surface) for k in range(start, start + n)]
+    jobs = [(out, seed, k, chosen, size, preview, focus, surface, aim) for k in range(start, start + n)]
     names = []
     if workers > 1:
         import multiprocessing
@@ -518,6 +539,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="hands (default) or bonus: close-ups of mostly flowers and seasons, for the second look",
     )
     parser.add_argument("--surface", help=f"table top of every scene (default: drawn): {', '.join(SURFACES)}")
+    parser.add_argument(
+        "--aim",
+        default="player",
+        help="player (default: mostly from the player's side, the phone level) or any (any angle and roll)",
+    )
     args = parser.parse_args(argv)
     try:
         if args.list_styles:
@@ -539,6 +565,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise SynthError(f"unknown focus {args.focus!r}; known: {', '.join(FOCUSES)}")
         if args.surface is not None and args.surface not in SURFACES:
             raise SynthError(f"unknown surface {args.surface!r}; known: {', '.join(SURFACES)}")
+        if args.aim not in AIMS:
+            raise SynthError(f"unknown aim {args.aim!r}; known: {', '.join(AIMS)}")
         if not 1 <= args.workers <= 256:
             raise SynthError(f"--workers must be 1..256, got {args.workers}")
         generate(
@@ -553,6 +581,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.preview,
             args.focus,
             args.surface,
+            args.aim,
         )
     except (SynthError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -4,15 +4,16 @@
 #   env END=540 T_RAND=150 T_MIX=200 CLS_FROM=cls31r.pt DET_FROM=det8r.pt bash .gpu/lease.sh
 # Renders hand scenes on every core (randomised sets until T_RAND s after the start, then the other
 # training styles until T_MIX s, then, with T_GLASS, every training style on glass tables until T_GLASS
-# s: ghost tiles and things under the glass), cuts each chunk's crops and detector set in parallel,
+# s: ghost tiles and things under the glass), with T_TURN every training style shot from any angle and
+# roll until T_TURN s (hands whose rows run every way across the frame), cuts each chunk's crops and detector set in parallel,
 # then fine-tunes the classifier and the detector side by side on the GPU until END s after the start.
 # A copier puts the newest weights (optimiser state dropped, so each file stays under the tool's
 # 16 MiB) and logs in $OUT every 20 s: a call stopped at its limit still brings them back.
 # Env: END T_RAND T_MIX T_GLASS (empty: no glass chunks) CH (scenes per chunk) W (render workers)
-#      CW DW (the classifier's and the detector's loaders) CLS_LR DET_LR (their AdamW rates) DEVICE
-#      SEED (the first scene seed; the next two too) CLS_SIZE (the classifier's crop side and input, px) CLS_FROM DET_FROM (in .gpu/weights; empty: that model is not trained) OUTD (work folder) OUT (what comes back).
+#      T_TURN (empty: no turned chunks) CW DW (the classifier's and the detector's loaders) CLS_LR DET_LR (their AdamW rates) DEVICE
+#      SEED (the first scene seed; the next three too) CLS_SIZE (the classifier's crop side and input, px) CLS_FROM DET_FROM (in .gpu/weights; empty: that model is not trained) OUTD (work folder) OUT (what comes back).
 set -u
-END=${END:-540} T_RAND=${T_RAND:-150} T_MIX=${T_MIX:-200} T_GLASS=${T_GLASS:-} CH=${CH:-250} W=${W:-16} DEVICE=${DEVICE:-0}
+END=${END:-540} T_RAND=${T_RAND:-150} T_MIX=${T_MIX:-200} T_GLASS=${T_GLASS:-} T_TURN=${T_TURN:-} CH=${CH:-250} W=${W:-16} DEVICE=${DEVICE:-0}
 CW=${CW:-7} DW=${DW:-7} CLS_LR=${CLS_LR:-4e-4} DET_LR=${DET_LR:-5e-4} CLS_SIZE=${CLS_SIZE:-96} SEED=${SEED:-251} CLS_FROM=${CLS_FROM-cls31r.pt} DET_FROM=${DET_FROM-det8r.pt}
 S=$(date +%s); el() { echo $(( $(date +%s) - S )); }
 OUTD=${OUTD:-/tmp/gpuw}; OUT=${OUT:-$OUTD/out}; mkdir -p "$OUTD" "$OUT"; LOG=$OUTD/driver.log
@@ -45,11 +46,11 @@ trap 'kill "$COPIER" 2>/dev/null' EXIT
 # every training style but randomized; the held-out ones (unicode_symbola, xmahjongg_dorothys) stay out
 MIX=procedural,procedural_bold,font_kai,font_ming,font_noto_serif,font_noto_sans,font_cwkai,kmahjongg_traditional,kmahjongg_default,kmahjongg_classic,kmahjongg_jade,gnome_smooth,gnome_postmodern,xmahjongg_real,mahjong_learner,xmahjongg_gnome2
 chunks=()
-gen() {  # name seed styles until [surface]: chunks of CH scenes, each in its own folder, one at least
+gen() {  # name seed styles until [surface] [aim]: chunks of CH scenes, each in its own folder, one at least
   local k=0
   while [ "$k" -eq 0 ] || [ "$(el)" -lt "$4" ]; do
     python3 -m datasets.synth --out "$OUTD/$1_$k" --n "$CH" --start $((k * CH)) --seed "$2" --styles "$3" \
-        ${5:+--surface "$5"} --workers "$W" 2>"$OUTD/gen_$1_$k.err" | tail -1
+        ${5:+--surface "$5"} ${6:+--aim "$6"} --workers "$W" 2>"$OUTD/gen_$1_$k.err" | tail -1
     if [ -d "$OUTD/$1_$k/meta" ]; then chunks+=("$1_$k"); else echo "FAIL gen $1: $(tail -n 1 "$OUTD/gen_$1_$k.err")"; return; fi
     k=$((k + 1)); echo "gen $1 chunk $k at $(el) s"
   done
@@ -57,6 +58,7 @@ gen() {  # name seed styles until [surface]: chunks of CH scenes, each in its ow
 gen hr "$SEED" randomized "$T_RAND"
 gen hm $((SEED + 1)) "$MIX" "$T_MIX"
 if [ -n "$T_GLASS" ]; then gen hg $((SEED + 2)) "$MIX,randomized" "$T_GLASS" glass; fi
+if [ -n "$T_TURN" ]; then gen ht $((SEED + 3)) "$MIX,randomized" "$T_TURN" "" any; fi
 sources=()
 for i in "${!chunks[@]}"; do
   c=${chunks[$i]}

@@ -239,15 +239,25 @@ def _typed_value(text: str) -> object:
 
 def options_from_mapping(base: Options, overrides: Mapping[str, object]) -> Options:
     """`base` with the given fields replaced (None keeps `base`'s), each checked; raises `OptionError`
-    on a bad name or value."""
+    naming every bad name and value, in the order given (so a file is mended in one pass)."""
     names = {f.name for f in dataclasses.fields(Options)}
     changes: dict[str, Any] = {}
+    unknown: list[str] = []
+    faults: list[str] = []
     for name, value in overrides.items():
         if name not in names:
-            raise OptionError(f"unknown option {name!r} (known: {', '.join(sorted(names))})")
+            unknown.append(name)
+            faults.append(f"unknown option {name!r}")
+            continue
         if value is None:
             continue  # JSON null means the default, as it does for the hand's own fields
-        changes[name] = _convert(name, value)  # checked here, so the first bad one named is the first given
+        try:
+            changes[name] = _convert(name, value)
+        except OptionError as error:
+            faults.append(str(error))
+    if faults:
+        known = f" (known: {', '.join(sorted(names))})" if unknown else ""
+        raise OptionError("; ".join(faults) + known)
     return checked_options(dataclasses.replace(base, **changes))
 
 

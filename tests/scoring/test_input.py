@@ -314,6 +314,22 @@ def test_malformed_input_raises_named_error(data: dict[str, Any], error: type[Ex
     assert isinstance(raised.value, ValueError)
 
 
+def test_every_bad_option_is_named_in_the_order_given() -> None:
+    options = {"unit": -1, "max_tai": 5, "maxtai": 3, "payout_table": []}
+    with pytest.raises(OptionError) as raised:
+        score_json({"concealed": HAND, "options": options})
+    message = str(raised.value)
+    assert "\n" not in message
+    named = [message.index(word) for word in ("option unit", "'maxtai'", "option payout_table", "(known:")]
+    assert named == sorted(named) and "max_tai must" not in message
+
+
+def test_one_bad_option_is_named_alone() -> None:
+    with pytest.raises(OptionError) as raised:
+        score_json({"concealed": HAND, "options": {"unit": 0, "max_tai": 5}})
+    assert ";" not in str(raised.value) and "known:" not in str(raised.value)
+
+
 def test_not_a_dict() -> None:
     with pytest.raises(MalformedHandError, match="JSON object"):
         score_json(["123m"])  # type: ignore[arg-type]

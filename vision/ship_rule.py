@@ -79,11 +79,11 @@ def verdict(
         )
     if (real_shipped is None) != (real_candidate is None):
         raise ShipRuleError("give the real photos' figures for both or for neither")
-    f1_gain = sum(c.f1 for c in candidate) - sum(s.f1 for s in shipped)
+    f1 = sum(s.f1 for s in shipped), sum(c.f1 for c in candidate)
+    f1_gain = f1[1] - f1[0]
     hands = sum(s.exact_hands for s in shipped), sum(c.exact_hands for c in candidate)
     lines = [
-        f"held-out F1 sum {sum(s.f1 for s in shipped):.4f} -> {sum(c.f1 for c in candidate):.4f} "
-        f"({f1_gain:+.4f}; the rule asks +{MIN_F1_GAIN:g})",
+        f"held-out F1 sum {f1[0]:.4f} -> {f1[1]:.4f} ({f1_gain:+.4f}; the rule asks +{MIN_F1_GAIN:g})",
         f"held-out hands exact {hands[0]} -> {hands[1]}",
     ]
     # a gain of exactly MIN_F1_GAIN passes, whatever the float sums round it to
@@ -104,15 +104,12 @@ def verdict(
     return Verdict(ships, tuple(lines))
 
 
-def _read(paths: Sequence[Path]) -> list[SetFigures]:
-    figures = []
-    for path in paths:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise ShipRuleError(f"{path}: cannot be read ({error})") from None
-        figures.append(figures_from_json(text, str(path)))
-    return figures
+def _read(path: Path) -> SetFigures:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ShipRuleError(f"{path}: cannot be read ({error})") from None
+    return figures_from_json(text, str(path))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -128,10 +125,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         real = [
-            _read([path])[0] if path is not None else None
-            for path in (args.real_shipped, args.real_candidate)
+            _read(path) if path is not None else None for path in (args.real_shipped, args.real_candidate)
         ]
-        result = verdict(_read(args.shipped), _read(args.candidate), real[0], real[1])
+        result = verdict(
+            [_read(path) for path in args.shipped], [_read(path) for path in args.candidate], *real
+        )
     except ShipRuleError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -25,6 +25,7 @@ import numpy as np
 
 from datasets.backgrounds import KINDS as SURFACES
 from datasets.backgrounds import background
+from datasets.clutter import clutter_rng, draw_clutter
 from datasets.faces import StyleUnavailableError, render_back
 from datasets.ghosts import draw_ghosts, ghost_rng
 from datasets.hands import (
@@ -230,12 +231,14 @@ def render_scene(
     focus: str = "hands",
     surface: str | None = None,
     aim: str = "player",
+    clutter: float = 0.0,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Render one scene: (H, W, 3) uint8 RGB photo and its meta dict (ARCHITECTURE.md).
 
     `style` fixes the art; otherwise one of `styles` (default: every installed style) is drawn
     from the seed. `focus` is one of FOCUSES. `surface` (one of backgrounds.KINDS) fixes the table top,
-    otherwise drawn. `aim` is one of AIMS. Same seed, style, size, focus, surface and aim give the same image.
+    otherwise drawn. `aim` is one of AIMS. `clutter` is the share of scenes given chrome, bags and paper
+    (datasets/clutter.py). Same seed, style, size, focus, surface, aim and clutter give the same image.
     """
     if not 160 <= size <= 8192:
         raise SynthError(f"image size must be 160..8192 px, got {size}")
@@ -245,6 +248,8 @@ def render_scene(
         raise SynthError(f"unknown surface {surface!r}; known: {', '.join(SURFACES)}")
     if aim not in AIMS:
         raise SynthError(f"unknown aim {aim!r}; known: {', '.join(AIMS)}")
+    if not 0.0 <= clutter <= 1.0:
+        raise SynthError(f"clutter is a share of scenes, 0..1, got {clutter}")
     rng = np.random.default_rng(seed)
     style, pool = _resolve_style(style, rng, styles)
     spec = STYLES[style]
@@ -268,6 +273,7 @@ def render_scene(
     tile_px = _tile_size_px(geoms)
     props = draw_under_glass(img, bg_kind, under_glass_rng(seed), tile_px)
     props += draw_props(img, prop_rng(seed), tile_px)
+    props += draw_clutter(img, bg_kind, clutter_rng(seed), tile_px, clutter)
     light = rng.uniform(-math.pi, math.pi)
     # the shadow falls away from the light: that table direction, seen through the camera
     ends, _ = cam.project(np.array([target, target + 30 * np.array([-math.cos(light), -math.sin(light), 0])]))
@@ -302,6 +308,8 @@ def render_scene(
         meta["surface"] = surface
     if aim != "player":
         meta["aim"] = aim
+    if clutter > 0:
+        meta["clutter"] = clutter
     if pool is not None:
         # the draw of the style moves the seed's stream: the pool it was drawn from is part of the scene
         meta["style_pool"] = pool
@@ -310,7 +318,7 @@ def render_scene(
 
 def rerender_scene(meta: Mapping[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
     """A scene rendered again from its meta JSON alone: its seed, style (or the pool it was drawn from),
-    size, focus, surface and aim. The art installed must be the same."""
+    size, focus, surface, aim and clutter. The art installed must be the same."""
     pool = meta.get("style_pool")
     return render_scene(
         int(meta["seed"]),
@@ -320,6 +328,7 @@ def rerender_scene(meta: Mapping[str, Any]) -> tuple[np.ndarray, dict[str, Any]]
         focus=str(meta.get("focus", "hands")),
         surface=meta.get("surface"),
         aim=str(meta.get("aim", "player")),
+        clutter=float(meta.get("clutter", 0.0)),
     )
 
 
@@ -447,11 +456,13 @@ def draw_boxes(photo: np.ndarray, meta: dict[str, Any]) -> np.ndarray:
     return out
 
 
-def _render_one(job: tuple[Path, int, int, tuple[str, ...] | None, int, bool, str, str | None, str]) -> str:
-    out, seed, k, styles, size, preview, focus, surface, aim = job
+def _render_one(
+    job: tuple[Path, int, int, tuple[str, ...] | None, int, bool, str, str | None, str, float],
+) -> str:
+    out, seed, k, styles, size, preview, focus, surface, aim, clutter = job
     name = f"{k:06d}"
     photo, meta = render_scene(
-        scene_seed(seed, k), None, size, styles=styles, focus=focus, surface=surface, aim=aim
+        scene_seed(seed, k), None, size, styles=styles, focus=focus, surface=surface, aim=aim, clutter=clutter
     )
     write_scene(out, name, photo, meta)
     if preview:
@@ -474,13 +485,16 @@ def generate(
     focus: str = "hands",
     surface: str | None = None,
     aim: str = "player",
+    clutter: float = 0.0,
 ) -> list[str]:
     """Render scenes start..start+n-1 into `out` (each scene's seed depends only on seed and index)."""
     for sub in ("images", "labels", "meta"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     bar = _progress(n)
     chosen = tuple(styles) if styles else None
-    jobs = [(out, seed, k, chosen, size, preview, focus, surface, aim) for k in range(start, start + n)]
+    jobs = [
+        (out, seed, k, chosen, size, preview, focus, surface, aim, clutter) for k in range(start, start + n)
+    ]
     names = []
     if workers > 1:
         import multiprocessing
@@ -544,6 +558,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="player",
         help="player (default: mostly from the player's side, the phone level) or any (any angle and roll)",
     )
+    parser.add_argument(
+        "--clutter",
+        type=float,
+        default=0.0,
+        help="share of scenes (0..1, default 0) given chrome bars, plastic bags and printed paper",
+    )
     args = parser.parse_args(argv)
     try:
         if args.list_styles:
@@ -567,6 +587,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise SynthError(f"unknown surface {args.surface!r}; known: {', '.join(SURFACES)}")
         if args.aim not in AIMS:
             raise SynthError(f"unknown aim {args.aim!r}; known: {', '.join(AIMS)}")
+        if not 0.0 <= args.clutter <= 1.0:
+            raise SynthError(f"--clutter is a share of scenes, 0..1, got {args.clutter}")
         if not 1 <= args.workers <= 256:
             raise SynthError(f"--workers must be 1..256, got {args.workers}")
         generate(
@@ -582,6 +604,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.focus,
             args.surface,
             args.aim,
+            args.clutter,
         )
     except (SynthError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -72,8 +72,8 @@ class StageResult:
     tiles: int
     worst_classes: list[tuple[str, float, int]]  # (code, accuracy, tiles), the ten worst
     rejected_tiles: int = 0  # true tiles the classifier would leave out as "no tile"
-    # the detector's extra boxes by where they sit: on a ghost tile, on a thing under the glass, on a
-    # prop, on part of a tile, elsewhere (a check set of glass tables tells what ghosts cost)
+    # the detector's extra boxes by where they sit: on a ghost tile, on a thing under the glass, on
+    # clutter, on a prop, on part of a tile, elsewhere (a check set of glass tables tells what ghosts cost)
     extra_where: dict[str, int] = field(default_factory=dict)
     # the true tiles the detector found no box for, by kind of tile: kind -> (missed, tiles)
     missed_kinds: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -120,11 +120,20 @@ def _holds(xyxy: Sequence[float], x: float, y: float) -> bool:
     return xyxy[0] <= x <= xyxy[2] and xyxy[1] <= y <= xyxy[3]
 
 
+def _prop_place(kind: str) -> str:
+    """Where an extra box sits, named from the kind of scene prop under its centre."""
+    if kind == "ghost":
+        return "ghost"
+    if kind.startswith("under:"):
+        return "under glass"
+    return "clutter" if kind.startswith("clutter:") else "prop"
+
+
 def where_extra_boxes(
     boxes: np.ndarray, true_xyxy: np.ndarray, props: Sequence[dict[str, Any]]
 ) -> dict[str, int]:
     """Count the boxes that match no tile (IoU under 0.5) by what lies under their centre: the first
-    scene prop (meta `props`) holding it ("ghost", "under glass" or "prop"), else "part of a tile"
+    scene prop (meta `props`) holding it ("ghost", "under glass", "clutter" or "prop"), else "part of a tile"
     (IoU 0.1 or more with one), else "elsewhere"."""
     overlap = np.zeros(len(boxes))
     if len(true_xyxy) and len(boxes):
@@ -137,7 +146,7 @@ def where_extra_boxes(
         holders = (p["kind"] for p in props if _holds(p["xyxy"], cx, cy))
         holder = next(holders, None)
         if holder is not None:
-            where = "ghost" if holder == "ghost" else "under glass" if holder.startswith("under:") else "prop"
+            where = _prop_place(holder)
         else:
             where = "part of a tile" if best >= 0.1 else "elsewhere"
         counts[where] = counts.get(where, 0) + 1

@@ -386,6 +386,7 @@ def test_extra_boxes_are_told_apart_by_what_lies_under_them() -> None:
         {"kind": "ghost", "xyxy": [200, 0, 260, 60]},
         {"kind": "under:shoe", "xyxy": [300, 0, 380, 50]},
         {"kind": "cup", "xyxy": [400, 0, 460, 60]},
+        {"kind": "clutter:bag", "xyxy": [500, 0, 600, 90]},
     ]
     boxes = np.array(
         [
@@ -394,6 +395,7 @@ def test_extra_boxes_are_told_apart_by_what_lies_under_them() -> None:
             [210, 5, 250, 55],  # on the ghost
             [310, 5, 350, 45],  # on the shoe under the glass
             [405, 5, 445, 55],  # on the cup
+            [520, 10, 560, 66],  # on the bag
             [110, 20, 170, 80],  # half on a tile, its centre on bare table
             [600, 600, 640, 656],  # on nothing
         ],
@@ -403,6 +405,7 @@ def test_extra_boxes_are_told_apart_by_what_lies_under_them() -> None:
         "ghost": 1,
         "under glass": 1,
         "prop": 1,
+        "clutter": 1,
         "part of a tile": 1,
         "elsewhere": 1,
     }

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app_ui.case import IGNORE, Base, TileRow, row_numbers
+from app_ui.case import IGNORE, MELD_GROUPS, Base, TileRow, row_numbers
+from app_ui.hand_build import resolve_backs
 from app_ui.tile_sets import tiles_in_set
 from vision.classes import BACK, CLASS_INDEX, CLASSES
 from vision.tile_set import COPIES_IN_SET, assign_within_set, copies_left, within_faces
@@ -46,10 +47,12 @@ class Move:
 @dataclass(frozen=True)
 class SetOffer:
     """The faces the table holds more often than a set has (`over`: face -> count now), and the tiles
-    read again to keep to the set (`moves`)."""
+    read again to keep to the set (`moves`); `backs`: of those copies, how many are a concealed kong's
+    face-down tiles (face -> count)."""
 
     over: tuple[tuple[str, int], ...]
     moves: tuple[Move, ...]
+    backs: tuple[tuple[str, int], ...] = ()
 
     @property
     def codes(self) -> dict[int, str]:
@@ -63,9 +66,20 @@ def counted(rows: Sequence[TileRow]) -> list[int]:
     return [i for i, row in enumerate(rows) if row.group != IGNORE and row.code != BACK]
 
 
+def kong_backs(rows: Sequence[TileRow]) -> Counter[str]:
+    """The faces a concealed kong's face-down tiles stand for: two backs beside two faces are two more
+    copies of that face (`hand_build.resolve_backs`), held by the user as the kong is laid."""
+    backs: Counter[str] = Counter()
+    for group in MELD_GROUPS:
+        laid = [row.code for row in rows if row.group == group]
+        backs.update(face for was, face in zip(laid, resolve_backs(laid), strict=True) if was == BACK != face)
+    return backs
+
+
 def held_too_often(rows: Sequence[TileRow]) -> dict[str, int]:
-    """Face -> how many of the counted rows show it, for faces shown more often than a set has."""
-    counts = Counter(rows[i].code for i in counted(rows))
+    """Face -> how many copies the counted rows and the kongs' backs hold, for faces held more often
+    than a set has."""
+    counts = Counter(rows[i].code for i in counted(rows)) + kong_backs(rows)
     return {code: n for code, n in counts.items() if n > COPIES_IN_SET.get(code, n)}
 
 
@@ -84,7 +98,7 @@ def set_offer(
         return None
     indices = counted(rows)
     free = [i for i in indices if rows[i].code in over and _as_read(rows[i], read)]
-    held = Counter(rows[i].code for i in indices if i not in free)
+    held = Counter(rows[i].code for i in indices if i not in free) + kong_backs(rows)
     if not free or any(n > COPIES_IN_SET[code] for code, n in held.items()):
         return None  # the user's own tiles break the set: theirs to settle
     probabilities = np.stack([read[_box(rows[i])][1] for i in free]).astype(np.float64)
@@ -105,7 +119,12 @@ def set_offer(
             moves.append(Move(numbers[i], rows[i].code, code, float(now), float(offered)))
     if not moves:
         return None
-    return SetOffer(over=tuple(sorted(over.items())), moves=tuple(moves))
+    backs = kong_backs(rows)
+    return SetOffer(
+        over=tuple(sorted(over.items())),
+        moves=tuple(moves),
+        backs=tuple(sorted((code, n) for code, n in backs.items() if code in over)),
+    )
 
 
 def _box(row: TileRow) -> Box:
@@ -121,7 +140,11 @@ def _as_read(row: TileRow, read: Mapping[Box, tuple[str, np.ndarray]]) -> bool:
 def offer_line(offer: SetOffer) -> str:
     """The offer in words: what breaks the set, the tiles to check, and what the reader would read
     them as, with its odds."""
-    held = "; ".join(f"{n} tiles read {code} (a set has {_copies(code)})" for code, n in offer.over)
+    backs = dict(offer.backs)
+    held = "; ".join(
+        f"{n} tiles read {code}{_of_them(backs.get(code, 0))} (a set has {_copies(code)})"
+        for code, n in offer.over
+    )
     checks = " and ".join(
         f"#{m.number} (the reader took it for {m.code_now}, {m.p_now:.2f})" for m in offer.moves
     )
@@ -134,6 +157,10 @@ def offer_line(offer: SetOffer) -> str:
 
 def button_label(offer: SetOffer) -> str:
     return "Take " + " and ".join(f"#{m.number} as {m.code}" for m in offer.moves)
+
+
+def _of_them(backs: int) -> str:
+    return f", {backs} of them a concealed kong's face-down tiles" if backs else ""
 
 
 def _copies(code: str) -> str:

@@ -95,6 +95,29 @@ def test_tiles_left_out_of_the_hand_count_for_nothing() -> None:
     assert set_offer(rows, read) is None
 
 
+def test_a_concealed_kongs_face_down_tiles_count_as_copies_of_its_face() -> None:
+    # the reader took a concealed kong for 6p (two faces, two backs) and the user set its faces to 5p:
+    # with the hand's 5p that is five copies, two of them face down, so the hand's 5p is offered its 6p
+    faces = ["back", "6p", "6p", "back"]
+    read = {box(k): (code, odds(**{code: 0.9})) for k, code in enumerate(faces, 10)}
+    read[box(1)] = ("5p", odds(**{"5p": 0.5, "6p": 0.4}))
+    kong = [TileRow("5p" if code == "6p" else code, "meld 1", box=box(k)) for k, code in enumerate(faces, 10)]
+    rows = [TileRow("5p", "hand", box=box(1)), *kong]
+    assert held_too_often(rows) == {"5p": 5}
+    offer = set_offer(rows, read)
+    assert offer is not None and offer.codes == {1: "6p"} and offer.backs == (("5p", 2),)
+    assert offer_line(offer).startswith(
+        "The tiles no longer keep to one set: 5 tiles read 5p, 2 of them a concealed kong's face-down "
+        "tiles (a set has 4). Check #1"
+    )
+    # a kong whose face is not yet set stands for no face: its backs count for nothing
+    unset = [
+        TileRow("5p", "hand", box=box(1)),
+        *(TileRow("back", "meld 1", box=box(k)) for k in (10, 11, 12, 13)),
+    ]
+    assert held_too_often(unset) == {}
+
+
 def test_no_offer_of_a_face_the_reader_all_but_ruled_out() -> None:
     read = {box(1): ("S2", odds(S1=0.5, S2=0.2)), box(2): ("S1", odds(S1=0.97))}
     rows = [TileRow("S1", "bonus", box=box(1)), TileRow("S1", "bonus", box=box(2))]

@@ -98,7 +98,8 @@ def set_offer(
         return None
     indices = counted(rows)
     free = [i for i in indices if rows[i].code in over and _as_read(rows[i], read)]
-    held = Counter(rows[i].code for i in indices if i not in free) + kong_backs(rows)
+    backs = kong_backs(rows)
+    held = Counter(rows[i].code for i in indices if i not in free) + backs
     if not free or any(n > COPIES_IN_SET[code] for code, n in held.items()):
         return None  # the user's own tiles break the set: theirs to settle
     probabilities = np.stack([read[_box(rows[i])][1] for i in free]).astype(np.float64)
@@ -119,7 +120,6 @@ def set_offer(
             moves.append(Move(numbers[i], rows[i].code, code, float(now), float(offered)))
     if not moves:
         return None
-    backs = kong_backs(rows)
     return SetOffer(
         over=tuple(sorted(over.items())),
         moves=tuple(moves),

@@ -69,17 +69,32 @@ def batchnorm_after_fused(fused_bias: np.ndarray, mean: np.ndarray, var: np.ndar
     return BatchNorm(weight=scale, bias=fused_bias + mean, running_mean=mean, running_var=var)
 
 
+def named_weights(model: Any) -> dict[str, np.ndarray]:
+    """An ONNX model's initializers by name, as float32 where `vision.train half` stored them as
+    float16 behind a Cast to the weight's own name (the name the export gave it)."""
+    from onnx import numpy_helper
+
+    cast_to = {node.input[0]: node.output[0] for node in model.graph.node if node.op_type == "Cast"}
+    weights = {}
+    for init in model.graph.initializer:
+        values = numpy_helper.to_array(init).copy()
+        if init.name in cast_to and values.dtype == np.float16:
+            weights[cast_to[init.name]] = values.astype(np.float32)
+        else:
+            weights[init.name] = values
+    return weights
+
+
 def onnx_weights(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str], Architecture]:
     """The named initializers, the metadata and the architecture of an ONNX file; `RecoverError`
     for a non-model or a model `vision.train` does not train."""
-    from onnx import numpy_helper
 
     model = load_model(path, "recover", RecoverError)
     if is_joined(model):
         raise RecoverError(
             f"recover: {path} joins two classifiers: take it apart first (python -m vision.train split)"
         )
-    weights = {init.name: numpy_helper.to_array(init).copy() for init in model.graph.initializer}
+    weights = named_weights(model)
     for architecture in ARCHITECTURES:
         if architecture.marker in weights:
             return weights, metadata(model), architecture

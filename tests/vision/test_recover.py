@@ -15,7 +15,15 @@ import pytest
 
 from tests.vision.tinymodels import classifier_model
 from vision.ensemble import join_files
-from vision.recover import CLASSIFIER, RecoverError, batchnorm_after_fused, calibration_inputs, onnx_weights
+from vision.half_weights import half_weights
+from vision.recover import (
+    CLASSIFIER,
+    RecoverError,
+    batchnorm_after_fused,
+    calibration_inputs,
+    named_weights,
+    onnx_weights,
+)
 from vision.train import main as train_main
 
 
@@ -51,6 +59,23 @@ def test_a_file_that_is_not_a_trainable_model_is_refused_in_one_line(tmp_path: P
     join_files(tiny, tiny, 0.5, joined)
     with pytest.raises(RecoverError, match=r"joins two classifiers: take it apart first .*split"):
         onnx_weights(joined)
+
+
+def test_weights_stored_as_float16_are_read_under_their_own_names_as_float32(tmp_path: Path) -> None:
+    # a detector shipped as two averaged in float16 (stage 64) is taken apart by `split` into halves
+    # that `recover` must still read as the export named its weights
+    full = tmp_path / "full.onnx"
+    classifier_model(full, 16, None)
+    half = tmp_path / "half.onnx"
+    half_weights(full, half)
+    exact = named_weights(onnx.load(str(full)))
+    stored = onnx.load(str(half))
+    assert any(init.name.endswith("_fp16") for init in stored.graph.initializer)
+    read = named_weights(stored)
+    assert read.keys() == exact.keys()
+    for name, values in exact.items():
+        assert read[name].dtype == values.dtype
+        np.testing.assert_allclose(read[name], values, rtol=1e-3, atol=1e-4)
 
 
 def _crops_folder(root: Path, count: int = 12) -> Path:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from datasets.props import Prop
+from datasets.props import Prop, cast_shadow, mask_box, soften
 
 KINDS = ("chrome", "bag", "paper")
 MAX_CLUTTER = 3
@@ -130,13 +130,6 @@ def place(
     return np.asarray(layer, np.float32), np.asarray(mask, np.float32)
 
 
-def _box(mask: np.ndarray) -> tuple[float, float, float, float] | None:
-    ys, xs = np.nonzero(mask > 0.25)
-    if not len(xs):
-        return None
-    return (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
-
-
 def draw_clutter(
     img: np.ndarray, surface: str, rng: np.random.Generator, tile_px: float, share: float
 ) -> list[Prop]:
@@ -154,19 +147,17 @@ def draw_clutter(
         patch, patch_mask = _DRAW[kind](rng, tile_px)
         centre = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
         layer, mask = place(patch, patch_mask, centre, float(rng.uniform(0, 360)), (h, w))
-        box = _box(mask)
+        box = mask_box(mask, above=0.25)  # a bag lets through up to 0.45 of the table
         if box is None:
             continue
         if kind == "chrome" and surface == "glass":
             sigma = max(0.5, rng.uniform(0.01, 0.04) * tile_px)
             through = rng.uniform(0.5, 0.9)  # the glass lets this much through
-            layer = np.asarray(cv2.GaussianBlur(layer, (0, 0), sigma), np.float32) * through
-            mask = np.asarray(cv2.GaussianBlur(mask, (0, 0), sigma), np.float32) * through
+            layer, mask = soften(layer, mask, sigma)
+            layer, mask = layer * through, mask * through
         elif kind != "bag":  # a bag lies loose and casts little shadow; a sheet or bar lies flat
             offset = max(1, min(int(tile_px * 0.04), h - 1, w - 1))
-            shadow = np.zeros_like(mask)
-            shadow[offset:, offset:] = mask[: h - offset, : w - offset]
-            img *= 1 - 0.3 * cv2.GaussianBlur(shadow, (0, 0), max(1.0, tile_px * 0.05))[..., None]
+            cast_shadow(img, mask, offset, max(1.0, tile_px * 0.05), 0.3)
         img[:] = img * (1 - mask[..., None]) + layer
         found.append(Prop("clutter:" + kind, box))
     return found

@@ -191,18 +191,29 @@ def _draw_one(
     )
 
 
-def _mask_box(mask: np.ndarray) -> tuple[float, float, float, float] | None:
-    """The box of a drawn thing's sharp mask (before any blur), or None if it fell outside the image."""
-    ys, xs = np.nonzero(mask > 0.5)
+def mask_box(mask: np.ndarray, above: float = 0.5) -> tuple[float, float, float, float] | None:
+    """The box of a drawn thing's sharp mask (before any blur; pixels covered more than `above`), or
+    None if it fell outside the image."""
+    ys, xs = np.nonzero(mask > above)
     if not len(xs):
         return None
     return (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
 
 
-def _soften(layer: np.ndarray, mask: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray]:
+def soften(layer: np.ndarray, mask: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray]:
     """A drawn thing out of focus: its 8-bit layer and its mask blurred alike, as float32."""
     blurred = np.asarray(cv2.GaussianBlur(layer.astype(np.float32), (0, 0), sigma), np.float32)
     return blurred, np.asarray(cv2.GaussianBlur(mask, (0, 0), sigma), np.float32)
+
+
+def cast_shadow(img: np.ndarray, mask: np.ndarray, offset: int, sigma: float, strength: float) -> None:
+    """Darken `img` (H, W, 3) float32 in place by up to `strength` under a thing's `mask` moved `offset`
+    pixels down and right and blurred by `sigma`: the soft shadow of something lying flat on the table."""
+    h, w = mask.shape
+    moved = np.zeros_like(mask)
+    moved[offset:, offset:] = mask[: h - offset, : w - offset]
+    shadow = cv2.GaussianBlur(moved, (0, 0), sigma)
+    img *= 1 - strength * shadow[..., None]
 
 
 def draw_props(img: np.ndarray, rng: np.random.Generator, tile_px: float) -> list[Prop]:
@@ -220,20 +231,16 @@ def draw_props(img: np.ndarray, rng: np.random.Generator, tile_px: float) -> lis
         mask = np.zeros((h, w), np.float32)
         centre = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
         _draw_one(kind, layer, mask, rng, centre, tile_px)
-        box = _mask_box(mask)
+        box = mask_box(mask)
         if box is None:
             continue
         # a soft shadow beside it, then the prop, a little out of focus at most
         # (tiles many times the frame at the smallest sizes: the shadow then falls off it)
-        offset = min(int(tile_px * 0.05), h - 1, w - 1)
-        moved = np.zeros_like(mask)
-        moved[offset:, offset:] = mask[: h - offset, : w - offset]
-        shadow = cv2.GaussianBlur(moved, (0, 0), max(1.0, tile_px * 0.05))
-        img *= 1 - 0.35 * shadow[..., None]
+        cast_shadow(img, mask, min(int(tile_px * 0.05), h - 1, w - 1), max(1.0, tile_px * 0.05), 0.35)
         sigma = rng.uniform(0.0, 1.5)
         layer_f = layer.astype(np.float32)
         if sigma > 0.3:
-            layer_f, mask = _soften(layer, mask, sigma)
+            layer_f, mask = soften(layer, mask, sigma)
         shade = rng.uniform(0.85, 1.1)
         img[:] = img * (1 - mask[..., None]) + layer_f * shade * mask[..., None]
         props.append(Prop(kind, box))
@@ -267,10 +274,10 @@ def draw_under_glass(img: np.ndarray, surface: str, rng: np.random.Generator, ti
         mask = np.zeros((h, w), np.float32)
         centre = (float(rng.uniform(0, w)), float(rng.uniform(0, h)))
         _draw_one(kind, layer, mask, rng, centre, tile_px * rng.uniform(0.5, 1.0))
-        box = _mask_box(mask)
+        box = mask_box(mask)
         if box is None:
             continue
-        layer_f, mask = _soften(layer, mask, rng.uniform(0.01, 0.06) * tile_px)
+        layer_f, mask = soften(layer, mask, rng.uniform(0.01, 0.06) * tile_px)
         through = rng.uniform(0.45, 0.9) * mask  # the glass lets this much through
         img[:] = img * (1 - through[..., None]) + layer_f * rng.uniform(0.6, 1.0) * through[..., None]
         found.append(Prop("under:" + kind, box))

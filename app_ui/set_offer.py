@@ -79,7 +79,11 @@ def kong_backs(rows: Sequence[TileRow]) -> Counter[str]:
 def held_too_often(rows: Sequence[TileRow]) -> dict[str, int]:
     """Face -> how many copies the counted rows and the kongs' backs hold, for faces held more often
     than a set has."""
-    counts = Counter(rows[i].code for i in counted(rows)) + kong_backs(rows)
+    return _too_often(rows, kong_backs(rows))
+
+
+def _too_often(rows: Sequence[TileRow], backs: Counter[str]) -> dict[str, int]:
+    counts = Counter(rows[i].code for i in counted(rows)) + backs
     return {code: n for code, n in counts.items() if n > COPIES_IN_SET.get(code, n)}
 
 
@@ -93,12 +97,12 @@ def set_offer(
     reader read, the face it gave and its probabilities (len(CLASSES),). A row still so read, of a
     face held too often, may move; every other row (the user's: corrected, added, or of a face within
     the set's count) is held."""
-    over = held_too_often(rows)
+    backs = kong_backs(rows)
+    over = _too_often(rows, backs)
     if not over:
         return None
     indices = counted(rows)
     free = [i for i in indices if rows[i].code in over and _as_read(rows[i], read)]
-    backs = kong_backs(rows)
     held = Counter(rows[i].code for i in indices if i not in free) + backs
     if not free or any(n > COPIES_IN_SET[code] for code, n in held.items()):
         return None  # the user's own tiles break the set: theirs to settle

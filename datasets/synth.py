@@ -25,6 +25,8 @@ import numpy as np
 
 from datasets.backgrounds import KINDS as SURFACES
 from datasets.backgrounds import background
+from datasets.clutter import DEFAULT_KINDS as CLUTTER_DEFAULT
+from datasets.clutter import KINDS as CLUTTER_KINDS
 from datasets.clutter import clutter_rng, draw_clutter
 from datasets.faces import StyleUnavailableError, render_back
 from datasets.ghosts import draw_ghosts, ghost_rng
@@ -232,24 +234,17 @@ def render_scene(
     surface: str | None = None,
     aim: str = "player",
     clutter: float = 0.0,
+    clutter_kinds: Sequence[str] = CLUTTER_DEFAULT,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Render one scene: (H, W, 3) uint8 RGB photo and its meta dict (ARCHITECTURE.md).
 
     `style` fixes the art; otherwise one of `styles` (default: every installed style) is drawn
     from the seed. `focus` is one of FOCUSES. `surface` (one of backgrounds.KINDS) fixes the table top,
-    otherwise drawn. `aim` is one of AIMS. `clutter` is the share of scenes given chrome, bags and paper
-    (datasets/clutter.py). Same seed, style, size, focus, surface, aim and clutter give the same image.
+    otherwise drawn. `aim` is one of AIMS. `clutter` is the share of scenes given clutter of
+    `clutter_kinds` (datasets/clutter.py; by default chrome, bags and paper). Same seed, style, size,
+    focus, surface, aim and clutter give the same image.
     """
-    if not 160 <= size <= 8192:
-        raise SynthError(f"image size must be 160..8192 px, got {size}")
-    if focus not in FOCUSES:
-        raise SynthError(f"unknown focus {focus!r}; known: {', '.join(FOCUSES)}")
-    if surface is not None and surface not in SURFACES:
-        raise SynthError(f"unknown surface {surface!r}; known: {', '.join(SURFACES)}")
-    if aim not in AIMS:
-        raise SynthError(f"unknown aim {aim!r}; known: {', '.join(AIMS)}")
-    if not 0.0 <= clutter <= 1.0:
-        raise SynthError(f"clutter is a share of scenes, 0..1, got {clutter}")
+    check_scene_options(size, focus, surface, aim, clutter, clutter_kinds)
     rng = np.random.default_rng(seed)
     style, pool = _resolve_style(style, rng, styles)
     spec = STYLES[style]
@@ -273,7 +268,7 @@ def render_scene(
     tile_px = _tile_size_px(geoms)
     props = draw_under_glass(img, bg_kind, under_glass_rng(seed), tile_px)
     props += draw_props(img, prop_rng(seed), tile_px)
-    props += draw_clutter(img, bg_kind, clutter_rng(seed), tile_px, clutter)
+    props += draw_clutter(img, bg_kind, clutter_rng(seed), tile_px, clutter, tuple(clutter_kinds))
     light = rng.uniform(-math.pi, math.pi)
     # the shadow falls away from the light: that table direction, seen through the camera
     ends, _ = cam.project(np.array([target, target + 30 * np.array([-math.cos(light), -math.sin(light), 0])]))
@@ -310,6 +305,8 @@ def render_scene(
         meta["aim"] = aim
     if clutter > 0:
         meta["clutter"] = clutter
+        if tuple(clutter_kinds) != CLUTTER_DEFAULT:
+            meta["clutter_kinds"] = list(clutter_kinds)
     if pool is not None:
         # the draw of the style moves the seed's stream: the pool it was drawn from is part of the scene
         meta["style_pool"] = pool
@@ -329,7 +326,37 @@ def rerender_scene(meta: Mapping[str, Any]) -> tuple[np.ndarray, dict[str, Any]]
         surface=meta.get("surface"),
         aim=str(meta.get("aim", "player")),
         clutter=float(meta.get("clutter", 0.0)),
+        clutter_kinds=tuple(meta.get("clutter_kinds", CLUTTER_DEFAULT)),
     )
+
+
+def check_scene_options(
+    size: int,
+    focus: str,
+    surface: str | None,
+    aim: str,
+    clutter: float,
+    clutter_kinds: Sequence[str],
+    flags: str = "",
+) -> None:
+    """Raise SynthError, one line, on the first option `render_scene` cannot draw (the command line
+    checks the same before any scene is drawn; `flags` "--" names its options)."""
+    if not 160 <= size <= 8192:
+        raise SynthError(f"{flags}size must be 160..8192 px, got {size}")
+    if focus not in FOCUSES:
+        raise SynthError(f"unknown focus {focus!r}; known: {', '.join(FOCUSES)}")
+    if surface is not None and surface not in SURFACES:
+        raise SynthError(f"unknown surface {surface!r}; known: {', '.join(SURFACES)}")
+    if aim not in AIMS:
+        raise SynthError(f"unknown aim {aim!r}; known: {', '.join(AIMS)}")
+    if not 0.0 <= clutter <= 1.0:
+        raise SynthError(f"{flags}clutter is a share of scenes, 0..1, got {clutter}")
+    unknown = [k for k in clutter_kinds if k not in CLUTTER_KINDS]
+    if not clutter_kinds or unknown:
+        raise SynthError(
+            f"unknown clutter kind(s) {', '.join(unknown) or '(none named)'}; "
+            f"known: {', '.join(CLUTTER_KINDS)}"
+        )
 
 
 def _tile_size_px(geoms: Sequence[Any]) -> float:
@@ -457,12 +484,22 @@ def draw_boxes(photo: np.ndarray, meta: dict[str, Any]) -> np.ndarray:
 
 
 def _render_one(
-    job: tuple[Path, int, int, tuple[str, ...] | None, int, bool, str, str | None, str, float],
+    job: tuple[
+        Path, int, int, tuple[str, ...] | None, int, bool, str, str | None, str, float, tuple[str, ...]
+    ],
 ) -> str:
-    out, seed, k, styles, size, preview, focus, surface, aim, clutter = job
+    out, seed, k, styles, size, preview, focus, surface, aim, clutter, clutter_kinds = job
     name = f"{k:06d}"
     photo, meta = render_scene(
-        scene_seed(seed, k), None, size, styles=styles, focus=focus, surface=surface, aim=aim, clutter=clutter
+        scene_seed(seed, k),
+        None,
+        size,
+        styles=styles,
+        focus=focus,
+        surface=surface,
+        aim=aim,
+        clutter=clutter,
+        clutter_kinds=clutter_kinds,
     )
     write_scene(out, name, photo, meta)
     if preview:
@@ -486,6 +523,7 @@ def generate(
     surface: str | None = None,
     aim: str = "player",
     clutter: float = 0.0,
+    clutter_kinds: Sequence[str] = CLUTTER_DEFAULT,
 ) -> list[str]:
     """Render scenes start..start+n-1 into `out` (each scene's seed depends only on seed and index)."""
     for sub in ("images", "labels", "meta"):
@@ -493,7 +531,8 @@ def generate(
     bar = _progress(n)
     chosen = tuple(styles) if styles else None
     jobs = [
-        (out, seed, k, chosen, size, preview, focus, surface, aim, clutter) for k in range(start, start + n)
+        (out, seed, k, chosen, size, preview, focus, surface, aim, clutter, tuple(clutter_kinds))
+        for k in range(start, start + n)
     ]
     names = []
     if workers > 1:
@@ -562,7 +601,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--clutter",
         type=float,
         default=0.0,
-        help="share of scenes (0..1, default 0) given chrome bars, plastic bags and printed paper",
+        help="share of scenes (0..1, default 0) given clutter of --clutter-kinds",
+    )
+    parser.add_argument(
+        "--clutter-kinds",
+        default=",".join(CLUTTER_DEFAULT),
+        help=f"comma-separated kinds of clutter drawn (default {','.join(CLUTTER_DEFAULT)}; "
+        f"known: {', '.join(CLUTTER_KINDS)})",
     )
     args = parser.parse_args(argv)
     try:
@@ -578,17 +623,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise SynthError("--n must be >= 1, --start and --seed >= 0")
         if args.val_every < 0:
             raise SynthError(f"--val-every must be >= 0 (0: no val split), got {args.val_every}")
-        if not 160 <= args.size <= 8192:
-            raise SynthError(f"--size must be 160..8192 px, got {args.size}")
         styles = parse_styles(args.styles)
-        if args.focus not in FOCUSES:
-            raise SynthError(f"unknown focus {args.focus!r}; known: {', '.join(FOCUSES)}")
-        if args.surface is not None and args.surface not in SURFACES:
-            raise SynthError(f"unknown surface {args.surface!r}; known: {', '.join(SURFACES)}")
-        if args.aim not in AIMS:
-            raise SynthError(f"unknown aim {args.aim!r}; known: {', '.join(AIMS)}")
-        if not 0.0 <= args.clutter <= 1.0:
-            raise SynthError(f"--clutter is a share of scenes, 0..1, got {args.clutter}")
+        clutter_kinds = tuple(k.strip() for k in args.clutter_kinds.split(",") if k.strip())
+        check_scene_options(args.size, args.focus, args.surface, args.aim, args.clutter, clutter_kinds, "--")
         if not 1 <= args.workers <= 256:
             raise SynthError(f"--workers must be 1..256, got {args.workers}")
         generate(
@@ -605,6 +642,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.surface,
             args.aim,
             args.clutter,
+            clutter_kinds,
         )
     except (SynthError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

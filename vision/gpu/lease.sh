@@ -10,11 +10,11 @@
 # A copier puts the newest weights (optimiser state dropped, so each file stays under the tool's
 # 16 MiB) and logs in $OUT every 20 s: a call stopped at its limit still brings them back.
 # Env: END T_RAND T_MIX T_GLASS (empty: no glass chunks) CH (scenes per chunk) W (render workers)
-#      T_TURN (empty: no turned chunks) CL (the share of every chunk's scenes with chrome, bags and paper; default 0) CW DW (the classifier's and the detector's loaders) CLS_LR DET_LR (their AdamW rates) DEVICE
+#      T_TURN (empty: no turned chunks) CL (the share of every chunk's scenes with clutter; default 0) CK (its kinds, `datasets.synth --clutter-kinds`; default chrome,bag,paper) CW DW (the classifier's and the detector's loaders) CLS_LR DET_LR (their AdamW rates) DEVICE
 #      SEED (the first scene seed; the next three too) CLS_SIZE (the classifier's crop side and input, px) CLS_FROM DET_FROM (in .gpu/weights; empty: that model is not trained) OUTD (work folder) OUT (what comes back).
 set -u
 END=${END:-540} T_RAND=${T_RAND:-150} T_MIX=${T_MIX:-200} T_GLASS=${T_GLASS:-} T_TURN=${T_TURN:-} CH=${CH:-250} W=${W:-16} DEVICE=${DEVICE:-0}
-CW=${CW:-7} DW=${DW:-7} CLS_LR=${CLS_LR:-4e-4} DET_LR=${DET_LR:-5e-4} CLS_SIZE=${CLS_SIZE:-96} SEED=${SEED:-251} CLS_FROM=${CLS_FROM-cls31r.pt} DET_FROM=${DET_FROM-det8r.pt} CL=${CL:-0}
+CW=${CW:-7} DW=${DW:-7} CLS_LR=${CLS_LR:-4e-4} DET_LR=${DET_LR:-5e-4} CLS_SIZE=${CLS_SIZE:-96} SEED=${SEED:-251} CLS_FROM=${CLS_FROM-cls31r.pt} DET_FROM=${DET_FROM-det8r.pt} CL=${CL:-0} CK=${CK:-chrome,bag,paper}
 S=$(date +%s); el() { echo $(( $(date +%s) - S )); }
 OUTD=${OUTD:-/tmp/gpuw}; OUT=${OUT:-$OUTD/out}; mkdir -p "$OUTD" "$OUT"; LOG=$OUTD/driver.log
 exec >>"$LOG" 2>&1
@@ -50,7 +50,7 @@ gen() {  # name seed styles until [surface] [aim]: chunks of CH scenes, each in 
   local k=0
   while [ "$k" -eq 0 ] || [ "$(el)" -lt "$4" ]; do
     python3 -m datasets.synth --out "$OUTD/$1_$k" --n "$CH" --start $((k * CH)) --seed "$2" --styles "$3" \
-        ${5:+--surface "$5"} ${6:+--aim "$6"} --clutter "$CL" --workers "$W" 2>"$OUTD/gen_$1_$k.err" | tail -1
+        ${5:+--surface "$5"} ${6:+--aim "$6"} --clutter "$CL" --clutter-kinds "$CK" --workers "$W" 2>"$OUTD/gen_$1_$k.err" | tail -1
     if [ -d "$OUTD/$1_$k/meta" ]; then chunks+=("$1_$k"); else echo "FAIL gen $1: $(tail -n 1 "$OUTD/gen_$1_$k.err")"; return; fi
     k=$((k + 1)); echo "gen $1 chunk $k at $(el) s"
   done

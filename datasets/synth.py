@@ -242,7 +242,7 @@ def render_scene(
     from the seed. `focus` is one of FOCUSES. `surface` (one of backgrounds.KINDS) fixes the table top,
     otherwise drawn. `aim` is one of AIMS. `clutter` is the share of scenes given clutter of
     `clutter_kinds` (datasets/clutter.py; by default chrome, bags and paper). Same seed, style, size,
-    focus, surface, aim and clutter give the same image.
+    focus, surface, aim, clutter and clutter kinds give the same image.
     """
     check_scene_options(size, focus, surface, aim, clutter, clutter_kinds)
     rng = np.random.default_rng(seed)
@@ -315,7 +315,7 @@ def render_scene(
 
 def rerender_scene(meta: Mapping[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
     """A scene rendered again from its meta JSON alone: its seed, style (or the pool it was drawn from),
-    size, focus, surface, aim and clutter. The art installed must be the same."""
+    size, focus, surface, aim, clutter and its kinds. The art installed must be the same."""
     pool = meta.get("style_pool")
     return render_scene(
         int(meta["seed"]),

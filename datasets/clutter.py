@@ -101,6 +101,7 @@ def _finger(rng: np.random.Generator, tile_px: float) -> tuple[np.ndarray, np.nd
     finger_w = max(4.0, tile_px * rng.uniform(0.5, 1.6))
     length = int(max(12, finger_w * rng.uniform(2.0, 5.0)))
     gap = finger_w * rng.uniform(0.0, 0.15)
+    half = finger_w / 2
     w = int(n * finger_w + (n - 1) * gap) + 2
     dark, light = np.array([95, 60, 40], np.float32), np.array([250, 215, 185], np.float32)
     skin = dark + (light - dark) * rng.uniform(0, 1)
@@ -110,7 +111,6 @@ def _finger(rng: np.random.Generator, tile_px: float) -> tuple[np.ndarray, np.nd
         x0 = 1 + k * (finger_w + gap)
         tip = int(length * rng.uniform(0.0, 0.3))  # fingers differ in length
         own = np.zeros((length, w), np.float32)
-        half = finger_w / 2
         cv2.rectangle(own, (int(x0), int(tip + half)), (int(x0 + finger_w) - 1, length), 1.0, -1)
         cv2.circle(own, (int(x0 + half), int(tip + half)), int(half), 1.0, -1, cv2.LINE_AA)
         across = np.clip((np.arange(w) - x0 - half) / half, -1, 1)

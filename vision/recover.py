@@ -88,7 +88,6 @@ def named_weights(model: Any) -> dict[str, np.ndarray]:
 def onnx_weights(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str], Architecture]:
     """The named initializers, the metadata and the architecture of an ONNX file; `RecoverError`
     for a non-model or a model `vision.train` does not train."""
-
     model = load_model(path, "recover", RecoverError)
     if is_joined(model):
         raise RecoverError(

@@ -28,7 +28,7 @@ import random
 import shutil
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -125,10 +125,27 @@ def negative_boxes(
         box = np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], np.float32)
         if box[0] < 0 or box[1] < 0 or box[2] > width or box[3] > height:
             continue
-        iou, tile_inside, box_inside = _overlaps(box, tiles)
-        if iou.max() < 0.3 and tile_inside.max() <= 1 / 3 and box_inside.max() <= 0.5:
+        if holds_no_tile(box, tiles):
             found.append(box)
     return np.array(found, np.float32).reshape(-1, 4)
+
+
+def holds_no_tile(box: np.ndarray, tiles: np.ndarray) -> bool:
+    """Whether `box` may be taught as "no tile": it overlaps no tile by IoU >= 0.3, covers no more than
+    a third of any tile and lies no more than half inside one (a loose box around a tile, part of one
+    or one around two are the layout's and the box filters' to judge, not the classifier's)."""
+    if not len(tiles):
+        return True
+    iou, tile_inside, box_inside = _overlaps(box, tiles)
+    return bool(iou.max() < 0.3 and tile_inside.max() <= 1 / 3 and box_inside.max() <= 0.5)
+
+
+def hard_negatives(detected: np.ndarray, tiles: np.ndarray) -> np.ndarray:
+    """The boxes (K, 4) of `detected` (a detector's, xyxy) that hold no tile of `tiles` (`holds_no_tile`):
+    what that detector takes for a tile and is not (a finger, a chrome frame, a slipper, a card), so
+    that the classifier's "no tile" class learns what it is actually shown, not only random table."""
+    kept = [box for box in np.asarray(detected, np.float32).reshape(-1, 4) if holds_no_tile(box, tiles)]
+    return np.array(kept, np.float32).reshape(-1, 4)
 
 
 def jitter_boxes(xyxy: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
@@ -185,6 +202,7 @@ def build_data(
     rare_crops_per_tile: int | None = None,
     crop_size: int = CLASSIFIER_SIZE,
     tile_px: tuple[float, float] | None = None,
+    detectors: Sequence[Callable[[np.ndarray], np.ndarray]] = (),
 ) -> None:
     """Detector set (all scenes, single class at train time) and classifier crops from the scene metas.
 
@@ -198,6 +216,9 @@ def build_data(
 
     With `tile_px` (low, high) each scene's crops are cut from the scene shrunk (`shrunk_scene`) until
     its typical tile is a width drawn between them: the crops a webcam frame or a far photo gives.
+
+    Each of `detectors` (an RGB scene -> its boxes, xyxy) is run on every scene, and the boxes it
+    finds that hold no tile (`hard_negatives`) are cut as "no tile" crops too.
     """
     rare_crops = crops_per_tile if rare_crops_per_tile is None else max(crops_per_tile, rare_crops_per_tile)
     rng = np.random.default_rng(seed)
@@ -218,7 +239,8 @@ def build_data(
     )
 
     cls = out / "classifier"
-    n_classes = len(TRAIN_CLASSES) if negatives_per_scene > 0 else len(CLASSES)
+    with_none = negatives_per_scene > 0 or len(detectors) > 0
+    n_classes = len(TRAIN_CLASSES) if with_none else len(CLASSES)
     for split in splits:
         for index in range(n_classes):
             (cls / split / class_folder(index)).mkdir(parents=True, exist_ok=True)
@@ -243,6 +265,11 @@ def build_data(
                 counts[-1] += len(empty) * (split == "train")
                 for i, crop in enumerate(crop_tiles(rgb, empty, crop_size, CROP_MARGIN)):
                     _write_crop(cls / split / class_folder(len(CLASSES)) / f"{name}_none{i}.jpg", crop)
+            for d, detector in enumerate(detectors):
+                found = hard_negatives(detector(rgb), xyxy)
+                counts[-1] += len(found) * (split == "train")
+                for i, crop in enumerate(crop_tiles(rgb, found, crop_size, CROP_MARGIN)):
+                    _write_crop(cls / split / class_folder(len(CLASSES)) / f"{name}_hard{d}_{i}.jpg", crop)
             for k in range(rare_crops if split == "train" else 1):
                 # Training crops are cut around jittered boxes, as a detector's boxes are never exact.
                 boxes = jitter_boxes(xyxy, rng, 0.07) if split == "train" else xyxy
@@ -257,8 +284,23 @@ def build_data(
     tile_counts = counts[: len(CLASSES)]
     print(
         f"classifier crops per class (train): min {tile_counts.min()} median {int(np.median(tile_counts))}"
-        f"{f', no tile {counts[-1]}' if negatives_per_scene > 0 else ''} -> {cls}"
+        f"{f', no tile {counts[-1]}' if with_none else ''} -> {cls}"
     )
+
+
+def scene_detector(models_dir: Path) -> Callable[[np.ndarray], np.ndarray]:
+    """The detector of the models folder `models_dir` as its sidecar runs it (threshold, grid), as a
+    function of an RGB scene to its boxes; exits with one line when the folder cannot be loaded."""
+    from vision.onnx_models import TileDetector, make_session
+    from vision.sidecar import load_config
+
+    try:
+        config = load_config(models_dir).detector
+        session = make_session(models_dir / config.file)
+        detector = TileDetector.from_session(session, config)
+    except ModelError as error:
+        sys.exit(f"data: --hard-negatives {models_dir}: {error}")
+    return lambda rgb: detector.detect(np.ascontiguousarray(rgb))[0]
 
 
 def _detector_images(source: Path, split: str) -> list[str]:
@@ -858,6 +900,14 @@ def main(argv: list[str] | None = None) -> None:
         help='"no tile" crops per scene (a 50th classifier class; 0 = none)',
     )
     p.add_argument(
+        "--hard-negatives",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="MODELS",
+        help='models folders: the boxes each one\'s detector finds that hold no tile become "no tile" crops',
+    )
+    p.add_argument(
         "--crop-size", type=int, default=CLASSIFIER_SIZE, help="crop side, px (train at this --imgsz)"
     )
     p.add_argument(
@@ -1086,6 +1136,7 @@ def main(argv: list[str] | None = None) -> None:
             args.rare_crops_per_tile,
             args.crop_size,
             args.tile_px,
+            [scene_detector(folder) for folder in args.hard_negatives],
         )
     elif args.stage == "merge":
         missing = [str(source) for source, _, _ in args.sources if not (source / "classifier").is_dir()]

@@ -16,7 +16,16 @@ from datasets.synth import main as synth_main
 from vision.classes import CLASSES
 from vision.sidecar import SECOND_LOOK
 from vision.tile_set import COPIES_IN_SET
-from vision.train import CLASSIFIER_SIZE, _overlaps, class_folder, main, negative_boxes, second_look_codes
+from vision.train import (
+    CLASSIFIER_SIZE,
+    _overlaps,
+    build_data,
+    class_folder,
+    hard_negatives,
+    main,
+    negative_boxes,
+    second_look_codes,
+)
 
 
 @st.composite
@@ -83,6 +92,29 @@ def test_no_tile_boxes_are_found_beside_a_row_and_are_tile_sized() -> None:
     np.testing.assert_array_equal(boxes, negative_boxes(tiles, 800, 600, 8, np.random.default_rng(0)))
 
 
+def test_hard_negatives_keep_only_the_boxes_that_hold_no_tile() -> None:
+    tiles = np.array([[100 + 40 * k, 200, 140 + 40 * k, 256] for k in range(6)], np.float32)
+    on_table = [500, 400, 540, 456]  # far from every tile: a finger, a card
+    past_the_row = [345, 200, 385, 256]  # the table just after the row's last tile
+    detected = np.array(
+        [
+            tiles[2],  # a tile, boxed right
+            tiles[3] + [3, -4, 5, 2],  # a tile, boxed loosely
+            [120, 200, 160, 256],  # half of two tiles
+            [180, 210, 200, 240],  # inside one tile
+            on_table,
+            past_the_row,
+        ],
+        np.float32,
+    )
+    np.testing.assert_array_equal(
+        hard_negatives(detected, tiles), np.array([on_table, past_the_row], np.float32)
+    )
+    assert hard_negatives(np.zeros((0, 4), np.float32), tiles).shape == (0, 4)
+    # a scene with no tiles: everything the detector found is something else
+    assert len(hard_negatives(detected, np.zeros((0, 4), np.float32))) == len(detected)
+
+
 def _small_scenes(tmp_path: Path, n: int, seed: int) -> Path:
     scenes = tmp_path / "scenes"
     assert (
@@ -127,6 +159,57 @@ def test_data_stage_writes_a_no_tile_class_only_when_asked(tmp_path: Path) -> No
         return sorted(f"{p.parent.name}/{p.name}" for p in crops if p.parent.name != "49_none")
 
     assert tile_crops("with") == tile_crops("plain") and len(tile_crops("plain")) > 10
+
+
+def test_data_stage_cuts_what_a_detector_takes_for_a_tile_and_is_not_as_no_tile(tmp_path: Path) -> None:
+    scenes = _small_scenes(tmp_path, 3, seed=5)
+    corners = np.array(
+        [[0, 0, 40, 50], [440, 0, 480, 50], [0, 430, 40, 480], [440, 430, 480, 480]], np.float32
+    )
+    expected, with_tiles = 0, 0
+    for meta_path in (scenes / "meta").glob("*.json"):
+        tiles = np.array([t["xyxy"] for t in json.loads(meta_path.read_text())["tiles"]], np.float32)
+        if len(tiles):  # a scene of no tiles is cut into nothing
+            with_tiles += 1
+            expected += len(hard_negatives(np.concatenate([tiles, corners]), tiles))
+    seen: list[tuple[int, int]] = []
+
+    def detector(rgb: np.ndarray) -> np.ndarray:
+        """Finds every tile (read back from the metas above) and the four corners."""
+        seen.append(rgb.shape[:2])
+        metas = [json.loads(p.read_text()) for p in (scenes / "meta").glob("*.json")]
+        tiles = [t["xyxy"] for m in metas if _same_image(scenes / m["image"], rgb) for t in m["tiles"]]
+        return np.concatenate([np.array(tiles, np.float32).reshape(-1, 4), corners])
+
+    build_data(scenes, tmp_path / "hard", 0.3, 1, 1, detectors=[detector])
+    build_data(scenes, tmp_path / "plain", 0.3, 1, 1)
+    assert len(seen) == with_tiles >= 2 and expected > 0
+    hard = [*(tmp_path / "hard" / "classifier").glob("*/49_none/*_hard0_*.jpg")]
+    assert (
+        len(hard) == expected and len([*(tmp_path / "hard" / "classifier").glob("*/49_none/*")]) == expected
+    )
+
+    def tile_crops(data: str) -> list[str]:
+        crops = (tmp_path / data / "classifier").glob("*/*/*.jpg")
+        return sorted(
+            f"{p.parent.parent.name}/{p.parent.name}/{p.name}" for p in crops if "none" not in p.parent.name
+        )
+
+    # the tiles are cut as without the detector: the same jitter, the same crops
+    assert tile_crops("hard") == tile_crops("plain")
+
+
+def _same_image(path: Path, rgb: np.ndarray) -> bool:
+    decoded = cv2.imread(str(path))
+    return decoded is not None and np.array_equal(cv2.cvtColor(decoded, cv2.COLOR_BGR2RGB), rgb)
+
+
+def test_data_stage_refuses_a_hard_negatives_folder_without_models(tmp_path: Path) -> None:
+    scenes = _small_scenes(tmp_path, 1, seed=2)
+    with pytest.raises(SystemExit) as raised:
+        _data(scenes, tmp_path / "out", "--hard-negatives", str(tmp_path / "nothing"))
+    assert str(raised.value.code).startswith(f"data: --hard-negatives {tmp_path / 'nothing'}: ")
+    assert "\n" not in str(raised.value.code)
 
 
 def test_tiles_a_set_holds_once_get_the_extra_crops(tmp_path: Path) -> None:

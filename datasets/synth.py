@@ -15,7 +15,7 @@ import json
 import math
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -78,6 +78,72 @@ BONUS_WEIGHTS /= BONUS_WEIGHTS.sum()
 
 class SynthError(ValueError):
     """Bad generator input (unknown style, bad size): one line for the user."""
+
+
+@dataclass(frozen=True)
+class SceneOptions:
+    """What a scene is asked to be besides its seed and style: the longest side in px, the styles
+    the style is drawn from (None: every installed one), `focus` (one of FOCUSES), the table top
+    (`surface`, one of backgrounds.KINDS; None: drawn), `aim` (one of AIMS), the share of scenes
+    given clutter and the kinds of clutter drawn (datasets/clutter.py)."""
+
+    size: int = 1280
+    styles: tuple[str, ...] | None = None
+    focus: str = "hands"
+    surface: str | None = None
+    aim: str = "player"
+    clutter: float = 0.0
+    clutter_kinds: tuple[str, ...] = CLUTTER_DEFAULT
+
+    def check(self, flags: str = "") -> None:
+        """Raise SynthError, one line, on the first option a scene cannot be drawn with (the command
+        line checks before any scene is drawn; `flags` "--" names its options)."""
+        if not 160 <= self.size <= 8192:
+            raise SynthError(f"{flags}size must be 160..8192 px, got {self.size}")
+        if self.focus not in FOCUSES:
+            raise SynthError(f"unknown focus {self.focus!r}; known: {', '.join(FOCUSES)}")
+        if self.surface is not None and self.surface not in SURFACES:
+            raise SynthError(f"unknown surface {self.surface!r}; known: {', '.join(SURFACES)}")
+        if self.aim not in AIMS:
+            raise SynthError(f"unknown aim {self.aim!r}; known: {', '.join(AIMS)}")
+        if not 0.0 <= self.clutter <= 1.0:
+            raise SynthError(f"{flags}clutter is a share of scenes, 0..1, got {self.clutter}")
+        unknown = [k for k in self.clutter_kinds if k not in CLUTTER_KINDS]
+        if not self.clutter_kinds or unknown:
+            raise SynthError(
+                f"unknown clutter kind(s) {', '.join(unknown) or '(none named)'}; "
+                f"known: {', '.join(CLUTTER_KINDS)}"
+            )
+
+    def meta_fields(self) -> dict[str, Any]:
+        """The options a scene's meta records, each only where it is not the default, so that the
+        metas of scenes drawn before an option existed read the same."""
+        fields: dict[str, Any] = {}
+        if self.focus != "hands":
+            fields["focus"] = self.focus
+        if self.surface is not None:
+            fields["surface"] = self.surface
+        if self.aim != "player":
+            fields["aim"] = self.aim
+        if self.clutter > 0:
+            fields["clutter"] = self.clutter
+            if self.clutter_kinds != CLUTTER_DEFAULT:
+                fields["clutter_kinds"] = list(self.clutter_kinds)
+        return fields
+
+    @classmethod
+    def from_meta(cls, meta: Mapping[str, Any]) -> SceneOptions:
+        """The options a scene's meta JSON was drawn with (`meta_fields`, its size and `style_pool`)."""
+        pool = meta.get("style_pool")
+        return cls(
+            size=max(int(meta["width"]), int(meta["height"])),
+            styles=tuple(pool) if pool else None,
+            focus=str(meta.get("focus", "hands")),
+            surface=meta.get("surface"),
+            aim=str(meta.get("aim", "player")),
+            clutter=float(meta.get("clutter", 0.0)),
+            clutter_kinds=tuple(meta.get("clutter_kinds", CLUTTER_DEFAULT)),
+        )
 
 
 def list_styles() -> list[str]:
@@ -239,14 +305,21 @@ def render_scene(
     """Render one scene: (H, W, 3) uint8 RGB photo and its meta dict (ARCHITECTURE.md).
 
     `style` fixes the art; otherwise one of `styles` (default: every installed style) is drawn
-    from the seed. `focus` is one of FOCUSES. `surface` (one of backgrounds.KINDS) fixes the table top,
-    otherwise drawn. `aim` is one of AIMS. `clutter` is the share of scenes given clutter of
-    `clutter_kinds` (datasets/clutter.py; by default chrome, bags and paper). Same seed, style, size,
-    focus, surface, aim, clutter and clutter kinds give the same image.
+    from the seed. The rest are `SceneOptions`' (clutter kinds by default chrome, bags and paper).
+    Same seed, style and options give the same image.
     """
-    check_scene_options(size, focus, surface, aim, clutter, clutter_kinds)
+    options = SceneOptions(
+        size, tuple(styles) if styles else None, focus, surface, aim, clutter, tuple(clutter_kinds)
+    )
+    return render_with(seed, style, options)
+
+
+def render_with(seed: int, style: str | None, options: SceneOptions) -> tuple[np.ndarray, dict[str, Any]]:
+    """`render_scene` with its options as one value; raises SynthError on options it cannot draw."""
+    options.check()
+    size, focus, aim = options.size, options.focus, options.aim
     rng = np.random.default_rng(seed)
-    style, pool = _resolve_style(style, rng, styles)
+    style, pool = _resolve_style(style, rng, options.styles)
     spec = STYLES[style]
     # drawn only for style families, so single-set styles keep their scenes seed for seed
     variant = int(rng.integers(spec.variants)) if spec.variants > 1 else 0
@@ -264,11 +337,11 @@ def render_scene(
     behind = {i for i, g in enumerate(geoms) if not g.top_visible}
     tiles = [replace(t, code=BACK) if i in behind else t for i, t in enumerate(tiles)]
 
-    img, bg_kind = background(rng, h, w, surface)
+    img, bg_kind = background(rng, h, w, options.surface)
     tile_px = _tile_size_px(geoms)
     props = draw_under_glass(img, bg_kind, under_glass_rng(seed), tile_px)
     props += draw_props(img, prop_rng(seed), tile_px)
-    props += draw_clutter(img, bg_kind, clutter_rng(seed), tile_px, clutter, tuple(clutter_kinds))
+    props += draw_clutter(img, bg_kind, clutter_rng(seed), tile_px, options.clutter, options.clutter_kinds)
     light = rng.uniform(-math.pi, math.pi)
     # the shadow falls away from the light: that table direction, seen through the camera
     ends, _ = cam.project(np.array([target, target + 30 * np.array([-math.cos(light), -math.sin(light), 0])]))
@@ -297,16 +370,7 @@ def render_scene(
     meta["props"] = [{"kind": p.kind, "xyxy": [round(v, 1) for v in p.xyxy]} for p in props]
     if spec.variants > 1:
         meta["variant"] = variant
-    if focus != "hands":
-        meta["focus"] = focus
-    if surface is not None:
-        meta["surface"] = surface
-    if aim != "player":
-        meta["aim"] = aim
-    if clutter > 0:
-        meta["clutter"] = clutter
-        if tuple(clutter_kinds) != CLUTTER_DEFAULT:
-            meta["clutter_kinds"] = list(clutter_kinds)
+    meta.update(options.meta_fields())
     if pool is not None:
         # the draw of the style moves the seed's stream: the pool it was drawn from is part of the scene
         meta["style_pool"] = pool
@@ -316,47 +380,8 @@ def render_scene(
 def rerender_scene(meta: Mapping[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
     """A scene rendered again from its meta JSON alone: its seed, style (or the pool it was drawn from),
     size, focus, surface, aim, clutter and its kinds. The art installed must be the same."""
-    pool = meta.get("style_pool")
-    return render_scene(
-        int(meta["seed"]),
-        None if pool else str(meta["style"]),
-        max(int(meta["width"]), int(meta["height"])),
-        styles=pool,
-        focus=str(meta.get("focus", "hands")),
-        surface=meta.get("surface"),
-        aim=str(meta.get("aim", "player")),
-        clutter=float(meta.get("clutter", 0.0)),
-        clutter_kinds=tuple(meta.get("clutter_kinds", CLUTTER_DEFAULT)),
-    )
-
-
-def check_scene_options(
-    size: int,
-    focus: str,
-    surface: str | None,
-    aim: str,
-    clutter: float,
-    clutter_kinds: Sequence[str],
-    flags: str = "",
-) -> None:
-    """Raise SynthError, one line, on the first option `render_scene` cannot draw (the command line
-    checks the same before any scene is drawn; `flags` "--" names its options)."""
-    if not 160 <= size <= 8192:
-        raise SynthError(f"{flags}size must be 160..8192 px, got {size}")
-    if focus not in FOCUSES:
-        raise SynthError(f"unknown focus {focus!r}; known: {', '.join(FOCUSES)}")
-    if surface is not None and surface not in SURFACES:
-        raise SynthError(f"unknown surface {surface!r}; known: {', '.join(SURFACES)}")
-    if aim not in AIMS:
-        raise SynthError(f"unknown aim {aim!r}; known: {', '.join(AIMS)}")
-    if not 0.0 <= clutter <= 1.0:
-        raise SynthError(f"{flags}clutter is a share of scenes, 0..1, got {clutter}")
-    unknown = [k for k in clutter_kinds if k not in CLUTTER_KINDS]
-    if not clutter_kinds or unknown:
-        raise SynthError(
-            f"unknown clutter kind(s) {', '.join(unknown) or '(none named)'}; "
-            f"known: {', '.join(CLUTTER_KINDS)}"
-        )
+    options = SceneOptions.from_meta(meta)
+    return render_with(int(meta["seed"]), None if options.styles else str(meta["style"]), options)
 
 
 def _tile_size_px(geoms: Sequence[Any]) -> float:
@@ -483,24 +508,10 @@ def draw_boxes(photo: np.ndarray, meta: dict[str, Any]) -> np.ndarray:
     return out
 
 
-def _render_one(
-    job: tuple[
-        Path, int, int, tuple[str, ...] | None, int, bool, str, str | None, str, float, tuple[str, ...]
-    ],
-) -> str:
-    out, seed, k, styles, size, preview, focus, surface, aim, clutter, clutter_kinds = job
+def _render_one(job: tuple[Path, int, int, bool, SceneOptions]) -> str:
+    out, seed, k, preview, options = job
     name = f"{k:06d}"
-    photo, meta = render_scene(
-        scene_seed(seed, k),
-        None,
-        size,
-        styles=styles,
-        focus=focus,
-        surface=surface,
-        aim=aim,
-        clutter=clutter,
-        clutter_kinds=clutter_kinds,
-    )
+    photo, meta = render_with(scene_seed(seed, k), None, options)
     write_scene(out, name, photo, meta)
     if preview:
         (out / "preview").mkdir(exist_ok=True)
@@ -513,27 +524,17 @@ def generate(
     out: Path,
     n: int,
     seed: int,
-    styles: Sequence[str] | None,
-    size: int,
+    options: SceneOptions,
     start: int = 0,
     val_every: int = 10,
     workers: int = 1,
     preview: bool = False,
-    focus: str = "hands",
-    surface: str | None = None,
-    aim: str = "player",
-    clutter: float = 0.0,
-    clutter_kinds: Sequence[str] = CLUTTER_DEFAULT,
 ) -> list[str]:
     """Render scenes start..start+n-1 into `out` (each scene's seed depends only on seed and index)."""
     for sub in ("images", "labels", "meta"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     bar = _progress(n)
-    chosen = tuple(styles) if styles else None
-    jobs = [
-        (out, seed, k, chosen, size, preview, focus, surface, aim, clutter, tuple(clutter_kinds))
-        for k in range(start, start + n)
-    ]
+    jobs = [(out, seed, k, preview, options) for k in range(start, start + n)]
     names = []
     if workers > 1:
         import multiprocessing
@@ -624,26 +625,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.val_every < 0:
             raise SynthError(f"--val-every must be >= 0 (0: no val split), got {args.val_every}")
         styles = parse_styles(args.styles)
-        clutter_kinds = tuple(k.strip() for k in args.clutter_kinds.split(",") if k.strip())
-        check_scene_options(args.size, args.focus, args.surface, args.aim, args.clutter, clutter_kinds, "--")
+        options = SceneOptions(
+            size=args.size,
+            styles=tuple(styles) if styles else None,
+            focus=args.focus,
+            surface=args.surface,
+            aim=args.aim,
+            clutter=args.clutter,
+            clutter_kinds=tuple(k.strip() for k in args.clutter_kinds.split(",") if k.strip()),
+        )
+        options.check("--")
         if not 1 <= args.workers <= 256:
             raise SynthError(f"--workers must be 1..256, got {args.workers}")
-        generate(
-            args.out,
-            args.n,
-            args.seed,
-            styles,
-            args.size,
-            args.start,
-            args.val_every,
-            args.workers,
-            args.preview,
-            args.focus,
-            args.surface,
-            args.aim,
-            args.clutter,
-            clutter_kinds,
-        )
+        generate(args.out, args.n, args.seed, options, args.start, args.val_every, args.workers, args.preview)
     except (SynthError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -160,6 +160,13 @@ def _write_crop(path: Path, rgb_crop: np.ndarray) -> None:
     cv2.imwrite(str(path), cv2.cvtColor(rgb_crop, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 92])
 
 
+def _write_no_tile_crops(stem: Path, rgb: np.ndarray, boxes: np.ndarray, crop_size: int) -> int:
+    """Cut `boxes` of `rgb` as "no tile" crops `stem`0.jpg, `stem`1.jpg, ...; how many were written."""
+    for i, crop in enumerate(crop_tiles(rgb, boxes, crop_size, CROP_MARGIN)):
+        _write_crop(stem.parent / f"{stem.name}{i}.jpg", crop)
+    return len(boxes)
+
+
 def split_scenes(scenes: Path, val_fraction: float, seed: int) -> dict[str, list[str]]:
     """The scene names of `scenes`/meta, shuffled by `seed`: the first `val_fraction` (at least
     one) for "val", the rest for "train". Exits with one line when there are none."""
@@ -246,6 +253,7 @@ def build_data(
             (cls / split / class_folder(index)).mkdir(parents=True, exist_ok=True)
     counts = np.zeros(n_classes, int)
     for split, split_names in splits.items():
+        no_tile = cls / split / class_folder(len(CLASSES))
         for name in split_names:
             meta = json.loads((scenes / "meta" / f"{name}.json").read_text())
             image_path = scenes / meta["image"]
@@ -262,14 +270,12 @@ def build_data(
             if negatives_per_scene > 0:
                 height, width = rgb.shape[:2]
                 empty = negative_boxes(xyxy, width, height, negatives_per_scene, rng, props=props)
-                counts[-1] += len(empty) * (split == "train")
-                for i, crop in enumerate(crop_tiles(rgb, empty, crop_size, CROP_MARGIN)):
-                    _write_crop(cls / split / class_folder(len(CLASSES)) / f"{name}_none{i}.jpg", crop)
+                written = _write_no_tile_crops(no_tile / f"{name}_none", rgb, empty, crop_size)
+                counts[-1] += written * (split == "train")
             for d, detector in enumerate(detectors):
                 found = hard_negatives(detector(rgb), xyxy)
-                counts[-1] += len(found) * (split == "train")
-                for i, crop in enumerate(crop_tiles(rgb, found, crop_size, CROP_MARGIN)):
-                    _write_crop(cls / split / class_folder(len(CLASSES)) / f"{name}_hard{d}_{i}.jpg", crop)
+                written = _write_no_tile_crops(no_tile / f"{name}_hard{d}_", rgb, found, crop_size)
+                counts[-1] += written * (split == "train")
             for k in range(rare_crops if split == "train" else 1):
                 # Training crops are cut around jittered boxes, as a detector's boxes are never exact.
                 boxes = jitter_boxes(xyxy, rng, 0.07) if split == "train" else xyxy

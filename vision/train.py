@@ -42,6 +42,7 @@ import numpy as np
 
 from vision.box_filters import intersections, long_short_sides
 from vision.classes import CLASS_INDEX, CLASSES, NOT_A_TILE
+from vision.crop_bench import HARD_MARK
 from vision.crops import crop_tiles
 from vision.ensemble import EnsembleError, join_files, split_file
 from vision.onnx_files import OnnxFileError, class_names, load_model
@@ -274,7 +275,7 @@ def build_data(
                 counts[-1] += written * (split == "train")
             for d, detector in enumerate(detectors):
                 found = hard_negatives(detector(rgb), xyxy)
-                written = _write_no_tile_crops(no_tile / f"{name}_hard{d}_", rgb, found, crop_size)
+                written = _write_no_tile_crops(no_tile / f"{name}{HARD_MARK}{d}_", rgb, found, crop_size)
                 counts[-1] += written * (split == "train")
             for k in range(rare_crops if split == "train" else 1):
                 # Training crops are cut around jittered boxes, as a detector's boxes are never exact.

@@ -1,0 +1,158 @@
+"""How crop classifiers read a crop set that `vision.train data` cut: the share of its "no tile" crops
+each calls "no tile" (the detectors' own false boxes apart from the random table crops), the share
+of its tile crops wrongly called so, and the top-1 on the tiles. The reading is the app's first
+look: every crop in the sidecar's quarter turns, averaged, "no tile" above `reject_above`.
+
+    python -m vision.crop_bench --crops DATA/classifier/val MODEL.onnx [MODEL.onnx ...]
+
+It measures the classifier alone, on training-style crops around true boxes: where an extra box on
+clutter is shown or not, not how a photo is read (that is `vision.bench`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.classes import CLASSES, NOT_A_TILE
+from vision.onnx_models import ModelError, _as_probabilities, make_session, run_batched, turned_views
+
+# `vision.train data` names a crop cut from a detector's box that holds no tile "<scene>_hard<k>_<i>"
+HARD_MARK = "_hard"
+FOLDER = re.compile(r"^(\d+)_(.+)$")
+TURNS = (0, 1, 2, 3)
+REJECT_ABOVE = 0.5  # models.json's classifier "reject_above"
+
+
+class CropBenchError(Exception):
+    """A crop folder or model that cannot be measured; its text is the one line shown."""
+
+
+@dataclass(frozen=True)
+class CropSet:
+    """A val (or train) folder's crops: uint8 RGB (N, S, S, 3) with their class index, and which of
+    the "no tile" crops came from a detector's false box."""
+
+    crops: np.ndarray
+    labels: np.ndarray  # index into CLASSES, or len(CLASSES) for "no tile"
+    hard: np.ndarray  # bool: a detector's box (only ever True for "no tile")
+
+
+@dataclass(frozen=True)
+class CropReading:
+    """One classifier's figures on a `CropSet` (NaN where the set has no such crop)."""
+
+    hard_none: float  # detectors' false boxes called "no tile"
+    random_none: float  # random table crops called "no tile"
+    tiles_none: float  # tile crops wrongly called "no tile"
+    tiles_top1: float  # tile crops read as their own tile
+    counts: tuple[int, int, int]  # hard, random, tiles
+
+
+def load_crops(folder: Path) -> CropSet:
+    """The crops under `folder`'s "NN_code" class folders (`vision.train.class_folder`)."""
+    if not folder.is_dir():
+        raise CropBenchError(f"crop_bench: {folder} is not a folder")
+    crops: list[np.ndarray] = []
+    labels: list[int] = []
+    hard: list[bool] = []
+    size = None
+    for class_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
+        match = FOLDER.match(class_dir.name)
+        names = (*CLASSES, NOT_A_TILE)
+        if match is None or match.group(2) not in names or names.index(match.group(2)) != int(match.group(1)):
+            raise CropBenchError(f"crop_bench: {class_dir} is not a class folder of vision.train data")
+        label = int(match.group(1))
+        for path in sorted(class_dir.glob("*.jpg")) + sorted(class_dir.glob("*.png")):
+            bgr = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if bgr is None or bgr.shape[0] != bgr.shape[1] or (size is not None and bgr.shape[0] != size):
+                raise CropBenchError(f"crop_bench: {path} is not a square crop like the others")
+            size = bgr.shape[0]
+            crops.append(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB))
+            labels.append(label)
+            hard.append(label == len(CLASSES) and HARD_MARK in path.stem)
+    if not crops:
+        raise CropBenchError(f"crop_bench: no crops in {folder}")
+    return CropSet(np.stack(crops), np.array(labels), np.array(hard, bool))
+
+
+def first_look(model: Path, crops: np.ndarray, turns: Sequence[int] = TURNS) -> np.ndarray:
+    """(N, 50) probabilities, the 49 tiles then "no tile", averaged over the quarter `turns`, as the
+    app's classifier reads them (the model resizes nothing: crops at its input size)."""
+    session = make_session(model)
+    shape = session.get_inputs()[0].shape
+    if len(shape) != 4 or (isinstance(shape[2], int) and shape[2] != crops.shape[1]):
+        raise CropBenchError(
+            f"crop_bench: {model.name} reads {shape[2:]} crops, these are {crops.shape[1]} px"
+        )
+    outputs = run_batched(session, session.get_inputs()[0].name, None, turned_views(crops, turns), 32)
+    if outputs.shape[1] != len(CLASSES) + 1:
+        raise CropBenchError(
+            f"crop_bench: {model.name} has {outputs.shape[1]} outputs, not the 49 tiles and none"
+        )
+    return _as_probabilities(outputs).reshape(len(turns), len(crops), -1).mean(axis=0)
+
+
+def reading(probs: np.ndarray, crop_set: CropSet, reject_above: float = REJECT_ABOVE) -> CropReading:
+    """`probs` (N, 50) of `crop_set`'s crops summed up as `CropReading`."""
+    called_none = probs[:, len(CLASSES)] > reject_above
+    is_none = crop_set.labels == len(CLASSES)
+    hard = crop_set.hard
+    random = is_none & ~hard
+    tiles = ~is_none
+    read = probs[:, : len(CLASSES)].argmax(axis=1)
+
+    def share(values: np.ndarray, where: np.ndarray) -> float:
+        return float(values[where].mean()) if where.any() else float("nan")
+
+    return CropReading(
+        hard_none=share(called_none, hard),
+        random_none=share(called_none, random),
+        tiles_none=share(called_none, tiles),
+        tiles_top1=share(read == crop_set.labels, tiles),
+        counts=(int(hard.sum()), int(random.sum()), int(tiles.sum())),
+    )
+
+
+def report_line(name: str, result: CropReading) -> str:
+    hard, random, tiles = result.counts
+    return (
+        f"{name}: no tile on detectors' boxes {result.hard_none:.3f} ({hard}), on random table crops "
+        f"{result.random_none:.3f} ({random}); tiles wrongly {result.tiles_none:.3f}, top-1 "
+        f"{result.tiles_top1:.3f} ({tiles})"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.crop_bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--crops", type=Path, required=True, help="a classifier/val folder of vision.train data"
+    )
+    parser.add_argument("--reject-above", type=float, default=REJECT_ABOVE, help="'no tile' above this")
+    parser.add_argument("models", type=Path, nargs="+", help="classifier ONNX files (49 tiles and none)")
+    args = parser.parse_args(argv)
+    try:
+        if not 0.0 < args.reject_above < 1.0:
+            raise CropBenchError(f"crop_bench: --reject-above must be in (0, 1), got {args.reject_above}")
+        started = time.perf_counter()
+        crop_set = load_crops(args.crops)
+        for model in args.models:
+            probs = first_look(model, crop_set.crops)
+            print(report_line(model.name, reading(probs, crop_set, args.reject_above)))
+    except (CropBenchError, ModelError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"crop_bench: {len(crop_set.crops)} crops, {time.perf_counter() - started:.0f} s wall")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,7 +1,8 @@
 """How crop classifiers read a crop set that `vision.train data` cut: the share of its "no tile" crops
 each calls "no tile" (the detectors' own false boxes apart from the random table crops), the share
 of its tile crops wrongly called so, and the top-1 on the tiles. The reading is the app's first
-look: every crop in the sidecar's quarter turns, averaged, "no tile" above `reject_above`.
+look (`TileClassifier.classify_with_reject`): every crop in four quarter turns, averaged, "no tile"
+above `reject_above`.
 
     python -m vision.crop_bench --crops DATA/classifier/val MODEL.onnx [MODEL.onnx ...]
 
@@ -12,7 +13,6 @@ clutter is shown or not, not how a photo is read (that is `vision.bench`).
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
 from collections.abc import Sequence
@@ -23,13 +23,12 @@ import cv2
 import numpy as np
 
 from vision.classes import CLASSES, NOT_A_TILE
-from vision.onnx_models import ModelError, _as_probabilities, make_session, run_batched, turned_views
+from vision.onnx_models import ModelError, TileClassifier, make_session
+from vision.sidecar import ClassifierConfig
+from vision.train import CROP_MARGIN, HARD_MARK, TRAIN_CLASSES, class_folder
 
-# `vision.train data` names a crop cut from a detector's box that holds no tile "<scene>_hard<k>_<i>"
-HARD_MARK = "_hard"
-FOLDER = re.compile(r"^(\d+)_(.+)$")
-TURNS = (0, 1, 2, 3)
-REJECT_ABOVE = 0.5  # models.json's classifier "reject_above"
+ROTATIONS = 4  # the shipped sidecar's classifier "rotations"
+REJECT_ABOVE = ClassifierConfig.reject_above
 
 
 class CropBenchError(Exception):
@@ -65,12 +64,11 @@ def load_crops(folder: Path) -> CropSet:
     labels: list[int] = []
     hard: list[bool] = []
     size = None
+    labels_of = {class_folder(index): index for index in range(len(TRAIN_CLASSES))}
     for class_dir in sorted(p for p in folder.iterdir() if p.is_dir()):
-        match = FOLDER.match(class_dir.name)
-        names = (*CLASSES, NOT_A_TILE)
-        if match is None or match.group(2) not in names or names.index(match.group(2)) != int(match.group(1)):
+        label = labels_of.get(class_dir.name)
+        if label is None:
             raise CropBenchError(f"crop_bench: {class_dir} is not a class folder of vision.train data")
-        label = int(match.group(1))
         for path in sorted(class_dir.glob("*.jpg")) + sorted(class_dir.glob("*.png")):
             bgr = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if bgr is None or bgr.shape[0] != bgr.shape[1] or (size is not None and bgr.shape[0] != size):
@@ -84,31 +82,36 @@ def load_crops(folder: Path) -> CropSet:
     return CropSet(np.stack(crops), np.array(labels), np.array(hard, bool))
 
 
-def first_look(model: Path, crops: np.ndarray, turns: Sequence[int] = TURNS) -> np.ndarray:
-    """(N, 50) probabilities, the 49 tiles then "no tile", averaged over the quarter `turns`, as the
-    app's classifier reads them (the model resizes nothing: crops at its input size)."""
-    session = make_session(model)
-    shape = session.get_inputs()[0].shape
-    if len(shape) != 4 or (isinstance(shape[2], int) and shape[2] != crops.shape[1]):
-        raise CropBenchError(
-            f"crop_bench: {model.name} reads {shape[2:]} crops, these are {crops.shape[1]} px"
-        )
-    outputs = run_batched(session, session.get_inputs()[0].name, None, turned_views(crops, turns), 32)
-    if outputs.shape[1] != len(CLASSES) + 1:
-        raise CropBenchError(
-            f"crop_bench: {model.name} has {outputs.shape[1]} outputs, not the 49 tiles and none"
-        )
-    return _as_probabilities(outputs).reshape(len(turns), len(crops), -1).mean(axis=0)
+def first_look(model: Path, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The app's classifier (`TileClassifier`, `ROTATIONS` turns, no other look) on `crops` with the
+    model `model` (49 tiles and "no tile", read at the crops' size): (N, 49) tile probabilities and
+    (N,) the probability of "no tile"."""
+    config = ClassifierConfig(
+        file=model.name,
+        imgsz=crops.shape[1],
+        names=CLASSES,
+        crop_margin=CROP_MARGIN,
+        rotations=ROTATIONS,
+        reject=NOT_A_TILE,
+    )
+    try:
+        classifier = TileClassifier.from_session(make_session(model), config, size_from="the crop set")
+        return classifier.classify_with_reject(crops)
+    except ModelError as error:
+        raise CropBenchError(f"crop_bench: {model.name}: {error}") from None
 
 
-def reading(probs: np.ndarray, crop_set: CropSet, reject_above: float = REJECT_ABOVE) -> CropReading:
-    """`probs` (N, 50) of `crop_set`'s crops summed up as `CropReading`."""
-    called_none = probs[:, len(CLASSES)] > reject_above
+def reading(
+    look: tuple[np.ndarray, np.ndarray], crop_set: CropSet, reject_above: float = REJECT_ABOVE
+) -> CropReading:
+    """`first_look`'s reading of `crop_set`'s crops summed up as `CropReading`."""
+    tile_probs, not_tile = look
+    called_none = not_tile > reject_above
     is_none = crop_set.labels == len(CLASSES)
     hard = crop_set.hard
     random = is_none & ~hard
     tiles = ~is_none
-    read = probs[:, : len(CLASSES)].argmax(axis=1)
+    read = tile_probs.argmax(axis=1)
 
     def share(values: np.ndarray, where: np.ndarray) -> float:
         return float(values[where].mean()) if where.any() else float("nan")
@@ -145,9 +148,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         started = time.perf_counter()
         crop_set = load_crops(args.crops)
         for model in args.models:
-            probs = first_look(model, crop_set.crops)
-            print(report_line(model.name, reading(probs, crop_set, args.reject_above)))
-    except (CropBenchError, ModelError) as error:
+            look = first_look(model, crop_set.crops)
+            print(report_line(model.name, reading(look, crop_set, args.reject_above)))
+    except CropBenchError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     print(f"crop_bench: {len(crop_set.crops)} crops, {time.perf_counter() - started:.0f} s wall")

@@ -290,10 +290,13 @@ class TileClassifier:
     pip_look: PipLook | None = None
 
     @classmethod
-    def from_session(cls, session: ort.InferenceSession, config: ClassifierConfig) -> TileClassifier:
+    def from_session(
+        cls, session: ort.InferenceSession, config: ClassifierConfig, size_from: str = SIDECAR
+    ) -> TileClassifier:
+        """`size_from`: what set `config.imgsz`, named where the model's input is another size."""
         expected = CLASSES + (() if config.reject is None else (config.reject,))
         input_name, fixed_batch = checked_classifier(
-            session, "classifier", config.imgsz, SIDECAR, expected, "vision/classes.py"
+            session, "classifier", config.imgsz, size_from, expected, "vision/classes.py"
         )
         return cls(
             session=session, config=config, input_name=input_name, size=config.imgsz, fixed_batch=fixed_batch

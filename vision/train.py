@@ -42,7 +42,6 @@ import numpy as np
 
 from vision.box_filters import intersections, long_short_sides
 from vision.classes import CLASS_INDEX, CLASSES, NOT_A_TILE
-from vision.crop_bench import HARD_MARK
 from vision.crops import crop_tiles
 from vision.ensemble import EnsembleError, join_files, split_file
 from vision.onnx_files import OnnxFileError, class_names, load_model
@@ -65,6 +64,8 @@ CROP_MARGIN = 0.15
 CLASSIFIER_SIZE = 96
 DETECTOR_SIZE = 512
 PIP_SIZE = 128  # the classifier's crop (`datasets.pips.CROP_SIZE`)
+# a "no tile" crop cut from a detector's box is named "<scene>_hard<k>_<i>" (`vision.crop_bench`)
+HARD_MARK = "_hard"
 # the classifier's outputs: the 49 tiles, then "no tile here" (trained on `negative_boxes` crops)
 TRAIN_CLASSES = (*CLASSES, NOT_A_TILE)
 

@@ -2,7 +2,8 @@
 each calls "no tile" (the detectors' own false boxes apart from the random table crops), the share
 of its tile crops wrongly called so, and the top-1 on the tiles. The reading is the app's first
 look (`TileClassifier.classify_with_reject`): every crop in four quarter turns, averaged, "no tile"
-above `reject_above`.
+above `reject_above`. Each model reads the crops at its own side (its input's, else the `imgsz` its
+export wrote, else the crops'), resized as the app resizes them for a look of another size.
 
     python -m vision.crop_bench --crops DATA/classifier/val MODEL.onnx [MODEL.onnx ...]
 
@@ -13,6 +14,7 @@ clutter is shown or not, not how a photo is read (that is `vision.bench`).
 from __future__ import annotations
 
 import argparse
+import ast
 import sys
 import time
 from collections.abc import Sequence
@@ -23,7 +25,8 @@ import cv2
 import numpy as np
 
 from vision.classes import CLASSES, NOT_A_TILE
-from vision.onnx_models import ModelError, TileClassifier, make_session
+from vision.onnx_files import OnnxFileError, load_model, metadata
+from vision.onnx_models import ModelError, TileClassifier, make_session, resized, static_dim
 from vision.sidecar import ClassifierConfig
 from vision.train import CROP_MARGIN, HARD_MARK, TRAIN_CLASSES, class_folder
 
@@ -82,21 +85,41 @@ def load_crops(folder: Path) -> CropSet:
     return CropSet(np.stack(crops), np.array(labels), np.array(hard, bool))
 
 
-def first_look(model: Path, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def model_side(model: Path) -> int | None:
+    """The crop side `model` reads: its input's where the file fixes it, else the `imgsz` an
+    ultralytics export wrote (a model exported with dynamic sizes still learnt one), else None."""
+    try:
+        onnx_model = load_model(model, "crop_bench")
+    except OnnxFileError as error:
+        raise CropBenchError(str(error)) from None
+    inputs = onnx_model.graph.input
+    dims = inputs[0].type.tensor_type.shape.dim if len(inputs) else []
+    sides = {static_dim(d.dim_value) for d in list(dims)[2:]}
+    if len(sides) == 1 and None not in sides:
+        return sides.pop()
+    try:
+        side = ast.literal_eval(metadata(onnx_model)["imgsz"])[-1]
+    except (KeyError, ValueError, SyntaxError, TypeError, IndexError):
+        return None
+    return side if isinstance(side, int) and side > 0 else None
+
+
+def first_look(model: Path, crops: np.ndarray, side: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The app's classifier (`TileClassifier`, `ROTATIONS` turns, no other look) on `crops` with the
-    model `model` (49 tiles and "no tile", read at the crops' size): (N, 49) tile probabilities and
-    (N,) the probability of "no tile"."""
+    model `model` (49 tiles and "no tile", read at `side`, by default `model_side`, the crops resized
+    to it): (N, 49) tile probabilities and (N,) the probability of "no tile"."""
+    side = side or model_side(model) or crops.shape[1]
     config = ClassifierConfig(
         file=model.name,
-        imgsz=crops.shape[1],
+        imgsz=side,
         names=CLASSES,
         crop_margin=CROP_MARGIN,
         rotations=ROTATIONS,
         reject=NOT_A_TILE,
     )
     try:
-        classifier = TileClassifier.from_session(make_session(model), config, size_from="the crop set")
-        return classifier.classify_with_reject(crops)
+        classifier = TileClassifier.from_session(make_session(model), config, size_from="its export")
+        return classifier.classify_with_reject(resized(crops, side))
     except ModelError as error:
         raise CropBenchError(f"crop_bench: {model.name}: {error}") from None
 
@@ -148,8 +171,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         started = time.perf_counter()
         crop_set = load_crops(args.crops)
         for model in args.models:
-            look = first_look(model, crop_set.crops)
-            print(report_line(model.name, reading(look, crop_set, args.reject_above)))
+            side = model_side(model) or crop_set.crops.shape[1]
+            look = first_look(model, crop_set.crops, side)
+            print(report_line(f"{model.name} ({side} px)", reading(look, crop_set, args.reject_above)))
     except CropBenchError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

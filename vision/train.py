@@ -452,7 +452,8 @@ class Optimiser:
 @dataclass(frozen=True)
 class Run:
     """What every training run names: its length, input size and batch, where its checkpoints go
-    (`project`/`name`), its seed, the checkpoint it starts from (None: random init) and `compute`."""
+    (`project`/`name`), its seed, the checkpoint it starts from (None: random init, of `scale`) and
+    `compute`."""
 
     epochs: int
     imgsz: int
@@ -463,6 +464,11 @@ class Run:
     resume_from: str | None = None
     compute: Compute = Compute()
     optimiser: Optimiser = Optimiser()
+    scale: str = "n"  # the YOLO11 size built for random init (a checkpoint carries its own)
+
+    def model(self, task_yaml: str) -> str:
+        """What the trainer loads: the checkpoint, else this scale of `task_yaml` ("yolo11{}.yaml")."""
+        return self.resume_from or task_yaml.format(self.scale)
 
     def train_args(self) -> dict[str, Any]:
         """The `train` arguments both models share: offline runs, no plots, no mirrored tiles
@@ -492,12 +498,17 @@ class Run:
         }
 
 
+# the YOLO11 model files random init builds, by scale (ultralytics ships them; no weights)
+DETECTOR_YAML = "yolo11{}.yaml"
+CLASSIFIER_YAML = "yolo11{}-cls.yaml"
+SCALES = ("n", "s", "m")  # larger ones cannot meet the run-time budget on a laptop CPU
+
 # where each training stage finds its data under --data (`data` and `merge` write it so)
 TRAINING_DATA = {"detector": "detector/data.yaml", "classifier": "classifier", "pip-detector": "data.yaml"}
 
 
 def train_detector(run: Run, data: Path, fraction: float) -> None:
-    model = _cpu_model(run.resume_from or "yolo11n.yaml")
+    model = _cpu_model(run.model(DETECTOR_YAML))
     model.train(
         data=str(data / "detector" / "data.yaml"),
         **run.train_args(),
@@ -513,7 +524,7 @@ def train_detector(run: Run, data: Path, fraction: float) -> None:
 
 def train_pip_detector(run: Run, data: Path) -> None:
     """The dots and sticks of the tile in the middle of a crop (`python -m datasets.pips`)."""
-    model = _cpu_model(run.resume_from or "yolo11n.yaml")
+    model = _cpu_model(run.model(DETECTOR_YAML))
     model.train(
         data=str(data / "data.yaml"),
         **run.train_args(),
@@ -539,7 +550,7 @@ def _cpu_model(weights_or_yaml: str) -> Any:
 
 
 def train_classifier(run: Run, data: Path, crop_cut: float = 0.15, erasing: float = 0.0) -> None:
-    model = _cpu_model(run.resume_from or "yolo11n-cls.yaml")
+    model = _cpu_model(run.model(CLASSIFIER_YAML))
     model.train(
         data=str(data / "classifier"),
         **run.train_args(),
@@ -745,6 +756,8 @@ def _run(args: argparse.Namespace) -> Run:
         )
     if args.weights is not None and not Path(args.weights).is_file():
         raise SystemExit(f"train: --weights {args.weights}: no such file")
+    if args.weights is not None and args.scale != "n":
+        raise SystemExit(f"train: --scale {args.scale} builds a model from scratch; --weights brings its own")
     compute = Compute(device=args.device, workers=args.workers, hours=args.hours)
     optimiser = Optimiser(args.optimizer, args.lr0, args.warmup_epochs)
     return Run(
@@ -757,6 +770,7 @@ def _run(args: argparse.Namespace) -> Run:
         args.weights,
         compute,
         optimiser,
+        args.scale,
     )
 
 
@@ -953,6 +967,12 @@ def main(argv: list[str] | None = None) -> None:
         p.add_argument("--name", default=stage)
         p.add_argument("--seed", type=int, default=0)
         p.add_argument("--weights", default=None, help="start from this checkpoint instead of random init")
+        p.add_argument(
+            "--scale",
+            choices=SCALES,
+            default="n",
+            help="the YOLO11 size random init builds (no --weights): n (shipped), s or m",
+        )
         p.add_argument("--device", default="cpu", help='"cpu", or a CUDA device such as "0" (a lent GPU)')
         p.add_argument("--workers", type=int, default=0, help="data-loading processes (0: in the trainer)")
         p.add_argument(

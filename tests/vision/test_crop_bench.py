@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import onnx
 import pytest
 
 from tests.vision.tinymodels import BLUE, GREEN, RED, classifier_model
@@ -100,6 +101,7 @@ def test_cli_prints_one_line_per_model(
     assert crop_bench.main(["--crops", str(crop_folder), str(model), str(model)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == lines[1]
+    assert lines[0].startswith("cls.onnx (32 px): ")
     assert "detectors' boxes 0.667 (3)" in lines[0] and "top-1 0.800 (5)" in lines[0]
 
 
@@ -120,12 +122,42 @@ def test_bad_folders_are_refused_in_one_line(
     assert message in err and err.count("\n") == 1
 
 
-def test_a_model_of_another_size_is_refused(crop_folder: Path, tmp_path: Path) -> None:
-    other = tmp_path / "big.onnx"
-    classifier_model(other, SIZE * 2, None, classes=NONE + 1)
-    wrong_size = r"big\.onnx: classifier input is 64x64 but the crop set says 32"
-    with pytest.raises(CropBenchError, match=wrong_size):
-        first_look(other, load_crops(crop_folder).crops)
+def test_a_model_of_another_side_reads_the_crops_resized(
+    crop_folder: Path, model: Path, tmp_path: Path
+) -> None:
+    """A 16 px model (fixed input) reads the 32 px crops resized to its side, as a look of another
+    size does in the app: the same colours, the same reading."""
+    small = tmp_path / "small.onnx"
+    classifier_model(small, SIZE // 2, None, classes=NONE + 1, targets=(RED, GREEN, NONE))
+    crop_set = load_crops(crop_folder)
+    assert crop_bench.model_side(small) == SIZE // 2
+    assert reading(first_look(small, crop_set.crops), crop_set) == reading(
+        first_look(model, crop_set.crops), crop_set
+    )
+
+
+def _dynamic(source: Path, target: Path, imgsz: str | None) -> Path:
+    """`source` with its height and width left open, and `imgsz` written as an ultralytics export does."""
+    onnx_model = onnx.load(str(source))
+    for dim in list(onnx_model.graph.input[0].type.tensor_type.shape.dim)[2:]:
+        dim.dim_param = "side"
+    if imgsz is not None:
+        onnx_model.metadata_props.add(key="imgsz", value=imgsz)
+    onnx.save(onnx_model, str(target))
+    return target
+
+
+def test_an_open_sized_model_reads_at_the_side_its_export_wrote(model: Path, tmp_path: Path) -> None:
+    assert crop_bench.model_side(_dynamic(model, tmp_path / "a.onnx", "[24, 24]")) == 24
+    assert crop_bench.model_side(_dynamic(model, tmp_path / "b.onnx", None)) is None  # the crops' side
+    assert crop_bench.model_side(_dynamic(model, tmp_path / "c.onnx", "oops")) is None
+
+
+def test_an_unreadable_model_is_refused_in_one_line(crop_folder: Path, tmp_path: Path) -> None:
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a model")
+    with pytest.raises(CropBenchError, match=r"crop_bench: cannot read .*broken\.onnx as an ONNX model"):
+        first_look(broken, load_crops(crop_folder).crops)
 
 
 def test_a_model_without_no_tile_is_refused(crop_folder: Path, tmp_path: Path) -> None:

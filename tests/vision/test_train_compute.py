@@ -98,3 +98,55 @@ def test_a_soup_weight_outside_0_1_is_refused(weight: str, tmp_path: Path) -> No
     pt = str(tmp_path / "a.pt")
     with pytest.raises(SystemExit, match=r"--weight must be in 0\.\.1"):
         train.main(["soup", "--first", pt, "--second", pt, "--weight", weight, "--out", pt])
+
+
+def test_random_init_builds_the_scale_asked_for_and_a_checkpoint_its_own() -> None:
+    run = Run(3, 96, 64, Path("/tmp/p"), "cls", 7)
+    assert run.model(train.CLASSIFIER_YAML) == "yolo11n-cls.yaml"
+    assert run.model(train.DETECTOR_YAML) == "yolo11n.yaml"
+    larger = Run(3, 96, 64, Path("/tmp/p"), "cls", 7, scale="s")
+    assert larger.model(train.CLASSIFIER_YAML) == "yolo11s-cls.yaml"
+    resumed = Run(3, 96, 64, Path("/tmp/p"), "cls", 7, "/w/last.pt", scale="s")
+    assert resumed.model(train.CLASSIFIER_YAML) == "/w/last.pt"
+
+
+@pytest.mark.parametrize("stage", ["classifier", "detector"])
+def test_the_cli_hands_the_scale_to_the_trainer(
+    stage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = _runs_handed_over(stage, ["--data", str(tmp_path), "--scale", "s"], monkeypatch)
+    assert [run.scale for run in seen] == ["s"]
+    assert _runs_handed_over(stage, ["--data", str(tmp_path)], monkeypatch)[0].scale == "n"
+
+
+def test_a_scale_with_a_checkpoint_is_refused_in_one_line(tmp_path: Path) -> None:
+    weights = tmp_path / "w.pt"
+    weights.write_bytes(b"")
+    argv = ["classifier", "--data", str(tmp_path), "--weights", str(weights), "--scale", "m"]
+    with pytest.raises(SystemExit, match="--scale m builds a model from scratch; --weights brings its own"):
+        train.main(argv)
+
+
+def test_an_unknown_scale_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        train.main(["classifier", "--data", str(tmp_path), "--scale", "x"])
+    assert stop.value.code == 2
+    assert "invalid choice: 'x'" in capsys.readouterr().err
+
+
+def test_the_classifier_trainer_builds_its_scale_from_the_model_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    loaded: list[str] = []
+
+    class FakeModel:
+        def train(self, **kwargs: Any) -> None:
+            loaded.append(f"train {kwargs['imgsz']} pretrained={kwargs['pretrained']}")
+
+    def cpu_model(name: str) -> FakeModel:
+        loaded.append(name)
+        return FakeModel()
+
+    monkeypatch.setattr(train, "_cpu_model", cpu_model)
+    train.train_classifier(Run(1, 128, 8, tmp_path, "c", 0, scale="s"), tmp_path)
+    assert loaded == ["yolo11s-cls.yaml", "train 128 pretrained=False"]

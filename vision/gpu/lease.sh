@@ -11,10 +11,10 @@
 # 16 MiB) and logs in $OUT every 20 s: a call stopped at its limit still brings them back.
 # Env: END T_RAND T_MIX T_GLASS (empty: no glass chunks) CH (scenes per chunk) W (render workers)
 #      T_TURN (empty: no turned chunks) CL (the share of every chunk's scenes with clutter; default 0) CK (its kinds, `datasets.synth --clutter-kinds`; default chrome,bag,paper) CW DW (the classifier's and the detector's loaders) CLS_LR DET_LR (their AdamW rates) DEVICE
-#      SEED (the first scene seed; the next three too) CLS_SIZE (the classifier's crop side and input, px) CLS_FROM DET_FROM (in .gpu/weights; empty: that model is not trained) OUTD (work folder) OUT (what comes back).
+#      SEED (the first scene seed; the next three too) CLS_SIZE (the classifier's crop side and input, px) CLS_FROM DET_FROM (in .gpu/weights; empty: that model is not trained) CLS_SCALE (with CLS_FROM empty: a classifier of this YOLO11 size, s or m, from random init) OUTD (work folder) OUT (what comes back).
 set -u
 END=${END:-540} T_RAND=${T_RAND:-150} T_MIX=${T_MIX:-200} T_GLASS=${T_GLASS:-} T_TURN=${T_TURN:-} CH=${CH:-250} W=${W:-16} DEVICE=${DEVICE:-0}
-CW=${CW:-7} DW=${DW:-7} CLS_LR=${CLS_LR:-4e-4} DET_LR=${DET_LR:-5e-4} CLS_SIZE=${CLS_SIZE:-96} SEED=${SEED:-251} CLS_FROM=${CLS_FROM-cls31r.pt} DET_FROM=${DET_FROM-det8r.pt} CL=${CL:-0} CK=${CK:-chrome,bag,paper}
+CW=${CW:-7} DW=${DW:-7} CLS_LR=${CLS_LR:-4e-4} DET_LR=${DET_LR:-5e-4} CLS_SIZE=${CLS_SIZE:-96} SEED=${SEED:-251} CLS_FROM=${CLS_FROM-cls31r.pt} CLS_SCALE=${CLS_SCALE:-} DET_FROM=${DET_FROM-det8r.pt} CL=${CL:-0} CK=${CK:-chrome,bag,paper}
 S=$(date +%s); el() { echo $(( $(date +%s) - S )); }
 OUTD=${OUTD:-/tmp/gpuw}; OUT=${OUT:-$OUTD/out}; mkdir -p "$OUTD" "$OUT"; LOG=$OUTD/driver.log
 exec >>"$LOG" 2>&1
@@ -70,9 +70,9 @@ wait_jobs; echo "data done at $(el) s"; tail -qn 1 "$OUTD"/data_*.log | head -4
 python3 -m vision.train merge --out "$OUTD/mix" --from "${sources[@]}" --seed 269 || { echo FAIL merge; exit 1; }
 hours=$(python3 -c "print(round(max(0.02, ($END - $(el) - 45) / 3600), 4))")
 echo "training for $hours h from $(el) s"
-if [ -n "$CLS_FROM" ]; then
+if [ -n "$CLS_FROM" ] || [ -n "$CLS_SCALE" ]; then
   TRAIN_THREADS=4 python3 -m vision.train classifier --data "$OUTD/mix" --epochs 60 --imgsz "$CLS_SIZE" --batch 256 --name cls --project "$OUTD/runs" \
-    --weights ".gpu/weights/$CLS_FROM" --optimizer AdamW --lr0 "$CLS_LR" --warmup-epochs 0.2 --device "$DEVICE" --workers "$CW" \
+    ${CLS_FROM:+--weights ".gpu/weights/$CLS_FROM"} ${CLS_SCALE:+--scale "$CLS_SCALE"} --optimizer AdamW --lr0 "$CLS_LR" --warmup-epochs 0.2 --device "$DEVICE" --workers "$CW" \
     --hours "$hours" > "$OUTD/cls.log" 2>&1 &
 fi
 if [ -n "$DET_FROM" ]; then

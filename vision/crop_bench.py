@@ -14,7 +14,6 @@ clutter is shown or not, not how a photo is read (that is `vision.bench`).
 from __future__ import annotations
 
 import argparse
-import ast
 import sys
 import time
 from collections.abc import Sequence
@@ -25,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.classes import CLASSES, NOT_A_TILE
-from vision.onnx_files import OnnxFileError, load_model, metadata
+from vision.onnx_files import OnnxFileError, embedded_side, load_model
 from vision.onnx_models import ModelError, TileClassifier, make_session, resized, static_dim
 from vision.sidecar import ClassifierConfig
 from vision.train import CROP_MARGIN, HARD_MARK, TRAIN_CLASSES, class_folder
@@ -98,8 +97,8 @@ def model_side(model: Path) -> int | None:
     if len(sides) == 1 and None not in sides:
         return sides.pop()
     try:
-        side = ast.literal_eval(metadata(onnx_model)["imgsz"])[-1]
-    except (KeyError, ValueError, SyntaxError, TypeError, IndexError):
+        side = embedded_side(onnx_model)
+    except (ValueError, SyntaxError, TypeError, IndexError):
         return None
     return side if isinstance(side, int) and side > 0 else None
 

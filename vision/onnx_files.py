@@ -28,13 +28,20 @@ def metadata(model: onnx.ModelProto) -> dict[str, str]:
     return {p.key: p.value for p in model.metadata_props}
 
 
+def embedded_side(model: onnx.ModelProto) -> int | None:
+    """The input side an ultralytics export wrote (`imgsz` as [h, w]), None when absent; a garbled
+    one raises ValueError, SyntaxError, TypeError or IndexError."""
+    entries = metadata(model)
+    return ast.literal_eval(entries["imgsz"])[-1] if "imgsz" in entries else None
+
+
 def class_names(model: onnx.ModelProto, where: Path, command: str) -> tuple[list[str], int | None]:
     """The class folder names and the input side an ultralytics export embedded (`names` as
     {index: name}, `imgsz` as [h, w]; None when absent); `OnnxFileError` when the names are missing."""
     entries = metadata(model)
     try:
         names = ast.literal_eval(entries["names"])
-        imgsz = ast.literal_eval(entries["imgsz"])[-1] if "imgsz" in entries else None
+        imgsz = embedded_side(model)
         return [names[i] for i in range(len(names))], imgsz
     except (KeyError, ValueError, SyntaxError, TypeError, IndexError) as error:
         why = type(error).__name__

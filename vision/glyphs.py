@@ -119,6 +119,18 @@ def greedy_text(steps: np.ndarray, charset: Sequence[str]) -> str:
     return "".join(charset[c - 1] for c in kept if c <= len(charset)).upper()
 
 
+def characters_in_line(steps: np.ndarray, columns: Sequence[np.ndarray]) -> np.ndarray:
+    """Per face, how surely CTC outputs `steps` (T, C) hold one of its glyphs somewhere in the line:
+    the glyph's highest probability at a step where it is the likeliest output (0 where it never is)."""
+    best = steps.argmax(axis=1)
+    scores = np.zeros(len(columns))
+    for face, face_columns in enumerate(columns):
+        held = np.isin(best, face_columns)
+        if held.any():
+            scores[face] = float(steps[held][:, face_columns].max())
+    return scores
+
+
 def longest_common_run(word: str, text: str) -> int:
     """The length of the longest run of characters `word` and `text` both hold."""
     best = 0
@@ -315,6 +327,8 @@ class GlyphReader:
         texts = {}
         for steps, row in zip(self.read_lines(strips), strip_owner, strict=True):
             texts.setdefault(row, []).append(greedy_text(steps, self.charset))
+            if self.config.bonus_strip_glyphs:
+                scores[row] = np.maximum(scores[row], characters_in_line(steps, self.bonus_columns))
         for row, row_texts in texts.items():
             scores[row] = np.maximum(scores[row], english_name_scores(row_texts))
         return scores

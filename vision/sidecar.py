@@ -129,6 +129,9 @@ class GlyphConfig:
     bonus_floor: float = 0.01
     # also read English names (PLUM ... WINTER) along the edges, where no corner holds a character
     bonus_words: bool = False
+    # with `bonus_words`, also take a name's character anywhere in an edge strip (a set that prints it
+    # along the top, not in a corner)
+    bonus_strip_glyphs: bool = False
     # turn each face square to the axes before reading it (`vision.deskew`); False: read the box as it lies
     deskew: bool = False
 
@@ -415,6 +418,9 @@ def _glyphs(data: dict[str, Any], where: str) -> GlyphConfig | None:
         bonus_above=None if section.get("bonus_above") is None else float(section["bonus_above"]),
         bonus_floor=float(section.get("bonus_floor", default.bonus_floor)),
         bonus_words=_flag(section.get("bonus_words", default.bonus_words), "glyphs bonus_words", where),
+        bonus_strip_glyphs=_flag(
+            section.get("bonus_strip_glyphs", default.bonus_strip_glyphs), "glyphs bonus_strip_glyphs", where
+        ),
         deskew=_flag(section.get("deskew", default.deskew), "glyphs deskew", where),
     )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from vision.glyphs import (
     HONOURS,
     GlyphReader,
     bonus_columns,
+    characters_in_line,
     edge_strips,
     face_windows,
     glyph_session,
@@ -426,3 +428,61 @@ def test_part_of_an_english_name_in_a_corner_counts_but_does_not_spare_the_strip
         scores = reader.bonus_scores(photo, box)[0]
         assert BONUS[int(scores.argmax())] == "S1" and scores.max() == pytest.approx(0.5)  # 3 of 6
         assert fake.lines == lines
+
+
+def _line(*columns: int, steps: int = 9) -> np.ndarray:
+    """Made-up CTC outputs (steps, CHARS): blank throughout but for each of `columns` held two steps."""
+    rows = np.zeros((steps, CHARS))
+    rows[:, BLANK] = 1.0
+    for i, column in enumerate(columns):
+        rows[2 * i + 1 : 2 * i + 3, BLANK], rows[2 * i + 1 : 2 * i + 3, column] = 0.1, 0.9
+    return rows
+
+
+def test_a_character_anywhere_in_a_line_counts_and_one_never_read_does_not() -> None:
+    faces = (np.array([1]), np.array([2, 3]), np.array([4]))  # the second face has two glyphs
+    # alone, among other characters, by its second glyph, or not at all
+    np.testing.assert_allclose(characters_in_line(_line(1), faces), [0.9, 0.0, 0.0])
+    np.testing.assert_allclose(characters_in_line(_line(5, 1, 5), faces), [0.9, 0.0, 0.0])
+    np.testing.assert_allclose(characters_in_line(_line(3, 4), faces), [0.0, 0.9, 0.9])
+    np.testing.assert_allclose(characters_in_line(_line(5), faces), [0.0, 0.0, 0.0])
+    # a glyph that is never the likeliest output at a step is not read, however close it comes
+    faint = _line(5)
+    faint[:, 1] = 0.4
+    assert characters_in_line(faint, faces)[0] == 0.0
+
+
+def _strip_recogniser(glyph_reader: GlyphReader, glyph: str) -> Callable[[list[np.ndarray]], np.ndarray]:
+    """Stands in for the recogniser: blank everywhere but in the first line of its second call (the
+    windows come first, then the strips), which holds `glyph` between two other characters."""
+    held = [glyph_reader.charset.index(c) + 1 for c in ("X", glyph, "X")]
+    calls: list[int] = []
+
+    def read_lines(lines: list[np.ndarray]) -> np.ndarray:
+        steps = np.zeros((len(lines), 8, len(glyph_reader.charset) + 2), np.float32)
+        steps[:, :, BLANK] = 1.0
+        if lines and len(calls) == 1:
+            for t, column in zip((1, 3, 5), held, strict=True):
+                steps[0, t, BLANK], steps[0, t, column] = 0.0, 1.0
+        calls.append(len(lines))
+        return steps
+
+    return read_lines
+
+
+def test_a_name_amid_other_text_in_an_edge_strip_is_read_only_when_asked(glyph_reader: GlyphReader) -> None:
+    photo, box = np.zeros((60, 60, 3), np.uint8), np.array([[5, 5, 45, 55]], np.float32)
+    for asked in (False, True):
+        config = GlyphConfig(bonus_above=0.3, bonus_words=True, bonus_strip_glyphs=asked)
+        reader = replace(glyph_reader, config=config)
+        object.__setattr__(reader, "read_lines", _strip_recogniser(glyph_reader, "秋"))
+        scores = reader.bonus_scores(photo, box)[0]
+        expected = np.eye(len(BONUS))[BONUS.index("S3")] if asked else np.zeros(len(BONUS))
+        np.testing.assert_allclose(scores, expected)
+
+
+def test_the_sidecars_strip_glyphs_setting_is_optional_and_checked() -> None:
+    assert parse_config(_sidecar({"bonus_strip_glyphs": True})).glyphs == GlyphConfig(bonus_strip_glyphs=True)
+    assert parse_config(_sidecar({})).glyphs == GlyphConfig(bonus_strip_glyphs=False)
+    with pytest.raises(ModelError, match="bonus_strip_glyphs must be true or false"):
+        parse_config(_sidecar({"bonus_strip_glyphs": "yes"}))

@@ -14,9 +14,10 @@ number in a corner or along an edge. Where the sidecar's `bonus_above` is set, t
 reads their names in windows at the face's corners: the character (梅 蘭 菊 竹 春 夏 秋 冬) alone, or
 part of the English name (PLUM ... WINTER), matched by the longest run of letters it shares with the
 text read; with `bonus_words`, where no character is found, also the English name in strips along
-the top and bottom of the face at its likely upright turns. The strips are 48 px lines up to four
-times as long: they cost several times what the windows do, so they are a choice. Numbers are not
-read: a lone 1 or 一 is too often a stroke of a picture.
+the top and bottom of the face at its likely upright turns (and, with `bonus_strip_glyphs`, the
+character anywhere in such a strip: a set may print it along the top beside its picture). The
+strips are 48 px lines up to four times as long: they cost several times what the windows do,
+so they are a choice. Numbers are not read: a lone 1 or 一 is too often a stroke of a picture.
 """
 
 from __future__ import annotations
@@ -298,7 +299,8 @@ class GlyphReader:
         """(N, 8) for boxes (N, 4): per BONUS face, how surely the box shows its name: a character
         alone, or part of an English name, in a corner window (at the box's likely upright turns),
         or else, with `bonus_words` and where no window reads one, an English name in a strip
-        along the top or bottom of the face at one of its likely upright turns."""
+        along the top or bottom of the face at one of its likely upright turns (with
+        `bonus_strip_glyphs`, its character anywhere in such a strip too)."""
         looks = [self.face(rgb, xyxy, min(self.config.shrink, 0.03)) for xyxy in boxes]
         windows, owner = [], []
         for row, (face, turns) in enumerate(looks):

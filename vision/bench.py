@@ -29,7 +29,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -48,6 +48,7 @@ from vision.bench_match import (
 )
 from vision.bench_stages import bench_stages, format_stages
 from vision.box_filters import long_short_sides
+from vision.classes import ANIMALS, BACK, DRAGONS, FLOWERS, MALAYSIAN, SEASONS, SUITED, WINDS
 from vision.detections import UNSURE_BELOW
 from vision.imageio import ImageError, read_image
 from vision.pipeline import Reading, TileReader
@@ -89,6 +90,36 @@ class Summary:
     # The unsure marks (tiles read under UNSURE_BELOW): (marked, misread boxes marked, misread boxes)
     # over the set, where its boxes are matched one to one (synthetic scenes)
     marks: tuple[int, int, int] | None = None
+    # per kind of tile (`TILE_KINDS`) the set holds: (name, true tiles read right, true tiles)
+    kinds: list[tuple[str, int, int]] = field(default_factory=list)
+
+
+# The kinds of tile a set's errors are told by: each suit, the honours, the bonus tiles by kind
+TILE_KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("characters", tuple(c for c in SUITED if c.endswith("m"))),
+    ("dots", tuple(c for c in SUITED if c.endswith("p"))),
+    ("bamboo", tuple(c for c in SUITED if c.endswith("s"))),
+    ("winds and dragons", WINDS + DRAGONS),
+    ("flowers and seasons", FLOWERS + SEASONS),
+    ("animals", ANIMALS),
+    ("face and fly", MALAYSIAN),
+    ("face down", (BACK,)),
+)
+
+
+def by_kind(counts: Iterable[TileCounts]) -> list[tuple[str, int, int]]:
+    """(kind, true tiles read right, true tiles) per `TILE_KINDS` kind the photos hold."""
+    truth: Counter[str] = Counter()
+    not_right: Counter[str] = Counter()
+    for c in counts:
+        truth.update(c.truth)
+        not_right.update(c.not_right)
+    kinds = []
+    for kind, codes in TILE_KINDS:
+        total = sum(truth[code] for code in codes)
+        if total:
+            kinds.append((kind, total - sum(not_right[code] for code in codes), total))
+    return kinds
 
 
 def summarise(name: str, results: Sequence[PhotoResult]) -> Summary:
@@ -122,6 +153,7 @@ def summarise(name: str, results: Sequence[PhotoResult]) -> Summary:
         confusions=[(t, p, n) for (t, p), n in confusions.most_common(10)],
         errors=sum(r.error is not None for r in results),
         marks=marks,
+        kinds=by_kind(r.counts for r in results),
         stages_median_ms={
             stage: round(statistics.median(r.stages_ms[stage] for r in results if stage in r.stages_ms), 1)
             for stage in dict.fromkeys(k for r in results for k in r.stages_ms)
@@ -387,7 +419,9 @@ def concurrency(
 
 
 def _failed(name: str, true_codes: Sequence[str], error: str) -> PhotoResult:
-    return PhotoResult(name, TileCounts(0, 0, len(true_codes)), None, 0.0, error=error)
+    truth = Counter(true_codes)
+    counts = TileCounts(0, 0, len(true_codes), truth=truth, not_right=truth.copy())
+    return PhotoResult(name, counts, None, 0.0, error=error)
 
 
 def format_summary(summary: Summary) -> str:
@@ -407,6 +441,11 @@ def format_summary(summary: Summary) -> str:
     if summary.confusions:
         pairs = ", ".join(f"{t}->{p} x{n}" for t, p, n in summary.confusions)
         lines.append(f"  confusions (true -> read): {pairs}")
+    if summary.kinds:
+        kinds = ", ".join(
+            f"{kind} {right}/{total} ({right / total:.0%})" for kind, right, total in summary.kinds
+        )
+        lines.append(f"  read right by kind: {kinds}")
     if summary.marks is not None:
         marked, caught, misread = summary.marks
         per_photo = marked / max(summary.photos, 1)

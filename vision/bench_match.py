@@ -32,6 +32,11 @@ class TileCounts:
     # boxes are among them; None where boxes are not matched one to one (a real photo's rows).
     marked: int | None = None
     extra_marked: int | None = None
+    # the true tiles by code, and those of them not read right (missed or misread), so a set's errors
+    # can be told by kind of tile (`vision.bench.by_kind`); detail of the counts above, so left out of
+    # comparing two outcomes
+    truth: Counter[str] = field(default_factory=Counter, compare=False)
+    not_right: Counter[str] = field(default_factory=Counter, compare=False)
 
     @property
     def exact(self) -> bool:
@@ -73,9 +78,11 @@ def match_boxes(
     confusions: Counter[tuple[str, str]] = Counter()
     unsure = np.asarray(pred_conf, np.float64) < UNSURE_BELOW
     extra_marked = 0
+    read_right: Counter[str] = Counter()
     for p, t in enumerate(matched_truth(pred_xyxy, pred_conf, true_xyxy, iou)):
         if t >= 0 and pred_codes[p] == true_codes[t]:
             right += 1
+            read_right[true_codes[t]] += 1
             continue
         extra_marked += int(unsure[p])
         if t >= 0:
@@ -87,6 +94,8 @@ def match_boxes(
         confusions=confusions,
         marked=int(unsure.sum()),
         extra_marked=extra_marked,
+        truth=Counter(true_codes),
+        not_right=Counter(true_codes) - read_right,
     )
 
 
@@ -100,7 +109,12 @@ def match_codes(pred_codes: Iterable[str], true_codes: Iterable[str]) -> TileCou
     if sum(extra.values()) == 1 and sum(missed.values()) == 1:
         confusions[(next(iter(missed)), next(iter(extra)))] = 1
     return TileCounts(
-        right=common, extra=sum(extra.values()), missed=sum(missed.values()), confusions=confusions
+        right=common,
+        extra=sum(extra.values()),
+        missed=sum(missed.values()),
+        confusions=confusions,
+        truth=true,
+        not_right=missed,
     )
 
 
@@ -233,7 +247,12 @@ def match_rows(
     right += loose.right
     confusions.update(loose.confusions)
     counts = TileCounts(
-        right=right, extra=len(pred_codes) - right, missed=sum(map(len, rows)) - right, confusions=confusions
+        right=right,
+        extra=len(pred_codes) - right,
+        missed=sum(map(len, rows)) - right,
+        confusions=confusions,
+        truth=Counter(code for row in rows for code in row),
+        not_right=Counter(missing),
     )
     return RowMatch(counts, tuple(sorted(missing)), tuple(sorted(extra)))
 

@@ -19,10 +19,12 @@ from tests.vision.layout_sim import place
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import write_models
 from vision.bench import (
+    TILE_KINDS,
     Options,
     PhotoResult,
     _photo_bytes,
     bench_real,
+    by_kind,
     concurrency,
     format_summary,
     main,
@@ -659,3 +661,44 @@ def test_a_set_or_file_named_wrongly_is_one_line_and_exit_2_before_any_bench(
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"python -m vision.bench: {said}") and err.count("\n") == 1, err
+
+
+def test_errors_are_counted_by_kind_of_tile_under_the_true_code() -> None:
+    boxes = np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10], [60, 0, 70, 10]], np.float32)
+    # 1m read right, F1 read as S1, E missed, a box read where there is no tile
+    counts = match_boxes(
+        np.array([boxes[0], boxes[1], [90, 0, 99, 10]], np.float32),
+        ["1m", "S1", "2p"],
+        [0.9, 0.9, 0.9],
+        boxes[:3],
+        ["1m", "F1", "E"],
+    )
+    assert counts.truth == Counter({"1m": 1, "F1": 1, "E": 1})
+    assert counts.not_right == Counter({"F1": 1, "E": 1})
+    other = match_codes(["1m", "1m"], ["1m", "2m", "F2"])
+    assert other.not_right == Counter({"2m": 1, "F2": 1})
+    assert by_kind([counts, other]) == [
+        ("characters", 2, 3),
+        ("winds and dragons", 0, 1),
+        ("flowers and seasons", 0, 2),
+    ]
+    line = format_summary(
+        summarise("x", [PhotoResult("a", counts, None, 1.0), PhotoResult("b", other, None, 1.0)])
+    )
+    assert (
+        "read right by kind: characters 2/3 (67%), winds and dragons 0/1 (0%), flowers and seasons 0/2 (0%)"
+        in line
+    )
+    assert "by kind" not in format_summary(summarise("x", [PhotoResult("a", TileCounts(0, 0, 0), None, 1.0)]))
+
+
+def test_the_kinds_hold_every_face_once() -> None:
+    codes = [code for _, kind_codes in TILE_KINDS for code in kind_codes]
+    assert sorted(codes) == sorted(CLASSES)
+
+
+def test_a_photo_labelled_by_rows_counts_its_missing_tiles_by_code() -> None:
+    row = _row(5)
+    read = match_rows(np.array(row[:2] + row[3:]), ["1m", "2m", "4m", "9m"], [["1m", "2m", "3m", "4m", "5m"]])
+    assert read.counts.truth == Counter(["1m", "2m", "3m", "4m", "5m"])
+    assert read.counts.not_right == Counter(read.missing) == Counter(["3m", "5m"])

@@ -78,7 +78,7 @@ def match_boxes(
     confusions: Counter[tuple[str, str]] = Counter()
     unsure = np.asarray(pred_conf, np.float64) < UNSURE_BELOW
     extra_marked = 0
-    read_right: Counter[str] = Counter()
+    truth, read_right = Counter(true_codes), Counter[str]()
     for p, t in enumerate(matched_truth(pred_xyxy, pred_conf, true_xyxy, iou)):
         if t >= 0 and pred_codes[p] == true_codes[t]:
             right += 1
@@ -94,8 +94,8 @@ def match_boxes(
         confusions=confusions,
         marked=int(unsure.sum()),
         extra_marked=extra_marked,
-        truth=Counter(true_codes),
-        not_right=Counter(true_codes) - read_right,
+        truth=truth,
+        not_right=truth - read_right,
     )
 
 

@@ -21,6 +21,8 @@ from vision.detections import Detections
 from vision.layout import Layout, TileGroup, layout_hand
 from vision.pipeline import TileReader
 from vision.winning_read import (
+    CLEAR_BY,
+    EXTRA_MOVE_COST,
     MAX_MOVES,
     RUNNER_UP_AT_LEAST,
     complete_to_win,
@@ -109,6 +111,29 @@ def test_two_fixes_about_as_likely_leave_the_reading_alone() -> None:
     _unsure(rows, 12, "5p", 0.5, "7p", 0.4)
     _unsure(rows, 13, "7p", 0.5, "5p", 0.4)
     assert _read(rows) == (codes, ())
+
+
+def test_one_doubtful_tile_beats_two_a_little_less_doubtful() -> None:
+    # read 1m 1m 2m 2m 2m 3m: a 1m taken for a 2m (123m 222m) or two 2m for 1m (111m 123m) both win;
+    # the two moves' doubts together are about the one's, and one misread is likelier than two
+    codes = parse_hand_string("11m 222m 3m 456p 789s NN")
+    rows = _probabilities(codes)
+    _unsure(rows, 1, "1m", 0.5, "2m", 0.45)
+    _unsure(rows, 2, "2m", 0.55, "1m", 0.412)
+    _unsure(rows, 3, "2m", 0.55, "1m", 0.412)
+    assert _read(rows) == (parse_hand_string("1m 2222m 3m 456p 789s NN"), (1,))
+    # without the cost of a second move the two fixes lie within CLEAR_BY: neither would be taken
+    moved_both = math.log(0.55 / 0.412) * 2
+    assert moved_both - math.log(0.5 / 0.45) < CLEAR_BY < moved_both - math.log(0.5 / 0.45) + EXTRA_MOVE_COST
+
+
+@pytest.mark.parametrize(("runner_p", "taken"), [(0.19, True), (0.3, False)])
+def test_a_fix_twice_as_likely_as_its_rival_is_taken(runner_p: float, taken: bool) -> None:
+    codes = [*WIN[:12], "5p", "7p"]  # 5p 7p: either could be the other's pair
+    rows = _probabilities(codes)
+    _unsure(rows, 12, "5p", 0.5, "7p", 0.4)  # 7p here: 1.25x less likely than as read
+    _unsure(rows, 13, "7p", 0.5, "5p", runner_p)  # 5p here: 2.6x (taken) or 1.7x less likely
+    assert _read(rows) == (([*WIN[:12], "7p", "7p"], (12,)) if taken else (codes, ()))
 
 
 def test_an_unlikely_runner_up_is_never_taken() -> None:

@@ -3,9 +3,10 @@
     python -m datasets.synth --out data/synth --n 20000 --seed 1 [--styles procedural,font_kai] [--size 1280]
 
 Writes OUT/images/NAME.jpg, OUT/labels/NAME.txt, OUT/meta/NAME.json, OUT/data.yaml (see
-ARCHITECTURE.md). Scene k of a run is `render_scene(scene_seed(seed, k), styles=the run's styles)`, so
-any image can be re-rendered alone from its meta JSON (`rerender_scene`: its `seed`, and `style_pool`
-where the style was drawn from several).
+ARCHITECTURE.md) and OUT/made_with.json (what drew the set: `made_with`). Scene k of a run is
+`render_scene(scene_seed(seed, k), styles=the run's styles)`, so any image can be re-rendered alone
+from its meta JSON (`rerender_scene`: its `seed`, and `style_pool` where the style was drawn from
+several) by the same packages.
 """
 
 from __future__ import annotations
@@ -13,10 +14,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import platform
+import shutil
+import subprocess
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +56,7 @@ from datasets.render import (
     look_at,
     tile_geometry,
 )
-from datasets.styles import STYLES, available_styles, style_faces
+from datasets.styles import ART_DIR, STYLES, available_styles, style_faces
 from vision.classes import BACK, BONUS_CODES, CLASS_INDEX, CLASSES, FLOWERS, SEASONS
 from vision.tile_set import rule_set_faces
 
@@ -485,6 +490,45 @@ def write_data_yaml(out: Path, names: list[str], val_every: int) -> None:
     )
 
 
+# The packages whose versions change what a seed draws: the same command gave other scenes on a
+# machine with newer numpy, OpenCV and Pillow (stage 70), so a set says what drew it.
+DRAWING_PACKAGES = ("numpy", "opencv-python", "pillow")
+
+
+def _version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def installed_fonts() -> list[str]:
+    """The Debian font packages installed, `name version` each (empty where there is no dpkg)."""
+    dpkg_query = shutil.which("dpkg-query")
+    if dpkg_query is None:
+        return []
+    listed = subprocess.run(
+        [dpkg_query, "-W", "-f", "${db:Status-Abbrev} ${Package} ${Version}\n", "fonts-*"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    return sorted(" ".join(line.split()[1:]) for line in listed.splitlines() if line.startswith("ii"))
+
+
+def made_with(art_dir: Path | None = None) -> dict[str, Any]:
+    """Python's and the drawing packages' versions, the art packages unpacked in `art_dir` (the names
+    of its .deb and .whl files carry their versions) and the font packages installed, so that two
+    renders of one command can be compared."""
+    art = [] if art_dir is None else [*art_dir.glob("debs/*.deb"), *art_dir.glob("wheels/*.whl")]
+    return {
+        "python": platform.python_version(),
+        "packages": {name: _version(name) for name in DRAWING_PACKAGES},
+        "art": sorted(path.name for path in art),
+        "fonts": installed_fonts(),
+    }
+
+
 def _progress(n: int) -> Any:
     try:
         from tqdm import tqdm
@@ -552,6 +596,7 @@ def generate(
         bar.close()
     all_names = sorted(p.stem for p in (out / "images").glob("*.jpg"))
     write_data_yaml(out, all_names, val_every)
+    (out / "made_with.json").write_text(json.dumps(made_with(ART_DIR), indent=1) + "\n")
     return names
 
 

@@ -1,15 +1,16 @@
-"""`python -m datasets.synth`: YOLO files, data.yaml, meta JSON, and one-line errors."""
+"""`python -m datasets.synth`: YOLO files, data.yaml, meta JSON, made_with.json, and one-line errors."""
 
 from __future__ import annotations
 
 import json
+import platform
 from pathlib import Path
 
 import numpy as np
 import pytest
 import yaml
 
-from datasets.synth import list_styles, main, render_scene, rerender_scene, scene_seed
+from datasets.synth import list_styles, made_with, main, render_scene, rerender_scene, scene_seed
 from vision.classes import CLASS_INDEX, CLASSES
 
 
@@ -140,3 +141,24 @@ def test_parallel_workers_write_the_same_files(out: Path, tmp_path: Path) -> Non
         assert json.loads((tmp_path / "meta" / f"{name}.json").read_text()) == json.loads(
             (out / "meta" / f"{name}.json").read_text()
         )
+
+
+def test_a_set_says_what_drew_it(out: Path) -> None:
+    made = json.loads((out / "made_with.json").read_text())
+    assert made["python"] == platform.python_version()
+    assert made["packages"]["numpy"] == np.__version__
+    assert made["packages"]["opencv-python"] is not None and made["packages"]["pillow"] is not None
+    assert all(isinstance(name, str) for name in [*made["art"], *made["fonts"]])
+
+
+def test_made_with_names_the_art_packages_by_their_files(tmp_path: Path) -> None:
+    (tmp_path / "debs").mkdir()
+    (tmp_path / "wheels").mkdir()
+    (tmp_path / "debs" / "xmahjongg_3.7-5_amd64.deb").write_bytes(b"")
+    (tmp_path / "wheels" / "mahjong_learner-0.1.1-py3-none-any.whl").write_bytes(b"")
+    (tmp_path / "debs" / "notes.txt").write_text("not a package")
+    assert made_with(tmp_path)["art"] == [
+        "mahjong_learner-0.1.1-py3-none-any.whl",
+        "xmahjongg_3.7-5_amd64.deb",
+    ]
+    assert made_with(None)["art"] == []

@@ -8,6 +8,8 @@ The held-out sets (rendered in art no model was trained on) decide: their F1 sum
 MIN_F1_GAIN or more, with no fewer hands read exactly. The real photos never choose between
 candidates, but a candidate that reads them worse (a lower F1, or fewer photos exact) is vetoed
 (stage 63: a detector that passed on the generated sets boxed a glass table's legs in real photos).
+The two files of a set must have been measured on the same scenes (as many photos and true tiles):
+one command renders other scenes with other packages (stage 70), and such figures do not compare.
 Exit 0 when the candidate may ship, 1 when it may not, 2 with one line for a file that cannot be used.
 """
 
@@ -36,6 +38,10 @@ class SetFigures:
     f1: float
     exact_photos: int
     exact_hands: int
+    # what was measured, where the file says (older files name no true tiles): two files of one set
+    # must agree on them
+    photos: int | None = None
+    true_tiles: int | None = None
 
 
 @dataclass(frozen=True)
@@ -56,14 +62,30 @@ def figures_from_json(text: str, source: str) -> SetFigures:
     if not isinstance(first, dict):
         raise ShipRuleError(f"{source}: not a vision.bench --json file (a list of results)")
     try:
+        kinds = first.get("kinds")
         return SetFigures(
             name=str(first["name"]),
             f1=float(first["f1"]),
             exact_photos=int(first["exact_photos"]),
             exact_hands=int(first.get("exact_hands") or 0),
+            photos=None if first.get("photos") is None else int(first["photos"]),
+            true_tiles=None if kinds is None else sum(int(total) for _, _, total in kinds),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ShipRuleError(f"{source}: no {error} in its first result") from None
+
+
+def _check_same_scenes(before: SetFigures, after: SetFigures, which: str) -> None:
+    """Refuse two files of one set measured on different scenes (each count known in both)."""
+    for what, counts in (
+        ("photos", (before.photos, after.photos)),
+        ("true tiles", (before.true_tiles, after.true_tiles)),
+    ):
+        if None not in counts and counts[0] != counts[1]:
+            raise ShipRuleError(
+                f"{which}: {counts[0]} {what} against {counts[1]}: not the same scenes; "
+                "bench both on one render"
+            )
 
 
 def verdict(
@@ -79,6 +101,10 @@ def verdict(
         )
     if (real_shipped is None) != (real_candidate is None):
         raise ShipRuleError("give the real photos' figures for both or for neither")
+    for k, (before, after) in enumerate(zip(shipped, candidate, strict=True), start=1):
+        _check_same_scenes(before, after, f"held-out set {k}")
+    if real_shipped is not None and real_candidate is not None:
+        _check_same_scenes(real_shipped, real_candidate, "real photos")
     f1 = sum(s.f1 for s in shipped), sum(c.f1 for c in candidate)
     f1_gain = f1[1] - f1[0]
     hands = sum(s.exact_hands for s in shipped), sum(c.exact_hands for c in candidate)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -61,11 +62,31 @@ def test_mismatched_inputs_are_refused() -> None:
         verdict(SHIPPED, SHIPPED, _set(0.96), None)
 
 
+def test_files_of_one_set_measured_on_other_scenes_are_refused() -> None:
+    here, there = (
+        replace(SHIPPED[0], photos=200, true_tiles=3577),
+        replace(SHIPPED[0], photos=200, true_tiles=3640),
+    )
+    with pytest.raises(
+        ShipRuleError, match="held-out set 1: 3577 true tiles against 3640: not the same scenes"
+    ):
+        verdict([here, SHIPPED[1]], [there, SHIPPED[1]])
+    with pytest.raises(ShipRuleError, match="real photos: 12 photos against 11"):
+        real = _set(0.96, name="real")
+        verdict(SHIPPED, SHIPPED, replace(real, photos=12), replace(real, photos=11))
+    # an older file that names no true tiles is compared on what both name
+    kept = verdict([here, SHIPPED[1]], [replace(there, true_tiles=None), SHIPPED[1]])
+    assert kept.lines[0].startswith("held-out F1 sum") and not kept.ships
+
+
 def test_bench_json_is_read_and_bad_files_are_named() -> None:
     text = json.dumps(
         [{"name": "real", "f1": 0.96, "exact_photos": 9, "exact_hands": None}, {"name": "stages"}]
     )
     assert figures_from_json(text, "r.json") == SetFigures("real", 0.96, 9, 0)
+    kinds = [["characters", 26, 27], ["dots", 27, 27]]
+    text = json.dumps([{"name": "real", "f1": 0.96, "exact_photos": 9, "photos": 12, "kinds": kinds}])
+    assert figures_from_json(text, "r.json") == SetFigures("real", 0.96, 9, 0, photos=12, true_tiles=54)
     for bad, needle in (("{", "not JSON"), ("{}", "not a vision.bench"), ('[{"name": "x"}]', "'f1'")):
         with pytest.raises(ShipRuleError, match=needle):
             figures_from_json(bad, "b.json")

@@ -93,7 +93,8 @@ def _runners_up(probabilities: np.ndarray, class_id: np.ndarray) -> list[list[tu
     return out
 
 
-Fix = tuple[float, tuple[tuple[int, int], ...]]  # (log-probability given up, ((tile, class), ...))
+# (log-probability given up, and EXTRA_MOVE_COST per move after the first; ((tile, class), ...))
+Fix = tuple[float, tuple[tuple[int, int], ...]]
 
 
 def _winning_fixes(

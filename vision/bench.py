@@ -53,6 +53,13 @@ from vision.detections import UNSURE_BELOW
 from vision.imageio import ImageError, read_image
 from vision.pipeline import Reading, TileReader
 from vision.quarter import unturned_xyxy
+from vision.seen_store import (
+    load_seen,
+    save_seen,
+    saved_with,
+    seen_path,
+    write_saved_with,
+)
 from vision.sidecar import ModelError
 from vision.square import edge_colour
 from vision.tile_set import rule_set_faces
@@ -173,6 +180,10 @@ class Options:
     # then slant it this many degrees clockwise about its centre, keeping its size (real photos: a
     # phone held at a slant; their tiles are then matched as multisets, rows no longer lying level)
     slant: float = 0.0
+    # keep each photo's models' output here (`vision.seen_store`), or settle those kept here again
+    # without running the models
+    save_seen: Path | None = None
+    from_seen: Path | None = None
 
     def __post_init__(self) -> None:
         if self.turn not in TURNS:
@@ -228,15 +239,23 @@ def _timed_read(
 ) -> tuple[Reading, dict[str, float], float]:
     """Reading (each tile one of `rules`' set's tiles, when given), stage times in ms (`decode`, the
     reading's stages, `end_to_end`), and the factor from file pixels to reading pixels."""
+    faces = None if rules is None else rule_set_faces(rules)
+    if options.from_seen is not None:
+        seen, factor = load_seen(seen_path(options.from_seen, path))
+        start = time.perf_counter()
+        reading = reader.settle(seen, faces)
+        return reading, {"end_to_end": (time.perf_counter() - start) * 1000.0}, factor
     data, factor = _photo_bytes(path, options.long_side, options.turn, options.slant)
     start = time.perf_counter()
     loaded = read_image(data)
     decoded = time.perf_counter()
-    reading = reader.read(loaded.rgb, faces=None if rules is None else rule_set_faces(rules))
+    reading = reader.read(loaded.rgb, faces=faces)
     end = time.perf_counter()
     stages = {"decode": (decoded - start) * 1000.0, **reading.timings_ms}
     stages["end_to_end"] = (end - start) * 1000.0
     stages.pop("total", None)
+    if options.save_seen is not None and reading.seen is not None:
+        save_seen(seen_path(options.save_seen, path), reading.seen, factor * loaded.scale)
     return reading, stages, factor * loaded.scale
 
 
@@ -532,6 +551,36 @@ def _input_problem(args: argparse.Namespace) -> str | None:
         return f"--enlarge-to must be 0 (off) or more, got {args.enlarge_to}"
     if args.json is not None and not args.json.parent.is_dir():
         return f"cannot write {args.json}: no folder {args.json.parent}"
+    return _seen_store_problem(args)
+
+
+# what the models see by: fixed in readings saved with --save-seen, so not to be given with --from-seen
+SEEING = (
+    "models", "contain", "straddle", "odd_size", "odd_size_below", "odd_shape", "rotations", "grid",
+    "fine_below", "fine_grid", "second_chance", "long_side", "enlarge_to", "turn", "slant", "no_square",
+    "no_rows_across", "stages", "tile_sizes", "concurrency",
+)  # fmt: skip
+
+
+def _seen_store_problem(args: argparse.Namespace) -> str | None:
+    folder = args.save_seen or args.from_seen
+    if folder is None:
+        return None
+    if args.save_seen is not None and args.from_seen is not None:
+        return "give --save-seen or --from-seen, not both"
+    if args.synthetic is not None and args.real is not None:
+        return "--save-seen and --from-seen take one set at a time (a folder each)"
+    if args.from_seen is not None:
+        if not args.from_seen.is_dir():
+            return f"no folder {args.from_seen} of saved readings"
+        given = [name for name in SEEING if getattr(args, name) not in (None, False, 0)]
+        if given:
+            flag = "--" + given[0].replace("_", "-")
+            return (
+                f"{flag} was fixed when the readings were saved ({saved_with(args.from_seen)}): leave it out"
+            )
+    elif not args.save_seen.parent.is_dir():
+        return f"cannot write {args.save_seen}: no folder {args.save_seen.parent}"
     return None
 
 
@@ -667,6 +716,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("--json", type=Path, metavar="OUT", help="also write the summaries as JSON")
     p.add_argument(
+        "--save-seen",
+        type=Path,
+        metavar="DIR",
+        help="keep each photo's models' output in DIR (one set), to settle it again with --from-seen",
+    )
+    p.add_argument(
+        "--from-seen",
+        type=Path,
+        metavar="DIR",
+        help="settle the readings kept in DIR by --save-seen again, without the models: the one-set "
+        "reading, the win check and the layout as the code has them now (seconds for a set)",
+    )
+    p.add_argument(
         "--stages",
         action="store_true",
         help="synthetic set: also measure the detector alone and the classifier on the true boxes",
@@ -727,12 +789,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     reading += {None: ", any face", "scene": ", each scene's rule set's faces"}.get(
         args.rules, f", {args.rules} faces"
     )
-    print(
-        f"detector {hw[0]}x{hw[1]}, grid {grid}, fine {fine}, contain {det.contain}, "
-        f"straddle {det.straddle}, odd size {odd}, second chance {second}; "
-        f"classifier views {rotations}, {odd_shape}; {reading}; {size}"
-        + (f"; smaller photos enlarged to {reader.enlarge_to} px" if reader.enlarge_to else "")
-    )
+    if args.from_seen is not None:
+        print(
+            f"{reading}; settled again from the readings in {args.from_seen} ({saved_with(args.from_seen)})"
+        )
+    else:
+        print(
+            f"detector {hw[0]}x{hw[1]}, grid {grid}, fine {fine}, contain {det.contain}, "
+            f"straddle {det.straddle}, odd size {odd}, second chance {second}; "
+            f"classifier views {rotations}, {odd_shape}; {reading}; {size}"
+            + (f"; smaller photos enlarged to {reader.enlarge_to} px" if reader.enlarge_to else "")
+        )
+    if args.save_seen is not None:
+        args.save_seen.mkdir(exist_ok=True)
+        write_saved_with(
+            args.save_seen, ["python -m vision.bench", *(sys.argv[1:] if argv is None else argv)]
+        )
     # One untimed read so the first photo's latency does not include onnxruntime's warm-up.
     reader.read(np.full((480, 640, 3), 128, np.uint8))
     summaries = []
@@ -741,9 +813,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if directory is None:
             continue
         try:
-            results = run(
-                reader, directory, Options(args.limit, args.long_side, args.rules, args.turn, args.slant)
+            options = Options(
+                args.limit, args.long_side, args.rules, args.turn, args.slant, args.save_seen, args.from_seen
             )
+            results = run(reader, directory, options)
         except (OSError, ValueError, KeyError) as error:
             message = f"cannot read the {name} set in {directory}: {error}"
             print(f"python -m vision.bench: {message}", file=sys.stderr)

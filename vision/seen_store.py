@@ -1,0 +1,77 @@
+"""A photo's `Seen` (what the models made of it) kept on disk, to be settled again without the models.
+
+`python -m vision.bench --save-seen DIR` keeps each photo's as DIR/NAME.npz; `--from-seen DIR` reads
+them back and runs only the steps after the models (`TileReader.settle`: the one-set reading, the win
+check, the layout), so a change to those steps is measured on a whole set in seconds where the
+models take minutes (stages 24 and 70 each built such a cache for one round).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.pipeline import Seen
+
+ARRAYS = ("xyxy", "det_score", "probabilities", "angle", "rejected_xyxy")  # saved as they are
+SCALARS = ("gain", "white", "filled")
+SAVED_WITH = "saved_with.json"  # the bench's command line that saved a folder's readings
+
+
+class SeenStoreError(ValueError):
+    """A saved reading that is missing or cannot be read back."""
+
+
+def seen_path(folder: Path, photo: Path) -> Path:
+    """Where a photo's reading is kept in `folder` (one folder per set: photos are named by stem)."""
+    return folder / f"{photo.stem}.npz"
+
+
+def save_seen(path: Path, seen: Seen, factor: float) -> None:
+    """Keep `seen` and `factor` (the photo file's pixels to the reading's, as the bench maps boxes)."""
+    fields: dict[str, Any] = {name: getattr(seen, name) for name in ARRAYS}
+    fields.update({name: np.float64(getattr(seen, name)) for name in SCALARS})
+    fields["image_hw"] = np.array(seen.image_hw if seen.image_hw is not None else (), np.int64)
+    fields["sharpness"] = np.float64(np.nan if seen.sharpness is None else seen.sharpness)
+    fields["factor"] = np.float64(factor)
+    np.savez_compressed(path, **fields)
+
+
+def load_seen(path: Path) -> tuple[Seen, float]:
+    """A reading kept by `save_seen`, and its factor; SeenStoreError where it is missing or unreadable."""
+    if not path.is_file():
+        raise SeenStoreError(f"no saved reading {path.name} in {path.parent} (saved with --save-seen?)")
+    try:
+        with np.load(path) as data:
+            hw = tuple(int(v) for v in data["image_hw"])
+            sharpness = float(data["sharpness"])
+            seen = Seen(
+                xyxy=data["xyxy"],
+                det_score=data["det_score"],
+                probabilities=data["probabilities"],
+                angle=data["angle"],
+                rejected_xyxy=data["rejected_xyxy"],
+                image_hw=(hw[0], hw[1]) if len(hw) == 2 else None,
+                gain=float(data["gain"]),
+                white=float(data["white"]),
+                filled=float(data["filled"]),
+                sharpness=None if np.isnan(sharpness) else sharpness,
+            )
+            return seen, float(data["factor"])
+    except (OSError, ValueError, KeyError) as error:
+        raise SeenStoreError(f"{path}: not a saved reading ({error})") from None
+
+
+def write_saved_with(folder: Path, argv: list[str]) -> None:
+    (folder / SAVED_WITH).write_text(json.dumps({"argv": argv}) + "\n")
+
+
+def saved_with(folder: Path) -> str:
+    """The command line that saved `folder`'s readings, as one line ("unknown" where not kept)."""
+    try:
+        return " ".join(json.loads((folder / SAVED_WITH).read_text())["argv"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return "unknown"

@@ -490,9 +490,12 @@ def write_data_yaml(out: Path, names: list[str], val_every: int) -> None:
     )
 
 
-# The packages whose versions change what a seed draws: the same command gave other scenes on a
-# machine with newer numpy, OpenCV and Pillow (stage 70), so a set says what drew it.
+# What a seed's scene depends on besides the command: the generator's code (stage 70: HELDOUT3
+# rendered before c4a2d14 held other hands than after it, and a run's figures were compared across
+# the two) and, by a pixel here and there, the drawing packages (OpenCV 4.14 and 5.1 put one ghost
+# tile's box of twelve scenes a pixel apart). So a set says what drew it.
 DRAWING_PACKAGES = ("numpy", "opencv-python", "pillow")
+REPOSITORY = Path(__file__).resolve().parent.parent
 
 
 def _version(package: str) -> str | None:
@@ -516,12 +519,30 @@ def installed_fonts() -> list[str]:
     return sorted(" ".join(line.split()[1:]) for line in listed.splitlines() if line.startswith("ii"))
 
 
+def generator_commit() -> str | None:
+    """The commit the generator's code is at, `+` where datasets/ has changes beside it; None outside
+    a git checkout."""
+    git = shutil.which("git")
+    if git is None:
+        return None
+    head = subprocess.run([git, "-C", str(REPOSITORY), "rev-parse", "HEAD"], capture_output=True, text=True)
+    if head.returncode != 0:
+        return None
+    changed = subprocess.run(
+        [git, "-C", str(REPOSITORY), "status", "--porcelain", "--", "datasets"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return head.stdout.strip() + ("+" if changed else "")
+
+
 def made_with(art_dir: Path | None = None) -> dict[str, Any]:
-    """Python's and the drawing packages' versions, the art packages unpacked in `art_dir` (the names
-    of its .deb and .whl files carry their versions) and the font packages installed, so that two
-    renders of one command can be compared."""
+    """The generator's commit, Python's and the drawing packages' versions, the art packages unpacked
+    in `art_dir` (the names of its .deb and .whl files carry their versions) and the font packages
+    installed, so that two renders of one command can be compared."""
     art = [] if art_dir is None else [*art_dir.glob("debs/*.deb"), *art_dir.glob("wheels/*.whl")]
     return {
+        "commit": generator_commit(),
         "python": platform.python_version(),
         "packages": {name: _version(name) for name in DRAWING_PACKAGES},
         "art": sorted(path.name for path in art),

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import platform
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 import yaml
 
+from datasets import synth
 from datasets.synth import list_styles, made_with, main, render_scene, rerender_scene, scene_seed
 from vision.classes import CLASS_INDEX, CLASSES
 
@@ -145,6 +147,7 @@ def test_parallel_workers_write_the_same_files(out: Path, tmp_path: Path) -> Non
 
 def test_a_set_says_what_drew_it(out: Path) -> None:
     made = json.loads((out / "made_with.json").read_text())
+    assert made["commit"] is None or re.fullmatch(r"[0-9a-f]{40}\+?", made["commit"])
     assert made["python"] == platform.python_version()
     assert made["packages"]["numpy"] == np.__version__
     assert made["packages"]["opencv-python"] is not None and made["packages"]["pillow"] is not None
@@ -162,3 +165,11 @@ def test_made_with_names_the_art_packages_by_their_files(tmp_path: Path) -> None
         "xmahjongg_3.7-5_amd64.deb",
     ]
     assert made_with(None)["art"] == []
+
+
+def test_a_set_drawn_outside_a_checkout_names_no_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(synth, "REPOSITORY", tmp_path)
+    assert synth.generator_commit() is None
+    assert made_with(None)["commit"] is None

@@ -581,6 +581,10 @@ def _seen_store_problem(args: argparse.Namespace) -> str | None:
             )
     elif not args.save_seen.parent.is_dir():
         return f"cannot write {args.save_seen}: no folder {args.save_seen.parent}"
+    elif args.turn or args.slant:
+        # the boxes of a turned or slanted photo are matched after turning them back, which a
+        # settling of the saved readings does not know of
+        return "--save-seen keeps photos read as stored: leave out --turn and --slant"
     return None
 
 

@@ -85,6 +85,14 @@ def test_the_bench_settles_saved_readings_again_to_the_same_figures(
     assert before["recall"] == 0.75  # the set's 9s is not found: a figure that could differ
 
 
+def test_readings_of_turned_photos_are_not_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _synthetic_set(tmp_path / "synth")
+    args = ["--synthetic", str(tmp_path / "synth"), "--save-seen", str(tmp_path / "kept"), "--turn", "90"]
+    assert main(args) == 2
+    assert "--save-seen keeps photos read as stored" in capsys.readouterr().err
+    assert not (tmp_path / "kept").exists()
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [

@@ -6,7 +6,7 @@ Writes OUT/images/NAME.jpg, OUT/labels/NAME.txt, OUT/meta/NAME.json, OUT/data.ya
 ARCHITECTURE.md) and OUT/made_with.json (what drew the set: `made_with`). Scene k of a run is
 `render_scene(scene_seed(seed, k), styles=the run's styles)`, so any image can be re-rendered alone
 from its meta JSON (`rerender_scene`: its `seed`, and `style_pool` where the style was drawn from
-several) by the same packages.
+several) by the same generator (its commit is in made_with.json).
 """
 
 from __future__ import annotations

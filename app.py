@@ -18,11 +18,11 @@ from app_ui import table_edits
 from app_ui.address import keep_case
 from app_ui.case import Base
 from app_ui.case_tab import apply_opened_case, open_case_ui
-from app_ui.change_note import change_note
+from app_ui.change_note import NOT_SCORED, change_note
 from app_ui.context_panel import context_ui
 from app_ui.hand_view import hand_view_ui, meld_offer_ui
 from app_ui.photo_reading import follow_tile_set
-from app_ui.photo_tab import photo_ui
+from app_ui.photo_tab import photo_stale_note, photo_ui
 from app_ui.reload import restore_kept_case
 from app_ui.result_panel import RESULT_ANCHOR, download_ui, result_ui, score_case
 from app_ui.rules_panel import chosen_set, rules_ui
@@ -83,11 +83,10 @@ def _what_changed(data: dict[str, Any], result: dict[str, Any] | None, corrected
     which start the table again, are); `corrected`: the table's corrections in words."""
     state = st.session_state
     before = state.get(LAST_SCORED)
-    if result is None:
-        return None
     hand = state.get(HAND_ID, 0)
-    state[LAST_SCORED] = (hand, copy.deepcopy(data), result, corrected)
-    if before is None or before[0] != hand:
+    # a run that scored nothing is kept as such: the next score is told against it, not the one before
+    state[LAST_SCORED] = (hand, copy.deepcopy(data), NOT_SCORED if result is None else result, corrected)
+    if result is None or before is None or before[0] != hand:
         return None
     return change_note(before[1], before[2], data, result, (before[3], corrected))
 
@@ -126,7 +125,8 @@ def main() -> None:
         said = photo_score_words(result, outcomes, unsaved_corrections(base))
         score_hint.markdown(f"{said} — [see Result below](#{RESULT_ANCHOR})")  # a tap away on a phone
     with reading_side:
-        result_ui(build, data, result, error, option_problems, typed_stale_note(), outcomes, changed)
+        stale = " ".join(filter(None, [typed_stale_note(), photo_stale_note()])) or None
+        result_ui(build, data, result, error, option_problems, stale, outcomes, changed)
         offered = download_ui(data, base, rows, result, kongs, current_edits())
     with table_side:
         tile_editor_ui(base, build, result, kongs, outcomes)

@@ -54,6 +54,8 @@ class OpenedCase:
     # False for a file naming no options (a typed hand, a photo's reading, a scene): it opens with the
     # sidebar's house rules as they are, not the rule set's defaults
     options_said: bool = True
+    # False for a file naming no rule set: it opens under the sidebar's, which python -m scoring may not use
+    rules_said: bool = True
     # what of the file the page holds otherwise than the file says it, in a sentence each
     notes: tuple[str, ...] = ()
 
@@ -217,6 +219,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         options=dataclasses.asdict(options),
         context=context,
         options_said="options" in case,
+        rules_said="rules" in case,
         notes=tuple(notes),
     )
 

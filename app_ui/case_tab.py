@@ -15,6 +15,7 @@ from app_ui.questions import ask_before_replacing, replace_or_keep, withdrawn_no
 from app_ui.rules_panel import chosen_rules, stored_options, widget_value
 from app_ui.session import set_base, unsaved_corrections
 from app_ui.summary import RULE_LABELS, options_set, plain, plain_line
+from scoring.rulesets import DEFAULT_RULESET
 
 
 def open_case_ui() -> None:
@@ -105,13 +106,20 @@ def opened_case_note(
     (`sidebar`: those set otherwise than the rule set's defaults), as `python -m scoring` uses the
     defaults and its money may differ."""
     changed = []
-    if opened.rules != rules_before:
+    # python -m scoring reads a file naming no rule set as the default one, the app as the sidebar's
+    other_rules = not opened.rules_said and opened.rules != DEFAULT_RULESET
+    if other_rules:
+        used, default = (RULE_LABELS.get(name, name) for name in (opened.rules, DEFAULT_RULESET))
+        changed.append(
+            f"the file names no rule set, so the sidebar's is used ({used}; python -m scoring uses {default})"
+        )
+    elif opened.rules != rules_before:
         changed.append(f"rule set now {RULE_LABELS.get(opened.rules, opened.rules)}")
     if sidebar is not None:
         used = (
             f"{', '.join(sidebar)}; python -m scoring uses the rule set's defaults"
             if sidebar
-            else "the rule set's defaults, as python -m scoring uses"
+            else "the rule set's defaults" + ("" if other_rules else ", as python -m scoring uses")
         )
         changed.append(f"the file names no house rules, so the sidebar's are used ({used})")
     elif options_changed:

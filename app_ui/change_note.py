@@ -29,6 +29,9 @@ FIELD_WORDS = {
     "options": "house rules",
 }
 TILE_FIELDS = ("concealed", "melds", "bonus")
+# The result of a run that scored nothing (a meld left unfinished, a house rule out of range): the next
+# score is told against it, not against the score before it, which the page no longer showed.
+NOT_SCORED: dict[str, Any] = {"valid": False, "reason": "not_scored"}
 
 
 def change_note(
@@ -47,7 +50,13 @@ def change_note(
     if not changes:
         return None
     was, is_now = _words(before_result), _words(result)
-    moved = f"{was} → {is_now}" if was != is_now else f"{is_now}, {_what_moved(before_result, result)}"
+    if was == is_now and _outcome(before_result)[:3] != _outcome(result)[:3] and not result.get("valid"):
+        # no win either side: no payout moved, only why it is no win (said just below the line)
+        moved = "still not a valid win, now for another reason"
+    elif was != is_now:
+        moved = f"{was} → {is_now}"
+    else:
+        moved = f"{is_now}, {_what_moved(before_result, result)}"
     return f"{moved} after: {'; '.join(changes)}."
 
 
@@ -102,6 +111,10 @@ def correction_changes(before: Sequence[str], now: Sequence[str]) -> list[str]:
 
 
 def _outcome(result: Mapping[str, Any]) -> tuple[Any, ...]:
+    if not result.get("valid"):
+        # a hand that is no win pays nothing whatever the rule set's players: why it is no win counts,
+        # and the instant payouts (a kong's), which are paid win or not
+        return (False, result.get("reason"), result.get("message"), _instant(result))
     payout = result.get("payout") or {}
     players = payout.get("players") or []
     return (
@@ -125,6 +138,8 @@ def _patterns(result: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def _words(result: Mapping[str, Any]) -> str:
+    if result.get("reason") == NOT_SCORED["reason"]:
+        return "not scored"
     return score_words(dict(result)).replace("*", "")
 
 

@@ -100,12 +100,14 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
 
 
 def hand_tile_choices(hand: Mapping[str, Any]) -> list[str]:
-    """Distinct codes that can be the winning tile, in order: the concealed tiles' and the chows' and
-    pongs' (a discard that completes a set lays it out with the melds). Not a kong's alone: no win
-    completes a kong, so the scoring refuses one there. A `fly` among the concealed tiles may be the
-    tile drawn last (seeds/004: a fly is a tile of the hand like any other until it stands in a set);
-    one in a laid-out meld is not offered, as the discard claimed for it was the tile it stands beside."""
+    """Distinct codes that can be the winning tile, in the suits' order (the table's order, as a photo
+    lies, is hard to scan in a list of ten): the concealed tiles' and the chows' and pongs' (a discard
+    that completes a set lays it out with the melds). Not a kong's alone: no win completes a kong, so
+    the scoring refuses one there. A `fly` among the concealed tiles may be the tile drawn last
+    (seeds/004: a fly is a tile of the hand like any other until it stands in a set); one in a laid-out
+    meld is not offered, as the discard claimed for it was the tile it stands beside."""
     from scoring.hand import may_hold_winning_tile  # the scoring's own rule, imported as open_case does
+    from scoring.tiles import sorted_tiles
 
     seen: list[str] = []
     concealed = [code for code in hand.get("concealed") or [] if code != "back"]
@@ -116,7 +118,7 @@ def hand_tile_choices(hand: Mapping[str, Any]) -> list[str]:
     for code in [*concealed, *laid]:
         if code not in seen:
             seen.append(code)
-    return seen
+    return sorted_tiles(seen)
 
 
 def scoring_input(

@@ -10,14 +10,15 @@ from pathlib import Path
 from typing import Final
 
 import streamlit as st
+from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 import scoring
-from app_ui.case import Base
+from app_ui.case import Base, photo_digest
 from app_ui.photo_reading import read_photo, why_unreadable
 from app_ui.questions import ask_before_replacing, replace_or_keep, withdrawn_note
 from app_ui.reader_slot import get_reader
 from app_ui.rules_panel import chosen_rules
-from app_ui.session import unsaved_corrections
+from app_ui.session import said_until_table_changes, unsaved_corrections
 from app_ui.summary import plain, plain_line
 
 SAMPLES_DIR = Path(__file__).parent.parent / "samples"
@@ -56,6 +57,39 @@ def _switch_then_read(game: str, incoming: tuple[str, bytes, str]) -> None:
     st.rerun()
 
 
+PHOTO_NOT_READ: Final = "The photo was not read (see *Photo* above): this result is still the hand before it."
+
+
+def photo_stale_note() -> str | None:
+    """Why the result is not the photo's the user just gave, where it is not: it could not be read (its
+    one line stands on the *Photo* tab), so the page still scores the hand before it. Said until the
+    user changes the tile table, as the typed hand's note is."""
+    state = st.session_state
+    refused = bool(state.get("photo_error")) and bool(state["base"].rows)
+    return said_until_table_changes(PHOTO_NOT_READ if refused else None, "photo_note_table")
+
+
+def _replaced_by(uploaded: UploadedFile, base: Base) -> str | None:
+    """Where the uploader still holds a photo it read that is no longer the hand on the page (a typed
+    hand, a case or a sample took its place), a line that says so: the uploader shows the file as if it
+    were the one scored (an audit, stage 71). None where it is the page's hand, or was never read."""
+    name = uploaded.name
+    if f"upload:{uploaded.file_id}" not in st.session_state.get("photos_read", []):
+        return None  # refused, declined or asked about: its own line says what became of it
+    if base.sha256 == photo_digest(uploaded.getvalue()):
+        return None
+    if base.source == "typed":
+        now = "the typed hand"
+    elif base.source == "case":
+        now = f"the case {plain(base.name)}" if base.name else "an opened case"
+    else:
+        now = plain(base.name) if base.name else "another photo"
+    return (
+        f"{plain(name)} is no longer the hand on the page: {now} took its place. Remove it and upload it "
+        "again to read it again."
+    )
+
+
 def let_go_of_files(holding: set[str]) -> None:
     """Drop the question about reading a file, and the error about one, that the uploader or the camera
     no longer holds (`holding`: the source ids they hold): the user replaced it, removed it, or the
@@ -84,6 +118,8 @@ def _read_and_mark(incoming: tuple[str, bytes, str]) -> None:
     st.session_state["handled"] = [*st.session_state["handled"], incoming[2]]
     st.session_state["photo_error"] = read_photo(*incoming)
     st.session_state["photo_error_source"] = incoming[2]
+    if st.session_state["photo_error"] is None:
+        st.session_state["photos_read"] = [*st.session_state.get("photos_read", []), incoming[2]]
 
 
 def photo_ui() -> None:
@@ -162,6 +198,8 @@ def photo_ui() -> None:
             f"{plain(uploaded.name)} was not read: a newer question took the place of its own. "
             "Remove it and upload it again to read it."
         )
+    elif uploaded is not None and (replaced_by := _replaced_by(uploaded, base)):
+        st.caption(replaced_by)
     withdrawn_note("pending")
     pending = st.session_state["pending"]
     if pending is not None:

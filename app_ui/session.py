@@ -6,6 +6,7 @@ edits, whether the user has corrections standing, a new base for the table, and 
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import streamlit as st
@@ -51,6 +52,21 @@ def concealed_key(group: str) -> str:
 def current_edits() -> dict[str, Any]:
     edits = st.session_state.get(editor_key())
     return dict(edits) if isinstance(edits, dict) else {}
+
+
+def said_until_table_changes(note: str | None, key: str) -> str | None:
+    """`note` (the result is still the hand before a refused one) for as long as the tile table stands
+    as it did when it was first said, which `key` keeps: once the user edits it, the result is the
+    table's, as corrected, and no longer "the hand before it"."""
+    state = st.session_state
+    table = json.dumps(current_edits(), sort_keys=True, default=str)
+    if note is None:
+        state[key] = None
+    elif state.get(key) is None:
+        state[key] = (state["version"], table)
+    elif state[key] != (state["version"], table):
+        return None
+    return note
 
 
 def meld_concealed_now(base: Base) -> dict[str, bool]:

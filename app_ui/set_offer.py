@@ -159,6 +159,24 @@ def offer_line(offer: SetOffer) -> str:
     )
 
 
+def over_line(rows: Sequence[TileRow]) -> str | None:
+    """Where the table holds a face more often than a set has and nothing is offered (the user's own
+    tiles break the set, or no reading is at hand), the tiles that hold it, by number, for the user to
+    find and correct: the scoring's "2 copies of S1" alone names none. None where the table keeps to a set."""
+    backs = kong_backs(rows)
+    over = _too_often(rows, backs)
+    if not over:
+        return None
+    numbers = row_numbers(rows)
+    held = []
+    for code, n in sorted(over.items()):
+        tiles = [f"#{numbers[i]}" for i in counted(rows) if rows[i].code == code]
+        tiles += [f"a concealed kong's {backs[code]} face-down tiles"] if backs.get(code) else []
+        named = f"{', '.join(tiles[:-1])} and {tiles[-1]}" if len(tiles) > 1 else tiles[0]
+        held.append(f"{named} are {code} ({n} tiles; a set has {_copies(code)})")
+    return f"The tiles do not keep to one set: {'; '.join(held)}. Check them and correct the misread ones."
+
+
 def button_label(offer: SetOffer) -> str:
     return "Take " + " and ".join(f"#{m.number} as {m.code}" for m in offer.moves)
 

@@ -63,6 +63,9 @@ def set_offer_ui(base: Base, rows: list[TileRow]) -> None:
     to keep to one set, with the button that takes them (`app_ui.set_offer`)."""
     offer = set_offer.offer_for(base, rows)
     if offer is None:
+        over = set_offer.over_line(rows)
+        if over is not None:
+            st.info(over, icon="🀄")
         return
     st.info(set_offer.offer_line(offer), icon="🀄")
     if st.button(

@@ -4,8 +4,6 @@ the note that says when the result on the page is not the hand in the fields.
 
 from __future__ import annotations
 
-import json
-
 import streamlit as st
 
 import scoring
@@ -16,7 +14,7 @@ from app_ui.case import MELD_GROUPS, Base
 from app_ui.new_hand import replace_hand
 from app_ui.questions import ask_before_replacing, replace_or_keep, withdrawn_note
 from app_ui.rules_panel import chosen_rules, chosen_set
-from app_ui.session import current_edits, unsaved_corrections
+from app_ui.session import said_until_table_changes, unsaved_corrections
 from app_ui.summary import plain_line, tile_key
 
 # the concealed tiles' example, in a set of each rule set (a Malaysian set holds dots and honours alone)
@@ -83,6 +81,7 @@ def manual_ui() -> None:
             ask_before_replacing("pending_typed", typed)
         else:
             _use_typed(typed)
+            st.rerun()  # the Photo tab, drawn above already, says what became of its photo
     elif typed_not_used():
         refused = st.session_state.get("typed_refused")
         if refused is not None and tuple(refused[0]) == typed_fields():
@@ -144,14 +143,7 @@ def typed_stale_note() -> str | None:
         )
     else:
         note = TYPED_NOT_USED if typed_not_used() else None
-    table = json.dumps(current_edits(), sort_keys=True, default=str)
-    if note is None:
-        state["typed_note_table"] = None
-    elif state.get("typed_note_table") is None:
-        state["typed_note_table"] = (state["version"], table)
-    elif state["typed_note_table"] != (state["version"], table):
-        return None  # the table was changed since: the result is no longer "the hand before it"
-    return note
+    return said_until_table_changes(note, "typed_note_table")
 
 
 def _use_typed(typed: Base) -> None:

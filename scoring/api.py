@@ -9,7 +9,7 @@ from scoring.engine import score
 from scoring.errors import MalformedHandError, MeldError, json_kind
 from scoring.hand import INPUT_FIELDS, hand_from_json
 from scoring.options import default_options, options_from_mapping, unread_options
-from scoring.rulesets import get_ruleset
+from scoring.rulesets import DEFAULT_RULESET, get_ruleset
 from scoring.tiles import BACK, tiles_from_field
 
 # What the app's downloaded case records beside the hand (its photo, reading, corrections and the result
@@ -82,7 +82,7 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise MalformedHandError(f"the hand must be a JSON object, not {json_kind(data)}")
     given, data = data, hand_of(dict(data))
-    rules_name = data.get("rules") or "singapore"
+    rules_name = data.get("rules") or DEFAULT_RULESET
     ruleset = get_ruleset(rules_name if isinstance(rules_name, str) else repr(rules_name))
     options_data = {} if data.get("options") is None else data["options"]
     if not isinstance(options_data, Mapping):

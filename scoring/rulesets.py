@@ -277,6 +277,8 @@ MALAYSIAN = Ruleset(
 
 RULESETS: dict[str, Ruleset] = {ruleset.name: ruleset for ruleset in (SINGAPORE, MALAYSIAN)}
 RULESET_NAMES: tuple[str, ...] = tuple(RULESETS)
+# the rule set of a hand that names none (`python -m scoring` without --rules)
+DEFAULT_RULESET = SINGAPORE.name
 
 
 def circumstances_for(name: str) -> tuple[str, ...]:

@@ -1350,6 +1350,44 @@ def test_a_bad_file_taken_over_corrections_leaves_only_its_error(app: AppTest, i
     assert not any("notaphoto.jpg" in t for t in texts(app, "error")), texts(app, "error")
 
 
+def test_a_photo_not_read_says_the_result_is_still_the_hand_before_it(app: AppTest) -> None:
+    # stage 71 (an audit): the earlier hand's full result stood under the refused file's error, unmarked
+    upload(app, b"not an image at all", name="first.jpg")  # no hand before it: nothing to say of one
+    assert any("first.jpg" in t for t in texts(app, "error")), texts(app, "error")
+    assert not any("still the hand before it" in t for t in texts(app, "warning")), texts(app, "warning")
+    app.file_uploader(key="upload").clear().run()
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    assert any("1 tai" in t for t in texts(app, "success")), result_text(app)
+    upload(app, b"not an image at all", name="notaphoto.jpg")
+    no_problem(app)
+    assert any("notaphoto.jpg" in t for t in texts(app, "error")), texts(app, "error")
+    assert any(t.startswith("The photo was not read") for t in texts(app, "warning")), texts(app, "warning")
+    # once the table is corrected the result is the table's, no longer "the hand before it"
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
+    no_problem(app)
+    assert any("notaphoto.jpg" in t for t in texts(app, "error")), texts(app, "error")
+    assert not any("still the hand before it" in t for t in texts(app, "warning")), texts(app, "warning")
+
+
+def test_a_photo_the_uploader_still_holds_after_a_typed_hand_says_it_is_no_longer_the_hand(
+    app: AppTest, install: Install
+) -> None:
+    # stage 71 (an audit): after *Use this hand* the uploader still showed the photo above the typed
+    # hand's pictures, as if it were the hand scored
+    install(FakeReader())
+    upload(app, photo_bytes())
+    assert not any("no longer the hand" in t for t in captions(app)), captions(app)
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    no_problem(app)
+    said = "hand.jpg is no longer the hand on the page: the typed hand took its place."
+    assert any(t.startswith(said) for t in captions(app)), captions(app)
+    # a file refused is never the hand: its own error says so, and after a typed hand nothing at all
+    app.file_uploader(key="upload").clear().run()
+    upload(app, b"not an image at all", name="notaphoto.jpg")
+    typed_hand(app, "123m 456p 789s 22m", melds="FFF")
+    assert not any("no longer the hand" in t for t in captions(app)), captions(app)
+
+
 def test_a_question_or_error_about_a_file_the_uploader_no_longer_holds_is_dropped(
     app: AppTest, install: Install
 ) -> None:
@@ -2061,6 +2099,46 @@ def test_a_case_naming_no_house_rules_says_the_sidebar_s_are_used_and_names_them
         "green off; python -m scoring uses the rule set's defaults). See the sidebar."
     )
     assert said in texts(app, "info"), texts(app, "info")
+
+
+def test_a_case_naming_no_rule_set_opened_under_another_says_which_python_m_scoring_uses(
+    app: AppTest,
+) -> None:
+    # stage 71 (an audit): under the Malaysian sidebar such a file opened "as python -m scoring uses",
+    # which scores it under Singapore rules
+    app.selectbox(key="rules").set_value("malaysian").run()
+    plain = {"concealed": "123p 456p 789p EEE 22p"}
+    app.file_uploader(key="case_upload").upload("plain.json", json.dumps(plain).encode(), "application/json")
+    app.run()
+    no_problem(app)
+    assert app.session_state["rules"] == "malaysian"
+    said = (
+        "Opened plain.json: the file names no rule set, so the sidebar's is used (Malaysian (3 players); "
+        "python -m scoring uses Singapore (4 players)); the file names no house rules, so the sidebar's "
+        "are used (the rule set's defaults). See the sidebar."
+    )
+    assert said in texts(app, "info"), texts(app, "info")
+    # naming the rule set, the same file says only what it changed
+    named = {**plain, "rules": "singapore"}
+    app.file_uploader(key="case_upload").upload("named.json", json.dumps(named).encode(), "application/json")
+    app.run()
+    assert any(t.startswith("Opened named.json: rule set now Singapore") for t in texts(app, "info"))
+
+
+def test_a_score_after_an_unscored_table_is_told_against_that_table(app: AppTest) -> None:
+    # stage 71 (an audit): after a run that scored nothing (a meld of two tiles), the next score was told
+    # against the score before it, naming corrections the page had since undone
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    assert any("1 tai" in t for t in texts(app, "success")), result_text(app)
+    two = {str(k): {"group": "meld 2"} for k in (0, 1)}
+    edit_tiles(app, {"edited_rows": two, "added_rows": [], "deleted_rows": []})
+    no_problem(app)
+    assert not app.success  # a meld of two tiles: not scored
+    three = {str(k): {"group": "meld 2"} for k in (0, 1, 2)}
+    edit_tiles(app, {"edited_rows": three, "added_rows": [], "deleted_rows": []})
+    no_problem(app)
+    changed = [t for t in texts(app, "info") if t.startswith("Changed:")]
+    assert changed == ["Changed: not scored → 1 tai after: #3 3m hand → meld 2."], changed
 
 
 def test_undo_the_last_change_says_what_it_undid_and_a_correction_is_named(

@@ -186,13 +186,23 @@ def test_winning_tile_choices_are_distinct_hand_tiles() -> None:
     assert hand_build.hand_tile_choices(hand) == ["1m", "2m", "C"]
 
 
+def test_winning_tile_choices_come_in_the_suits_order_not_the_tables() -> None:
+    # stage 71 (an audit): a photo's hand offered 4m, F, 7m, 9m, 9p, 3m, 2m, 1m, ... as it lay
+    hand = {
+        "concealed": ["4m", "F", "F", "7m", "9m", "9p", "3m", "2m", "1m"],
+        "melds": [{"kind": "chow", "tiles": ["7p", "8p", "9p"]}, {"kind": "pong", "tiles": ["8m"] * 3}],
+    }
+    choices = hand_build.hand_tile_choices(hand)
+    assert choices == ["1m", "2m", "3m", "4m", "7m", "8m", "9m", "7p", "8p", "9p", "F"]
+
+
 def test_a_concealed_fly_may_be_the_winning_tile_and_the_scoring_takes_it() -> None:
     # seeds/004: a fly drawn last completes the hand like any tile; one standing in a laid-out pong
     # was not the claimed discard, so it is not offered there
     concealed = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "C", "fly"]
     hand = {"concealed": concealed, "melds": [{"kind": "pong", "tiles": ["E", "E", "fly"]}], "bonus": ["fly"]}
     choices = hand_build.hand_tile_choices(hand)
-    assert choices == ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "C", "fly", "E"]
+    assert choices == ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "E", "C", "fly"]
     without = hand_build.hand_tile_choices({**hand, "concealed": [*concealed[:-1], "C"]})
     assert "fly" not in without
     data = {
@@ -1139,3 +1149,22 @@ def test_a_tile_added_by_its_face_keeps_the_tables_edits_and_kong_ticks() -> Non
     ]
     with pytest.raises(ValueError, match="not a tile code"):
         table_edits.with_added_tile(base, edits, "9z")
+
+
+def test_app_warnings_point_to_the_dashed_boxes_not_to_pixels() -> None:
+    # stage 71 (an audit): "left out 1 box(es) that hold no tile, at (445, 199)" told a user nothing
+    from app_ui.reading import app_warnings
+    from vision.pipeline import _rejected_warning
+
+    rejected = np.array([[10, 10, 60, 80], [300, 0, 340, 50], [100, 300, 150, 370]], np.float32)
+    lines = _rejected_warning(rejected, image_hw=(400, 400))
+    assert [line.split(", at (")[0] for line in lines] == [
+        "left out 2 box(es) that hold no tile",
+        "left out 1 box(es) at the photo's edge, too cut to read as a tile",
+    ]
+    assert app_warnings(tuple(lines)) == (
+        "left out 2 box(es) that hold no tile: dashed grey on the photo",
+        "left out 1 box(es) at the photo's edge, too cut to read as a tile: dashed grey on the photo",
+    )
+    other = "1 tile(s) away from the hand and its melds (rat): not counted"
+    assert app_warnings((other,)) == (other,)

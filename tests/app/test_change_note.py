@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import scoring
-from app_ui.change_note import change_note, changed_fields
+from app_ui.change_note import NOT_SCORED, change_note, changed_fields
 from app_ui.summary import with_option_labels
 
 HAND = {"rules": "singapore", "concealed": "123m 456p 789s SSS 55p", "seat_wind": "S", "prevailing_wind": "E"}
@@ -41,6 +41,36 @@ def test_the_same_tai_with_another_payout_says_the_payout_changed() -> None:
         change_note(before, before_result, now, result)
         == "1 tai, the payout changed after: pay-all off → on."
     )
+
+
+def test_no_win_either_side_says_no_payout_moved_only_the_reason() -> None:
+    # 11 tiles: no win under Singapore rules (the count) nor Malaysian (the count, and m and s tiles)
+    short = "123m 456p 789s 22m"
+    before, before_result = scored(concealed=short)
+    now, result = scored(concealed=short, rules="malaysian")
+    assert before_result["reason"] != result["reason"]
+    assert change_note(before, before_result, now, result) == (
+        "still not a valid win, now for another reason after: rule set Singapore (4 players) → "
+        "Malaysian (3 players)."
+    )
+    # the same reason: nothing moved, whatever else changed (the 4 and 3 players' zero payouts alike)
+    same, same_result = scored(concealed=short, seat_wind="W")
+    assert same_result["reason"] == before_result["reason"]
+    assert change_note(before, before_result, same, same_result) is None
+
+
+def test_a_score_after_a_run_that_scored_nothing_is_told_against_that_run() -> None:
+    # stage 71 (an audit): an undo after a run left unscored (a meld of two tiles) was told against the
+    # score before that run, naming a correction the page had undone already
+    short = "123m 456p 789s 22m"
+    before = {**HAND, "concealed": short}
+    now, result = scored()
+    said = change_note(before, NOT_SCORED, now, result, (["#7 2m hand → meld 1"], []))
+    assert said == "not scored → 1 tai after: #7 2m hand → meld 1 undone."
+    lost, lost_result = scored(seat_wind="E")
+    said = change_note(before, NOT_SCORED, lost, lost_result, (["x"], []))
+    assert said is not None and said.startswith("not scored → not a valid win after:")
+    assert change_note(before, NOT_SCORED, before, NOT_SCORED) is None
 
 
 def test_nothing_is_said_where_the_score_stands_or_only_the_tiles_are_the_same() -> None:

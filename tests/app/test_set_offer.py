@@ -21,6 +21,7 @@ from app_ui.set_offer import (
     button_label,
     held_too_often,
     offer_line,
+    over_line,
     read_of,
     set_offer,
 )
@@ -116,6 +117,26 @@ def test_a_concealed_kongs_face_down_tiles_count_as_copies_of_its_face() -> None
         *(TileRow("back", "meld 1", box=box(k)) for k in (10, 11, 12, 13)),
     ]
     assert held_too_often(unset) == {}
+
+
+def test_a_set_broken_with_no_offer_names_the_tiles_that_break_it() -> None:
+    # stage 71 (an audit): "2 copies of S1, but the set has only 1" named no tile, and nothing was offered
+    rows, _ = season_rows("S1", "S1")
+    added = TileRow("S1", "bonus")  # the user's third S1: no offer moves the user's own tiles
+    assert over_line([*rows, added]) == (
+        "The tiles do not keep to one set: #1, #2 and #3 are S1 (3 tiles; a set has one). Check them and "
+        "correct the misread ones."
+    )
+    assert over_line(rows[:1]) is None
+    left_out = [rows[0], TileRow("S1", "ignore", box=box(2))]  # another player's tile counts for nothing
+    assert over_line(left_out) is None
+    # a concealed kong's backs count as copies of its face, and are said so
+    kong = [TileRow(code, "meld 1") for code in ("back", "5p", "5p", "back")]
+    rows = [TileRow("5p", "hand", number=7), *kong]
+    assert over_line(rows) == (
+        "The tiles do not keep to one set: #7, #3, #4 and a concealed kong's 2 face-down tiles are 5p "
+        "(5 tiles; a set has 4). Check them and correct the misread ones."
+    )
 
 
 def test_no_offer_of_a_face_the_reader_all_but_ruled_out() -> None:
@@ -281,3 +302,27 @@ def test_the_caption_counts_left_out_boxes_outside_the_part_shown() -> None:
     assert left_out_caption(2, 3).endswith(
         "left out 3 more boxes outside this part: Show the whole photo to see them."
     )
+
+
+def test_the_page_names_the_tiles_of_a_typed_hand_corrected_out_of_the_set(app: AppTest) -> None:
+    # a typed hand has no reading to offer from: the page names the tiles the scoring counts too often
+    app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
+    app.text_input(key="typed_melds").input("CCC").run()
+    app.text_input(key="typed_bonus").input("S1 S2").run()
+    app.button(key="typed_use").click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert not any("do not keep to one set" in str(i.value) for i in app.info)
+    codes = [r.code for r in app.session_state["base"].rows]
+    s2 = codes.index("S2")
+    app.session_state[f"tiles_{app.session_state['version']}"] = {
+        "edited_rows": {str(s2): {"tile": "S1"}},
+        "added_rows": [],
+        "deleted_rows": [],
+    }
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    said = (
+        f"The tiles do not keep to one set: #{codes.index('S1') + 1} and #{s2 + 1} are S1 (2 tiles; a set "
+        "has one). Check them and correct the misread ones."
+    )
+    assert said in [str(i.value) for i in app.info], [str(i.value) for i in app.info]

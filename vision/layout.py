@@ -296,6 +296,15 @@ def _askew(
     return dev > ASKEW_BOX
 
 
+def _nearer(tile: int, these: Sequence[int], than: Sequence[int], centres: np.ndarray) -> bool:
+    """Whether `tile` lies nearer one of `these` than any of `than` (centre to centre): a lone bonus tile
+    among the tiles left away from the hand lies with them, not in the player's bonus row."""
+    if not these or not than:
+        return False
+    near, far = (float(np.linalg.norm(centres[list(g)] - centres[tile], axis=1).min()) for g in (these, than))
+    return near < far
+
+
 def _distance(a: Sequence[int], b: Sequence[int], centres: np.ndarray, span: np.ndarray) -> float:
     """Distance between the nearest tiles of two sets, in tile sizes (a + b)."""
     dist = np.linalg.norm(centres[list(a)][:, None] - centres[list(b)][None, :], axis=2).min()
@@ -504,13 +513,18 @@ def layout_hand(detections: Detections) -> Layout:
     alone = {run[0] for run in run_lists if len(run) == 1}
     laid = placed + [i for t in reading.bonus if len(t) > 1 for i in t]
     upright = [i for i in laid if not shape.sideways[i]]
+    # the tiles left away from the hand (discards, another player's), bonus tiles aside
+    strays = [i for i in (*reading.ignored, *hidden) if sub_codes[i] not in BONUS_CODES]
     far_bonus: list[int] = []
     for tiles in reading.bonus:
         reach = BONUS_NEAR_SPANS if len(tiles) == 1 else BONUS_ROW_NEAR_SPANS
         if placed and _distance(tiles, placed, centres, shape.span) > reach:
             far_bonus.extend(tiles)
             continue
-        if len(tiles) == 1 and tiles[0] in alone and _askew(tiles[0], upright, centres, boxes, sub.angle):
+        single = len(tiles) == 1 and tiles[0] in alone
+        if single and (
+            _askew(tiles[0], upright, centres, boxes, sub.angle) or _nearer(tiles[0], strays, placed, centres)
+        ):
             far_bonus.extend(tiles)
             continue
         groups.append(_group("bonus", orig(tiles), detections))

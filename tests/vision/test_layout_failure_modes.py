@@ -198,6 +198,31 @@ def test_lone_bonus_tile_askew_near_the_melds_is_unused(angle: float) -> None:
 
 
 @pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_a_lone_bonus_tile_nearer_the_tiles_away_from_the_hand_lies_with_them(angle: float) -> None:
+    """A flower laid straight within reach of the melds, but nearer the loose tiles beyond them (a
+    discard pile, another player's): was counted as bonus (stage 71; seeds 72000-72599, 3 scenes).
+    Alone there, it still counts."""
+    table = [["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C", "+0.4 W W W"]]
+    det = place(table, angle).detections()
+    end, step = det.centers[-1], det.centers[-1] - det.centers[-2]
+    across = np.array([-step[1], step[0]])  # a quarter turn from the rows, away from the hand
+    across = across if across @ (det.centers[0] - end) < 0 else -across
+    flower_at = end + 1.9 * step
+    flower = place([["F2"]], angle, centre=tuple(flower_at)).detections()
+    loose = [("3s", 20, 1.3, 0.2), ("7p", -30, 1.5, 1.6), ("N", 50, 2.6, -0.8)]
+    strays = concat(
+        *(
+            place([[code]], angle + turn, centre=tuple(flower_at + k * across + s * step)).detections()
+            for code, turn, k, s in loose
+        )
+    )
+    assert layout_hand(concat(det, flower)).hand["bonus"] == ["F2"]
+    among = layout_hand(concat(det, flower, strays))
+    assert among.hand["bonus"] == []
+    assert any(w.startswith("4 tile(s) away from the hand") and "F2" in w for w in among.warnings)
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
 def test_a_sorted_hand_tells_a_meld_laid_beside_it_by_a_narrow_gap(angle: float) -> None:
     """A pong and a chow laid before a sorted hand, the chow a narrow gap (0.26 pitch) from it
     (generated scene 44273): the chow was read into the hand, which put its tiles out of order."""

@@ -60,6 +60,7 @@ PAGE_COLUMNS = (1, 1)
 # shrink to a thumbnail (a tablet, or a laptop's window with the sidebar open).
 HALF_LEAST_PX = 296
 HALVES_KEY = "page_halves"
+SIDEBAR_OVER_PAGE_PX = 767  # Streamlit lays its sidebar over the page up to this window width
 # Streamlit lets columns wrap (flex-wrap) but stacks them only under 640 px of window; a least width
 # on the page's own halves (not on columns inside them) stacks them where the halves are too narrow.
 HALVES_CSS = (
@@ -68,8 +69,17 @@ HALVES_CSS = (
 )
 
 
+# Streamlit shows a toast at the top right; on a phone the sidebar opens over the page there, and a
+# toast for a change made in it (a rule set, a house rule) covered its first boxes for seconds (an
+# audit, stage 62). Under the width where the sidebar lies over the page, toasts rise from the bottom.
+TOAST_CSS = (
+    f"@media (max-width: {SIDEBAR_OVER_PAGE_PX}px) "
+    + "{ .stToastContainer { top: auto !important; bottom: 1rem; } }"
+)
+
+
 def page_columns() -> tuple[DeltaGenerator, DeltaGenerator]:
-    st.html(f"<style>{HALVES_CSS}</style>")
+    st.html(f"<style>{HALVES_CSS} {TOAST_CSS}</style>")
     reading_side, table_side = st.container(key=HALVES_KEY).columns(PAGE_COLUMNS, gap="medium")
     return reading_side, table_side
 

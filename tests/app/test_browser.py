@@ -135,6 +135,11 @@ def test_typed_hand_in_browser(server: str, browser: object, tmp_path: Path) -> 
             break
         page.wait_for_timeout(100)
     assert self_drawn.is_checked()
+    # the change's toast rises from the bottom on a phone: at the top it covered the sidebar's first boxes
+    toast = page.locator(".stToastContainer").get_by_text(re.compile("^Changed: ")).first
+    toast.wait_for(timeout=10_000)
+    box = toast.bounding_box()
+    assert box is not None and box["y"] > PHONE["height"] / 2, box
     assert_no_horizontal_scroll(page)
     save_shot(page, tmp_path, "app-typed-phone.png")
     assert not page.get_by_text("Traceback").count()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 import json
 import statistics
 import sys
@@ -99,6 +100,24 @@ class Summary:
     marks: tuple[int, int, int] | None = None
     # per kind of tile (`TILE_KINDS`) the set holds: (name, true tiles read right, true tiles)
     kinds: list[tuple[str, int, int]] = field(default_factory=list)
+    # what the photos hold, as a digest of their truth (`scenes_digest`): two files of one set compare
+    # only where it is the same (`vision.ship_rule`)
+    scenes: str | None = None
+
+
+def scenes_digest(kind: str, directory: Path, limit: int | None = None) -> str:
+    """A digest of the truth a set's photos were measured against: each generated scene's file
+    (DIR/meta/*.json: its tiles, boxes, hand and art style), or each real photo's labels, as many as
+    were benched. Two renders of one set by other generators, or two sets of the same hands in other
+    art (HELDOUT3 and HELDOUT_D), give other digests."""
+    digest = hashlib.sha256()
+    if kind == "synthetic":
+        for path in sorted((directory / "meta").glob("*.json"))[:limit]:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    else:
+        for entry in json.loads((directory / "labels.json").read_text())[:limit]:
+            digest.update(json.dumps(entry, sort_keys=True).encode() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 # The kinds of tile a set's errors are told by: each suit, the honours, the bonus tiles by kind
@@ -825,7 +844,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             message = f"cannot read the {name} set in {directory}: {error}"
             print(f"python -m vision.bench: {message}", file=sys.stderr)
             return 2
-        summary = summarise(name, results)
+        scenes = scenes_digest(name, directory, args.limit)
+        summary = dataclasses.replace(summarise(name, results), scenes=scenes)
         summaries.append(summary)
         print(format_summary(summary))
         detail = format_photos(results)

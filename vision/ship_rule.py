@@ -8,10 +8,12 @@ The held-out sets (rendered in art no model was trained on) decide: their F1 sum
 MIN_F1_GAIN or more, with no fewer hands read exactly. The real photos never choose between
 candidates, but a candidate that reads them worse (a lower F1, or fewer photos exact) is vetoed
 (stage 63: a detector that passed on the generated sets boxed a glass table's legs in real photos).
-The two files of a set must have been measured on the same scenes (as many photos, and as many true
-tiles of each kind): a set rendered again by a later generator holds other scenes (stage 70: HELDOUT3
-at and after c4a2d14 lays 128 face and fly tiles where stage 69's render laid 185, the same 3,577
-tiles in all), and such figures do not compare.
+The two files of a set must have been measured on the same scenes (the same digest of the photos'
+truth, where both files carry one (stage 71); as many photos, and as many true tiles of each kind): a
+set rendered again by a later generator holds other scenes (stage 70: HELDOUT3 at and after c4a2d14
+lays 128 face and fly tiles where stage 69's render laid 185, the same 3,577 tiles in all), and such
+figures do not compare; nor do HELDOUT3 and HELDOUT_D given in another order (the same hands and
+counts, in other art: only the digest tells them apart).
 Exit 0 when the candidate may ship, 1 when it may not, 2 with one line for a file that cannot be used.
 """
 
@@ -44,6 +46,8 @@ class SetFigures:
     # agree on them; `true_tiles` is (kind, true tiles of that kind) per kind of tile
     photos: int | None = None
     true_tiles: tuple[tuple[str, int], ...] | None = None
+    # the digest of the photos' truth (`vision.bench.scenes_digest`; files before stage 71 have none)
+    scenes: str | None = None
 
 
 @dataclass(frozen=True)
@@ -72,13 +76,19 @@ def figures_from_json(text: str, source: str) -> SetFigures:
             exact_hands=int(first.get("exact_hands") or 0),
             photos=None if first.get("photos") is None else int(first["photos"]),
             true_tiles=None if kinds is None else tuple((str(kind), int(total)) for kind, _, total in kinds),
+            scenes=None if first.get("scenes") is None else str(first["scenes"]),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ShipRuleError(f"{source}: no {error} in its first result") from None
 
 
 def _check_same_scenes(before: SetFigures, after: SetFigures, which: str) -> None:
-    """Refuse two files of one set measured on different scenes (each count known in both)."""
+    """Refuse two files of one set measured on different scenes (each count or digest known in both)."""
+    if None not in (before.scenes, after.scenes) and before.scenes != after.scenes:
+        raise ShipRuleError(
+            f"{which}: scenes {before.scenes} against {after.scenes}: not the same scenes (another render, "
+            "or another set); bench both on one render, the sets in the same order"
+        )
     if None not in (before.photos, after.photos) and before.photos != after.photos:
         raise ShipRuleError(
             f"{which}: {before.photos} photos against {after.photos}: not the same scenes; "

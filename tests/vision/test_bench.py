@@ -28,6 +28,7 @@ from vision.bench import (
     concurrency,
     format_summary,
     main,
+    scenes_digest,
     slanted,
     summarise,
 )
@@ -264,6 +265,22 @@ def test_bench_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert set(synthetic["marks"]) == {"marked", "misread_marked", "misread"}  # named as printed
     assert real_summary["photos"] == 2 and real_summary["exact_photos"] == 1 and real_summary["errors"] == 1
     assert real_summary["recall"] == 0.75
+    assert synthetic["scenes"] == scenes_digest("synthetic", tmp_path / "synth")
+    assert real_summary["scenes"] == scenes_digest("real", real)
+
+
+def test_the_scenes_digest_tells_renders_and_sets_apart(tmp_path: Path) -> None:
+    # stage 71: the ship rule told two renders of HELDOUT3 apart by their tile counts, but not HELDOUT3
+    # from HELDOUT_D, the same hands in other art
+    _synthetic_set(tmp_path / "a")
+    _synthetic_set(tmp_path / "b")
+    assert scenes_digest("synthetic", tmp_path / "a") == scenes_digest("synthetic", tmp_path / "b")
+    meta_path = tmp_path / "b" / "meta" / "000001.json"
+    meta = json.loads(meta_path.read_text())
+    meta_path.write_text(json.dumps({**meta, "style": "xmahjongg_dorothys"}))  # the same tiles, other art
+    assert scenes_digest("synthetic", tmp_path / "a") != scenes_digest("synthetic", tmp_path / "b")
+    (tmp_path / "a" / "meta" / "000002.json").write_text(json.dumps(meta))
+    assert scenes_digest("synthetic", tmp_path / "a", limit=1) != scenes_digest("synthetic", tmp_path / "a")
 
 
 def test_bench_missing_models(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -80,14 +80,31 @@ def test_files_of_one_set_measured_on_other_scenes_are_refused() -> None:
     assert kept.lines[0].startswith("held-out F1 sum") and not kept.ships
 
 
+def test_sets_given_in_another_order_or_another_render_are_told_by_their_digest() -> None:
+    # stage 71: HELDOUT3 and HELDOUT_D hold the same hands, so the same counts of every kind: only the
+    # digest of their truth tells them apart, given in swapped order
+    kinds = (("characters", 480), ("face and fly", 128))
+    h3 = replace(SHIPPED[0], photos=200, true_tiles=kinds, scenes="3e1a")
+    hd = replace(SHIPPED[1], photos=200, true_tiles=kinds, scenes="d07c")
+    with pytest.raises(ShipRuleError, match="held-out set 1: scenes 3e1a against d07c: not the same scenes"):
+        verdict([h3, hd], [replace(hd, f1=0.95), replace(h3, f1=0.95)])
+    assert verdict([h3, hd], [replace(h3, f1=0.9), replace(hd, f1=0.9)]).ships
+    # a file from before stage 71 carries none: compared on the counts alone
+    assert verdict([h3, hd], [replace(h3, f1=0.9, scenes=None), replace(hd, f1=0.9)]).ships
+
+
 def test_bench_json_is_read_and_bad_files_are_named() -> None:
     text = json.dumps(
         [{"name": "real", "f1": 0.96, "exact_photos": 9, "exact_hands": None}, {"name": "stages"}]
     )
     assert figures_from_json(text, "r.json") == SetFigures("real", 0.96, 9, 0)
     kinds = [["characters", 26, 27], ["dots", 27, 27]]
-    text = json.dumps([{"name": "real", "f1": 0.96, "exact_photos": 9, "photos": 12, "kinds": kinds}])
-    expected = SetFigures("real", 0.96, 9, 0, photos=12, true_tiles=(("characters", 27), ("dots", 27)))
+    text = json.dumps(
+        [{"name": "real", "f1": 0.96, "exact_photos": 9, "photos": 12, "kinds": kinds, "scenes": "ab12"}]
+    )
+    expected = SetFigures(
+        "real", 0.96, 9, 0, photos=12, true_tiles=(("characters", 27), ("dots", 27)), scenes="ab12"
+    )
     assert figures_from_json(text, "r.json") == expected
     for bad, needle in (("{", "not JSON"), ("{}", "not a vision.bench"), ('[{"name": "x"}]', "'f1'")):
         with pytest.raises(ShipRuleError, match=needle):

@@ -74,10 +74,9 @@ def _replaced_by(uploaded: UploadedFile, base: Base) -> str | None:
     hand, a case or a sample took its place), a line that says so: the uploader shows the file as if it
     were the one scored (an audit, stage 71). None where it is the page's hand, or was never read."""
     name = uploaded.name
-    if f"upload:{uploaded.file_id}" not in st.session_state.get("photos_read", []):
-        return None  # refused, declined or asked about: its own line says what became of it
-    if base.sha256 == photo_digest(uploaded.getvalue()):
-        return None
+    digest = st.session_state.get("photos_read", {}).get(f"upload:{uploaded.file_id}")
+    if digest is None or digest == base.sha256:
+        return None  # refused, declined or asked about (its own line says what became of it), or the hand
     if base.source == "typed":
         now = "the typed hand"
     elif base.source == "case":
@@ -118,8 +117,11 @@ def _read_and_mark(incoming: tuple[str, bytes, str]) -> None:
     st.session_state["handled"] = [*st.session_state["handled"], incoming[2]]
     st.session_state["photo_error"] = read_photo(*incoming)
     st.session_state["photo_error_source"] = incoming[2]
-    if st.session_state["photo_error"] is None:
-        st.session_state["photos_read"] = [*st.session_state.get("photos_read", []), incoming[2]]
+    if st.session_state["photo_error"] is None:  # by source id, the photo's digest, as its Base keeps it
+        st.session_state["photos_read"] = {
+            **st.session_state.get("photos_read", {}),
+            incoming[2]: photo_digest(incoming[1]),
+        }
 
 
 def photo_ui() -> None:

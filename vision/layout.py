@@ -514,7 +514,7 @@ def layout_hand(detections: Detections) -> Layout:
     laid = placed + [i for t in reading.bonus if len(t) > 1 for i in t]
     upright = [i for i in laid if not shape.sideways[i]]
     # the tiles left away from the hand (discards, another player's), bonus tiles aside
-    strays = [i for i in (*reading.ignored, *hidden) if sub_codes[i] not in BONUS_CODES]
+    strays = [i for i in reading.ignored if sub_codes[i] not in BONUS_CODES]
     far_bonus: list[int] = []
     for tiles in reading.bonus:
         reach = BONUS_NEAR_SPANS if len(tiles) == 1 else BONUS_ROW_NEAR_SPANS

@@ -2108,9 +2108,7 @@ def test_a_case_naming_no_rule_set_opened_under_another_says_which_python_m_scor
     # which scores it under Singapore rules
     app.selectbox(key="rules").set_value("malaysian").run()
     plain = {"concealed": "123p 456p 789p EEE 22p"}
-    app.file_uploader(key="case_upload").upload("plain.json", json.dumps(plain).encode(), "application/json")
-    app.run()
-    no_problem(app)
+    no_problem(open_case_file(app, json.dumps(plain).encode(), "plain.json"))
     assert app.session_state["rules"] == "malaysian"
     said = (
         "Opened plain.json: the file names no rule set, so the sidebar's is used (Malaysian (3 players); "
@@ -2119,9 +2117,7 @@ def test_a_case_naming_no_rule_set_opened_under_another_says_which_python_m_scor
     )
     assert said in texts(app, "info"), texts(app, "info")
     # naming the rule set, the same file says only what it changed
-    named = {**plain, "rules": "singapore"}
-    app.file_uploader(key="case_upload").upload("named.json", json.dumps(named).encode(), "application/json")
-    app.run()
+    open_case_file(app, json.dumps({**plain, "rules": "singapore"}).encode(), "named.json")
     assert any(t.startswith("Opened named.json: rule set now Singapore") for t in texts(app, "info"))
 
 

@@ -28,7 +28,7 @@ from app_ui.set_offer import (
 from app_ui.summary import correction_words
 from app_ui.table_edits import take_codes
 from tests.app.fakes import FakeReader, photo_bytes, scene
-from tests.app.test_app import image_captions
+from tests.app.test_app import edit_tiles, image_captions
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.tile_set import COPIES_IN_SET
 
@@ -243,12 +243,7 @@ def test_the_page_offers_the_tile_a_correction_crowds_out(app: AppTest, install:
     assert labels == []
     numbers = [r.code for r in app.session_state["base"].rows]
     s2 = numbers.index("S2")
-    app.session_state[f"tiles_{app.session_state['version']}"] = {
-        "edited_rows": {str(s2): {"tile": "S1"}},
-        "added_rows": [],
-        "deleted_rows": [],
-    }
-    app.run()
+    edit_tiles(app, {"edited_rows": {str(s2): {"tile": "S1"}}, "added_rows": [], "deleted_rows": []})
     assert not app.exception, [e.value for e in app.exception]
     s1 = numbers.index("S1") + 1
     infos = [str(i.value) for i in app.info]
@@ -314,12 +309,7 @@ def test_the_page_names_the_tiles_of_a_typed_hand_corrected_out_of_the_set(app: 
     assert not any("do not keep to one set" in str(i.value) for i in app.info)
     codes = [r.code for r in app.session_state["base"].rows]
     s2 = codes.index("S2")
-    app.session_state[f"tiles_{app.session_state['version']}"] = {
-        "edited_rows": {str(s2): {"tile": "S1"}},
-        "added_rows": [],
-        "deleted_rows": [],
-    }
-    app.run()
+    edit_tiles(app, {"edited_rows": {str(s2): {"tile": "S1"}}, "added_rows": [], "deleted_rows": []})
     assert not app.exception, [e.value for e in app.exception]
     said = (
         f"The tiles do not keep to one set: #{codes.index('S1') + 1} and #{s2 + 1} are S1 (2 tiles; a set "

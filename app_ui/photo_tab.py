@@ -15,7 +15,7 @@ from streamlit.runtime.uploaded_file_manager import UploadedFile
 import scoring
 from app_ui.case import Base, photo_digest
 from app_ui.photo_reading import read_photo, why_unreadable
-from app_ui.questions import ask_before_replacing, replace_or_keep, withdrawn_note
+from app_ui.questions import ask_before_replacing, question_waiting, replace_or_keep, withdrawn_note
 from app_ui.reader_slot import get_reader
 from app_ui.rules_panel import chosen_rules
 from app_ui.session import said_until_table_changes, unsaved_corrections
@@ -83,10 +83,7 @@ def _replaced_by(uploaded: UploadedFile, base: Base) -> str | None:
         now = f"the case {plain(base.name)}" if base.name else "an opened case"
     else:
         now = plain(base.name) if base.name else "another photo"
-    return (
-        f"{plain(name)} is no longer the hand on the page: {now} took its place. Remove it and upload it "
-        "again to read it again."
-    )
+    return f"{plain(name)} is no longer the hand on the page: {now} took its place."
 
 
 def let_go_of_files(holding: set[str]) -> None:
@@ -202,6 +199,11 @@ def photo_ui() -> None:
         )
     elif uploaded is not None and (replaced_by := _replaced_by(uploaded, base)):
         st.caption(replaced_by)
+        if st.button("Read it again", key=f"read_again_{uploaded.file_id}", disabled=question_waiting()):
+            # taken as a new file: read at once, or asked about first where the user has corrections
+            source = f"upload:{uploaded.file_id}"
+            st.session_state["handled"] = [h for h in st.session_state["handled"] if h != source]
+            st.rerun()
     withdrawn_note("pending")
     pending = st.session_state["pending"]
     if pending is not None:

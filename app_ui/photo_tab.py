@@ -77,13 +77,27 @@ def _replaced_by(uploaded: UploadedFile, base: Base) -> str | None:
     digest = st.session_state.get("photos_read", {}).get(f"upload:{uploaded.file_id}")
     if digest is None or digest == base.sha256:
         return None  # refused, declined or asked about (its own line says what became of it), or the hand
+    return f"{plain(name)} is no longer the hand on the page: {_hand_words(base)} took its place."
+
+
+def _hand_words(base: Base) -> str:
+    """The hand on the page in words: "the typed hand", "the case my.json", a photo's file name."""
     if base.source == "typed":
-        now = "the typed hand"
-    elif base.source == "case":
-        now = f"the case {plain(base.name)}" if base.name else "an opened case"
-    else:
-        now = plain(base.name) if base.name else "another photo"
-    return f"{plain(name)} is no longer the hand on the page: {now} took its place."
+        return "the typed hand"
+    if base.source == "case":
+        return f"the case {plain(base.name)}" if base.name else "an opened case"
+    return plain(base.name) if base.name else "the hand"
+
+
+def _read_again_button(uploaded: UploadedFile, label: str = "Read it again") -> None:
+    """A button that takes the uploader's photo as a new file: read at once, or asked about first where
+    the user has corrections. Offered wherever the photo it holds is not the hand on the page."""
+    if st.button(label, key=f"read_again_{uploaded.file_id}", disabled=question_waiting()):
+        source = f"upload:{uploaded.file_id}"
+        state = st.session_state
+        state["handled"] = [h for h in state["handled"] if h != source]
+        state["declined"] = [h for h in state["declined"] if h != source]
+        st.rerun()
 
 
 def let_go_of_files(holding: set[str]) -> None:
@@ -188,10 +202,9 @@ def photo_ui() -> None:
             _read_and_mark(incoming)
     base: Base = st.session_state["base"]
     if uploaded is not None and f"upload:{uploaded.file_id}" in st.session_state["declined"]:
-        st.caption(
-            f"{plain(uploaded.name)} was not read: you kept your corrections to "
-            f"{plain(base.name) if base.name else 'the hand'}."
-        )
+        # kept once is no answer for good: the user may undo those corrections, or want the photo after all
+        st.caption(f"{plain(uploaded.name)} was not read: you kept your corrections to {_hand_words(base)}.")
+        _read_again_button(uploaded, "Read it now")
     elif uploaded is not None and f"upload:{uploaded.file_id}" in st.session_state.get("set_aside", []):
         st.caption(  # its question gave way to a newer one: the user chose nothing of it
             f"{plain(uploaded.name)} was not read: a newer question took the place of its own. "
@@ -199,11 +212,7 @@ def photo_ui() -> None:
         )
     elif uploaded is not None and (replaced_by := _replaced_by(uploaded, base)):
         st.caption(replaced_by)
-        if st.button("Read it again", key=f"read_again_{uploaded.file_id}", disabled=question_waiting()):
-            # taken as a new file: read at once, or asked about first where the user has corrections
-            source = f"upload:{uploaded.file_id}"
-            st.session_state["handled"] = [h for h in st.session_state["handled"] if h != source]
-            st.rerun()
+        _read_again_button(uploaded)
     withdrawn_note("pending")
     pending = st.session_state["pending"]
     if pending is not None:

@@ -32,8 +32,18 @@ from app_ui.winning_hint import Outcome, score_now_words
 ROW_PX = 36  # a row of the tile table
 
 TABLE_MAX_PX = 640  # the tile table's height at most: within a phone's screen (844 px, less the browser's)
-
 TOOLBAR_ROOM_PX = 24
+
+
+def rows_below_note(rows: int) -> str | None:
+    """Where the table holds more rows than its capped height shows (a hand with many bonus tiles), a
+    line saying the last lie below its foot: the table then scrolls inside itself, which nothing else
+    says (an audit, stage 71: the rows the reader asked to check were the hidden ones)."""
+    if ROW_PX * (rows + 1) <= TABLE_MAX_PX:  # the header and every row fit
+        return None
+    return f"{rows} tiles, more than the table's height shows: scroll inside it for the last, to #{rows}."
+
+
 # The table's columns, px: narrow enough that the table fits beside the photo on a laptop with the
 # sidebar open (its column there is about 300 px) and the longest entry ("meld 4", "⚠ 25%") still shows
 COLUMN_PX = {"n": 36, "tile": 64, "group": 88, "check": 64}
@@ -144,6 +154,9 @@ def tile_editor_ui(
         )
     if base.source != "none" or base.rows:
         add_tile_ui(base)
+    below = rows_below_note(len(base.rows))
+    if below is not None:
+        st.caption(below)
     # the table's toolbar (+, search ...) shows over the line above it when tapped: room for it
     st.space(TOOLBAR_ROOM_PX)
     table = pd.DataFrame(

@@ -88,6 +88,11 @@ SMALL_TILE_PX = 24
 # for 97% of the tiles at 3-4% of the long side, 92% at 2.5-3%, 84% at 2-2.5%, 76% at 1.5-2% and 48% at
 # 1-1.5% (stage 53, ~/.cache/mj/s53/relsize.py; docs/vision.md, Small tiles).
 SMALL_TILE_SHARE = 0.025
+# A photo whose long side is under this many pixels (its own, before any shrinking) gets a warning of its
+# own, whatever its boxes say: generated scenes read F1 0.870 / 0.855 / 0.768 / 0.645 at a long side of
+# 1920 / 1280 / 640 / 360 px (stage 57, docs/vision.md, Webcam frames), and a thumbnail of 100 px had its
+# row read as two large tiles with nothing said (an audit, stage 71: too few boxes to judge a tile's size).
+SMALL_PHOTO_PX = 640
 # A photo whose long side is under this many pixels is read enlarged to it (INTER_CUBIC), its boxes
 # mapped back to its own pixels; 0: every photo as given. Off: generated scenes at 640 px (a webcam
 # frame) enlarged to 1280 read 0.834 F1 against 0.808 on the decision set (seeds 73000-73039), but
@@ -290,6 +295,20 @@ def damaged_warning(filled: float) -> list[str]:
     return [
         f"the photo's file is damaged: {filled:.0%} of it decoded as flat grey, and no tile there can be "
         "read; send the photo again from the phone"
+    ]
+
+
+def small_photo_warning(image_hw: tuple[int, int] | None, scale: float = 1.0) -> list[str]:
+    """A line when the photo (`image_hw` as read; `scale` from its own pixels to those) is under
+    SMALL_PHOTO_PX on its long side: a thumbnail, a screenshot or a small webcam frame."""
+    if not image_hw:
+        return []
+    height, width = (round(side / scale) for side in image_hw)
+    if max(height, width) >= SMALL_PHOTO_PX:
+        return []
+    return [
+        f"the photo is small ({width} x {height} px; under {SMALL_PHOTO_PX} px on its long side tiles are "
+        "misread more often): send the phone's full-size photo, not a thumbnail or a screenshot"
     ]
 
 
@@ -748,6 +767,7 @@ class TileReader:
         warnings.extend(blur_warning(seen.sharpness))  # so may a blur
         # first: it explains the unsure tiles named after it
         image_long = max(seen.image_hw) if seen.image_hw else None
+        warnings.extend(small_photo_warning(seen.image_hw, source_scale))
         warnings.extend(small_tiles_warning(detections.xyxy, det_score, source_scale, image_long))
         warnings.extend(tile_warnings)
         warnings.extend(_rejected_warning(rejected_xyxy, source_scale, seen.image_hw))

@@ -1369,6 +1369,13 @@ def test_a_photo_not_read_says_the_result_is_still_the_hand_before_it(app: AppTe
     assert not any("still the hand before it" in t for t in texts(app, "warning")), texts(app, "warning")
 
 
+def read_again_button(at: AppTest) -> Any:
+    """The Photo tab's button that reads the uploader's photo again (there is at most one)."""
+    buttons = [b for b in at.button if b.key and b.key.startswith("read_again_")]
+    assert len(buttons) == 1, [b.key for b in at.button]
+    return buttons[0]
+
+
 def test_a_photo_the_uploader_still_holds_after_a_typed_hand_says_it_is_no_longer_the_hand(
     app: AppTest, install: Install
 ) -> None:
@@ -1382,12 +1389,24 @@ def test_a_photo_the_uploader_still_holds_after_a_typed_hand_says_it_is_no_longe
     said = "hand.jpg is no longer the hand on the page: the typed hand took its place."
     assert said in captions(app), captions(app)
     # one press reads it again (the typed hand has no corrections to ask about)
-    read_again = [b for b in app.button if b.key and b.key.startswith("read_again_")]
-    assert [b.label for b in read_again] == ["Read it again"]
-    read_again[0].click().run()
+    assert read_again_button(app).label == "Read it again"
+    read_again_button(app).click().run()
     no_problem(app)
     assert app.session_state["base"].source == "photo" and app.session_state["base"].name == "hand.jpg"
     assert said not in captions(app)
+    # with corrections it asks first; kept, the photo is still offered ("Read it now"), not lost for good
+    typed_hand(app, "123m 456p 789s 22m", melds="FFF")
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
+    read_again_button(app).click().run()
+    app.button(key="pending_keep").click().run()
+    no_problem(app)
+    kept = "hand.jpg was not read: you kept your corrections to the typed hand."
+    assert kept in captions(app), captions(app)
+    assert read_again_button(app).label == "Read it now"
+    read_again_button(app).click().run()
+    app.button(key="pending_replace").click().run()
+    no_problem(app)
+    assert app.session_state["base"].source == "photo" and kept not in captions(app)
     typed_hand(app, "123m 456p 789s 22m", melds="PPP")
     # a file refused is never the hand: its own error says so, and after a typed hand nothing at all
     app.file_uploader(key="upload").clear().run()

@@ -1168,3 +1168,13 @@ def test_app_warnings_point_to_the_dashed_boxes_not_to_pixels() -> None:
     )
     other = "1 tile(s) away from the hand and its melds (rat): not counted"
     assert app_warnings((other,)) == (other,)
+
+
+def test_a_table_taller_than_its_cap_says_its_last_rows_lie_below() -> None:
+    # stage 71 (an audit): with 18 tiles the rows the reader asked to check lay below the table's foot
+    from app_ui.tile_editor import ROW_PX, TABLE_MAX_PX, rows_below_note
+
+    fits = TABLE_MAX_PX // ROW_PX - 1  # the header and this many rows
+    assert rows_below_note(fits) is None and rows_below_note(14) is None
+    said = f"{fits + 1} tiles, more than the table's height shows: scroll inside it for the last, "
+    assert rows_below_note(fits + 1) == said + f"to #{fits + 1}."

@@ -419,7 +419,7 @@ def test_a_photo_of_small_tiles_is_read_with_the_warning(tmp_path: Path) -> None
 
     large = scene(600, 1000)  # tiles 100 px wide
     reader = TileReader.load(write_models(tmp_path / "large", detector_rows(large, (384, 640))))
-    assert not any("tiles are small" in w for w in reader.read(large.rgb).warnings)
+    assert not any("tiles are small" in w or "photo is small" in w for w in reader.read(large.rgb).warnings)
     # the same scene at a size where its tiles are narrower than SMALL_TILE_PX
     width = int(10 * (SMALL_TILE_PX - 4))
     small = scene(round(width * 0.6), width)
@@ -431,6 +431,23 @@ def test_a_photo_of_small_tiles_is_read_with_the_warning(tmp_path: Path) -> None
         == [w for w in reading.warnings if f"about {SMALL_TILE_PX - 4} px wide" in w]
         != []
     )
+    said = f"the photo is small ({width} x {round(width * 0.6)} px"
+    assert any(w.startswith(said) for w in reading.warnings), reading.warnings
+
+
+def test_a_small_photo_is_said_to_be_small_whatever_its_boxes() -> None:
+    # stage 71 (an audit): a 100 px thumbnail read as two large tiles with nothing said; a tile's size is
+    # judged on 3 boxes or more, a photo's on itself
+    from vision.pipeline import SMALL_PHOTO_PX, small_photo_warning
+
+    assert small_photo_warning((SMALL_PHOTO_PX, SMALL_PHOTO_PX)) == []
+    assert small_photo_warning((1512, 2016)) == [] and small_photo_warning(None) == []
+    assert small_photo_warning((100, 100)) == [
+        f"the photo is small (100 x 100 px; under {SMALL_PHOTO_PX} px on its long side tiles are misread "
+        "more often): send the phone's full-size photo, not a thumbnail or a screenshot"
+    ]
+    # a photo read shrunk (`scale` 0.5 of its own pixels) is judged at its own size
+    assert small_photo_warning((400, 300), scale=0.5) == []
 
 
 def _second_chance_photo(tmp_path: Path, blue_is_no_tile: bool = False) -> tuple[np.ndarray, tuple[str, ...]]:

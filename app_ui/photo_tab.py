@@ -13,7 +13,7 @@ import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 import scoring
-from app_ui.case import Base, photo_digest
+from app_ui.case import Base
 from app_ui.photo_reading import read_photo, why_unreadable
 from app_ui.questions import ask_before_replacing, question_waiting, replace_or_keep, withdrawn_note
 from app_ui.reader_slot import get_reader
@@ -128,10 +128,10 @@ def _read_and_mark(incoming: tuple[str, bytes, str]) -> None:
     st.session_state["handled"] = [*st.session_state["handled"], incoming[2]]
     st.session_state["photo_error"] = read_photo(*incoming)
     st.session_state["photo_error_source"] = incoming[2]
-    if st.session_state["photo_error"] is None:  # by source id, the photo's digest, as its Base keeps it
+    if st.session_state["photo_error"] is None:  # by source id, the digest the new Base took
         st.session_state["photos_read"] = {
             **st.session_state.get("photos_read", {}),
-            incoming[2]: photo_digest(incoming[1]),
+            incoming[2]: st.session_state["base"].sha256,
         }
 
 

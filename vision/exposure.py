@@ -4,7 +4,8 @@ The models learned tiles under table lights; a photo taken in a dim room (its br
 tiles' faces, a dark grey) loses them: in a generated scene darkened to a mean grey of 12, 5 of 29
 tiles were found, and at 8 none, while a linear stretch of the same photo read all 29. A photo whose
 bright end (`BRIGHT_PERCENTILE` of its grey levels) lies under `DARK_BELOW` is scaled up until it
-reaches `BRIGHT_TO` (at most `MAX_GAIN` times); any other photo is read as it is.
+reaches `BRIGHT_TO` (at most `MAX_GAIN` times); any other photo is read as it is. A photo whose
+brightest colours are lit (`colour_end`) is not dark whatever its grey: a lit mid-green cloth is.
 """
 
 from __future__ import annotations
@@ -29,6 +30,20 @@ def grey_sample(rgb: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(np.ascontiguousarray(rgb[::step, ::step]), cv2.COLOR_RGB2GRAY)
 
 
+def value_sample(rgb: np.ndarray) -> np.ndarray:
+    """An (H, W, 3) uint8 RGB photo's brightest channel per pixel (HSV's value), sampled as
+    `grey_sample` samples its grey."""
+    step = max(1, round(max(rgb.shape[:2]) / 1000))
+    return np.ascontiguousarray(rgb[::step, ::step]).max(axis=2)
+
+
+def colour_end(rgb: np.ndarray, lights_out: bool = False) -> float:
+    """The value level (`value_sample`) `BRIGHT_PERCENTILE` of an (H, W, 3) uint8 RGB photo's pixels,
+    with `lights_out` over the same pixels as `bright_end`'s."""
+    grey = grey_sample(rgb)
+    return _percentile(value_sample(rgb), grey, lights_out)
+
+
 def bright_end(rgb: np.ndarray, lights_out: bool = False) -> float:
     """The grey level `BRIGHT_PERCENTILE` of an (H, W, 3) uint8 RGB photo's pixels (sampled); with
     `lights_out`, small white-out spots and their glow left out (`lights`)."""
@@ -36,8 +51,13 @@ def bright_end(rgb: np.ndarray, lights_out: bool = False) -> float:
 
 
 def _bright_end(grey: np.ndarray, lights_out: bool) -> float:
-    rest = grey[~lights(grey)] if lights_out else grey
-    return float(np.percentile(rest if rest.size else grey, BRIGHT_PERCENTILE))
+    return _percentile(grey, grey, lights_out)
+
+
+def _percentile(levels: np.ndarray, grey: np.ndarray, lights_out: bool) -> float:
+    """`levels`' BRIGHT_PERCENTILE, with `lights_out` over the pixels `lights(grey)` leaves."""
+    rest = levels[~lights(grey)] if lights_out else levels
+    return float(np.percentile(rest if rest.size else levels, BRIGHT_PERCENTILE))
 
 
 # A light in the frame (a lamp, a window, a flash's glint on a tile) whites out a spot: where such
@@ -101,21 +121,28 @@ def lit_boxes(rgb: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
     return lit if float(np.median(others)) < LIT_OTHERS_SHARE else np.zeros(len(shares), bool)
 
 
-def _gain(end: float) -> float:
-    return 1.0 if end >= DARK_BELOW else min(MAX_GAIN, BRIGHT_TO / max(end, 1.0))
+def _gain(end: float, colour: float) -> float:
+    """The gain for a photo of grey bright end `end` and value bright end `colour`."""
+    # A dim photo's brightest parts are its tiles' faces, near grey, their value about their grey; a
+    # lit colour's value lies well above its grey: a plain mid-green cloth (40, 110, 70) is grey 85,
+    # and was read brightened 2.7 times and called dark.
+    if end >= DARK_BELOW or colour >= DARK_BELOW:
+        return 1.0
+    return min(MAX_GAIN, BRIGHT_TO / max(end, 1.0))
 
 
 def gain_for(rgb: np.ndarray) -> float:
     """What a photo is brightened by to be read: 1.0 unless it is dark."""
-    return _gain(bright_end(rgb))
+    return _gain(bright_end(rgb), colour_end(rgb))
 
 
 def gains(rgb: np.ndarray) -> tuple[float, ...]:
     """The gains to read a photo at: `gain_for`'s, and, where leaving its small white-out spots out
     of the bright end gives another (a lamp in a dim room, or a small hand white in a flash), that one
     too; the reader keeps the reading that finds more tiles."""
-    grey = grey_sample(rgb)  # once for both ends
-    plain, unlit = _gain(_bright_end(grey, False)), _gain(_bright_end(grey, True))
+    grey, value = grey_sample(rgb), value_sample(rgb)  # once for both ends
+    plain = _gain(_bright_end(grey, False), _percentile(value, grey, False))
+    unlit = _gain(_bright_end(grey, True), _percentile(value, grey, True))
     return (plain,) if unlit == plain else (plain, unlit)
 
 

@@ -15,6 +15,7 @@ from vision.exposure import (
     DARK_BELOW,
     MAX_GAIN,
     bright_end,
+    colour_end,
     dark_warning,
     gain_for,
     gains,
@@ -39,7 +40,7 @@ def test_a_dark_photo_is_scaled_up_to_a_lit_bright_end_by_at_most_the_largest_ga
     end = bright_end(dark)
     gain = gain_for(dark)
     out = with_gain(dark, gain)
-    if end >= DARK_BELOW:
+    if end >= DARK_BELOW or colour_end(dark) >= DARK_BELOW:
         assert gain == 1.0 and out is dark
         return
     assert 1.0 < gain <= MAX_GAIN
@@ -47,6 +48,30 @@ def test_a_dark_photo_is_scaled_up_to_a_lit_bright_end_by_at_most_the_largest_ga
     assert out.dtype == np.uint8 and out.shape == dark.shape
     assert bright_end(out) <= BRIGHT_TO + 1  # never past the lit level
     np.testing.assert_allclose(out.astype(float), np.clip(dark * gain, 0, 255), atol=1.0)
+
+
+def _cloth(rgb: tuple[int, int, int], shape: tuple[int, int] = (300, 400)) -> np.ndarray:
+    noise = np.random.default_rng(0).normal(0.0, 5.0, (*shape, 3))
+    return np.clip(np.array(rgb, np.float64) + noise, 0, 255).astype(np.uint8)
+
+
+def test_a_lit_coloured_cloth_is_not_dark_though_its_grey_is() -> None:
+    green = _cloth((40, 110, 70))  # a felt's mid-green: grey about 85, its brightest channel 110
+    assert bright_end(green) < DARK_BELOW <= colour_end(green)
+    assert gain_for(green) == 1.0 and gains(green) == (1.0,)
+    # the same cloth in a dim room is dark, and is brightened
+    dim = _cloth((20, 55, 35))
+    assert colour_end(dim) < DARK_BELOW
+    assert gain_for(dim) == min(MAX_GAIN, BRIGHT_TO / bright_end(dim)) > 1.0
+
+
+def test_a_photo_of_a_lit_cloth_and_no_tile_says_no_tile_and_not_dark(tmp_path: Path) -> None:
+    # a detector that finds nothing (its one box scores 0)
+    reader = TileReader.load(write_models(tmp_path, np.zeros((1, 5), np.float32)))
+    reading = reader.read(_cloth((40, 110, 70)))
+    assert not len(reading.detections)
+    assert "no tiles found" in reading.warnings
+    assert not any(w.startswith("the photo is dark") for w in reading.warnings), reading.warnings
 
 
 def test_the_reader_reads_a_dark_photo_brightened_and_says_so(tmp_path: Path) -> None:

@@ -66,6 +66,7 @@ UNNUMBERED: dict[str, tuple[str, ...]] = {
     "gnome_postmodern": BONUS_CODES,
     "kmahjongg_traditional": tuple(code for code in BONUS_CODES if code != "S4"),
 }
+ALL_TURNS = (0, 1, 2, 3)
 VARIANT_BASE = 500_000  # training sets' variants, away from the scenes' (0-65535)
 INPUT, OUTPUT, OPSET = "images", "probs", 12
 RANK_FILE = "tile_rank_look.onnx"
@@ -139,13 +140,13 @@ def photo_face(
 
 
 def labelled_windows(
-    face: np.ndarray, mask: np.ndarray, rank: int, size: int
+    face: np.ndarray, mask: np.ndarray, rank: int, size: int, turns: Sequence[int] = ALL_TURNS
 ) -> Iterator[tuple[np.ndarray, int]]:
-    """The corner windows of `face` at all four quarter turns, each with its label: `rank` where
+    """The corner windows of `face` at its quarter `turns`, each with its label: `rank` where
     RANK_INSIDE of the number's `mask` lies inside it (and it is LEGIBLE_PX tall there, at the
     look's size), 0 where at most NONE_INSIDE does."""
     total = float(mask.sum())
-    for turn in range(4):
+    for turn in turns:
         windows = face_windows(np.rot90(face, turn))
         masks = face_windows(np.rot90(mask, turn)[..., None])
         for window, window_mask in zip(windows, masks, strict=True):
@@ -167,22 +168,26 @@ def number_px(window_mask: np.ndarray, size: int) -> float:
     return min(len(rows) * size / height, len(columns) * size / width)
 
 
-def variant_windows(variant: int, seed: int, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every labelled window of the eight bonus faces of randomised set `variant`."""
+def variant_windows(
+    variant: int, seed: int, size: int, turns: Sequence[int] = ALL_TURNS
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every labelled window of the eight bonus faces of randomised set `variant`, at `turns`."""
     rng = np.random.default_rng([seed, variant])
     recipe = random_recipe(variant, _fonts())
     windows, labels = [], []
     for code in BONUS_CODES:
         box = number_box_px(recipe, code)
         face, mask = photo_face(render_face(recipe, code), box, rng)
-        for window, label in labelled_windows(face, mask, int(code[1]), size):
+        for window, label in labelled_windows(face, mask, int(code[1]), size, turns):
             if label or rng.random() < NONE_KEPT:
                 windows.append(window)
                 labels.append(label)
     return np.stack(windows), np.array(labels, np.int64)
 
 
-def unnumbered_windows(round_: int, seed: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+def unnumbered_windows(
+    round_: int, seed: int, size: int, turns: Sequence[int] = ALL_TURNS
+) -> tuple[np.ndarray, np.ndarray]:
     """Windows (all labelled 0) of the UNNUMBERED styles' flowers and seasons, each face made to look
     as in a photo anew in each round; styles whose art is not installed are passed over."""
     rng = np.random.default_rng([seed, 7, round_])
@@ -194,7 +199,9 @@ def unnumbered_windows(round_: int, seed: int, size: int) -> tuple[np.ndarray, n
             continue
         for code in codes:
             face, mask = photo_face(faces[code], None, rng)
-            windows += [w for w, _ in labelled_windows(face, mask, 0, size) if rng.random() < NONE_KEPT]
+            windows += [
+                w for w, _ in labelled_windows(face, mask, 0, size, turns) if rng.random() < NONE_KEPT
+            ]
     if not windows:
         return np.zeros((0, size, size, 3), np.uint8), np.zeros((0,), np.int64)
     return np.stack(windows), np.zeros(len(windows), np.int64)
@@ -210,18 +217,25 @@ def _fonts() -> tuple[tuple[str, int], ...]:
     return _FONTS
 
 
-def _windows_star(args: tuple[bool, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
-    fixed, number, seed, size = args
-    return unnumbered_windows(number, seed, size) if fixed else variant_windows(number, seed, size)
+def _windows_star(args: tuple[bool, int, int, int, tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
+    fixed, number, seed, size, turns = args
+    if fixed:
+        return unnumbered_windows(number, seed, size, turns)
+    return variant_windows(number, seed, size, turns)
 
 
 def window_set(
-    variants: Sequence[int], seed: int, size: int, workers: int, fixed_rounds: int = 0
+    variants: Sequence[int],
+    seed: int,
+    size: int,
+    workers: int,
+    fixed_rounds: int = 0,
+    turns: Sequence[int] = ALL_TURNS,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(N, size, size, 3) uint8 windows and (N,) labels of the given randomised sets, and of
-    `fixed_rounds` rounds of the unnumbered fixed styles' flowers and seasons."""
-    jobs = [(False, variant, seed, size) for variant in variants]
-    jobs += [(True, round_, seed, size) for round_ in range(fixed_rounds)]
+    `fixed_rounds` rounds of the unnumbered fixed styles' flowers and seasons, at the faces' `turns`."""
+    jobs = [(False, variant, seed, size, tuple(turns)) for variant in variants]
+    jobs += [(True, round_, seed, size, tuple(turns)) for round_ in range(fixed_rounds)]
     if workers <= 1:
         parts = [_windows_star(job) for job in jobs]
     else:
@@ -241,6 +255,9 @@ class RankTraining:
     lr: float = 2e-3
     size: int = 32
     workers: int = 2
+    # the quarter turns of each upright face its windows are cut at: all four teaches the look to
+    # read a number lying sideways too, which it meets only on faces of no clear upright (square)
+    turns: tuple[int, ...] = ALL_TURNS
 
 
 def build_network() -> torch.nn.Module:
@@ -272,10 +289,12 @@ def train_rank_look(settings: RankTraining, out_dir: Path, log: Path | None = No
         VARIANT_BASE + settings.variants, VARIANT_BASE + settings.variants + settings.val_variants
     )
     x_train, y_train = window_set(
-        train_ids, settings.seed, settings.size, settings.workers, settings.fixed_rounds
+        train_ids, settings.seed, settings.size, settings.workers, settings.fixed_rounds, settings.turns
     )
     # val: unseen randomised sets only (the fixed styles' faces are the same art in every round)
-    x_val, y_val = window_set(val_ids, settings.seed + 1, settings.size, settings.workers)
+    x_val, y_val = window_set(
+        val_ids, settings.seed + 1, settings.size, settings.workers, turns=settings.turns
+    )
     cut_s = time.time() - start
     net = build_network()
     steps = settings.epochs * int(np.ceil(len(x_train) / settings.batch))

@@ -872,6 +872,17 @@ def _text_look_tune_stage(args: argparse.Namespace) -> None:
     print(f"text-look-tune: {args.start} tuned on {len(args.crops)} crop files -> {target}")
 
 
+def _turn_list(text: str) -> tuple[int, ...]:
+    """Quarter turns given as "0,2": each 0-3, none twice, at least one."""
+    try:
+        turns = tuple(int(part) for part in text.split(","))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(f"not quarter turns: {text!r} (give e.g. 0,2)") from error
+    if not turns or len(set(turns)) != len(turns) or not all(0 <= t <= 3 for t in turns):
+        raise argparse.ArgumentTypeError(f"not quarter turns: {text!r} (each 0-3, none twice)")
+    return turns
+
+
 def _rank_look_stage(args: argparse.Namespace) -> None:
     from vision.rank_look_train import RankLookError, sidecar_section, train_rank_look, write_sidecar
 
@@ -885,6 +896,7 @@ def _rank_look_stage(args: argparse.Namespace) -> None:
         lr=args.lr,
         size=args.imgsz,
         workers=args.workers,
+        turns=args.turns,
     )
     config = RankLookConfig(file="", above=args.above, floor=args.floor, least=args.least, imgsz=args.imgsz)
     try:
@@ -1085,6 +1097,12 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--lr", type=float, default=RankTraining.lr)
     p.add_argument("--imgsz", type=int, default=RankTraining.size)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument(
+        "--turns",
+        type=_turn_list,
+        default=RankTraining.turns,
+        help="quarter turns of each upright face to cut windows at, e.g. 0,2 (default all four)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--above", type=float, default=RankLookConfig(file="").above)
     p.add_argument("--floor", type=float, default=RankLookConfig(file="").floor)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
@@ -193,6 +194,28 @@ def test_windows_are_labelled_by_where_the_number_lies() -> None:
     speck = np.zeros_like(mask)
     speck[5:7, 5:7] = 1.0
     assert [label for _, label in labelled_windows(face, speck, 3, 32)] == [0] * 12
+
+
+def test_windows_cut_at_the_upright_turns_only_hold_the_number_as_it_stands() -> None:
+    face = np.zeros((100, 80, 3), np.uint8)
+    face[5:20, 5:20] = 255  # a white number in the top-left corner
+    mask = np.zeros((100, 80), np.float32)
+    mask[5:20, 5:20] = 1.0
+    labelled = list(labelled_windows(face, mask, 2, 32, turns=(0, 2)))
+    # two turns of four corners: upright the number is top left, upside down bottom right
+    assert [label for _, label in labelled] == [2, 0, 0, 0, 0, 0, 0, 2]
+    assert [label for _, label in labelled_windows(face, mask, 2, 32, turns=(1,))].count(2) == 1
+    upright, _ = labelled[0]
+    assert upright[6:12, 6:12].mean() > 200  # the window is the face's own corner, not turned away
+
+
+def test_rank_look_turns_are_parsed_and_checked() -> None:
+    from vision.train import _turn_list
+
+    assert _turn_list("0,2") == (0, 2)
+    for bad in ("", "0,0", "4", "a"):
+        with pytest.raises(argparse.ArgumentTypeError, match="quarter turns"):
+            _turn_list(bad)
 
 
 def test_a_photo_face_carries_the_numbers_mask_with_it() -> None:

@@ -7,12 +7,13 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Sequence
+from typing import Final
 
 import numpy as np
 import streamlit as st
 
 from app_ui import case as case_mod
-from app_ui import kept_case, photo_rows, tile_sets
+from app_ui import kept_case, photo_rows, table_edits, tile_sets
 from app_ui import undo as undo_mod
 from app_ui.address import kept_name
 from app_ui.case import Base, TileRow
@@ -22,8 +23,10 @@ from app_ui.photo_view import PhotoView, photo_view
 from app_ui.reader_slot import get_executor, get_reader, read_timeout_s
 from app_ui.reading import ReadTimeoutError, read_again, read_tiles, with_reading
 from app_ui.rules_panel import chosen_set
-from app_ui.session import UNDO, restart_table, set_base, unsaved_corrections
+from app_ui.session import UNDO, current_edits, restart_table, set_base, unsaved_corrections
 from app_ui.summary import RULE_LABELS
+
+NO_TILES_FOUND: Final = "no tiles found"  # the reader's own line (vision.pipeline)
 
 
 def photo_view_of(rgb: np.ndarray, base: Base) -> PhotoView:
@@ -53,6 +56,8 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
         return f"{name}: {exc}."
     except Exception as exc:
         return f"{name}: the tiles could not be read ({exc})."
+    if not read.rows and _tiles_on_page():
+        return no_tiles_line(name, read.warnings)
     photo = Base(
         source="photo",
         name=name,
@@ -63,6 +68,21 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
     replace_hand(read_base, source_id, photo_view_of(rgb, read_base))
     kept_case.save(kept_name(), data, kept_case.PHOTO)  # for a reload to show it, and read it, again
     return None
+
+
+def _tiles_on_page() -> bool:
+    """Whether the tile table on the page, as edited, holds a tile (a table whose every tile the user
+    deleted holds no hand to keep)."""
+    return bool(table_edits.apply_edits(st.session_state["base"].rows, current_edits()))
+
+
+def no_tiles_line(name: str, warnings: Sequence[str]) -> str:
+    """The line for a photo in which no tile was found, while the page holds a hand: the hand stays
+    (an audit, stage 72: a photo of a bare table wiped a typed hand, its winning tile and seats' facts,
+    with no undo), and the reader's first word on why, where it has one (dark, all white, small)."""
+    why = next((w for w in warnings if w != NO_TILES_FOUND), None)
+    because = f" ({why})" if why else ""
+    return f"{name}: no tiles were found on the photo{because}, so the hand on the page is kept."
 
 
 def read_again_as(base: Base, tile_set: str) -> None:

@@ -57,12 +57,13 @@ def _switch_then_read(game: str, incoming: tuple[str, bytes, str]) -> None:
     st.rerun()
 
 
-PHOTO_NOT_READ: Final = "The photo was not read (see *Photo* above): this result is still the hand before it."
+PHOTO_NOT_READ: Final = "The photo gave no hand (see *Photo* above): this result is still the hand before it."
 
 
 def photo_stale_note() -> str | None:
-    """Why the result is not the photo's the user just gave, where it is not: it could not be read (its
-    one line stands on the *Photo* tab), so the page still scores the hand before it. Said until the
+    """Why the result is not the photo's the user just gave, where it is not: it could not be read, or
+    no tile was found on it (its one line stands on the *Photo* tab), so the page still scores the
+    hand before it. Said until the
     user changes the tile table, as the typed hand's note is."""
     state = st.session_state
     refused = bool(state.get("photo_error")) and bool(state["base"].rows)

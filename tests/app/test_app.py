@@ -1361,12 +1361,48 @@ def test_a_photo_not_read_says_the_result_is_still_the_hand_before_it(app: AppTe
     upload(app, b"not an image at all", name="notaphoto.jpg")
     no_problem(app)
     assert any("notaphoto.jpg" in t for t in texts(app, "error")), texts(app, "error")
-    assert any(t.startswith("The photo was not read") for t in texts(app, "warning")), texts(app, "warning")
+    assert any(t.startswith("The photo gave no hand") for t in texts(app, "warning")), texts(app, "warning")
     # once the table is corrected the result is the table's, no longer "the hand before it"
     edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
     no_problem(app)
     assert any("notaphoto.jpg" in t for t in texts(app, "error")), texts(app, "error")
     assert not any("still the hand before it" in t for t in texts(app, "warning")), texts(app, "warning")
+
+
+def test_a_photo_with_no_tiles_keeps_the_hand_on_the_page(app: AppTest, install: Install) -> None:
+    # stage 72 (an audit): a photo of a bare table wiped a typed hand, its winning tile with it, no undo
+    install(FakeReader({30: scene([], [], [])}))
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    assert any("1 tai" in t for t in texts(app, "success")), result_text(app)
+    version = app.session_state["version"]
+    upload(app, photo_bytes(shade=30), name="bare.jpg")
+    no_problem(app)
+    said = [t for t in texts(app, "error") if t.startswith("bare.jpg")]
+    assert said and "no tiles were found" in said[0] and "hand on the page is kept" in said[0], said
+    assert app.session_state["version"] == version and app.session_state["base"].source == "typed"
+    assert any("1 tai" in t for t in texts(app, "success")), result_text(app)
+    assert any(t.startswith("The photo gave no hand") for t in texts(app, "warning")), texts(app, "warning")
+
+
+def test_a_photo_with_no_tiles_on_an_empty_page_is_shown_for_tiles_to_be_added(
+    app: AppTest, install: Install
+) -> None:
+    install(FakeReader({30: scene([], [], [])}))
+    upload(app, photo_bytes(shade=30), name="bare.jpg")
+    no_problem(app)
+    assert not any(t.startswith("bare.jpg") for t in texts(app, "error")), texts(app, "error")
+    assert app.session_state["base"].source == "photo" and not app.session_state["base"].rows
+
+
+def test_the_tables_row_count_is_the_tables_as_edited(app: AppTest, install: Install) -> None:
+    # stage 72 (an audit): "17 tiles, more than the table's height shows" stood after one was deleted
+    install(FakeReader({30: scene(bonus=["F1", "F2", "S1"])}))  # 11 + 3 + 3 = 17 tiles
+    upload(app, photo_bytes(shade=30))
+    no_problem(app)
+    assert any(t.startswith("17 tiles, more than") for t in texts(app, "caption")), texts(app, "caption")
+    edit_tiles(app, {"edited_rows": {}, "added_rows": [], "deleted_rows": [16]})
+    no_problem(app)
+    assert not any("tiles, more than" in t for t in texts(app, "caption")), texts(app, "caption")
 
 
 def read_again_button(at: AppTest) -> Any:

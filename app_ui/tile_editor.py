@@ -41,7 +41,8 @@ def rows_below_note(rows: int) -> str | None:
     says (an audit, stage 71: the rows the reader asked to check were the hidden ones)."""
     if ROW_PX * (rows + 1) <= TABLE_MAX_PX:  # the header and every row fit
         return None
-    return f"{rows} tiles, more than the table's height shows: scroll inside it for the last, to #{rows}."
+    # not "to #N": after a deletion the last row keeps its own number, no longer the count
+    return f"{rows} tiles, more than the table's height shows: scroll inside it for the last ones."
 
 
 # The table's columns, px: narrow enough that the table fits beside the photo on a laptop with the
@@ -140,7 +141,8 @@ def tile_editor_ui(
     changed = corrections_line(table_corrections(base, kongs))
     if changed:
         st.caption(changed)
-    set_offer_ui(base, table_edits.apply_edits(base.rows, edits))
+    rows_now = table_edits.apply_edits(base.rows, edits)
+    set_offer_ui(base, rows_now)
     blank = table_edits.blank_added_rows(edits)
     if blank:
         rows_said = (
@@ -154,7 +156,8 @@ def tile_editor_ui(
         )
     if base.source != "none" or base.rows:
         add_tile_ui(base)
-    below = rows_below_note(len(base.rows))
+    # the table as edited (an audit, stage 72: "17 tiles" was said after a deletion left 16)
+    below = rows_below_note(len(rows_now))
     if below is not None:
         st.caption(below)
     # the table's toolbar (+, search ...) shows over the line above it when tapped: room for it

@@ -51,7 +51,8 @@ _NAMES = {
 # said beside the typed fields, under the codes
 TYPED_ALSO = (
     "Also read: the honours' characters 東 南 西 北 中 發 白, their names (east … north, red, green, "
-    "white) and the mahjong tiles of an emoji keyboard (🀇 🀙 🀐 🀀 🀄 🀢 🀦 🀫)."
+    "white; a meld of them a word a tile: east east east) and the mahjong tiles of an emoji keyboard "
+    "(🀇 🀙 🀐 🀀 🀄 🀢 🀦 🀫)."
 )
 
 
@@ -127,26 +128,44 @@ def _apart(group: str, typed: str, tiles: list[str]) -> list[list[str]]:
 
 
 def read_melds(text: str) -> list[list[str]]:
-    """One meld per group; a group of one or two tiles is a meld typed apart (`C C C`), and a group of
-    more than four is cut into the melds it holds where only one cut makes every piece a meld."""
-    melds = []
+    """One meld per group; a group of more than four is cut into the melds it holds where only one cut
+    makes every piece a meld. Groups of one or two tiles side by side are a meld typed apart, a tile a
+    word (`east east east`, `C C C`, `CC fly`): together they are read as the melds they can only be,
+    and refused, with a word on typing melds together, where they are none or several."""
+    melds: list[list[str]] = []
     typed_groups = _typed_groups(text)
-    groups = [group for group, _ in typed_groups]
+    short: list[int] = []  # the groups of one or two tiles since the last whole meld
     for index, (group, typed) in enumerate(typed_groups):
         tiles = read_tiles(group)
-        if len(tiles) > 4:
-            melds += _apart(group, typed, tiles)
-            continue
         if len(tiles) < 3:
-            # a fly typed apart from its meld (`CC fly`) is in this group or the next to it
-            beside = " ".join(groups[max(index - 1, 0) : index + 2]).lower()
-            raise ValueError(
-                f"meld {_named(group, typed)} has {len(tiles)} tile{'s' if len(tiles) != 1 else ''}: "
-                "type each meld's tiles together, e.g. CCC or 456p"
-                + (", a fly among them: CCfly" if "fly" in beside else "")
-            )
-        melds.append(tiles)
-    return melds
+            short.append(index)
+            continue
+        melds += _typed_apart(typed_groups, short)
+        short = []
+        melds += _apart(group, typed, tiles) if len(tiles) > 4 else [tiles]
+    return melds + _typed_apart(typed_groups, short)
+
+
+def _typed_apart(typed_groups: Sequence[tuple[str, str]], short: Sequence[int]) -> list[list[str]]:
+    """The melds that groups of one or two tiles typed side by side (indices `short`) make together
+    (an audit, stage 72: the honours' names, which the page says are read, could make no meld, as
+    each is a word of its own); ValueError naming the first where they make none, or several."""
+    if not short:
+        return []
+    tiles = [tile for index in short for tile in read_tiles(typed_groups[index][0])]
+    splits = meld_splits(tiles) if len(tiles) <= 4 * MAX_MELDS else []
+    if len(splits) == 1:
+        return splits[0]
+    group, typed = typed_groups[short[0]]
+    first = read_tiles(group)
+    # a fly typed apart from its meld (`CC fly`) is in this group or the next to it
+    groups = [g for g, _ in typed_groups]
+    beside = " ".join(groups[max(short[0] - 1, 0) : short[-1] + 2]).lower()
+    raise ValueError(
+        f"meld {_named(group, typed)} has {len(first)} tile{'s' if len(first) != 1 else ''}: "
+        "type each meld's tiles together, e.g. CCC or 456p"
+        + (", a fly among them: CCfly" if "fly" in beside else "")
+    )
 
 
 def read_concealed_kongs(text: str) -> list[list[str]]:

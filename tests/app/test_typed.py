@@ -51,11 +51,24 @@ def test_melds_one_a_group_commas_or_spaces() -> None:
     assert read_melds("") == []
 
 
+def test_a_meld_typed_a_tile_a_word_is_read_where_it_can_only_be_one() -> None:
+    # stage 72 (an audit): the honours' names, said to be read, made no meld, each a word of its own
+    assert read_melds("east east east") == [["E"] * 3]
+    assert read_melds("Red red RED red, 456p") == [["C"] * 4, ["4p", "5p", "6p"]]
+    assert read_melds("C C C") == [["C"] * 3]
+    assert read_melds("CC fly 1m 2m 3m") == [["C", "C", "fly"], ["1m", "2m", "3m"]]
+    assert read_melds("CCC 7s 8s 9s") == [["C"] * 3, ["7s", "8s", "9s"]]
+
+
 def test_a_meld_typed_apart_is_explained() -> None:
     with pytest.raises(ValueError, match=r"meld 'C' has 1 tile: type each meld's tiles together, e.g. CCC"):
-        read_melds("C C C")
+        read_melds("C C")
+    with pytest.raises(ValueError, match=r"meld 'east' has 1 tile: type each meld's tiles together"):
+        read_melds("east east 456p")  # two tiles are no meld, and 456p is one of its own
     with pytest.raises(ValueError, match=r"meld .CC. has 2 tiles: .* 456p, a fly among them: CCfly$"):
-        read_melds("CC fly")
+        read_melds("CC fly fly")
+    with pytest.raises(ValueError, match=r"meld '1m' has 1 tile"):
+        read_melds("1m 2m 3m 4m")  # a chow and a tile, or no meld: not one reading
     assert read_melds("CCfly") == [["C", "C", "fly"]]
     with pytest.raises(ValueError, match=r"meld '12m' has 2 tiles: .* e.g. CCC or 456p$"):
         read_melds("CCfly 456p 12m")  # no fly beside the short meld: no word on flies

@@ -17,6 +17,8 @@ from app_ui.hand_build import hand_tile_choices
 from app_ui.summary import score_words
 from scoring.tiles import sorted_tiles
 
+NOT_IN_HAND = "winning_tile_not_in_hand"  # the scoring's reason for a tile that cannot have won the hand
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -40,6 +42,10 @@ def winning_tile_outcomes(
             result = score({**data, "winning_tile": tile})
         except (scoring.MalformedHandError, scoring.OptionError):
             continue  # a tile the scoring cannot take there: not a way the hand was won
+        if result.get("reason") == NOT_IN_HAND:
+            # nor one that cannot have won it so (a self-drawn tile of an exposed pong, claimed from a
+            # discard: an audit, stage 72, was asked to choose between 1m ... 9s and C, "not a win")
+            continue
         valid = bool(result.get("valid"))
         scored.setdefault((valid, int(result.get("tai") or 0) if valid else 0), []).append(tile)
     ranked = sorted(scored.items(), key=lambda item: item[0], reverse=True)

@@ -1405,6 +1405,12 @@ def test_the_tables_row_count_is_the_tables_as_edited(app: AppTest, install: Ins
     assert not any("tiles, more than" in t for t in texts(app, "caption")), texts(app, "caption")
 
 
+def test_the_uploader_says_where_a_saved_case_opens(app: AppTest) -> None:
+    # stage 72 (an audit): a case file dropped on the photo uploader met only Streamlit's refusal
+    said = [t for t in captions(app) if "marked red" in t]
+    assert said and "a saved case (.json) opens in the *Open a case* tab" in said[0], said
+
+
 def read_again_button(at: AppTest) -> Any:
     """The Photo tab's button that reads the uploader's photo again (there is at most one)."""
     buttons = [b for b in at.button if b.key and b.key.startswith("read_again_")]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app_ui.winning_hint import Outcome, photo_score_words
+from app_ui.winning_hint import Outcome, photo_score_words, winning_tile_note, winning_tile_outcomes
 
 
 def test_a_hand_no_win_only_for_want_of_the_winning_tile_asks_for_it() -> None:
@@ -19,3 +19,24 @@ def test_a_hand_below_the_minimum_says_the_scoring_s_message() -> None:
 def test_no_valid_win_says_whether_the_tiles_are_corrected() -> None:
     assert photo_score_words({"valid": False}, [], corrected=False) == "Not a valid win as read"
     assert photo_score_words({"valid": False}, [], corrected=True) == "Not a valid win as corrected"
+
+
+def test_a_tile_that_cannot_have_won_the_hand_is_not_offered_as_a_way() -> None:
+    # stage 72 (an audit): a self-drawn hand with a red-dragon pong claimed from a discard was asked for
+    # its winning tile as "1m ... 9s: 3 tai; C: not a win", C never a way it was won
+    data = {
+        "rules": "singapore",
+        "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2m", "2m"],
+        "melds": [{"kind": "pong", "tiles": ["C", "C", "C"], "concealed": False}],
+        "bonus": ["F1"],
+        "seat_wind": "E",
+        "prevailing_wind": "E",
+        "self_drawn": True,
+    }
+    outcomes = winning_tile_outcomes(data)
+    offered = [tile for outcome in outcomes for tile in outcome.tiles]
+    assert "C" not in offered and "2m" in offered, outcomes
+    assert winning_tile_note({"valid": True, "tai": outcomes[0].tai}, outcomes, "tai") is None
+    # on a discard the pong's C may have been the tile claimed: it stays a way
+    on_discard = [t for o in winning_tile_outcomes({**data, "self_drawn": False}) for t in o.tiles]
+    assert "C" in on_discard

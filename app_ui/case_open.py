@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +34,7 @@ from app_ui.hand_build import (
     not_winning_why,
     rows_from_hand_strings,
 )
+from app_ui.summary import RULE_LABELS
 from app_ui.table_edits import RENUMBERED, numbered_afresh
 
 # A case the app writes is a few kilobytes; anything this large is not one.
@@ -186,7 +188,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     if saved is not None:
         rows, kongs = saved
         notes = []
-    notes.extend(_sentence(line) for line in reading_warning_lines(given))
+    notes.extend(_sentence(in_page_words(line)) for line in reading_warning_lines(given))
     notes.extend(_sentence(unused_beside_warning(key)) for key in unused_beside(given))
     if discarder_note:
         notes.append(discarder_note)
@@ -222,6 +224,23 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         rules_said="rules" in case,
         notes=tuple(notes),
     )
+
+
+# python -m vision's advice to its own command line (`vision.cli.with_rules_advice`)
+_CLI_ADVICE = re.compile(r"If so, give (.+), here and to python -m scoring\.$")
+
+
+def in_page_words(line: str) -> str:
+    """A reader's line from a `python -m vision --json` file in the page's words: its advice to give
+    `--rules` on the command line becomes the sidebar's rule set (an audit, stage 72)."""
+    match = _CLI_ADVICE.search(line)
+    if match is None:
+        return line
+    names = re.findall(r"--rules (\w+)", match.group(1))
+    labels = [f"{RULE_LABELS.get(name, name)} rules" for name in names]
+    if "--option" in match.group(1):
+        labels.append("other options")
+    return f"{line[: match.start()]}If so, choose {' or '.join(labels)} in the sidebar."
 
 
 def _sentence(line: str) -> str:

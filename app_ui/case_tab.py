@@ -95,7 +95,8 @@ def apply_opened_case() -> None:
     state["bonus_from_deal"], state["from_deal_aside"] = list(won.bonus_from_deal), []
     state["photo_error"] = None
     if opened.notes:
-        state["context_note"] = " ".join(filter(None, [state.get("context_note"), *opened.notes]))
+        # a paragraph a note: a reading's file brings several, run together they read as one (stage 72)
+        state["context_note"] = "\n\n".join(filter(None, [state.get("context_note"), *opened.notes]))
 
 
 def opened_case_note(

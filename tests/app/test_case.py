@@ -682,6 +682,20 @@ def test_a_photos_reading_opens_with_the_readers_warnings_said() -> None:
         "The photo's reading: tile 3 is unsure (1s or C?).",
         "The photo's reading: 2 tiles at the edge may be cut off.",
     )
+    # the reader's advice to its command line is said as the page's (stage 72, an audit)
+    question = (
+        "1 tile(s) look most like tiles this set does not hold (fly). "
+        "Is the photo of another rule set's tiles?"
+    )
+    advised = {
+        **reading,
+        "warnings": [f"{question} If so, give --rules malaysian, here and to python -m scoring."],
+    }
+    said = case_open.open_case("reading.json", json.dumps(advised).encode()).notes
+    assert said == (
+        f"The photo's reading: {question} If so, choose Malaysian (3 players) rules in the sidebar.",
+    )
+    assert "--rules" not in said[0] and "python -m" not in said[0]
     # a case file's own "warnings" (not a reading: no detections) are not the photo's
     typed = {"concealed": "123m 456p 789s CCC 55p", "warnings": ["tile 3 is unsure"]}
     assert not case_open.open_case("typed.json", json.dumps(typed).encode()).notes

@@ -63,8 +63,7 @@ PHOTO_NOT_READ: Final = "The photo gave no hand (see *Photo* above): this result
 def photo_stale_note() -> str | None:
     """Why the result is not the photo's the user just gave, where it is not: it could not be read, or
     no tile was found on it (its one line stands on the *Photo* tab), so the page still scores the
-    hand before it. Said until the
-    user changes the tile table, as the typed hand's note is."""
+    hand before it. Said until the user changes the tile table, as the typed hand's note is."""
     state = st.session_state
     refused = bool(state.get("photo_error")) and bool(state["base"].rows)
     return said_until_table_changes(PHOTO_NOT_READ if refused else None, "photo_note_table")

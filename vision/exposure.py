@@ -41,23 +41,33 @@ def colour_end(rgb: np.ndarray, lights_out: bool = False) -> float:
     """The value level (`value_sample`) `BRIGHT_PERCENTILE` of an (H, W, 3) uint8 RGB photo's pixels,
     with `lights_out` over the same pixels as `bright_end`'s."""
     grey = grey_sample(rgb)
-    return _percentile(value_sample(rgb), grey, lights_out)
+    return _percentile(value_sample(rgb), _kept(grey, lights_out))
 
 
 def bright_end(rgb: np.ndarray, lights_out: bool = False) -> float:
     """The grey level `BRIGHT_PERCENTILE` of an (H, W, 3) uint8 RGB photo's pixels (sampled); with
     `lights_out`, small white-out spots and their glow left out (`lights`)."""
-    return _bright_end(grey_sample(rgb), lights_out)
+    grey = grey_sample(rgb)
+    return _percentile(grey, _kept(grey, lights_out))
 
 
-def _bright_end(grey: np.ndarray, lights_out: bool) -> float:
-    return _percentile(grey, grey, lights_out)
+def _kept(grey: np.ndarray, lights_out: bool) -> np.ndarray | None:
+    """The pixels a bright end is taken over: with `lights_out` those `lights(grey)` leaves, else all
+    (None)."""
+    return ~lights(grey) if lights_out else None
 
 
-def _percentile(levels: np.ndarray, grey: np.ndarray, lights_out: bool) -> float:
-    """`levels`' BRIGHT_PERCENTILE, with `lights_out` over the pixels `lights(grey)` leaves."""
-    rest = levels[~lights(grey)] if lights_out else levels
+def _percentile(levels: np.ndarray, kept: np.ndarray | None) -> float:
+    """`levels`' BRIGHT_PERCENTILE over the `kept` pixels (all where None, or where none is kept)."""
+    rest = levels if kept is None else levels[kept]
     return float(np.percentile(rest if rest.size else levels, BRIGHT_PERCENTILE))
+
+
+def _gain_of(grey: np.ndarray, value: np.ndarray, lights_out: bool) -> float:
+    """`_gain` of the sampled `grey` and `value` (`grey_sample`, `value_sample`), their ends taken over
+    the same pixels, the lights found once."""
+    kept = _kept(grey, lights_out)
+    return _gain(_percentile(grey, kept), _percentile(value, kept))
 
 
 # A light in the frame (a lamp, a window, a flash's glint on a tile) whites out a spot: where such
@@ -133,7 +143,7 @@ def _gain(end: float, colour: float) -> float:
 
 def gain_for(rgb: np.ndarray) -> float:
     """What a photo is brightened by to be read: 1.0 unless it is dark."""
-    return _gain(bright_end(rgb), colour_end(rgb))
+    return _gain_of(grey_sample(rgb), value_sample(rgb), False)
 
 
 def gains(rgb: np.ndarray) -> tuple[float, ...]:
@@ -141,8 +151,7 @@ def gains(rgb: np.ndarray) -> tuple[float, ...]:
     of the bright end gives another (a lamp in a dim room, or a small hand white in a flash), that one
     too; the reader keeps the reading that finds more tiles."""
     grey, value = grey_sample(rgb), value_sample(rgb)  # once for both ends
-    plain = _gain(_bright_end(grey, False), _percentile(value, grey, False))
-    unlit = _gain(_bright_end(grey, True), _percentile(value, grey, True))
+    plain, unlit = _gain_of(grey, value, False), _gain_of(grey, value, True)
     return (plain,) if unlit == plain else (plain, unlit)
 
 

@@ -134,11 +134,12 @@ def read_melds(text: str) -> list[list[str]]:
     and refused, with a word on typing melds together, where they are none or several."""
     melds: list[list[str]] = []
     typed_groups = _typed_groups(text)
-    short: list[int] = []  # the groups of one or two tiles since the last whole meld
+    # the groups of one or two tiles since the last whole meld: (index, its tiles)
+    short: list[tuple[int, list[str]]] = []
     for index, (group, typed) in enumerate(typed_groups):
         tiles = read_tiles(group)
         if len(tiles) < 3:
-            short.append(index)
+            short.append((index, tiles))
             continue
         melds += _typed_apart(typed_groups, short)
         short = []
@@ -146,21 +147,24 @@ def read_melds(text: str) -> list[list[str]]:
     return melds + _typed_apart(typed_groups, short)
 
 
-def _typed_apart(typed_groups: Sequence[tuple[str, str]], short: Sequence[int]) -> list[list[str]]:
-    """The melds that groups of one or two tiles typed side by side (indices `short`) make together
-    (an audit, stage 72: the honours' names, which the page says are read, could make no meld, as
-    each is a word of its own); ValueError naming the first where they make none, or several."""
+def _typed_apart(
+    typed_groups: Sequence[tuple[str, str]], short: Sequence[tuple[int, list[str]]]
+) -> list[list[str]]:
+    """The melds that groups of one or two tiles typed side by side (`short`: each group's index and
+    tiles) make together (an audit, stage 72: the honours' names, which the page says are read, could
+    make no meld, as each is a word of its own); ValueError naming the first where they make none, or
+    several."""
     if not short:
         return []
-    tiles = [tile for index in short for tile in read_tiles(typed_groups[index][0])]
+    tiles = [tile for _, group_tiles in short for tile in group_tiles]
     splits = meld_splits(tiles) if len(tiles) <= 4 * MAX_MELDS else []
     if len(splits) == 1:
         return splits[0]
-    group, typed = typed_groups[short[0]]
-    first = read_tiles(group)
+    (first_index, first), last_index = short[0], short[-1][0]
+    group, typed = typed_groups[first_index]
     # a fly typed apart from its meld (`CC fly`) is in this group or the next to it
     groups = [g for g, _ in typed_groups]
-    beside = " ".join(groups[max(short[0] - 1, 0) : short[-1] + 2]).lower()
+    beside = " ".join(groups[max(first_index - 1, 0) : last_index + 2]).lower()
     raise ValueError(
         f"meld {_named(group, typed)} has {len(first)} tile{'s' if len(first) != 1 else ''}: "
         "type each meld's tiles together, e.g. CCC or 456p"

@@ -196,7 +196,7 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
 def finishing_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     """The knobs every set draws last, in this order (a knob added later goes at the end, so the sets
     drawn before it keep every earlier choice)."""
-    knobs = (season_corner, bold_numbers, brush_birds, grid_pips, wind_inks)
+    knobs = (season_corner, bold_numbers, brush_birds, grid_pips, wind_inks, inset_numbers)
     recipe = last_knobs(recipe, rng)
     for knob in knobs:
         recipe = knob(recipe, rng)
@@ -254,6 +254,29 @@ def last_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
             return one_picture
         recipe = replace(recipe, layout=replace(layout, bonus_pictures="shared", bonus_numbers=True))
     return recipe
+
+
+def inset_numbers(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
+    """Drawn after every other knob: one numbered set in two prints its flowers' and seasons'
+    numbers set in from the corner towards the face's middle (many sets print the season's 二 half
+    way across the top), so a reader finds a number that is not snug in a corner."""
+    layout = recipe.layout
+    if not layout.bonus_numbers or rng.random() >= 0.5:
+        return recipe
+    inset = float(rng.uniform(0.03, 0.15))
+    number_box = _set_in(layout.bonus_number_box, inset)
+    season_box = None if layout.season_number_box is None else _set_in(layout.season_number_box, inset)
+    name_box = layout.english_name_box if layout.name_script == "english" else layout.bonus_char_box
+    names = recipe.font is not None and layout.bonus_names
+    if names and any(box is not None and boxes_meet(box, name_box) for box in (number_box, season_box)):
+        return recipe
+    return replace(recipe, layout=replace(layout, bonus_number_box=number_box, season_number_box=season_box))
+
+
+def _set_in(box: Box, inset: float) -> Box:
+    """`box` moved `inset` face widths from its side of the face towards the middle."""
+    shift = inset if (box[0] + box[2]) / 2 < 0.5 else -inset
+    return (box[0] + shift, box[1], box[2] + shift, box[3])
 
 
 def season_corner(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:

@@ -164,15 +164,16 @@ def english_name_scores(texts: Sequence[str]) -> np.ndarray:
     return np.array([word_score(BONUS_WORDS[code], texts) for code in BONUS])
 
 
-def face_windows(face: np.ndarray) -> list[np.ndarray]:
-    """Windows at the four corners of an upright face, where a name's character would sit."""
+def face_windows(face: np.ndarray, share_wide: float = WINDOW_WIDTH) -> list[np.ndarray]:
+    """Windows at the four corners of an upright face, where a name's character would sit, each
+    `share_wide` of the face wide."""
     height, width = face.shape[:2]
     windows = []
     for top in (0.0, 1.0 - WINDOW_HEIGHT):
-        for left in (0.0, 1.0 - WINDOW_WIDTH):
+        for left in (0.0, 1.0 - share_wide):
             window = face[
                 int(top * height) : int(np.ceil((top + WINDOW_HEIGHT) * height)),
-                int(left * width) : int(np.ceil((left + WINDOW_WIDTH) * width)),
+                int(left * width) : int(np.ceil((left + share_wide) * width)),
             ]
             if min(window.shape[:2]) > 2:
                 windows.append(np.ascontiguousarray(window))

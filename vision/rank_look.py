@@ -24,7 +24,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.deskew import upright_face
-from vision.glyphs import bonus_columns, face_windows, likeliest_bonus_rows, weigh
+from vision.glyphs import WINDOW_WIDTH, bonus_columns, face_windows, likeliest_bonus_rows, weigh
 from vision.onnx_models import checked_classifier, run_batched
 from vision.sidecar import SIDECAR, RankLookConfig
 
@@ -38,9 +38,12 @@ def window_input(window: np.ndarray, size: int) -> np.ndarray:
     return cv2.resize(np.ascontiguousarray(window), (size, size), interpolation=interpolation)
 
 
-def rank_windows(face: np.ndarray, turns: Sequence[int], size: int) -> list[np.ndarray]:
-    """The corner windows of `face` at each of `turns`, each a (size, size, 3) square."""
-    return [window_input(w, size) for turn in turns for w in face_windows(np.rot90(face, turn))]
+def rank_windows(
+    face: np.ndarray, turns: Sequence[int], size: int, share_wide: float = WINDOW_WIDTH
+) -> list[np.ndarray]:
+    """The corner windows (`share_wide` of the face wide) of `face` at each of `turns`, each a
+    (size, size, 3) square."""
+    return [window_input(w, size) for turn in turns for w in face_windows(np.rot90(face, turn), share_wide)]
 
 
 def rank_scores(window_probabilities: np.ndarray, owner: Sequence[int], boxes: int) -> np.ndarray:
@@ -89,7 +92,7 @@ class RankLook:
         owner: list[int] = []
         for row, xyxy in enumerate(boxes):
             upright = upright_face(rgb, xyxy, self.config.shrink)
-            found = rank_windows(upright.face, upright.turns, self.config.imgsz)
+            found = rank_windows(upright.face, upright.turns, self.config.imgsz, self.config.window_width)
             windows += found
             owner += [row] * len(found)
         return rank_scores(self.read_windows(windows), owner, len(boxes))

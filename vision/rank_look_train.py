@@ -37,7 +37,7 @@ from datasets.faces import (
 )
 from datasets.randomized import installed_fonts, random_recipe
 from datasets.styles import style_faces
-from vision.glyphs import face_windows
+from vision.glyphs import WINDOW_WIDTH, face_windows
 from vision.rank_look import RANKS, window_input
 from vision.sidecar import RankLookConfig
 
@@ -140,15 +140,20 @@ def photo_face(
 
 
 def labelled_windows(
-    face: np.ndarray, mask: np.ndarray, rank: int, size: int, turns: Sequence[int] = ALL_TURNS
+    face: np.ndarray,
+    mask: np.ndarray,
+    rank: int,
+    size: int,
+    turns: Sequence[int] = ALL_TURNS,
+    share_wide: float = WINDOW_WIDTH,
 ) -> Iterator[tuple[np.ndarray, int]]:
     """The corner windows of `face` at its quarter `turns`, each with its label: `rank` where
     RANK_INSIDE of the number's `mask` lies inside it (and it is LEGIBLE_PX tall there, at the
     look's size), 0 where at most NONE_INSIDE does."""
     total = float(mask.sum())
     for turn in turns:
-        windows = face_windows(np.rot90(face, turn))
-        masks = face_windows(np.rot90(mask, turn)[..., None])
+        windows = face_windows(np.rot90(face, turn), share_wide)
+        masks = face_windows(np.rot90(mask, turn)[..., None], share_wide)
         for window, window_mask in zip(windows, masks, strict=True):
             inside = float(window_mask.sum()) / total if total > 0 else 0.0
             if inside >= RANK_INSIDE:
@@ -169,7 +174,11 @@ def number_px(window_mask: np.ndarray, size: int) -> float:
 
 
 def variant_windows(
-    variant: int, seed: int, size: int, turns: Sequence[int] = ALL_TURNS
+    variant: int,
+    seed: int,
+    size: int,
+    turns: Sequence[int] = ALL_TURNS,
+    share_wide: float = WINDOW_WIDTH,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Every labelled window of the eight bonus faces of randomised set `variant`, at `turns`."""
     rng = np.random.default_rng([seed, variant])
@@ -178,7 +187,7 @@ def variant_windows(
     for code in BONUS_CODES:
         box = number_box_px(recipe, code)
         face, mask = photo_face(render_face(recipe, code), box, rng)
-        for window, label in labelled_windows(face, mask, int(code[1]), size, turns):
+        for window, label in labelled_windows(face, mask, int(code[1]), size, turns, share_wide):
             if label or rng.random() < NONE_KEPT:
                 windows.append(window)
                 labels.append(label)
@@ -186,7 +195,11 @@ def variant_windows(
 
 
 def unnumbered_windows(
-    round_: int, seed: int, size: int, turns: Sequence[int] = ALL_TURNS
+    round_: int,
+    seed: int,
+    size: int,
+    turns: Sequence[int] = ALL_TURNS,
+    share_wide: float = WINDOW_WIDTH,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Windows (all labelled 0) of the UNNUMBERED styles' flowers and seasons, each face made to look
     as in a photo anew in each round; styles whose art is not installed are passed over."""
@@ -200,7 +213,9 @@ def unnumbered_windows(
         for code in codes:
             face, mask = photo_face(faces[code], None, rng)
             windows += [
-                w for w, _ in labelled_windows(face, mask, 0, size, turns) if rng.random() < NONE_KEPT
+                w
+                for w, _ in labelled_windows(face, mask, 0, size, turns, share_wide)
+                if rng.random() < NONE_KEPT
             ]
     if not windows:
         return np.zeros((0, size, size, 3), np.uint8), np.zeros((0,), np.int64)
@@ -217,11 +232,13 @@ def _fonts() -> tuple[tuple[str, int], ...]:
     return _FONTS
 
 
-def _windows_star(args: tuple[bool, int, int, int, tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
-    fixed, number, seed, size, turns = args
+def _windows_star(
+    args: tuple[bool, int, int, int, tuple[int, ...], float],
+) -> tuple[np.ndarray, np.ndarray]:
+    fixed, number, seed, size, turns, share_wide = args
     if fixed:
-        return unnumbered_windows(number, seed, size, turns)
-    return variant_windows(number, seed, size, turns)
+        return unnumbered_windows(number, seed, size, turns, share_wide)
+    return variant_windows(number, seed, size, turns, share_wide)
 
 
 def window_set(
@@ -231,11 +248,13 @@ def window_set(
     workers: int,
     fixed_rounds: int = 0,
     turns: Sequence[int] = ALL_TURNS,
+    share_wide: float = WINDOW_WIDTH,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(N, size, size, 3) uint8 windows and (N,) labels of the given randomised sets, and of
-    `fixed_rounds` rounds of the unnumbered fixed styles' flowers and seasons, at the faces' `turns`."""
-    jobs = [(False, variant, seed, size, tuple(turns)) for variant in variants]
-    jobs += [(True, round_, seed, size, tuple(turns)) for round_ in range(fixed_rounds)]
+    `fixed_rounds` rounds of the unnumbered fixed styles' flowers and seasons, at the faces' `turns`,
+    each window `share_wide` of its face wide."""
+    jobs = [(False, variant, seed, size, tuple(turns), share_wide) for variant in variants]
+    jobs += [(True, round_, seed, size, tuple(turns), share_wide) for round_ in range(fixed_rounds)]
     if workers <= 1:
         parts = [_windows_star(job) for job in jobs]
     else:
@@ -258,6 +277,8 @@ class RankTraining:
     # the quarter turns of each upright face its windows are cut at: all four teaches the look to
     # read a number lying sideways too, which it meets only on faces of no clear upright (square)
     turns: tuple[int, ...] = ALL_TURNS
+    # each corner window's share of the face's width (`RankLookConfig.window_width`)
+    window_width: float = WINDOW_WIDTH
 
 
 def build_network() -> torch.nn.Module:
@@ -289,11 +310,22 @@ def train_rank_look(settings: RankTraining, out_dir: Path, log: Path | None = No
         VARIANT_BASE + settings.variants, VARIANT_BASE + settings.variants + settings.val_variants
     )
     x_train, y_train = window_set(
-        train_ids, settings.seed, settings.size, settings.workers, settings.fixed_rounds, settings.turns
+        train_ids,
+        settings.seed,
+        settings.size,
+        settings.workers,
+        settings.fixed_rounds,
+        settings.turns,
+        settings.window_width,
     )
     # val: unseen randomised sets only (the fixed styles' faces are the same art in every round)
     x_val, y_val = window_set(
-        val_ids, settings.seed + 1, settings.size, settings.workers, turns=settings.turns
+        val_ids,
+        settings.seed + 1,
+        settings.size,
+        settings.workers,
+        turns=settings.turns,
+        share_wide=settings.window_width,
     )
     cut_s = time.time() - start
     net = build_network()
@@ -387,7 +419,7 @@ def export_network(net: torch.nn.Module, path: Path, size: int) -> None:
 def sidecar_section(settings: RankTraining, config: RankLookConfig) -> dict[str, object]:
     """The sidecar's "rank_look" section for a network trained with `settings`."""
     section = asdict(config)
-    section.update(file=RANK_FILE, imgsz=settings.size)
+    section.update(file=RANK_FILE, imgsz=settings.size, window_width=settings.window_width)
     return section
 
 

@@ -170,6 +170,9 @@ class RankLookConfig:
     shrink: float = 0.03
     # each corner window is read `imgsz` square
     imgsz: int = 32
+    # each corner window is this share of the face wide (the glyph look's 0.48 cuts a number set in
+    # from the corner, as many sets print the season's 二)
+    window_width: float = 0.48
 
 
 @dataclass(frozen=True)
@@ -451,6 +454,8 @@ def check_rank_look(rank_look: RankLookConfig, where: str) -> None:
         raise ModelError(f"{where}: rank_look shrink must be in [0, 0.5), got {rank_look.shrink}")
     if not 8 <= rank_look.imgsz <= 256:
         raise ModelError(f"{where}: rank_look imgsz must be 8..256, got {rank_look.imgsz}")
+    if not 0.2 <= rank_look.window_width <= 1.0:
+        raise ModelError(f"{where}: rank_look window_width must be in [0.2, 1], got {rank_look.window_width}")
 
 
 def check_pip_look(pip_look: PipLookConfig, where: str) -> None:
@@ -490,6 +495,7 @@ def _rank_look(data: dict[str, Any], where: str) -> RankLookConfig | None:
         least=float(section.get("least", default.least)),
         shrink=float(section.get("shrink", default.shrink)),
         imgsz=int(section.get("imgsz", default.imgsz)),
+        window_width=float(section.get("window_width", default.window_width)),
     )
 
 

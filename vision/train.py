@@ -897,8 +897,16 @@ def _rank_look_stage(args: argparse.Namespace) -> None:
         size=args.imgsz,
         workers=args.workers,
         turns=args.turns,
+        window_width=args.window_width,
     )
-    config = RankLookConfig(file="", above=args.above, floor=args.floor, least=args.least, imgsz=args.imgsz)
+    config = RankLookConfig(
+        file="",
+        above=args.above,
+        floor=args.floor,
+        least=args.least,
+        imgsz=args.imgsz,
+        window_width=args.window_width,
+    )
     try:
         check_rank_look(config, "settings")
         figures = train_rank_look(settings, args.out, args.out / "rank_look_log.txt")
@@ -1102,6 +1110,12 @@ def main(argv: list[str] | None = None) -> None:
         type=_turn_list,
         default=RankTraining.turns,
         help="quarter turns of each upright face to cut windows at, e.g. 0,2 (default all four)",
+    )
+    p.add_argument(
+        "--window-width",
+        type=float,
+        default=RankTraining.window_width,
+        help="each corner window's share of the face's width (default the glyph look's 0.48)",
     )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--above", type=float, default=RankLookConfig(file="").above)

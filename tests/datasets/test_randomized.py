@@ -37,6 +37,7 @@ from datasets.randomized import (
     brush_birds,
     font_covers,
     grid_pips,
+    inset_numbers,
     installed_fonts,
     random_recipe,
     wind_inks,
@@ -799,3 +800,51 @@ def test_a_fifth_of_sets_ink_their_winds_otherwise_and_nothing_else_moves() -> N
     for _ in range(20):
         after = wind_inks(start, rng)
         assert after is start or after == replace(start, wind_inks=after.wind_inks)
+
+
+def test_a_number_set_in_moves_towards_the_middle_only_in_numbered_sets_and_never_onto_a_name() -> None:
+    fonts = installed_fonts()
+    starts = [r for r in (random_recipe(v, fonts) for v in range(40)) if r.layout.bonus_numbers]
+    rng = np.random.default_rng(0)
+    moved = 0
+    for start in starts:
+        after = inset_numbers(start, rng)
+        if after is start:
+            continue
+        moved += 1
+        before_box, after_box = start.layout.bonus_number_box, after.layout.bonus_number_box
+        shift = after_box[0] - before_box[0]
+        # the whole box moves, sideways only, 0.03-0.15 of the face towards its middle
+        assert 0.03 <= abs(shift) <= 0.15
+        assert after_box == pytest.approx(
+            (before_box[0] + shift, before_box[1], before_box[2] + shift, before_box[3])
+        )
+        middle = (before_box[0] + before_box[2]) / 2
+        assert abs((after_box[0] + after_box[2]) / 2 - 0.5) < abs(middle - 0.5)
+        assert after == replace(
+            start,
+            layout=replace(
+                start.layout, bonus_number_box=after_box, season_number_box=after.layout.season_number_box
+            ),
+        )
+        layout = after.layout
+        if after.font is not None and layout.bonus_names:
+            names = layout.english_name_box if layout.name_script == "english" else layout.bonus_char_box
+            assert not boxes_meet(layout.bonus_number_box, names)
+    assert 0.25 * len(starts) <= moved <= 0.75 * len(starts)
+    unnumbered = replace(starts[0], layout=replace(starts[0].layout, bonus_numbers=False))
+    assert all(inset_numbers(unnumbered, rng) is unnumbered for _ in range(10))
+
+
+def test_a_seasons_number_set_in_stays_the_mirror_of_the_flowers() -> None:
+    start = _numbered_with_seasons_mirrored()
+    rng = np.random.default_rng(1)
+    after = next(a for a in (inset_numbers(start, rng) for _ in range(20)) if a is not start)
+    x0, y0, x1, y1 = after.layout.bonus_number_box
+    assert after.layout.season_number_box == pytest.approx((1.0 - x1, y0, 1.0 - x0, y1))
+
+
+def _numbered_with_seasons_mirrored() -> FaceRecipe:
+    plain = FaceRecipe()
+    layout = replace(plain.layout, bonus_numbers=True, bonus_number_box=(0.04, 0.03, 0.3, 0.225))
+    return replace(plain, layout=replace(layout, season_number_box=(0.7, 0.03, 0.96, 0.225)))

@@ -83,6 +83,19 @@ def test_windows_are_four_corners_per_turn_at_the_looks_size() -> None:
     assert all(w.shape == (32, 32, 3) and w.dtype == np.uint8 for w in windows)
 
 
+def test_wider_windows_hold_a_number_set_in_from_the_corner() -> None:
+    face = np.zeros((100, 80, 3), np.uint8)
+    windows = rank_windows(face, (0,), 32, share_wide=0.6)
+    assert len(windows) == 4 and all(w.shape == (32, 32, 3) for w in windows)
+    mask = np.zeros((100, 80), np.float32)
+    mask[10:25, 30:62] = 1.0  # a 二 half way across the top, as many sets print the seasons'
+    # the glyph look's corner windows (0.48 of the face wide) cut it: labelled neither way there
+    assert 2 not in [label for _, label in labelled_windows(face, mask, 2, 32, turns=(0,))]
+    wide = [label for _, label in labelled_windows(face, mask, 2, 32, turns=(0,), share_wide=0.6)]
+    # the top-right window holds it whole; the top-left (0-0.6 too) holds part of it, left out
+    assert wide == [2, 0, 0]
+
+
 def _bonus_scene() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A grey photo with two tile-sized boxes, and classifier rows: one a season of rank 2 or 3 or
     the bird of 1s (unsure), one a plain suit tile."""
@@ -154,7 +167,11 @@ def test_the_rank_look_is_optional_and_validated() -> None:
     assert parse_config(base, "m.json").rank_look is None
     config = parse_config({**base, "rank_look": {"file": "r.onnx", "least": 0.6}}, "m.json").rank_look
     assert config is not None and config.least == 0.6 and config.floor == RankLookConfig(file="").floor
-    for bad in ({"least": 0.0}, {"above": 1.5}, {"floor": 0.0}, {"imgsz": 4}, {"shrink": 0.5}):
+    assert config.window_width == 0.48  # the glyph look's corner windows, as rank looks before had
+    wide = parse_config({**base, "rank_look": {"file": "r.onnx", "window_width": 0.6}}, "m.json").rank_look
+    assert wide is not None and wide.window_width == 0.6
+    bad_settings = ({"least": 0.0}, {"above": 1.5}, {"floor": 0.0}, {"imgsz": 4}, {"shrink": 0.5})
+    for bad in (*bad_settings, {"window_width": 0.1}, {"window_width": 1.2}):
         with pytest.raises(ModelError, match="rank_look"):
             parse_config({**base, "rank_look": {"file": "r.onnx", **bad}}, "m.json")
 

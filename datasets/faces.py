@@ -20,6 +20,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
 from datasets.birds import draw_brush_bird, draw_random_bird
+from datasets.brush_numerals import draw_brush_numeral
 from datasets.glyphs import STROKES, draw_strokes
 from vision.classes import ENGLISH_NAMES
 
@@ -89,6 +90,9 @@ class Layout:
     # number box's width, as sets whose numbers are chunky brush strokes print them (a font's thin
     # 一 fitted to the box is a hairline; many makers' 一 is a short, thick stroke)
     bonus_number_bold: float = 0.0
+    # True: a Chinese number painted with a brush (`datasets.brush_numerals`: a short heavy upper
+    # stroke of 二 over a long one, each pressed thick at its ends), as many makers paint them
+    bonus_number_brush: bool = False
     bonus_numbers: bool = True  # False: the set prints only the picture and the name (梅 ... 冬)
     # False: no name either (many sets); number script, ink or picture must tell the tile.
     bonus_names: bool = True
@@ -820,7 +824,9 @@ def _bonus_number(pen: Pen, recipe: FaceRecipe, code: str, colour: RGB) -> None:
     box = bonus_number_box(recipe.layout, code)
     bold = recipe.layout.bonus_number_bold
     target = Pen(Image.new("RGBA", pen.image.size, (0, 0, 0, 0))) if bold > 0 else pen
-    if bonus_numeral_script(recipe, code) == "chinese":
+    if bonus_numeral_script(recipe, code) == "chinese" and recipe.layout.bonus_number_brush:
+        draw_brush_numeral(target.draw, n, target.box(box), colour, [recipe.layout.seed, n, 73])
+    elif bonus_numeral_script(recipe, code) == "chinese":
         glyph(target, recipe, CN_NUMERALS[n - 1], box, colour)
     elif recipe.font is not None:
         draw_text_fit(target, str(n), box, colour, recipe.font, recipe.font_index)

@@ -196,7 +196,7 @@ def random_recipe(variant: int, fonts: tuple[tuple[str, int], ...] | None = None
 def finishing_knobs(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     """The knobs every set draws last, in this order (a knob added later goes at the end, so the sets
     drawn before it keep every earlier choice)."""
-    knobs = (season_corner, bold_numbers, brush_birds, grid_pips, wind_inks, inset_numbers)
+    knobs = (season_corner, bold_numbers, brush_birds, grid_pips, wind_inks, inset_numbers, brush_numerals)
     recipe = last_knobs(recipe, rng)
     for knob in knobs:
         recipe = knob(recipe, rng)
@@ -271,6 +271,15 @@ def inset_numbers(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
     if names and any(box is not None and boxes_meet(box, name_box) for box in (number_box, season_box)):
         return recipe
     return replace(recipe, layout=replace(layout, bonus_number_box=number_box, season_number_box=season_box))
+
+
+def brush_numerals(recipe: FaceRecipe, rng: np.random.Generator) -> FaceRecipe:
+    """Drawn after every other knob: one set in two that numbers flowers or seasons in Chinese paints
+    those numbers with a brush (`Layout.bonus_number_brush`), as many makers paint the seasons' 一-四."""
+    layout = recipe.layout
+    if not layout.bonus_numbers or "chinese" not in recipe.bonus_numerals or rng.random() >= 0.5:
+        return recipe
+    return replace(recipe, layout=replace(layout, bonus_number_brush=True))
 
 
 def _set_in(box: Box, inset: float) -> Box:

@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from PIL import Image, ImageDraw
 
+from datasets.brush_numerals import draw_brush_numeral
 from datasets.faces import (
     ENGLISH_NAMES,
     WIND_NAME_BOX,
@@ -35,6 +37,7 @@ from datasets.randomized import (
     bonus_tiles_told_apart,
     boxes_meet,
     brush_birds,
+    brush_numerals,
     font_covers,
     grid_pips,
     inset_numbers,
@@ -848,3 +851,55 @@ def _numbered_with_seasons_mirrored() -> FaceRecipe:
     plain = FaceRecipe()
     layout = replace(plain.layout, bonus_numbers=True, bonus_number_box=(0.04, 0.03, 0.3, 0.225))
     return replace(plain, layout=replace(layout, season_number_box=(0.7, 0.03, 0.96, 0.225)))
+
+
+@pytest.mark.parametrize("rank", [1, 2, 3])
+def test_a_brush_numeral_paints_one_stroke_per_rank_stacked_and_inside_its_box(rank: int) -> None:
+    image = Image.new("L", (200, 160), 0)
+    draw_brush_numeral(ImageDraw.Draw(image), rank, (40.0, 40.0, 160.0, 120.0), 255, [3, rank])  # type: ignore[arg-type]
+    ink = np.asarray(image) > 127
+    _, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8))
+    strokes = [s for s in stats[1:] if s[cv2.CC_STAT_AREA] > 30]
+    assert len(strokes) == rank
+    assert all(s[cv2.CC_STAT_WIDTH] > 2 * s[cv2.CC_STAT_HEIGHT] for s in strokes)  # lying, not standing
+    ys, xs = np.nonzero(ink)
+    assert xs.min() >= 30 and xs.max() <= 170 and ys.min() >= 30 and ys.max() <= 130
+
+
+def test_a_brush_four_is_a_frame_around_its_legs_and_a_hand_repeats_for_its_seed() -> None:
+    def painted(seed: list[int]) -> np.ndarray:
+        image = Image.new("L", (200, 160), 0)
+        draw_brush_numeral(ImageDraw.Draw(image), 4, (40.0, 40.0, 160.0, 120.0), 255, seed)  # type: ignore[arg-type]
+        return np.asarray(image) > 127
+
+    four = painted([1, 4])[40:120, 40:160]
+    # ink down both sides and along the top and bottom (the frame), and between them (the legs)
+    for side in (four[:, :20], four[:, -20:]):
+        assert side.any(axis=1).mean() > 0.6
+    for edge in (four[:25], four[-25:]):
+        assert edge.any(axis=0).mean() > 0.7
+    assert four[30:50, 30:90].any()
+    np.testing.assert_array_equal(painted([1, 4]), painted([1, 4]))
+    assert (painted([1, 4]) != painted([2, 4])).any()
+
+
+def test_half_the_chinese_numbered_sets_paint_their_numbers_and_nothing_else_moves() -> None:
+    fonts = installed_fonts()
+    recipes = [random_recipe(v, fonts) for v in range(300)]
+    chinese = [r for r in recipes if r.layout.bonus_numbers and "chinese" in r.bonus_numerals]
+    painted = [r for r in chinese if r.layout.bonus_number_brush]
+    assert 0.25 * len(chinese) <= len(painted) <= 0.75 * len(chinese)
+    assert not any(r.layout.bonus_number_brush for r in recipes if r not in chinese)
+    start = replace(chinese[0], layout=replace(chinese[0].layout, bonus_number_brush=False))
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        after = brush_numerals(start, rng)
+        brushed = replace(start, layout=replace(start.layout, bonus_number_brush=True))
+        assert after is start or after == brushed
+
+
+def test_a_brush_painted_number_replaces_the_fonts_and_only_on_the_chinese_group() -> None:
+    recipe = FaceRecipe(bonus_numerals="arabic/chinese")
+    painted = replace(recipe, layout=replace(recipe.layout, bonus_number_brush=True))
+    assert (render_face(painted, "S2") != render_face(recipe, "S2")).any()
+    np.testing.assert_array_equal(render_face(painted, "F2"), render_face(recipe, "F2"))

@@ -19,7 +19,7 @@ from app_ui.address import keep_case
 from app_ui.case import Base
 from app_ui.case_tab import apply_opened_case, open_case_ui
 from app_ui.change_note import NOT_SCORED, change_note
-from app_ui.context_panel import context_ui
+from app_ui.context_panel import context_ui, set_aside_choices
 from app_ui.hand_view import hand_view_ui, meld_offer_ui
 from app_ui.photo_reading import follow_tile_set
 from app_ui.photo_tab import photo_stale_note, photo_ui
@@ -32,6 +32,7 @@ from app_ui.session import (
     current_edits,
     init_state,
     note_table_change,
+    settle_corrected_tiles,
     table_corrections,
     unsaved_corrections,
 )
@@ -107,6 +108,7 @@ def main() -> None:
     restore_kept_case()
     bring_back_winning_tile()
     note_table_change()
+    settle_corrected_tiles()
     apply_opened_case()
     st.title("🀄 Mahjong tai calculator")
     st.caption("Snap the winning hand, check the tiles, say how it was won: tai and payouts.")
@@ -141,7 +143,7 @@ def main() -> None:
     with table_side:
         tile_editor_ui(base, build, result, kongs, outcomes)
     note_table_change()
-    keep_case(offered, st.session_state["base"])
+    keep_case(offered, st.session_state["base"], set_aside_choices())
 
 
 if __name__ == "__main__":

@@ -4,6 +4,10 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
+from typing import Any
+
 import streamlit as st
 
 from app_ui import kept_case
@@ -33,21 +37,21 @@ def kept_name() -> str:
     return str(name)
 
 
-def keep_case(offered: bytes | None, base: Base) -> None:
-    """Keep the case on screen for a reload (the bytes the download `offered`), or drop it with the
-    hand (None: no hand); a photo stays kept while its tiles are the hand (`photo_reading.read_photo`
-    keeps it)."""
+def keep_case(offered: bytes | None, base: Base, page: Mapping[str, Any] | None = None) -> None:
+    """Keep the case on screen for a reload (the bytes the download `offered`), with what the `page`
+    holds beside it (`kept_case.PAGE`), or drop them with the hand (None: no hand); a photo stays kept
+    while its tiles are the hand (`photo_reading.read_photo` keeps it)."""
     name = st.session_state.get("kept_case")
     if offered is None:
         if name:  # a photo's hand emptied may come back (undo): its photo stays while it is on screen
-            kept_case.forget(
-                name, (kept_case.CASE,) if base.source == "photo" else (kept_case.CASE, kept_case.PHOTO)
-            )
+            gone = (kept_case.CASE, kept_case.PAGE)
+            kept_case.forget(name, gone if base.source == "photo" else (*gone, kept_case.PHOTO))
         for key in (kept_case.QUERY_KEY, VIEW_KEY):  # a reload of an empty page looks for no case
             if key in st.query_params:
                 del st.query_params[key]
         return
     name = kept_name()
     kept_case.save(name, offered)
+    kept_case.save(name, json.dumps(dict(page or {})).encode("utf-8"), kept_case.PAGE)
     if base.source != "photo":
         kept_case.forget(name, (kept_case.PHOTO,))

@@ -8,7 +8,13 @@ import streamlit as st
 
 import scoring
 from app_ui import case_open
-from app_ui.context_panel import DISCARDER_ASIDE, NO_WINNING_TILE, NOT_SAID, set_discarder
+from app_ui.context_panel import (
+    DISCARDER_ASIDE,
+    NO_WINNING_TILE,
+    NOT_SAID,
+    bring_back_set_aside,
+    set_discarder,
+)
 from app_ui.new_hand import forget_winning_tile
 from app_ui.options import option_specs
 from app_ui.questions import ask_before_replacing, replace_or_keep, withdrawn_note
@@ -56,6 +62,10 @@ def open_case_ui() -> None:
         st.info(plain(note))
 
 
+# what a reloaded page held beside its case (`kept_case.PAGE`), for `apply_opened_case` to set again
+PAGE_BACK = "page_to_restore"
+
+
 def apply_opened_case() -> None:
     """Set the widgets to an opened case's rules, options and context: before any widget is drawn, as
     Streamlit lets a widget's value be set only then."""
@@ -89,6 +99,9 @@ def apply_opened_case() -> None:
     state["pay_all"] = won.pay_all
     state.pop(DISCARDER_ASIDE, None)
     set_discarder(won.discarder_wind or NOT_SAID)  # open_case unsaid one the scoring would refuse
+    page = state.pop(PAGE_BACK, None)  # a reloaded page's: what it held beside its case
+    if opened.base.restored and isinstance(page, dict):
+        bring_back_set_aside(page, won, opened.rules)
     set_base(opened.base, None, state.pop("display_to_restore", None))
     forget_winning_tile()  # nor may a tile the last hand set aside come back in this one
     state["winning_tile"] = won.winning_tile or NO_WINNING_TILE

@@ -4,6 +4,7 @@ deal. What a rule-set switch cannot carry over is said and comes back on switchi
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
@@ -111,6 +112,29 @@ def set_discarder(value: str) -> None:
 
 
 DISCARDER_ASIDE = "discarder_aside"  # the discarder's seat as set before pay-all was ticked
+
+
+def set_aside_choices() -> dict[str, str]:
+    """The discarder's seat as the user set it, its box drawn or not (a self-draw hides it, and the
+    case then names no discarder), and the one pay-all set aside: kept beside the case for a reload."""
+    kept = {"discarder_wind": discarder_now()}
+    aside = st.session_state.get(DISCARDER_ASIDE)
+    if aside is not None:
+        kept[DISCARDER_ASIDE] = str(aside)
+    return kept
+
+
+def bring_back_set_aside(kept: Mapping[str, Any], context: Context, rules: str) -> None:
+    """After a reload opened its case (`context`), the discarder the page held beside it (`kept`:
+    `set_aside_choices`) where the case names none (a self-draw), and the one pay-all set aside; a seat
+    that is no other player's now is left unsaid, as the case opened."""
+    players = {NOT_SAID, *(s for s in scoring.get_ruleset(rules).seats if s != context.seat_wind)}
+    hidden = kept.get("discarder_wind")
+    if context.discarder_wind is None and hidden in players:
+        set_discarder(str(hidden))
+    aside = kept.get(DISCARDER_ASIDE)
+    if context.pay_all and aside in players:
+        st.session_state[DISCARDER_ASIDE] = aside
 
 
 def _pay_all_changed() -> None:

@@ -37,6 +37,9 @@ def is_name(text: object) -> TypeGuard[str]:
 
 
 CASE, PHOTO = ".json", ".photo"
+# what the page holds beside the case that the case file does not say (a discarder a self-draw hides):
+# the case file is what `python -m scoring` replays, and a field of the page's own would be unknown there
+PAGE = ".page"
 
 
 def _path(name: str, kind: str = CASE) -> Path:
@@ -81,7 +84,7 @@ def load(name: str, kind: str = CASE) -> bytes | None:
         return None
 
 
-def forget(name: str, kinds: tuple[str, ...] = (CASE, PHOTO)) -> None:
+def forget(name: str, kinds: tuple[str, ...] = (CASE, PHOTO, PAGE)) -> None:
     """Remove what is kept under `name`: its case and photo (the page holds no hand now), or `kinds`."""
     if not is_name(name):
         return
@@ -100,7 +103,7 @@ def prune(now: float | None = None, max_age_s: float = MAX_AGE_S) -> int:
     except OSError:
         return 0
     for path in paths:
-        if path.suffix not in (CASE, PHOTO, ".part"):
+        if path.suffix not in (CASE, PHOTO, PAGE, ".part"):
             continue
         try:
             if now - path.stat().st_mtime > max_age_s:

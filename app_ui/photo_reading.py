@@ -94,7 +94,9 @@ def read_again_as(base: Base, tile_set: str) -> None:
         return
     label = tile_sets.set_words(tile_set, RULE_LABELS)
     try:
-        read = read_again(slot.reader, base.seen, tile_sets.tiles_in_set(tile_set), base.timings)
+        # each tile keeps its number: the layout of the new faces may order the tiles otherwise
+        numbered_as = photo_rows.numbers_by_box(base.photo_rows)
+        read = read_again(slot.reader, base.seen, tile_sets.tiles_in_set(tile_set), base.timings, numbered_as)
     except Exception as exc:  # the hand on screen stays; the user can still correct it by hand
         st.session_state["reread_note"] = f"Could not read the tiles again as {label} ({exc})."
         return

@@ -6,10 +6,11 @@ Kept apart from the reader's run (`app_ui.reading`): these are pure functions of
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from app_ui.case import BONUS, HAND, IGNORE, MAX_MELDS, MELD_GROUPS, TileRow, default_group, row_numbers
+from app_ui.case_file import saved_box
 from vision.classes import CLASSES
 
 
@@ -111,10 +112,46 @@ def tile_numbers(detections: Any, layout: Any | None) -> dict[int, int]:
     return {index: number for number, index in enumerate(order, start=1)}
 
 
+# a tile's box as a case file keeps it (to 0.1 px): a tile is the same tile where its box is
+BoxKey = tuple[float, ...]
+
+
+def numbers_by_box(rows: Sequence[TileRow]) -> dict[BoxKey, int]:
+    """Each boxed tile's number in `rows` (a photo's reading), by its box."""
+    return {
+        saved_box(row.box): n for n, row in zip(row_numbers(rows), rows, strict=True) if row.box is not None
+    }
+
+
+def kept_numbers(
+    as_read: Mapping[int, int], boxes: Sequence[Sequence[float]], before: Mapping[BoxKey, int]
+) -> dict[int, int]:
+    """Each detection's number where the photo was read before (a switch of rule set reads its tiles
+    again, and the layout may order them otherwise): the number of the tile at the same box `before`,
+    so that the photo's labels, the table and the user's words about "#5" still name the same tile; a
+    tile not there before is numbered after every number given, in reading order (`as_read`: each
+    detection's number as this reading numbers it)."""
+    given: dict[int, int] = {}
+    for index in as_read:
+        number = before.get(saved_box(boxes[index]))
+        if number is not None and number not in given.values():  # two boxes alike to 0.1 px: one keeps it
+            given[index] = number
+    after = max([*before.values(), 0])
+    for index in sorted(as_read, key=as_read.__getitem__):
+        if index not in given:
+            after += 1
+            given[index] = after
+    return given
+
+
 def rows_from_reading(
-    detections: Any, layout: Any | None, probabilities: Any | None = None
+    detections: Any,
+    layout: Any | None,
+    probabilities: Any | None = None,
+    numbers: Mapping[int, int] | None = None,
 ) -> tuple[list[TileRow], dict[str, bool]]:
-    """Rows from a photo reading, in the layout's reading order (the numbers drawn on the photo).
+    """Rows from a photo reading, in the layout's reading order (the numbers drawn on the photo), or
+    given `numbers` (each detection's, `kept_numbers`), numbered so and in their order.
 
     Each layout group maps to a table group: the concealed row to `hand`, the n-th meld to `meld n`,
     the bonus row to `bonus`; tiles the layout left out (or a fifth meld) are `ignore`, so the user
@@ -122,6 +159,8 @@ def rows_from_reading(
     """
     codes = list(detections.codes)
     order, group_of, meld_concealed = _reading_order(detections, layout)
+    if numbers is not None:
+        order = sorted(order, key=numbers.__getitem__)
     second = _second_guesses(detections, probabilities)
     rows = [
         TileRow(
@@ -130,6 +169,7 @@ def rows_from_reading(
             confidence=float(detections.confidence[i]),
             box=tuple(float(v) for v in detections.xyxy[i]),  # type: ignore[arg-type]
             alternative=second[i],
+            number=None if numbers is None else numbers[i],
         )
         for i in order
     ]

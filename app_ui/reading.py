@@ -18,7 +18,7 @@ import numpy as np
 
 from app_ui.case import Base, MeldOffer, TileRow, win_ways_line
 from app_ui.meld_offer import offer_line
-from app_ui.photo_rows import rows_from_reading, tile_numbers
+from app_ui.photo_rows import BoxKey, kept_numbers, rows_from_reading, tile_numbers
 from vision.classes import CLASSES
 from vision.layout import rival_warning
 from vision.tile_set import ANOTHER_SET_QUESTION
@@ -128,9 +128,11 @@ def read_tiles(
     executor: Executor,
     timeout_s: float,
     faces: Collection[str] | None = None,
+    numbered_as: Mapping[BoxKey, int] | None = None,
 ) -> PhotoRead:
     """Read one photo with the shared reader, each tile as one of `faces` (a rule set's tiles; None:
-    any face); raises ReadTimeoutError past `timeout_s`.
+    any face), each tile numbered as `numbered_as` (by box) numbered it where given; raises
+    ReadTimeoutError past `timeout_s`.
 
     The pool bounds how many photos are read at once (the CPU is the limit, not the sessions);
     a photo that takes too long is abandoned for the user, and its worker finishes in the background.
@@ -144,26 +146,36 @@ def read_tiles(
         raise ReadTimeoutError(
             f"reading the tiles took longer than {timeout_s:g} s; try a smaller or sharper photo"
         ) from exc
-    return photo_read(reading, started)
+    return photo_read(reading, started, numbered_as)
 
 
 def read_again(
-    reader: Any, seen: Any, faces: Collection[str] | None, timings_ms: Mapping[str, float]
+    reader: Any,
+    seen: Any,
+    faces: Collection[str] | None,
+    timings_ms: Mapping[str, float],
+    numbered_as: Mapping[BoxKey, int] | None = None,
 ) -> PhotoRead:
     """The tiles the models saw in a photo read again as one of `faces` each (no model runs: a rule set
-    switched after the photo was read); the photo's timings kept."""
-    read = photo_read(reader.settle(seen, faces), time.perf_counter())
+    switched after the photo was read), each numbered as `numbered_as` (by box) numbered it; the
+    photo's timings kept."""
+    read = photo_read(reader.settle(seen, faces), time.perf_counter(), numbered_as)
     return replace(read, timings_ms=dict(timings_ms))
 
 
-def photo_read(reading: Any, started: float) -> PhotoRead:
+def photo_read(reading: Any, started: float, numbered_as: Mapping[BoxKey, int] | None = None) -> PhotoRead:
     """The app's rows, groups and warnings of a `vision.pipeline.Reading` (`started`: perf_counter
-    when the app began reading, for its total time)."""
+    when the app began reading, for its total time), its tiles numbered in reading order, or as
+    `numbered_as` (by box: `photo_rows.numbers_by_box`) numbered them where given."""
     probabilities = getattr(reading, "probabilities", None)
     won = tuple(getattr(reading, "win_moved", ()) or ())
     others = [i for i in range(len(reading.detections)) if i not in won]
-    rows, meld_concealed = rows_from_reading(reading.detections, reading.layout, probabilities)
     number = tile_numbers(reading.detections, reading.layout)
+    if numbered_as is not None:
+        number = kept_numbers(number, reading.detections.xyxy, numbered_as)
+    rows, meld_concealed = rows_from_reading(
+        reading.detections, reading.layout, probabilities, None if numbered_as is None else number
+    )
     options = tuple(
         tuple((number[i], CLASSES[j]) for i, j in way) for way in (getattr(reading, "win_options", ()) or ())
     )

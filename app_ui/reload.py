@@ -5,6 +5,9 @@ where that was kept and still reads as the case recorded.
 from __future__ import annotations
 
 import dataclasses
+import json
+import math
+from typing import Any
 
 import streamlit as st
 
@@ -12,7 +15,9 @@ from app_ui import case as case_mod
 from app_ui import case_file, case_open, kept_case, tile_sets
 from app_ui.address import kept_name
 from app_ui.case import Base
+from app_ui.case_tab import PAGE_BACK
 from app_ui.photo_reading import decoded_photo, photo_view_of
+from app_ui.photo_rows import BoxKey
 from app_ui.photo_view import PhotoView
 from app_ui.reader_slot import get_executor, get_reader, read_timeout_s
 from app_ui.reading import read_tiles, with_reading
@@ -49,6 +54,7 @@ def restore_kept_case() -> None:
             "afresh."
         )
         return
+    state[PAGE_BACK] = _page_kept(str(name))
     photo = kept_case.load(str(name), kept_case.PHOTO)
     back = None if photo is None else _photo_back(photo, opened)
     if photo is not None and back is not None:
@@ -79,6 +85,17 @@ def restore_kept_case() -> None:
     )
 
 
+def _page_kept(name: str) -> dict[str, Any]:
+    """What the page held beside its case (`kept_case.PAGE`), or nothing where none was kept (a case
+    kept by an older app) or it does not read."""
+    data = kept_case.load(name, kept_case.PAGE)
+    try:
+        page = json.loads(data) if data is not None else {}
+    except ValueError:
+        return {}
+    return page if isinstance(page, dict) else {}
+
+
 def _photo_back(data: bytes, opened: case_open.OpenedCase) -> tuple[Base, PhotoView] | None:
     """The photo case a reload brought back as it stood, and the copies of its photo to draw on: the
     kept photo (`data`) read again, as the set the case names, for its reading, with the saved table and its
@@ -101,7 +118,9 @@ def _photo_back(data: bytes, opened: case_open.OpenedCase) -> tuple[Base, PhotoV
     try:
         with st.spinner("Bringing back the photo…"):
             faces = tile_sets.tiles_in_set(tile_set)
-            read = read_tiles(slot.reader, rgb, get_executor(), read_timeout_s(), faces)
+            # numbered as the case saved them: a switch of rule set kept the numbers of the first reading
+            numbered_as = saved_numbers(history.get("photo_tiles"))
+            read = read_tiles(slot.reader, rgb, get_executor(), read_timeout_s(), faces, numbered_as)
     except Exception:  # the case still opens, as saved
         return None
     size = (int(rgb.shape[1]), int(rgb.shape[0]))
@@ -122,3 +141,17 @@ def _photo_back(data: bytes, opened: case_open.OpenedCase) -> tuple[Base, PhotoV
             ways_closed=True,
         )
     return dataclasses.replace(fresh, restored=True), photo_view_of(rgb, fresh)
+
+
+def saved_numbers(items: object) -> dict[BoxKey, int]:
+    """The number each tile of a case's `photo_tiles` (`case_file.rows_to_json`) had, by its box; a
+    record edited by hand past reading is left out (its tile is numbered afresh)."""
+    out: dict[BoxKey, int] = {}
+    for item in items if isinstance(items, list) else []:
+        box = item.get("box") if isinstance(item, dict) else None
+        number = item.get("tile") if isinstance(item, dict) else None
+        if not isinstance(box, list) or len(box) != 4 or not isinstance(number, int):
+            continue
+        if all(isinstance(v, int | float) and math.isfinite(v) for v in box):
+            out[case_file.saved_box(box)] = number
+    return out

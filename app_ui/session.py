@@ -139,6 +139,26 @@ def note_table_change() -> None:
     st.session_state[TABLE_SEEN] = seen_now
 
 
+def settle_corrected_tiles() -> None:
+    """A tile the user gave another face is theirs, no longer the reader's guess: its confidence and
+    unsure mark must go from the table's *Sure?* column. That column is the table's data, and
+    Streamlit starts a table whose data changed afresh (its edits lost), so the edits are folded into
+    the rows and the table starts again with them, as a way taken folds them. Called as a run starts,
+    after `note_table_change` kept the table before the edit for "Undo the last change"; a row added
+    with no tile yet waits for its tile (folded now, it would be dropped)."""
+    state = st.session_state
+    base: Base = state["base"]
+    edits = current_edits()
+    if not table_edits.changes_a_read_tile(base.rows, edits) or table_edits.blank_added_rows(edits):
+        return
+    ticks = ticks_changed(base)
+    # not `set_base`: that would also drop a question waiting about a new photo
+    state["base"] = table_edits.fold_edits(base, edits)
+    state["version"] += 1
+    for group, concealed in ticks.items():  # the ticks' keys name the table's version: kept under the new
+        keep(concealed_key(group), concealed)
+
+
 def restart_table(base: Base, winning_tile: tuple[str, str | None] | None = None) -> None:
     """The hand's table started again from `base` (a way taken, corrections undone or dropped by a
     re-read), the table as it stood kept for "Undo the last change", with the `winning_tile` (as

@@ -140,6 +140,20 @@ def blank_added_rows(edits: Mapping[str, Any] | None) -> int:
     return sum(_added_code(added) is None for added in (edits or {}).get("added_rows") or [])
 
 
+def changes_a_read_tile(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> bool:
+    """Whether `edits` give another face to a tile that carries the reader's word on it (a confidence,
+    a runner-up): the user has checked that tile, and the reader's doubt no longer stands."""
+    for key, change in dict((edits or {}).get("edited_rows") or {}).items():
+        index = _index_key(key)
+        if index is None or not 0 <= index < len(base):
+            continue
+        row = base[index]
+        read = row.confidence is not None or row.alternative is not None
+        if read and _code_as_edited(row, change) != row.code:
+            return True
+    return False
+
+
 def _code_as_edited(row: TileRow, change: Any) -> str:
     """The tile `row` reads as with its table edit `change` (a mapping, or None): a code the edit set,
     else the row's own."""

@@ -168,7 +168,7 @@ def tile_editor_ui(
             "n": [str(n) for n in case_mod.row_numbers(base.rows)],
             "tile": [r.code for r in base.rows],
             "group": [r.group for r in base.rows],
-            "check": [_confidence_label(r) for r in base.rows],
+            "check": check_labels(base),
         },
     )
     st.data_editor(
@@ -210,7 +210,23 @@ def tile_editor_ui(
             remember(key)
 
 
-def _confidence_label(row: TileRow) -> str:
+# the *Sure?* column of a tile the user gave another face than the photo's reading (or took an offer for)
+CHOSEN_LABEL = "yours"
+
+
+def check_labels(base: Base) -> list[str]:
+    """The *Sure?* column of the table's rows: the reader's confidence in each tile as read, and for
+    a tile whose face the user changed from the photo's reading, that the face is the user's."""
+    read = dict(zip(case_mod.row_numbers(base.photo_rows), base.photo_rows, strict=True))
+    numbers = case_mod.row_numbers(base.rows)
+    return [check_label(row, read.get(number)) for number, row in zip(numbers, base.rows, strict=True)]
+
+
+def check_label(row: TileRow, read: TileRow | None) -> str:
+    """One tile's *Sure?*: the user's where its face is not the photo's reading of it (`read`), else
+    the reader's confidence (a warning under `LOW_CONFIDENCE`), blank where there is none."""
+    if read is not None and read.code != row.code:
+        return CHOSEN_LABEL
     if row.confidence is None:
         return ""
     percent = f"{row.confidence * 100:.0f}%"

@@ -160,7 +160,7 @@ def test_new_upload_asks_before_discarding_corrections(app: AppTest, install: In
     assert app.session_state["version"] == version
     assert not any("second.jpg" in t for t in texts(app, "warning"))
     assert any("second.jpg was not read" in str(c.value) for c in app.caption)
-    assert app.session_state[f"tiles_{version}"]["edited_rows"]["14"] == {"tile": "F2"}
+    assert case_edits(app)["14"] == {"tile": "F2"}
     # A third photo, and this time the user takes it.
     upload(app, photo_bytes(shade=30), name="third.jpg")
     assert any("third.jpg" in t for t in texts(app, "warning"))
@@ -194,6 +194,7 @@ def test_a_way_to_a_win_is_taken_with_a_button_and_the_users_corrections_stay(
     assert any("more than one way" in t for t in texts(app, "warning"))
     # the user corrects the meld first (red to white dragons), then takes the first way
     edit_tiles(app, {"edited_rows": {str(i): {"tile": "P"} for i in (11, 12, 13)}})
+    version = app.session_state["version"]  # a tile given another face restarts the table, folded in
     app.button(key=f"way_{version}_0").click().run()
     no_problem(app)
     base = app.session_state["base"]
@@ -513,7 +514,7 @@ def test_corrected_tiles_are_read_again_for_another_rule_set_only_when_asked(
     no_problem(app)
     base = app.session_state["base"]
     assert base.read_as == "singapore" and [r.code for r in base.rows[:11]] == CONCEALED
-    assert app.session_state[f"tiles_{app.session_state['version']}"]["edited_rows"] == {"14": {"tile": "F2"}}
+    assert case_edits(app) == {"14": {"tile": "F2"}}
     notes = texts(app, "info")
     assert any("read as Singapore (4 players) tiles; your corrections are kept" in t for t in notes)
     app.button(key="read_again").click().run()
@@ -1151,7 +1152,18 @@ def typed_hand(
 
 
 def case_edits(app: AppTest) -> dict[str, Any]:
-    return dict(app.session_state[f"tiles_{app.session_state['version']}"]["edited_rows"])
+    """The tiles the table holds read otherwise than the photo, by row, as the table's edit state names
+    them: a tile the user gave another face is folded into the table's rows (its *Sure?* column then
+    says so), so its edit no longer stands in the editor."""
+    base = app.session_state["base"]
+    key = f"tiles_{app.session_state['version']}"
+    rows = table_edits.apply_edits(base.rows, app.session_state.get(key) or {})
+    read = base.photo_rows
+    return {
+        str(i): {"tile": row.code}
+        for i, (row, was) in enumerate(zip(rows, read, strict=False))
+        if row.code != was.code
+    }
 
 
 def test_malaysian_rules_three_seats(app: AppTest) -> None:
@@ -2077,7 +2089,11 @@ def test_the_hint_by_the_photo_says_whether_the_tiles_are_read_or_corrected(
     )
     edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
     assert any(t.startswith("Not a valid win as corrected") for t in texts(app, "markdown"))
-    edit_tiles(app, {"edited_rows": {"10": {"tile": "2m"}}, "added_rows": [], "deleted_rows": []})
+    # the 9m is folded into the table's rows (a tile given another face): set back to 1m there
+    edit_tiles(
+        app,
+        {"edited_rows": {"0": {"tile": "1m"}, "10": {"tile": "2m"}}, "added_rows": [], "deleted_rows": []},
+    )
     assert "**2 tai** — [see Result below](#result)" in texts(app, "markdown"), texts(app, "markdown")
     # a winning hand under the minimum is no misreading: the hint says what it is
     app.number_input(key="opt_singapore_min_tai").set_value(3).run()
@@ -2250,6 +2266,7 @@ def test_a_missed_tile_is_added_by_its_face_and_undone(app: AppTest, install: In
     version = app.session_state["version"]
     assert app.button(key=f"add_tile_go_{version}").proto.disabled  # nothing picked yet
     edit_tiles(app, {"edited_rows": {"0": {"tile": "1p"}}, "added_rows": [], "deleted_rows": []})
+    version = app.session_state["version"]  # a tile given another face restarts the table, folded in
     app.selectbox(key=f"add_tile_{version}").set_value("2m").run()
     app.button(key=f"add_tile_go_{version}").click().run()
     no_problem(app)

@@ -112,6 +112,7 @@ def test_a_switch_of_rule_set_keeps_each_tiles_number(install: Install) -> None:
 def test_numbers_kept_by_box_and_a_new_tile_after_them() -> None:
     boxes = [(0.0, 0.0, 1.0, 1.0), (2.0, 0.0, 3.0, 1.0), (4.0, 0.0, 5.0, 1.0)]
     as_read = {0: 2, 1: 3, 2: 1}  # this reading's order: the third box first
-    before = {(0.0, 0.0, 1.0, 1.0): 1, (2.0, 0.0, 3.0, 1.0): 2}  # the third box was not read before
+    # the third box was not read before
+    before: dict[tuple[float, ...], int] = {(0.0, 0.0, 1.0, 1.0): 1, (2.0, 0.0, 3.0, 1.0): 2}
     assert kept_numbers(as_read, boxes, before) == {0: 1, 1: 2, 2: 3}
     assert kept_numbers(as_read, boxes, {}) == as_read

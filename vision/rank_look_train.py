@@ -72,6 +72,16 @@ INPUT, OUTPUT, OPSET = "images", "probs", 12
 RANK_FILE = "tile_rank_look.onnx"
 
 
+@dataclass(frozen=True)
+class WindowCut:
+    """How a face's corner windows are cut for the look: at the face's quarter `turns`, each
+    `share_wide` of the face wide (`RankLookConfig.window_width`), scaled to `size` square."""
+
+    size: int = 32
+    turns: tuple[int, ...] = ALL_TURNS
+    share_wide: float = WINDOW_WIDTH
+
+
 class RankLookError(ValueError):
     """Training settings or windows that cannot make a rank look (one line)."""
 
@@ -140,20 +150,16 @@ def photo_face(
 
 
 def labelled_windows(
-    face: np.ndarray,
-    mask: np.ndarray,
-    rank: int,
-    size: int,
-    turns: Sequence[int] = ALL_TURNS,
-    share_wide: float = WINDOW_WIDTH,
+    face: np.ndarray, mask: np.ndarray, rank: int, cut: WindowCut
 ) -> Iterator[tuple[np.ndarray, int]]:
-    """The corner windows of `face` at its quarter `turns`, each with its label: `rank` where
+    """The corner windows of `face`, cut as `cut` says, each with its label: `rank` where
     RANK_INSIDE of the number's `mask` lies inside it (and it is LEGIBLE_PX tall there, at the
     look's size), 0 where at most NONE_INSIDE does."""
     total = float(mask.sum())
-    for turn in turns:
-        windows = face_windows(np.rot90(face, turn), share_wide)
-        masks = face_windows(np.rot90(mask, turn)[..., None], share_wide)
+    size = cut.size
+    for turn in cut.turns:
+        windows = face_windows(np.rot90(face, turn), cut.share_wide)
+        masks = face_windows(np.rot90(mask, turn)[..., None], cut.share_wide)
         for window, window_mask in zip(windows, masks, strict=True):
             inside = float(window_mask.sum()) / total if total > 0 else 0.0
             if inside >= RANK_INSIDE:
@@ -173,34 +179,22 @@ def number_px(window_mask: np.ndarray, size: int) -> float:
     return min(len(rows) * size / height, len(columns) * size / width)
 
 
-def variant_windows(
-    variant: int,
-    seed: int,
-    size: int,
-    turns: Sequence[int] = ALL_TURNS,
-    share_wide: float = WINDOW_WIDTH,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Every labelled window of the eight bonus faces of randomised set `variant`, at `turns`."""
+def variant_windows(variant: int, seed: int, cut: WindowCut) -> tuple[np.ndarray, np.ndarray]:
+    """Every labelled window of the eight bonus faces of randomised set `variant`, cut as `cut` says."""
     rng = np.random.default_rng([seed, variant])
     recipe = random_recipe(variant, _fonts())
     windows, labels = [], []
     for code in BONUS_CODES:
         box = number_box_px(recipe, code)
         face, mask = photo_face(render_face(recipe, code), box, rng)
-        for window, label in labelled_windows(face, mask, int(code[1]), size, turns, share_wide):
+        for window, label in labelled_windows(face, mask, int(code[1]), cut):
             if label or rng.random() < NONE_KEPT:
                 windows.append(window)
                 labels.append(label)
     return np.stack(windows), np.array(labels, np.int64)
 
 
-def unnumbered_windows(
-    round_: int,
-    seed: int,
-    size: int,
-    turns: Sequence[int] = ALL_TURNS,
-    share_wide: float = WINDOW_WIDTH,
-) -> tuple[np.ndarray, np.ndarray]:
+def unnumbered_windows(round_: int, seed: int, cut: WindowCut) -> tuple[np.ndarray, np.ndarray]:
     """Windows (all labelled 0) of the UNNUMBERED styles' flowers and seasons, each face made to look
     as in a photo anew in each round; styles whose art is not installed are passed over."""
     rng = np.random.default_rng([seed, 7, round_])
@@ -212,13 +206,9 @@ def unnumbered_windows(
             continue
         for code in codes:
             face, mask = photo_face(faces[code], None, rng)
-            windows += [
-                w
-                for w, _ in labelled_windows(face, mask, 0, size, turns, share_wide)
-                if rng.random() < NONE_KEPT
-            ]
+            windows += [w for w, _ in labelled_windows(face, mask, 0, cut) if rng.random() < NONE_KEPT]
     if not windows:
-        return np.zeros((0, size, size, 3), np.uint8), np.zeros((0,), np.int64)
+        return np.zeros((0, cut.size, cut.size, 3), np.uint8), np.zeros((0,), np.int64)
     return np.stack(windows), np.zeros(len(windows), np.int64)
 
 
@@ -232,29 +222,18 @@ def _fonts() -> tuple[tuple[str, int], ...]:
     return _FONTS
 
 
-def _windows_star(
-    args: tuple[bool, int, int, int, tuple[int, ...], float],
-) -> tuple[np.ndarray, np.ndarray]:
-    fixed, number, seed, size, turns, share_wide = args
-    if fixed:
-        return unnumbered_windows(number, seed, size, turns, share_wide)
-    return variant_windows(number, seed, size, turns, share_wide)
+def _windows_star(args: tuple[bool, int, int, WindowCut]) -> tuple[np.ndarray, np.ndarray]:
+    fixed, number, seed, cut = args
+    return unnumbered_windows(number, seed, cut) if fixed else variant_windows(number, seed, cut)
 
 
 def window_set(
-    variants: Sequence[int],
-    seed: int,
-    size: int,
-    workers: int,
-    fixed_rounds: int = 0,
-    turns: Sequence[int] = ALL_TURNS,
-    share_wide: float = WINDOW_WIDTH,
+    variants: Sequence[int], seed: int, cut: WindowCut, workers: int, fixed_rounds: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
     """(N, size, size, 3) uint8 windows and (N,) labels of the given randomised sets, and of
-    `fixed_rounds` rounds of the unnumbered fixed styles' flowers and seasons, at the faces' `turns`,
-    each window `share_wide` of its face wide."""
-    jobs = [(False, variant, seed, size, tuple(turns), share_wide) for variant in variants]
-    jobs += [(True, round_, seed, size, tuple(turns), share_wide) for round_ in range(fixed_rounds)]
+    `fixed_rounds` rounds of the unnumbered fixed styles' flowers and seasons, cut as `cut` says."""
+    jobs = [(False, variant, seed, cut) for variant in variants]
+    jobs += [(True, round_, seed, cut) for round_ in range(fixed_rounds)]
     if workers <= 1:
         parts = [_windows_star(job) for job in jobs]
     else:
@@ -279,6 +258,9 @@ class RankTraining:
     turns: tuple[int, ...] = ALL_TURNS
     # each corner window's share of the face's width (`RankLookConfig.window_width`)
     window_width: float = WINDOW_WIDTH
+
+    def cut(self) -> WindowCut:
+        return WindowCut(self.size, self.turns, self.window_width)
 
 
 def build_network() -> torch.nn.Module:
@@ -309,24 +291,10 @@ def train_rank_look(settings: RankTraining, out_dir: Path, log: Path | None = No
     val_ids = range(
         VARIANT_BASE + settings.variants, VARIANT_BASE + settings.variants + settings.val_variants
     )
-    x_train, y_train = window_set(
-        train_ids,
-        settings.seed,
-        settings.size,
-        settings.workers,
-        settings.fixed_rounds,
-        settings.turns,
-        settings.window_width,
-    )
+    cut = settings.cut()
+    x_train, y_train = window_set(train_ids, settings.seed, cut, settings.workers, settings.fixed_rounds)
     # val: unseen randomised sets only (the fixed styles' faces are the same art in every round)
-    x_val, y_val = window_set(
-        val_ids,
-        settings.seed + 1,
-        settings.size,
-        settings.workers,
-        turns=settings.turns,
-        share_wide=settings.window_width,
-    )
+    x_val, y_val = window_set(val_ids, settings.seed + 1, cut, settings.workers)
     cut_s = time.time() - start
     net = build_network()
     steps = settings.epochs * int(np.ceil(len(x_train) / settings.batch))

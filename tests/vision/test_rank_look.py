@@ -23,7 +23,7 @@ from vision.classes import CLASS_INDEX, CLASSES
 from vision.glyphs import bonus_columns
 from vision.pipeline import TileReader
 from vision.rank_look import RANKS, RankLook, rank_scores, rank_windows
-from vision.rank_look_train import labelled_windows, number_box_px, photo_face, variant_windows
+from vision.rank_look_train import WindowCut, labelled_windows, number_box_px, photo_face, variant_windows
 from vision.sidecar import ModelError, RankLookConfig, parse_config
 
 COLUMNS = bonus_columns()
@@ -90,8 +90,8 @@ def test_wider_windows_hold_a_number_set_in_from_the_corner() -> None:
     mask = np.zeros((100, 80), np.float32)
     mask[10:25, 30:62] = 1.0  # a 二 half way across the top, as many sets print the seasons'
     # the glyph look's corner windows (0.48 of the face wide) cut it: labelled neither way there
-    assert 2 not in [label for _, label in labelled_windows(face, mask, 2, 32, turns=(0,))]
-    wide = [label for _, label in labelled_windows(face, mask, 2, 32, turns=(0,), share_wide=0.6)]
+    assert 2 not in [label for _, label in labelled_windows(face, mask, 2, WindowCut(32, (0,)))]
+    wide = [label for _, label in labelled_windows(face, mask, 2, WindowCut(32, (0,), 0.6))]
     # the top-right window holds it whole; the top-left (0-0.6 too) holds part of it, left out
     assert wide == [2, 0, 0]
 
@@ -202,15 +202,15 @@ def test_windows_are_labelled_by_where_the_number_lies() -> None:
     face = np.zeros((100, 80, 3), np.uint8)
     mask = np.zeros((100, 80), np.float32)
     mask[5:20, 5:20] = 1.0  # the number in the top-left corner
-    labelled = list(labelled_windows(face, mask, 3, 32))
+    labelled = list(labelled_windows(face, mask, 3, WindowCut(32)))
     labels = [label for _, label in labelled]
     # one window per turn holds it whole, the three others none of it
     assert labels.count(3) == 4 and labels.count(0) == 12
-    assert not any(label for _, label in labelled_windows(face, np.zeros_like(mask), 3, 32))
+    assert not any(label for _, label in labelled_windows(face, np.zeros_like(mask), 3, WindowCut(32)))
     # a number too small to read is labelled neither way in the windows that hold it
     speck = np.zeros_like(mask)
     speck[5:7, 5:7] = 1.0
-    assert [label for _, label in labelled_windows(face, speck, 3, 32)] == [0] * 12
+    assert [label for _, label in labelled_windows(face, speck, 3, WindowCut(32))] == [0] * 12
 
 
 def test_windows_cut_at_the_upright_turns_only_hold_the_number_as_it_stands() -> None:
@@ -218,10 +218,10 @@ def test_windows_cut_at_the_upright_turns_only_hold_the_number_as_it_stands() ->
     face[5:20, 5:20] = 255  # a white number in the top-left corner
     mask = np.zeros((100, 80), np.float32)
     mask[5:20, 5:20] = 1.0
-    labelled = list(labelled_windows(face, mask, 2, 32, turns=(0, 2)))
+    labelled = list(labelled_windows(face, mask, 2, WindowCut(32, (0, 2))))
     # two turns of four corners: upright the number is top left, upside down bottom right
     assert [label for _, label in labelled] == [2, 0, 0, 0, 0, 0, 0, 2]
-    assert [label for _, label in labelled_windows(face, mask, 2, 32, turns=(1,))].count(2) == 1
+    assert [label for _, label in labelled_windows(face, mask, 2, WindowCut(32, (1,)))].count(2) == 1
     upright, _ = labelled[0]
     assert upright[6:12, 6:12].mean() > 200  # the window is the face's own corner, not turned away
 
@@ -245,7 +245,7 @@ def test_a_photo_face_carries_the_numbers_mask_with_it() -> None:
 
 def test_a_sets_windows_hold_every_rank_and_none() -> None:
     recipe_variant = next(v for v in range(500_000, 500_050) if random_recipe(v).layout.bonus_numbers)
-    windows, labels = variant_windows(recipe_variant, 0, 32)
+    windows, labels = variant_windows(recipe_variant, 0, WindowCut(32))
     assert windows.shape[1:] == (32, 32, 3) and len(windows) == len(labels)
     assert set(np.unique(labels)) == {0, 1, 2, 3, 4}
     assert all((labels == rank).sum() >= 2 for rank in range(1, 5))  # a flower and a season each
@@ -286,8 +286,8 @@ def test_unnumbered_styles_give_empty_windows_and_missing_art_is_passed_over(
     import vision.rank_look_train as training
 
     monkeypatch.setattr(training, "UNNUMBERED", {"procedural": ("F1", "S2"), "no_such_style": ("F1",)})
-    windows, labels = training.unnumbered_windows(0, 0, 32)
+    windows, labels = training.unnumbered_windows(0, 0, WindowCut(32))
     assert windows.shape[1:] == (32, 32, 3) and 0 < len(windows) <= 32  # two faces, 16 windows each
     assert not labels.any()
     monkeypatch.setattr(training, "UNNUMBERED", {"no_such_style": ("F1",)})
-    assert training.unnumbered_windows(0, 0, 32)[0].shape == (0, 32, 32, 3)
+    assert training.unnumbered_windows(0, 0, WindowCut(32))[0].shape == (0, 32, 32, 3)

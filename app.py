@@ -36,7 +36,6 @@ from app_ui.session import (
     table_corrections,
     unsaved_corrections,
 )
-from app_ui.summary import correction_words
 from app_ui.tile_editor import tile_editor_ui
 from app_ui.typed_tab import manual_ui, typed_stale_note
 from app_ui.winning_hint import photo_score_words, winning_tile_outcomes
@@ -88,18 +87,22 @@ def page_columns() -> tuple[DeltaGenerator, DeltaGenerator]:
 LAST_SCORED = "last_scored"  # (hand, scoring input, result, corrections) of the run before
 
 
-def _what_changed(data: dict[str, Any], result: dict[str, Any] | None, corrected: list[str]) -> str | None:
+def _what_changed(
+    data: dict[str, Any], result: dict[str, Any] | None, corrected: list[dict[str, Any]]
+) -> str | None:
     """The line saying what the user's last change did to the score (`app_ui.change_note`), where the
     hand is the same one (a new photo or typed hand is no change to explain; an undo or a way taken,
-    which start the table again, are); `corrected`: the table's corrections in words."""
+    which start the table again, are); `corrected`: the table's correction records (kept as a copy,
+    so that no later edit of the table's lists changes the run before's)."""
     state = st.session_state
     before = state.get(LAST_SCORED)
     hand = state.get(HAND_ID, 0)
     # a run that scored nothing is kept as such: the next score is told against it, not the one before
-    state[LAST_SCORED] = (hand, copy.deepcopy(data), NOT_SCORED if result is None else result, corrected)
+    kept = copy.deepcopy(corrected)
+    state[LAST_SCORED] = (hand, copy.deepcopy(data), NOT_SCORED if result is None else result, kept)
     if result is None or before is None or before[0] != hand:
         return None
-    return change_note(before[1], before[2], data, result, (before[3], corrected))
+    return change_note(before[1], before[2], data, result, (before[3], kept))
 
 
 def main() -> None:
@@ -131,7 +134,7 @@ def main() -> None:
     outcomes = winning_tile_outcomes(data) if result is not None else []
     # the kongs ticked concealed or exposed against the reading: corrections of their own
     kongs = table_edits.kong_corrections(build, base.meld_concealed)
-    corrected = [w for w in map(correction_words, table_corrections(base, kongs)) if w is not None]
+    corrected = table_corrections(base, kongs)
     changed = _what_changed(data, result, corrected)
     if base.source == "photo" and result is not None:
         said = photo_score_words(result, outcomes, unsaved_corrections(base))

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app_ui.case import Base, TileRow, row_numbers
-from app_ui.table_edits import corrections, corrections_so_far
+from app_ui.table_edits import corrections, corrections_so_far, last_number
 
 
 def saved_box(box: Sequence[float]) -> tuple[float, ...]:
@@ -81,7 +81,9 @@ def case_json(
     data["photo_tiles"] = rows_to_json(base.photo_rows) if base.source == "photo" else []
     # the mark where folded corrections added or deleted rows stays in the record: the numbers after it
     # are the table's as saved (`tiles`), not the photo's (`photo_tiles`)
-    table = corrections_so_far(list(map(dict, base.earlier)), corrections(base.rows, edits))
+    # a row added names the number its tile has in `tiles` (`last_number`, as the page numbers it)
+    now = corrections(base.rows, edits, last_number(base))
+    table = corrections_so_far(list(map(dict, base.earlier)), now)
     data["corrections"] = [*table, *map(dict, kong_changes)]
     if base.history is not None:
         # the trail the opened file carried comes first: its photo's reading and earlier corrections,

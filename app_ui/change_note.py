@@ -7,13 +7,22 @@ run are compared, field by field, and where the score or the payout moved, the l
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import scoring
 from app_ui.options import option_label, option_specs
-from app_ui.summary import RULE_LABELS, WIND_LABELS, circumstance_label, option_value_words, score_words
+from app_ui.summary import (
+    RULE_LABELS,
+    WIND_LABELS,
+    circumstance_label,
+    correction_words,
+    option_value_words,
+    score_words,
+)
+from app_ui.table_edits import RENUMBERED, net_corrections
 
 # the scoring input's fields a user sets, in the order the page asks them, with their words
 FIELD_WORDS = {
@@ -29,6 +38,8 @@ FIELD_WORDS = {
     "options": "house rules",
 }
 TILE_FIELDS = ("concealed", "melds", "bonus")
+# the tile table's correction records (`session.table_corrections`), compared to say which were made
+Records = Sequence[Mapping[str, Any]]
 # The result of a run that scored nothing (a meld left unfinished, a house rule out of range): the next
 # score is told against it, not against the score before it, which the page no longer showed.
 NOT_SCORED: dict[str, Any] = {"valid": False, "reason": "not_scored"}
@@ -39,10 +50,10 @@ def change_note(
     before_result: Mapping[str, Any],
     now: Mapping[str, Any],
     result: Mapping[str, Any],
-    corrected: tuple[Sequence[str], Sequence[str]] = ((), ()),
+    corrected: tuple[Records, Records] = ((), ()),
 ) -> str | None:
     """What moved the score between two scorings (`before` and `now`: the scoring inputs; their
-    results beside them; `corrected`: the tile table's corrections in words, before and now), or None
+    results beside them; `corrected`: the tile table's correction records, before and now), or None
     where the score, the payouts and the patterns are as they were, or nothing the user sets changed."""
     if _outcome(before_result) == _outcome(result):
         return None
@@ -63,11 +74,11 @@ def change_note(
 def changed_fields(
     before: Mapping[str, Any],
     now: Mapping[str, Any],
-    corrected: tuple[Sequence[str], Sequence[str]] = ((), ()),
+    corrected: tuple[Records, Records] = ((), ()),
 ) -> list[str]:
     """Each field the user sets that differs between two scoring inputs, in words ("seat wind East ->
     South"), each house rule by name and value ("Unit 1 → 0.5"), and the tiles by the corrections made
-    or undone (`corrected`: in words, before and now; "the tiles" where none says it)."""
+    or undone (`corrected`: the table's records, before and now; "the tiles" where none says it)."""
     rules = str(now.get("rules") or "singapore")
     # under pay-all the seat is the liable player's, as its box says
     fields = {**FIELD_WORDS, **({"discarder_wind": "liable player"} if now.get("pay_all") else {})}
@@ -103,11 +114,273 @@ def option_changes(rules: str, before: Mapping[str, Any], now: Mapping[str, Any]
     return out
 
 
-def correction_changes(before: Sequence[str], now: Sequence[str]) -> list[str]:
-    """The corrections made since (as the corrections line words them) and those undone, each as
+def correction_changes(before: Records, now: Records) -> list[str]:
+    """The corrections made since and those undone, in the corrections line's words, from the table's
+    correction records before and now (`session.table_corrections`: each tile's net change since the
+    photo's reading). A tile corrected again is told by its last step ("#5 5p → 4m", then "#5 5p → 4s",
+    is "#5 4m → 4s"), a tile deleted by its deletion alone. The steps made come first, in the order of
+    the list now, then those undone, in the order of the list before. The rows added without a number,
+    the kongs' ticks and the records of a form not known here are compared by their words, each as
     often as it was made or undone (two tiles of 3m added read alike)."""
-    made, undone = Counter(now) - Counter(before), Counter(before) - Counter(now)
-    return [*made.elements(), *(f"{c} undone" for c in undone.elements())]
+    was, is_now = _read(before), _read(now)
+    loose_made = Counter(is_now.loose) - Counter(was.loose)
+    loose_undone = Counter(was.loose) - Counter(is_now.loose)
+    made: dict[_Key, list[dict[str, Any]]] = {}
+    undone: dict[_Key, list[dict[str, Any]]] = {}
+    for key in dict.fromkeys([*is_now.tiles, *was.tiles]):
+        earlier, tile = was.tiles.get(key), is_now.tiles.get(key)
+        if earlier is None and tile is not None and _taken(loose_undone, _unnumbered(tile)):
+            earlier = tile  # a row added, then numbered as it was folded into the table: no step
+        made[key], undone[key] = _steps(earlier, tile)
+    said = _walk(is_now.order, loose_made, made)
+    return [*said, *(f"{words} undone" for words in _walk(was.order, loose_undone, undone))]
+
+
+# A tile in a list of corrections: the stretch between `RENUMBERED` marks (past one, the numbers are
+# another table's), its number, and how many tiles that number named before it in the stretch (a case
+# saved before stage 74 gave a deleted tile's number again: `table_edits.net_corrections` has it so).
+_Key = tuple[int, int, int]
+# the fields, each a string, that a tile's correction of each kind names (`table_edits.corrections`)
+_TILE_FIELDS = {
+    "change": ("from", "to"),
+    "regroup": ("code", "from", "to"),
+    "delete": ("code",),
+    "add": ("code", "group"),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class _Set:
+    """A tile's face or group as the photo read it (a tile added: as its addition names it) and as it
+    is now, and who set it so (`by`: an offer of the reader's taken, "win option"; None: the user)."""
+
+    read: str
+    now: str
+    by: Any = None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Tile:
+    """One tile as a list of net corrections leaves it: its face; its group where a regroup or its
+    addition names it; whether the user added it (named as it is now: its addition gives `face` and
+    `group`); and the face its deletion names (None: not deleted)."""
+
+    number: int
+    face: _Set
+    group: _Set | None = None
+    added: bool = False
+    deleted: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class _Corrections:
+    """A list of corrections as the note compares it: each tile by its key, the other records in
+    words, and the order of both in the list (a tile's key at its first record)."""
+
+    tiles: Mapping[_Key, _Tile]
+    order: tuple[_Key | str, ...]
+
+    @property
+    def loose(self) -> list[str]:
+        """The words of the records that are no numbered tile's."""
+        return [entry for entry in self.order if isinstance(entry, str)]
+
+
+def _read(records: Records) -> _Corrections:
+    """The tiles a list of corrections names, each as it leaves it, and the rest in words (a mark has
+    none). Netted first (`table_edits.net_corrections`; the page's lists are net already, and a net
+    list is its own net), so that a tile has one change and one regroup, or its deletion last."""
+    tiles: dict[_Key, _Tile] = {}
+    order: list[_Key | str] = []
+    stretch = 0
+    live: dict[int, _Key] = {}  # the tile each number names in this stretch, until it is deleted
+    given: Counter[int] = Counter()  # how many tiles each number has named in this stretch
+    for record in net_corrections(records):
+        number = _tile_number(record)
+        if record.get("action") == RENUMBERED:
+            stretch, live, given = stretch + 1, {}, Counter()
+        elif number is None:
+            order.extend(_in_words([record]))
+        else:
+            key = live.get(number)
+            if key is None:
+                key = live[number] = (stretch, number, given[number])
+                given[number] += 1
+                order.append(key)
+            tiles[key] = _with(tiles.get(key), number, record)
+            if record["action"] == "delete":
+                del live[number]  # the number given again later names another tile
+    return _Corrections(tiles, tuple(order))
+
+
+def _tile_number(record: Mapping[str, Any]) -> int | None:
+    """The number of the tile a record corrects, where it is a tile's correction of a form known here;
+    None for a row added without a number, a kong's tick, a mark, a record edited by hand."""
+    fields = _TILE_FIELDS.get(str(record.get("action")))
+    number = record.get("tile")
+    if fields is None or not isinstance(number, int) or isinstance(number, bool):
+        return None
+    return number if all(isinstance(record.get(name), str) for name in fields) else None
+
+
+def _with(tile: _Tile | None, number: int, record: Mapping[str, Any]) -> _Tile:
+    """`tile` (None: not named yet) with one more of its net corrections, `record`."""
+    action, by = record["action"], record.get("by")
+    if action == "add":  # numbered as it was added: a tile of its own, as if read so
+        code, group = str(record["code"]), str(record["group"])
+        return _Tile(number, _Set(code, code), _Set(group, group), added=True)
+    if tile is None:
+        read = str(record["from"] if action == "change" else record["code"])
+        tile = _Tile(number, _Set(read, read))
+    if action == "change":
+        return dataclasses.replace(tile, face=_Set(tile.face.read, str(record["to"]), by))
+    if action == "regroup":
+        read = str(record["from"]) if tile.group is None else tile.group.read
+        return dataclasses.replace(tile, group=_Set(read, str(record["to"]), by))
+    return dataclasses.replace(tile, deleted=str(record["code"]))
+
+
+_Steps = tuple[list[dict[str, Any]], list[dict[str, Any]]]  # records: the steps made, those undone
+
+
+def _steps(before: _Tile | None, now: _Tile | None) -> _Steps:
+    """One tile's corrections between two lists (None: a list that does not name it)."""
+    if now is None:
+        return [], [] if before is None else _records(before)
+    if now.deleted is not None:
+        # a tile deleted is told by its deletion alone: its change, regroup or addition went with it
+        same = before is not None and before.deleted == now.deleted
+        return [] if same else _deletion(now), []
+    if before is None:
+        return _records(now), []
+    if before.added != now.added:  # not one tile (a list edited by hand): each said as it stands
+        return _records(now), _records(before)
+    # a tile back from its deletion: the deletion undone, and what it is now told against what it was
+    undone = _deletion(before)
+    if now.added:
+        # a tile added is named as it is now ("#16 4m added to hand"): the step is from its addition
+        # before ("#16 3m → 4m")
+        return [*_face_step(now, before.face), *_group_step(now, before.group)], undone
+    face_made, face_undone = _face_steps(before, now)
+    group_made, group_undone = _group_steps(before, now)
+    return [*face_made, *group_made], [*face_undone, *group_undone, *undone]
+
+
+def _face_steps(before: _Tile, now: _Tile) -> _Steps:
+    """A read tile's face changed before and now: the step between them where both changed it from
+    the same reading; else the change made, and the one before undone (a face set back as read is
+    "#5 5p → 4m undone", not a step back)."""
+    if _from_one_reading(before.face, now.face):
+        return _face_step(now, before.face), []
+    return _face_change(now), _face_change(before)
+
+
+def _group_steps(before: _Tile, now: _Tile) -> _Steps:
+    """`_face_steps` of a read tile's group."""
+    if _from_one_reading(before.group, now.group):
+        return _group_step(now, before.group), []
+    return _regrouping(now), _regrouping(before)
+
+
+def _from_one_reading(was: _Set | None, now: _Set | None) -> bool:
+    """Whether a face (or group) was set otherwise than read both before and now, from one reading."""
+    if was is None or now is None:
+        return False
+    return was.now != was.read and now.now != now.read and was.read == now.read
+
+
+def _face_step(now: _Tile, was: _Set) -> list[dict[str, Any]]:
+    """The step of a tile's face from the face it had (`was`) to the one it has: "#5 4m → 4s"; the
+    same face set now by another (a way to a win taken where the user had set it) is said as it
+    stands ("#5 5p → 4s (way to a win taken)")."""
+    face = now.face
+    if was == face:
+        return []
+    return [_change(now.number, was.now if was.now != face.now else face.read, face)]
+
+
+def _group_step(now: _Tile, was: _Set | None) -> list[dict[str, Any]]:
+    """The step of a tile's group from the group it had (`was`): "#5 4m meld 1 → meld 2"; none where
+    its group stands (a regroup's words that moved only by the tile's face: the face's step says it)."""
+    group = now.group
+    if was is None or group is None or was.now == group.now:
+        return []
+    return [_regroup(now, was.now, group)]
+
+
+def _records(tile: _Tile) -> list[dict[str, Any]]:
+    """A tile's net corrections as `table_edits.net_corrections` gives them: its addition (as it is
+    now), its change and regroup, or its deletion."""
+    if tile.added:
+        group = "" if tile.group is None else tile.group.now
+        add = {"action": "add", "tile": tile.number, "code": tile.face.now, "group": group}
+        return [add, *_deletion(tile)]
+    return _deletion(tile) or [*_face_change(tile), *_regrouping(tile)]
+
+
+def _face_change(tile: _Tile) -> list[dict[str, Any]]:
+    """A read tile's change, where its face is not as read."""
+    face = tile.face
+    return [] if face.now == face.read else [_change(tile.number, face.read, face)]
+
+
+def _regrouping(tile: _Tile) -> list[dict[str, Any]]:
+    """A read tile's regroup, where its group is not as read."""
+    group = tile.group
+    if group is None or group.now == group.read:
+        return []
+    return [_regroup(tile, group.read, group)]
+
+
+def _deletion(tile: _Tile) -> list[dict[str, Any]]:
+    return [] if tile.deleted is None else [{"action": "delete", "tile": tile.number, "code": tile.deleted}]
+
+
+def _change(number: int, was: str, face: _Set) -> dict[str, Any]:
+    """A change record from the face `was` to `face` as it is now, with who set it."""
+    change = {"action": "change", "tile": number, "from": was, "to": face.now}
+    return change | ({"by": face.by} if face.by else {})
+
+
+def _regroup(tile: _Tile, was: str, group: _Set) -> dict[str, Any]:
+    """A regroup record of `tile` (named by its face now) from the group `was` to `group` now."""
+    regroup = {"action": "regroup", "tile": tile.number, "code": tile.face.now, "from": was, "to": group.now}
+    return regroup | ({"by": group.by} if group.by else {})
+
+
+def _unnumbered(tile: _Tile) -> str | None:
+    """The words of a tile added as the table named it before it was folded in, by its face alone
+    ("3m added to hand"); None for a tile not added, or deleted."""
+    if not tile.added or tile.deleted is not None or tile.group is None:
+        return None
+    return correction_words({"action": "add", "code": tile.face.now, "group": tile.group.now})
+
+
+def _taken(counts: Counter[str], words: str | None) -> bool:
+    """Whether `words` are among `counts`, then taken from them: each record pairs once."""
+    if words is None or counts[words] <= 0:
+        return False
+    counts[words] -= 1
+    return True
+
+
+def _walk(
+    order: Sequence[_Key | str], loose: Counter[str], tiles: Mapping[_Key, list[dict[str, Any]]]
+) -> list[str]:
+    """The words of a list's entries in its order: each tile's records (`tiles`); each other record's
+    words at their first place, as often as they are among `loose` (those alike said together)."""
+    said: list[str] = []
+    for entry in order:
+        if isinstance(entry, str):
+            said.extend([entry] * loose.pop(entry, 0))
+        else:
+            said.extend(_in_words(tiles[entry]))
+    return said
+
+
+def _in_words(records: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Records in the corrections line's words (`summary.correction_words`); a mark has none."""
+    return [words for words in map(correction_words, map(dict, records)) if words is not None]
 
 
 def _outcome(result: Mapping[str, Any]) -> tuple[Any, ...]:

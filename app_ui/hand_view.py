@@ -38,7 +38,8 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator, 
     the session before the script reruns, so the pictures and the score above the table are current."""
     edits = current_edits()
     numbered = table_edits.numbered_edits(base.rows, edits)
-    rows = table_edits.apply_edits(base.rows, edits)  # numbered, an added row after every read tile
+    # numbered, an added row after every number the case has given (a tile deleted since included)
+    rows = table_edits.apply_edits(base.rows, edits, table_edits.last_number(base))
     numbers = [number for number, _ in numbered]
     meld_concealed = meld_concealed_now(base)
     build = hand_build.build_hand(rows, meld_concealed)

@@ -9,13 +9,14 @@ whoever has a downloaded case file and the photo can."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import tempfile
 import time
 import uuid
 from pathlib import Path
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 QUERY_KEY = "case"
 MAX_AGE_S = 24 * 3600
@@ -40,6 +41,11 @@ CASE, PHOTO = ".json", ".photo"
 # what the page holds beside the case that the case file does not say (a discarder a self-draw hides):
 # the case file is what `python -m scoring` replays, and a field of the page's own would be unknown there
 PAGE = ".page"
+# Parts of the page file written apart, as they change, not each run as the rest is: the undo steps
+# (`app_ui.undo_kept.steps_json`, up to UNDO_AT_MOST tables: too much to write again on every click). A
+# write of the rest of the page keeps them as the file has them.
+UNDO_PART = "undo"
+PARTS_APART = (UNDO_PART,)
 
 
 def _path(name: str, kind: str = CASE) -> Path:
@@ -49,9 +55,44 @@ def _path(name: str, kind: str = CASE) -> Path:
 
 
 def save(name: str, data: bytes, kind: str = CASE) -> None:
-    """Keep `data` under `name` as its case (or `kind` PHOTO: its photo), whole or not at all (a reload
-    while it is written reads the last one). A folder that cannot be written keeps nothing: the page
-    works on, as it did before."""
+    """Keep `data` under `name` as its case (or `kind` PHOTO: its photo; PAGE: what the page holds
+    beside it, the parts written apart kept), whole or not at all (a reload while it is written reads
+    the last one). A folder that cannot be written keeps nothing: the page works on, as it did before."""
+    if kind == PAGE:
+        data = _with_parts_apart(name, data)
+    _write(name, data, kind)
+
+
+def save_part(name: str, part: str, value: object) -> None:
+    """Keep `value` (plain JSON) as the `part` of the page file under `name`, the rest as it is."""
+    _write(name, json.dumps({**page_kept(name), part: value}).encode("utf-8"), PAGE)
+
+
+def page_kept(name: str) -> dict[str, Any]:
+    """What the page held beside its case (PAGE), or nothing where none was kept (a case kept by an
+    older app) or it does not read (a file cut short, or not ours)."""
+    data = load(name, PAGE)
+    try:
+        page = json.loads(data) if data is not None else {}
+    except (ValueError, RecursionError):  # RecursionError: nested too deep to be ours
+        return {}
+    return page if isinstance(page, dict) else {}
+
+
+def _with_parts_apart(name: str, data: bytes) -> bytes:
+    """The page `data` as the page writes it each run, with the parts written apart as the file holds
+    them, where it names none of them."""
+    try:
+        page = json.loads(data)
+    except (ValueError, RecursionError):
+        return data
+    if not isinstance(page, dict) or any(part in page for part in PARTS_APART):
+        return data
+    kept = {part: value for part, value in page_kept(name).items() if part in PARTS_APART}
+    return json.dumps({**page, **kept}).encode("utf-8") if kept else data
+
+
+def _write(name: str, data: bytes, kind: str) -> None:
     path = _path(name, kind)
     try:
         # the system's temporary folder is shared: only this user reads the cases kept there

@@ -1,18 +1,19 @@
 """A page the browser reloaded opens the case it held (`app_ui.kept_case`), with its photo read again
-where that was kept and still reads as the case recorded.
+where that was kept and still reads as the case recorded, and the steps *Undo the last change* had
+where they are steps of that case.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
 
 from app_ui import case as case_mod
-from app_ui import case_file, case_open, kept_case, tile_sets
+from app_ui import case_file, case_open, kept_case, tile_sets, undo_kept
 from app_ui.address import kept_name
 from app_ui.case import Base
 from app_ui.case_tab import PAGE_BACK
@@ -22,6 +23,7 @@ from app_ui.photo_view import PhotoView
 from app_ui.reader_slot import get_executor, get_reader, read_timeout_s
 from app_ui.reading import read_tiles, with_reading
 from app_ui.rules_panel import chosen_rules
+from app_ui.session import UNDO_BACK
 
 
 def restore_kept_case() -> None:
@@ -54,13 +56,15 @@ def restore_kept_case() -> None:
             "afresh."
         )
         return
-    state[PAGE_BACK] = _page_kept(str(name))
+    page = kept_case.page_kept(str(name))
+    state[PAGE_BACK] = page
     photo = kept_case.load(str(name), kept_case.PHOTO)
     back = None if photo is None else _photo_back(photo, opened)
     if photo is not None and back is not None:
         kept_case.share_photo(str(name), kept_name(), photo)  # this page's own copy, as its case is
         base, state["display_to_restore"] = back
         state["case_to_open"] = dataclasses.replace(opened, base=base)
+        state[UNDO_BACK] = _steps_back(page, base, opened.base.history)
         corrected = " your corrections," if base.earlier else ""
         state["restored_note"] = (
             f"The page was reloaded: the photo, its tiles,{corrected} and how it was won are back."
@@ -71,6 +75,7 @@ def restore_kept_case() -> None:
     saved_name = source.get("name") if isinstance(source, dict) else None
     base = dataclasses.replace(opened.base, restored=True, name=str(saved_name or opened.base.name))
     state["case_to_open"] = dataclasses.replace(opened, base=base)
+    state[UNDO_BACK] = _steps_back(page, base, opened.base.history)
     kinds: list[object] = []
     while isinstance(source, dict) and len(kinds) < 100:  # a case opened from a file names where it came from
         kinds.append(source.get("kind"))
@@ -85,15 +90,13 @@ def restore_kept_case() -> None:
     )
 
 
-def _page_kept(name: str) -> dict[str, Any]:
-    """What the page held beside its case (`kept_case.PAGE`), or nothing where none was kept (a case
-    kept by an older app) or it does not read."""
-    data = kept_case.load(name, kept_case.PAGE)
-    try:
-        page = json.loads(data) if data is not None else {}
-    except ValueError:
-        return {}
-    return page if isinstance(page, dict) else {}
+def _steps_back(
+    page: Mapping[str, Any], case: Base, kept: Mapping[str, Any] | None
+) -> list[case_mod.TableState]:
+    """The steps *Undo the last change* had before the reload (kept in the `page` file), those of the
+    `case` reopened (whose kept file's record is `kept`) alone: a file that does not read gives none,
+    and the case opens as it would without them."""
+    return undo_kept.steps_for_case(undo_kept.steps_from_json(page.get(kept_case.UNDO_PART)), case, kept)
 
 
 def _photo_back(data: bytes, opened: case_open.OpenedCase) -> tuple[Base, PhotoView] | None:

@@ -12,8 +12,9 @@ from typing import Any
 import streamlit as st
 
 from app_ui import case as case_mod
-from app_ui import table_edits
+from app_ui import kept_case, table_edits, undo_kept
 from app_ui import undo as undo_mod
+from app_ui.address import kept_name
 from app_ui.case import MELD_GROUPS, Base
 from app_ui.photo_view import PhotoView
 from app_ui.widget_memory import keep, kept_value
@@ -80,11 +81,12 @@ def meld_concealed_now(base: Base) -> dict[str, bool]:
 
 def unsaved_corrections(base: Base) -> bool:
     """True when the user changed anything in the current tiles (table edits or concealed-kong flags),
-    or the tiles hold corrections only this page has (a case a reload brought back)."""
-    restored_work = base.restored and bool((base.history or {}).get("corrections"))
-    return bool(
-        restored_work or base.earlier or table_edits.has_edits(current_edits()) or ticks_changed(base)
-    )
+    or the tiles hold corrections only this page has (a case a reload brought back). Counted as the
+    corrections line counts them, each tile's net change: a tile changed and changed back is none."""
+    saved = table_edits.net_corrections((base.history or {}).get("corrections") or [])
+    restored_work = base.restored and bool(saved)
+    blank = table_edits.blank_added_rows(current_edits())  # a row added, its tile not yet picked
+    return bool(restored_work or table_corrections(base, []) or blank or ticks_changed(base))
 
 
 def corrections_to_undo(base: Base) -> bool:
@@ -108,7 +110,8 @@ def set_base(base: Base, source_id: str | None, display: PhotoView | None, same_
     st.session_state["display"] = display
     st.session_state["pending"] = None
     if not same_hand:
-        st.session_state[UNDO] = []
+        back = st.session_state.pop(UNDO_BACK, None)  # a reloaded page's steps, for its case alone
+        st.session_state[UNDO] = list(back) if back and base.restored else []
         st.session_state[HAND_ID] = st.session_state.get(HAND_ID, 0) + 1
 
 
@@ -116,6 +119,9 @@ def set_base(base: Base, source_id: str | None, display: PhotoView | None, same_
 UNDO = "undo_list"
 
 TABLE_SEEN = "table_seen"
+# the steps a reloaded page brings back (`reload`), until its case opens; and the list as last kept
+# for a reload, with the name it was kept under
+UNDO_BACK, UNDO_KEPT = "undo_back", "undo_kept"
 
 
 def table_now(base: Base) -> case_mod.TableState:
@@ -137,6 +143,26 @@ def note_table_change() -> None:
     if step is not None:
         remember_for_undo(step)
     st.session_state[TABLE_SEEN] = seen_now
+    keep_undo_steps()
+
+
+def keep_undo_steps() -> None:
+    """Keep the undo list beside the page's case for a reload (`kept_case.UNDO_PART`) where it changed
+    since it was last kept: checked as each run starts and ends, as anything may change it (a step
+    taken, one undone, a new hand, a re-read giving the newest its winning tile)."""
+    state = st.session_state
+    steps = list(state.get(UNDO) or [])
+    kept = state.get(UNDO_KEPT)
+    name = state.get("kept_case")
+    if kept is None and not steps:
+        return  # nothing kept, nothing to keep (a page with no hand makes no file)
+    if not name:
+        name = kept_name()  # a reloaded page names its own case as its first run ends: this run
+    # the steps are frozen values: the same objects are the same steps, and comparing them is cheap
+    if kept is not None and kept[0] == name and [id(step) for step in kept[1]] == list(map(id, steps)):
+        return
+    kept_case.save_part(name, kept_case.UNDO_PART, undo_kept.steps_json(steps))
+    state[UNDO_KEPT] = (name, steps)
 
 
 def settle_corrected_tiles() -> None:

@@ -361,7 +361,11 @@ _CORRECTION_WORDS = {
         f"#{c['tile']} {c['code']} {c['from']} → {c['to']}" + (" (as laid, asked)" if c.get("by") else "")
     ),
     "delete": lambda c: f"#{c['tile']} {c['code']} deleted",
-    "add": lambda c: f"{c['code']} added to {c['group']}",
+    # numbered where it was added with its number (folded into the table); a row the table shows as
+    # "new" yet, or a case saved before stage 74, by its face alone
+    "add": lambda c: (
+        ("" if c.get("tile") is None else f"#{c['tile']} ") + f"{c['code']} added to {c['group']}"
+    ),
     "kong": lambda c: f"{c['group']} ({c['code']} kong) set {'concealed' if c['concealed'] else 'exposed'}",
 }
 

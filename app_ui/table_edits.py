@@ -22,23 +22,56 @@ def _index_key(key: object) -> int | None:
         return None
 
 
-def apply_edits(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> list[TileRow]:
+def apply_edits(base: Sequence[TileRow], edits: Mapping[str, Any] | None, after: int = 0) -> list[TileRow]:
     """Apply a data-editor edit state (`edited_rows`, `added_rows`, `deleted_rows`) to the base rows.
 
     Rows keep their photo box and confidence unless their code is changed (then the user has
     checked the tile, so it is no longer low confidence). Blank added rows are skipped. Every row
     comes numbered (`TileRow.number`): a base row as in the table, an added one after every base row's
-    number, so that folded in, no tile takes another's number.
+    number and after `after` (`last_number`: the highest the case gave, a tile deleted since
+    included), so that folded in, no tile takes a number another tile had.
     """
     numbered = numbered_edits(base, edits)
-    after = max(row_numbers(base), default=0)
+    given = _first_added(base, after)
     out = []
     for number, row in numbered:
         if number is None:
-            after += 1
-            number = after
+            given += 1
+            number = given
         out.append(dataclasses.replace(row, number=number))
     return out
+
+
+def _first_added(base: Sequence[TileRow], after: int) -> int:
+    """The number after which the rows added to `base` are numbered: its highest, or `after`."""
+    return max([*row_numbers(base), after])
+
+
+def last_number(base: Base) -> int:
+    """The highest tile number the case has given: of its rows, the photo's reading, the corrections
+    folded in (a tile deleted, one added) and the record an opened case carried. A number names one
+    tile in a case, for good (the corrections, the photo's labels, a case file downloaded earlier
+    name it): a tile added is numbered after this (`apply_edits`), not after the table's last row,
+    which may be a tile deleted since (stage 74: "#4 F1 deleted", then a cat added as #4)."""
+    history = base.history or {}
+    records = [
+        *base.earlier,
+        *(item for key in ("photo_tiles", "corrections") for item in _listed(history.get(key))),
+    ]
+    named = [record.get("tile") for record in records]
+    return max(
+        [
+            *row_numbers(base.rows),
+            *row_numbers(base.photo_rows),
+            *(n for n in named if isinstance(n, int) and not isinstance(n, bool) and n > 0),
+        ],
+        default=0,
+    )
+
+
+def _listed(items: object) -> list[Mapping[str, Any]]:
+    """The records of a saved list (an opened case's `photo_tiles`, `corrections`); none for another."""
+    return [item for item in items if isinstance(item, Mapping)] if isinstance(items, list) else []
 
 
 def numbered_edits(
@@ -96,11 +129,133 @@ RENUMBERED = "renumbered"
 
 
 def corrections_so_far(earlier: list[dict[str, Any]], now: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The corrections folded into the table (`earlier`) and those in it `now`: a mark that ends
-    `earlier` says how the later ones are numbered, so it stays only where some follow it."""
-    if earlier and earlier[-1].get("action") == RENUMBERED and not now:
-        earlier = earlier[:-1]
-    return [*earlier, *now]
+    """The corrections folded into the table (`earlier`) and those in it `now`, each tile's net of them
+    (`net_corrections`): a mark says how the later ones are numbered, so it stays only where some
+    follow it."""
+    return net_corrections([*earlier, *now])
+
+
+def net_corrections(changes: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Corrections written down step by step (a face change is folded into the table as it is made,
+    `session.settle_corrected_tiles`) as each tile's net change from what it was read as to what it is
+    now: "#5 5p → 4m", then "#5 4m → 4s" is "#5 5p → 4s"; a tile back to its reading has no entry; a
+    tile deleted is named by the face it was read as; a kong's tick set back as read has none. The last
+    step's `by` stays (who set the face it has now). A tile added with its number is its addition as
+    it is now ("3m added", "#16 3m → 4m" is "#16 4m added"), or, deleted since, its addition and its
+    deletion. By tile number (a tile's change, then its regroup; or its deletion), then the rows added
+    without a number and the kongs' ticks; each stretch between
+    `RENUMBERED` marks apart (its numbers are another table's), and a mark with nothing after it
+    dropped. The net of a net list is itself."""
+    out: list[dict[str, Any]] = []
+    stretch: list[Mapping[str, Any]] = []
+    for change in changes:
+        if change.get("action") != RENUMBERED:
+            stretch.append(change)
+            continue
+        out.extend(_net_stretch(stretch))
+        stretch = []
+        if not out or out[-1].get("action") != RENUMBERED:
+            out.append(dict(change))
+    out.extend(_net_stretch(stretch))
+    while out and out[-1].get("action") == RENUMBERED:
+        out.pop()
+    return out
+
+
+@dataclasses.dataclass
+class _NetTile:
+    """One tile's corrections so far, in `net_corrections`: its number, the face and group it was read
+    with and has now (None: not changed or regrouped), who set them last, and whether it is deleted."""
+
+    number: int
+    read_code: str
+    code: str
+    read_group: str | None = None
+    group: str | None = None
+    code_by: Any = None
+    group_by: Any = None
+    deleted: bool = False
+    added: bool = False  # a tile the user added (read as: added with), numbered as it was added
+
+    def entries(self) -> list[dict[str, Any]]:
+        """Its net entries: its change and regroup, or its deletion; a tile added, its addition with the
+        face and group it has now ("#16 4m added to hand"), or, deleted since, as it was added and its
+        deletion (its number stays named, so that no later tile is given it)."""
+        if self.added:
+            if self.deleted:
+                add = {"action": "add", "tile": self.number, "code": self.read_code, "group": self.read_group}
+                return [add, {"action": "delete", "tile": self.number, "code": self.read_code}]
+            group = self.read_group if self.group is None else self.group
+            return [{"action": "add", "tile": self.number, "code": self.code, "group": group}]
+        if self.deleted:
+            return [{"action": "delete", "tile": self.number, "code": self.read_code}]
+        out: list[dict[str, Any]] = []
+        if self.code != self.read_code:
+            change = {"action": "change", "tile": self.number, "from": self.read_code, "to": self.code}
+            out.append(change | ({"by": self.code_by} if self.code_by else {}))
+        if self.group is not None and self.group != self.read_group:
+            regroup = {"action": "regroup", "tile": self.number, "code": self.code}
+            regroup |= {"from": self.read_group, "to": self.group}
+            out.append(regroup | ({"by": self.group_by} if self.group_by else {}))
+        return out
+
+
+# the fields, each a string, that a tile's correction of each kind gives (`corrections`)
+_TILE_FIELDS = {"change": ("from", "to"), "regroup": ("code", "from", "to"), "delete": ("code",)}
+
+
+def _net_stretch(changes: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """`net_corrections` of corrections all numbered as one table (no `RENUMBERED` mark among them).
+    A number names one tile until it is deleted (a later entry naming it is another tile's); an entry
+    of a form not known here is kept as written, after the rows added."""
+    tiles: list[_NetTile] = []
+    live: dict[int, _NetTile] = {}
+    added: list[dict[str, Any]] = []
+    kongs: dict[str, tuple[dict[str, Any], bool]] = {}  # by group: the last tick, and the tick as read
+    other: list[dict[str, Any]] = []
+    for change in changes:
+        action, number = change.get("action"), change.get("tile")
+        at = number if isinstance(number, int) and not isinstance(number, bool) else None
+        fields = _TILE_FIELDS.get(str(action), ("?",))
+        if (
+            action == "add"
+            and at is not None
+            and all(isinstance(change.get(k), str) for k in ("code", "group"))
+        ):
+            # numbered as it was added: a tile of its own from here, as if read so
+            code, group = str(change["code"]), str(change["group"])
+            tiles.append(_NetTile(at, code, code, read_group=group, added=True))
+            live[at] = tiles[-1]
+        elif action == "add":
+            added.append(dict(change))
+        elif action == "kong" and isinstance(change.get("group"), str):
+            group = str(change["group"])
+            as_read = kongs[group][1] if group in kongs else not change.get("concealed")
+            kongs[group] = (dict(change), as_read)
+        elif at is not None and all(isinstance(change.get(name), str) for name in fields):
+            face = change.get("from") if action == "change" else change.get("code")
+            tile = live.get(at)
+            if tile is None:
+                tile = _NetTile(at, str(face), str(face))
+                tiles.append(tile)
+                live[tile.number] = tile
+            if action == "change":
+                tile.code, tile.code_by = str(change.get("to")), change.get("by")
+            elif action == "regroup":
+                if tile.read_group is None:
+                    tile.read_group = str(change.get("from"))
+                tile.group, tile.group_by = str(change.get("to")), change.get("by")
+            else:
+                tile.deleted = True
+                del live[tile.number]
+        else:
+            other.append(dict(change))
+    # stable: a number deleted and then given again (a case saved before stage 74 numbered a tile
+    # added after the table's last row) names its tiles in the order they came, so the net of this
+    # list is itself
+    numbered = [entry for tile in sorted(tiles, key=lambda t: t.number) for entry in tile.entries()]
+    ticks = [kong for kong, as_read in kongs.values() if bool(kong.get("concealed")) != as_read]
+    return [*numbered, *added, *other, *ticks]
 
 
 def numbered_afresh(saved: Sequence[Mapping[str, Any]], rows: Sequence[TileRow]) -> bool:
@@ -161,9 +316,14 @@ def _code_as_edited(row: TileRow, change: Any) -> str:
     return str(code) if code in TILE_CODES else row.code
 
 
-def corrections(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> list[dict[str, Any]]:
-    """The user's edits as a readable list (for the case JSON and the summary): what changed and how."""
+def corrections(
+    base: Sequence[TileRow], edits: Mapping[str, Any] | None, after: int | None = None
+) -> list[dict[str, Any]]:
+    """The user's edits as a readable list (for the case JSON and the summary): what changed and how.
+    Given `after` (`last_number`), a row added is named by the number `apply_edits` gives it with
+    the same `after`; without, by its face alone (the table shows it as "new" until it is folded in)."""
     edits = edits or {}
+    given = None if after is None else _first_added(base, after)
     numbers = row_numbers(base)
     out: list[dict[str, Any]] = []
     for key, change in sorted(
@@ -190,14 +350,15 @@ def corrections(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> lis
         if 0 <= key < len(base):
             out.append({"action": "delete", "tile": numbers[key], "code": base[key].code})
     for added in edits.get("added_rows") or []:
-        if _added_code(added) is not None:
-            out.append(
-                {
-                    "action": "add",
-                    "code": added["tile"],
-                    "group": added.get("group") or default_group(str(added["tile"])),
-                }
-            )
+        if _added_code(added) is None:
+            continue
+        # the group as `numbered_edits` reads it: one not in the table's list is the face's own
+        group = added.get("group") if added.get("group") in GROUPS else default_group(str(added["tile"]))
+        entry: dict[str, Any] = {"action": "add"}
+        if given is not None:
+            given += 1
+            entry["tile"] = given
+        out.append(entry | {"code": added["tile"], "group": group})
     return out
 
 
@@ -305,12 +466,13 @@ def _folded(
 ) -> Base:
     """`base` with `rows` and the user's `kept` edits folded in, written down in `earlier` beside the
     choices `taken`, the photo's reading kept in `as_read`."""
+    given = last_number(base)  # a row added is numbered after every number given, named so
     return dataclasses.replace(
         base,
-        rows=tuple(apply_edits(rows, kept)),
+        rows=tuple(apply_edits(rows, kept, given)),
         meld_concealed=dict(base.meld_concealed if meld_concealed is None else meld_concealed),
         as_read=base.as_read or AsRead(base.rows, base.meld_concealed),
-        earlier=(*base.earlier, *corrections(base.rows, kept), *taken),
+        earlier=(*base.earlier, *corrections(base.rows, kept, given), *taken),
     )
 
 

@@ -131,7 +131,8 @@ def tile_editor_ui(
         st.caption(f"Score now: {score_now_words(result, outcomes)}")
     edits = current_edits()
     saved = corrections_line(
-        list((base.history or {}).get("corrections") or []),
+        # each tile's net change, as the case file writes it (one saved before wrote each step)
+        table_edits.net_corrections((base.history or {}).get("corrections") or []),
         "Corrected before the case was saved",
         numbered_as="the table then was",
     )
@@ -141,7 +142,7 @@ def tile_editor_ui(
     changed = corrections_line(table_corrections(base, kongs))
     if changed:
         st.caption(changed)
-    rows_now = table_edits.apply_edits(base.rows, edits)
+    rows_now = table_edits.apply_edits(base.rows, edits, table_edits.last_number(base))
     set_offer_ui(base, rows_now)
     blank = table_edits.blank_added_rows(edits)
     if blank:
@@ -173,6 +174,9 @@ def tile_editor_ui(
     )
     st.data_editor(
         table,
+        # a new key after a face is folded in (`session.settle_corrected_tiles`) loses nothing more:
+        # a data editor that adds and deletes rows is a new widget whenever its data changes, whatever
+        # its key (tests/app/test_table_identity.py)
         key=editor_key(),
         num_rows="dynamic",
         width="stretch",

@@ -203,14 +203,15 @@ def test_a_way_to_a_win_is_taken_with_a_button_and_the_users_corrections_stay(
     assert not any("more than one way" in t for t in texts(app, "warning"))
     assert not [b for b in app.button if b.key and b.key.startswith("way_")]
     corrections = json.loads(json.dumps(app.session_state["case_json"]))["corrections"]
+    # each tile's net change, by tile number (`table_edits.net_corrections`)
     assert [(c["tile"], c["to"], c.get("by")) for c in corrections] == [
+        (11, "2m", "win option"),
         (12, "P", None),
         (13, "P", None),
         (14, "P", None),
-        (11, "2m", "win option"),
     ]
     # the page names the user's corrections and the way taken (the line went blank once a way was taken)
-    trail = "#12 C → P; #13 C → P; #14 C → P; #11 5m → 2m (way to a win taken)"
+    trail = "#11 5m → 2m (way to a win taken); #12 C → P; #13 C → P; #14 C → P"
     said = [t for t in captions(app) if t.startswith("Your corrections")]
     assert said == [f"Your corrections: {trail}"]
     # reopened, the case still shows what was corrected before it was saved
@@ -2276,7 +2277,7 @@ def test_a_missed_tile_is_added_by_its_face_and_undone(app: AppTest, install: In
     assert rows[0].code == "1p"  # the edit standing when the tile was added is kept
     assert rows[-1].number == max(r.number or 0 for r in rows[:-1]) + 1  # no tile takes another's number
     corrections = app.session_state["case_json"]["corrections"]
-    assert {"action": "add", "code": "2m", "group": "hand"} in corrections
+    assert {"action": "add", "tile": rows[-1].number, "code": "2m", "group": "hand"} in corrections
     assert {"action": "change", "tile": 1, "from": "1m", "to": "1p"} in corrections
     version = app.session_state["version"]
     app.selectbox(key=f"add_tile_{version}").set_value("cat").run()

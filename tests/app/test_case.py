@@ -451,7 +451,7 @@ def test_taking_a_way_changes_its_tiles_and_keeps_the_users_edits() -> None:
     assert list(taken.earlier) == [
         {"action": "regroup", "tile": 2, "code": "2m", "from": HAND, "to": "meld 2"},
         {"action": "change", "tile": 3, "from": "C", "to": "P"},
-        {"action": "add", "code": "N", "group": HAND},
+        {"action": "add", "tile": 5, "code": "N", "group": HAND},  # numbered as it is folded in
         {"action": "change", "tile": 2, "from": "2m", "to": "3m", "by": "win option"},
     ]
 
@@ -518,10 +518,11 @@ def test_a_fold_keeps_every_tile_s_number_and_an_old_renumbered_case_is_marked()
     assert case.row_numbers(folded.rows) == [2, 3, 4, 5]  # the cat after every tile read
     later = {"edited_rows": {"1": {"tile": "F"}}}
     out = case_file.case_json({}, folded, table_edits.apply_edits(folded.rows, later), later, None)
-    assert [c["action"] for c in out["corrections"]] == ["delete", "add", "change"]
+    # each tile's net change (`net_corrections`) by tile number, then the rows added
+    assert [c["action"] for c in out["corrections"]] == ["delete", "change", "add"]
     assert [t["tile"] for t in out["tiles"]] == [2, 3, 4, 5]
-    assert out["corrections"][-1]["tile"] == 3 and out["photo_tiles"][2]["code"] == "C"  # #3 as read
-    line = "Your corrections: #1 1m deleted; cat added to bonus; #3 C → F"
+    assert out["corrections"][1]["tile"] == 3 and out["photo_tiles"][2]["code"] == "C"  # #3 as read
+    line = "Your corrections: #1 1m deleted; #3 C → F; #5 cat added to bonus"
     assert corrections_line(out["corrections"]) == line
     # reopened, the table keeps those numbers: nothing was numbered afresh
     assert not table_edits.numbered_afresh(out["corrections"], table_edits.apply_edits(folded.rows, later))
@@ -1159,7 +1160,7 @@ def test_a_tile_added_by_its_face_keeps_the_tables_edits_and_kong_ticks() -> Non
     assert added.meld_concealed == {"meld 1": True}
     assert list(added.earlier) == [
         {"action": "change", "tile": 5, "from": "1m", "to": "2m"},
-        {"action": "add", "code": "F1", "group": BONUS},
+        {"action": "add", "tile": 6, "code": "F1", "group": BONUS},
     ]
     with pytest.raises(ValueError, match="not a tile code"):
         table_edits.with_added_tile(base, edits, "9z")

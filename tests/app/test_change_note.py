@@ -65,10 +65,11 @@ def test_a_score_after_a_run_that_scored_nothing_is_told_against_that_run() -> N
     short = "123m 456p 789s 22m"
     before = {**HAND, "concealed": short}
     now, result = scored()
-    said = change_note(before, NOT_SCORED, now, result, (["#7 2m hand → meld 1"], []))
+    regrouped = [{"action": "regroup", "tile": 7, "code": "2m", "from": "hand", "to": "meld 1"}]
+    said = change_note(before, NOT_SCORED, now, result, (regrouped, []))
     assert said == "not scored → 1 tai after: #7 2m hand → meld 1 undone."
     lost, lost_result = scored(seat_wind="E")
-    said = change_note(before, NOT_SCORED, lost, lost_result, (["x"], []))
+    said = change_note(before, NOT_SCORED, lost, lost_result, (regrouped, []))
     assert said is not None and said.startswith("not scored → not a valid win after:")
     assert change_note(before, NOT_SCORED, before, NOT_SCORED) is None
 
@@ -113,9 +114,10 @@ def test_a_house_rule_and_a_correction_are_named_with_their_values() -> None:
     now, result = scored(options={"unit": 0.5})
     assert change_note(before, before_result, now, result) == "1 tai, the payout changed after: Unit 1 → 0.5."
     tiles, tiles_result = scored(options={"unit": 1}, bonus="cat")
-    said = change_note(before, before_result, tiles, tiles_result, ((), ["cat added to bonus"]))
+    cat = [{"action": "add", "code": "cat", "group": "bonus"}]
+    said = change_note(before, before_result, tiles, tiles_result, ((), cat))
     assert said == "1 tai → 2 tai after: cat added to bonus."
-    undone = change_note(tiles, tiles_result, before, before_result, (["cat added to bonus"], []))
+    undone = change_note(tiles, tiles_result, before, before_result, (cat, []))
     assert undone == "2 tai → 1 tai after: cat added to bonus undone."
 
 
@@ -124,15 +126,14 @@ def test_instant_payouts_or_patterns_that_move_under_the_same_tai_are_said() -> 
     hidden = {"kind": "kong", "tiles": ["5s"] * 4, "concealed": True}
     before = {**kong, "melds": [hidden]}
     now = {**kong, "melds": [{**hidden, "concealed": False}]}
-    assert changed_fields(before, now, ((), ["meld 1 (5s kong) set exposed"])) == [
-        "meld 1 (5s kong) set exposed"
-    ]
+    exposed = [{"action": "kong", "group": "meld 1", "code": "5s", "concealed": False}]
+    assert changed_fields(before, now, ((), exposed)) == ["meld 1 (5s kong) set exposed"]
     said = change_note(
         before,
         scoring.score_json(before),
         now,
         scoring.score_json(now),
-        ((), ["meld 1 (5s kong) set exposed"]),
+        ((), exposed),
     )
     assert said is not None and "the instant payouts changed after: meld 1 (5s kong) set exposed" in said
     # a West seat's pong of West in an East round, then an East seat's in a West round: 1 tai each
@@ -148,7 +149,8 @@ def test_a_second_tile_added_like_the_first_is_named_and_a_reread_says_so() -> N
     # an audit's line: "after: the tiles." for a second 3m added (its words matched the first's)
     before = {**HAND, "bonus": "cat"}
     now = {**HAND, "bonus": "cat rat"}
-    one, two = ["3m added to hand"], ["3m added to hand", "3m added to hand"]
+    one = [{"action": "add", "code": "3m", "group": "hand"}]
+    two = one * 2
     assert changed_fields(before, now, (one, two)) == ["3m added to hand"]
     assert changed_fields(now, before, (two, one)) == ["3m added to hand undone"]
     # a photo read again for another rule set changes tiles no correction names

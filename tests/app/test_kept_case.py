@@ -273,7 +273,7 @@ def test_a_reload_keeps_the_photo_s_numbers_for_the_table_the_photo_and_the_corr
     at.session_state[f"tiles_{at.session_state['version']}"] = edits
     at.run()
     before = at.session_state["case_json"]
-    line = "Your corrections: #15 F1 → F2; #2 2m deleted; cat added to bonus"
+    line = "Your corrections: #2 2m deleted; #15 F1 → F2; #16 cat added to bonus"  # by tile number
     assert line in [c.value for c in at.caption]
     again = reloaded(at)
     assert not again.exception

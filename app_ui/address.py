@@ -44,7 +44,7 @@ def keep_case(offered: bytes | None, base: Base, page: Mapping[str, Any] | None 
     name = st.session_state.get("kept_case")
     if offered is None:
         if name:  # a photo's hand emptied may come back (undo): its photo stays while it is on screen
-            gone = (kept_case.CASE, kept_case.PAGE)
+            gone = (kept_case.CASE, kept_case.PAGE, kept_case.UNDO)
             kept_case.forget(name, gone if base.source == "photo" else (*gone, kept_case.PHOTO))
         for key in (kept_case.QUERY_KEY, VIEW_KEY):  # a reload of an empty page looks for no case
             if key in st.query_params:

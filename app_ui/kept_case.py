@@ -41,11 +41,9 @@ CASE, PHOTO = ".json", ".photo"
 # what the page holds beside the case that the case file does not say (a discarder a self-draw hides):
 # the case file is what `python -m scoring` replays, and a field of the page's own would be unknown there
 PAGE = ".page"
-# Parts of the page file written apart, as they change, not each run as the rest is: the undo steps
-# (`app_ui.undo_kept.steps_json`, up to UNDO_AT_MOST tables: too much to write again on every click). A
-# write of the rest of the page keeps them as the file has them.
-UNDO_PART = "undo"
-PARTS_APART = (UNDO_PART,)
+# the steps of *Undo the last change* (`app_ui.undo_kept.steps_json`, up to UNDO_AT_MOST tables): a file
+# of their own, written as they change, where the page's file is written again on every run
+UNDO = ".undo"
 
 
 def _path(name: str, kind: str = CASE) -> Path:
@@ -55,44 +53,9 @@ def _path(name: str, kind: str = CASE) -> Path:
 
 
 def save(name: str, data: bytes, kind: str = CASE) -> None:
-    """Keep `data` under `name` as its case (or `kind` PHOTO: its photo; PAGE: what the page holds
-    beside it, the parts written apart kept), whole or not at all (a reload while it is written reads
-    the last one). A folder that cannot be written keeps nothing: the page works on, as it did before."""
-    if kind == PAGE:
-        data = _with_parts_apart(name, data)
-    _write(name, data, kind)
-
-
-def save_part(name: str, part: str, value: object) -> None:
-    """Keep `value` (plain JSON) as the `part` of the page file under `name`, the rest as it is."""
-    _write(name, json.dumps({**page_kept(name), part: value}).encode("utf-8"), PAGE)
-
-
-def page_kept(name: str) -> dict[str, Any]:
-    """What the page held beside its case (PAGE), or nothing where none was kept (a case kept by an
-    older app) or it does not read (a file cut short, or not ours)."""
-    data = load(name, PAGE)
-    try:
-        page = json.loads(data) if data is not None else {}
-    except (ValueError, RecursionError):  # RecursionError: nested too deep to be ours
-        return {}
-    return page if isinstance(page, dict) else {}
-
-
-def _with_parts_apart(name: str, data: bytes) -> bytes:
-    """The page `data` as the page writes it each run, with the parts written apart as the file holds
-    them, where it names none of them."""
-    try:
-        page = json.loads(data)
-    except (ValueError, RecursionError):
-        return data
-    if not isinstance(page, dict) or any(part in page for part in PARTS_APART):
-        return data
-    kept = {part: value for part, value in page_kept(name).items() if part in PARTS_APART}
-    return json.dumps({**page, **kept}).encode("utf-8") if kept else data
-
-
-def _write(name: str, data: bytes, kind: str) -> None:
+    """Keep `data` under `name` as its case (or `kind` PHOTO: its photo; PAGE, UNDO: what the page holds
+    beside it), whole or not at all (a reload while it is written reads the last one). A folder that
+    cannot be written keeps nothing: the page works on, as it did before."""
     path = _path(name, kind)
     try:
         # the system's temporary folder is shared: only this user reads the cases kept there
@@ -125,7 +88,18 @@ def load(name: str, kind: str = CASE) -> bytes | None:
         return None
 
 
-def forget(name: str, kinds: tuple[str, ...] = (CASE, PHOTO, PAGE)) -> None:
+def load_json(name: str, kind: str) -> dict[str, Any]:
+    """The JSON object kept under `name` as `kind` (PAGE, UNDO), or nothing where none was kept (a case
+    kept by an older app) or it does not read (a file cut short, or not ours)."""
+    data = load(name, kind)
+    try:
+        kept = json.loads(data) if data is not None else {}
+    except (ValueError, RecursionError):  # RecursionError: nested too deep to be ours
+        return {}
+    return kept if isinstance(kept, dict) else {}
+
+
+def forget(name: str, kinds: tuple[str, ...] = (CASE, PHOTO, PAGE, UNDO)) -> None:
     """Remove what is kept under `name`: its case and photo (the page holds no hand now), or `kinds`."""
     if not is_name(name):
         return
@@ -144,7 +118,7 @@ def prune(now: float | None = None, max_age_s: float = MAX_AGE_S) -> int:
     except OSError:
         return 0
     for path in paths:
-        if path.suffix not in (CASE, PHOTO, PAGE, ".part"):
+        if path.suffix not in (CASE, PHOTO, PAGE, UNDO, ".part"):
             continue
         try:
             if now - path.stat().st_mtime > max_age_s:

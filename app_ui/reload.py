@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import streamlit as st
@@ -56,15 +56,15 @@ def restore_kept_case() -> None:
             "afresh."
         )
         return
-    page = kept_case.page_kept(str(name))
-    state[PAGE_BACK] = page
+    state[PAGE_BACK] = kept_case.load_json(str(name), kept_case.PAGE)
+    steps = undo_kept.steps_from_json(kept_case.load_json(str(name), kept_case.UNDO))
     photo = kept_case.load(str(name), kept_case.PHOTO)
     back = None if photo is None else _photo_back(photo, opened)
     if photo is not None and back is not None:
         kept_case.share_photo(str(name), kept_name(), photo)  # this page's own copy, as its case is
         base, state["display_to_restore"] = back
         state["case_to_open"] = dataclasses.replace(opened, base=base)
-        state[UNDO_BACK] = _steps_back(page, base, opened.base.history)
+        state[UNDO_BACK] = _steps_back(steps, base, opened.base.history)
         corrected = " your corrections," if base.earlier else ""
         state["restored_note"] = (
             f"The page was reloaded: the photo, its tiles,{corrected} and how it was won are back."
@@ -75,7 +75,7 @@ def restore_kept_case() -> None:
     saved_name = source.get("name") if isinstance(source, dict) else None
     base = dataclasses.replace(opened.base, restored=True, name=str(saved_name or opened.base.name))
     state["case_to_open"] = dataclasses.replace(opened, base=base)
-    state[UNDO_BACK] = _steps_back(page, base, opened.base.history)
+    state[UNDO_BACK] = _steps_back(steps, base, opened.base.history)
     kinds: list[object] = []
     while isinstance(source, dict) and len(kinds) < 100:  # a case opened from a file names where it came from
         kinds.append(source.get("kind"))
@@ -91,12 +91,12 @@ def restore_kept_case() -> None:
 
 
 def _steps_back(
-    page: Mapping[str, Any], case: Base, kept: Mapping[str, Any] | None
+    steps: Sequence[case_mod.TableState], case: Base, kept: Mapping[str, Any] | None
 ) -> list[case_mod.TableState]:
-    """The steps *Undo the last change* had before the reload (kept in the `page` file), those of the
-    `case` reopened (whose kept file's record is `kept`) alone: a file that does not read gives none,
-    and the case opens as it would without them."""
-    return undo_kept.steps_for_case(undo_kept.steps_from_json(page.get(kept_case.UNDO_PART)), case, kept)
+    """The steps *Undo the last change* had before the reload (`steps`, as their file read: none where
+    it does not read, and the case opens as it would without them), those of the `case` reopened
+    (whose kept file's record is `kept`) alone."""
+    return undo_kept.steps_for_case(steps, case, kept)
 
 
 def _photo_back(data: bytes, opened: case_open.OpenedCase) -> tuple[Base, PhotoView] | None:

@@ -147,7 +147,7 @@ def note_table_change() -> None:
 
 
 def keep_undo_steps() -> None:
-    """Keep the undo list beside the page's case for a reload (`kept_case.UNDO_PART`) where it changed
+    """Keep the undo list beside the page's case for a reload (`kept_case.UNDO`) where it changed
     since it was last kept: checked as each run starts and ends, as anything may change it (a step
     taken, one undone, a new hand, a re-read giving the newest its winning tile)."""
     state = st.session_state
@@ -161,7 +161,7 @@ def keep_undo_steps() -> None:
     # the steps are frozen values: the same objects are the same steps, and comparing them is cheap
     if kept is not None and kept[0] == name and [id(step) for step in kept[1]] == list(map(id, steps)):
         return
-    kept_case.save_part(name, kept_case.UNDO_PART, undo_kept.steps_json(steps))
+    kept_case.save(name, json.dumps(undo_kept.steps_json(steps)).encode("utf-8"), kept_case.UNDO)
     state[UNDO_KEPT] = (name, steps)
 
 

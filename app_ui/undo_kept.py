@@ -1,8 +1,8 @@
 """Undo steps kept for a reloaded page: the undo list (`app_ui.undo`) as plain JSON and back.
 
-A reload is a new session: the steps are kept beside its case (`kept_case.PAGE`, `UNDO_PART`) as
-plain JSON, and brought back where they are steps of the case it reopens. The page's file is read
-and written again on every run, so what the steps share is written once: a base however many steps
+A reload is a new session: the steps are kept beside its case (`kept_case.UNDO`) as plain JSON, and
+brought back where they are steps of the case it reopens. Their file is written again at each change
+the user makes, so what the steps share is written once: a base however many steps
 hold it (the steps of one table do), a tile row however many bases hold it (a correction changes one
 row of twenty), and a value the bases share (a correction folded into each base after it, a reading's
 warnings, a reopened case's record). 50 steps of a photo corrected each time take about 30 kB, not

@@ -1,4 +1,4 @@
-"""*Undo the last change* survives a reload: the steps kept beside the case (`kept_case.PAGE`) as plain
+"""*Undo the last change* survives a reload: the steps kept beside the case (`kept_case.UNDO`) as plain
 JSON (`app_ui.undo_kept.steps_json`), read back exactly, and brought back for the case reopened alone."""
 
 from __future__ import annotations
@@ -285,18 +285,23 @@ def test_a_typed_hand_s_steps_come_back_and_another_hand_s_never() -> None:
 # --- the page's file -------------------------------------------------------------------------------
 
 
-def test_the_page_written_each_run_keeps_the_steps_written_apart(_own_case_folder: Path) -> None:
+def test_the_page_written_each_run_leaves_the_steps_file_be(_own_case_folder: Path) -> None:
     name = kept_case.new_name()
-    kept_case.save_part(name, kept_case.UNDO_PART, {"format": 1})
+    kept_case.save(name, json.dumps({"format": 1}).encode(), kept_case.UNDO)
     kept_case.save(name, json.dumps({"discarder_wind": "S"}).encode(), kept_case.PAGE)
-    assert kept_case.page_kept(name) == {"discarder_wind": "S", kept_case.UNDO_PART: {"format": 1}}
-    kept_case.save_part(name, kept_case.UNDO_PART, {"format": 2})
-    assert kept_case.page_kept(name) == {"discarder_wind": "S", kept_case.UNDO_PART: {"format": 2}}
-    for garbage in (b"{not json", b"[" * 100_000, b"\xff\xfe", b"[1, 2]"):
-        (_own_case_folder / f"{name}{kept_case.PAGE}").write_bytes(garbage)
-        assert kept_case.page_kept(name) == {}
-        kept_case.save(name, b"{}", kept_case.PAGE)  # a file not ours is written over
-        assert kept_case.page_kept(name) == {}
+    assert kept_case.load_json(name, kept_case.PAGE) == {"discarder_wind": "S"}
+    assert kept_case.load_json(name, kept_case.UNDO) == {"format": 1}
+    kept_case.save(name, json.dumps({"format": 2}).encode(), kept_case.UNDO)
+    assert kept_case.load_json(name, kept_case.PAGE) == {"discarder_wind": "S"}
+    assert kept_case.load_json(name, kept_case.UNDO) == {"format": 2}
+    for kind in (kept_case.PAGE, kept_case.UNDO):
+        for garbage in (b"{not json", b"[" * 100_000, b"\xff\xfe", b"[1, 2]"):
+            (_own_case_folder / f"{name}{kind}").write_bytes(garbage)
+            assert kept_case.load_json(name, kind) == {}
+            kept_case.save(name, b"{}", kind)  # a file not ours is written over
+            assert kept_case.load_json(name, kind) == {}
+    kept_case.forget(name)
+    assert not list(_own_case_folder.glob(f"{name}*"))
 
 
 # --- the page reloaded -----------------------------------------------------------------------------
@@ -381,21 +386,28 @@ def test_steps_of_the_tiles_read_as_another_set_go_and_the_newer_stay(install: I
     [
         pytest.param(b"{not json", id="cut-short"),
         pytest.param(b"[" * 100_000, id="nested-too-deep"),
-        pytest.param(
-            json.dumps({kept_case.UNDO_PART: {"format": 1, "bases": [7], "steps": [1]}}).encode(), id="odd"
-        ),
+        pytest.param(json.dumps({"format": 1, "bases": [7], "steps": [1]}).encode(), id="odd"),
     ],
 )
-def test_a_page_file_that_does_not_read_leaves_the_case_without_steps(
+def test_a_steps_file_that_does_not_read_leaves_the_case_without_steps(
     garbage: bytes, _own_case_folder: Path
 ) -> None:
     at = AppTest.from_file(str(APP), default_timeout=60).run()
     typed(at, "123m 456p 22m 789s", melds="CCC")
     edit_tiles(at, {"0": {"tile": "9m"}})
-    (_own_case_folder / f"{at.query_params[kept_case.QUERY_KEY]}{kept_case.PAGE}").write_bytes(garbage)
+    (_own_case_folder / f"{at.query_params[kept_case.QUERY_KEY]}{kept_case.UNDO}").write_bytes(garbage)
     again = reloaded(at)
     assert not again.exception and not has_undo_last(again)
     assert again.session_state["case_json"]["corrections"] == at.session_state["case_json"]["corrections"]
+
+
+def test_a_page_file_that_does_not_read_leaves_the_steps_be(_own_case_folder: Path) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    typed(at, "123m 456p 22m 789s", melds="CCC")
+    edit_tiles(at, {"0": {"tile": "9m"}})
+    (_own_case_folder / f"{at.query_params[kept_case.QUERY_KEY]}{kept_case.PAGE}").write_bytes(b"{not json")
+    again = reloaded(at)
+    assert not again.exception and again.session_state["undo_list"] == at.session_state["undo_list"]
 
 
 def test_another_case_s_steps_are_not_brought_back(_own_case_folder: Path) -> None:
@@ -409,8 +421,9 @@ def test_another_case_s_steps_are_not_brought_back(_own_case_folder: Path) -> No
     at.run()
     name, foreign = (page.query_params[kept_case.QUERY_KEY] for page in (at, other))
     # the other page's steps (a typed hand's) beside this page's case (a case file's)
-    steps = kept_case.page_kept(foreign)[kept_case.UNDO_PART]
-    kept_case.save_part(name, kept_case.UNDO_PART, steps)
+    steps = kept_case.load(foreign, kept_case.UNDO)
+    assert steps is not None
+    kept_case.save(name, steps, kept_case.UNDO)
     again = reloaded(at)
     assert not again.exception and not has_undo_last(again)
 

@@ -137,6 +137,13 @@ class Base:
     # Melds at the hand's end the reader could as well have read the other way: offered with a button
     # (`app_ui.meld_offer`) while their tiles lie in the groups the photo was read in.
     meld_offer: MeldOffer | None = None
+    # The highest tile number this case has given, kept where the rows and corrections may no longer
+    # name it: a step undone (*Undo the last change*, *Undo my corrections*, a re-read dropping the
+    # corrections) brings back a base from before a tile was added, but that tile's number stays given
+    # (the corrections, the photo's labels and a case file downloaded since name it). Raised as a table
+    # starts again on the same case (`table_edits.numbering_kept`), never lowered; a new case starts
+    # at 0. `table_edits.last_number` numbers a tile added after it.
+    numbered_up_to: int = 0
 
     @property
     def photo_rows(self) -> tuple[TileRow, ...]:
@@ -195,6 +202,11 @@ class AsRead:
 
     rows: tuple[TileRow, ...]
     meld_concealed: Mapping[str, bool] = field(default_factory=dict)
+
+
+# Where a case file keeps `Base.numbered_up_to`: in its `source` record, which `python -m scoring`
+# leaves alone (a field of its own at the top level would be an "ignored unknown field" there)
+NUMBERED_UP_TO = "numbered_up_to"
 
 
 def photo_digest(data: bytes) -> str:

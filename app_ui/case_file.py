@@ -12,8 +12,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app_ui.case import Base, TileRow, row_numbers
-from app_ui.table_edits import corrections, corrections_so_far, last_number
+from app_ui.case import NUMBERED_UP_TO, Base, TileRow, row_numbers
+from app_ui.table_edits import corrections, corrections_so_far, last_number, numbers_given
 
 
 def saved_box(box: Sequence[float]) -> tuple[float, ...]:
@@ -67,8 +67,9 @@ def case_json(
     kong_changes: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """The whole case for a dispute: scoring input at the top level (so `python -m scoring case.json`
-    replays it), then the photo's reading, the user's corrections (the table's, then `kong_changes`:
-    `table_edits.kong_corrections`), the final tiles and the result."""
+    replays it), then where it came from (`source`, with the highest tile number the case has given,
+    `Base.numbered_up_to`), the photo's reading, the user's corrections (the table's, then
+    `kong_changes`: `table_edits.kong_corrections`), the final tiles and the result."""
     data = dict(scoring_in)
     data["source"] = {
         "kind": base.source,
@@ -96,6 +97,10 @@ def case_json(
         data["corrections"] = corrections_so_far(
             list(map(dict, base.history.get("corrections") or [])), data["corrections"]
         )
+    if isinstance(data["source"], Mapping):
+        # the highest tile number the case has given, a tile added and then undone included, which its
+        # tiles and corrections no longer name: opened again, a tile added is numbered after it
+        data["source"] = {**data["source"], NUMBERED_UP_TO: numbers_given(base, edits)}
     data["tiles"] = rows_to_json(rows)
     data["result"] = dict(result) if result is not None else None
     return data

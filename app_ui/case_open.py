@@ -19,6 +19,7 @@ from app_ui.case import (
     GROUPS,
     MAX_MELDS,
     MELD_GROUPS,
+    NUMBERED_UP_TO,
     TILE_CODES,
     WIND_LABELS,
     Base,
@@ -214,6 +215,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         sha256=photo_digest(data),
         meld_concealed=kongs,
         history=history,
+        numbered_up_to=_numbered_up_to(case.get("source")),
     )
     return OpenedCase(
         base=base,
@@ -350,6 +352,14 @@ def _saved_history(case: Mapping[str, Any]) -> dict[str, Any] | None:
         "photo_tiles": _records(photo_tiles),
         "corrections": _records(saved_corrections),
     }
+
+
+def _numbered_up_to(source: object) -> int:
+    """The highest tile number a saved case had given, as its `source` says it (`case_file.case_json`);
+    0 where it does not (a file an older app wrote, or not the app's): then its tiles and corrections
+    alone say which numbers were given (`table_edits.last_number`)."""
+    said = source.get(NUMBERED_UP_TO) if isinstance(source, Mapping) else None
+    return said if isinstance(said, int) and not isinstance(said, bool) and said > 0 else 0
 
 
 def _records(items: object) -> list[dict[str, Any]]:

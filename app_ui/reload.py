@@ -127,7 +127,14 @@ def _photo_back(data: bytes, opened: case_open.OpenedCase) -> tuple[Base, PhotoV
     except Exception:  # the case still opens, as saved
         return None
     size = (int(rgb.shape[1]), int(rgb.shape[0]))
-    photo = Base(source="photo", name=photo_name, sha256=str(source["sha256"]), size=size)
+    photo = Base(
+        source="photo",
+        name=photo_name,
+        sha256=str(source["sha256"]),
+        size=size,
+        # the numbers the case gave that its corrections no longer name (a tile added, then undone)
+        numbered_up_to=opened.base.numbered_up_to,
+    )
     fresh = with_reading(photo, read, tile_set)
     if case_file.codes_and_groups(case_file.rows_to_json(fresh.rows)) != case_file.codes_and_groups(
         history.get("photo_tiles")

@@ -103,7 +103,12 @@ def ticks_changed(base: Base) -> dict[str, bool]:
 
 def set_base(base: Base, source_id: str | None, display: PhotoView | None, same_hand: bool = False) -> None:
     """Start a new case: new base rows and a fresh tile table (new editor key, so old edits go). A new
-    hand starts with nothing to undo; `same_hand` (the table restarted on the hand) keeps the undo list."""
+    hand starts with nothing to undo; `same_hand` (the table restarted on the hand) keeps the undo list,
+    and every tile number the table on screen has given: a step undone brings back a base from before
+    the tiles added since, and their numbers must not be given again (a new case numbers afresh)."""
+    if same_hand:  # the table's edits are read under the version it has until now
+        given = table_edits.numbers_given(st.session_state["base"], current_edits())
+        base = table_edits.numbering_kept(base, given)
     st.session_state["base"] = base
     st.session_state["version"] += 1
     st.session_state["loaded_source"] = source_id

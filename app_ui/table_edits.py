@@ -49,10 +49,12 @@ def _first_added(base: Sequence[TileRow], after: int) -> int:
 
 def last_number(base: Base) -> int:
     """The highest tile number the case has given: of its rows, the photo's reading, the corrections
-    folded in (a tile deleted, one added) and the record an opened case carried. A number names one
-    tile in a case, for good (the corrections, the photo's labels, a case file downloaded earlier
-    name it): a tile added is numbered after this (`apply_edits`), not after the table's last row,
-    which may be a tile deleted since (stage 74: "#4 F1 deleted", then a cat added as #4)."""
+    folded in (a tile deleted, one added), the record an opened case carried, and the case's own count
+    (`Base.numbered_up_to`: a tile added and then undone, which none of those names any more). A
+    number names one tile in a case, for good (the corrections, the photo's labels, a case file
+    downloaded earlier name it): a tile added is numbered after this (`apply_edits`), not after the
+    table's last row, which may be a tile deleted since (stage 74: "#4 F1 deleted", then a cat added
+    as #4)."""
     history = base.history or {}
     records = [
         *base.earlier,
@@ -64,9 +66,28 @@ def last_number(base: Base) -> int:
             *row_numbers(base.rows),
             *row_numbers(base.photo_rows),
             *(n for n in named if isinstance(n, int) and not isinstance(n, bool) and n > 0),
+            base.numbered_up_to,
         ],
-        default=0,
     )
+
+
+def numbers_given(base: Base, edits: Mapping[str, Any] | None) -> int:
+    """The highest tile number the table on screen has given: the case's (`last_number`), or a row's
+    added in the table and not yet folded in (the photo's labels and the case file name it already)."""
+    given = last_number(base)
+    return max([given, *row_numbers(apply_edits(base.rows, edits, given))])
+
+
+def numbering_kept(base: Base, given: int) -> Base:
+    """`base`, a table started again on the same case (a step undone, the corrections undone or
+    dropped by a re-read), with every number up to `given` (`numbers_given` of the table it replaces)
+    still given: the base it brings back may name none of the tiles added since, yet their numbers
+    are theirs (the corrections, the photo's labels, a case file downloaded name them), so a tile
+    added next is numbered after them. `base` itself where it names that number already (a tile
+    added, a way taken: the steps of *Undo the last change* are kept by the very object, `undo_kept`)."""
+    if given <= last_number(base):
+        return base
+    return dataclasses.replace(base, numbered_up_to=given)
 
 
 def _listed(items: object) -> list[Mapping[str, Any]]:

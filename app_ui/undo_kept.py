@@ -224,6 +224,8 @@ def _base_json(base: Base, written: _Written) -> dict[str, Any]:
         out["restored"] = True
     if base.read_as:
         out["read_as"] = _text(base.read_as)
+    if base.numbered_up_to:
+        out["numbered_up_to"] = _whole(base.numbered_up_to)
     if base.meld_offer is not None:
         offer = base.meld_offer
         out["meld_offer"] = {
@@ -269,6 +271,7 @@ def _base_from_json(data: object, stored: _Stored) -> Base:
         restored=_flag(base.get("restored", False)),
         read_as=_text(base.get("read_as", "")),
         meld_offer=None if offer is None else _offer_from_json(offer),
+        numbered_up_to=_whole(base.get("numbered_up_to", 0)),
     )
 
 

@@ -551,9 +551,11 @@ def test_a_reopened_old_case_marks_its_new_corrections_as_numbered_afresh() -> N
     # nothing after the mark: no mark
     alone = case_file.case_json({}, reopened, list(rows), None, None)["corrections"]
     assert [c["action"] for c in alone] == ["delete"]
-    # a case a reload brought back is the case itself: its own source, no file it was opened from
+    # a case a reload brought back is the case itself: its own source, no file it was opened from (with
+    # the highest tile number the case has given, which a case file's `source` says since)
     restored = dataclasses.replace(reopened, restored=True)
-    assert case_file.case_json({}, restored, list(rows), None, None)["source"] == saved["source"]
+    own = case_file.case_json({}, restored, list(rows), None, None)["source"]
+    assert own == {"kind": "photo", "name": "hand.jpg", "numbered_up_to": 3}
 
 
 def _photo_case(edits: dict[str, Any]) -> tuple[dict[str, Any], case.Base]:

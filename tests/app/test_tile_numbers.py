@@ -6,6 +6,7 @@ tile's net change ("#5 4m added to hand", not "3m added to hand; #5 3m → 4m").
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -14,7 +15,8 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_ui import case, case_file, case_open, hand_build, table_edits
+import scoring
+from app_ui import case, case_file, case_open, hand_build, table_edits, undo
 from app_ui.case import BONUS, HAND, TileRow, row_numbers
 from app_ui.change_note import correction_changes
 from app_ui.summary import correction_words, corrections_line
@@ -302,3 +304,100 @@ def test_the_page_numbers_a_tile_added_after_the_last_was_deleted_above_it_and_a
     after = again.session_state["case_json"]
     assert_each_number_names_one_tile(after)
     assert Counter(c.get("action") for c in after["corrections"])["add"] == 2
+
+
+# --- a step undone keeps the numbers it gave ----------------------------------------------------
+# Undo brings back a base from before a tile was added, which names that tile nowhere: numbered from
+# it alone, the next tile added took the number again ("#5 cat", undo, "#5 rat"). The case counts the
+# numbers it gave (`Base.numbered_up_to`), and a table started again on it keeps that count.
+
+
+def undone_to(before: case.Base, now: case.Base, edits: Mapping[str, Any] | None = None) -> case.Base:
+    """`before` brought back by *Undo the last change* over the table `now` (with its `edits`), as
+    `session.set_base` brings it back: the same case, every number the table on screen gave kept."""
+    back = undo.restored(case.TableState(before, {}, {}))
+    return table_edits.numbering_kept(back, table_edits.numbers_given(now, edits))
+
+
+def test_a_tile_added_after_an_undo_takes_a_new_number() -> None:
+    cat = table_edits.with_added_tile(PHOTO, {}, "cat")
+    assert cat.rows[-1].number == 5
+    back = undone_to(PHOTO, cat)
+    assert back.rows == PHOTO.rows and back.earlier == ()  # the cat is gone, its addition too
+    assert table_edits.last_number(back) == 5  # yet its number stays given
+    rat = table_edits.with_added_tile(back, {}, "rat")
+    assert [(r.code, r.number) for r in rat.rows][-1] == ("rat", 6)  # not the cat's #5
+    # a row added in the table and not yet folded in has its number too (on the photo, in the file)
+    assert table_edits.numbers_given(PHOTO, {"added_rows": [{"tile": "cat"}]}) == 5
+    assert table_edits.last_number(undone_to(PHOTO, PHOTO, {"added_rows": [{"tile": "cat"}]})) == 5
+    # and *Undo my corrections* keeps them as a step back does
+    assert table_edits.last_number(table_edits.numbering_kept(rat.undone(), 6)) == 6
+
+
+def test_a_step_undone_brings_back_its_tiles_with_their_own_numbers() -> None:
+    # the cat added (#5), the rat after it (#6): stepping back past the rat brings the cat back as #5
+    cat = table_edits.with_added_tile(PHOTO, {}, "cat")
+    rat = table_edits.with_added_tile(cat, {}, "rat")
+    back = undone_to(cat, rat)
+    assert [(r.code, r.number) for r in back.rows][-1] == ("cat", 5)
+    assert table_edits.with_added_tile(back, {}, "P").rows[-1].number == 7
+    assert table_edits.numbering_kept(rat, 6) is rat  # a base naming the number already: itself
+
+
+def test_a_case_file_keeps_the_numbers_an_undo_took_back() -> None:
+    back = undone_to(PHOTO, table_edits.with_added_tile(PHOTO, {}, "cat"))
+    saved = saved_case(back)
+    assert saved["source"]["numbered_up_to"] == 5  # named nowhere else in the file
+    assert not any(c.get("tile") == 5 for c in saved["corrections"])
+    opened = case_open.open_case("saved.json", case_file.case_bytes(saved)).base
+    assert table_edits.last_number(opened) == 5
+    assert table_edits.with_added_tile(opened, {}, "rat").rows[-1].number == 6
+    # saved again as opened, and again as a reloaded page saves it (its own source): still said
+    assert saved_case(opened)["source"]["numbered_up_to"] == 5
+    restored = dataclasses.replace(opened, restored=True)
+    assert saved_case(restored)["source"]["numbered_up_to"] == 5
+    # a file from before, without it, opens numbered by what it names
+    older = {**saved, "source": {k: v for k, v in saved["source"].items() if k != "numbered_up_to"}}
+    assert table_edits.last_number(case_open.open_case("old.json", json.dumps(older).encode()).base) == 4
+    # python -m scoring leaves a case's `source` alone: no "ignored unknown field" for it
+    hand = {"concealed": "123m 456m 789m 123p 55p", "source": saved["source"]}
+    assert not [w for w in scoring.score_json(hand)["warnings"] if "unknown" in w]
+
+
+def test_the_page_gives_no_number_twice_through_undo_and_a_reload(
+    install: Callable[[FakeReader | None], None],
+) -> None:
+    from tests.app.test_kept_case import reloaded
+
+    def add(at: AppTest, code: str) -> TileRow:
+        version = at.session_state["version"]
+        at.selectbox(key=f"add_tile_{version}").set_value(code).run()
+        at.button(key=f"add_tile_go_{version}").click().run()
+        assert not at.exception
+        row: TileRow = at.session_state["base"].rows[-1]
+        assert row.code == code
+        return row
+
+    install(FakeReader())
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    at.file_uploader(key="upload").upload("hand.jpg", photo_bytes(), "image/jpeg")
+    at.run()
+    read = len(at.session_state["base"].rows)
+    assert add(at, "cat").number == read + 1
+    at.button(key="undo_last").click().run()  # the cat is gone
+    assert len(at.session_state["base"].rows) == read
+    assert add(at, "rat").number == read + 2  # not the cat's
+    at.button(key="undo").click().run()  # *Undo my corrections*: the rat is gone, the photo as read
+    assert [r.code for r in at.session_state["base"].rows][-1] != "rat"
+    saved = at.session_state["case_json"]
+    assert saved["source"]["numbered_up_to"] == read + 2 and saved["corrections"] == []
+    assert_each_number_names_one_tile(saved)
+
+    again = reloaded(at)  # the page's case, kept on disk, opened again
+    assert not again.exception
+    assert again.session_state["case_json"]["source"]["numbered_up_to"] == read + 2
+    assert add(again, "rooster").number == read + 3
+    again.button(key="undo_last").click().run()  # a step brought back by the reload, undone
+    assert not again.exception and len(again.session_state["base"].rows) == read
+    assert add(again, "P").number == read + 4
+    assert_each_number_names_one_tile(again.session_state["case_json"])

@@ -85,6 +85,7 @@ bases = st.builds(
         st.lists(text, max_size=2).map(tuple),
         text,
     ),
+    numbered_up_to=st.integers(0, 200),
 )
 cells = st.none() | st.booleans() | st.integers() | finite | text
 edits = st.fixed_dictionaries(
@@ -150,6 +151,7 @@ def test_every_field_of_a_base_is_kept_but_what_the_models_saw() -> None:
         restored=True,
         read_as="singapore",
         meld_offer=MeldOffer(True, (), ()),
+        numbered_up_to=7,
     )
     written |= set(steps_json([TableState(every, {}, {})])["bases"][0])
     assert written == {f.name for f in dataclasses.fields(Base)} - {"seen"}

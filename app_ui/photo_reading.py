@@ -96,7 +96,10 @@ def read_again_as(base: Base, tile_set: str) -> None:
     try:
         # each tile keeps its number: the layout of the new faces may order the tiles otherwise
         numbered_as = photo_rows.numbers_by_box(base.photo_rows)
-        read = read_again(slot.reader, base.seen, tile_sets.tiles_in_set(tile_set), base.timings, numbered_as)
+        # a tile not read before takes no number the case gave (a tile added, dropped with the corrections)
+        given = table_edits.numbers_given(base, current_edits())
+        faces = tile_sets.tiles_in_set(tile_set)
+        read = read_again(slot.reader, base.seen, faces, base.timings, numbered_as, given)
     except Exception as exc:  # the hand on screen stays; the user can still correct it by hand
         st.session_state["reread_note"] = f"Could not read the tiles again as {label} ({exc})."
         return

@@ -124,19 +124,23 @@ def numbers_by_box(rows: Sequence[TileRow]) -> dict[BoxKey, int]:
 
 
 def kept_numbers(
-    as_read: Mapping[int, int], boxes: Sequence[Sequence[float]], before: Mapping[BoxKey, int]
+    as_read: Mapping[int, int],
+    boxes: Sequence[Sequence[float]],
+    before: Mapping[BoxKey, int],
+    after: int = 0,
 ) -> dict[int, int]:
     """Each detection's number where the photo was read before (a switch of rule set reads its tiles
     again, and the layout may order them otherwise): the number of the tile at the same box `before`,
     so that the photo's labels, the table and the user's words about "#5" still name the same tile; a
-    tile not there before is numbered after every number given, in reading order (`as_read`: each
-    detection's number as this reading numbers it)."""
+    tile not there before is numbered after every number given, `before`'s and `after` (the case's
+    highest: a tile the user added, dropped with the corrections, keeps its number), in reading order
+    (`as_read`: each detection's number as this reading numbers it)."""
     given: dict[int, int] = {}
     for index in as_read:
         number = before.get(saved_box(boxes[index]))
         if number is not None and number not in given.values():  # two boxes alike to 0.1 px: one keeps it
             given[index] = number
-    after = max([*before.values(), 0])
+    after = max([*before.values(), after, 0])
     for index in sorted(as_read, key=as_read.__getitem__):
         if index not in given:
             after += 1

@@ -155,24 +155,29 @@ def read_again(
     faces: Collection[str] | None,
     timings_ms: Mapping[str, float],
     numbered_as: Mapping[BoxKey, int] | None = None,
+    after: int = 0,
 ) -> PhotoRead:
     """The tiles the models saw in a photo read again as one of `faces` each (no model runs: a rule set
-    switched after the photo was read), each numbered as `numbered_as` (by box) numbered it; the
-    photo's timings kept."""
-    read = photo_read(reader.settle(seen, faces), time.perf_counter(), numbered_as)
+    switched after the photo was read), each numbered as `numbered_as` (by box) numbered it, a tile
+    not read before numbered after them and after `after` (the case's highest number); the photo's
+    timings kept."""
+    read = photo_read(reader.settle(seen, faces), time.perf_counter(), numbered_as, after)
     return replace(read, timings_ms=dict(timings_ms))
 
 
-def photo_read(reading: Any, started: float, numbered_as: Mapping[BoxKey, int] | None = None) -> PhotoRead:
+def photo_read(
+    reading: Any, started: float, numbered_as: Mapping[BoxKey, int] | None = None, after: int = 0
+) -> PhotoRead:
     """The app's rows, groups and warnings of a `vision.pipeline.Reading` (`started`: perf_counter
     when the app began reading, for its total time), its tiles numbered in reading order, or as
-    `numbered_as` (by box: `photo_rows.numbers_by_box`) numbered them where given."""
+    `numbered_as` (by box: `photo_rows.numbers_by_box`) numbered them where given, a new tile after
+    them and after `after`."""
     probabilities = getattr(reading, "probabilities", None)
     won = tuple(getattr(reading, "win_moved", ()) or ())
     others = [i for i in range(len(reading.detections)) if i not in won]
     number = tile_numbers(reading.detections, reading.layout)
     if numbered_as is not None:
-        number = kept_numbers(number, reading.detections.xyxy, numbered_as)
+        number = kept_numbers(number, reading.detections.xyxy, numbered_as, after)
     rows, meld_concealed = rows_from_reading(
         reading.detections, reading.layout, probabilities, None if numbered_as is None else number
     )

@@ -116,3 +116,6 @@ def test_numbers_kept_by_box_and_a_new_tile_after_them() -> None:
     before: dict[tuple[float, ...], int] = {(0.0, 0.0, 1.0, 1.0): 1, (2.0, 0.0, 3.0, 1.0): 2}
     assert kept_numbers(as_read, boxes, before) == {0: 1, 1: 2, 2: 3}
     assert kept_numbers(as_read, boxes, {}) == as_read
+    # the case gave up to #7 (tiles the user added, dropped with the corrections): the new tile is #8
+    assert kept_numbers(as_read, boxes, before, after=7) == {0: 1, 1: 2, 2: 8}
+    assert kept_numbers(as_read, boxes, before, after=1) == {0: 1, 1: 2, 2: 3}  # under before's: no change

@@ -23,7 +23,7 @@ from app_ui.context_panel import context_ui, set_aside_choices
 from app_ui.hand_view import hand_view_ui, meld_offer_ui
 from app_ui.photo_reading import follow_tile_set
 from app_ui.photo_tab import photo_stale_note, photo_ui
-from app_ui.reload import restore_kept_case
+from app_ui.reload import held_for_reload, restore_kept_case
 from app_ui.result_panel import RESULT_ANCHOR, download_ui, result_ui, score_case
 from app_ui.rules_panel import chosen_set, rules_ui
 from app_ui.session import (
@@ -146,7 +146,7 @@ def main() -> None:
     with table_side:
         tile_editor_ui(base, build, result, kongs, outcomes)
     note_table_change()
-    keep_case(offered, st.session_state["base"], set_aside_choices())
+    keep_case(offered, st.session_state["base"], {**set_aside_choices(), **held_for_reload()})
 
 
 if __name__ == "__main__":

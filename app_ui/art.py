@@ -6,7 +6,9 @@ or a large rank with a suit word, honours as letters and simple shapes, bonus ti
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -151,41 +153,73 @@ def _drawn_tile(code: str, scale: int) -> Image.Image:
     return image.resize((TILE_W, TILE_H), Image.Resampling.LANCZOS)
 
 
+PER_LINE = 8  # tiles a line of the tile pictures holds at most: a phone's width
+BLOCK_GAP = 12  # px between two groups on a line
+LABEL_H = 16
+LINE_H = TILE_H + LABEL_H + 6  # a line of tile pictures: the tiles and their groups' labels under them
+
+
+@dataclass(frozen=True)
+class PlacedBlock:
+    """A group's tiles placed in the tile pictures: at (`x`, `y`), `width` px wide, its tiles' or its
+    label's, the wider (a lone tile is narrower than "meld 1: no meld yet")."""
+
+    x: int
+    y: int
+    width: int
+    label: str
+    codes: Sequence[str]
+    concealed: bool
+
+
+def place_blocks(
+    groups: Sequence[tuple[str, Sequence[str], bool]], measure: Callable[[str], float]
+) -> list[PlacedBlock]:
+    """The groups (label, codes, concealed) laid left to right, wrapping to a new line, a long row split
+    so a line holds at most `PER_LINE` tiles. Each block takes the room of its label too (`measure`: its
+    width, px): under a lone tile the label had run into the next block's ("meld 1: no meld
+    yetmeld 2 pong")."""
+    chunks: list[tuple[str, Sequence[str], bool]] = []
+    for label, codes, concealed in groups:
+        for start in range(0, len(codes), PER_LINE):
+            chunks.append((label if start == 0 else "", codes[start : start + PER_LINE], concealed))
+    max_w = PER_LINE * (TILE_W + 2)
+    placed: list[PlacedBlock] = []
+    x = y = 0
+    for label, codes, concealed in chunks:
+        width = max(len(codes) * (TILE_W + 2), math.ceil(measure(label)) if label else 0)
+        if x and x + width > max_w:
+            x, y = 0, y + LINE_H
+        placed.append(PlacedBlock(x, y, width, label, codes, concealed))
+        x += width + BLOCK_GAP
+    return placed
+
+
+def label_width(label: str) -> float:
+    """A group's label's width, px, in the font `hand_picture` draws it in."""
+    return ImageDraw.Draw(Image.new("RGB", (1, 1))).textlength(label, font=_font(12, bold=False))
+
+
 def hand_picture(groups: Sequence[tuple[str, Sequence[str], bool]]) -> Image.Image | None:
     """Tile pictures for the hand: one block per group (label, codes, concealed), wrapped to fit a phone.
 
-    Groups are laid left to right and wrap to a new line, so the picture is never much wider than
-    about 8 tiles and the page needs no horizontal scroll.
+    Groups are laid left to right and wrap to a new line (`place_blocks`), so the picture is never much
+    wider than about 8 tiles and the page needs no horizontal scroll.
     """
-    per_line = 8
-    chunks: list[tuple[str, Sequence[str], bool]] = []
-    for label, codes, concealed in groups:
-        # A long concealed row is split so each line holds at most `per_line` tiles.
-        for start in range(0, len(codes), per_line):
-            chunks.append((label if start == 0 else "", codes[start : start + per_line], concealed))
-    groups = chunks
-    if not groups:
+    placed = place_blocks(groups, label_width)
+    if not placed:
         return None
-    gap, label_h, max_w = 12, 16, per_line * (TILE_W + 2)
-    placed: list[tuple[int, int, str, Sequence[str], bool]] = []
-    x = y = 0
-    line_h = TILE_H + label_h + 6
-    width = 0
-    for label, codes, concealed in groups:
-        block_w = len(codes) * (TILE_W + 2)
-        if x and x + block_w > max_w:
-            x, y = 0, y + line_h
-        placed.append((x, y, label, codes, concealed))
-        width = max(width, x + block_w)
-        x += block_w + gap
-    # Always `per_line` tiles wide (transparent on the right): shown at the column's width, the tiles
+    width = max(block.x + block.width for block in placed)
+    # Always `PER_LINE` tiles wide (transparent on the right): shown at the column's width, the tiles
     # then have the same size for every hand, and never overflow a phone screen.
-    canvas = Image.new("RGBA", (max(width, max_w), y + line_h), (255, 255, 255, 0))
+    size = (max(width, PER_LINE * (TILE_W + 2)), placed[-1].y + LINE_H)
+    canvas = Image.new("RGBA", size, (255, 255, 255, 0))
     draw = ImageDraw.Draw(canvas)
-    for bx, by, label, codes, concealed in placed:
-        for k, code in enumerate(codes):
+    for block in placed:
+        bx, by, label = block.x, block.y, block.label
+        for k, code in enumerate(block.codes):
             # A concealed kong is shown as it lies on the table: the two end tiles face down.
-            show = "back" if concealed and len(codes) == 4 and k in (0, 3) else code
+            show = "back" if block.concealed and len(block.codes) == 4 and k in (0, 3) else code
             canvas.alpha_composite(_drawn_tile(show, 2), (bx + k * (TILE_W + 2), by))  # only read
         key = " ".join(label.split(" ")[:2]) if label.startswith("meld") else label.split(" ")[0]
         colour = GROUP_COLOURS.get(key, (90, 90, 90))
@@ -446,10 +480,24 @@ def group_blocks(
         meld = built.get(group)
         if meld is not None:
             label = f"{group} {meld['kind']}" + (" (concealed)" if meld.get("concealed") else "")
-            blocks.append((label, list(meld["tiles"]), bool(meld.get("concealed"))))
+            tiles = chow_in_order(meld["tiles"]) if meld["kind"] == "chow" else list(meld["tiles"])
+            blocks.append((label, tiles, bool(meld.get("concealed"))))
             continue
         laid = [row.code for row in rows if row.group == group]
         if laid:
             blocks.append((f"{group}: no meld yet", laid, False))
     blocks.append(("bonus", list(hand.get("bonus") or []), False))
     return blocks
+
+
+def chow_in_order(tiles: Sequence[str]) -> list[str]:
+    """A chow's tiles by rank, as the summary writes it ([678s]): laid as the photo shows them, the
+    high-score sample's read 8s 7s 6s. A `fly` stands in the gap it fills (5p fly 7p), else last.
+    Only the tile pictures: they show no tile numbers, which stay the photo's and the table's."""
+    from scoring.tiles import rank_of  # the scoring's ranks, imported as hand_build does
+
+    real = sorted((tile for tile in tiles if tile != "fly"), key=rank_of)
+    flies = ["fly"] * (len(tiles) - len(real))
+    if flies and len(real) == 2 and rank_of(real[1]) - rank_of(real[0]) == 2:
+        return [real[0], *flies, real[1]]
+    return [*real, *flies]

@@ -138,7 +138,7 @@ class Base:
     # (`app_ui.meld_offer`) while their tiles lie in the groups the photo was read in.
     meld_offer: MeldOffer | None = None
     # The highest tile number this case has given, kept where the rows and corrections may no longer
-    # name it: a step undone (*Undo the last change*, *Undo my corrections*, a re-read dropping the
+    # name it: a step undone (*Undo the last tile change*, *Undo my corrections*, a re-read dropping the
     # corrections) brings back a base from before a tile was added, but that tile's number stays given
     # (the corrections, the photo's labels and a case file downloaded since name it). Raised as a table
     # starts again on the same case (`table_edits.numbering_kept`), never lowered; a new case starts

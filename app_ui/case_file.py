@@ -8,8 +8,11 @@ Writing the file is kept apart from opening one (`app_ui.case_open`), which vali
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import json
+import re
 from collections.abc import Mapping, Sequence
+from pathlib import PurePath
 from typing import Any
 
 from app_ui.case import NUMBERED_UP_TO, Base, TileRow, row_numbers
@@ -108,3 +111,28 @@ def case_json(
 
 def case_bytes(case: Mapping[str, Any]) -> bytes:
     return json.dumps(case, indent=2, ensure_ascii=False).encode("utf-8")
+
+
+DOWNLOAD_PREFIX = "mahjong-case"
+# a name this page gave a case file: opened again, its hand is named as at first, not "mahjong-case-
+# mahjong-case-IMG_1-20260101-1200"
+_OWN_NAME = re.compile(rf"^{DOWNLOAD_PREFIX}-(?P<stem>.*?)(?:-\d{{8}}-\d{{4}})?$")
+
+
+def download_name(case: Mapping[str, Any], when: datetime.datetime) -> str:
+    """The downloaded case's file name: the hand's source (a photo's stem, "typed", or an opened file's
+    own source, back to where its hand first came from) and `when`, to the minute, in safe characters
+    only: every download had been `mahjong-case.json`, and several hands piled up as "(1)", "(2)"."""
+    source = case.get("source")
+    # an opened case names where it came from; a case saved from an opened one, where that came from
+    while isinstance(source, Mapping) and isinstance(source.get("opened_from"), Mapping):
+        source = source["opened_from"]
+    kind = str(source.get("kind") or "") if isinstance(source, Mapping) else ""
+    name = str(source.get("name") or "") if isinstance(source, Mapping) else ""
+    stem = "typed" if kind == "typed" else PurePath(name).stem
+    own = _OWN_NAME.match(stem)
+    if own is not None:
+        stem = own["stem"]
+    # letters, digits, - and _ alone: no path, quote or space for a browser or a shell to trip on
+    safe = re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-_")[:40].strip("-_")
+    return f"{DOWNLOAD_PREFIX}-{safe or kind or 'hand'}-{when:%Y%m%d-%H%M}.json"

@@ -61,6 +61,9 @@ class OpenedCase:
     rules_said: bool = True
     # what of the file the page holds otherwise than the file says it, in a sentence each
     notes: tuple[str, ...] = ()
+    # True for the case a reloaded page brings back (`app_ui.reload`): no case opened from a file, but
+    # the page's own as it stood, said so in a note of its own, with what the page held beside it
+    reloaded: bool = False
 
 
 def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> OpenedCase:

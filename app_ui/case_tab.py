@@ -5,9 +5,11 @@ where it would replace corrections; and the opened case set into the widgets bef
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 import scoring
 from app_ui import case_open
+from app_ui.case import Base
 from app_ui.context_panel import (
     DISCARDER_ASIDE,
     NO_WINNING_TILE,
@@ -17,10 +19,12 @@ from app_ui.context_panel import (
 )
 from app_ui.new_hand import forget_winning_tile
 from app_ui.options import option_specs
-from app_ui.questions import ask_before_replacing, replace_or_keep, withdrawn_note
+from app_ui.photo_tab import hand_words
+from app_ui.questions import ask_before_replacing, question_waiting, replace_or_keep, withdrawn_note
 from app_ui.rules_panel import chosen_rules, stored_options, widget_value
-from app_ui.session import set_base, unsaved_corrections
+from app_ui.session import concealed_key, set_base, unsaved_corrections
 from app_ui.summary import RULE_LABELS, options_set, plain, plain_line
+from app_ui.widget_memory import keep
 from scoring.rulesets import DEFAULT_RULESET
 
 
@@ -33,28 +37,36 @@ def open_case_ui() -> None:
     )
     if uploaded is None:  # removed, or refused as no JSON file: its error would seem the next file's
         st.session_state["case_error"] = None
-    if uploaded is not None and f"case:{uploaded.file_id}" not in st.session_state["handled"]:
-        st.session_state["handled"] = [*st.session_state["handled"], f"case:{uploaded.file_id}"]
+    source = None if uploaded is None else f"case:{uploaded.file_id}"
+    if uploaded is not None and source not in st.session_state["handled"]:
+        st.session_state["handled"] = [*st.session_state["handled"], source]
         try:
             opened = case_open.open_case(uploaded.name, uploaded.getvalue(), chosen_rules())
         except case_open.CaseFileError as exc:
             st.session_state["case_error"] = str(exc)
         else:
             st.session_state["case_error"] = None
+            st.session_state[CASE_ASKED] = source  # the file a question asks about, to say what came of it
             if unsaved_corrections(st.session_state["base"]):
                 ask_before_replacing("pending_case", opened)
             else:
-                st.session_state["case_to_open"] = opened
+                _open_onto_page(opened)
                 st.rerun()
     withdrawn_note("pending_case")
     pending: case_open.OpenedCase | None = st.session_state.get("pending_case")
     if pending is not None:
         answer = replace_or_keep(f"Opening **{plain(pending.base.name)}**", "Open the case", "case")
         if answer == "replace":
-            st.session_state["case_to_open"] = pending
+            _open_onto_page(pending)
+        asked = st.session_state.get(CASE_ASKED)
+        if answer == "keep" and asked is not None:  # offered again, with a line on why it was not opened
+            declined = [s for s in st.session_state.get(CASES_DECLINED, []) if s != asked]
+            st.session_state[CASES_DECLINED] = [*declined, asked]
         if answer:
             st.session_state["pending_case"] = None
             st.rerun()
+    if uploaded is not None and pending is None and not st.session_state.get("case_error"):
+        _held_file_ui(uploaded, st.session_state["base"])
     if st.session_state.get("case_error"):
         st.error(plain_line(st.session_state["case_error"]))
     note = st.session_state.pop("case_note", None)
@@ -62,8 +74,63 @@ def open_case_ui() -> None:
         st.info(plain(note))
 
 
-# what a reloaded page held beside its case (`kept_case.PAGE`), for `apply_opened_case` to set again
-PAGE_BACK = "page_to_restore"
+# the case files opened onto the page, by source id (`case:<file id>`): the digest of each (its
+# `Base.sha256`), to tell whether the hand on the page is still that file's; those whose question the
+# user answered with *Keep my corrections*; and the file the last question asked about
+CASES_OPENED, CASES_DECLINED, CASE_ASKED = "cases_opened", "cases_declined", "case_asked"
+
+
+def _open_onto_page(opened: case_open.OpenedCase) -> None:
+    """Open a case file's hand on the page (on the next run, before any widget is drawn)."""
+    state = st.session_state
+    state["case_to_open"] = opened
+    asked = state.get(CASE_ASKED)
+    if asked is not None:
+        state[CASES_OPENED] = {**state.get(CASES_OPENED, {}), asked: opened.base.sha256}
+        state[CASES_DECLINED] = [s for s in state.get(CASES_DECLINED, []) if s != asked]
+
+
+def held_file_line(name: str, opened_as: str | None, declined: bool, base: Base) -> tuple[str, str] | None:
+    """What the uploader's case file (`name`) is to the page, where it is not the hand on it, and its
+    button's label: opened once (`opened_as`: its digest) and replaced since by another hand, as the
+    *Photo* tab says of its photo; kept off the page by *Keep my corrections* (`declined`); or never
+    opened, a newer question having taken the place of its own. None where the page's hand is its."""
+    if opened_as is not None and base.source == "case" and base.sha256 == opened_as:
+        return None  # corrected or not, its tiles are the hand
+    if declined:
+        return f"{plain(name)} was not opened: you kept your corrections to {hand_words(base)}.", OPEN_NOW
+    if opened_as is not None:
+        return (
+            f"{plain(name)} is no longer the hand on the page: {hand_words(base)} took its place.",
+            OPEN_AGAIN,
+        )
+    return f"{plain(name)} was not opened: a newer question took the place of its own.", OPEN_NOW
+
+
+OPEN_AGAIN, OPEN_NOW = "Open it again", "Open it now"
+
+
+def _held_file_ui(uploaded: UploadedFile, base: Base) -> None:
+    """Where the uploader holds a case file opened without error that is not the hand on the page: a
+    line that says so, and a button that opens it again (asking first where that replaces corrections)."""
+    state = st.session_state
+    source = f"case:{uploaded.file_id}"
+    if source not in state["handled"]:
+        return
+    opened_as = state.get(CASES_OPENED, {}).get(source)
+    said = held_file_line(uploaded.name, opened_as, source in state.get(CASES_DECLINED, []), base)
+    if said is None:
+        return
+    st.caption(said[0])
+    if st.button(said[1], key=f"open_again_{uploaded.file_id}", disabled=question_waiting()):
+        # read afresh as a new file: opened at once, or asked about first (`open_case_ui`)
+        state["handled"] = [h for h in state["handled"] if h != source]
+        st.rerun()
+
+
+# what a reloaded page held beside its case (`kept_case.PAGE`), for `apply_opened_case` to set again,
+# and the kong ticks its table had (`reload`)
+PAGE_BACK, TICKS_BACK = "page_to_restore", "ticks_to_restore"
 
 
 def apply_opened_case() -> None:
@@ -86,7 +153,7 @@ def apply_opened_case() -> None:
         value = opened.options.get(spec.name, spec.default)
         store[spec.name] = value
         state[f"opt_{opened.rules}_{spec.name}"] = widget_value(spec, value)
-    if not opened.base.restored:  # a reloaded page says so in a note of its own
+    if not opened.reloaded:  # a reloaded page says so in a note of its own
         options_now = {spec.name: widget_value(spec, store.get(spec.name, spec.default)) for spec in specs}
         # a file naming no house rules is scored with the sidebar's: said, as python -m scoring differs
         sidebar = None if opened.options_said else options_set(opened.rules, stored_options(opened.rules))
@@ -100,9 +167,13 @@ def apply_opened_case() -> None:
     state.pop(DISCARDER_ASIDE, None)
     set_discarder(won.discarder_wind or NOT_SAID)  # open_case unsaid one the scoring would refuse
     page = state.pop(PAGE_BACK, None)  # a reloaded page's: what it held beside its case
-    if opened.base.restored and isinstance(page, dict):
+    if opened.reloaded and isinstance(page, dict):
         bring_back_set_aside(page, won, opened.rules)
     set_base(opened.base, None, state.pop("display_to_restore", None))
+    # the kong ticks the reloaded table had set otherwise than its hand: keyed by the table's version,
+    # so set once `set_base` gave it
+    for group, concealed in (state.pop(TICKS_BACK, None) or {}).items():
+        keep(concealed_key(group), concealed)
     forget_winning_tile()  # nor may a tile the last hand set aside come back in this one
     state["winning_tile"] = won.winning_tile or NO_WINNING_TILE
     state["bonus_from_deal"], state["from_deal_aside"] = list(won.bonus_from_deal), []

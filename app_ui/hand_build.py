@@ -7,7 +7,7 @@ the rows (a photo, a typed hand, a case file).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from app_ui.case import BONUS, HAND, MAX_MELDS, MELD_GROUPS, Context, HandBuild, TileRow
@@ -99,26 +99,42 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
     )
 
 
-def hand_tile_choices(hand: Mapping[str, Any]) -> list[str]:
+def hand_tile_choices(hand: Mapping[str, Any], self_drawn: bool = False) -> list[str]:
     """Distinct codes that can be the winning tile, in the suits' order (the table's order, as a photo
     lies, is hard to scan in a list of ten): the concealed tiles' and the chows' and pongs' (a discard
     that completes a set lays it out with the melds). Not a kong's alone: no win completes a kong, so
-    the scoring refuses one there. A `fly` among the concealed tiles may be the tile drawn last
-    (seeds/004: a fly is a tile of the hand like any other until it stands in a set); one in a laid-out
-    meld is not offered, as the discard claimed for it was the tile it stands beside."""
-    from scoring.hand import may_hold_winning_tile  # the scoring's own rule, imported as open_case does
+    the scoring refuses one there; nor, `self_drawn`, one only in a set laid out exposed (claimed from
+    a discard: an audit picked 7s of an exposed 678s chow and was told "not a valid win"). A `fly`
+    among the concealed tiles may be the tile drawn last (seeds/004: a fly is a tile of the hand like
+    any other until it stands in a set); one in a laid-out meld is not offered, as the discard claimed
+    for it was the tile it stands beside."""
+    from scoring.hand import may_win_into  # the scoring's own rule, imported as open_case does
     from scoring.tiles import sorted_tiles
 
     seen: list[str] = []
     concealed = [code for code in hand.get("concealed") or [] if code != "back"]
     laid: list[str] = []
     for meld in hand.get("melds") or []:
-        if may_hold_winning_tile(str(meld.get("kind"))):
+        if may_win_into(str(meld.get("kind")), bool(meld.get("concealed")), self_drawn):
             laid.extend(code for code in meld.get("tiles") or [] if code not in ("back", "fly"))
     for code in [*concealed, *laid]:
         if code not in seen:
             seen.append(code)
     return sorted_tiles(seen)
+
+
+def winning_tile_choices(
+    hand: Mapping[str, Any], self_drawn: bool, chosen: Iterable[str | None]
+) -> list[str]:
+    """The winning-tile box's tiles (`hand_tile_choices`), keeping a tile the user `chosen` that only a
+    discard could have brought: switching to a self-draw leaves the choice standing, and the result
+    says why it is then no win, rather than the box dropping it unsaid."""
+    from scoring.tiles import sorted_tiles
+
+    offered = hand_tile_choices(hand, self_drawn)
+    on_discard = hand_tile_choices(hand) if self_drawn else offered
+    kept = [tile for tile in chosen if tile in on_discard and tile not in offered]
+    return sorted_tiles([*offered, *dict.fromkeys(kept)]) if kept else offered
 
 
 def scoring_input(

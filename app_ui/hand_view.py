@@ -150,7 +150,10 @@ def photo_caption(name: str, rows: list[TileRow], found: bool) -> str:
     """What the boxes on the photo mean, as far as this photo has any (`found`: the reader found tiles;
     `rows`: the tiles now, the user's edits applied)."""
     if not found:
-        return f"{name}: no tiles found on the photo (add them in Check the tiles)."
+        return (
+            f"{name}: no tiles found on the photo: is it a photo of a mahjong hand? "
+            "(If so, add them in Check the tiles.)"
+        )
     boxed = [row for row in rows if row.box is not None]
     if any(row.low_confidence for row in boxed):
         return f"{name}: numbers match the tile table; orange boxes with ? are unsure, please check them."

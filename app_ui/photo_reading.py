@@ -82,7 +82,12 @@ def no_tiles_line(name: str, warnings: Sequence[str]) -> str:
     with no undo), and the reader's first word on why, where it has one (dark, all white, small)."""
     why = next((w for w in warnings if w != NO_TILES_FOUND), None)
     because = f" ({why})" if why else ""
-    return f"{name}: no tiles were found on the photo{because}, so the hand on the page is kept."
+    # the reader's reason is written for a photo of tiles, so a file of something else (a screenshot)
+    # is asked about too (an audit: a white page was told to retake it with less light)
+    return (
+        f"{name}: no tiles were found on the photo{because}: is it a photo of a mahjong hand? "
+        "The hand on the page is kept."
+    )
 
 
 def read_again_as(base: Base, tile_set: str) -> None:

@@ -77,10 +77,10 @@ def _replaced_by(uploaded: UploadedFile, base: Base) -> str | None:
     digest = st.session_state.get("photos_read", {}).get(f"upload:{uploaded.file_id}")
     if digest is None or digest == base.sha256:
         return None  # refused, declined or asked about (its own line says what became of it), or the hand
-    return f"{plain(name)} is no longer the hand on the page: {_hand_words(base)} took its place."
+    return f"{plain(name)} is no longer the hand on the page: {hand_words(base)} took its place."
 
 
-def _hand_words(base: Base) -> str:
+def hand_words(base: Base) -> str:
     """The hand on the page in words: "the typed hand", "the case my.json", a photo's file name."""
     if base.source == "typed":
         return "the typed hand"
@@ -204,7 +204,7 @@ def photo_ui() -> None:
     base: Base = st.session_state["base"]
     if uploaded is not None and f"upload:{uploaded.file_id}" in st.session_state["declined"]:
         # kept once is no answer for good: the user may undo those corrections, or want the photo after all
-        st.caption(f"{plain(uploaded.name)} was not read: you kept your corrections to {_hand_words(base)}.")
+        st.caption(f"{plain(uploaded.name)} was not read: you kept your corrections to {hand_words(base)}.")
         _read_again_button(uploaded, "Read it now")
     elif uploaded is not None and f"upload:{uploaded.file_id}" in st.session_state.get("set_aside", []):
         st.caption(  # its question gave way to a newer one: the user chose nothing of it

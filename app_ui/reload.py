@@ -1,5 +1,6 @@
 """A page the browser reloaded opens the case it held (`app_ui.kept_case`), with its photo read again
-where that was kept and still reads as the case recorded, and the steps *Undo the last change* had
+where that was kept and still reads as the case recorded, else the table it held on the hand as typed
+or the case as opened (`app_ui.kept_table`), the typed fields, and the steps *Undo the last change* had
 where they are steps of that case.
 """
 
@@ -13,17 +14,18 @@ from typing import Any
 import streamlit as st
 
 from app_ui import case as case_mod
-from app_ui import case_file, case_open, kept_case, tile_sets, undo_kept
+from app_ui import case_file, case_open, kept_case, kept_table, tile_sets, undo_kept
 from app_ui.address import kept_name
 from app_ui.case import Base
-from app_ui.case_tab import PAGE_BACK
+from app_ui.case_tab import PAGE_BACK, TICKS_BACK
 from app_ui.photo_reading import decoded_photo, photo_view_of
 from app_ui.photo_rows import BoxKey
 from app_ui.photo_view import PhotoView
 from app_ui.reader_slot import get_executor, get_reader, read_timeout_s
 from app_ui.reading import read_tiles, with_reading
 from app_ui.rules_panel import chosen_rules
-from app_ui.session import UNDO_BACK
+from app_ui.session import UNDO_BACK, table_now
+from app_ui.typed_tab import TYPED_FIELDS
 
 
 def restore_kept_case() -> None:
@@ -56,38 +58,90 @@ def restore_kept_case() -> None:
             "afresh."
         )
         return
-    state[PAGE_BACK] = kept_case.load_json(str(name), kept_case.PAGE)
+    page = kept_case.load_json(str(name), kept_case.PAGE)
+    state[PAGE_BACK] = page
+    _bring_back_typed(page.get(kept_table.TYPED))
     steps = undo_kept.steps_from_json(kept_case.load_json(str(name), kept_case.UNDO))
     photo = kept_case.load(str(name), kept_case.PHOTO)
     back = None if photo is None else _photo_back(photo, opened)
     if photo is not None and back is not None:
         kept_case.share_photo(str(name), kept_name(), photo)  # this page's own copy, as its case is
         base, state["display_to_restore"] = back
-        state["case_to_open"] = dataclasses.replace(opened, base=base)
+        state["case_to_open"] = dataclasses.replace(opened, base=base, reloaded=True)
         state[UNDO_BACK] = _steps_back(steps, base, opened.base.history)
         corrected = " your corrections," if base.earlier else ""
         state["restored_note"] = (
             f"The page was reloaded: the photo, its tiles,{corrected} and how it was won are back."
         )
         return
+    # a typed hand or an opened case: the table the page held, on the hand as typed or the case as
+    # opened, so that the corrections stay the user's and *Undo my corrections* returns to that base
+    table = kept_table.table_back(page.get(kept_table.TABLE), opened)
+    case = _as_saved(opened) if table is None else kept_table.with_table(opened, table)
+    if table is not None:
+        state[TICKS_BACK] = dict(table.ticks)
+    state["case_to_open"] = case
+    state[UNDO_BACK] = _steps_back(steps, case.base, opened.base.history)
+    state["restored_note"] = _hand_back_note(opened.base.history, table)
+
+
+def _as_saved(opened: case_open.OpenedCase) -> case_open.OpenedCase:
+    """The case a reload opened as its file saved it (no table kept beside it, or not this case's):
+    the case as it was, not one opened from a file, so saved with its own source and name, and its
+    corrections work this page alone holds (`Base.restored`)."""
     source = (opened.base.history or {}).get("source")
-    # the case as it was, not one opened from a file: saved with its own source and name
     saved_name = source.get("name") if isinstance(source, dict) else None
     base = dataclasses.replace(opened.base, restored=True, name=str(saved_name or opened.base.name))
-    state["case_to_open"] = dataclasses.replace(opened, base=base)
-    state[UNDO_BACK] = _steps_back(steps, base, opened.base.history)
+    return dataclasses.replace(opened, base=base, reloaded=True)
+
+
+def _hand_back_note(kept: Mapping[str, Any] | None, table: kept_table.TableBack | None) -> str:
+    """What a reload brought back of a hand it shows with no photo (`kept`: the kept case's record;
+    `table`: the table the page held, where it came back), and why no photo where the page showed one."""
+    source = (kept or {}).get("source")
     kinds: list[object] = []
     while isinstance(source, dict) and len(kinds) < 100:  # a case opened from a file names where it came from
         kinds.append(source.get("kind"))
         source = source.get("opened_from")
-    corrected = " its corrections," if (opened.base.history or {}).get("corrections") else ""
-    state["restored_note"] = f"The page was reloaded: the hand,{corrected} and how it was won are back." + (
+    own = table is not None and bool(table.base.earlier or table.ticks)
+    corrected = (
+        " your corrections," if own else " its corrections," if (kept or {}).get("corrections") else ""
+    )
+    return f"The page was reloaded: the hand,{corrected} and how it was won are back." + (
         " The photo could not be shown again (it was not kept, or reads otherwise now): a photo"
         " uploaded now is read afresh, and the page asks first where that would replace"
         " corrections (download the case to keep them)."
         if kinds[:1] == ["photo"]  # the page showed a photo (not a case opened from one's reading)
         else ""
     )
+
+
+def _bring_back_typed(data: object) -> None:
+    """The typed hand's fields as the page held them (`held_for_reload`), and the hand last used from
+    them: set before the fields are drawn, so that the page says as before whether they differ."""
+    typed = kept_table.typed_back(data, len(TYPED_FIELDS))
+    if typed is None:
+        return
+    state = st.session_state
+    for key, text in zip(TYPED_FIELDS, typed.fields, strict=True):
+        state[key] = text
+    state["typed_used"] = state["typed_offered"] = typed.used
+
+
+def held_for_reload() -> dict[str, Any]:
+    """What the page keeps beside its case for a reload (`kept_case.PAGE`) that the case file does not
+    say: the tile table on its base (a typed hand's, an opened case's) and the typed fields."""
+    state = st.session_state
+    used = state.get("typed_used")
+    out = {
+        kept_table.TYPED: kept_table.typed_json(
+            [str(state.get(key) or "") for key in TYPED_FIELDS], None if used is None else list(used)
+        )
+    }
+    table = kept_table.table_json(table_now(state["base"]))
+    if table is not None:
+        out[kept_table.TABLE] = table
+    return out
 
 
 def _steps_back(

@@ -3,6 +3,9 @@ basis, the instant payouts, the text summary, and the case offered for download.
 
 from __future__ import annotations
 
+import datetime
+import hashlib
+import zoneinfo
 from typing import Any
 
 import pandas as pd
@@ -22,6 +25,7 @@ from app_ui.summary import (
     rules_line,
     seat_label,
     summary_text,
+    with_instant_payouts,
     with_option_labels,
 )
 from app_ui.winning_hint import Outcome, said_by_the_ask, wants_winning_tile, winning_tile_note
@@ -116,20 +120,19 @@ def result_ui(
         )
     payout = result.get("payout") or {}
     players = payout.get("players") or []
+    instant = payout.get("instant_payouts") or []
     if result.get("valid") and players:
         st.markdown("**Payout**")
-        st.table(
-            pd.DataFrame(
-                {
-                    "Player": [player_label(p) for p in players],
-                    "Seat": [seat_label(p) for p in players],
-                    "Amount": [amount_text(p["amount"]) for p in players],
-                }
-            ).set_index("Player")
-        )
+        columns = {
+            "Player": [player_label(p) for p in players],
+            "Seat": [seat_label(p) for p in players],
+            "Amount": [amount_text(p["amount"]) for p in players],
+        }
+        if instant:  # what each player ends the hand with, the instant payouts below included
+            columns["With instant payouts"] = [amount_text(v) for v in with_instant_payouts(players, instant)]
+        st.table(pd.DataFrame(columns).set_index("Player"))
         if payout.get("basis"):
             st.caption(f"How: {payout['basis']}")
-    instant = payout.get("instant_payouts") or []
     if instant:
         # a kong or a pair of animals is paid when shown, win or not: the case file and the CLI list them
         when = "on top of the win" if result.get("valid") else "though the hand is no win"
@@ -154,12 +157,43 @@ def download_ui(
     # Kept in the session so the exact file offered for download can be checked (tests, support).
     st.session_state["case_json"] = case
     offered = case_file.case_bytes(case)
+    name = case_file.download_name(case, _offered_at(offered))
     st.download_button(
         "Download the case (JSON)",
         offered,
-        file_name="mahjong-case.json",
+        file_name=name,
         mime="application/json",
         key="download_case",
-        help="Replays with: python -m scoring mahjong-case.json",
+        help=f"Replays with: python -m scoring {name}",
     )
     return offered
+
+
+DOWNLOAD_STAMP = "download_stamp"  # the case's bytes offered last (their digest) and when first offered
+
+
+def _offered_at(offered: bytes) -> datetime.datetime:
+    """When these case bytes were first offered (`stamp_for`), in the browser's time zone where it says
+    one (the server's may be another: a hand saved at 20:05 in Singapore named 12:05)."""
+    state = st.session_state
+    digest = hashlib.sha256(offered).hexdigest()
+    state[DOWNLOAD_STAMP] = stamp_for(digest, state.get(DOWNLOAD_STAMP), _now())
+    return state[DOWNLOAD_STAMP][1]
+
+
+def stamp_for(
+    digest: str, kept: tuple[str, datetime.datetime] | None, now: datetime.datetime
+) -> tuple[str, datetime.datetime]:
+    """The stamp of a case whose bytes have `digest`: the one `kept` where they are the same (a rerun
+    that changed nothing offers the file under the same name), else `now`."""
+    return kept if kept is not None and kept[0] == digest else (digest, now)
+
+
+def _now() -> datetime.datetime:
+    zone = None
+    try:
+        named = st.context.timezone
+        zone = zoneinfo.ZoneInfo(named) if named else None
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):  # a zone this machine does not know
+        zone = None
+    return datetime.datetime.now(zone)

@@ -115,8 +115,9 @@ def set_base(base: Base, source_id: str | None, display: PhotoView | None, same_
     st.session_state["display"] = display
     st.session_state["pending"] = None
     if not same_hand:
-        back = st.session_state.pop(UNDO_BACK, None)  # a reloaded page's steps, for its case alone
-        st.session_state[UNDO] = list(back) if back and base.restored else []
+        # a reloaded page's steps, for its case alone: set with it (`reload`), which opens in that run
+        back = st.session_state.pop(UNDO_BACK, None)
+        st.session_state[UNDO] = list(back) if back else []
         st.session_state[HAND_ID] = st.session_state.get(HAND_ID, 0) + 1
 
 

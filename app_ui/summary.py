@@ -5,7 +5,8 @@ Streamlit), so the page and its tests say the same thing."""
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
 import scoring
@@ -191,12 +192,25 @@ def seat_label(player: dict[str, Any]) -> str:
     return WIND_LABELS.get(str(seat), str(seat)) if seat else "—"
 
 
-def amount_text(amount: float) -> str:
+def amount_text(amount: float | Decimal) -> str:
     return format_amount(amount, signed=True)
 
 
 def instant_line(item: Any) -> str:
     return instant_text(item) if isinstance(item, dict) else str(item)
+
+
+def with_instant_payouts(players: Sequence[Mapping[str, Any]], instant: Sequence[Any]) -> list[Decimal]:
+    """Each player's amount with the instant payouts added: the winner receives each one's `total`,
+    every other player pays its `from_each` (an audit: the table showed the win alone, so no one's
+    net could be read off it). Worked in decimal, as the scoring pays (0.1 + 0.2 is 0.3)."""
+    items = [item for item in instant if isinstance(item, Mapping)]
+    received = sum((Decimal(str(item.get("total", 0))) for item in items), Decimal(0))
+    paid = sum((Decimal(str(item.get("from_each", 0))) for item in items), Decimal(0))
+    return [
+        Decimal(str(player["amount"])) + (received if player.get("role") == "winner" else -paid)
+        for player in players
+    ]
 
 
 def score_words(result: dict[str, Any]) -> str:

@@ -84,7 +84,7 @@ def numbering_kept(base: Base, given: int) -> Base:
     still given: the base it brings back may name none of the tiles added since, yet their numbers
     are theirs (the corrections, the photo's labels, a case file downloaded name them), so a tile
     added next is numbered after them. `base` itself where it names that number already (a tile
-    added, a way taken: the steps of *Undo the last change* are kept by the very object, `undo_kept`)."""
+    added, a way taken: the steps of *Undo the last tile change* are kept by the very object, `undo_kept`)."""
     if given <= last_number(base):
         return base
     return dataclasses.replace(base, numbered_up_to=given)

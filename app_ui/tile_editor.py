@@ -31,6 +31,9 @@ from app_ui.winning_hint import Outcome, score_now_words
 
 ROW_PX = 36  # a row of the tile table
 
+# it steps back the tile table alone: the winds, how it was won and the rules keep what was set
+UNDO_LAST_LABEL = "Undo the last tile change"
+
 TABLE_MAX_PX = 640  # the tile table's height at most: within a phone's screen (844 px, less the browser's)
 TOOLBAR_ROOM_PX = 24
 
@@ -106,7 +109,9 @@ def tile_editor_ui(
     # question comes first.
     buttons = st.container(horizontal=True, gap="small")
     if st.session_state.get(UNDO) and buttons.button(
-        "Undo the last change",
+        # named for what it undoes: an audit changed a tile, then the seat wind, and pressed it to undo
+        # the seat wind (the key is kept: the steps and the tests know the button by it)
+        UNDO_LAST_LABEL,
         key="undo_last",
         icon="↩️",
         disabled=question_waiting(),
@@ -202,7 +207,11 @@ def tile_editor_ui(
                 "animal or face, else the hand.",
             ),
             "check": st.column_config.TextColumn(
-                "Sure?", disabled=True, default="added", width=COLUMN_PX["check"]
+                # a row added in the table is the user's, as one added with *Add a missed tile* is
+                "Sure?",
+                disabled=True,
+                default=CHOSEN_LABEL,
+                width=COLUMN_PX["check"],
             ),
         },
     )
@@ -214,24 +223,34 @@ def tile_editor_ui(
             remember(key)
 
 
-# the *Sure?* column of a tile the user gave another face than the photo's reading (or took an offer for)
+# the *Sure?* column of a tile the user gave another face than the photo's reading (or took an offer for),
+# or added: the tile is the user's word, not the reader's
 CHOSEN_LABEL = "yours"
 
 
 def check_labels(base: Base) -> list[str]:
     """The *Sure?* column of the table's rows: the reader's confidence in each tile as read, and for
-    a tile whose face the user changed from the photo's reading, that the face is the user's."""
+    a tile whose face the user changed from the photo's reading, or which the user added, that the
+    tile is the user's."""
     read = dict(zip(case_mod.row_numbers(base.photo_rows), base.photo_rows, strict=True))
     numbers = case_mod.row_numbers(base.rows)
-    return [check_label(row, read.get(number)) for number, row in zip(numbers, base.rows, strict=True)]
+    # the reader gives each tile it reads a confidence: a tile of its hand without one was added (in a
+    # case saved and opened again, the case's rows are its reading)
+    reader_read = any(row.confidence is not None for row in base.photo_rows)
+    return [
+        check_label(row, read.get(number), reader_read)
+        for number, row in zip(numbers, base.rows, strict=True)
+    ]
 
 
-def check_label(row: TileRow, read: TileRow | None) -> str:
-    """One tile's *Sure?*: the user's where its face is not the photo's reading of it (`read`), else
-    the reader's confidence (a warning under `LOW_CONFIDENCE`), blank where there is none."""
-    if read is not None and read.code != row.code:
+def check_label(row: TileRow, read: TileRow | None, reader_read: bool = False) -> str:
+    """One tile's *Sure?*: the user's where the hand as it came (`read`: the tile there) does not hold
+    it (added: an audit saw an empty cell beside a tile added, "yours" beside one corrected), where its
+    face is not the reading's, or where a reader read the hand (`reader_read`) but not this tile; else
+    the reader's confidence (a warning under `LOW_CONFIDENCE`), blank where there is none (typed)."""
+    if read is None or read.code != row.code:
         return CHOSEN_LABEL
     if row.confidence is None:
-        return ""
+        return CHOSEN_LABEL if reader_read else ""
     percent = f"{row.confidence * 100:.0f}%"
     return f"⚠ {percent}" if row.low_confidence else percent

@@ -1,4 +1,4 @@
-""" "Undo the last change": the tile table as it stood before each change to the hand on screen, newest
+""" "Undo the last tile change": the tile table as it stood before each change to the hand on screen, newest
 last. A change is an edit in the table, a kong's tick, a way to a win taken, the corrections undone,
 or corrections dropped by a re-read. Pure functions over `TableState` values; the app keeps the list
 in its session and draws the button."""

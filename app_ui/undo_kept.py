@@ -154,7 +154,7 @@ def steps_for_case(
     what the models saw of the photo reopened, and goes where the photo did not come back (no reading
     here to return to). The first that is not ends the list, the older ones with it: stepping back
     must pass each step in turn."""
-    want = None if kept is None else _record(kept.get("source"), kept.get("photo_tiles"))
+    want = None if kept is None else record_of(kept)
     out: list[TableState] = []
     for state in reversed(steps):
         base = state.base
@@ -179,6 +179,12 @@ def case_record(base: Base) -> tuple[object, ...]:
     else:
         tiles = rows_to_json(base.photo_rows) if base.source == "photo" else []
     return _record(source, tiles)
+
+
+def record_of(kept: Mapping[str, Any]) -> tuple[object, ...]:
+    """Where a kept case's hand came from (`kept`: its record, `Base.history` as opened), as
+    `case_record` says it of a base."""
+    return _record(kept.get("source"), kept.get("photo_tiles"))
 
 
 def _record(source: object, photo_tiles: object) -> tuple[object, ...]:

@@ -37,7 +37,8 @@ def winning_tile_outcomes(
     if data.get("winning_tile"):
         return []
     scored: dict[tuple[bool, int], list[str]] = {}
-    for tile in hand_tile_choices(data):
+    # the tiles the winning-tile box offers: on a self-draw, none only in an exposed set
+    for tile in hand_tile_choices(data, bool(data.get("self_drawn"))):
         try:
             result = score({**data, "winning_tile": tile})
         except (scoring.MalformedHandError, scoring.OptionError):

@@ -6,7 +6,7 @@ Streamlit reruns the whole script on every click, so each interaction pays for e
 computes. Each round opens a fresh page (AppTest on app.py, in this process), reads a sample photo
 (`samples/high_score.jpg`: 14 tiles in hand and an exposed chow, four bonus tiles) with its button,
 then makes the clicks of a realistic session: a tile code changed in the table, the seat wind,
-self-drawn, a winning tile picked and cleared, the sidebar's max tai, *Undo the last change*, a kong
+self-drawn, a winning tile picked and cleared, the sidebar's max tai, *Undo the last tile change*, a kong
 ticked... Each click's rerun is timed (wall clock around `AppTest.run`, script and widget handling
 together; no browser, no network). Prints per kind of click the median and max ms over all rounds,
 and the number of times the tile reader ran (once per photo: a click must not read the photo again).

@@ -29,7 +29,7 @@ from scoring.hand import (
     Hand,
     check_held_from_deal,
     exposed_before_win,
-    may_hold_winning_tile,
+    may_win_into,
     places_won_into,
 )
 from scoring.options import DEFAULT_PAYOUT_TABLE, Options, checked_options, default_options, read_by
@@ -303,7 +303,7 @@ def _check_winning_tile(hand: Hand, context: Context) -> None:
     in_melds = any(
         winning in meld.tiles
         for meld in hand.melds
-        if may_hold_winning_tile(meld.kind) and (meld.concealed or not context.self_drawn)
+        if may_win_into(meld.kind, meld.concealed, context.self_drawn)
     )
     if winning not in hand.concealed and not in_melds:
         holders = [meld for meld in hand.melds if winning in meld.tiles]

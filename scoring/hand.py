@@ -35,6 +35,13 @@ def may_hold_winning_tile(kind: str) -> bool:
     return kind != "kong"
 
 
+def may_win_into(kind: str, concealed: bool, self_drawn: bool) -> bool:
+    """Whether the winning tile may lie in a meld of `kind` (`concealed` as declared): not a kong's, and
+    on a self-draw not a set laid out exposed, which was claimed from a discard. One rule for the engine's
+    check and for the app's winning-tile list, so the list never offers a tile the check refuses."""
+    return may_hold_winning_tile(kind) and (concealed or not self_drawn)
+
+
 CIRCUMSTANCES: tuple[str, ...] = (
     "replacement_tile",
     "kong_replacement",

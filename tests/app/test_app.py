@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -250,6 +251,9 @@ def test_the_last_change_is_undone_one_step_at_a_time(app: AppTest, install: Ins
     read = codes_now(app)
     first = {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []}
     edit_tiles(app, first)
+    # it says what it undoes: an audit changed a tile, then the seat wind, and "Undo the last change"
+    # undid the tile (the winds, how it was won and the rules are no step of it)
+    assert app.button(key="undo_last").label == "Undo the last tile change"
     edit_tiles(app, {**first, "edited_rows": {"0": {"tile": "9m"}, "14": {"tile": "F2"}}})
     edit_tiles(
         app, {**first, "edited_rows": {"0": {"tile": "9m"}, "14": {"tile": "F2"}}, "deleted_rows": [13]}
@@ -952,6 +956,19 @@ def test_case_download_replays_with_scoring(app: AppTest, install: Install) -> N
     assert replay["payout"] == case["result"]["payout"]
 
 
+def test_the_case_download_is_named_after_the_hand_and_when(app: AppTest, install: Install) -> None:
+    # an audit: every download was mahjong-case.json, and several hands piled up as "(1)", "(2)"
+    install(FakeReader())
+    upload(app, photo_bytes())
+    said = app.get("download_button")[0].proto.help  # the file's name, as the help names it
+    named = re.search(r"mahjong-case-hand-\d{8}-\d{4}\.json", said)
+    assert named is not None, said
+    stamp = app.session_state["download_stamp"]
+    app.run()  # a rerun that changes nothing keeps the name, whatever the clock says
+    assert app.session_state["download_stamp"] == stamp
+    assert named[0] in app.get("download_button")[0].proto.help
+
+
 def test_a_case_with_an_unfinished_meld_keeps_every_tile_and_replays_refused(app: AppTest) -> None:
     import scoring
     from app_ui.case_open import open_case
@@ -1392,6 +1409,7 @@ def test_a_photo_with_no_tiles_keeps_the_hand_on_the_page(app: AppTest, install:
     no_problem(app)
     said = [t for t in texts(app, "error") if t.startswith("bare.jpg")]
     assert said and "no tiles were found" in said[0] and "hand on the page is kept" in said[0], said
+    assert "is it a photo of a mahjong hand?" in said[0], said  # a screenshot is not told to retake it
     assert app.session_state["version"] == version and app.session_state["base"].source == "typed"
     assert any("1 tai" in t for t in texts(app, "success")), result_text(app)
     assert any(t.startswith("The photo gave no hand") for t in texts(app, "warning")), texts(app, "warning")
@@ -1850,7 +1868,10 @@ def test_the_photos_caption_says_what_its_boxes_mean_as_far_as_it_has_any(
     upload(app, photo_bytes(shade=160), name="bare.jpg")
     app.button(key="pending_replace").click().run()
     no_problem(app)
-    assert image_captions(app)[0] == "bare.jpg: no tiles found on the photo (add them in Check the tiles)."
+    assert image_captions(app)[0] == (
+        "bare.jpg: no tiles found on the photo: is it a photo of a mahjong hand? "
+        "(If so, add them in Check the tiles.)"
+    )
 
 
 def test_the_rules_line_shows_the_unit_as_typed_beside_its_error(app: AppTest) -> None:

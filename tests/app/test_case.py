@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime
+import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,8 +16,27 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scoring
-from app_ui import case, case_file, case_open, hand_build, photo_rows, table_edits, tile_sets
-from app_ui.art import LEFT_OUT_COLOUR, annotate_photo, group_blocks, hand_picture, tile_image
+from app_ui import (
+    art,
+    case,
+    case_file,
+    case_open,
+    hand_build,
+    photo_rows,
+    result_panel,
+    table_edits,
+    tile_sets,
+)
+from app_ui.art import (
+    LEFT_OUT_COLOUR,
+    PlacedBlock,
+    annotate_photo,
+    group_blocks,
+    hand_picture,
+    label_width,
+    place_blocks,
+    tile_image,
+)
 from app_ui.case import BONUS, HAND, IGNORE, MELD_GROUPS, TileRow
 from app_ui.options import OptionValueError, format_number_list, option_specs, parse_number_list
 from tests.vision.layout_sim import place
@@ -1121,6 +1142,32 @@ def test_the_pictures_show_every_tile_of_the_table_a_group_that_is_no_meld_too()
     assert sum(len(codes) for _, codes, _ in blocks) == len(rows)
 
 
+def test_a_group_label_never_runs_into_the_next_group_s() -> None:
+    # an audit (the concealed-kong sample, #7 and #8 moved to the hand): under the lone 7p left in
+    # meld 1, "meld 1: no meld yet" and "meld 2 pong" ran together as "meld 1: no meld yetmeld 2 pong"
+    groups = [
+        ("hand", ["1m"] * 10, False),
+        ("meld 1: no meld yet", ["7p"], False),
+        ("meld 2 pong", ["C"] * 3, False),
+        ("meld 3 kong (concealed)", ["5s"] * 4, True),
+        ("bonus", ["F1"], False),
+    ]
+    placed = place_blocks(groups, label_width)
+    for block in placed:
+        assert block.width >= label_width(block.label), block  # the label lies within its block
+    lines: dict[int, list[PlacedBlock]] = {}
+    for block in placed:
+        lines.setdefault(block.y, []).append(block)
+    for line in lines.values():
+        for left, right in itertools.pairwise(line):
+            assert left.x + left.width < right.x, (left, right)  # a gap between, label and all
+    lone = next(block for block in placed if block.label.startswith("meld 1"))
+    after = next(block for block in placed if block.label == "meld 2 pong")
+    assert lone.y == after.y  # the case the audit saw: side by side on one line
+    picture = hand_picture(groups)
+    assert picture is not None and picture.width == 8 * 56
+
+
 def test_a_reread_names_each_tile_it_laid_in_another_group() -> None:
     before = [
         TileRow("3p", HAND, box=(0.0, 0, 10, 10)),
@@ -1195,3 +1242,78 @@ def test_a_table_taller_than_its_cap_says_its_last_rows_lie_below() -> None:
     assert rows_below_note(fits) is None and rows_below_note(14) is None
     said = f"{fits + 1} tiles, more than the table's height shows: scroll inside it for the last ones."
     assert rows_below_note(fits + 1) == said
+
+
+def test_a_self_draw_leaves_out_the_tiles_only_in_exposed_sets_as_the_scoring_does() -> None:
+    # an audit (the high-score sample, self-drawn) was offered 6s, 7s and 8s of an exposed chow, and
+    # 7s picked was "not a valid win": a self-drawn tile never completes a set claimed from a discard
+    hand = {
+        "concealed": ["2m", "2m", "2m", "3m", "4m", "7m", "7m", "7m", "9p", "9p", "7s"],
+        "melds": [
+            {"kind": "chow", "tiles": ["6s", "7s", "8s"], "concealed": False},
+            {"kind": "pong", "tiles": ["C", "C", "C"], "concealed": True},  # a file may say so
+        ],
+    }
+    drawn = hand_build.hand_tile_choices(hand, self_drawn=True)
+    # 7s stays: the concealed tiles hold one; a meld marked concealed holds the tile as they do
+    assert drawn == ["2m", "3m", "4m", "7m", "9p", "7s", "C"]
+    assert hand_build.hand_tile_choices(hand) == ["2m", "3m", "4m", "7m", "9p", "6s", "7s", "8s", "C"]
+    base = {**hand, "seat_wind": "E", "prevailing_wind": "E", "self_drawn": True}
+    for tile in hand_build.hand_tile_choices(hand):
+        refused = scoring.score_json({**base, "winning_tile": tile})["reason"] == "winning_tile_not_in_hand"
+        assert refused == (tile not in drawn), tile  # the list and the scoring agree tile by tile
+
+
+def test_a_winning_tile_chosen_on_a_discard_stays_offered_after_a_switch_to_self_drawn() -> None:
+    hand = {"concealed": ["2m", "3m", "4m"], "melds": [{"kind": "chow", "tiles": ["6s", "7s", "8s"]}]}
+    assert hand_build.winning_tile_choices(hand, True, [None, None]) == ["2m", "3m", "4m"]
+    # the user's 7s stays in its place; a tile the hand does not hold at all is not brought in
+    assert hand_build.winning_tile_choices(hand, True, ["7s", "9p"]) == ["2m", "3m", "4m", "7s"]
+    assert hand_build.winning_tile_choices(hand, False, ["7s"]) == ["2m", "3m", "4m", "6s", "7s", "8s"]
+
+
+def test_a_downloaded_case_is_named_after_its_hand_and_the_minute_in_safe_characters() -> None:
+    when = datetime.datetime(2026, 1, 2, 3, 4)
+
+    def named(source: dict[str, Any] | None) -> str:
+        return case_file.download_name({"source": source}, when)
+
+    assert (
+        named({"kind": "photo", "name": "IMG 1234 (2).HEIC"}) == "mahjong-case-IMG-1234-2-20260102-0304.json"
+    )
+    assert named({"kind": "typed", "name": "typed hand"}) == "mahjong-case-typed-20260102-0304.json"
+    assert named({"kind": "photo", "name": "東.jpg"}) == "mahjong-case-photo-20260102-0304.json"
+    assert named({"kind": "case", "name": "../a b/hand.json"}) == "mahjong-case-hand-20260102-0304.json"
+    # a case opened again is named after where its hand first came from, not "mahjong-case-mahjong-case-"
+    opened = {"kind": "photo", "name": "IMG_1.jpg"}
+    again = {"kind": "case", "name": "mahjong-case-IMG_1-20250101-1200.json", "opened_from": opened}
+    assert (
+        named({"kind": "case", "name": "x.json", "opened_from": again})
+        == "mahjong-case-IMG_1-20260102-0304.json"
+    )
+    assert named({**again, "opened_from": None}) == "mahjong-case-IMG_1-20260102-0304.json"
+    assert named(None) == "mahjong-case-hand-20260102-0304.json"
+
+
+def test_a_case_keeps_its_download_time_while_its_bytes_stay_the_same() -> None:
+    first, later = datetime.datetime(2026, 1, 2, 3, 4), datetime.datetime(2026, 1, 2, 3, 9)
+    kept = result_panel.stamp_for("abc", None, first)
+    assert result_panel.stamp_for("abc", kept, later) == ("abc", first)  # a rerun of the same case
+    assert result_panel.stamp_for("def", kept, later) == ("def", later)  # the case changed
+
+
+def test_a_chow_is_drawn_in_rank_order_not_as_the_photo_lays_it() -> None:
+    # an audit: the high-score sample's meld 1 was drawn 8s 7s 6s while the summary said [678s]
+    rows = [
+        *(TileRow(code, HAND) for code in ["2m", "3m", "4m", "9p", "9p"]),
+        *(TileRow(code, "meld 1") for code in ["8s", "7s", "6s"]),
+        *(TileRow(code, "meld 2") for code in ["C", "C", "C"]),
+    ]
+    build = hand_build.build_hand(rows, {})
+    blocks = group_blocks(build.hand, build.meld_groups, rows)
+    assert blocks[1] == ("meld 1 chow", ["6s", "7s", "8s"], False)
+    assert blocks[0][1] == ["2m", "3m", "4m", "9p", "9p"]  # the concealed tiles as they lie
+    assert build.hand["melds"][0]["tiles"] == ["8s", "7s", "6s"]  # the hand scored is left as laid
+    # a fly stands in the gap it fills, else after the tiles it joins
+    assert art.chow_in_order(["7p", "fly", "5p"]) == ["5p", "fly", "7p"]
+    assert art.chow_in_order(["6p", "fly", "5p"]) == ["5p", "6p", "fly"]

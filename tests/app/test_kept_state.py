@@ -57,12 +57,30 @@ def test_the_sure_column_and_what_starts_the_table_again() -> None:
     read = TileRow("5p", confidence=0.3, alternative="4p")
     assert check_label(read, read) == "⚠ 30%"
     assert check_label(TileRow("4m"), read) == CHOSEN_LABEL
-    assert check_label(TileRow("4m"), None) == ""  # a typed tile: no reader's word on it
+    assert check_label(TileRow("4m"), TileRow("4m")) == ""  # a typed tile: no reader's word on it
     rows = [read, TileRow("1m")]
     assert table_edits.changes_a_read_tile(rows, {"edited_rows": {"0": {"tile": "4m"}}})
     assert not table_edits.changes_a_read_tile(rows, {"edited_rows": {"0": {"group": "bonus"}}})
     assert not table_edits.changes_a_read_tile(rows, {"edited_rows": {"1": {"tile": "9m"}}})  # typed
     assert not table_edits.changes_a_read_tile(rows, {"edited_rows": {"0": {"tile": "5p"}}})
+
+
+def test_a_tile_the_user_added_shows_as_the_users_like_one_corrected(install: Install) -> None:
+    # an audit: a tile added with *Add a missed tile* had an empty *Sure?* cell, a corrected one "yours"
+    at = photo_page(install, FakeReader({90: scene(low=[4])}))
+    read = table(at)
+    version = at.session_state["version"]
+    at.selectbox(key=f"add_tile_{version}").set_value("2m").run()
+    at.button(key=f"add_tile_go_{version}").click().run()
+    assert not at.exception
+    rows = table(at)
+    assert rows[:-1] == read  # the tiles read keep the reader's word
+    assert rows[-1] == (str(len(read) + 1), "2m", CHOSEN_LABEL)
+    # the hand as it came does not hold it; a reading without it, or a saved reading (its tiles each
+    # with the reader's confidence) with it but without its confidence, says the same
+    assert check_label(TileRow("2m"), None) == CHOSEN_LABEL
+    assert check_label(TileRow("2m"), TileRow("2m"), reader_read=True) == CHOSEN_LABEL
+    assert check_label(TileRow("2m"), TileRow("2m"), reader_read=False) == ""  # typed: nobody's doubt
 
 
 def test_a_discarder_a_self_draw_set_aside_comes_back_after_a_reload() -> None:

@@ -137,3 +137,43 @@ def test_another_games_sample_asks_first_where_tiles_are_corrected_and_keeps_the
         assert app.session_state["rules"] == "malaysian"
         assert app.session_state["base"].name == malaysian.name
         assert app.session_state["base"].read_as == "malaysian"
+
+
+def test_a_self_draw_offers_no_winning_tile_only_in_an_exposed_chow(app: AppTest, install: object) -> None:
+    # an audit: the high-score sample, self-drawn, offered 6s 7s 8s (only in its exposed 678s chow), and
+    # 7s picked was "not a valid win"
+    install(GroundTruthReader(SAMPLES))  # type: ignore[operator]
+    app.button(key="sample_high_score").click().run()
+    offered = app.selectbox(key="winning_tile").options
+    assert {"6s", "7s", "8s"} <= set(offered)  # on a discard the chow may be the set it completed
+    app.selectbox(key="winning_tile").set_value("7s").run()
+    app.radio(key="won_by").set_value("self-drawn").run()
+    assert not app.exception, [e.value for e in app.exception]
+    # the choice the user made stands, and the result says why it is no win
+    assert app.selectbox(key="winning_tile").value == "7s"
+    assert "claimed from a discard" in app.session_state["case_json"]["result"]["message"]
+    app.selectbox(key="winning_tile").set_value("2m").run()
+    offered = app.selectbox(key="winning_tile").options
+    assert not {"6s", "7s", "8s"} & set(offered) and "2m" in offered, offered
+    assert app.session_state["case_json"]["result"]["valid"]
+
+
+def test_the_payout_table_adds_the_instant_payouts_to_each_players_amount(
+    app: AppTest, install: object
+) -> None:
+    # an audit: the high-score sample's own flower and season (2 from each) were listed apart, so no
+    # one's net for the hand could be read off the table
+    install(GroundTruthReader(SAMPLES))  # type: ignore[operator]
+    app.button(key="sample_high_score").click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    result = app.session_state["case_json"]["result"]
+    instant = result["payout"]["instant_payouts"]
+    assert result["valid"] and instant, result
+    frame = [t.value for t in app.table if "Amount" in list(t.value.columns)][-1]
+    amounts = [float(a) for a in frame["Amount"]]
+    net = [float(a) for a in frame["With instant payouts"]]
+    from_each = sum(item["from_each"] for item in instant)
+    roles = [p["role"] for p in result["payout"]["players"]]
+    for role, amount, total in zip(roles, amounts, net, strict=True):
+        assert total == amount + (3 * from_each if role == "winner" else -from_each), (role, amount, total)
+    assert sum(net) == 0

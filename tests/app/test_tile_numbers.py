@@ -313,7 +313,7 @@ def test_the_page_numbers_a_tile_added_after_the_last_was_deleted_above_it_and_a
 
 
 def undone_to(before: case.Base, now: case.Base, edits: Mapping[str, Any] | None = None) -> case.Base:
-    """`before` brought back by *Undo the last change* over the table `now` (with its `edits`), as
+    """`before` brought back by *Undo the last tile change* over the table `now` (with its `edits`), as
     `session.set_base` brings it back: the same case, every number the table on screen gave kept."""
     back = undo.restored(case.TableState(before, {}, {}))
     return table_edits.numbering_kept(back, table_edits.numbers_given(now, edits))

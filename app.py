@@ -146,7 +146,9 @@ def main() -> None:
     with table_side:
         tile_editor_ui(base, build, result, kongs, outcomes)
     note_table_change()
-    keep_case(offered, st.session_state["base"], {**set_aside_choices(), **held_for_reload()})
+    # what the page holds beside its case, built only where there is a case to keep (it serialises the table)
+    page = None if offered is None else {**set_aside_choices(), **held_for_reload()}
+    keep_case(offered, st.session_state["base"], page)
 
 
 if __name__ == "__main__":

@@ -213,6 +213,12 @@ def photo_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def positive_int(value: object) -> int | None:
+    """`value` where it is a whole number above 0 (a tile number, the numbers a case gave), else None:
+    a file edited by hand may hold anything there, and Python takes True for the int 1."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
 def row_numbers(rows: Sequence[TileRow]) -> list[int]:
     """Each row's number in the tile table and on the photo: its own where it has one (`TileRow.number`),
     else its place (a photo's reading, a typed hand)."""

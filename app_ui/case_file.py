@@ -114,9 +114,10 @@ def case_bytes(case: Mapping[str, Any]) -> bytes:
 
 
 DOWNLOAD_PREFIX = "mahjong-case"
-# a name this page gave a case file: opened again, its hand is named as at first, not "mahjong-case-
-# mahjong-case-IMG_1-20260101-1200"
-_OWN_NAME = re.compile(rf"^{DOWNLOAD_PREFIX}-(?P<stem>.*?)(?:-\d{{8}}-\d{{4}})?$")
+# a name this page gave a case file (its stem): opened again, its hand is named as at first, not
+# "mahjong-case-mahjong-case-IMG_1-20260101-1200"; the bare name every download had before, and a
+# browser's copy of either (" (1)" where the folder held one of that name already), alike
+_OWN_NAME = re.compile(rf"^{DOWNLOAD_PREFIX}(?:-(?P<stem>.*?))?(?:-\d{{8}}-\d{{4}})?(?: \(\d+\))?$")
 
 
 def download_name(case: Mapping[str, Any], when: datetime.datetime) -> str:
@@ -132,7 +133,8 @@ def download_name(case: Mapping[str, Any], when: datetime.datetime) -> str:
     stem = "typed" if kind == "typed" else PurePath(name).stem
     own = _OWN_NAME.match(stem)
     if own is not None:
-        stem = own["stem"]
+        stem = own["stem"] or ""  # the bare old name says nothing of the hand: named by its kind
     # letters, digits, - and _ alone: no path, quote or space for a browser or a shell to trip on
     safe = re.sub(r"[^A-Za-z0-9_-]+", "-", stem).strip("-_")[:40].strip("-_")
-    return f"{DOWNLOAD_PREFIX}-{safe or kind or 'hand'}-{when:%Y%m%d-%H%M}.json"
+    fallback = kind if kind in ("typed", "photo") else "hand"  # not "mahjong-case-case-..."
+    return f"{DOWNLOAD_PREFIX}-{safe or fallback}-{when:%Y%m%d-%H%M}.json"

@@ -26,6 +26,7 @@ from app_ui.case import (
     Context,
     TileRow,
     photo_digest,
+    positive_int,
     row_numbers,
 )
 from app_ui.hand_build import (
@@ -270,7 +271,7 @@ def _saved_row(item: object) -> TileRow | None:
         confidence=confidence,
         box=corners,
         alternative=runner_up if runner_up in TILE_CODES and runner_up != item["code"] else None,
-        number=number if isinstance(number, int) and not isinstance(number, bool) and number > 0 else None,
+        number=positive_int(number),
     )
 
 
@@ -362,7 +363,7 @@ def _numbered_up_to(source: object) -> int:
     0 where it does not (a file an older app wrote, or not the app's): then its tiles and corrections
     alone say which numbers were given (`table_edits.last_number`)."""
     said = source.get(NUMBERED_UP_TO) if isinstance(source, Mapping) else None
-    return said if isinstance(said, int) and not isinstance(said, bool) and said > 0 else 0
+    return positive_int(said) or 0
 
 
 def _records(items: object) -> list[dict[str, Any]]:

@@ -93,10 +93,16 @@ def _open_onto_page(opened: case_open.OpenedCase) -> None:
 def held_file_line(name: str, opened_as: str | None, declined: bool, base: Base) -> tuple[str, str] | None:
     """What the uploader's case file (`name`) is to the page, where it is not the hand on it, and its
     button's label: opened once (`opened_as`: its digest) and replaced since by another hand, as the
-    *Photo* tab says of its photo; kept off the page by *Keep my corrections* (`declined`); or never
-    opened, a newer question having taken the place of its own. None where the page's hand is its."""
+    *Photo* tab says of its photo; kept off the page by *Keep my corrections* (`declined`), "not
+    opened again" where it was opened once; or never opened, a newer question having taken the place
+    of its own. None where the page's hand is its."""
     if opened_as is not None and base.source == "case" and base.sha256 == opened_as:
         return None  # corrected or not, its tiles are the hand
+    if declined and opened_as is not None:  # it was the hand once: only its second opening was kept off
+        return (
+            f"{plain(name)} was not opened again: you kept your corrections to {hand_words(base)}.",
+            OPEN_AGAIN,
+        )
     if declined:
         return f"{plain(name)} was not opened: you kept your corrections to {hand_words(base)}.", OPEN_NOW
     if opened_as is not None:
@@ -123,8 +129,10 @@ def _held_file_ui(uploaded: UploadedFile, base: Base) -> None:
         return
     st.caption(said[0])
     if st.button(said[1], key=f"open_again_{uploaded.file_id}", disabled=question_waiting()):
-        # read afresh as a new file: opened at once, or asked about first (`open_case_ui`)
+        # read afresh as a new file: opened at once, or asked about first (`open_case_ui`); the old
+        # *Keep my corrections* is no answer to the new question, which a newer one may yet replace
         state["handled"] = [h for h in state["handled"] if h != source]
+        state[CASES_DECLINED] = [h for h in state.get(CASES_DECLINED, []) if h != source]
         st.rerun()
 
 

@@ -4,7 +4,7 @@ deal. What a rule-set switch cannot carry over is said and comes back on switchi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
@@ -196,17 +196,6 @@ def _payer_ui(seats: list[str], seat: str, self_drawn: bool, pay_all: bool) -> s
     return None if picked == NOT_SAID else picked
 
 
-def _scored_as_self_drawn(
-    hand: Mapping[str, Any], rules: str, said: bool, circumstances: Iterable[str]
-) -> bool:
-    """Whether the scoring takes the win as self-drawn: as `said`, or drawn by the winner whatever was
-    said (a replacement tile, eight flowers), as the scoring decides. The circumstances are read from
-    their box's state, as the winning tile's box is drawn above theirs."""
-    offered = set(scoring.circumstances_for(rules))
-    ticked = [c for c in circumstances if c in offered]
-    return said or bool(scoring.drawn_by_winner(hand.get("bonus") or (), ticked, scoring.get_ruleset(rules)))
-
-
 def context_ui(hand: dict[str, Any], rules: str) -> Context:
     """How the hand was won; every widget is keyed so the choices survive reruns."""
     st.subheader("How was it won?")
@@ -227,7 +216,11 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         format_func=lambda v: "Discard (someone threw it)" if v == "discard" else "Self-drawn",
     )
     state = st.session_state
-    self_drawn = _scored_as_self_drawn(hand, rules, how == "self-drawn", state.get("circumstances") or ())
+    # the circumstances as their box holds them, as the winning tile's box is drawn above theirs
+    circumstances_now = state.get("circumstances") or ()
+    self_drawn = hand_build.scored_as_self_drawn(
+        how == "self-drawn", hand.get("bonus") or (), circumstances_now, rules
+    )
     chosen = (state.get("winning_tile"), state.get("winning_tile_wanted"))
     choices = [NO_WINNING_TILE, *hand_build.winning_tile_choices(hand, self_drawn, chosen)]
     gone = _hold_winning_tile(choices)

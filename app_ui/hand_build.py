@@ -99,6 +99,18 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
     )
 
 
+def scored_as_self_drawn(said: bool, bonus: Iterable[str], circumstances: Iterable[str], rules: str) -> bool:
+    """Whether the scoring takes the win as self-drawn: as `said`, or drawn by the winner whatever was
+    said (a replacement tile, eight flowers), as the scoring decides. One reading for the winning-tile
+    box and the ways the result asks about, so that both offer the same tiles; a circumstance the rule
+    set does not offer is no part of it (the box keeps it while another rule set's is chosen)."""
+    import scoring  # the scoring's own rule, imported as meld_kind does
+
+    offered = set(scoring.circumstances_for(rules))
+    ticked = [c for c in circumstances if c in offered]
+    return said or bool(scoring.drawn_by_winner(tuple(bonus), ticked, scoring.get_ruleset(rules)))
+
+
 def hand_tile_choices(hand: Mapping[str, Any], self_drawn: bool = False) -> list[str]:
     """Distinct codes that can be the winning tile, in the suits' order (the table's order, as a photo
     lies, is hard to scan in a list of ten): the concealed tiles' and the chows' and pongs' (a discard

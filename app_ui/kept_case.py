@@ -41,7 +41,7 @@ CASE, PHOTO = ".json", ".photo"
 # what the page holds beside the case that the case file does not say (a discarder a self-draw hides):
 # the case file is what `python -m scoring` replays, and a field of the page's own would be unknown there
 PAGE = ".page"
-# the steps of *Undo the last change* (`app_ui.undo_kept.steps_json`, up to UNDO_AT_MOST tables): a file
+# the steps of *Undo the last tile change* (`app_ui.undo_kept.steps_json`, up to UNDO_AT_MOST tables): a file
 # of their own, written as they change, where the page's file is written again on every run
 UNDO = ".undo"
 

@@ -140,11 +140,11 @@ def kept_numbers(
         number = before.get(saved_box(boxes[index]))
         if number is not None and number not in given.values():  # two boxes alike to 0.1 px: one keeps it
             given[index] = number
-    after = max([*before.values(), after, 0])
+    last = max([*before.values(), after, 0])  # the highest number given so far
     for index in sorted(as_read, key=as_read.__getitem__):
         if index not in given:
-            after += 1
-            given[index] = after
+            last += 1
+            given[index] = last
     return given
 
 

@@ -129,9 +129,11 @@ def read_tiles(
     timeout_s: float,
     faces: Collection[str] | None = None,
     numbered_as: Mapping[BoxKey, int] | None = None,
+    after: int = 0,
 ) -> PhotoRead:
     """Read one photo with the shared reader, each tile as one of `faces` (a rule set's tiles; None:
-    any face), each tile numbered as `numbered_as` (by box) numbered it where given; raises
+    any face), each tile numbered as `numbered_as` (by box) numbered it where given, a tile not read
+    before numbered after them and after `after` (the case's highest number); raises
     ReadTimeoutError past `timeout_s`.
 
     The pool bounds how many photos are read at once (the CPU is the limit, not the sessions);
@@ -146,7 +148,7 @@ def read_tiles(
         raise ReadTimeoutError(
             f"reading the tiles took longer than {timeout_s:g} s; try a smaller or sharper photo"
         ) from exc
-    return photo_read(reading, started, numbered_as)
+    return photo_read(reading, started, numbered_as, after)
 
 
 def read_again(

@@ -1,6 +1,6 @@
 """A page the browser reloaded opens the case it held (`app_ui.kept_case`), with its photo read again
 where that was kept and still reads as the case recorded, else the table it held on the hand as typed
-or the case as opened (`app_ui.kept_table`), the typed fields, and the steps *Undo the last change* had
+or the case as opened (`app_ui.kept_table`), the typed fields, and the steps *Undo the last tile change* had
 where they are steps of that case.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 
 from app_ui import case as case_mod
-from app_ui import case_file, case_open, kept_case, kept_table, tile_sets, undo_kept
+from app_ui import case_file, case_open, kept_case, kept_table, table_edits, tile_sets, undo_kept
 from app_ui.address import kept_name
 from app_ui.case import Base
 from app_ui.case_tab import PAGE_BACK, TICKS_BACK
@@ -147,7 +147,7 @@ def held_for_reload() -> dict[str, Any]:
 def _steps_back(
     steps: Sequence[case_mod.TableState], case: Base, kept: Mapping[str, Any] | None
 ) -> list[case_mod.TableState]:
-    """The steps *Undo the last change* had before the reload (`steps`, as their file read: none where
+    """The steps *Undo the last tile change* had before the reload (`steps`, as their file read: none where
     it does not read, and the case opens as it would without them), those of the `case` reopened
     (whose kept file's record is `kept`) alone."""
     return undo_kept.steps_for_case(steps, case, kept)
@@ -177,7 +177,9 @@ def _photo_back(data: bytes, opened: case_open.OpenedCase) -> tuple[Base, PhotoV
             faces = tile_sets.tiles_in_set(tile_set)
             # numbered as the case saved them: a switch of rule set kept the numbers of the first reading
             numbered_as = saved_numbers(history.get("photo_tiles"))
-            read = read_tiles(slot.reader, rgb, get_executor(), read_timeout_s(), faces, numbered_as)
+            # a tile not read before takes no number the case gave (a tile the user added, since deleted)
+            given = table_edits.last_number(opened.base)
+            read = read_tiles(slot.reader, rgb, get_executor(), read_timeout_s(), faces, numbered_as, given)
     except Exception:  # the case still opens, as saved
         return None
     size = (int(rgb.shape[1]), int(rgb.shape[0]))

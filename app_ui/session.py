@@ -1,5 +1,5 @@
 """The session's hand and its tile table: the state a page starts with, the table's widget keys and
-edits, whether the user has corrections standing, a new base for the table, and "Undo the last change"
+edits, whether the user has corrections standing, a new base for the table, and "Undo the last tile change"
 (the table as it stood before each change, kept as `app_ui.undo` steps).
 """
 
@@ -121,7 +121,7 @@ def set_base(base: Base, source_id: str | None, display: PhotoView | None, same_
         st.session_state[HAND_ID] = st.session_state.get(HAND_ID, 0) + 1
 
 
-# "Undo the last change" (`app_ui.undo`): its list of `TableState`, and the table as the last run saw it
+# "Undo the last tile change" (`app_ui.undo`): its list of `TableState`, and the table as the last run saw it
 UNDO = "undo_list"
 
 TABLE_SEEN = "table_seen"
@@ -176,7 +176,7 @@ def settle_corrected_tiles() -> None:
     unsure mark must go from the table's *Sure?* column. That column is the table's data, and
     Streamlit starts a table whose data changed afresh (its edits lost), so the edits are folded into
     the rows and the table starts again with them, as a way taken folds them. Called as a run starts,
-    after `note_table_change` kept the table before the edit for "Undo the last change"; a row added
+    after `note_table_change` kept the table before the edit for "Undo the last tile change"; a row added
     with no tile yet waits for its tile (folded now, it would be dropped)."""
     state = st.session_state
     base: Base = state["base"]
@@ -193,7 +193,7 @@ def settle_corrected_tiles() -> None:
 
 def restart_table(base: Base, winning_tile: tuple[str, str | None] | None = None) -> None:
     """The hand's table started again from `base` (a way taken, corrections undone or dropped by a
-    re-read), the table as it stood kept for "Undo the last change", with the `winning_tile` (as
+    re-read), the table as it stood kept for "Undo the last tile change", with the `winning_tile` (as
     chosen, and any set aside) to bring back where the restart moves it."""
     state = table_now(st.session_state["base"])
     remember_for_undo(state if winning_tile is None else undo_mod.with_winning_tile(state, winning_tile))

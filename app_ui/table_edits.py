@@ -11,7 +11,17 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app_ui.case import GROUPS, TILE_CODES, AsRead, Base, HandBuild, TileRow, default_group, row_numbers
+from app_ui.case import (
+    GROUPS,
+    TILE_CODES,
+    AsRead,
+    Base,
+    HandBuild,
+    TileRow,
+    default_group,
+    positive_int,
+    row_numbers,
+)
 
 
 def _index_key(key: object) -> int | None:
@@ -60,12 +70,13 @@ def last_number(base: Base) -> int:
         *base.earlier,
         *(item for key in ("photo_tiles", "corrections") for item in _listed(history.get(key))),
     ]
-    named = [record.get("tile") for record in records]
+    named = [positive_int(record.get("tile")) for record in records]
     return max(
         [
+            0,  # no number given yet: the first tile added is #1, whatever a bad count said (#-4)
             *row_numbers(base.rows),
             *row_numbers(base.photo_rows),
-            *(n for n in named if isinstance(n, int) and not isinstance(n, bool) and n > 0),
+            *(n for n in named if n is not None),
             base.numbered_up_to,
         ],
     )

@@ -277,7 +277,8 @@ def _base_from_json(data: object, stored: _Stored) -> Base:
         restored=_flag(base.get("restored", False)),
         read_as=_text(base.get("read_as", "")),
         meld_offer=None if offer is None else _offer_from_json(offer),
-        numbered_up_to=_whole(base.get("numbered_up_to", 0)),
+        # a count below 0 (a file edited by hand) gives no number: read as none given, not as #-5
+        numbered_up_to=max(0, _whole(base.get("numbered_up_to", 0))),
     )
 
 

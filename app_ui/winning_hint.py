@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import scoring
-from app_ui.hand_build import hand_tile_choices
+from app_ui.hand_build import hand_tile_choices, scored_as_self_drawn
 from app_ui.summary import score_words
+from scoring.rulesets import DEFAULT_RULESET
 from scoring.tiles import sorted_tiles
 
 NOT_IN_HAND = "winning_tile_not_in_hand"  # the scoring's reason for a tile that cannot have won the hand
@@ -37,8 +38,15 @@ def winning_tile_outcomes(
     if data.get("winning_tile"):
         return []
     scored: dict[tuple[bool, int], list[str]] = {}
-    # the tiles the winning-tile box offers: on a self-draw, none only in an exposed set
-    for tile in hand_tile_choices(data, bool(data.get("self_drawn"))):
+    # the tiles the winning-tile box offers: on a win scored as self-drawn (said so, or a replacement
+    # tile, eight flowers), none only in an exposed set
+    self_drawn = scored_as_self_drawn(
+        bool(data.get("self_drawn")),
+        data.get("bonus") or (),
+        data.get("circumstances") or (),
+        str(data.get("rules") or DEFAULT_RULESET),
+    )
+    for tile in hand_tile_choices(data, self_drawn):
         try:
             result = score({**data, "winning_tile": tile})
         except (scoring.MalformedHandError, scoring.OptionError):

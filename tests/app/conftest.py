@@ -32,6 +32,11 @@ def _load_bench_load_test() -> ModuleType:
 load_test = _load_bench_load_test()
 
 
+def captions(at: AppTest) -> list[str]:
+    """The page's captions, in the order drawn (several test modules read them)."""
+    return [str(caption.value) for caption in at.caption]
+
+
 @pytest.fixture(autouse=True)
 def _own_case_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     # each test keeps its cases for a reload in a folder of its own (app_ui.kept_case)

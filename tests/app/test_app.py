@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 import scoring
 from app_ui import table_edits
-from tests.app.conftest import APP
+from tests.app.conftest import APP, captions
 from tests.app.fakes import BONUS, CONCEALED, MELD, FakeReader, photo_bytes, scene
 from vision.detections import Detections
 
@@ -1816,10 +1816,6 @@ def test_the_copied_summary_is_plain_text(app: AppTest) -> None:
     no_problem(app)
     assert any("*How was it won?*" in t for t in texts(app, "error")), texts(app, "error")
     assert "Change it under How was it won?" in summary(app) and "*" not in summary(app), summary(app)
-
-
-def captions(at: AppTest) -> list[str]:
-    return texts(at, "caption")
 
 
 def image_captions(at: AppTest) -> list[str]:

@@ -1292,6 +1292,16 @@ def test_a_downloaded_case_is_named_after_its_hand_and_the_minute_in_safe_charac
         == "mahjong-case-IMG_1-20260102-0304.json"
     )
     assert named({**again, "opened_from": None}) == "mahjong-case-IMG_1-20260102-0304.json"
+    # a browser's copy of one (" (1)"), and the bare name every download had before: no name twice
+    copy = {"kind": "case", "name": "mahjong-case-IMG_1-20260101-1200 (1).json"}
+    assert named(copy) == "mahjong-case-IMG_1-20260102-0304.json"
+    assert named({"kind": "case", "name": "mahjong-case.json"}) == "mahjong-case-hand-20260102-0304.json"
+    assert named({"kind": "case", "name": "mahjong-case (2).json"}) == "mahjong-case-hand-20260102-0304.json"
+    # a name that only begins so is the user's own
+    assert (
+        named({"kind": "case", "name": "mahjong-cases.json"})
+        == "mahjong-case-mahjong-cases-20260102-0304.json"
+    )
     assert named(None) == "mahjong-case-hand-20260102-0304.json"
 
 

@@ -13,17 +13,15 @@ from streamlit.testing.v1 import AppTest
 
 from app_ui.case import Base
 from app_ui.case_tab import OPEN_AGAIN, OPEN_NOW, held_file_line
-from tests.app.conftest import APP
+from tests.app.conftest import APP, captions
 from tests.app.fakes import FakeReader, photo_bytes
 from tests.app.test_kept_case import typed
 from tests.app.test_undo_kept import edit_tiles
 
 NO_LONGER = "my.json is no longer the hand on the page: {} took its place."
 KEPT = "my.json was not opened: you kept your corrections to the typed hand."
-
-
-def captions(at: AppTest) -> list[str]:
-    return [caption.value for caption in at.caption]
+KEPT_AGAIN = "my.json was not opened again: you kept your corrections to the typed hand."
+NEWER = "my.json was not opened: a newer question took the place of its own."
 
 
 def open_again_button(at: AppTest) -> Any:
@@ -74,12 +72,13 @@ def test_opening_it_again_over_corrections_asks_first_and_kept_it_is_still_offer
     assert not any("my.json" in caption for caption in captions(at))  # the question says it all
     at.button(key="case_keep").click().run()
     assert not at.exception and at.session_state["base"].source == "typed"
-    assert KEPT in captions(at), captions(at)
-    assert open_again_button(at).label == OPEN_NOW
+    # it was the hand once: its second opening alone was kept off (it had said "was not opened")
+    assert KEPT_AGAIN in captions(at) and KEPT not in captions(at), captions(at)
+    assert open_again_button(at).label == OPEN_AGAIN
     open_again_button(at).click().run()
     at.button(key="case_replace").click().run()
     assert not at.exception and at.session_state["base"].name == "my.json"
-    assert KEPT not in captions(at) and no_open_again(at)
+    assert KEPT_AGAIN not in captions(at) and no_open_again(at)
 
 
 def test_a_case_replaced_by_a_photo_names_the_photo(install: Callable[[FakeReader | None], None]) -> None:
@@ -118,8 +117,9 @@ def test_the_line_for_each_state_of_the_file() -> None:
         OPEN_AGAIN,
     )
     assert held_file_line("my.json", None, True, typed_hand) == (KEPT, OPEN_NOW)
-    newer = held_file_line("my.json", None, False, typed_hand)
-    assert newer == ("my.json was not opened: a newer question took the place of its own.", OPEN_NOW)
+    # opened once, replaced, then kept off when offered again: it was opened, not again
+    assert held_file_line("my.json", "abc", True, typed_hand) == (KEPT_AGAIN, OPEN_AGAIN)
+    assert held_file_line("my.json", None, False, typed_hand) == (NEWER, OPEN_NOW)
 
 
 def test_a_case_whose_question_gave_way_to_a_newer_one_is_offered_once_that_is_answered() -> None:
@@ -133,10 +133,28 @@ def test_a_case_whose_question_gave_way_to_a_newer_one_is_offered_once_that_is_a
     assert at.session_state["pending_case"] is not None
     typed(at, "111m 456p 22m 789s", melds="FFF")  # a newer question, about the typed hand
     assert at.session_state["pending_case"] is None and at.session_state["pending_typed"] is not None
-    newer = "my.json was not opened: a newer question took the place of its own."
-    assert newer in captions(at) and open_again_button(at).disabled  # nothing dropped unasked
+    assert NEWER in captions(at) and open_again_button(at).disabled  # nothing dropped unasked
     at.button(key="typed_keep").click().run()
     assert not open_again_button(at).disabled and open_again_button(at).label == OPEN_NOW
     open_again_button(at).click().run()
     at.button(key="case_replace").click().run()
     assert not at.exception and at.session_state["base"].name == "my.json" and no_open_again(at)
+
+
+def test_a_kept_off_case_asked_about_again_and_withdrawn_is_not_said_kept_off() -> None:
+    # pressed *Open it now*, the user's earlier *Keep my corrections* answers nothing: where a newer
+    # question then takes the new one's place, the user kept nothing, and the line must not say so
+    first = typed(AppTest.from_file(str(APP), default_timeout=60).run(), "123m 456p 22m 789s", melds="CCC")
+    at = typed(AppTest.from_file(str(APP), default_timeout=60).run(), "111m 456p 22m 789s", melds="CCC")
+    edit_tiles(at, {"0": {"tile": "9m"}})
+    at.file_uploader(key="case_upload").upload(
+        "my.json", json.dumps(first.session_state["case_json"]).encode(), "application/json"
+    )
+    at.run()
+    at.button(key="case_keep").click().run()
+    assert KEPT in captions(at) and open_again_button(at).label == OPEN_NOW
+    open_again_button(at).click().run()
+    assert at.session_state["pending_case"] is not None  # asked again: the corrections stand
+    typed(at, "111m 456p 22m 789s", melds="FFF")  # a newer question, about the typed hand
+    assert at.session_state["pending_case"] is None and at.session_state["pending_typed"] is not None
+    assert NEWER in captions(at) and KEPT not in captions(at), captions(at)

@@ -1,6 +1,6 @@
 """A typed hand, or a case opened from a file, brought back by a reload as it stood: the hand as typed
 (or the case as opened) the base *Undo my corrections* returns to, the user's corrections theirs, the
-typed fields filled again, and *Undo the last change* naming the step it undoes (an audit: after a
+typed fields filled again, and *Undo the last tile change* naming the step it undoes (an audit: after a
 reload the corrections read "Corrected before the case was saved", *Undo my corrections* was gone, the
 fields were empty and the undo said "after: the tiles")."""
 
@@ -12,17 +12,13 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from app_ui import kept_case
-from tests.app.conftest import APP
+from tests.app.conftest import APP, captions
 from tests.app.test_kept_case import reloaded
 from tests.app.test_undo_kept import edit_tiles, has_undo_last, table_codes, undo_last
 
 CONCEALED, MELDS, BONUS = "123m 456p 55p", "CCC 789s", "F1 cat"
 YOURS = "Your corrections: #1 1m → 2m"
 SAVED_BEFORE = "Corrected before the case was saved"
-
-
-def captions(at: AppTest) -> list[str]:
-    return [caption.value for caption in at.caption]
 
 
 def changed_notes(at: AppTest) -> list[str]:

@@ -9,6 +9,7 @@ import itertools
 import json
 import random
 import re
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -207,9 +208,21 @@ def as_shown(result: dict[str, Any] | None) -> dict[str, Any]:
             f"- **{p['name']}** {p['name_zh']} · **{p['tai']}** {unit} — {p['reason']}"
             for p in result["patterns"]
         ],
-        "payout": [(player_label(p), seat_label(p), amount_text(p["amount"])) for p in players],
+        "payout": [_payout_row(p, result["payout"]["instant_payouts"]) for p in players],
         "instant": [f"- {instant_line(item)}" for item in result["payout"]["instant_payouts"]],
     }
+
+
+def _payout_row(player: dict[str, Any], instant: list[dict[str, Any]]) -> tuple[str, ...]:
+    """A payout table row; with instant payouts, the player's net beside the amount: the winner
+    receives each payout's total, every other player pays its share."""
+    row = (player_label(player), seat_label(player), amount_text(player["amount"]))
+    if not instant:
+        return row
+    key = "total" if player["role"] == "winner" else "from_each"
+    moved = sum((Decimal(str(item[key])) for item in instant), Decimal(0))
+    net = Decimal(str(player["amount"])) + (moved if player["role"] == "winner" else -moved)
+    return (*row, amount_text(net))
 
 
 def won_as(at: AppTest, rng: random.Random, rules: str) -> None:

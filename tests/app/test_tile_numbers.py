@@ -22,7 +22,8 @@ from app_ui.change_note import correction_changes
 from app_ui.summary import correction_words, corrections_line
 from app_ui.table_edits import net_corrections
 from tests.app.conftest import APP
-from tests.app.fakes import FakeReader, photo_bytes
+from tests.app.fakes import FakeReader, photo_bytes, scene
+from vision.detections import Detections
 
 READ = (
     TileRow("1m", HAND, 0.9),
@@ -334,6 +335,17 @@ def test_a_tile_added_after_an_undo_takes_a_new_number() -> None:
     assert table_edits.last_number(table_edits.numbering_kept(rat.undone(), 6)) == 6
 
 
+def test_no_count_below_0_numbers_a_tile_below_1() -> None:
+    # a count a file edited by hand set below 0 (`undo_kept` reads it as 0): the next tile is still #1
+    empty = case.Base(source="typed", numbered_up_to=-5)
+    assert table_edits.last_number(empty) == 0
+    assert table_edits.with_added_tile(empty, {}, "cat").rows[-1].number == 1
+
+
+def test_a_tile_number_is_a_whole_number_above_0() -> None:
+    assert [case.positive_int(v) for v in (1, 7, 0, -5, True, 2.0, "3", None)] == [1, 7, *[None] * 6]
+
+
 def test_a_step_undone_brings_back_its_tiles_with_their_own_numbers() -> None:
     # the cat added (#5), the rat after it (#6): stepping back past the rat brings the cat back as #5
     cat = table_edits.with_added_tile(PHOTO, {}, "cat")
@@ -401,3 +413,33 @@ def test_the_page_gives_no_number_twice_through_undo_and_a_reload(
     assert not again.exception and len(again.session_state["base"].rows) == read
     assert add(again, "P").number == read + 4
     assert_each_number_names_one_tile(again.session_state["case_json"])
+
+
+def test_a_tile_a_reload_reads_afresh_takes_no_number_the_case_gave(
+    install: Callable[[FakeReader | None], None],
+) -> None:
+    # the photo brought back by a reload, where the models now box a tile a pixel over: that tile is
+    # not the one the case named, and is numbered after every number the case gave, the number of a
+    # tile the user added and undid included (it had been numbered after the photo's alone, as that one)
+    from tests.app.test_kept_case import reloaded
+
+    first = scene(bonus=())  # no bonus row: its last tiles, three alike, keep their order numbered anew
+    install(FakeReader({90: first}))
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    at.file_uploader(key="upload").upload("hand.jpg", photo_bytes(), "image/jpeg")
+    at.run()
+    read = len(at.session_state["base"].rows)
+    version = at.session_state["version"]
+    at.selectbox(key=f"add_tile_{version}").set_value("cat").run()
+    at.button(key=f"add_tile_go_{version}").click().run()
+    assert at.session_state["base"].rows[-1].number == read + 1
+    at.button(key="undo_last").click().run()  # the cat is gone, its number still given
+    assert at.session_state["case_json"]["source"]["numbered_up_to"] == read + 1
+
+    boxes = first.xyxy.tolist()
+    boxes[read - 2] = [boxes[read - 2][0] + 1, boxes[read - 2][1], boxes[read - 2][2] + 1, boxes[read - 2][3]]
+    install(FakeReader({90: Detections.from_codes(list(first.codes), boxes, first.confidence.tolist())}))
+    again = reloaded(at)
+    assert not again.exception and again.session_state["base"].source == "photo"  # the photo came back
+    numbers = row_numbers(again.session_state["base"].rows)
+    assert read + 1 not in numbers and read + 2 in numbers, numbers

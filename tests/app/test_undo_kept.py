@@ -1,4 +1,4 @@
-"""*Undo the last change* survives a reload: the steps kept beside the case (`kept_case.UNDO`) as plain
+"""*Undo the last tile change* survives a reload: the steps kept beside the case (`kept_case.UNDO`) as plain
 JSON (`app_ui.undo_kept.steps_json`), read back exactly, and brought back for the case reopened alone."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
-from app_ui import kept_case
+from app_ui import kept_case, table_edits
 from app_ui.case import GROUPS, TILE_CODES, AsRead, Base, MeldOffer, TableState, TileRow
 from app_ui.undo import UNDO_AT_MOST
 from app_ui.undo_kept import (
@@ -175,6 +175,13 @@ def stored(bases: object, steps: object, rows: object = ROWS, **more: Any) -> di
 
 def test_the_sidecar_as_written_reads() -> None:  # the cases below each spoil it in one place
     assert len(steps_from_json(stored([GOOD_BASE], [GOOD_STEP]))) == 1
+
+
+def test_a_count_of_numbers_below_0_reads_as_none_given() -> None:
+    # a file edited by hand: "numbered_up_to": -5 had made the next tile added #-4
+    [step] = steps_from_json(stored([{**GOOD_BASE, "rows": [], "numbered_up_to": -5}], [GOOD_STEP]))
+    assert step.base.numbered_up_to == 0
+    assert table_edits.with_added_tile(step.base, {}, "cat").rows[-1].number == 1
 
 
 def one_row(**row: Any) -> dict[str, Any]:

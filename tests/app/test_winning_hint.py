@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from app_ui import hand_build
 from app_ui.winning_hint import Outcome, photo_score_words, winning_tile_note, winning_tile_outcomes
 
 
@@ -40,3 +43,29 @@ def test_a_tile_that_cannot_have_won_the_hand_is_not_offered_as_a_way() -> None:
     # on a discard the pong's C may have been the tile claimed: it stays a way
     on_discard = [t for o in winning_tile_outcomes({**data, "self_drawn": False}) for t in o.tiles]
     assert "C" in on_discard
+
+
+def test_the_ways_asked_about_are_the_tiles_the_box_offers_on_a_replacement_tile() -> None:
+    # won on a kong's replacement tile, the scoring takes the win as self-drawn whatever the radio says;
+    # the box then offers no tile of an exposed pong, nor may the ways asked about hold one
+    circumstances = ["kong_replacement"]
+    data: dict[str, Any] = {
+        "rules": "singapore",
+        "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2m", "2m"],
+        "melds": [{"kind": "pong", "tiles": ["C", "C", "C"], "concealed": False}],
+        "bonus": ["F1"],
+        "self_drawn": False,
+        "circumstances": circumstances,
+    }
+    asked: list[str] = []
+
+    def every_tile_wins(case: dict[str, Any]) -> dict[str, Any]:  # the ways as asked, each a win
+        asked.append(case["winning_tile"])
+        return {"valid": True, "tai": 1}
+
+    offered = [tile for outcome in winning_tile_outcomes(data, every_tile_wins) for tile in outcome.tiles]
+    self_drawn = hand_build.scored_as_self_drawn(False, ["F1"], circumstances, "singapore")
+    box = hand_build.winning_tile_choices(data, self_drawn, [None, None])
+    assert "C" not in asked and sorted(offered) == sorted(box), (offered, box)
+    # a circumstance the rule set does not offer makes no self-draw of it
+    assert not hand_build.scored_as_self_drawn(False, [], ["no_such_circumstance"], "singapore")

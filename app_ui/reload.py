@@ -215,8 +215,9 @@ def saved_numbers(items: object) -> dict[BoxKey, int]:
     out: dict[BoxKey, int] = {}
     for item in items if isinstance(items, list) else []:
         box = item.get("box") if isinstance(item, dict) else None
-        number = item.get("tile") if isinstance(item, dict) else None
-        if not isinstance(box, list) or len(box) != 4 or not isinstance(number, int):
+        # a tile number is 1 or more (a hand-edited `true` or -3 would name no tile of the table)
+        number = case_mod.positive_int(item.get("tile")) if isinstance(item, dict) else None
+        if not isinstance(box, list) or len(box) != 4 or number is None:
             continue
         if all(isinstance(v, int | float) and math.isfinite(v) for v in box):
             out[case_file.saved_box(box)] = number

@@ -443,3 +443,15 @@ def test_a_tile_a_reload_reads_afresh_takes_no_number_the_case_gave(
     assert not again.exception and again.session_state["base"].source == "photo"  # the photo came back
     numbers = row_numbers(again.session_state["base"].rows)
     assert read + 1 not in numbers and read + 2 in numbers, numbers
+
+
+def test_a_saved_tile_number_below_1_or_a_flag_names_no_tile() -> None:
+    from app_ui.reload import saved_numbers
+
+    box = [10.0, 20.0, 30.0, 40.0]
+    records = [
+        {"tile": 3, "box": box},
+        {"tile": True, "box": [0, 0, 1, 1]},
+        {"tile": -2, "box": [5, 5, 6, 6]},
+    ]
+    assert list(saved_numbers(records).values()) == [3]  # True and -2 are numbered afresh

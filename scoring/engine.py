@@ -219,41 +219,47 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
         self_drawn = True
         warnings.append(f"{why_drawn}: scored as self-drawn")
 
-    def impossible(message: str) -> _Invalid:
-        return _Invalid("impossible_context", message)
+    # every contradiction is named at once: a user who mends one should not meet the next (an audit)
+    conflicts: list[str] = []
+    impossible = conflicts.append
 
     if "replacement_tile" in circ and not kongs and not hand.bonus:
-        raise impossible("won on a replacement tile, but the hand has no kong and no bonus tile")
+        impossible("won on a replacement tile, but the hand has no kong and no bonus tile")
     if "kong_replacement" in circ and not kongs:
-        raise impossible("won on a kong replacement tile, but the hand has no kong")
+        impossible("won on a kong replacement tile, but the hand has no kong")
     if "kong_on_kong" in circ and kongs < 2:
-        raise impossible("kong on kong needs two kongs in the hand")
+        impossible("kong on kong needs two kongs in the hand")
     # where a circumstance made the win a self-draw, name it: the user chose a discard
     because = f" ({why_drawn})" if why_drawn and not context.self_drawn else ""
     if "robbing_kong" in circ and self_drawn:
-        raise impossible(f"robbing the kong is a win on another player's tile, not a self-draw{because}")
+        impossible(f"robbing the kong is a win on another player's tile, not a self-draw{because}")
     robbed = context.winning_tile
+    if "robbing_kong" in circ and robbed == FLY:
+        # RULES.md: a fly never stands in a kong, so none is added to a pong to be robbed
+        impossible(
+            "robbing the kong takes the tile added to a pong to make a kong, and a fly never stands in a kong"
+        )
     if "robbing_kong" in circ and robbed is not None and _real_copies(hand, robbed) > 1:
         # the player adding to his pong holds the other three copies
-        raise impossible(
+        impossible(
             f"robbing the kong takes the fourth {robbed} from another player's pong of three, "
             f"so the hand can hold no other {robbed}"
         )
     if "heavenly" in circ and not (self_drawn and context.seat_wind == "E"):
-        raise impossible("a heavenly hand is a self-draw by the East seat")
+        impossible("a heavenly hand is a self-draw by the East seat")
     for key, named in (("earthly", "an earthly"), ("humanly", "a humanly")):
         if key in circ and context.seat_wind == "E":
-            raise impossible(f"{named} hand is won by a seat other than East")
+            impossible(f"{named} hand is won by a seat other than East")
     if "humanly" in circ and self_drawn:
-        raise impossible(f"a humanly hand is won on a discard, not a self-draw{because}")
+        impossible(f"a humanly hand is won on a discard, not a self-draw{because}")
     if "earthly" in circ and self_drawn and not ruleset.earthly_self_drawn:
-        raise impossible(
+        impossible(
             f"an earthly hand is won on the first tile discarded, not a self-draw, under "
             f"{ruleset.name.capitalize()} rules{because}"
         )
     if "earthly" in circ and not self_drawn and context.discarder_wind not in (None, "E"):
         # the first tile discarded is the dealer's: East discards first
-        raise impossible(
+        impossible(
             f"an earthly hand won on a discard is won on the dealer's first discard, so East is the "
             f"discarder, not {context.discarder_wind}"
         )
@@ -262,7 +268,7 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
     if first_turn and claimed:
         # seeds/001: these are won before anyone has claimed a discard; only a concealed kong may lie open
         article = "an" if first_turn[0] == "earthly" else "a"
-        raise impossible(
+        impossible(
             f"{article} {first_turn[0]} hand is won before any tile is claimed, but the hand has an "
             f"exposed {claimed[0].kind} ({format_hand(claimed[0].tiles)})"
         )
@@ -272,18 +278,20 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
         discarder = None
     if discarder is not None:
         if discarder not in ruleset.seats:
-            raise impossible(
+            impossible(
                 f"discarder_wind {discarder} is not a seat in a {ruleset.players}-player game "
                 f"(seats {', '.join(ruleset.seats)})"
             )
         if discarder == context.seat_wind:
-            raise impossible(f"discarder_wind {discarder} is the winner's own seat")
+            impossible(f"discarder_wind {discarder} is the winner's own seat")
     if "last_tile" in circ and not self_drawn:
-        raise impossible("winning on the last tile needs a self-draw")
+        impossible("winning on the last tile needs a self-draw")
     if "robbing_eighth" in circ:
         flowers = sum(1 for tile in hand.bonus if tile in FLOWERS + SEASONS)
         if self_drawn or flowers < 7:
-            raise impossible("robbing the eighth needs seven flowers and another player's eighth flower")
+            impossible("robbing the eighth needs seven flowers and another player's eighth flower")
+    if conflicts:
+        raise _Invalid("impossible_context", "; ".join(conflicts))
     scored = dataclasses.replace(
         context, self_drawn=self_drawn, circumstances=frozenset(circ), discarder_wind=discarder
     )
@@ -446,7 +454,7 @@ def _best_reading(
             best = scored
     if best is None:
         if hand.tile_count != 14:
-            raise _Invalid("wrong_tile_count", _tile_count_message(hand))
+            raise _Invalid("wrong_tile_count", _tile_count_message(hand, ruleset))
         # each place the winning tile may have gone, each decomposition: the best counts
         readings = list(zip(all_facts, once, strict=True))
         arrangements = _arrangements(hand, ruleset, options)
@@ -486,13 +494,18 @@ def _arrangement_text(scored: _Scored, context: Context) -> str:
     return str(scored.arrangement)
 
 
-def _tile_count_message(hand: Hand) -> str:
+def _tile_count_message(hand: Hand, ruleset: Ruleset) -> str:
     """Why a hand of other than 14 tiles is no win; where four of a tile stand among the concealed ones
-    (a kong typed into the hand), where a kong goes."""
+    (a kong typed into the hand), where a kong goes; where the bonus row holds all eight flowers and
+    seasons under a rule set that scores no win on them alone, that it does not (an audit was told
+    only to count its tiles)."""
     message = (
         f"the hand has {hand.tile_count} tiles, a winning hand has 14 "
         "(a kong counts as 3; bonus tiles are not counted)"
     )
+    if not ruleset.handless_wins and set(FLOWERS + SEASONS) <= set(hand.bonus):
+        rules = ruleset.name.capitalize()
+        message += f"; the {rules} rules score no win on the eight flowers and seasons alone"
     fours = sorted(tile for tile, count in Counter(hand.concealed).items() if count >= 4)
     if hand.tile_count > 14 and fours:
         message += (

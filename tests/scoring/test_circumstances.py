@@ -48,7 +48,20 @@ def test_robbing_the_kong_beside_a_replacement_tile_names_what_made_it_a_self_dr
     assert result["reason"] == "impossible_context"
     assert "not a self-draw (a replacement-tile win is a self-draw)" in result["message"], result["message"]
     said_drawn = score_json({**hand, "circumstances": ["robbing_kong"], "self_drawn": True})
-    assert said_drawn["message"].endswith("not a self-draw."), said_drawn["message"]
+    message = said_drawn["message"]  # the user's own self-draw: no reason given for it
+    assert "not a self-draw" in message and "replacement-tile win" not in message, message
+
+
+def test_every_contradiction_of_how_it_was_won_is_named_at_once() -> None:
+    # an audit: a kong replacement with no kong and robbing the kong ticked together named only the
+    # first, and the user met the second after mending it
+    hand = {"concealed": "123m 456p 789s 234s 55p", "winning_tile": "5p", "self_drawn": True}
+    result = score_json({**hand, "circumstances": ["kong_replacement", "robbing_kong"]})
+    assert result["reason"] == "impossible_context"
+    assert "won on a kong replacement tile, but the hand has no kong" in result["message"], result
+    assert "robbing the kong is a win on another player's tile, not a self-draw" in result["message"], result
+    one = score_json({**hand, "circumstances": ["robbing_kong"]})
+    assert "kong replacement" not in one["message"] and "robbing the kong" in one["message"], one
 
 
 def test_a_win_by_robbing_the_eighth_reads_as_seven_flowers() -> None:
@@ -92,3 +105,31 @@ def test_a_winning_tile_outside_a_hand_of_seven_flowers_still_refuses_it() -> No
 def test_a_first_turn_hand_won_by_east_is_refused_in_good_english(key: str, words: str) -> None:
     result = score_json({"concealed": "123m 456p 789s CCC 55p", "seat_wind": "E", "circumstances": [key]})
     assert not result["valid"] and f"{words} is won by a seat other than East" in result["message"]
+
+
+def test_robbing_the_kong_never_robs_a_fly() -> None:
+    # an audit: a fly won by robbing the kong scored +1 fan, though a fly never stands in a kong
+    hand = {
+        "concealed": "fly 5p 7p 8p 9p 333p 444p",
+        "melds": [{"kind": "pong", "tiles": ["2p", "2p", "2p"]}],
+        "bonus": "F3 face face cat",
+        "seat_wind": "E",
+        "rules": "malaysian",
+        "circumstances": ["robbing_kong"],
+    }
+    robbed_fly = score_json({**hand, "winning_tile": "fly"})
+    assert not robbed_fly["valid"] and robbed_fly["reason"] == "impossible_context", robbed_fly
+    assert "a fly never stands in a kong" in robbed_fly["message"]
+    robbed_5p = score_json({**hand, "winning_tile": "5p"})  # the same hand robbing a tile it may
+    assert robbed_5p["valid"] and "robbing_kong" in {p["key"] for p in robbed_5p["patterns"]}, robbed_5p
+
+
+def test_eight_flowers_under_malaysian_rules_say_they_are_no_win_there() -> None:
+    # an audit: eight flowers alone under Malaysian rules were told only that the hand has 0 tiles
+    flowers = {"concealed": "", "bonus": "F1 F2 F3 F4 S1 S2 S3 S4", "self_drawn": True}
+    malaysian = score_json({**flowers, "rules": "malaysian"})
+    assert not malaysian["valid"] and malaysian["reason"] == "wrong_tile_count", malaysian
+    assert "score no win on the eight flowers and seasons alone" in malaysian["message"]
+    assert score_json(flowers)["valid"]  # Singapore scores them
+    seven = score_json({**flowers, "bonus": "F1 F2 F3 F4 S1 S2 S3", "rules": "malaysian"})
+    assert "eight flowers" not in seven["message"]  # seven are no such question

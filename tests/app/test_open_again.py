@@ -122,14 +122,20 @@ def test_the_line_for_each_state_of_the_file() -> None:
     assert held_file_line("my.json", None, False, typed_hand) == (NEWER, OPEN_NOW)
 
 
-def test_a_case_whose_question_gave_way_to_a_newer_one_is_offered_once_that_is_answered() -> None:
+def _corrected_page_asked_to_open_a_case() -> AppTest:
+    """A typed hand with a tile corrected, and another hand's case file uploaded onto it: the page asks
+    before the file replaces the corrections."""
     first = typed(AppTest.from_file(str(APP), default_timeout=60).run(), "123m 456p 22m 789s", melds="CCC")
     at = typed(AppTest.from_file(str(APP), default_timeout=60).run(), "111m 456p 22m 789s", melds="CCC")
     edit_tiles(at, {"0": {"tile": "9m"}})
     at.file_uploader(key="case_upload").upload(
         "my.json", json.dumps(first.session_state["case_json"]).encode(), "application/json"
     )
-    at.run()
+    return at.run()
+
+
+def test_a_case_whose_question_gave_way_to_a_newer_one_is_offered_once_that_is_answered() -> None:
+    at = _corrected_page_asked_to_open_a_case()
     assert at.session_state["pending_case"] is not None
     typed(at, "111m 456p 22m 789s", melds="FFF")  # a newer question, about the typed hand
     assert at.session_state["pending_case"] is None and at.session_state["pending_typed"] is not None
@@ -144,13 +150,7 @@ def test_a_case_whose_question_gave_way_to_a_newer_one_is_offered_once_that_is_a
 def test_a_kept_off_case_asked_about_again_and_withdrawn_is_not_said_kept_off() -> None:
     # pressed *Open it now*, the user's earlier *Keep my corrections* answers nothing: where a newer
     # question then takes the new one's place, the user kept nothing, and the line must not say so
-    first = typed(AppTest.from_file(str(APP), default_timeout=60).run(), "123m 456p 22m 789s", melds="CCC")
-    at = typed(AppTest.from_file(str(APP), default_timeout=60).run(), "111m 456p 22m 789s", melds="CCC")
-    edit_tiles(at, {"0": {"tile": "9m"}})
-    at.file_uploader(key="case_upload").upload(
-        "my.json", json.dumps(first.session_state["case_json"]).encode(), "application/json"
-    )
-    at.run()
+    at = _corrected_page_asked_to_open_a_case()
     at.button(key="case_keep").click().run()
     assert KEPT in captions(at) and open_again_button(at).label == OPEN_NOW
     open_again_button(at).click().run()

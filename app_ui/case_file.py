@@ -83,23 +83,14 @@ def case_json(
     if base.read_as:
         data["source"]["read_as"] = base.read_as
     data["photo_tiles"] = rows_to_json(base.photo_rows) if base.source == "photo" else []
-    # the mark where folded corrections added or deleted rows stays in the record: the numbers after it
-    # are the table's as saved (`tiles`), not the photo's (`photo_tiles`)
-    # a row added names the number its tile has in `tiles` (`last_number`, as the page numbers it)
-    now = corrections(base.rows, edits, last_number(base))
-    table = corrections_so_far(list(map(dict, base.earlier)), now)
-    data["corrections"] = [*table, *map(dict, kong_changes)]
+    data["corrections"] = case_corrections(base, edits, kong_changes)
     if base.history is not None:
-        # the trail the opened file carried comes first: its photo's reading and earlier corrections,
-        # the table numbered afresh after them where they added or deleted rows
+        # the trail the opened file carried comes first: its photo's reading and earlier corrections
         if base.restored:
             data["source"] = base.history.get("source")
         else:
             data["source"]["opened_from"] = base.history.get("source")
         data["photo_tiles"] = list(base.history.get("photo_tiles") or [])
-        data["corrections"] = corrections_so_far(
-            list(map(dict, base.history.get("corrections") or [])), data["corrections"]
-        )
     if isinstance(data["source"], Mapping):
         # the highest tile number the case has given, a tile added and then undone included, which its
         # tiles and corrections no longer name: opened again, a tile added is numbered after it
@@ -107,6 +98,22 @@ def case_json(
     data["tiles"] = rows_to_json(rows)
     data["result"] = dict(result) if result is not None else None
     return data
+
+
+def case_corrections(
+    base: Base, edits: Mapping[str, Any] | None, kong_changes: Sequence[Mapping[str, Any]] = ()
+) -> list[dict[str, Any]]:
+    """The corrections a case file saves (`case_json`): those folded into the table, the table's `edits`,
+    then `kong_changes` (`table_edits.kong_corrections`), after those the opened file carried, where
+    it was opened from one (the table numbered afresh after them where they added or deleted rows)."""
+    # the mark where folded corrections added or deleted rows stays in the record: the numbers after it
+    # are the table's as saved (`tiles`), not the photo's (`photo_tiles`)
+    # a row added names the number its tile has in `tiles` (`last_number`, as the page numbers it)
+    now = corrections(base.rows, edits, last_number(base))
+    saved = [*corrections_so_far(list(map(dict, base.earlier)), now), *map(dict, kong_changes)]
+    if base.history is None:
+        return saved
+    return corrections_so_far(list(map(dict, base.history.get("corrections") or [])), saved)
 
 
 def case_bytes(case: Mapping[str, Any]) -> bytes:

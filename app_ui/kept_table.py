@@ -80,18 +80,16 @@ def _is_the_case(back: TableBack, opened: OpenedCase) -> bool:
     build = hand_build.build_hand(list(base.rows), {**base.meld_concealed, **back.ticks})
     if build.hand != hand_build.build_hand(list(saved.rows), saved.meld_concealed).hand:
         return False
-    return page_corrections(back, build) == table_edits.net_corrections(kept.get("corrections") or [])
+    return table_edits.net_corrections(page_corrections(back, build)) == table_edits.net_corrections(
+        kept.get("corrections") or []
+    )
 
 
 def page_corrections(back: TableBack, build: HandBuild) -> list[dict[str, Any]]:
-    """The corrections the table brought `back` saves (`case_file.case_json`): its file's own, where it
-    was opened from one, then the page's, its kongs' ticks last (`build`: its hand)."""
-    base = back.base
-    kongs = table_edits.kong_corrections(build, base.meld_concealed)
-    own = table_edits.corrections_so_far(list(map(dict, base.earlier)), kongs)
-    if base.history is None:
-        return own
-    return table_edits.corrections_so_far(list(map(dict, base.history.get("corrections") or [])), own)
+    """The corrections the table brought `back` saves, as the case file writes them
+    (`case_file.case_corrections`; its edits are folded into its base, its kongs' ticks from `build`)."""
+    kongs = table_edits.kong_corrections(build, back.base.meld_concealed)
+    return case_file.case_corrections(back.base, None, kongs)
 
 
 def _tiles(rows: Sequence[Any]) -> list[tuple[object, ...]]:

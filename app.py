@@ -20,17 +20,18 @@ from app_ui.case import Base
 from app_ui.case_tab import apply_opened_case, open_case_ui
 from app_ui.change_note import NOT_SCORED, change_note
 from app_ui.context_panel import context_ui, set_aside_choices
-from app_ui.hand_view import hand_view_ui, meld_offer_ui
+from app_ui.hand_view import hand_view_ui, meld_offer_ui, unsure_ui
 from app_ui.photo_reading import follow_tile_set
 from app_ui.photo_tab import photo_stale_note, photo_ui
 from app_ui.reload import held_for_reload, restore_kept_case
-from app_ui.result_panel import RESULT_ANCHOR, download_ui, result_ui, score_case
+from app_ui.result_panel import RESULT_ANCHOR, download_ui, result_ui, rows_scorer, score_case
 from app_ui.rules_panel import chosen_set, rules_ui
 from app_ui.session import (
     HAND_ID,
     bring_back_winning_tile,
     current_edits,
     init_state,
+    meld_concealed_now,
     note_table_change,
     settle_corrected_tiles,
     table_corrections,
@@ -38,6 +39,7 @@ from app_ui.session import (
 )
 from app_ui.tile_editor import tile_editor_ui
 from app_ui.typed_tab import manual_ui, typed_stale_note
+from app_ui.unsure_stakes import score_span
 from app_ui.winning_hint import photo_score_words, winning_tile_outcomes
 
 
@@ -127,18 +129,23 @@ def main() -> None:
     base: Base = st.session_state["base"]
     reading_side, table_side = page_columns()
     with reading_side:
-        rows, build, score_hint, offer_slot = hand_view_ui(base)
+        rows, build, slots = hand_view_ui(base)
         context = context_ui(build.hand, rules)
     data, result, error = score_case(build, context, rules, options)
-    meld_offer_ui(offer_slot, base, rows, result, lambda other: score_case(other, context, rules, options)[1])
+    meld_offer_ui(
+        slots.offer, base, rows, result, lambda other: score_case(other, context, rules, options)[1]
+    )
     outcomes = winning_tile_outcomes(data) if result is not None else []
+    if result is not None:
+        rows_scored = rows_scorer(meld_concealed_now(base), context, rules, options)
+        unsure_ui(slots.unsure, rows, score_span(result, outcomes), rows_scored)
     # the kongs ticked concealed or exposed against the reading: corrections of their own
     kongs = table_edits.kong_corrections(build, base.meld_concealed)
     corrected = table_corrections(base, kongs)
     changed = _what_changed(data, result, corrected)
     if base.source == "photo" and result is not None:
         said = photo_score_words(result, outcomes, unsaved_corrections(base))
-        score_hint.markdown(f"{said} — [see Result below](#{RESULT_ANCHOR})")  # a tap away on a phone
+        slots.score_hint.markdown(f"{said} — [see Result below](#{RESULT_ANCHOR})")  # a tap away on a phone
     with reading_side:
         stale = " ".join(filter(None, [typed_stale_note(), photo_stale_note()])) or None
         result_ui(build, data, result, error, option_problems, stale, outcomes, changed)

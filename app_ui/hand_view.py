@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from app_ui import case as case_mod
-from app_ui import hand_build, photo_rows, table_edits, tile_sets
+from app_ui import hand_build, photo_rows, table_edits, tile_sets, unsure_stakes
 from app_ui.address import VIEW_KEY, WHOLE_VIEW, address_the_view
 from app_ui.art import annotate_photo, group_blocks, hand_picture
 from app_ui.case import Base, HandBuild, TileRow
@@ -29,10 +30,21 @@ from app_ui.widget_memory import remember, restore_kept
 ScoreOf = Callable[[HandBuild], "dict[str, Any] | None"]
 
 
-def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator, DeltaGenerator]:
-    """The photo with boxes and groups, the reader's doubts, and the tile pictures of the hand; and two
-    places filled once the hand is scored further down: beside the reading's time, the score; under
-    the reader's notes, the offer of a meld at the hand's end read the other way (`meld_offer_ui`).
+@dataclass(frozen=True)
+class HandSlots:
+    """Places above the table filled once the hand is scored: beside the reading's time, the score;
+    under the reader's notes, the offer of a meld read the other way; the unsure tiles' line."""
+
+    score_hint: DeltaGenerator
+    offer: DeltaGenerator
+    unsure: DeltaGenerator
+
+
+def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, HandSlots]:
+    """The photo with boxes and groups, the reader's doubts, and the tile pictures of the hand; and the
+    places filled once the hand is scored further down (`HandSlots`: the score beside the reading's
+    time, the offer of a meld at the hand's end read the other way, `meld_offer_ui`, and which unsure
+    tiles decide the score, `unsure_ui`).
 
     The tiles are the base rows with the user's table edits applied: the edit state of the table is in
     the session before the script reruns, so the pictures and the score above the table are current."""
@@ -98,16 +110,33 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, DeltaGenerator, 
         read = sum(1 for row in base.photo_rows if row.box is not None)
         st.caption(f"Read {read} tiles in {base.timings['app_total'] / 1000:.2f} s.")
     score_hint = st.empty()
-    low = photo_rows.unsure_tiles(numbered, tile_sets.tiles_in_set(chosen_set()))
-    if low:
-        st.warning(
-            f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure. "
-            "Fix them in Check the tiles."
-        )
+    unsure_slot = st.empty()  # the unsure tiles, said once the hand is scored (`unsure_ui`)
+    unsure_ui(unsure_slot, rows, None, lambda _: None)
     picture = hand_picture(group_blocks(build.hand, build.meld_groups, rows))
     if picture is not None:
         st.image(picture, caption=hand_picture_caption(base), width="stretch")
-    return rows, build, score_hint, offer_slot
+    return rows, build, HandSlots(score_hint, offer_slot, unsure_slot)
+
+
+def unsure_ui(
+    slot: DeltaGenerator, rows: Sequence[TileRow], now: str | None, score_rows: unsure_stakes.ScoreRows
+) -> None:
+    """The tiles the reader is unsure of, by number with its runner-up, in `slot`; and, the hand scored
+    (`now`: its score in a few words, `unsure_stakes.score_span`), which of them decide the score read
+    as their runner-up (`score_rows`: rows scored as the page scores the table's)."""
+    in_set = tile_sets.tiles_in_set(chosen_set())
+    low = photo_rows.unsure_tiles([(row.number, row) for row in rows], in_set)
+    if not low:
+        slot.empty()
+        return
+    line = (
+        f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure. "
+        "Fix them in Check the tiles."
+    )
+    if now is not None:
+        deciding, leaving = unsure_stakes.unsure_stakes(rows, in_set, now, score_rows)
+        line = " ".join(filter(None, [line, unsure_stakes.stakes_line(deciding, leaving, now)]))
+    slot.warning(line)
 
 
 def left_out_caption(shown: int, outside: int) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import zoneinfo
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pandas as pd
@@ -28,7 +29,13 @@ from app_ui.summary import (
     with_instant_payouts,
     with_option_labels,
 )
-from app_ui.winning_hint import Outcome, said_by_the_ask, wants_winning_tile, winning_tile_note
+from app_ui.winning_hint import (
+    Outcome,
+    said_by_the_ask,
+    wants_winning_tile,
+    winning_tile_note,
+    winning_tile_outcomes,
+)
 from scoring.payout import format_amount
 
 RESULT_ANCHOR = "result"  # the result's heading, which the line under the photo links to
@@ -50,6 +57,20 @@ def score_case(
         return data, None, f"This is not a hand that can be scored: {exc}"
     except Exception as exc:  # the page must never show a traceback
         return data, None, f"The hand could not be scored ({type(exc).__name__}: {exc})."
+
+
+def rows_scorer(
+    meld_concealed: Mapping[str, bool], context: Context, rules: str, options: dict[str, Any]
+) -> Callable[[list[TileRow]], tuple[dict[str, Any], list[Outcome]] | None]:
+    """Rows scored as the page scores the table's (the kongs as ticked, `meld_concealed`): the result
+    and, where no winning tile is set, the hand scored with each tile that may have won it; None where
+    the rows make no hand to score."""
+
+    def score_rows(rows: list[TileRow]) -> tuple[dict[str, Any], list[Outcome]] | None:
+        data, result, _ = score_case(hand_build.build_hand(rows, meld_concealed), context, rules, options)
+        return None if result is None else (result, winning_tile_outcomes(data))
+
+    return score_rows
 
 
 def result_ui(

@@ -75,6 +75,7 @@ class FakeReading:
     timings_ms: dict[str, float] = field(default_factory=dict)
     win_options: tuple[tuple[tuple[int, int], ...], ...] = ()
     seen: Detections | None = None
+    probabilities: np.ndarray | None = None  # the classifier's, as `vision.pipeline.Reading` holds them
 
 
 class FakeReader:
@@ -124,7 +125,12 @@ class FakeReader:
             seen = SeenWithOdds(
                 seen.xyxy, seen.confidence, seen.class_id, seen.angle, self.probabilities, self.left_out
             )
-        return FakeReading(detections, layout, tuple(layout.warnings), {"total": 1.0}, self.ways, seen)
+        odds = (
+            self.probabilities
+            if self.probabilities is not None and len(self.probabilities) == len(codes)
+            else None
+        )
+        return FakeReading(detections, layout, tuple(layout.warnings), {"total": 1.0}, self.ways, seen, odds)
 
 
 class FakeModelError(RuntimeError):

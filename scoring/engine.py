@@ -272,6 +272,27 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
             f"{article} {first_turn[0]} hand is won before any tile is claimed, but the hand has an "
             f"exposed {claimed[0].kind} ({format_hand(claimed[0].tiles)})"
         )
+    for turn in first_turn:
+        article = "an" if turn == "earthly" else "a"
+        # seeds/001: no meld is formed before a first-turn win, and a kong is robbed from an exposed pong
+        if "robbing_kong" in circ:
+            impossible(
+                f"robbing the kong takes a tile added to another player's exposed pong, and {article} "
+                f"{turn} hand is won before anyone has claimed a tile"
+            )
+        if "last_tile" in circ:
+            impossible(f"{article} {turn} hand is won on the first turn, not on the last tile")
+    if "humanly" in circ and not self_drawn and context.discarder_wind == "E":
+        # the one tile East has discarded before a non-dealer's first draw is the dealer's first discard
+        impossible(
+            "a win on East's discard before the winner's first draw is a win on the dealer's first "
+            "discard: an earthly hand, not a humanly one"
+        )
+    if "robbing_eighth" in circ and "robbing_kong" in circ:
+        impossible(
+            "robbing the eighth wins on another player's eighth flower and robbing the kong on a tile "
+            "added to a pong: one win cannot be both"
+        )
     discarder = context.discarder_wind
     if discarder is not None and self_drawn and not context.pay_all:
         warnings.append("discarder_wind ignored: a self-drawn win has no discarder")

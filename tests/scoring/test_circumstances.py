@@ -133,3 +133,41 @@ def test_eight_flowers_under_malaysian_rules_say_they_are_no_win_there() -> None
     assert score_json(flowers)["valid"]  # Singapore scores them
     seven = score_json({**flowers, "bonus": "F1 F2 F3 F4 S1 S2 S3", "rules": "malaysian"})
     assert "eight flowers" not in seven["message"]  # seven are no such question
+
+
+FIRST_TURN_HAND = {"concealed": "123m 456p 789s 234s 55p", "seat_wind": "S", "winning_tile": "1m"}
+
+
+@pytest.mark.parametrize(
+    ("circumstances", "extra", "words"),
+    [
+        (["humanly", "robbing_kong"], {}, "a humanly hand is won before anyone has claimed a tile"),
+        (["earthly", "robbing_kong"], {}, "an earthly hand is won before anyone has claimed a tile"),
+        (["earthly", "last_tile"], {"self_drawn": True}, "an earthly hand is won on the first turn, not on"),
+        (["heavenly", "last_tile"], {"self_drawn": True, "seat_wind": "E"}, "a heavenly hand is won on the"),
+        (["humanly"], {"discarder_wind": "E"}, "an earthly hand, not a humanly one"),
+    ],
+)
+def test_a_first_turn_hand_beside_what_cannot_happen_on_the_first_turn_is_refused(
+    circumstances: list[str], extra: dict[str, object], words: str
+) -> None:
+    # an audit (stage 76): these scored the limit, and with humanly_hand off a robbed kong's 5 tai
+    result = score_json({**FIRST_TURN_HAND, **extra, "circumstances": circumstances})
+    assert not result["valid"] and result["reason"] == "impossible_context", result
+    assert words in result["message"], result["message"]
+
+
+def test_a_humanly_hand_on_another_seat_s_discard_and_a_lone_robbed_kong_still_score() -> None:
+    humanly = score_json(
+        {**FIRST_TURN_HAND, "seat_wind": "W", "discarder_wind": "S", "circumstances": ["humanly"]}
+    )
+    assert humanly["valid"] and "humanly" in {p["key"] for p in humanly["patterns"]}, humanly
+    robbed = score_json({**FIRST_TURN_HAND, "circumstances": ["robbing_kong"]})
+    assert robbed["valid"] and "robbing_kong" in {p["key"] for p in robbed["patterns"]}, robbed
+
+
+def test_robbing_the_eighth_and_robbing_the_kong_are_two_different_wins() -> None:
+    hand = {"concealed": "", "bonus": ["F1", "F2", "F3", "F4", "S1", "S2", "S3"], "seat_wind": "S"}
+    both = score_json({**hand, "circumstances": ["robbing_eighth", "robbing_kong"]})
+    assert not both["valid"] and "one win cannot be both" in both["message"], both
+    assert score_json({**hand, "circumstances": ["robbing_eighth"]})["valid"]

@@ -116,11 +116,11 @@ def stakes_line(deciding: Sequence[Stake], leaving: Sequence[Stake], now: str) -
         said.append(f"{_tiles(breaking)} read as {_their(breaking)} would make it no win.")
     if now == NO_WIN:
         pass  # tiles that leave a hand no win: nothing for the table to weigh
-    elif leaving and not deciding:
-        said.append(f"Read as {_their(leaving)}, the score stays {now}.")
     elif leaving:
+        # named even where no other tile is: the line above lists unsure tiles that were not tried
         verb = "leaves" if len(leaving) == 1 else "leave"
-        said.append(f"{_tiles(leaving)} read as {_their(leaving)} {verb} the score as it is.")
+        stays = f" ({now})" if not deciding else ""
+        said.append(f"{_tiles(leaving)} read as {_their(leaving)} {verb} the score as it is{stays}.")
     return " ".join(said)
 
 

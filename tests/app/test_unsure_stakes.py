@@ -58,7 +58,9 @@ def test_runner_ups_that_leave_the_score_are_said_to_leave_it() -> None:
     now = now_of(rows)
     deciding, leaving = unsure_stakes(rows, SINGAPORE, now, scorer())
     assert deciding == [] and [stake.number for stake in leaving] == [1, 9]
-    assert stakes_line(deciding, leaving, now) == "Read as their runner-ups, the score stays **2 tai**."
+    assert stakes_line(deciding, leaving, now) == (
+        "Tiles 1 and 9 read as their runner-ups leave the score as it is (**2 tai**)."
+    )
 
 
 def test_a_runner_up_that_breaks_the_win_is_named_after_those_that_change_the_score() -> None:

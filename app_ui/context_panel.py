@@ -144,6 +144,10 @@ def _pay_all_changed() -> None:
     state = st.session_state
     if state.get("pay_all"):
         state[DISCARDER_ASIDE] = discarder_now()
+        if state.get("won_by") == "self-drawn":
+            # a self-draw's hidden box still holds the discarder of before: no liable player the
+            # user named (an audit saw South charged for all, never chosen)
+            set_discarder(NOT_SAID)
         return
     aside = state.pop(DISCARDER_ASIDE, None)
     liable = discarder_now()

@@ -1071,6 +1071,23 @@ def test_the_discarder_set_before_pay_all_comes_back_when_it_is_unticked(
     assert app.session_state["case_json"]["discarder_wind"] == "N"
 
 
+def test_pay_all_ticked_on_a_self_draw_names_no_liable_player_until_one_is_chosen(
+    app: AppTest, install: Install
+) -> None:
+    # an audit: the discarder set before the self-draw became the liable player, charged for all
+    install(FakeReader())
+    upload(app, photo_bytes())
+    app.selectbox(key="discarder_wind").set_value("S").run()
+    app.radio(key="won_by").set_value("self-drawn").run()
+    app.checkbox(key="pay_all").check().run()
+    no_problem(app)
+    assert app.selectbox(key="discarder_wind").value == "(not said)"
+    assert not app.session_state["case_json"].get("discarder_wind")
+    app.checkbox(key="pay_all").uncheck().run()
+    app.radio(key="won_by").set_value("discard").run()
+    assert app.selectbox(key="discarder_wind").value == "S"  # the discarder comes back on a discard
+
+
 def test_pay_all_on_a_self_draw_names_no_discarder(app: AppTest, install: Install) -> None:
     install(FakeReader())
     upload(app, photo_bytes())

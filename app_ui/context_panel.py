@@ -66,9 +66,12 @@ def _switch_context(rules: str, seats: list[str]) -> None:
     discarder = discarder_now()
     if discarder != NOT_SAID and (discarder not in seats or discarder == state.get("seat_wind")):
         # under pay-all the box names the liable player, who need not have discarded
-        liable = bool(state.get("pay_all"))
-        who, whom = ("liable player", "the liable player") if liable else ("discarder", "who discarded")
-        said.append(f"no {WIND_LABELS[discarder]} {who}: {whom} is not said now")
+        whom = "the liable player" if state.get("pay_all") else "who discarded"
+        # an audit read "has no North liable player": the seat is what the rule set lacks
+        if discarder not in seats:
+            said.append(f"no {WIND_LABELS[discarder]} seat: {whom} is not said now")
+        else:  # after the seat named above: it follows that line
+            said.append(f"{whom} is not said now ({WIND_LABELS[discarder]} is your seat)")
         set_discarder(NOT_SAID)
         forced["discarder_wind"] = NOT_SAID
     offered = scoring.circumstances_for(rules)

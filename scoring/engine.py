@@ -36,7 +36,7 @@ from scoring.options import DEFAULT_PAYOUT_TABLE, Options, checked_options, defa
 from scoring.patterns import is_hand_level
 from scoring.payout import Payout, format_amount, no_payout, with_seats
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
-from scoring.tiles import FLOWERS, FLY, SEASONS, Tile, format_hand
+from scoring.tiles import FLOWERS, FLY, SEASONS, WIND_NAMES, Tile, format_hand
 from scoring.view import HandFacts, Hit, Note, View
 
 REASONS: dict[str, str] = {
@@ -261,7 +261,7 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
         # the first tile discarded is the dealer's: East discards first
         impossible(
             f"an earthly hand won on a discard is won on the dealer's first discard, so East is the "
-            f"discarder, not {context.discarder_wind}"
+            f"discarder, not {WIND_NAMES.get(context.discarder_wind, context.discarder_wind)}"
         )
     first_turn = sorted(circ & {"heavenly", "earthly", "humanly"})
     claimed = exposed_before_win(hand, context.winning_tile, self_drawn)
@@ -309,8 +309,11 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
         impossible("winning on the last tile needs a self-draw")
     if "robbing_eighth" in circ:
         flowers = sum(1 for tile in hand.bonus if tile in FLOWERS + SEASONS)
-        if self_drawn or flowers < 7:
-            impossible("robbing the eighth needs seven flowers and another player's eighth flower")
+        # each reason its own: an audit's seven flowers, self-drawn, were told they needed seven
+        if flowers < 7:
+            impossible(f"robbing the eighth needs seven flowers and seasons in the hand, not {flowers}")
+        if self_drawn:
+            impossible(f"robbing the eighth wins on another player's eighth flower, not a self-draw{because}")
     if conflicts:
         raise _Invalid("impossible_context", "; ".join(conflicts))
     scored = dataclasses.replace(

@@ -362,6 +362,31 @@ def test_a_photo_is_read_as_the_rule_sets_tiles_and_read_again_after_a_switch(
     assert any("2 tai" in t for t in texts(app, "success")), result_text(app)
 
 
+def test_a_rule_set_without_the_liable_player_s_seat_says_the_seat_is_what_it_lacks(app: AppTest) -> None:
+    # an audit read "Malaysian (3 players) has no North liable player"
+    typed_hand(app, "123p 456p 789p 22p", melds="555p")
+    app.checkbox(key="pay_all").check().run()
+    app.selectbox(key="discarder_wind").set_value("N").run()
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    notes = [t for t in texts(app, "info") if t.startswith("Malaysian (3 players) has ")]
+    assert notes == [
+        "Malaysian (3 players) has no North seat: the liable player is not said now. "
+        "Switching back restores it."
+    ], texts(app, "info")
+    # a seat moved onto the discarder's: said after the seat's line
+    app.selectbox(key="rules").set_value("singapore").run()
+    app.checkbox(key="pay_all").uncheck().run()
+    app.selectbox(key="seat_wind").set_value("N").run()
+    app.selectbox(key="discarder_wind").set_value("E").run()
+    app.selectbox(key="rules").set_value("malaysian").run()
+    notes = [t for t in texts(app, "info") if t.startswith("Malaysian (3 players) has ")]
+    assert notes == [
+        "Malaysian (3 players) has no North seat: your seat is East now; who discarded is not said now "
+        "(East is your seat). Switching back restores them."
+    ], texts(app, "info")
+
+
 def test_a_photo_taken_under_malaysian_rules_is_read_as_that_sets_tiles(
     app: AppTest, install: Install
 ) -> None:

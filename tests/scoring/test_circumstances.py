@@ -171,3 +171,22 @@ def test_robbing_the_eighth_and_robbing_the_kong_are_two_different_wins() -> Non
     both = score_json({**hand, "circumstances": ["robbing_eighth", "robbing_kong"]})
     assert not both["valid"] and "one win cannot be both" in both["message"], both
     assert score_json({**hand, "circumstances": ["robbing_eighth"]})["valid"]
+
+
+def test_robbing_the_eighth_says_which_of_its_two_needs_the_win_lacks() -> None:
+    seven = ["F1", "F2", "F3", "F4", "S1", "S2", "S3"]
+    drawn = score_json(
+        {"concealed": "", "bonus": seven, "self_drawn": True, "circumstances": ["robbing_eighth"]}
+    )
+    assert drawn["reason"] == "impossible_context", drawn
+    assert "robbing the eighth wins on another player's eighth flower, not a self-draw." in drawn["message"]
+    six = score_json(
+        {"concealed": "123m 456p 789s CCC 55p", "bonus": seven[:6], "circumstances": ["robbing_eighth"]}
+    )
+    assert "robbing the eighth needs seven flowers and seasons in the hand, not 6." in six["message"], six
+
+
+def test_an_earthly_hand_on_another_seat_s_discard_names_the_seat_in_words() -> None:
+    # an audit: "so East is the discarder, not W"
+    hand = {**FIRST_TURN_HAND, "discarder_wind": "W", "circumstances": ["earthly"]}
+    assert score_json(hand)["message"].endswith("so East is the discarder, not West."), score_json(hand)

@@ -13,7 +13,7 @@ import scoring
 from app_ui import hand_build
 from app_ui.case import Context
 from app_ui.rules_panel import chosen_rules
-from app_ui.summary import RULE_LABELS, WIND_LABELS, circumstance_label
+from app_ui.summary import RULE_LABELS, WIND_LABELS, circumstance_label, circumstances_help
 from app_ui.widget_memory import KEPT, keep, kept_value, remember
 from scoring.tiles import WINDS
 
@@ -254,8 +254,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         # one label whatever the rule set: Streamlit keeps a choice by its label
         format_func=circumstance_label,
         select_all=False,
-        help=f"{circumstance_label('earthly', rules)}: a hand complete at once, before anyone has claimed "
-        "a discard.",
+        help=circumstances_help(offered, rules),
     )
     # a replacement tile (eight flowers too) is drawn by the winner whatever the radio says: the page
     # says so where it is asked, and asks nobody who discarded (an audit saw "Discard" and a discarder

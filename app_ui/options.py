@@ -50,6 +50,28 @@ CHOICE_SHORT = {
 }
 
 
+# the sidebar's help where the scoring's (written for `--option NAME=VALUE`, both rule sets at once)
+# names its codes or the other rule set (an audit); {unit}: the rule set's unit, tai or fan
+SIDEBAR_HELP = {
+    ("min_tai", "singapore"): "The fewest tai a win must score to be valid.",
+    ("min_tai", "malaysian"): "The fewest fan a win must score to be valid.",
+    ("max_tai", "singapore"): "The most tai a hand scores: a limit hand scores this cap.",
+    ("max_tai", "malaysian"): "The most fan a hand scores: a limit-type hand scores 5 (big four winds 10), "
+    "within the cap.",
+    ("payout_scheme", "singapore"): "Who pays what on a win.",
+    ("malaysian_payment", "malaysian"): "Who pays what on a win. Seed: on a discard the discarder pays "
+    "2 x points and the third player nothing; on a self-draw each pays the points. Discarder and other: "
+    "the discarder 2 x, the other 1 x; on a self-draw each pays 2 x points.",
+}
+
+
+def sidebar_help(spec: OptionSpec, rules: str) -> str:
+    """An option's help in the sidebar of the rule set `rules`: its own words there where the
+    scoring's name codes or the other rule set, else the scoring's without a "Malaysian:" the
+    Malaysian sidebar need not say."""
+    return SIDEBAR_HELP.get((spec.name, rules)) or spec.help.removeprefix("Malaysian: ")
+
+
 def choice_box_label(choice: str) -> str:
     """A choice as its box shows it: short enough to fit the sidebar."""
     return CHOICE_SHORT.get(choice) or CHOICE_LABELS.get(choice, choice)

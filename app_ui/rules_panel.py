@@ -3,6 +3,7 @@ the rule sets they apply to), each rule set keeping its own values through a ses
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import streamlit as st
@@ -18,6 +19,7 @@ from app_ui.options import (
     option_label,
     option_specs,
     parse_number_list,
+    sidebar_help,
 )
 from app_ui.summary import RULE_LABELS
 
@@ -33,7 +35,8 @@ def _option_label(spec: OptionSpec, rules: str) -> str:
     return option_label(spec, scoring.get_ruleset(rules).unit_name)
 
 
-def _option_widget(spec: OptionSpec, key: str, label: str, disabled: bool = False) -> Any:
+def _option_widget(spec: OptionSpec, key: str, label: str, rules: str, disabled: bool = False) -> Any:
+    spec = dataclasses.replace(spec, help=sidebar_help(spec, rules))
     if spec.kind == "list":
         how = (
             "Type one entry per tai, separated by commas: an amount (8) or shooter/each (4/2: the shooter "
@@ -104,7 +107,7 @@ def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
                 continue
             # the table is read only under the table scheme: greyed out otherwise, its text kept
             unused = spec.name == "payout_table" and values.get("payout_scheme") != "table"
-            value = _option_widget(spec, key, _option_label(spec, rules), disabled=unused)
+            value = _option_widget(spec, key, _option_label(spec, rules), rules, disabled=unused)
             store[spec.name] = value
             if spec.kind == "list":
                 try:

@@ -30,6 +30,37 @@ CIRCUMSTANCE_LABELS = {
     "humanly": "Humanly hand",
     "robbing_eighth": "Robbing the eighth flower (七抢一)",
 }
+# what each circumstance is, for the box's help (an audit: it explained the earthly hand alone)
+CIRCUMSTANCE_HELP = {
+    "replacement_tile": "won on the tile drawn to replace a flower or a kong (a self-draw)",
+    "kong_replacement": "won on the tile drawn after declaring a kong (a self-draw)",
+    "kong_on_kong": "a kong's replacement tile made a second kong, and that kong's replacement won",
+    "robbing_kong": "won on the tile another player added to an exposed pong to make a kong",
+    "last_tile": "self-drawn on the last tile of the wall",
+    "heavenly": "East wins on the tiles dealt, before any discard",
+    "humanly": "won on a discard before your first draw, nobody having claimed a tile",
+    "robbing_eighth": "seven flowers and seasons held, won on the eighth another player drew",
+}
+EARTHLY_HELP = {
+    True: "won on East's first discard, or on your first draw, nobody having claimed a tile",
+    False: "won on East's first discard, nobody having claimed a tile",
+}
+
+
+def circumstances_help(offered: Sequence[str], rules: str) -> str:
+    """Each circumstance of `offered` in a line: its label and what it is, under the rule set `rules`."""
+    lines = []
+    for key in offered:
+        what = (
+            EARTHLY_HELP[scoring.get_ruleset(rules).earthly_self_drawn]
+            if key == "earthly"
+            else CIRCUMSTANCE_HELP.get(key)
+        )
+        if what:
+            lines.append(f"- {circumstance_label(key, rules)}: {what}.")
+    return "\n".join(lines)
+
+
 ROLE_LABELS = {
     "winner": "Winner",
     "discarder": "Discarder",

@@ -1,0 +1,39 @@
+"""The page's help texts speak the user's words: no option's code, no other rule set's rule, and every
+special circumstance said (an audit, stage 76: the payout scheme's help read "standard, shooter_pays
+(...) or table", and the circumstances' explained the earthly hand alone)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import scoring
+from app_ui.options import option_specs, sidebar_help
+from app_ui.summary import circumstance_label, circumstances_help
+
+CODE = re.compile(r"\b[a-z]+_[a-z_]+\b")  # shooter_pays, discarder_and_other, max_tai
+
+
+@pytest.mark.parametrize("rules", scoring.RULESET_NAMES)
+def test_no_sidebar_help_names_a_code_or_the_other_rule_set(rules: str) -> None:
+    other = next(name for name in scoring.RULESET_NAMES if name != rules).capitalize()
+    specs = option_specs(scoring.Options, scoring.default_options(rules))
+    shown = [spec for spec in specs if not spec.rules or rules in spec.rules]
+    assert len(shown) >= 5
+    for spec in shown:
+        words = sidebar_help(spec, rules)
+        assert words, spec.name
+        assert not CODE.search(words), (spec.name, words)
+        assert f"{other}:" not in words and not words.startswith(f"{rules.capitalize()}:"), (spec.name, words)
+
+
+@pytest.mark.parametrize("rules", scoring.RULESET_NAMES)
+def test_the_circumstances_help_says_what_each_offered_one_is(rules: str) -> None:
+    offered = scoring.circumstances_for(rules)
+    lines = circumstances_help(offered, rules).split("\n")
+    assert [line.split(": ")[0] for line in lines] == [
+        f"- {circumstance_label(key, rules)}" for key in offered
+    ]
+    earthly = next(line for line in lines if "Earthly" in line)
+    assert ("your first draw" in earthly) == scoring.get_ruleset(rules).earthly_self_drawn

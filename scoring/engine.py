@@ -34,7 +34,7 @@ from scoring.hand import (
 )
 from scoring.options import DEFAULT_PAYOUT_TABLE, Options, checked_options, default_options, read_by
 from scoring.patterns import is_hand_level
-from scoring.payout import Payout, format_amount, no_payout, with_seats
+from scoring.payout import Payout, format_amount, held_alone_from_deal, no_payout, with_seats
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
 from scoring.tiles import FLOWERS, FLY, SEASONS, WIND_NAMES, Tile, format_hand
 from scoring.view import HandFacts, Hit, Note, View
@@ -184,15 +184,25 @@ def _check_tiles(hand: Hand, context: Context, ruleset: Ruleset, options: Option
             )
 
 
-def _idle_option_warnings(context: Context, ruleset: Ruleset, options: Options) -> list[str]:
+def _idle_option_warnings(hand: Hand, context: Context, ruleset: Ruleset, options: Options) -> list[str]:
     """Options set that this win's other settings leave unread: said, as a house rule another rule set
-    does not read is, so that a table does not take them for applied."""
+    does not read is, so that a table does not take them for applied; so are tiles held from the deal
+    that double nothing."""
     warnings: list[str] = []
     unread_table = options.payout_scheme != "table" and options.payout_table != DEFAULT_PAYOUT_TABLE
     if unread_table and read_by(ruleset.name, "payout_table"):
         warnings.append(f"payout_table not used: payout_scheme is {options.payout_scheme}, not table")
     if context.bonus_from_deal and ruleset.instant_payouts is not None and not options.instant_payouts:
         warnings.append("bonus_from_deal not used: option instant_payouts is off")
+    elif ruleset.instant_payouts is not None:
+        alone = held_alone_from_deal(hand.bonus, context)
+        if alone:  # an audit: the cat alone marked from the deal changed nothing and said nothing
+            verb = "doubles" if len(alone) == 1 else "double"
+            warnings.append(
+                f"bonus_from_deal: {', '.join(alone)} {verb} nothing: an instant payout doubles where both "
+                "tiles of its pair (cat and rat, rooster and centipede, the seat's own flower and season) "
+                "were held from the deal"
+            )
     return warnings
 
 
@@ -452,7 +462,7 @@ def _best_reading(
     """
     _check_tiles(hand, context, ruleset, options)
     context, warnings = _check_context(hand, context, ruleset)
-    warnings.extend(_idle_option_warnings(context, ruleset, options))
+    warnings.extend(_idle_option_warnings(hand, context, ruleset, options))
     try:
         _check_winning_tile(hand, context)
     except _Invalid as invalid:

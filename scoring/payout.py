@@ -15,7 +15,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from scoring.hand import Context, Hand
 from scoring.options import Options
-from scoring.tiles import ANIMALS, FLOWERS, SEASONS
+from scoring.tiles import ANIMALS, FLOWERS, SEASONS, Tile, sorted_tiles
 
 
 @dataclass(frozen=True)
@@ -317,6 +317,19 @@ def _instant(
     return InstantPayout(key, name, units, each, each * opponents, held_from_deal, unit)
 
 
+ANIMAL_PAIRS: tuple[tuple[Tile, Tile], ...] = (("cat", "rat"), ("rooster", "centipede"))
+
+
+def held_alone_from_deal(bonus: Sequence[Tile], context: Context) -> list[Tile]:
+    """The tiles `context` says were held from the deal that double no instant payout: RULES.md doubles
+    an animal pair's and the own flower and season's only where both tiles of the pair were."""
+    seat = "ESWN".index(context.seat_wind)
+    pairs = [*ANIMAL_PAIRS, (FLOWERS[seat], SEASONS[seat])]
+    held, dealt = set(bonus), set(context.bonus_from_deal)
+    doubled = {tile for pair in pairs if set(pair) <= held and set(pair) <= dealt for tile in pair}
+    return sorted_tiles(dealt - doubled)
+
+
 def singapore_instant_payouts(hand: Hand, context: Context, options: Options) -> tuple[InstantPayout, ...]:
     """RULES.md instant payouts, each from every opponent, in units (doubled when held from the deal)."""
     if not options.instant_payouts:
@@ -335,7 +348,7 @@ def singapore_instant_payouts(hand: Hand, context: Context, options: Options) ->
                 items.append(
                     _instant("exposed_kong", f"exposed kong of {meld.tiles[0]}", 1, options, opponents)
                 )
-    for first, second in (("cat", "rat"), ("rooster", "centipede")):
+    for first, second in ANIMAL_PAIRS:
         if {first, second} <= bonus:
             dealt_pair = {first, second} <= dealt
             items.append(

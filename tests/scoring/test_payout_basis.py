@@ -326,3 +326,18 @@ def test_an_instant_payout_is_worked_out_from_its_units_and_the_unit() -> None:
     )
     (single,) = score_json({**HAND, "bonus": ["cat", "rat"]})["payout"]["instant_payouts"]
     assert instant_text(single) == "cat and rat: 2 units x 1 = 2 from each opponent (6 in all)"
+
+
+def test_a_tile_held_from_the_deal_without_its_pair_is_said_to_double_nothing() -> None:
+    # an audit: the cat alone marked as dealt changed nothing and said nothing
+    hand = {"concealed": "123m 456p 789s CCC 55p", "bonus": ["cat", "rat", "F1", "S1"]}
+    alone = score_json({**hand, "bonus_from_deal": ["cat", "F1"]})
+    said = [w for w in alone["warnings"] if w.startswith("bonus_from_deal:")]
+    assert said == [
+        "bonus_from_deal: F1, cat double nothing: an instant payout doubles where both tiles of its pair "
+        "(cat and rat, rooster and centipede, the seat's own flower and season) were held from the deal"
+    ], alone["warnings"]
+    both = score_json({**hand, "bonus_from_deal": ["cat", "rat", "F1", "S1"]})
+    assert not any(w.startswith("bonus_from_deal") for w in both["warnings"]), both["warnings"]
+    units = {item["key"]: item["units"] for item in both["payout"]["instant_payouts"]}
+    assert units == {"animal_pair": 4, "own_flower_season": 4}, both["payout"]["instant_payouts"]

@@ -161,6 +161,11 @@ def _typed_apart(
     if len(splits) == 1:
         return splits[0]
     (first_index, first), last_index = short[0], short[-1][0]
+    if len(tiles) == 3 and not splits and all(len(group_tiles) == 1 for _, group_tiles in short):
+        # three tiles typed a word each that are no meld: why they are none, not how to type them (an audit:
+        # `fly fly fly` was told "meld 'fly' has 1 tile", though typed together it is no meld either)
+        typed_words = " ".join(typed_groups[k][1] for k, _ in short)
+        raise ValueError(f"meld '{typed_words}' is no meld: {meld_kind(tiles)[1]}")
     group, typed = typed_groups[first_index]
     # a fly typed apart from its meld (`CC fly`) is in this group or the next to it
     groups = [g for g, _ in typed_groups]

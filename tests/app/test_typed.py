@@ -270,3 +270,17 @@ def test_melds_typed_together_read_back_as_typed_or_are_refused(melds: list[list
     assert all(len(meld) in (3, 4) for meld in read)
     # typed apart, they always read back exactly
     assert read_melds(" ".join("".join(meld) for meld in melds)) == melds
+
+
+@pytest.mark.parametrize(
+    ("typed", "why"),
+    [
+        ("fly fly fly", "meld 'fly fly fly' is no meld: a meld needs at least one real tile, not only fly"),
+        ("C C F", "meld 'C C F' is no meld: a pong is three equal tiles"),
+    ],
+)
+def test_a_meld_typed_a_tile_a_word_that_is_no_meld_says_why(typed: str, why: str) -> None:
+    # an audit: `fly fly fly` was told "meld 'fly' has 1 tile", though typed together it is no meld either
+    with pytest.raises(ValueError) as error:
+        read_melds(typed)
+    assert str(error.value) == why

@@ -33,7 +33,8 @@ HAND_TILES: frozenset[Tile] = frozenset(SUITED + HONOURS + (FLY,))
 ALL_CODES: frozenset[Tile] = frozenset(SUITED + HONOURS + FLOWERS + SEASONS + ANIMALS + (FACE, FLY, BACK))
 
 TERMINALS: frozenset[Tile] = frozenset(f"{rank}{suit}" for suit in SUITS for rank in (1, 9))
-THIRTEEN_WONDERS: tuple[Tile, ...] = tuple(sorted(TERMINALS)) + HONOURS
+# suit by suit, as a hand is sorted (1m 9m 1p 9p 1s 9s), then the honours: the order the reading shows
+THIRTEEN_WONDERS: tuple[Tile, ...] = tuple(f"{rank}{suit}" for suit in SUITS for rank in (1, 9)) + HONOURS
 WIND_NAMES: dict[Tile, str] = {"E": "East", "S": "South", "W": "West", "N": "North"}
 TILE_NAMES: dict[Tile, str] = {
     **WIND_NAMES,

@@ -473,3 +473,9 @@ def test_bonus_tiles_held_from_the_deal_are_said_to_be_ignored_under_malaysian_r
     assert not any("not part of" in warning for warning in singapore["warnings"])
     # read there: a cat without its rat doubles nothing, and is said to
     assert any(w.startswith("bonus_from_deal: cat doubles nothing") for w in singapore["warnings"])
+
+
+def test_thirteen_wonders_read_in_the_hand_s_own_order() -> None:
+    # an audit read "1p 1s 9m 9p 9s E S W N C F P 11m": the terminals sorted as text, not as tiles
+    result = score_json({"concealed": "19m 19p 19s ESWNCFP 1m"})
+    assert result["arrangement"] == "9m 1p 9p 1s 9s E S W N C F P 11m", result["arrangement"]

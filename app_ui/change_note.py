@@ -82,6 +82,10 @@ def changed_fields(
     rules = str(now.get("rules") or "singapore")
     # under pay-all the seat is the liable player's, as its box says
     fields = {**FIELD_WORDS, **({"discarder_wind": "liable player"} if now.get("pay_all") else {})}
+    if now.get("self_drawn") and not before.get("self_drawn") and not now.get("pay_all"):
+        # a self-draw has no discarder: the seat is kept for a discard again, not taken away (an audit
+        # read "who discarded South → not said" beside "won by discard → self-drawn")
+        del fields["discarder_wind"]
     said = [
         f"{words} {_value(key, before.get(key), rules)} → {_value(key, now.get(key), rules)}"
         for key, words in fields.items()

@@ -82,6 +82,17 @@ def test_nothing_is_said_where_the_score_stands_or_only_the_tiles_are_the_same()
     assert change_note(before, before_result, now, result) is None
 
 
+def test_a_self_draw_does_not_say_the_discarder_it_sets_aside_was_taken_away() -> None:
+    # an audit read "who discarded South → not said" beside "won by discard → self-draw", though the
+    # seat comes back with a discard
+    before = {**HAND, "discarder_wind": "W"}
+    assert changed_fields(before, {**HAND, "self_drawn": True}) == ["won by discard → self-draw"]
+    back = changed_fields({**HAND, "self_drawn": True}, before)
+    assert back == ["won by self-draw → discard", "who discarded not said → West"]
+    liable = changed_fields(before, {**HAND, "self_drawn": True, "pay_all": True, "discarder_wind": "N"})
+    assert "liable player West → North" in liable, liable
+
+
 def test_changed_fields_say_each_field_in_words() -> None:
     before = {**HAND, "pay_all": False, "circumstances": []}
     now = {

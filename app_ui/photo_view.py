@@ -16,6 +16,10 @@ import numpy as np
 from PIL import Image
 
 DISPLAY_MAX_SIDE = 1280  # px, the longer side of each copy kept
+# A copy whose longer side is under this is enlarged to it before the labels are drawn: the page
+# stretches a small picture to its column, and labels drawn a few pixels high came out a blur (an
+# audit's 200 x 150 photo).
+DISPLAY_MIN_SIDE = 800
 # The photo is cropped to its tiles where they fill less than this share of it: on a phone the whole
 # photo is a few hundred pixels wide, and tiles in a third of it leave their labels unreadable.
 CROP_BELOW_AREA = 0.6
@@ -80,13 +84,20 @@ def tiles_window(boxes: Sequence[Box], image_size: tuple[int, int]) -> tuple[int
     return x1, y1, x2, y2
 
 
-def _at_most(rgb: np.ndarray, longest: int) -> tuple[np.ndarray, float]:
+def _display_copy(rgb: np.ndarray) -> tuple[np.ndarray, float]:
+    """`rgb` at a size to draw on and show: its longer side at most DISPLAY_MAX_SIDE and at least
+    DISPLAY_MIN_SIDE; and its pixels per `rgb` pixel."""
     height, width = rgb.shape[:2]
-    scale = min(1.0, longest / max(height, width, 1))
-    if scale >= 1.0:
+    longest = max(height, width, 1)
+    scale = (
+        min(1.0, DISPLAY_MAX_SIDE / longest) if longest >= DISPLAY_MIN_SIDE else DISPLAY_MIN_SIDE / longest
+    )
+    if scale == 1.0:
         return rgb, 1.0
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
-    return np.asarray(Image.fromarray(rgb).resize(size, Image.Resampling.BILINEAR)), scale
+    # enlarged smoothly (bicubic): a blocky enlargement would read as a blur of another kind
+    how = Image.Resampling.BILINEAR if scale < 1.0 else Image.Resampling.BICUBIC
+    return np.asarray(Image.fromarray(rgb).resize(size, how)), scale
 
 
 def photo_view(rgb: np.ndarray, boxes: Sequence[Box], gain: float = 1.0) -> PhotoView:
@@ -95,10 +106,10 @@ def photo_view(rgb: np.ndarray, boxes: Sequence[Box], gain: float = 1.0) -> Phot
     from vision.exposure import with_gain
 
     rgb = with_gain(rgb, gain)
-    whole, whole_scale = _at_most(rgb, DISPLAY_MAX_SIDE)
+    whole, whole_scale = _display_copy(rgb)
     window = tiles_window(boxes, (int(rgb.shape[1]), int(rgb.shape[0])))
     if window is None:
         return PhotoView(whole, whole_scale, gain=gain)
     x1, y1, x2, y2 = window
-    tiles, tiles_scale = _at_most(np.ascontiguousarray(rgb[y1:y2, x1:x2]), DISPLAY_MAX_SIDE)
+    tiles, tiles_scale = _display_copy(np.ascontiguousarray(rgb[y1:y2, x1:x2]))
     return PhotoView(whole, whole_scale, tiles, window, tiles_scale, gain)

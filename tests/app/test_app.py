@@ -2124,7 +2124,9 @@ def test_the_discarders_seat_survives_a_self_draw_and_back_and_a_rule_switch_say
     app.selectbox(key="rules").set_value("malaysian").run()
     no_problem(app)
     assert app.selectbox(key="discarder_wind").value == "(not said)"
-    assert any("North discarder" in t for t in texts(app, "info")), texts(app, "info")
+    assert any("no North seat: who discarded is not said now" in t for t in texts(app, "info")), texts(
+        app, "info"
+    )
     app.selectbox(key="rules").set_value("singapore").run()
     assert app.selectbox(key="discarder_wind").value == "N"
 

@@ -920,9 +920,17 @@ def test_the_tiles_part_of_a_photo_is_cut_from_its_full_resolution() -> None:
     # tiles filling most of the photo: no part kept, the whole photo is drawn on
     filling = photo_view(photo, [(100.0, 100.0, 3900.0, 2900.0)])
     assert filling.tiles is None and filling.picture(True)[0] is filling.whole
-    # a small photo is kept as it is
-    small = np.full((300, 400, 3), 200, np.uint8)
-    assert photo_view(small, []).whole is small and photo_view(small, []).whole_scale == 1.0
+    # a photo of display size is kept as it is; a small one is enlarged to be drawn on (an audit: the
+    # labels drawn on a 200 x 150 photo were a blur once the page stretched it)
+    shown = np.full((600, 800, 3), 200, np.uint8)
+    assert photo_view(shown, []).whole is shown and photo_view(shown, []).whole_scale == 1.0
+    small = np.full((150, 200, 3), 200, np.uint8)
+    small[70:80, 20:30] = (250, 20, 20)
+    view = photo_view(small, [(10.0, 60.0, 40.0, 100.0)])
+    assert view.whole.shape[:2] == (600, 800) and view.whole_scale == 4.0
+    picture, origin, scale = view.picture(True)
+    x1, y1, x2, y2 = in_picture((20.0, 70.0, 30.0, 80.0), origin, scale)
+    assert picture[round((y1 + y2) / 2), round((x1 + x2) / 2)][0] > 200  # the mark where the box says
 
 
 def test_a_dark_photo_is_shown_brightened_as_it_was_read() -> None:

@@ -24,7 +24,7 @@ from app_ui.hand_view import hand_view_ui, meld_offer_ui, unsure_ui
 from app_ui.photo_reading import follow_tile_set
 from app_ui.photo_tab import photo_stale_note, photo_ui
 from app_ui.reload import held_for_reload, restore_kept_case
-from app_ui.result_panel import RESULT_ANCHOR, download_ui, result_ui, rows_scorer, score_case
+from app_ui.result_panel import RESULT_ANCHOR, download_ui, result_ui, score_case, stakes_of
 from app_ui.rules_panel import chosen_set, rules_ui
 from app_ui.session import (
     HAND_ID,
@@ -38,8 +38,8 @@ from app_ui.session import (
     unsaved_corrections,
 )
 from app_ui.tile_editor import tile_editor_ui
+from app_ui.tile_sets import tiles_in_set
 from app_ui.typed_tab import manual_ui, typed_stale_note
-from app_ui.unsure_stakes import score_span
 from app_ui.winning_hint import photo_score_words, winning_tile_outcomes
 
 
@@ -136,9 +136,10 @@ def main() -> None:
         slots.offer, base, rows, result, lambda other: score_case(other, context, rules, options)[1]
     )
     outcomes = winning_tile_outcomes(data) if result is not None else []
-    if result is not None:
-        rows_scored = rows_scorer(meld_concealed_now(base), context, rules, options)
-        unsure_ui(slots.unsure, rows, score_span(result, outcomes), rows_scored)
+    in_set = tiles_in_set(chosen_set())
+    unsure_ui(
+        slots.unsure, rows, in_set, stakes_of(rows, meld_concealed_now(base), context, rules, options, in_set)
+    )
     # the kongs ticked concealed or exposed against the reading: corrections of their own
     kongs = table_edits.kong_corrections(build, base.meld_concealed)
     corrected = table_corrections(base, kongs)

@@ -5,7 +5,7 @@ notes and doubts, the offer to read again or take a way to a win, and the tile p
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,7 +111,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, HandSlots]:
         st.caption(f"Read {read} tiles in {base.timings['app_total'] / 1000:.2f} s.")
     score_hint = st.empty()
     unsure_slot = st.empty()  # the unsure tiles, said once the hand is scored (`unsure_ui`)
-    unsure_ui(unsure_slot, rows, None, lambda _: None)
+    unsure_ui(unsure_slot, rows, tile_sets.tiles_in_set(chosen_set()))
     picture = hand_picture(group_blocks(build.hand, build.meld_groups, rows))
     if picture is not None:
         st.image(picture, caption=hand_picture_caption(base), width="stretch")
@@ -119,12 +119,14 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, HandSlots]:
 
 
 def unsure_ui(
-    slot: DeltaGenerator, rows: Sequence[TileRow], now: str | None, score_rows: unsure_stakes.ScoreRows
+    slot: DeltaGenerator,
+    rows: Sequence[TileRow],
+    in_set: Collection[str],
+    weighed: tuple[str, Sequence[unsure_stakes.Stake]] | None = None,
 ) -> None:
-    """The tiles the reader is unsure of, by number with its runner-up, in `slot`; and, the hand scored
-    (`now`: its score in a few words, `unsure_stakes.score_span`), which of them decide the score read
-    as their runner-up (`score_rows`: rows scored as the page scores the table's)."""
-    in_set = tile_sets.tiles_in_set(chosen_set())
+    """The tiles the reader is unsure of, by number with its runner-up where the set `in_set` holds it,
+    in `slot`; and, the hand scored (`weighed`: its score in a few words and the unsure tiles read as
+    their runner-up, `result_panel.stakes_of`), which of them decide the score."""
     low = photo_rows.unsure_tiles([(row.number, row) for row in rows], in_set)
     if not low:
         slot.empty()
@@ -133,9 +135,9 @@ def unsure_ui(
         f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure. "
         "Fix them in Check the tiles."
     )
-    if now is not None:
-        deciding, leaving = unsure_stakes.unsure_stakes(rows, in_set, now, score_rows)
-        line = " ".join(filter(None, [line, unsure_stakes.stakes_line(deciding, leaving, now)]))
+    if weighed is not None:
+        now, stakes = weighed
+        line = " ".join(filter(None, [line, unsure_stakes.stakes_line(stakes, now)]))
     slot.warning(line)
 
 

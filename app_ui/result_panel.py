@@ -3,17 +3,20 @@ basis, the instant payouts, the text summary, and the case offered for download.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
+import functools
 import hashlib
+import json
 import zoneinfo
-from collections.abc import Callable, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 import scoring
-from app_ui import case_file, hand_build
+from app_ui import case_file, hand_build, unsure_stakes
 from app_ui.case import Base, Context, HandBuild, TileRow
 from app_ui.summary import (
     amount_text,
@@ -60,17 +63,59 @@ def score_case(
 
 
 def rows_scorer(
-    meld_concealed: Mapping[str, bool], context: Context, rules: str, options: dict[str, Any]
-) -> Callable[[list[TileRow]], tuple[dict[str, Any], list[Outcome]] | None]:
+    meld_concealed: Mapping[str, bool], context: Context, rules: str, options: Mapping[str, Any]
+) -> unsure_stakes.ScoreRows:
     """Rows scored as the page scores the table's (the kongs as ticked, `meld_concealed`): the result
     and, where no winning tile is set, the hand scored with each tile that may have won it; None where
     the rows make no hand to score."""
 
-    def score_rows(rows: list[TileRow]) -> tuple[dict[str, Any], list[Outcome]] | None:
-        data, result, _ = score_case(hand_build.build_hand(rows, meld_concealed), context, rules, options)
+    def score_rows(rows: list[TileRow]) -> unsure_stakes.Scored | None:
+        build = hand_build.build_hand(rows, meld_concealed)
+        data, result, _ = score_case(build, context, rules, dict(options))
         return None if result is None else (result, winning_tile_outcomes(data))
 
     return score_rows
+
+
+def stakes_of(
+    rows: Sequence[TileRow],
+    meld_concealed: Mapping[str, bool],
+    context: Context,
+    rules: str,
+    options: Mapping[str, Any],
+    in_set: Collection[str],
+) -> tuple[str, tuple[unsure_stakes.Stake, ...]] | None:
+    """The hand of `rows` scored as the page scores it, in a few words, and its unsure tiles read as
+    their runner-up (`unsure_stakes.unsure_stakes`); None where the rows make no hand to score or no
+    tile is unsure. Kept for the page's reruns: a click elsewhere scores nothing again (a Malaysian
+    hand of flies and six unsure tiles took 0.3 s, an audit)."""
+    if not any(row.low_confidence for row in rows):
+        return None
+    return _stakes_kept(
+        tuple((row, row.number) for row in rows),  # a row's number is no part of its equality
+        tuple(sorted(meld_concealed.items())),
+        context,
+        rules,
+        json.dumps(dict(options), sort_keys=True, default=str),
+        frozenset(in_set),
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _stakes_kept(
+    numbered: tuple[tuple[TileRow, int | None], ...],
+    meld_concealed: tuple[tuple[str, bool], ...],
+    context: Context,
+    rules: str,
+    options: str,
+    in_set: frozenset[str],
+) -> tuple[str, tuple[unsure_stakes.Stake, ...]] | None:
+    rows = [dataclasses.replace(row, number=number) for row, number in numbered]
+    score_rows = rows_scorer(dict(meld_concealed), context, rules, json.loads(options))
+    now = score_rows(rows)
+    if now is None:
+        return None
+    return unsure_stakes.score_span(*now), tuple(unsure_stakes.unsure_stakes(rows, in_set, now, score_rows))
 
 
 def result_ui(

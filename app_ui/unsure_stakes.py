@@ -13,48 +13,76 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from app_ui.case import BONUS, IGNORE, TileRow
 from app_ui.summary import score_words
-from app_ui.winning_hint import NOT_IN_HAND, Outcome
+from app_ui.winning_hint import NOT_IN_HAND, Outcome, changes_the_score
+from scoring.payout import format_amount
 from vision.classes import BONUS_CODES
 from vision.tile_set import COPIES_IN_SET
 
 NO_WIN = score_words({"valid": False})  # the score of a hand that is no win, in the same few words
+# results that are no reading of the table (a fifth copy beside a concealed kong's backs, a face the
+# set lacks, the winning tile gone with the tile): no score to compare
+NOT_A_READING = frozenset((NOT_IN_HAND, "too_many_copies", "tile_not_in_set"))
 
-# The scoring input and result of rows as the page scores the table's, and the hand scored with each
-# tile that may have won it where no winning tile is set; None where the rows make no hand to score.
-ScoreRows = Callable[[list[TileRow]], "tuple[dict[str, Any], list[Outcome]] | None"]
+# Rows scored as the page scores the table's: the result and the hand scored with each tile that may
+# have won it where no winning tile is set; None where the rows make no hand to score.
+Scored = tuple[dict[str, Any], list[Outcome]]
+ScoreRows = Callable[[list[TileRow]], "Scored | None"]
 
 
 @dataclass(frozen=True)
 class Stake:
-    """An unsure tile (`number` in the table) read as `code`, and the score were it `alternative`."""
+    """An unsure tile (`number` in the table) read as `code`, the score so (`now`), and the score were
+    it `alternative` (`then`), each in a few words."""
 
     number: int
     code: str
     alternative: str
-    then: str  # the score in a few words with the tile read as `alternative`
+    now: str
+    then: str
+
+    @property
+    def leaves_it(self) -> bool:
+        return self.now == self.then
 
 
 def score_span(result: dict[str, Any], outcomes: Sequence[Outcome]) -> str:
     """The score in a few words: the result's (`**4 tai**`, `not a valid win`), or where the winning
     tile is unset and changes it, every score a tile that may have won it gives ("**2 to 5 tai** by
     the winning tile")."""
-    shown = (bool(result.get("valid")), int(result.get("tai") or 0) if result.get("valid") else 0)
-    if not outcomes or all((outcome.valid, outcome.tai) == shown for outcome in outcomes):
+    if not changes_the_score(result, outcomes):
         return score_words(result)
     unit = str(result.get("unit") or "tai")
     tai = sorted({outcome.tai for outcome in outcomes if outcome.valid})
     if not tai:
-        return "not a valid win"
+        return NO_WIN
     span = f"**{tai[0]} {unit}**" if len(tai) == 1 else f"**{tai[0]} to {tai[-1]} {unit}**"
     if not all(outcome.valid for outcome in outcomes):
         span = f"no win or {span}"
     return f"{span} by the winning tile"
+
+
+def instant_units(result: dict[str, Any]) -> Decimal:
+    """The instant payouts' units each opponent pays (none where the rule set has none)."""
+    items = (result.get("payout") or {}).get("instant_payouts") or ()
+    return sum((Decimal(str(item.get("units") or 0)) for item in items), Decimal(0))
+
+
+def stake_words(scored: Scored, other: Scored) -> str:
+    """`scored` in a few words beside `other`: its score (`score_span`), and where the two differ in
+    their instant payouts, its own ("**3 tai**, instant payouts 2 units from each player"): a table
+    settling a dispute pays those too."""
+    words = score_span(*scored)
+    units = instant_units(scored[0])
+    if units != instant_units(other[0]):
+        words += f", instant payouts {format_amount(units)} units from each player"
+    return words
 
 
 def fits_where_it_lies(code: str, group: str) -> bool:
@@ -68,14 +96,13 @@ def fits_where_it_lies(code: str, group: str) -> bool:
 
 
 def unsure_stakes(
-    rows: Sequence[TileRow], in_set: Collection[str], now: str, score_rows: ScoreRows
-) -> tuple[list[Stake], list[Stake]]:
-    """The unsure tiles of `rows` that the hand holds, each read as its runner-up (where the set
-    `in_set` has it, a copy of it is left in the set beside the other tiles, and it fits where the
-    tile lies), split into those that change the score `now` (`score_span` of the hand as it is) and
-    those that leave it."""
-    deciding: list[Stake] = []
-    leaving: list[Stake] = []
+    rows: Sequence[TileRow], in_set: Collection[str], now: Scored, score_rows: ScoreRows
+) -> list[Stake]:
+    """Each unsure tile of `rows` that the hand holds read as its runner-up (where the set `in_set` has
+    it, a copy of it is left beside the other tiles, and it fits where the tile lies), with the score
+    `now` (the rows as they are, scored) and the score so; tiles whose runner-up makes no reading of
+    the table (`NOT_A_READING`) are left out."""
+    stakes: list[Stake] = []
     held = Counter(row.code for row in rows)
     for index, row in enumerate(rows):
         alternative = row.alternative
@@ -92,34 +119,33 @@ def unsure_stakes(
         ):
             continue
         other = [*rows[:index], dataclasses.replace(row, code=alternative), *rows[index + 1 :]]
-        scored = score_rows(other)
-        if scored is None or scored[0].get("reason") == NOT_IN_HAND:
-            continue  # the winning tile set is gone with it: no score to compare
-        stake = Stake(row.number, row.code, alternative, score_span(*scored))
-        (leaving if stake.then == now else deciding).append(stake)
-    return deciding, leaving
+        then = score_rows(other)
+        if then is None or then[0].get("reason") in NOT_A_READING:
+            continue
+        words = stake_words(now, then), stake_words(then, now)
+        stakes.append(Stake(row.number, row.code, alternative, *words))
+    return stakes
 
 
-def stakes_line(deciding: Sequence[Stake], leaving: Sequence[Stake], now: str) -> str:
-    """What the unsure tiles' runner-ups do to the score `now`, in a sentence or three ("" where none
-    was tried): first the tiles that give another score, then those that would make the hand no win
-    (a winning hand's tile is seldom its runner-up then, but a claimed win is what is in dispute),
-    then those that leave it; of a hand that is no win, only the tiles that would make it one."""
-    changing = [stake for stake in deciding if stake.then != NO_WIN]
-    breaking = [stake for stake in deciding if stake.then == NO_WIN]
+def stakes_line(stakes: Sequence[Stake], now: str) -> str:
+    """What the unsure tiles' runners-up do to the score `now` (in a few words), in a sentence or three
+    ("" where none was tried): first the tiles that give another score, then those that would make
+    the hand no valid win (a winning hand's tile is seldom its runner-up then, but a claimed win is
+    what is in dispute), then those that leave it; of a hand that is no win, only the tiles that
+    would make it one."""
+    changing = [stake for stake in stakes if not stake.leaves_it and not stake.then.startswith(NO_WIN)]
+    breaking = [stake for stake in stakes if not stake.leaves_it and stake.then.startswith(NO_WIN)]
+    leaving = [stake for stake in stakes if stake.leaves_it]
     said = [
-        f"Tile {stake.number} decides the score: as {stake.code}, {now}; "
+        f"Tile {stake.number} decides the score: as {stake.code}, {stake.now}; "
         f"as {stake.alternative}, {stake.then}."
         for stake in changing
     ]
     if breaking:
-        said.append(f"{_tiles(breaking)} read as {_their(breaking)} would make it no win.")
-    if now == NO_WIN:
-        pass  # tiles that leave a hand no win: nothing for the table to weigh
-    elif leaving:
-        # named even where no other tile is: the line above lists unsure tiles that were not tried
+        said.append(f"{_tiles(breaking)} read as {_their(breaking)} would make the hand no valid win.")
+    if leaving and now != NO_WIN:  # of a hand that is no win either way, nothing for the table to weigh
         verb = "leaves" if len(leaving) == 1 else "leave"
-        stays = f" ({now})" if not deciding else ""
+        stays = f" ({now})" if not changing and not breaking else ""
         said.append(f"{_tiles(leaving)} read as {_their(leaving)} {verb} the score as it is{stays}.")
     return " ".join(said)
 
@@ -129,9 +155,9 @@ def _tiles(stakes: Sequence[Stake]) -> str:
 
 
 def _their(stakes: Sequence[Stake]) -> str:
-    return "its runner-up" if len(stakes) == 1 else "their runner-ups"
+    return "its runner-up" if len(stakes) == 1 else "their runners-up"
 
 
-def _numbers(numbers: Any) -> str:
+def _numbers(numbers: Iterable[int]) -> str:
     listed = [str(n) for n in numbers]
     return listed[0] if len(listed) == 1 else f"{', '.join(listed[:-1])} and {listed[-1]}"

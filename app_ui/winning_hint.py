@@ -8,7 +8,7 @@ differ from the one shown, the result says so, tile by tile.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,11 +61,17 @@ def winning_tile_outcomes(
     return [Outcome(tuple(sorted_tiles(tiles)), valid, tai) for (valid, tai), tiles in ranked]
 
 
+def changes_the_score(result: Mapping[str, Any], outcomes: Sequence[Outcome]) -> bool:
+    """Whether some tile that may have won the hand (`outcomes`) scores it otherwise than `result`,
+    scored without a winning tile, shows."""
+    shown = (bool(result.get("valid")), int(result.get("tai") or 0) if result.get("valid") else 0)
+    return any((outcome.valid, outcome.tai) != shown for outcome in outcomes)
+
+
 def winning_tile_note(result: Mapping[str, Any], outcomes: list[Outcome], unit: str) -> str | None:
     """The line asking for the winning tile, where it would change the result shown (`result`, scored
     without one): each way, e.g. "2s or 5s: 4 tai; 8s: not a win"; None where it changes nothing."""
-    shown = (bool(result.get("valid")), int(result.get("tai") or 0) if result.get("valid") else 0)
-    if not outcomes or all((outcome.valid, outcome.tai) == shown for outcome in outcomes):
+    if not changes_the_score(result, outcomes):
         return None
     ways = "; ".join(
         f"{_either(outcome.tiles)}: {f'{outcome.tai} {unit}' if outcome.valid else 'not a win'}"

@@ -78,7 +78,9 @@ def judge_scene(
         stats["hands not scored as read"] += 1
         return
     now = score_span(*scored)
-    deciding, _ = unsure_stakes(rows, tiles_in_set(rules), now, score_rows)
+    deciding = [
+        stake for stake in unsure_stakes(rows, tiles_in_set(rules), scored, score_rows) if not stake.leaves_it
+    ]
     # each row's true face: photo_read keeps the detections' order (the rows' numbers say the places)
     true_xyxy = np.array([t["xyxy"] for t in meta["tiles"]], np.float32).reshape(-1, 4)
     detections = reading.detections
@@ -98,7 +100,8 @@ def judge_scene(
         stats["score right, a tile named as deciding"] += bool(deciding)
         return
     stats["score wrong as read"] += 1
-    if any(stake.then == truth for stake in deciding):
+    # the score compared, not the instant payouts said beside it where they differ
+    if any(stake.then.split(", instant payouts")[0] == truth for stake in deciding):
         stats["wrong, a named tile's runner-up gives the true score"] += 1
     elif deciding:
         stats["wrong, tiles named, none gives the true score"] += 1

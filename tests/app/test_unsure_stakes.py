@@ -8,8 +8,16 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from app_ui.case import BONUS, HAND, IGNORE, Context, TileRow
-from app_ui.result_panel import rows_scorer
-from app_ui.unsure_stakes import Stake, fits_where_it_lies, score_span, stakes_line, unsure_stakes
+from app_ui.result_panel import _stakes_kept, rows_scorer, stakes_of
+from app_ui.unsure_stakes import (
+    Scored,
+    ScoreRows,
+    Stake,
+    fits_where_it_lies,
+    score_span,
+    stakes_line,
+    unsure_stakes,
+)
 from app_ui.winning_hint import Outcome
 from tests.app.fakes import FakeReader, photo_bytes, scene
 from vision.classes import CLASS_INDEX, CLASSES
@@ -17,61 +25,61 @@ from vision.classes import CLASS_INDEX, CLASSES
 SINGAPORE = frozenset(CLASSES) - {"face", "fly", "none"}
 SURE, UNSURE = 0.95, 0.3
 CODES = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2m", "2m", "C", "C", "C", "F1"]
+GROUPS = [HAND] * 11 + ["meld 1"] * 3 + [BONUS]
 
 
 def hand_rows(low: dict[int, str]) -> list[TileRow]:
     """123m 456p 789s 22m concealed, CCC as meld 1, F1 in the bonus row; `low`: row index -> runner-up
     of a tile read unsurely."""
-    groups = [HAND] * 11 + ["meld 1"] * 3 + [BONUS]
     return [
         TileRow(code, group, UNSURE if k in low else SURE, alternative=low.get(k), number=k + 1)
-        for k, (code, group) in enumerate(zip(CODES, groups, strict=True))
+        for k, (code, group) in enumerate(zip(CODES, GROUPS, strict=True))
     ]
 
 
-def scorer(winning_tile: str | None = "2m") -> Callable[[list[TileRow]], tuple[dict, list[Outcome]] | None]:
-    context = Context(seat_wind="E", prevailing_wind="E", winning_tile=winning_tile, discarder_wind="S")
-    return rows_scorer({"meld 1": False}, context, "singapore", {})
+def context(winning_tile: str | None = "2m") -> Context:
+    return Context(seat_wind="E", prevailing_wind="E", winning_tile=winning_tile, discarder_wind="S")
 
 
-def now_of(rows: list[TileRow], winning_tile: str | None = "2m") -> str:
-    scored = scorer(winning_tile)(rows)
-    assert scored is not None
-    return score_span(*scored)
+def scorer(winning_tile: str | None = "2m", concealed: bool = False) -> ScoreRows:
+    return rows_scorer({"meld 1": concealed}, context(winning_tile), "singapore", {})
+
+
+def weighed(rows: list[TileRow], winning_tile: str | None = "2m") -> tuple[str, list[Stake]]:
+    """The hand's score in a few words and its unsure tiles' stakes."""
+    score_rows = scorer(winning_tile)
+    now: Scored | None = score_rows(rows)
+    assert now is not None
+    return score_span(*now), unsure_stakes(rows, SINGAPORE, now, score_rows)
 
 
 def test_a_bonus_tile_whose_runner_up_is_another_seat_s_flower_decides_the_score() -> None:
-    rows = hand_rows({14: "F2"})
-    now = now_of(rows)
+    now, stakes = weighed(hand_rows({14: "F2"}))
     assert now == "**2 tai**"  # dragon pong 1 + East's own flower 1
-    deciding, leaving = unsure_stakes(rows, SINGAPORE, now, scorer())
-    assert deciding == [Stake(15, "F1", "F2", "**1 tai**")] and leaving == []
-    assert (
-        stakes_line(deciding, leaving, now)
-        == "Tile 15 decides the score: as F1, **2 tai**; as F2, **1 tai**."
-    )
+    assert stakes == [Stake(15, "F1", "F2", "**2 tai**", "**1 tai**")]
+    assert stakes_line(stakes, now) == "Tile 15 decides the score: as F1, **2 tai**; as F2, **1 tai**."
 
 
-def test_runner_ups_that_leave_the_score_are_said_to_leave_it() -> None:
+def test_runners_up_that_leave_the_score_are_said_to_leave_it() -> None:
     # 1m as 4m: 234m is still a chow; 9s as 6s: 6s 7s 8s is too (pair 2m, win on 2m)
-    rows = hand_rows({0: "4m", 8: "6s"})
-    now = now_of(rows)
-    deciding, leaving = unsure_stakes(rows, SINGAPORE, now, scorer())
-    assert deciding == [] and [stake.number for stake in leaving] == [1, 9]
-    assert stakes_line(deciding, leaving, now) == (
-        "Tiles 1 and 9 read as their runner-ups leave the score as it is (**2 tai**)."
+    now, stakes = weighed(hand_rows({0: "4m", 8: "6s"}))
+    assert [(s.number, s.leaves_it) for s in stakes] == [(1, True), (9, True)]
+    assert (
+        stakes_line(stakes, now)
+        == "Tiles 1 and 9 read as their runners-up leave the score as it is (**2 tai**)."
     )
 
 
 def test_a_runner_up_that_breaks_the_win_is_named_after_those_that_change_the_score() -> None:
-    rows = hand_rows({0: "4m", 6: "C", 14: "F2"})  # 7s as C: 8s 9s make no set
-    now = now_of(rows)
-    deciding, leaving = unsure_stakes(rows, SINGAPORE, now, scorer())
-    assert [(s.number, s.then) for s in deciding] == [(7, "not a valid win"), (15, "**1 tai**")]
-    assert [s.number for s in leaving] == [1]
-    assert stakes_line(deciding, leaving, now) == (
+    now, stakes = weighed(hand_rows({0: "4m", 6: "C", 14: "F2"}))  # 7s as C: 8s 9s make no set
+    assert [(s.number, s.then) for s in stakes] == [
+        (1, "**2 tai**"),
+        (7, "not a valid win"),
+        (15, "**1 tai**"),
+    ]
+    assert stakes_line(stakes, now) == (
         "Tile 15 decides the score: as F1, **2 tai**; as F2, **1 tai**. "
-        "Tile 7 read as its runner-up would make it no win. "
+        "Tile 7 read as its runner-up would make the hand no valid win. "
         "Tile 1 read as its runner-up leaves the score as it is."
     )
 
@@ -79,28 +87,53 @@ def test_a_runner_up_that_breaks_the_win_is_named_after_those_that_change_the_sc
 def test_of_a_hand_that_is_no_win_only_the_tiles_that_would_make_it_one_are_named() -> None:
     rows = hand_rows({6: "C"})
     rows[9] = TileRow("5m", HAND, UNSURE, alternative="2m", number=10)  # 2m of the pair read 5m
-    now = now_of(rows)
+    now, stakes = weighed(rows)
     assert now == "not a valid win"
-    deciding, leaving = unsure_stakes(rows, SINGAPORE, now, scorer())
-    assert [(s.number, s.then) for s in deciding] == [(10, "**2 tai**")]
-    assert (
-        stakes_line(deciding, leaving, now)
-        == "Tile 10 decides the score: as 5m, not a valid win; as 2m, **2 tai**."
-    )
+    assert stakes_line(stakes, now) == "Tile 10 decides the score: as 5m, not a valid win; as 2m, **2 tai**."
+
+
+def test_with_no_winning_tile_set_every_tile_that_may_have_won_is_weighed() -> None:
+    # 22m 3m waits on 2m (a pair wait) or 3m ... : the score by the winning tile, read either way
+    rows = hand_rows({14: "F2"})
+    now, stakes = weighed(rows, winning_tile=None)
+    assert now == score_span(*(scorer(None)(rows) or ({}, [])))
+    assert [s.number for s in stakes] == [15]
+    assert stakes[0].now == now and stakes[0].then != now and "tai" in stakes[0].then
+
+
+def test_a_runner_up_that_changes_only_the_instant_payouts_says_so() -> None:
+    # cat and rat pay 2 units from each player at once; the cat read as a rooster pays nothing
+    rows = [*hand_rows({}), TileRow("cat", BONUS, UNSURE, alternative="rooster", number=16)]
+    rows.append(TileRow("rat", BONUS, SURE, number=17))
+    stakes = weighed(rows)[1]
+    assert len(stakes) == 1 and not stakes[0].leaves_it
+    assert stakes[0].now.endswith("instant payouts 2 units from each player")
+    assert stakes[0].then.endswith("instant payouts 0 units from each player")
 
 
 def test_a_runner_up_the_set_holds_no_more_copies_of_is_not_tried() -> None:
-    rows = hand_rows({14: "F2"})
-    rows.append(TileRow("F2", BONUS, SURE, number=16))  # F2 read surely: a second F2 is no reading
-    deciding, leaving = unsure_stakes(rows, SINGAPORE, now_of(rows), scorer())
-    assert deciding == [] and leaving == []
+    rows = [*hand_rows({14: "F2"}), TileRow("F2", BONUS, SURE, number=16)]  # a second F2 is no reading
+    assert weighed(rows)[1] == []
 
 
-def test_runner_ups_that_cannot_lie_where_the_tile_lies_or_are_outside_the_set_are_not_tried() -> None:
+def test_a_fifth_copy_beside_a_concealed_kong_s_backs_is_no_reading() -> None:
+    # a review: back 5m 5m back lies as a concealed kong, so an unsure 6m read as 5m is a fifth 5m
+    hand = ["1p", "2p", "3p", "4p", "5p", "6p", "C", "C", "C", "6m", "6m"]
+    rows = [TileRow(code, HAND, SURE, number=k + 1) for k, code in enumerate(hand)]
+    rows[10] = TileRow("6m", HAND, UNSURE, alternative="5m", number=11)
+    rows += [
+        TileRow(code, "meld 1", SURE, number=12 + k) for k, code in enumerate(["back", "5m", "5m", "back"])
+    ]
+    score_rows = rows_scorer({"meld 1": True}, context("6m"), "singapore", {})
+    now = score_rows(rows)
+    assert now is not None and now[0]["valid"]
+    assert unsure_stakes(rows, SINGAPORE, now, score_rows) == []
+
+
+def test_runners_up_that_cannot_lie_where_the_tile_lies_or_are_outside_the_set_are_not_tried() -> None:
     rows = hand_rows({3: "F2", 14: "1s", 12: "fly"})  # a flower in the hand, 1s in the bonus row, no fly
-    deciding, leaving = unsure_stakes(rows, SINGAPORE, now_of(rows), scorer())
-    assert deciding == [] and leaving == []
-    assert stakes_line(deciding, leaving, "**2 tai**") == ""
+    now, stakes = weighed(rows)
+    assert stakes == [] and stakes_line(stakes, now) == ""
 
 
 def test_a_tile_set_aside_or_sure_or_the_winning_tile_s_last_copy_is_not_tried() -> None:
@@ -108,8 +141,7 @@ def test_a_tile_set_aside_or_sure_or_the_winning_tile_s_last_copy_is_not_tried()
     rows[14] = TileRow("F1", IGNORE, UNSURE, alternative="F2", number=15)  # not part of the hand
     rows[4] = TileRow("5p", HAND, SURE, alternative="6p", number=5)  # sure: its runner-up is no doubt
     rows[6] = TileRow("7s", HAND, UNSURE, alternative="6s", number=7)  # the only 7s, the winning tile
-    deciding, leaving = unsure_stakes(rows, SINGAPORE, now_of(rows, "7s"), scorer("7s"))
-    assert deciding == [] and leaving == []
+    assert weighed(rows, "7s")[1] == []
 
 
 def test_fits_where_it_lies() -> None:
@@ -130,6 +162,18 @@ def test_score_span_without_a_winning_tile_gives_every_score_the_winning_tile_ma
     )
 
 
+def test_the_page_s_reruns_weigh_a_table_once_and_a_renumbered_table_again() -> None:
+    rows = hand_rows({14: "F2"})
+    _stakes_kept.cache_clear()
+    first = stakes_of(rows, {"meld 1": False}, context(), "singapore", {}, SINGAPORE)
+    again = stakes_of(rows, {"meld 1": False}, context(), "singapore", {}, SINGAPORE)
+    assert first == again and first is not None and _stakes_kept.cache_info().hits == 1
+    renumbered = [*rows[:-1], TileRow("F1", BONUS, UNSURE, alternative="F2", number=20)]
+    moved = stakes_of(renumbered, {"meld 1": False}, context(), "singapore", {}, SINGAPORE)
+    assert moved is not None and [s.number for s in moved[1]] == [20]  # numbers are no part of equality
+    assert stakes_of(hand_rows({}), {"meld 1": False}, context(), "singapore", {}, SINGAPORE) is None
+
+
 def test_the_page_names_the_unsure_tile_that_decides_the_score(
     app: AppTest, install: Callable[[FakeReader | None], None]
 ) -> None:
@@ -141,9 +185,12 @@ def test_the_page_names_the_unsure_tile_that_decides_the_score(
     app.file_uploader(key="upload").upload("hand.jpg", photo_bytes(), "image/jpeg")
     app.run()
     assert not app.exception
+    app.selectbox(key="winning_tile").set_value("2m").run()
     line = next(w.value for w in app.warning if "the reader is unsure" in w.value)
-    assert line.startswith("Please check tile 15 (F1 or F2?): the reader is unsure.")
-    assert "Tile 15 decides the score: as F1, " in line and "as F2, " in line
+    assert line == (
+        "Please check tile 15 (F1 or F2?): the reader is unsure. Fix them in Check the tiles. "
+        "Tile 15 decides the score: as F1, **2 tai**; as F2, **1 tai**."
+    )
     # corrected, the tile is checked: no doubt is left to weigh
     app.session_state[f"tiles_{app.session_state['version']}"] = {
         "edited_rows": {"14": {"tile": "F2"}},

@@ -267,7 +267,12 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
             f"an earthly hand is won on the first tile discarded, not a self-draw, under "
             f"{ruleset.name.capitalize()} rules{because}"
         )
-    if "earthly" in circ and not self_drawn and context.discarder_wind not in (None, "E"):
+    if (
+        "earthly" in circ
+        and not self_drawn
+        and not context.pay_all
+        and context.discarder_wind not in (None, "E")
+    ):
         # the first tile discarded is the dealer's: East discards first
         impossible(
             f"an earthly hand won on a discard is won on the dealer's first discard, so East is the "
@@ -282,7 +287,8 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
             f"{article} {first_turn[0]} hand is won before any tile is claimed, but the hand has an "
             f"exposed {claimed[0].kind} ({format_hand(claimed[0].tiles)})"
         )
-    for turn in first_turn:
+    if first_turn:  # said once, of the first named, as the claimed meld is
+        turn = first_turn[0]
         article = "an" if turn == "earthly" else "a"
         # seeds/001: no meld is formed before a first-turn win, and a kong is robbed from an exposed pong
         if "robbing_kong" in circ:
@@ -292,7 +298,8 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
             )
         if "last_tile" in circ:
             impossible(f"{article} {turn} hand is won on the first turn, not on the last tile")
-    if "humanly" in circ and not self_drawn and context.discarder_wind == "E":
+    # under pay-all the seat given names the liable player, who need not have discarded
+    if "humanly" in circ and not self_drawn and not context.pay_all and context.discarder_wind == "E":
         # the one tile East has discarded before a non-dealer's first draw is the dealer's first discard
         impossible(
             "a win on East's discard before the winner's first draw is a win on the dealer's first "

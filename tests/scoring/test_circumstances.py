@@ -190,3 +190,15 @@ def test_an_earthly_hand_on_another_seat_s_discard_names_the_seat_in_words() -> 
     # an audit: "so East is the discarder, not W"
     hand = {**FIRST_TURN_HAND, "discarder_wind": "W", "circumstances": ["earthly"]}
     assert score_json(hand)["message"].endswith("so East is the discarder, not West."), score_json(hand)
+
+
+def test_under_pay_all_the_seat_given_is_the_liable_player_s_not_the_discarder_s() -> None:
+    # a review: a humanly hand with East liable was refused as "a win on East's discard"
+    for key, liable in (("humanly", "E"), ("earthly", "W")):
+        hand = {**FIRST_TURN_HAND, "pay_all": True, "discarder_wind": liable, "circumstances": [key]}
+        assert score_json(hand)["valid"], score_json(hand)
+
+
+def test_two_first_turn_hands_beside_robbing_the_kong_say_it_once() -> None:
+    hand = {**FIRST_TURN_HAND, "circumstances": ["earthly", "humanly", "robbing_kong"]}
+    assert score_json(hand)["message"].count("robbing the kong takes") == 1

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import scoring
+from app_ui.hand_build import scored_as_self_drawn
 from app_ui.options import option_label, option_specs
 from app_ui.summary import (
     RULE_LABELS,
@@ -82,7 +83,7 @@ def changed_fields(
     rules = str(now.get("rules") or "singapore")
     # under pay-all the seat is the liable player's, as its box says
     fields = {**FIELD_WORDS, **({"discarder_wind": "liable player"} if now.get("pay_all") else {})}
-    if now.get("self_drawn") and not before.get("self_drawn") and not now.get("pay_all"):
+    if _drawn(now) and not _drawn(before) and not now.get("pay_all"):
         # a self-draw has no discarder: the seat is kept for a discard again, not taken away (an audit
         # read "who discarded South → not said" beside "won by discard → self-drawn")
         del fields["discarder_wind"]
@@ -100,6 +101,17 @@ def changed_fields(
         read_again = before.get("rules") != now.get("rules")
         said.extend(correction_changes(*corrected) or ["the tiles read again" if read_again else "the tiles"])
     return said
+
+
+def _drawn(data: Mapping[str, Any]) -> bool:
+    """Whether a scoring input is scored as self-drawn: said so, or a replacement tile's win (a review:
+    ticking a replacement tile on a discard still said the discarder was taken away)."""
+    return scored_as_self_drawn(
+        bool(data.get("self_drawn")),
+        data.get("bonus") or (),
+        data.get("circumstances") or (),
+        str(data.get("rules") or "singapore"),
+    )
 
 
 def option_changes(rules: str, before: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:

@@ -59,7 +59,8 @@ def _switch_context(rules: str, seats: list[str]) -> None:
         elif state.get(key) == value and key in kept:
             state[key] = kept[key]
     forced: dict[str, Any] = {}
-    said: list[str] = []
+    said: list[str] = []  # what the rule set has not ("... has no North seat: ...")
+    also: list[str] = []  # what follows from it, each a sentence
     if state.get("seat_wind") is not None and state["seat_wind"] not in seats:
         said.append(f"no {WIND_LABELS[state['seat_wind']]} seat: your seat is {WIND_LABELS[seats[0]]} now")
         state["seat_wind"] = forced["seat_wind"] = seats[0]
@@ -70,8 +71,10 @@ def _switch_context(rules: str, seats: list[str]) -> None:
         # an audit read "has no North liable player": the seat is what the rule set lacks
         if discarder not in seats:
             said.append(f"no {WIND_LABELS[discarder]} seat: {whom} is not said now")
-        else:  # after the seat named above: it follows that line
-            said.append(f"{whom} is not said now ({WIND_LABELS[discarder]} is your seat)")
+        else:  # a seat of the set, now the user's own: a sentence of its own (a review)
+            also.append(
+                f"{whom[0].upper()}{whom[1:]} is not said now: {WIND_LABELS[discarder]} is your seat."
+            )
         set_discarder(NOT_SAID)
         forced["discarder_wind"] = NOT_SAID
     offered = scoring.circumstances_for(rules)
@@ -81,11 +84,10 @@ def _switch_context(rules: str, seats: list[str]) -> None:
         names = ", ".join(circumstance_label(c, rules) for c in gone)
         said.append(f"no {names}: left out of the special circumstances")
     state["context_forced"] = forced
-    if said:
-        state["context_note"] = (
-            f"{RULE_LABELS.get(rules, rules)} has {'; '.join(said)}. Switching back restores "
-            + ("it." if len(said) == 1 else "them.")
-        )
+    if said or also:
+        lacks = [f"{RULE_LABELS.get(rules, rules)} has {'; '.join(said)}."] if said else []
+        back = "it." if len(said) + len(also) == 1 else "them."
+        state["context_note"] = " ".join([*lacks, *also, f"Switching back restores {back}"])
 
 
 def _hold_winning_tile(choices: list[str]) -> str | None:
@@ -115,6 +117,8 @@ def set_discarder(value: str) -> None:
 
 
 DISCARDER_ASIDE = "discarder_aside"  # the discarder's seat as set before pay-all was ticked
+# whether the win is scored as self-drawn (said so, or a replacement tile): the discarder's box hidden
+DISCARDER_HIDDEN = "discarder_hidden"
 
 
 def set_aside_choices() -> dict[str, str]:
@@ -147,7 +151,7 @@ def _pay_all_changed() -> None:
     state = st.session_state
     if state.get("pay_all"):
         state[DISCARDER_ASIDE] = discarder_now()
-        if state.get("won_by") == "self-drawn":
+        if state.get(DISCARDER_HIDDEN):
             # a self-draw's hidden box still holds the discarder of before: no liable player the
             # user named (an audit saw South charged for all, never chosen)
             set_discarder(NOT_SAID)
@@ -262,6 +266,8 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     drawn = scoring.drawn_by_winner(hand.get("bonus") or (), circumstances, scoring.get_ruleset(rules))
     if drawn and how == "discard":
         st.caption(f"Scored as self-drawn: {drawn}.")
+    # read by the pay-all box's callback, run before this script on the next click
+    st.session_state[DISCARDER_HIDDEN] = how == "self-drawn" or bool(drawn)
     pay_all = st.checkbox(
         "Pay-all (包): one liable player pays everything", key="pay_all", on_change=_pay_all_changed
     )

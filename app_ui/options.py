@@ -51,17 +51,21 @@ CHOICE_SHORT = {
 
 
 # the sidebar's help where the scoring's (written for `--option NAME=VALUE`, both rule sets at once)
-# names its codes or the other rule set (an audit); {unit}: the rule set's unit, tai or fan
+# names its codes or the other rule set (an audit), each choice by the words its box shows
 SIDEBAR_HELP = {
     ("min_tai", "singapore"): "The fewest tai a win must score to be valid.",
     ("min_tai", "malaysian"): "The fewest fan a win must score to be valid.",
     ("max_tai", "singapore"): "The most tai a hand scores: a limit hand scores this cap.",
     ("max_tai", "malaysian"): "The most fan a hand scores: a limit-type hand scores 5 (big four winds 10), "
     "within the cap.",
-    ("payout_scheme", "singapore"): "Who pays what on a win.",
-    ("malaysian_payment", "malaysian"): "Who pays what on a win. Seed: on a discard the discarder pays "
-    "2 x points and the third player nothing; on a self-draw each pays the points. Discarder and other: "
-    "the discarder 2 x, the other 1 x; on a self-draw each pays 2 x points.",
+    ("payout_scheme", "singapore"): "Who pays what on a win. Standard: on a discard the discarder pays "
+    "2 x base and each other player 1 x base; on a self-draw each pays 2 x base. Shooter pays: on a "
+    "discard the discarder pays 4 x base alone; a self-draw as standard. Payout table: the amounts "
+    "typed below, per tai.",
+    ("malaysian_payment", "malaysian"): "Who pays what on a win. Seed (discarder 2 x): on a discard the "
+    "discarder pays 2 x points and the third player nothing; on a self-draw each pays the points. "
+    "Discarder 2 x, other 1 x: on a discard the discarder pays 2 x points and the other player 1 x; on "
+    "a self-draw each pays 2 x points.",
 }
 
 
@@ -69,7 +73,11 @@ def sidebar_help(spec: OptionSpec, rules: str) -> str:
     """An option's help in the sidebar of the rule set `rules`: its own words there where the
     scoring's name codes or the other rule set, else the scoring's without a "Malaysian:" the
     Malaysian sidebar need not say."""
-    return SIDEBAR_HELP.get((spec.name, rules)) or spec.help.removeprefix("Malaysian: ")
+    own = SIDEBAR_HELP.get((spec.name, rules))
+    if own:
+        return own
+    words = spec.help.removeprefix("Malaysian: ")
+    return words[:1].upper() + words[1:]
 
 
 def choice_box_label(choice: str) -> str:

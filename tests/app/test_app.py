@@ -382,9 +382,21 @@ def test_a_rule_set_without_the_liable_player_s_seat_says_the_seat_is_what_it_la
     app.selectbox(key="rules").set_value("malaysian").run()
     notes = [t for t in texts(app, "info") if t.startswith("Malaysian (3 players) has ")]
     assert notes == [
-        "Malaysian (3 players) has no North seat: your seat is East now; who discarded is not said now "
-        "(East is your seat). Switching back restores them."
+        "Malaysian (3 players) has no North seat: your seat is East now. Who discarded is not said now: "
+        "East is your seat. Switching back restores them."
     ], texts(app, "info")
+    # a seat the set has, moved onto the hidden discarder's by the user: said alone (a review read
+    # "Malaysian (3 players) has who discarded is not said now")
+    app.selectbox(key="rules").set_value("singapore").run()
+    app.selectbox(key="seat_wind").set_value("W").run()
+    app.selectbox(key="discarder_wind").set_value("S").run()
+    app.radio(key="won_by").set_value("self-drawn").run()
+    app.selectbox(key="seat_wind").set_value("S").run()
+    app.selectbox(key="rules").set_value("malaysian").run()
+    said = [t for t in texts(app, "info") if "is not said now" in t]
+    assert said == ["Who discarded is not said now: South is your seat. Switching back restores it."], texts(
+        app, "info"
+    )
 
 
 def test_a_photo_taken_under_malaysian_rules_is_read_as_that_sets_tiles(
@@ -1111,6 +1123,17 @@ def test_pay_all_ticked_on_a_self_draw_names_no_liable_player_until_one_is_chose
     app.checkbox(key="pay_all").uncheck().run()
     app.radio(key="won_by").set_value("discard").run()
     assert app.selectbox(key="discarder_wind").value == "S"  # the discarder comes back on a discard
+
+
+def test_pay_all_ticked_on_a_replacement_tile_win_names_no_liable_player_either(app: AppTest) -> None:
+    # a review: a replacement-tile win is a self-draw whatever the radio says, and its hidden box too
+    typed_hand(app, "123m 456p 22m", melds="CCC", kongs="5555s")
+    app.selectbox(key="discarder_wind").set_value("W").run()
+    app.multiselect(key="circumstances").set_value(["replacement_tile"]).run()
+    app.checkbox(key="pay_all").check().run()
+    no_problem(app)
+    assert app.selectbox(key="discarder_wind").value == "(not said)"
+    assert not app.session_state["case_json"].get("discarder_wind")
 
 
 def test_pay_all_on_a_self_draw_names_no_discarder(app: AppTest, install: Install) -> None:

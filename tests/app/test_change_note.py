@@ -91,6 +91,9 @@ def test_a_self_draw_does_not_say_the_discarder_it_sets_aside_was_taken_away() -
     assert back == ["won by self-draw → discard", "who discarded not said → West"]
     liable = changed_fields(before, {**HAND, "self_drawn": True, "pay_all": True, "discarder_wind": "N"})
     assert "liable player West → North" in liable, liable
+    # a replacement tile's win is a self-draw whatever the radio says (a review)
+    replaced = changed_fields(before, {**HAND, "circumstances": ["replacement_tile"]})
+    assert replaced == ["special circumstances none → Won on a replacement tile (flower or kong)"], replaced
 
 
 def test_changed_fields_say_each_field_in_words() -> None:

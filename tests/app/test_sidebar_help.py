@@ -9,7 +9,7 @@ import re
 import pytest
 
 import scoring
-from app_ui.options import option_specs, sidebar_help
+from app_ui.options import choice_box_label, option_specs, sidebar_help
 from app_ui.summary import circumstance_label, circumstances_help
 
 CODE = re.compile(r"\b[a-z]+_[a-z_]+\b")  # shooter_pays, discarder_and_other, max_tai
@@ -26,6 +26,10 @@ def test_no_sidebar_help_names_a_code_or_the_other_rule_set(rules: str) -> None:
         assert words, spec.name
         assert not CODE.search(words), (spec.name, words)
         assert f"{other}:" not in words and not words.startswith(f"{rules.capitalize()}:"), (spec.name, words)
+        assert words[0].isupper(), (spec.name, words)  # a review: "points per fan." after its prefix went
+        # a choice is named by the words its box shows (a review: "Discarder and other" named none)
+        for choice in spec.choices:
+            assert choice_box_label(choice).split(" (")[0] in words, (spec.name, words)
 
 
 @pytest.mark.parametrize("rules", scoring.RULESET_NAMES)

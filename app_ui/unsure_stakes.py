@@ -133,8 +133,9 @@ def stakes_line(stakes: Sequence[Stake], now: str) -> str:
     the hand no valid win (a winning hand's tile is seldom its runner-up then, but a claimed win is
     what is in dispute), then those that leave it; of a hand that is no win, only the tiles that
     would make it one."""
-    changing = [stake for stake in stakes if not stake.leaves_it and not stake.then.startswith(NO_WIN)]
-    breaking = [stake for stake in stakes if not stake.leaves_it and stake.then.startswith(NO_WIN)]
+    # a win lost, not a no-win whose instant payouts move (those are paid win or not)
+    breaking = [stake for stake in stakes if _breaks(stake)]
+    changing = [stake for stake in stakes if not stake.leaves_it and not _breaks(stake)]
     leaving = [stake for stake in stakes if stake.leaves_it]
     said = [
         f"Tile {stake.number} decides the score: as {stake.code}, {stake.now}; "
@@ -148,6 +149,10 @@ def stakes_line(stakes: Sequence[Stake], now: str) -> str:
         stays = f" ({now})" if not changing and not breaking else ""
         said.append(f"{_tiles(leaving)} read as {_their(leaving)} {verb} the score as it is{stays}.")
     return " ".join(said)
+
+
+def _breaks(stake: Stake) -> bool:
+    return stake.then.startswith(NO_WIN) and not stake.now.startswith(NO_WIN)
 
 
 def _tiles(stakes: Sequence[Stake]) -> str:

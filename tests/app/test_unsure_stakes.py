@@ -111,6 +111,20 @@ def test_a_runner_up_that_changes_only_the_instant_payouts_says_so() -> None:
     assert stakes[0].then.endswith("instant payouts 0 units from each player")
 
 
+def test_a_no_win_whose_instant_payouts_move_is_not_said_to_be_made_no_win() -> None:
+    # instant payouts are paid win or not: the cat read as a rooster changes them, not the win
+    rows = [*hand_rows({6: "C"}), TileRow("cat", BONUS, UNSURE, alternative="rooster", number=16)]
+    rows[6] = TileRow("C", HAND, SURE, number=7)  # 7s read C: 8s 9s make no set, no win either way
+    rows.append(TileRow("rat", BONUS, SURE, number=17))
+    now, stakes = weighed(rows)
+    assert now == "not a valid win" and [s.number for s in stakes] == [16]
+    line = stakes_line(stakes, now)
+    assert line.startswith("Tile 16 decides the score: as cat, not a valid win, instant payouts 2 units"), (
+        line
+    )
+    assert "would make the hand no valid win" not in line
+
+
 def test_a_runner_up_the_set_holds_no_more_copies_of_is_not_tried() -> None:
     rows = [*hand_rows({14: "F2"}), TileRow("F2", BONUS, SURE, number=16)]  # a second F2 is no reading
     assert weighed(rows)[1] == []

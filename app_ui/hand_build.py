@@ -11,6 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from app_ui.case import BONUS, HAND, MAX_MELDS, MELD_GROUPS, Context, HandBuild, TileRow
+from scoring.winning_tiles import hand_tile_choices
+
+# the scoring's own reading, named here too, as the page's modules have always called it
+from scoring.winning_tiles import scored_as_self_drawn as scored_as_self_drawn
 from vision.classes import BONUS_CODES
 
 
@@ -97,42 +101,6 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
         meld_groups=tuple(meld_groups),
         unfinished=tuple(unfinished),
     )
-
-
-def scored_as_self_drawn(said: bool, bonus: Iterable[str], circumstances: Iterable[str], rules: str) -> bool:
-    """Whether the scoring takes the win as self-drawn: as `said`, or drawn by the winner whatever was
-    said (a replacement tile, eight flowers), as the scoring decides. One reading for the winning-tile
-    box and the ways the result asks about, so that both offer the same tiles; a circumstance the rule
-    set does not offer is no part of it (the box keeps it while another rule set's is chosen)."""
-    import scoring  # the scoring's own rule, imported as meld_kind does
-
-    offered = set(scoring.circumstances_for(rules))
-    ticked = [c for c in circumstances if c in offered]
-    return said or bool(scoring.drawn_by_winner(tuple(bonus), ticked, scoring.get_ruleset(rules)))
-
-
-def hand_tile_choices(hand: Mapping[str, Any], self_drawn: bool = False) -> list[str]:
-    """Distinct codes that can be the winning tile, in the suits' order (the table's order, as a photo
-    lies, is hard to scan in a list of ten): the concealed tiles' and the chows' and pongs' (a discard
-    that completes a set lays it out with the melds). Not a kong's alone: no win completes a kong, so
-    the scoring refuses one there; nor, `self_drawn`, one only in a set laid out exposed (claimed from
-    a discard: an audit picked 7s of an exposed 678s chow and was told "not a valid win"). A `fly`
-    among the concealed tiles may be the tile drawn last (seeds/004: a fly is a tile of the hand like
-    any other until it stands in a set); one in a laid-out meld is not offered, as the discard claimed
-    for it was the tile it stands beside."""
-    from scoring.hand import may_win_into  # the scoring's own rule, imported as open_case does
-    from scoring.tiles import sorted_tiles
-
-    seen: list[str] = []
-    concealed = [code for code in hand.get("concealed") or [] if code != "back"]
-    laid: list[str] = []
-    for meld in hand.get("melds") or []:
-        if may_win_into(str(meld.get("kind")), bool(meld.get("concealed")), self_drawn):
-            laid.extend(code for code in meld.get("tiles") or [] if code not in ("back", "fly"))
-    for code in [*concealed, *laid]:
-        if code not in seen:
-            seen.append(code)
-    return sorted_tiles(seen)
 
 
 def winning_tile_choices(

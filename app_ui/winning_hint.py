@@ -8,64 +8,16 @@ differ from the one shown, the result says so, tile by tile.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
-import scoring
-from app_ui.hand_build import hand_tile_choices, scored_as_self_drawn
 from app_ui.summary import score_words
-from scoring.rulesets import DEFAULT_RULESET
-from scoring.tiles import sorted_tiles
 
-NOT_IN_HAND = "winning_tile_not_in_hand"  # the scoring's reason for a tile that cannot have won the hand
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """The hand scored with `tiles` (each alike) as its winning tile: a win of `tai`, or no win."""
-
-    tiles: tuple[str, ...]
-    valid: bool
-    tai: int
-
-
-def winning_tile_outcomes(
-    data: Mapping[str, Any], score: Callable[[dict[str, Any]], dict[str, Any]] = scoring.score_json
-) -> list[Outcome]:
-    """The scoring input `data` (no winning tile set) scored with each tile that may have won it, the
-    tiles scoring alike taken together, best first; empty where a winning tile is set."""
-    if data.get("winning_tile"):
-        return []
-    scored: dict[tuple[bool, int], list[str]] = {}
-    # the tiles the winning-tile box offers: on a win scored as self-drawn (said so, or a replacement
-    # tile, eight flowers), none only in an exposed set
-    self_drawn = scored_as_self_drawn(
-        bool(data.get("self_drawn")),
-        data.get("bonus") or (),
-        data.get("circumstances") or (),
-        str(data.get("rules") or DEFAULT_RULESET),
-    )
-    for tile in hand_tile_choices(data, self_drawn):
-        try:
-            result = score({**data, "winning_tile": tile})
-        except (scoring.MalformedHandError, scoring.OptionError):
-            continue  # a tile the scoring cannot take there: not a way the hand was won
-        if result.get("reason") == NOT_IN_HAND:
-            # nor one that cannot have won it so (a self-drawn tile of an exposed pong, claimed from a
-            # discard: an audit, stage 72, was asked to choose between 1m ... 9s and C, "not a win")
-            continue
-        valid = bool(result.get("valid"))
-        scored.setdefault((valid, int(result.get("tai") or 0) if valid else 0), []).append(tile)
-    ranked = sorted(scored.items(), key=lambda item: item[0], reverse=True)
-    return [Outcome(tuple(sorted_tiles(tiles)), valid, tai) for (valid, tai), tiles in ranked]
-
-
-def changes_the_score(result: Mapping[str, Any], outcomes: Sequence[Outcome]) -> bool:
-    """Whether some tile that may have won the hand (`outcomes`) scores it otherwise than `result`,
-    scored without a winning tile, shows."""
-    shown = (bool(result.get("valid")), int(result.get("tai") or 0) if result.get("valid") else 0)
-    return any((outcome.valid, outcome.tai) != shown for outcome in outcomes)
+# the tiles that may have won a hand, and the hand scored with each: the scoring's, shared with its CLI
+# (NOT_IN_HAND and winning_tile_outcomes named here too, as the page's modules have always called them)
+from scoring.winning_tiles import NOT_IN_HAND as NOT_IN_HAND
+from scoring.winning_tiles import Outcome, changes_the_score, ways_text
+from scoring.winning_tiles import winning_tile_outcomes as winning_tile_outcomes
 
 
 def winning_tile_note(result: Mapping[str, Any], outcomes: list[Outcome], unit: str) -> str | None:
@@ -73,15 +25,8 @@ def winning_tile_note(result: Mapping[str, Any], outcomes: list[Outcome], unit: 
     without one): each way, e.g. "2s or 5s: 4 tai; 8s: not a win"; None where it changes nothing."""
     if not changes_the_score(result, outcomes):
         return None
-    ways = "; ".join(
-        f"{_either(outcome.tiles)}: {f'{outcome.tai} {unit}' if outcome.valid else 'not a win'}"
-        for outcome in outcomes
-    )
+    ways = ways_text(outcomes, unit)
     return f"**Set the winning tile** under *How was it won?*: the score depends on it. Won on {ways}."
-
-
-def _either(tiles: tuple[str, ...]) -> str:
-    return tiles[0] if len(tiles) == 1 else f"{', '.join(tiles[:-1])} or {tiles[-1]}"
 
 
 def wants_winning_tile(result: Mapping[str, Any], outcomes: list[Outcome]) -> bool:

@@ -74,8 +74,9 @@ def judge_scene(
     rows = table_edits.apply_edits(list(read.rows), None)
     score_rows = rows_scorer(read.meld_concealed, CONTEXT, rules, {})
     scored = score_rows(rows)
+    stats["hands"] += 1
     if scored is None:
-        stats["hands not scored as read"] += 1
+        stats["  of which not scored as read (no hand to score)"] += 1
         return
     now = score_span(*scored)
     deciding = [
@@ -91,7 +92,6 @@ def judge_scene(
         for row in rows
         if row.box is not None and by_box.get(_box(row.box), -1) >= 0
     }
-    stats["hands"] += 1
     for stake in deciding:
         misread = true_code.get(stake.number) not in (None, stake.code)
         stats["tiles named, misread" if misread else "tiles named, read right"] += 1
@@ -143,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{folder}:")
         for key in (
             "hands",
+            "  of which not scored as read (no hand to score)",
             "score right as read",
             "score right, a tile named as deciding",
             "score wrong as read",
@@ -152,7 +153,6 @@ def main(argv: list[str] | None = None) -> int:
             "  of which a hand tile missed or 2+ misread",
             "tiles named, misread",
             "tiles named, read right",
-            "hands not scored as read",
         ):
             print(f"  {key}: {stats[key]}")
     return 0

@@ -1,5 +1,6 @@
-"""`python -m scoring FILE [--json] [--rules NAME] [--seat E] [--prevailing S] [--self-drawn]
-[--winning-tile 3m] [--option max_tai=10]`: score a hand given as JSON (`-` reads stdin).
+"""`python -m scoring FILE [--json] [--rules NAME] [--seat E] [--prevailing S] [--self-drawn | --discard]
+[--winning-tile 3m] [--discarder W] [--pay-all] [--circumstance NAME ...] [--option max_tai=10]`: score a
+hand given as JSON (`-` reads stdin).
 
 Exit 0: a valid win; 1: a well-formed hand that is not a valid win; 2: malformed input (one line on stderr).
 """
@@ -12,14 +13,17 @@ import json
 import os
 import sys
 import textwrap
+import unicodedata
 from typing import Any, NoReturn
 
 from scoring.api import hand_of, reading_warning_lines, score_json, unused_beside, unused_beside_warning
 from scoring.console import escape_what_cannot_print, say
 from scoring.errors import MalformedHandError, json_object
+from scoring.hand import CIRCUMSTANCES, hand_from_json
 from scoring.options import option_assignments, option_lines
 from scoring.payout import format_amount, instant_text
 from scoring.rulesets import RULESET_NAMES
+from scoring.winning_tiles import changes_the_score, ways_text, winning_tile_outcomes
 
 
 class _Parser(argparse.ArgumentParser):
@@ -28,9 +32,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"error: {message} (see python -m scoring --help)\n")
 
 
+TILE_CODES_HELP = (
+    "tile codes: 1m-9m characters, 1p-9p dots, 1s-9s bamboo; E S W N winds; C red, F green, P white "
+    "dragons; F1-F4 flowers, S1-S4 seasons; cat rat rooster centipede; Malaysian face and fly; back "
+    "(face down). A hand is written as groups: 123m 456p 789s CCC 55p."
+)
+
+
 def _options_epilog() -> str:
-    """Every house rule `--option` takes, with its defaults: a table must not need RULES.md to find them."""
-    lines = ['options (--option NAME=VALUE, or the JSON\'s "options" object):']
+    """The tile codes, and every house rule `--option` takes with its defaults: a table must not need
+    RULES.md to find them (an audit guessed RRR for the red dragons)."""
+    lines = [*textwrap.wrap(TILE_CODES_HELP, width=100), ""]
+    lines.append(f"circumstances (--circumstance NAME, repeatable): {', '.join(CIRCUMSTANCES)}")
+    lines += ["", 'options (--option NAME=VALUE, or the JSON\'s "options" object):']
     for name, default, help_text in option_lines():
         lines.append(f"  {name} = {default}")
         lines.extend(textwrap.wrap(help_text, width=96, initial_indent="      ", subsequent_indent="      "))
@@ -51,8 +65,23 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--rules", help="rule set: singapore or malaysian")
     parser.add_argument("--seat", help="seat wind E S W N")
     parser.add_argument("--prevailing", help="prevailing wind E S W N")
-    parser.add_argument("--self-drawn", action="store_true", help="the winning tile was self-drawn")
+    drawn = parser.add_mutually_exclusive_group()
+    drawn.add_argument("--self-drawn", action="store_true", help="the winning tile was self-drawn")
+    drawn.add_argument(
+        "--discard", action="store_true", help="the winning tile was a discard (over the file's)"
+    )
     parser.add_argument("--winning-tile", help="the winning tile, e.g. 3m")
+    parser.add_argument(
+        "--discarder", help="the seat that discarded the winning tile (under --pay-all: the liable one)"
+    )
+    parser.add_argument("--pay-all", action="store_true", help="pay-all: one liable player pays everything")
+    parser.add_argument(
+        "--circumstance",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="how it was won, e.g. robbing_kong (repeatable; the list is below)",
+    )
     parser.add_argument(
         "--option",
         action="append",
@@ -74,14 +103,16 @@ def _read(path: str) -> dict[str, Any]:
         if path == "-":
             if sys.stdin is None:  # started with its input closed (`<&-`)
                 raise MalformedHandError("cannot read the standard input: it is closed")
-            text = sys.stdin.read(MAX_INPUT_CHARS + 1)
+            # as bytes, decoded as a file is: a stray byte is refused alike, not read as an escape
+            raw = sys.stdin.buffer.read(4 * MAX_INPUT_CHARS + 4) if hasattr(sys.stdin, "buffer") else None
+            text = raw.decode("utf-8") if raw is not None else sys.stdin.read(MAX_INPUT_CHARS + 1)
         else:
             with open(path, encoding="utf-8") as handle:
                 text = handle.read(MAX_INPUT_CHARS + 1)
     except OSError as error:
         raise MalformedHandError(f"cannot read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
-        raise MalformedHandError(f"{path} is not UTF-8 text") from None
+        raise MalformedHandError(f"{name} is not UTF-8 text") from None
     if len(text) > MAX_INPUT_CHARS:
         raise MalformedHandError(f"{name} is too large to be a hand (over {MAX_INPUT_CHARS:,} characters)")
     return json_object(text, name, "a hand")
@@ -95,6 +126,7 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
         ("seat", "seat_wind"),
         ("prevailing", "prevailing_wind"),
         ("winning_tile", "winning_tile"),
+        ("discarder", "discarder_wind"),
     ):
         value = getattr(args, flag)
         if value is not None and not value.strip():
@@ -102,8 +134,15 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
             raise MalformedHandError(f"--{flag.replace('_', '-')} needs a value")
         if value is not None:
             data[field] = value
-    if args.self_drawn:
-        data["self_drawn"] = True
+    if args.self_drawn or args.discard:
+        data["self_drawn"] = bool(args.self_drawn)
+    if args.pay_all:
+        data["pay_all"] = True
+    if args.circumstance:
+        given = data.get("circumstances") or []
+        if not isinstance(given, list):
+            raise MalformedHandError(f"circumstances must be a list, got {given!r}")
+        data["circumstances"] = [*given, *(name for name in args.circumstance if name not in given)]
     if args.option:
         given = data.get("options")
         if given is not None and not isinstance(given, dict):
@@ -138,6 +177,34 @@ def other_rules_hint(data: dict[str, Any], result: dict[str, Any]) -> str | None
     return None
 
 
+# the longest pattern's name with its Chinese name, as a console shows it ("Bomb: fully concealed, won
+# on a discard (门清吃胡)"): the tai column stands clear of every name
+NAME_COLUMNS = 50
+
+
+def padded(text: str, columns: int) -> str:
+    """`text` padded to `columns` as a console shows it: a Chinese character takes two (an audit saw
+    the tai column wander by the patterns' Chinese names)."""
+    width = sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+    return text + " " * max(columns - width, 0)
+
+
+def winning_tile_line(data: dict[str, Any], result: dict[str, Any]) -> str | None:
+    """Where no winning tile is given and it changes the score (a photo's reading never has one: a
+    sequence hand then reads as no win), each tile that may have won it and the score it gives."""
+    hand, _ = hand_from_json(data)  # the tiles as lists, as the app's scoring input holds them
+    as_lists = {
+        "concealed": list(hand.concealed),
+        "melds": [{"kind": m.kind, "tiles": list(m.tiles), "concealed": m.concealed} for m in hand.melds],
+        "bonus": list(hand.bonus),
+    }
+    outcomes = winning_tile_outcomes({**data, **as_lists})
+    if not changes_the_score(result, outcomes):
+        return None
+    ways = ways_text(outcomes, str(result.get("unit") or "tai"))
+    return f"The winning tile changes the score: won on {ways}. Give it with --winning-tile."
+
+
 def render(result: dict[str, Any]) -> str:
     """A readable breakdown of the output JSON."""
     unit = result["unit"]
@@ -146,7 +213,7 @@ def render(result: dict[str, Any]) -> str:
         lines.append(f"Reading: {result['arrangement']}")
     for pattern in result["patterns"]:
         name = f"{pattern['name']} ({pattern['name_zh']})"
-        lines.append(f"  {name:<44} {pattern['tai']:>3}  {pattern['reason']}")
+        lines.append(f"  {padded(name, NAME_COLUMNS)} {pattern['tai']:>3}  {pattern['reason']}")
     if result["valid"]:
         total = f"Total: {result['tai']} {unit}"
         if result["raw_tai"] != result["tai"]:
@@ -178,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         result = score_json(data)
         result["warnings"].extend(unused_beside_warning(key) for key in unused_beside(given))
         result["warnings"].extend(reading_warning_lines(given))
+        hints = [] if args.json else [winning_tile_line(data, result), other_rules_hint(data, result)]
     except MalformedHandError as error:
         say(f"error: {error}")
         return 2
@@ -187,9 +255,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if sys.stdout is None:  # started with its output closed (`>&-`)
             raise OSError("standard output is closed")
-        hint = None if args.json else other_rules_hint(data, result)
         print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else render(result))
-        if hint:
+        for hint in filter(None, hints):
             print(hint)
         sys.stdout.flush()
     except BrokenPipeError:

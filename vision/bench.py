@@ -560,6 +560,8 @@ def _input_problem(args: argparse.Namespace) -> str | None:
         return f"--limit must be at least 1, got {args.limit}"
     if args.synthetic is not None and not any((args.synthetic / "meta").glob("*.json")):
         return f"no scenes in {args.synthetic} (a python -m datasets.synth folder holds meta/*.json)"
+    if args.real is not None and not args.real.is_dir():
+        return f"no folder {args.real} (the labelled photos' folder, with its labels.json)"
     if args.real is not None and not (args.real / "labels.json").is_file():
         return f"no labels.json in {args.real}"
     if args.slant and args.synthetic is not None:

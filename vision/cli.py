@@ -19,7 +19,7 @@ from typing import Any, NoReturn, TextIO
 from scoring import RULESET_NAMES, OptionError, RulesetError
 from scoring.console import escape_what_cannot_print, say
 from scoring.errors import printable
-from scoring.options import option_assignments
+from scoring.options import option_assignments, read_by
 from vision.annotate import annotate, save_png
 from vision.detections import UNSURE_BELOW
 from vision.exposure import with_gain
@@ -91,6 +91,17 @@ def faces_wanted(rules: str, option_items: Sequence[str]) -> frozenset[str] | No
         return rule_set_faces(rules, option_assignments(option_items))
     except (OptionError, RulesetError) as error:
         raise ValueError(str(error)) from None
+
+
+def unread_options(rules: str, option_items: Sequence[str]) -> list[str]:
+    """The `--option` names the rule set `rules` does not read, said as `python -m scoring` says them
+    (an audit: `--option north_wind=false` under Singapore rules did nothing and said nothing)."""
+    if rules == ANY_FACE:
+        return []
+    names = option_assignments(option_items)
+    return [
+        f"option {name} is not part of {rules} rules; ignored" for name in names if not read_by(rules, name)
+    ]
 
 
 def source_box(loaded: LoadedImage, xyxy: Sequence[float]) -> list[float]:
@@ -264,7 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     left_out = rule_set_faces(args.rules) - faces if faces is not None else frozenset()
     data["warnings"] = [
         with_rules_advice(w, args.rules, left_out, reading.strangers) for w in data["warnings"]
-    ]
+    ] + unread_options(args.rules, args.option)
     # the reading first: a picture that cannot be written after all (a full disk) does not lose it;
     # and a reader of the output that went away (`| head`) does not lose the picture
     gone: BrokenPipeError | None = None

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ import pytest
 from scoring.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[2]
+PATTERN_ROW = re.compile(r"^  \S.*\) +\d+(?=  )")  # a breakdown's pattern row, to its tai figure
 HAND = {"concealed": "123m 456p 789s CCC 55p"}
 
 
@@ -432,3 +435,59 @@ def test_a_file_over_the_input_limit_is_refused_unread(
     path.write_text(json.dumps({"concealed": "1m " * 50}))
     assert main([str(path)]) == 2
     assert f"{path} is too large to be a hand" in capsys.readouterr().err
+
+
+def test_with_no_winning_tile_the_breakdown_says_which_tiles_score_what() -> None:
+    # an audit: a photo's reading has no winning tile, and its sequence hand read "not a valid win"
+    done = run_cli("-", stdin=json.dumps({"concealed": "123m 456p 789s 234s 55p"}))
+    assert done.returncode == 1, done.stderr
+    (line,) = [x for x in done.stdout.splitlines() if x.startswith("The winning tile changes the score")]
+    assert "won on 1m, 4p, 6p, 2s, 4s or 9s: 4 tai; 2m, 3m, 5p, 3s, 7s or 8s: not a win" in line, line
+    given = run_cli("-", "--winning-tile", "1m", stdin=json.dumps({"concealed": "123m 456p 789s 234s 55p"}))
+    assert given.returncode == 0 and "The winning tile changes" not in given.stdout
+
+
+def test_the_discarder_pay_all_circumstances_and_a_discard_are_flags_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hand = {**HAND, "self_drawn": True}
+    args = ("--json", "--discard", "--discarder", "W", "--pay-all", "--circumstance", "robbing_kong")
+    assert _main(tmp_path, hand, *args, "--winning-tile", "5p") == 1  # the hand holds two 5p: none robbed
+    robbed = json.loads(capsys.readouterr().out)
+    assert robbed["reason"] == "impossible_context" and "fourth 5p" in robbed["message"]
+    assert _main(tmp_path, hand, *args, "--winning-tile", "1m") == 0
+    result = json.loads(capsys.readouterr().out)
+    assert "robbing_kong" in {p["key"] for p in result["patterns"]}
+    liable = [share for share in result["payout"]["players"] if share.get("liable")]
+    assert [share["seat"] for share in liable] == ["W"], result["payout"]
+    assert run_cli("-", "--discard", "--self-drawn", stdin="{}").returncode == 2  # one or the other
+
+
+def test_a_stray_byte_on_the_standard_input_is_refused_as_a_file_s_is() -> None:
+    # an audit: the same bytes were refused from a file and scored from stdin
+    data = json.dumps(HAND).encode().replace(b'"concealed"', b'"concealed", "note\xe9": 1, "concealed"', 1)
+    done = subprocess.run(
+        [sys.executable, "-m", "scoring", "-"], input=data, capture_output=True, cwd=ROOT, timeout=60
+    )
+    assert done.returncode == 2 and done.stderr.decode().strip() == (
+        "error: the standard input is not UTF-8 text"
+    ), done.stderr
+
+
+def test_the_tai_column_lines_up_whatever_the_chinese_names() -> None:
+    # an audit: names were padded by characters, and a Chinese character takes two columns
+    from scoring.__main__ import padded
+
+    assert padded("Dragon pong (三元)", 20) == "Dragon pong (三元)  "  # 三元 takes four columns of 18
+    hand = {"concealed": "123m 456m 789m 22m", "melds": [{"kind": "pong", "tiles": "CCC"}], "bonus": ["F1"]}
+    done = run_cli("-", "--winning-tile", "2m", stdin=json.dumps(hand))
+    rows = [m for m in map(PATTERN_ROW.match, done.stdout.splitlines()) if m]
+    assert len(rows) >= 3, done.stdout
+    # the console column each tai figure ends in: a Chinese character takes two
+    ends = {sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in m.group(0)) for m in rows}
+    assert len(ends) == 1, done.stdout
+
+
+def test_help_lists_the_tile_codes_and_the_circumstances() -> None:
+    said = " ".join(run_cli("--help").stdout.split())
+    assert "C red, F green, P white dragons" in said and "robbing_kong" in said

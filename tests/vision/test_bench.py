@@ -661,6 +661,7 @@ def test_a_turn_that_is_no_quarter_is_refused() -> None:
     [
         (["--synthetic", "{tmp}/typo"], "no scenes in"),
         (["--real", "{tmp}"], "no labels.json in"),
+        (["--real", "{tmp}/../no_such_folder"], "no folder"),  # an audit: a clone has no ../shared
         (["--real", "{tmp}/real", "--limit", "0"], "--limit must be at least 1, got 0"),
         (["--real", "{tmp}/real", "--json", "{tmp}/no/out.json"], "cannot write"),
         (["--real", "{tmp}/real", "--slant", "50"], "--slant must be within 45 degrees either way, got 50"),

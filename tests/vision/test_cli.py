@@ -16,7 +16,7 @@ from PIL import Image
 from tests.vision.imagegen import encode
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import write_models
-from vision.cli import main, run, to_json
+from vision.cli import main, run, to_json, unread_options
 from vision.detections import Detections
 from vision.imageio import LoadedImage
 from vision.pipeline import Reading, TileReader
@@ -522,3 +522,12 @@ def test_an_unreadable_photo_with_stderr_closed_still_exits_2(tmp_path: Path) ->
         preexec_fn=lambda: os.close(2),
     )
     assert (done.returncode, done.stdout) == (2, b"")
+
+
+def test_an_option_the_rule_set_does_not_read_is_said_to_be_ignored() -> None:
+    # an audit: --option north_wind=false under Singapore rules did nothing and said nothing
+    assert unread_options("singapore", ["north_wind=false"]) == [
+        "option north_wind is not part of singapore rules; ignored"
+    ]
+    assert unread_options("malaysian", ["north_wind=false"]) == []
+    assert unread_options("singapore", ["max_tai=8"]) == []

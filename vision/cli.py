@@ -150,8 +150,9 @@ def _hand_text(hand: dict[str, Any]) -> list[str]:
     if hand.get("concealed"):
         lines.append("  concealed: " + " ".join(hand["concealed"]))
     for meld in hand.get("melds", []):
-        hidden = " (concealed)" if meld.get("concealed") else ""
-        lines.append(f"  {meld['kind']}{hidden}: " + " ".join(meld["tiles"]))
+        # named as the tiles' section above names it ("concealed kong"), not "kong (concealed)"
+        hidden = "concealed " if meld.get("concealed") else ""
+        lines.append(f"  {hidden}{meld['kind']}: " + " ".join(meld["tiles"]))
     if hand.get("bonus"):
         lines.append("  bonus: " + " ".join(hand["bonus"]))
     return lines
@@ -180,7 +181,8 @@ def write_text(
     tiles = data["detections"]
     image = data["image"]
     print(f"{name}: {image['width']} x {image['height']}, {len(tiles)} tile(s)", file=out)
-    for title, indices in sections or [("tiles", range(len(tiles)))]:
+    # no section where no tile was read (an audit saw an empty "tiles:" above "no tiles found")
+    for title, indices in sections or ([("tiles", range(len(tiles)))] if tiles else []):
         print(f"  {title}:", file=out)
         for index in indices:
             tile = tiles[index]

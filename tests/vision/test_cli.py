@@ -191,6 +191,28 @@ def test_text_lists_each_tile_under_its_group_and_marks_the_unsure() -> None:
     ]
 
 
+def test_text_names_a_concealed_kong_alike_in_both_parts_and_prints_no_empty_section() -> None:
+    # an audit: "concealed kong:" above read "kong (concealed):" below, and a photo with no tile
+    # printed an empty "tiles:" header
+    from vision.cli import write_text
+
+    hand = {"concealed": [], "melds": [{"kind": "kong", "tiles": ["N"] * 4, "concealed": True}], "bonus": []}
+    out = io.StringIO()
+    tiles = [{"code": "N", "confidence": 0.9, "box": [0, 0, 10, 10]}]
+    data = {"image": {"width": 10, "height": 10}, "detections": tiles, "hand": hand, "warnings": []}
+    write_text("p.jpg", data, out)
+    assert "  concealed kong: N N N N" in out.getvalue().splitlines()
+    out = io.StringIO()
+    empty = {
+        "image": {"width": 10, "height": 10},
+        "detections": [],
+        "hand": {},
+        "warnings": ["no tiles found"],
+    }
+    write_text("p.jpg", empty, out)
+    assert out.getvalue().splitlines() == ["p.jpg: 10 x 10, 0 tile(s)", "warning: no tiles found"]
+
+
 def test_the_photo_may_come_on_standard_input(
     photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -36,7 +36,7 @@ from scoring.options import DEFAULT_PAYOUT_TABLE, Options, checked_options, defa
 from scoring.patterns import is_hand_level
 from scoring.payout import Payout, format_amount, held_alone_from_deal, no_payout, with_seats
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
-from scoring.tiles import FLOWERS, FLY, SEASONS, WIND_NAMES, Tile, format_hand
+from scoring.tiles import BACK, FLOWERS, FLY, SEASONS, WIND_NAMES, Tile, format_hand
 from scoring.view import HandFacts, Hit, Note, View
 
 REASONS: dict[str, str] = {
@@ -248,6 +248,17 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
         # RULES.md: a fly never stands in a kong, so none is added to a pong to be robbed
         impossible(
             "robbing the kong takes the tile added to a pong to make a kong, and a fly never stands in a kong"
+        )
+    held = {tile for tile in (*hand.concealed, *(t for m in hand.melds if m.kind != "kong" for t in m.tiles))}
+    if (
+        "robbing_kong" in circ
+        and robbed is None
+        and all(_real_copies(hand, t) > 1 for t in held - {FLY, BACK})
+    ):
+        # no winning tile given, and none it could be (an audit: all pongs and a pair scored a robbed kong)
+        impossible(
+            "robbing the kong takes the fourth copy of a tile from another player's pong of three, "
+            "and the hand holds each of its tiles more than once"
         )
     if "robbing_kong" in circ and robbed is not None and _real_copies(hand, robbed) > 1:
         # the player adding to his pong holds the other three copies

@@ -202,3 +202,11 @@ def test_under_pay_all_the_seat_given_is_the_liable_player_s_not_the_discarder_s
 def test_two_first_turn_hands_beside_robbing_the_kong_say_it_once() -> None:
     hand = {**FIRST_TURN_HAND, "circumstances": ["earthly", "humanly", "robbing_kong"]}
     assert score_json(hand)["message"].count("robbing the kong takes") == 1
+
+
+def test_robbing_the_kong_with_no_winning_tile_needs_a_tile_held_once() -> None:
+    # an audit: all pongs and a pair scored a robbed kong, though no tile could be a robbed fourth copy
+    pongs = score_json({"concealed": "111m 222p 333s 444s 55m", "circumstances": ["robbing_kong"]})
+    assert pongs["reason"] == "impossible_context" and "each of its tiles more than once" in pongs["message"]
+    chow = score_json({"concealed": "123m 222p 333s 444s 55m", "circumstances": ["robbing_kong"]})
+    assert chow["reason"] != "impossible_context", chow

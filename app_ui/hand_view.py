@@ -131,9 +131,10 @@ def unsure_ui(
     if not low:
         slot.empty()
         return
+    many = len(low) > 1
     line = (
-        f"Please check tile{'s' if len(low) > 1 else ''} {', '.join(low)}: the reader is unsure. "
-        "Fix them in Check the tiles."
+        f"Please check tile{'s' if many else ''} {', '.join(low)}: the reader is unsure. "
+        f"Fix {'them' if many else 'it'} in Check the tiles."
     )
     if weighed is not None:
         now, stakes = weighed

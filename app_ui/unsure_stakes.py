@@ -4,9 +4,10 @@ A photo's reading marks the tiles it is unsure of, and a table settling a disput
 which of them matter. Each unsure tile of the hand whose runner-up the set still holds and which
 fits where it lies is read so, alone, and the hand scored as the page scores it (the winning tile,
 when unset, taken over every tile that may have won). The line names the tiles whose runner-up
-gives another score, with both scores, then those that would make the hand no win, then those that
-leave the score as it is. Only the runner-up is tried, and the line says so: a third face is
-another question.
+gives another score, with both scores; those that would make the hand no valid win; those that
+change only the instant payouts (paid win or not); those that change which winning tile scores
+what, where it is unset; then those that leave the score as it is. Only the runner-up is tried, and
+the line says so: a third face is another question.
 """
 
 from __future__ import annotations
@@ -38,18 +39,39 @@ ScoreRows = Callable[[list[TileRow]], "Scored | None"]
 
 @dataclass(frozen=True)
 class Stake:
-    """An unsure tile (`number` in the table) read as `code`, the score so (`now`), and the score were
-    it `alternative` (`then`), each in a few words."""
+    """An unsure tile (`number` in the table) read as `code`, and were it `alternative`: the score each
+    way in a few words (`now`, `then`: `score_span`), the instant payouts' units from each player each
+    way, and whether the tiles that may have won it score otherwise one by one (`ways_differ`: the same
+    span of scores, reached by other winning tiles)."""
 
     number: int
     code: str
     alternative: str
     now: str
     then: str
+    now_units: Decimal = Decimal(0)
+    then_units: Decimal = Decimal(0)
+    ways_differ: bool = False
+
+    @property
+    def breaks_the_win(self) -> bool:
+        return self.then == NO_WIN and self.now != NO_WIN
+
+    @property
+    def changes_the_score(self) -> bool:
+        return self.now != self.then and not self.breaks_the_win
+
+    @property
+    def changes_instant_payouts(self) -> bool:
+        return self.now == self.then and self.now_units != self.then_units
+
+    @property
+    def changes_the_ways(self) -> bool:
+        return self.now == self.then and self.now_units == self.then_units and self.ways_differ
 
     @property
     def leaves_it(self) -> bool:
-        return self.now == self.then
+        return self.now == self.then and self.now_units == self.then_units and not self.ways_differ
 
 
 def score_span(result: dict[str, Any], outcomes: Sequence[Outcome]) -> str:
@@ -74,15 +96,15 @@ def instant_units(result: dict[str, Any]) -> Decimal:
     return sum((Decimal(str(item.get("units") or 0)) for item in items), Decimal(0))
 
 
-def stake_words(scored: Scored, other: Scored) -> str:
-    """`scored` in a few words beside `other`: its score (`score_span`), and where the two differ in
-    their instant payouts, its own ("**3 tai**, instant payouts 2 units from each player"): a table
-    settling a dispute pays those too."""
-    words = score_span(*scored)
-    units = instant_units(scored[0])
-    if units != instant_units(other[0]):
-        words += f", instant payouts {format_amount(units)} units from each player"
-    return words
+def units_words(units: Decimal) -> str:
+    """Instant payout units from each player in words: "none", "1 unit", "2.5 units"."""
+    if units == 0:
+        return "none"
+    return f"{format_amount(units)} unit{'' if units == 1 else 's'}"
+
+
+def _ways(outcomes: Sequence[Outcome]) -> tuple[tuple[str, bool, int], ...]:
+    return tuple(sorted((tile, outcome.valid, outcome.tai) for outcome in outcomes for tile in outcome.tiles))
 
 
 def fits_where_it_lies(code: str, group: str) -> bool:
@@ -122,37 +144,55 @@ def unsure_stakes(
         then = score_rows(other)
         if then is None or then[0].get("reason") in NOT_A_READING:
             continue
-        words = stake_words(now, then), stake_words(then, now)
-        stakes.append(Stake(row.number, row.code, alternative, *words))
+        stakes.append(
+            Stake(
+                row.number,
+                row.code,
+                alternative,
+                score_span(*now),
+                score_span(*then),
+                instant_units(now[0]),
+                instant_units(then[0]),
+                _ways(now[1]) != _ways(then[1]),
+            )
+        )
     return stakes
 
 
 def stakes_line(stakes: Sequence[Stake], now: str) -> str:
-    """What the unsure tiles' runners-up do to the score `now` (in a few words), in a sentence or three
-    ("" where none was tried): first the tiles that give another score, then those that would make
-    the hand no valid win (a winning hand's tile is seldom its runner-up then, but a claimed win is
-    what is in dispute), then those that leave it; of a hand that is no win, only the tiles that
-    would make it one."""
-    # a win lost, not a no-win whose instant payouts move (those are paid win or not)
-    breaking = [stake for stake in stakes if _breaks(stake)]
-    changing = [stake for stake in stakes if not stake.leaves_it and not _breaks(stake)]
-    leaving = [stake for stake in stakes if stake.leaves_it]
+    """What the unsure tiles' runners-up do to the hand scored `now` (in a few words), in a sentence or
+    four ("" where none was tried): first the tiles that give another score, then those that would
+    make the hand no valid win (a winning hand's tile is seldom its runner-up then, but a claimed win
+    is what is in dispute), those that change only the instant payouts (paid win or not), those that
+    change which winning tile scores what (the winning tile unset), then those that leave it all."""
     said = [
-        f"Tile {stake.number} decides the score: as {stake.code}, {stake.now}; "
-        f"as {stake.alternative}, {stake.then}."
-        for stake in changing
+        f"Tile {stake.number} decides the score: as {stake.code}, {stake.now}; as {stake.alternative}, "
+        f"{stake.then}."
+        for stake in stakes
+        if stake.changes_the_score
     ]
+    breaking = [stake for stake in stakes if stake.breaks_the_win]
     if breaking:
         said.append(f"{_tiles(breaking)} read as {_their(breaking)} would make the hand no valid win.")
+    said += [
+        f"Tile {stake.number} changes the instant payouts: as {stake.code}, {units_words(stake.now_units)} "
+        f"from each player; as {stake.alternative}, {units_words(stake.then_units)}."
+        for stake in stakes
+        if stake.changes_instant_payouts
+    ]
+    ways = [stake for stake in stakes if stake.changes_the_ways and now != NO_WIN]
+    if ways:
+        them = "it" if len(ways) == 1 else "them"
+        said.append(
+            f"{_tiles(ways)} read as {_their(ways)} would change which winning tile scores what: set the "
+            f"winning tile to weigh {them}."
+        )
+    leaving = [stake for stake in stakes if stake.leaves_it]
     if leaving and now != NO_WIN:  # of a hand that is no win either way, nothing for the table to weigh
         verb = "leaves" if len(leaving) == 1 else "leave"
-        stays = f" ({now})" if not changing and not breaking else ""
+        stays = f" ({now})" if len(said) == 0 else ""
         said.append(f"{_tiles(leaving)} read as {_their(leaving)} {verb} the score as it is{stays}.")
     return " ".join(said)
-
-
-def _breaks(stake: Stake) -> bool:
-    return stake.then.startswith(NO_WIN) and not stake.now.startswith(NO_WIN)
 
 
 def _tiles(stakes: Sequence[Stake]) -> str:

@@ -79,9 +79,11 @@ def judge_scene(
         stats["  of which not scored as read (no hand to score)"] += 1
         return
     now = score_span(*scored)
-    deciding = [
-        stake for stake in unsure_stakes(rows, tiles_in_set(rules), scored, score_rows) if not stake.leaves_it
-    ]
+    stakes = unsure_stakes(rows, tiles_in_set(rules), scored, score_rows)
+    # the tiles the line says decide the score or the win; with the winning tile unset here, a tile
+    # said only to change which winning tile scores what is counted apart
+    deciding = [stake for stake in stakes if stake.changes_the_score or stake.breaks_the_win]
+    stats["tiles said to change which winning tile scores what"] += sum(s.changes_the_ways for s in stakes)
     # each row's true face: photo_read keeps the detections' order (the rows' numbers say the places)
     true_xyxy = np.array([t["xyxy"] for t in meta["tiles"]], np.float32).reshape(-1, 4)
     detections = reading.detections
@@ -100,8 +102,7 @@ def judge_scene(
         stats["score right, a tile named as deciding"] += bool(deciding)
         return
     stats["score wrong as read"] += 1
-    # the score compared, not the instant payouts said beside it where they differ
-    if any(stake.then.split(", instant payouts")[0] == truth for stake in deciding):
+    if any(stake.then == truth for stake in deciding):
         stats["wrong, a named tile's runner-up gives the true score"] += 1
     elif deciding:
         stats["wrong, tiles named, none gives the true score"] += 1
@@ -153,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             "  of which a hand tile missed or 2+ misread",
             "tiles named, misread",
             "tiles named, read right",
+            "tiles said to change which winning tile scores what",
         ):
             print(f"  {key}: {stats[key]}")
     return 0

@@ -43,7 +43,11 @@ def _options_epilog() -> str:
     """The tile codes, and every house rule `--option` takes with its defaults: a table must not need
     RULES.md to find them (an audit guessed RRR for the red dragons)."""
     lines = [*textwrap.wrap(TILE_CODES_HELP, width=100), ""]
-    lines.append(f"circumstances (--circumstance NAME, repeatable): {', '.join(CIRCUMSTANCES)}")
+    lines += textwrap.wrap(
+        f"circumstances (--circumstance NAME, repeatable; docs/scoring.md says what each is): "
+        f"{', '.join(CIRCUMSTANCES)}",
+        width=100,
+    )
     lines += ["", 'options (--option NAME=VALUE, or the JSON\'s "options" object):']
     for name, default, help_text in option_lines():
         lines.append(f"  {name} = {default}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 
 import numpy as np
 from streamlit.testing.v1 import AppTest
@@ -16,6 +17,7 @@ from app_ui.unsure_stakes import (
     fits_where_it_lies,
     score_span,
     stakes_line,
+    units_words,
     unsure_stakes,
 )
 from app_ui.winning_hint import Outcome
@@ -105,10 +107,11 @@ def test_a_runner_up_that_changes_only_the_instant_payouts_says_so() -> None:
     # cat and rat pay 2 units from each player at once; the cat read as a rooster pays nothing
     rows = [*hand_rows({}), TileRow("cat", BONUS, UNSURE, alternative="rooster", number=16)]
     rows.append(TileRow("rat", BONUS, SURE, number=17))
-    stakes = weighed(rows)[1]
-    assert len(stakes) == 1 and not stakes[0].leaves_it
-    assert stakes[0].now.endswith("instant payouts 2 units from each player")
-    assert stakes[0].then.endswith("instant payouts 0 units from each player")
+    now, stakes = weighed(rows)
+    assert len(stakes) == 1 and stakes[0].changes_instant_payouts and not stakes[0].leaves_it
+    assert stakes_line(stakes, now) == (
+        "Tile 16 changes the instant payouts: as cat, 2 units from each player; as rooster, none."
+    )
 
 
 def test_a_no_win_whose_instant_payouts_move_is_not_said_to_be_made_no_win() -> None:
@@ -119,10 +122,26 @@ def test_a_no_win_whose_instant_payouts_move_is_not_said_to_be_made_no_win() -> 
     now, stakes = weighed(rows)
     assert now == "not a valid win" and [s.number for s in stakes] == [16]
     line = stakes_line(stakes, now)
-    assert line.startswith("Tile 16 decides the score: as cat, not a valid win, instant payouts 2 units"), (
-        line
+    assert line == "Tile 16 changes the instant payouts: as cat, 2 units from each player; as rooster, none."
+
+
+def test_a_runner_up_that_moves_which_winning_tile_scores_what_is_not_said_to_leave_the_score() -> None:
+    # an audit: 123m read 234m gives the same span of scores by the winning tile, won on other tiles
+    now, stakes = weighed(hand_rows({0: "4m"}), winning_tile=None)
+    assert [s.number for s in stakes] == [1] and stakes[0].changes_the_ways and not stakes[0].leaves_it
+    assert stakes_line(stakes, now) == (
+        "Tile 1 read as its runner-up would change which winning tile scores what: set the winning tile to "
+        "weigh it."
     )
-    assert "would make the hand no valid win" not in line
+
+
+def test_instant_payout_units_in_words() -> None:
+    assert [units_words(Decimal(n)) for n in ("0", "1", "2", "0.5")] == [
+        "none",
+        "1 unit",
+        "2 units",
+        "0.5 units",
+    ]
 
 
 def test_a_runner_up_the_set_holds_no_more_copies_of_is_not_tried() -> None:
@@ -202,7 +221,7 @@ def test_the_page_names_the_unsure_tile_that_decides_the_score(
     app.selectbox(key="winning_tile").set_value("2m").run()
     line = next(w.value for w in app.warning if "the reader is unsure" in w.value)
     assert line == (
-        "Please check tile 15 (F1 or F2?): the reader is unsure. Fix them in Check the tiles. "
+        "Please check tile 15 (F1 or F2?): the reader is unsure. Fix it in Check the tiles. "
         "Tile 15 decides the score: as F1, **2 tai**; as F2, **1 tai**."
     )
     # corrected, the tile is checked: no doubt is left to weigh

@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import scoring
-from app_ui.hand_build import scored_as_self_drawn
 from app_ui.options import option_label, option_specs
 from app_ui.summary import (
     RULE_LABELS,
@@ -24,6 +23,7 @@ from app_ui.summary import (
     score_words,
 )
 from app_ui.table_edits import RENUMBERED, net_corrections
+from scoring.winning_tiles import input_scored_as_self_drawn
 
 # the scoring input's fields a user sets, in the order the page asks them, with their words
 FIELD_WORDS = {
@@ -83,9 +83,11 @@ def changed_fields(
     rules = str(now.get("rules") or "singapore")
     # under pay-all the seat is the liable player's, as its box says
     fields = {**FIELD_WORDS, **({"discarder_wind": "liable player"} if now.get("pay_all") else {})}
-    if _drawn(now) and not _drawn(before) and not now.get("pay_all"):
-        # a self-draw has no discarder: the seat is kept for a discard again, not taken away (an audit
-        # read "who discarded South → not said" beside "won by discard → self-drawn")
+    drawn_now, drawn_before = input_scored_as_self_drawn(now), input_scored_as_self_drawn(before)
+    if drawn_now and not drawn_before and not now.get("pay_all"):
+        # a self-draw (a replacement tile's win too) has no discarder: the seat is kept for a discard
+        # again, not taken away (an audit read "who discarded South → not said" beside "won by
+        # discard → self-drawn"; a review, the same on ticking a replacement tile)
         del fields["discarder_wind"]
     said = [
         f"{words} {_value(key, before.get(key), rules)} → {_value(key, now.get(key), rules)}"
@@ -101,17 +103,6 @@ def changed_fields(
         read_again = before.get("rules") != now.get("rules")
         said.extend(correction_changes(*corrected) or ["the tiles read again" if read_again else "the tiles"])
     return said
-
-
-def _drawn(data: Mapping[str, Any]) -> bool:
-    """Whether a scoring input is scored as self-drawn: said so, or a replacement tile's win (a review:
-    ticking a replacement tile on a discard still said the discarder was taken away)."""
-    return scored_as_self_drawn(
-        bool(data.get("self_drawn")),
-        data.get("bonus") or (),
-        data.get("circumstances") or (),
-        str(data.get("rules") or "singapore"),
-    )
 
 
 def option_changes(rules: str, before: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:

@@ -41,6 +41,17 @@ def scored_as_self_drawn(said: bool, bonus: Iterable[str], circumstances: Iterab
     return said or bool(drawn_by_winner(tuple(bonus), ticked, get_ruleset(rules)))
 
 
+def input_scored_as_self_drawn(data: Mapping[str, Any]) -> bool:
+    """`scored_as_self_drawn` of a scoring input's fields (`self_drawn`, `bonus`, `circumstances`,
+    `rules`)."""
+    return scored_as_self_drawn(
+        bool(data.get("self_drawn")),
+        data.get("bonus") or (),
+        data.get("circumstances") or (),
+        str(data.get("rules") or DEFAULT_RULESET),
+    )
+
+
 def hand_tile_choices(hand: Mapping[str, Any], self_drawn: bool = False) -> list[str]:
     """Distinct codes that can be the winning tile, in the suits' order (the table's order, as a photo
     lies, is hard to scan in a list of ten): the concealed tiles' and the chows' and pongs' (a discard
@@ -72,12 +83,7 @@ def winning_tile_outcomes(
     scored: dict[tuple[bool, int], list[str]] = {}
     # the tiles the winning-tile box offers: on a win scored as self-drawn (said so, or a replacement
     # tile, eight flowers), none only in an exposed set
-    self_drawn = scored_as_self_drawn(
-        bool(data.get("self_drawn")),
-        data.get("bonus") or (),
-        data.get("circumstances") or (),
-        str(data.get("rules") or DEFAULT_RULESET),
-    )
+    self_drawn = input_scored_as_self_drawn(data)
     for tile in hand_tile_choices(data, self_drawn):
         try:
             result = score({**data, "winning_tile": tile})

@@ -111,7 +111,6 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, HandSlots]:
         st.caption(f"Read {read} tiles in {base.timings['app_total'] / 1000:.2f} s.")
     score_hint = st.empty()
     unsure_slot = st.empty()  # the unsure tiles, said once the hand is scored (`unsure_ui`)
-    unsure_ui(unsure_slot, rows, tile_sets.tiles_in_set(chosen_set()))
     picture = hand_picture(group_blocks(build.hand, build.meld_groups, rows))
     if picture is not None:
         st.image(picture, caption=hand_picture_caption(base), width="stretch")

@@ -126,6 +126,7 @@ def unsure_stakes(
     the table (`NOT_A_READING`) are left out."""
     stakes: list[Stake] = []
     held = Counter(row.code for row in rows)
+    now_span, now_units, now_ways = score_span(*now), instant_units(now[0]), _ways(now[1])
     for index, row in enumerate(rows):
         alternative = row.alternative
         if (
@@ -149,11 +150,11 @@ def unsure_stakes(
                 row.number,
                 row.code,
                 alternative,
-                score_span(*now),
+                now_span,
                 score_span(*then),
-                instant_units(now[0]),
+                now_units,
                 instant_units(then[0]),
-                _ways(now[1]) != _ways(then[1]),
+                now_ways != _ways(then[1]),
             )
         )
     return stakes

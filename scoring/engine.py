@@ -249,12 +249,7 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
         impossible(
             "robbing the kong takes the tile added to a pong to make a kong, and a fly never stands in a kong"
         )
-    held = {tile for tile in (*hand.concealed, *(t for m in hand.melds if m.kind != "kong" for t in m.tiles))}
-    if (
-        "robbing_kong" in circ
-        and robbed is None
-        and all(_real_copies(hand, t) > 1 for t in held - {FLY, BACK})
-    ):
+    if "robbing_kong" in circ and robbed is None and not _held_once(hand):
         # no winning tile given, and none it could be (an audit: all pongs and a pair scored a robbed kong)
         impossible(
             "robbing the kong takes the fourth copy of a tile from another player's pong of three, "
@@ -348,6 +343,13 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
         context, self_drawn=self_drawn, circumstances=frozenset(circ), discarder_wind=discarder
     )
     return scored, warnings
+
+
+def _held_once(hand: Hand) -> bool:
+    """Whether some tile the win may have completed (a concealed tile, or one of a chow or pong, a kong
+    never) is held once only: a robbed kong's tile is the fourth copy of another player's pong."""
+    laid = (tile for meld in hand.melds if meld.kind != "kong" for tile in meld.tiles)
+    return any(_real_copies(hand, tile) == 1 for tile in {*hand.concealed, *laid} - {FLY, BACK})
 
 
 def _real_copies(hand: Hand, tile: Tile) -> int:

@@ -161,9 +161,10 @@ def _typed_apart(
     if len(splits) == 1:
         return splits[0]
     (first_index, first), last_index = short[0], short[-1][0]
-    if len(tiles) == 3 and not splits and all(len(group_tiles) == 1 for _, group_tiles in short):
-        # three tiles typed a word each that are no meld: why they are none, not how to type them (an audit:
-        # `fly fly fly` was told "meld 'fly' has 1 tile", though typed together it is no meld either)
+    if _no_meld_in(tiles) and all(len(group_tiles) == 1 for _, group_tiles in short):
+        # three or four tiles typed a word each that hold no meld: why they are none, not how to type them
+        # (an audit: `fly fly fly` was told "meld 'fly' has 1 tile", though typed together it is no meld
+        # either; stage 77: `fly fly fly fly` too)
         typed_words = " ".join(typed_groups[k][1] for k, _ in short)
         raise ValueError(f"meld '{typed_words}' is no meld: {meld_kind(tiles)[1]}")
     group, typed = typed_groups[first_index]
@@ -175,6 +176,14 @@ def _typed_apart(
         "type each meld's tiles together, e.g. CCC or 456p"
         + (", a fly among them: CCfly" if "fly" in beside else "")
     )
+
+
+def _no_meld_in(tiles: Sequence[str]) -> bool:
+    """Whether three or four tiles typed apart are no meld, nor hold one beside a stray tile: `1m 2m 3m
+    4m` may be a chow typed apart with a tile too many, and is better told to type melds together."""
+    if len(tiles) not in (3, 4) or meld_splits(list(tiles)):
+        return False
+    return all(meld_kind(tiles[start : start + 3])[0] is None for start in range(len(tiles) - 2))
 
 
 def read_concealed_kongs(text: str) -> list[list[str]]:

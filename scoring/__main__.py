@@ -23,7 +23,7 @@ from scoring.hand import CIRCUMSTANCES, hand_from_json
 from scoring.options import option_assignments, option_lines
 from scoring.payout import format_amount, instant_text
 from scoring.rulesets import RULESET_NAMES
-from scoring.winning_tiles import changes_the_score, ways_text, winning_tile_outcomes
+from scoring.winning_tiles import Outcome, changes_the_score, ways_text, winning_tile_outcomes
 
 
 class _Parser(argparse.ArgumentParser):
@@ -108,7 +108,11 @@ def _read(path: str) -> dict[str, Any]:
             if sys.stdin is None:  # started with its input closed (`<&-`)
                 raise MalformedHandError("cannot read the standard input: it is closed")
             # as bytes, decoded as a file is: a stray byte is refused alike, not read as an escape
-            raw = sys.stdin.buffer.read(4 * MAX_INPUT_CHARS + 4) if hasattr(sys.stdin, "buffer") else None
+            raw = sys.stdin.buffer.read(4 * MAX_INPUT_CHARS + 1) if hasattr(sys.stdin, "buffer") else None
+            if raw is not None and len(raw) > 4 * MAX_INPUT_CHARS:
+                # over the limit in any encoding (a character is at most 4 bytes); decoding a cut that
+                # split a character would have said "not UTF-8 text"
+                raise MalformedHandError(_too_large(name))
             text = raw.decode("utf-8") if raw is not None else sys.stdin.read(MAX_INPUT_CHARS + 1)
         else:
             with open(path, encoding="utf-8") as handle:
@@ -118,8 +122,12 @@ def _read(path: str) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise MalformedHandError(f"{name} is not UTF-8 text") from None
     if len(text) > MAX_INPUT_CHARS:
-        raise MalformedHandError(f"{name} is too large to be a hand (over {MAX_INPUT_CHARS:,} characters)")
+        raise MalformedHandError(_too_large(name))
     return json_object(text, name, "a hand")
+
+
+def _too_large(name: str) -> str:
+    return f"{name} is too large to be a hand (over {MAX_INPUT_CHARS:,} characters)"
 
 
 def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
@@ -193,9 +201,12 @@ def padded(text: str, columns: int) -> str:
     return text + " " * max(columns - width, 0)
 
 
-def winning_tile_line(data: dict[str, Any], result: dict[str, Any]) -> str | None:
+def winning_tile_ways(data: dict[str, Any], result: dict[str, Any]) -> list[Outcome]:
     """Where no winning tile is given and it changes the score (a photo's reading never has one: a
-    sequence hand then reads as no win), each tile that may have won it and the score it gives."""
+    sequence hand then reads as no win), each tile that may have won it and the score it gives; else
+    none."""
+    if data.get("winning_tile"):
+        return []
     hand, _ = hand_from_json(data)  # the tiles as lists, as the app's scoring input holds them
     as_lists = {
         "concealed": list(hand.concealed),
@@ -203,10 +214,19 @@ def winning_tile_line(data: dict[str, Any], result: dict[str, Any]) -> str | Non
         "bonus": list(hand.bonus),
     }
     outcomes = winning_tile_outcomes({**data, **as_lists})
-    if not changes_the_score(result, outcomes):
+    return outcomes if changes_the_score(result, outcomes) else []
+
+
+def winning_tile_line(ways: list[Outcome], unit: str) -> str | None:
+    """The breakdown's last line for `winning_tile_ways`."""
+    if not ways:
         return None
-    ways = ways_text(outcomes, str(result.get("unit") or "tai"))
-    return f"The winning tile changes the score: won on {ways}. Give it with --winning-tile."
+    return f"The winning tile changes the score: won on {ways_text(ways, unit)}. Give it with --winning-tile."
+
+
+def ways_json(ways: list[Outcome]) -> list[dict[str, Any]]:
+    """`winning_tile_ways` as the JSON output carries them: `--json` had no word of them (stage 77)."""
+    return [{"tiles": list(way.tiles), "valid": way.valid, "tai": way.tai} for way in ways]
 
 
 def render(result: dict[str, Any]) -> str:
@@ -249,7 +269,11 @@ def main(argv: list[str] | None = None) -> int:
         result = score_json(data)
         result["warnings"].extend(unused_beside_warning(key) for key in unused_beside(given))
         result["warnings"].extend(reading_warning_lines(given))
-        hints = [] if args.json else [winning_tile_line(data, result), other_rules_hint(data, result)]
+        ways = winning_tile_ways(data, result)
+        if args.json:
+            result["winning_tile_ways"] = ways_json(ways)
+        unit = str(result.get("unit") or "tai")
+        hints = [] if args.json else [winning_tile_line(ways, unit), other_rules_hint(data, result)]
     except MalformedHandError as error:
         say(f"error: {error}")
         return 2

@@ -277,6 +277,11 @@ def test_melds_typed_together_read_back_as_typed_or_are_refused(melds: list[list
     [
         ("fly fly fly", "meld 'fly fly fly' is no meld: a meld needs at least one real tile, not only fly"),
         ("C C F", "meld 'C C F' is no meld: a pong is three equal tiles"),
+        (
+            "fly fly fly fly",
+            "meld 'fly fly fly fly' is no meld: a meld needs at least one real tile, not only fly",
+        ),
+        ("C C F F", "meld 'C C F F' is no meld: a kong is four equal tiles"),
     ],
 )
 def test_a_meld_typed_a_tile_a_word_that_is_no_meld_says_why(typed: str, why: str) -> None:

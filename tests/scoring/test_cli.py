@@ -107,7 +107,9 @@ def test_score_json_scores_a_file_holding_its_hand_as_the_command_line_does(samp
 
     truth = json.loads(sample.read_text())
     done = run_cli(str(sample), "--json")
-    assert score_json(truth) == json.loads(done.stdout)
+    printed = json.loads(done.stdout)
+    assert isinstance(printed.pop("winning_tile_ways"), list)  # the command line's own: scores it again
+    assert score_json(truth) == printed
     # a field beside the hand that the hand says otherwise is warned of, as on the command line
     beside = {**truth, "hand": {**truth["hand"], "bonus": ["F2"]}, "bonus": ["F1"]}
     assert score_json(beside)["warnings"] == [
@@ -425,6 +427,29 @@ def test_an_endless_standard_input_is_refused_as_too_large_in_one_line(
     assert err.startswith("error: the standard input is too large to be a hand") and err.count("\n") == 1
 
 
+class _BytesInput:
+    """A standard input that yields `data` as bytes, as a pipe does."""
+
+    def __init__(self, data: bytes) -> None:
+        self.buffer = io.BytesIO(data)
+
+
+def test_stdin_over_the_limit_is_too_large_even_where_the_cut_splits_a_character(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # stage 76 left this: the read cut a three-byte character and the error said "not UTF-8 text"
+    import scoring.__main__ as cli
+
+    monkeypatch.setattr(cli, "MAX_INPUT_CHARS", 10)
+    monkeypatch.setattr(sys, "stdin", _BytesInput(("清" * 30).encode()))
+    assert main(["-"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: the standard input is too large to be a hand"), err
+    monkeypatch.setattr(sys, "stdin", _BytesInput(b'{"x": "\xe9"}'))
+    assert main(["-"]) == 2  # a stray byte within the limit is still "not UTF-8"
+    assert "is not UTF-8 text" in capsys.readouterr().err
+
+
 def test_a_file_over_the_input_limit_is_refused_unread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -445,6 +470,22 @@ def test_with_no_winning_tile_the_breakdown_says_which_tiles_score_what() -> Non
     assert "won on 1m, 4p, 6p, 2s, 4s or 9s: 4 tai; 2m, 3m, 5p, 3s, 7s or 8s: not a win" in line, line
     given = run_cli("-", "--winning-tile", "1m", stdin=json.dumps({"concealed": "123m 456p 789s 234s 55p"}))
     assert given.returncode == 0 and "The winning tile changes" not in given.stdout
+
+
+def test_json_output_carries_the_winning_tile_ways_the_breakdown_says() -> None:
+    # stage 76 left this: only the text breakdown named the tiles that may have won
+    hand = json.dumps({"concealed": "123m 456p 789s 234s 55p"})
+    done = run_cli("-", "--json", stdin=hand)
+    assert done.returncode == 1, done.stderr
+    ways = json.loads(done.stdout)["winning_tile_ways"]
+    assert ways == [
+        {"tiles": ["1m", "4p", "6p", "2s", "4s", "9s"], "valid": True, "tai": 4},
+        {"tiles": ["2m", "3m", "5p", "3s", "7s", "8s"], "valid": False, "tai": 0},
+    ]
+    given = run_cli("-", "--json", "--winning-tile", "1m", stdin=hand)
+    assert given.returncode == 0 and json.loads(given.stdout)["winning_tile_ways"] == []
+    pongs = run_cli("-", "--json", stdin=json.dumps({"concealed": "111m 222p 333s CCC 55p"}))
+    assert json.loads(pongs.stdout)["winning_tile_ways"] == []  # every tile scores it alike: nothing to say
 
 
 def test_the_discarder_pay_all_circumstances_and_a_discard_are_flags_too(

@@ -196,8 +196,10 @@ def places_won_into(hand: Hand, winning_tile: Tile | None, self_drawn: bool) -> 
 def exposed_before_win(hand: Hand, winning_tile: Tile | None, self_drawn: bool) -> list[Meld]:
     """The chows, pongs and exposed kongs claimed before the winning tile came. On a discard win the set
     the discard completed may lie with them: the one holding the winning tile, or with no winning tile
-    given any one chow or pong; it is not counted."""
-    exposed = [meld for meld in hand.melds if not (meld.kind == "kong" and meld.concealed)]
+    given any one chow or pong; it is not counted. A meld given as `concealed` was claimed from no one
+    (an audit, stage 77: a concealed pong counted as concealed for fully concealed, as exposed for a
+    heavenly hand)."""
+    exposed = [meld for meld in hand.melds if not meld.concealed]
     if self_drawn:
         return exposed
     if winning_tile is None:

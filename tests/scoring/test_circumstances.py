@@ -210,3 +210,29 @@ def test_robbing_the_kong_with_no_winning_tile_needs_a_tile_held_once() -> None:
     assert pongs["reason"] == "impossible_context" and "each of its tiles more than once" in pongs["message"]
     chow = score_json({"concealed": "123m 222p 333s 444s 55m", "circumstances": ["robbing_kong"]})
     assert chow["reason"] != "impossible_context", chow
+
+
+@pytest.mark.parametrize(
+    ("meld", "seat", "circumstance", "self_drawn"),
+    [
+        ({"kind": "pong", "tiles": "CCC", "concealed": True}, "E", "heavenly", True),
+        ({"kind": "chow", "tiles": "456s", "concealed": True}, "S", "earthly", False),
+    ],
+)
+def test_a_set_given_as_concealed_is_no_claim_before_a_first_turn_win(
+    meld: dict[str, object], seat: str, circumstance: str, self_drawn: bool
+) -> None:
+    # an audit (stage 77): a concealed pong counted as concealed for fully concealed, as exposed for a
+    # heavenly hand, which was refused for "an exposed pong"
+    hand = {
+        "concealed": "123m 456p 789s 55p",
+        "melds": [meld],
+        "seat_wind": seat,
+        "self_drawn": self_drawn,
+        "winning_tile": "5p",
+        "circumstances": [circumstance],
+    }
+    assert score_json(hand)["valid"], score_json(hand)["message"]
+    exposed = score_json({**hand, "melds": [{**meld, "concealed": False}]})
+    assert exposed["reason"] == "impossible_context"
+    assert "won before any tile is claimed" in exposed["message"]

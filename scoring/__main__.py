@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 from scoring.api import hand_of, reading_warning_lines, score_json, unused_beside, unused_beside_warning
 from scoring.console import escape_what_cannot_print, say
-from scoring.errors import MalformedHandError, json_object
+from scoring.errors import MalformedHandError, json_object, json_value, printable
 from scoring.hand import CIRCUMSTANCES, hand_from_json
 from scoring.options import option_assignments, option_lines
 from scoring.payout import format_amount, instant_text
@@ -153,12 +153,12 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
     if args.circumstance:
         given = data.get("circumstances") or []
         if not isinstance(given, list):
-            raise MalformedHandError(f"circumstances must be a list, got {given!r}")
+            raise MalformedHandError(f"circumstances must be a list, got {json_value(given)}")
         data["circumstances"] = [*given, *(name for name in args.circumstance if name not in given)]
     if args.option:
         given = data.get("options")
         if given is not None and not isinstance(given, dict):
-            raise MalformedHandError(f"options must be an object, got {given!r}")
+            raise MalformedHandError(f"options must be an object, got {json_value(given)}")
         data["options"] = dict(given or {}) | option_assignments(args.option)  # OptionError is malformed
     return data
 
@@ -257,7 +257,7 @@ def render(result: dict[str, Any]) -> str:
     for item in payout["instant_payouts"]:
         lines.append(f"Instant payout: {instant_text(item)}")
     lines.extend(f"Warning: {warning}" for warning in result["warnings"])
-    return "\n".join(lines)
+    return "\n".join(printable(line) for line in lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -285,7 +285,7 @@ def main(argv: list[str] | None = None) -> int:
             raise OSError("standard output is closed")
         print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else render(result))
         for hint in filter(None, hints):
-            print(hint)
+            print(printable(hint))
         sys.stdout.flush()
     except BrokenPipeError:
         # the reader of our output went away (`| head`): stop quietly, as other command-line tools do

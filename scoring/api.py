@@ -6,10 +6,10 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from scoring.engine import score
-from scoring.errors import MalformedHandError, MeldError, json_kind
+from scoring.errors import MalformedHandError, MeldError, RulesetError, json_kind, json_value
 from scoring.hand import INPUT_FIELDS, hand_from_json
 from scoring.options import default_options, options_from_mapping, unread_options
-from scoring.rulesets import DEFAULT_RULESET, get_ruleset
+from scoring.rulesets import DEFAULT_RULESET, RULESET_NAMES, get_ruleset
 from scoring.tiles import BACK, tiles_from_field
 
 # What the app's downloaded case records beside the hand (its photo, reading, corrections and the result
@@ -83,10 +83,13 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
         raise MalformedHandError(f"the hand must be a JSON object, not {json_kind(data)}")
     given, data = data, hand_of(dict(data))
     rules_name = data.get("rules") or DEFAULT_RULESET
-    ruleset = get_ruleset(rules_name if isinstance(rules_name, str) else repr(rules_name))
+    if not isinstance(rules_name, str):
+        names = " or ".join(RULESET_NAMES)
+        raise RulesetError(f"rules must be the name of a rule set ({names}), got {json_value(rules_name)}")
+    ruleset = get_ruleset(rules_name)
     options_data = {} if data.get("options") is None else data["options"]
     if not isinstance(options_data, Mapping):
-        raise MalformedHandError(f"options must be an object, got {options_data!r}")
+        raise MalformedHandError(f"options must be an object, got {json_value(options_data)}")
     options = options_from_mapping(default_options(ruleset.name), options_data)
     try:
         hand, context = hand_from_json(data)
@@ -106,6 +109,7 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
     unknown = sorted(set(data) - INPUT_FIELDS - CASE_RECORD_FIELDS)
     if unknown:
         warnings.append(f"ignored unknown field{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+    warnings.extend(_unknown_meld_fields(data.get("melds")))
     warnings.extend(unused_beside_warning(key) for key in unused_beside(given))
     warnings.extend(
         f"option {name} is not part of {ruleset.name} rules; ignored"
@@ -113,6 +117,25 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
     )
     warnings.extend(reading_warning_lines(given))
     return result
+
+
+MELD_FIELDS = frozenset(("kind", "tiles", "concealed"))
+
+
+def _unknown_meld_fields(melds: object) -> list[str]:
+    """A warning for each meld with fields the scoring does not read, as for the hand's own (an audit,
+    stage 77: `"concaled": true` in a meld was ignored without a word)."""
+    if not isinstance(melds, list):
+        return []
+    warnings = []
+    for index, meld in enumerate(melds):
+        unknown = sorted(set(meld) - MELD_FIELDS) if isinstance(meld, Mapping) else []
+        if unknown:
+            plural = "s" if len(unknown) > 1 else ""
+            warnings.append(
+                f"ignored unknown field{plural} in melds[{index}]: {', '.join(map(str, unknown))}"
+            )
+    return warnings
 
 
 def reading_warning_lines(data: Mapping[str, Any]) -> list[str]:

@@ -68,6 +68,18 @@ def printable(text: str) -> str:
     return "".join(repr(char)[1:-1] if unicodedata.category(char) == "Cc" else char for char in text)
 
 
+def json_value(value: object) -> str:
+    """`value` as the JSON a user wrote it (`null`, `["E"]`, `{"a": 1}`), not Python's repr (`None`,
+    `['E']`): an error line quotes what was written (an audit, stage 77). Text stays quoted as
+    Python's repr quotes it, so that an option typed on the command line reads as before."""
+    if isinstance(value, str):
+        return repr(value)
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def json_kind(value: object) -> str:
     """What `value` is, as JSON names it ("a list", "text", "null"); Python's name for anything else."""
     return _JSON_KINDS.get(type(value), type(value).__name__)

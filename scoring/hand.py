@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.errors import MalformedHandError, MeldError, json_kind
+from scoring.errors import MalformedHandError, MeldError, json_kind, json_value
 from scoring.tiles import (
     BACK,
     BONUS,
@@ -155,12 +155,14 @@ class Context:
     def __post_init__(self) -> None:
         for name in ("self_drawn", "pay_all"):
             if not isinstance(getattr(self, name), bool):
-                raise MalformedHandError(f"{name} must be true or false, got {getattr(self, name)!r}")
+                raise MalformedHandError(
+                    f"{name} must be true or false, got {json_value(getattr(self, name))}"
+                )
         for name in ("circumstances", "bonus_from_deal"):
             given = getattr(self, name)
             items = list(given) if isinstance(given, Iterable) and not isinstance(given, str) else None
             if items is None or not all(isinstance(item, str) for item in items):
-                raise MalformedHandError(f"{name} must be a set of names, got {given!r}")
+                raise MalformedHandError(f"{name} must be a set of names, got {json_value(given)}")
             # a list or tuple given in code means the same set (the engine compares them as sets)
             object.__setattr__(self, name, frozenset(items))
         check_bonus_codes(sorted(self.bonus_from_deal))
@@ -169,7 +171,7 @@ class Context:
             winds.append(("discarder_wind", self.discarder_wind))
         for name, wind in winds:
             if wind not in WINDS:
-                raise MalformedHandError(f"{name} must be one of E, S, W, N, got {wind!r}")
+                raise MalformedHandError(f"{name} must be one of E, S, W, N, got {json_value(wind)}")
         unknown = sorted(set(self.circumstances) - set(CIRCUMSTANCES))
         if unknown:
             raise MalformedHandError(
@@ -269,7 +271,7 @@ def _bool(data: Mapping[str, Any], name: str) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise MalformedHandError(f"{name} must be true or false, got {value!r}")
+        raise MalformedHandError(f"{name} must be true or false, got {json_value(value)}")
     return value
 
 
@@ -280,7 +282,7 @@ def _optional_code(data: Mapping[str, Any], name: str, default: Tile | None) -> 
     if not isinstance(value, str):
         # a wind's field says which codes it takes, as it does for a code that is no wind
         what = "one of E, S, W, N" if name.endswith("_wind") else "a tile code"
-        raise MalformedHandError(f"{name} must be {what}, got {value!r}")
+        raise MalformedHandError(f"{name} must be {what}, got {json_value(value)}")
     return value.strip()
 
 
@@ -300,7 +302,7 @@ def infer_meld_kind(tiles: list[Tile], where: str) -> str:
 def meld_from_json(item: object, index: int) -> Meld:
     where = f"melds[{index}]"
     if not isinstance(item, Mapping):
-        raise MeldError(f"{where} must be an object with kind and tiles, got {item!r}")
+        raise MeldError(f"{where} must be an object with kind and tiles, got {json_value(item)}")
     if "tiles" not in item:
         raise MeldError(f"{where} has no tiles")
     tiles = tiles_from_field(item["tiles"], f"{where}.tiles")
@@ -308,12 +310,12 @@ def meld_from_json(item: object, index: int) -> Meld:
     if kind is None:
         kind = infer_meld_kind(tiles, where)
     if not isinstance(kind, str):
-        raise MeldError(f"{where}.kind must be chow, pong or kong, got {kind!r}")
+        raise MeldError(f"{where}.kind must be chow, pong or kong, got {json_value(kind)}")
     # Face-down tiles stand only in a concealed kong, so they say it is one when the flag is left out.
     concealed = item.get("concealed", BACK in tiles)
     tiles = _resolve_backs(kind, tiles, where)
     if not isinstance(concealed, bool):
-        raise MeldError(f"{where}.concealed must be true or false, got {concealed!r}")
+        raise MeldError(f"{where}.concealed must be true or false, got {json_value(concealed)}")
     return Meld(kind=kind, tiles=tuple(tiles), concealed=concealed)
 
 
@@ -360,7 +362,7 @@ def hand_from_json(data: Mapping[str, Any]) -> tuple[Hand, Context]:
     if isinstance(circumstances, str):
         circumstances = [circumstances]
     if not isinstance(circumstances, list | tuple) or not all(isinstance(c, str) for c in circumstances):
-        raise MalformedHandError(f"circumstances must be a list of names, got {circumstances!r}")
+        raise MalformedHandError(f"circumstances must be a list of names, got {json_value(circumstances)}")
     hand = Hand(concealed=tuple(concealed), melds=melds, bonus=tuple(bonus))
     context = Context(
         winning_tile=_optional_code(data, "winning_tile", None),

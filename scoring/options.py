@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from scoring.errors import OptionError
+from scoring.errors import OptionError, json_value
 
 PAYOUT_SCHEMES: tuple[str, ...] = ("standard", "shooter_pays", "table")
 MALAYSIAN_PAYMENTS: tuple[str, ...] = ("seed", "discarder_and_other")
@@ -142,7 +142,7 @@ def exact_number(value: float) -> str:
 
 def _number(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise OptionError(f"option {name} must be a number, got {value!r}")
+        raise OptionError(f"option {name} must be a number, got {json_value(value)}")
     # a huge whole number is past float (isfinite would raise) and past printing (over 4,300 digits)
     within = (
         abs(value) <= MAX_AMOUNT
@@ -181,7 +181,7 @@ def _convert(name: str, value: object) -> object:
     if name in ("min_tai", "max_tai", "points_per_fan"):
         number = _number(name, value)
         if number != int(number):
-            raise OptionError(f"option {name} must be a whole number, got {value!r}")
+            raise OptionError(f"option {name} must be a whole number, got {json_value(value)}")
         return int(number)
     if name == "unit":
         return _number(name, value)
@@ -189,7 +189,9 @@ def _convert(name: str, value: object) -> object:
         return value  # checked with the options as a whole (_check_together), wherever they come from
     if name == "payout_table":
         if not isinstance(value, list | tuple) or not value:
-            raise OptionError(f"option payout_table must be a non-empty list of amounts, got {value!r}")
+            raise OptionError(
+                f"option payout_table must be a non-empty list of amounts, got {json_value(value)}"
+            )
         rows: list[TableRow] = []
         for row in value:
             if isinstance(row, list | tuple):
@@ -202,7 +204,7 @@ def _convert(name: str, value: object) -> object:
                 rows.append(_positive(name, row))
         return tuple(rows)
     if not isinstance(value, bool):
-        raise OptionError(f"option {name} must be true or false, got {value!r}")
+        raise OptionError(f"option {name} must be true or false, got {json_value(value)}")
     return value
 
 
@@ -215,7 +217,7 @@ def option_assignments(items: Sequence[str]) -> dict[str, object]:
     for item in items:
         name, sep, text = item.partition("=")
         if not sep or not name.strip():
-            raise OptionError(f"--option takes NAME=VALUE, got {item!r}")
+            raise OptionError(f"--option takes NAME=VALUE, got {json_value(item)}")
         options[name.strip()] = _typed_value(text.strip())
     return options
 
@@ -343,7 +345,7 @@ def _check_together(options: Options) -> None:
     for name, choices in (("payout_scheme", PAYOUT_SCHEMES), ("malaysian_payment", MALAYSIAN_PAYMENTS)):
         value = getattr(options, name)
         if value not in choices:
-            raise OptionError(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+            raise OptionError(f"{name} must be one of {', '.join(choices)}, got {json_value(value)}")
     if options.payout_scheme == "table" and options.min_tai < 1:
         # the table's first row is the 1-tai amount: a 0-tai win has no row to pay
         raise OptionError("payout_table starts at 1 tai: with payout_scheme table, min_tai must be 1 or more")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from scoring.errors import HandStringError, UnknownTileError, json_kind
+from scoring.errors import HandStringError, UnknownTileError, json_kind, json_value
 
 Tile = str
 
@@ -174,7 +174,7 @@ def tiles_from_field(value: object, field: str) -> list[Tile]:
         tiles: list[Tile] = []
         for item in value:
             if not isinstance(item, str):
-                raise HandStringError(f"{field}: tile codes must be text, got {item!r}")
+                raise HandStringError(f"{field}: tile codes must be text, got {json_value(item)}")
             # A list item may itself be a small group such as "123m".
             tiles.extend([check_code(item)] if item in ALL_CODES else parse_hand_string(item))
         return tiles

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import cv2
 import numpy as np
@@ -115,9 +115,64 @@ def scenes_digest(kind: str, directory: Path, limit: int | None = None) -> str:
         for path in sorted((directory / "meta").glob("*.json"))[:limit]:
             digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     else:
-        for entry in json.loads((directory / "labels.json").read_text())[:limit]:
+        for entry in real_labels(directory)[:limit]:
             digest.update(json.dumps(entry, sort_keys=True).encode() + b"\0")
     return digest.hexdigest()[:16]
+
+
+def _json_of(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path} is not JSON ({error})") from None
+
+
+def real_labels(directory: Path) -> list[dict[str, Any]]:
+    """The labelled photos of `directory`/labels.json: a list of {"file", "tiles", "rows"?}; ValueError
+    naming the file where it is not (an audit, stage 77: a label of another shape was a traceback)."""
+    path = directory / "labels.json"
+    entries = _json_of(path)
+    if not isinstance(entries, list):
+        raise ValueError(f"{path} must be a list of photos' labels")
+    for number, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
+            raise ValueError(f'{path}: label {number} must be an object with a "file" name')
+        if not _codes(entry.get("tiles")):
+            raise ValueError(f'{path}: label {number} ({entry["file"]}) needs "tiles", a list of codes')
+        rows = entry.get("rows")
+        if rows is not None and not (isinstance(rows, list) and all(_codes(row) for row in rows)):
+            raise ValueError(
+                f'{path}: label {number} ({entry["file"]}) has "rows" that are no lists of codes'
+            )
+    return entries
+
+
+def scene_meta(path: Path) -> dict[str, Any]:
+    """A generated scene's meta/*.json: an object whose "tiles" each have a "code" and an "xyxy" box;
+    ValueError naming the file where it is not."""
+    meta = _json_of(path)
+    tiles = meta.get("tiles") if isinstance(meta, dict) else None
+    if not isinstance(tiles, list) or not all(
+        isinstance(t, dict) and isinstance(t.get("code"), str) and _box(t.get("xyxy")) for t in tiles
+    ):
+        raise ValueError(
+            f"{path} is no scene of python -m datasets.synth (tiles with a code and an xyxy box)"
+        )
+    return meta
+
+
+def _codes(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(code, str) for code in value)
+
+
+def _box(value: object) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 4
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)
+    )
 
 
 # The kinds of tile a set's errors are told by: each suit, the honours, the bonus tiles by kind
@@ -283,7 +338,7 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
         raise ValueError("a slant is for real photos: the generator's scenes lie at every slant already")
     results = []
     for meta_path in sorted((directory / "meta").glob("*.json"))[: options.limit]:
-        meta = json.loads(meta_path.read_text())
+        meta = scene_meta(meta_path)
         tiles = meta["tiles"]
         true_xyxy = np.array([t["xyxy"] for t in tiles], np.float32).reshape(-1, 4)
         true_codes = [t["code"] for t in tiles]
@@ -307,7 +362,7 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
 
 def bench_real(reader: TileReader, directory: Path, options: Options = Options()) -> list[PhotoResult]:
     results = []
-    for entry in json.loads((directory / "labels.json").read_text())[: options.limit]:
+    for entry in real_labels(directory)[: options.limit]:
         true_codes = list(entry["tiles"])
         try:
             rules = None if options.rules == "scene" else options.rules
@@ -366,7 +421,7 @@ def bench_tile_sizes(
     as_rendered: dict[int, list[TileCounts]] = {side: [] for side in short_sides}
     missed_boxes = dict.fromkeys(short_sides, 0)
     for meta_path in sorted((directory / "meta").glob("*.json"))[: options.limit]:
-        meta = json.loads(meta_path.read_text())
+        meta = scene_meta(meta_path)
         true_xyxy = np.array([t["xyxy"] for t in meta["tiles"]], np.float32).reshape(-1, 4)
         true_codes = [t["code"] for t in meta["tiles"]]
         native = true_short_side(true_xyxy)
@@ -538,11 +593,22 @@ def _classifier_overrides(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _pixel_list(text: str) -> list[int]:
-    """ "12,16,24" -> [12, 16, 24]; argparse turns the ValueError into a usage error."""
-    sides = [int(part) for part in text.split(",") if part.strip()]
+    """ "12,16,24" -> [12, 16, 24]; argparse says the error as a usage error."""
+    try:
+        sides = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        sides = []
     if not sides or min(sides) < 1:
-        raise ValueError(text)
+        raise argparse.ArgumentTypeError(
+            f"expected whole pixel widths of 1 or more, e.g. 12,16,24, got {text!r}"
+        )
     return sides
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # one line, as python -m vision and python -m scoring say theirs, not the 14-line usage block
+        self.exit(2, f"python -m vision.bench: {message} (see --help)\n")
 
 
 def _summary_json(summary: Summary) -> dict[str, Any]:
@@ -564,14 +630,23 @@ def _input_problem(args: argparse.Namespace) -> str | None:
         return f"no folder {args.real} (the labelled photos' folder, with its labels.json)"
     if args.real is not None and not (args.real / "labels.json").is_file():
         return f"no labels.json in {args.real}"
+    if args.real is not None:
+        try:
+            real_labels(args.real)
+        except (OSError, ValueError) as error:
+            return str(error)
     if args.slant and args.synthetic is not None:
         return "--slant is for --real photos: the generator's scenes lie at every slant already"
     if not -MOST_SLANT <= args.slant <= MOST_SLANT:
         return f"--slant must be within {MOST_SLANT:g} degrees either way, got {args.slant:g}"
     if args.enlarge_to is not None and args.enlarge_to < 0:
         return f"--enlarge-to must be 0 (off) or more, got {args.enlarge_to}"
+    if args.long_side is not None and args.long_side < 1:
+        return f"--long-side must be a positive number of pixels, got {args.long_side}"
     if args.json is not None and not args.json.parent.is_dir():
         return f"cannot write {args.json}: no folder {args.json.parent}"
+    if args.json is not None and args.json.is_dir():
+        return f"cannot write {args.json}: it is a folder"
     return _seen_store_problem(args)
 
 
@@ -601,6 +676,8 @@ def _seen_store_problem(args: argparse.Namespace) -> str | None:
             )
     elif not args.save_seen.parent.is_dir():
         return f"cannot write {args.save_seen}: no folder {args.save_seen.parent}"
+    elif args.save_seen.exists() and not args.save_seen.is_dir():
+        return f"cannot keep the readings in {args.save_seen}: it is a file, not a folder"
     elif args.turn or args.slant:
         # the boxes of a turned or slanted photo are matched after turning them back, which a
         # settling of the saved readings does not know of
@@ -609,7 +686,7 @@ def _seen_store_problem(args: argparse.Namespace) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__.splitlines()[0])
+    p = _Parser(prog="python -m vision.bench", description=__doc__.splitlines()[0])
     p.add_argument("--synthetic", type=Path, metavar="DIR", help="datasets.synth output folder")
     p.add_argument("--real", type=Path, metavar="DIR", help="folder with photos and labels.json")
     p.add_argument("--models", type=Path, metavar="DIR", help="models folder (default: models/)")
@@ -842,8 +919,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.limit, args.long_side, args.rules, args.turn, args.slant, args.save_seen, args.from_seen
             )
             results = run(reader, directory, options)
-        except (OSError, ValueError, KeyError) as error:
-            message = f"cannot read the {name} set in {directory}: {error}"
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            said = f"no field {error}" if isinstance(error, KeyError) else str(error)
+            message = f"cannot read the {name} set in {directory}: {said}"
             print(f"python -m vision.bench: {message}", file=sys.stderr)
             return 2
         scenes = scenes_digest(name, directory, args.limit)

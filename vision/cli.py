@@ -270,9 +270,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"cannot read {_photo_name(args.photo)}: {error}")
     try:
         reader = TileReader.load(args.models)
-    except ModelError as error:
+        reading = reader.read(loaded.rgb, loaded.scale, faces)
+    except ModelError as error:  # a model file that proves wrong only when run is said as one that loads so
         return _fail(str(error))
-    reading = reader.read(loaded.rgb, loaded.scale, faces)
     data = to_json(loaded, reading)
     left_out = rule_set_faces(args.rules) - faces if faces is not None else frozenset()
     data["warnings"] = [

@@ -131,7 +131,9 @@ def _open(data: bytes) -> Image.Image:
     except UnidentifiedImageError:
         kind = signature_format(data)
         if kind is not None:  # the file says what it is, and its header cannot be read: damaged
-            raise ImageError(f"image file is corrupt or cut off (it begins as a {kind} file)") from None
+            article = "an" if kind[:1] in "AEIOU" else "a"  # "an AVIF file" (an audit, stage 77)
+            said = f"image file is corrupt or cut off (it begins as {article} {kind} file)"
+            raise ImageError(said) from None
         raise ImageError(f"not a supported image file (expected {SUPPORTED})") from None
     except (OSError, SyntaxError, ValueError, EOFError) as error:
         raise _decode_error(error, data) from None

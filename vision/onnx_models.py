@@ -79,6 +79,17 @@ def static_dim(dim: object) -> int | None:
     return dim if isinstance(dim, int) and dim > 0 else None
 
 
+def _check_detector_output(session: ort.InferenceSession) -> None:
+    """`ModelError` unless the model's first output is a YOLO head (1, 4 + classes, anchors): a crop
+    classifier put in the detector's place was refused only on the first photo read (an audit, stage
+    77: "internal error" from `python -m vision`, where a wrong model file is exit 2)."""
+    outputs = session.get_outputs()
+    shape = list(outputs[0].shape) if outputs else []
+    rows = static_dim(shape[1]) if len(shape) == 3 else None
+    if len(shape) != 3 or static_dim(shape[0]) not in (None, 1) or (rows is not None and rows < 5):
+        raise ModelError(f"detector output must be (1, 4 + classes, anchors), got {tuple(shape)}")
+
+
 def _rgb_nchw_input(session: ort.InferenceSession, what: str) -> tuple[str, tuple[object, object, object]]:
     """The model's one input name and its (batch, height, width) dims; `ModelError` unless it is NCHW RGB."""
     inputs = session.get_inputs()
@@ -105,6 +116,7 @@ class TileDetector:
         hw = (static_dim(height) or config.imgsz[0], static_dim(width) or config.imgsz[1])
         if hw != config.imgsz:
             raise ModelError(f"detector input is {hw[0]}x{hw[1]} but {SIDECAR} says {config.imgsz}")
+        _check_detector_output(session)
         # The embedded names are not checked: a single-class ultralytics run calls its class "item".
         return cls(session=session, config=config, input_name=input_name, input_hw=hw)
 

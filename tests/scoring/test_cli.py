@@ -532,3 +532,46 @@ def test_the_tai_column_lines_up_whatever_the_chinese_names() -> None:
 def test_help_lists_the_tile_codes_and_the_circumstances() -> None:
     said = " ".join(run_cli("--help").stdout.split())
     assert "C red, F green, P white dragons" in said and "robbing_kong" in said
+
+
+def test_control_characters_from_the_input_are_written_escaped_in_the_breakdown() -> None:
+    # an audit (stage 77): a field named with an escape sequence coloured the console, and a line break
+    # split its warning over two lines
+    data = '{"concealed": "123m 456p 789s CCC 55p", "\\u001b[31mzz": 1, "a\\nb": 2}'
+    done = run_cli("-", stdin=data)
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout
+    (line,) = [x for x in done.stdout.splitlines() if x.startswith("Warning: ignored unknown fields")]
+    assert line == "Warning: ignored unknown fields: \\x1b[31mzz, a\\nb"
+
+
+def test_a_meld_s_unknown_field_is_warned_of_as_the_hand_s_are() -> None:
+    # an audit (stage 77): a misspelt "concealed" inside a meld was ignored without a word
+    hand = {"concealed": "123m 456p 789s 55p", "melds": [{"kind": "pong", "tiles": "CCC", "concaled": True}]}
+    done = run_cli("-", "--json", stdin=json.dumps(hand))
+    assert done.returncode == 0, done.stderr
+    assert "ignored unknown field in melds[0]: concaled" in json.loads(done.stdout)["warnings"]
+    spelt = {**hand, "melds": [{"kind": "pong", "tiles": "CCC", "concealed": False}]}
+    assert not any(
+        "melds[0]" in w
+        for w in json.loads(run_cli("-", "--json", stdin=json.dumps(spelt)).stdout)["warnings"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ({"concealed": [None]}, "concealed: tile codes must be text, got null"),
+        ({**HAND, "prevailing_wind": ["E"]}, 'prevailing_wind must be one of E, S, W, N, got ["E"]'),
+        ({**HAND, "circumstances": {"a": 1}}, 'circumstances must be a list of names, got {"a": 1}'),
+        ({**HAND, "rules": 5}, "rules must be the name of a rule set (singapore or malaysian), got 5"),
+        ({**HAND, "pay_all": None}, None),  # null is the default: no error
+    ],
+)
+def test_an_error_quotes_the_value_as_the_json_wrote_it(data: dict[str, object], said: str | None) -> None:
+    # an audit (stage 77): errors quoted Python's None, ['E'] and {'a': 1}, and the number 5 as '5'
+    done = run_cli("-", stdin=json.dumps(data))
+    if said is None:
+        assert done.returncode in (0, 1), done.stderr
+    else:
+        assert done.returncode == 2 and done.stderr == f"error: {said}\n"

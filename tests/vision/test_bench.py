@@ -537,7 +537,8 @@ def test_tile_size_sweep_refuses_a_bad_list(
     with pytest.raises(SystemExit) as exit_info:
         main(["--synthetic", str(tmp_path), "--tile-sizes", text])
     assert exit_info.value.code == 2
-    assert "--tile-sizes" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--tile-sizes: expected whole pixel widths" in err and err.count("\n") == 1, err
 
 
 def test_missed_tiles_are_counted_by_kind() -> None:
@@ -666,19 +667,42 @@ def test_a_turn_that_is_no_quarter_is_refused() -> None:
         (["--real", "{tmp}/real", "--json", "{tmp}/no/out.json"], "cannot write"),
         (["--real", "{tmp}/real", "--slant", "50"], "--slant must be within 45 degrees either way, got 50"),
         (["--synthetic", "{tmp}/synth", "--slant", "20"], "--slant is for --real photos"),
+        # an audit (stage 77): these ran the models, then failed or benched nothing with exit 0
+        (
+            ["--real", "{tmp}/real", "--long-side", "0"],
+            "--long-side must be a positive number of pixels, got 0",
+        ),
+        (["--real", "{tmp}/real", "--json", "{tmp}/real"], "cannot write {tmp}/real: it is a folder"),
+        (["--real", "{tmp}/real", "--save-seen", "{tmp}/real/labels.json"], "cannot keep the readings in"),
+        (["--real", "{tmp}/bad"], '{tmp}/bad/labels.json: label 1 (x.jpg) needs "tiles", a list of codes'),
+        (["--real", "{tmp}/notjson"], "{tmp}/notjson/labels.json is not JSON"),
     ],
 )
 def test_a_set_or_file_named_wrongly_is_one_line_and_exit_2_before_any_bench(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], said: str
 ) -> None:
     # a mistyped folder benched no photo and printed F1 0.000 with exit 0
-    (tmp_path / "real").mkdir()
-    (tmp_path / "real" / "labels.json").write_text("[]")
+    for name, labels in (("real", "[]"), ("bad", '[{"file": "x.jpg", "tiles": 5}]'), ("notjson", "[")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "labels.json").write_text(labels)
     _synthetic_set(tmp_path / "synth")
     argv = [arg.replace("{tmp}", str(tmp_path)) for arg in extra] + ["--models", str(tmp_path / "none")]
     assert main(argv) == 2
     err = capsys.readouterr().err
+    said = said.replace("{tmp}", str(tmp_path))
     assert err.startswith(f"python -m vision.bench: {said}") and err.count("\n") == 1, err
+
+
+def test_a_scene_file_not_as_the_generator_writes_it_is_named_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an audit (stage 77): a meta file holding [] was a TypeError traceback
+    models = write_models(tmp_path / "models", detector_rows(scene(600, 1000), (384, 640)))
+    _synthetic_set(tmp_path / "synth")
+    (tmp_path / "synth" / "meta" / "000000.json").write_text("[]")
+    assert main(["--synthetic", str(tmp_path / "synth"), "--models", str(models)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "000000.json is no scene of python -m datasets.synth" in err, err
 
 
 def test_errors_are_counted_by_kind_of_tile_under_the_true_code() -> None:

@@ -304,6 +304,20 @@ def test_missing_models(
     assert err.startswith("python -m vision: model files not found: ") and err.count("\n") == 1
 
 
+def test_a_detector_file_of_the_wrong_kind_is_refused_as_a_model_error(
+    photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an audit (stage 77): a classifier copied over the detector was "internal error", exit 1, on the
+    # first photo read; a wrong model file is exit 2 with the reason
+    from tests.vision.tinymodels import detector_model
+
+    photo, models = photo_and_models
+    detector_model(models / "tile_detector.onnx", np.zeros((10, 3), np.float32), (384, 640))
+    assert run([str(photo), "--models", str(models)]) == 2
+    err = capsys.readouterr().err
+    assert err == "python -m vision: detector output must be (1, 4 + classes, anchors), got (1, 3, 10)\n"
+
+
 def test_to_json_keeps_boxes_within_a_photo_shrunk_unevenly() -> None:
     # 5106 x 6000 read at 4898 x 5756: each side rounded on its own, so one factor would miss by pixels
     loaded = LoadedImage(np.zeros((5756, 4898, 3), np.uint8), 5106, 6000, 4898 / 5106, "JPEG")

@@ -26,3 +26,11 @@ def test_truncated_heic_is_refused() -> None:
         "image file is truncated (incomplete download or upload?)",
         "image file is corrupt or cut off (it begins as a HEIC file)",
     } or str(caught.value).startswith("image file is corrupt: ")
+
+
+def test_a_cut_avif_is_named_with_its_article() -> None:
+    # an audit (stage 77): "it begins as a AVIF file"
+    data = encode(Image.fromarray(quadrants(64, 80)), "AVIF")
+    with pytest.raises(ImageError) as caught:
+        read_image(data[:40])
+    assert str(caught.value) == "image file is corrupt or cut off (it begins as an AVIF file)"

@@ -436,12 +436,32 @@ def _score_arrangement(view: View, ruleset: Ruleset, options: Options, once: Out
             for pattern, hit in limits
         )
         raw = max(line.tai for line in lines)
-        return _Scored(
-            view.arrangement, lines, raw, min(raw, options.max_tai), True, tuple(limit_notes), True
-        )
-    hits, summed_notes = _evaluate(ruleset.summed_patterns, view, once)
+        tai = min(raw, options.max_tai)
+        notes = list(limit_notes)
+        # the other rows, read only where they could score more (a Malaysian limit-type hand's 5 under the
+        # cap of 10; a Singapore limit is the cap)
+        summed_raw = _summed_rows(view, ruleset, once)[1] if tai < options.max_tai else 0
+        if min(summed_raw, options.max_tai) > tai:
+            # RULES.md sets a Malaysian limit-type hand's fan to its value, not added: a table that sees
+            # a heavenly hand pay half the hand without it asks why (an audit, stage 77)
+            unit = ruleset.unit_name
+            notes.append(
+                f"{lines[0].name.lower()} sets the {unit} to {tai}, not added to the rest (RULES.md): "
+                f"the hand's other patterns alone would give {min(summed_raw, options.max_tai)} {unit}"
+            )
+        return _Scored(view.arrangement, lines, raw, tai, True, tuple(notes), True)
+    summed, summed_raw, summed_notes = _summed_rows(view, ruleset, once)
     # a limit row that nearly applied (a house rule off) is said even though the hand scores without it
     notes = limit_notes + summed_notes
+    tai = min(summed_raw, options.max_tai)
+    return _Scored(view.arrangement, summed, summed_raw, tai, summed_raw >= options.max_tai, tuple(notes))
+
+
+def _summed_rows(
+    view: View, ruleset: Ruleset, once: Outcomes
+) -> tuple[tuple[PatternScore, ...], int, list[str]]:
+    """The summed rows that apply (a bomb's doubling among them), their raw total, and their notes."""
+    hits, notes = _evaluate(ruleset.summed_patterns, view, once)
     replaced = {key for pattern, _ in hits for key in pattern.replaces}
     hits = [(pattern, hit) for pattern, hit in hits if pattern.key not in replaced]
     lines_list = [
@@ -452,8 +472,7 @@ def _score_arrangement(view: View, ruleset: Ruleset, options: Options, once: Out
     if any(pattern.bomb for pattern, _ in hits) and raw:
         lines_list.append(PatternScore("bomb", "Bomb: fan doubled", "爆", raw, "a bomb doubles the fan once"))
         raw *= 2
-    tai = min(raw, options.max_tai)
-    return _Scored(view.arrangement, tuple(lines_list), raw, tai, raw >= options.max_tai, tuple(notes))
+    return tuple(lines_list), raw, notes
 
 
 def _valid_message(best: _Scored, unit: str, payout: Payout, options: Options) -> str:

@@ -12,3 +12,36 @@ def test_bonus_error_names_the_malaysian_bonus_tiles() -> None:
     # animals, so a Malaysian player was told face and fly do not belong there
     with pytest.raises(MalformedHandError, match=r"1p is not a bonus tile .*face and fly"):
         score_json({"rules": "malaysian", "concealed": "123p 456p 789p 234p 55p", "bonus": ["1p"]})
+
+
+@pytest.mark.parametrize(
+    ("hand", "limit_name"),
+    [
+        (
+            {"concealed": "123p 456p 789p 234p 55p", "self_drawn": True, "circumstances": ["heavenly"]},
+            "heavenly hand",
+        ),
+        ({"concealed": "1112345678999p 5p", "winning_tile": "5p"}, "nine gates"),
+        ({"concealed": "CCC FFF PPP 123p 55p", "winning_tile": "5p"}, "big three dragons"),
+    ],
+)
+def test_a_limit_type_hand_worth_less_than_its_other_patterns_says_so(
+    hand: dict[str, object], limit_name: str
+) -> None:
+    # an audit (stage 77): RULES.md sets a limit-type hand's fan to 5, not added, so declaring a heavenly
+    # hand halved a 10-fan full flush; the score stays as RULES.md says, and the table is told why
+    result = score_json({"rules": "malaysian", "seat_wind": "E", **hand})
+    assert result["valid"] and result["tai"] == 5
+    (note,) = [w for w in result["warnings"] if "not added to the rest" in w]
+    assert note.startswith(f"{limit_name} sets the fan to 5") and "would give" in note, note
+    if limit_name == "heavenly hand":
+        assert score_json({"rules": "malaysian", "seat_wind": "E", **hand, "circumstances": []})["tai"] == 10
+
+
+def test_a_limit_type_hand_at_or_over_its_other_patterns_says_nothing_of_them() -> None:
+    hand = {"rules": "malaysian", "concealed": "CCC FFF PPP 123p 55p", "winning_tile": "5p"}
+    capped = score_json({**hand, "options": {"max_tai": 5}})  # the other patterns capped at 5 too
+    assert capped["valid"] and capped["tai"] == 5
+    assert not any("not added to the rest" in w for w in capped["warnings"])
+    singapore = score_json({"concealed": "CCC FFF PPP 123m 55p", "winning_tile": "5p"})
+    assert singapore["tai"] == 5 and not any("not added to the rest" in w for w in singapore["warnings"])

@@ -246,8 +246,11 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     )
     winning = None if picked == NO_WINNING_TILE else picked
     if gone:
-        why = hand_build.not_winning_why(gone, [meld.get("tiles") or () for meld in hand.get("melds") or []])
-        st.caption(f"Winning tile {gone} set aside: a tile which {why} now (it comes back with the tile).")
+        why = hand_build.set_aside_reason(gone, [meld.get("tiles") or () for meld in hand.get("melds") or []])
+        # an audit (stage 77): "a tile which the hand does not hold now (it comes back with the tile)"
+        st.caption(
+            f"Winning tile {gone} set aside: {why}. It is chosen again once the hand can be won on it."
+        )
     offered = scoring.circumstances_for(rules)
     # a choice only the other rule set offers was left out by _switch_context, and said so
     # "Select all" would claim circumstances that exclude each other (heavenly hand and robbing a kong)

@@ -162,6 +162,13 @@ def not_winning_why(tile: str, melds: Sequence[Sequence[str]]) -> str:
     return "the hand does not hold"
 
 
+def set_aside_reason(tile: str, melds: Sequence[Sequence[str]]) -> str:
+    """`not_winning_why` as a sentence of its own, for a winning tile the page set aside."""
+    if any(tile in meld for meld in melds):
+        return "it lies only in a kong, and no win completes a kong"
+    return "the hand no longer holds it"
+
+
 def impossible_count(scoring_in: Mapping[str, Any]) -> str | None:
     """Why no table could hold these tiles (more copies of a face than a set has), or None. Such a hand
     is refused where it comes in (a typed hand, a case file), keeping the hand on screen; tiles the

@@ -174,7 +174,12 @@ def result_ui(
     else:
         st.error(invalid_message(result))  # the scoring's words about codes, with our emphasis
     patterns = result.get("patterns") or []
-    idle = idle_bonus_note(data)
+    # why a flower scores nothing matters to a win, or to a hand short of the minimum; not to tiles the
+    # set lacks, a count gone wrong or no winning shape (an audit, stage 77: it stood above those)
+    counts = (
+        result.get("valid") or result.get("reason") == "below_minimum" or wants_winning_tile(result, outcomes)
+    )
+    idle = idle_bonus_note(data) if counts else None
     if idle:
         st.caption(idle)
     if patterns:

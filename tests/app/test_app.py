@@ -1403,7 +1403,11 @@ def test_a_winning_tile_edited_away_is_set_aside_and_comes_back(app: AppTest) ->
     edit_tiles(app, {"edited_rows": {str(first): {"tile": "5m"}}, "added_rows": [], "deleted_rows": []})
     no_problem(app)
     assert app.selectbox(key="winning_tile").value == "(not set)"
-    assert any("Winning tile 2m set aside" in t for t in texts(app, "caption")), texts(app, "caption")
+    said = (
+        "Winning tile 2m set aside: the hand no longer holds it. It is chosen again once the hand can be "
+        "won on it."
+    )
+    assert said in texts(app, "caption"), texts(app, "caption")
     edit_tiles(app, {"edited_rows": {}, "added_rows": [], "deleted_rows": []})
     no_problem(app)
     assert app.selectbox(key="winning_tile").value == "2m"
@@ -1786,6 +1790,27 @@ def test_flowers_that_score_nothing_are_said_so(
     )
 
 
+@pytest.mark.parametrize(
+    ("concealed", "said"),
+    [
+        pytest.param("123m 456p 789s 22m", True, id="a-win"),
+        pytest.param("123m 456p 789s 2m", False, id="a-tile-short"),  # 13 tiles: no hand, no word on F1
+        pytest.param("123m 456p 789s 24m", False, id="no-winning-shape"),
+    ],
+)
+def test_the_flowers_that_score_nothing_are_said_only_where_the_hand_is_scored(
+    app: AppTest, concealed: str, said: bool
+) -> None:
+    # an audit (stage 77): "F1: not South's own" stood above "Not a valid win" for a tile count gone wrong
+    app.text_input(key="typed_concealed").input(concealed).run()
+    app.text_input(key="typed_melds").input("CCC").run()
+    app.text_input(key="typed_bonus").input("F1").run()
+    app.button(key="typed_use").click().run()
+    app.selectbox(key="seat_wind").set_value("S").run()
+    no_problem(app)
+    assert any("F1: not South's own" in t for t in captions(app)) == said, captions(app)
+
+
 def test_a_malaysian_case_opens_with_the_options_it_hides(app: AppTest) -> None:
     # the payout table is not offered under Malaysian rules: it must still be sent as a table, not text
     case = {
@@ -2093,6 +2118,33 @@ def test_a_kong_set_exposed_is_a_correction_kept_while_the_kong_is_a_pong_for_a_
     no_problem(app)
     assert kong_box(app).value is False
     assert app.session_state["case_json"]["melds"][0]["concealed"] is False
+
+
+def test_a_kong_set_exposed_stays_a_correction_when_a_tile_is_added_after_it(app: AppTest) -> None:
+    # an audit (stage 77): "Add it" after unticking a kong said "meld 1 (5s kong) set exposed undone", and
+    # the untick left the corrections line and the case file, though the kong stayed exposed
+    typed_hand(app, "123m 456p 789s 22m", kongs="5555s")
+    kong_box(app).uncheck().run()
+    no_problem(app)
+    version = app.session_state["version"]
+    app.selectbox(key=f"add_tile_{version}").set_value("cat").run()
+    app.button(key=f"add_tile_go_{version}").click().run()
+    no_problem(app)
+    assert kong_box(app).value is False
+    changed = [t for t in texts(app, "info") if t.startswith("Changed:")]
+    assert not any("undone" in t for t in changed), changed
+    (line,) = [t for t in captions(app) if t.startswith("Your corrections")]
+    assert "meld 1 (5s kong) set exposed" in line and "cat added to bonus" in line, line
+    corrections = app.session_state["case_json"]["corrections"]
+    assert {"action": "kong", "group": "meld 1", "code": "5s", "concealed": False} in corrections, corrections
+    # the cat undone: the kong stays as the user set it, and only the cat is said undone
+    app.button(key="undo_last").click().run()
+    no_problem(app)
+    assert kong_box(app).value is False
+    changed = [t for t in texts(app, "info") if t.startswith("Changed:")]
+    assert changed and "cat added to bonus undone" in changed[0] and "set exposed" not in changed[0], changed
+    (line,) = [t for t in captions(app) if t.startswith("Your corrections")]
+    assert line == "Your corrections: meld 1 (5s kong) set exposed", line
 
 
 def test_the_summary_names_the_house_rules_and_the_scorings_notes(app: AppTest) -> None:

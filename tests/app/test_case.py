@@ -1215,12 +1215,36 @@ def test_a_tile_added_by_its_face_keeps_the_tables_edits_and_kong_ticks() -> Non
     added = table_edits.with_added_tile(base, edits, "F1", {"meld 1": True})
     assert [(r.code, r.group) for r in added.rows][-2:] == [("2m", HAND), ("F1", BONUS)]
     assert added.meld_concealed == {"meld 1": True}
+    # the tick the user changed is written down with the tile's edits: the base's ticks are now the
+    # user's, against which the page counts no change (an audit, stage 77: the correction was lost)
     assert list(added.earlier) == [
         {"action": "change", "tile": 5, "from": "1m", "to": "2m"},
         {"action": "add", "tile": 6, "code": "F1", "group": BONUS},
+        {"action": "kong", "group": "meld 1", "code": "5s", "concealed": True},
     ]
     with pytest.raises(ValueError, match="not a tile code"):
         table_edits.with_added_tile(base, edits, "9z")
+
+
+def test_a_kong_tick_stays_a_correction_when_a_tile_is_added_after_it() -> None:
+    from app_ui.case_file import case_corrections
+    from app_ui.hand_build import build_hand
+
+    rows = (*(case.TileRow("N", "meld 1") for _ in range(4)), case.TileRow("1m", HAND))
+    base = case.Base(rows=rows, source="photo", meld_concealed={"meld 1": True})
+    added = table_edits.with_added_tile(base, None, "cat", {"meld 1": False})
+    page_kongs = table_edits.kong_corrections(
+        build_hand(list(added.rows), added.meld_concealed), added.meld_concealed
+    )
+    saved = table_edits.net_corrections(case_corrections(added, None, page_kongs))
+    assert {"action": "kong", "group": "meld 1", "code": "N", "concealed": False} in saved
+    # ticked back as read afterwards: the two cancel, as on the page
+    back = table_edits.with_added_tile(added, None, "rat", {"meld 1": True})
+    again = table_edits.net_corrections(case_corrections(back, None, ()))
+    assert not any(c.get("action") == "kong" for c in again), again
+    # no tick changed: nothing of kongs written
+    plain = table_edits.with_added_tile(base, None, "cat")
+    assert not any(c.get("action") == "kong" for c in plain.earlier)
 
 
 def test_app_warnings_point_to_the_dashed_boxes_not_to_pixels() -> None:

@@ -28,6 +28,9 @@ class BlobSession:
     def get_inputs(self) -> list[SimpleNamespace]:
         return [SimpleNamespace(name="images", shape=[1, 3, *self.hw])]
 
+    def get_outputs(self) -> list[SimpleNamespace]:
+        return [SimpleNamespace(name="output0", shape=[1, 5, "anchors"])]
+
     def run(self, _: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
         self.runs += 1
         rgb = feeds["images"][0]

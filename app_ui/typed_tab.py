@@ -15,7 +15,7 @@ from app_ui.new_hand import replace_hand
 from app_ui.questions import ask_before_replacing, replace_or_keep, withdrawn_note
 from app_ui.rules_panel import chosen_rules, chosen_set
 from app_ui.session import said_until_table_changes, unsaved_corrections
-from app_ui.summary import plain_line, tile_key
+from app_ui.summary import RULE_LABELS, plain_line, tile_key
 
 # the concealed tiles' example, in a set of each rule set (a Malaysian set holds dots and honours alone)
 TYPED_EXAMPLE = {"singapore": "123m 456p 789s 555p 22m", "malaysian": "123p 456p 789p EEE 22p"}
@@ -56,7 +56,17 @@ def manual_ui() -> None:
         if not rows:
             _typed_not_used("Type at least one tile (or pick bonus tiles) first.")
             return
+        in_set = tile_sets.tiles_in_set(chosen_set())
         for meld in [*melds, *kongs]:
+            strangers = sorted(set(meld) - in_set)
+            if strangers:
+                # not "fly cannot stand in a kong" for `555pfly` under Singapore rules: no fly is there
+                # to stand anywhere (an audit, stage 77)
+                _typed_not_used(
+                    f"Could not use the hand: the meld {' '.join(meld)} holds {', '.join(strangers)}, which "
+                    f"the {tile_sets.set_words(chosen_set(), RULE_LABELS)} do not include."
+                )
+                return
             kind, why = hand_build.meld_kind(hand_build.resolve_backs(meld))
             if kind is None:
                 _typed_not_used(

@@ -732,6 +732,22 @@ def test_bad_payout_table_is_explained(app: AppTest) -> None:
     assert not any("is not a number" in t for t in texts(app, "warning")), texts(app, "warning")  # unused
 
 
+def test_a_typed_meld_with_a_tile_the_set_lacks_says_so(app: AppTest) -> None:
+    # an audit (stage 77): `555pfly` under Singapore rules was told "fly cannot stand in a kong"
+    app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
+    app.text_input(key="typed_melds").input("555pfly").run()
+    app.button(key="typed_use").click().run()
+    said = (
+        "Could not use the hand: the meld 5p 5p 5p fly holds fly, which the Singapore (4 players) tiles do "
+        "not include."
+    )
+    assert said in texts(app, "error"), texts(app, "error")
+    app.selectbox(key="rules").set_value("malaysian").run()
+    app.text_input(key="typed_concealed").input("123p 456p 789p 22p").run()
+    app.button(key="typed_use").click().run()
+    assert any("fly cannot stand in a kong" in t for t in texts(app, "error")), texts(app, "error")
+
+
 def test_typed_hand_scores(app: AppTest) -> None:
     app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
     app.text_input(key="typed_melds").input("CCC").run()

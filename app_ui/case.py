@@ -84,6 +84,8 @@ class HandBuild:
     # out of `hand`: a case file keeps them among its melds, so that replayed it is refused as the page
     # refused it, every tile there
     unfinished: tuple[tuple[str, ...], ...] = ()
+    # the meld groups laid with a face-down tile: a kong there is concealed unless the user says otherwise
+    face_down_groups: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -110,7 +110,8 @@ def case_corrections(
     # are the table's as saved (`tiles`), not the photo's (`photo_tiles`)
     # a row added names the number its tile has in `tiles` (`last_number`, as the page numbers it)
     now = corrections(base.rows, edits, last_number(base))
-    saved = [*corrections_so_far(list(map(dict, base.earlier)), now), *map(dict, kong_changes)]
+    # the kongs' ticks netted with those folded in: a tick set back after a fold leaves no entry
+    saved = corrections_so_far(list(map(dict, base.earlier)), [*now, *map(dict, kong_changes)])
     if base.history is None:
         return saved
     return corrections_so_far(list(map(dict, base.history.get("corrections") or [])), saved)

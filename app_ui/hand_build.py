@@ -98,6 +98,9 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
     return HandBuild(
         hand={"concealed": concealed, "melds": melds, "bonus": bonus},
         problems=tuple(problems),
+        face_down_groups=tuple(
+            group for group in MELD_GROUPS if any(r.group == group and r.code == "back" for r in rows)
+        ),
         meld_groups=tuple(meld_groups),
         unfinished=tuple(unfinished),
     )
@@ -156,17 +159,20 @@ def rows_from_hand_strings(
 
 def not_winning_why(tile: str, melds: Sequence[Sequence[str]]) -> str:
     """Why `tile`, not among a hand's winning-tile choices (`hand_tile_choices`), cannot be its winning
-    tile, as a clause after "which": a hand whose `melds` (their tiles) hold it holds it only in a kong."""
-    if any(tile in meld for meld in melds):
+    tile, as a clause after "which": a hand whose `melds` (their tiles) hold it holds it only in a kong,
+    or, a `fly`, laid in a meld beside the tile the claimed discard was."""
+    laid = [meld for meld in melds if tile in meld]
+    if any(len(meld) == 4 for meld in laid):
         return "lies only in a kong, and no win completes a kong"
+    if tile == "fly" and laid:
+        return "lies only in a laid-out meld, beside the tile claimed for it"
     return "the hand does not hold"
 
 
 def set_aside_reason(tile: str, melds: Sequence[Sequence[str]]) -> str:
     """`not_winning_why` as a sentence of its own, for a winning tile the page set aside."""
-    if any(tile in meld for meld in melds):
-        return "it lies only in a kong, and no win completes a kong"
-    return "the hand no longer holds it"
+    why = not_winning_why(tile, melds)
+    return "the hand no longer holds it" if why == not_winning_why(tile, ()) else f"it {why}"
 
 
 def impossible_count(scoring_in: Mapping[str, Any]) -> str | None:

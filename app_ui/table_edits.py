@@ -309,7 +309,10 @@ def kong_corrections(build: HandBuild, flags_as_read: Mapping[str, bool]) -> lis
     corrections: whether a kong was concealed is a dispute of its own (2 units or 1 from each player)."""
     out: list[dict[str, Any]] = []
     for group, meld in zip(build.meld_groups, build.hand["melds"], strict=False):
-        if meld["kind"] == "kong" and meld["concealed"] != bool(flags_as_read.get(group, False)):
+        # a group with no flag is read as the hand was built: concealed where laid face down (a kong
+        # regrouped face down into a new group was written "set concealed" on every fold)
+        as_read = bool(flags_as_read.get(group, group in build.face_down_groups))
+        if meld["kind"] == "kong" and meld["concealed"] != as_read:
             out.append(
                 {"action": "kong", "group": group, "code": meld["tiles"][0], "concealed": meld["concealed"]}
             )

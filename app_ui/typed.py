@@ -3,6 +3,7 @@ read as a user at a table types it: any letter case, commas or spaces, and a wor
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -161,7 +162,7 @@ def _typed_apart(
     if len(splits) == 1:
         return splits[0]
     (first_index, first), last_index = short[0], short[-1][0]
-    if _no_meld_in(tiles) and all(len(group_tiles) == 1 for _, group_tiles in short):
+    if not splits and _holds_no_meld(tiles) and all(len(group_tiles) == 1 for _, group_tiles in short):
         # three or four tiles typed a word each that hold no meld: why they are none, not how to type them
         # (an audit: `fly fly fly` was told "meld 'fly' has 1 tile", though typed together it is no meld
         # either; stage 77: `fly fly fly fly` too)
@@ -178,12 +179,13 @@ def _typed_apart(
     )
 
 
-def _no_meld_in(tiles: Sequence[str]) -> bool:
-    """Whether three or four tiles typed apart are no meld, nor hold one beside a stray tile: `1m 2m 3m
-    4m` may be a chow typed apart with a tile too many, and is better told to type melds together."""
-    if len(tiles) not in (3, 4) or meld_splits(list(tiles)):
+def _holds_no_meld(tiles: Sequence[str]) -> bool:
+    """Whether three or four tiles typed apart, no meld as they are, hold no meld beside a stray tile
+    either: `1m 2m 3m 4m` or `C F C C` may be a meld typed apart with a tile too many, and is better
+    told to type melds together."""
+    if len(tiles) not in (3, 4):
         return False
-    return all(meld_kind(tiles[start : start + 3])[0] is None for start in range(len(tiles) - 2))
+    return all(meld_kind(list(three))[0] is None for three in itertools.combinations(tiles, 3))
 
 
 def read_concealed_kongs(text: str) -> list[list[str]]:

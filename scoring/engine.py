@@ -287,7 +287,8 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
     first_turn = sorted(circ & {"heavenly", "earthly", "humanly"})
     claimed = exposed_before_win(hand, context.winning_tile, self_drawn)
     if first_turn and claimed:
-        # seeds/001: these are won before anyone has claimed a discard; only a concealed kong may lie open
+        # seeds/001: these are won before anyone has claimed a discard; only a concealed kong may lie open,
+        # or a chow or pong given as concealed (claimed from no one)
         article = "an" if first_turn[0] == "earthly" else "a"
         impossible(
             f"{article} {first_turn[0]} hand is won before any tile is claimed, but the hand has an "
@@ -445,8 +446,9 @@ def _score_arrangement(view: View, ruleset: Ruleset, options: Options, once: Out
             # RULES.md sets a Malaysian limit-type hand's fan to its value, not added: a table that sees
             # a heavenly hand pay half the hand without it asks why (an audit, stage 77)
             unit = ruleset.unit_name
+            setting = max(lines, key=lambda line: line.tai)  # the row the fan comes from, of several
             notes.append(
-                f"{lines[0].name.lower()} sets the {unit} to {tai}, not added to the rest (RULES.md): "
+                f"the {unit} is set to {tai} by {setting.name.lower()}, not added to the rest (RULES.md): "
                 f"the hand's other patterns alone would give {min(summed_raw, options.max_tai)} {unit}"
             )
         return _Scored(view.arrangement, lines, raw, tai, True, tuple(notes), True)

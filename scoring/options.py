@@ -197,7 +197,7 @@ def _convert(name: str, value: object) -> object:
             if isinstance(row, list | tuple):
                 if len(row) != 2:
                     raise OptionError(
-                        f"payout_table row {row!r} must be [shooter pays, each pays on self-draw]"
+                        f"payout_table row {json_value(row)} must be [shooter pays, each pays on self-draw]"
                     )
                 rows.append((_positive(name, row[0]), _positive(name, row[1])))
             else:

@@ -919,7 +919,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.limit, args.long_side, args.rules, args.turn, args.slant, args.save_seen, args.from_seen
             )
             results = run(reader, directory, options)
-        except (OSError, ValueError, KeyError, TypeError) as error:
+        except (OSError, ValueError, KeyError) as error:
             said = f"no field {error}" if isinstance(error, KeyError) else str(error)
             message = f"cannot read the {name} set in {directory}: {said}"
             print(f"python -m vision.bench: {message}", file=sys.stderr)

@@ -5,6 +5,8 @@ overlapping kept boxes).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from vision.sidecar import DetectorConfig, ModelError
@@ -189,10 +191,25 @@ def decode_yolo(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray
     return xyxy, scores
 
 
+def head_shape_problem(shape: Sequence[object]) -> str | None:
+    """Why a detector output of `shape` (a dimension None or named where the file leaves it open) is no
+    YOLO head (1, 4 + classes, anchors), or None: checked on the model's file when it loads and on
+    each output it gives."""
+    rows = shape[1] if len(shape) == 3 else None
+    if (
+        len(shape) != 3
+        or (isinstance(shape[0], int) and shape[0] != 1)
+        or (isinstance(rows, int) and rows < 5)
+    ):
+        return f"detector output must be (1, 4 + classes, anchors), got {tuple(shape)}"
+    return None
+
+
 def decode_yolo_classes(output: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`decode_yolo` with each box's likeliest class (N,) too."""
-    if output.ndim != 3 or output.shape[0] != 1 or output.shape[1] < 5:
-        raise ModelError(f"detector output must be (1, 4 + classes, anchors), got {output.shape}")
+    problem = head_shape_problem(output.shape)
+    if problem is not None:
+        raise ModelError(problem)
     rows = output[0].T  # (A, 4 + nc)
     class_id = rows[:, 4:].argmax(axis=1)
     scores = rows[np.arange(len(rows)), 4 + class_id]

@@ -26,7 +26,15 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.box_filters import clear_of, decode_yolo, drop_odd_sized, drop_straddlers, nms, tiles_smaller_than
+from vision.box_filters import (
+    clear_of,
+    decode_yolo,
+    drop_odd_sized,
+    drop_straddlers,
+    head_shape_problem,
+    nms,
+    tiles_smaller_than,
+)
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.crops import crop_tiles
 from vision.letterbox import Letterbox, letterbox
@@ -80,14 +88,15 @@ def static_dim(dim: object) -> int | None:
 
 
 def _check_detector_output(session: ort.InferenceSession) -> None:
-    """`ModelError` unless the model's first output is a YOLO head (1, 4 + classes, anchors): a crop
-    classifier put in the detector's place was refused only on the first photo read (an audit, stage
-    77: "internal error" from `python -m vision`, where a wrong model file is exit 2)."""
+    """`ModelError` unless the model's first output may be a YOLO head: a crop classifier put in the
+    detector's place was refused only on the first photo read (an audit, stage 77: "internal error"
+    from `python -m vision`, where a wrong model file is exit 2). A file that gives no shape is left to
+    the check on its first output."""
     outputs = session.get_outputs()
-    shape = list(outputs[0].shape) if outputs else []
-    rows = static_dim(shape[1]) if len(shape) == 3 else None
-    if len(shape) != 3 or static_dim(shape[0]) not in (None, 1) or (rows is not None and rows < 5):
-        raise ModelError(f"detector output must be (1, 4 + classes, anchors), got {tuple(shape)}")
+    shape = list(outputs[0].shape or ()) if outputs else []
+    problem = head_shape_problem(shape) if shape else None
+    if problem is not None:
+        raise ModelError(problem)
 
 
 def _rgb_nchw_input(session: ort.InferenceSession, what: str) -> tuple[str, tuple[object, object, object]]:

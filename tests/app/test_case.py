@@ -1236,8 +1236,15 @@ def test_a_kong_tick_stays_a_correction_when_a_tile_is_added_after_it() -> None:
     page_kongs = table_edits.kong_corrections(
         build_hand(list(added.rows), added.meld_concealed), added.meld_concealed
     )
-    saved = table_edits.net_corrections(case_corrections(added, None, page_kongs))
+    saved = case_corrections(added, None, page_kongs)
     assert {"action": "kong", "group": "meld 1", "code": "N", "concealed": False} in saved
+    # ticked back on the page after the fold: the case file nets the two away (a review, stage 77: it
+    # kept both)
+    ticked_back = build_hand(list(added.rows), {"meld 1": True})
+    back_on_page = case_corrections(
+        added, None, table_edits.kong_corrections(ticked_back, added.meld_concealed)
+    )
+    assert not any(c.get("action") == "kong" for c in back_on_page), back_on_page
     # ticked back as read afterwards: the two cancel, as on the page
     back = table_edits.with_added_tile(added, None, "rat", {"meld 1": True})
     again = table_edits.net_corrections(case_corrections(back, None, ()))
@@ -1359,3 +1366,21 @@ def test_a_chow_is_drawn_in_rank_order_not_as_the_photo_lays_it() -> None:
     # a fly stands in the gap it fills, else after the tiles it joins
     assert art.chow_in_order(["7p", "fly", "5p"]) == ["5p", "fly", "7p"]
     assert art.chow_in_order(["6p", "fly", "5p"]) == ["5p", "6p", "fly"]
+
+
+def test_a_face_down_kong_without_a_flag_is_no_correction_however_often_it_is_folded() -> None:
+    # a review (stage 77): a kong laid face down in a group the base had no flag for was written "set
+    # concealed" on every fold, as a missing flag was read as exposed where the hand reads it concealed
+    from app_ui.case_file import case_corrections
+    from app_ui.hand_build import build_hand
+
+    rows = (
+        *(case.TileRow(code, "meld 1") for code in ("back", "5s", "5s", "back")),
+        case.TileRow("1m", HAND),
+    )
+    base = case.Base(rows=rows, source="photo", meld_concealed={})
+    assert table_edits.kong_corrections(build_hand(list(rows), {}), {}) == []
+    edits = {"edited_rows": {"4": {"tile": "2m"}}, "added_rows": [], "deleted_rows": []}
+    twice = table_edits.fold_edits(table_edits.fold_edits(base, edits), edits)
+    assert not any(c.get("action") == "kong" for c in twice.earlier), twice.earlier
+    assert not any(c.get("action") == "kong" for c in case_corrections(twice, None, ())), twice.earlier

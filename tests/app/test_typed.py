@@ -69,6 +69,8 @@ def test_a_meld_typed_apart_is_explained() -> None:
         read_melds("CC fly fly")
     with pytest.raises(ValueError, match=r"meld '1m' has 1 tile"):
         read_melds("1m 2m 3m 4m")  # a chow and a tile, or no meld: not one reading
+    with pytest.raises(ValueError, match=r"meld 'C' has 1 tile"):
+        read_melds("C F C C")  # a pong typed apart, out of order, with a tile too many
     assert read_melds("CCfly") == [["C", "C", "fly"]]
     with pytest.raises(ValueError, match=r"meld '12m' has 2 tiles: .* e.g. CCC or 456p$"):
         read_melds("CCfly 456p 12m")  # no fly beside the short meld: no word on flies

@@ -33,7 +33,7 @@ def test_a_limit_type_hand_worth_less_than_its_other_patterns_says_so(
     result = score_json({"rules": "malaysian", "seat_wind": "E", **hand})
     assert result["valid"] and result["tai"] == 5
     (note,) = [w for w in result["warnings"] if "not added to the rest" in w]
-    assert note.startswith(f"{limit_name} sets the fan to 5") and "would give" in note, note
+    assert note.startswith(f"the fan is set to 5 by {limit_name}") and "would give" in note, note
     if limit_name == "heavenly hand":
         assert score_json({"rules": "malaysian", "seat_wind": "E", **hand, "circumstances": []})["tai"] == 10
 
@@ -45,3 +45,13 @@ def test_a_limit_type_hand_at_or_over_its_other_patterns_says_nothing_of_them() 
     assert not any("not added to the rest" in w for w in capped["warnings"])
     singapore = score_json({"concealed": "CCC FFF PPP 123m 55p", "winning_tile": "5p"})
     assert singapore["tai"] == 5 and not any("not added to the rest" in w for w in singapore["warnings"])
+
+
+def test_the_limit_row_named_is_the_one_the_fan_comes_from() -> None:
+    # a review (stage 77): the first limit row was named, all honours (5), where big four winds (10) set it
+    kongs = [{"kind": "kong", "tiles": wind * 4, "concealed": True} for wind in "ESWN"]
+    hand = {"rules": "malaysian", "concealed": "CC", "melds": kongs, "self_drawn": True}
+    result = score_json({**hand, "options": {"max_tai": 20}})
+    assert result["valid"] and result["tai"] == 10
+    (note,) = [w for w in result["warnings"] if "not added to the rest" in w]
+    assert note.startswith("the fan is set to 10 by big four winds"), note

@@ -141,7 +141,7 @@ def main() -> None:
         slots.unsure, rows, in_set, stakes_of(rows, meld_concealed_now(base), context, rules, options, in_set)
     )
     # the kongs ticked concealed or exposed against the reading: corrections of their own
-    kongs = table_edits.kong_corrections(build, base.meld_concealed)
+    kongs = table_edits.kong_corrections(build, base.flags_as_read)
     corrected = table_corrections(base, kongs)
     changed = _what_changed(data, result, corrected)
     if base.source == "photo" and result is not None:

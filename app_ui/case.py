@@ -153,6 +153,14 @@ class Base:
         return self.rows if self.as_read is None else self.as_read.rows
 
     @property
+    def flags_as_read(self) -> Mapping[str, bool]:
+        """The kongs' ticks as the photo (or typed hand) was read, before any correction: what a tick
+        is a correction against. Not `meld_concealed`, which a table rebuilt with the ticks as they
+        stand takes over (an audit, stage 77: a kong set exposed, then a tile added, was said "undone"
+        and left the case's corrections)."""
+        return self.meld_concealed if self.as_read is None else self.as_read.meld_concealed
+
+    @property
     def open_ways(self) -> tuple[tuple[tuple[int, str], ...], ...]:
         """The ways to a win still on offer: none once one is taken, and none naming a tile deleted."""
         if self.ways_closed:

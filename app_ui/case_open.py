@@ -8,6 +8,7 @@ written by hand or by an older app, and keeps its saved table and trail where th
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import re
 from collections.abc import Mapping
@@ -112,6 +113,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     # The app's own download keeps its tile table, problems and all (a bonus tile left in the hand,
     # a face-down kong, a fifth copy): it opens as it was saved, for the user to finish correcting.
     saved = _saved_table(case)
+    unusable = None  # a winning tile the saved table's case names that no hand can be won on
     try:
         hand, won = scoring.hand_from_json(case)
         bonus_row, held = list(hand.bonus), won.bonus_from_deal
@@ -120,11 +122,15 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
             raise CaseFileError(f"{name}: {error}") from None
         # the saved table holds the tiles: the bonus tiles held from the deal are those of its bonus
         # row (an empty row here would refuse them, and the file would not open)
-        aside: dict[str, list[str]] = {"concealed": [], "melds": [], "bonus": [], "bonus_from_deal": []}
+        aside: dict[str, Any] = {"concealed": [], "melds": [], "bonus": [], "bonus_from_deal": []}
         try:
             hand, won = scoring.hand_from_json({**case, **aside})
         except scoring.MalformedHandError:
-            raise CaseFileError(f"{name}: {error}") from None
+            try:  # a winning tile no hand holds (a bonus tile the table left in the hand, chosen)
+                hand, won = scoring.hand_from_json({**case, **aside, "winning_tile": None})
+            except scoring.MalformedHandError:
+                raise CaseFileError(f"{name}: {error}") from None
+            unusable = case.get("winning_tile")
         listed = case.get("bonus_from_deal")
         bonus_row = [row.code for row in saved[0] if row.group == BONUS]
         held = (
@@ -199,6 +205,9 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         notes.append(discarder_note)
     if unknown:
         notes.append(f"The {rules.capitalize()} rules know no {', '.join(unknown)}: left out.")
+    if unusable is not None:
+        shown = unusable if isinstance(unusable, str) else json.dumps(unusable)
+        notes.append(f"The case names {shown} as the winning tile, which no hand is won on: it is set aside.")
     winning = won.winning_tile
     if winning is not None and winning not in hand_tile_choices(build_hand(rows, kongs).hand):
         refused = (

@@ -88,7 +88,7 @@ def _is_the_case(back: TableBack, opened: OpenedCase) -> bool:
 def page_corrections(back: TableBack, build: HandBuild) -> list[dict[str, Any]]:
     """The corrections the table brought `back` saves, as the case file writes them
     (`case_file.case_corrections`; its edits are folded into its base, its kongs' ticks from `build`)."""
-    kongs = table_edits.kong_corrections(build, back.base.meld_concealed)
+    kongs = table_edits.kong_corrections(build, back.base.flags_as_read)
     return case_file.case_corrections(back.base, None, kongs)
 
 

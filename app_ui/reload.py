@@ -40,23 +40,32 @@ def restore_kept_case() -> None:
         return
     name = st.query_params.get(kept_case.QUERY_KEY)
     data = kept_case.load(name) if kept_case.is_name(name) else None
+    refused = None
     try:
         opened = (
             None
             if data is None
             else case_open.open_case("the case before the page reloaded", data, chosen_rules())
         )
-    except case_open.CaseFileError:
-        opened = None  # a file from an older app that no longer opens
+    except case_open.CaseFileError as error:
+        # a file from an older app that no longer opens, or a case the page kept that it cannot read:
+        # said as it is, not as a case no longer kept (a fuzzing helper, stage 77)
+        opened, refused = None, str(error)
     if opened is None:
         del st.query_params[kept_case.QUERY_KEY]  # nor may a reload of this page look for it again
-        state["restored_note"] = (
-            "The case this page's address named is no longer kept (a case is kept for a day after its "
-            "last change): the page starts afresh."
-            if kept_case.is_name(name)
-            else "This page's address names no case (?case= takes a name the app gives): the page starts "
-            "afresh."
-        )
+        if refused is not None:
+            note = f"The case this page kept could not be opened again ({refused}): the page starts afresh."
+        elif kept_case.is_name(name):
+            note = (
+                "The case this page's address named is no longer kept (a case is kept for a day after its "
+                "last change): the page starts afresh."
+            )
+        else:
+            note = (
+                "This page's address names no case (?case= takes a name the app gives): the page starts "
+                "afresh."
+            )
+        state["restored_note"] = note
         return
     page = kept_case.load_json(str(name), kept_case.PAGE)
     state[PAGE_BACK] = page

@@ -22,7 +22,6 @@ from app_ui.case import (
     positive_int,
     row_numbers,
 )
-from app_ui.hand_build import build_hand
 
 
 def _index_key(key: object) -> int | None:
@@ -502,19 +501,15 @@ def _folded(
 ) -> Base:
     """`base` with `rows` and the user's `kept` edits folded in, written down in `earlier` beside the
     choices `taken`, the photo's reading kept in `as_read`. The kongs' ticks as they stand now
-    (`meld_concealed`) become the base's, and a tick the user changed is written down in `earlier` too:
-    the page counts a kong's tick as a correction against the base's (an audit, stage 77: a kong set
-    exposed, then a tile added, was said "undone" and left the case's corrections)."""
+    (`meld_concealed`) become the base's; the page weighs them against the reading's
+    (`Base.flags_as_read`), so a tick the user changed stays a correction while its kong is one."""
     given = last_number(base)  # a row added is numbered after every number given, named so
-    folded_rows = tuple(apply_edits(rows, kept, given))
-    ticks = dict(base.meld_concealed if meld_concealed is None else meld_concealed)
-    ticked = kong_corrections(build_hand(list(folded_rows), ticks), base.meld_concealed)
     return dataclasses.replace(
         base,
-        rows=folded_rows,
-        meld_concealed=ticks,
+        rows=tuple(apply_edits(rows, kept, given)),
+        meld_concealed=dict(base.meld_concealed if meld_concealed is None else meld_concealed),
         as_read=base.as_read or AsRead(base.rows, base.meld_concealed),
-        earlier=(*base.earlier, *corrections(base.rows, kept, given), *taken, *ticked),
+        earlier=(*base.earlier, *corrections(base.rows, kept, given), *taken),
     )
 
 

@@ -17,7 +17,7 @@ from scoring.engine import drawn_by_winner
 from scoring.errors import MalformedHandError, OptionError
 from scoring.hand import may_win_into
 from scoring.rulesets import DEFAULT_RULESET, circumstances_for, get_ruleset
-from scoring.tiles import sorted_tiles
+from scoring.tiles import BONUS, sorted_tiles
 
 NOT_IN_HAND = "winning_tile_not_in_hand"  # the scoring's reason for a tile that cannot have won the hand
 
@@ -62,7 +62,9 @@ def hand_tile_choices(hand: Mapping[str, Any], self_drawn: bool = False) -> list
     any other until it stands in a set); one in a laid-out meld is not offered, as the discard claimed
     for it was the tile it stands beside."""
     seen: list[str] = []
-    concealed = [code for code in hand.get("concealed") or [] if code != "back"]
+    # a bonus tile left among the hand's (a table being corrected) never wins it: chosen, the case
+    # could not be opened again (a fuzzing helper, stage 77)
+    concealed = [code for code in hand.get("concealed") or [] if code != "back" and code not in BONUS]
     laid: list[str] = []
     for meld in hand.get("melds") or []:
         if may_win_into(str(meld.get("kind")), bool(meld.get("concealed")), self_drawn):

@@ -2163,6 +2163,23 @@ def test_a_kong_set_exposed_stays_a_correction_when_a_tile_is_added_after_it(app
     assert line == "Your corrections: meld 1 (5s kong) set exposed", line
 
 
+def test_a_kong_tick_folded_in_goes_with_the_kong(app: AppTest) -> None:
+    # a fuzzing helper (stage 77): untick, *Add it*, then delete one of the kong's tiles: the untick's
+    # entry stayed in the corrections line and the case file beside the pong it left
+    typed_hand(app, "123m 456p 789s 22m", kongs="5555s")
+    kong_box(app).uncheck().run()
+    version = app.session_state["version"]
+    app.selectbox(key=f"add_tile_{version}").set_value("cat").run()
+    app.button(key=f"add_tile_go_{version}").click().run()
+    first = next(i for i, r in enumerate(app.session_state["base"].rows) if r.code == "5s")
+    edit_tiles(app, {"edited_rows": {}, "added_rows": [], "deleted_rows": [first]})
+    no_problem(app)
+    corrections = app.session_state["case_json"]["corrections"]
+    assert not any(c.get("action") == "kong" for c in corrections), corrections
+    (line,) = [t for t in captions(app) if t.startswith("Your corrections")]
+    assert "kong" not in line, line
+
+
 def test_the_summary_names_the_house_rules_and_the_scorings_notes(app: AppTest) -> None:
     # the text a player pastes to the table said "half flush" with no word of pure green being off
     typed_hand(app, "234s 666s 888s 33s", melds="FFF")

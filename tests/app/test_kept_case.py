@@ -60,6 +60,20 @@ def test_an_address_naming_no_kept_case_starts_afresh(_own_case_folder: Path) ->
         assert kept_case.QUERY_KEY not in at.query_params
 
 
+def test_a_kept_case_that_no_longer_opens_says_why_not_that_it_expired(_own_case_folder: Path) -> None:
+    # a fuzzing helper (stage 77): a kept case the page could not open again was said "no longer kept"
+    at = AppTest.from_file(str(APP), default_timeout=60).run()
+    typed(at, "123m 456p 22m 789s", melds="CCC")
+    path = _own_case_folder / f"{at.query_params[kept_case.QUERY_KEY]}.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), "rules": 5}))
+    again = reloaded(at)
+    assert not again.exception
+    said = [info.value for info in again.info if "could not be opened again" in info.value]
+    assert said and "rules must be" in said[0] and not any("no longer kept" in i.value for i in again.info), [
+        i.value for i in again.info
+    ]
+
+
 def test_a_hand_cleared_is_not_brought_back(_own_case_folder: Path) -> None:
     at = AppTest.from_file(str(APP), default_timeout=60).run()
     typed(at, "123m 456p 22m 789s", melds="CCC")

@@ -205,8 +205,13 @@ def _photo_back(data: bytes, opened: case_open.OpenedCase) -> tuple[Base, PhotoV
         history.get("photo_tiles")
     ):
         return None
-    corrections = tuple(history.get("corrections") or ())
-    if corrections:  # folded into the table, as a way taken folds them: undone together, back to the reading
+    # the kongs' ticks are carried by the ticks against the reading's (`Base.flags_as_read`), not as
+    # folded corrections: kept there too, an untick after the reload left "set concealed" standing (a
+    # review, stage 77)
+    saved = tuple(history.get("corrections") or ())
+    corrections = tuple(c for c in saved if c.get("action") != "kong")
+    if saved:
+        # folded into the table, as a way taken folds them: undone together, back to the reading
         fresh = dataclasses.replace(
             fresh,
             rows=tuple(case_file.with_reading_of(opened.base.rows, fresh.rows)),

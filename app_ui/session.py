@@ -16,6 +16,7 @@ from app_ui import kept_case, table_edits, undo_kept
 from app_ui import undo as undo_mod
 from app_ui.address import kept_name
 from app_ui.case import MELD_GROUPS, Base
+from app_ui.hand_build import build_hand
 from app_ui.photo_view import PhotoView
 from app_ui.widget_memory import keep, kept_value
 
@@ -86,7 +87,11 @@ def unsaved_corrections(base: Base) -> bool:
     saved = table_edits.net_corrections((base.history or {}).get("corrections") or [])
     restored_work = base.restored and bool(saved)
     blank = table_edits.blank_added_rows(current_edits())  # a row added, its tile not yet picked
-    return bool(restored_work or table_corrections(base, []) or blank or ticks_changed(base))
+    # a kong's tick against the reading's, as the corrections line weighs it: a tick a fold took into
+    # the base is no change to `ticks_changed` (a review, stage 77: a rule-set switch dropped it unasked)
+    rows = table_edits.apply_edits(base.rows, current_edits())
+    kongs = table_edits.kong_corrections(build_hand(rows, meld_concealed_now(base)), base.flags_as_read)
+    return bool(restored_work or table_corrections(base, kongs) or blank or ticks_changed(base))
 
 
 def corrections_to_undo(base: Base) -> bool:

@@ -2180,6 +2180,52 @@ def test_a_kong_tick_folded_in_goes_with_the_kong(app: AppTest) -> None:
     assert "kong" not in line, line
 
 
+def kong_photo_with_two_ways(install: Install) -> None:
+    """A reader whose photo holds an exposed kong of C and whose last concealed tile reads 5m (two ways
+    to a win, as `install_two_ways`)."""
+    from vision.classes import CLASS_INDEX
+
+    ways = (((10, CLASS_INDEX["2m"]),), ((9, CLASS_INDEX["5m"]),))
+    install(FakeReader({90: scene(concealed=[*CONCEALED[:-1], "5m"], meld=["C"] * 4)}, ways=ways))
+
+
+def test_a_kong_tick_folded_in_is_work_a_rule_switch_keeps(app: AppTest, install: Install) -> None:
+    # a review (stage 77): a tick a way taken folded into the table counted as no correction of the
+    # page's, so a rule-set switch read the photo again and dropped it unasked
+    kong_photo_with_two_ways(install)
+    upload(app, photo_bytes())
+    kong_box(app).check().run()
+    app.button(key=f"way_{app.session_state['version']}_0").click().run()
+    edit_tiles(app, {"edited_rows": {"10": {"tile": "5m"}}, "added_rows": [], "deleted_rows": []})
+    no_problem(app)
+    (line,) = [t for t in captions(app) if t.startswith("Your corrections")]
+    assert line == "Your corrections: meld 1 (C kong) set concealed", line
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    assert kong_box(app).value is True
+    corrections = app.session_state["case_json"]["corrections"]
+    assert {"action": "kong", "group": "meld 1", "code": "C", "concealed": True} in corrections, corrections
+
+
+def test_a_kong_tick_brought_back_by_a_reload_can_be_set_back(app: AppTest, install: Install) -> None:
+    # a review (stage 77): the reload folded the tick's saved entry in too, and an untick after it left
+    # "meld 1 (C kong) set concealed" standing beside an unticked box
+    from tests.app.test_kept_case import reloaded
+
+    install(FakeReader({90: scene(meld=["C"] * 4)}))
+    upload(app, photo_bytes())
+    kong_box(app).check().run()
+    again = reloaded(app)
+    no_problem(again)
+    assert kong_box(again).value is True
+    assert any(c.get("action") == "kong" for c in again.session_state["case_json"]["corrections"])
+    kong_box(again).uncheck().run()
+    no_problem(again)
+    corrections = again.session_state["case_json"]["corrections"]
+    assert not any(c.get("action") == "kong" for c in corrections), corrections
+    assert not any(t.startswith("Your corrections") and "kong" in t for t in captions(again)), captions(again)
+
+
 def test_the_summary_names_the_house_rules_and_the_scorings_notes(app: AppTest) -> None:
     # the text a player pastes to the table said "half flush" with no word of pure green being off
     typed_hand(app, "234s 666s 888s 33s", melds="FFF")

@@ -65,8 +65,11 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
     melds: list[dict[str, Any]] = []
     meld_groups: list[str] = []
     unfinished: list[tuple[str, ...]] = []
+    face_down: list[str] = []
     for group in MELD_GROUPS:
         laid = [r.code for r in rows if r.group == group]
+        if "back" in laid:
+            face_down.append(group)
         codes = resolve_backs(laid)
         if not codes:
             continue
@@ -98,9 +101,7 @@ def build_hand(rows: Sequence[TileRow], meld_concealed: Mapping[str, bool]) -> H
     return HandBuild(
         hand={"concealed": concealed, "melds": melds, "bonus": bonus},
         problems=tuple(problems),
-        face_down_groups=tuple(
-            group for group in MELD_GROUPS if any(r.group == group and r.code == "back" for r in rows)
-        ),
+        face_down_groups=tuple(face_down),
         meld_groups=tuple(meld_groups),
         unfinished=tuple(unfinished),
     )
@@ -161,18 +162,23 @@ def not_winning_why(tile: str, melds: Sequence[Sequence[str]]) -> str:
     """Why `tile`, not among a hand's winning-tile choices (`hand_tile_choices`), cannot be its winning
     tile, as a clause after "which": a hand whose `melds` (their tiles) hold it holds it only in a kong,
     or, a `fly`, laid in a meld beside the tile the claimed discard was."""
+    return _laid_why(tile, melds) or "the hand does not hold"
+
+
+def set_aside_reason(tile: str, melds: Sequence[Sequence[str]]) -> str:
+    """`not_winning_why` as a sentence of its own, for a winning tile the page set aside."""
+    why = _laid_why(tile, melds)
+    return f"it {why}" if why else "the hand no longer holds it"
+
+
+def _laid_why(tile: str, melds: Sequence[Sequence[str]]) -> str | None:
+    """Why `tile`, laid in `melds`, cannot be the winning tile there, or None where nothing laid says."""
     laid = [meld for meld in melds if tile in meld]
     if any(len(meld) == 4 for meld in laid):
         return "lies only in a kong, and no win completes a kong"
     if tile == "fly" and laid:
         return "lies only in a laid-out meld, beside the tile claimed for it"
-    return "the hand does not hold"
-
-
-def set_aside_reason(tile: str, melds: Sequence[Sequence[str]]) -> str:
-    """`not_winning_why` as a sentence of its own, for a winning tile the page set aside."""
-    why = not_winning_why(tile, melds)
-    return "the hand no longer holds it" if why == not_winning_why(tile, ()) else f"it {why}"
+    return None
 
 
 def impossible_count(scoring_in: Mapping[str, Any]) -> str | None:

@@ -56,7 +56,8 @@ def manual_ui() -> None:
         if not rows:
             _typed_not_used("Type at least one tile (or pick bonus tiles) first.")
             return
-        in_set = tile_sets.tiles_in_set(chosen_set())
+        tile_set = chosen_set()
+        in_set = tile_sets.tiles_in_set(tile_set)
         for meld in [*melds, *kongs]:
             strangers = sorted(set(meld) - in_set)
             if strangers:
@@ -64,7 +65,7 @@ def manual_ui() -> None:
                 # to stand anywhere (an audit, stage 77)
                 _typed_not_used(
                     f"Could not use the hand: the meld {' '.join(meld)} holds {', '.join(strangers)}, which "
-                    f"the {tile_sets.set_words(chosen_set(), RULE_LABELS)} do not include."
+                    f"the {tile_sets.set_words(tile_set, RULE_LABELS)} do not include."
                 )
                 return
             kind, why = hand_build.meld_kind(hand_build.resolve_backs(meld))

@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import cv2
 import numpy as np
@@ -50,6 +50,7 @@ from vision.bench_match import (
 from vision.bench_stages import bench_stages, format_stages
 from vision.box_filters import long_short_sides
 from vision.classes import ANIMALS, BACK, DRAGONS, FLOWERS, MALAYSIAN, SEASONS, SUITED, WINDS
+from vision.cli import OneLineParser
 from vision.detections import UNSURE_BELOW
 from vision.imageio import ImageError, read_image
 from vision.pipeline import Reading, TileReader
@@ -605,12 +606,6 @@ def _pixel_list(text: str) -> list[int]:
     return sides
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        # one line, as python -m vision and python -m scoring say theirs, not the 14-line usage block
-        self.exit(2, f"python -m vision.bench: {message} (see --help)\n")
-
-
 def _summary_json(summary: Summary) -> dict[str, Any]:
     """A set's summary for `--json`, the unsure marks named as the printed line names them."""
     out = dict(summary.__dict__)
@@ -686,7 +681,7 @@ def _seen_store_problem(args: argparse.Namespace) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = _Parser(prog="python -m vision.bench", description=__doc__.splitlines()[0])
+    p = OneLineParser(prog="python -m vision.bench", description=__doc__.splitlines()[0])
     p.add_argument("--synthetic", type=Path, metavar="DIR", help="datasets.synth output folder")
     p.add_argument("--real", type=Path, metavar="DIR", help="folder with photos and labels.json")
     p.add_argument("--models", type=Path, metavar="DIR", help="models folder (default: models/)")

@@ -37,14 +37,17 @@ ANY_FACE = "any"  # --rules: no rule set's tiles, every face the reader knows
 ANNOTATE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff")
 
 
-class _Parser(argparse.ArgumentParser):
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line, named by its `prog` (`python -m vision` and
+    `python -m vision.bench`)."""
+
     def error(self, message: str) -> NoReturn:
         # One line, not argparse's usage block: the CLI contract is exit 2 with one line on stderr.
-        self.exit(2, f"{PROG}: {message} (see {PROG} --help)\n")
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def parser() -> argparse.ArgumentParser:
-    p = _Parser(
+    p = OneLineParser(
         prog=PROG,
         description="Read the mahjong tiles in a photo.",
         epilog="--json prints {image: {width, height}, detections: [{code, confidence, box}], hand,"

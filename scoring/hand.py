@@ -204,10 +204,10 @@ def exposed_before_win(hand: Hand, winning_tile: Tile | None, self_drawn: bool) 
     exposed = [meld for meld in hand.melds if not meld.concealed]
     if self_drawn:
         return exposed
-    if winning_tile is None:
-        won_into = next((m for m in exposed if may_hold_winning_tile(m.kind)), None)
-    else:
-        won_into = next((m for m in places_won_into(hand, winning_tile, self_drawn) if m is not None), None)
+    # an exposed set only: a concealed one listed first had left the exposed chow that took the discard
+    # counted as claimed before the win, so the melds' order decided a first-turn hand (an audit, stage 78)
+    places = exposed if winning_tile is None else [m for m in exposed if winning_tile in m.tiles]
+    won_into = next((m for m in places if may_hold_winning_tile(m.kind)), None)
     return [meld for meld in exposed if meld is not won_into]
 
 

@@ -72,6 +72,12 @@ class HandFacts:
             concealed.remove(winning)
         else:
             return frozenset()
+        # a chow given as concealed was never laid down: its tiles waited with the rest (an audit, stage
+        # 78: 456m given so left 4567778899m's wait on 4m or 7m a single wait, and no sequence hand)
+        for meld in melds:
+            if meld.concealed and meld.kind == "chow":
+                concealed.extend(meld.tiles)
+        melds = [meld for meld in melds if not (meld.concealed and meld.kind == "chow")]
         if any(meld.kind != "chow" for meld in melds):
             return frozenset()
         held = Counter(concealed)

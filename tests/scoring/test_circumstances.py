@@ -236,3 +236,23 @@ def test_a_set_given_as_concealed_is_no_claim_before_a_first_turn_win(
     exposed = score_json({**hand, "melds": [{**meld, "concealed": False}]})
     assert exposed["reason"] == "impossible_context"
     assert "won before any tile is claimed" in exposed["message"]
+
+
+@pytest.mark.parametrize("rules", ["singapore", "malaysian"])
+def test_the_melds_order_never_decides_a_first_turn_hand(rules: str) -> None:
+    # an audit (stage 78): a concealed 123s listed before the exposed 123s that took the winning discard
+    # was taken for the set the discard completed, so the exposed one counted as claimed before the win
+    exposed = {"kind": "chow", "tiles": "123p", "concealed": False}
+    concealed = {**exposed, "concealed": True}
+    hand = {
+        "rules": rules,
+        "concealed": "456p 789p 55p",
+        "seat_wind": "S",
+        "discarder_wind": "E",
+        "winning_tile": "2p",
+        "circumstances": ["earthly"],
+    }
+    first = score_json({**hand, "melds": [exposed, concealed]})
+    second = score_json({**hand, "melds": [concealed, exposed]})
+    assert first["valid"], first["message"]
+    assert second["valid"] and second["tai"] == first["tai"], second["message"]

@@ -575,3 +575,16 @@ def test_an_error_quotes_the_value_as_the_json_wrote_it(data: dict[str, object],
         assert done.returncode in (0, 1), done.stderr
     else:
         assert done.returncode == 2 and done.stderr == f"error: {said}\n"
+
+
+def test_a_circumstance_flag_adds_to_a_file_s_one_circumstance_given_as_a_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an audit (stage 78): the file scored, and the same file with a flag was refused as malformed
+    kong = [{"kind": "kong", "tiles": "1111m"}]
+    hand = {"concealed": "456p 789s CCC 55p", "melds": kong, "circumstances": "last_tile", "self_drawn": True}
+    assert _main(tmp_path, hand, "--json", "--circumstance", "kong_replacement") == 0
+    result = json.loads(capsys.readouterr().out)
+    assert "replacement_tile" in {p["key"] for p in result["patterns"]}, result  # the flag's
+    # the file's own circumstance is weighed too: a replacement draw is no last tile
+    assert "last tile not scored: the last tile was a replacement draw" in result["warnings"], result

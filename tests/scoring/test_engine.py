@@ -479,3 +479,21 @@ def test_thirteen_wonders_read_in_the_hand_s_own_order() -> None:
     # an audit read "1p 1s 9m 9p 9s E S W N C F P 11m": the terminals sorted as text, not as tiles
     result = score_json({"concealed": "19m 19p 19s ESWNCFP 1m"})
     assert result["arrangement"] == "9m 1p 9p 1s 9s E S W N C F P 11m", result["arrangement"]
+
+
+def test_a_chow_given_as_concealed_waits_with_the_concealed_tiles() -> None:
+    # an audit (stage 78): 456m given as a concealed meld was left out of the wait, so 4567778899m,
+    # waiting on 4m or 7m, was a single wait on 7m and no sequence hand; typed together it was one
+    meld = {"kind": "chow", "tiles": "456m", "concealed": True}
+    given = score_json({"concealed": "123p 77778899m", "melds": [meld], "winning_tile": "7m"})
+    typed = score_json({"concealed": "123p 45677778899m", "winning_tile": "7m"})
+    assert typed["valid"] and "sequence_hand" in {p["key"] for p in typed["patterns"]}
+    assert given["valid"], given["message"]
+    assert given["tai"] == typed["tai"] and {p["key"] for p in given["patterns"]} == {
+        p["key"] for p in typed["patterns"]
+    }
+    # laid down, the chow leaves 7778899m waiting on 7m alone: no sequence hand, as before
+    exposed = score_json(
+        {"concealed": "123p 77778899m", "melds": [{**meld, "concealed": False}], "winning_tile": "7m"}
+    )
+    assert "sequence_hand" not in {p["key"] for p in exposed.get("patterns") or []}

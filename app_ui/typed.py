@@ -35,6 +35,8 @@ _SHOWN = str.maketrans(
         **{chr(0x1F022 + k): f" {code} " for k, code in enumerate(("F1", "F2", "F4", "F3"))},
         **{chr(0x1F026 + k): f" S{k + 1} " for k in range(4)},
         chr(0x1F02B): "back",
+        # the Malaysian joker's character, as the tile key shows it (an audit, stage 78: it was refused)
+        **dict.fromkeys("飛飞", "fly"),
         "\ufe0e": "", "\ufe0f": "",  # text or emoji presentation of a tile: the same tile
     }
 )  # fmt: skip
@@ -53,7 +55,7 @@ _NAMES = {
 TYPED_ALSO = (
     "Also read: the honours' characters 東 南 西 北 中 發 白, their names (east … north, red, green, "
     "white; a meld of them a word a tile: east east east) and the mahjong tiles of an emoji keyboard "
-    "(🀇 🀙 🀐 🀀 🀄 🀢 🀦 🀫)."
+    "(🀇 🀙 🀐 🀀 🀄 🀢 🀦 🀫); 飛 is a fly."
 )
 
 

@@ -31,7 +31,8 @@ def manual_ui() -> None:
         placeholder=TYPED_EXAMPLE.get(chosen_rules(), TYPED_EXAMPLE["singapore"]),
     )
     st.text_input("Exposed melds, one group each", key="typed_melds", placeholder="CCC 456p")
-    st.text_input("Concealed kongs", key="typed_kongs", placeholder="5555s")
+    # dots: a kong of every rule set (an audit, stage 78: 5555s was offered under Malaysian rules)
+    st.text_input("Concealed kongs", key="typed_kongs", placeholder="5555p")
     st.caption(tile_key(tile_sets.tiles_in_set(chosen_set())) + "  \n" + typed_mod.TYPED_ALSO)
     st.text_input("Bonus tiles", key="typed_bonus", placeholder="F1 S2 cat")
     if st.button("Use this hand", key="typed_use", type="primary"):

@@ -122,7 +122,8 @@ def _unreadable(group: str, position: int) -> str:
         return f"unknown tile code {code!r}{where}: flowers are F1-F4, seasons S1-S4"
     if rest.isascii() and rest.isdigit():  # str.isdigit also takes "１" and "²", no rank of ours
         return f"{rest!r}{where} needs a suit letter after the digits: m, p or s (e.g. {rest}m)"
-    return f"cannot read {rest!r}{where} (e.g. 123m 55p CCC)"
+    # dots and a dragon: tiles of every rule set (an audit, stage 78: 123m is no Malaysian tile)
+    return f"cannot read {rest!r}{where} (e.g. 123p 55p CCC)"
 
 
 def parse_hand_string(text: str) -> list[Tile]:

@@ -2505,3 +2505,28 @@ def test_a_missed_tile_is_added_by_its_face_and_undone(app: AppTest, install: In
     edits = app.session_state[f"tiles_{app.session_state['version']}"]
     rows_now = table_edits.apply_edits(app.session_state["base"].rows, edits)
     assert [r.code for r in rows_now] == ["1p", *(r.code for r in before[1:])]
+
+
+@pytest.mark.parametrize("rules", ["singapore", "malaysian"])
+def test_the_typed_fields_examples_are_tiles_of_the_chosen_set(app: AppTest, rules: str) -> None:
+    # an audit (stage 78): under Malaysian rules the kongs' field showed 5555s and a typing error's
+    # example 123m, tiles that set has not
+    from app_ui import typed as typed_mod
+    from app_ui.tile_sets import tiles_in_set
+
+    app.selectbox(key="rules").set_value(rules).run()
+    in_set = tiles_in_set(rules)
+    shown = {
+        key: app.text_input(key=key).proto.placeholder
+        for key in ("typed_concealed", "typed_melds", "typed_kongs")
+    }
+    tiles = [
+        *typed_mod.read_tiles(shown["typed_concealed"]),
+        *(tile for meld in typed_mod.read_melds(shown["typed_melds"]) for tile in meld),
+        *(tile for kong in typed_mod.read_concealed_kongs(shown["typed_kongs"]) for tile in kong),
+    ]
+    assert tiles and set(tiles) <= in_set, (shown, set(tiles) - in_set)
+    typed_hand(app, "123q")
+    refused = " ".join(e.value for e in app.error)
+    example = refused.partition("(e.g. ")[2].partition(")")[0]
+    assert example and set(typed_mod.read_tiles(example)) <= in_set, refused

@@ -153,6 +153,8 @@ def test_a_bonus_row_that_cannot_be_read_names_the_group_and_says_how_to_type_it
         ("🀀🀁🀂🀃 🀄🀅🀆", ["E", "S", "W", "N", "C", "F", "P"]),
         ("🀄\ufe0f🀄\ufe0e", ["C", "C"]),  # emoji or text presentation: the same tile
         ("🀫🀫", ["back", "back"]),
+        # the tile key shows the fly as 飛 (an audit, stage 78: typed so, it was refused)
+        ("飛 23p 飞飛C", ["fly", "2p", "3p", "fly", "fly", "C"]),
     ],
 )
 def test_tiles_typed_as_they_show_read_as_their_codes(typed: str, codes: list[str]) -> None:

@@ -44,6 +44,9 @@ from app_ui.table_edits import RENUMBERED, numbered_afresh
 MAX_CASE_BYTES = 2_000_000
 
 
+_HALF_CHARACTER = re.compile(r"[\ud800-\udfff]")
+
+
 class CaseFileError(ValueError):
     """A file that cannot be opened as a case (one line, naming the file)."""
 
@@ -94,6 +97,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         # a photo's reading (`python -m vision --json`) or a generated scene opens as its hand, as
         # `python -m scoring` scores it
         given = json_object(text, name, "a case")
+        _check_text(given, name)
         case = hand_of(given)
     except scoring.MalformedHandError as error:
         raise CaseFileError(str(error)) from None  # the message names the file already
@@ -131,13 +135,11 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
             except scoring.MalformedHandError:
                 raise CaseFileError(f"{name}: {error}") from None
             unusable = case.get("winning_tile")
-        listed = case.get("bonus_from_deal")
         bonus_row = [row.code for row in saved[0] if row.group == BONUS]
-        held = (
-            frozenset(code for code in listed if isinstance(code, str))
-            if isinstance(listed, list)
-            else frozenset()
-        )
+        try:  # checked against the saved bonus row, as python -m scoring checks it against the file's
+            held = frozenset(_held_from_deal(case.get("bonus_from_deal"), bonus_row))
+        except scoring.MalformedHandError as held_error:
+            raise CaseFileError(f"{name}: {held_error}") from None
     if won.seat_wind not in ruleset.seats:
         raise CaseFileError(f"{name}: {won.seat_wind} is not a seat in the {rules} rules")
     offered = scoring.circumstances_for(rules)
@@ -326,6 +328,10 @@ def _saved_table(case: Mapping[str, Any]) -> tuple[list[TileRow], dict[str, bool
     melds = [m for m in written if isinstance(m, Mapping)]
     if any(_as_written(m.get("tiles")) is None for m in melds):
         return None
+    # as the app writes it, or not said: "false" would read as concealed (an audit, stage 78: a kong
+    # so written opened concealed, paid twice its instant payout, where python -m scoring refused it)
+    if any(not isinstance(m.get("concealed", False), bool) for m in melds):
+        return None
     groups = build_hand(table, {}).meld_groups
     said = {group: bool(meld.get("concealed")) for group, meld in zip(groups, melds, strict=False)}
     # a tile face down makes a kong concealed unless said otherwise (`build_hand`): an exposed one is
@@ -373,6 +379,33 @@ def _numbered_up_to(source: object) -> int:
     alone say which numbers were given (`table_edits.last_number`)."""
     said = source.get(NUMBERED_UP_TO) if isinstance(source, Mapping) else None
     return positive_int(said) or 0
+
+
+def _held_from_deal(listed: object, bonus_row: list[str]) -> list[str]:
+    """The bonus tiles a file says were held from the deal, checked as python -m scoring checks them
+    (each a bonus tile of the bonus row), that row being the saved table's."""
+    from scoring.hand import check_bonus_codes, check_held_from_deal
+    from scoring.tiles import tiles_from_field
+
+    held = [] if listed is None else tiles_from_field(listed, "bonus_from_deal")
+    check_bonus_codes(held)
+    check_held_from_deal(held, bonus_row)
+    return held
+
+
+def _check_text(value: object, name: str) -> None:
+    """Refuse a file whose JSON escapes write half a character (`\\ud800`, a lone surrogate): Python reads
+    it as text that cannot be written again, so the page failed on the next download or note (an
+    audit, stage 78)."""
+    waiting = [value]  # walked, not recursed: a file may nest as deep as the JSON reader allows
+    while waiting:
+        item = waiting.pop()
+        if isinstance(item, Mapping):
+            waiting.extend([*item.keys(), *item.values()])
+        elif isinstance(item, list):
+            waiting.extend(item)
+        elif isinstance(item, str) and _HALF_CHARACTER.search(item):
+            raise CaseFileError(f"{name} holds a \\u escape that is half a character (a lone surrogate)")
 
 
 def _records(items: object) -> list[dict[str, Any]]:

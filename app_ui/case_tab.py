@@ -25,7 +25,11 @@ from app_ui.rules_panel import chosen_rules, stored_options, widget_value
 from app_ui.session import concealed_key, set_base, unsaved_corrections
 from app_ui.summary import RULE_LABELS, options_set, plain, plain_line
 from app_ui.widget_memory import keep
+from scoring.errors import brief
 from scoring.rulesets import DEFAULT_RULESET
+
+# the most of a note on an opened case shown (one quoting a reading's warning runs long)
+NOTE_LIMIT = 1000
 
 
 def open_case_ui() -> None:
@@ -187,8 +191,11 @@ def apply_opened_case() -> None:
     state["bonus_from_deal"], state["from_deal_aside"] = list(won.bonus_from_deal), []
     state["photo_error"] = None
     if opened.notes:
-        # a paragraph a note: a reading's file brings several, run together they read as one (stage 72)
-        state["context_note"] = "\n\n".join(filter(None, [state.get("context_note"), *opened.notes]))
+        # a paragraph a note: a reading's file brings several, run together they read as one (stage 72);
+        # each shown as it is and bounded, since it may quote the file (an audit, stage 78: a reading's
+        # warning rendered its link, bold and heading, and one of 50,000 characters was shown whole)
+        said = [plain(brief(note, NOTE_LIMIT)) for note in opened.notes]
+        state["context_note"] = "\n\n".join(filter(None, [state.get("context_note"), *said]))
 
 
 def opened_case_note(

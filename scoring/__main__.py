@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 from scoring.api import hand_of, reading_warning_lines, score_json, unused_beside, unused_beside_warning
 from scoring.console import escape_what_cannot_print, say
-from scoring.errors import MalformedHandError, json_object, json_value, printable
+from scoring.errors import MalformedHandError, brief, json_object, json_value, printable
 from scoring.hand import CIRCUMSTANCES, hand_from_json
 from scoring.options import option_assignments, option_lines
 from scoring.payout import format_amount, instant_text
@@ -28,8 +28,10 @@ from scoring.winning_tiles import Outcome, changes_the_score, ways_text, winning
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        # One line, not argparse's usage block: the CLI contract is exit 2 with one line on stderr.
-        self.exit(2, f"error: {message} (see python -m scoring --help)\n")
+        # One line, not argparse's usage block: the CLI contract is exit 2 with one line on stderr; the
+        # message quotes the argument, which may hold a newline, an escape or thousands of characters (an
+        # audit, stage 78)
+        self.exit(2, f"error: {brief(message)} (see python -m scoring --help)\n")
 
 
 TILE_CODES_HELP = (

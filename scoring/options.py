@@ -227,8 +227,8 @@ def _typed_value(text: str) -> object:
     `False`, `TRUE` (booleans) and `.5`, `07`, `+7` (numbers); else the text itself."""
     try:
         return json.loads(text)
-    except ValueError:  # not JSON, or a whole number too long for Python to convert: read on below
-        pass
+    except (ValueError, RecursionError):  # not JSON, a whole number too long for Python, or nested too
+        pass  # deep for it (an audit, stage 78: "[" x 3000 was an internal error): read on below
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
     try:

@@ -18,7 +18,7 @@ from typing import Any, NoReturn, TextIO
 
 from scoring import RULESET_NAMES, OptionError, RulesetError
 from scoring.console import escape_what_cannot_print, say
-from scoring.errors import printable
+from scoring.errors import brief, printable
 from scoring.options import option_assignments, read_by
 from vision.annotate import annotate, save_png
 from vision.detections import UNSURE_BELOW
@@ -42,8 +42,9 @@ class OneLineParser(argparse.ArgumentParser):
     `python -m vision.bench`)."""
 
     def error(self, message: str) -> NoReturn:
-        # One line, not argparse's usage block: the CLI contract is exit 2 with one line on stderr.
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        # One line, not argparse's usage block: the CLI contract is exit 2 with one line on stderr; the
+        # message quotes the argument, which may hold a newline, an escape or thousands of characters
+        self.exit(2, f"{self.prog}: {brief(message)} (see {self.prog} --help)\n")
 
 
 def parser() -> argparse.ArgumentParser:

@@ -2530,3 +2530,97 @@ def test_the_typed_fields_examples_are_tiles_of_the_chosen_set(app: AppTest, rul
     refused = " ".join(e.value for e in app.error)
     example = refused.partition("(e.g. ")[2].partition(")")[0]
     assert example and set(typed_mod.read_tiles(example)) <= in_set, refused
+
+
+HAND_OPENED = {"concealed": "123m 456p 789s 22m CCC", "source": {}}
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"action": "delete"},
+        {"action": "kong"},
+        {"action": "add"},
+        {"action": "change", "tile": 1},
+        {"action": "change", "tile": 1, "from": "**1m**", "to": "[a](http://x.y)"},
+    ],
+)
+def test_a_correction_written_by_hand_is_not_said_and_breaks_nothing(
+    app: AppTest, entry: dict[str, Any]
+) -> None:
+    # an audit (stage 78): {"action": "delete"} opened, then every run of the page failed on a KeyError
+    good = {"action": "change", "tile": 2, "from": "2m", "to": "3m"}
+    open_case_file(app, json.dumps({**HAND_OPENED, "corrections": [entry, good]}).encode())
+    assert not app.exception, app.exception
+    said = [c.value for c in app.caption if c.value.startswith("Corrected before the case was saved")]
+    assert said == ["Corrected before the case was saved: #2 2m → 3m"], said
+    app.run()  # and the next run too
+    assert not app.exception, app.exception
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        {**HAND_OPENED, "source": {"name": "\ud800"}},
+        {**HAND_OPENED, "warnings": ["a\udfff"]},
+    ],
+)
+def test_a_case_with_half_a_character_is_refused_in_one_line(app: AppTest, case: dict[str, Any]) -> None:
+    # an audit (stage 78): it opened, then the download or a note failed on a UnicodeEncodeError
+    typed_hand(app, "123m 456p 789s 22m", melds="EEE")
+    open_case_file(app, json.dumps(case).encode(), "odd.json")
+    assert not app.exception, app.exception
+    assert [e.value for e in app.error] == [
+        "odd.json holds a \\\\u escape that is half a character (a lone surrogate)"
+    ], [e.value for e in app.error]
+    assert "EEE" in summary(app)  # the hand before it stays
+
+
+def test_a_tile_number_of_thousands_of_digits_opens_numbered_afresh(app: AppTest) -> None:
+    # an audit (stage 78): it opened, and adding a tile failed writing a number of 4,301 digits
+    huge = int("9" * 4300)
+    open_case_file(app, json.dumps({**HAND_OPENED, "source": {"numbered_up_to": huge}}).encode())
+    key = f"tiles_{app.session_state['version']}"
+    app.session_state[key] = {"edited_rows": {}, "added_rows": [{"tile": "cat"}], "deleted_rows": []}
+    app.run()
+    assert not app.exception, app.exception
+    assert "cat added to bonus" in " ".join(c.value for c in app.caption)
+
+
+def test_a_reading_s_warnings_on_an_opened_case_are_shown_as_written_and_bounded(app: AppTest) -> None:
+    # an audit (stage 78): a warning's link, bold and heading were rendered, and 50,000 characters shown
+    marked = "see [the fix](https://example.com) **now** # Big heading"
+    long = "x" * 50_000
+    reading = {"image": {}, "detections": [], "hand": {"concealed": "123m 456p 789s 22m CCC"}}
+    open_case_file(app, json.dumps({**reading, "warnings": [marked, long]}).encode())
+    assert not app.exception, app.exception
+    notes = [i.value for i in app.info if "the fix" in i.value]
+    assert len(notes) == 1 and "\\[the fix\\]" in notes[0] and "\\*\\*now\\*\\*" in notes[0], notes
+    assert len(notes[0]) < 2_500, len(notes[0])
+
+
+def test_a_saved_table_does_not_open_a_kong_written_concealed_as_a_word(app: AppTest) -> None:
+    # an audit (stage 78): "concealed": "false" opened as a concealed kong (its instant payout doubled)
+    # where python -m scoring refuses the file
+    tiles = ["1m", "2m", "3m", "4p", "5p", "6p", "2m", "2m", *["5s"] * 4, *["C"] * 3]
+    groups = ["hand"] * 8 + ["meld 1"] * 4 + ["meld 2"] * 3
+    kong: dict[str, Any] = {"kind": "kong", "tiles": ["5s"] * 4, "concealed": "false"}
+    pong = {"kind": "pong", "tiles": ["C"] * 3}
+    case = {
+        "concealed": tiles[:8],
+        "melds": [kong, pong],
+        "tiles": [{"code": code, "group": group} for code, group in zip(tiles, groups, strict=True)],
+    }
+    open_case_file(app, json.dumps(case).encode(), "kong.json")
+    assert [e.value for e in app.error] == [
+        "kong.json: melds\\[0\\].concealed must be true or false, got 'false'"
+    ], [e.value for e in app.error]
+    held = {
+        **case,
+        "melds": [{**kong, "concealed": False}, pong],
+        "bonus_from_deal": ["1m"],
+    }
+    open_case_file(app, json.dumps(held).encode(), "held.json")
+    assert [e.value for e in app.error][-1].startswith(
+        "held.json: bonus_from_deal lists 1m, which is not a bonus tile"
+    )

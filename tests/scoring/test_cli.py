@@ -588,3 +588,28 @@ def test_a_circumstance_flag_adds_to_a_file_s_one_circumstance_given_as_a_name(
     assert "replacement_tile" in {p["key"] for p in result["patterns"]}, result  # the flag's
     # the file's own circumstance is weighed too: a replacement draw is no last tile
     assert "last tile not scored: the last tile was a replacement draw" in result["warnings"], result
+
+
+@pytest.mark.parametrize(
+    ("argument", "said"),
+    [
+        ("oops\nsecond line", "unrecognized arguments: oops second line"),
+        ("\x1b[31mRED", "unrecognized arguments: \\x1b[31mRED"),
+        ("x" * 5000, "unrecognized arguments: xxx"),
+    ],
+    ids=["newline", "escape", "long"],
+)
+def test_a_stray_argument_is_refused_in_one_bounded_printable_line(argument: str, said: str) -> None:
+    # an audit (stage 78): argparse's refusals skipped the escaping and cutting every other error has
+    done = run_cli("-", argument, stdin=json.dumps(HAND))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and len(done.stderr) < 400 and "\x1b" not in done.stderr, done.stderr
+    assert done.stderr.startswith(f"error: {said}"), done.stderr
+
+
+def test_an_option_nested_past_what_json_reads_is_an_option_error() -> None:
+    # an audit (stage 78): it was "internal error while scoring: RecursionError"
+    done = run_cli("-", "--option", "max_tai=" + "[" * 3000, stdin=json.dumps(HAND))
+    assert done.returncode == 2 and done.stderr.startswith("error: option max_tai must be a number"), (
+        done.stderr
+    )

@@ -567,3 +567,18 @@ def test_an_option_the_rule_set_does_not_read_is_said_to_be_ignored() -> None:
     ]
     assert unread_options("malaysian", ["north_wind=false"]) == []
     assert unread_options("singapore", ["max_tai=8"]) == []
+
+
+def test_a_usage_error_quoting_an_argument_is_one_bounded_printable_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # an audit (stage 78): a newline, an escape or 5,000 characters in a stray argument went out as given
+    from vision.cli import parser
+
+    for argument in ("--no\nsuch", "--\x1b[31mred", "--" + "x" * 5000):
+        with pytest.raises(SystemExit) as exited:
+            parser().parse_args(["photo.jpg", argument])
+        err = capsys.readouterr().err
+        assert exited.value.code == 2
+        assert err.count("\n") == 1 and len(err) < 400 and "\x1b" not in err, err
+        assert err.startswith("python -m vision: unrecognized arguments: --"), err

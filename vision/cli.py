@@ -12,7 +12,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -252,6 +252,27 @@ def _photo_name(given: str) -> str:
     return "the standard input" if given == STDIN else printable(given)
 
 
+@contextlib.contextmanager
+def native_stderr_quiet() -> Iterator[None]:
+    """Standard error closed to C libraries while a photo decodes: libtiff writes its own lines on a
+    damaged TIFF ("LZWDecode: Strip 30 not terminated") straight to file descriptor 2, above our one
+    line (an audit, stage 78); Python's own writes are flushed first. Only where that descriptor can be
+    had (a command line, one thread)."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except (OSError, ValueError, AttributeError):  # no descriptor 2 (closed), or stderr None
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as devnull:
+            os.dup2(devnull.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def _fail(message: str) -> int:
     say(f"{PROG}: {message}")
     return 2
@@ -269,7 +290,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if problem:
             return _fail(problem)
     try:
-        loaded = read_image(_photo_source(args.photo))
+        with native_stderr_quiet():
+            loaded = read_image(_photo_source(args.photo))
     except ImageError as error:
         return _fail(f"cannot read {_photo_name(args.photo)}: {error}")
     try:

@@ -177,8 +177,25 @@ BLANK_SHARE = 0.99
 
 
 def white_share(rgb: np.ndarray) -> float:
-    """The share of an (H, W, 3) uint8 RGB photo's pixels (sampled) that are white-out."""
-    return float((grey_sample(rgb) >= WHITE_OUT).mean())
+    """The share of an (H, W, 3) uint8 RGB photo's pixels (sampled) that are white-out, a flat border
+    left out (`within_flat_border`)."""
+    return float((within_flat_border(grey_sample(rgb)) >= WHITE_OUT).mean())
+
+
+# A border row or column whose grey levels span at most this is flat: a margin, not a scene
+FLAT_SPAN = 2
+
+
+def within_flat_border(grey: np.ndarray) -> np.ndarray:
+    """`grey` without the flat rows and columns at its edges (a picture pasted on a white page, a
+    transparent margin composited on white: an audit, stage 78, had a scene on a plain white border
+    called 64% white-out, though its tiles read as without the border); all of it where it is flat
+    throughout (a blank page is all white)."""
+    rows = np.flatnonzero(np.ptp(grey, axis=1) > FLAT_SPAN)
+    cols = np.flatnonzero(np.ptp(grey, axis=0) > FLAT_SPAN)
+    if rows.size == 0 or cols.size == 0:
+        return grey
+    return grey[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
 
 
 def overexposed_warning(share: float) -> list[str]:

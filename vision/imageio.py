@@ -166,6 +166,8 @@ def _decode_error(error: BaseException, data: bytes) -> ImageError:
     cut = any(word in text.lower() for word in ("truncated", "end of file")) or isinstance(error, EOFError)
     if cut or _shorter_than_declared(data):
         return ImageError(TRUNCATED)
+    if re.fullmatch(r"decoder error -?\d+", text):  # Pillow's code alone says nothing to a user
+        return ImageError(f"image file is corrupt: its image data cannot be decoded ({text})")
     return ImageError(f"image file is corrupt: {text}")
 
 
@@ -247,6 +249,10 @@ def _to_rgb(image: Image.Image) -> np.ndarray:
     has_alpha = mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info
     if has_alpha:
         rgba = image.convert("RGBA")
+        if rgba.getchannel("A").getextrema()[1] == 0:
+            # an alpha channel of zeros throughout says nothing (a 32-bit BMP's unused fourth byte, as
+            # browsers show it): its pixels are the picture (an audit, stage 78: read as a blank page)
+            return np.asarray(rgba.convert("RGB"))
         white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
         return np.asarray(Image.alpha_composite(white, rgba).convert("RGB"))
     return np.asarray(image.convert("RGB"))
@@ -308,6 +314,11 @@ def _downscale(rgb: np.ndarray, max_pixels: int) -> np.ndarray:
     return cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
 
 
+# what Pillow raises on a file it cannot decode (RuntimeError: its AVIF decoder on a damaged frame, an
+# audit, stage 78: it was an internal error, exit 1)
+_DECODE_ERRORS = (OSError, SyntaxError, ValueError, EOFError, IndexError, KeyError, TypeError, RuntimeError)
+
+
 def read_image(
     source: bytes | str | Path,
     *,
@@ -334,7 +345,7 @@ def read_image(
         raise
     except MemoryError:
         raise ImageError("image is too large to decode in the memory available") from None
-    except (OSError, SyntaxError, ValueError, EOFError, IndexError, KeyError, TypeError) as error:
+    except _DECODE_ERRORS as error:
         raise _decode_error(error, data) from None
     source_width, source_height = _upright_size(header_size, rgb.shape[1], rgb.shape[0])
     rgb = np.ascontiguousarray(_downscale(rgb, max_pixels))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -177,3 +178,15 @@ def test_a_blank_white_photo_is_not_called_overexposed(tmp_path: Path) -> None:
     assert warnings[0] == "no tiles found"
     assert "the photo is all white: no tiles can be seen in it" in warnings
     assert not any(w.startswith("the photo is overexposed") for w in warnings)
+
+
+def test_a_flat_border_round_the_photo_is_no_white_out() -> None:
+    # an audit (stage 78): a scene on a plain white (or transparent) margin was called 64% white-out
+    from vision.exposure import OVEREXPOSED_SHARE, white_share
+
+    sc = scene(600, 1000)
+    framed = np.full((1000, 1600, 3), 255, np.uint8)
+    framed[200:800, 300:1300] = sc.rgb
+    assert white_share(framed) == pytest.approx(white_share(sc.rgb), abs=0.01)
+    assert white_share(framed) < OVEREXPOSED_SHARE
+    assert white_share(np.full((300, 400, 3), 255, np.uint8)) == 1.0  # a blank page is white throughout

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pytest
 from PIL import Image
@@ -42,3 +44,19 @@ def test_palette_transparency_on_white() -> None:
     rgb = read_image(encode(palette, "PNG", transparency=0)).rgb
     np.testing.assert_array_equal(rgb[5, 5], (255, 255, 255))
     np.testing.assert_array_equal(rgb[5, 40], (0, 255, 0))
+
+
+def test_an_alpha_channel_of_zeros_throughout_is_no_transparency() -> None:
+    # an audit (stage 78): a 32-bit BMP whose fourth byte is unused (0) read as a blank white page
+    rgb = np.zeros((80, 96, 3), np.uint8)
+    rgb[:, :48] = (200, 30, 40)
+    rgba = np.dstack([rgb, np.zeros((80, 96), np.uint8)])
+    buf = io.BytesIO()
+    Image.fromarray(rgba, "RGBA").save(buf, "PNG")
+    assert np.array_equal(read_image(buf.getvalue()).rgb, rgb)
+    half = rgba.copy()
+    half[:, :, 3] = 255
+    half[:, 48:, 3] = 0  # some of it transparent: composited on white, as before
+    buf = io.BytesIO()
+    Image.fromarray(half, "RGBA").save(buf, "PNG")
+    assert (read_image(buf.getvalue()).rgb[:, 48:] == 255).all()

@@ -52,3 +52,36 @@ def test_a_float_tiff_of_signalling_nans_and_huge_values_reads_without_a_warning
         warnings.simplefilter("error")
         rgb = read_image(buf.getvalue()).rgb
     assert rgb.shape == (64, 64, 3) and rgb.dtype == np.uint8
+
+
+def _damaged(fmt: str, **save: object) -> bytes:
+    """A gradient saved as `fmt`, 16 bytes at 40% of the file overwritten: its header reads, its
+    image data does not decode."""
+    yy, xx = np.mgrid[0:256, 0:256]
+    rgb = np.stack([xx % 256, yy % 256, ((xx + yy) * 2) % 256], -1).astype(np.uint8)
+    buf = io.BytesIO()
+    Image.fromarray(rgb).save(buf, fmt, **save)
+    data = bytearray(buf.getvalue())
+    at = len(data) * 4 // 10
+    data[at : at + 16] = b"\xff" * 16
+    return bytes(data)
+
+
+def test_a_damaged_avif_is_a_corrupt_file_not_an_internal_error() -> None:
+    # an audit (stage 78): Pillow's AVIF decoder raises RuntimeError, which was "internal error", exit 1
+    pytest.importorskip("PIL.AvifImagePlugin")
+    with pytest.raises(ImageError, match="image file is corrupt: Failed to decode frame 0"):
+        read_image(_damaged("AVIF", quality=90))
+
+
+def test_a_damaged_compressed_tiff_says_one_line_of_ours_only(tmp_path: Path) -> None:
+    # an audit (stage 78): libtiff wrote "tempfile.tif: Using code not yet in table." to stderr above it,
+    # and "decoder error -2" alone said nothing to a user
+    path = tmp_path / "damaged.tif"
+    path.write_bytes(_damaged("TIFF", compression="tiff_lzw"))
+    done = subprocess.run(
+        [sys.executable, "-m", "vision", str(path)], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert "its image data cannot be decoded (decoder error" in done.stderr, done.stderr

@@ -223,19 +223,23 @@ def photo_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def positive_int(value: object) -> int | None:
+    """`value` where it is a whole number above 0 (a tile number, the numbers a case gave), else None:
+    a file edited by hand may hold anything there, and Python takes True for the int 1."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
 # More tile numbers than any table gives: a file edited by hand may hold thousands of digits, which
 # the next number added after them could not be written with (an audit, stage 78: Python writes no
 # integer of over 4,300 digits)
 MAX_TILE_NUMBER = 1_000_000
 
 
-def positive_int(value: object) -> int | None:
-    """`value` where it is a whole number above 0 and at most `MAX_TILE_NUMBER` (a tile number, the
-    numbers a case gave), else None: a file edited by hand may hold anything there, and Python takes
-    True for the int 1."""
-    if not isinstance(value, int) or isinstance(value, bool):
-        return None
-    return value if 0 < value <= MAX_TILE_NUMBER else None
+def file_number(value: object) -> int | None:
+    """A tile number as a file gives it (`positive_int`), None past `MAX_TILE_NUMBER`; the numbers the
+    app gives after it are its own, and may pass that."""
+    number = positive_int(value)
+    return number if number is not None and number <= MAX_TILE_NUMBER else None
 
 
 def row_numbers(rows: Sequence[TileRow]) -> list[int]:

@@ -26,8 +26,8 @@ from app_ui.case import (
     Base,
     Context,
     TileRow,
+    file_number,
     photo_digest,
-    positive_int,
     row_numbers,
 )
 from app_ui.hand_build import (
@@ -282,7 +282,7 @@ def _saved_row(item: object) -> TileRow | None:
         confidence=confidence,
         box=corners,
         alternative=runner_up if runner_up in TILE_CODES and runner_up != item["code"] else None,
-        number=positive_int(number),
+        number=file_number(number),
     )
 
 
@@ -378,7 +378,7 @@ def _numbered_up_to(source: object) -> int:
     0 where it does not (a file an older app wrote, or not the app's): then its tiles and corrections
     alone say which numbers were given (`table_edits.last_number`)."""
     said = source.get(NUMBERED_UP_TO) if isinstance(source, Mapping) else None
-    return positive_int(said) or 0
+    return file_number(said) or 0
 
 
 def _held_from_deal(listed: object, bonus_row: list[str]) -> list[str]:
@@ -408,5 +408,15 @@ def _check_text(value: object, name: str) -> None:
             raise CaseFileError(f"{name} holds a \\u escape that is half a character (a lone surrogate)")
 
 
+def _numbered_within(record: Mapping[str, Any]) -> bool:
+    """Whether a saved record names no tile number, or one a file may give (`file_number`)."""
+    number = record.get("tile")
+    return not isinstance(number, int) or isinstance(number, bool) or file_number(number) is not None
+
+
 def _records(items: object) -> list[dict[str, Any]]:
-    return [dict(item) for item in items if isinstance(item, Mapping)] if isinstance(items, list) else []
+    """The records of a saved list; one naming a tile number past any table's names none of its tiles
+    (`file_number`), and is left out."""
+    if not isinstance(items, list):
+        return []
+    return [dict(item) for item in items if isinstance(item, Mapping) and _numbered_within(item)]

@@ -154,10 +154,9 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
         data["pay_all"] = True
     if args.circumstance:
         given = data.get("circumstances") or []
+        # one name, as the scoring reads a file's (an audit, stage 78: the flag refused it)
         if isinstance(given, str):
-            given = [
-                given
-            ]  # one name, as the scoring reads a file's (an audit, stage 78: the flag refused it)
+            given = [given]
         if not isinstance(given, list):
             raise MalformedHandError(f"circumstances must be a list, got {json_value(given)}")
         data["circumstances"] = [*given, *(name for name in args.circumstance if name not in given)]

@@ -260,8 +260,10 @@ def native_stderr_quiet() -> Iterator[None]:
     had (a command line, one thread)."""
     try:
         sys.stderr.flush()
-        saved = os.dup(2)
+        saved: int | None = os.dup(2)
     except (OSError, ValueError, AttributeError):  # no descriptor 2 (closed), or stderr None
+        saved = None
+    if saved is None:
         yield
         return
     try:

@@ -184,18 +184,27 @@ def white_share(rgb: np.ndarray) -> float:
 
 # A border row or column whose grey levels span at most this is flat: a margin, not a scene
 FLAT_SPAN = 2
+# ... and what a flat frame holds is a picture only where it is at least this share of the photo (a
+# speck on a blank page is none)
+FRAMED_LEAST = 0.05
 
 
 def within_flat_border(grey: np.ndarray) -> np.ndarray:
-    """`grey` without the flat rows and columns at its edges (a picture pasted on a white page, a
-    transparent margin composited on white: an audit, stage 78, had a scene on a plain white border
-    called 64% white-out, though its tiles read as without the border); all of it where it is flat
-    throughout (a blank page is all white)."""
+    """`grey` within a flat frame round it (a picture pasted on a white page, a transparent margin
+    composited on white: an audit, stage 78, had a scene on a plain white border called 64% white-out,
+    though its tiles read as without the border); all of it where no such frame closes on every side
+    (white-out along one edge is a photo's blown highlights, not a margin, as the review of that fix
+    found) or where what it holds is under `FRAMED_LEAST` of the photo (a blank page)."""
     rows = np.flatnonzero(np.ptp(grey, axis=1) > FLAT_SPAN)
     cols = np.flatnonzero(np.ptp(grey, axis=0) > FLAT_SPAN)
     if rows.size == 0 or cols.size == 0:
         return grey
-    return grey[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
+    top, bottom, left, right = int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+    height, width = grey.shape[:2]
+    framed = top > 0 and left > 0 and bottom < height and right < width
+    if not framed or (bottom - top) * (right - left) < FRAMED_LEAST * height * width:
+        return grey
+    return grey[top:bottom, left:right]
 
 
 def overexposed_warning(share: float) -> list[str]:

@@ -135,7 +135,10 @@ def _open(data: bytes) -> Image.Image:
             said = f"image file is corrupt or cut off (it begins as {article} {kind} file)"
             raise ImageError(said) from None
         raise ImageError(f"not a supported image file (expected {SUPPORTED})") from None
-    except (OSError, SyntaxError, ValueError, EOFError) as error:
+    except (RecursionError, NotImplementedError):
+        raise  # bugs, not a file's damage (both are RuntimeErrors)
+    # RuntimeError: Pillow's AVIF reader on a damaged header (a review, stage 78: an internal error)
+    except (OSError, SyntaxError, ValueError, EOFError, RuntimeError) as error:
         raise _decode_error(error, data) from None
 
 
@@ -223,8 +226,9 @@ def _reduced(image: Image.Image, max_pixels: int) -> Image.Image:
     return image.reduce(factor) if image.mode in REDUCIBLE else image
 
 
-def _to_rgb(image: Image.Image) -> np.ndarray:
-    """Any Pillow mode -> (H, W, 3) uint8 RGB; transparency composited on white."""
+def _to_rgb(image: Image.Image, source_format: str = "") -> np.ndarray:
+    """Any Pillow mode -> (H, W, 3) uint8 RGB; transparency composited on white (a BMP's alpha of
+    zeros throughout is none: `source_format`, the file's)."""
     mode = image.mode
     if mode.startswith("I;16") or mode == "I":
         # 16-bit greyscale: Pillow's convert("L") would clip everything above 255 to white. 32-bit
@@ -249,9 +253,9 @@ def _to_rgb(image: Image.Image) -> np.ndarray:
     has_alpha = mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info
     if has_alpha:
         rgba = image.convert("RGBA")
-        if rgba.getchannel("A").getextrema()[1] == 0:
-            # an alpha channel of zeros throughout says nothing (a 32-bit BMP's unused fourth byte, as
-            # browsers show it): its pixels are the picture (an audit, stage 78: read as a blank page)
+        if source_format == "BMP" and rgba.getchannel("A").getextrema()[1] == 0:
+            # a 32-bit BMP's fourth byte often goes unused, all zeros, and is no alpha (an audit, stage
+            # 78: read as a blank page); a PNG or GIF transparent throughout is blank, as browsers show it
             return np.asarray(rgba.convert("RGB"))
         white = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
         return np.asarray(Image.alpha_composite(white, rgba).convert("RGB"))
@@ -340,9 +344,9 @@ def read_image(
         header_size = image.size  # full resolution, before a draft decodes it smaller
         _draft(image, max_pixels)
         image.load()
-        rgb = _to_rgb(_reduced(_upright(image), max_pixels))
-    except ImageError:
-        raise
+        rgb = _to_rgb(_reduced(_upright(image), max_pixels), source_format)
+    except (ImageError, RecursionError, NotImplementedError):
+        raise  # ours, or bugs and not a file's damage (both are RuntimeErrors)
     except MemoryError:
         raise ImageError("image is too large to decode in the memory available") from None
     except _DECODE_ERRORS as error:

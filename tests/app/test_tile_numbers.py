@@ -455,3 +455,16 @@ def test_a_saved_tile_number_below_1_or_a_flag_names_no_tile() -> None:
         {"tile": -2, "box": [5, 5, 6, 6]},
     ]
     assert list(saved_numbers(records).values()) == [3]  # True and -2 are numbered afresh
+
+
+def test_a_file_s_tile_numbers_are_capped_and_the_app_s_own_are_not() -> None:
+    # stage 78: a file's number of thousands of digits broke the next number written; the review of
+    # that fix: capped everywhere, the app's own next number past the cap went unsaid
+    from app_ui.case import MAX_TILE_NUMBER, file_number, positive_int
+
+    past = MAX_TILE_NUMBER + 1
+    assert file_number(past) is None and file_number(MAX_TILE_NUMBER) == MAX_TILE_NUMBER
+    assert positive_int(past) == past
+    assert correction_words({"action": "add", "tile": past, "code": "cat", "group": "bonus"}) == (
+        f"#{past} cat added to bonus"
+    )

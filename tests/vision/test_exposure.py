@@ -190,3 +190,16 @@ def test_a_flat_border_round_the_photo_is_no_white_out() -> None:
     assert white_share(framed) == pytest.approx(white_share(sc.rgb), abs=0.01)
     assert white_share(framed) < OVEREXPOSED_SHARE
     assert white_share(np.full((300, 400, 3), 255, np.uint8)) == 1.0  # a blank page is white throughout
+
+
+def test_white_out_along_one_edge_is_no_border_and_a_speck_frames_nothing() -> None:
+    # the review of that fix: blown highlights across the top were trimmed as a border, and a speck on
+    # a white page was taken for a framed picture, so neither was told
+    from vision.exposure import OVEREXPOSED_SHARE, white_share
+
+    blown = scene(600, 1000).rgb.copy()
+    blown[:360] = 255
+    assert white_share(blown) >= OVEREXPOSED_SHARE
+    page = np.full((300, 400, 3), 255, np.uint8)
+    page[140:160, 190:210] = 30
+    assert white_share(page) > 0.99

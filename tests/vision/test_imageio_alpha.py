@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import struct
 
 import numpy as np
 import pytest
@@ -46,17 +47,28 @@ def test_palette_transparency_on_white() -> None:
     np.testing.assert_array_equal(rgb[5, 40], (0, 255, 0))
 
 
-def test_an_alpha_channel_of_zeros_throughout_is_no_transparency() -> None:
-    # an audit (stage 78): a 32-bit BMP whose fourth byte is unused (0) read as a blank white page
+def _bmp_with_alpha_mask(rgb: np.ndarray, alpha: int) -> bytes:
+    """A 32-bit BITMAPV5 BMP (BI_BITFIELDS, an alpha mask) of `rgb`, every alpha byte `alpha`."""
+    height, width = rgb.shape[:2]
+    pixels = np.dstack([rgb[:, :, ::-1], np.full((height, width), alpha, np.uint8)])[::-1]  # BGRA, bottom-up
+    header = struct.pack("<IiiHHIIiiII", 124, width, height, 1, 32, 3, pixels.nbytes, 2835, 2835, 0, 0)
+    header += struct.pack("<IIII", 0xFF0000, 0xFF00, 0xFF, 0xFF000000) + b"BGRs" + bytes(48)
+    header += struct.pack("<IIII", 4, 0, 0, 0)
+    return b"BM" + struct.pack("<IHHI", 14 + 124 + pixels.nbytes, 0, 0, 138) + header + pixels.tobytes()
+
+
+def test_a_bmp_s_alpha_of_zeros_throughout_is_no_transparency() -> None:
+    # an audit (stage 78): a 32-bit BMP whose fourth byte goes unused (0) read as a blank white page
     rgb = np.zeros((80, 96, 3), np.uint8)
     rgb[:, :48] = (200, 30, 40)
-    rgba = np.dstack([rgb, np.zeros((80, 96), np.uint8)])
+    assert np.array_equal(read_image(_bmp_with_alpha_mask(rgb, 0)).rgb, rgb)
+    assert np.array_equal(read_image(_bmp_with_alpha_mask(rgb, 255)).rgb, rgb)
+
+
+def test_a_png_transparent_throughout_is_blank_as_browsers_show_it() -> None:
+    # the review of that fix: a PNG or GIF transparent throughout had read black, "the photo is dark"
+    rgba = np.zeros((80, 96, 4), np.uint8)
+    rgba[:, :48, :3] = (200, 30, 40)
     buf = io.BytesIO()
     Image.fromarray(rgba, "RGBA").save(buf, "PNG")
-    assert np.array_equal(read_image(buf.getvalue()).rgb, rgb)
-    half = rgba.copy()
-    half[:, :, 3] = 255
-    half[:, 48:, 3] = 0  # some of it transparent: composited on white, as before
-    buf = io.BytesIO()
-    Image.fromarray(half, "RGBA").save(buf, "PNG")
-    assert (read_image(buf.getvalue()).rgb[:, 48:] == 255).all()
+    assert (read_image(buf.getvalue()).rgb == 255).all()

@@ -85,3 +85,16 @@ def test_a_damaged_compressed_tiff_says_one_line_of_ours_only(tmp_path: Path) ->
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1, done.stderr
     assert "its image data cannot be decoded (decoder error" in done.stderr, done.stderr
+
+
+def test_an_avif_whose_header_is_damaged_is_a_corrupt_file() -> None:
+    # the review of stage 78's fix: Pillow's AVIF reader raises RuntimeError when it opens one too
+    pytest.importorskip("PIL.AvifImagePlugin")
+    buf = io.BytesIO()
+    yy, xx = np.mgrid[0:256, 0:256]
+    rgb = np.stack([xx % 256, yy % 256, ((xx + yy) * 2) % 256], -1).astype(np.uint8)
+    Image.fromarray(rgb).save(buf, "AVIF", quality=90)
+    header = bytearray(buf.getvalue())
+    header[81] ^= 0xFF
+    with pytest.raises(ImageError, match="image file is corrupt"):
+        read_image(bytes(header))

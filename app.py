@@ -40,7 +40,7 @@ from app_ui.session import (
 from app_ui.tile_editor import tile_editor_ui
 from app_ui.tile_sets import tiles_in_set
 from app_ui.typed_tab import manual_ui, typed_stale_note
-from app_ui.winning_hint import photo_score_words, winning_tile_outcomes
+from app_ui.winning_hint import Outcome, photo_score_words, result_words, winning_tile_outcomes
 
 
 def input_ui() -> None:
@@ -86,11 +86,14 @@ def page_columns() -> tuple[DeltaGenerator, DeltaGenerator]:
     return reading_side, table_side
 
 
-LAST_SCORED = "last_scored"  # (hand, scoring input, result, corrections) of the run before
+LAST_SCORED = "last_scored"  # (hand, scoring input, result, corrections, winning tile ways) of the run before
 
 
 def _what_changed(
-    data: dict[str, Any], result: dict[str, Any] | None, corrected: list[dict[str, Any]]
+    data: dict[str, Any],
+    result: dict[str, Any] | None,
+    corrected: list[dict[str, Any]],
+    outcomes: list[Outcome],
 ) -> str | None:
     """The line saying what the user's last change did to the score (`app_ui.change_note`), where the
     hand is the same one (a new photo or typed hand is no change to explain; an undo or a way taken,
@@ -101,10 +104,17 @@ def _what_changed(
     hand = state.get(HAND_ID, 0)
     # a run that scored nothing is kept as such: the next score is told against it, not the one before
     kept = copy.deepcopy(corrected)
-    state[LAST_SCORED] = (hand, copy.deepcopy(data), NOT_SCORED if result is None else result, kept)
+    state[LAST_SCORED] = (hand, copy.deepcopy(data), NOT_SCORED if result is None else result, kept, outcomes)
     if result is None or before is None or before[0] != hand:
         return None
-    return change_note(before[1], before[2], data, result, (before[3], kept))
+    return change_note(before[1], before[2], data, result, (before[3], kept), (before[4], outcomes))
+
+
+def _score_in_words(scored: tuple[dict[str, Any], dict[str, Any] | None, str | None]) -> str | None:
+    """A scoring's score in the words a line setting two side by side uses (`result_words`), None
+    where it scored nothing."""
+    data, result, _ = scored
+    return None if result is None else result_words(result, winning_tile_outcomes(data))
 
 
 def main() -> None:
@@ -132,10 +142,14 @@ def main() -> None:
         rows, build, slots = hand_view_ui(base)
         context = context_ui(build.hand, rules)
     data, result, error = score_case(build, context, rules, options)
-    meld_offer_ui(
-        slots.offer, base, rows, result, lambda other: score_case(other, context, rules, options)[1]
-    )
     outcomes = winning_tile_outcomes(data) if result is not None else []
+    meld_offer_ui(
+        slots.offer,
+        base,
+        rows,
+        None if result is None else result_words(result, outcomes),
+        lambda other: _score_in_words(score_case(other, context, rules, options)),
+    )
     in_set = tiles_in_set(chosen_set())
     unsure_ui(
         slots.unsure, rows, in_set, stakes_of(rows, meld_concealed_now(base), context, rules, options, in_set)
@@ -143,7 +157,7 @@ def main() -> None:
     # the kongs ticked concealed or exposed against the reading: corrections of their own
     kongs = table_edits.kong_corrections(build, base.flags_as_read)
     corrected = table_corrections(base, kongs)
-    changed = _what_changed(data, result, corrected)
+    changed = _what_changed(data, result, corrected, outcomes)
     if base.source == "photo" and result is not None:
         said = photo_score_words(result, outcomes, unsaved_corrections(base))
         slots.score_hint.markdown(f"{said} — [see Result below](#{RESULT_ANCHOR})")  # a tap away on a phone

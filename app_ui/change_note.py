@@ -20,9 +20,9 @@ from app_ui.summary import (
     circumstance_label,
     correction_words,
     option_value_words,
-    score_words,
 )
 from app_ui.table_edits import RENUMBERED, net_corrections
+from app_ui.winning_hint import Outcome, result_words
 from scoring.winning_tiles import input_scored_as_self_drawn
 
 # the scoring input's fields a user sets, in the order the page asks them, with their words
@@ -52,16 +52,19 @@ def change_note(
     now: Mapping[str, Any],
     result: Mapping[str, Any],
     corrected: tuple[Records, Records] = ((), ()),
+    ways: tuple[Sequence[Outcome], Sequence[Outcome]] = ((), ()),
 ) -> str | None:
     """What moved the score between two scorings (`before` and `now`: the scoring inputs; their
-    results beside them; `corrected`: the tile table's correction records, before and now), or None
-    where the score, the payouts and the patterns are as they were, or nothing the user sets changed."""
+    results beside them; `corrected`: the tile table's correction records, before and now; `ways`:
+    what each tile that may have won the hand gives, before and now, where the winning tile is unset),
+    or None where the score, the payouts and the patterns are as they were, or nothing the user sets
+    changed."""
     if _outcome(before_result) == _outcome(result):
         return None
     changes = changed_fields(before, now, corrected)
     if not changes:
         return None
-    was, is_now = _words(before_result), _words(result)
+    was, is_now = _words(before_result, ways[0]), _words(result, ways[1])
     if was == is_now and _outcome(before_result)[:3] != _outcome(result)[:3] and not result.get("valid"):
         # no win either side: no payout moved, only why it is no win (said just below the line)
         moved = "still not a valid win, now for another reason"
@@ -417,10 +420,10 @@ def _patterns(result: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(sorted(str(p.get("name")) for p in result.get("patterns") or []))
 
 
-def _words(result: Mapping[str, Any]) -> str:
+def _words(result: Mapping[str, Any], ways: Sequence[Outcome] = ()) -> str:
     if result.get("reason") == NOT_SCORED["reason"]:
         return "not scored"
-    return score_words(dict(result)).replace("*", "")
+    return result_words(dict(result), ways).replace("*", "")
 
 
 def _what_moved(before: Mapping[str, Any], now: Mapping[str, Any]) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -27,7 +26,8 @@ from app_ui.summary import RULE_LABELS, plain
 from app_ui.widget_memory import remember, restore_kept
 
 # a hand built from rows, scored as the page scores the table's (None where it cannot be scored)
-ScoreOf = Callable[[HandBuild], "dict[str, Any] | None"]
+# a hand built from rows, scored as the page scores the table's, in the words of `winning_hint.result_words`
+ScoreOf = Callable[[HandBuild], "str | None"]
 
 
 @dataclass(frozen=True)
@@ -227,11 +227,12 @@ def meld_offer_ui(
     slot: DeltaGenerator,
     base: Base,
     rows: Sequence[TileRow],
-    result: dict[str, Any] | None,
+    score_now: str | None,
     score_of: ScoreOf,
 ) -> None:
     """The offer's button in `slot` (under the reader's notes), with what it does to the score
-    (`score_of`: a hand built from rows scored as the page scores the table's, None when it cannot be)."""
+    (`score_now`: the table's score in words; `score_of`: a hand built from rows scored as the page
+    scores the table's, in words, None when it cannot be)."""
     offer = base.meld_offer
     if offer is None or base.source != "photo":
         return
@@ -247,7 +248,7 @@ def meld_offer_ui(
         else f"Take {tiles} into the concealed hand"
     )
     box = slot.container()
-    box.caption(score_either_way(result, then))
+    box.caption(score_either_way(score_now, then))
     if box.button(
         label, key=f"meld_offer_{st.session_state['version']}", icon="🀄", disabled=question_waiting()
     ):

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from app_ui.case import HAND, MELD_GROUPS, MeldOffer, TileRow, row_numbers
-from app_ui.summary import score_words
 
 
 def tile_span(numbers: Sequence[int]) -> str:
@@ -87,10 +85,11 @@ def regrouped(rows: Sequence[TileRow], moves: Mapping[int, str]) -> list[TileRow
     ]
 
 
-def score_either_way(now: dict[str, Any] | None, then: dict[str, Any] | None) -> str:
-    """What taking the offer does to the score, in a few words."""
+def score_either_way(now: str | None, then: str | None) -> str:
+    """What taking the offer does to the score, in a few words (`now`, `then`: each way's score in
+    words, `winning_hint.result_words`; None where it scored nothing)."""
     if now is None or then is None:
         return ""
-    if score_words(now) == score_words(then):
-        return f"The score is the same either way ({score_words(now)})."
-    return f"Taken so, the hand scores {score_words(then)} ({score_words(now)} as read)."
+    if now == then:
+        return f"The score is the same either way ({now})."
+    return f"Taken so, the hand scores {then} ({now} as read)."

@@ -20,13 +20,11 @@ from decimal import Decimal
 from typing import Any
 
 from app_ui.case import BONUS, IGNORE, TileRow
-from app_ui.summary import score_words
-from app_ui.winning_hint import NOT_IN_HAND, Outcome, changes_the_score
+from app_ui.winning_hint import NO_WIN, NOT_IN_HAND, Outcome, score_span
 from scoring.payout import format_amount
 from vision.classes import BONUS_CODES
 from vision.tile_set import COPIES_IN_SET
 
-NO_WIN = score_words({"valid": False})  # the score of a hand that is no win, in the same few words
 # results that are no reading of the table (a fifth copy beside a concealed kong's backs, a face the
 # set lacks, the winning tile gone with the tile): no score to compare
 NOT_A_READING = frozenset((NOT_IN_HAND, "too_many_copies", "tile_not_in_set"))
@@ -72,22 +70,6 @@ class Stake:
     @property
     def leaves_it(self) -> bool:
         return self.now == self.then and self.now_units == self.then_units and not self.ways_differ
-
-
-def score_span(result: dict[str, Any], outcomes: Sequence[Outcome]) -> str:
-    """The score in a few words: the result's (`**4 tai**`, `not a valid win`), or where the winning
-    tile is unset and changes it, every score a tile that may have won it gives ("**2 to 5 tai** by
-    the winning tile")."""
-    if not changes_the_score(result, outcomes):
-        return score_words(result)
-    unit = str(result.get("unit") or "tai")
-    tai = sorted({outcome.tai for outcome in outcomes if outcome.valid})
-    if not tai:
-        return NO_WIN
-    span = f"**{tai[0]} {unit}**" if len(tai) == 1 else f"**{tai[0]} to {tai[-1]} {unit}**"
-    if not all(outcome.valid for outcome in outcomes):
-        span = f"no win or {span}"
-    return f"{span} by the winning tile"
 
 
 def instant_units(result: dict[str, Any]) -> Decimal:

@@ -8,7 +8,7 @@ differ from the one shown, the result says so, tile by tile.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app_ui.summary import score_words
@@ -68,3 +68,32 @@ def photo_score_words(result: dict[str, Any], outcomes: list[Outcome], corrected
     if result.get("reason") == "below_minimum" and result.get("message"):
         return str(result["message"]).rstrip(".")  # the tiles win, below the minimum: no misreading
     return f"Not a valid win {'as corrected' if corrected else 'as read'}"
+
+
+NO_WIN = score_words({"valid": False})  # the score of a hand that is no win, in the same few words
+
+
+def score_span(result: dict[str, Any], outcomes: Sequence[Outcome]) -> str:
+    """The score in a few words: the result's (`**4 tai**`, `not a valid win`), or where the winning
+    tile is unset and changes it, every score a tile that may have won it gives ("**2 to 5 tai** by
+    the winning tile")."""
+    if not changes_the_score(result, outcomes):
+        return score_words(result)
+    unit = str(result.get("unit") or "tai")
+    tai = sorted({outcome.tai for outcome in outcomes if outcome.valid})
+    if not tai:
+        return NO_WIN
+    span = f"**{tai[0]} {unit}**" if len(tai) == 1 else f"**{tai[0]} to {tai[-1]} {unit}**"
+    if not all(outcome.valid for outcome in outcomes):
+        span = f"no win or {span}"
+    return f"{span} by the winning tile"
+
+
+def result_words(result: dict[str, Any], outcomes: Sequence[Outcome]) -> str:
+    """The score in a few words for a line that sets two scores side by side: a hand that is no win
+    only for want of the winning tile said with what the tiles that may have won it give ("no win or
+    **4 tai** by the winning tile"; an audit, stage 78: such lines called it "not a valid win" beside
+    the result asking for the tile), any other as `score_words`."""
+    if wants_winning_tile(result, list(outcomes)):
+        return score_span(result, outcomes)
+    return score_words(result)

@@ -2624,3 +2624,20 @@ def test_a_saved_table_does_not_open_a_kong_written_concealed_as_a_word(app: App
     assert [e.value for e in app.error][-1].startswith(
         "held.json: bonus_from_deal lists 1m, which is not a bonus tile"
     )
+
+
+def test_the_change_line_calls_no_hand_lost_that_wants_its_winning_tile(app: AppTest) -> None:
+    # an audit (stage 78): "Changed: 4 tai → not a valid win after: winning tile 1m → not set", above a
+    # result asking for the winning tile
+    typed_hand(app, "123m 456p 789s 234s 55m")
+    app.selectbox(key="winning_tile").set_value("1m").run()
+    said = [i.value for i in app.info if i.value.startswith("Changed:")]
+    assert said == [
+        "Changed: no win or 4 tai by the winning tile → 4 tai after: winning tile not set → 1m."
+    ], said
+    app.selectbox(key="winning_tile").set_value("(not set)").run()
+    said = [i.value for i in app.info if i.value.startswith("Changed:")]
+    assert said == [
+        "Changed: 4 tai → no win or 4 tai by the winning tile after: winning tile 1m → not set."
+    ], said
+    assert not any("not a valid win" in t.value for t in app.toast), [t.value for t in app.toast]

@@ -8,9 +8,11 @@ from collections.abc import Callable
 
 from streamlit.testing.v1 import AppTest
 
+import scoring
 from app_ui.case import Base, MeldOffer, TileRow
 from app_ui.meld_offer import offer_groups, offer_line, regrouped, score_either_way, tile_span
 from app_ui.table_edits import apply_edits, take_regroup
+from app_ui.winning_hint import result_words, winning_tile_outcomes
 from tests.app.fakes import FakeReader, photo_bytes
 from tests.vision.layout_sim import place
 
@@ -73,14 +75,29 @@ def test_melds_taken_in_go_to_the_hand_while_each_is_the_meld_read() -> None:
 
 
 def test_what_the_offer_does_to_the_score_is_said() -> None:
-    two, one = {"valid": True, "tai": 2}, {"valid": True, "tai": 1}
+    two, one = result_words({"valid": True, "tai": 2}, []), result_words({"valid": True, "tai": 1}, [])
     assert score_either_way(two, one) == "Taken so, the hand scores **1 tai** (**2 tai** as read)."
-    assert score_either_way(one, dict(one)) == "The score is the same either way (**1 tai**)."
+    assert score_either_way(one, one) == "The score is the same either way (**1 tai**)."
     assert (
-        score_either_way(one, {"valid": False})
+        score_either_way(one, result_words({"valid": False}, []))
         == "Taken so, the hand scores not a valid win (**1 tai** as read)."
     )
     assert score_either_way(None, one) == ""
+
+
+def test_a_hand_that_wants_its_winning_tile_is_no_lost_hand_beside_the_offer() -> None:
+    # an audit (stage 78): "The score is the same either way (not a valid win)" stood beside a result
+    # asking for the winning tile, which 1m, 4p, 6p, 2s, 4s or 9s make 4 tai
+    chow = {"kind": "chow", "tiles": ["2s", "3s", "4s"], "concealed": False}
+    data = {"concealed": scoring.parse_hand_string("123m 456p 789s 55m"), "melds": [chow], "bonus": []}
+    result = scoring.score_json(data)
+    assert not result["valid"]
+    words = result_words(result, winning_tile_outcomes(data))
+    assert words == "no win or **4 tai** by the winning tile", words
+    assert (
+        score_either_way(words, words)
+        == "The score is the same either way (no win or **4 tai** by the winning tile)."
+    )
 
 
 def test_taking_the_offer_regroups_the_rows_and_keeps_the_users_edits() -> None:

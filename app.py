@@ -87,6 +87,7 @@ def page_columns() -> tuple[DeltaGenerator, DeltaGenerator]:
 
 
 LAST_SCORED = "last_scored"  # (hand, scoring input, result, corrections, winning tile ways) of the run before
+LAST_SCORED_FIELDS = 5
 
 
 def _what_changed(
@@ -101,6 +102,8 @@ def _what_changed(
     so that no later edit of the table's lists changes the run before's)."""
     state = st.session_state
     before = state.get(LAST_SCORED)
+    if before is not None and len(before) != LAST_SCORED_FIELDS:
+        before = None  # kept by the code before an update (a session open while it changed): told nothing
     hand = state.get(HAND_ID, 0)
     # a run that scored nothing is kept as such: the next score is told against it, not the one before
     kept = copy.deepcopy(corrected)

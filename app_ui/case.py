@@ -232,7 +232,7 @@ def positive_int(value: object) -> int | None:
 # More tile numbers than any table gives: a file edited by hand may hold thousands of digits, which
 # the next number added after them could not be written with (an audit, stage 78: Python writes no
 # integer of over 4,300 digits)
-MAX_TILE_NUMBER = 1_000_000
+MAX_TILE_NUMBER = 10**18
 
 
 def file_number(value: object) -> int | None:

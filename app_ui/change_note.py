@@ -22,7 +22,7 @@ from app_ui.summary import (
     option_value_words,
 )
 from app_ui.table_edits import RENUMBERED, net_corrections
-from app_ui.winning_hint import Outcome, result_words
+from app_ui.winning_hint import Outcome, result_words, wants_winning_tile
 from scoring.winning_tiles import input_scored_as_self_drawn
 
 # the scoring input's fields a user sets, in the order the page asks them, with their words
@@ -59,13 +59,25 @@ def change_note(
     what each tile that may have won the hand gives, before and now, where the winning tile is unset),
     or None where the score, the payouts and the patterns are as they were, or nothing the user sets
     changed."""
-    if _outcome(before_result) == _outcome(result):
+    # a hand that wants its winning tile, before and after, shows what each tile gives, not why it is no
+    # win as it stands: that is what moves (the review of stage 78's fix: a minimum raised said "still not
+    # a valid win, now for another reason", a cap lowered from 4 to 3 tai by the tile said nothing)
+    asking = wants_winning_tile(before_result, list(ways[0])) and wants_winning_tile(result, list(ways[1]))
+    same_ways = _ways(ways[0]) == _ways(ways[1])
+    if asking:
+        if same_ways and _instant(before_result) == _instant(result):
+            return None
+    elif _outcome(before_result) == _outcome(result):
         return None
     changes = changed_fields(before, now, corrected)
     if not changes:
         return None
     was, is_now = _words(before_result, ways[0]), _words(result, ways[1])
-    if was == is_now and _outcome(before_result)[:3] != _outcome(result)[:3] and not result.get("valid"):
+    if asking and was == is_now:
+        moved = f"{is_now}, " + (
+            "the instant payouts changed" if same_ways else "the score by winning tile changed"
+        )
+    elif was == is_now and _outcome(before_result)[:3] != _outcome(result)[:3] and not result.get("valid"):
         # no win either side: no payout moved, only why it is no win (said just below the line)
         moved = "still not a valid win, now for another reason"
     elif was != is_now:
@@ -407,6 +419,11 @@ def _outcome(result: Mapping[str, Any]) -> tuple[Any, ...]:
         _instant(result),
         _patterns(result),
     )
+
+
+def _ways(ways: Sequence[Outcome]) -> tuple[tuple[tuple[str, ...], bool, int], ...]:
+    """What each tile that may have won the hand gives, as compared between two scorings."""
+    return tuple((way.tiles, way.valid, way.tai) for way in ways)
 
 
 def _instant(result: Mapping[str, Any]) -> tuple[Any, ...]:

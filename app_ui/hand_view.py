@@ -25,8 +25,8 @@ from app_ui.session import current_edits, meld_concealed_now, restart_table, uns
 from app_ui.summary import RULE_LABELS, plain
 from app_ui.widget_memory import remember, restore_kept
 
-# a hand built from rows, scored as the page scores the table's (None where it cannot be scored)
-# a hand built from rows, scored as the page scores the table's, in the words of `winning_hint.result_words`
+# a hand built from rows, scored as the page scores the table's, in the words of
+# `winning_hint.result_words` (None where it cannot be scored)
 ScoreOf = Callable[[HandBuild], "str | None"]
 
 

@@ -35,6 +35,7 @@ from app_ui.summary import (
 from app_ui.winning_hint import (
     Outcome,
     said_by_the_ask,
+    score_span,
     wants_winning_tile,
     winning_tile_note,
     winning_tile_outcomes,
@@ -115,7 +116,7 @@ def _stakes_kept(
     now = score_rows(rows)
     if now is None:
         return None
-    return unsure_stakes.score_span(*now), tuple(unsure_stakes.unsure_stakes(rows, in_set, now, score_rows))
+    return score_span(*now), tuple(unsure_stakes.unsure_stakes(rows, in_set, now, score_rows))
 
 
 def result_ui(

@@ -35,8 +35,8 @@ from app_ui.hand_build import scoring_input  # noqa: E402
 from app_ui.reading import photo_read  # noqa: E402
 from app_ui.result_panel import rows_scorer  # noqa: E402
 from app_ui.tile_sets import tiles_in_set  # noqa: E402
-from app_ui.unsure_stakes import score_span, unsure_stakes  # noqa: E402
-from app_ui.winning_hint import winning_tile_outcomes  # noqa: E402
+from app_ui.unsure_stakes import unsure_stakes  # noqa: E402
+from app_ui.winning_hint import score_span, winning_tile_outcomes  # noqa: E402
 from scoring import MalformedHandError, OptionError, score_json  # noqa: E402
 from vision.bench_match import matched_truth, shows_whole_hand  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
@@ -47,7 +47,7 @@ CONTEXT = Context()  # East's seat in East's round, won on a discard, no winning
 
 
 def true_span(hand: dict[str, Any], rules: str) -> str | None:
-    """The true hand's score as the page words it (`unsure_stakes.score_span`), None where it cannot
+    """The true hand's score as the page words it (`winning_hint.score_span`), None where it cannot
     be scored."""
     data = scoring_input(hand, CONTEXT, rules, {})
     try:

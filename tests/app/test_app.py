@@ -2641,3 +2641,27 @@ def test_the_change_line_calls_no_hand_lost_that_wants_its_winning_tile(app: App
         "Changed: 4 tai → no win or 4 tai by the winning tile after: winning tile 1m → not set."
     ], said
     assert not any("not a valid win" in t.value for t in app.toast), [t.value for t in app.toast]
+
+
+def test_a_correction_naming_a_tile_number_of_thousands_of_digits_is_left_out(app: AppTest) -> None:
+    # the review of stage 78's fix: a test of numbered_up_to alone passed with such records kept, and
+    # adding a tile then failed writing the next number
+    huge = {"action": "delete", "tile": int("9" * 4300), "code": "1m"}
+    open_case_file(app, json.dumps({**HAND_OPENED, "corrections": [huge]}).encode())
+    key = f"tiles_{app.session_state['version']}"
+    app.session_state[key] = {"edited_rows": {}, "added_rows": [{"tile": "cat"}], "deleted_rows": []}
+    app.run()
+    assert not app.exception, app.exception
+    assert "cat added to bonus" in " ".join(c.value for c in app.caption)
+
+
+def test_a_run_kept_by_the_code_before_an_update_tells_no_change_and_breaks_nothing(app: AppTest) -> None:
+    # the review of stage 78: the run before grew a field, and a session open across the update failed
+    # on its next change (Streamlit keeps a session's state when the code changes under it)
+    typed_hand(app, "123m 456p 789s 234s 55m")
+    app.session_state["last_scored"] = app.session_state["last_scored"][:4]
+    app.selectbox(key="winning_tile").set_value("1m").run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert not [i.value for i in app.info if i.value.startswith("Changed:")]
+    app.selectbox(key="winning_tile").set_value("(not set)").run()
+    assert [i.value for i in app.info if i.value.startswith("Changed:")], "told again from the next run"

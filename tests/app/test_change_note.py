@@ -193,3 +193,24 @@ def test_the_scorings_warnings_name_the_pages_boxes_not_its_fields() -> None:
     assert any("“Discarded by” ignored" in w for w in shown), shown
     assert not any("discarder_wind" in w for w in shown)
     assert with_option_labels("min_tai 7 is above max_tai 5") == "“Min tai” 7 is above “Max tai” 5"
+
+
+def test_a_hand_that_wants_its_winning_tile_is_told_by_what_the_tiles_give() -> None:
+    # the review of stage 78's fix: a minimum raised said "still not a valid win, now for another
+    # reason", and a cap that took the tiles' 4 tai to 3 said nothing
+    from app_ui.winning_hint import Outcome, winning_tile_outcomes
+    from scoring import parse_hand_string, score_json
+
+    chow = {"kind": "chow", "tiles": ["2s", "3s", "4s"], "concealed": False}
+    base = {"concealed": parse_hand_string("123m 456p 789s 55m"), "melds": [chow], "bonus": [], "options": {}}
+
+    def scored(options: dict[str, int]) -> tuple[dict[str, Any], dict[str, Any], list[Outcome]]:
+        data = {**base, "options": options}
+        return data, score_json(data), winning_tile_outcomes(data)
+
+    (d1, r1, o1), (d2, r2, o2), (d3, r3, o3) = scored({}), scored({"min_tai": 2}), scored({"max_tai": 3})
+    assert change_note(d1, r1, d2, r2, ways=(o1, o2)) is None  # the tiles give as they gave
+    said = change_note(d1, r1, d3, r3, ways=(o1, o3))
+    assert said is not None and said.startswith(
+        "no win or 4 tai by the winning tile → no win or 3 tai by the winning tile after:"
+    ), said

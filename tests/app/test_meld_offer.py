@@ -167,3 +167,25 @@ def test_the_page_offers_the_meld_as_laid_and_takes_it_with_a_button(app: AppTes
     assert [r.group for r in app.session_state["base"].rows] == ["hand"] * 14
     assert offer_buttons(app) == ["Take #12–#14 as laid down (pong)"]
     assert any("a little apart" in str(w.value) for w in app.warning)
+
+
+def test_the_page_s_offer_calls_no_hand_lost_that_wants_its_winning_tile(
+    app: AppTest, install: Install
+) -> None:
+    # an audit (stage 78): "The score is the same either way (not a valid win)" beside the result asking
+    # for the winning tile; the review of its fix: a test of the words alone passed with the page unfixed
+    install(
+        FakeReader(
+            {
+                90: place(
+                    [["1m 2m 3m 4p 5p 6p 7s 8s 9s 5m 5m", "+0.26 2s 3s 4s"]], centre=(320.0, 150.0)
+                ).detections()
+            }
+        )
+    )
+    app.file_uploader(key="upload").upload("hand.jpg", photo_bytes(), "image/jpeg")
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert offer_buttons(app) == ["Take #12–#14 as laid down (chow)"]
+    captions = [str(c.value) for c in app.caption]
+    assert "The score is the same either way (no win or **4 tai** by the winning tile)." in captions, captions

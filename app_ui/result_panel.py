@@ -41,6 +41,7 @@ from app_ui.winning_hint import (
     winning_tile_outcomes,
 )
 from scoring.payout import format_amount
+from scoring.winning_tiles import changes_the_score, ways_text
 
 RESULT_ANCHOR = "result"  # the result's heading, which the line under the photo links to
 
@@ -210,7 +211,8 @@ def result_ui(
         when = "on top of the win" if result.get("valid") else "though the hand is no win"
         st.markdown(f"**Instant payouts** (settled at once, {when})")
         st.markdown("\n".join(f"- {instant_line(item)}" for item in instant))
-    st.code(summary_text(data, result), language=None, wrap_lines=True)
+    ways = ways_text(outcomes, unit) if changes_the_score(result, outcomes) else None
+    st.code(summary_text(data, result, ways), language=None, wrap_lines=True)
 
 
 def download_ui(

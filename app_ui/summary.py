@@ -112,18 +112,27 @@ def won_by_text(data: dict[str, Any]) -> str:
     return f"self-drawn ({why})" if why else "won on a discard"
 
 
-def summary_text(data: dict[str, Any], result: dict[str, Any]) -> str:
-    """A plain-text summary to paste into a chat."""
+def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None = None) -> str:
+    """A plain-text summary to paste into a chat; `ways`: what each tile that may have won the hand
+    gives ("1m or 4p: 4 tai; 2m: not a win"), where the winning tile is unset and changes the score."""
     lines: list[str] = []
     rules = RULE_LABELS.get(data["rules"], data["rules"])
     unit = str(result.get("unit") or "tai")
+    if ways and not result.get("valid"):
+        # the page asks for the winning tile here, and calls the hand no lost one (an audit, stage 78:
+        # the summary opened "Not a valid win" below that ask)
+        lines.append(f"Winning tile not set: won on {ways}")
     if result.get("valid"):
         capped = f" (raw {result['raw_tai']})" if result.get("raw_tai") != result.get("tai") else ""
         limit = ", at the limit" if result.get("limit") else ""  # as the page's result line says it
-        lines.append(f"{result['tai']} {unit}{capped}{limit}, {rules} rules")
+        stands = " as it stands" if ways else ""
+        lines.append(f"{result['tai']} {unit}{capped}{limit}{stands}, {rules} rules")
+        if ways:
+            lines.append(f"Winning tile not set: won on {ways}")
     else:
         # plain text: the page's markdown emphasis (*How was it won?*) would show as asterisks
-        lines.append(invalid_message(result).replace("*", ""))
+        said = invalid_message(result).replace("*", "")
+        lines.append(f"As it stands: {said}" if ways else said)
     # in tile order: the photo's or the typing's order runs a suit together ("123m 22m" as "12322m")
     hand = scoring.format_hand(sorted_tiles(data["concealed"])) if data["concealed"] else "(no tiles)"
     # the scoring's marks, in tile order as its "Read as" line has them ([678s], not [876s])

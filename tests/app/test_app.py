@@ -2665,3 +2665,16 @@ def test_a_run_kept_by_the_code_before_an_update_tells_no_change_and_breaks_noth
     assert not [i.value for i in app.info if i.value.startswith("Changed:")]
     app.selectbox(key="winning_tile").set_value("(not set)").run()
     assert [i.value for i in app.info if i.value.startswith("Changed:")], "told again from the next run"
+
+
+def test_the_summary_of_a_hand_that_wants_its_winning_tile_opens_with_the_ask(app: AppTest) -> None:
+    # stage 78, trying the app: the chat summary opened "Not a valid win" below the page's ask
+    typed_hand(app, "123m 456p 789s 234s 55m")
+    lines = summary(app).splitlines()
+    assert lines[0] == (
+        "Winning tile not set: won on 1m, 4p, 6p, 2s, 4s or 9s: 4 tai; "
+        "2m, 3m, 5m, 5p, 3s, 7s or 8s: not a win"
+    ), lines
+    assert lines[1].startswith("As it stands: Not a valid win"), lines
+    app.selectbox(key="winning_tile").set_value("1m").run()
+    assert summary(app).splitlines()[0] == "4 tai, Singapore (4 players) rules", summary(app)

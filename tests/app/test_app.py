@@ -2576,10 +2576,20 @@ def test_a_case_with_half_a_character_is_refused_in_one_line(app: AppTest, case:
     assert "EEE" in summary(app)  # the hand before it stays
 
 
-def test_a_tile_number_of_thousands_of_digits_opens_numbered_afresh(app: AppTest) -> None:
-    # an audit (stage 78): it opened, and adding a tile failed writing a number of 4,301 digits
-    huge = int("9" * 4300)
-    open_case_file(app, json.dumps({**HAND_OPENED, "source": {"numbered_up_to": huge}}).encode())
+@pytest.mark.parametrize(
+    "extra",
+    [
+        # an audit (stage 78): it opened, and adding a tile failed writing a number of 4,301 digits
+        {"source": {"numbered_up_to": int("9" * 4300)}},
+        # the review of its fix: a test of numbered_up_to alone passed with such records kept
+        {"source": {}, "corrections": [{"action": "delete", "tile": int("9" * 4300), "code": "1m"}]},
+    ],
+    ids=["numbered_up_to", "a correction"],
+)
+def test_a_tile_number_of_thousands_of_digits_in_a_file_breaks_no_tile_added(
+    app: AppTest, extra: dict[str, Any]
+) -> None:
+    open_case_file(app, json.dumps({**HAND_OPENED, **extra}).encode())
     key = f"tiles_{app.session_state['version']}"
     app.session_state[key] = {"edited_rows": {}, "added_rows": [{"tile": "cat"}], "deleted_rows": []}
     app.run()
@@ -2641,18 +2651,6 @@ def test_the_change_line_calls_no_hand_lost_that_wants_its_winning_tile(app: App
         "Changed: 4 tai → no win or 4 tai by the winning tile after: winning tile 1m → not set."
     ], said
     assert not any("not a valid win" in t.value for t in app.toast), [t.value for t in app.toast]
-
-
-def test_a_correction_naming_a_tile_number_of_thousands_of_digits_is_left_out(app: AppTest) -> None:
-    # the review of stage 78's fix: a test of numbered_up_to alone passed with such records kept, and
-    # adding a tile then failed writing the next number
-    huge = {"action": "delete", "tile": int("9" * 4300), "code": "1m"}
-    open_case_file(app, json.dumps({**HAND_OPENED, "corrections": [huge]}).encode())
-    key = f"tiles_{app.session_state['version']}"
-    app.session_state[key] = {"edited_rows": {}, "added_rows": [{"tile": "cat"}], "deleted_rows": []}
-    app.run()
-    assert not app.exception, app.exception
-    assert "cat added to bonus" in " ".join(c.value for c in app.caption)
 
 
 def test_a_run_kept_by_the_code_before_an_update_tells_no_change_and_breaks_nothing(app: AppTest) -> None:

@@ -67,7 +67,8 @@ def change_note(
     if asking:
         if same_ways and _instant(before_result) == _instant(result):
             return None
-    elif _outcome(before_result) == _outcome(result):
+    elif _outcome(before_result) == _outcome(result) and same_ways:
+        # a valid hand's unset winning tile may give other scores with the score as it stands unmoved
         return None
     changes = changed_fields(before, now, corrected)
     if not changes:
@@ -82,6 +83,8 @@ def change_note(
         moved = "still not a valid win, now for another reason"
     elif was != is_now:
         moved = f"{was} → {is_now}"
+    elif _outcome(before_result) == _outcome(result):
+        moved = f"{is_now} as it stands, the score by winning tile changed"
     else:
         moved = f"{is_now}, {_what_moved(before_result, result)}"
     return f"{moved} after: {'; '.join(changes)}."

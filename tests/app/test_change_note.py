@@ -214,3 +214,26 @@ def test_a_hand_that_wants_its_winning_tile_is_told_by_what_the_tiles_give() -> 
     assert said is not None and said.startswith(
         "no win or 4 tai by the winning tile → no win or 3 tai by the winning tile after:"
     ), said
+
+
+def test_a_valid_hand_whose_unset_winning_tile_scores_otherwise_after_a_change_is_told() -> None:
+    # stage 78: a cap that took the tiles' 10 tai to 5 said nothing, the hand 4 tai as it stands either way
+    from app_ui.winning_hint import Outcome, winning_tile_outcomes
+    from scoring import parse_hand_string, score_json
+
+    base = {
+        "concealed": parse_hand_string("123m 234m 456m 789m 55m"),
+        "melds": [],
+        "bonus": [],
+        "options": {},
+    }
+
+    def scored(options: dict[str, int]) -> tuple[dict[str, Any], dict[str, Any], list[Outcome]]:
+        data = {**base, "options": options}
+        return data, score_json(data), winning_tile_outcomes(data)
+
+    (d1, r1, o1), (d2, r2, o2) = scored({"max_tai": 10}), scored({"max_tai": 5})
+    assert r1["valid"] and r1["tai"] == r2["tai"], (r1, r2)
+    assert [o.tai for o in o1] != [o.tai for o in o2], (o1, o2)
+    said = change_note(d1, r1, d2, r2, ways=(o1, o2))
+    assert said == "4 tai as it stands, the score by winning tile changed after: Max tai 10 → 5.", said

@@ -21,7 +21,7 @@ from app_ui.summary import (
     correction_words,
     option_value_words,
 )
-from app_ui.table_edits import RENUMBERED, net_corrections
+from app_ui.table_edits import RENUMBERED, net_corrections, tile_number
 from app_ui.winning_hint import Outcome, result_words, wants_winning_tile
 from scoring.winning_tiles import input_scored_as_self_drawn
 
@@ -165,13 +165,6 @@ def correction_changes(before: Records, now: Records) -> list[str]:
 # another table's), its number, and how many tiles that number named before it in the stretch (a case
 # saved before stage 74 gave a deleted tile's number again: `table_edits.net_corrections` has it so).
 _Key = tuple[int, int, int]
-# the fields, each a string, that a tile's correction of each kind names (`table_edits.corrections`)
-_TILE_FIELDS = {
-    "change": ("from", "to"),
-    "regroup": ("code", "from", "to"),
-    "delete": ("code",),
-    "add": ("code", "group"),
-}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -221,7 +214,7 @@ def _read(records: Records) -> _Corrections:
     live: dict[int, _Key] = {}  # the tile each number names in this stretch, until it is deleted
     given: Counter[int] = Counter()  # how many tiles each number has named in this stretch
     for record in net_corrections(records):
-        number = _tile_number(record)
+        number = tile_number(record)
         if record.get("action") == RENUMBERED:
             stretch, live, given = stretch + 1, {}, Counter()
         elif number is None:
@@ -236,16 +229,6 @@ def _read(records: Records) -> _Corrections:
             if record["action"] == "delete":
                 del live[number]  # the number given again later names another tile
     return _Corrections(tiles, tuple(order))
-
-
-def _tile_number(record: Mapping[str, Any]) -> int | None:
-    """The number of the tile a record corrects, where it is a tile's correction of a form known here;
-    None for a row added without a number, a kong's tick, a mark, a record edited by hand."""
-    fields = _TILE_FIELDS.get(str(record.get("action")))
-    number = record.get("tile")
-    if fields is None or not isinstance(number, int) or isinstance(number, bool):
-        return None
-    return number if all(isinstance(record.get(name), str) for name in fields) else None
 
 
 def _with(tile: _Tile | None, number: int, record: Mapping[str, Any]) -> _Tile:

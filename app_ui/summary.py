@@ -10,9 +10,9 @@ from decimal import Decimal
 from typing import Any
 
 import scoring
-from app_ui.case import GROUPS, MELD_GROUPS, TILE_CODES, WIND_LABELS, positive_int
+from app_ui.case import WIND_LABELS
 from app_ui.options import CHOICE_LABELS, format_number_list, option_label, option_specs
-from app_ui.table_edits import RENUMBERED
+from app_ui.table_edits import RENUMBERED, well_formed
 from scoring.errors import brief
 from scoring.payout import format_amount, instant_text, unit_text
 from scoring.tiles import sorted_tiles
@@ -424,36 +424,11 @@ _CORRECTION_WORDS = {
 }
 
 
-# what each correction is written with (`table_edits`), its faces by code and its groups by name: a
-# file edited by hand may lack a field or hold markup there (an audit, stage 78: `{"action": "delete"}`
-# in a case's corrections broke every run of the page until another hand replaced it)
-_CORRECTION_FIELDS: dict[str, dict[str, Collection[str] | None]] = {
-    "change": {"tile": None, "from": TILE_CODES, "to": TILE_CODES},
-    "regroup": {"tile": None, "code": TILE_CODES, "from": GROUPS, "to": GROUPS},
-    "delete": {"tile": None, "code": TILE_CODES},
-    "add": {"code": TILE_CODES, "group": GROUPS},
-    "kong": {"group": MELD_GROUPS, "code": TILE_CODES},
-}
-
-
-def _well_formed(change: Mapping[str, Any]) -> bool:
-    """Whether a correction holds the fields its kind is written with (`_CORRECTION_FIELDS`; a tile's
-    number, None there, a whole number above 0; an added row's optional), each a value of its kind."""
-    fields = _CORRECTION_FIELDS.get(str(change.get("action")))
-    if fields is None or (change.get("action") == "kong" and not isinstance(change.get("concealed"), bool)):
-        return False
-    numbered = change.get("tile") is None or positive_int(change.get("tile")) is not None
-    return numbered and all(
-        positive_int(change.get(name)) is not None if values is None else change.get(name) in values
-        for name, values in fields.items()
-    )
-
-
 def correction_words(change: dict[str, Any]) -> str | None:
     """One correction in words (`#15 F1 → F2`, `cat added to bonus`); None for a mark, no correction,
     or one not written as the app writes it."""
     said = _CORRECTION_WORDS.get(str(change.get("action")))
-    return said(change) if said and _well_formed(change) else None
+    return said(change) if said and well_formed(change) else None
 
 
 def corrections_line(

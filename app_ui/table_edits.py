@@ -8,11 +8,12 @@ state (`edited_rows`, `added_rows`, `deleted_rows`) and numbers the tiles throug
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from app_ui.case import (
     GROUPS,
+    MELD_GROUPS,
     TILE_CODES,
     AsRead,
     Base,
@@ -232,8 +233,39 @@ class _NetTile:
         return out
 
 
-# the fields, each a string, that a tile's correction of each kind gives (`corrections`)
-_TILE_FIELDS = {"change": ("from", "to"), "regroup": ("code", "from", "to"), "delete": ("code",)}
+# what each correction is written with (`corrections`, `kong_corrections`): its faces by code, its
+# groups by name, a tile's number (None here) a whole number above 0. A file edited by hand may lack a
+# field or hold anything there (an audit, stage 78: `{"action": "delete"}` in a case's corrections
+# broke every run of the page), so one check says what a correction is for every reader of them.
+CORRECTION_FIELDS: dict[str, dict[str, Collection[str] | None]] = {
+    "change": {"tile": None, "from": TILE_CODES, "to": TILE_CODES},
+    "regroup": {"tile": None, "code": TILE_CODES, "from": GROUPS, "to": GROUPS},
+    "delete": {"tile": None, "code": TILE_CODES},
+    "add": {"code": TILE_CODES, "group": GROUPS},  # its number optional: a row not folded in yet has none
+    "kong": {"group": MELD_GROUPS, "code": TILE_CODES},
+}
+
+
+def well_formed(change: Mapping[str, Any]) -> bool:
+    """Whether a correction holds the fields its kind is written with (`CORRECTION_FIELDS`), each a
+    value of its kind; a kong's tick says `concealed` as true or false."""
+    fields = CORRECTION_FIELDS.get(str(change.get("action")))
+    if fields is None or (change.get("action") == "kong" and not isinstance(change.get("concealed"), bool)):
+        return False
+    numbered = change.get("tile") is None or positive_int(change.get("tile")) is not None
+    return numbered and all(
+        positive_int(change.get(name)) is not None if values is None else change.get(name) in values
+        for name, values in fields.items()
+    )
+
+
+def tile_number(change: Mapping[str, Any]) -> int | None:
+    """The number of the tile a well-formed correction names: a face change, a regroup, a deletion or
+    a row added with its number; None for a row added without one, a kong's tick, a mark, or a record
+    of no form written here (kept as written wherever corrections are read)."""
+    if change.get("action") == "kong" or not well_formed(change):
+        return None
+    return positive_int(change.get("tile"))
 
 
 def _net_stretch(changes: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -246,25 +278,19 @@ def _net_stretch(changes: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     kongs: dict[str, tuple[dict[str, Any], bool]] = {}  # by group: the last tick, and the tick as read
     other: list[dict[str, Any]] = []
     for change in changes:
-        action, number = change.get("action"), change.get("tile")
-        at = number if isinstance(number, int) and not isinstance(number, bool) else None
-        fields = _TILE_FIELDS.get(str(action), ("?",))
-        if (
-            action == "add"
-            and at is not None
-            and all(isinstance(change.get(k), str) for k in ("code", "group"))
-        ):
+        action, at = change.get("action"), tile_number(change)
+        if action == "add" and at is not None:
             # numbered as it was added: a tile of its own from here, as if read so
             code, group = str(change["code"]), str(change["group"])
             tiles.append(_NetTile(at, code, code, read_group=group, added=True))
             live[at] = tiles[-1]
         elif action == "add":
             added.append(dict(change))
-        elif action == "kong" and isinstance(change.get("group"), str):
+        elif action == "kong" and well_formed(change):
             group = str(change["group"])
             as_read = kongs[group][1] if group in kongs else not change.get("concealed")
             kongs[group] = (dict(change), as_read)
-        elif at is not None and all(isinstance(change.get(name), str) for name in fields):
+        elif at is not None:
             face = change.get("from") if action == "change" else change.get("code")
             tile = live.get(at)
             if tile is None:

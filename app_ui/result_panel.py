@@ -39,9 +39,9 @@ from app_ui.winning_hint import (
     wants_winning_tile,
     winning_tile_note,
     winning_tile_outcomes,
+    winning_tile_ways,
 )
 from scoring.payout import format_amount
-from scoring.winning_tiles import changes_the_score, ways_text
 
 RESULT_ANCHOR = "result"  # the result's heading, which the line under the photo links to
 
@@ -211,7 +211,7 @@ def result_ui(
         when = "on top of the win" if result.get("valid") else "though the hand is no win"
         st.markdown(f"**Instant payouts** (settled at once, {when})")
         st.markdown("\n".join(f"- {instant_line(item)}" for item in instant))
-    ways = ways_text(outcomes, unit) if changes_the_score(result, outcomes) else None
+    ways = winning_tile_ways(result, outcomes, unit)  # as the ask above says them
     st.code(summary_text(data, result, ways), language=None, wrap_lines=True)
 
 

@@ -20,12 +20,19 @@ from scoring.winning_tiles import Outcome, changes_the_score, ways_text
 from scoring.winning_tiles import winning_tile_outcomes as winning_tile_outcomes
 
 
+def winning_tile_ways(result: Mapping[str, Any], outcomes: list[Outcome], unit: str) -> str | None:
+    """What each tile that may have won the hand gives, where the winning tile would change the result
+    shown (`result`, scored without one), e.g. "2s or 5s: 4 tai; 8s: not a win"; None where it changes
+    nothing. The ask and the chat summary say the same ways from this one place."""
+    return ways_text(outcomes, unit) if changes_the_score(result, outcomes) else None
+
+
 def winning_tile_note(result: Mapping[str, Any], outcomes: list[Outcome], unit: str) -> str | None:
-    """The line asking for the winning tile, where it would change the result shown (`result`, scored
-    without one): each way, e.g. "2s or 5s: 4 tai; 8s: not a win"; None where it changes nothing."""
-    if not changes_the_score(result, outcomes):
+    """The line asking for the winning tile, where it would change the result shown: each way
+    (`winning_tile_ways`); None where it changes nothing."""
+    ways = winning_tile_ways(result, outcomes, unit)
+    if ways is None:
         return None
-    ways = ways_text(outcomes, unit)
     return f"**Set the winning tile** under *How was it won?*: the score depends on it. Won on {ways}."
 
 
@@ -62,7 +69,7 @@ def photo_score_words(result: dict[str, Any], outcomes: list[Outcome], corrected
         return "Set the winning tile to score it"
     if result.get("valid"):
         said = score_words(result)
-        if winning_tile_note(result, outcomes, str(result.get("unit") or "tai")):
+        if changes_the_score(result, outcomes):
             said += " as it stands: the winning tile changes it"
         return said
     if result.get("reason") == "below_minimum" and result.get("message"):

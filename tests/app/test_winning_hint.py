@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import scoring
 from app_ui import hand_build
-from app_ui.winning_hint import Outcome, photo_score_words, winning_tile_note, winning_tile_outcomes
+from app_ui.summary import summary_text
+from app_ui.winning_hint import (
+    Outcome,
+    photo_score_words,
+    winning_tile_note,
+    winning_tile_outcomes,
+    winning_tile_ways,
+)
 
 
 def test_a_hand_no_win_only_for_want_of_the_winning_tile_asks_for_it() -> None:
@@ -69,3 +77,26 @@ def test_the_ways_asked_about_are_the_tiles_the_box_offers_on_a_replacement_tile
     assert "C" not in asked and sorted(offered) == sorted(box), (offered, box)
     # a circumstance the rule set does not offer makes no self-draw of it
     assert not hand_build.scored_as_self_drawn(False, [], ["no_such_circumstance"], "singapore")
+
+
+def test_the_ask_and_the_chat_summary_say_the_same_ways() -> None:
+    # stage 78 left the ways built twice (the ask's and the summary's); both now come from one place
+    data = {
+        "rules": "singapore",
+        "concealed": ["2m", "3m", "4m", "4p", "5p", "6p", "7s", "8s", "9s", "5p", "5p", "2s", "3s", "4s"],
+        "melds": [],
+        "bonus": [],
+        "seat_wind": "E",
+        "prevailing_wind": "E",
+        "self_drawn": False,
+    }
+    result = scoring.score_json(data)
+    outcomes = winning_tile_outcomes(data)
+    ways = winning_tile_ways(result, outcomes, "tai")
+    ask = winning_tile_note(result, outcomes, "tai")
+    assert ways is not None and ask is not None and ask.endswith(f"Won on {ways}.")
+    assert f"won on {ways}" in summary_text(data, result, ways)
+    # a hand the winning tile cannot change: neither the ways nor the ask
+    one_way = [Outcome(tiles=("2m",), valid=result["valid"], tai=result.get("tai", 0))]
+    assert winning_tile_ways(result, one_way, "tai") is None
+    assert winning_tile_note(result, one_way, "tai") is None

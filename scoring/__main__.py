@@ -103,6 +103,18 @@ def _parser() -> argparse.ArgumentParser:
 MAX_INPUT_CHARS = 4_000_000
 
 
+def _why_unreadable(error: OSError) -> str:
+    """Why a file cannot be read, in the words `python -m vision` gives for a photo (`vision.imageio`):
+    the two command lines had said a missing file two ways ("No such file or directory")."""
+    if isinstance(error, FileNotFoundError):
+        return "file not found"
+    if isinstance(error, PermissionError):
+        return "permission denied"
+    if isinstance(error, IsADirectoryError):
+        return "not a file"
+    return str(error.strerror or error)
+
+
 def _read(path: str) -> dict[str, Any]:
     name = "the standard input" if path == "-" else path
     try:
@@ -120,7 +132,7 @@ def _read(path: str) -> dict[str, Any]:
             with open(path, encoding="utf-8") as handle:
                 text = handle.read(MAX_INPUT_CHARS + 1)
     except OSError as error:
-        raise MalformedHandError(f"cannot read {path}: {error.strerror or error}") from None
+        raise MalformedHandError(f"cannot read {path}: {_why_unreadable(error)}") from None
     except UnicodeDecodeError:
         raise MalformedHandError(f"{name} is not UTF-8 text") from None
     if len(text) > MAX_INPUT_CHARS:

@@ -241,6 +241,22 @@ def test_missing_file_returns_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert "cannot read" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("made", "why"), [(False, "file not found"), (True, "not a file")])
+def test_an_unreadable_file_is_said_in_the_words_of_python_m_vision(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], made: bool, why: str
+) -> None:
+    # stage 78 left the two command lines saying a missing file two ways ("No such file or directory")
+    from vision.imageio import ImageError, load_image
+
+    path = tmp_path / "hand"
+    if made:
+        path.mkdir()
+    assert main([str(path)]) == 2
+    assert capsys.readouterr().err.strip() == f"error: cannot read {path}: {why}"
+    with pytest.raises(ImageError, match=f"^{why}$"):
+        load_image(path)
+
+
 class _ClosedPipe(io.StringIO):
     def write(self, text: str) -> int:
         raise BrokenPipeError(32, "Broken pipe")

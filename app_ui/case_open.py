@@ -11,9 +11,9 @@ import dataclasses
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app_ui.case import (
     BONUS,
@@ -36,9 +36,14 @@ from app_ui.hand_build import (
     impossible_count,
     not_winning_why,
     rows_from_hand_strings,
+    scoring_input,
 )
+from app_ui.options import option_label, option_specs
 from app_ui.summary import RULE_LABELS
 from app_ui.table_edits import RENUMBERED, numbered_afresh
+
+if TYPE_CHECKING:
+    from scoring.options import Options
 
 # A case the app writes is a few kilobytes; anything this large is not one.
 MAX_CASE_BYTES = 2_000_000
@@ -82,7 +87,6 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     import scoring  # the app's dependency; imported here so the case model stays importable on its own
     from scoring.api import hand_of, reading_warning_lines, unused_beside, unused_beside_warning
     from scoring.errors import json_kind, json_object
-    from scoring.options import options_from_mapping
 
     if len(data) > MAX_CASE_BYTES:
         raise CaseFileError(
@@ -111,7 +115,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         overrides = {} if case.get("options") is None else case["options"]
         if not isinstance(overrides, Mapping):
             raise scoring.OptionError(f"options must be an object, not {json_kind(overrides)}")
-        options = options_from_mapping(scoring.default_options(rules), overrides)
+        options, unusable_options = _usable_options(rules, overrides)
     except scoring.MalformedHandError as error:
         raise CaseFileError(f"{name}: {error}") from None
     # The app's own download keeps its tile table, problems and all (a bonus tile left in the hand,
@@ -207,6 +211,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         notes.append(discarder_note)
     if unknown:
         notes.append(f"The {rules.capitalize()} rules know no {', '.join(unknown)}: left out.")
+    notes.extend(unusable_options)
     if unusable is not None:
         shown = unusable if isinstance(unusable, str) else json.dumps(unusable)
         notes.append(f"The case names {shown} as the winning tile, which no hand is won on: it is set aside.")
@@ -219,6 +224,9 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         )
         why = not_winning_why(winning, [meld.tiles for meld in hand.melds])
         notes.append(f"The case names {winning} as the winning tile, which {why}: it is set aside{refused}.")
+    changed = _saved_result_change(case.get("result"), rows, kongs, context, rules, options)
+    if changed:
+        notes.append(_sentence(changed[0].upper() + changed[1:]))
     history = _saved_history(case)
     if history is not None and numbered_afresh(history["corrections"], rows):
         # the later corrections are numbered as this table, not as those saved
@@ -241,6 +249,61 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         rules_said="rules" in case,
         notes=tuple(notes),
     )
+
+
+def _usable_options(rules: str, overrides: Mapping[str, Any]) -> tuple[Options, list[str]]:
+    """A case's house rules, each the scoring cannot use (an option since renamed, a value it refuses,
+    one that contradicts the others) left at the rule set's default with a note: one such option kept
+    the whole case, its tiles and corrections, from opening (an audit, stage 79: a minimum of 0 tai with
+    the table payout, which the sidebar lets a user set, made a download the app then refused)."""
+    import scoring
+    from scoring.errors import brief
+    from scoring.options import options_from_mapping
+
+    defaults = scoring.default_options(rules)
+    try:
+        return options_from_mapping(defaults, overrides), []
+    except scoring.OptionError:
+        pass
+    unit = scoring.get_ruleset(rules).unit_name
+    labels = {spec.name: option_label(spec, unit) for spec in option_specs(scoring.Options, defaults)}
+    kept: dict[str, Any] = {}
+    notes = []
+    for name, value in overrides.items():
+        try:
+            options_from_mapping(defaults, {**kept, name: value})
+        except scoring.OptionError as error:
+            if name in labels:
+                said = f"house rule {labels[name]} cannot be used ({error}): set to the rule set's default"
+            else:  # no option of this app's (one renamed since, or a typing slip): it has no default
+                said = f"option {brief(repr(name), 60)} is no house rule of this app: left out"
+            notes.append(f"The case's {said} (python -m scoring refuses the file).")
+        else:
+            kept[name] = value
+    return options_from_mapping(defaults, kept), notes
+
+
+def _saved_result_change(
+    saved: object,
+    rows: Sequence[TileRow],
+    kongs: Mapping[str, bool],
+    context: Context,
+    rules: str,
+    options: Options,
+) -> str | None:
+    """`scoring.api.saved_result_change` for the case as it opens: the file's saved result against the
+    score of its tiles, rules and context now (as the page scores them), where they settle otherwise."""
+    import scoring
+    from scoring.api import saved_result_change
+
+    if not isinstance(saved, Mapping):
+        return None
+    build = build_hand(rows, kongs)
+    try:
+        now = scoring.score_json(scoring_input(build.hand, context, rules, dataclasses.asdict(options)))
+    except scoring.MalformedHandError:
+        return None  # a table the page cannot score yet (a meld unfinished): it says why itself
+    return saved_result_change(saved, now)
 
 
 # python -m vision's advice to its own command line (`vision.cli.with_rules_advice`)

@@ -282,7 +282,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         given = _read(args.file)
-        data = apply_flags(hand_of(given), args)
+        as_saved = hand_of(given)
+        data = apply_flags(as_saved, args)
+        if data != as_saved:
+            # the result a case was saved with is of the case as saved, not of what the flags ask
+            data.pop("result", None)
         result = score_json(data)
         result["warnings"].extend(unused_beside_warning(key) for key in unused_beside(given))
         result["warnings"].extend(reading_warning_lines(given))

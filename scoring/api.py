@@ -6,7 +6,7 @@ from collections.abc import Collection, Mapping
 from typing import Any
 
 from scoring.engine import score
-from scoring.errors import MalformedHandError, MeldError, RulesetError, json_kind, json_value
+from scoring.errors import MalformedHandError, MeldError, RulesetError, brief, json_kind, json_value
 from scoring.hand import INPUT_FIELDS, hand_from_json
 from scoring.options import default_options, options_from_mapping, unread_options
 from scoring.rulesets import DEFAULT_RULESET, RULESET_NAMES, get_ruleset
@@ -116,7 +116,62 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
         for name in unread_options(ruleset.name, options, options_data)
     )
     warnings.extend(reading_warning_lines(given))
+    changed = saved_result_change(data.get("result"), result)
+    if changed:
+        warnings.append(changed)
     return result
+
+
+def _outcome(result: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What a result settles: whether the hand wins, its tai (fan) and each player's amount where it
+    does, and the instant payouts, paid win or not. Not its wording, which may be said better later."""
+    payout = result.get("payout") if isinstance(result.get("payout"), Mapping) else {}
+    assert isinstance(payout, Mapping)
+    instant = payout.get("instant_payouts") if isinstance(payout.get("instant_payouts"), list) else []
+    paid = tuple(
+        (item.get("name"), _amount(item.get("total"))) for item in instant or [] if isinstance(item, Mapping)
+    )
+    if not result.get("valid"):
+        return (False, paid)
+    players = payout.get("players") if isinstance(payout.get("players"), list) else []
+    amounts = tuple(
+        (player.get("role"), player.get("seat"), _amount(player.get("amount")))
+        for player in players or []
+        if isinstance(player, Mapping)
+    )
+    return (True, result.get("tai"), amounts, paid)
+
+
+def _amount(value: object) -> object:
+    # an amount read back from JSON is a double: compared to the cent's millionth, not bit for bit
+    return round(float(value), 6) if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+
+def _outcome_words(result: Mapping[str, Any]) -> str:
+    """A result in the scoring's own words (`Valid win: 3 tai; ...`), its instant payouts named."""
+    words = str(result.get("message") or ("a valid win" if result.get("valid") else "not a valid win"))
+    payout = result.get("payout") if isinstance(result.get("payout"), Mapping) else {}
+    assert isinstance(payout, Mapping)
+    instant = [item for item in payout.get("instant_payouts") or [] if isinstance(item, Mapping)]
+    if instant:
+        named = ", ".join(f"{item.get('name')} {item.get('total')}" for item in instant)
+        words = f"{words.rstrip('.')}; instant payouts: {named}."
+    return brief(words, 300)
+
+
+def saved_result_change(saved: object, now: Mapping[str, Any]) -> str | None:
+    """Where a case file's `result` (what the app showed when it was saved) settles otherwise than the
+    hand scores now (the rules or this program changed since), a warning giving both; None where it
+    settles the same, or the file holds no result to compare (an audit, stage 79: an old case of 3 fan,
+    no win, opened later as 6 fan paying 240 without a word)."""
+    if not isinstance(saved, Mapping) or not isinstance(saved.get("valid"), bool):
+        return None
+    if _outcome(saved) == _outcome(now):
+        return None
+    return (
+        f'this case was saved as "{_outcome_words(saved)}" and scores now as "{_outcome_words(now)}": '
+        "the rules or this program changed since it was saved"
+    )
 
 
 MELD_FIELDS = frozenset(("kind", "tiles", "concealed"))

@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from vision.box_filters import long_short_sides, odd_and_unsure, surely_read, typical_sides
+from vision.canvas import content_xyxy
 from vision.classes import BACK, CLASSES
 from vision.crops import crop_tiles
 from vision.deskew import box_angles
@@ -132,6 +133,19 @@ class Seen:
     filled: float = 0.0
     # how sharp the tiles' faces are (`vision.sharpness.photo_sharpness`); None where too few to judge
     sharpness: float | None = None
+    # the photo (x1, y1, x2, y2) on a screenshot's canvas, read alone (`vision.canvas`); None: all of it
+    content_xyxy: tuple[int, int, int, int] | None = None
+
+    def frame(self) -> tuple[tuple[int, int, int, int], tuple[int, int]] | None:
+        """The photo's own frame within the image as (x1, y1, x2, y2) and its (height, width): where
+        its edge cuts tiles, and how large it is; None where the image's size is not known."""
+        if self.content_xyxy is not None:
+            x1, y1, x2, y2 = self.content_xyxy
+            return self.content_xyxy, (y2 - y1, x2 - x1)
+        if self.image_hw is None:
+            return None
+        height, width = self.image_hw
+        return (0, 0, width, height), self.image_hw
 
 
 @dataclass(frozen=True)
@@ -448,13 +462,19 @@ def _edge_warning(
 
 
 def _rejected_warning(
-    rejected_xyxy: np.ndarray, scale: float = 1.0, image_hw: tuple[int, int] | None = None
+    rejected_xyxy: np.ndarray,
+    scale: float = 1.0,
+    image_hw: tuple[int, int] | None = None,
+    frame_xy: np.ndarray | None = None,
 ) -> list[str]:
     """Lines naming where boxes were left out: as holding no tile, or, at the photo's edge, as cut
-    too much to read (a half tile there is a tile: stage 55, an audit's photo said it held none)."""
+    too much to read (a half tile there is a tile: stage 55, an audit's photo said it held none).
+    `image_hw`: the photo's size; `frame_xy`: where it lies in the image, as (x1, y1, x1, y1) (a
+    photo on a screenshot's canvas), the boxes named in the image's pixels."""
     if not len(rejected_xyxy):
         return []
-    edge = _at_edge(rejected_xyxy, image_hw) if image_hw is not None else np.zeros(len(rejected_xyxy), bool)
+    within = rejected_xyxy - (0.0 if frame_xy is None else frame_xy)
+    edge = _at_edge(within, image_hw) if image_hw is not None else np.zeros(len(rejected_xyxy), bool)
     out = []
     for boxes, what in ((rejected_xyxy[~edge], "that hold no tile"), (rejected_xyxy[edge], _CUT_BOXES)):
         if len(boxes):
@@ -644,9 +664,28 @@ class TileReader:
 
     def see(self, rgb: np.ndarray, lap: Callable[[str], None] = lambda stage: None) -> Seen:
         """What the models make of one upright (H, W, 3) uint8 RGB photo, before any rule of a set
-        (`read_tiles` and each box's angle); `lap` as in `read_tiles`."""
+        (`read_tiles` and each box's angle); `lap` as in `read_tiles`. A photo shown on a screenshot's
+        canvas (`vision.canvas`) is read alone, its boxes given in the whole image's pixels."""
         if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
             raise ValueError(f"expected an (H, W, 3) uint8 RGB image, got {rgb.shape} {rgb.dtype}")
+        frame = content_xyxy(rgb)
+        if frame is None:
+            return self._see(rgb, lap)
+        x1, y1, x2, y2 = frame
+        inner = self._see(rgb[y1:y2, x1:x2], lap)
+        shift = np.array([x1, y1, x1, y1], np.float32)
+        return replace(
+            inner,
+            xyxy=(inner.xyxy + shift).astype(np.float32),
+            rejected_xyxy=(inner.rejected_xyxy.reshape(-1, 4) + shift).astype(np.float32),
+            image_hw=(int(rgb.shape[0]), int(rgb.shape[1])),
+            content_xyxy=frame,
+            # a damaged file's flat grey is the decoder's, wherever it lies in the image
+            filled=decoder_filled_share(rgb),
+        )
+
+    def _see(self, rgb: np.ndarray, lap: Callable[[str], None]) -> Seen:
+        """`see` of the photo itself (no canvas round it)."""
         rgb = np.ascontiguousarray(rgb)  # OpenCV needs it; a flipped or sliced view is not
         white = white_share(rgb)
         filled = decoder_filled_share(rgb)
@@ -765,16 +804,22 @@ class TileReader:
         warnings.extend(damaged_warning(seen.filled))  # first: it explains every other line
         warnings.extend(dark_warning(seen.gain))  # before the unsure tiles: it may explain them
         warnings.extend(blur_warning(seen.sharpness))  # so may a blur
+        # the photo's own frame: on a screenshot's canvas, the photo shown there (its edge cuts tiles)
+        frame = seen.frame()
+        frame_xy = np.zeros(4, np.float32) if frame is None else np.array(frame[0][:2] * 2, np.float32)
+        frame_hw = None if frame is None else frame[1]
         # first: it explains the unsure tiles named after it
-        image_long = max(seen.image_hw) if seen.image_hw else None
-        warnings.extend(small_photo_warning(seen.image_hw, source_scale))
+        image_long = max(frame_hw) if frame_hw else None
+        warnings.extend(small_photo_warning(frame_hw, source_scale))
         warnings.extend(small_tiles_warning(detections.xyxy, det_score, source_scale, image_long))
         warnings.extend(tile_warnings)
-        warnings.extend(_rejected_warning(rejected_xyxy, source_scale, seen.image_hw))
+        warnings.extend(_rejected_warning(rejected_xyxy, source_scale, frame_hw, frame_xy))
         warnings.extend(_outside_set_warning(strangers))
         layout, layout_warnings = lay_out(class_id)
         detections = with_doubtful(detections, layout.doubtful if layout is not None else ())
-        edge = _edge_warning(detections.xyxy, seen.image_hw, layout, rejected_xyxy)
+        edge = _edge_warning(
+            detections.xyxy - frame_xy, frame_hw, layout, rejected_xyxy.reshape(-1, 4) - frame_xy
+        )
         layout_warnings = (*layout_warnings, *edge)
         if layout is None or _hand_short(layout):
             warnings.extend(overexposed_warning(seen.white))

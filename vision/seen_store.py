@@ -37,6 +37,7 @@ def save_seen(path: Path, seen: Seen, factor: float) -> None:
     fields["image_hw"] = np.array(seen.image_hw if seen.image_hw is not None else (), np.int64)
     fields["sharpness"] = np.float64(np.nan if seen.sharpness is None else seen.sharpness)
     fields["factor"] = np.float64(factor)
+    fields["content_xyxy"] = np.array(seen.content_xyxy if seen.content_xyxy is not None else (), np.int64)
     np.savez_compressed(path, **fields)
 
 
@@ -59,10 +60,17 @@ def load_seen(path: Path) -> tuple[Seen, float]:
                 white=float(data["white"]),
                 filled=float(data["filled"]),
                 sharpness=None if np.isnan(sharpness) else sharpness,
+                # a reading saved before stage 79 holds none: read whole, as it was
+                content_xyxy=_content(data["content_xyxy"]) if "content_xyxy" in data else None,
             )
             return seen, float(data["factor"])
     except (OSError, ValueError, KeyError) as error:
         raise SeenStoreError(f"{path}: not a saved reading ({error})") from None
+
+
+def _content(saved: np.ndarray) -> tuple[int, int, int, int] | None:
+    values = [int(v) for v in saved]
+    return (values[0], values[1], values[2], values[3]) if len(values) == 4 else None
 
 
 def write_saved_with(folder: Path, argv: list[str]) -> None:

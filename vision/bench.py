@@ -259,6 +259,8 @@ class Options:
     # without running the models
     save_seen: Path | None = None
     from_seen: Path | None = None
+    # then show it on a phone's screenshot of this screen colour ("black" or "white"; `on_screen`)
+    screenshot: str | None = None
 
     def __post_init__(self) -> None:
         if self.turn not in TURNS:
@@ -286,16 +288,50 @@ def slanted(rgb: np.ndarray, degrees: float) -> np.ndarray:
     )
 
 
-def _photo_bytes(path: Path, long_side: int | None, turn: int = 0, slant: float = 0.0) -> tuple[bytes, float]:
+SCREENS = {"black": 0, "white": 255}  # a phone viewer's dark and light modes
+SCREEN_HW = (2532, 1170)  # a phone's screen in portrait (an iPhone's, 19.5:9)
+
+
+def on_screen(rgb: np.ndarray, colour: str) -> tuple[np.ndarray, tuple[int, int]]:
+    """`rgb` as a phone's screenshot shows it: fitted across a portrait screen of `colour` (the screen
+    sized to the photo's width, the photo at its own pixels), a status bar's time and battery at the
+    top and the home bar at the foot; the screenshot and the photo's (x, y) offset in it."""
+    height, width = rgb.shape[:2]
+    screen_h = max(height, round(width * SCREEN_HW[0] / SCREEN_HW[1]))
+    screen_w = width
+    shot = np.full((screen_h, screen_w, 3), SCREENS[colour], np.uint8)
+    top = (screen_h - height) // 2
+    shot[top : top + height] = rgb
+    ink, unit = 255 - SCREENS[colour], max(1, screen_w // 60)
+    shot[unit : 2 * unit, 2 * unit : 7 * unit] = ink  # the time
+    shot[unit : 2 * unit, screen_w - 6 * unit : screen_w - 2 * unit] = ink  # the battery
+    shot[screen_h - unit : screen_h - unit // 2 - 0, screen_w // 3 : 2 * screen_w // 3] = ink  # the home bar
+    return shot, (0, top)
+
+
+def _photo_bytes(
+    path: Path, long_side: int | None, turn: int = 0, slant: float = 0.0, screenshot: str | None = None
+) -> tuple[bytes, float, tuple[int, int]]:
     """The file's bytes, or a JPEG re-encoded at `long_side`, turned `turn` degrees clockwise and
-    slanted `slant` degrees clockwise (`slanted`) (untimed), and the size factor."""
-    if long_side is None and turn == 0 and slant == 0.0:
-        return path.read_bytes(), 1.0
+    slanted `slant` degrees clockwise (`slanted`), shown on a phone's `screenshot` (a PNG, `on_screen`)
+    (untimed); the size factor and the photo's offset in what is read, in its pixels."""
+    if long_side is None and turn == 0 and slant == 0.0 and screenshot is None:
+        return path.read_bytes(), 1.0, (0, 0)
     rgb = np.rot90(read_image(path).rgb, k=-(turn // 90))
     if slant:
         rgb = slanted(np.ascontiguousarray(rgb), slant)
     factor = 1.0 if long_side is None else long_side / max(rgb.shape[:2])
-    return resized_jpeg(np.ascontiguousarray(rgb), factor), factor
+    if screenshot is None:
+        return resized_jpeg(np.ascontiguousarray(rgb), factor), factor, (0, 0)
+    size = (max(1, round(rgb.shape[1] * factor)), max(1, round(rgb.shape[0] * factor)))
+    resized = (
+        cv2.resize(np.ascontiguousarray(rgb), size, interpolation=cv2.INTER_AREA) if factor != 1 else rgb
+    )
+    shot, offset = on_screen(np.ascontiguousarray(resized), screenshot)
+    ok, data = cv2.imencode(".png", cv2.cvtColor(shot, cv2.COLOR_RGB2BGR))
+    if not ok:
+        raise ImageError("cannot encode the screenshot")
+    return data.tobytes(), factor, offset
 
 
 def resized_jpeg(rgb: np.ndarray, factor: float) -> bytes:
@@ -311,16 +347,24 @@ def resized_jpeg(rgb: np.ndarray, factor: float) -> bytes:
 
 def _timed_read(
     reader: TileReader, path: Path, options: Options, rules: str | None = None
-) -> tuple[Reading, dict[str, float], float]:
+) -> tuple[Reading, dict[str, float], float, np.ndarray]:
     """Reading (each tile one of `rules`' set's tiles, when given), stage times in ms (`decode`, the
-    reading's stages, `end_to_end`), and the factor from file pixels to reading pixels."""
+    reading's stages, `end_to_end`), the factor from file pixels to reading pixels, and where the
+    photo lies in the reading's pixels, as (x, y, x, y) (on a screenshot; else zeros)."""
     faces = None if rules is None else rule_set_faces(rules)
     if options.from_seen is not None:
         seen, factor = load_seen(seen_path(options.from_seen, path))
         start = time.perf_counter()
         reading = reader.settle(seen, faces)
-        return reading, {"end_to_end": (time.perf_counter() - start) * 1000.0}, factor
-    data, factor = _photo_bytes(path, options.long_side, options.turn, options.slant)
+        return (
+            reading,
+            {"end_to_end": (time.perf_counter() - start) * 1000.0},
+            factor,
+            np.zeros(4, np.float32),
+        )
+    data, factor, offset = _photo_bytes(
+        path, options.long_side, options.turn, options.slant, options.screenshot
+    )
     start = time.perf_counter()
     loaded = read_image(data)
     decoded = time.perf_counter()
@@ -331,7 +375,7 @@ def _timed_read(
     stages.pop("total", None)
     if options.save_seen is not None and reading.seen is not None:
         save_seen(seen_path(options.save_seen, path), reading.seen, factor * loaded.scale)
-    return reading, stages, factor * loaded.scale
+    return reading, stages, factor * loaded.scale, np.array(offset * 2, np.float32) * loaded.scale
 
 
 def bench_synthetic(reader: TileReader, directory: Path, options: Options = Options()) -> list[PhotoResult]:
@@ -345,12 +389,12 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
         true_codes = [t["code"] for t in tiles]
         rules = meta.get("rules") if options.rules == "scene" else options.rules
         try:
-            reading, stages, factor = _timed_read(reader, directory / meta["image"], options, rules)
+            reading, stages, factor, offset = _timed_read(reader, directory / meta["image"], options, rules)
         except ImageError as error:
             results.append(_failed(meta_path.stem, true_codes, str(error)))
             continue
         det = reading.detections
-        xyxy = det.xyxy / factor
+        xyxy = (det.xyxy - offset) / factor
         if options.turn:
             xyxy = unturned_xyxy(xyxy, options.turn, (int(meta["height"]), int(meta["width"])))
         counts = match_boxes(xyxy, det.codes, det.confidence, true_xyxy, true_codes)
@@ -367,7 +411,7 @@ def bench_real(reader: TileReader, directory: Path, options: Options = Options()
         true_codes = list(entry["tiles"])
         try:
             rules = None if options.rules == "scene" else options.rules
-            reading, stages, _ = _timed_read(reader, directory / entry["file"], options, rules)
+            reading, stages, _, _ = _timed_read(reader, directory / entry["file"], options, rules)
         except ImageError as error:
             results.append(_failed(entry["file"], true_codes, str(error)))
             continue
@@ -638,6 +682,8 @@ def _input_problem(args: argparse.Namespace) -> str | None:
         return f"--enlarge-to must be 0 (off) or more, got {args.enlarge_to}"
     if args.long_side is not None and args.long_side < 1:
         return f"--long-side must be a positive number of pixels, got {args.long_side}"
+    if args.screenshot is not None and args.from_seen is not None:
+        return "--screenshot shows each photo on a screen anew: not with --from-seen"
     if args.json is not None and not args.json.parent.is_dir():
         return f"cannot write {args.json}: no folder {args.json.parent}"
     if args.json is not None and args.json.is_dir():
@@ -649,7 +695,7 @@ def _input_problem(args: argparse.Namespace) -> str | None:
 SEEING = (
     "models", "contain", "straddle", "odd_size", "odd_size_below", "odd_shape", "rotations", "grid",
     "fine_below", "fine_grid", "second_chance", "long_side", "enlarge_to", "turn", "slant", "no_square",
-    "no_rows_across", "stages", "tile_sizes", "concurrency",
+    "screenshot", "no_rows_across", "stages", "tile_sizes", "concurrency",
 )  # fmt: skip
 
 
@@ -750,6 +796,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=int,
         metavar="PX",
         help="re-encode each photo as a JPEG with this long side first (4000 = 12 MP)",
+    )
+    p.add_argument(
+        "--screenshot",
+        choices=tuple(SCREENS),
+        help="show each photo on a phone's screenshot of this screen colour first (a photo fitted to a "
+        "portrait screen, a status bar above it), as a photo sent on as a screenshot is",
     )
     p.add_argument(
         "--enlarge-to",
@@ -865,6 +917,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         size += f", turned {args.turn} degrees clockwise"
     if args.slant:
         size += f", slanted {args.slant:g} degrees clockwise (tiles matched as multisets)"
+    if args.screenshot:
+        size += f", shown on a {args.screenshot} phone screenshot"
     hw = reader.detector.input_hw
     det = reader.detector.config
     odd = f"x{det.odd_size} under {det.odd_size_below}" if det.odd_size else "off"
@@ -911,7 +965,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         try:
             options = Options(
-                args.limit, args.long_side, args.rules, args.turn, args.slant, args.save_seen, args.from_seen
+                args.limit,
+                args.long_side,
+                args.rules,
+                args.turn,
+                args.slant,
+                args.save_seen,
+                args.from_seen,
+                args.screenshot,
             )
             results = run(reader, directory, options)
         except (OSError, ValueError, KeyError) as error:

@@ -33,6 +33,23 @@ def scene(height: int, width: int) -> Scene:
     return Scene(rgb, np.array(boxes, np.float32), tuple(codes), (0.9, 0.8, 0.7))
 
 
+def table_texture(height: int, width: int, seed: int = 0) -> np.ndarray:
+    """A photo's table: lit unevenly and noisy, no row or column of one colour (a rendered picture's
+    flat ground has them, and is no photo on a screenshot's canvas: `vision.canvas`)."""
+    rng = np.random.default_rng(seed)
+    ramp = np.linspace(60, 140, width)[None, :, None] + np.linspace(0, 40, height)[:, None, None]
+    noisy = ramp + rng.normal(0.0, 6.0, (height, width, 3)) + np.array([0.0, 20.0, 0.0])
+    return np.clip(noisy, 0, 255).astype(np.uint8)
+
+
+def textured(sc: Scene) -> np.ndarray:
+    """`sc`'s photo with its flat grey table textured (`table_texture`), its tiles as they were."""
+    table = (sc.rgb == 128).all(axis=2)
+    rgb = sc.rgb.copy()
+    rgb[table] = table_texture(*sc.rgb.shape[:2])[table]
+    return rgb
+
+
 def detector_rows(sc: Scene, det_hw: tuple[int, int]) -> np.ndarray:
     """Rows (cx, cy, w, h, score) in model-input pixels that a perfect detector would output,
     plus a near-duplicate (NMS must drop it), a weak box (conf must drop it) and a box in the

@@ -16,7 +16,7 @@ from PIL import Image
 
 from tests.vision.imagegen import encode
 from tests.vision.layout_sim import place
-from tests.vision.scenes import detector_rows, scene
+from tests.vision.scenes import detector_rows, scene, textured
 from tests.vision.tinymodels import write_models
 from vision.bench import (
     TILE_KINDS,
@@ -28,6 +28,7 @@ from vision.bench import (
     concurrency,
     format_summary,
     main,
+    on_screen,
     scenes_digest,
     slanted,
     summarise,
@@ -45,6 +46,7 @@ from vision.bench_match import (
 )
 from vision.bench_stages import Misreads, misreads_in_photo, missed_by_kind, tile_kinds, where_extra_boxes
 from vision.box_filters import iou_matrix
+from vision.canvas import content_xyxy
 from vision.classes import CLASSES
 from vision.detections import Detections
 from vision.imageio import read_image
@@ -228,6 +230,34 @@ def _synthetic_set(root: Path, complete: bool = True, rules: str = "singapore") 
         "rules": rules,
     }
     (root / "meta" / "000001.json").write_text(json.dumps(meta))
+
+
+def test_a_photo_shown_on_a_screenshot_is_read_where_it_lies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sc = scene(600, 1000)
+    photo = textured(sc)
+    shot, (x, y) = on_screen(photo, "white")
+    assert shot.shape[1] == 1000 and shot.shape[0] > 2 * 600 and (shot[y : y + 600] == photo).all()
+    assert content_xyxy(shot) == (x, y, x + 1000, y + 600)
+    # read on the screenshot, each tile is found where it lies in the photo (the tiny detector's boxes
+    # land on the tiles only where the photo is read alone, as `vision.canvas` has it read)
+    models = write_models(tmp_path / "models", detector_rows(sc, (384, 640)))
+    root = tmp_path / "synth"
+    (root / "images").mkdir(parents=True)
+    (root / "meta").mkdir()
+    (root / "images" / "000001.png").write_bytes(encode(Image.fromarray(photo), "PNG"))
+    tiles = [{"code": c, "xyxy": b.tolist()} for c, b in zip(sc.codes, sc.boxes, strict=True)]
+    meta = {"image": "images/000001.png", "width": 1000, "height": 600, "tiles": tiles, "hand": {}}
+    (root / "meta" / "000001.json").write_text(json.dumps(meta))
+    out = tmp_path / "bench.json"
+    args = ["--synthetic", str(root), "--models", str(models), "--json", str(out), "--grid", "1"]
+    for screen in ([], ["--screenshot", "black"]):
+        assert main([*args, *screen]) == 0
+        (synthetic,) = json.loads(out.read_text())
+        assert synthetic["precision"] == synthetic["recall"] == 1.0, (screen, synthetic)
+    assert "shown on a black phone screenshot" in capsys.readouterr().out
+    assert main([*args, "--screenshot", "white", "--from-seen", str(tmp_path)]) == 2
 
 
 def test_bench_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -607,7 +637,7 @@ def test_a_turned_photo_is_read_turned_clockwise(tmp_path: Path) -> None:
     rgb[:20, :40] = 255  # a white corner, top left
     path = tmp_path / "photo.png"
     Image.fromarray(rgb).save(path)
-    data, factor = _photo_bytes(path, None, 90)
+    data, factor, _ = _photo_bytes(path, None, 90)
     turned = read_image(data).rgb
     assert turned.shape[:2] == (160, 80) and factor == 1.0
     assert turned[:40, -20:].mean() > 200 and turned[:20, :40].mean() < 50  # the corner is now top right
@@ -632,7 +662,7 @@ def test_a_slanted_photo_keeps_its_size_its_centre_and_the_table_in_its_corners(
     assert out[45 - 30, 80 + 45].mean() < 150
     path = tmp_path / "photo.png"
     Image.fromarray(rgb).save(path)
-    data, factor = _photo_bytes(path, None, 0, 30.0)
+    data, factor, _ = _photo_bytes(path, None, 0, 30.0)
     assert factor == 1.0 and read_image(data).rgb.shape == rgb.shape
 
 

@@ -10,18 +10,14 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from tests.vision.scenes import Scene, detector_rows, scene
+from tests.vision.scenes import detector_rows, scene, table_texture, textured
 from tests.vision.tinymodels import write_models
 from vision.canvas import content_xyxy
 from vision.pipeline import TileReader
 
 
 def _photo(height: int, width: int, seed: int = 0) -> np.ndarray:
-    """A photo's texture: a lit table with noise and a gradient, no row or column of one colour."""
-    rng = np.random.default_rng(seed)
-    ramp = np.linspace(60, 140, width)[None, :, None] + np.linspace(0, 40, height)[:, None, None]
-    noisy = ramp + rng.normal(0.0, 6.0, (height, width, 3)) + np.array([0.0, 20.0, 0.0])
-    return np.clip(noisy, 0, 255).astype(np.uint8)
+    return table_texture(height, width, seed)
 
 
 def _screenshot(
@@ -90,18 +86,10 @@ def test_a_dark_photo_whose_tiles_lie_apart_across_flat_rows_is_read_whole() -> 
     assert content_xyxy(dark) is None
 
 
-def _textured_scene(height: int, width: int) -> tuple[Scene, np.ndarray]:
-    """`scene` with a textured table (a photo's, no row of one colour), its tiles as they were."""
-    sc = scene(height, width)
-    table = (sc.rgb == 128).all(axis=2)
-    rgb = sc.rgb.copy()
-    rgb[table] = _photo(height, width)[table]
-    return sc, rgb
-
-
 @pytest.mark.parametrize("colour", [0, 255])
 def test_the_reader_reads_the_photo_on_a_canvas_as_the_photo_alone(tmp_path: Path, colour: int) -> None:
-    sc, photo = _textured_scene(400, 640)
+    sc = scene(400, 640)
+    photo = textured(sc)
     reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)), det_hw=(384, 640)))
     alone = reader.read(photo)
     assert alone.detections.codes == list(sc.codes)

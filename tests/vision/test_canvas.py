@@ -106,3 +106,35 @@ def test_the_reader_reads_the_photo_on_a_canvas_as_the_photo_alone(tmp_path: Pat
     # the canvas's white is no white-out of the photo's, nor its size the photo's
     assert not any("overexposed" in w for w in on_canvas.warnings), on_canvas.warnings
     assert seen.white == reader.see(photo).white
+
+
+def test_rows_of_tiles_on_a_clipped_black_table_are_read_whole() -> None:
+    # an audit, stage 79: cut to the rows, every tile was said to touch the photo's edge; a photo's edge
+    # runs corner to corner, the rows do not
+    table = np.zeros((600, 800, 3), np.uint8)
+    for top in (250, 320):
+        table[top : top + 50, 100:700] = _photo(50, 600, seed=top)
+    assert content_xyxy(table) is None
+
+
+def test_a_portrait_photo_on_a_landscape_screen_with_a_top_bar_is_found() -> None:
+    # bands on both axes: each seam is looked at over the photo's own extent, not across the side bands
+    screen = np.full((700, 1200, 3), 255, np.uint8)
+    screen[10:40, 20:300] = 0  # a title bar's text
+    screen[60:660, 400:800] = _photo(600, 400)
+    assert content_xyxy(screen) == (400, 60, 800, 660)
+
+
+def test_a_gallery_s_thumbnail_strip_near_the_foot_is_chrome() -> None:
+    shot, placed = _screenshot(_photo(600, 800), 255)
+    height = shot.shape[0]
+    strip = round(0.88 * height)
+    shot[strip : strip + 30, 40:500] = _photo(30, 460, seed=3)  # thumbnails of the other photos
+    assert content_xyxy(shot) == placed
+
+
+def test_a_photo_whose_corner_is_white_out_is_found_on_a_white_screen() -> None:
+    photo = _photo(600, 800)
+    photo[520:, 750:] = 255  # a lamp's glare in a corner (under a tenth of the edge), as white as the screen
+    shot, placed = _screenshot(photo, 255)
+    assert content_xyxy(shot) == placed

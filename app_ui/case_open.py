@@ -224,7 +224,10 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         )
         why = not_winning_why(winning, [meld.tiles for meld in hand.melds])
         notes.append(f"The case names {winning} as the winning tile, which {why}: it is set aside{refused}.")
-    changed = _saved_result_change(case.get("result"), rows, kongs, context, rules, options)
+    # a file naming no house rules opens with the sidebar's, so its result is not compared with the
+    # defaults' score
+    saved_result = case.get("result") if "options" in case else None
+    changed = _saved_result_change(saved_result, rows, kongs, context, rules, options)
     if changed:
         notes.append(_sentence(changed[0].upper() + changed[1:]))
     history = _saved_history(case)
@@ -251,6 +254,9 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     )
 
 
+PAYMENT_OPTIONS = ("payout_scheme", "payout_table", "unit", "points_per_fan", "malaysian_payment")
+
+
 def _usable_options(rules: str, overrides: Mapping[str, Any]) -> tuple[Options, list[str]]:
     """A case's house rules, each the scoring cannot use (an option since renamed, a value it refuses,
     one that contradicts the others) left at the rule set's default with a note: one such option kept
@@ -269,7 +275,11 @@ def _usable_options(rules: str, overrides: Mapping[str, Any]) -> tuple[Options, 
     labels = {spec.name: option_label(spec, unit) for spec in option_specs(scoring.Options, defaults)}
     kept: dict[str, Any] = {}
     notes = []
-    for name, value in overrides.items():
+    # the options that choose how money is paid first: where they clash with another (the table payout
+    # with a minimum of 0 tai, which the sidebar lets a user set), the other is the one set aside, the
+    # amounts of the case staying as paid
+    for name in sorted(overrides, key=lambda name: name not in PAYMENT_OPTIONS):
+        value = overrides[name]
         try:
             options_from_mapping(defaults, {**kept, name: value})
         except scoring.OptionError as error:

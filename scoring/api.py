@@ -124,18 +124,18 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
 
 def _outcome(result: Mapping[str, Any]) -> tuple[Any, ...]:
     """What a result settles: whether the hand wins, its tai (fan) and each player's amount where it
-    does, and the instant payouts, paid win or not. Not its wording, which may be said better later."""
+    does, and the instant payouts' amounts, paid win or not. Not its wording, which may be said better
+    later, nor the players' seats, which the hand's context gives and results saved before 2026-12-01
+    leave out (a review, stage 79: every such case was said to score otherwise)."""
     payout = result.get("payout") if isinstance(result.get("payout"), Mapping) else {}
     assert isinstance(payout, Mapping)
     instant = payout.get("instant_payouts") if isinstance(payout.get("instant_payouts"), list) else []
-    paid = tuple(
-        (item.get("name"), _amount(item.get("total"))) for item in instant or [] if isinstance(item, Mapping)
-    )
+    paid = tuple(_amount(item.get("total")) for item in instant or [] if isinstance(item, Mapping))
     if not result.get("valid"):
         return (False, paid)
     players = payout.get("players") if isinstance(payout.get("players"), list) else []
     amounts = tuple(
-        (player.get("role"), player.get("seat"), _amount(player.get("amount")))
+        (player.get("role"), _amount(player.get("amount")))
         for player in players or []
         if isinstance(player, Mapping)
     )
@@ -168,8 +168,11 @@ def saved_result_change(saved: object, now: Mapping[str, Any]) -> str | None:
         return None
     if _outcome(saved) == _outcome(now):
         return None
+    was, is_now = _outcome_words(saved), _outcome_words(now)
+    if was == is_now:
+        return None  # nothing a reader could tell apart
     return (
-        f'this case was saved as "{_outcome_words(saved)}" and scores now as "{_outcome_words(now)}": '
+        f'this case was saved as "{was}" and scores now as "{is_now}": '
         "the rules or this program changed since it was saved"
     )
 

@@ -45,6 +45,8 @@ BAND_SAME = 12
 # every tile then said to touch the photo's edge); a real photo's dark stretches (a shadow, a black
 # table at its foot) may meet a black band in places.
 SEAM_IN = 0.004
+# every how many pixels the quick look for a flat line samples the image
+SAMPLE = 4
 SEAM_BLOCK = 16
 SEAM_APART = 2 * FLAT_SPAN
 SEAM_SHARE = 0.6
@@ -142,6 +144,11 @@ def _seams_hold(grey: np.ndarray, rows: _Span | None, cols: _Span | None) -> boo
 def content_xyxy(rgb: np.ndarray) -> tuple[int, int, int, int] | None:
     """The (x1, y1, x2, y2) of a photo shown on a screenshot's canvas (flat bands of one colour above
     and below it, or beside it, or both), or None where the image is no such canvas (a photo as taken)."""
+    # a photo as taken has no flat row nor column: told on every fourth pixel (a flat line stays flat
+    # so sampled) before the whole image is looked at (75 ms at 12 MP here, a review found)
+    sample = _grey(rgb[::SAMPLE, ::SAMPLE])
+    if not ((np.ptp(sample, axis=1) <= FLAT_SPAN).any() or (np.ptp(sample, axis=0) <= FLAT_SPAN).any()):
+        return None
     grey = _grey(rgb)
     height, width = grey.shape
     rows = _span(grey)

@@ -4,6 +4,7 @@ or a rendered picture on a flat ground, is read whole."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -138,3 +139,21 @@ def test_a_photo_whose_corner_is_white_out_is_found_on_a_white_screen() -> None:
     photo[520:, 750:] = 255  # a lamp's glare in a corner (under a tenth of the edge), as white as the screen
     shot, placed = _screenshot(photo, 255)
     assert content_xyxy(shot) == placed
+
+
+def test_a_box_at_the_photo_s_edge_on_a_screenshot_is_told_as_cut(tmp_path: Path) -> None:
+    # the seam between photo and band is the photo's edge: a box left out there is a cut tile, and the
+    # screen's own edge, far from it, tells nothing (boxes named in the screenshot's pixels)
+    sc = scene(400, 640)
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)), det_hw=(384, 640)))
+    photo = textured(sc)
+    shot = np.zeros((1100, 640, 3), np.uint8)
+    shot[350:750] = photo
+    seen = reader.see(shot)
+    assert seen.content_xyxy == (0, 350, 640, 750)
+    at_seam = np.array([[300, 351, 340, 391]], np.float32)  # on the photo's top edge
+    said = reader.settle(replace(seen, rejected_xyxy=at_seam)).warnings
+    assert "left out 1 box(es) at the photo's edge, too cut to read as a tile, at (320, 371)" in said, said
+    # read as the whole image (no canvas found), the same box lies far inside it: no tile was cut
+    whole = reader.settle(replace(seen, rejected_xyxy=at_seam, content_xyxy=None)).warnings
+    assert "left out 1 box(es) that hold no tile, at (320, 371)" in whole, whole

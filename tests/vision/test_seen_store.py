@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -51,6 +52,15 @@ def test_a_saved_reading_reads_back_as_it_was(
         seen.filled,
         sharpness,
     )
+
+
+def test_where_a_photo_lay_on_a_screenshot_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "shot.npz"
+    framed = dataclasses.replace(_seen((2532, 1170), None), content_xyxy=(0, 827, 1170, 1705))
+    save_seen(path, framed, 1.0)
+    assert load_seen(path)[0].content_xyxy == (0, 827, 1170, 1705)
+    save_seen(path, _seen((960, 1280), None), 1.0)
+    assert load_seen(path)[0].content_xyxy is None
 
 
 def test_a_missing_or_broken_reading_is_one_line(tmp_path: Path) -> None:

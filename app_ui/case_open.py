@@ -168,7 +168,9 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     )
     if not rows and saved is None:
         raise CaseFileError(f"{name} holds no tiles")
-    impossible = impossible_count(dict(case)) if saved is None else None
+    # scored with the house rules it opens with: one the scoring refuses is set aside above
+    usable = dict(case) if case.get("options") is None else {**case, "options": dataclasses.asdict(options)}
+    impossible = impossible_count(usable) if saved is None else None
     if impossible:
         raise CaseFileError(f"{name}: {impossible}")
     discarder, discarder_note = won.discarder_wind, None

@@ -1707,7 +1707,7 @@ def test_a_case_s_winning_tile_in_a_kong_is_set_aside_and_said_so(app: AppTest) 
         ),
         pytest.param(b"[1, 2]", "must hold a JSON object, not a list", id="array"),
         pytest.param(b'{"concealed": "123q"}', "123q", id="tile"),
-        pytest.param(b'{"concealed": "123m", "options": {"max_tai": -1}}', "max_tai", id="option"),
+        pytest.param(b'{"concealed": "123m", "options": [1]}', "options must be an object", id="options"),
         pytest.param(
             b'{"rules": "malaysian", "concealed": "123p", "seat_wind": "N"}', "N is not a seat", id="seat"
         ),
@@ -1730,6 +1730,20 @@ def test_a_bad_case_file_is_one_line_and_keeps_the_hand(app: AppTest, data: byte
     assert errors[0].count("broken.json") == 1, errors[0]
     assert len(errors[0]) < 400  # what it quotes is cut, not a page of megabytes
     assert app.session_state["base"] is base
+
+
+def test_a_case_file_with_a_house_rule_the_scoring_refuses_opens_with_a_note(app: AppTest) -> None:
+    # stage 79: one such option (a maximum of -1 tai, an option renamed since) kept the whole case out;
+    # it opens at the rule set's default, said, and the page scores it
+    data = b'{"concealed": "123m 456p 789s 22m CCC", "options": {"max_tai": -1, "gone": 1}}'
+    open_case_file(app, data, name="odd.json")
+    no_problem(app)
+    assert app.session_state["base"].name == "odd.json"
+    notes = "\n".join(texts(app, "info"))
+    assert "house rule Max tai cannot be used (option max_tai must not be negative, got -1)" in notes, notes
+    assert "option 'gone' is no house rule of this app: left out" in notes, notes
+    assert app.number_input(key="opt_singapore_max_tai").value == scoring.default_options("singapore").max_tai
+    assert "tai" in result_text(app)
 
 
 def test_a_case_files_error_goes_with_the_file(app: AppTest) -> None:

@@ -226,11 +226,15 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         )
         why = not_winning_why(winning, [meld.tiles for meld in hand.melds])
         notes.append(f"The case names {winning} as the winning tile, which {why}: it is set aside{refused}.")
-    # a file naming no house rules opens with the sidebar's, so its result is not compared with the
-    # defaults' score
-    saved_result = case.get("result") if "options" in case else None
-    changed = _saved_result_change(saved_result, rows, kongs, context, rules, options)
+    changed = _saved_result_change(case.get("result"), rows, kongs, context, rules, options)
     if changed:
+        if "options" not in case:
+            # an older app's file names none: scored with the defaults, as python -m scoring scores it,
+            # where the page takes the sidebar's (a review, stage 79)
+            changed += (
+                " (with the rule set's default house rules, as python -m scoring scores it: the file names "
+                "none, and the sidebar's may be others)"
+            )
         notes.append(_sentence(changed[0].upper() + changed[1:]))
     history = _saved_history(case)
     if history is not None and numbered_afresh(history["corrections"], rows):

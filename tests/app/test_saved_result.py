@@ -132,10 +132,13 @@ def test_a_result_saved_before_the_players_had_seats_settles_the_same(saved_case
     assert _changes_said(older) == []
 
 
-def test_a_file_naming_no_house_rules_is_not_compared_with_the_defaults_score(
+def test_a_file_naming_no_house_rules_is_compared_under_the_defaults_and_says_so(
     saved_case: dict[str, Any],
 ) -> None:
-    # it opens with the sidebar's house rules, so the defaults' score is not the one the page shows
+    # an older app's file names none (the audit's one silent change was such a file); the page opens it
+    # with the sidebar's house rules, so the note says which rules it was compared under
     bare = _scored_otherwise(saved_case)
     del bare["options"]
-    assert not [note for note in _opened_notes(bare) if SAVED_AS in note]
+    (said,) = [note for note in _opened_notes(bare) if SAVED_AS in note]
+    assert "with the rule set's default house rules, as python -m scoring scores it" in said
+    assert [w for w in scoring.score_json(copy.deepcopy(bare))["warnings"] if SAVED_AS in w]

@@ -11,7 +11,7 @@ import dataclasses
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from app_ui.case import (
     WIND_LABELS,
     Base,
     Context,
+    HandBuild,
     TileRow,
     file_number,
     photo_digest,
@@ -218,7 +219,8 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         shown = unusable if isinstance(unusable, str) else json.dumps(unusable)
         notes.append(f"The case names {shown} as the winning tile, which no hand is won on: it is set aside.")
     winning = won.winning_tile
-    if winning is not None and winning not in hand_tile_choices(build_hand(rows, kongs).hand):
+    built = build_hand(rows, kongs)  # the hand as the page builds the opened table
+    if winning is not None and winning not in hand_tile_choices(built.hand):
         refused = (
             ""
             if scoring.flowers_win(hand.bonus, won.circumstances, rules)
@@ -226,7 +228,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         )
         why = not_winning_why(winning, [meld.tiles for meld in hand.melds])
         notes.append(f"The case names {winning} as the winning tile, which {why}: it is set aside{refused}.")
-    changed = _saved_result_change(case.get("result"), rows, kongs, context, rules, options)
+    changed = _saved_result_change(case.get("result"), built, context, rules, options)
     if changed:
         if "options" not in case:
             # an older app's file names none: scored with the defaults, as python -m scoring scores it,
@@ -300,21 +302,16 @@ def _usable_options(rules: str, overrides: Mapping[str, Any]) -> tuple[Options, 
 
 
 def _saved_result_change(
-    saved: object,
-    rows: Sequence[TileRow],
-    kongs: Mapping[str, bool],
-    context: Context,
-    rules: str,
-    options: Options,
+    saved: object, build: HandBuild, context: Context, rules: str, options: Options
 ) -> str | None:
     """`scoring.api.saved_result_change` for the case as it opens: the file's saved result against the
-    score of its tiles, rules and context now (as the page scores them), where they settle otherwise."""
+    score of its hand (`build`), rules and context now (as the page scores them), where they settle
+    otherwise."""
     import scoring
     from scoring.api import saved_result_change
 
     if not isinstance(saved, Mapping):
         return None
-    build = build_hand(rows, kongs)
     try:
         now = scoring.score_json(scoring_input(build.hand, context, rules, dataclasses.asdict(options)))
     except scoring.MalformedHandError:

@@ -122,23 +122,24 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
+def _payout_items(result: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    """A result's payout list `key` (`players`, `instant_payouts`), its records only: a saved result
+    may have been written by hand or by an older app."""
+    payout = result.get("payout")
+    items = payout.get(key) if isinstance(payout, Mapping) else None
+    return [item for item in items if isinstance(item, Mapping)] if isinstance(items, list) else []
+
+
 def _outcome(result: Mapping[str, Any]) -> tuple[Any, ...]:
     """What a result settles: whether the hand wins, its tai (fan) and each player's amount where it
     does, and the instant payouts' amounts, paid win or not. Not its wording, which may be said better
     later, nor the players' seats, which the hand's context gives and results saved before 2026-12-01
     leave out (a review, stage 79: every such case was said to score otherwise)."""
-    payout = result.get("payout") if isinstance(result.get("payout"), Mapping) else {}
-    assert isinstance(payout, Mapping)
-    instant = payout.get("instant_payouts") if isinstance(payout.get("instant_payouts"), list) else []
-    paid = tuple(_amount(item.get("total")) for item in instant or [] if isinstance(item, Mapping))
+    paid = tuple(_amount(item.get("total")) for item in _payout_items(result, "instant_payouts"))
     if not result.get("valid"):
         return (False, paid)
-    players = payout.get("players") if isinstance(payout.get("players"), list) else []
-    amounts = tuple(
-        (player.get("role"), _amount(player.get("amount")))
-        for player in players or []
-        if isinstance(player, Mapping)
-    )
+    players = _payout_items(result, "players")
+    amounts = tuple((player.get("role"), _amount(player.get("amount"))) for player in players)
     return (True, result.get("tai"), amounts, paid)
 
 
@@ -150,9 +151,7 @@ def _amount(value: object) -> object:
 def _outcome_words(result: Mapping[str, Any]) -> str:
     """A result in the scoring's own words (`Valid win: 3 tai; ...`), its instant payouts named."""
     words = str(result.get("message") or ("a valid win" if result.get("valid") else "not a valid win"))
-    payout = result.get("payout") if isinstance(result.get("payout"), Mapping) else {}
-    assert isinstance(payout, Mapping)
-    instant = [item for item in payout.get("instant_payouts") or [] if isinstance(item, Mapping)]
+    instant = _payout_items(result, "instant_payouts")
     if instant:
         named = ", ".join(f"{item.get('name')} {item.get('total')}" for item in instant)
         words = f"{words.rstrip('.')}; instant payouts: {named}."

@@ -14,6 +14,7 @@ seam against them, unbroken along its edge.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -151,17 +152,23 @@ def content_xyxy(rgb: np.ndarray) -> tuple[int, int, int, int] | None:
         return None
     grey = _grey(rgb)
     height, width = grey.shape
-    rows = _span(grey)
-    tries: list[tuple[_Span | None, _Span | None]] = []
-    if rows is not None:
-        cols = _span(grey[rows.start : rows.end].T)
-        tries += [(rows, cols), (rows, None)] if cols is not None else [(rows, None)]
-    beside = _span(grey.T)
-    if beside is not None:
-        tries.append((None, beside))
-    for rows_found, cols_found in tries:
-        if _seams_hold(grey, rows_found, cols_found):
-            top, bottom = (rows_found.start, rows_found.end) if rows_found else (0, height)
-            left, right = (cols_found.start, cols_found.end) if cols_found else (0, width)
+    for rows, cols in _framings(grey):
+        if _seams_hold(grey, rows, cols):
+            top, bottom = (rows.start, rows.end) if rows else (0, height)
+            left, right = (cols.start, cols.end) if cols else (0, width)
             return left, top, right, bottom
     return None
+
+
+def _framings(grey: np.ndarray) -> Iterator[tuple[_Span | None, _Span | None]]:
+    """The ways a canvas may frame the photo, tried in turn (each worked out only where the ones before
+    fail): bands above and below and beside it, above and below alone, beside alone."""
+    rows = _span(grey)
+    if rows is not None:
+        cols = _span(grey[rows.start : rows.end].T)
+        if cols is not None:
+            yield rows, cols
+        yield rows, None
+    beside = _span(grey.T)
+    if beside is not None:
+        yield None, beside

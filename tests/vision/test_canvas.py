@@ -17,10 +17,6 @@ from vision.canvas import content_xyxy
 from vision.pipeline import TileReader
 
 
-def _photo(height: int, width: int, seed: int = 0) -> np.ndarray:
-    return table_texture(height, width, seed)
-
-
 def _screenshot(
     photo: np.ndarray, colour: int, canvas_hw: tuple[int, int] = (1266, 585)
 ) -> tuple[np.ndarray, tuple[int, int, int, int]]:
@@ -43,15 +39,15 @@ def _screenshot(
 
 @pytest.mark.parametrize("colour", [0, 255])
 def test_a_photo_fitted_to_a_phone_screen_is_found_on_its_canvas(colour: int) -> None:
-    shot, placed = _screenshot(_photo(600, 800), colour)
+    shot, placed = _screenshot(table_texture(600, 800), colour)
     assert content_xyxy(shot) == placed
     # a portrait photo on a landscape screen: bands beside it
-    side, placed = _screenshot(_photo(800, 600), colour, canvas_hw=(585, 1266))
+    side, placed = _screenshot(table_texture(800, 600), colour, canvas_hw=(585, 1266))
     assert content_xyxy(side) == placed
 
 
 def test_a_screenshot_forwarded_as_a_jpeg_is_found_within_its_ringing() -> None:
-    shot, placed = _screenshot(_photo(600, 800), 255)
+    shot, placed = _screenshot(table_texture(600, 800), 255)
     buffer = io.BytesIO()
     Image.fromarray(shot).save(buffer, "JPEG", quality=50)
     found = content_xyxy(np.asarray(Image.open(buffer).convert("RGB")))
@@ -60,7 +56,7 @@ def test_a_screenshot_forwarded_as_a_jpeg_is_found_within_its_ringing() -> None:
 
 
 def test_a_photo_as_taken_is_no_canvas() -> None:
-    photo = _photo(600, 800)
+    photo = table_texture(600, 800)
     assert content_xyxy(photo) is None
     # white-out along one edge is the photo's light, not a canvas; nor are bands of two colours
     blown = photo.copy()
@@ -83,7 +79,7 @@ def test_a_dark_photo_whose_tiles_lie_apart_across_flat_rows_is_read_whole() -> 
     # flat black rows between a tile near the top and the hand: no viewer's chrome lies so far in
     dark = np.zeros((600, 800, 3), np.uint8)
     dark[150:200, 300:340] = 200  # a tile apart from the hand
-    dark[330:380] = _photo(50, 800)  # the hand's row
+    dark[330:380] = table_texture(50, 800)  # the hand's row
     assert content_xyxy(dark) is None
 
 
@@ -114,7 +110,7 @@ def test_rows_of_tiles_on_a_clipped_black_table_are_read_whole() -> None:
     # runs corner to corner, the rows do not
     table = np.zeros((600, 800, 3), np.uint8)
     for top in (250, 320):
-        table[top : top + 50, 100:700] = _photo(50, 600, seed=top)
+        table[top : top + 50, 100:700] = table_texture(50, 600, seed=top)
     assert content_xyxy(table) is None
 
 
@@ -122,20 +118,20 @@ def test_a_portrait_photo_on_a_landscape_screen_with_a_top_bar_is_found() -> Non
     # bands on both axes: each seam is looked at over the photo's own extent, not across the side bands
     screen = np.full((700, 1200, 3), 255, np.uint8)
     screen[10:40, 20:300] = 0  # a title bar's text
-    screen[60:660, 400:800] = _photo(600, 400)
+    screen[60:660, 400:800] = table_texture(600, 400)
     assert content_xyxy(screen) == (400, 60, 800, 660)
 
 
 def test_a_gallery_s_thumbnail_strip_near_the_foot_is_chrome() -> None:
-    shot, placed = _screenshot(_photo(600, 800), 255)
+    shot, placed = _screenshot(table_texture(600, 800), 255)
     height = shot.shape[0]
     strip = round(0.88 * height)
-    shot[strip : strip + 30, 40:500] = _photo(30, 460, seed=3)  # thumbnails of the other photos
+    shot[strip : strip + 30, 40:500] = table_texture(30, 460, seed=3)  # thumbnails of the other photos
     assert content_xyxy(shot) == placed
 
 
 def test_a_photo_whose_corner_is_white_out_is_found_on_a_white_screen() -> None:
-    photo = _photo(600, 800)
+    photo = table_texture(600, 800)
     photo[520:, 750:] = 255  # a lamp's glare in a corner (under a tenth of the edge), as white as the screen
     shot, placed = _screenshot(photo, 255)
     assert content_xyxy(shot) == placed

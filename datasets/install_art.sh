@@ -62,5 +62,12 @@ PY
 fi
 
 cd "$here/.."
-echo "install_art: done. Styles:"
-python3 -m datasets.synth --list-styles
+# The styles can only be listed once the project's own dependencies are installed (a fresh machine
+# runs this script first): say so rather than end on an import error.
+if python3 -c "import cv2, numpy, PIL" >/dev/null 2>&1; then
+  echo "install_art: done. Styles:"
+  python3 -m datasets.synth --list-styles
+else
+  echo "install_art: done. To list the styles, install the project first (pip install -e .[train])," \
+    "then run: python3 -m datasets.synth --list-styles"
+fi

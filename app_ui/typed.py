@@ -40,6 +40,38 @@ _SHOWN = str.maketrans(
         "\ufe0e": "", "\ufe0f": "",  # text or emoji presentation of a tile: the same tile
     }
 )  # fmt: skip
+# Tiles typed by their Chinese names, as players at a Singapore table call them: a suit after its
+# numbers (一萬, 1萬, 一二三萬 as 123m; 筒 or 餅 dots, 索 or 條 bamboo, 竹 too after a number), the
+# honours' two-character names (紅中, 發財, 白板, 東風) and the bonus tiles' names (梅 蘭 菊 竹, 春 夏 秋 冬,
+# 貓 鼠 雞 蜈蚣), each bonus tile standing apart as the emoji ones do.
+_CHINESE_NUMBERS = str.maketrans({numeral: str(n + 1) for n, numeral in enumerate("一二三四五六七八九")})
+_CHINESE_SUITS = {
+    **dict.fromkeys("萬万", "m"),
+    **dict.fromkeys("筒餅饼", "p"),
+    **dict.fromkeys("索條条竹", "s"),
+}
+_CHINESE_NUMBER = re.compile("[一二三四五六七八九]")
+_CHINESE_SUITED = re.compile("([一二三四五六七八九1-9]+)([" + "".join(_CHINESE_SUITS) + "])")
+_CHINESE_WORDS = re.compile("紅中|红中|發財|发财|白板|([東东南西北])[風风]|老鼠|公雞|公鸡|蜈蚣")
+_CHINESE_WORD_READ = {"紅中": "中", "红中": "中", "發財": "發", "发财": "發", "白板": "白"}
+_CHINESE_WORD_READ |= {"老鼠": " rat ", "公雞": " rooster ", "公鸡": " rooster ", "蜈蚣": " centipede "}
+_CHINESE_BONUS = {
+    **{name: f" F{n + 1} " for n, name in enumerate("梅蘭菊竹")}, "兰": " F2 ",
+    **{name: f" S{n + 1} " for n, name in enumerate("春夏秋冬")},
+    **dict.fromkeys("貓猫", " cat "), "鼠": " rat ", **dict.fromkeys("雞鸡", " rooster "),
+}  # fmt: skip
+
+
+def _chinese_read(group: str) -> str:
+    """A typed group with its Chinese tile names as codes (`一二三萬` -> `123m`, `紅中` -> `中`, read
+    on as the honour's character); a number alone before no suit stays as typed, to be refused."""
+    suited = _CHINESE_SUITED.sub(
+        lambda match: match.group(1).translate(_CHINESE_NUMBERS) + _CHINESE_SUITS[match.group(2)], group
+    )
+    worded = _CHINESE_WORDS.sub(lambda match: match.group(1) or _CHINESE_WORD_READ[match.group(0)], suited)
+    return "".join(_CHINESE_BONUS.get(character, character) for character in worded)
+
+
 # an honour's character or tile against a digit stands apart: 99南 is no bamboo pair (S read as the
 # suit letter) and 發1 no flower; 99 alone is then refused
 _HONOUR = "[" + "".join(_HONOURS_SHOWN) + "]"
@@ -55,7 +87,8 @@ _NAMES = {
 TYPED_ALSO = (
     "Also read: the honours' characters 東 南 西 北 中 發 白, their names (east … north, red, green, "
     "white; a meld of them a word a tile: east east east) and the mahjong tiles of an emoji keyboard "
-    "(🀇 🀙 🀐 🀀 🀄 🀢 🀦 🀫); 飛 is a fly."
+    "(🀇 🀙 🀐 🀀 🀄 🀢 🀦 🀫); 飛 is a fly. And the tiles' Chinese names: 一萬 (or 1萬; 一二三萬 is 123m), "
+    "五筒 or 五餅, 三索 or 三條, 紅中 發財 白板, 東風; 梅 蘭 菊 竹, 春 夏 秋 冬, 貓 鼠 雞 蜈蚣."
 )
 
 
@@ -67,7 +100,7 @@ def _typed_groups(text: str) -> list[tuple[str, str]]:
     return [
         (group, as_typed)
         for as_typed in typed
-        for group in _HONOUR_BESIDE_DIGIT.sub(" ", as_typed).translate(_SHOWN).split()
+        for group in _HONOUR_BESIDE_DIGIT.sub(" ", _chinese_read(as_typed)).translate(_SHOWN).split()
     ]
 
 
@@ -97,7 +130,13 @@ def read_tiles(text: str) -> list[str]:
     """Tile codes of a typed string; ValueError (scoring's message) for what cannot be read."""
     if _JOKER in text:
         raise ValueError(f"cannot read {_JOKER} (the joker): a Malaysian wild tile is typed fly")
-    return parse_hand_string(" ".join(canonical_case(group) for group in _groups(text)))
+    groups = _groups(text)
+    unsuited = next((group for group in groups if _CHINESE_NUMBER.search(group)), None)
+    if unsuited is not None:
+        raise ValueError(
+            f"cannot read {unsuited!r}: a number needs its suit after it, e.g. 三萬, 三筒 or 三索"
+        )
+    return parse_hand_string(" ".join(canonical_case(group) for group in groups))
 
 
 def meld_splits(tiles: Sequence[str]) -> list[list[list[str]]]:

@@ -2487,6 +2487,17 @@ def test_a_hand_typed_with_characters_and_emoji_tiles_scores_as_its_codes(app: A
     assert any("tai" in t for t in texts(app, "success")), result_text(app)
 
 
+def test_a_hand_typed_by_the_tiles_chinese_names_scores_as_its_codes(app: AppTest) -> None:
+    assert any("一二三萬" in t for t in captions(app))  # the typed fields say so
+    typed_hand(app, "一二三萬 一二三筒 七八九索 五五筒", melds="紅中紅中紅中", bonus="梅 春")
+    no_problem(app)
+    codes = [row.code for row in app.session_state["base"].rows]
+    assert sorted(codes) == sorted(
+        ["1m", "2m", "3m", "1p", "2p", "3p", "7s", "8s", "9s", "5p", "5p", "C", "C", "C", "F1", "S1"]
+    )
+    assert any("tai" in t for t in texts(app, "success")), result_text(app)
+
+
 def test_a_missed_tile_is_added_by_its_face_and_undone(app: AppTest, install: Install) -> None:
     # the fake scene without its pair's second 2m: the user adds it
     install(FakeReader({90: scene(concealed=[*CONCEALED[:-1]])}))

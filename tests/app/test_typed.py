@@ -184,7 +184,7 @@ def test_the_joker_and_other_names_are_still_refused() -> None:
     [
         (read_melds, "東東", "meld '東東' (read as 'EE') has 2 tiles"),
         (read_concealed_kongs, "🀫🀝🀝", "concealed kong '🀫🀝🀝' (read as 'back5p5p'): a concealed kong"),
-        (lambda text: read_bonus(text, BONUS_TILES), "東風", "cannot read '東風' (read as 'E風') as bonus"),
+        (lambda text: read_bonus(text, BONUS_TILES), "東方", "cannot read '東方' (read as 'E方') as bonus"),
         (lambda text: read_bonus(text, BONUS_TILES), "🀢 🀄", "C (from '🀄') is not a bonus tile"),
         # typed as codes, a group is named as before
         (read_melds, "CC", "meld 'CC' has 2 tiles"),
@@ -293,3 +293,47 @@ def test_a_meld_typed_a_tile_a_word_that_is_no_meld_says_why(typed: str, why: st
     with pytest.raises(ValueError) as error:
         read_melds(typed)
     assert str(error.value) == why
+
+
+@pytest.mark.parametrize(
+    ("typed", "codes"),
+    [
+        ("一萬二萬三萬", ["1m", "2m", "3m"]),
+        ("一二三萬 五五五筒 九九索", ["1m", "2m", "3m", "5p", "5p", "5p", "9s", "9s"]),  # numbers, then suit
+        ("123萬 4万5万6万", ["1m", "2m", "3m", "4m", "5m", "6m"]),  # arabic numbers, simplified 万
+        ("七條八條九條 1餅 2饼 3条 四竹", ["7s", "8s", "9s", "1p", "2p", "3s", "4s"]),  # 竹 after a number
+        ("紅中红中 發財 发财 白板", ["C", "C", "F", "F", "P"]),
+        ("東風 南风 西風 北風", ["E", "S", "W", "N"]),
+        ("１２３萬", ["1m", "2m", "3m"]),  # a full-width keyboard's numbers
+        ("一萬南", ["1m", "S"]),  # an honour after a suit is an honour, as after a suit letter
+    ],
+)
+def test_tiles_typed_by_their_chinese_names_read_as_their_codes(typed: str, codes: list[str]) -> None:
+    assert read_tiles(typed) == codes
+
+
+def test_chinese_names_keep_melds_and_bonus_tiles_apart() -> None:
+    assert read_melds("紅中紅中紅中 一二三餅") == [["C"] * 3, ["1p", "2p", "3p"]]
+    assert read_melds("一萬 二萬 三萬") == [["1m", "2m", "3m"]]  # a tile a word, read as the meld
+    assert read_concealed_kongs("五五五五筒") == [["5p"] * 4]
+    # each bonus tile stands apart, as an emoji one does: 梅蘭 is F1 F2, not one group
+    every_bonus = frozenset(
+        {"F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4", "cat", "rat", "rooster", "centipede"}
+    )
+    assert read_bonus("梅蘭菊竹 春夏秋冬 貓 老鼠 公雞 蜈蚣 兰 猫 鼠 鸡", every_bonus) == [
+        *("F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"),
+        *("cat", "rat", "rooster", "centipede", "F2", "cat", "rat", "rooster"),
+    ]
+
+
+@pytest.mark.parametrize("typed", ["三", "九九 123m", "一萬 三"])
+def test_a_chinese_number_without_its_suit_is_refused_with_how_to_type_it(typed: str) -> None:
+    with pytest.raises(ValueError, match=r"a number needs its suit after it, e\.g\. 三萬"):
+        read_tiles(typed)
+
+
+def test_a_refusal_names_a_group_typed_in_chinese_as_typed_and_as_read() -> None:
+    with pytest.raises(ValueError, match=r"meld '一萬二萬' \(read as '1m2m'\) has 2 tiles"):
+        read_melds("一萬二萬")
+    with pytest.raises(ValueError, match=r"4s \(from '四竹'\) is not a bonus tile"):
+        read_bonus("四竹", BONUS_TILES)

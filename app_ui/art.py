@@ -25,20 +25,27 @@ RED = (196, 32, 38)
 GREEN = (24, 130, 60)
 BLUE = (30, 80, 170)
 PURPLE = (120, 50, 150)
-ORANGE = (215, 120, 20)
+ORANGE = (175, 85, 0)  # 4.7:1 on ivory (was 2.95: the accessibility audit)
 
-# Colours of the group outlines on the photo and under the tile pictures.
+# Colours of the group outlines on the photo and under the tile pictures: Okabe and Ito's and Tol's
+# colours, chosen so that no two are closer than 15 (CIELAB) seen with normal sight, deuteranopia or
+# protanopia (an accessibility audit, stage 80: the colours before were 3 apart for the deuteranope,
+# bonus against ignore), each outline seen on an ivory or a dark green table. Labels are written in
+# white or black, whichever stands out more (`label_ink`): every label 4.5:1 or more.
 GROUP_COLOURS: dict[str, tuple[int, int, int]] = {
-    HAND: (40, 120, 255),
-    MELD_GROUPS[0]: (0, 170, 90),
-    MELD_GROUPS[1]: (160, 80, 220),
-    MELD_GROUPS[2]: (0, 160, 170),
-    MELD_GROUPS[3]: (200, 150, 0),
-    BONUS: (230, 60, 150),
+    HAND: (0, 114, 178),
+    MELD_GROUPS[0]: (17, 119, 51),
+    MELD_GROUPS[1]: (238, 51, 119),
+    MELD_GROUPS[2]: (86, 180, 233),
+    MELD_GROUPS[3]: (20, 20, 20),
+    BONUS: (230, 159, 0),
     IGNORE: (140, 140, 140),
 }
-LOW_CONF_COLOUR = (255, 110, 0)
-LEFT_OUT_COLOUR = (200, 200, 200)  # a box the reader judged to hold no tile, dashed
+LOW_CONF_COLOUR = (213, 94, 0)
+# a box the reader judged to hold no tile: dashed dark grey on white, seen on a light or a dark table
+LEFT_OUT_COLOUR = (70, 70, 70)
+LEFT_OUT_EDGE = (255, 255, 255)
+CAPTION_INK = (50, 50, 50)  # the group names under the tile pictures, on the page's white
 Box = tuple[float, float, float, float]  # x1, y1, x2, y2
 
 WIND_NAMES = {"E": "EAST", "S": "SOUTH", "W": "WEST", "N": "NORTH"}
@@ -155,7 +162,9 @@ def _drawn_tile(code: str, scale: int) -> Image.Image:
 
 PER_LINE = 8  # tiles a line of the tile pictures holds at most: a phone's width
 BLOCK_GAP = 12  # px between two groups on a line
-LABEL_H = 16
+CAPTION_PX = 13  # the group names' size under the tile pictures
+BAR_H = 3  # px: the bar in the group's colour under its tiles, above its name
+LABEL_H = CAPTION_PX + BAR_H + 4
 LINE_H = TILE_H + LABEL_H + 6  # a line of tile pictures: the tiles and their groups' labels under them
 
 
@@ -197,7 +206,7 @@ def place_blocks(
 
 def label_width(label: str) -> float:
     """A group's label's width, px, in the font `hand_picture` draws it in."""
-    return ImageDraw.Draw(Image.new("RGB", (1, 1))).textlength(label, font=_font(12, bold=False))
+    return ImageDraw.Draw(Image.new("RGB", (1, 1))).textlength(label, font=_font(CAPTION_PX, bold=False))
 
 
 def hand_picture(groups: Sequence[tuple[str, Sequence[str], bool]]) -> Image.Image | None:
@@ -223,7 +232,11 @@ def hand_picture(groups: Sequence[tuple[str, Sequence[str], bool]]) -> Image.Ima
             canvas.alpha_composite(_drawn_tile(show, 2), (bx + k * (TILE_W + 2), by))  # only read
         key = " ".join(label.split(" ")[:2]) if label.startswith("meld") else label.split(" ")[0]
         colour = GROUP_COLOURS.get(key, (90, 90, 90))
-        draw.text((bx, by + TILE_H + 2), label, font=_font(12, bold=False), fill=colour)
+        # the group's colour as a bar (a line of text in a light colour on white does not read), its name
+        # in dark ink under it
+        tiles_w = len(block.codes) * (TILE_W + 2) - 2
+        draw.rectangle((bx, by + TILE_H + 2, bx + tiles_w, by + TILE_H + 1 + BAR_H), fill=colour)
+        draw.text((bx, by + TILE_H + BAR_H + 3), label, font=_font(CAPTION_PX, bold=False), fill=CAPTION_INK)
     return canvas
 
 
@@ -262,7 +275,9 @@ def annotate_photo_and_labels(
     draw = ImageDraw.Draw(image)
     line = max(2, round(max(image.size) / 400))
     for x1, y1, x2, y2 in left_out:  # under the tiles' outlines: a tile boxed over one stays clear
-        dashed_rectangle(draw, (x1 * scale, y1 * scale, x2 * scale, y2 * scale), LEFT_OUT_COLOUR, line)
+        shown = (x1 * scale, y1 * scale, x2 * scale, y2 * scale)
+        dashed_rectangle(draw, shown, LEFT_OUT_EDGE, line + 2, dash=4 * line)
+        dashed_rectangle(draw, shown, LEFT_OUT_COLOUR, line, dash=4 * line)
     meld_kinds = meld_kinds or {}
     numbered = list(numbers) if numbers is not None else list(range(1, len(rows) + 1))
     placed: list[tuple[int, TileRow, Box]] = [
@@ -325,10 +340,12 @@ def annotate_photo_and_labels(
     return image, [box for _, _, box in placed], taken
 
 
-def dashed_rectangle(draw: ImageDraw.ImageDraw, box: Box, colour: tuple[int, int, int], width: int) -> None:
-    """`box` outlined in dashes `width` px thick, each about four widths long."""
+def dashed_rectangle(
+    draw: ImageDraw.ImageDraw, box: Box, colour: tuple[int, int, int], width: int, dash: float = 0.0
+) -> None:
+    """`box` outlined in dashes `width` px thick, each `dash` px long (by default four widths)."""
     x1, y1, x2, y2 = box
-    dash = 4 * width
+    dash = dash or 4 * width
     for (ax, ay), (bx, by) in (
         ((x1, y1), (x2, y1)),
         ((x2, y1), (x2, y2)),
@@ -398,7 +415,25 @@ def _label(
 ) -> None:
     box = draw.textbbox(xy, text, font=font)
     draw.rectangle((box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2), fill=colour)
-    draw.text(xy, text, font=font, fill=(255, 255, 255))
+    draw.text(xy, text, font=font, fill=label_ink(colour))
+
+
+def relative_luminance(rgb: tuple[int, int, int]) -> float:
+    """WCAG 2's relative luminance of an sRGB colour (0 black .. 1 white)."""
+    linear = [c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast_ratio(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """WCAG 2's contrast ratio of two colours (1 .. 21)."""
+    darker, lighter = sorted((relative_luminance(a), relative_luminance(b)))
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def label_ink(background: tuple[int, int, int]) -> tuple[int, int, int]:
+    """White or black, whichever reads better on `background` (one of them is always 4.5:1 or more)."""
+    white, black = (255, 255, 255), (0, 0, 0)
+    return white if contrast_ratio(background, white) >= contrast_ratio(background, black) else black
 
 
 # Font sizes tried, as shares of the labels' size, for numbers alone where labels with codes collide.

@@ -209,7 +209,7 @@ def _payer_ui(seats: list[str], seat: str, self_drawn: bool, pay_all: bool) -> s
 
 def context_ui(hand: dict[str, Any], rules: str) -> Context:
     """How the hand was won; every widget is keyed so the choices survive reruns."""
-    st.subheader("How was it won?")
+    st.header("How was it won?")
     seats = list(scoring.get_ruleset(rules).seats)
     _switch_context(rules, seats)
     left, right = st.columns(2)
@@ -271,8 +271,12 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         st.caption(f"Scored as self-drawn: {drawn}.")
     # read by the pay-all box's callback, run before this script on the next click
     st.session_state[DISCARDER_HIDDEN] = how == "self-drawn" or bool(drawn)
+    # the label short: at 320 px the whole sentence was cut off (an accessibility audit, stage 80)
     pay_all = st.checkbox(
-        "Pay-all (包): one liable player pays everything", key="pay_all", on_change=_pay_all_changed
+        "Pay-all (包)",
+        key="pay_all",
+        on_change=_pay_all_changed,
+        help="One liable player pays everything, the other players' shares too.",
     )
     payer = _payer_ui(seats, seat or "E", how == "self-drawn" or bool(drawn), bool(pay_all))
     held = _from_deal_ui(hand, rules)

@@ -149,8 +149,8 @@ def photo_ui() -> None:
     # only in a tooltip, which a phone never shows: the limits are said where they can be read
     st.caption(
         f"A photo of up to {st.get_option('server.maxUploadSize')} MB: JPEG, PNG, HEIC, AVIF, WebP, GIF, "
-        "BMP or TIFF. A file marked red was refused for its size or type; a saved case (.json) opens "
-        "in the *Open a case* tab."
+        "BMP or TIFF. A file marked red with a ! was refused for its size or type; a saved case (.json) "
+        "opens in the *Open a case* tab."
     )
     # Loading the model here (once per server) means the first upload does not wait for it.
     slot = get_reader()

@@ -134,7 +134,7 @@ def result_ui(
     the instant payouts and the text summary; `stale_note` says the typed hand above is not the one
     scored; `outcomes` the hand scored with each tile that may have won it, where none is set
     (`app_ui.winning_hint`); `changed` what the user's last change did to the score."""
-    st.subheader("Result", anchor=RESULT_ANCHOR)
+    st.header("Result", anchor=RESULT_ANCHOR)
     st.caption(rules_line(str(data.get("rules", "singapore")), dict(data.get("options") or {})))
     if not build.hand["concealed"] and not build.hand["melds"] and not build.hand["bonus"]:
         st.caption("The score appears here once there are tiles.")

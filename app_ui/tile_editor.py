@@ -102,7 +102,7 @@ def tile_editor_ui(
 ) -> None:
     """The tile table the user corrects: code and group of every tile, add and delete rows (`outcomes`:
     the hand scored with each tile that may have won it, for the score line over it)."""
-    st.subheader("Check the tiles")
+    st.header("Check the tiles")
     # Above the table and its notes, not under it: a thumb tapping past the table's last row on a phone
     # must not undo the corrections, nor one aiming at the table's toolbar (+) hit them. Dropping them
     # while the page asks whether a new hand may replace them would read that hand unasked: the

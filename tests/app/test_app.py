@@ -1969,13 +1969,41 @@ def test_a_photo_whose_tiles_fill_little_of_it_is_shown_cropped_to_them(
     assert app.toggle(key="whole_photo").value
 
 
+def image_alts(at: AppTest) -> list[str]:
+    """The alt texts of the pictures on the page, in the page's columns too."""
+
+    def elements(node: Any) -> Iterator[Any]:
+        yield node
+        for child in getattr(node, "children", {}).values():
+            yield from elements(child)
+
+    return [img.alt for element in elements(at.main) for img in getattr(element.proto, "imgs", [])]
+
+
+def test_the_photo_and_the_tile_pictures_are_told_in_words_to_a_screen_reader(
+    app: AppTest, install: Install
+) -> None:
+    install(FakeReader({90: scene(low=[4])}))
+    upload(app, photo_bytes(shade=90))
+    no_problem(app)
+    photo_alt, pictures_alt = image_alts(app)[:2]
+    rows = app.session_state["base"].rows
+    assert photo_alt.startswith(f"The photo with {len(rows)} tiles boxed, numbered as in the tile table: #1 ")
+    assert (
+        f"#5 {rows[4].code}, " in photo_alt
+        and ", unsure" in photo_alt.split(f"#5 {rows[4].code}")[1].split(";")[0]
+    )
+    assert pictures_alt.startswith("The tiles drawn by group: hand: ")
+    assert all(row.code in pictures_alt for row in rows)
+
+
 def test_the_photos_caption_says_what_its_boxes_mean_as_far_as_it_has_any(
     app: AppTest, install: Install
 ) -> None:
     empty = Detections.from_codes([], [], [])
     install(FakeReader({90: scene(low=[4]), 30: scene(), 160: empty}))
     upload(app, photo_bytes(shade=90))
-    assert image_captions(app)[0].endswith("orange boxes with ? are unsure, please check them.")
+    assert image_captions(app)[0].endswith("tiles marked ? (in orange) are unsure, please check them.")
     upload(app, photo_bytes(shade=30), name="sure.jpg")
     assert image_captions(app)[0] == "sure.jpg (cropped to the tiles found): numbers match the tile table."
     # every tile the photo had deleted: its tiles were found, and the numbers still mean the table's

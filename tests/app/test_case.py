@@ -29,6 +29,7 @@ from app_ui import (
 )
 from app_ui.art import (
     LEFT_OUT_COLOUR,
+    LOW_CONF_COLOUR,
     PlacedBlock,
     annotate_photo,
     group_blocks,
@@ -363,8 +364,8 @@ def test_pictures_are_drawn_for_every_code() -> None:
     photo = np.zeros((2000, 3000, 3), np.uint8)
     shown = annotate_photo(photo, [TileRow("1m", HAND, 0.3, (100, 100, 200, 250))])
     assert max(shown.size) == 1280  # big photos are shown at most 1280 px
-    # The unsure tile is outlined in orange.
-    assert tuple(np.asarray(shown)[int(100 * 1280 / 3000), int(150 * 1280 / 3000)]) == (255, 110, 0)
+    # The unsure tile is outlined in the unsure colour.
+    assert tuple(np.asarray(shown)[int(100 * 1280 / 3000), int(150 * 1280 / 3000)]) == LOW_CONF_COLOUR
 
 
 def test_app_warnings_name_moved_tiles_by_face_and_drop_pixel_lines() -> None:

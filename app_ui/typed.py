@@ -42,8 +42,8 @@ _SHOWN = str.maketrans(
 )  # fmt: skip
 # Tiles typed by their Chinese names, as players at a Singapore table call them: a suit after its
 # numbers (一萬, 1萬, 一二三萬 as 123m; 筒 or 餅 dots, 索 or 條 bamboo, 竹 too after a number), the
-# honours' two-character names (紅中, 發財, 白板, 東風) and the bonus tiles' names (梅 蘭 菊 竹, 春 夏 秋 冬,
-# 貓 鼠 雞 蜈蚣), each bonus tile standing apart as the emoji ones do.
+# honours' two-character names (紅中, 發財, 白板, 東風), the bird 幺雞 (1s) and the bonus tiles'
+# names (梅 蘭 菊 竹, 春 夏 秋 冬, 貓 鼠 雞 蜈蚣), each bonus tile standing apart as the emoji ones do.
 _CHINESE_NUMBERS = str.maketrans({numeral: str(n + 1) for n, numeral in enumerate("一二三四五六七八九")})
 _CHINESE_SUITS = {
     **dict.fromkeys("萬万", "m"),
@@ -51,9 +51,11 @@ _CHINESE_SUITS = {
     **dict.fromkeys("索條条竹", "s"),
 }
 _CHINESE_NUMBER = re.compile("[一二三四五六七八九]")
-_CHINESE_SUITED = re.compile("([一二三四五六七八九1-9]+)([" + "".join(_CHINESE_SUITS) + "])")
-_CHINESE_WORDS = re.compile("紅中|红中|發財|发财|白板|([東东南西北])[風风]|老鼠|公雞|公鸡|蜈蚣")
+# 子 after a suit as in 萬子 (the characters suit) says nothing more
+_CHINESE_SUITED = re.compile("([一二三四五六七八九1-9]+)([" + "".join(_CHINESE_SUITS) + "])子?")
+_CHINESE_WORDS = re.compile("紅中|红中|發財|发财|白板|([東东南西北])[風风]|[幺么][雞鸡]|老鼠|公雞|公鸡|蜈蚣")
 _CHINESE_WORD_READ = {"紅中": "中", "红中": "中", "發財": "發", "发财": "發", "白板": "白"}
+_CHINESE_WORD_READ |= dict.fromkeys(("幺雞", "幺鸡", "么雞", "么鸡"), "1s")  # the bird of 1s
 _CHINESE_WORD_READ |= {"老鼠": " rat ", "公雞": " rooster ", "公鸡": " rooster ", "蜈蚣": " centipede "}
 _CHINESE_BONUS = {
     **{name: f" F{n + 1} " for n, name in enumerate("梅蘭菊竹")}, "兰": " F2 ",

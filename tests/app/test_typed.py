@@ -306,6 +306,8 @@ def test_a_meld_typed_a_tile_a_word_that_is_no_meld_says_why(typed: str, why: st
         ("東風 南风 西風 北風", ["E", "S", "W", "N"]),
         ("１２３萬", ["1m", "2m", "3m"]),  # a full-width keyboard's numbers
         ("一萬南", ["1m", "S"]),  # an honour after a suit is an honour, as after a suit letter
+        ("幺雞 么鸡 二三索", ["1s", "1s", "2s", "3s"]),  # the bird of 1s by its name, not a rooster
+        ("一二三萬子 四五六筒子", ["1m", "2m", "3m", "4p", "5p", "6p"]),
     ],
 )
 def test_tiles_typed_by_their_chinese_names_read_as_their_codes(typed: str, codes: list[str]) -> None:

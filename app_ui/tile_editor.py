@@ -26,6 +26,7 @@ from app_ui.session import (
     undo_last_change,
 )
 from app_ui.summary import corrections_line, tile_key
+from app_ui.typed import chinese_name
 from app_ui.widget_memory import remember, restore_kept
 from app_ui.winning_hint import Outcome, score_now_words
 
@@ -64,6 +65,7 @@ def add_tile_ui(base: Base) -> None:
         faces,
         index=None,
         placeholder="its face",
+        format_func=chinese_name,
         key=f"add_tile_{version}",
         help="It goes to the hand (a flower, season or animal to the bonus row); move it in the table.",
     )

@@ -64,6 +64,22 @@ _CHINESE_BONUS = {
 }  # fmt: skip
 
 
+_CHINESE_OF_CODE = {
+    **{f"{n + 1}{suit}": f"{numeral}{name}" for suit, name in zip("mps", "萬筒索", strict=True)
+       for n, numeral in enumerate("一二三四五六七八九")},
+    **{code: glyph for glyph, code in _HONOURS_SHOWN.items() if glyph in "東南西北中發白"},
+    **{code.strip(): name for name, code in _CHINESE_BONUS.items() if name in "梅蘭菊竹春夏秋冬貓鼠雞"},
+    "centipede": "蜈蚣", "fly": "飛",
+}  # fmt: skip
+
+
+def chinese_name(code: str) -> str:
+    """A tile code with its Chinese name where it has one (`5p 五筒`, `E 東`, `F1 梅`), as a list to pick
+    from shows it: typing 五筒 or 東 into the list's search finds the tile."""
+    name = _CHINESE_OF_CODE.get(code)
+    return f"{code} {name}" if name else code
+
+
 def _chinese_read(group: str) -> str:
     """A typed group with its Chinese tile names as codes (`一二三萬` -> `123m`, `紅中` -> `中`, read
     on as the honour's character); a number alone before no suit stays as typed, to be refused."""

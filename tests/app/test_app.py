@@ -2536,6 +2536,7 @@ def test_a_missed_tile_is_added_by_its_face_and_undone(app: AppTest, install: In
     assert app.button(key=f"add_tile_go_{version}").proto.disabled  # nothing picked yet
     edit_tiles(app, {"edited_rows": {"0": {"tile": "1p"}}, "added_rows": [], "deleted_rows": []})
     version = app.session_state["version"]  # a tile given another face restarts the table, folded in
+    assert "5p 五筒" in app.selectbox(key=f"add_tile_{version}").options  # found by its Chinese name too
     app.selectbox(key=f"add_tile_{version}").set_value("2m").run()
     app.button(key=f"add_tile_go_{version}").click().run()
     no_problem(app)

@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app_ui.typed import canonical_case, read_bonus, read_concealed_kongs, read_melds, read_tiles
+from app_ui.case import TILE_CODES
+from app_ui.typed import (
+    canonical_case,
+    chinese_name,
+    read_bonus,
+    read_concealed_kongs,
+    read_melds,
+    read_tiles,
+)
 
 
 @pytest.mark.parametrize(
@@ -339,3 +347,11 @@ def test_a_refusal_names_a_group_typed_in_chinese_as_typed_and_as_read() -> None
         read_melds("一萬二萬")
     with pytest.raises(ValueError, match=r"4s \(from '四竹'\) is not a bonus tile"):
         read_bonus("四竹", BONUS_TILES)
+
+
+@pytest.mark.parametrize("code", TILE_CODES)
+def test_a_tiles_chinese_name_as_a_list_shows_it_reads_back_as_the_tile(code: str) -> None:
+    shown = chinese_name(code)
+    assert shown.split()[0] == code
+    if code not in ("face", "back"):  # no Chinese name of their own
+        assert read_tiles(shown.split()[1]) == [code]

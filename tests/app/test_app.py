@@ -1938,15 +1938,19 @@ def test_the_copied_summary_is_plain_text(app: AppTest) -> None:
     assert "Change it under How was it won?" in summary(app) and "*" not in summary(app), summary(app)
 
 
-def image_captions(at: AppTest) -> list[str]:
-    """The captions of the pictures on the page (the annotated photo's first), in the page's columns too."""
+def pictures(at: AppTest) -> list[Any]:
+    """The pictures on the page (the annotated photo's first), in the page's columns too."""
 
     def elements(node: Any) -> Iterator[Any]:
         yield node
         for child in getattr(node, "children", {}).values():
             yield from elements(child)
 
-    return [img.caption for element in elements(at.main) for img in getattr(element.proto, "imgs", [])]
+    return [img for element in elements(at.main) for img in getattr(element.proto, "imgs", [])]
+
+
+def image_captions(at: AppTest) -> list[str]:
+    return [img.caption for img in pictures(at)]
 
 
 def test_a_photo_whose_tiles_fill_little_of_it_is_shown_cropped_to_them(
@@ -1969,24 +1973,13 @@ def test_a_photo_whose_tiles_fill_little_of_it_is_shown_cropped_to_them(
     assert app.toggle(key="whole_photo").value
 
 
-def image_alts(at: AppTest) -> list[str]:
-    """The alt texts of the pictures on the page, in the page's columns too."""
-
-    def elements(node: Any) -> Iterator[Any]:
-        yield node
-        for child in getattr(node, "children", {}).values():
-            yield from elements(child)
-
-    return [img.alt for element in elements(at.main) for img in getattr(element.proto, "imgs", [])]
-
-
 def test_the_photo_and_the_tile_pictures_are_told_in_words_to_a_screen_reader(
     app: AppTest, install: Install
 ) -> None:
     install(FakeReader({90: scene(low=[4])}))
     upload(app, photo_bytes(shade=90))
     no_problem(app)
-    photo_alt, pictures_alt = image_alts(app)[:2]
+    photo_alt, pictures_alt = [img.alt for img in pictures(app)][:2]
     rows = app.session_state["base"].rows
     assert photo_alt.startswith(f"The photo with {len(rows)} tiles boxed, numbered as in the tile table: #1 ")
     assert (
@@ -2504,25 +2497,33 @@ def test_the_camera_asks_for_a_full_hd_frame_and_says_a_frame_is_small(app: AppT
     assert not any("camera frame is small" in t for t in texts(app, "caption"))
 
 
-def test_a_hand_typed_with_characters_and_emoji_tiles_scores_as_its_codes(app: AppTest) -> None:
-    assert any("東 南 西 北 中 發 白" in t for t in captions(app))  # the typed fields say so
-    typed_hand(app, "🀇🀈🀉 🀙🀚🀛 東東東 55p", melds="中中中", bonus="🀢")
+@pytest.mark.parametrize(
+    ("said", "concealed", "melds", "bonus", "codes"),
+    [
+        (  # the honours' characters and an emoji keyboard's tiles
+            "東 南 西 北 中 發 白",
+            "🀇🀈🀉 🀙🀚🀛 東東東 55p",
+            "中中中",
+            "🀢",
+            ["1m", "2m", "3m", "1p", "2p", "3p", "E", "E", "E", "5p", "5p", "C", "C", "C", "F1"],
+        ),
+        (  # the tiles' Chinese names
+            "一二三萬",
+            "一二三萬 一二三筒 七八九索 五五筒",
+            "紅中紅中紅中",
+            "梅 春",
+            ["1m", "2m", "3m", "1p", "2p", "3p", "7s", "8s", "9s", "5p", "5p", "C", "C", "C", "F1", "S1"],
+        ),
+    ],
+    ids=["characters_and_emoji", "chinese_names"],
+)
+def test_a_hand_typed_as_the_tiles_show_or_are_called_scores_as_its_codes(
+    app: AppTest, said: str, concealed: str, melds: str, bonus: str, codes: list[str]
+) -> None:
+    assert any(said in t for t in captions(app))  # the typed fields say so
+    typed_hand(app, concealed, melds=melds, bonus=bonus)
     no_problem(app)
-    codes = [row.code for row in app.session_state["base"].rows]
-    assert sorted(codes) == sorted(
-        ["1m", "2m", "3m", "1p", "2p", "3p", "E", "E", "E", "5p", "5p", "C", "C", "C", "F1"]
-    )
-    assert any("tai" in t for t in texts(app, "success")), result_text(app)
-
-
-def test_a_hand_typed_by_the_tiles_chinese_names_scores_as_its_codes(app: AppTest) -> None:
-    assert any("一二三萬" in t for t in captions(app))  # the typed fields say so
-    typed_hand(app, "一二三萬 一二三筒 七八九索 五五筒", melds="紅中紅中紅中", bonus="梅 春")
-    no_problem(app)
-    codes = [row.code for row in app.session_state["base"].rows]
-    assert sorted(codes) == sorted(
-        ["1m", "2m", "3m", "1p", "2p", "3p", "7s", "8s", "9s", "5p", "5p", "C", "C", "C", "F1", "S1"]
-    )
+    assert sorted(row.code for row in app.session_state["base"].rows) == sorted(codes)
     assert any("tai" in t for t in texts(app, "success")), result_text(app)
 
 

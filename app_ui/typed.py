@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from app_ui.case import MAX_MELDS
 from app_ui.hand_build import meld_kind
 from scoring import parse_hand_string
+from scoring.tiles import BONUS
 
 # honour letters alone (E S W N winds, C F P dragons): "ccc" can only mean CCC, since a suit needs digits
 _HONOURS_ONLY = re.compile(r"[eswncfp]+")
@@ -40,44 +41,65 @@ _SHOWN = str.maketrans(
         "\ufe0e": "", "\ufe0f": "",  # text or emoji presentation of a tile: the same tile
     }
 )  # fmt: skip
-# Tiles typed by their Chinese names, as players at a Singapore table call them: a suit after its
-# numbers (一萬, 1萬, 一二三萬 as 123m; 筒 or 餅 dots, 索 or 條 bamboo, 竹 too after a number), the
-# honours' two-character names (紅中, 發財, 白板, 東風), the bird 幺雞 (1s) and the bonus tiles'
-# names (梅 蘭 菊 竹, 春 夏 秋 冬, 貓 鼠 雞 蜈蚣), each bonus tile standing apart as the emoji ones do.
-_CHINESE_NUMBERS = str.maketrans({numeral: str(n + 1) for n, numeral in enumerate("一二三四五六七八九")})
+# Tiles typed by their Chinese names, as players at a Singapore table call them, in traditional or
+# simplified characters: a suit after its numbers (一萬, 1萬, 两万, 一二三萬 as 123m; 筒 or 餅 dots,
+# 索 or 條 bamboo, 竹 too after a number), the honours' two-character names (紅中, 發財, 青發, 白板,
+# 東風), the bird 幺雞 (1s) and the bonus tiles' names (梅 or 梅花 ... 竹, 春 夏 秋 冬, 貓 鼠 雞 蜈蚣), each
+# bonus tile standing apart as the emoji ones do.
+_NUMERALS = "一二三四五六七八九"
+_CHINESE_NUMBERS = str.maketrans(
+    {**{numeral: str(n + 1) for n, numeral in enumerate(_NUMERALS)}, "两": "2", "兩": "2"}
+)
 _CHINESE_SUITS = {
     **dict.fromkeys("萬万", "m"),
     **dict.fromkeys("筒餅饼", "p"),
     **dict.fromkeys("索條条竹", "s"),
 }
-_CHINESE_NUMBER = re.compile("[一二三四五六七八九]")
-# 子 after a suit as in 萬子 (the characters suit) says nothing more
-_CHINESE_SUITED = re.compile("([一二三四五六七八九1-9]+)([" + "".join(_CHINESE_SUITS) + "])子?")
-_CHINESE_WORDS = re.compile("紅中|红中|發財|发财|白板|([東东南西北])[風风]|[幺么][雞鸡]|老鼠|公雞|公鸡|蜈蚣")
-_CHINESE_WORD_READ = {"紅中": "中", "红中": "中", "發財": "發", "发财": "發", "白板": "白"}
-_CHINESE_WORD_READ |= dict.fromkeys(("幺雞", "幺鸡", "么雞", "么鸡"), "1s")  # the bird of 1s
-_CHINESE_WORD_READ |= {"老鼠": " rat ", "公雞": " rooster ", "公鸡": " rooster ", "蜈蚣": " centipede "}
+_CHINESE_NUMBER = re.compile(f"[{_NUMERALS}两兩]")
+# A run of numbers and its suit; 子 after it, as in 萬子 (the characters suit), says nothing more. A
+# number that ends a flower's or season's code is not the run's (F1竹 is F1 and the bamboo flower),
+# but one after a suit letter is (5s6竹, 6s after 5s).
+_CHINESE_SUITED = re.compile(
+    f"(?:(?<![FSfs\\d{_NUMERALS}两兩])|(?<=\\d[pPsS]))([{_NUMERALS}两兩1-9]+)([{''.join(_CHINESE_SUITS)}])子?"
+)
+_CHINESE_WORD_READ = {
+    **dict.fromkeys(("紅中", "红中"), "中"),
+    **dict.fromkeys(("發財", "发财", "青發", "青发", "綠發", "绿发"), "發"),
+    "白板": "白",
+    **{f"{bird}{hen}": "1s" for bird in "幺么" for hen in "雞鸡鷄"},  # the bird of 1s
+    "老鼠": " rat ",
+    **{f"{who}{hen}": " rooster " for hen in "雞鸡鷄" for who in ("公", "")},
+    **{f"{hen}公": " rooster " for hen in "雞鸡鷄"},  # Cantonese
+    **dict.fromkeys(("蜈蚣", "百足"), " centipede "),
+}
+_CHINESE_WORD_READ |= {f"{plant}花": plant for plant in "梅蘭兰菊竹"}  # 梅花: the plum, F1
+_CHINESE_WORDS = re.compile(
+    "([東东南西北])[風风]|" + "|".join(sorted(_CHINESE_WORD_READ, key=len, reverse=True))
+)
 _CHINESE_BONUS = {
     **{name: f" F{n + 1} " for n, name in enumerate("梅蘭菊竹")}, "兰": " F2 ",
     **{name: f" S{n + 1} " for n, name in enumerate("春夏秋冬")},
-    **dict.fromkeys("貓猫", " cat "), "鼠": " rat ", **dict.fromkeys("雞鸡", " rooster "),
+    **dict.fromkeys("貓猫", " cat "), "鼠": " rat ",
 }  # fmt: skip
 
-
+# each code's Chinese names as a list to pick from shows them: typing any of them into its search
+# finds the tile (traditional first, then the simplified or other name Singapore writes)
 _CHINESE_OF_CODE = {
-    **{f"{n + 1}{suit}": f"{numeral}{name}" for suit, name in zip("mps", "萬筒索", strict=True)
-       for n, numeral in enumerate("一二三四五六七八九")},
-    **{code: glyph for glyph, code in _HONOURS_SHOWN.items() if glyph in "東南西北中發白"},
-    **{code.strip(): name for name, code in _CHINESE_BONUS.items() if name in "梅蘭菊竹春夏秋冬貓鼠雞"},
-    "centipede": "蜈蚣", "fly": "飛",
+    **{f"{n + 1}{suit}": " ".join(numeral + name for name in names)
+       for suit, names in zip("mps", (("萬", "万"), ("筒", "饼"), ("索", "条")), strict=True)
+       for n, numeral in enumerate(_NUMERALS)},
+    "E": "東 东", "S": "南", "W": "西", "N": "北", "C": "中 红中", "F": "發 发", "P": "白",
+    "F1": "梅", "F2": "蘭 兰", "F3": "菊", "F4": "竹", "S1": "春", "S2": "夏", "S3": "秋", "S4": "冬",
+    "cat": "貓 猫", "rat": "鼠 老鼠", "rooster": "雞 鸡", "centipede": "蜈蚣", "fly": "飛 飞",
 }  # fmt: skip
+_CHINESE_OF_CODE["1s"] += " 幺雞 幺鸡"
 
 
 def chinese_name(code: str) -> str:
-    """A tile code with its Chinese name where it has one (`5p 五筒`, `E 東`, `F1 梅`), as a list to pick
-    from shows it: typing 五筒 or 東 into the list's search finds the tile."""
-    name = _CHINESE_OF_CODE.get(code)
-    return f"{code} {name}" if name else code
+    """A tile code with its Chinese names where it has them (`5p 五筒 五饼`, `E 東 东`, `F1 梅`), as a
+    list to pick from shows it: typing 五筒, 五饼 or 东 into the list's search finds the tile."""
+    names = _CHINESE_OF_CODE.get(code)
+    return f"{code} {names}" if names else code
 
 
 def _chinese_read(group: str) -> str:
@@ -110,16 +132,20 @@ TYPED_ALSO = (
 )
 
 
-def _typed_groups(text: str) -> list[tuple[str, str]]:
-    """Each group as read (the characters and emoji tiles as their codes) beside the group as typed that
-    it comes from (a bonus tile stands apart: 🀅🀢 typed gives F and F1, each from 🀅🀢)."""
+def _typed_words(text: str) -> list[tuple[str, list[str]]]:
+    """Each word as typed beside the groups read from it (the characters and emoji tiles as their
+    codes; a bonus tile stands apart: 🀅🀢 typed gives F and F1)."""
     # NFKC: a phone's full-width keyboard types １２３ｍ and the ideographic comma and space
     typed = unicodedata.normalize("NFKC", text).replace(",", " ").replace("、", " ").split()
     return [
-        (group, as_typed)
+        (as_typed, _HONOUR_BESIDE_DIGIT.sub(" ", _chinese_read(as_typed)).translate(_SHOWN).split())
         for as_typed in typed
-        for group in _HONOUR_BESIDE_DIGIT.sub(" ", _chinese_read(as_typed)).translate(_SHOWN).split()
     ]
+
+
+def _typed_groups(text: str) -> list[tuple[str, str]]:
+    """Each group as read beside the word typed that it comes from (🀅🀢 gives F and F1, each from 🀅🀢)."""
+    return [(group, as_typed) for as_typed, groups in _typed_words(text) for group in groups]
 
 
 def _groups(text: str) -> list[str]:
@@ -146,15 +172,25 @@ def canonical_case(group: str) -> str:
 
 def read_tiles(text: str) -> list[str]:
     """Tile codes of a typed string; ValueError (scoring's message) for what cannot be read."""
-    if _JOKER in text:
+    return [tile for group, typed in _typed_groups(text) for tile in _group_tiles(group, typed)]
+
+
+def _group_tiles(group: str, typed: str) -> list[str]:
+    """One group's tile codes, read (`group`) from what the user typed (`typed`); a refusal quotes what
+    was typed (an audit, stage 80: `九九南` was refused as '九九S', text nowhere on the page)."""
+    if _JOKER in group:
         raise ValueError(f"cannot read {_JOKER} (the joker): a Malaysian wild tile is typed fly")
-    groups = _groups(text)
-    unsuited = next((group for group in groups if _CHINESE_NUMBER.search(group)), None)
-    if unsuited is not None:
+    if _CHINESE_NUMBER.search(group):
+        raise ValueError(f"cannot read {typed!r}: a number needs its suit after it, e.g. 三萬, 三筒 or 三索")
+    try:
+        return parse_hand_string(canonical_case(group))
+    except ValueError:
+        if group in typed:
+            raise  # typed as codes: scoring's own message names it as typed
         raise ValueError(
-            f"cannot read {unsuited!r}: a number needs its suit after it, e.g. 三萬, 三筒 or 三索"
-        )
-    return parse_hand_string(" ".join(canonical_case(group) for group in groups))
+            f"cannot read {typed!r}: type each tile by its code (5p, C), its Chinese name (五筒, 紅中) "
+            "or its emoji tile"
+        ) from None
 
 
 def meld_splits(tiles: Sequence[str]) -> list[list[list[str]]]:
@@ -197,7 +233,10 @@ def read_melds(text: str) -> list[list[str]]:
     # the groups of one or two tiles since the last whole meld: (index, its tiles)
     short: list[tuple[int, list[str]]] = []
     for index, (group, typed) in enumerate(typed_groups):
-        tiles = read_tiles(group)
+        tiles = _group_tiles(group, typed)
+        bonus = next((tile for tile in tiles if tile in BONUS), None)
+        if bonus is not None:  # said first: 雞雞 is two roosters, not a meld's "1 tile"
+            raise ValueError(_bonus_in_meld(group, typed, bonus))
         if len(tiles) < 3:
             short.append((index, tiles))
             continue
@@ -205,6 +244,13 @@ def read_melds(text: str) -> list[list[str]]:
         short = []
         melds += _apart(group, typed, tiles) if len(tiles) > 4 else [tiles]
     return melds + _typed_apart(typed_groups, short)
+
+
+def _bonus_in_meld(group: str, typed: str, bonus: str) -> str:
+    """Why a meld typed with a bonus tile in it is refused (an audit, stage 80: 雞雞雞 was "meld '雞雞雞
+    雞雞雞 雞雞雞' is no meld")."""
+    bird = " (the bird of 1s is 一索 or 幺雞)" if bonus == "rooster" and typed != group else ""
+    return f"meld {typed!r}: {bonus} is a bonus tile; type it under Bonus tiles{bird}"
 
 
 def _typed_apart(
@@ -249,20 +295,40 @@ def _holds_no_meld(tiles: Sequence[str]) -> bool:
 
 def read_concealed_kongs(text: str) -> list[list[str]]:
     """One concealed kong per group: four of one tile, typed as such or as it lies with face-down tiles
-    (`back5s5sback`, the backs taking the face shown)."""
+    (`back5s5sback`, the backs taking the face shown); or typed a tile a word (`5p 5p 5p 5p`, `五筒 五筒
+    五筒 五筒`), the words read together four at a time, as the melds' field reads a meld typed apart."""
     kongs = []
-    for group, typed in _typed_groups(text):
-        tiles = read_tiles(group)
-        faces = set(tiles) - {"back"}
-        if "fly" in faces:
-            raise ValueError(f"concealed kong {_named(group, typed)}: fly cannot stand in a kong")
-        if len(tiles) != 4 or len(faces) != 1:
-            raise ValueError(
-                f"concealed kong {_named(group, typed)}: a concealed kong is four of one tile, "
-                "e.g. 5555s or back5s5sback"
-            )
-        kongs.append([faces.pop()] * 4)
+    apart: list[
+        tuple[str, list[str], list[str]]
+    ] = []  # a kong's words typed apart so far: typed, read, tiles
+    for typed, groups in _typed_words(text):
+        tiles = [tile for group in groups for tile in _group_tiles(group, typed)]
+        apart.append((typed, groups, tiles))
+        held = [tile for _, _, word_tiles in apart for tile in word_tiles]
+        if len(held) >= 4:
+            kongs.append(_concealed_kong(_named_words(apart), held))
+            apart = []
+    if apart:
+        _concealed_kong(_named_words(apart), [tile for _, _, word_tiles in apart for tile in word_tiles])
     return kongs
+
+
+def _named_words(words: Sequence[tuple[str, list[str], list[str]]]) -> str:
+    return _named(
+        " ".join(" ".join(groups) for _, groups, _ in words), " ".join(typed for typed, _, _ in words)
+    )
+
+
+def _concealed_kong(named: str, tiles: list[str]) -> list[str]:
+    """The concealed kong of `tiles` (named so in a refusal); ValueError where they are none."""
+    faces = set(tiles) - {"back"}
+    if "fly" in faces:
+        raise ValueError(f"concealed kong {named}: fly cannot stand in a kong")
+    if len(tiles) != 4 or len(faces) != 1:
+        raise ValueError(
+            f"concealed kong {named}: a concealed kong is four of one tile, e.g. 5555s or back5s5sback"
+        )
+    return [faces.pop()] * 4
 
 
 _BONUS_TILES = (
@@ -276,7 +342,7 @@ def read_bonus(text: str, bonus_codes: frozenset[str] | set[str]) -> list[str]:
     tiles: list[tuple[str, str]] = []  # (code, the group typed it came from) where that is no code
     for group, typed in _typed_groups(text):
         try:
-            tiles += [(tile, "" if typed == group else typed) for tile in read_tiles(group)]
+            tiles += [(tile, "" if typed == group else typed) for tile in _group_tiles(group, typed)]
         except ValueError:
             raise ValueError(
                 f"cannot read {_named(group, typed)} as bonus tiles: bonus tiles are {_BONUS_TILES}, "

@@ -316,6 +316,10 @@ def test_a_meld_typed_a_tile_a_word_that_is_no_meld_says_why(typed: str, why: st
         ("一萬南", ["1m", "S"]),  # an honour after a suit is an honour, as after a suit letter
         ("幺雞 么鸡 二三索", ["1s", "1s", "2s", "3s"]),  # the bird of 1s by its name, not a rooster
         ("一二三萬子 四五六筒子", ["1m", "2m", "3m", "4p", "5p", "6p"]),
+        ("两万 兩筒 二二條", ["2m", "2p", "2s", "2s"]),
+        ("青發 青发 綠發", ["F", "F", "F"]),
+        # an audit's (stage 80): a flower's or season's number is not a suit's
+        ("F1竹 S3竹 s1竹 5s6竹 1p2竹", ["F1", "F4", "S3", "F4", "S1", "F4", "5s", "6s", "1p", "2s"]),
     ],
 )
 def test_tiles_typed_by_their_chinese_names_read_as_their_codes(typed: str, codes: list[str]) -> None:
@@ -330,6 +334,9 @@ def test_chinese_names_keep_melds_and_bonus_tiles_apart() -> None:
     every_bonus = frozenset(
         {"F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4", "cat", "rat", "rooster", "centipede"}
     )
+    assert read_bonus("梅花 蘭花 兰花 菊花 竹花 雞公 鷄 百足", every_bonus) == [
+        *("F1", "F2", "F2", "F3", "F4", "rooster", "rooster", "centipede")
+    ]
     assert read_bonus("梅蘭菊竹 春夏秋冬 貓 老鼠 公雞 蜈蚣 兰 猫 鼠 鸡", every_bonus) == [
         *("F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"),
         *("cat", "rat", "rooster", "centipede", "F2", "cat", "rat", "rooster"),
@@ -350,8 +357,70 @@ def test_a_refusal_names_a_group_typed_in_chinese_as_typed_and_as_read() -> None
 
 
 @pytest.mark.parametrize("code", TILE_CODES)
-def test_a_tiles_chinese_name_as_a_list_shows_it_reads_back_as_the_tile(code: str) -> None:
-    shown = chinese_name(code)
-    assert shown.split()[0] == code
-    if code not in ("face", "back"):  # no Chinese name of their own
-        assert read_tiles(shown.split()[1]) == [code]
+def test_each_of_a_tiles_chinese_names_as_a_list_shows_them_reads_back_as_the_tile(code: str) -> None:
+    code_shown, *names = chinese_name(code).split()
+    assert code_shown == code
+    assert bool(names) == (code not in ("face", "back"))  # those two have no Chinese name of their own
+    for name in names:
+        assert read_tiles(name) == [code], name
+
+
+def test_simplified_names_are_in_the_pick_lists_labels() -> None:
+    # Singapore writes simplified characters: 五万 typed into the list's search must find 5m
+    assert chinese_name("5m") == "5m 五萬 五万"
+    assert "五饼" in chinese_name("5p") and "五条" in chinese_name("5s") and "幺鸡" in chinese_name("1s")
+    assert "东" in chinese_name("E") and "发" in chinese_name("F") and "兰" in chinese_name("F2")
+
+
+@pytest.mark.parametrize(
+    ("typed", "refused"),
+    [
+        ("九九南", "cannot read '九九南': a number needs its suit after it"),
+        ("碰五筒", "cannot read '碰五筒': type each tile by its code (5p, C), its Chinese name (五筒, 紅中)"),
+        ("一萬子子", "cannot read '一萬子子': "),
+        ("發1", "'1' needs a suit letter"),  # a group typed as codes keeps scoring's own word
+    ],
+)
+def test_a_refusal_quotes_what_was_typed_not_what_it_was_half_read_as(typed: str, refused: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        read_tiles(typed)
+    assert str(caught.value).startswith(refused) or refused in str(caught.value), str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        (
+            "雞雞雞",
+            "meld '雞雞雞': rooster is a bonus tile; type it under Bonus tiles (the bird of 1s is 一索",
+        ),
+        ("梅梅梅", "meld '梅梅梅': F1 is a bonus tile; type it under Bonus tiles"),
+        ("CCC F1", "meld 'F1': F1 is a bonus tile"),
+    ],
+)
+def test_a_bonus_tile_typed_as_a_meld_is_sent_to_the_bonus_field(typed: str, said: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        read_melds(typed)
+    assert str(caught.value).startswith(said), str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("typed", "kongs"),
+    [
+        ("5p 5p 5p 5p", [["5p"] * 4]),
+        ("五筒 五筒 五筒 五筒", [["5p"] * 4]),
+        ("555s 5s 6666p", [["5s"] * 4, ["6p"] * 4]),
+        ("back 5s 5s back", [["5s"] * 4]),
+    ],
+)
+def test_a_concealed_kong_typed_a_tile_a_word_is_read_four_at_a_time(
+    typed: str, kongs: list[list[str]]
+) -> None:
+    assert read_concealed_kongs(typed) == kongs
+
+
+def test_a_concealed_kong_typed_apart_short_or_mixed_is_refused_naming_its_words() -> None:
+    with pytest.raises(ValueError, match="concealed kong '5p 5p 5p': a concealed kong is four of one tile"):
+        read_concealed_kongs("5p 5p 5p")
+    with pytest.raises(ValueError, match="concealed kong '5p 5p 5p 6p': "):
+        read_concealed_kongs("5p 5p 5p 6p")

@@ -28,16 +28,17 @@ PURPLE = (120, 50, 150)
 ORANGE = (175, 85, 0)  # 4.7:1 on ivory (was 2.95: the accessibility audit)
 
 # Colours of the group outlines on the photo and under the tile pictures: Okabe and Ito's and Tol's
-# colours, chosen so that no two are closer than 15 (CIELAB) seen with normal sight, deuteranopia or
+# colours, chosen so that no two are closer than 14 (CIELAB) seen with normal sight, deuteranopia or
 # protanopia (an accessibility audit, stage 80: the colours before were 3 apart for the deuteranope,
-# bonus against ignore), each outline seen on an ivory or a dark green table. Labels are written in
-# white or black, whichever stands out more (`label_ink`): every label 4.5:1 or more.
+# bonus against ignore), each outline seen (1.45:1 or more) on white, an ivory, a dark green and a
+# dark navy table. Labels are written in white or black, whichever stands out more (`label_ink`):
+# every label 4.5:1 or more.
 GROUP_COLOURS: dict[str, tuple[int, int, int]] = {
     HAND: (0, 114, 178),
     MELD_GROUPS[0]: (17, 119, 51),
     MELD_GROUPS[1]: (238, 51, 119),
     MELD_GROUPS[2]: (86, 180, 233),
-    MELD_GROUPS[3]: (20, 20, 20),
+    MELD_GROUPS[3]: (170, 51, 119),
     BONUS: (230, 159, 0),
     IGNORE: (140, 140, 140),
 }
@@ -179,6 +180,13 @@ class PlacedBlock:
     label: str
     codes: Sequence[str]
     concealed: bool
+    group: str = ""  # the group's name (`meld 1`), also on the lines a long row wraps to
+
+
+def group_of_label(label: str) -> str:
+    """The group a tile pictures' label names: `meld 1` of "meld 1 pong" or "meld 1: no meld yet"."""
+    words = label.split(":")[0].split(" ")
+    return " ".join(words[:2]) if label.startswith("meld") else words[0]
 
 
 def place_blocks(
@@ -188,18 +196,18 @@ def place_blocks(
     so a line holds at most `PER_LINE` tiles. Each block takes the room of its label too (`measure`: its
     width, px): under a lone tile the label had run into the next block's ("meld 1: no meld
     yetmeld 2 pong")."""
-    chunks: list[tuple[str, Sequence[str], bool]] = []
+    chunks: list[tuple[str, Sequence[str], bool, str]] = []  # label shown, codes, concealed, group's label
     for label, codes, concealed in groups:
         for start in range(0, len(codes), PER_LINE):
-            chunks.append((label if start == 0 else "", codes[start : start + PER_LINE], concealed))
+            chunks.append((label if start == 0 else "", codes[start : start + PER_LINE], concealed, label))
     max_w = PER_LINE * (TILE_W + 2)
     placed: list[PlacedBlock] = []
     x = y = 0
-    for label, codes, concealed in chunks:
+    for label, codes, concealed, named in chunks:
         width = max(len(codes) * (TILE_W + 2), math.ceil(measure(label)) if label else 0)
         if x and x + width > max_w:
             x, y = 0, y + LINE_H
-        placed.append(PlacedBlock(x, y, width, label, codes, concealed))
+        placed.append(PlacedBlock(x, y, width, label, codes, concealed, group_of_label(named)))
         x += width + BLOCK_GAP
     return placed
 
@@ -230,10 +238,9 @@ def hand_picture(groups: Sequence[tuple[str, Sequence[str], bool]]) -> Image.Ima
             # A concealed kong is shown as it lies on the table: the two end tiles face down.
             show = "back" if block.concealed and len(block.codes) == 4 and k in (0, 3) else code
             canvas.alpha_composite(_drawn_tile(show, 2), (bx + k * (TILE_W + 2), by))  # only read
-        key = " ".join(label.split(" ")[:2]) if label.startswith("meld") else label.split(" ")[0]
-        colour = GROUP_COLOURS.get(key, (90, 90, 90))
+        colour = GROUP_COLOURS.get(block.group, GROUP_COLOURS[IGNORE])
         # the group's colour as a bar (a line of text in a light colour on white does not read), its name
-        # in dark ink under it
+        # in dark ink under it; a long row's next line has the bar alone
         tiles_w = len(block.codes) * (TILE_W + 2) - 2
         draw.rectangle((bx, by + TILE_H + 2, bx + tiles_w, by + TILE_H + 1 + BAR_H), fill=colour)
         draw.text((bx, by + TILE_H + BAR_H + 3), label, font=_font(CAPTION_PX, bold=False), fill=CAPTION_INK)

@@ -7,6 +7,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from app_ui.case import MAX_MELDS
 from app_ui.hand_build import meld_kind
@@ -56,17 +57,20 @@ _CHINESE_SUITS = {
     **dict.fromkeys("索條条竹", "s"),
 }
 _CHINESE_NUMBER = re.compile(f"[{_NUMERALS}两兩]")
-# A run of numbers and its suit; 子 after it, as in 萬子 (the characters suit), says nothing more. A
-# number that ends a flower's or season's code is not the run's (F1竹 is F1 and the bamboo flower),
-# but one after a suit letter is (5s6竹, 6s after 5s).
+# A run of numbers and its suit; 子 after it, as in 萬子 (the characters suit), says nothing more. An
+# Arabic number that ends a flower's or season's code is not the run's (F1竹 is F1 and the bamboo
+# flower), but one after a suit letter is (5s6竹: 6s after 5s); a Chinese number always is (S一萬).
+_ARABIC_RUN = r"(?:(?<![FSfs\d])|(?<=\d[sS]))(?=[1-9])"
 _CHINESE_SUITED = re.compile(
-    f"(?:(?<![FSfs\\d{_NUMERALS}两兩])|(?<=\\d[pPsS]))([{_NUMERALS}两兩1-9]+)([{''.join(_CHINESE_SUITS)}])子?"
+    f"(?:{_ARABIC_RUN}|(?=[{_NUMERALS}两兩]))([{_NUMERALS}两兩1-9]+)([{''.join(_CHINESE_SUITS)}])子?"
 )
 _CHINESE_WORD_READ = {
     **dict.fromkeys(("紅中", "红中"), "中"),
     **dict.fromkeys(("發財", "发财", "青發", "青发", "綠發", "绿发"), "發"),
     "白板": "白",
-    **{f"{bird}{hen}": "1s" for bird in "幺么" for hen in "雞鸡鷄"},  # the bird of 1s
+    **{
+        f"{bird}{hen}": " 1s " for bird in "幺么" for hen in "雞鸡鷄"
+    },  # the bird of 1s, apart: 5幺雞 is no 51s
     "老鼠": " rat ",
     **{f"{who}{hen}": " rooster " for hen in "雞鸡鷄" for who in ("公", "")},
     **{f"{hen}公": " rooster " for hen in "雞鸡鷄"},  # Cantonese
@@ -83,15 +87,18 @@ _CHINESE_BONUS = {
 }  # fmt: skip
 
 # each code's Chinese names as a list to pick from shows them: typing any of them into its search
-# finds the tile (traditional first, then the simplified or other name Singapore writes)
+# finds the tile (the names the typed fields read, traditional and simplified)
 _CHINESE_OF_CODE = {
     **{f"{n + 1}{suit}": " ".join(numeral + name for name in names)
-       for suit, names in zip("mps", (("萬", "万"), ("筒", "饼"), ("索", "条")), strict=True)
+       for suit, names in zip("mps", ("萬万", "筒餅饼", "索條条"), strict=True)
        for n, numeral in enumerate(_NUMERALS)},
-    "E": "東 东", "S": "南", "W": "西", "N": "北", "C": "中 红中", "F": "發 发", "P": "白",
-    "F1": "梅", "F2": "蘭 兰", "F3": "菊", "F4": "竹", "S1": "春", "S2": "夏", "S3": "秋", "S4": "冬",
-    "cat": "貓 猫", "rat": "鼠 老鼠", "rooster": "雞 鸡", "centipede": "蜈蚣", "fly": "飛 飞",
+    "E": "東 东", "S": "南", "W": "西", "N": "北", "C": "中 紅中 红中", "F": "發 发 發財 青發",
+    "P": "白 白板",
+    **{f"F{n + 1}": f"{plant} {plant}花" for n, plant in enumerate("梅蘭菊竹")},
+    "S1": "春", "S2": "夏", "S3": "秋", "S4": "冬",
+    "cat": "貓 猫", "rat": "鼠 老鼠", "rooster": "雞 鸡 鷄", "centipede": "蜈蚣", "fly": "飛 飞",
 }  # fmt: skip
+_CHINESE_OF_CODE["F2"] += " 兰 兰花"
 _CHINESE_OF_CODE["1s"] += " 幺雞 幺鸡"
 
 
@@ -102,12 +109,20 @@ def chinese_name(code: str) -> str:
     return f"{code} {names}" if names else code
 
 
+def _suited_codes(match: re.Match[str], group: str) -> str:
+    """A run of numbers and its suit as codes (`一二三萬` -> `123m`), set apart from a code typed against
+    it: S1五筒 is S1 and 5p, not S15p (1p 5p)."""
+    codes = match.group(1).translate(_CHINESE_NUMBERS) + _CHINESE_SUITS[match.group(2)]
+    before = group[match.start() - 1] if match.start() > 0 else ""
+    after = group[match.end()] if match.end() < len(group) else ""
+    apart = [(c.isascii() and c.isalnum()) for c in (before, after)]
+    return (" " if apart[0] else "") + codes + (" " if apart[1] else "")
+
+
 def _chinese_read(group: str) -> str:
     """A typed group with its Chinese tile names as codes (`一二三萬` -> `123m`, `紅中` -> `中`, read
     on as the honour's character); a number alone before no suit stays as typed, to be refused."""
-    suited = _CHINESE_SUITED.sub(
-        lambda match: match.group(1).translate(_CHINESE_NUMBERS) + _CHINESE_SUITS[match.group(2)], group
-    )
+    suited = _CHINESE_SUITED.sub(lambda match: _suited_codes(match, group), group)
     worded = _CHINESE_WORDS.sub(lambda match: match.group(1) or _CHINESE_WORD_READ[match.group(0)], suited)
     return "".join(_CHINESE_BONUS.get(character, character) for character in worded)
 
@@ -135,6 +150,8 @@ TYPED_ALSO = (
 def _typed_words(text: str) -> list[tuple[str, list[str]]]:
     """Each word as typed beside the groups read from it (the characters and emoji tiles as their
     codes; a bonus tile stands apart: 🀅🀢 typed gives F and F1)."""
+    if _JOKER in text:  # said before any other word on the text: it is the one thing to change
+        raise ValueError(f"cannot read {_JOKER} (the joker): a Malaysian wild tile is typed fly")
     # NFKC: a phone's full-width keyboard types １２３ｍ and the ideographic comma and space
     typed = unicodedata.normalize("NFKC", text).replace(",", " ").replace("、", " ").split()
     return [
@@ -146,10 +163,6 @@ def _typed_words(text: str) -> list[tuple[str, list[str]]]:
 def _typed_groups(text: str) -> list[tuple[str, str]]:
     """Each group as read beside the word typed that it comes from (🀅🀢 gives F and F1, each from 🀅🀢)."""
     return [(group, as_typed) for as_typed, groups in _typed_words(text) for group in groups]
-
-
-def _groups(text: str) -> list[str]:
-    return [group for group, _ in _typed_groups(text)]
 
 
 def _named(group: str, typed: str) -> str:
@@ -178,8 +191,6 @@ def read_tiles(text: str) -> list[str]:
 def _group_tiles(group: str, typed: str) -> list[str]:
     """One group's tile codes, read (`group`) from what the user typed (`typed`); a refusal quotes what
     was typed (an audit, stage 80: `九九南` was refused as '九九S', text nowhere on the page)."""
-    if _JOKER in group:
-        raise ValueError(f"cannot read {_JOKER} (the joker): a Malaysian wild tile is typed fly")
     if _CHINESE_NUMBER.search(group):
         raise ValueError(f"cannot read {typed!r}: a number needs its suit after it, e.g. 三萬, 三筒 or 三索")
     try:
@@ -236,7 +247,7 @@ def read_melds(text: str) -> list[list[str]]:
         tiles = _group_tiles(group, typed)
         bonus = next((tile for tile in tiles if tile in BONUS), None)
         if bonus is not None:  # said first: 雞雞 is two roosters, not a meld's "1 tile"
-            raise ValueError(_bonus_in_meld(group, typed, bonus))
+            raise ValueError(_bonus_in_meld("meld", typed, bonus))
         if len(tiles) < 3:
             short.append((index, tiles))
             continue
@@ -246,11 +257,11 @@ def read_melds(text: str) -> list[list[str]]:
     return melds + _typed_apart(typed_groups, short)
 
 
-def _bonus_in_meld(group: str, typed: str, bonus: str) -> str:
-    """Why a meld typed with a bonus tile in it is refused (an audit, stage 80: 雞雞雞 was "meld '雞雞雞
-    雞雞雞 雞雞雞' is no meld")."""
-    bird = " (the bird of 1s is 一索 or 幺雞)" if bonus == "rooster" and typed != group else ""
-    return f"meld {typed!r}: {bonus} is a bonus tile; type it under Bonus tiles{bird}"
+def _bonus_in_meld(kind: str, typed: str, bonus: str) -> str:
+    """Why a meld or concealed kong (`kind`) typed with a bonus tile in it is refused (an audit, stage
+    80: 雞雞雞 was "meld '雞雞雞 雞雞雞 雞雞雞' is no meld")."""
+    bird = " (the bird of 1s is 一索 or 幺雞)" if bonus == "rooster" and bonus not in typed.lower() else ""
+    return f"{kind} {typed!r}: {bonus} is a bonus tile; type it under Bonus tiles{bird}"
 
 
 def _typed_apart(
@@ -293,35 +304,48 @@ def _holds_no_meld(tiles: Sequence[str]) -> bool:
     return all(meld_kind(list(three))[0] is None for three in itertools.combinations(tiles, 3))
 
 
+class _Word(NamedTuple):
+    """A word typed in the concealed kongs' field: as typed, the groups read from it, their tiles."""
+
+    typed: str
+    groups: list[str]
+    tiles: list[str]
+
+
 def read_concealed_kongs(text: str) -> list[list[str]]:
     """One concealed kong per group: four of one tile, typed as such or as it lies with face-down tiles
     (`back5s5sback`, the backs taking the face shown); or typed a tile a word (`5p 5p 5p 5p`, `五筒 五筒
     五筒 五筒`), the words read together four at a time, as the melds' field reads a meld typed apart."""
     kongs = []
-    apart: list[
-        tuple[str, list[str], list[str]]
-    ] = []  # a kong's words typed apart so far: typed, read, tiles
+    apart: list[_Word] = []  # the words of a kong typed apart so far
     for typed, groups in _typed_words(text):
-        tiles = [tile for group in groups for tile in _group_tiles(group, typed)]
-        apart.append((typed, groups, tiles))
-        held = [tile for _, _, word_tiles in apart for tile in word_tiles]
-        if len(held) >= 4:
-            kongs.append(_concealed_kong(_named_words(apart), held))
+        if not groups:  # a word that reads as nothing (a lone emoji presentation mark)
+            continue
+        word = _Word(typed, groups, [tile for group in groups for tile in _group_tiles(group, typed)])
+        if apart and len(_faces([*apart, word])) > 1:
+            _concealed_kong(apart)  # refused, naming its own words: the next word is another tile's
+        apart.append(word)
+        if sum(len(w.tiles) for w in apart) >= 4:
+            kongs.append(_concealed_kong(apart))
             apart = []
     if apart:
-        _concealed_kong(_named_words(apart), [tile for _, _, word_tiles in apart for tile in word_tiles])
+        _concealed_kong(apart)
     return kongs
 
 
-def _named_words(words: Sequence[tuple[str, list[str], list[str]]]) -> str:
-    return _named(
-        " ".join(" ".join(groups) for _, groups, _ in words), " ".join(typed for typed, _, _ in words)
-    )
+def _faces(words: Sequence[_Word]) -> set[str]:
+    return {tile for word in words for tile in word.tiles} - {"back"}
 
 
-def _concealed_kong(named: str, tiles: list[str]) -> list[str]:
-    """The concealed kong of `tiles` (named so in a refusal); ValueError where they are none."""
-    faces = set(tiles) - {"back"}
+def _concealed_kong(words: Sequence[_Word]) -> list[str]:
+    """The concealed kong the `words` typed make; ValueError, naming them, where they make none."""
+    tiles = [tile for word in words for tile in word.tiles]
+    typed = " ".join(word.typed for word in words)
+    named = _named(" ".join(group for word in words for group in word.groups), typed)
+    faces = _faces(words)
+    bonus = next((tile for tile in tiles if tile in BONUS), None)
+    if bonus is not None:
+        raise ValueError(_bonus_in_meld("concealed kong", typed, bonus))
     if "fly" in faces:
         raise ValueError(f"concealed kong {named}: fly cannot stand in a kong")
     if len(tiles) != 4 or len(faces) != 1:

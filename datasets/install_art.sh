@@ -68,6 +68,6 @@ if python3 -c "import cv2, numpy, PIL" >/dev/null 2>&1; then
   echo "install_art: done. Styles:"
   python3 -m datasets.synth --list-styles
 else
-  echo "install_art: done. To list the styles, install the project first (pip install -e .[train])," \
+  echo "install_art: done. To list the styles, install the project first (pip install -e .)," \
     "then run: python3 -m datasets.synth --list-styles"
 fi

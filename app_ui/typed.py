@@ -135,15 +135,19 @@ _JOKER = chr(0x1F02A)
 # the honours by name, a word a tile: `east`, `Red`
 _NAMES = {
     "east": "E", "south": "S", "west": "W", "north": "N", "red": "C", "green": "F", "white": "P",
+    # the flowers and seasons by RULES.md's names; not "bamboo", which also names a suit
+    "plum": "F1", "orchid": "F2", "chrysanthemum": "F3",
+    "spring": "S1", "summer": "S2", "autumn": "S3", "winter": "S4",
 }  # fmt: skip
 
 
 # said beside the typed fields, under the codes
 TYPED_ALSO = (
     "Also read: the honours' characters 東 南 西 北 中 發 白, their names (east … north, red, green, "
-    "white; a meld of them a word a tile: east east east) and the mahjong tiles of an emoji keyboard "
-    "(🀇 🀙 🀐 🀀 🀄 🀢 🀦 🀫); 飛 is a fly. And the tiles' Chinese names: 一萬 (or 1萬; 一二三萬 is 123m), "
-    "五筒 or 五餅, 三索 or 三條, 紅中 發財 白板, 東風; 梅 蘭 菊 竹, 春 夏 秋 冬, 貓 鼠 雞 蜈蚣."
+    "white; a meld of them a word a tile: east east east), the flowers' and seasons' (plum … winter) and "
+    "the mahjong tiles of an emoji keyboard (🀇 🀙 🀐 🀀 🀄 🀢 🀦 🀫); 飛 is a fly. And the tiles' Chinese "
+    "names: 一萬 (or 1萬; 一二三萬 is 123m), 五筒 or 五餅, 三索 or 三條, 紅中 發財 白板, 東風; 梅 蘭 菊 竹, "
+    "春 夏 秋 冬, 貓 鼠 雞 蜈蚣."
 )
 
 
@@ -191,6 +195,10 @@ def read_tiles(text: str) -> list[str]:
 def _group_tiles(group: str, typed: str) -> list[str]:
     """One group's tile codes, read (`group`) from what the user typed (`typed`); a refusal quotes what
     was typed (an audit, stage 80: `九九南` was refused as '九九S', text nowhere on the page)."""
+    if group.lower() == "bamboo":
+        raise ValueError(
+            f"{typed!r} names the bamboo flower and the bamboo suit: type F4 (or 竹), or a suit tile, e.g. 5s"
+        )
     if _CHINESE_NUMBER.search(group):
         raise ValueError(f"cannot read {typed!r}: a number needs its suit after it, e.g. 三萬, 三筒 or 三索")
     try:
@@ -365,6 +373,9 @@ def read_bonus(text: str, bonus_codes: frozenset[str] | set[str]) -> list[str]:
     that is no bonus tile. A set holds four `face` and four `fly`, so a code may come more than once."""
     tiles: list[tuple[str, str]] = []  # (code, the group typed it came from) where that is no code
     for group, typed in _typed_groups(text):
+        if group.lower() == "bamboo":  # among bonus tiles, only the bamboo flower
+            tiles.append(("F4", typed))
+            continue
         try:
             tiles += [(tile, "" if typed == group else typed) for tile in _group_tiles(group, typed)]
         except ValueError:

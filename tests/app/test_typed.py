@@ -182,7 +182,7 @@ def test_unicode_bonus_tiles_read_by_their_names_in_rules_md() -> None:
 
 
 def test_the_joker_and_other_names_are_still_refused() -> None:
-    for typed in ("🀪", "plum", "dragon"):
+    for typed in ("🀪", "dragon", "flower"):
         with pytest.raises(ValueError, match="cannot read"):
             read_tiles(typed)
 
@@ -465,3 +465,13 @@ def test_a_bird_typed_after_a_number_is_not_read_into_it() -> None:
 def test_the_joker_is_said_before_any_other_refusal() -> None:
     with pytest.raises(ValueError, match="the joker"):
         read_tiles("1 🀪")
+
+
+def test_the_flowers_and_seasons_are_read_by_their_english_names_but_bamboo_is_asked_about() -> None:
+    every_bonus = frozenset({"F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"})
+    assert read_bonus("plum Orchid CHRYSANTHEMUM spring summer autumn winter", every_bonus) == [
+        *("F1", "F2", "F3", "S1", "S2", "S3", "S4")
+    ]
+    with pytest.raises(ValueError, match="'Bamboo' names the bamboo flower and the bamboo suit: type F4"):
+        read_tiles("Bamboo")
+    assert read_bonus("bamboo plum", every_bonus) == ["F4", "F1"]  # among bonus tiles it is the flower

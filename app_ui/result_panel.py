@@ -41,6 +41,7 @@ from app_ui.winning_hint import (
     winning_tile_outcomes,
     winning_tile_ways,
 )
+from scoring.api import limits_not_added
 from scoring.payout import format_amount
 
 RESULT_ANCHOR = "result"  # the result's heading, which the line under the photo links to
@@ -173,6 +174,9 @@ def result_ui(
         )
         if result.get("points") is not None:
             st.caption(f"{format_amount(result['points'])} points")
+        not_added = limits_not_added(result)
+        if not_added:
+            st.caption(not_added[0].upper() + not_added[1:] + ".")
     else:
         st.error(invalid_message(result))  # the scoring's words about codes, with our emphasis
     patterns = result.get("patterns") or []

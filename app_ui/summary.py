@@ -13,6 +13,7 @@ import scoring
 from app_ui.case import WIND_LABELS
 from app_ui.options import CHOICE_LABELS, format_number_list, option_label, option_specs
 from app_ui.table_edits import RENUMBERED, well_formed
+from scoring.api import limits_not_added
 from scoring.errors import brief
 from scoring.payout import format_amount, instant_text, unit_text
 from scoring.tiles import sorted_tiles
@@ -127,6 +128,9 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
         limit = ", at the limit" if result.get("limit") else ""  # as the page's result line says it
         stands = " as it stands" if ways else ""
         lines.append(f"{result['tai']} {unit}{capped}{limit}{stands}, {rules} rules")
+        not_added = limits_not_added(result)
+        if not_added:
+            lines.append(not_added[0].upper() + not_added[1:])
         if ways:
             lines.append(f"Winning tile not set: won on {ways}")
     else:

@@ -16,7 +16,14 @@ import textwrap
 import unicodedata
 from typing import Any, NoReturn
 
-from scoring.api import hand_of, reading_warning_lines, score_json, unused_beside, unused_beside_warning
+from scoring.api import (
+    hand_of,
+    limits_not_added,
+    reading_warning_lines,
+    score_json,
+    unused_beside,
+    unused_beside_warning,
+)
 from scoring.console import escape_what_cannot_print, say
 from scoring.errors import MalformedHandError, brief, json_object, json_value, printable
 from scoring.hand import CIRCUMSTANCES, hand_from_json
@@ -261,7 +268,8 @@ def render(result: dict[str, Any]) -> str:
             total += f" (raw {result['raw_tai']})"
         if result["points"] is not None:
             total += f" = {result['points']} points"
-        lines.append(total)
+        not_added = limits_not_added(result)
+        lines.append(total + (f" ({not_added})" if not_added else ""))
     lines.append(result["message"])
     payout = result["payout"]
     if result["valid"]:

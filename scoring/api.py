@@ -202,3 +202,13 @@ def reading_warning_lines(data: Mapping[str, Any]) -> list[str]:
     said = data.get("warnings") if "hand" in data and "detections" in data else None
     lines = [line for line in said if isinstance(line, str)] if isinstance(said, list) else []
     return [f"the photo's reading: {line}" for line in lines]
+
+
+def limits_not_added(result: Mapping[str, Any]) -> str | None:
+    """Why a limit hand's rows add to more than its total, where they do (an audit, stage 80: Pure
+    terminals 5 and Hidden treasure 5 stood over "Total: 5 tai" with no word why); None elsewhere."""
+    rows = sum(int(pattern.get("tai") or 0) for pattern in result.get("patterns") or [])
+    if not result.get("valid") or not result.get("limit") or rows <= int(result.get("raw_tai") or 0):
+        return None
+    unit = str(result.get("unit") or "tai")
+    return f"the rows add to {rows}, but a limit hand scores the limit once: {result['raw_tai']} {unit}"

@@ -483,10 +483,8 @@ def _valid_message(best: _Scored, unit: str, payout: Payout, options: Options) -
     if payout.discarder is None:
         pays = f"each loser pays {format_amount(payout.each_other)}"
     elif payout.each_other:
-        pays = (
-            f"discarder pays {format_amount(payout.discarder)}, "
-            f"each other player {format_amount(payout.each_other)}"
-        )
+        each = "the other player" if len(payout.players) == 3 else "each other player"
+        pays = f"discarder pays {format_amount(payout.discarder)}, {each} {format_amount(payout.each_other)}"
     else:
         liable = "liable player" if payout.players[1].liable else "discarder"
         pays = f"{liable} pays {format_amount(payout.discarder)}"

@@ -324,6 +324,40 @@ def checked_options(options: Options) -> Options:
     return options
 
 
+# A JSON amount that is not whole is a double, exact to about 15 significant digits: past that the
+# payout line and the basis would disagree in the last digits (an audit, stage 80: unit 999999999.999999
+# at 5 tai paid +23,999,999,999.999977 against losers' 3 x 7,999,999,999.999992). Whole amounts are
+# exact JSON integers at any size, so only stakes with decimals are bounded.
+EXACT_DIGITS = 15
+LARGEST_SHARE = 6  # the most a win pays, in bases: three losers paying 2 x base on a self-draw
+
+
+def _decimals(value: float) -> int:
+    exponent = Decimal(repr(float(value))).normalize().as_tuple().exponent
+    return max(0, -int(exponent))
+
+
+def _check_exact_amounts(options: Options) -> None:
+    """Raise `OptionError` where stakes with decimals could make a payout of more digits than a JSON
+    number holds exactly."""
+    amounts = [options.unit * 2.0 ** (options.max_tai - 1)]
+    if options.payout_scheme == "table":
+        amounts += [
+            value for row in options.payout_table for value in (row if isinstance(row, tuple) else (row,))
+        ]
+    stakes = [options.unit, *amounts[1:]]
+    decimals = max(_decimals(value) for value in stakes)
+    largest = LARGEST_SHARE * max(amounts)
+    if decimals and largest * 10**decimals >= 10**EXACT_DIGITS:
+        unit = format(Decimal(repr(float(options.unit))).normalize(), "f")
+        stakes_named = "the payout table" if options.payout_scheme == "table" else f"unit {unit}"
+        raise OptionError(
+            f"{stakes_named} with max_tai {options.max_tai} could pay up to {largest:,.0f}, too many digits "
+            f"to pay exactly to {decimals} decimal{'s' if decimals > 1 else ''}: lower max_tai, or use "
+            "whole amounts"
+        )
+
+
 def _check_together(options: Options) -> None:
     """Raise `OptionError` for option values, each of its field's type already, that contradict each
     other or make no sense (an `Options` built in code is checked as strictly as JSON)."""
@@ -340,6 +374,7 @@ def _check_together(options: Options) -> None:
     if options.max_tai > 64:
         # 2^(tai-1) payouts grow fast; a cap this high is a typo, not a house rule.
         raise OptionError(f"max_tai {options.max_tai} is too large (at most 64)")
+    _check_exact_amounts(options)
     # the one check of the choices, for JSON and for an Options built in code alike: a misspelt one
     # must not fall through to another scheme's payments
     for name, choices in (("payout_scheme", PAYOUT_SCHEMES), ("malaysian_payment", MALAYSIAN_PAYMENTS)):

@@ -117,8 +117,11 @@ def exact(value: float | Decimal) -> Decimal:
 
 def _paid(value: float | Decimal) -> Decimal:
     """An amount as paid: to 6 decimals, a half rounded up, held without trailing zeros (0.5)."""
-    paid = exact(value).quantize(PAID_TO, rounding=ROUND_HALF_UP)
-    return paid.to_integral_value() if paid == paid.to_integral_value() else paid.normalize()
+    # 80 digits here too: a message or a table formats amounts outside `_in_decimals`, and a whole
+    # amount of 10^22 or more (a high max_tai on a large whole unit) outgrew the default 28 (an audit)
+    with localcontext(prec=80):
+        paid = exact(value).quantize(PAID_TO, rounding=ROUND_HALF_UP)
+        return paid.to_integral_value() if paid == paid.to_integral_value() else paid.normalize()
 
 
 @_in_decimals
@@ -218,14 +221,18 @@ def _base_text(base: Decimal) -> str:
 
 
 def _shares_text(
-    self_drawn: bool, discarder: Decimal, other: Decimal, times: tuple[str, str] = ("", "")
+    self_drawn: bool, discarder: Decimal, other: Decimal, times: tuple[str, str] = ("", ""), players: int = 4
 ) -> str:
-    """'the discarder pays 2 x base = 4, each other player 1 x base = 2' (`times`: the multiples)."""
+    """'the discarder pays 2 x base = 4, each other player 1 x base = 2' (`times`: the multiples); in a
+    3-player game a discard leaves one other player, named so (an audit, stage 80: "the others")."""
     if self_drawn:
         return f"each other player pays {times[1]}{_g(other)}"
+    others, each = (
+        ("the other player", "the other player") if players == 3 else ("the others", "each other player")
+    )
     if other == 0 and not times[1]:  # they pay no share (not a share of a base of 0)
-        return f"the discarder pays {times[0]}{_g(discarder)}, the others nothing"
-    return f"the discarder pays {times[0]}{_g(discarder)}, each other player {times[1]}{_g(other)}"
+        return f"the discarder pays {times[0]}{_g(discarder)}, {others} nothing"
+    return f"the discarder pays {times[0]}{_g(discarder)}, {each} {times[1]}{_g(other)}"
 
 
 def _with_pay_all(payout: Payout, basis: str, pay_all: bool) -> Payout:
@@ -239,7 +246,7 @@ def _settled(
 ) -> Payout:
     """`settle` for the context's win, its basis: `where` (the base), then each share."""
     payout = settle(players, context.self_drawn, discarder, other, context.pay_all)
-    shares = _shares_text(context.self_drawn, discarder, other, times)
+    shares = _shares_text(context.self_drawn, discarder, other, times, players)
     return _with_pay_all(payout, f"{where}; {shares}", context.pay_all)
 
 
@@ -269,6 +276,8 @@ def singapore_payout(tai: int, context: Context, options: Options, as_self_draw:
     else:
         base = exact(options.unit) * Decimal(2) ** (tai - 1)
         where = f"base = unit {unit_text(options.unit)} x 2^({tai} - 1) = {_base_text(base)}{as_drawn}"
+        if base != _paid(base):  # a 0-tai base of half a unit with 6 decimals: its shares are rounded
+            where += " (each share paid to 6 decimals, a half up)"
     if self_drawn:
         return _singapore_settle(context, as_self_draw, ZERO, 2 * base, where, ("", "2 x base = "))
     if scheme == "shooter_pays":

@@ -629,3 +629,17 @@ def test_an_option_nested_past_what_json_reads_is_an_option_error() -> None:
     assert done.returncode == 2 and done.stderr.startswith("error: option max_tai must be a number"), (
         done.stderr
     )
+
+
+def test_a_limit_hands_rows_that_add_to_more_than_its_total_are_explained(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an audit (stage 80): Pure terminals 5 and Hidden treasure 5 stood over "Total: 5 tai", no word why
+    path = tmp_path / "limit.json"
+    path.write_text(json.dumps({"concealed": "111m 999m 111p 999s 11s", "self_drawn": True}))
+    assert main([str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Total: 5 tai (the rows add to 10, but a limit hand scores the limit once: 5 tai)" in out
+    path.write_text(json.dumps(HAND))  # an ordinary hand: its rows add to its total, nothing said
+    assert main([str(path)]) == 0
+    assert "limit hand scores" not in capsys.readouterr().out

@@ -98,14 +98,15 @@ def test_every_amount_paid_is_in_the_basis(
         (
             "seed",
             False,
-            "points = 5 fan x 20 points per fan = 100; the discarder pays 2 x points = 200, the others "
-            "nothing.",
+            # a 3-player game's discard leaves one other player, named so (it had said "the others")
+            "points = 5 fan x 20 points per fan = 100; the discarder pays 2 x points = 200, the other "
+            "player nothing.",
         ),
         ("seed", True, "points = 5 fan x 20 points per fan = 100; each other player pays the points, 100."),
         (
             "discarder_and_other",
             False,
-            "points = 5 fan x 20 points per fan = 100; the discarder pays 2 x points = 200, each other "
+            "points = 5 fan x 20 points per fan = 100; the discarder pays 2 x points = 200, the other "
             "player 1 x points = 100.",
         ),
         (
@@ -341,3 +342,45 @@ def test_a_tile_held_from_the_deal_without_its_pair_is_said_to_double_nothing() 
     assert not any(w.startswith("bonus_from_deal") for w in both["warnings"]), both["warnings"]
     units = {item["key"]: item["units"] for item in both["payout"]["instant_payouts"]}
     assert units == {"animal_pair": 4, "own_flower_season": 4}, both["payout"]["instant_payouts"]
+
+
+@pytest.mark.parametrize(
+    ("options", "refused"),
+    [
+        ({"unit": 999999999.999999}, "unit 999999999.999999 with max_tai 5 could pay up to 96,000,000,000"),
+        ({"unit": 0.1, "max_tai": 64}, "to pay exactly to 1 decimal: lower max_tai, or use whole amounts"),
+        (
+            {"payout_scheme": "table", "payout_table": [1234567890.123456], "max_tai": 10},
+            "the payout table with max_tai 10 could pay up to",
+        ),
+    ],
+)
+def test_stakes_with_decimals_too_large_to_pay_exactly_are_refused(options: dict, refused: str) -> None:
+    # an audit (stage 80): past about 15 digits a JSON amount with decimals is a rounded double, and the
+    # payout line (+23,999,999,999.999977) disagreed with the losers' 3 x 7,999,999,999.999992
+    with pytest.raises(OptionError, match=re.escape(refused)):
+        score_json({**HAND, "options": options})
+
+
+@pytest.mark.parametrize(
+    "options", [{"max_tai": 64, "min_tai": 60}, {"unit": 10**12, "max_tai": 33, "min_tai": 30}]
+)
+def test_whole_stakes_of_any_size_are_paid_exactly_and_said_with_the_same_digits(options: dict) -> None:
+    # whole amounts are exact JSON integers; 10^22 and more had crashed the message's formatting
+    # (decimal's default 28 digits), the command line saying "internal error"
+    result = score_json({"concealed": "111m 999m 111p 999s 11s", "self_drawn": True, "options": options})
+    payout = result["payout"]
+    assert all(isinstance(share["amount"], int) for share in payout["players"])
+    assert sum(share["amount"] for share in payout["players"]) == 0
+    assert f"winner receives {format_amount(payout['winner_total'])}." in result["message"]
+    assert format_amount(payout["each_other"]) in payout["basis"]
+
+
+def test_a_base_of_more_decimals_than_paid_says_its_shares_are_rounded() -> None:
+    options = dataclasses.replace(Options(), unit=123.456789, min_tai=0)
+    basis = singapore_payout(0, Context(), options, False).basis
+    assert "= 61.7283945 (each share paid to 6 decimals, a half up);" in basis
+    assert "each other player 1 x base = 61.728395." in basis
+    assert (
+        "(each share" not in singapore_payout(1, Context(), options, False).basis
+    )  # 123.456789 is paid as is

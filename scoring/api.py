@@ -208,7 +208,12 @@ def limits_not_added(result: Mapping[str, Any]) -> str | None:
     """Why a limit hand's rows add to more than its total, where they do (an audit, stage 80: Pure
     terminals 5 and Hidden treasure 5 stood over "Total: 5 tai" with no word why); None elsewhere."""
     rows = sum(int(pattern.get("tai") or 0) for pattern in result.get("patterns") or [])
-    if not result.get("valid") or not result.get("limit") or rows <= int(result.get("raw_tai") or 0):
+    raw, tai = int(result.get("raw_tai") or 0), int(result.get("tai") or 0)
+    if not result.get("valid") or not result.get("limit") or "raw_tai" not in result or rows <= raw:
         return None
     unit = str(result.get("unit") or "tai")
-    return f"the rows add to {rows}, but a limit hand scores the limit once: {result['raw_tai']} {unit}"
+    capped = f", capped at {tai}" if tai < raw else ""
+    return (
+        f"the rows add to {rows}, but a limit hand scores its highest limit, not their sum: {raw} {unit}"
+        + capped
+    )

@@ -32,7 +32,14 @@ from scoring.hand import (
     may_win_into,
     places_won_into,
 )
-from scoring.options import DEFAULT_PAYOUT_TABLE, Options, checked_options, default_options, read_by
+from scoring.options import (
+    DEFAULT_PAYOUT_TABLE,
+    Options,
+    check_exact_amounts,
+    checked_options,
+    default_options,
+    read_by,
+)
 from scoring.patterns import is_hand_level
 from scoring.payout import Payout, format_amount, held_alone_from_deal, no_payout, with_seats
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
@@ -596,6 +603,7 @@ def score(
         raise RulesetError(f"rules must be a rule set or its name, got {rules!r}")
     ruleset = get_ruleset(rules) if isinstance(rules, str) else rules
     options = checked_options(options if options is not None else default_options(ruleset.name))
+    check_exact_amounts(options, ruleset.name)
     check_held_from_deal(sorted(context.bonus_from_deal), hand.bonus)  # as JSON input is checked
     instant = ruleset.instant_payouts(hand, context, options) if ruleset.instant_payouts else ()
     try:

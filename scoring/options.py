@@ -330,6 +330,10 @@ def checked_options(options: Options) -> Options:
 # exact JSON integers at any size, so only stakes with decimals are bounded.
 EXACT_DIGITS = 15
 LARGEST_SHARE = 6  # the most a win pays, in bases: three losers paying 2 x base on a self-draw
+# the most instant payouts pay together, in units: every item held from the deal (the flowers' and
+# the seasons' sets 4 each, the animals 4 and their two pairs 4 each, the own flower and season 4),
+# from each of three opponents
+LARGEST_INSTANT = 72
 
 
 def _decimals(value: float) -> int:
@@ -337,24 +341,29 @@ def _decimals(value: float) -> int:
     return max(0, -int(exponent))
 
 
-def _check_exact_amounts(options: Options) -> None:
-    """Raise `OptionError` where stakes with decimals could make a payout of more digits than a JSON
-    number holds exactly."""
-    amounts = [options.unit * 2.0 ** (options.max_tai - 1)]
-    if options.payout_scheme == "table":
-        amounts += [
-            value for row in options.payout_table for value in (row if isinstance(row, tuple) else (row,))
-        ]
-    stakes = [options.unit, *amounts[1:]]
+def check_exact_amounts(options: Options, ruleset_name: str) -> None:
+    """Raise `OptionError` where Singapore stakes with decimals could make an amount of more digits than
+    a JSON number holds exactly: the most a win pays (6 bases of `unit` at `max_tai`, or 6 of the payout
+    table's largest, as a table scheme pays its rows) and, with instant payouts, the most they pay
+    together (`LARGEST_INSTANT` units). Malaysian payments are whole points."""
+    if ruleset_name != "singapore":
+        return
+    table = options.payout_scheme == "table"
+    rows = [value for row in options.payout_table for value in (row if isinstance(row, tuple) else (row,))]
+    stakes = [*rows] if table else [options.unit]
+    largest = LARGEST_SHARE * (max(rows) if table else options.unit * 2.0 ** (options.max_tai - 1))
+    if options.instant_payouts:
+        stakes.append(options.unit)
+        largest += LARGEST_INSTANT * options.unit
     decimals = max(_decimals(value) for value in stakes)
-    largest = LARGEST_SHARE * max(amounts)
     if decimals and largest * 10**decimals >= 10**EXACT_DIGITS:
         unit = format(Decimal(repr(float(options.unit))).normalize(), "f")
-        stakes_named = "the payout table" if options.payout_scheme == "table" else f"unit {unit}"
+        named = "the payout table" if table else f"unit {unit} with max_tai {options.max_tai}"
+        if table and options.instant_payouts:
+            named += f" and unit {unit}"
         raise OptionError(
-            f"{stakes_named} with max_tai {options.max_tai} could pay up to {largest:,.0f}, too many digits "
-            f"to pay exactly to {decimals} decimal{'s' if decimals > 1 else ''}: lower max_tai, or use "
-            "whole amounts"
+            f"{named} could pay up to {largest:,.0f}, too many digits to pay exactly to {decimals} "
+            f"decimal{'s' if decimals > 1 else ''}: lower the stakes, or use whole amounts"
         )
 
 
@@ -374,7 +383,6 @@ def _check_together(options: Options) -> None:
     if options.max_tai > 64:
         # 2^(tai-1) payouts grow fast; a cap this high is a typo, not a house rule.
         raise OptionError(f"max_tai {options.max_tai} is too large (at most 64)")
-    _check_exact_amounts(options)
     # the one check of the choices, for JSON and for an Options built in code alike: a misspelt one
     # must not fall through to another scheme's payments
     for name, choices in (("payout_scheme", PAYOUT_SCHEMES), ("malaysian_payment", MALAYSIAN_PAYMENTS)):

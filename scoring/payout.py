@@ -276,13 +276,13 @@ def singapore_payout(tai: int, context: Context, options: Options, as_self_draw:
     else:
         base = exact(options.unit) * Decimal(2) ** (tai - 1)
         where = f"base = unit {unit_text(options.unit)} x 2^({tai} - 1) = {_base_text(base)}{as_drawn}"
-        if base != _paid(base):  # a 0-tai base of half a unit with 6 decimals: its shares are rounded
-            where += " (each share paid to 6 decimals, a half up)"
     if self_drawn:
         return _singapore_settle(context, as_self_draw, ZERO, 2 * base, where, ("", "2 x base = "))
     if scheme == "shooter_pays":
         where += ", shooter pays"
         return _singapore_settle(context, as_self_draw, 4 * base, ZERO, where, ("4 x base = ", ""))
+    if base != _paid(base):  # a 0-tai base of half a unit with 6 decimals: 1 x base alone is rounded
+        where += " (1 x base paid to 6 decimals, a half up)"
     return _singapore_settle(context, as_self_draw, 2 * base, base, where, ("2 x base = ", "1 x base = "))
 
 

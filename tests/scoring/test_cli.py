@@ -639,7 +639,10 @@ def test_a_limit_hands_rows_that_add_to_more_than_its_total_are_explained(
     path.write_text(json.dumps({"concealed": "111m 999m 111p 999s 11s", "self_drawn": True}))
     assert main([str(path)]) == 0
     out = capsys.readouterr().out
-    assert "Total: 5 tai (the rows add to 10, but a limit hand scores the limit once: 5 tai)" in out
+    assert (
+        "Total: 5 tai (the rows add to 10, but a limit hand scores its highest limit, not their sum: 5 tai)"
+        in out
+    )
     path.write_text(json.dumps(HAND))  # an ordinary hand: its rows add to its total, nothing said
     assert main([str(path)]) == 0
-    assert "limit hand scores" not in capsys.readouterr().out
+    assert "a limit hand scores" not in capsys.readouterr().out

@@ -347,12 +347,14 @@ def test_a_tile_held_from_the_deal_without_its_pair_is_said_to_double_nothing() 
 @pytest.mark.parametrize(
     ("options", "refused"),
     [
-        ({"unit": 999999999.999999}, "unit 999999999.999999 with max_tai 5 could pay up to 96,000,000,000"),
-        ({"unit": 0.1, "max_tai": 64}, "to pay exactly to 1 decimal: lower max_tai, or use whole amounts"),
+        ({"unit": 999999999.999999}, "unit 999999999.999999 with max_tai 5 could pay up to 168,000,000,000"),
+        ({"unit": 0.1, "max_tai": 64}, "to pay exactly to 1 decimal: lower the stakes, or use whole amounts"),
         (
-            {"payout_scheme": "table", "payout_table": [1234567890.123456], "max_tai": 10},
-            "the payout table with max_tai 10 could pay up to",
+            {"payout_scheme": "table", "payout_table": [1234567890.123456], "instant_payouts": False},
+            "the payout table could pay up to 7,407,407,341",
         ),
+        # instant payouts in units: up to 72 of them
+        ({"unit": 99999999.999999, "max_tai": 1}, "unit 99999999.999999 with max_tai 1 could pay up to"),
     ],
 )
 def test_stakes_with_decimals_too_large_to_pay_exactly_are_refused(options: dict, refused: str) -> None:
@@ -376,11 +378,21 @@ def test_whole_stakes_of_any_size_are_paid_exactly_and_said_with_the_same_digits
     assert format_amount(payout["each_other"]) in payout["basis"]
 
 
-def test_a_base_of_more_decimals_than_paid_says_its_shares_are_rounded() -> None:
+def test_whole_or_unit_bounded_table_stakes_are_not_refused_for_the_units_bases() -> None:
+    # a review: a table scheme pays its rows, so the unit's bases at a high max_tai are no stake there
+    options = {"payout_scheme": "table", "payout_table": [[4, 8]], "unit": 0.5, "max_tai": 48}
+    assert score_json({**HAND, "options": options})["valid"]
+    malaysian = {"concealed": "123p 456p 789p EEE 55p", "rules": "malaysian", "options": {"max_tai": 64}}
+    assert score_json(malaysian)["tai"] >= 0  # whole points: never refused for digits
+
+
+def test_a_base_of_more_decimals_than_paid_says_its_rounded_share() -> None:
     options = dataclasses.replace(Options(), unit=123.456789, min_tai=0)
     basis = singapore_payout(0, Context(), options, False).basis
-    assert "= 61.7283945 (each share paid to 6 decimals, a half up);" in basis
+    assert "= 61.7283945 (1 x base paid to 6 decimals, a half up);" in basis
     assert "each other player 1 x base = 61.728395." in basis
-    assert (
-        "(each share" not in singapore_payout(1, Context(), options, False).basis
-    )  # 123.456789 is paid as is
+    # where no share is rounded, nothing is said: 1 tai, a self-draw (2 x base), shooter pays (4 x base)
+    assert "paid to 6 decimals" not in singapore_payout(1, Context(), options, False).basis
+    assert "paid to 6 decimals" not in singapore_payout(0, Context(self_drawn=True), options, False).basis
+    shooter = dataclasses.replace(options, payout_scheme="shooter_pays")
+    assert "paid to 6 decimals" not in singapore_payout(0, Context(), shooter, False).basis

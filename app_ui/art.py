@@ -323,7 +323,7 @@ def annotate_photo_and_labels(
         draw.rectangle(box, outline=colour, width=line + (1 if row.low_confidence else 0))
     faces = [_inset(box) for _, _, box in placed]  # a label on a tile's face reads as that tile's
     for group, (gx1, gy1, gx2, gy2) in outlines:
-        name = f"{group} {meld_kinds[group]}" if group in meld_kinds else group
+        name = group_name(group, meld_kinds)
         width, height = _text_size(draw, name, font)
         # above or below the group's outline, clear of the tiles and the names drawn; else clear of the
         # names alone; else below it, inside the picture
@@ -345,6 +345,11 @@ def annotate_photo_and_labels(
         taken.append((spot[0] - 2, spot[1] - 2, spot[0] + width + 2, spot[1] + height + 2))
         _label(draw, spot, label, label_font, colour)
     return image, [box for _, _, box in placed], taken
+
+
+def group_name(group: str, meld_kinds: Mapping[str, str]) -> str:
+    """A group as the photo names it: a meld with its kind (`meld 1 pong`), else the group (`hand`)."""
+    return f"{group} {meld_kinds[group]}" if group in meld_kinds else group
 
 
 def dashed_rectangle(

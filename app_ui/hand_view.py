@@ -14,7 +14,7 @@ from streamlit.delta_generator import DeltaGenerator
 from app_ui import case as case_mod
 from app_ui import hand_build, photo_rows, table_edits, tile_sets, unsure_stakes
 from app_ui.address import VIEW_KEY, WHOLE_VIEW, address_the_view
-from app_ui.art import annotate_photo, group_blocks, hand_picture
+from app_ui.art import annotate_photo, group_blocks, group_name, hand_picture
 from app_ui.case import Base, HandBuild, TileRow
 from app_ui.meld_offer import offer_groups, regrouped, score_either_way, tile_span
 from app_ui.photo_reading import read_again_as, read_as_other_set
@@ -189,17 +189,13 @@ def photo_alt(
     if not boxed:
         return "The photo: no tiles are boxed on it."
     tiles = "; ".join(
-        f"#{n} {row.code}, {_group_words(row.group, meld_kinds)}" + (", unsure" if row.low_confidence else "")
+        f"#{n} {row.code}, {group_name(row.group, meld_kinds)}" + (", unsure" if row.low_confidence else "")
         for n, row in boxed
     )
     said = f"The photo with {len(boxed)} tiles boxed, numbered as in the tile table: {tiles}."
     if left_out:
         said += f" {left_out} dashed {'box' if left_out == 1 else 'boxes'} left out by the reader."
     return said
-
-
-def _group_words(group: str, meld_kinds: Mapping[str, str]) -> str:
-    return f"{group} {meld_kinds[group]}" if group in meld_kinds else group
 
 
 def hand_picture_alt(blocks: Sequence[tuple[str, Sequence[str], bool]]) -> str:

@@ -56,13 +56,14 @@ _CHINESE_SUITS = {
     **dict.fromkeys("筒餅饼", "p"),
     **dict.fromkeys("索條条竹", "s"),
 }
-_CHINESE_NUMBER = re.compile(f"[{_NUMERALS}两兩]")
+_NUMBER_CHARACTERS = _NUMERALS + "两兩"  # 两 and 兩 say 2 as well as 二
+_CHINESE_NUMBER = re.compile(f"[{_NUMBER_CHARACTERS}]")
 # A run of numbers and its suit; 子 after it, as in 萬子 (the characters suit), says nothing more. An
 # Arabic number that ends a flower's or season's code is not the run's (F1竹 is F1 and the bamboo
 # flower), but one after a suit letter is (5s6竹: 6s after 5s); a Chinese number always is (S一萬).
 _ARABIC_RUN = r"(?:(?<![FSfs\d])|(?<=\d[sS]))(?=[1-9])"
 _CHINESE_SUITED = re.compile(
-    f"(?:{_ARABIC_RUN}|(?=[{_NUMERALS}两兩]))([{_NUMERALS}两兩1-9]+)([{''.join(_CHINESE_SUITS)}])子?"
+    f"(?:{_ARABIC_RUN}|(?=[{_NUMBER_CHARACTERS}]))([{_NUMBER_CHARACTERS}1-9]+)([{''.join(_CHINESE_SUITS)}])子?"
 )
 _CHINESE_WORD_READ = {
     **dict.fromkeys(("紅中", "红中"), "中"),
@@ -253,9 +254,7 @@ def read_melds(text: str) -> list[list[str]]:
     short: list[tuple[int, list[str]]] = []
     for index, (group, typed) in enumerate(typed_groups):
         tiles = _group_tiles(group, typed)
-        bonus = next((tile for tile in tiles if tile in BONUS), None)
-        if bonus is not None:  # said first: 雞雞 is two roosters, not a meld's "1 tile"
-            raise ValueError(_bonus_in_meld("meld", typed, bonus))
+        _refuse_bonus("meld", typed, tiles)  # said first: 雞雞 is two roosters, not a meld's "1 tile"
         if len(tiles) < 3:
             short.append((index, tiles))
             continue
@@ -265,11 +264,14 @@ def read_melds(text: str) -> list[list[str]]:
     return melds + _typed_apart(typed_groups, short)
 
 
-def _bonus_in_meld(kind: str, typed: str, bonus: str) -> str:
-    """Why a meld or concealed kong (`kind`) typed with a bonus tile in it is refused (an audit, stage
-    80: 雞雞雞 was "meld '雞雞雞 雞雞雞 雞雞雞' is no meld")."""
+def _refuse_bonus(kind: str, typed: str, tiles: Sequence[str]) -> None:
+    """ValueError where a meld or concealed kong (`kind`) is typed with a bonus tile in it (an audit,
+    stage 80: 雞雞雞 was "meld '雞雞雞 雞雞雞 雞雞雞' is no meld")."""
+    bonus = next((tile for tile in tiles if tile in BONUS), None)
+    if bonus is None:
+        return
     bird = " (the bird of 1s is 一索 or 幺雞)" if bonus == "rooster" and bonus not in typed.lower() else ""
-    return f"{kind} {typed!r}: {bonus} is a bonus tile; type it under Bonus tiles{bird}"
+    raise ValueError(f"{kind} {typed!r}: {bonus} is a bonus tile; type it under Bonus tiles{bird}")
 
 
 def _typed_apart(
@@ -351,9 +353,7 @@ def _concealed_kong(words: Sequence[_Word]) -> list[str]:
     typed = " ".join(word.typed for word in words)
     named = _named(" ".join(group for word in words for group in word.groups), typed)
     faces = _faces(words)
-    bonus = next((tile for tile in tiles if tile in BONUS), None)
-    if bonus is not None:
-        raise ValueError(_bonus_in_meld("concealed kong", typed, bonus))
+    _refuse_bonus("concealed kong", typed, tiles)
     if "fly" in faces:
         raise ValueError(f"concealed kong {named}: fly cannot stand in a kong")
     if len(tiles) != 4 or len(faces) != 1:

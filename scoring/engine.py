@@ -41,7 +41,14 @@ from scoring.options import (
     read_by,
 )
 from scoring.patterns import is_hand_level
-from scoring.payout import Payout, format_amount, held_alone_from_deal, no_payout, with_seats
+from scoring.payout import (
+    Payout,
+    each_other_words,
+    format_amount,
+    held_alone_from_deal,
+    no_payout,
+    with_seats,
+)
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
 from scoring.tiles import BACK, FLOWERS, FLY, SEASONS, WIND_NAMES, Tile, format_hand
 from scoring.view import HandFacts, Hit, Note, View
@@ -490,7 +497,7 @@ def _valid_message(best: _Scored, unit: str, payout: Payout, options: Options) -
     if payout.discarder is None:
         pays = f"each loser pays {format_amount(payout.each_other)}"
     elif payout.each_other:
-        each = "the other player" if len(payout.players) == 3 else "each other player"
+        each = each_other_words(len(payout.players))
         pays = f"discarder pays {format_amount(payout.discarder)}, {each} {format_amount(payout.each_other)}"
     else:
         liable = "liable player" if payout.players[1].liable else "discarder"

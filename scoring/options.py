@@ -357,7 +357,7 @@ def check_exact_amounts(options: Options, ruleset_name: str) -> None:
         largest += LARGEST_INSTANT * options.unit
     decimals = max(_decimals(value) for value in stakes)
     if decimals and largest * 10**decimals >= 10**EXACT_DIGITS:
-        unit = format(Decimal(repr(float(options.unit))).normalize(), "f")
+        unit = exact_number(options.unit)
         named = "the payout table" if table else f"unit {unit} with max_tai {options.max_tai}"
         if table and options.instant_payouts:
             named += f" and unit {unit}"

@@ -227,12 +227,16 @@ def _shares_text(
     3-player game a discard leaves one other player, named so (an audit, stage 80: "the others")."""
     if self_drawn:
         return f"each other player pays {times[1]}{_g(other)}"
-    others, each = (
-        ("the other player", "the other player") if players == 3 else ("the others", "each other player")
-    )
     if other == 0 and not times[1]:  # they pay no share (not a share of a base of 0)
+        others = "the other player" if players == 3 else "the others"
         return f"the discarder pays {times[0]}{_g(discarder)}, {others} nothing"
-    return f"the discarder pays {times[0]}{_g(discarder)}, {each} {times[1]}{_g(other)}"
+    return f"the discarder pays {times[0]}{_g(discarder)}, {each_other_words(players)} {times[1]}{_g(other)}"
+
+
+def each_other_words(players: int) -> str:
+    """The players beside the winner and the discarder, as a discard win's share names them: a
+    3-player game leaves one."""
+    return "the other player" if players == 3 else "each other player"
 
 
 def _with_pay_all(payout: Payout, basis: str, pay_all: bool) -> Payout:

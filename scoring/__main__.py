@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 from scoring.api import (
     hand_of,
     limits_not_added,
+    read_inputs,
     reading_warning_lines,
     score_json,
     unused_beside,
@@ -187,6 +188,21 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
     return data
 
 
+def scored_alike(saved: dict[str, Any], flagged: dict[str, Any]) -> bool:
+    """Whether the flags leave what is scored as the file has it (`--seat E` on a case saved for
+    East, or with no seat: East): its saved result is then still compared (before stage 81 any flag
+    dropped the comparison). A file that cannot be read is not alike, and its error is said later."""
+    if flagged == saved:
+        return True
+    try:
+        before, after = read_inputs(saved), read_inputs(flagged)
+    except MalformedHandError:
+        return False
+    return (before.hand, before.context, before.options) == (after.hand, after.context, after.options) and (
+        before.ruleset.name == after.ruleset.name
+    )
+
+
 def _player(share: dict[str, Any]) -> str:
     """A payout's player: its role, and its seat where known ("discarder (S)"). The liable player of
     a pay-all is named so, as the result's message names it (the JSON reports it as `discarder`)."""
@@ -292,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         given = _read(args.file)
         as_saved = hand_of(given)
         data = apply_flags(as_saved, args)
-        if data != as_saved:
+        if not scored_alike(as_saved, data):
             # the result a case was saved with is of the case as saved, not of what the flags ask
             data.pop("result", None)
         result = score_json(data)

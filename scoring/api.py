@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from scoring.engine import score
 from scoring.errors import MalformedHandError, MeldError, RulesetError, brief, json_kind, json_value
-from scoring.hand import INPUT_FIELDS, hand_from_json
-from scoring.options import default_options, options_from_mapping, unread_options
-from scoring.rulesets import DEFAULT_RULESET, RULESET_NAMES, get_ruleset
+from scoring.hand import INPUT_FIELDS, Context, Hand, hand_from_json
+from scoring.options import Options, default_options, options_from_mapping, unread_options
+from scoring.rulesets import DEFAULT_RULESET, RULESET_NAMES, Ruleset, get_ruleset
 from scoring.tiles import BACK, tiles_from_field
 
 # What the app's downloaded case records beside the hand (its photo, reading, corrections and the result
@@ -82,6 +83,40 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise MalformedHandError(f"the hand must be a JSON object, not {json_kind(data)}")
     given, data = data, hand_of(dict(data))
+    inputs = read_inputs(data)
+    result = score(inputs.hand, inputs.context, inputs.ruleset, inputs.options).to_json()
+    ruleset, options, options_data = inputs.ruleset, inputs.options, data.get("options") or {}
+    warnings = result["warnings"]
+    assert isinstance(warnings, list)
+    unknown = sorted(set(data) - INPUT_FIELDS - CASE_RECORD_FIELDS)
+    if unknown:
+        warnings.append(f"ignored unknown field{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
+    warnings.extend(_unknown_meld_fields(data.get("melds")))
+    warnings.extend(unused_beside_warning(key) for key in unused_beside(given))
+    warnings.extend(
+        f"option {name} is not part of {ruleset.name} rules; ignored"
+        for name in unread_options(ruleset.name, options, options_data)
+    )
+    warnings.extend(reading_warning_lines(given))
+    changed = saved_result_change(data.get("result"), result)
+    if changed:
+        warnings.append(changed)
+    return result
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What a scoring input JSON asks to score, read: two files that read alike score alike."""
+
+    hand: Hand
+    context: Context
+    ruleset: Ruleset
+    options: Options
+
+
+def read_inputs(data: Mapping[str, Any]) -> Inputs:
+    """The hand, context, rule set and options of an input JSON with its hand at the top level (after
+    `hand_of`); `MalformedHandError` with a one-line message where it cannot be a hand."""
     rules_name = data.get("rules") or DEFAULT_RULESET
     if not isinstance(rules_name, str):
         names = " or ".join(RULESET_NAMES)
@@ -103,23 +138,7 @@ def score_json(data: dict[str, Any]) -> dict[str, Any]:
             raise
         name = ruleset.name.capitalize()
         raise MeldError(f"{stranger} is not in the {name} tile set ({error})") from None
-    result = score(hand, context, ruleset, options).to_json()
-    warnings = result["warnings"]
-    assert isinstance(warnings, list)
-    unknown = sorted(set(data) - INPUT_FIELDS - CASE_RECORD_FIELDS)
-    if unknown:
-        warnings.append(f"ignored unknown field{'s' if len(unknown) > 1 else ''}: {', '.join(unknown)}")
-    warnings.extend(_unknown_meld_fields(data.get("melds")))
-    warnings.extend(unused_beside_warning(key) for key in unused_beside(given))
-    warnings.extend(
-        f"option {name} is not part of {ruleset.name} rules; ignored"
-        for name in unread_options(ruleset.name, options, options_data)
-    )
-    warnings.extend(reading_warning_lines(given))
-    changed = saved_result_change(data.get("result"), result)
-    if changed:
-        warnings.append(changed)
-    return result
+    return Inputs(hand, context, ruleset, options)
 
 
 def _payout_items(result: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:

@@ -28,10 +28,15 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import pillow_heif
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-pillow_heif.register_heif_opener()
+try:
+    from pillow_heif import register_heif_opener
+except ImportError:  # a declared dependency; where an install lacks it, every other format still reads
+    HEIC_READER = False
+else:
+    register_heif_opener()
+    HEIC_READER = True
 Image.init()  # load every plugin so Image.open(formats=...) knows the names below
 # Pillow warns on stderr of a damaged file's metadata ("Corrupt EXIF data"): a damaged file gets our
 # one-line error, or is read, so the warning would only break the promise of one line. Set once here:
@@ -54,6 +59,10 @@ FORMATS: tuple[str, ...] = tuple(
     if name in Image.OPEN
 )
 SUPPORTED = "JPEG, PNG, HEIC, AVIF, WebP, GIF, BMP or TIFF"
+NO_HEIC_READER = (
+    "HEIC photos need the pillow-heif package, which this install lacks (pip install pillow-heif); "
+    "a JPEG of the photo reads now"
+)
 TRUNCATED = "image file is truncated (incomplete download or upload?)"
 
 
@@ -130,6 +139,8 @@ def _open(data: bytes) -> Image.Image:
         raise ImageError(f"image is too large: {over} (limit {_megapixels(MAX_SOURCE_PIXELS)})") from None
     except UnidentifiedImageError:
         kind = signature_format(data)
+        if kind == "HEIC" and not HEIC_READER:
+            raise ImageError(NO_HEIC_READER) from None
         if kind is not None:  # the file says what it is, and its header cannot be read: damaged
             article = "an" if kind[:1] in "AEIOU" else "a"  # "an AVIF file" (an audit, stage 77)
             said = f"image file is corrupt or cut off (it begins as {article} {kind} file)"

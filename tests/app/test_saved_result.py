@@ -121,6 +121,14 @@ def test_the_command_line_compares_the_saved_result_only_with_the_case_as_saved(
     assert SAVED_AS not in capsys.readouterr().out
     main([str(path), "--seat", saved_case["seat_wind"]])  # the seat it has: the case as saved
     assert SAVED_AS in capsys.readouterr().out
+    # flags that name what the file leaves to its default read the case as saved too (before stage 81
+    # they dropped the comparison): East for a file naming no seat, a house rule at its default
+    no_seat = {key: value for key, value in older.items() if key != "seat_wind"}
+    path.write_text(json.dumps(no_seat), encoding="utf-8")
+    main([str(path), "--seat", "E", "--option", "max_tai=5"])
+    assert SAVED_AS in capsys.readouterr().out
+    main([str(path), "--seat", "E", "--option", "max_tai=6"])
+    assert SAVED_AS not in capsys.readouterr().out
 
 
 def test_a_result_saved_before_the_players_had_seats_settles_the_same(saved_case: dict[str, Any]) -> None:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from PIL import Image
 
 from tests.vision.imagegen import encode, quadrants
-from vision.imageio import ImageError, read_image
+from vision.imageio import NO_HEIC_READER, ImageError, read_image
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_heic_decodes() -> None:
@@ -34,3 +40,27 @@ def test_a_cut_avif_is_named_with_its_article() -> None:
     with pytest.raises(ImageError) as caught:
         read_image(data[:40])
     assert str(caught.value) == "image file is corrupt or cut off (it begins as an AVIF file)"
+
+
+def test_without_pillow_heif_a_heic_is_refused_in_one_line_and_other_photos_read(tmp_path: Path) -> None:
+    # a declared dependency, but an install can lack it: the import had failed, and every photo with
+    # it, in a traceback (noticed stage 77, mended stage 81)
+    heic = tmp_path / "hand.heic"
+    heic.write_bytes(encode(Image.fromarray(quadrants(128, 160)), "HEIF"))
+    png = tmp_path / "hand.png"
+    png.write_bytes(encode(Image.fromarray(quadrants(128, 160)), "PNG"))
+    script = (
+        "import sys; sys.modules['pillow_heif'] = None\n"
+        "from vision.imageio import ImageError, read_image\n"
+        f"print(read_image({str(png)!r}).rgb.shape)\n"
+        "try:\n"
+        f"    read_image({str(heic)!r})\n"
+        "except ImageError as error:\n"
+        "    print(error)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["(128, 160, 3)", NO_HEIC_READER]
+    assert "pip install pillow-heif" in NO_HEIC_READER

@@ -161,7 +161,11 @@ def main() -> None:
     )
     in_set = tiles_in_set(chosen_set())
     unsure_ui(
-        slots.unsure, rows, in_set, stakes_of(rows, meld_concealed_now(base), context, rules, options, in_set)
+        slots.unsure,
+        base,
+        rows,
+        in_set,
+        stakes_of(rows, meld_concealed_now(base), context, rules, options, in_set),
     )
     # the kongs ticked concealed or exposed against the reading: corrections of their own
     kongs = table_edits.kong_corrections(build, base.flags_as_read)

@@ -62,7 +62,9 @@ def _switch_context(rules: str, seats: list[str]) -> None:
     said: list[str] = []  # what the rule set has not ("... has no North seat: ...")
     also: list[str] = []  # what follows from it, each a sentence
     if state.get("seat_wind") is not None and state["seat_wind"] not in seats:
-        said.append(f"no {WIND_LABELS[state['seat_wind']]} seat: your seat is {WIND_LABELS[seats[0]]} now")
+        said.append(
+            f"no {WIND_LABELS[state['seat_wind']]} seat: the winner's seat is {WIND_LABELS[seats[0]]} now"
+        )
         state["seat_wind"] = forced["seat_wind"] = seats[0]
     discarder = discarder_now()
     if discarder != NOT_SAID and (discarder not in seats or discarder == state.get("seat_wind")):
@@ -73,7 +75,7 @@ def _switch_context(rules: str, seats: list[str]) -> None:
             said.append(f"no {WIND_LABELS[discarder]} seat: {whom} is not said now")
         else:  # a seat of the set, now the user's own: a sentence of its own (a review)
             also.append(
-                f"{whom[0].upper()}{whom[1:]} is not said now: {WIND_LABELS[discarder]} is your seat."
+                f"{whom[0].upper()}{whom[1:]} is not said now: {WIND_LABELS[discarder]} is the winner's seat."
             )
         set_discarder(NOT_SAID)
         forced["discarder_wind"] = NOT_SAID
@@ -173,12 +175,12 @@ def _pay_all_changed() -> None:
     else:
         state["context_note"] = (
             f"Pay-all off: who discarded is not said: {wind_label(aside)}, the discarder before it, "
-            f"is your seat now ({was})."
+            f"is the winner's seat now ({was})."
         )
 
 
 def _other_seats() -> list[str]:
-    """The seats of the rule set's players other than the user's own."""
+    """The seats of the rule set's players other than the winner's."""
     seats = scoring.get_ruleset(chosen_rules()).seats
     return [other for other in seats if other != st.session_state.get("seat_wind", "E")]
 
@@ -191,7 +193,7 @@ def _payer_ui(seats: list[str], seat: str, self_drawn: bool, pay_all: bool) -> s
     choices = [NOT_SAID, *(other for other in seats if other != seat)]
     if discarder_now() not in choices:
         # the seat it named is now the user's own: nobody discards to himself
-        note = f"{wind_label(discarder_now())} is your seat now: who discarded is not said."
+        note = f"{wind_label(discarder_now())} is the winner's seat now: who discarded is not said."
         st.session_state["context_note"] = note
         set_discarder(NOT_SAID)
     elif "discarder_wind" not in st.session_state:
@@ -213,7 +215,15 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     seats = list(scoring.get_ruleset(rules).seats)
     _switch_context(rules, seats)
     left, right = st.columns(2)
-    seat = left.selectbox("Your seat wind", seats, format_func=wind_label, key="seat_wind")
+    # the winner's: whoever holds the phone, the hand scored is the winner's (an audit, stage 81: "your
+    # seat" read as the seat of the player scoring it)
+    seat = left.selectbox(
+        "Winner's seat wind",
+        seats,
+        format_func=wind_label,
+        key="seat_wind",
+        help="The seat of the player who won this hand, whoever is scoring it.",
+    )
     # every round has its wind, North's too, in the 3-player game (seeds/004 goes round all four):
     # the winds a Context takes as the prevailing wind
     prevailing = right.selectbox("Prevailing wind", WINDS, format_func=wind_label, key="prevailing_wind")
@@ -314,8 +324,8 @@ def _from_deal_ui(hand: dict[str, Any], rules: str) -> tuple[str, ...]:
         "Bonus tiles held from the deal",
         tiles,
         key="bonus_from_deal",
-        help="Flowers, seasons or animals you were dealt (not drawn later): they double the instant "
-        "payouts for an animal pair and for your own flower and season.",
+        help="Flowers, seasons or animals the winner was dealt (not drawn later): they double the instant "
+        "payouts for an animal pair and for the winner's own flower and season.",
     )
     aside = state["from_deal_aside"]
     if aside:

@@ -121,26 +121,59 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, HandSlots]:
 
 def unsure_ui(
     slot: DeltaGenerator,
+    base: Base,
     rows: Sequence[TileRow],
     in_set: Collection[str],
     weighed: tuple[str, Sequence[unsure_stakes.Stake]] | None = None,
 ) -> None:
     """The tiles the reader is unsure of, by number with its runner-up where the set `in_set` holds it,
     in `slot`; and, the hand scored (`weighed`: its score in a few words and the unsure tiles read as
-    their runner-up, `result_panel.stakes_of`), which of them decide the score."""
+    their runner-up, `result_panel.stakes_of`), which of them decide the score; a button for each
+    runner-up, which takes it."""
     low = photo_rows.unsure_tiles([(row.number, row) for row in rows], in_set)
     if not low:
         slot.empty()
         return
     many = len(low) > 1
+    seconds = runner_ups(rows, in_set)
+    fix = "tap its second guess below or fix it" if len(seconds) == 1 else "tap a second guess below or fix"
+    fix = fix if seconds else f"fix {'them' if many else 'it'}"
     line = (
         f"Please check tile{'s' if many else ''} {', '.join(low)}: the reader is unsure. "
-        f"Fix {'them' if many else 'it'} in Check the tiles."
+        f"{fix[0].upper()}{fix[1:]} in Check the tiles."
     )
     if weighed is not None:
         now, stakes = weighed
         line = " ".join(filter(None, [line, unsure_stakes.stakes_line(stakes, now)]))
-    slot.warning(line)
+    box = slot.container()
+    box.warning(line)
+    if not seconds:
+        return
+    # a tap, where the table took scrolling three screens down and a row picked in a list of 49 faces on
+    # a phone (an audit, stage 81: about six actions for one tile)
+    buttons = box.container(horizontal=True, gap="small")
+    for number, code in seconds:
+        key = f"runner_up_{st.session_state['version']}_{number}"
+        if buttons.button(f"#{number} as {code}", key=key, disabled=question_waiting()):
+            taken = table_edits.take_codes(
+                base, current_edits(), {number: code}, RUNNER_UP, meld_concealed_now(base)
+            )
+            restart_table(taken)
+            st.rerun()
+
+
+# the `by` of a change a runner-up's button made (`table_edits.take_codes`)
+RUNNER_UP = "runner-up"
+
+
+def runner_ups(rows: Sequence[TileRow], in_set: Collection[str]) -> list[tuple[int, str]]:
+    """Each unsure tile's number and the reader's second guess for it, where the set `in_set` holds it:
+    the faces a tap may take."""
+    return [
+        (number, row.alternative)
+        for number, row in zip(case_mod.row_numbers(rows), rows, strict=True)
+        if row.low_confidence and row.alternative is not None and row.alternative in in_set
+    ]
 
 
 def left_out_caption(shown: int, outside: int) -> str:

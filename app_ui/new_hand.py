@@ -7,7 +7,14 @@ from __future__ import annotations
 import streamlit as st
 
 from app_ui.case import Base
-from app_ui.context_panel import DISCARDER_ASIDE, NO_WINNING_TILE, NOT_SAID, discarder_now, set_discarder
+from app_ui.context_panel import (
+    DISCARDER_ASIDE,
+    NO_WINNING_TILE,
+    NOT_SAID,
+    WIND_LABELS,
+    discarder_now,
+    set_discarder,
+)
 from app_ui.photo_view import PhotoView
 from app_ui.rules_panel import chosen_rules
 from app_ui.session import set_base
@@ -35,10 +42,10 @@ def replace_hand(base: Base, source_id: str | None, display: PhotoView | None) -
 
 
 def forget_last_hands_win(winning_tile: str | None = None) -> None:
-    """A hand that replaces another starts with no special circumstances and no pay-all: those were
-    facts of the last win (a robbed kong, a liable discard), as its `winning_tile` was (set, or set
-    aside). Seats and winds stay (the table has not moved). Set before the first hand, they are kept:
-    the user set them for it. A note names what was cleared."""
+    """A hand that replaces another starts with no special circumstances, no pay-all and won on a
+    discard: those were facts of the last win (a robbed kong, a liable discard, a self-draw), as its
+    `winning_tile` was (set, or set aside). Seats and winds stay (the table has not moved). Set before
+    the first hand, they are kept: the user set them for it. A note names what was cleared."""
     state = st.session_state
     cleared = [f"winning tile ({winning_tile})"] if winning_tile else []
     cleared += [circumstance_label(c, chosen_rules()) for c in state.get("circumstances") or []]
@@ -48,6 +55,11 @@ def forget_last_hands_win(winning_tile: str | None = None) -> None:
         cleared.append("discarder's seat")
     if state.get("bonus_from_deal"):
         cleared.append("bonus tiles held from the deal")
+    # self-drawn or not is the last win's, as its winning tile was (an audit, stage 81: a new photo kept
+    # "Self-drawn" and paid the next hand as one, unsaid)
+    if state.get("won_by") == "self-drawn":
+        cleared.append("self-draw (Won by is Discard again)")
+    state["won_by"] = "discard"
     state["circumstances"] = []
     state["pay_all"] = False
     state.pop(DISCARDER_ASIDE, None)
@@ -56,6 +68,9 @@ def forget_last_hands_win(winning_tile: str | None = None) -> None:
     for kept in (state.get("context_store") or {}).values():
         kept.pop("circumstances", None)  # nor may another rule set's copy bring them back
     if cleared:
+        # the seat is kept (the user often scores his own wins), and said, as another may have won this one
+        seat = WIND_LABELS.get(str(state.get("seat_wind")), "East")
         state["context_note"] = (
-            f"New hand: cleared the last hand's {', '.join(cleared)}; set again what holds for this one."
+            f"New hand: cleared the last hand's {', '.join(cleared)}; set again what holds for this one "
+            f"(the winner's seat is still {seat})."
         )

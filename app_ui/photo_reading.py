@@ -5,8 +5,9 @@ tiles read again as another tile set's after a switch of rule set, the winning t
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Final
 
 import numpy as np
@@ -25,6 +26,7 @@ from app_ui.reading import ReadTimeoutError, read_again, read_tiles, with_readin
 from app_ui.rules_panel import chosen_set
 from app_ui.session import UNDO, current_edits, restart_table, set_base, unsaved_corrections
 from app_ui.summary import RULE_LABELS
+from scoring.tiles import SUIT_NAMES
 
 NO_TILES_FOUND: Final = "no tiles found"  # the reader's own line (vision.pipeline)
 
@@ -81,6 +83,12 @@ def no_tiles_line(name: str, warnings: Sequence[str]) -> str:
     (an audit, stage 72: a photo of a bare table wiped a typed hand, its winning tile and seats' facts,
     with no undo), and the reader's first word on why, where it has one (dark, all white, small)."""
     why = next((w for w in warnings if w != NO_TILES_FOUND), None)
+    # "no tiles ... (left out 19 box(es) that hold no tile ...)" read as a contradiction (an audit, stage
+    # 81): the boxes were shapes the detector thought tiles, which the classifier then refused
+    refused = re.match(r"left out (\d+) box\(es\) that hold no tile", why or "")
+    if refused:
+        shapes = "1 shape" if refused.group(1) == "1" else f"{refused.group(1)} shapes"
+        why = f"{shapes} looked like tiles at first, and none held a tile face"
     because = f" ({why})" if why else ""
     # the reader's reason is written for a photo of tiles, so a file of something else (a screenshot)
     # is asked about too (an audit: a white page was told to retake it with less light)
@@ -123,6 +131,14 @@ def read_again_as(base: Base, tile_set: str) -> None:
     changed = Counter(photo_rows.reread_changes(base.photo_rows, again.rows))
     said = ", ".join(f"{was} -> {now}" + (f" (x{n})" if n > 1 else "") for (was, now), n in changed.items())
     note = f"The photo's tiles read again as {label}: {said or 'every tile reads as before'}."
+    lacking = outside_words([row.code for row in base.photo_rows], faces)
+    if lacking:
+        # first: a photo of another game's hand, switched by mistake, read as a list of forced faces
+        # whose point was buried (an audit, stage 81)
+        note = (
+            f"The photo holds {lacking}, which {label} lack: if it is another game's hand, set the rule "
+            f"set back. {note}"
+        )
     regroups = photo_rows.reread_regroups(base.photo_rows, again.rows)
     if regroups:  # the score may move with them: the user, who did not move them, is told each
         note += f" Laid out anew with them: {photo_rows.regroup_words(regroups)}."
@@ -130,6 +146,18 @@ def read_again_as(base: Base, tile_set: str) -> None:
         state["winning_tile"], state["winning_tile_wanted"] = renamed[1], None
         note += f" The winning tile follows its tiles: {renamed[0]} -> {renamed[1]}."
     state["reread_note"] = note
+
+
+def outside_words(codes: Sequence[str], faces: Collection[str]) -> str | None:
+    """The tiles of `codes` that `faces` lacks, counted by suit or face ("9 characters (m) and 2 N"), or
+    None where it holds them all."""
+    kinds = Counter(
+        SUIT_NAMES.get(code[-1], code) if code[:1].isdigit() else code for code in codes if code not in faces
+    )
+    if not kinds:
+        return None
+    words = [f"{count} {kind}" for kind, count in kinds.most_common()]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def winning_tile_renamed(before: Sequence[TileRow], after: Sequence[TileRow]) -> tuple[str, str] | None:

@@ -41,7 +41,7 @@ from app_ui.winning_hint import (
     winning_tile_outcomes,
     winning_tile_ways,
 )
-from scoring.api import limits_not_added
+from scoring.api import limits_not_added, other_reading_lines
 from scoring.payout import format_amount
 
 RESULT_ANCHOR = "result"  # the result's heading, which the line under the photo links to
@@ -167,13 +167,14 @@ def result_ui(
         if ask:
             st.warning(ask)
         capped = result.get("raw_tai") != result.get("tai")
+        # the points are what a Malaysian table pays by: in the line, not a grey caption under it (an
+        # audit, stage 81)
+        points = f" = {format_amount(result['points'])} points" if result.get("points") is not None else ""
         st.success(
-            f"**{result['tai']} {unit}**"
+            f"**{result['tai']} {unit}{points}**"
             + (f" (raw {result['raw_tai']}, capped)" if capped else "")
             + (" — at the limit" if result.get("limit") else "")
         )
-        if result.get("points") is not None:
-            st.caption(f"{format_amount(result['points'])} points")
         not_added = limits_not_added(result)
         if not_added:
             st.caption(not_added[0].upper() + not_added[1:] + ".")
@@ -188,6 +189,9 @@ def result_ui(
     idle = idle_bonus_note(data) if counts else None
     if idle:
         st.caption(idle)
+    if result.get("arrangement") and (patterns or result.get("other_readings")):
+        # the sets the rows were counted on, by the rows (an audit, stage 81: only the summary said it)
+        st.caption(f"Read as: {result['arrangement']}")
     if patterns:
         st.markdown(
             "\n".join(
@@ -195,6 +199,8 @@ def result_ui(
                 for p in patterns
             )
         )
+    for line in other_reading_lines(result):
+        st.caption(line)
     payout = result.get("payout") or {}
     players = payout.get("players") or []
     instant = payout.get("instant_payouts") or []

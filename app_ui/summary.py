@@ -13,7 +13,7 @@ import scoring
 from app_ui.case import WIND_LABELS
 from app_ui.options import CHOICE_LABELS, format_number_list, option_label, option_specs
 from app_ui.table_edits import RENUMBERED, well_formed
-from scoring.api import limits_not_added
+from scoring.api import limits_not_added, other_reading_lines
 from scoring.errors import brief
 from scoring.payout import format_amount, instant_text, unit_text
 from scoring.tiles import sorted_tiles
@@ -171,6 +171,7 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
             f"  {pattern['name']} {pattern.get('name_zh', '')}: {pattern['tai']}"
             f" — {pattern.get('reason', '')}"
         )
+    lines.extend(f"  {line}" for line in other_reading_lines(result))
     # what the scoring assumed or left out ("last tile not scored: ..."), as the page shows it
     rules_name = str(data.get("rules") or "singapore")
     lines.extend(f"Note: {with_option_labels(str(w), rules_name)}" for w in result.get("warnings") or [])
@@ -203,7 +204,7 @@ def idle_bonus_note(data: dict[str, Any]) -> str | None:
     if not idle or len(set(bonus) & {f"{g}{k}" for g in "FS" for k in range(1, 5)}) == 8:
         return None
     own = f"F{number}, S{number}"
-    wind = WIND_LABELS.get(str(data.get("seat_wind")), "your seat")
+    wind = WIND_LABELS.get(str(data.get("seat_wind")), "the winner's seat")
     unit = scoring.get_ruleset(str(data.get("rules") or "singapore")).unit_name
     return f"{', '.join(idle)}: not {wind}'s own ({own}), so no {unit} of their own."
 
@@ -408,7 +409,11 @@ def rules_line(rules: str, options: dict[str, Any]) -> str:
 
 
 # what a change the reader offered and the user took says of itself (`table_edits.take_codes`)
-_OFFER_WORDS = {"win option": " (way to a win taken)", "set offer": " (to keep to one set, asked)"}
+_OFFER_WORDS = {
+    "win option": " (way to a win taken)",
+    "set offer": " (to keep to one set, asked)",
+    "runner-up": " (the reader's second guess, taken)",
+}
 
 _CORRECTION_WORDS = {
     "change": lambda c: (

@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 from scoring.api import (
     hand_of,
     limits_not_added,
+    other_reading_lines,
     read_inputs,
     reading_warning_lines,
     score_json,
@@ -295,6 +296,7 @@ def render(result: dict[str, Any]) -> str:
         lines.append(f"Payout: {shares}")
         if payout.get("basis"):
             lines.append(f"  ({payout['basis']})")
+    lines.extend(other_reading_lines(result))
     for item in payout["instant_payouts"]:
         lines.append(f"Instant payout: {instant_text(item)}")
     lines.extend(f"Warning: {warning}" for warning in result["warnings"])

@@ -223,6 +223,23 @@ def reading_warning_lines(data: Mapping[str, Any]) -> list[str]:
     return [f"the photo's reading: {line}" for line in lines]
 
 
+def other_reading_lines(result: Mapping[str, Any]) -> list[str]:
+    """Each other reading of the tiles (`other_readings`) and what it scores, with what it was refused:
+    the answer to a table asking "why not read it as pongs?" (an audit, stage 81: no surface said)."""
+    unit = str(result.get("unit") or "tai")
+    counted = int(result.get("tai") or 0)
+    lines = []
+    for other in result.get("other_readings") or []:
+        # a bomb's own row is 0: its doubling row says it
+        rows = ", ".join(f"{row['name']} {row['tai']}" for row in other.get("patterns") or [] if row["tai"])
+        tai = int(other.get("tai") or 0)
+        line = f"Also read as {other['arrangement']}: {tai} {unit}" + (f" ({rows})" if rows else "")
+        if tai == counted:
+            line += ", a tie: either reading scores the same"
+        lines.append("; ".join([line, *(str(note) for note in other.get("notes") or [])]))
+    return lines
+
+
 def limits_not_added(result: Mapping[str, Any]) -> str | None:
     """Why a limit hand's rows add to more than its total, where they do (an audit, stage 80: Pure
     terminals 5 and Hidden treasure 5 stood over "Total: 5 tai" with no word why); None elsewhere."""

@@ -76,6 +76,31 @@ class PatternScore:
 
 
 @dataclass(frozen=True)
+class OtherReading:
+    """Another way the hand's tiles read, and what it scores: the answer to "why not read it as X?"."""
+
+    arrangement: str
+    tai: int
+    raw_tai: int
+    patterns: tuple[PatternScore, ...]
+    # its notes that the chosen reading does not carry ("sequence hand not awarded: ... single wait")
+    notes: tuple[str, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "arrangement": self.arrangement,
+            "tai": self.tai,
+            "raw_tai": self.raw_tai,
+            "patterns": [dataclasses.asdict(pattern) for pattern in self.patterns],
+            "notes": list(self.notes),
+        }
+
+
+# how many other readings a result names, best first
+OTHER_READINGS = 2
+
+
+@dataclass(frozen=True)
 class Score:
     """The result: validity with a named reason, the scoring lines, raw and capped tai, payouts, warnings."""
 
@@ -92,6 +117,9 @@ class Score:
     unit_name: str
     arrangement: str | None
     points: int | None = None
+    # the best other readings of the tiles, best first (`OTHER_READINGS` at most): of a valid win, or
+    # of one below the minimum
+    other_readings: tuple[OtherReading, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         """The scoring CLI's JSON output."""
@@ -107,6 +135,7 @@ class Score:
             "limit": self.limit,
             "points": self.points,
             "arrangement": self.arrangement,
+            "other_readings": [reading.to_json() for reading in self.other_readings],
             "payout": self.payout.to_json(),
             "warnings": list(self.warnings),
         }
@@ -122,6 +151,28 @@ class _Scored:
     notes: tuple[str, ...]
     # scored by a limit-type row (big three dragons ...), not by rows summed up to the cap
     limit_row: bool = False
+    # a limit reading's other rows summed (read under the cap only), its note's figure: of tied limit
+    # readings the one with the most quotes the most (an audit, stage 81: the first found quoted 6 fan
+    # where another reading's rows give 10)
+    summed_raw: int = 0
+
+    def rank(self) -> tuple[int, int, bool, int]:
+        """Best reading last: the tai, then the raw sum; a limit hand tied with summed rows at the cap is
+        named ("full flush" alone would hide it)."""
+        return (self.tai, self.raw, self.limit_row, self.summed_raw)
+
+    def set_note(self, unit: str, max_tai: int) -> str | None:
+        """Why a limit-type hand pays less than its other rows would: RULES.md sets a Malaysian limit-type
+        hand's fan to its value, not added, and a table that sees a heavenly hand pay half the hand
+        without it asks why (an audit, stage 77); None elsewhere."""
+        others = min(self.summed_raw, max_tai)
+        if not self.limit_row or others <= self.tai:
+            return None
+        setting = max(self.patterns, key=lambda line: line.tai)  # the row the fan comes from, of several
+        return (
+            f"the {unit} is set to {self.tai} by {setting.name.lower()}, not added to the rest (RULES.md): "
+            f"the hand's other patterns alone would give {others} {unit}"
+        )
 
 
 class _Invalid(Exception):
@@ -134,11 +185,13 @@ class _Invalid(Exception):
         best: _Scored | None = None,
         warnings: list[str] | None = None,
         tiles_impossible: bool = False,
+        others: tuple[OtherReading, ...] = (),
     ) -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message
         self.best = best
+        self.others = others
         # the tiles on the table cannot all be there (two cats, a fly in a Singapore hand): no instant
         # payouts; a winning tile named outside the set is the caller's slip, not such a tile
         self.tiles_impossible = tiles_impossible
@@ -452,20 +505,10 @@ def _score_arrangement(view: View, ruleset: Ruleset, options: Options, once: Out
         )
         raw = max(line.tai for line in lines)
         tai = min(raw, options.max_tai)
-        notes = list(limit_notes)
         # the other rows, read only where they could score more (a Malaysian limit-type hand's 5 under the
         # cap of 10; a Singapore limit is the cap)
         summed_raw = _summed_rows(view, ruleset, once)[1] if tai < options.max_tai else 0
-        if min(summed_raw, options.max_tai) > tai:
-            # RULES.md sets a Malaysian limit-type hand's fan to its value, not added: a table that sees
-            # a heavenly hand pay half the hand without it asks why (an audit, stage 77)
-            unit = ruleset.unit_name
-            setting = max(lines, key=lambda line: line.tai)  # the row the fan comes from, of several
-            notes.append(
-                f"the {unit} is set to {tai} by {setting.name.lower()}, not added to the rest (RULES.md): "
-                f"the hand's other patterns alone would give {min(summed_raw, options.max_tai)} {unit}"
-            )
-        return _Scored(view.arrangement, lines, raw, tai, True, tuple(notes), True)
+        return _Scored(view.arrangement, lines, raw, tai, True, tuple(limit_notes), True, summed_raw)
     summed, summed_raw, summed_notes = _summed_rows(view, ruleset, once)
     # a limit row that nearly applied (a house rule off) is said even though the hand scores without it
     notes = limit_notes + summed_notes
@@ -508,8 +551,9 @@ def _valid_message(best: _Scored, unit: str, payout: Payout, options: Options) -
 
 def _best_reading(
     hand: Hand, context: Context, ruleset: Ruleset, options: Options
-) -> tuple[_Scored, Context, list[str]]:
-    """Run the checks and score every arrangement; the best one, the context scored with, and warnings.
+) -> tuple[_Scored, tuple[OtherReading, ...], Context, list[str]]:
+    """Run the checks and score every arrangement; the best one, the best others (`_other_readings`),
+    the context scored with, and warnings.
 
     Raises `_Invalid` for a hand that is not a valid win.
     """
@@ -534,6 +578,7 @@ def _best_reading(
     handless = [View(Arrangement(EIGHT_FLOWERS), hand, context, options, facts) for facts in all_facts]
     once = [_hand_outcomes(view, ruleset) for view in handless]
     best: _Scored | None = None
+    scored_readings: list[_Scored] = []
     if ruleset.handless_wins:
         # Eight flowers win whatever the hand holds: score that reading first, tile count or not.
         scored = _score_arrangement(handless[0], ruleset, options, once[0])
@@ -549,12 +594,8 @@ def _best_reading(
             scored = _score_arrangement(
                 View(arrangement, hand, context, options, facts), ruleset, options, facts_once
             )
-            # a limit hand tied with summed rows at the cap is named: "full flush" alone would hide it
-            if best is None or (scored.tai, scored.raw, scored.limit_row) > (
-                best.tai,
-                best.raw,
-                best.limit_row,
-            ):
+            scored_readings.append(scored)
+            if best is None or scored.rank() > best.rank():
                 best = scored
     if best is None:
         # said only where the hand is seven pairs: elsewhere the remark answers no question
@@ -564,14 +605,39 @@ def _best_reading(
         extra = " (seven pairs is not a win under these rules)" if no_seven else ""
         raise _Invalid("no_winning_shape", "the tiles do not form four sets and a pair" + extra)
     warnings.extend(best.notes)
+    set_note = best.set_note(ruleset.unit_name, options.max_tai)
+    if set_note:
+        warnings.append(set_note)
+    others = _other_readings(best, scored_readings, context)
     if best.tai < options.min_tai:
         what = (
             "a chicken hand, no scoring pattern" if not best.patterns else f"{best.tai} {ruleset.unit_name}"
         )
         raise _Invalid(
-            "below_minimum", f"{what}; the minimum is {options.min_tai} {ruleset.unit_name}", best, warnings
+            "below_minimum",
+            f"{what}; the minimum is {options.min_tai} {ruleset.unit_name}",
+            best,
+            warnings,
+            others=others,
         )
-    return best, context, warnings
+    return best, others, context, warnings
+
+
+def _other_readings(best: _Scored, readings: list[_Scored], context: Context) -> tuple[OtherReading, ...]:
+    """The best readings laid out otherwise than `best`, one a layout, best first: a table that reads
+    111m 222m 333m as chows asks why pongs were not counted (an audit, stage 81: nothing said)."""
+    shown = {_arrangement_text(best, context)}
+    others: list[OtherReading] = []
+    for scored in sorted(readings, key=_Scored.rank, reverse=True):  # stable: ties as found
+        text = _arrangement_text(scored, context)
+        if text in shown:
+            continue
+        shown.add(text)
+        notes = tuple(note for note in scored.notes if note not in best.notes)
+        others.append(OtherReading(text, scored.tai, scored.raw, scored.patterns, notes))
+        if len(others) == OTHER_READINGS:
+            break
+    return tuple(others)
 
 
 def _arrangement_text(scored: _Scored, context: Context) -> str:
@@ -596,8 +662,10 @@ def _tile_count_message(hand: Hand, ruleset: Ruleset) -> str:
     fours = sorted(tile for tile, count in Counter(hand.concealed).items() if count >= 4)
     if hand.tile_count > 14 and fours:
         message += (
-            f"; four {' and four '.join(fours)} among the concealed tiles: a kong, concealed or not, "
-            "is given as a meld"
+            # "if": 222m 234m holds four 2m and no kong (an audit, stage 81: a missed tile added to such a
+            # hand was told to make a kong of them)
+            f"; if the four {' and four '.join(fours)} among the concealed tiles are a kong, give it as a "
+            "meld, concealed or not"
         )
     return message
 
@@ -614,7 +682,7 @@ def score(
     check_held_from_deal(sorted(context.bonus_from_deal), hand.bonus)  # as JSON input is checked
     instant = ruleset.instant_payouts(hand, context, options) if ruleset.instant_payouts else ()
     try:
-        best, context, warnings = _best_reading(hand, context, ruleset, options)
+        best, others, context, warnings = _best_reading(hand, context, ruleset, options)
     except _Invalid as invalid:
         seen = invalid.best
         # tiles no set holds are not on the table: nothing is paid for them, instantly or not
@@ -635,6 +703,7 @@ def score(
             arrangement=_arrangement_text(seen, context) if seen else None,
             rules=ruleset.name,
             unit_name=ruleset.unit_name,
+            other_readings=invalid.others,
         )
     as_self_draw = ruleset.thirteen_wonders_as_self_draw and best.arrangement.shape == THIRTEEN
     payout = ruleset.payout(best.tai, context, options, as_self_draw)
@@ -654,7 +723,8 @@ def score(
         points=best.tai * options.points_per_fan if ruleset.reports_points else None,
         rules=ruleset.name,
         unit_name=ruleset.unit_name,
+        other_readings=others,
     )
 
 
-__all__ = ["REASONS", "PatternScore", "Score", "score"]
+__all__ = ["REASONS", "OtherReading", "PatternScore", "Score", "score"]

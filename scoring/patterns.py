@@ -25,6 +25,7 @@ from scoring.tiles import (
     is_honour,
     is_suited,
     rank_of,
+    sort_key,
 )
 from scoring.view import Hit, Note, View
 
@@ -57,7 +58,7 @@ def dragon_pong(v: View) -> Outcome:
 def seat_wind_pong(v: View) -> Outcome:
     """门风: pong or kong of the seat wind."""
     wind = v.context.seat_wind
-    return Hit(f"{v.sets_named((wind,))}, your seat wind") if wind in v.pong_tiles else None
+    return Hit(f"{v.sets_named((wind,))}, the winner's seat wind") if wind in v.pong_tiles else None
 
 
 def prevailing_wind_pong(v: View) -> Outcome:
@@ -114,16 +115,16 @@ def all_animals(v: View) -> Outcome:
 
 @hand_level
 def seat_flower(v: View) -> Outcome:
-    """正花: the flower of your seat (1 East, 2 South, 3 West, 4 North)."""
+    """正花: the flower of the winner's seat (1 East, 2 South, 3 West, 4 North)."""
     flower = FLOWERS[v.seat - 1]
-    return Hit(f"{flower} is your seat's flower") if v.bonus[flower] else None
+    return Hit(f"{flower} is the flower of the winner's seat") if v.bonus[flower] else None
 
 
 @hand_level
 def seat_season(v: View) -> Outcome:
-    """正季: the season of your seat."""
+    """正季: the season of the winner's seat."""
     season = SEASONS[v.seat - 1]
-    return Hit(f"{season} is your seat's season") if v.bonus[season] else None
+    return Hit(f"{season} is the season of the winner's seat") if v.bonus[season] else None
 
 
 @hand_level
@@ -364,7 +365,23 @@ def sequence_hand(v: View) -> Outcome:
     problem = _wait_problem(v)
     if problem:
         return Note(f"sequence hand not awarded: {problem}")
-    return Hit("four chows and a plain pair, no bonus tiles, fair wait")
+    return Hit(f"four chows and a plain pair, no bonus tiles, {_wait_words(v)}")
+
+
+def _wait_words(v: View) -> str:
+    """The wait a sequence hand passed on, as a table checks it: which tiles it waited on and where the
+    winning tile went (an audit, stage 81: a win whose 4m counted as completing an exposed 23m was a fair
+    wait, read into the pair it was a single one, and the line said only "fair wait")."""
+    winning = v.context.winning_tile
+    waits = sorted(v.facts.sequence_waits(), key=sort_key)
+    said = f"waited on {' or '.join(waits)}" if len(waits) >= 2 else ""
+    if winning is None or not waits:
+        return "self-drawn, on any wait"
+    won = "self-drawn" if v.context.self_drawn else "a discard"
+    into = f", completing the {v.facts.won_into}" if v.facts.won_into is not None else ""
+    if not said:
+        return f"a closed, edge or single wait on {winning}, which counts when self-drawn"
+    return f"fair wait: {said}, won on {winning} ({won}){into}"
 
 
 def lesser_sequence_hand(v: View) -> Outcome:

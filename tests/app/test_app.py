@@ -355,6 +355,11 @@ def test_a_photo_is_read_as_the_rule_sets_tiles_and_read_again_after_a_switch(
     said = [t for t in notes if "read again as Malaysian (3 players) tiles: " in t]
     assert len(said) == 1 and "1m -> 1p, " in said[0] and "7s -> 7p" in said[0] and "4p" not in said[0], notes
     assert "2m -> 2p (x3)" in said[0]
+    # what the set lacks comes first: a photo of another game's hand switched by mistake (stage 81)
+    assert said[0].startswith(
+        "The photo holds 5 characters (m) and 3 bamboo (s), which Malaysian (3 players) tiles lack: if it "
+        "is another game's hand, set the rule set back. The photo's tiles read again as"
+    ), said[0]
     assert app.session_state["case_json"]["source"]["read_as"] == "malaysian"
     app.selectbox(key="rules").set_value("singapore").run()
     no_problem(app)
@@ -382,8 +387,8 @@ def test_a_rule_set_without_the_liable_player_s_seat_says_the_seat_is_what_it_la
     app.selectbox(key="rules").set_value("malaysian").run()
     notes = [t for t in texts(app, "info") if t.startswith("Malaysian (3 players) has ")]
     assert notes == [
-        "Malaysian (3 players) has no North seat: your seat is East now. Who discarded is not said now: "
-        "East is your seat. Switching back restores them."
+        "Malaysian (3 players) has no North seat: the winner's seat is East now. Who discarded is not "
+        "said now: East is the winner's seat. Switching back restores them."
     ], texts(app, "info")
     # a seat the set has, moved onto the hidden discarder's by the user: said alone (a review read
     # "Malaysian (3 players) has who discarded is not said now")
@@ -394,9 +399,9 @@ def test_a_rule_set_without_the_liable_player_s_seat_says_the_seat_is_what_it_la
     app.selectbox(key="seat_wind").set_value("S").run()
     app.selectbox(key="rules").set_value("malaysian").run()
     said = [t for t in texts(app, "info") if "is not said now" in t]
-    assert said == ["Who discarded is not said now: South is your seat. Switching back restores it."], texts(
-        app, "info"
-    )
+    assert said == [
+        "Who discarded is not said now: South is the winner's seat. Switching back restores it."
+    ], texts(app, "info")
 
 
 def test_a_photo_taken_under_malaysian_rules_is_read_as_that_sets_tiles(
@@ -1275,7 +1280,8 @@ def test_malaysian_rules_three_seats(app: AppTest) -> None:
     app.text_input(key="typed_melds").input("555p").run()
     app.button(key="typed_use").click().run()
     no_problem(app)
-    assert any(t.startswith("**5 fan**") for t in texts(app, "success")), result_text(app)
+    # the points a Malaysian table pays by stand in the line (stage 81)
+    assert any(t.startswith("**5 fan = 100 points**") for t in texts(app, "success")), result_text(app)
     assert len(app.table[-1].value.index) == 3
 
 
@@ -1851,7 +1857,7 @@ def test_a_malaysian_case_opens_with_the_options_it_hides(app: AppTest) -> None:
     open_case_file(app, json.dumps(case).encode(), name="my.json")
     no_problem(app)
     assert not texts(app, "error"), texts(app, "error")
-    assert any(t.startswith("**5 fan**") for t in texts(app, "success")), result_text(app)
+    assert any(t.startswith("**5 fan = 100 points**") for t in texts(app, "success")), result_text(app)
 
 
 def test_a_photos_reading_opens_under_the_sidebars_rule_set_and_house_rules(app: AppTest) -> None:
@@ -2356,11 +2362,18 @@ def test_a_new_hand_names_the_last_hand_s_winning_tile_among_what_it_cleared(app
     typed_hand(app, "123m 456p 789s 234s 55p")
     app.selectbox(key="winning_tile").set_value("4p").run()
     app.checkbox(key="pay_all").check().run()
+    app.selectbox(key="seat_wind").set_value("W").run()
+    app.radio(key="won_by").set_value("self-drawn").run()
     typed_hand(app, "123m 456p 789s 234s 66p")  # a typo mended: a new hand, its win said afresh
     no_problem(app)
     notes = [t for t in texts(app, "info") if t.startswith("New hand: cleared")]
     assert notes and "winning tile (4p)" in notes[0] and "pay-all" in notes[0], texts(app, "info")
     assert app.session_state["case_json"].get("winning_tile") is None
+    # self-drawn was the last win's too (stage 81: a new photo kept it, unsaid); the seat stays, said
+    assert "self-draw (Won by is Discard again)" in notes[0] and "the winner's seat is still West" in notes[0]
+    assert app.radio(key="won_by").value == "discard"
+    assert app.session_state["case_json"]["self_drawn"] is False
+    assert app.session_state["case_json"]["seat_wind"] == "W"
 
 
 def test_option_errors_and_house_rules_are_in_the_sidebar_s_words_under_each_rule_set(app: AppTest) -> None:

@@ -236,4 +236,12 @@ def test_a_valid_hand_whose_unset_winning_tile_scores_otherwise_after_a_change_i
     assert r1["valid"] and r1["tai"] == r2["tai"], (r1, r2)
     assert [o.tai for o in o1] != [o.tai for o in o2], (o1, o2)
     said = change_note(d1, r1, d2, r2, ways=(o1, o2))
-    assert said == "4 tai as it stands, the score by winning tile changed after: Max tai 10 → 5.", said
+    assert said == "4 tai as it stands; what each winning tile would give changed after: Max tai 10 → 5.", (
+        said
+    )
+    # the winning tile set, on which it scores as it stood: the score stayed, and says so
+    [tile] = [outcome.tiles[0] for outcome in o1 if outcome.valid and outcome.tai == r1["tai"]]
+    d4 = {**d1, "winning_tile": tile}
+    r4 = score_json(d4)
+    assert (r4["valid"], r4["tai"]) == (True, r1["tai"]), r4
+    assert change_note(d1, r1, d4, r4, ways=(o1, [])) == f"still 4 tai after: winning tile not set → {tile}."

@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 import scoring
 from app_ui.summary import amount_text, instant_line, player_label, seat_label
 from scoring import __main__ as cli
+from scoring.payout import format_amount
 from tests.app.conftest import APP
 
 # the fields `python -m scoring` scores (the case's record of its photo and corrections aside)
@@ -196,8 +197,9 @@ def as_shown(result: dict[str, Any] | None) -> dict[str, Any]:
         return {"tai": [], "patterns": [], "payout": [], "instant": []}
     unit = result["unit"]
     valid = bool(result["valid"])
+    points = f" = {format_amount(result['points'])} points" if result.get("points") is not None else ""
     tai = (
-        f"**{result['tai']} {unit}**"
+        f"**{result['tai']} {unit}{points}**"
         + (f" (raw {result['raw_tai']}, capped)" if result["raw_tai"] != result["tai"] else "")
         + (" — at the limit" if result.get("limit") else "")
     )

@@ -221,7 +221,8 @@ def test_the_page_names_the_unsure_tile_that_decides_the_score(
     app.selectbox(key="winning_tile").set_value("2m").run()
     line = next(w.value for w in app.warning if "the reader is unsure" in w.value)
     assert line == (
-        "Please check tile 15 (F1 or F2?): the reader is unsure. Fix it in Check the tiles. "
+        "Please check tile 15 (F1 or F2?): the reader is unsure. Tap its second guess below or fix it in "
+        "Check the tiles. "
         "Tile 15 decides the score: as F1, **2 tai**; as F2, **1 tai**."
     )
     # corrected, the tile is checked: no doubt is left to weigh
@@ -232,3 +233,31 @@ def test_the_page_names_the_unsure_tile_that_decides_the_score(
     }
     app.run()
     assert not any("decides the score" in w.value for w in app.warning)
+
+
+def test_an_unsure_tile_s_second_guess_is_taken_with_one_tap_and_undone(
+    app: AppTest, install: Callable[[FakeReader | None], None]
+) -> None:
+    # stage 81 (an audit): on a phone, fixing an unsure tile took about six actions and three screens
+    odds = np.zeros((15, len(CLASSES)), np.float32)
+    for k, code in enumerate(CODES):
+        odds[k, CLASS_INDEX[code]] = 1.0
+    odds[14, CLASS_INDEX["F1"]], odds[14, CLASS_INDEX["F2"]] = 0.55, 0.45
+    install(FakeReader({90: scene(low=[14])}, probabilities=odds))
+    app.file_uploader(key="upload").upload("hand.jpg", photo_bytes(), "image/jpeg")
+    app.run()
+    version = app.session_state["version"]
+    buttons = [b for b in app.button if b.key and b.key.startswith("runner_up_")]
+    assert [(b.key, b.label) for b in buttons] == [(f"runner_up_{version}_15", "#15 as F2")]
+    buttons[0].click().run()
+    assert not app.exception
+    assert app.session_state["base"].rows[14].code == "F2"
+    assert not any("the reader is unsure" in w.value for w in app.warning)
+    assert not [b for b in app.button if b.key and b.key.startswith("runner_up_")]
+    corrections = app.session_state["case_json"]["corrections"]
+    assert [(c["tile"], c["to"], c.get("by")) for c in corrections] == [(15, "F2", "runner-up")]
+    said = [c.value for c in app.caption if c.value.startswith("Your corrections")]
+    assert said == ["Your corrections: #15 F1 → F2 (the reader's second guess, taken)"], said
+    app.button(key="undo").click().run()
+    assert app.session_state["base"].rows[14].code == "F1"
+    assert any("the reader is unsure" in w.value for w in app.warning)

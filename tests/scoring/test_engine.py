@@ -242,7 +242,8 @@ def test_a_kong_typed_among_the_concealed_tiles_is_named_as_the_reason_of_the_co
     result = score_json({"concealed": "123m 456p 789s 1111p 55p"})
     assert result["reason"] == "wrong_tile_count" and "15 tiles" in result["message"]
     assert (
-        "four 1p among the concealed tiles: a kong, concealed or not, is given as a meld" in result["message"]
+        "if the four 1p among the concealed tiles are a kong, give it as a meld, concealed or not"
+        in result["message"]
     )
     short = score_json(
         {"concealed": "1111p 55p", "melds": [{"tiles": "CCC"}]}
@@ -339,7 +340,7 @@ def test_a_limit_row_is_a_limit_hand_and_summed_rows_at_the_cap_are_at_the_limit
                 "melds": [{"kind": "kong", "tiles": "NNNN", "concealed": True}],
             },
             "seat_wind_pong",
-            "kong of North, your seat wind",
+            "kong of North, the winner's seat wind",
         ),
         (
             {

@@ -1,0 +1,24 @@
+"""The line for a photo with no tile on it says why in words a player reads, not the reader's count of
+refused boxes beside "no tiles were found" (an audit, stage 81: it read as a contradiction)."""
+
+from __future__ import annotations
+
+from app_ui.photo_reading import NO_TILES_FOUND, no_tiles_line
+
+
+def test_refused_boxes_are_said_as_shapes_that_held_no_tile_face() -> None:
+    warnings = [NO_TILES_FOUND, "left out 19 box(es) that hold no tile, at (445, 199), (12, 40), ..."]
+    line = no_tiles_line("cat.jpg", warnings)
+    assert line == (
+        "cat.jpg: no tiles were found on the photo (19 shapes looked like tiles at first, and none held a "
+        "tile face): is it a photo of a mahjong hand? The hand on the page is kept."
+    )
+    assert "1 shape looked" in no_tiles_line("x.png", ["left out 1 box(es) that hold no tile, at (1, 2)"])
+
+
+def test_another_reason_is_quoted_as_the_reader_says_it() -> None:
+    line = no_tiles_line("dark.jpg", [NO_TILES_FOUND, "the photo is very dark"])
+    assert "(the photo is very dark)" in line
+    assert no_tiles_line("blank.png", [NO_TILES_FOUND]).startswith(
+        "blank.png: no tiles were found on the photo:"
+    )

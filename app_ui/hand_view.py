@@ -136,8 +136,9 @@ def unsure_ui(
         return
     many = len(low) > 1
     seconds = runner_ups(rows, in_set)
-    fix = "tap its second guess below or fix it" if len(seconds) == 1 else "tap a second guess below or fix"
-    fix = fix if seconds else f"fix {'them' if many else 'it'}"
+    them = "them" if many else "it"
+    guess = "its second guess" if len(seconds) == 1 and not many else "a second guess"
+    fix = f"tap {guess} below or fix {them}" if seconds else f"fix {them}"
     line = (
         f"Please check tile{'s' if many else ''} {', '.join(low)}: the reader is unsure. "
         f"{fix[0].upper()}{fix[1:]} in Check the tiles."

@@ -2745,3 +2745,15 @@ def test_the_summary_of_a_hand_that_wants_its_winning_tile_opens_with_the_ask(ap
     assert lines[1].startswith("As it stands: Not a valid win"), lines
     app.selectbox(key="winning_tile").set_value("1m").run()
     assert summary(app).splitlines()[0] == "4 tai, Singapore (4 players) rules", summary(app)
+
+
+def test_the_result_names_the_reading_counted_and_the_other_it_beat(app: AppTest) -> None:
+    # stage 81 (an audit): "why not read it as pongs?" had no answer on the page
+    typed_hand(app, "111m 222m 333m 456p 77s")
+    app.selectbox(key="winning_tile").set_value("3m").run()
+    app.radio(key="won_by").set_value("self-drawn").run()
+    no_problem(app)
+    shown = captions(app)
+    assert "Read as: 123m 123m 123m 456p 77s" in shown, shown
+    also = "Also read as 111m 222m 333m 456p 77s: 1 tai (Fully concealed, self-drawn 1)"
+    assert also in shown and f"  {also}" in summary(app).splitlines(), shown

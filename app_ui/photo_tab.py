@@ -172,9 +172,19 @@ def photo_ui() -> None:
     let_go_of_files(holding)
     samples = sample_photos()
     if samples:
-        st.caption("No tiles at hand? Try a sample photo:")
+        # with a hand on the page, folded away: on a phone they pushed the photo just read below the
+        # first screen (an audit, stage 81)
+        # (a photo or sample read in this run counts: its hand is drawn below in this run; a keyed
+        # button's click is in the session state as the run starts)
+        clicked = any(st.session_state.get(f"sample_{path.stem}") for path in samples) or (
+            st.session_state.get("sample_wanted") is not None  # another game's, read after its switch
+        )
+        holds_hand = st.session_state["base"].source != "none" or incoming is not None or clicked
+        place = st.expander("Try a sample photo") if holds_hand else st.container()
+        if not holds_hand:
+            place.caption("No tiles at hand? Try a sample photo:")
         # A wrapping row of small buttons: columns would stack them full-width on a phone.
-        row = st.container(horizontal=True, gap="small")
+        row = place.container(horizontal=True, gap="small")
         for path in samples:
             if row.button(path.stem.replace("_", " "), key=f"sample_{path.stem}", icon="🖼️"):
                 incoming = _sample_incoming(path)

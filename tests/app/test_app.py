@@ -2757,3 +2757,11 @@ def test_the_result_names_the_reading_counted_and_the_other_it_beat(app: AppTest
     assert "Read as: 123m 123m 123m 456p 77s" in shown, shown
     also = "Also read as 111m 222m 333m 456p 77s: 1 tai (Fully concealed, self-drawn 1)"
     assert also in shown and f"  {also}" in summary(app).splitlines(), shown
+
+
+def test_the_samples_fold_away_in_the_run_that_reads_an_upload(app: AppTest) -> None:
+    # stage 81 (an audit): on a phone they pushed the photo just read below the first screen
+    assert not [e for e in app.expander if e.label == "Try a sample photo"]
+    upload(app, photo_bytes())
+    no_problem(app)
+    assert [e.label for e in app.expander if e.label == "Try a sample photo"] == ["Try a sample photo"]

@@ -88,6 +88,14 @@ def test_sample_button_scores_the_sample(sample: Path, app: AppTest, install: ob
     # nothing said of reading the last photo again: the sample replaced it
     assert not any("read again" in str(i.value) for i in app.info)
     assert app.image, "the annotated photo is not shown"
+    # with a hand on the page the samples fold away, so the photo read is on a phone's first screen
+    # (stage 81); before one, they are open
+    assert [e.label for e in app.expander if e.label == "Try a sample photo"] == ["Try a sample photo"]
+    assert not [
+        e
+        for e in AppTest.from_file(str(APP), default_timeout=60).run().expander
+        if e.label == "Try a sample photo"
+    ]
 
 
 def test_a_sample_of_another_game_replaces_the_photo_on_screen_without_a_note_on_it(

@@ -83,9 +83,9 @@ def change_note(
         moved = "still not a valid win, now for another reason"
     elif was != is_now:
         moved = f"{was} → {is_now}"
-    elif _outcome(before_result) == _outcome(result) and not ways[1]:
-        # the winning tile set where the hand scores so on it as well: the score stayed (an audit, stage 81,
-        # read "4 tai as it stands, the score by winning tile changed" as if something had moved)
+    elif _outcome(before_result) == _outcome(result) and not (ways[0] and ways[1]):
+        # the winning tile set where the hand scores so on it as well, or unset again: the score stayed (an
+        # audit, stage 81, read "4 tai as it stands, the score by winning tile changed" as if it had moved)
         moved = f"still {is_now}"
     elif _outcome(before_result) == _outcome(result):
         moved = f"{is_now} as it stands; what each winning tile would give changed"

@@ -5,6 +5,7 @@ notes and doubts, the offer to read again or take a way to a win, and the tile p
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -24,6 +25,7 @@ from app_ui.rules_panel import chosen_set
 from app_ui.session import current_edits, meld_concealed_now, restart_table, unsaved_corrections
 from app_ui.summary import RULE_LABELS, plain
 from app_ui.widget_memory import remember, restore_kept
+from vision.tile_set import COPIES_IN_SET
 
 # a hand built from rows, scored as the page scores the table's, in the words of
 # `winning_hint.result_words` (None where it cannot be scored)
@@ -168,13 +170,20 @@ RUNNER_UP = "runner-up"
 
 
 def runner_ups(rows: Sequence[TileRow], in_set: Collection[str]) -> list[tuple[int, str]]:
-    """Each unsure tile's number and the reader's second guess for it, where the set `in_set` holds it:
-    the faces a tap may take."""
-    return [
-        (number, row.alternative)
-        for number, row in zip(case_mod.row_numbers(rows), rows, strict=True)
-        if row.low_confidence and row.alternative is not None and row.alternative in in_set
-    ]
+    """Each unsure tile's number and the reader's second guess for it, where the set `in_set` holds it
+    and has a copy left beside the other tiles (a review, stage 81: two taps made a fifth 2m): the faces
+    a tap may take."""
+    held = Counter(row.code for row in rows)
+    offered = []
+    for number, row in zip(case_mod.row_numbers(rows), rows, strict=True):
+        code = row.alternative
+        if (
+            code is not None
+            and photo_rows.offers_runner_up(row, in_set)
+            and held[code] < COPIES_IN_SET.get(code, 4)
+        ):
+            offered.append((number, code))
+    return offered
 
 
 def left_out_caption(shown: int, outside: int) -> str:

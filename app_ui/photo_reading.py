@@ -85,10 +85,14 @@ def no_tiles_line(name: str, warnings: Sequence[str]) -> str:
     why = next((w for w in warnings if w != NO_TILES_FOUND), None)
     # "no tiles ... (left out 19 box(es) that hold no tile ...)" read as a contradiction (an audit, stage
     # 81): the boxes were shapes the detector thought tiles, which the classifier then refused
-    refused = re.match(r"left out (\d+) box\(es\) that hold no tile", why or "")
+    refused = re.match(r"left out (\d+) box\(es\) (that hold no tile|at the photo's edge)", why or "")
     if refused:
-        shapes = "1 shape" if refused.group(1) == "1" else f"{refused.group(1)} shapes"
-        why = f"{shapes} looked like tiles at first, and none held a tile face"
+        count, place = refused.groups()
+        shapes = "1 shape" if count == "1" else f"{count} shapes"
+        if place == "that hold no tile":
+            why = f"{shapes} looked like tiles at first, and none held a tile face"
+        else:  # a tile cut by the edge is no tile read: "no tiles ... (1 box at the edge)" read as one
+            why = f"{shapes} at the photo's edge looked like tiles, too cut off to read"
     because = f" ({why})" if why else ""
     # the reader's reason is written for a photo of tiles, so a file of something else (a screenshot)
     # is asked about too (an audit: a white page was told to retake it with less light)
@@ -132,7 +136,7 @@ def read_again_as(base: Base, tile_set: str) -> None:
     said = ", ".join(f"{was} -> {now}" + (f" (x{n})" if n > 1 else "") for (was, now), n in changed.items())
     note = f"The photo's tiles read again as {label}: {said or 'every tile reads as before'}."
     lacking = outside_words([row.code for row in base.photo_rows], faces)
-    if lacking:
+    if lacking is not None:
         # first: a photo of another game's hand, switched by mistake, read as a list of forced faces
         # whose point was buried (an audit, stage 81)
         note = (
@@ -149,15 +153,20 @@ def read_again_as(base: Base, tile_set: str) -> None:
 
 
 def outside_words(codes: Sequence[str], faces: Collection[str]) -> str | None:
-    """The tiles of `codes` that `faces` lacks, counted by suit or face ("9 characters (m) and 2 N"), or
-    None where it holds them all."""
+    """The tiles of `codes` that `faces` lacks, by suit or face ("characters (m) x5 and N x1"), where
+    there are `ANOTHER_GAME` or more of them (a photo of another game's hand); else None: a tile or two
+    may be the last set's forced reading of a misread tile (a review, stage 81)."""
     kinds = Counter(
         SUIT_NAMES.get(code[-1], code) if code[:1].isdigit() else code for code in codes if code not in faces
     )
-    if not kinds:
+    if sum(kinds.values()) < ANOTHER_GAME:
         return None
-    words = [f"{count} {kind}" for kind, count in kinds.most_common()]
+    words = [f"{kind} x{count}" for kind, count in kinds.most_common()]
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+# how many of a photo's tiles another rule set's tiles must lack to say it may be another game's hand
+ANOTHER_GAME = 3
 
 
 def winning_tile_renamed(before: Sequence[TileRow], after: Sequence[TileRow]) -> tuple[str, str] | None:

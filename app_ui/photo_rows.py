@@ -52,10 +52,15 @@ def unsure_tiles(numbered: Sequence[tuple[int | None, TileRow]], in_set: Collect
     """The unsure tiles by number, each with the reader's runner-up where the set holds it ("12 (1s or
     F2?)"): a face under Singapore rules is no answer to offer."""
     return [
-        f"{number}" + (f" ({row.code} or {row.alternative}?)" if row.alternative in in_set else "")
+        f"{number}" + (f" ({row.code} or {row.alternative}?)" if offers_runner_up(row, in_set) else "")
         for number, row in numbered
         if row.low_confidence
     ]
+
+
+def offers_runner_up(row: TileRow, in_set: Collection[str]) -> bool:
+    """Whether an unsure tile's runner-up is a face of the set `in_set`, to offer."""
+    return row.low_confidence and row.alternative is not None and row.alternative in in_set
 
 
 def _second_guesses(detections: Any, probabilities: Any | None) -> list[str | None]:

@@ -169,10 +169,14 @@ def result_ui(
         capped = result.get("raw_tai") != result.get("tai")
         # the points are what a Malaysian table pays by: in the line, not a grey caption under it (an
         # audit, stage 81)
-        points = f" = {format_amount(result['points'])} points" if result.get("points") is not None else ""
+        # after the cap's note, as the command line has it ("10 fan (raw 14) = 200 points")
+        points = (
+            f" = **{format_amount(result['points'])} points**" if result.get("points") is not None else ""
+        )
         st.success(
-            f"**{result['tai']} {unit}{points}**"
+            f"**{result['tai']} {unit}**"
             + (f" (raw {result['raw_tai']}, capped)" if capped else "")
+            + points
             + (" — at the limit" if result.get("limit") else "")
         )
         not_added = limits_not_added(result)
@@ -200,7 +204,7 @@ def result_ui(
             )
         )
     for line in other_reading_lines(result):
-        st.caption(line)
+        st.caption(with_option_labels(line, str(data.get("rules", "singapore"))))
     payout = result.get("payout") or {}
     players = payout.get("players") or []
     instant = payout.get("instant_payouts") or []

@@ -125,9 +125,11 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
         lines.append(f"Winning tile not set: won on {ways}")
     if result.get("valid"):
         capped = f" (raw {result['raw_tai']})" if result.get("raw_tai") != result.get("tai") else ""
+        # the points a Malaysian table pays by, as the page and the command line give them
+        points = f" = {format_amount(result['points'])} points" if result.get("points") is not None else ""
         limit = ", at the limit" if result.get("limit") else ""  # as the page's result line says it
         stands = " as it stands" if ways else ""
-        lines.append(f"{result['tai']} {unit}{capped}{limit}{stands}, {rules} rules")
+        lines.append(f"{result['tai']} {unit}{capped}{points}{limit}{stands}, {rules} rules")
         not_added = limits_not_added(result)
         if not_added:
             lines.append(not_added[0].upper() + not_added[1:])
@@ -171,9 +173,9 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
             f"  {pattern['name']} {pattern.get('name_zh', '')}: {pattern['tai']}"
             f" — {pattern.get('reason', '')}"
         )
-    lines.extend(f"  {line}" for line in other_reading_lines(result))
     # what the scoring assumed or left out ("last tile not scored: ..."), as the page shows it
     rules_name = str(data.get("rules") or "singapore")
+    lines.extend(f"  {with_option_labels(line, rules_name)}" for line in other_reading_lines(result))
     lines.extend(f"Note: {with_option_labels(str(w), rules_name)}" for w in result.get("warnings") or [])
     payout = result.get("payout") or {}
     if result.get("valid"):

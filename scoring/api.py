@@ -234,7 +234,9 @@ def other_reading_lines(result: Mapping[str, Any]) -> list[str]:
         rows = ", ".join(f"{row['name']} {row['tai']}" for row in other.get("patterns") or [] if row["tai"])
         tai = int(other.get("tai") or 0)
         line = f"Also read as {other['arrangement']}: {tai} {unit}" + (f" ({rows})" if rows else "")
-        if tai == counted:
+        if not result.get("valid"):
+            line += ", no win either"  # below the minimum too: no tie to pick between
+        elif tai == counted:
             line += ", a tie: either reading scores the same"
         lines.append("; ".join([line, *(str(note) for note in other.get("notes") or [])]))
     return lines

@@ -627,17 +627,27 @@ def _other_readings(best: _Scored, readings: list[_Scored], context: Context) ->
     """The best readings laid out otherwise than `best`, one a layout, best first: a table that reads
     111m 222m 333m as chows asks why pongs were not counted (an audit, stage 81: nothing said)."""
     shown = {_arrangement_text(best, context)}
+    # a reading scored alike, row for row, answers nothing the first did (a review, stage 81: two chow
+    # layouts of one score took both places and hid the seven pairs tied with them)
+    scores_seen = {_score_shape(best, best)}
     others: list[OtherReading] = []
     for scored in sorted(readings, key=_Scored.rank, reverse=True):  # stable: ties as found
         text = _arrangement_text(scored, context)
-        if text in shown:
+        if text in shown or _score_shape(scored, best) in scores_seen:
             continue
         shown.add(text)
+        scores_seen.add(_score_shape(scored, best))
         notes = tuple(note for note in scored.notes if note not in best.notes)
         others.append(OtherReading(text, scored.tai, scored.raw, scored.patterns, notes))
         if len(others) == OTHER_READINGS:
             break
     return tuple(others)
+
+
+def _score_shape(scored: _Scored, best: _Scored) -> tuple[int, frozenset[tuple[str, int]], frozenset[str]]:
+    """What a reading scores, row by row, and the notes it has beyond `best`'s."""
+    rows = frozenset((line.key, line.tai) for line in scored.patterns)
+    return scored.tai, rows, frozenset(note for note in scored.notes if note not in best.notes)
 
 
 def _arrangement_text(scored: _Scored, context: Context) -> str:
@@ -664,8 +674,9 @@ def _tile_count_message(hand: Hand, ruleset: Ruleset) -> str:
         message += (
             # "if": 222m 234m holds four 2m and no kong (an audit, stage 81: a missed tile added to such a
             # hand was told to make a kong of them)
-            f"; if the four {' and four '.join(fours)} among the concealed tiles are a kong, give it as a "
-            "meld, concealed or not"
+            f"; if the four {' and four '.join(fours)} among the concealed tiles are "
+            + ("a kong, give it as a meld" if len(fours) == 1 else "kongs, give them as melds")
+            + ", concealed or not"
         )
     return message
 

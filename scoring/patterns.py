@@ -400,7 +400,9 @@ def lesser_sequence_hand(v: View) -> Outcome:
 def full_flush_sequence(v: View) -> Outcome:
     """清一色平胡: full flush and sequence hand together."""
     outcome = sequence_hand(v)
-    return Hit("full flush sequence hand") if isinstance(outcome, Hit) and full_flush(v) else None
+    if isinstance(outcome, Hit) and full_flush(v):
+        return Hit(f"full flush sequence hand: {outcome.reason}")  # its wait said, as the sequence hand's
+    return None
 
 
 def all_sequences_dots_pair(v: View) -> Outcome:

@@ -357,8 +357,8 @@ def test_a_photo_is_read_as_the_rule_sets_tiles_and_read_again_after_a_switch(
     assert "2m -> 2p (x3)" in said[0]
     # what the set lacks comes first: a photo of another game's hand switched by mistake (stage 81)
     assert said[0].startswith(
-        "The photo holds 5 characters (m) and 3 bamboo (s), which Malaysian (3 players) tiles lack: if it "
-        "is another game's hand, set the rule set back. The photo's tiles read again as"
+        "The photo holds characters (m) x5 and bamboo (s) x3, which Malaysian (3 players) tiles lack: if "
+        "it is another game's hand, set the rule set back. The photo's tiles read again as"
     ), said[0]
     assert app.session_state["case_json"]["source"]["read_as"] == "malaysian"
     app.selectbox(key="rules").set_value("singapore").run()
@@ -1281,7 +1281,7 @@ def test_malaysian_rules_three_seats(app: AppTest) -> None:
     app.button(key="typed_use").click().run()
     no_problem(app)
     # the points a Malaysian table pays by stand in the line (stage 81)
-    assert any(t.startswith("**5 fan = 100 points**") for t in texts(app, "success")), result_text(app)
+    assert any(t.startswith("**5 fan** = **100 points**") for t in texts(app, "success")), result_text(app)
     assert len(app.table[-1].value.index) == 3
 
 
@@ -1857,7 +1857,7 @@ def test_a_malaysian_case_opens_with_the_options_it_hides(app: AppTest) -> None:
     open_case_file(app, json.dumps(case).encode(), name="my.json")
     no_problem(app)
     assert not texts(app, "error"), texts(app, "error")
-    assert any(t.startswith("**5 fan = 100 points**") for t in texts(app, "success")), result_text(app)
+    assert any(t.startswith("**5 fan** = **100 points**") for t in texts(app, "success")), result_text(app)
 
 
 def test_a_photos_reading_opens_under_the_sidebars_rule_set_and_house_rules(app: AppTest) -> None:

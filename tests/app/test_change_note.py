@@ -245,3 +245,5 @@ def test_a_valid_hand_whose_unset_winning_tile_scores_otherwise_after_a_change_i
     r4 = score_json(d4)
     assert (r4["valid"], r4["tai"]) == (True, r1["tai"]), r4
     assert change_note(d1, r1, d4, r4, ways=(o1, [])) == f"still 4 tai after: winning tile not set → {tile}."
+    # and unset again: the per-tile list is back, the score as it stands the same
+    assert change_note(d4, r4, d1, r1, ways=([], o1)) == f"still 4 tai after: winning tile {tile} → not set."

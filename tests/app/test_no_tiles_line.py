@@ -22,3 +22,13 @@ def test_another_reason_is_quoted_as_the_reader_says_it() -> None:
     assert no_tiles_line("blank.png", [NO_TILES_FOUND]).startswith(
         "blank.png: no tiles were found on the photo:"
     )
+
+
+def test_boxes_cut_by_the_edge_are_said_as_shapes_too_cut_to_read() -> None:
+    warnings = [
+        NO_TILES_FOUND,
+        "left out 2 box(es) at the photo's edge, too cut to read as a tile, at (1, 2)",
+    ]
+    assert "(2 shapes at the photo's edge looked like tiles, too cut off to read)" in no_tiles_line(
+        "e.jpg", warnings
+    )

@@ -197,10 +197,11 @@ def as_shown(result: dict[str, Any] | None) -> dict[str, Any]:
         return {"tai": [], "patterns": [], "payout": [], "instant": []}
     unit = result["unit"]
     valid = bool(result["valid"])
-    points = f" = {format_amount(result['points'])} points" if result.get("points") is not None else ""
+    points = f" = **{format_amount(result['points'])} points**" if result.get("points") is not None else ""
     tai = (
-        f"**{result['tai']} {unit}{points}**"
+        f"**{result['tai']} {unit}**"
         + (f" (raw {result['raw_tai']}, capped)" if result["raw_tai"] != result["tai"] else "")
+        + points
         + (" — at the limit" if result.get("limit") else "")
     )
     players = result["payout"]["players"] if valid else []

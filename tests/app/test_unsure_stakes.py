@@ -261,3 +261,28 @@ def test_an_unsure_tile_s_second_guess_is_taken_with_one_tap_and_undone(
     app.button(key="undo").click().run()
     assert app.session_state["base"].rows[14].code == "F1"
     assert any("the reader is unsure" in w.value for w in app.warning)
+
+
+def test_two_unsure_tiles_offer_a_runner_up_each_while_the_set_has_a_copy_left(
+    app: AppTest, install: Callable[[FakeReader | None], None]
+) -> None:
+    # #1 1m and #4 4p unsure, each with 2m its runner-up, three 2m held: one more 2m fits, not two (a
+    # review, stage 81: two taps made a fifth 2m)
+    odds = np.zeros((15, len(CLASSES)), np.float32)
+    for k, code in enumerate(CODES):
+        odds[k, CLASS_INDEX[code]] = 1.0
+    for k, code in ((0, "1m"), (3, "4p")):
+        odds[k, CLASS_INDEX[code]], odds[k, CLASS_INDEX["2m"]] = 0.55, 0.45
+    install(FakeReader({90: scene(low=[0, 3])}, probabilities=odds))
+    app.file_uploader(key="upload").upload("hand.jpg", photo_bytes(), "image/jpeg")
+    app.run()
+    line = next(w.value for w in app.warning if "the reader is unsure" in w.value)
+    assert line.startswith(
+        "Please check tiles 1 (1m or 2m?), 4 (4p or 2m?): the reader is unsure. Tap a second guess below or "
+        "fix them in Check the tiles."
+    ), line
+    labels = [b.label for b in app.button if b.key and b.key.startswith("runner_up_")]
+    assert labels == ["#1 as 2m", "#4 as 2m"]
+    next(b for b in app.button if b.label == "#1 as 2m").click().run()
+    assert not app.exception
+    assert not [b for b in app.button if b.key and b.key.startswith("runner_up_")]  # no fifth 2m offered

@@ -245,6 +245,8 @@ def test_a_kong_typed_among_the_concealed_tiles_is_named_as_the_reason_of_the_co
         "if the four 1p among the concealed tiles are a kong, give it as a meld, concealed or not"
         in result["message"]
     )
+    two = score_json({"concealed": "1111p 2222p 345m 678m 55s"})["message"]
+    assert "if the four 1p and four 2p among the concealed tiles are kongs, give them as melds" in two
     short = score_json(
         {"concealed": "1111p 55p", "melds": [{"tiles": "CCC"}]}
     )  # 4 + 2 + 3 = 9: not a kong's doing

@@ -207,16 +207,25 @@ def test_the_page_s_reruns_weigh_a_table_once_and_a_renumbered_table_again() -> 
     assert stakes_of(hand_rows({}), {"meld 1": False}, context(), "singapore", {}, SINGAPORE) is None
 
 
-def test_the_page_names_the_unsure_tile_that_decides_the_score(
-    app: AppTest, install: Callable[[FakeReader | None], None]
+def read_with_doubts(
+    app: AppTest, install: Callable[[FakeReader | None], None], doubts: dict[int, tuple[str, str]]
 ) -> None:
+    """The scene's photo uploaded and read, each tile of `doubts` (by detection index) unsure between its
+    first and second face, 0.55 to 0.45."""
     odds = np.zeros((15, len(CLASSES)), np.float32)
     for k, code in enumerate(CODES):
         odds[k, CLASS_INDEX[code]] = 1.0
-    odds[14, CLASS_INDEX["F1"]], odds[14, CLASS_INDEX["F2"]] = 0.55, 0.45
-    install(FakeReader({90: scene(low=[14])}, probabilities=odds))
+    for k, (first, second) in doubts.items():
+        odds[k, CLASS_INDEX[first]], odds[k, CLASS_INDEX[second]] = 0.55, 0.45
+    install(FakeReader({90: scene(low=list(doubts))}, probabilities=odds))
     app.file_uploader(key="upload").upload("hand.jpg", photo_bytes(), "image/jpeg")
     app.run()
+
+
+def test_the_page_names_the_unsure_tile_that_decides_the_score(
+    app: AppTest, install: Callable[[FakeReader | None], None]
+) -> None:
+    read_with_doubts(app, install, {14: ("F1", "F2")})
     assert not app.exception
     app.selectbox(key="winning_tile").set_value("2m").run()
     line = next(w.value for w in app.warning if "the reader is unsure" in w.value)
@@ -239,13 +248,7 @@ def test_an_unsure_tile_s_second_guess_is_taken_with_one_tap_and_undone(
     app: AppTest, install: Callable[[FakeReader | None], None]
 ) -> None:
     # stage 81 (an audit): on a phone, fixing an unsure tile took about six actions and three screens
-    odds = np.zeros((15, len(CLASSES)), np.float32)
-    for k, code in enumerate(CODES):
-        odds[k, CLASS_INDEX[code]] = 1.0
-    odds[14, CLASS_INDEX["F1"]], odds[14, CLASS_INDEX["F2"]] = 0.55, 0.45
-    install(FakeReader({90: scene(low=[14])}, probabilities=odds))
-    app.file_uploader(key="upload").upload("hand.jpg", photo_bytes(), "image/jpeg")
-    app.run()
+    read_with_doubts(app, install, {14: ("F1", "F2")})
     version = app.session_state["version"]
     buttons = [b for b in app.button if b.key and b.key.startswith("runner_up_")]
     assert [(b.key, b.label) for b in buttons] == [(f"runner_up_{version}_15", "#15 as F2")]
@@ -268,14 +271,7 @@ def test_two_unsure_tiles_offer_a_runner_up_each_while_the_set_has_a_copy_left(
 ) -> None:
     # #1 1m and #4 4p unsure, each with 2m its runner-up, three 2m held: one more 2m fits, not two (a
     # review, stage 81: two taps made a fifth 2m)
-    odds = np.zeros((15, len(CLASSES)), np.float32)
-    for k, code in enumerate(CODES):
-        odds[k, CLASS_INDEX[code]] = 1.0
-    for k, code in ((0, "1m"), (3, "4p")):
-        odds[k, CLASS_INDEX[code]], odds[k, CLASS_INDEX["2m"]] = 0.55, 0.45
-    install(FakeReader({90: scene(low=[0, 3])}, probabilities=odds))
-    app.file_uploader(key="upload").upload("hand.jpg", photo_bytes(), "image/jpeg")
-    app.run()
+    read_with_doubts(app, install, {0: ("1m", "2m"), 3: ("4p", "2m")})
     line = next(w.value for w in app.warning if "the reader is unsure" in w.value)
     assert line.startswith(
         "Please check tiles 1 (1m or 2m?), 4 (4p or 2m?): the reader is unsure. Tap a second guess below or "

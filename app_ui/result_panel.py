@@ -193,7 +193,7 @@ def result_ui(
     idle = idle_bonus_note(data) if counts else None
     if idle:
         st.caption(idle)
-    if result.get("arrangement") and (patterns or result.get("other_readings")):
+    if result.get("arrangement"):
         # the sets the rows were counted on, by the rows (an audit, stage 81: only the summary said it)
         st.caption(f"Read as: {result['arrangement']}")
     if patterns:

@@ -165,14 +165,24 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
         lines.append("; ".join([*circumstances, *(["pay-all (包)"] if data.get("pay_all") else [])]))
     if data.get("bonus_from_deal"):
         lines.append(f"Held from the deal: {' '.join(data['bonus_from_deal'])}")
-    house = house_rules(str(data["rules"]), dict(data.get("options") or {}))
-    if house:
-        lines.append("House rules: " + ", ".join(house))
+    # the cap, minimum and stake too: a pasted summary of 13 tai under max 13 read as a 5-tai cap (an
+    # audit, stage 81); where the page holds them all, as it does
+    options = dict(data.get("options") or {})
+    if "min_tai" in options and "max_tai" in options:
+        lines.append(f"Rules: {rules_words(str(data['rules']), options)}")
+    else:
+        house = house_rules(str(data["rules"]), options)
+        if house:
+            lines.append("House rules: " + ", ".join(house))
     for pattern in result.get("patterns") or []:
         lines.append(
             f"  {pattern['name']} {pattern.get('name_zh', '')}: {pattern['tai']}"
             f" — {pattern.get('reason', '')}"
         )
+    # which flowers score nothing, as the page says it under the result (an audit, stage 81: only there)
+    idle = idle_bonus_note(data) if result.get("valid") or result.get("reason") == "below_minimum" else None
+    if idle:
+        lines.append(f"  {idle}")
     # what the scoring assumed or left out ("last tile not scored: ..."), as the page shows it
     rules_name = str(data.get("rules") or "singapore")
     lines.extend(f"  {with_option_labels(line, rules_name)}" for line in other_reading_lines(result))
@@ -389,6 +399,14 @@ def _unit_as_typed(options: dict[str, Any]) -> str:
 def rules_line(rules: str, options: dict[str, Any]) -> str:
     """The rules a result is scored under, in one line, and where to change them: on a phone the
     sidebar that holds them is folded away behind a » button."""
+    return (
+        f"Rules: {rules_words(rules, options)} — change them in the sidebar (» at the top left on a phone)."
+    )
+
+
+def rules_words(rules: str, options: dict[str, Any]) -> str:
+    """The rule set, its minimum and cap, the stake and the house rules set otherwise, in the sidebar's
+    words."""
     unit_name = scoring.get_ruleset(rules).unit_name
     parts = [
         RULE_LABELS.get(rules, rules),
@@ -407,7 +425,7 @@ def rules_line(rules: str, options: dict[str, Any]) -> str:
     house = house_rules(rules, options)
     if house:
         parts.append("house rules: " + ", ".join(house))
-    return "Rules: " + ", ".join(parts) + " — change them in the sidebar (» at the top left on a phone)."
+    return ", ".join(parts)
 
 
 # what a change the reader offered and the user took says of itself (`table_edits.take_codes`)

@@ -29,7 +29,7 @@ from scoring.api import (
 from scoring.console import escape_what_cannot_print, say
 from scoring.errors import MalformedHandError, brief, json_object, json_value, printable
 from scoring.hand import CIRCUMSTANCES, hand_from_json
-from scoring.options import option_assignments, option_lines
+from scoring.options import option_assignments, option_lines, rules_in_force
 from scoring.payout import format_amount, instant_text
 from scoring.rulesets import RULESET_NAMES
 from scoring.winning_tiles import Outcome, changes_the_score, ways_text, winning_tile_outcomes
@@ -270,10 +270,11 @@ def ways_json(ways: list[Outcome]) -> list[dict[str, Any]]:
     return [{"tiles": list(way.tiles), "valid": way.valid, "tai": way.tai} for way in ways]
 
 
-def render(result: dict[str, Any]) -> str:
-    """A readable breakdown of the output JSON."""
+def render(result: dict[str, Any], in_force: str | None = None) -> str:
+    """A readable breakdown of the output JSON; `in_force`: the options it was scored under, in words
+    (`options.rules_in_force`)."""
     unit = result["unit"]
-    lines = [f"Rules: {result['rules']}"]
+    lines = [f"Rules: {result['rules']}" + (f" ({in_force})" if in_force else "")]
     if result["arrangement"]:
         lines.append(f"Reading: {result['arrangement']}")
     for pattern in result["patterns"]:
@@ -321,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
             result["winning_tile_ways"] = ways_json(ways)
         unit = str(result.get("unit") or "tai")
         hints = [] if args.json else [winning_tile_line(ways, unit), other_rules_hint(data, result)]
+        inputs = read_inputs(hand_of(data))
+        in_force = rules_in_force(inputs.ruleset.name, inputs.options, inputs.ruleset.unit_name)
     except MalformedHandError as error:
         say(f"error: {error}")
         return 2
@@ -330,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if sys.stdout is None:  # started with its output closed (`>&-`)
             raise OSError("standard output is closed")
-        print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else render(result))
+        print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else render(result, in_force))
         for hint in filter(None, hints):
             print(printable(hint))
         sys.stdout.flush()

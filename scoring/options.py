@@ -392,3 +392,30 @@ def _check_together(options: Options) -> None:
     if options.payout_scheme == "table" and options.min_tai < 1:
         # the table's first row is the 1-tai amount: a 0-tai win has no row to pay
         raise OptionError("payout_table starts at 1 tai: with payout_scheme table, min_tai must be 1 or more")
+
+
+# the options `rules_in_force` names first, whatever their value: what a table reading a score must know
+_ALWAYS_SAID = ("min_tai", "max_tai", "unit", "points_per_fan")
+
+
+def rules_in_force(rules_name: str, options: Options, unit_name: str) -> str:
+    """The minimum, the cap and the stake a score was reached under, then every other option set
+    otherwise than the rule set's default ("min 1 / max 10 tai, unit 1, house rules: pure_green=false"):
+    a replayed case or a pasted summary that named none let a table assume the defaults (an audit, stage
+    81: a summary of 13 tai under max 13 read as a 5-tai cap)."""
+    defaults = default_options(rules_name)
+    parts = [f"min {options.min_tai} / max {options.max_tai} {unit_name}"]
+    if read_by(rules_name, "unit"):
+        parts.append(f"unit {exact_number(options.unit)}")
+    if read_by(rules_name, "points_per_fan"):
+        parts.append(f"{options.points_per_fan} points a {unit_name}")
+    others = [
+        f"{option.name}={option_value_text(getattr(options, option.name))}"
+        for option in dataclasses.fields(Options)
+        if option.name not in _ALWAYS_SAID
+        and read_by(rules_name, option.name)
+        and getattr(options, option.name) != getattr(defaults, option.name)
+    ]
+    if others:
+        parts.append("house rules: " + ", ".join(others))
+    return ", ".join(parts)

@@ -331,7 +331,12 @@ def _wait_problem(v: View) -> str | None:
     waits = v.facts.sequence_waits()
     if len(waits) >= 2:
         return None
-    return f"won on {winning} from a discard with a closed, edge or single wait (only one tile completed it)"
+    dead = sorted(v.facts.dead_waits(), key=sort_key)
+    held = f"; {' and '.join(dead)} would have too, but the hand holds all four" if dead else ""
+    return (
+        f"won on {winning} from a discard with a closed, edge or single wait (only one tile completed it as "
+        f"four chows and a pair{held})"
+    )
 
 
 def _scoring_pair_note(v: View, name: str, reasons: tuple[tuple[bool, str], ...], rule: str) -> Outcome:

@@ -239,9 +239,23 @@ def each_other_words(players: int) -> str:
     return "the other player" if players == 3 else "each other player"
 
 
-def _with_pay_all(payout: Payout, basis: str, pay_all: bool) -> Payout:
+def _with_pay_all(payout: Payout, basis: str, pay_all: bool, shares: Sequence[Decimal] = ()) -> Payout:
+    """`payout` with its `basis`; under pay-all, what the liable player pays and, from the losers'
+    `shares` as they would be without it, the sum it is (an audit, stage 81: "pays all 24" beside a table
+    where the others pay 0, with no "3 x 8")."""
     if pay_all:
-        basis += f"; pay-all: the liable player pays all {_g(payout.winner_total)}"
+        owed = [share for share in shares if share]
+        total = _g(payout.winner_total)
+        if len(owed) > 1 and len(set(owed)) == 1:
+            basis += (
+                f"; pay-all: the liable player pays it all for them, {len(owed)} x {_g(owed[0])} = {total}"
+            )
+        elif len(owed) > 1:
+            basis += (
+                f"; pay-all: the liable player pays it all for them, {' + '.join(map(_g, owed))} = {total}"
+            )
+        else:
+            basis += f"; pay-all: the liable player pays all {total}"
     return dataclasses.replace(payout, basis=basis + ".")
 
 
@@ -251,7 +265,8 @@ def _settled(
     """`settle` for the context's win, its basis: `where` (the base), then each share."""
     payout = settle(players, context.self_drawn, discarder, other, context.pay_all)
     shares = _shares_text(context.self_drawn, discarder, other, times, players)
-    return _with_pay_all(payout, f"{where}; {shares}", context.pay_all)
+    owed = [other] * (players - 1) if context.self_drawn else [discarder, *[other] * (players - 2)]
+    return _with_pay_all(payout, f"{where}; {shares}", context.pay_all, owed)
 
 
 @_in_decimals
@@ -263,7 +278,12 @@ def singapore_payout(tai: int, context: Context, options: Options, as_self_draw:
     self_drawn = context.self_drawn or as_self_draw
     scheme = options.payout_scheme
     thirteen_on_discard = as_self_draw and not context.self_drawn
-    as_drawn = " (thirteen wonders: all pay as on a self-draw)" if thirteen_on_discard else ""
+    # under shooter pays too, which a table reading "Shooter pays" asks about (an audit, stage 81)
+    as_drawn = (
+        " (thirteen wonders: all pay as on a self-draw, whatever the payout scheme, RULES.md)"
+        if thirteen_on_discard
+        else ""
+    )
     if scheme == "table":
         count = min(tai, len(options.payout_table))
         row = options.payout_table[count - 1]
@@ -271,7 +291,8 @@ def singapore_payout(tai: int, context: Context, options: Options, as_self_draw:
         where = f"payout table, row {count}{last}"
         if isinstance(row, tuple):
             shooter, each = exact(row[0]), exact(row[1])
-            where += f": {_g(shooter)}/{_g(each)}{as_drawn}"
+            # "11/5" said nothing of which is which (an audit, stage 81)
+            where += f": {_g(shooter)} from a discarder, {_g(each)} from each on a self-draw{as_drawn}"
             if self_drawn:
                 return _singapore_settle(context, as_self_draw, ZERO, each, where)
             return _singapore_settle(context, as_self_draw, shooter, ZERO, where)
@@ -301,7 +322,8 @@ def _singapore_settle(
     if as_self_draw and not context.self_drawn:
         # Thirteen wonders on a discard: the discarder pays like everybody else.
         payout = settle(4, False, other, other, context.pay_all)
-        return _with_pay_all(payout, f"{where}; every loser pays {times[1]}{_g(other)}", context.pay_all)
+        basis = f"{where}; every loser pays {times[1]}{_g(other)}"
+        return _with_pay_all(payout, basis, context.pay_all, [other] * 3)
     return _settled(4, context, discarder, other, where, times)
 
 

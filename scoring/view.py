@@ -43,10 +43,18 @@ class HandFacts:
     # the chow or pong the winning discard completed, laid down with the melds; None: the winning tile
     # went into the concealed tiles (one of `scoring.hand.places_won_into`)
     won_into: Meld | None = None
-    _waits: frozenset[Tile] | None = field(default=None, init=False)
+    _waits: tuple[frozenset[Tile], frozenset[Tile]] | None = field(default=None, init=False)
 
     def sequence_waits(self) -> frozenset[Tile]:
         """Tiles that would complete the hand before the winning tile into four chows and a plain pair."""
+        return self._both_waits()[0]
+
+    def dead_waits(self) -> frozenset[Tile]:
+        """Tiles that would complete it so but that the hand holds all four of: no wait (an audit,
+        stage 81: 45m waiting on 3m and a 6m all four of which were held read as a plain edge wait)."""
+        return self._both_waits()[1]
+
+    def _both_waits(self) -> tuple[frozenset[Tile], frozenset[Tile]]:
         if self._waits is None:
             self._waits = self._compute_waits()
         return self._waits
@@ -58,10 +66,11 @@ class HandFacts:
             melds.remove(self.won_into)
         return melds
 
-    def _compute_waits(self) -> frozenset[Tile]:
+    def _compute_waits(self) -> tuple[frozenset[Tile], frozenset[Tile]]:
         winning = self.context.winning_tile
+        none: tuple[frozenset[Tile], frozenset[Tile]] = (frozenset(), frozenset())
         if winning is None:
-            return frozenset()
+            return none
         concealed = list(self.hand.concealed)
         melds = self.melds_before_win()
         if self.won_into is not None:
@@ -71,7 +80,7 @@ class HandFacts:
         elif winning in concealed:
             concealed.remove(winning)
         else:
-            return frozenset()
+            return none
         # a chow given as concealed was never laid down: its tiles waited with the rest (an audit, stage
         # 78: 456m given so left 4567778899m's wait on 4m or 7m a single wait, and no sequence hand)
         for meld in melds:
@@ -79,19 +88,19 @@ class HandFacts:
                 concealed.extend(meld.tiles)
         melds = [meld for meld in melds if not (meld.concealed and meld.kind == "chow")]
         if any(meld.kind != "chow" for meld in melds):
-            return frozenset()
+            return none
         held = Counter(concealed)
         for meld in melds:
             held.update(meld.tiles)
         sets = 4 - len(melds)
-        waits = set()
+        waits: set[Tile] = set()
+        dead: set[Tile] = set()
         for tile in CODES:
-            if held[tile] >= 4:
-                continue  # all four copies are already in the hand: nothing left to wait for
             splits = can_complete_all_chows([*concealed, tile], sets)
             if any(_pair_tile(split) not in self.value_pair for split in splits):
-                waits.add(tile)
-        return frozenset(waits)
+                # all four copies already in the hand: nothing left to wait for
+                (dead if held[tile] >= 4 else waits).add(tile)
+        return frozenset(waits), frozenset(dead)
 
 
 def _pair_tile(groups: tuple[Group, ...]) -> Tile:

@@ -1845,6 +1845,7 @@ def test_the_flowers_that_score_nothing_are_said_only_where_the_hand_is_scored(
     app.selectbox(key="seat_wind").set_value("S").run()
     no_problem(app)
     assert any("F1: not South's own" in t for t in captions(app)) == said, captions(app)
+    assert ("F1: not South's own" in summary(app)) == said, summary(app)  # in the pasted text too (stage 81)
 
 
 def test_a_malaysian_case_opens_with_the_options_it_hides(app: AppTest) -> None:
@@ -2272,7 +2273,11 @@ def test_the_summary_names_the_house_rules_and_the_scorings_notes(app: AppTest) 
     typed_hand(app, "234s 666s 888s 33s", melds="FFF")
     app.checkbox(key="opt_singapore_pure_green").uncheck().run()
     no_problem(app)
-    assert "House rules: Pure green off" in summary(app), summary(app)
+    # the rules line as the page's caption has it, the cap and the stake with it (stage 81)
+    assert (
+        "Rules: Singapore (4 players), min 1 / max 5 tai, unit 1, house rules: Pure green off"
+        in summary(app).splitlines()
+    ), summary(app)
     assert any("house rules: Pure green off" in t for t in captions(app)), captions(app)
     app.multiselect(key="circumstances").set_value(["humanly"]).run()
     app.selectbox(key="seat_wind").set_value("S").run()
@@ -2390,7 +2395,7 @@ def test_option_errors_and_house_rules_are_in_the_sidebar_s_words_under_each_rul
     no_problem(app)
     said = "house rules: Malaysian payment: Discarder 2 x, other 1 x (self-draw 2 x each)"
     assert any(said in t for t in captions(app)), captions(app)
-    assert f"H{said[1:]}" in summary(app), summary(app)
+    assert said in summary(app), summary(app)
 
 
 def test_opening_a_case_says_what_it_changed_in_the_sidebar(app: AppTest) -> None:
@@ -2765,3 +2770,11 @@ def test_the_samples_fold_away_in_the_run_that_reads_an_upload(app: AppTest) -> 
     upload(app, photo_bytes())
     no_problem(app)
     assert [e.label for e in app.expander if e.label == "Try a sample photo"] == ["Try a sample photo"]
+
+
+def test_a_hand_below_the_minimum_shows_the_reading_it_was_scored_on(app: AppTest) -> None:
+    # stage 81 (an audit): only the summary said it
+    typed_hand(app, "123m 567p 789s 345s 66p")
+    app.selectbox(key="winning_tile").set_value("3m").run()
+    no_problem(app)
+    assert "Read as: 123m 567p 345s 789s 66p" in captions(app), captions(app)

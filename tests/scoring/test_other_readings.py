@@ -163,3 +163,17 @@ def test_a_full_flush_sequence_hand_says_its_wait_too() -> None:
     assert row["reason"].startswith(
         "full flush sequence hand: four chows and a plain pair, no bonus tiles, fair"
     )
+
+
+def test_a_wait_on_a_tile_all_four_of_which_are_held_is_said_to_be_none() -> None:
+    # 45m waits on 3m or 6m, but the two exposed 678m chows and the 66m pair hold all four 6m
+    data = {
+        "concealed": "345m 66m 789p",
+        "melds": [{"kind": "chow", "tiles": "678m"}, {"kind": "chow", "tiles": "678m"}],
+        "winning_tile": "3m",
+    }
+    notes = [w for w in score_json(data)["warnings"] if w.startswith("sequence hand not awarded")]
+    assert notes == [
+        "sequence hand not awarded: won on 3m from a discard with a closed, edge or single wait (only one "
+        "tile completed it as four chows and a pair; 6m would have too, but the hand holds all four)"
+    ]

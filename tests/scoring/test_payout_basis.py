@@ -65,7 +65,8 @@ def test_singapore_basis_states_the_base_and_each_share(
 def test_thirteen_wonders_on_a_discard_says_all_pay_as_on_a_self_draw() -> None:
     payout = singapore_payout(5, Context(), Options(), True)
     assert payout.basis == (
-        "base = unit 1 x 2^(5 - 1) = 16 (thirteen wonders: all pay as on a self-draw); every loser pays "
+        "base = unit 1 x 2^(5 - 1) = 16 (thirteen wonders: all pay as on a self-draw, whatever the payout "
+        "scheme, RULES.md); every loser pays "
         "2 x base = 32."
     )
     assert [share.amount for share in payout.players] == [96, -32, -32, -32]
@@ -396,3 +397,19 @@ def test_a_base_of_more_decimals_than_paid_says_its_rounded_share() -> None:
     assert "paid to 6 decimals" not in singapore_payout(0, Context(self_drawn=True), options, False).basis
     shooter = dataclasses.replace(options, payout_scheme="shooter_pays")
     assert "paid to 6 decimals" not in singapore_payout(0, Context(), shooter, False).basis
+
+
+def test_pay_all_says_the_sum_the_liable_player_pays_for_the_others() -> None:
+    # stage 81 (an audit): "pays all 24" beside a table where the others pay 0, with no "3 x 8" written
+    drawn = singapore_payout(3, Context(self_drawn=True, pay_all=True), Options(), False)
+    assert drawn.basis.endswith(
+        "each other player pays 2 x base = 8; pay-all: the liable player pays it all for them, 3 x 8 = 24."
+    )
+    discard = singapore_payout(1, Context(pay_all=True), Options(), False)
+    assert discard.basis.endswith("pay-all: the liable player pays it all for them, 2 + 1 + 1 = 4.")
+
+
+def test_a_payout_table_row_of_two_amounts_says_which_is_which() -> None:
+    options = Options(payout_scheme="table", payout_table=((2, 1), (4, 2), (11, 5)))
+    basis = singapore_payout(3, Context(), options, False).basis
+    assert basis.startswith("payout table, row 3: 11 from a discarder, 5 from each on a self-draw; ")

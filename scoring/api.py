@@ -236,8 +236,12 @@ def other_reading_lines(result: Mapping[str, Any]) -> list[str]:
         line = f"Also read as {other['arrangement']}: {tai} {unit}" + (f" ({rows})" if rows else "")
         if not result.get("valid"):
             line += ", no win either"  # below the minimum too: no tie to pick between
+        elif not other.get("valid", True):
+            line += ", no win: below the minimum"
         elif tai == counted:
             line += ", a tie: either reading scores the same"
+        else:  # a lower figure beside the result read as a claim (an audit, stage 81)
+            line += ", lower than the reading counted"
         lines.append("; ".join([line, *(str(note) for note in other.get("notes") or [])]))
     return lines
 

@@ -27,6 +27,7 @@ from scoring.hand import (
     REPLACEMENT_CIRCUMSTANCES,
     Context,
     Hand,
+    Meld,
     check_held_from_deal,
     exposed_before_win,
     may_win_into,
@@ -50,7 +51,7 @@ from scoring.payout import (
     with_seats,
 )
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
-from scoring.tiles import BACK, FLOWERS, FLY, SEASONS, WIND_NAMES, Tile, format_hand
+from scoring.tiles import BACK, FLOWERS, FLY, SEASONS, WIND_NAMES, Tile, format_hand, sort_key
 from scoring.view import HandFacts, Hit, Note, View
 
 REASONS: dict[str, str] = {
@@ -85,10 +86,13 @@ class OtherReading:
     patterns: tuple[PatternScore, ...]
     # its notes that the chosen reading does not carry ("sequence hand not awarded: ... single wait")
     notes: tuple[str, ...]
+    # whether it reaches the minimum: read so, the hand would be a win
+    valid: bool = True
 
     def to_json(self) -> dict[str, object]:
         return {
             "arrangement": self.arrangement,
+            "valid": self.valid,
             "tai": self.tai,
             "raw_tai": self.raw_tai,
             "patterns": [dataclasses.asdict(pattern) for pattern in self.patterns],
@@ -155,11 +159,15 @@ class _Scored:
     # readings the one with the most quotes the most (an audit, stage 81: the first found quoted 6 fan
     # where another reading's rows give 10)
     summed_raw: int = 0
+    # the exposed meld the winning discard completed in this reading; None: it went into the hand
+    won_into: Meld | None = None
 
-    def rank(self) -> tuple[int, int, bool, int]:
+    def rank(self) -> tuple[int, int, bool, int, tuple[int, ...]]:
         """Best reading last: the tai, then the raw sum; a limit hand tied with summed rows at the cap is
-        named ("full flush" alone would hide it)."""
-        return (self.tai, self.raw, self.limit_row, self.summed_raw)
+        named ("full flush" alone would hide it); then, of readings alike, the one whose flies stand
+        with the highest tiles (two audits, stage 81: 78p and a fly, laid as 789p, read as 345p(fly=3p)
+        678p: a player completes a run at its end)."""
+        return (self.tai, self.raw, self.limit_row, self.summed_raw, _fly_place(self.arrangement))
 
     def set_note(self, unit: str, max_tai: int) -> str | None:
         """Why a limit-type hand pays less than its other rows would: RULES.md sets a Malaysian limit-type
@@ -508,12 +516,23 @@ def _score_arrangement(view: View, ruleset: Ruleset, options: Options, once: Out
         # the other rows, read only where they could score more (a Malaysian limit-type hand's 5 under the
         # cap of 10; a Singapore limit is the cap)
         summed_raw = _summed_rows(view, ruleset, once)[1] if tai < options.max_tai else 0
-        return _Scored(view.arrangement, lines, raw, tai, True, tuple(limit_notes), True, summed_raw)
+        return _Scored(
+            view.arrangement, lines, raw, tai, True, tuple(limit_notes), True, summed_raw, view.facts.won_into
+        )
     summed, summed_raw, summed_notes = _summed_rows(view, ruleset, once)
     # a limit row that nearly applied (a house rule off) is said even though the hand scores without it
     notes = limit_notes + summed_notes
     tai = min(summed_raw, options.max_tai)
-    return _Scored(view.arrangement, summed, summed_raw, tai, summed_raw >= options.max_tai, tuple(notes))
+    return _Scored(
+        view.arrangement,
+        summed,
+        summed_raw,
+        tai,
+        summed_raw >= options.max_tai,
+        tuple(notes),
+        summed_raw=summed_raw,
+        won_into=view.facts.won_into,
+    )
 
 
 def _summed_rows(
@@ -608,7 +627,7 @@ def _best_reading(
     set_note = best.set_note(ruleset.unit_name, options.max_tai)
     if set_note:
         warnings.append(set_note)
-    others = _other_readings(best, scored_readings, context)
+    others = _other_readings(best, scored_readings, context, options.min_tai)
     if best.tai < options.min_tai:
         what = (
             "a chicken hand, no scoring pattern" if not best.patterns else f"{best.tai} {ruleset.unit_name}"
@@ -623,31 +642,57 @@ def _best_reading(
     return best, others, context, warnings
 
 
-def _other_readings(best: _Scored, readings: list[_Scored], context: Context) -> tuple[OtherReading, ...]:
+def _other_readings(
+    best: _Scored, readings: list[_Scored], context: Context, min_tai: int
+) -> tuple[OtherReading, ...]:
     """The best readings laid out otherwise than `best`, one a layout, best first: a table that reads
     111m 222m 333m as chows asks why pongs were not counted (an audit, stage 81: nothing said)."""
-    shown = {_arrangement_text(best, context)}
+    shown = {_reading_text(best, best, context)}
     # a reading scored alike, row for row, answers nothing the first did (a review, stage 81: two chow
     # layouts of one score took both places and hid the seven pairs tied with them)
     scores_seen = {_score_shape(best, best)}
     others: list[OtherReading] = []
     for scored in sorted(readings, key=_Scored.rank, reverse=True):  # stable: ties as found
-        text = _arrangement_text(scored, context)
+        text = _reading_text(scored, best, context)
         if text in shown or _score_shape(scored, best) in scores_seen:
             continue
         shown.add(text)
         scores_seen.add(_score_shape(scored, best))
         notes = tuple(note for note in scored.notes if note not in best.notes)
-        others.append(OtherReading(text, scored.tai, scored.raw, scored.patterns, notes))
+        valid = scored.tai >= min_tai
+        others.append(OtherReading(text, scored.tai, scored.raw, scored.patterns, notes, valid))
         if len(others) == OTHER_READINGS:
             break
     return tuple(others)
+
+
+def _fly_place(arrangement: Arrangement) -> tuple[int, ...]:
+    """The tiles beside which a concealed group's flies stand, highest first, by the tiles' order."""
+    beside: list[int] = []
+    for group in arrangement.groups:
+        if group.fly_for and not group.declared:
+            real = Counter(group.tiles) - Counter(group.fly_for)
+            beside += [sort_key(tile) for tile in real.elements()]
+    return tuple(sorted(beside, reverse=True))
 
 
 def _score_shape(scored: _Scored, best: _Scored) -> tuple[int, frozenset[tuple[str, int]], frozenset[str]]:
     """What a reading scores, row by row, and the notes it has beyond `best`'s."""
     rows = frozenset((line.key, line.tai) for line in scored.patterns)
     return scored.tai, rows, frozenset(note for note in scored.notes if note not in best.notes)
+
+
+def _reading_text(scored: _Scored, best: _Scored, context: Context) -> str:
+    """A reading as another to `best`: its sets, and where the winning discard went where that differs
+    (an audit, stage 81: a bomb for a hand concealed until the win stood on the exposed 234p being
+    claimed with the winning 2p, and nothing said how it scores had the chow been claimed before)."""
+    text = _arrangement_text(scored, context)
+    if scored is best or scored.won_into == best.won_into or context.winning_tile is None:
+        return text
+    tile = context.winning_tile
+    if scored.won_into is None:
+        return f"{text}, the winning {tile} in the hand (every meld claimed before it)"
+    return f"{text}, the winning {tile} claimed into the {scored.won_into}"
 
 
 def _arrangement_text(scored: _Scored, context: Context) -> str:

@@ -2760,7 +2760,10 @@ def test_the_result_names_the_reading_counted_and_the_other_it_beat(app: AppTest
     no_problem(app)
     shown = captions(app)
     assert "Read as: 123m 123m 123m 456p 77s" in shown, shown
-    also = "Also read as 111m 222m 333m 456p 77s: 1 tai (Fully concealed, self-drawn 1)"
+    also = (
+        "Also read as 111m 222m 333m 456p 77s: 1 tai (Fully concealed, self-drawn 1), lower than the reading "
+        "counted"
+    )
     assert also in shown and f"  {also}" in summary(app).splitlines(), shown
 
 

@@ -58,7 +58,8 @@ def test_a_lower_reading_is_named_with_its_rows() -> None:
     result = score_json({"concealed": "111m 222m 333m 456p 77s", "winning_tile": "3m", "self_drawn": True})
     assert (result["arrangement"], result["tai"]) == ("123m 123m 123m 456p 77s", 5)
     assert other_reading_lines(result) == [
-        "Also read as 111m 222m 333m 456p 77s: 1 tai (Fully concealed, self-drawn 1)"
+        "Also read as 111m 222m 333m 456p 77s: 1 tai (Fully concealed, self-drawn 1), lower than the reading "
+        "counted"
     ]
 
 
@@ -177,3 +178,28 @@ def test_a_wait_on_a_tile_all_four_of_which_are_held_is_said_to_be_none() -> Non
         "sequence hand not awarded: won on 3m from a discard with a closed, edge or single wait (only one "
         "tile completed it as four chows and a pair; 6m would have too, but the hand holds all four)"
     ]
+
+
+def test_where_the_winning_discard_went_is_said_of_a_reading_that_puts_it_elsewhere() -> None:
+    # the bomb stands on 2p completing the exposed 234p (the hand concealed until the win); had the chow
+    # been claimed before, 2p went into the pair, and the hand is no win (an audit, stage 81)
+    data = {
+        "rules": "malaysian",
+        "concealed": "111p 456p 789p 22p",
+        "melds": [{"kind": "chow", "tiles": "234p"}],
+        "bonus": ["cat"],
+        "seat_wind": "S",
+        "winning_tile": "2p",
+    }
+    result = score_json(data)
+    assert result["tai"] == 8 and any(p["key"] == "bomb" for p in result["patterns"])
+    assert other_reading_lines(result) == [
+        "Also read as 111p 456p 789p [234p] 22p, the winning 2p in the hand (every meld claimed before it): "
+        "4 fan (Animal 1, Full flush 3), no win: below the minimum"
+    ]
+
+
+def test_of_fly_readings_alike_the_flies_stand_with_the_highest_tiles() -> None:
+    # 78p and a fly, laid as 789p, had read as 345p(fly=3p) 678p (two audits, stage 81)
+    data = {"rules": "malaysian", "concealed": "123p 456p 78p fly 99p EEE", "bonus": ["face", "face"]}
+    assert score_json({**data, "winning_tile": "9p"})["arrangement"] == "123p 456p 789p EEE 99p(fly=9p)"

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -162,6 +163,7 @@ class _Scored:
     # the exposed meld the winning discard completed in this reading; None: it went into the hand
     won_into: Meld | None = None
 
+    @functools.cached_property
     def rank(self) -> tuple[int, int, bool, int, tuple[int, ...]]:
         """Best reading last: the tai, then the raw sum; a limit hand tied with summed rows at the cap is
         named ("full flush" alone would hide it); then, of readings alike, the one whose flies stand
@@ -614,7 +616,7 @@ def _best_reading(
                 View(arrangement, hand, context, options, facts), ruleset, options, facts_once
             )
             scored_readings.append(scored)
-            if best is None or scored.rank() > best.rank():
+            if best is None or scored.rank > best.rank:
                 best = scored
     if best is None:
         # said only where the hand is seven pairs: elsewhere the remark answers no question
@@ -652,12 +654,15 @@ def _other_readings(
     # layouts of one score took both places and hid the seven pairs tied with them)
     scores_seen = {_score_shape(best, best)}
     others: list[OtherReading] = []
-    for scored in sorted(readings, key=_Scored.rank, reverse=True):  # stable: ties as found
+    for scored in sorted(readings, key=lambda reading: reading.rank, reverse=True):  # stable: ties as found
+        shape = _score_shape(scored, best)
+        if shape in scores_seen:
+            continue
         text = _reading_text(scored, best, context)
-        if text in shown or _score_shape(scored, best) in scores_seen:
+        if text in shown:
             continue
         shown.add(text)
-        scores_seen.add(_score_shape(scored, best))
+        scores_seen.add(shape)
         notes = tuple(note for note in scored.notes if note not in best.notes)
         valid = scored.tai >= min_tai
         others.append(OtherReading(text, scored.tai, scored.raw, scored.patterns, notes, valid))
@@ -671,8 +676,10 @@ def _fly_place(arrangement: Arrangement) -> tuple[int, ...]:
     beside: list[int] = []
     for group in arrangement.groups:
         if group.fly_for and not group.declared:
-            real = Counter(group.tiles) - Counter(group.fly_for)
-            beside += [sort_key(tile) for tile in real.elements()]
+            real = list(group.tiles)
+            for tile in group.fly_for:
+                real.remove(tile)
+            beside += [sort_key(tile) for tile in real]
     return tuple(sorted(beside, reverse=True))
 
 

@@ -180,7 +180,9 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
             f" — {pattern.get('reason', '')}"
         )
     # which flowers score nothing, as the page says it under the result (an audit, stage 81: only there)
-    idle = idle_bonus_note(data) if result.get("valid") or result.get("reason") == "below_minimum" else None
+    # where the page says it: a win, one below the minimum, or one the unset winning tile decides (`ways`)
+    counts = result.get("valid") or result.get("reason") == "below_minimum" or bool(ways)
+    idle = idle_bonus_note(data) if counts else None
     if idle:
         lines.append(f"  {idle}")
     # what the scoring assumed or left out ("last tile not scored: ..."), as the page shows it

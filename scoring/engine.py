@@ -672,15 +672,16 @@ def _other_readings(
 
 
 def _fly_place(arrangement: Arrangement) -> tuple[int, ...]:
-    """The tiles beside which a concealed group's flies stand, highest first, by the tiles' order."""
-    beside: list[int] = []
-    for group in arrangement.groups:
-        if group.fly_for and not group.declared:
-            real = list(group.tiles)
-            for tile in group.fly_for:
-                real.remove(tile)
-            beside += [sort_key(tile) for tile in real]
-    return tuple(sorted(beside, reverse=True))
+    """The tiles flies stand for in concealed chows, highest first: of readings alike, a run is completed
+    at its top end. Pongs and pairs count nothing, so their readings keep the order found (a review,
+    stage 81: ranking a fly beside an honour split a pong and changed the rows shown)."""
+    stand_for = [
+        sort_key(tile)
+        for group in arrangement.groups
+        if group.kind == "chow" and not group.declared
+        for tile in group.fly_for
+    ]
+    return tuple(sorted(stand_for, reverse=True))
 
 
 def _score_shape(scored: _Scored, best: _Scored) -> tuple[int, frozenset[tuple[str, int]], frozenset[str]]:

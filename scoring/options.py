@@ -405,7 +405,11 @@ def rules_in_force(rules_name: str, options: Options, unit_name: str) -> str:
     81: a summary of 13 tai under max 13 read as a 5-tai cap)."""
     defaults = default_options(rules_name)
     parts = [f"min {options.min_tai} / max {options.max_tai} {unit_name}"]
-    if read_by(rules_name, "unit"):
+    table = read_by(rules_name, "payout_scheme") and options.payout_scheme == "table"
+    if table:  # the amounts are the table's; the unit is the instant payouts' stake, where they are paid
+        instant = f", instant payouts at unit {exact_number(options.unit)}" if options.instant_payouts else ""
+        parts.append(f"amounts from the payout table {option_value_text(options.payout_table)}{instant}")
+    elif read_by(rules_name, "unit"):
         parts.append(f"unit {exact_number(options.unit)}")
     if read_by(rules_name, "points_per_fan"):
         parts.append(f"{options.points_per_fan} points a {unit_name}")
@@ -413,6 +417,9 @@ def rules_in_force(rules_name: str, options: Options, unit_name: str) -> str:
         f"{option.name}={option_value_text(getattr(options, option.name))}"
         for option in dataclasses.fields(Options)
         if option.name not in _ALWAYS_SAID
+        # the table is said with its scheme, and not at all under another (it is not used)
+        and option.name != "payout_table"
+        and not (table and option.name == "payout_scheme")
         and read_by(rules_name, option.name)
         and getattr(options, option.name) != getattr(defaults, option.name)
     ]

@@ -2781,3 +2781,27 @@ def test_a_hand_below_the_minimum_shows_the_reading_it_was_scored_on(app: AppTes
     app.selectbox(key="winning_tile").set_value("3m").run()
     no_problem(app)
     assert "Read as: 123m 567p 345s 789s 66p" in captions(app), captions(app)
+
+
+def test_the_summary_names_idle_flowers_where_the_unset_winning_tile_decides_the_hand() -> None:
+    # as the page does (a review, stage 81: the summary had left the note out there)
+    from app_ui.summary import summary_text
+    from scoring import parse_hand_string, score_json
+
+    data = {
+        "rules": "singapore",
+        "concealed": parse_hand_string("123m 456p 789s 234s 55p"),
+        "melds": [],
+        "bonus": ["F3"],
+        "seat_wind": "E",
+        "prevailing_wind": "E",
+        "self_drawn": False,
+        "options": {"lesser_sequence_wait_rule": True},
+    }
+    result = score_json(dict(data))
+    assert result["reason"] == "below_minimum"  # the lesser sequence hand's wait rule needs its winning tile
+    assert "F3: not East's own" in summary_text(data, result, ways="1m or 4m: 1 tai")
+    # a hand no win for another reason that some winning tile mends: said only with its ways, as the page
+    other = {**result, "reason": "impossible_context"}
+    assert "F3: not East's own" in summary_text(data, other, ways="1m or 4m: 1 tai")
+    assert "F3: not East's own" not in summary_text(data, other)

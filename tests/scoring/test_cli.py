@@ -646,3 +646,31 @@ def test_a_limit_hands_rows_that_add_to_more_than_its_total_are_explained(
     path.write_text(json.dumps(HAND))  # an ordinary hand: its rows add to its total, nothing said
     assert main([str(path)]) == 0
     assert "a limit hand scores" not in capsys.readouterr().out
+
+
+def test_the_first_line_names_the_rules_in_force() -> None:
+    # stage 81 (an audit): a replayed case said only "Rules: singapore", and a table assumed the 5-tai cap
+    hand = {"concealed": "123m 456p 789s CCC 55p", "winning_tile": "5p"}
+    first = run_cli("-", stdin=json.dumps({**hand, "options": {"max_tai": 13, "pure_green": False}}))
+    assert (
+        first.stdout.splitlines()[0]
+        == "Rules: singapore (min 1 / max 13 tai, unit 1, house rules: pure_green=false)"
+    )
+    table = {"payout_scheme": "table", "payout_table": [[2, 1], [4, 2]], "unit": 0.125}
+    first = run_cli("-", stdin=json.dumps({**hand, "options": table}))
+    assert first.stdout.splitlines()[0] == (
+        "Rules: singapore (min 1 / max 5 tai, amounts from the payout table [[2, 1], [4, 2]], instant "
+        "payouts at unit 0.125)"
+    )
+    unused = run_cli("-", stdin=json.dumps({**hand, "options": {"payout_table": [1, 2, 3]}}))
+    assert unused.stdout.splitlines()[0] == "Rules: singapore (min 1 / max 5 tai, unit 1)"  # not used: unsaid
+    malaysian = {
+        "rules": "malaysian",
+        "concealed": "123p 456p 789p EEE 22p",
+        "options": {"north_wind": False},
+    }
+    first = run_cli("-", stdin=json.dumps({"hand": malaysian}))  # a photo's reading: its hand nested
+    assert (
+        first.stdout.splitlines()[0]
+        == "Rules: malaysian (min 5 / max 10 fan, 20 points a fan, house rules: north_wind=false)"
+    )

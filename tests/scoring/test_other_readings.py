@@ -201,5 +201,8 @@ def test_where_the_winning_discard_went_is_said_of_a_reading_that_puts_it_elsewh
 
 def test_of_fly_readings_alike_the_flies_stand_with_the_highest_tiles() -> None:
     # 78p and a fly, laid as 789p, had read as 345p(fly=3p) 678p (two audits, stage 81)
-    data = {"rules": "malaysian", "concealed": "123p 456p 78p fly 99p EEE", "bonus": ["face", "face"]}
-    assert score_json({**data, "winning_tile": "9p"})["arrangement"] == "123p 456p 789p EEE 99p(fly=9p)"
+    data = {"rules": "malaysian", "concealed": "123p 456p 78p fly EEE SS", "bonus": ["face", "face"]}
+    assert score_json({**data, "winning_tile": "S"})["arrangement"] == "123p 456p 789p(fly=9p) EEE SS"
+    # a pong is not split for a fly standing beside an honour (a review: SSS(fly=S) and 11p had won the tie)
+    pongs = {"rules": "malaysian", "concealed": "111p 555p 23p fly EEE SS", "bonus": ["face", "face"]}
+    assert score_json({**pongs, "winning_tile": "S"})["arrangement"] == "111p 234p(fly=4p) 555p EEE SS"

@@ -209,7 +209,9 @@ def result_ui(
     players = payout.get("players") or []
     instant = payout.get("instant_payouts") or []
     if result.get("valid") and players:
-        st.markdown("**Payout**")
+        # while the winning tile would change it, the table is not yet what is paid (an audit, stage 81:
+        # "Discarder -240" stood under "6 fan as it stands" where won on 2p it was 10 fan)
+        st.markdown("**Payout as it stands** (set the winning tile to settle it)" if ask else "**Payout**")
         columns = {
             "Player": [player_label(p) for p in players],
             "Seat": [seat_label(p) for p in players],

@@ -2805,3 +2805,13 @@ def test_the_summary_names_idle_flowers_where_the_unset_winning_tile_decides_the
     other = {**result, "reason": "impossible_context"}
     assert "F3: not East's own" in summary_text(data, other, ways="1m or 4m: 1 tai")
     assert "F3: not East's own" not in summary_text(data, other)
+
+
+def test_the_payout_says_it_is_as_it_stands_while_the_winning_tile_would_change_it(app: AppTest) -> None:
+    # stage 81 (an audit): the amounts read as what to pay before the winning tile was set
+    typed_hand(app, "111m 222m 333m 77m", melds="789m")
+    no_problem(app)
+    headings = [t for t in texts(app, "markdown") if t.startswith("**Payout")]
+    assert headings == ["**Payout as it stands** (set the winning tile to settle it)"], headings
+    app.selectbox(key="winning_tile").set_value("7m").run()
+    assert [t for t in texts(app, "markdown") if t.startswith("**Payout")] == ["**Payout**"]

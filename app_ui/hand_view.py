@@ -25,7 +25,6 @@ from app_ui.rules_panel import chosen_set
 from app_ui.session import current_edits, meld_concealed_now, restart_table, unsaved_corrections
 from app_ui.summary import RULE_LABELS, plain
 from app_ui.widget_memory import remember, restore_kept
-from vision.tile_set import COPIES_IN_SET
 
 # a hand built from rows, scored as the page scores the table's, in the words of
 # `winning_hint.result_words` (None where it cannot be scored)
@@ -177,11 +176,7 @@ def runner_ups(rows: Sequence[TileRow], in_set: Collection[str]) -> list[tuple[i
     offered = []
     for number, row in zip(case_mod.row_numbers(rows), rows, strict=True):
         code = row.alternative
-        if (
-            code is not None
-            and photo_rows.offers_runner_up(row, in_set)
-            and held[code] < COPIES_IN_SET.get(code, 4)
-        ):
+        if code is not None and photo_rows.offers_runner_up(row, in_set) and photo_rows.copy_left(held, code):
             offered.append((number, code))
     return offered
 

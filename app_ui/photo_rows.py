@@ -12,6 +12,7 @@ from typing import Any
 from app_ui.case import BONUS, HAND, IGNORE, MAX_MELDS, MELD_GROUPS, TileRow, default_group, row_numbers
 from app_ui.case_file import saved_box
 from vision.classes import CLASSES
+from vision.tile_set import COPIES_IN_SET
 
 
 def reread_changes(before: Sequence[TileRow], after: Sequence[TileRow]) -> list[tuple[str, str]]:
@@ -61,6 +62,11 @@ def unsure_tiles(numbered: Sequence[tuple[int | None, TileRow]], in_set: Collect
 def offers_runner_up(row: TileRow, in_set: Collection[str]) -> bool:
     """Whether an unsure tile's runner-up is a face of the set `in_set`, to offer."""
     return row.low_confidence and row.alternative is not None and row.alternative in in_set
+
+
+def copy_left(held: Mapping[str, int], code: str) -> bool:
+    """Whether the set has a copy of `code` beside the `held` tiles (a second S1 is no reading)."""
+    return held.get(code, 0) < COPIES_IN_SET.get(code, 4)
 
 
 def _second_guesses(detections: Any, probabilities: Any | None) -> list[str | None]:

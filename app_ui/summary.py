@@ -166,14 +166,12 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
     if data.get("bonus_from_deal"):
         lines.append(f"Held from the deal: {' '.join(data['bonus_from_deal'])}")
     # the cap, minimum and stake too: a pasted summary of 13 tai under max 13 read as a 5-tai cap (an
-    # audit, stage 81); where the page holds them all, as it does
-    options = dict(data.get("options") or {})
-    if "min_tai" in options and "max_tai" in options:
-        lines.append(f"Rules: {rules_words(str(data['rules']), options)}")
-    else:
-        house = house_rules(str(data["rules"]), options)
-        if house:
-            lines.append("House rules: " + ", ".join(house))
+    # audit, stage 81); an option not given is the rule set's default, as the scoring reads it
+    rules_name = str(data["rules"])
+    defaults = {
+        spec.name: spec.default for spec in option_specs(scoring.Options, scoring.default_options(rules_name))
+    }
+    lines.append(f"Rules: {rules_words(rules_name, defaults | dict(data.get('options') or {}))}")
     for pattern in result.get("patterns") or []:
         lines.append(
             f"  {pattern['name']} {pattern.get('name_zh', '')}: {pattern['tai']}"
@@ -186,7 +184,6 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
     if idle:
         lines.append(f"  {idle}")
     # what the scoring assumed or left out ("last tile not scored: ..."), as the page shows it
-    rules_name = str(data.get("rules") or "singapore")
     lines.extend(f"  {with_option_labels(line, rules_name)}" for line in other_reading_lines(result))
     lines.extend(f"Note: {with_option_labels(str(w), rules_name)}" for w in result.get("warnings") or [])
     payout = result.get("payout") or {}

@@ -20,10 +20,10 @@ from decimal import Decimal
 from typing import Any
 
 from app_ui.case import BONUS, IGNORE, TileRow
+from app_ui.photo_rows import copy_left, offers_runner_up
 from app_ui.winning_hint import NO_WIN, NOT_IN_HAND, Outcome, score_span
 from scoring.payout import format_amount
 from vision.classes import BONUS_CODES
-from vision.tile_set import COPIES_IN_SET
 
 # results that are no reading of the table (a fifth copy beside a concealed kong's backs, a face the
 # set lacks, the winning tile gone with the tile): no score to compare
@@ -112,15 +112,14 @@ def unsure_stakes(
     for index, row in enumerate(rows):
         alternative = row.alternative
         if (
-            not row.low_confidence
+            alternative is None
+            or not offers_runner_up(row, in_set)
             or row.group == IGNORE
             or row.number is None
-            or alternative is None
             or alternative == row.code
-            or alternative not in in_set
             or not fits_where_it_lies(alternative, row.group)
             # a second S1 is no reading of this set: where the runner-up is taken, it is no doubt
-            or held[alternative] >= COPIES_IN_SET.get(alternative, 4)
+            or not copy_left(held, alternative)
         ):
             continue
         other = [*rows[:index], dataclasses.replace(row, code=alternative), *rows[index + 1 :]]

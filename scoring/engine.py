@@ -532,7 +532,6 @@ def _score_arrangement(view: View, ruleset: Ruleset, options: Options, once: Out
         tai,
         summed_raw >= options.max_tai,
         tuple(notes),
-        summed_raw=summed_raw,
         won_into=view.facts.won_into,
     )
 

@@ -71,6 +71,9 @@ class Context:
     discarder_wind: str | None = None
     # bonus tiles held from the deal (doubling their instant payouts), of the hand's bonus row
     bonus_from_deal: tuple[str, ...] = ()
+    # where the winning discard went, as the table agreed: "hand" or "meld"; None: not said (the place
+    # that scores more counts)
+    winning_tile_into: str | None = None
 
 
 @dataclass(frozen=True)

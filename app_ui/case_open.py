@@ -203,6 +203,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         pay_all=won.pay_all,
         discarder_wind=discarder,
         bonus_from_deal=tuple(dict.fromkeys(code for code in bonus_row if code in held)),
+        winning_tile_into=won.winning_tile_into,
     )
     kongs = {MELD_GROUPS[i]: True for i, meld in enumerate(laid) if meld.concealed}
     if saved is not None:

@@ -14,6 +14,9 @@ from app_ui.context_panel import (
     DISCARDER_ASIDE,
     NO_WINNING_TILE,
     NOT_SAID,
+    PLACE_NOT_SAID,
+    SEAT_FROM_LAST_HAND,
+    WINNING_TILE_INTO,
     bring_back_set_aside,
     set_discarder,
 )
@@ -173,11 +176,13 @@ def apply_opened_case() -> None:
     won = opened.context
     state["context_rules"] = opened.rules
     state["seat_wind"], state["prevailing_wind"] = won.seat_wind, won.prevailing_wind
+    state.pop(SEAT_FROM_LAST_HAND, None)  # the case's own seat
     state["won_by"] = "self-drawn" if won.self_drawn else "discard"
     state["circumstances"] = list(won.circumstances)
     state["pay_all"] = won.pay_all
     state.pop(DISCARDER_ASIDE, None)
     set_discarder(won.discarder_wind or NOT_SAID)  # open_case unsaid one the scoring would refuse
+    keep(WINNING_TILE_INTO, won.winning_tile_into or PLACE_NOT_SAID)
     page = state.pop(PAGE_BACK, None)  # a reloaded page's: what it held beside its case
     if opened.reloaded and isinstance(page, dict):
         bring_back_set_aside(page, won, opened.rules)

@@ -32,6 +32,7 @@ FIELD_WORDS = {
     "prevailing_wind": "prevailing wind",
     "self_drawn": "won by",
     "winning_tile": "winning tile",
+    "winning_tile_into": "where the winning tile went",
     "circumstances": "special circumstances",
     "pay_all": "pay-all",
     "discarder_wind": "who discarded",
@@ -463,4 +464,6 @@ def _value(key: str, value: Any, rules: str) -> str:
         return ", ".join(circumstance_label(str(c), rules) for c in value) if value else "none"
     if key == "bonus_from_deal":
         return " ".join(map(str, value)) if value else "none"
+    if key == "winning_tile_into":
+        return {"hand": "into the hand", "meld": "into a laid-down meld"}.get(str(value), "not said")
     return str(value) if value else "not set"

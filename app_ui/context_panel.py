@@ -5,6 +5,7 @@ deal. What a rule-set switch cannot carry over is said and comes back on switchi
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
@@ -22,6 +23,16 @@ NO_WINNING_TILE = "(not set)"
 # the bonus tiles whose instant payouts double when held from the deal (Singapore)
 FROM_DEAL_TILES = frozenset(scoring.tiles.FLOWERS + scoring.tiles.SEASONS + scoring.tiles.ANIMALS)
 NOT_SAID = "(not said)"
+# set by a new hand replacing another: the winner's seat box still holds the last hand's winner
+SEAT_FROM_LAST_HAND = "seat_from_last_hand"
+# where the winning discard went (`winning_tile_into`), asked where the tiles let it go either way
+WINNING_TILE_INTO = "winning_tile_into"
+PLACE_NOT_SAID = "either"
+PLACE_LABELS = {
+    PLACE_NOT_SAID: "Not said: the place that scores more counts",
+    "hand": "Into the hand: every laid-down meld was claimed before it",
+    "meld": "Into a chow or pong laid down with it",
+}
 # what the winning tile decides, in each rule set's words
 WINNING_TILE_HELP = {
     "singapore": "Needed for the sequence-hand (平胡) wait rule.",
@@ -223,7 +234,12 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         format_func=wind_label,
         key="seat_wind",
         help="The seat of the player who won this hand, whoever is scoring it.",
+        on_change=lambda: st.session_state.pop(SEAT_FROM_LAST_HAND, None),
     )
+    if st.session_state.get(SEAT_FROM_LAST_HAND):
+        # beside the box, until it is set: the result below is scored for it (an audit, stage 82: a
+        # night's third hand was paid to the second hand's winner's seat, the note a screen above)
+        left.caption(f"Kept from the last hand: is {wind_label(seat or 'E')} this hand's winner too?")
     # every round has its wind, North's too, in the 3-player game (seeds/004 goes round all four):
     # the winds a Context takes as the prevailing wind
     prevailing = right.selectbox("Prevailing wind", WINDS, format_func=wind_label, key="prevailing_wind")
@@ -255,6 +271,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         on_change=lambda: st.session_state.update(winning_tile_wanted=None),
     )
     winning = None if picked == NO_WINNING_TILE else picked
+    into = _place_ui(hand, winning, self_drawn)
     if gone:
         why = hand_build.set_aside_reason(gone, [meld.get("tiles") or () for meld in hand.get("melds") or []])
         # an audit (stage 77): "a tile which the hand does not hold now (it comes back with the tile)"
@@ -294,6 +311,14 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     if note:
         st.info(note)
         st.toast(note)  # the seat box it is about lies a screen above on a phone, the sidebar beside
+    last_win = st.session_state.pop(LAST_WIN, None)
+    if note and isinstance(last_win, LastWin):
+        st.button(
+            "Bring them back (the same win, only its tiles changed)",
+            key="bring_back_win",
+            on_click=bring_back_win,
+            args=(last_win,),
+        )
     return Context(
         seat_wind=seat or "E",
         prevailing_wind=prevailing or "E",
@@ -303,7 +328,33 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         pay_all=bool(pay_all),
         discarder_wind=payer,
         bonus_from_deal=held,
+        winning_tile_into=into,
     )
+
+
+def _place_ui(hand: dict[str, Any], winning: str | None, self_drawn: bool) -> str | None:
+    """Where the winning discard went, asked only where the tiles let it go either way: into the
+    concealed tiles, or into an exposed chow or pong laid down with it. A photo cannot tell which, and
+    the two may score apart (four chows laid down and a pair won on a single wait are no sequence hand;
+    an audit, stage 82). Unsaid, the place that scores more counts; the choice is kept while the
+    question is not asked."""
+    if winning is None or self_drawn or not hand_build.goes_either_way(hand, winning):
+        return None
+    choices = list(PLACE_LABELS)
+    if kept_value(WINNING_TILE_INTO, PLACE_NOT_SAID) not in choices:
+        keep(WINNING_TILE_INTO, PLACE_NOT_SAID)
+    elif WINNING_TILE_INTO not in st.session_state:
+        keep(WINNING_TILE_INTO, kept_value(WINNING_TILE_INTO, PLACE_NOT_SAID))
+    picked = st.radio(
+        f"Where the winning {winning} went",
+        choices,
+        key=WINNING_TILE_INTO,
+        format_func=PLACE_LABELS.__getitem__,
+        help="The discard that won may have gone into the concealed tiles, or completed a chow or pong laid "
+        "down with the melds: a photo cannot tell which, and the result says what each scores.",
+    )
+    remember(WINNING_TILE_INTO)
+    return None if picked == PLACE_NOT_SAID else picked
 
 
 def _from_deal_ui(hand: dict[str, Any], rules: str) -> tuple[str, ...]:
@@ -333,3 +384,36 @@ def _from_deal_ui(hand: dict[str, Any], rules: str) -> tuple[str, ...]:
             f"Held from the deal, set aside: {', '.join(aside)} (held again when back in the bonus row)."
         )
     return tuple(held)
+
+
+LAST_WIN = "last_win"
+
+
+@dataclass(frozen=True)
+class LastWin:
+    """How the hand a new one replaced was won, as its boxes held it: brought back in one tap where the
+    new hand is the same win (`bring_back_win`)."""
+
+    winning_tile: str | None
+    won_by: str
+    circumstances: tuple[str, ...]
+    pay_all: bool
+    discarder: str
+    bonus_from_deal: tuple[str, ...]
+    winning_tile_into: str
+
+
+def bring_back_win(last: LastWin) -> None:
+    """The *Bring them back* button's callback: the boxes as the last hand had them. A winning tile the
+    new hand does not hold is set aside, as a tile edit sets it aside; a discarder who is now the
+    winner's seat is left unsaid by the discarder's box, which says so."""
+    state = st.session_state
+    state["winning_tile"] = last.winning_tile or NO_WINNING_TILE
+    state["winning_tile_wanted"] = None
+    state["won_by"] = last.won_by
+    state["circumstances"] = list(last.circumstances)
+    state["pay_all"] = last.pay_all
+    set_discarder(last.discarder)
+    state["bonus_from_deal"] = list(last.bonus_from_deal)
+    keep(WINNING_TILE_INTO, last.winning_tile_into)
+    state["context_note"] = "Brought back how the last hand was won: check it fits this hand."

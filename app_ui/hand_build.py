@@ -121,6 +121,19 @@ def winning_tile_choices(
     return sorted_tiles([*offered, *dict.fromkeys(kept)]) if kept else offered
 
 
+def goes_either_way(hand: Mapping[str, Any], winning: str) -> bool:
+    """Whether a winning discard of `winning` may have gone into the concealed tiles (or a set given as
+    concealed) and also into an exposed chow or pong laid down with it: where the page asks which."""
+
+    def holds(meld: Mapping[str, Any]) -> bool:
+        tiles = list(meld.get("tiles") or [])
+        return winning in tiles and str(meld.get("kind") or ("kong" if len(tiles) == 4 else "")) != "kong"
+
+    melds = [meld for meld in hand.get("melds") or [] if holds(meld)]
+    in_hand = winning in (hand.get("concealed") or []) or any(meld.get("concealed") for meld in melds)
+    return in_hand and any(not meld.get("concealed") for meld in melds)
+
+
 def scoring_input(
     hand: Mapping[str, Any], context: Context, rules: str, options: Mapping[str, Any]
 ) -> dict[str, Any]:
@@ -141,6 +154,8 @@ def scoring_input(
         data["winning_tile"] = context.winning_tile
     if context.discarder_wind:
         data["discarder_wind"] = context.discarder_wind
+    if context.winning_tile_into:
+        data["winning_tile_into"] = context.winning_tile_into
     held = [code for code in context.bonus_from_deal if code in data["bonus"]]
     if held:
         data["bonus_from_deal"] = held

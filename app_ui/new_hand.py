@@ -9,9 +9,14 @@ import streamlit as st
 from app_ui.case import Base
 from app_ui.context_panel import (
     DISCARDER_ASIDE,
+    LAST_WIN,
     NO_WINNING_TILE,
     NOT_SAID,
+    PLACE_NOT_SAID,
+    SEAT_FROM_LAST_HAND,
     WIND_LABELS,
+    WINNING_TILE_INTO,
+    LastWin,
     discarder_now,
     set_discarder,
 )
@@ -19,6 +24,7 @@ from app_ui.photo_view import PhotoView
 from app_ui.rules_panel import chosen_rules
 from app_ui.session import set_base
 from app_ui.summary import circumstance_label
+from app_ui.widget_memory import keep, kept_value
 
 
 def forget_winning_tile() -> None:
@@ -55,18 +61,31 @@ def forget_last_hands_win(winning_tile: str | None = None) -> None:
         cleared.append("discarder's seat")
     if state.get("bonus_from_deal"):
         cleared.append("bonus tiles held from the deal")
+    if kept_value(WINNING_TILE_INTO, PLACE_NOT_SAID) != PLACE_NOT_SAID:
+        cleared.append("where the winning tile went")
     # self-drawn or not is the last win's, as its winning tile was (an audit, stage 81: a new photo kept
     # "Self-drawn" and paid the next hand as one, unsaid)
     if state.get("won_by") == "self-drawn":
         cleared.append("self-draw (Won by is Discard again)")
+    last_win = LastWin(
+        winning_tile=winning_tile,
+        won_by=str(state.get("won_by") or "discard"),
+        circumstances=tuple(state.get("circumstances") or ()),
+        pay_all=bool(state.get("pay_all")),
+        discarder=discarder_now(),
+        bonus_from_deal=tuple(state.get("bonus_from_deal") or ()),
+        winning_tile_into=str(kept_value(WINNING_TILE_INTO, PLACE_NOT_SAID)),
+    )
     state["won_by"] = "discard"
     state["circumstances"] = []
     state["pay_all"] = False
     state.pop(DISCARDER_ASIDE, None)
     state["bonus_from_deal"] = state["from_deal_aside"] = []
     set_discarder(NOT_SAID)
+    keep(WINNING_TILE_INTO, PLACE_NOT_SAID)
     for kept in (state.get("context_store") or {}).values():
         kept.pop("circumstances", None)  # nor may another rule set's copy bring them back
+    state[SEAT_FROM_LAST_HAND] = True
     if cleared:
         # the seat is kept (the user often scores his own wins), and said, as another may have won this one
         seat = WIND_LABELS.get(str(state.get("seat_wind")), "East")
@@ -74,3 +93,6 @@ def forget_last_hands_win(winning_tile: str | None = None) -> None:
             f"New hand: cleared the last hand's {', '.join(cleared)}; set again what holds for this one "
             f"(the winner's seat is still {seat})."
         )
+        # offered once, under the note: the same win with its tiles retyped or photographed again (an
+        # audit, stage 82: a typo fixed cost the winning tile, the self-draw and the discarder)
+        state[LAST_WIN] = last_win

@@ -41,10 +41,23 @@ from app_ui.winning_hint import (
     winning_tile_outcomes,
     winning_tile_ways,
 )
-from scoring.api import limits_not_added, other_reading_lines
+from scoring.api import limits_not_added, other_reading_lines, place_outcome_words
 from scoring.payout import format_amount
 
 RESULT_ANCHOR = "result"  # the result's heading, which the line under the photo links to
+
+
+def place_note(data: Mapping[str, Any], result: Mapping[str, Any]) -> str | None:
+    """Where the winning discard went changes the score and the page was not told: each place's score,
+    and where to say it (an audit, stage 82: four chows laid down paid 4 tai as one claimed with the
+    winning tile, and only a grey line said that otherwise the hand was no win)."""
+    words = place_outcome_words(result)
+    if words is None or data.get("winning_tile_into"):
+        return None
+    return (
+        f"Where the winning {data.get('winning_tile')} went changes the score: {words}. Say which under "
+        f"*How was it won?* (*Where the winning {data.get('winning_tile')} went*)."
+    )
 
 
 def score_case(
@@ -156,6 +169,7 @@ def result_ui(
     unit = str(result.get("unit") or "tai")
     outcomes = outcomes or []
     ask = winning_tile_note(result, outcomes, unit)
+    place_ask = place_note(data, result)
     for warning in result.get("warnings") or []:
         if not (ask and said_by_the_ask(str(warning))):
             st.info(plain(with_option_labels(str(warning), str(data.get("rules", "singapore")))))
@@ -166,6 +180,8 @@ def result_ui(
     elif result.get("valid"):
         if ask:
             st.warning(ask)
+        if place_ask:
+            st.warning(place_ask)
         capped = result.get("raw_tai") != result.get("tai")
         # the points are what a Malaysian table pays by: in the line, not a grey caption under it (an
         # audit, stage 81)
@@ -184,6 +200,8 @@ def result_ui(
             st.caption(not_added[0].upper() + not_added[1:] + ".")
     else:
         st.error(invalid_message(result))  # the scoring's words about codes, with our emphasis
+        if place_ask:
+            st.warning(place_ask)
     patterns = result.get("patterns") or []
     # why a flower scores nothing matters to a win, or to a hand short of the minimum; not to tiles the
     # set lacks, a count gone wrong or no winning shape (an audit, stage 77: it stood above those)
@@ -211,7 +229,8 @@ def result_ui(
     if result.get("valid") and players:
         # while the winning tile would change it, the table is not yet what is paid (an audit, stage 81:
         # "Discarder -240" stood under "6 fan as it stands" where won on 2p it was 10 fan)
-        st.markdown("**Payout as it stands** (set the winning tile to settle it)" if ask else "**Payout**")
+        settle = "set the winning tile" if ask else "say where the winning tile went" if place_ask else None
+        st.markdown(f"**Payout as it stands** ({settle} to settle it)" if settle else "**Payout**")
         columns = {
             "Player": [player_label(p) for p in players],
             "Seat": [seat_label(p) for p in players],
@@ -222,6 +241,10 @@ def result_ui(
         st.table(pd.DataFrame(columns).set_index("Player"))
         if payout.get("basis"):
             st.caption(f"How: {payout['basis']}")
+    elif not ask and not place_ask and result.get("reason") in ("below_minimum", "no_winning_shape"):
+        # said, not left to the missing table (an audit, stage 82: "who pays?" asked again at the table);
+        # not of tiles or a context still to be put right, whose hand may yet win
+        st.markdown("**Payout**: none, no win: nobody pays for the hand.")
     if instant:
         # a kong or a pair of animals is paid when shown, win or not: the case file and the CLI list them
         when = "on top of the win" if result.get("valid") else "though the hand is no win"

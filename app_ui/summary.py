@@ -13,7 +13,7 @@ import scoring
 from app_ui.case import WIND_LABELS
 from app_ui.options import CHOICE_LABELS, format_number_list, option_label, option_specs
 from app_ui.table_edits import RENUMBERED, well_formed
-from scoring.api import limits_not_added, other_reading_lines
+from scoring.api import PLACE_WORDS, limits_not_added, other_reading_lines, place_outcome_words
 from scoring.errors import brief
 from scoring.payout import format_amount, instant_text, unit_text
 from scoring.tiles import sorted_tiles
@@ -156,10 +156,15 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
     if result.get("arrangement"):
         # the sets the score was counted on, in order: what the table checks, not the photo's order
         lines.append(f"Read as: {result['arrangement']}")
+    into = str(data.get("winning_tile_into"))
     lines.append(
         f"Seat {data['seat_wind']}, prevailing {data['prevailing_wind']}, {won_by_text(data)}"
         + (f", winning tile {data['winning_tile']}" if data.get("winning_tile") else "")
+        + (f", {PLACE_WORDS[into]}" if into in PLACE_WORDS else "")
     )
+    places = place_outcome_words(result)
+    if places and not data.get("winning_tile_into"):
+        lines.append(f"Where the winning {data.get('winning_tile')} went changes the score: {places}")
     circumstances = [circumstance_label(c, data.get("rules")) for c in data.get("circumstances") or ()]
     if circumstances or data.get("pay_all"):
         lines.append("; ".join([*circumstances, *(["pay-all (包)"] if data.get("pay_all") else [])]))
@@ -188,9 +193,15 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
     lines.extend(f"Note: {with_option_labels(str(w), rules_name)}" for w in result.get("warnings") or [])
     payout = result.get("payout") or {}
     if result.get("valid"):
-        for player in payout.get("players") or []:
+        players = payout.get("players") or []
+        instant = payout.get("instant_payouts") or []
+        # what each ends the hand with, as the page's column has it: the money changes hands at once (an
+        # audit, stage 82: the pasted summary gave the amounts and the instant lines, not the sums)
+        nets = with_instant_payouts(players, instant) if instant else [None] * len(players)
+        for player, net in zip(players, nets, strict=True):
             seat = f" ({seat_label(player)})" if player.get("seat") else ""
-            lines.append(f"  {player_label(player)}{seat}: {amount_text(player['amount'])}")
+            with_instant = f" (with instant payouts {amount_text(net)})" if net is not None else ""
+            lines.append(f"  {player_label(player)}{seat}: {amount_text(player['amount'])}{with_instant}")
         if payout.get("basis"):
             lines.append(f"  ({payout['basis']})")
     # paid when the tiles are shown, win or not, as the page, the case file and the CLI list them

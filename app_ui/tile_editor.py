@@ -25,8 +25,8 @@ from app_ui.session import (
     table_corrections,
     undo_last_change,
 )
-from app_ui.summary import corrections_line, tile_key
-from app_ui.typed import chinese_name
+from app_ui.summary import corrections_line, plain_line, tile_key
+from app_ui.typed import chinese_name, read_tiles
 from app_ui.widget_memory import remember, restore_kept
 from app_ui.winning_hint import Outcome, score_now_words
 
@@ -72,6 +72,36 @@ def add_tile_ui(base: Base) -> None:
     if row.button("Add it", key=f"add_tile_go_{version}", disabled=code is None or question_waiting()):
         restart_table(table_edits.with_added_tile(base, current_edits(), str(code), meld_concealed_now(base)))
         st.rerun()
+    several = st.container(horizontal=True, vertical_alignment="bottom")
+    typed = several.text_input(
+        "Or type several",
+        key=f"add_tiles_{version}",
+        placeholder="EEE 55p F1",
+        help="Tiles as the Type a hand tab reads them (codes, Chinese names or emoji tiles), added at once: "
+        "each to the hand, a flower, season or animal to the bonus row.",
+    )
+    if several.button("Add them", key=f"add_tiles_go_{version}", disabled=not typed or question_waiting()):
+        codes, problem = typed_tiles_to_add(typed, set(faces))
+        if problem:
+            st.error(plain_line(problem))
+            return
+        restart_table(table_edits.with_added_tiles(base, current_edits(), codes, meld_concealed_now(base)))
+        st.rerun()
+
+
+def typed_tiles_to_add(text: str, faces: set[str]) -> tuple[list[str], str | None]:
+    """The tiles typed to be added, or why they cannot be: unreadable, or of a face the chosen set
+    lacks (one line, quoting what was typed)."""
+    try:
+        codes = read_tiles(text)
+    except ValueError as exc:
+        return [], f"Could not add the tiles: {exc}"
+    strangers = sorted({code for code in codes if code not in faces}, key=codes.index)
+    if strangers:
+        return [], f"Could not add the tiles: the chosen set holds no {', '.join(strangers)}."
+    if not codes:
+        return [], "Could not add the tiles: type at least one."
+    return codes, None
 
 
 def set_offer_ui(base: Base, rows: list[TileRow]) -> None:

@@ -35,7 +35,14 @@ def manual_ui() -> None:
     st.text_input("Concealed kongs", key="typed_kongs", placeholder="5555p")
     st.caption(tile_key(tile_sets.tiles_in_set(chosen_set())) + "  \n" + typed_mod.TYPED_ALSO)
     st.text_input("Bonus tiles", key="typed_bonus", placeholder="F1 S2 cat")
-    if st.button("Use this hand", key="typed_use", type="primary"):
+    carried = carried_note()
+    if carried:
+        st.info(carried)
+    use_column, clear_column = st.columns(2)
+    # the next hand typed over the last leaves its melds and bonus tiles in their fields (an audit,
+    # stage 82: a cat and rat typed for one hand were scored in the next)
+    clear_column.button("Clear the fields", key="typed_clear", on_click=_clear_fields)
+    if use_column.button("Use this hand", key="typed_use", type="primary"):
         st.session_state["typed_offered"] = typed_fields()
         try:
             field = "concealed tiles"
@@ -158,7 +165,38 @@ def typed_stale_note() -> str | None:
     return said_until_table_changes(note, "typed_note_table")
 
 
+def _clear_fields() -> None:
+    for key in TYPED_FIELDS:
+        st.session_state[key] = ""
+
+
+# the typed fields' words, for the note on what a new hand kept from the last one
+FIELD_NAMES = {"typed_melds": "exposed melds", "typed_kongs": "concealed kongs", "typed_bonus": "bonus tiles"}
+
+
+def carried_note() -> str | None:
+    """Where the hand used now was typed over another one and left some of its fields as they were
+    (melds, kongs, bonus tiles), which: a table typing hand after hand may have meant to clear them.
+    Said while the fields hold the hand used."""
+    state = st.session_state
+    used, before = state.get("typed_used"), state.get("typed_used_before")
+    if not used or not before or typed_fields() != tuple(used) or used[0] == before[0]:
+        return None
+    kept = [
+        f"{FIELD_NAMES[key]} {value}"
+        for key, value, was in zip(TYPED_FIELDS, used, before, strict=True)
+        if key in FIELD_NAMES and value and value == was
+    ]
+    if not kept:
+        return None
+    return (
+        f"Kept as typed for the last hand: {'; '.join(kept)}. If this hand has none, press *Clear the "
+        "fields* and type it again."
+    )
+
+
 def _use_typed(typed: Base) -> None:
+    st.session_state["typed_used_before"] = st.session_state.get("typed_used")
     st.session_state["typed_used"] = st.session_state.get("typed_offered")
     st.session_state["typed_refused"] = None
     replace_hand(typed, None, None)

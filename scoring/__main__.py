@@ -20,6 +20,7 @@ from scoring.api import (
     hand_of,
     limits_not_added,
     other_reading_lines,
+    place_outcome_words,
     read_inputs,
     reading_warning_lines,
     score_json,
@@ -28,7 +29,7 @@ from scoring.api import (
 )
 from scoring.console import escape_what_cannot_print, say
 from scoring.errors import MalformedHandError, brief, json_object, json_value, printable
-from scoring.hand import CIRCUMSTANCES, hand_from_json
+from scoring.hand import CIRCUMSTANCES, WINNING_TILE_PLACES, hand_from_json
 from scoring.options import option_assignments, option_lines, rules_in_force
 from scoring.payout import format_amount, instant_text
 from scoring.rulesets import RULESET_NAMES
@@ -88,6 +89,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--winning-tile", help="the winning tile, e.g. 3m")
     parser.add_argument(
         "--discarder", help="the seat that discarded the winning tile (under --pay-all: the liable one)"
+    )
+    parser.add_argument(
+        "--winning-tile-into",
+        choices=WINNING_TILE_PLACES,
+        help="where the winning discard went: hand (every laid-down meld was claimed before it) or meld "
+        "(an exposed chow or pong laid down with it); unsaid, the place that scores best counts",
     )
     parser.add_argument("--pay-all", action="store_true", help="pay-all: one liable player pays everything")
     parser.add_argument(
@@ -171,6 +178,8 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
             data[field] = value
     if args.self_drawn or args.discard:
         data["self_drawn"] = bool(args.self_drawn)
+    if args.winning_tile_into:
+        data["winning_tile_into"] = args.winning_tile_into
     if args.pay_all:
         data["pay_all"] = True
     if args.circumstance:
@@ -258,6 +267,18 @@ def winning_tile_ways(data: dict[str, Any], result: dict[str, Any]) -> list[Outc
     return outcomes if changes_the_score(result, outcomes) else []
 
 
+def place_hint(data: dict[str, Any], result: dict[str, Any]) -> str | None:
+    """Where the winning discard went changes the score and the input does not say: each place's score
+    and the flag that settles it."""
+    words, given = place_outcome_words(result), hand_of(data)
+    if words is None or given.get("winning_tile_into"):
+        return None
+    return (
+        f"Where the winning {given.get('winning_tile')} went changes the score: {words}. "
+        "Give it with --winning-tile-into hand or meld."
+    )
+
+
 def winning_tile_line(ways: list[Outcome], unit: str) -> str | None:
     """The breakdown's last line for `winning_tile_ways`."""
     if not ways:
@@ -321,7 +342,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             result["winning_tile_ways"] = ways_json(ways)
         unit = str(result.get("unit") or "tai")
-        hints = [] if args.json else [winning_tile_line(ways, unit), other_rules_hint(data, result)]
+        hints = (
+            []
+            if args.json
+            else [winning_tile_line(ways, unit), place_hint(data, result), other_rules_hint(data, result)]
+        )
         inputs = read_inputs(hand_of(data))
         in_force = rules_in_force(inputs.ruleset.name, inputs.options, inputs.ruleset.unit_name)
     except MalformedHandError as error:

@@ -246,6 +246,31 @@ def other_reading_lines(result: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+# each place the winning discard may have gone, in a player's words
+PLACE_WORDS = {
+    "hand": "into the hand, every laid-down meld claimed before it",
+    "meld": "into an exposed chow or pong laid down with it",
+}
+
+
+def place_outcome_words(result: Mapping[str, Any]) -> str | None:
+    """Where the winning discard went changes the score, each place's score, the counted first ("into an
+    exposed chow or pong laid down with it: 4 tai (counted); into the hand, ...: not a win"); None where
+    it goes one way only or scores alike either way. A photo cannot tell a chow claimed with the winning
+    tile from one claimed before it (an audit, stage 82: four exposed chows paid 4 tai, unsaid)."""
+    places = result.get("winning_tile_places") or []
+    # as a table is paid: two readings below the minimum are both no win, whatever their tai
+    if len({place.get("tai") if place.get("valid") else None for place in places}) < 2:
+        return None
+    unit = str(result.get("unit") or "tai")
+    parts = []
+    for index, place in enumerate(places):
+        scored = f"{place.get('tai')} {unit}" if place.get("valid") else "not a win"
+        counted = " (counted)" if index == 0 and result.get("valid") else ""
+        parts.append(f"{PLACE_WORDS.get(str(place.get('into')), place.get('into'))}: {scored}{counted}")
+    return "; ".join(parts)
+
+
 def limits_not_added(result: Mapping[str, Any]) -> str | None:
     """Why a limit hand's rows add to more than its total, where they do (an audit, stage 80: Pure
     terminals 5 and Hidden treasure 5 stood over "Total: 5 tai" with no word why); None elsewhere."""

@@ -31,6 +31,7 @@ from scoring.hand import (
     Meld,
     check_held_from_deal,
     exposed_before_win,
+    may_hold_winning_tile,
     may_win_into,
     places_won_into,
 )
@@ -101,6 +102,19 @@ class OtherReading:
         }
 
 
+@dataclass(frozen=True)
+class PlaceOutcome:
+    """What the hand scores with the winning discard in one place (`Context.winning_tile_into`): its
+    best reading there. A table that argues where the tile went sees what each answer pays."""
+
+    into: str
+    valid: bool
+    tai: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"into": self.into, "valid": self.valid, "tai": self.tai}
+
+
 # how many other readings a result names, best first
 OTHER_READINGS = 2
 
@@ -125,6 +139,12 @@ class Score:
     # the best other readings of the tiles, best first (`OTHER_READINGS` at most): of a valid win, or
     # of one below the minimum
     other_readings: tuple[OtherReading, ...] = ()
+    # where the winning discard went in the reading counted: "hand" or "meld" (an exposed chow or pong
+    # laid down with it); None where no winning discard is given
+    winning_tile_into: str | None = None
+    # where the tiles let the winning discard go both into the hand and into an exposed chow or pong,
+    # each place's best reading, the one counted first; empty elsewhere
+    winning_tile_places: tuple[PlaceOutcome, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         """The scoring CLI's JSON output."""
@@ -141,6 +161,8 @@ class Score:
             "points": self.points,
             "arrangement": self.arrangement,
             "other_readings": [reading.to_json() for reading in self.other_readings],
+            "winning_tile_into": self.winning_tile_into,
+            "winning_tile_places": [place.to_json() for place in self.winning_tile_places],
             "payout": self.payout.to_json(),
             "warnings": list(self.warnings),
         }
@@ -196,12 +218,14 @@ class _Invalid(Exception):
         warnings: list[str] | None = None,
         tiles_impossible: bool = False,
         others: tuple[OtherReading, ...] = (),
+        places: tuple[PlaceOutcome, ...] = (),
     ) -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message
         self.best = best
         self.others = others
+        self.places = places
         # the tiles on the table cannot all be there (two cats, a fly in a Singapore hand): no instant
         # payouts; a winning tile named outside the set is the caller's slip, not such a tile
         self.tiles_impossible = tiles_impossible
@@ -362,7 +386,7 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
             f"discarder, not {WIND_NAMES.get(context.discarder_wind, context.discarder_wind)}"
         )
     first_turn = sorted(circ & {"heavenly", "earthly", "humanly"})
-    claimed = exposed_before_win(hand, context.winning_tile, self_drawn)
+    claimed = exposed_before_win(hand, context.winning_tile, self_drawn, context.winning_tile_into)
     if first_turn and claimed:
         # seeds/001: these are won before anyone has claimed a discard; only a concealed kong may lie open,
         # or a chow or pong given as concealed (claimed from no one)
@@ -415,12 +439,41 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
             impossible(f"robbing the eighth needs seven flowers and seasons in the hand, not {flowers}")
         if self_drawn:
             impossible(f"robbing the eighth wins on another player's eighth flower, not a self-draw{because}")
+    conflicts.extend(_place_conflicts(hand, context.winning_tile, self_drawn, context.winning_tile_into))
     if conflicts:
         raise _Invalid("impossible_context", "; ".join(conflicts))
     scored = dataclasses.replace(
         context, self_drawn=self_drawn, circumstances=frozenset(circ), discarder_wind=discarder
     )
     return scored, warnings
+
+
+def _place_conflicts(hand: Hand, winning: Tile | None, self_drawn: bool, into: str | None) -> list[str]:
+    """Where the table says the winning discard went (`winning_tile_into`), and the tiles or how it was
+    won say it cannot have gone there. A winning tile the hand does not hold is `_check_winning_tile`'s."""
+    if into is None:
+        return []
+    exposed = [meld for meld in hand.melds if not meld.concealed and may_hold_winning_tile(meld.kind)]
+    if into == "meld" and self_drawn:
+        return [
+            "a self-drawn winning tile completes no laid-down meld: a chow or pong is claimed from a discard"
+        ]
+    if into == "meld" and winning is None and not exposed:
+        return ["the winning discard completed no laid-down meld: the hand has no exposed chow or pong"]
+    if winning is None or self_drawn:
+        return []
+    in_exposed = [meld for meld in exposed if winning in meld.tiles]
+    in_hand = winning in hand.concealed or any(
+        meld.concealed and may_hold_winning_tile(meld.kind) and winning in meld.tiles for meld in hand.melds
+    )
+    if into == "meld" and not in_exposed and in_hand:
+        return [f"the winning tile {winning} went into the hand: no exposed chow or pong holds it"]
+    if into == "hand" and not in_hand and in_exposed:
+        return [
+            f"the winning tile {winning} is not among the concealed tiles: it lies only in the exposed "
+            f"{in_exposed[0].kind} {format_hand(in_exposed[0].tiles)}, so it was laid down with it"
+        ]
+    return []
 
 
 def _held_once(hand: Hand) -> bool:
@@ -571,9 +624,10 @@ def _valid_message(best: _Scored, unit: str, payout: Payout, options: Options) -
 
 def _best_reading(
     hand: Hand, context: Context, ruleset: Ruleset, options: Options
-) -> tuple[_Scored, tuple[OtherReading, ...], Context, list[str]]:
+) -> tuple[_Scored, tuple[OtherReading, ...], tuple[PlaceOutcome, ...], Context, list[str]]:
     """Run the checks and score every arrangement; the best one, the best others (`_other_readings`),
-    the context scored with, and warnings.
+    each place's best where the winning discard may have gone two ways (`_place_outcomes`), the context
+    scored with, and warnings.
 
     Raises `_Invalid` for a hand that is not a valid win.
     """
@@ -590,7 +644,7 @@ def _best_reading(
         warnings.append(f"{invalid.message}: eight flowers are won on the eighth flower, so it is not used")
         context = dataclasses.replace(context, winning_tile=None)
     value_pair = ruleset.value_pair(context)
-    places = places_won_into(hand, context.winning_tile, context.self_drawn)
+    places = places_won_into(hand, context.winning_tile, context.self_drawn, context.winning_tile_into)
     all_facts = [HandFacts(hand, context, value_pair, won_into) for won_into in places]
     # Patterns of the whole hand are read once per place the winning tile may have gone: whether the
     # hand was concealed until the win depends on it (the set a winning discard completed lies with
@@ -629,6 +683,7 @@ def _best_reading(
     if set_note:
         warnings.append(set_note)
     others = _other_readings(best, scored_readings, context, options.min_tai)
+    outcomes = _place_outcomes(best, scored_readings, context, options.min_tai)
     if best.tai < options.min_tai:
         what = (
             "a chicken hand, no scoring pattern" if not best.patterns else f"{best.tai} {ruleset.unit_name}"
@@ -639,8 +694,26 @@ def _best_reading(
             best,
             warnings,
             others=others,
+            places=outcomes,
         )
-    return best, others, context, warnings
+    return best, others, outcomes, context, warnings
+
+
+def _place_outcomes(
+    best: _Scored, readings: list[_Scored], context: Context, min_tai: int
+) -> tuple[PlaceOutcome, ...]:
+    """Each place the winning discard may have gone and its best reading, `best`'s first; empty where
+    it can have gone to one kind of place only."""
+    tops: dict[str, _Scored] = {}
+    for scored in sorted(readings, key=lambda reading: reading.rank, reverse=True):
+        place = _place_word(scored, context)
+        if place is not None:
+            tops.setdefault(place, scored)
+    if len(tops) < 2:
+        return ()
+    first = _place_word(best, context)
+    order = sorted(tops, key=lambda place: place != first)
+    return tuple(PlaceOutcome(place, tops[place].tai >= min_tai, tops[place].tai) for place in order)
 
 
 def _other_readings(
@@ -681,6 +754,14 @@ def _fly_place(arrangement: Arrangement) -> tuple[int, ...]:
         for tile in group.fly_for
     ]
     return tuple(sorted(stand_for, reverse=True))
+
+
+def _place_word(scored: _Scored, context: Context) -> str | None:
+    """Where the winning discard went in a reading: "meld" (an exposed chow or pong laid down with it),
+    "hand", or None where no winning discard is given."""
+    if context.winning_tile is None or context.self_drawn:
+        return None
+    return "meld" if scored.won_into is not None and not scored.won_into.concealed else "hand"
 
 
 def _score_shape(scored: _Scored, best: _Scored) -> tuple[int, frozenset[tuple[str, int]], frozenset[str]]:
@@ -745,7 +826,7 @@ def score(
     check_held_from_deal(sorted(context.bonus_from_deal), hand.bonus)  # as JSON input is checked
     instant = ruleset.instant_payouts(hand, context, options) if ruleset.instant_payouts else ()
     try:
-        best, others, context, warnings = _best_reading(hand, context, ruleset, options)
+        best, others, places, context, warnings = _best_reading(hand, context, ruleset, options)
     except _Invalid as invalid:
         seen = invalid.best
         # tiles no set holds are not on the table: nothing is paid for them, instantly or not
@@ -767,6 +848,8 @@ def score(
             rules=ruleset.name,
             unit_name=ruleset.unit_name,
             other_readings=invalid.others,
+            winning_tile_into=_place_word(seen, context) if seen else None,
+            winning_tile_places=invalid.places,
         )
     as_self_draw = ruleset.thirteen_wonders_as_self_draw and best.arrangement.shape == THIRTEEN
     payout = ruleset.payout(best.tai, context, options, as_self_draw)
@@ -787,7 +870,9 @@ def score(
         rules=ruleset.name,
         unit_name=ruleset.unit_name,
         other_readings=others,
+        winning_tile_into=_place_word(best, context),
+        winning_tile_places=places,
     )
 
 
-__all__ = ["REASONS", "OtherReading", "PatternScore", "Score", "score"]
+__all__ = ["REASONS", "OtherReading", "PatternScore", "PlaceOutcome", "Score", "score"]

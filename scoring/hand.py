@@ -72,8 +72,13 @@ INPUT_FIELDS: frozenset[str] = frozenset(
         "circumstances",
         "pay_all",
         "bonus_from_deal",
+        "winning_tile_into",
     }
 )
+
+# where a winning discard went, when the table says (`Context.winning_tile_into`): into the concealed
+# tiles (every laid-down meld was claimed before it), or into an exposed chow or pong laid down with it
+WINNING_TILE_PLACES: tuple[str, ...] = ("hand", "meld")
 
 
 @dataclass(frozen=True)
@@ -151,6 +156,10 @@ class Context:
     # the seat of the player who discarded the winning tile (under pay-all: the liable player), so the
     # payout names each player's seat; None: not said
     discarder_wind: Tile | None = None
+    # where the winning discard went, as the table agreed: "hand" or "meld" (WINNING_TILE_PLACES);
+    # None: not said, and each place the tiles allow is scored, the best counting (a photo cannot tell
+    # a chow claimed with the winning tile from one claimed before it)
+    winning_tile_into: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("self_drawn", "pay_all"):
@@ -181,28 +190,59 @@ class Context:
             check_code(self.winning_tile)
             if self.winning_tile not in HAND_TILES:
                 raise MalformedHandError(f"winning tile {self.winning_tile} is not a hand tile")
+        if self.winning_tile_into is not None and self.winning_tile_into not in WINNING_TILE_PLACES:
+            raise MalformedHandError(
+                f"winning_tile_into must be {' or '.join(WINNING_TILE_PLACES)}, "
+                f"got {json_value(self.winning_tile_into)}"
+            )
 
 
-def places_won_into(hand: Hand, winning_tile: Tile | None, self_drawn: bool) -> tuple[Meld | None, ...]:
+def places_won_into(
+    hand: Hand, winning_tile: Tile | None, self_drawn: bool, into: str | None = None
+) -> tuple[Meld | None, ...]:
     """Where the winning tile may have gone: None for the concealed tiles, or a chow or pong laid down
     with the tile a winning discard completed (its other tiles were waiting). A self-drawn tile is never
     melded (a chow, pong or kong is claimed from a discard), and no win completes a kong. The concealed
-    tiles come first; the engine scores every place and keeps the best, as it does decompositions."""
-    if winning_tile is None or self_drawn:
+    tiles come first; the engine scores every place and keeps the best, as it does decompositions.
+    `into` (`Context.winning_tile_into`) keeps the places the table agreed on: "hand", the concealed
+    tiles and sets given as concealed; "meld", the exposed chows and pongs (with no winning tile given,
+    any one of them)."""
+    if self_drawn:
         return (None,)
-    melds = tuple(m for m in hand.melds if may_hold_winning_tile(m.kind) and winning_tile in m.tiles)
+    if winning_tile is None:
+        # any exposed chow or pong may be the one the discard completed, where the table says one was
+        return (_holders(hand, None, concealed=False) or (None,)) if into == "meld" else (None,)
     in_concealed: tuple[Meld | None, ...] = (None,) if winning_tile in hand.concealed else ()
+    if into == "hand":
+        return (in_concealed + _holders(hand, winning_tile, concealed=True)) or (None,)
+    if into == "meld":
+        return _holders(hand, winning_tile, concealed=False) or (None,)
+    melds = tuple(m for m in hand.melds if may_hold_winning_tile(m.kind) and winning_tile in m.tiles)
     return (in_concealed + melds) or (None,)
 
 
-def exposed_before_win(hand: Hand, winning_tile: Tile | None, self_drawn: bool) -> list[Meld]:
+def _holders(hand: Hand, winning_tile: Tile | None, concealed: bool) -> tuple[Meld, ...]:
+    """The chows and pongs given as concealed (or laid down exposed) that may hold the winning tile:
+    any of them where no winning tile is given."""
+    return tuple(
+        meld
+        for meld in hand.melds
+        if may_hold_winning_tile(meld.kind)
+        and meld.concealed == concealed
+        and (winning_tile is None or winning_tile in meld.tiles)
+    )
+
+
+def exposed_before_win(
+    hand: Hand, winning_tile: Tile | None, self_drawn: bool, into: str | None = None
+) -> list[Meld]:
     """The chows, pongs and exposed kongs claimed before the winning tile came. On a discard win the set
     the discard completed may lie with them: the one holding the winning tile, or with no winning tile
     given any one chow or pong; it is not counted. A meld given as `concealed` was claimed from no one
     (an audit, stage 77: a concealed pong counted as concealed for fully concealed, as exposed for a
-    heavenly hand)."""
+    heavenly hand). `into` "hand": every one was claimed before it."""
     exposed = [meld for meld in hand.melds if not meld.concealed]
-    if self_drawn:
+    if self_drawn or into == "hand":
         return exposed
     # an exposed set only: a concealed one listed first had left the exposed chow that took the discard
     # counted as claimed before the win, so the melds' order decided a first-turn hand (an audit, stage 78)
@@ -283,6 +323,18 @@ def _optional_code(data: Mapping[str, Any], name: str, default: Tile | None) -> 
         # a wind's field says which codes it takes, as it does for a code that is no wind
         what = "one of E, S, W, N" if name.endswith("_wind") else "a tile code"
         raise MalformedHandError(f"{name} must be {what}, got {json_value(value)}")
+    return value.strip()
+
+
+def _optional_place(data: Mapping[str, Any]) -> str | None:
+    """`winning_tile_into` as given: "hand", "meld", or none (null or "" too)."""
+    value = data.get("winning_tile_into")
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str) or value.strip() not in WINNING_TILE_PLACES:
+        raise MalformedHandError(
+            f"winning_tile_into must be {' or '.join(WINNING_TILE_PLACES)}, got {json_value(value)}"
+        )
     return value.strip()
 
 
@@ -373,5 +425,6 @@ def hand_from_json(data: Mapping[str, Any]) -> tuple[Hand, Context]:
         pay_all=_bool(data, "pay_all"),
         bonus_from_deal=frozenset(from_deal),
         discarder_wind=_optional_code(data, "discarder_wind", None),
+        winning_tile_into=_optional_place(data),
     )
     return hand, context

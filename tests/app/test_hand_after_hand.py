@@ -1,0 +1,128 @@
+"""Scoring hand after hand on one page (an audit of a night's play, stage 82): a retyped hand brings the
+last win back in one tap, the typed fields clear in one, a field left from the last hand is named, the
+summary gives each player's sum with the instant payouts, and a hand that is no win says nobody pays."""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+
+from tests.app.test_app import no_problem, summary, texts, typed_hand
+
+
+def test_a_retyped_hand_brings_the_last_win_back_in_one_tap(app: AppTest) -> None:
+    typed_hand(app, "123s 456s 789s 99s", melds="PPP")
+    app.selectbox(key="seat_wind").set_value("S").run()
+    app.radio(key="won_by").set_value("self-drawn").run()
+    app.selectbox(key="winning_tile").set_value("9s").run()
+    before = [t for t in texts(app, "success") if "tai" in t]
+    typed_hand(app, "123s 456s 789s 99s", melds="FFF")  # the dragon mistyped, put right
+    no_problem(app)
+    assert app.radio(key="won_by").value == "discard"
+    assert any(t.startswith("New hand: cleared") for t in texts(app, "info")), texts(app, "info")
+    app.button(key="bring_back_win").click().run()
+    no_problem(app)
+    assert app.selectbox(key="winning_tile").value == "9s"
+    assert app.radio(key="won_by").value == "self-drawn"
+    assert app.selectbox(key="seat_wind").value == "S"
+    assert any(t.startswith("Brought back how the last hand was won") for t in texts(app, "info"))
+    assert [t for t in texts(app, "success") if "tai" in t] == before
+    # offered once: the next change leaves it
+    app.selectbox(key="prevailing_wind").set_value("S").run()
+    assert not [button for button in app.button if button.key == "bring_back_win"]
+
+
+def test_the_bring_back_button_is_not_offered_where_nothing_was_cleared(app: AppTest) -> None:
+    typed_hand(app, "123s 456s 789s 99s", melds="PPP")
+    typed_hand(app, "123s 456s 789s 99s", melds="FFF")
+    assert not [button for button in app.button if button.key == "bring_back_win"]
+
+
+def test_clear_the_fields_empties_every_typed_field(app: AppTest) -> None:
+    typed_hand(app, "123m 456m 789m 22p", melds="555s", kongs="6666p", bonus="cat rat")
+    rows = app.session_state["base"].rows
+    app.button(key="typed_clear").click().run()
+    no_problem(app)
+    for key in ("typed_concealed", "typed_melds", "typed_kongs", "typed_bonus"):
+        assert app.text_input(key=key).value == "", key
+    assert app.session_state["base"].rows == rows  # the hand on the page stays
+
+
+def test_fields_left_from_the_last_typed_hand_are_named(app: AppTest) -> None:
+    typed_hand(app, "123m 456m 789m 22p", melds="555s", bonus="cat rat")
+    assert not any(t.startswith("Kept as typed") for t in texts(app, "info"))
+    typed_hand(app, "234p 567p 888s 33m", melds="555s")  # melds and bonus tiles left as they were
+    no_problem(app)
+    kept = [t for t in texts(app, "info") if t.startswith("Kept as typed for the last hand")]
+    assert kept == [
+        "Kept as typed for the last hand: exposed melds 555s; bonus tiles cat rat. If this hand has none, "
+        "press *Clear the fields* and type it again."
+    ]
+    app.text_input(key="typed_bonus").input("").run()  # the fields no longer hold the hand used
+    assert not any(t.startswith("Kept as typed") for t in texts(app, "info"))
+
+
+def test_the_summary_gives_each_players_sum_with_the_instant_payouts(app: AppTest) -> None:
+    typed_hand(app, "123m 456m CCC 22p", kongs="5555s", bonus="")  # the red dragons: 1 tai
+    app.selectbox(key="winning_tile").set_value("1m").run()
+    app.selectbox(key="discarder_wind").set_value("S").run()
+    no_problem(app)
+    text = summary(app)
+    # a concealed kong: 2 units from each of the three others, on top of the win
+    assert "Instant: " in text, text
+    winner = [line for line in text.splitlines() if line.strip().startswith("Winner")]
+    assert winner and "(with instant payouts +" in winner[0], text
+    amount, net = winner[0].split(": ", 1)[1].split(" (with instant payouts ")
+    assert int(net.rstrip(")")) == int(amount) + 6
+
+
+def test_a_hand_that_is_no_win_says_nobody_pays(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 222s 99m")
+    app.selectbox(key="winning_tile").set_value("1m").run()
+    no_problem(app)
+    assert any("Not a valid win" in t for t in texts(app, "error")), texts(app, "error")
+    assert "**Payout**: none, no win: nobody pays for the hand." in texts(app, "markdown")
+
+
+def _concealed_and_bonus(app: AppTest) -> tuple[list[str], list[str]]:
+    case = app.session_state["case_json"]
+    return sorted(case["concealed"]), sorted(case["bonus"])
+
+
+def test_several_missed_tiles_are_added_in_one_go_and_undone_in_one(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s")
+    before = _concealed_and_bonus(app)
+    version = app.session_state["version"]
+    app.text_input(key=f"add_tiles_{version}").input("EEE 55p F1").run()
+    app.button(key=f"add_tiles_go_{version}").click().run()
+    no_problem(app)
+    concealed, bonus = _concealed_and_bonus(app)
+    assert concealed == sorted([*before[0], "E", "E", "E", "5p", "5p"]) and bonus == ["F1"]
+    app.button(key="undo_last").click().run()
+    assert _concealed_and_bonus(app) == before
+
+
+def test_typed_missed_tiles_that_cannot_be_added_are_refused_in_one_line(app: AppTest) -> None:
+    typed_hand(app, "123p 456p 789p")
+    app.selectbox(key="rules").set_value("malaysian").run()
+    before = _concealed_and_bonus(app)
+    for typed, said in (
+        ("xyz", "Could not add the tiles: cannot read 'xyz'"),
+        ("55p 1m", "Could not add the tiles: the chosen set holds no 1m."),
+    ):
+        version = app.session_state["version"]
+        app.text_input(key=f"add_tiles_{version}").input(typed).run()
+        app.button(key=f"add_tiles_go_{version}").click().run()
+        no_problem(app)
+        assert any(t.startswith(said) for t in texts(app, "error")), texts(app, "error")
+        assert _concealed_and_bonus(app) == before
+
+
+def test_the_seat_kept_from_the_last_hand_is_asked_beside_its_box_until_set(app: AppTest) -> None:
+    typed_hand(app, "123s 456s 789s 99s", melds="PPP")
+    asked = "Kept from the last hand: is North this hand's winner too?"
+    app.selectbox(key="seat_wind").set_value("N").run()
+    assert asked not in texts(app, "caption")  # the first hand's seat was set for it
+    typed_hand(app, "123m 456m 789m 99s", melds="CCC")
+    assert asked in texts(app, "caption"), texts(app, "caption")
+    app.selectbox(key="seat_wind").set_value("W").run()
+    assert not any(t.startswith("Kept from the last hand") for t in texts(app, "caption"))

@@ -80,7 +80,9 @@ def add_tile_ui(base: Base) -> None:
         help="Tiles as the Type a hand tab reads them (codes, Chinese names or emoji tiles), added at once: "
         "each to the hand, a flower, season or animal to the bonus row.",
     )
-    if several.button("Add them", key=f"add_tiles_go_{version}", disabled=not typed or question_waiting()):
+    # never disabled for an empty field: a typed value reaches the page only as the field loses focus,
+    # so a button disabled till then would swallow the tap that moved the focus
+    if several.button("Add them", key=f"add_tiles_go_{version}", disabled=question_waiting()):
         codes, problem = typed_tiles_to_add(typed, set(faces))
         if problem:
             st.error(plain_line(problem))

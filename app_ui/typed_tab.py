@@ -33,7 +33,6 @@ def manual_ui() -> None:
     st.text_input("Exposed melds, one group each", key="typed_melds", placeholder="CCC 456p")
     # dots: a kong of every rule set (an audit, stage 78: 5555s was offered under Malaysian rules)
     st.text_input("Concealed kongs", key="typed_kongs", placeholder="5555p")
-    st.caption(tile_key(tile_sets.tiles_in_set(chosen_set())) + "  \n" + typed_mod.TYPED_ALSO)
     st.text_input("Bonus tiles", key="typed_bonus", placeholder="F1 S2 cat")
     carried = carried_note()
     if carried:
@@ -42,6 +41,9 @@ def manual_ui() -> None:
     # the next hand typed over the last leaves its melds and bonus tiles in their fields (an audit,
     # stage 82: a cat and rat typed for one hand were scored in the next)
     clear_column.button("Clear the fields", key="typed_clear", on_click=_clear_fields)
+    # under the buttons, not between the fields: on a phone the key pushed *Use this hand* a third of a
+    # screen down (an audit, stage 82)
+    st.caption(tile_key(tile_sets.tiles_in_set(chosen_set())) + "  \n" + typed_mod.TYPED_ALSO)
     if use_column.button("Use this hand", key="typed_use", type="primary"):
         st.session_state["typed_offered"] = typed_fields()
         try:

@@ -75,6 +75,7 @@ def forget_last_hands_win(winning_tile: str | None = None) -> None:
         discarder=discarder_now(),
         bonus_from_deal=tuple(state.get("bonus_from_deal") or ()),
         winning_tile_into=str(kept_value(WINNING_TILE_INTO, PLACE_NOT_SAID)),
+        discarder_aside=state.get(DISCARDER_ASIDE),
     )
     state["won_by"] = "discard"
     state["circumstances"] = []
@@ -93,6 +94,8 @@ def forget_last_hands_win(winning_tile: str | None = None) -> None:
             f"New hand: cleared the last hand's {', '.join(cleared)}; set again what holds for this one "
             f"(the winner's seat is still {seat})."
         )
-        # offered once, under the note: the same win with its tiles retyped or photographed again (an
-        # audit, stage 82: a typo fixed cost the winning tile, the self-draw and the discarder)
+        # offered under the note: the same win with its tiles retyped or photographed again (an audit,
+        # stage 82: a typo fixed cost the winning tile, the self-draw and the discarder)
         state[LAST_WIN] = last_win
+    else:
+        state.pop(LAST_WIN, None)  # an older hand's win is not this one's last

@@ -19,10 +19,12 @@ import scoring
 from app_ui import case_file, hand_build, unsure_stakes
 from app_ui.case import Base, Context, HandBuild, TileRow
 from app_ui.summary import (
+    NO_WIN_REASONS,
     amount_text,
     idle_bonus_note,
     instant_line,
     invalid_message,
+    no_payout_words,
     plain,
     plain_line,
     player_label,
@@ -241,10 +243,10 @@ def result_ui(
         st.table(pd.DataFrame(columns).set_index("Player"))
         if payout.get("basis"):
             st.caption(f"How: {payout['basis']}")
-    elif not ask and not place_ask and result.get("reason") in ("below_minimum", "no_winning_shape"):
+    elif not ask and not place_ask and result.get("reason") in NO_WIN_REASONS:
         # said, not left to the missing table (an audit, stage 82: "who pays?" asked again at the table);
         # not of tiles or a context still to be put right, whose hand may yet win
-        st.markdown("**Payout**: none, no win: nobody pays for the hand.")
+        st.markdown(f"**Payout**: {no_payout_words(bool(instant))}")
     if instant:
         # a kong or a pair of animals is paid when shown, win or not: the case file and the CLI list them
         when = "on top of the win" if result.get("valid") else "though the hand is no win"

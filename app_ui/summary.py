@@ -113,6 +113,19 @@ def won_by_text(data: dict[str, Any]) -> str:
     return f"self-drawn ({why})" if why else "won on a discard"
 
 
+# a hand that is no win and pays nothing for the hand: not one whose tiles or context are still to be put
+# right (a count gone wrong, an impossible context), which may yet win
+NO_WIN_REASONS = ("below_minimum", "no_winning_shape")
+
+
+def no_payout_words(instant: bool) -> str:
+    """What a hand that is no win pays: nothing for the hand, and the instant payouts where there are
+    some (a hostile test, stage 82: "nobody pays" stood over a kong's 2 from each)."""
+    if instant:
+        return "none for the hand, which is no win; the instant payouts below are still paid."
+    return "none, no win: nobody pays for the hand."
+
+
 def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None = None) -> str:
     """A plain-text summary to paste into a chat; `ways`: what each tile that may have won the hand
     gives ("1m or 4p: 4 tai; 2m: not a win"), where the winning tile is unset and changes the score."""
@@ -204,6 +217,8 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
             lines.append(f"  {player_label(player)}{seat}: {amount_text(player['amount'])}{with_instant}")
         if payout.get("basis"):
             lines.append(f"  ({payout['basis']})")
+    elif result.get("reason") in NO_WIN_REASONS and not ways and not place_outcome_words(result):
+        lines.append(f"Payout: {no_payout_words(bool(payout.get('instant_payouts')))}")
     # paid when the tiles are shown, win or not, as the page, the case file and the CLI list them
     for item in payout.get("instant_payouts") or []:
         lines.append(f"  Instant: {instant_line(item)}")

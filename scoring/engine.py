@@ -476,6 +476,20 @@ def _place_conflicts(hand: Hand, winning: Tile | None, self_drawn: bool, into: s
     return []
 
 
+def _first_turn_places(
+    hand: Hand, context: Context, places: tuple[Meld | None, ...]
+) -> tuple[Meld | None, ...]:
+    """The places a first-turn hand's winning discard may have gone: into the one exposed set there is
+    (no tile is claimed before a heavenly, earthly or humanly win), never into the hand beside it (a
+    hostile test, stage 82: an earthly hand with 789s laid down counted 9s in the hand, a place its
+    own check refuses). `_check_context` has refused the hand where no place is left."""
+    if not context.circumstances & {"heavenly", "earthly", "humanly"}:
+        return places
+    exposed = [meld for meld in hand.melds if not meld.concealed]
+    kept = tuple(place for place in places if not [meld for meld in exposed if meld is not place])
+    return kept or places
+
+
 def _held_once(hand: Hand) -> bool:
     """Whether some tile the win may have completed (a concealed tile, or one of a chow or pong, a kong
     never) is held once only: a robbed kong's tile is the fourth copy of another player's pong."""
@@ -644,7 +658,11 @@ def _best_reading(
         warnings.append(f"{invalid.message}: eight flowers are won on the eighth flower, so it is not used")
         context = dataclasses.replace(context, winning_tile=None)
     value_pair = ruleset.value_pair(context)
-    places = places_won_into(hand, context.winning_tile, context.self_drawn, context.winning_tile_into)
+    places = _first_turn_places(
+        hand,
+        context,
+        places_won_into(hand, context.winning_tile, context.self_drawn, context.winning_tile_into),
+    )
     all_facts = [HandFacts(hand, context, value_pair, won_into) for won_into in places]
     # Patterns of the whole hand are read once per place the winning tile may have gone: whether the
     # hand was concealed until the win depends on it (the set a winning discard completed lies with

@@ -26,9 +26,33 @@ def test_a_retyped_hand_brings_the_last_win_back_in_one_tap(app: AppTest) -> Non
     assert app.selectbox(key="seat_wind").value == "S"
     assert any(t.startswith("Brought back how the last hand was won") for t in texts(app, "info"))
     assert [t for t in texts(app, "success") if "tai" in t] == before
-    # offered once: the next change leaves it
-    app.selectbox(key="prevailing_wind").set_value("S").run()
     assert not [button for button in app.button if button.key == "bring_back_win"]
+
+
+def test_the_last_win_is_offered_until_a_box_it_would_set_is_set(app: AppTest) -> None:
+    typed_hand(app, "123s 456s 789s 99s", melds="PPP")
+    app.radio(key="won_by").set_value("self-drawn").run()
+    typed_hand(app, "123s 456s 789s 99s", melds="FFF")
+    # the seat, asked about beside its box, first: the offer stays (a hostile test, stage 82)
+    app.selectbox(key="seat_wind").set_value("W").run()
+    assert [button for button in app.button if button.key == "bring_back_win"]
+    app.selectbox(key="winning_tile").set_value("1s").run()
+    assert not [button for button in app.button if button.key == "bring_back_win"]
+    app.selectbox(key="winning_tile").set_value("(not set)").run()
+    assert not [button for button in app.button if button.key == "bring_back_win"]  # taken back: gone
+
+
+def test_a_pay_all_win_brought_back_keeps_the_discarder_set_aside(app: AppTest) -> None:
+    typed_hand(app, "123s 456s 789s 99s", melds="PPP")
+    app.selectbox(key="discarder_wind").set_value("S").run()
+    app.checkbox(key="pay_all").check().run()
+    app.selectbox(key="discarder_wind").set_value("W").run()  # the liable player
+    typed_hand(app, "123s 456s 789s 99s", melds="FFF")
+    app.button(key="bring_back_win").click().run()
+    assert app.checkbox(key="pay_all").value and app.selectbox(key="discarder_wind").value == "W"
+    app.checkbox(key="pay_all").uncheck().run()
+    no_problem(app)
+    assert app.selectbox(key="discarder_wind").value == "S"
 
 
 def test_the_bring_back_button_is_not_offered_where_nothing_was_cleared(app: AppTest) -> None:
@@ -81,6 +105,16 @@ def test_a_hand_that_is_no_win_says_nobody_pays(app: AppTest) -> None:
     no_problem(app)
     assert any("Not a valid win" in t for t in texts(app, "error")), texts(app, "error")
     assert "**Payout**: none, no win: nobody pays for the hand." in texts(app, "markdown")
+    assert "Payout: none, no win: nobody pays for the hand." in summary(app)
+
+
+def test_a_hand_that_is_no_win_with_a_kong_says_its_instant_payouts_are_still_paid(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 99m", kongs="2222s")
+    app.selectbox(key="winning_tile").set_value("1m").run()
+    no_problem(app)
+    said = "none for the hand, which is no win; the instant payouts below are still paid."
+    assert f"**Payout**: {said}" in texts(app, "markdown"), texts(app, "markdown")
+    assert f"Payout: {said}" in summary(app)
 
 
 def _concealed_and_bonus(app: AppTest) -> tuple[list[str], list[str]]:
@@ -126,3 +160,15 @@ def test_the_seat_kept_from_the_last_hand_is_asked_beside_its_box_until_set(app:
     assert asked in texts(app, "caption"), texts(app, "caption")
     app.selectbox(key="seat_wind").set_value("W").run()
     assert not any(t.startswith("Kept from the last hand") for t in texts(app, "caption"))
+
+
+def test_a_seat_a_rule_set_switch_set_is_not_called_the_last_hands(app: AppTest) -> None:
+    app.selectbox(key="seat_wind").set_value("N").run()
+    typed_hand(app, "123p 456p 789p 99p", melds="CCC")
+    typed_hand(app, "123p 456p 789p 99p", melds="PPP")
+    assert any(t.startswith("Kept from the last hand: is North") for t in texts(app, "caption"))
+    app.selectbox(key="rules").set_value("malaysian").run()  # no North seat: East now, and said
+    no_problem(app)
+    assert not any(t.startswith("Kept from the last hand") for t in texts(app, "caption")), texts(
+        app, "caption"
+    )

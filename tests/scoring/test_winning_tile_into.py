@@ -174,6 +174,24 @@ def test_a_first_turn_hand_with_the_chow_claimed_before_the_win_is_refused() -> 
     assert "exposed chow (234s)" in refused["message"]
 
 
+def test_a_first_turn_hand_counts_only_the_place_its_own_check_allows() -> None:
+    # an earthly hand's 789s lies open: the winning 9s went into it, not into the 99s pair beside it
+    # (a hostile test, stage 82: "hand" was counted, which the first-turn check refuses when said)
+    earthly = {
+        "concealed": "99s 456p 789s 234s",
+        "melds": [{"tiles": "789s"}],
+        "seat_wind": "S",
+        "winning_tile": "9s",
+        "circumstances": ["earthly"],
+    }
+    result = score_json(earthly)
+    assert result["valid"] and result["winning_tile_into"] == "meld"
+    assert result["winning_tile_places"] == []
+    assert all(
+        "every meld claimed before it" not in other["arrangement"] for other in result["other_readings"]
+    )
+
+
 @pytest.mark.parametrize("given_place", ["table", 1, True, ["hand"]])
 def test_a_malformed_place_is_refused_in_one_line(given_place: object) -> None:
     with pytest.raises(MalformedHandError, match="winning_tile_into must be hand or meld"):

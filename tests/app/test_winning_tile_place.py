@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 import scoring
 from app_ui import hand_build
 from tests.app.test_app import no_problem, open_case_file, payout_rows, summary, texts, typed_hand
+from tests.scoring.test_winning_tile_into import MALAYSIAN_BOMB
 
 PLACE = "winning_tile_into"
 SAID = "Where the winning 9s went changes the score: into an exposed chow or pong laid down with it: 4 tai"
@@ -82,14 +83,7 @@ def test_the_question_hides_where_the_tile_goes_one_way_unless_a_place_was_said(
 def test_a_case_whose_place_the_page_would_not_ask_scores_as_the_command_line_does(app: AppTest) -> None:
     # no winning tile given: "meld" is any exposed chow, so the Malaysian hand is concealed until the
     # win (a bomb) as python -m scoring reads it (a hostile test, stage 82: the page dropped it unsaid)
-    case = {
-        "rules": "malaysian",
-        "concealed": "111p 456p 789p 22p",
-        "melds": [{"kind": "chow", "tiles": "234p"}],
-        "bonus": ["cat"],
-        "seat_wind": "S",
-        PLACE: "meld",
-    }
+    case = {**MALAYSIAN_BOMB, "winning_tile": None, PLACE: "meld"}
     at = open_case_file(app, json.dumps(case).encode())
     no_problem(at)
     assert at.radio(key=PLACE).value == "meld"

@@ -12,6 +12,7 @@ from app_ui import case_open
 from app_ui.case import Base
 from app_ui.context_panel import (
     DISCARDER_ASIDE,
+    LAST_WIN,
     NO_WINNING_TILE,
     NOT_SAID,
     PLACE_NOT_SAID,
@@ -177,6 +178,7 @@ def apply_opened_case() -> None:
     state["context_rules"] = opened.rules
     state["seat_wind"], state["prevailing_wind"] = won.seat_wind, won.prevailing_wind
     state.pop(SEAT_FROM_LAST_HAND, None)  # the case's own seat
+    state.pop(LAST_WIN, None)  # nor is the win of the hand before it the case's (a review, stage 82)
     state["won_by"] = "self-drawn" if won.self_drawn else "discard"
     state["circumstances"] = list(won.circumstances)
     state["pay_all"] = won.pay_all

@@ -23,6 +23,7 @@ from app_ui.summary import (
 )
 from app_ui.table_edits import RENUMBERED, net_corrections, tile_number
 from app_ui.winning_hint import Outcome, result_words, wants_winning_tile
+from scoring.api import PLACE_WORDS
 from scoring.winning_tiles import input_scored_as_self_drawn
 
 # the scoring input's fields a user sets, in the order the page asks them, with their words
@@ -465,5 +466,5 @@ def _value(key: str, value: Any, rules: str) -> str:
     if key == "bonus_from_deal":
         return " ".join(map(str, value)) if value else "none"
     if key == "winning_tile_into":
-        return {"hand": "into the hand", "meld": "into a laid-down meld"}.get(str(value), "not said")
+        return PLACE_WORDS.get(str(value), "not said")
     return str(value) if value else "not set"

@@ -4,7 +4,7 @@ deal. What a rule-set switch cannot carry over is said and comes back on switchi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +41,47 @@ WINNING_TILE_HELP = {
 }
 
 
+LAST_WIN = "last_win"
+
+
+@dataclass(frozen=True)
+class LastWin:
+    """How the hand a new one replaced was won, as its boxes held it: brought back in one tap where the
+    new hand is the same win (`bring_back_win`)."""
+
+    winning_tile: str | None
+    won_by: str
+    circumstances: tuple[str, ...]
+    pay_all: bool
+    discarder: str
+    bonus_from_deal: tuple[str, ...]
+    winning_tile_into: str
+    # the discarder set aside while pay-all named the liable player (`DISCARDER_ASIDE`)
+    discarder_aside: str | None = None
+    # bonus tiles held from the deal that a tile edit had set aside (`from_deal_aside`)
+    from_deal_aside: tuple[str, ...] = ()
+
+
+def bring_back_win(last: LastWin) -> None:
+    """The *Bring them back* button's callback: the boxes as the last hand had them. A winning tile the
+    new hand does not hold is set aside, as a tile edit sets it aside; a discarder who is now the
+    winner's seat is left unsaid by the discarder's box, which says so."""
+    state = st.session_state
+    state["winning_tile"] = last.winning_tile or NO_WINNING_TILE
+    state["winning_tile_wanted"] = None
+    state["won_by"] = last.won_by
+    state["circumstances"] = list(last.circumstances)
+    state.pop(LAST_WIN, None)
+    state["pay_all"] = last.pay_all
+    set_discarder(last.discarder)
+    if last.pay_all and last.discarder_aside is not None:
+        state[DISCARDER_ASIDE] = last.discarder_aside
+    state["bonus_from_deal"] = list(last.bonus_from_deal)
+    state["from_deal_aside"] = list(last.from_deal_aside)
+    keep(WINNING_TILE_INTO, last.winning_tile_into)
+    state["context_note"] = "Brought back how the last hand was won: check it fits this hand."
+
+
 def wind_label(code: str) -> str:
     return WIND_LABELS.get(code, code)
 
@@ -58,6 +99,9 @@ def _switch_context(rules: str, seats: list[str]) -> None:
     state["context_rules"] = rules
     if before is None or before == rules:
         return
+    # the last hand's win was another rule set's: its seats and circumstances may not be this one's (a
+    # review, stage 82: brought back, a humanly hand was dropped unsaid and North named a seat)
+    state.pop(LAST_WIN, None)
     store: dict[str, dict[str, Any]] = state.setdefault("context_store", {})
     store[before] = {key: state[key] for key in CONTEXT_KEYS if key in state}
     store[before]["discarder_wind"] = discarder_now()
@@ -272,7 +316,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         on_change=lambda: st.session_state.update(winning_tile_wanted=None),
     )
     winning = None if picked == NO_WINNING_TILE else picked
-    into = _place_ui(hand, winning, self_drawn)
+    into = _place_ui(hand, winning, self_drawn, circumstances_now)
     if gone:
         why = hand_build.set_aside_reason(gone, [meld.get("tiles") or () for meld in hand.get("melds") or []])
         # an audit (stage 77): "a tile which the hand does not hold now (it comes back with the tile)"
@@ -324,6 +368,9 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         None,
         (),
     )
+    if not untouched:
+        # this hand's win is being set: the seat above was looked at with it
+        st.session_state.pop(SEAT_FROM_LAST_HAND, None)
     if not untouched or not isinstance(last_win, LastWin):
         st.session_state.pop(LAST_WIN, None)
     else:
@@ -346,7 +393,9 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     )
 
 
-def _place_ui(hand: dict[str, Any], winning: str | None, self_drawn: bool) -> str | None:
+def _place_ui(
+    hand: dict[str, Any], winning: str | None, self_drawn: bool, circumstances: Iterable[str]
+) -> str | None:
     """Where the winning discard went, asked only where the tiles let it go either way: into the
     concealed tiles, or into an exposed chow or pong laid down with it. A photo cannot tell which, and
     the two may score apart (four chows laid down and a pair won on a single wait are no sequence hand;
@@ -357,7 +406,9 @@ def _place_ui(hand: dict[str, Any], winning: str | None, self_drawn: bool) -> st
     choices = list(PLACE_LABELS)
     if kept_value(WINNING_TILE_INTO, PLACE_NOT_SAID) not in choices:
         keep(WINNING_TILE_INTO, PLACE_NOT_SAID)
-    either_way = winning is not None and not self_drawn and hand_build.goes_either_way(hand, winning)
+    either_way = (
+        winning is not None and not self_drawn and hand_build.goes_either_way(hand, winning, circumstances)
+    )
     if not either_way and kept_value(WINNING_TILE_INTO, PLACE_NOT_SAID) == PLACE_NOT_SAID:
         return None
     if WINNING_TILE_INTO not in st.session_state:
@@ -401,41 +452,3 @@ def _from_deal_ui(hand: dict[str, Any], rules: str) -> tuple[str, ...]:
             f"Held from the deal, set aside: {', '.join(aside)} (held again when back in the bonus row)."
         )
     return tuple(held)
-
-
-LAST_WIN = "last_win"
-
-
-@dataclass(frozen=True)
-class LastWin:
-    """How the hand a new one replaced was won, as its boxes held it: brought back in one tap where the
-    new hand is the same win (`bring_back_win`)."""
-
-    winning_tile: str | None
-    won_by: str
-    circumstances: tuple[str, ...]
-    pay_all: bool
-    discarder: str
-    bonus_from_deal: tuple[str, ...]
-    winning_tile_into: str
-    # the discarder set aside while pay-all named the liable player (`DISCARDER_ASIDE`)
-    discarder_aside: str | None = None
-
-
-def bring_back_win(last: LastWin) -> None:
-    """The *Bring them back* button's callback: the boxes as the last hand had them. A winning tile the
-    new hand does not hold is set aside, as a tile edit sets it aside; a discarder who is now the
-    winner's seat is left unsaid by the discarder's box, which says so."""
-    state = st.session_state
-    state["winning_tile"] = last.winning_tile or NO_WINNING_TILE
-    state["winning_tile_wanted"] = None
-    state["won_by"] = last.won_by
-    state["circumstances"] = list(last.circumstances)
-    state.pop(LAST_WIN, None)
-    state["pay_all"] = last.pay_all
-    set_discarder(last.discarder)
-    if last.pay_all and last.discarder_aside is not None:
-        state[DISCARDER_ASIDE] = last.discarder_aside
-    state["bonus_from_deal"] = list(last.bonus_from_deal)
-    keep(WINNING_TILE_INTO, last.winning_tile_into)
-    state["context_note"] = "Brought back how the last hand was won: check it fits this hand."

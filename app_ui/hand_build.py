@@ -121,17 +121,24 @@ def winning_tile_choices(
     return sorted_tiles([*offered, *dict.fromkeys(kept)]) if kept else offered
 
 
-def goes_either_way(hand: Mapping[str, Any], winning: str) -> bool:
+def goes_either_way(hand: Mapping[str, Any], winning: str, circumstances: Iterable[str] = ()) -> bool:
     """Whether a winning discard of `winning` may have gone into the concealed tiles (or a set given as
-    concealed) and also into an exposed chow or pong laid down with it: where the page asks which."""
+    concealed) and also into an exposed chow or pong laid down with it, as the scoring reads the hand
+    (`scoring.hand.winning_tile_homes`): where the page asks which. Not of a first-turn hand, which the
+    scoring reads with the tile in its one laid-down set, nor of tiles that make no hand yet."""
+    from scoring.errors import MalformedHandError
+    from scoring.hand import FIRST_TURN, hand_from_json, winning_tile_homes
 
-    def holds(meld: Mapping[str, Any]) -> bool:
-        tiles = list(meld.get("tiles") or [])
-        return winning in tiles and str(meld.get("kind") or ("kong" if len(tiles) == 4 else "")) != "kong"
-
-    melds = [meld for meld in hand.get("melds") or [] if holds(meld)]
-    in_hand = winning in (hand.get("concealed") or []) or any(meld.get("concealed") for meld in melds)
-    return in_hand and any(not meld.get("concealed") for meld in melds)
+    if FIRST_TURN & set(circumstances):
+        return False
+    try:
+        tiles, _ = hand_from_json(
+            {"concealed": list(hand.get("concealed") or []), "melds": hand.get("melds") or []}
+        )
+    except MalformedHandError:
+        return False
+    in_hand, in_exposed = winning_tile_homes(tiles, winning)
+    return bool(in_hand) and bool(in_exposed)
 
 
 def scoring_input(

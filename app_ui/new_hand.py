@@ -76,6 +76,7 @@ def forget_last_hands_win(winning_tile: str | None = None) -> None:
         bonus_from_deal=tuple(state.get("bonus_from_deal") or ()),
         winning_tile_into=str(kept_value(WINNING_TILE_INTO, PLACE_NOT_SAID)),
         discarder_aside=state.get(DISCARDER_ASIDE),
+        from_deal_aside=tuple(state.get("from_deal_aside") or ()),
     )
     state["won_by"] = "discard"
     state["circumstances"] = []

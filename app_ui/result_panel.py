@@ -43,7 +43,7 @@ from app_ui.winning_hint import (
     winning_tile_outcomes,
     winning_tile_ways,
 )
-from scoring.api import limits_not_added, other_reading_lines, place_outcome_words
+from scoring.api import limits_not_added, other_reading_lines, place_hint
 from scoring.payout import format_amount
 
 RESULT_ANCHOR = "result"  # the result's heading, which the line under the photo links to
@@ -53,13 +53,10 @@ def place_note(data: Mapping[str, Any], result: Mapping[str, Any]) -> str | None
     """Where the winning discard went changes the score and the page was not told: each place's score,
     and where to say it (an audit, stage 82: four chows laid down paid 4 tai as one claimed with the
     winning tile, and only a grey line said that otherwise the hand was no win)."""
-    words = place_outcome_words(result)
-    if words is None or data.get("winning_tile_into"):
+    hint = place_hint(data, result)
+    if hint is None:
         return None
-    return (
-        f"Where the winning {data.get('winning_tile')} went changes the score: {words}. Say which under "
-        f"*How was it won?* (*Where the winning {data.get('winning_tile')} went*)."
-    )
+    return f"{hint}. Say which under *How was it won?* (*Where the winning {data.get('winning_tile')} went*)."
 
 
 def score_case(
@@ -202,8 +199,6 @@ def result_ui(
             st.caption(not_added[0].upper() + not_added[1:] + ".")
     else:
         st.error(invalid_message(result))  # the scoring's words about codes, with our emphasis
-        if place_ask:
-            st.warning(place_ask)
     patterns = result.get("patterns") or []
     # why a flower scores nothing matters to a win, or to a hand short of the minimum; not to tiles the
     # set lacks, a count gone wrong or no winning shape (an audit, stage 77: it stood above those)
@@ -243,7 +238,7 @@ def result_ui(
         st.table(pd.DataFrame(columns).set_index("Player"))
         if payout.get("basis"):
             st.caption(f"How: {payout['basis']}")
-    elif not ask and not place_ask and result.get("reason") in NO_WIN_REASONS:
+    elif not ask and result.get("reason") in NO_WIN_REASONS:
         # said, not left to the missing table (an audit, stage 82: "who pays?" asked again at the table);
         # not of tiles or a context still to be put right, whose hand may yet win
         st.markdown(f"**Payout**: {no_payout_words(bool(instant))}")

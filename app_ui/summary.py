@@ -13,7 +13,7 @@ import scoring
 from app_ui.case import WIND_LABELS
 from app_ui.options import CHOICE_LABELS, format_number_list, option_label, option_specs
 from app_ui.table_edits import RENUMBERED, well_formed
-from scoring.api import PLACE_WORDS, limits_not_added, other_reading_lines, place_outcome_words
+from scoring.api import PLACE_WORDS, limits_not_added, other_reading_lines, place_hint
 from scoring.errors import brief
 from scoring.payout import format_amount, instant_text, unit_text
 from scoring.tiles import sorted_tiles
@@ -114,8 +114,9 @@ def won_by_text(data: dict[str, Any]) -> str:
 
 
 # a hand that is no win and pays nothing for the hand: not one whose tiles or context are still to be put
-# right (a count gone wrong, an impossible context), which may yet win
-NO_WIN_REASONS = ("below_minimum", "no_winning_shape")
+# right (a count gone wrong, no winning shape, an impossible context), which may yet win, most often as
+# a photo misread
+NO_WIN_REASONS = ("below_minimum",)
 
 
 def no_payout_words(instant: bool) -> str:
@@ -169,15 +170,17 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
     if result.get("arrangement"):
         # the sets the score was counted on, in order: what the table checks, not the photo's order
         lines.append(f"Read as: {result['arrangement']}")
-    into = str(data.get("winning_tile_into"))
+    # the place said, as the scoring read it: none on a self-draw, which completes no laid-down meld
+    place_said = data.get("winning_tile_into")
+    into = str(place_said) if place_said and place_said == result.get("winning_tile_into") else ""
     lines.append(
         f"Seat {data['seat_wind']}, prevailing {data['prevailing_wind']}, {won_by_text(data)}"
         + (f", winning tile {data['winning_tile']}" if data.get("winning_tile") else "")
         + (f", {PLACE_WORDS[into]}" if into in PLACE_WORDS else "")
     )
-    places = place_outcome_words(result)
-    if places and not data.get("winning_tile_into"):
-        lines.append(f"Where the winning {data.get('winning_tile')} went changes the score: {places}")
+    hint = place_hint(data, result)
+    if hint:
+        lines.append(hint)
     circumstances = [circumstance_label(c, data.get("rules")) for c in data.get("circumstances") or ()]
     if circumstances or data.get("pay_all"):
         lines.append("; ".join([*circumstances, *(["pay-all (包)"] if data.get("pay_all") else [])]))
@@ -217,7 +220,7 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
             lines.append(f"  {player_label(player)}{seat}: {amount_text(player['amount'])}{with_instant}")
         if payout.get("basis"):
             lines.append(f"  ({payout['basis']})")
-    elif result.get("reason") in NO_WIN_REASONS and not ways and not place_outcome_words(result):
+    elif result.get("reason") in NO_WIN_REASONS and not ways:
         lines.append(f"Payout: {no_payout_words(bool(payout.get('instant_payouts')))}")
     # paid when the tiles are shown, win or not, as the page, the case file and the CLI list them
     for item in payout.get("instant_payouts") or []:

@@ -192,8 +192,8 @@ def carried_note() -> str | None:
     if not kept:
         return None
     return (
-        f"Kept as typed for the last hand: {'; '.join(kept)}. If this hand has none, press *Clear the "
-        "fields* and type it again."
+        f"Kept as typed for the last typed hand: {'; '.join(kept)}. If this hand has none, press *Clear "
+        "the fields* and type it again."
     )
 
 

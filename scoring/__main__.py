@@ -20,7 +20,7 @@ from scoring.api import (
     hand_of,
     limits_not_added,
     other_reading_lines,
-    place_outcome_words,
+    place_hint,
     read_inputs,
     reading_warning_lines,
     score_json,
@@ -92,9 +92,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--winning-tile-into",
-        choices=WINNING_TILE_PLACES,
+        choices=(*WINNING_TILE_PLACES, "either"),
         help="where the winning discard went: hand (every laid-down meld was claimed before it) or meld "
-        "(an exposed chow or pong laid down with it); unsaid, the place that scores best counts",
+        "(an exposed chow or pong laid down with it); either (or unsaid): the place that scores best counts",
     )
     parser.add_argument("--pay-all", action="store_true", help="pay-all: one liable player pays everything")
     parser.add_argument(
@@ -178,7 +178,11 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
             data[field] = value
     if args.self_drawn or args.discard:
         data["self_drawn"] = bool(args.self_drawn)
-    if args.winning_tile_into:
+    if args.winning_tile_into == "either":
+        data.pop("winning_tile_into", None)  # over a file's place, as --discard is over its self-draw
+        if isinstance(data.get("hand"), dict):
+            data["hand"] = {key: value for key, value in data["hand"].items() if key != "winning_tile_into"}
+    elif args.winning_tile_into:
         data["winning_tile_into"] = args.winning_tile_into
     if args.pay_all:
         data["pay_all"] = True
@@ -267,16 +271,11 @@ def winning_tile_ways(data: dict[str, Any], result: dict[str, Any]) -> list[Outc
     return outcomes if changes_the_score(result, outcomes) else []
 
 
-def place_hint(data: dict[str, Any], result: dict[str, Any]) -> str | None:
+def place_line(data: dict[str, Any], result: dict[str, Any]) -> str | None:
     """Where the winning discard went changes the score and the input does not say: each place's score
     and the flag that settles it."""
-    words, given = place_outcome_words(result), hand_of(data)
-    if words is None or given.get("winning_tile_into"):
-        return None
-    return (
-        f"Where the winning {given.get('winning_tile')} went changes the score: {words}. "
-        "Give it with --winning-tile-into hand or meld."
-    )
+    hint = place_hint(data, result)
+    return f"{hint}. Give it with --winning-tile-into hand or meld." if hint else None
 
 
 def winning_tile_line(ways: list[Outcome], unit: str) -> str | None:
@@ -345,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
         hints = (
             []
             if args.json
-            else [winning_tile_line(ways, unit), place_hint(data, result), other_rules_hint(data, result)]
+            else [winning_tile_line(ways, unit), place_line(data, result), other_rules_hint(data, result)]
         )
         inputs = read_inputs(hand_of(data))
         in_force = rules_in_force(inputs.ruleset.name, inputs.options, inputs.ruleset.unit_name)

@@ -256,8 +256,9 @@ PLACE_WORDS = {
 def place_outcome_words(result: Mapping[str, Any]) -> str | None:
     """Where the winning discard went changes the score, each place's score, the counted first ("into an
     exposed chow or pong laid down with it: 4 tai (counted); into the hand, ...: not a win"); None where
-    it goes one way only or scores alike either way. A photo cannot tell a chow claimed with the winning
-    tile from one claimed before it (an audit, stage 82: four exposed chows paid 4 tai, unsaid)."""
+    it goes one way only or scores alike either way (so on every hand that is no win: the counted place
+    scores best). A photo cannot tell a chow claimed with the winning tile from one claimed before it
+    (an audit, stage 82: four exposed chows paid 4 tai, unsaid)."""
     places = result.get("winning_tile_places") or []
     # as a table is paid: two readings below the minimum are both no win, whatever their tai
     if len({place.get("tai") if place.get("valid") else None for place in places}) < 2:
@@ -266,9 +267,19 @@ def place_outcome_words(result: Mapping[str, Any]) -> str | None:
     parts = []
     for index, place in enumerate(places):
         scored = f"{place.get('tai')} {unit}" if place.get("valid") else "not a win"
-        counted = " (counted)" if index == 0 and result.get("valid") else ""
+        counted = " (counted)" if index == 0 else ""
         parts.append(f"{PLACE_WORDS.get(str(place.get('into')), place.get('into'))}: {scored}{counted}")
     return "; ".join(parts)
+
+
+def place_hint(data: Mapping[str, Any], result: Mapping[str, Any]) -> str | None:
+    """Where the winning discard went changes the score and the input (`data`, the scoring input) does
+    not say: "Where the winning 9s went changes the score: ..." (`place_outcome_words`), which each
+    surface ends with how to say it; None otherwise."""
+    words, given = place_outcome_words(result), hand_of(dict(data))
+    if words is None or given.get("winning_tile_into"):
+        return None
+    return f"Where the winning {given.get('winning_tile')} went changes the score: {words}"
 
 
 def limits_not_added(result: Mapping[str, Any]) -> str | None:

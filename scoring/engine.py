@@ -25,6 +25,7 @@ from scoring.decompose import (
 )
 from scoring.errors import RulesetError
 from scoring.hand import (
+    FIRST_TURN,
     REPLACEMENT_CIRCUMSTANCES,
     Context,
     Hand,
@@ -34,6 +35,7 @@ from scoring.hand import (
     may_hold_winning_tile,
     may_win_into,
     places_won_into,
+    winning_tile_homes,
 )
 from scoring.options import (
     DEFAULT_PAYOUT_TABLE,
@@ -219,6 +221,7 @@ class _Invalid(Exception):
         tiles_impossible: bool = False,
         others: tuple[OtherReading, ...] = (),
         places: tuple[PlaceOutcome, ...] = (),
+        place: str | None = None,
     ) -> None:
         super().__init__(message)
         self.reason = reason
@@ -226,6 +229,9 @@ class _Invalid(Exception):
         self.best = best
         self.others = others
         self.places = places
+        # where the winning discard went in `best`, read with the context as checked (a win a
+        # replacement tile made a self-draw has none)
+        self.place = place
         # the tiles on the table cannot all be there (two cats, a fly in a Singapore hand): no instant
         # payouts; a winning tile named outside the set is the caller's slip, not such a tile
         self.tiles_impossible = tiles_impossible
@@ -385,7 +391,7 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
             f"an earthly hand won on a discard is won on the dealer's first discard, so East is the "
             f"discarder, not {WIND_NAMES.get(context.discarder_wind, context.discarder_wind)}"
         )
-    first_turn = sorted(circ & {"heavenly", "earthly", "humanly"})
+    first_turn = sorted(circ & FIRST_TURN)
     claimed = exposed_before_win(hand, context.winning_tile, self_drawn, context.winning_tile_into)
     if first_turn and claimed:
         # seeds/001: these are won before anyone has claimed a discard; only a concealed kong may lie open,
@@ -439,7 +445,9 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
             impossible(f"robbing the eighth needs seven flowers and seasons in the hand, not {flowers}")
         if self_drawn:
             impossible(f"robbing the eighth wins on another player's eighth flower, not a self-draw{because}")
-    conflicts.extend(_place_conflicts(hand, context.winning_tile, self_drawn, context.winning_tile_into))
+    conflicts.extend(
+        _place_conflicts(hand, context.winning_tile, self_drawn, context.winning_tile_into, because)
+    )
     if conflicts:
         raise _Invalid("impossible_context", "; ".join(conflicts))
     scored = dataclasses.replace(
@@ -448,24 +456,24 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
     return scored, warnings
 
 
-def _place_conflicts(hand: Hand, winning: Tile | None, self_drawn: bool, into: str | None) -> list[str]:
+def _place_conflicts(
+    hand: Hand, winning: Tile | None, self_drawn: bool, into: str | None, because: str = ""
+) -> list[str]:
     """Where the table says the winning discard went (`winning_tile_into`), and the tiles or how it was
-    won say it cannot have gone there. A winning tile the hand does not hold is `_check_winning_tile`'s."""
+    won say it cannot have gone there (`because`: why a win said to be on a discard is a self-draw). A
+    winning tile the hand does not hold is `_check_winning_tile`'s."""
     if into is None:
         return []
-    exposed = [meld for meld in hand.melds if not meld.concealed and may_hold_winning_tile(meld.kind)]
     if into == "meld" and self_drawn:
         return [
-            "a self-drawn winning tile completes no laid-down meld: a chow or pong is claimed from a discard"
+            "a self-drawn winning tile completes no laid-down meld: a chow or pong is claimed from a "
+            f"discard{because}"
         ]
-    if into == "meld" and winning is None and not exposed:
-        return ["the winning discard completed no laid-down meld: the hand has no exposed chow or pong"]
     if winning is None or self_drawn:
+        if into == "meld" and not any(not m.concealed and may_hold_winning_tile(m.kind) for m in hand.melds):
+            return ["the winning discard completed no laid-down meld: the hand has no exposed chow or pong"]
         return []
-    in_exposed = [meld for meld in exposed if winning in meld.tiles]
-    in_hand = winning in hand.concealed or any(
-        meld.concealed and may_hold_winning_tile(meld.kind) and winning in meld.tiles for meld in hand.melds
-    )
+    in_hand, in_exposed = winning_tile_homes(hand, winning)
     if into == "meld" and not in_exposed and in_hand:
         return [f"the winning tile {winning} went into the hand: no exposed chow or pong holds it"]
     if into == "hand" and not in_hand and in_exposed:
@@ -483,10 +491,11 @@ def _first_turn_places(
     (no tile is claimed before a heavenly, earthly or humanly win), never into the hand beside it (a
     hostile test, stage 82: an earthly hand with 789s laid down counted 9s in the hand, a place its
     own check refuses). `_check_context` has refused the hand where no place is left."""
-    if not context.circumstances & {"heavenly", "earthly", "humanly"}:
+    if not context.circumstances & FIRST_TURN:
         return places
     exposed = [meld for meld in hand.melds if not meld.concealed]
-    kept = tuple(place for place in places if not [meld for meld in exposed if meld is not place])
+    # a place leaves nothing claimed before the win: no exposed set, or the one the discard completed
+    kept = tuple(place for place in places if not exposed or exposed == [place])
     return kept or places
 
 
@@ -713,6 +722,7 @@ def _best_reading(
             warnings,
             others=others,
             places=outcomes,
+            place=_place_word(best, context),
         )
     return best, others, outcomes, context, warnings
 
@@ -866,7 +876,7 @@ def score(
             rules=ruleset.name,
             unit_name=ruleset.unit_name,
             other_readings=invalid.others,
-            winning_tile_into=_place_word(seen, context) if seen else None,
+            winning_tile_into=invalid.place,
             winning_tile_places=invalid.places,
         )
     as_self_draw = ruleset.thirteen_wonders_as_self_draw and best.arrangement.shape == THIRTEEN

@@ -76,6 +76,9 @@ INPUT_FIELDS: frozenset[str] = frozenset(
     }
 )
 
+# the hands won before any tile is claimed (seeds/001)
+FIRST_TURN: frozenset[str] = frozenset({"heavenly", "earthly", "humanly"})
+
 # where a winning discard went, when the table says (`Context.winning_tile_into`): into the concealed
 # tiles (every laid-down meld was claimed before it), or into an exposed chow or pong laid down with it
 WINNING_TILE_PLACES: tuple[str, ...] = ("hand", "meld")
@@ -212,13 +215,25 @@ def places_won_into(
     if winning_tile is None:
         # any exposed chow or pong may be the one the discard completed, where the table says one was
         return (_holders(hand, None, concealed=False) or (None,)) if into == "meld" else (None,)
-    in_concealed: tuple[Meld | None, ...] = (None,) if winning_tile in hand.concealed else ()
+    in_hand, in_exposed = winning_tile_homes(hand, winning_tile)
     if into == "hand":
-        return (in_concealed + _holders(hand, winning_tile, concealed=True)) or (None,)
+        return in_hand or (None,)
     if into == "meld":
-        return _holders(hand, winning_tile, concealed=False) or (None,)
+        return in_exposed or (None,)
+    # in the order found, the concealed tiles first: a tie between places keeps the first
+    in_concealed: tuple[Meld | None, ...] = (None,) if winning_tile in hand.concealed else ()
     melds = tuple(m for m in hand.melds if may_hold_winning_tile(m.kind) and winning_tile in m.tiles)
     return (in_concealed + melds) or (None,)
+
+
+def winning_tile_homes(hand: Hand, winning_tile: Tile) -> tuple[tuple[Meld | None, ...], tuple[Meld, ...]]:
+    """Where a winning discard of `winning_tile` may have gone: into the hand (None for the concealed
+    tiles, and the chows and pongs given as concealed) and into the exposed chows and pongs. One answer
+    for the engine's places and checks and for the page's question (`places_won_into`)."""
+    in_concealed: tuple[Meld | None, ...] = (None,) if winning_tile in hand.concealed else ()
+    return in_concealed + _holders(hand, winning_tile, concealed=True), _holders(
+        hand, winning_tile, concealed=False
+    )
 
 
 def _holders(hand: Hand, winning_tile: Tile | None, concealed: bool) -> tuple[Meld, ...]:
@@ -326,16 +341,13 @@ def _optional_code(data: Mapping[str, Any], name: str, default: Tile | None) -> 
     return value.strip()
 
 
-def _optional_place(data: Mapping[str, Any]) -> str | None:
-    """`winning_tile_into` as given: "hand", "meld", or none (null or "" too)."""
+def _optional_place(data: Mapping[str, Any]) -> Any:
+    """`winning_tile_into` as given, spaces at the ends aside: none for null or "" (`Context` checks
+    the rest)."""
     value = data.get("winning_tile_into")
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str) or value.strip() not in WINNING_TILE_PLACES:
-        raise MalformedHandError(
-            f"winning_tile_into must be {' or '.join(WINNING_TILE_PLACES)}, got {json_value(value)}"
-        )
-    return value.strip()
+    if isinstance(value, str):
+        value = value.strip()
+    return None if value in (None, "") else value
 
 
 def infer_meld_kind(tiles: list[Tile], where: str) -> str:

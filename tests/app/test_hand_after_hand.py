@@ -4,9 +4,11 @@ summary gives each player's sum with the instant payouts, and a hand that is no 
 
 from __future__ import annotations
 
+import json
+
 from streamlit.testing.v1 import AppTest
 
-from tests.app.test_app import no_problem, summary, texts, typed_hand
+from tests.app.test_app import no_problem, open_case_file, summary, texts, typed_hand
 
 
 def test_a_retyped_hand_brings_the_last_win_back_in_one_tap(app: AppTest) -> None:
@@ -40,6 +42,24 @@ def test_the_last_win_is_offered_until_a_box_it_would_set_is_set(app: AppTest) -
     assert not [button for button in app.button if button.key == "bring_back_win"]
     app.selectbox(key="winning_tile").set_value("(not set)").run()
     assert not [button for button in app.button if button.key == "bring_back_win"]  # taken back: gone
+
+
+def test_the_last_win_is_not_offered_for_an_opened_case_or_under_another_rule_set(app: AppTest) -> None:
+    typed_hand(app, "123p 456p 789p 99p", melds="CCC")
+    app.radio(key="won_by").set_value("self-drawn").run()
+    typed_hand(app, "123p 456p 789p 99p", melds="PPP")
+    assert [button for button in app.button if button.key == "bring_back_win"]
+    app.selectbox(key="rules").set_value("malaysian").run()
+    assert not [button for button in app.button if button.key == "bring_back_win"]
+    app.selectbox(key="rules").set_value("singapore").run()
+    typed_hand(app, "123p 456p 789p 99p", melds="FFF")
+    app.radio(key="won_by").set_value("self-drawn").run()
+    typed_hand(app, "123p 456p 789p 99p", melds="CCC")
+    assert [button for button in app.button if button.key == "bring_back_win"]
+    case = {"concealed": "123m 456m 789m 22p", "melds": [{"tiles": "PPP"}]}
+    open_case_file(app, json.dumps(case).encode())
+    no_problem(app)
+    assert not [button for button in app.button if button.key == "bring_back_win"]
 
 
 def test_a_pay_all_win_brought_back_keeps_the_discarder_set_aside(app: AppTest) -> None:
@@ -76,10 +96,10 @@ def test_fields_left_from_the_last_typed_hand_are_named(app: AppTest) -> None:
     assert not any(t.startswith("Kept as typed") for t in texts(app, "info"))
     typed_hand(app, "234p 567p 888s 33m", melds="555s")  # melds and bonus tiles left as they were
     no_problem(app)
-    kept = [t for t in texts(app, "info") if t.startswith("Kept as typed for the last hand")]
+    kept = [t for t in texts(app, "info") if t.startswith("Kept as typed for the last typed hand")]
     assert kept == [
-        "Kept as typed for the last hand: exposed melds 555s; bonus tiles cat rat. If this hand has none, "
-        "press *Clear the fields* and type it again."
+        "Kept as typed for the last typed hand: exposed melds 555s; bonus tiles cat rat. If this hand has "
+        "none, press *Clear the fields* and type it again."
     ]
     app.text_input(key="typed_bonus").input("").run()  # the fields no longer hold the hand used
     assert not any(t.startswith("Kept as typed") for t in texts(app, "info"))

@@ -80,6 +80,23 @@ def test_the_question_hides_where_the_tile_goes_one_way_unless_a_place_was_said(
     assert not [radio for radio in app.radio if radio.key == PLACE]
 
 
+def test_a_first_turn_hand_is_not_asked_where_its_tile_went() -> None:
+    hand = {
+        "concealed": ["9s", "9s"],
+        "melds": [{"kind": "chow", "tiles": ["7s", "8s", "9s"], "concealed": False}],
+    }
+    assert hand_build.goes_either_way(hand, "9s")
+    assert not hand_build.goes_either_way(hand, "9s", ["earthly"])  # the scoring takes the chow's
+
+
+def test_the_summary_names_the_place_said_only_as_the_scoring_read_it(app: AppTest) -> None:
+    _four_chows_won_on_9s(app)
+    app.radio(key=PLACE).set_value("meld").run()
+    assert "winning tile 9s, into an exposed chow or pong laid down with it" in summary(app)
+    app.radio(key="won_by").set_value("self-drawn").run()  # a self-draw completes no laid-down meld
+    assert "into an exposed chow" not in summary(app).split("Read as")[-1].splitlines()[1]
+
+
 def test_a_case_whose_place_the_page_would_not_ask_scores_as_the_command_line_does(app: AppTest) -> None:
     # no winning tile given: "meld" is any exposed chow, so the Malaysian hand is concealed until the
     # win (a bomb) as python -m scoring reads it (a hostile test, stage 82: the page dropped it unsaid)

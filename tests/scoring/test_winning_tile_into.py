@@ -174,6 +174,46 @@ def test_a_first_turn_hand_with_the_chow_claimed_before_the_win_is_refused() -> 
     assert "exposed chow (234s)" in refused["message"]
 
 
+def test_a_set_given_as_concealed_is_part_of_the_hand() -> None:
+    # 9s in a chow given as concealed and in an exposed one: "hand" is the concealed chow, no conflict
+    data = {
+        **FOUR_CHOWS,
+        "concealed": "99s",
+        "melds": [
+            {"tiles": "123m"},
+            {"tiles": "456p", "concealed": True},
+            {"tiles": "789s", "concealed": True},
+            {"tiles": "789s"},
+        ],
+        "winning_tile": "7s",
+    }
+    hand = score_json({**data, "winning_tile_into": "hand"})
+    assert hand["reason"] != "impossible_context" and hand["winning_tile_into"] == "hand"
+    only_concealed = {**data, "melds": [*data["melds"][:3], {"tiles": "234s"}]}
+    refused = score_json({**only_concealed, "winning_tile_into": "meld"})
+    assert refused["message"] == (
+        "Not a valid win: the winning tile 7s went into the hand: no exposed chow or pong holds it."
+    )
+
+
+def test_with_no_winning_tile_meld_means_any_exposed_chow_or_pong() -> None:
+    unsaid = {**MALAYSIAN_BOMB, "winning_tile": None}
+    assert (score_json(unsaid)["valid"], score_json(unsaid)["tai"]) == (False, 4)  # laid down before
+    meld = score_json({**unsaid, "winning_tile_into": "meld"})
+    assert (meld["valid"], meld["tai"]) == (True, 8)  # concealed until the win: the bomb
+    assert meld["winning_tile_into"] is None  # no winning tile: no place of one read
+
+
+def test_a_win_a_replacement_tile_makes_a_self_draw_says_so() -> None:
+    drawn = {**FOUR_CHOWS, "melds": [*FOUR_CHOWS["melds"][:3], {"tiles": "5555m"}], "concealed": "99s"}
+    drawn["circumstances"] = ["kong_replacement"]
+    refused = score_json({**drawn, "winning_tile_into": "meld"})
+    assert refused["reason"] == "impossible_context"
+    assert "is claimed from a discard (a " in refused["message"], refused["message"]
+    below = score_json({**drawn, "options": {"min_tai": 13, "max_tai": 13}})
+    assert below["reason"] == "below_minimum" and below["winning_tile_into"] is None
+
+
 def test_a_first_turn_hand_counts_only_the_place_its_own_check_allows() -> None:
     # an earthly hand's 789s lies open: the winning 9s went into it, not into the 99s pair beside it
     # (a hostile test, stage 82: "hand" was counted, which the first-turn check refuses when said)
@@ -214,6 +254,11 @@ def test_the_command_line_says_what_each_place_scores_and_takes_the_flag() -> No
     assert "Not a valid win: a chicken hand" in settled.stdout
     refused = _cli(FOUR_CHOWS, "--winning-tile-into", "table")
     assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1
+    # "either" takes a file's place back to unsaid, as --discard takes back its self-draw
+    reopened = _cli({**FOUR_CHOWS, "winning_tile_into": "hand"}, "--winning-tile-into", "either")
+    assert reopened.returncode == 0 and reopened.stdout.splitlines()[-1].startswith(
+        "Where the winning 9s went"
+    )
 
 
 @st.composite
@@ -233,7 +278,6 @@ def _discard_wins(draw: st.DrawFn) -> dict[str, Any]:
 def test_each_listed_place_scores_as_listed_and_the_best_is_counted(data: dict[str, Any]) -> None:
     unsaid = score_json(data)
     places = unsaid["winning_tile_places"]
-    assert unsaid["reason"] != "impossible_context" or places == []
     for place in places:
         settled = score_json({**data, "winning_tile_into": place["into"]})
         assert (settled["valid"], settled["tai"]) == (place["valid"], place["tai"])

@@ -13,12 +13,18 @@ from scoring import (
     Options,
     Score,
     default_options,
+    flowers_win,
     get_ruleset,
     parse_hand_string,
     score,
     score_json,
 )
-from scoring.decompose import seven_pairs_arrangements, standard_arrangements, thirteen_wonders_arrangement
+from scoring.decompose import (
+    meld_readings,
+    seven_pairs_arrangements,
+    standard_arrangements,
+    thirteen_wonders_arrangement,
+)
 from scoring.errors import MalformedHandError
 from scoring.tiles import HONOURS, SUITED
 
@@ -76,6 +82,49 @@ def test_seven_pairs_and_thirteen_wonders_shapes() -> None:
     assert thirteen_wonders_arrangement(hand("19m 19p 19s ESWNCF 99s")) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        # two flies left over are a pair of any of the 28 faces the hand holds no pair of
+        pytest.param("11p 22p 44p 66p 88p 99p fly fly", 28, id="fly-pair"),
+        # one fly pairs the single 9p, the other two are a pair of any face
+        pytest.param("11p 22p 44p 66p 88p 9p fly fly fly", 28, id="fly-single-and-fly-pair"),
+        pytest.param("11p 22p 44p 66p 88p 99p 5p fly", 1, id="fly-pairs-the-single"),
+    ],
+)
+def test_seven_pairs_with_flies_are_seven_pairs_of_fourteen_tiles(text: str, count: int) -> None:
+    arrangements = seven_pairs_arrangements(hand(text), SG_TYPES)
+    assert len(arrangements) == count
+    assert all(len(a.groups) == 7 and len(a.tiles) == 14 for a in arrangements)
+    assert len({str(a) for a in arrangements}) == count
+
+
+@pytest.mark.parametrize(
+    ("tiles", "readings"),
+    [
+        (("1p", "2p", "fly"), ["[123p(fly=3p)]"]),  # no 0p below a 1p
+        (("8p", "9p", "fly"), ["[789p(fly=7p)]"]),  # no 10p above a 9p
+        (("1p", "fly", "3p"), ["[123p(fly=2p)]"]),
+        (("2p", "3p", "fly"), ["[123p(fly=1p)]", "[234p(fly=4p)]"]),
+    ],
+)
+def test_an_exposed_chow_with_a_fly_reads_only_runs_of_the_suit(
+    tiles: tuple[str, str, str], readings: list[str]
+) -> None:
+    assert [str(group) for group in meld_readings(Meld("chow", tiles))] == readings
+
+
+@pytest.mark.parametrize(
+    ("meld", "arrangement"),
+    [
+        ({"kind": "pong", "tiles": "PPP"}, "123m 456p 789s [PPP] 55p"),
+        ({"kind": "kong", "tiles": "CCCC", "concealed": True}, "123m 456p 789s <CCCC> 55p"),
+    ],
+)
+def test_a_declared_meld_is_shown_as_laid_down(meld: dict[str, Any], arrangement: str) -> None:
+    assert score_json({"concealed": "123m 456p 789s 55p", "melds": [meld]})["arrangement"] == arrangement
+
+
 def test_fly_never_stands_for_a_fifth_copy() -> None:
     melds = (Meld("kong", ("1p",) * 4), Meld("kong", ("4p",) * 4))
     assert standard_arrangements(hand("fly 23p 789p 55p", *melds), SG_TYPES) == []
@@ -115,6 +164,11 @@ CHICKEN = "456p 789s 234m 55p"
             id="from-deal",
         ),
         pytest.param({"bonus": ["F1", "S1"]}, {"own_flower_season": (2, 6)}, id="own-flower-season"),
+        pytest.param(
+            {"bonus": ["F1", "S1"], "bonus_from_deal": ["F1", "S1"]},
+            {"own_flower_season": (4, 12)},
+            id="own-flower-season-from-deal",
+        ),
         pytest.param({"bonus": ["F2", "S2"]}, {}, id="other-seat-flower-season"),
         pytest.param({"bonus": ["F1", "F2", "F3", "F4"]}, {"flower_set": (4, 12)}, id="flower-set"),
         pytest.param({"bonus": ["S1", "S2", "S3", "S4"]}, {"season_set": (4, 12)}, id="season-set"),
@@ -171,6 +225,79 @@ def test_all_animals_instant_payouts_are_cumulative() -> None:
     assert units == [2, 2, 4]
 
 
+@pytest.mark.parametrize(
+    ("rules", "bonus", "circumstances", "wins"),
+    [
+        ("singapore", ["F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"], [], True),
+        ("singapore", ["F1", "F2", "F3", "F4", "S1", "S2", "S3"], [], False),
+        ("singapore", ["F1", "F2", "F3", "F4", "S1", "S2", "S3"], ["robbing_eighth"], True),
+        ("singapore", ["F1", "F2", "F3", "F4", "S1", "S2"], ["robbing_eighth"], False),
+        # the Malaysian rules score no win on the flowers alone
+        ("malaysian", ["F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"], [], False),
+    ],
+)
+def test_flowers_win_by_rule_set_name_or_value(
+    rules: str, bonus: list[str], circumstances: list[str], wins: bool
+) -> None:
+    # the app asks with the rule set's name; the engine with its value
+    assert flowers_win(bonus, circumstances, rules) is wins
+    assert flowers_win(bonus, circumstances, get_ruleset(rules)) is wins
+
+
+@pytest.mark.parametrize(
+    ("concealed", "limit", "opening"),
+    [
+        ("CCC FFF PP 123m 456p", False, "Valid win: 3 tai; "),
+        # rows adding to exactly the cap are at the limit, as rows adding past it are
+        ("CCC FFF PP 123m 456m", True, "Valid win: at the limit, 5 tai; "),
+        ("111m 333m 555m 777m 99m", True, "Valid win: at the limit, 5 tai (raw 8, capped at 5); "),
+        ("CCC FFF PPP 123m 55p", True, "Valid win: limit hand, 5 tai; "),
+    ],
+)
+def test_a_hand_reaching_the_cap_is_at_the_limit(concealed: str, limit: bool, opening: str) -> None:
+    result = score_json({"concealed": concealed})
+    assert result["limit"] is limit
+    assert result["message"].startswith(opening), result["message"]
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            {"melds": [{"kind": "kong", "tiles": "CCCC"}], "winning_tile": "C"},
+            "the winning tile C lies only in a kong, and no win completes a kong",
+        ),
+        (
+            {"melds": [{"kind": "chow", "tiles": "345m"}], "winning_tile": "4m", "self_drawn": True},
+            "the winning tile 4m was self-drawn but lies only in an exposed chow, which was claimed from a "
+            "discard",
+        ),
+        ({"winning_tile": "9m"}, "the winning tile 9m is not in the hand"),
+    ],
+)
+def test_a_winning_tile_that_cannot_have_won_says_why(data: dict[str, Any], message: str) -> None:
+    result = score_json({"concealed": "123m 456p 789s 55p", **data})
+    assert (result["valid"], result["reason"]) == (False, "winning_tile_not_in_hand")
+    assert result["message"] == f"Not a valid win: {message}."
+
+
+@pytest.mark.parametrize(
+    ("concealed", "reason", "arrangement"),
+    [
+        # below the minimum: the reading that was scored is named
+        ("111m 456p 789s 234m 55p", "below_minimum", "111m 234m 456p 789s 55p"),
+        # no winning shape: nothing was read, nothing scored
+        ("111m 456p 789s 234m 5p 7p", "no_winning_shape", None),
+    ],
+)
+def test_a_hand_that_is_no_win_scores_nothing_and_is_at_no_limit(
+    concealed: str, reason: str, arrangement: str | None
+) -> None:
+    result = score_json({"concealed": concealed})
+    assert (result["valid"], result["reason"], result["arrangement"]) == (False, reason, arrangement)
+    assert (result["tai"], result["raw_tai"], result["limit"]) == (0, 0, False)
+
+
 def test_malaysian_has_no_instant_payouts() -> None:
     data = {
         "rules": "malaysian",
@@ -191,6 +318,21 @@ def test_malaysian_has_no_instant_payouts() -> None:
         ),
         pytest.param(
             {"pay_all": True}, [("winner", 4), ("discarder", -4), ("other", 0), ("other", 0)], id="pay-all"
+        ),
+        # a hand that is no win still lists the table's four players, each paying nothing
+        pytest.param(
+            {"concealed": "111m 456p 789s 234m 55p"},
+            [("winner", 0), ("discarder", 0), ("other", 0), ("other", 0)],
+            id="no-win-four-players-pay-nothing",
+        ),
+        pytest.param(
+            {
+                "concealed": "456p 789s 234m 55p",
+                "melds": [{"kind": "pong", "tiles": "111m"}],
+                "self_drawn": True,
+            },
+            [("winner", 0), ("loser", 0), ("loser", 0), ("loser", 0)],
+            id="no-win-self-drawn-no-one-liable",
         ),
         pytest.param(
             {"rules": "malaysian", "concealed": "123p 456p 789p 111p 55p", "bonus": ["F1", "S1", "cat"]},

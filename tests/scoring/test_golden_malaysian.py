@@ -134,6 +134,15 @@ PATTERNS = [
         tai=5,
         keys={"full_flush", "face"},
     ),
+    # three faces are 3 fan, no set: the set bonus needs all four
+    my(
+        "three-faces-no-set",
+        EXPOSED_FLUSH,
+        meld=("pong 111p",),
+        bonus=["face"] * 3,
+        tai=6,
+        keys={"full_flush", "face"},
+    ),
     my(
         "all-four-faces",
         "123p 456p 789p 55p",
@@ -427,6 +436,17 @@ LIMITS_AND_BOMBS = [
         circumstances=["replacement_tile"],
         tai=10,
     ),
+    # a kong beside other melds is still the only thing a bonus-less hand can have replaced: 4 fan doubled
+    my(
+        "replacement-with-kong-and-a-chow-and-no-bonus-is-kong-replacement",
+        "234p 678p 99p",
+        meld=("kong CCCC", "chow 345p"),
+        self_drawn=True,
+        circumstances=["replacement_tile"],
+        tai=8,
+        raw=8,
+        keys={"dragon_pong", "kong", "half_flush", "replacement_tile", "bomb_kong_replacement", "bomb"},
+    ),
     my(
         "flower-replacement-no-bomb",
         EXPOSED_FLUSH,
@@ -464,6 +484,37 @@ LIMITS_AND_BOMBS = [
 ]
 
 FLY = [
+    # seven pairs with the two flies as a pair of a face not held (99p is held, so 33p, 55p or 77p)
+    my(
+        "seven-pairs-two-flies-a-pair-of-their-own",
+        "11p 22p 44p 66p 88p 99p fly fly",
+        tai=10,
+        keys={"all_dots_seven_pairs", "bomb_concealed_discard", "bomb"},
+    ),
+    # the pairs of seven pairs differ: three 1p and a fly are not two pairs of 1p, so this is no win
+    my(
+        "three-of-a-kind-and-a-fly-are-no-two-pairs",
+        "111p 22p 33p 55p 77p 99p fly",
+        valid=False,
+        reason="no_winning_shape",
+    ),
+    # seven pairs is the whole hand concealed: beside a laid-down pong, five pairs and a fly are no win
+    my(
+        "pairs-beside-a-meld-are-no-seven-pairs",
+        "11p 33p 55p 77p 99p fly",
+        meld=("pong EEE",),
+        valid=False,
+        reason="no_winning_shape",
+    ),
+    # the two flies can only be the pair (with a real pong a fly would be a fifth copy): read as a pair
+    # of dots they make a half flush, 5 fan doubled; as North or green, a limit-type hand of 5 only
+    my(
+        "two-flies-alone-are-the-pair",
+        "EEE SSS WWW CCC fly fly",
+        tai=10,
+        keys={"dragon_pong", "east_north_pong", "seat_wind_pong", "half_flush", "all_pongs"}
+        | {"bomb_concealed_discard", "bomb"},
+    ),
     # two fly readings, one a limit-type hand (nine gates, 5) and one summed (flush 3 + faces 2 + seat
     # flower 1 = 6): the best-scoring reading counts (RULES.md's fly rule), not the limit (metamorphic
     # test: a bonus tile added to a limit hand)

@@ -106,6 +106,20 @@ SHAPES = [
     case("nine-gates-limit", "1112345678999m 5m", winning_tile="5m", tai=5, keys={"nine_gates"}),
     case("nine-gates-on-a-terminal", "1111234567899m 9m", winning_tile="1m", tai=5, keys={"nine_gates"}),
     case("nine-gates-without-winning-tile", "1112345678999m 9m", tai=5, keys={"nine_gates"}),
+    # the ranks of nine gates (1112345678999 + 8) in two suits are no nine gates: a chicken hand
+    case(
+        "nine-gates-ranks-in-two-suits-no-limit",
+        "111m 234m 567m 999m 88p",
+        valid=False,
+        reason="below_minimum",
+    ),
+    case(
+        "nine-gates-ranks-in-two-suits-won-on-the-pair-no-limit",
+        "111m 234m 567m 999m 88p",
+        winning_tile="8p",
+        valid=False,
+        reason="below_minimum",
+    ),
     case(
         "not-nine-gates-when-winning-tile-breaks-it",
         "1112345678999m 5m",
@@ -287,6 +301,28 @@ SEQUENCE = [
         valid=False,
         reason="below_minimum",
     ),
+    # RULES.md: four exposed chows and a single pair wait never qualify, self-drawn or not
+    case(
+        "four-exposed-chows-self-drawn-single-pair-wait-still-fails",
+        "55p",
+        meld=FOUR_CHOWS,
+        winning_tile="5p",
+        self_drawn=True,
+        valid=False,
+        reason="below_minimum",
+        keys=set(),
+    ),
+    # four chows given as concealed were never exposed: the hand is fully concealed, and self-drawn any
+    # wait qualifies (4 + 1)
+    case(
+        "four-concealed-chow-melds-self-drawn-single-pair-wait",
+        "55p",
+        meld=("cchow 123m", "cchow 456p", "cchow 789s", "cchow 234s"),
+        winning_tile="5p",
+        self_drawn=True,
+        tai=5,
+        keys={"sequence_hand", "fully_concealed"},
+    ),
     case(
         "sequence-hand-dragon-pair-fails",
         "234m 567m 234p 678s CC",
@@ -423,6 +459,34 @@ SEQUENCE = [
         circumstances=["robbing_kong"],
         valid=False,
         reason="impossible_context",
+    ),
+    # no winning tile given: a tile of the exposed chow, held once, may be the one robbed
+    case(
+        "robbing-kong-no-winning-tile-a-chow-tile-held-once",
+        "111m 222p 333s 55p",
+        meld=("chow 789s",),
+        circumstances=["robbing_kong"],
+        tai=1,
+        keys={"robbing_kong"},
+    ),
+    # a copy of the robbed tile in a laid-down chow is a copy held too
+    case(
+        "robbing-kong-of-a-tile-also-in-an-exposed-chow-is-impossible",
+        "123m 456p 789s 55p",
+        meld=("chow 345m",),
+        winning_tile="3m",
+        circumstances=["robbing_kong"],
+        valid=False,
+        reason="impossible_context",
+    ),
+    # no win completes a kong: a winning tile found only in one is not in the hand as won
+    case(
+        "winning-tile-only-in-a-kong",
+        "123m 456p 789s 55p",
+        meld=("kong CCCC",),
+        winning_tile="C",
+        valid=False,
+        reason="winning_tile_not_in_hand",
     ),
 ]
 
@@ -653,6 +717,38 @@ CIRCUMSTANCES = [
         "heavenly-on-discard-impossible",
         CHICKEN,
         circumstances=["heavenly"],
+        valid=False,
+        reason="impossible_context",
+    ),
+    # a first-turn win claims nothing before it: a pong the winning discard completed is no claim, one
+    # holding another tile was claimed before
+    case(
+        "earthly-pong-completed-by-the-winning-discard",
+        "123m 456p 789s 55p",
+        meld=("pong CCC",),
+        seat_wind="S",
+        winning_tile="C",
+        circumstances=["earthly"],
+        tai=5,
+        keys={"earthly"},
+    ),
+    # no winning tile given: the one pong may be the set the winning discard completed
+    case(
+        "earthly-pong-no-winning-tile-given",
+        "123m 456p 789s 55p",
+        meld=("pong CCC",),
+        seat_wind="S",
+        circumstances=["earthly"],
+        tai=5,
+        keys={"earthly"},
+    ),
+    case(
+        "earthly-with-a-pong-claimed-before-the-win-impossible",
+        "123m 456p 789s 55p",
+        meld=("pong CCC",),
+        seat_wind="S",
+        winning_tile="5p",
+        circumstances=["earthly"],
         valid=False,
         reason="impossible_context",
     ),
@@ -1020,6 +1116,11 @@ ALL = SHAPES + SEQUENCE + BONUS + CIRCUMSTANCES + LIMITS_AND_VALIDITY + PAYOUTS
 @pytest.mark.parametrize(("data", "expect"), ALL)
 def test_singapore_golden(data: dict[str, Any], expect: dict[str, Any]) -> None:
     check(score_json(data), expect)
+
+
+def test_singapore_results_give_no_points() -> None:
+    # points (fan x points_per_fan) are a Malaysian figure: a Singapore result pays in units of its tai
+    assert score_json({"concealed": "123m 456p 789s CCC 55p"})["points"] is None
 
 
 def test_golden_case_count() -> None:

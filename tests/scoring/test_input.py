@@ -367,12 +367,37 @@ def test_null_fields_mean_defaults() -> None:
             "bonus": None,
             "winning_tile": None,
             "seat_wind": None,
+            "prevailing_wind": None,
+            "discarder_wind": None,
+            "self_drawn": None,
+            "pay_all": None,
+            "bonus_from_deal": None,
             "circumstances": None,
             "options": None,
             "rules": None,
         }
     )
     assert result["valid"] and result["rules"] == "singapore"
+    assert result["payout"]["discarder"] == 2  # a discard win, no one liable
+
+
+@pytest.mark.parametrize(
+    ("tiles", "read"),
+    [
+        (["2p", "3p", "fly"], "[123p(fly=1p)]"),  # two faces and a fly: a chow, not a pong
+        (["C", "C", "fly"], "[CCC(fly=C)]"),
+        (["C", "C", "C", "C"], "[CCCC]"),
+    ],
+)
+def test_a_meld_given_without_its_kind_is_read_from_its_tiles(tiles: list[str], read: str) -> None:
+    melds = [{"tiles": tiles}, {"tiles": "456p"}, {"tiles": "789p"}, {"tiles": "EEE"}]
+    result = score_json({"rules": "malaysian", "concealed": "11p", "melds": melds})
+    assert read in str(result["arrangement"]).split(), result["arrangement"]
+
+
+def test_one_circumstance_may_be_given_as_a_name_alone() -> None:
+    result = score_json({"concealed": HAND, "self_drawn": True, "circumstances": "last_tile"})
+    assert {p["key"] for p in result["patterns"]} == {"dragon_pong", "fully_concealed", "last_tile"}
 
 
 @pytest.mark.parametrize(

@@ -45,6 +45,18 @@ def test_a_limit_type_hand_at_or_over_its_other_patterns_says_nothing_of_them() 
     assert not any("not added to the rest" in w for w in capped["warnings"])
     singapore = score_json({"concealed": "CCC FFF PPP 123m 55p", "winning_tile": "5p"})
     assert singapore["tai"] == 5 and not any("not added to the rest" in w for w in singapore["warnings"])
+    # small four winds (5) beside rows adding to exactly 5 (East pong 1, seat wind 1, half flush 1, seat
+    # flower 1, cat 1): nothing lost, nothing to say; a rat more, and the rows would give 6
+    winds = {
+        "rules": "malaysian",
+        "concealed": "SSS WWW NN 123p",
+        "melds": [{"kind": "pong", "tiles": "EEE"}],
+        "bonus": ["F1", "cat"],
+    }
+    even = score_json(winds)
+    assert even["tai"] == 5 and not any("not added to the rest" in w for w in even["warnings"])
+    more = score_json({**winds, "bonus": ["F1", "cat", "rat"]})
+    assert any("not added to the rest" in w and "would give 6 fan" in w for w in more["warnings"])
 
 
 def test_the_limit_row_named_is_the_one_the_fan_comes_from() -> None:

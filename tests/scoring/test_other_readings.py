@@ -150,6 +150,16 @@ def test_other_readings_are_distinct_and_score_no_more_than_the_one_counted(
         assert others == []
 
 
+def test_of_many_other_readings_only_the_best_two_are_named() -> None:
+    # three flies read six more ways that score otherwise (6, 6, 5, 4, 4 and 2 fan): the two best are named
+    result = score_json({"rules": "malaysian", "concealed": "fly fly fly 123p 456p 789p 11p"})
+    assert (result["arrangement"], result["tai"]) == ("123p 456p 789p 789p(fly=7p/8p/9p) 11p", 10)
+    assert [(other["arrangement"], other["tai"]) for other in result["other_readings"]] == [
+        ("111p 345p 678p 789p(fly=7p/8p) 22p(fly=2p)", 6),
+        ("123p 456p 789p EEE(fly=E/E/E) 11p", 6),
+    ]
+
+
 def test_a_reading_scored_row_for_row_as_one_shown_gives_its_place_to_another() -> None:
     # 22p-88p: several chow layouts score alike; the seven pairs tied with them is the one to name
     data = {"rules": "malaysian", "concealed": "22p 33p 44p 55p 66p 77p 88p", "winning_tile": "8p"}

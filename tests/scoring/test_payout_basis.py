@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -15,7 +16,7 @@ from scoring import score_json
 from scoring.errors import OptionError
 from scoring.hand import Context
 from scoring.options import Options
-from scoring.payout import format_amount, instant_text, malaysian_payout, singapore_payout
+from scoring.payout import Payout, format_amount, instant_text, malaysian_payout, singapore_payout
 
 
 def _g(value: float | Decimal) -> str:
@@ -130,6 +131,8 @@ def test_malaysian_basis_states_the_points_and_each_share(payment: str, self_dra
         (0.5, False, "0.5"),
         (0.1 + 0.2, False, "0.3"),
         (1280, False, "1280"),
+        (9999, False, "9999"),
+        (10_000, False, "10,000"),  # grouped from 10,000 up, 10,000 itself included
         (16_000_000, True, "+16,000,000"),
         (-8e6, True, "-8,000,000"),
         (-1_234_567.5, False, "-1,234,567.5"),
@@ -330,6 +333,27 @@ def test_an_instant_payout_is_worked_out_from_its_units_and_the_unit() -> None:
     assert instant_text(single) == "cat and rat: 2 units x 1 = 2 from each opponent (6 in all)"
 
 
+def test_kongs_and_sets_paid_at_once_are_never_doubled_for_the_deal() -> None:
+    # RULES.md doubles only an animal pair and the own flower and season held from the deal: a kong and
+    # the flowers' set pay their units, whatever was dealt, and say nothing of the deal
+    hand = {
+        "concealed": "456p 789s 234m 55p",
+        "melds": [{"kind": "kong", "tiles": "1111m"}],
+        "bonus": ["F1", "F2", "F3", "F4"],
+        "bonus_from_deal": ["F1", "F2", "F3", "F4"],
+        "self_drawn": True,
+    }
+    items = score_json(hand)["payout"]["instant_payouts"]
+    assert [(item["key"], item["held_from_deal"], item["total"]) for item in items] == [
+        ("exposed_kong", False, 3),
+        ("flower_set", False, 12),
+    ]
+    assert [instant_text(item) for item in items] == [
+        "exposed kong of 1m: 1 unit x 1 = 1 from each opponent (3 in all)",
+        "all four flowers: 4 units x 1 = 4 from each opponent (12 in all)",
+    ]
+
+
 def test_a_tile_held_from_the_deal_without_its_pair_is_said_to_double_nothing() -> None:
     # an audit: the cat alone marked as dealt changed nothing and said nothing
     hand = {"concealed": "123m 456p 789s CCC 55p", "bonus": ["cat", "rat", "F1", "S1"]}
@@ -363,6 +387,31 @@ def test_stakes_with_decimals_too_large_to_pay_exactly_are_refused(options: dict
     # payout line (+23,999,999,999.999977) disagreed with the losers' 3 x 7,999,999,999.999992
     with pytest.raises(OptionError, match=re.escape(refused)):
         score_json({**HAND, "options": options})
+
+
+@pytest.mark.parametrize(
+    ("options", "refused"),
+    [
+        # at 45 tai a unit of 0.5 pays up to 52,776,558,133,284 (15 digits with its decimal): paid exactly
+        ({"unit": 0.5, "max_tai": 45}, None),
+        ({"unit": 0.5, "max_tai": 46}, "unit 0.5 with max_tai 46 could pay up to 105,553,116,266,532"),
+        # 0.9 x 6 x 2^44 and 72 instant units: 94,997,804,639,911.2, fifteen digits with its decimal
+        ({"unit": 0.9, "max_tai": 45}, None),
+        ({"max_tai": 64}, None),
+        ({"max_tai": 65}, "max_tai 65 is too large (at most 64)"),
+        ({"unit": 10**12}, None),
+        ({"unit": 1e13}, "option unit must be a finite number up to 1e+12"),
+        ({"unit": 10**400}, "option unit must be a finite number up to 1e+12, got a larger number"),
+        ({"points_per_fan": 1}, None),
+        ({"points_per_fan": 0}, "points_per_fan must be positive, got 0"),
+    ],
+)
+def test_the_largest_stakes_accepted_and_the_first_refused(options: dict, refused: str | None) -> None:
+    if refused is None:
+        assert score_json({**HAND, "options": options})["valid"]
+    else:
+        with pytest.raises(OptionError, match=re.escape(refused)):
+            score_json({**HAND, "options": options})
 
 
 @pytest.mark.parametrize(
@@ -407,6 +456,74 @@ def test_pay_all_says_the_sum_the_liable_player_pays_for_the_others() -> None:
     )
     discard = singapore_payout(1, Context(pay_all=True), Options(), False)
     assert discard.basis.endswith("pay-all: the liable player pays it all for them, 2 + 1 + 1 = 4.")
+
+
+@pytest.mark.parametrize(
+    ("payout", "ending"),
+    [
+        # a 3-player self-draw: the liable player pays both other players' shares
+        (
+            malaysian_payout(5, Context(self_drawn=True, pay_all=True), Options(), False),
+            "pay-all: the liable player pays it all for them, 2 x 100 = 200.",
+        ),
+        (
+            malaysian_payout(
+                5, Context(pay_all=True), Options(malaysian_payment="discarder_and_other"), False
+            ),
+            "pay-all: the liable player pays it all for them, 200 + 100 = 300.",
+        ),
+        # seed on a discard: the third player pays nothing, so there is nothing to add up
+        (
+            malaysian_payout(5, Context(pay_all=True), Options(), False),
+            "the other player nothing; pay-all: the liable player pays all 200.",
+        ),
+        # thirteen wonders on a discard: every one of the three losers' self-draw shares
+        (
+            singapore_payout(5, Context(pay_all=True), Options(), True),
+            "every loser pays 2 x base = 32; pay-all: the liable player pays it all for them, 3 x 32 = 96.",
+        ),
+    ],
+)
+def test_pay_all_sums_each_losers_share(payout: Payout, ending: str) -> None:
+    assert payout.basis.endswith(ending), payout.basis
+    assert payout.winner_total == payout.discarder == int(ending.rstrip(".").split()[-1])
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        ({}, "discarder pays 4, each other player 2; winner receives 8"),
+        ({"self_drawn": True}, "each loser pays 8; winner receives 24"),
+        ({"pay_all": True}, "liable player pays 8; winner receives 8"),
+        ({"pay_all": True, "self_drawn": True}, "liable player pays 24; winner receives 24"),
+        # shooter pays: the discarder pays it all without being made liable
+        ({"options": {"payout_scheme": "shooter_pays"}}, "discarder pays 8; winner receives 8"),
+    ],
+)
+def test_the_message_names_who_pays_what_and_flags_the_liable_player(data: dict[str, Any], says: str) -> None:
+    result = score_json({"concealed": "EEE 123m 456p 789s 55p", **data})
+    assert says in result["message"], result["message"]
+    liable = [share["role"] for share in result["payout"]["players"] if share["liable"]]
+    assert liable == (["discarder"] if data.get("pay_all") else [])
+
+
+@pytest.mark.parametrize(
+    ("bonus", "doubled"),
+    [
+        (["cat", "rat"], [("animal_pair", 4, True)]),
+        (["F1", "S1"], [("own_flower_season", 4, True)]),
+        (["cat", "rat", "F1", "S1"], [("animal_pair", 4, True), ("own_flower_season", 4, True)]),
+    ],
+)
+def test_a_pair_held_from_the_deal_doubles_and_is_not_said_to_double_nothing(
+    bonus: list[str], doubled: list[tuple[str, int, bool]]
+) -> None:
+    # both tiles of each pair held from the deal: each doubles its instant payout, and no warning says
+    # that either tile doubles nothing
+    result = score_json({"concealed": "123m 456p 789s CCC 55p", "bonus": bonus, "bonus_from_deal": bonus})
+    assert not [w for w in result["warnings"] if w.startswith("bonus_from_deal")], result["warnings"]
+    items = result["payout"]["instant_payouts"]
+    assert [(item["key"], item["units"], item["held_from_deal"]) for item in items] == doubled
 
 
 def test_a_payout_table_row_of_two_amounts_says_which_is_which() -> None:

@@ -13,6 +13,7 @@ from app_ui.case import Base
 from app_ui.context_panel import (
     DISCARDER_ASIDE,
     LAST_WIN,
+    LIABLE_ASIDE,
     NO_WINNING_TILE,
     NOT_SAID,
     PLACE_NOT_SAID,
@@ -183,6 +184,7 @@ def apply_opened_case() -> None:
     state["circumstances"] = list(won.circumstances)
     state["pay_all"] = won.pay_all
     state.pop(DISCARDER_ASIDE, None)
+    state.pop(LIABLE_ASIDE, None)
     set_discarder(won.discarder_wind or NOT_SAID)  # open_case unsaid one the scoring would refuse
     keep(WINNING_TILE_INTO, won.winning_tile_into or PLACE_NOT_SAID)
     page = state.pop(PAGE_BACK, None)  # a reloaded page's: what it held beside its case

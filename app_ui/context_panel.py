@@ -46,8 +46,10 @@ LAST_WIN = "last_win"
 
 @dataclass(frozen=True)
 class LastWin:
-    """How the hand a new one replaced was won, as its boxes held it: brought back in one tap where the
-    new hand is the same win (`bring_back_win`)."""
+    """How a hand was won, as the page's boxes hold it: read off the page when a new hand replaces it
+    (`from_page`), and set on the page again in one tap where the new hand is the same win (`apply`;
+    `CLEARED` is a new hand's). One record, so the note, the reset, the offer and the bring-back name the
+    same boxes (a review, stage 82: five lists of them had drifted)."""
 
     winning_tile: str | None
     won_by: str
@@ -61,25 +63,77 @@ class LastWin:
     # bonus tiles held from the deal that a tile edit had set aside (`from_deal_aside`)
     from_deal_aside: tuple[str, ...] = ()
 
+    @classmethod
+    def from_page(cls, winning_tile: str | None) -> LastWin:
+        """The boxes as they stand, with the `winning_tile` chosen (or set aside)."""
+        state = st.session_state
+        return cls(
+            winning_tile=winning_tile,
+            won_by=str(state.get("won_by") or "discard"),
+            circumstances=tuple(state.get("circumstances") or ()),
+            pay_all=bool(state.get("pay_all")),
+            discarder=discarder_now(),
+            bonus_from_deal=tuple(state.get("bonus_from_deal") or ()),
+            winning_tile_into=str(kept_value(WINNING_TILE_INTO, PLACE_NOT_SAID)),
+            discarder_aside=state.get(DISCARDER_ASIDE),
+            from_deal_aside=tuple(state.get("from_deal_aside") or ()),
+        )
+
+    def set_boxes(self) -> tuple[object, ...]:
+        """What the user sets of it (the set-aside values follow them)."""
+        return (
+            self.winning_tile,
+            self.won_by,
+            self.circumstances,
+            self.pay_all,
+            self.discarder,
+            self.bonus_from_deal,
+            self.winning_tile_into,
+        )
+
+    def words(self, rules: str) -> list[str]:
+        """What of it a new hand clears, in the note's words."""
+        said = [f"winning tile ({self.winning_tile})"] if self.winning_tile else []
+        said += [circumstance_label(name, rules) for name in self.circumstances]
+        said += ["pay-all"] if self.pay_all else []
+        said += ["discarder's seat"] if self.discarder != NOT_SAID else []
+        said += ["bonus tiles held from the deal"] if self.bonus_from_deal else []
+        said += ["where the winning tile went"] if self.winning_tile_into != PLACE_NOT_SAID else []
+        # self-drawn or not is the last win's, as its winning tile was (an audit, stage 81: a new photo
+        # kept "Self-drawn" and paid the next hand as one, unsaid)
+        said += ["self-draw (Won by is Discard again)"] if self.won_by == "self-drawn" else []
+        return said
+
+    def apply(self) -> None:
+        """Set the page's boxes to it. A winning tile the hand does not hold is set aside, as a tile edit
+        sets it aside; a discarder who is now the winner's seat is left unsaid by the discarder's box,
+        which says so."""
+        state = st.session_state
+        state["winning_tile"] = self.winning_tile or NO_WINNING_TILE
+        state["winning_tile_wanted"] = None
+        state["won_by"] = self.won_by
+        state["circumstances"] = list(self.circumstances)
+        state["pay_all"] = self.pay_all
+        set_discarder(self.discarder)
+        if self.pay_all and self.discarder_aside is not None:
+            state[DISCARDER_ASIDE] = self.discarder_aside
+        else:
+            state.pop(DISCARDER_ASIDE, None)
+        state.pop(LIABLE_ASIDE, None)
+        state["bonus_from_deal"] = list(self.bonus_from_deal)
+        state["from_deal_aside"] = list(self.from_deal_aside)
+        keep(WINNING_TILE_INTO, self.winning_tile_into)
+
+
+# the boxes of a hand whose win is not yet said
+CLEARED = LastWin(None, "discard", (), False, NOT_SAID, (), PLACE_NOT_SAID)
+
 
 def bring_back_win(last: LastWin) -> None:
-    """The *Bring them back* button's callback: the boxes as the last hand had them. A winning tile the
-    new hand does not hold is set aside, as a tile edit sets it aside; a discarder who is now the
-    winner's seat is left unsaid by the discarder's box, which says so."""
-    state = st.session_state
-    state["winning_tile"] = last.winning_tile or NO_WINNING_TILE
-    state["winning_tile_wanted"] = None
-    state["won_by"] = last.won_by
-    state["circumstances"] = list(last.circumstances)
-    state.pop(LAST_WIN, None)
-    state["pay_all"] = last.pay_all
-    set_discarder(last.discarder)
-    if last.pay_all and last.discarder_aside is not None:
-        state[DISCARDER_ASIDE] = last.discarder_aside
-    state["bonus_from_deal"] = list(last.bonus_from_deal)
-    state["from_deal_aside"] = list(last.from_deal_aside)
-    keep(WINNING_TILE_INTO, last.winning_tile_into)
-    state["context_note"] = "Brought back how the last hand was won: check it fits this hand."
+    """The *Bring back* button's callback: the boxes as the last hand had them."""
+    last.apply()
+    st.session_state.pop(LAST_WIN, None)
+    st.session_state["context_note"] = "Brought back how the last hand was won: check it fits this hand."
 
 
 def wind_label(code: str) -> str:
@@ -175,6 +229,7 @@ def set_discarder(value: str) -> None:
 
 
 DISCARDER_ASIDE = "discarder_aside"  # the discarder's seat as set before pay-all was ticked
+LIABLE_ASIDE = "liable_aside"  # the liable player's seat as set before pay-all was unticked
 # whether the win is scored as self-drawn (said so, or a replacement tile): the discarder's box hidden
 DISCARDER_HIDDEN = "discarder_hidden"
 
@@ -209,13 +264,20 @@ def _pay_all_changed() -> None:
     state = st.session_state
     if state.get("pay_all"):
         state[DISCARDER_ASIDE] = discarder_now()
-        if state.get(DISCARDER_HIDDEN):
+        liable_before = state.pop(LIABLE_ASIDE, None)
+        if liable_before in _other_seats():
+            # the liable player chosen before pay-all was unticked, not the discarder again (an audit,
+            # stage 82: ticked off and on, pay-all charged the discarder, not the one chosen)
+            set_discarder(str(liable_before))
+        elif state.get(DISCARDER_HIDDEN):
             # a self-draw's hidden box still holds the discarder of before: no liable player the
             # user named (an audit saw South charged for all, never chosen)
             set_discarder(NOT_SAID)
         return
     aside = state.pop(DISCARDER_ASIDE, None)
     liable = discarder_now()
+    if liable != NOT_SAID:
+        state[LIABLE_ASIDE] = liable
     if aside is None or aside == liable:
         return
     back = aside if aside == NOT_SAID or aside in _other_seats() else NOT_SAID
@@ -359,15 +421,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     # offered until a box it would set is set, or it is taken: not only in the run of the new hand's
     # note (a hostile test, stage 82: setting the seat first, as its caption asks, lost the offer)
     last_win = st.session_state.get(LAST_WIN)
-    untouched = (winning, how, circumstances, pay_all, payer, into, held) == (
-        None,
-        "discard",
-        [],
-        False,
-        None,
-        None,
-        (),
-    )
+    untouched = LastWin.from_page(winning).set_boxes() == CLEARED.set_boxes()
     if not untouched:
         # this hand's win is being set: the seat above was looked at with it
         st.session_state.pop(SEAT_FROM_LAST_HAND, None)

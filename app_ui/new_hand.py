@@ -8,23 +8,16 @@ import streamlit as st
 
 from app_ui.case import Base
 from app_ui.context_panel import (
-    DISCARDER_ASIDE,
+    CLEARED,
     LAST_WIN,
     NO_WINNING_TILE,
-    NOT_SAID,
-    PLACE_NOT_SAID,
     SEAT_FROM_LAST_HAND,
     WIND_LABELS,
-    WINNING_TILE_INTO,
     LastWin,
-    discarder_now,
-    set_discarder,
 )
 from app_ui.photo_view import PhotoView
 from app_ui.rules_panel import chosen_rules
 from app_ui.session import set_base
-from app_ui.summary import circumstance_label
-from app_ui.widget_memory import keep, kept_value
 
 
 def forget_winning_tile() -> None:
@@ -53,38 +46,9 @@ def forget_last_hands_win(winning_tile: str | None = None) -> None:
     `winning_tile` was (set, or set aside). Seats and winds stay (the table has not moved). Set before
     the first hand, they are kept: the user set them for it. A note names what was cleared."""
     state = st.session_state
-    cleared = [f"winning tile ({winning_tile})"] if winning_tile else []
-    cleared += [circumstance_label(c, chosen_rules()) for c in state.get("circumstances") or []]
-    if state.get("pay_all"):
-        cleared.append("pay-all")
-    if discarder_now() != NOT_SAID:
-        cleared.append("discarder's seat")
-    if state.get("bonus_from_deal"):
-        cleared.append("bonus tiles held from the deal")
-    if kept_value(WINNING_TILE_INTO, PLACE_NOT_SAID) != PLACE_NOT_SAID:
-        cleared.append("where the winning tile went")
-    # self-drawn or not is the last win's, as its winning tile was (an audit, stage 81: a new photo kept
-    # "Self-drawn" and paid the next hand as one, unsaid)
-    if state.get("won_by") == "self-drawn":
-        cleared.append("self-draw (Won by is Discard again)")
-    last_win = LastWin(
-        winning_tile=winning_tile,
-        won_by=str(state.get("won_by") or "discard"),
-        circumstances=tuple(state.get("circumstances") or ()),
-        pay_all=bool(state.get("pay_all")),
-        discarder=discarder_now(),
-        bonus_from_deal=tuple(state.get("bonus_from_deal") or ()),
-        winning_tile_into=str(kept_value(WINNING_TILE_INTO, PLACE_NOT_SAID)),
-        discarder_aside=state.get(DISCARDER_ASIDE),
-        from_deal_aside=tuple(state.get("from_deal_aside") or ()),
-    )
-    state["won_by"] = "discard"
-    state["circumstances"] = []
-    state["pay_all"] = False
-    state.pop(DISCARDER_ASIDE, None)
-    state["bonus_from_deal"] = state["from_deal_aside"] = []
-    set_discarder(NOT_SAID)
-    keep(WINNING_TILE_INTO, PLACE_NOT_SAID)
+    last_win = LastWin.from_page(winning_tile)
+    cleared = last_win.words(chosen_rules())
+    CLEARED.apply()
     for kept in (state.get("context_store") or {}).values():
         kept.pop("circumstances", None)  # nor may another rule set's copy bring them back
     state[SEAT_FROM_LAST_HAND] = True

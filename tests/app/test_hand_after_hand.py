@@ -192,3 +192,19 @@ def test_a_seat_a_rule_set_switch_set_is_not_called_the_last_hands(app: AppTest)
     assert not any(t.startswith("Kept from the last hand") for t in texts(app, "caption")), texts(
         app, "caption"
     )
+
+
+def test_pay_all_ticked_again_names_the_liable_player_chosen_before(app: AppTest) -> None:
+    typed_hand(app, "123s 456s 789s 99s", melds="PPP")
+    app.selectbox(key="discarder_wind").set_value("S").run()
+    app.checkbox(key="pay_all").check().run()
+    app.selectbox(key="discarder_wind").set_value("N").run()  # the liable player, not the discarder
+    app.checkbox(key="pay_all").uncheck().run()
+    assert app.selectbox(key="discarder_wind").value == "S"
+    app.checkbox(key="pay_all").check().run()
+    no_problem(app)
+    assert app.selectbox(key="discarder_wind").value == "N"
+    # a new hand forgets both
+    typed_hand(app, "123s 456s 789s 99s", melds="FFF")
+    app.checkbox(key="pay_all").check().run()
+    assert app.selectbox(key="discarder_wind").value == "(not said)"

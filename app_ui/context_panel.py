@@ -457,19 +457,20 @@ def _place_ui(
     opened case) stays asked, and scored, whatever the tile or the win since: the scoring then says
     where it no longer fits, as `python -m scoring` does with the case (a hostile test, stage 82: a
     case's place, its question not asked, was dropped unsaid and the page and the CLI disagreed)."""
-    choices = list(PLACE_LABELS)
-    if kept_value(WINNING_TILE_INTO, PLACE_NOT_SAID) not in choices:
-        keep(WINNING_TILE_INTO, PLACE_NOT_SAID)
+    said = kept_value(WINNING_TILE_INTO, PLACE_NOT_SAID)
+    if said not in PLACE_LABELS:
+        said = PLACE_NOT_SAID
+        keep(WINNING_TILE_INTO, said)
     either_way = (
         winning is not None and not self_drawn and hand_build.goes_either_way(hand, winning, circumstances)
     )
-    if not either_way and kept_value(WINNING_TILE_INTO, PLACE_NOT_SAID) == PLACE_NOT_SAID:
+    if not either_way and said == PLACE_NOT_SAID:
         return None
     if WINNING_TILE_INTO not in st.session_state:
-        keep(WINNING_TILE_INTO, kept_value(WINNING_TILE_INTO, PLACE_NOT_SAID))
+        keep(WINNING_TILE_INTO, said)
     picked = st.radio(
         f"Where the winning {winning or 'tile'} went",
-        choices,
+        list(PLACE_LABELS),
         key=WINNING_TILE_INTO,
         format_func=PLACE_LABELS.__getitem__,
         help="The discard that won may have gone into the concealed tiles, or completed a chow or pong laid "

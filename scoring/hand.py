@@ -220,10 +220,9 @@ def places_won_into(
         return in_hand or (None,)
     if into == "meld":
         return in_exposed or (None,)
-    # in the order found, the concealed tiles first: a tie between places keeps the first
-    in_concealed: tuple[Meld | None, ...] = (None,) if winning_tile in hand.concealed else ()
-    melds = tuple(m for m in hand.melds if may_hold_winning_tile(m.kind) and winning_tile in m.tiles)
-    return (in_concealed + melds) or (None,)
+    # both kinds, the concealed tiles first and the melds in the order given: a tie keeps the first
+    melds = tuple(meld for meld in hand.melds if meld in in_hand or meld in in_exposed)
+    return ((None,) if None in in_hand else ()) + melds or (None,)
 
 
 def winning_tile_homes(hand: Hand, winning_tile: Tile) -> tuple[tuple[Meld | None, ...], tuple[Meld, ...]]:

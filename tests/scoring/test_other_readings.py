@@ -18,6 +18,7 @@ from scoring import parse_hand_string, score_json
 from scoring.api import other_reading_lines
 from scoring.engine import OTHER_READINGS
 from tests.scoring.strategies import hand_json
+from tests.scoring.test_winning_tile_into import MALAYSIAN_BOMB
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -193,15 +194,7 @@ def test_a_wait_on_a_tile_all_four_of_which_are_held_is_said_to_be_none() -> Non
 def test_where_the_winning_discard_went_is_said_of_a_reading_that_puts_it_elsewhere() -> None:
     # the bomb stands on 2p completing the exposed 234p (the hand concealed until the win); had the chow
     # been claimed before, 2p went into the pair, and the hand is no win (an audit, stage 81)
-    data = {
-        "rules": "malaysian",
-        "concealed": "111p 456p 789p 22p",
-        "melds": [{"kind": "chow", "tiles": "234p"}],
-        "bonus": ["cat"],
-        "seat_wind": "S",
-        "winning_tile": "2p",
-    }
-    result = score_json(data)
+    result = score_json(MALAYSIAN_BOMB)
     assert result["tai"] == 8 and any(p["key"] == "bomb" for p in result["patterns"])
     assert other_reading_lines(result) == [
         "Also read as 111p 456p 789p [234p] 22p, the winning 2p in the hand (every meld claimed before it): "

@@ -256,16 +256,29 @@ def nine_gates(v: View) -> Outcome:
         return None
     ranks = [rank_of(tile) for tile in v.tiles]
     needed = [3, 1, 1, 1, 1, 1, 1, 1, 3]
+    gates = [rank for rank, n in enumerate(needed, 1) for _ in range(n)]
     winning = v.context.winning_tile
-    if winning is not None:
-        if winning not in v.tiles:
+    if winning is None:
+        if any(ranks.count(rank) < n for rank, n in enumerate(needed, 1)):
             return None
-        ranks.remove(rank_of(winning))
-        if sorted(ranks) != [rank for rank, n in enumerate(needed, 1) for _ in range(n)]:
-            return None
-    elif any(ranks.count(rank) < n for rank, n in enumerate(needed, 1)):
+    elif not any(_without(ranks, rank_of(tile)) == gates for tile in _won_as(v, winning)):
         return None
     return Hit("1112345678999 of one suit plus any tile of that suit")
+
+
+def _won_as(v: View, winning: Tile) -> set[Tile]:
+    """The tiles the winning tile stands for in this reading: a winning `fly` is whatever a fly of the
+    reading stands for (a mutation audit, stage 82: won on a fly, nine gates was never found, where won
+    on the tile the fly stands for it was)."""
+    if winning == FLY:
+        return {tile for group in v.arrangement.groups for tile in group.fly_for}
+    return {winning} & set(v.tiles)
+
+
+def _without(ranks: list[int], rank: int) -> list[int]:
+    rest = sorted(ranks)
+    rest.remove(rank)
+    return rest
 
 
 def thirteen_wonders(v: View) -> Outcome:

@@ -296,6 +296,29 @@ LIMITS_AND_BOMBS = [
         keys={"four_kongs"},
     ),
     my("nine-gates-5", "1112345678999p 5p", winning_tile="5p", tai=5, keys={"nine_gates"}),
+    # won on a fly, nine gates is the fly's tile added to 1112345678999 (a mutation audit, stage 82: it
+    # was never found, so this hand, nine gates won on 5p, was a 3-fan full flush won on the fly)
+    *(
+        my(
+            f"nine-gates-won-on-{won_on}",
+            "2345678999p fly",
+            meld=("pong 111p",),
+            winning_tile=won_on,
+            self_drawn=True,
+            tai=5,
+            keys={"nine_gates"},
+        )
+        for won_on in ("5p", "fly")
+    ),
+    # every reading of a fly drawn to 1112345678999 is nine gates: the limit-type 5, not a bombed flush
+    my(
+        "nine-gates-waiting-on-any-tile-won-on-the-fly",
+        "1112345678999p fly",
+        winning_tile="fly",
+        self_drawn=True,
+        tai=5,
+        keys={"nine_gates"},
+    ),
     my(
         "heavenly-5",
         EXPOSED_FLUSH + " 111p",

@@ -515,15 +515,16 @@ def layout_hand(detections: Detections) -> Layout:
     upright = [i for i in laid if not shape.sideways[i]]
     # the tiles left away from the hand (discards, another player's), bonus tiles aside
     strays = [i for i in reading.ignored if sub_codes[i] not in BONUS_CODES]
+    near = _near_bonus(reading.bonus, placed, centres, shape.span)
     far_bonus: list[int] = []
     for tiles in reading.bonus:
-        reach = BONUS_NEAR_SPANS if len(tiles) == 1 else BONUS_ROW_NEAR_SPANS
-        if placed and _distance(tiles, placed, centres, shape.span) > reach:
-            far_bonus.extend(tiles)
-            continue
         single = len(tiles) == 1 and tiles[0] in alone
-        if single and (
-            _askew(tiles[0], upright, centres, boxes, sub.angle) or _nearer(tiles[0], strays, placed, centres)
+        if tiles not in near or (
+            single
+            and (
+                _askew(tiles[0], upright, centres, boxes, sub.angle)
+                or _nearer(tiles[0], strays, placed, centres)
+            )
         ):
             far_bonus.extend(tiles)
             continue
@@ -561,6 +562,29 @@ def layout_hand(detections: Detections) -> Layout:
         doubtful=orig(tuple(doubtful)),
         rival=rival,
     )
+
+
+def _near_bonus(
+    runs: Sequence[tuple[int, ...]], placed: Sequence[int], centres: np.ndarray, span: np.ndarray
+) -> list[tuple[int, ...]]:
+    """The runs of bonus tiles laid by the hand: near its tiles and melds, or near a run laid so. A row
+    of bonus tiles one of which the detector missed (under glare or a finger) is two runs, and the far
+    one had been measured against the hand alone and left out (an audit, stage 83: a winning hand then
+    scored 1 tai for 3, or no win). Nothing placed: every run."""
+    if not placed:
+        return list(runs)
+    near: list[tuple[int, ...]] = []
+    laid = list(placed)
+    grew = True
+    while grew:
+        grew = False
+        for tiles in runs:
+            reach = BONUS_NEAR_SPANS if len(tiles) == 1 else BONUS_ROW_NEAR_SPANS
+            if tiles not in near and _distance(tiles, laid, centres, span) <= reach:
+                near.append(tiles)
+                laid.extend(tiles)
+                grew = True
+    return near
 
 
 def _meld_rival(

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from tests.vision.layout_sim import place
 from vision.detections import Detections
-from vision.layout import another_hand_warning, layout_hand, quarter_turn_gap, tiles_named
+from vision.layout import Layout, another_hand_warning, layout_hand, quarter_turn_gap, tiles_named
 from vision.layout_melds import read_meld
 from vision.layout_read import Row, sorted_as_held, wall_tiles
 
@@ -195,6 +195,25 @@ def test_lone_bonus_tile_askew_near_the_melds_is_unused(angle: float) -> None:
     layout = layout_hand(concat(det, dropped))
     assert layout.hand["bonus"] == ["F1"]
     assert [g.indices for g in layout.groups if g.kind == "unused"] == [(len(det),)]
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_a_bonus_row_with_a_tile_missed_in_it_is_laid_with_the_hand(angle: float) -> None:
+    """A row of bonus tiles one of which the detector missed (under glare or a finger) is two runs; the
+    run past the gap had been measured against the hand alone and left out as away (an audit, stage 83:
+    a winning hand scored 1 tai for 3). Beyond a gap of two tiles it lies apart still."""
+
+    # the bonus row runs on past the hand's row above it, beside the melds alone
+    def laid(gap: float) -> Layout:
+        melds = ["1m 2m 3m", "4p 5p 6p", "C C C", "+0.4 F1 S1", f"+{gap} F2 S2 cat"]
+        return layout_hand(place([["7s 8s 9s E E"], melds], angle).detections())
+
+    missed_one = laid(1.2)
+    assert sorted(missed_one.hand["bonus"]) == sorted(["F1", "S1", "F2", "S2", "cat"])
+    assert not any("away from the hand" in w for w in missed_one.warnings)
+    two_apart = laid(2.6)
+    assert sorted(two_apart.hand["bonus"]) == ["F1", "S1"]
+    assert any(w.startswith("3 tile(s) away from the hand") for w in two_apart.warnings)
 
 
 @pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)

@@ -248,7 +248,7 @@ def photo_caption(name: str, rows: list[TileRow], found: bool) -> str:
     if not found:
         return (
             f"{name}: no tiles found on the photo: is it a photo of a mahjong hand? "
-            "(If so, add them in Check the tiles.)"
+            "(If so, take it closer where the hand lies far off in it, or add the tiles in Check the tiles.)"
         )
     boxed = [row for row in rows if row.box is not None]
     if any(row.low_confidence for row in boxed):

@@ -94,12 +94,18 @@ def no_tiles_line(name: str, warnings: Sequence[str]) -> str:
         else:  # a tile cut by the edge is no tile read: "no tiles ... (1 box at the edge)" read as one
             why = f"{shapes} at the photo's edge looked like tiles, too cut off to read"
     because = f" ({why})" if why else ""
+    # with no reason of the light's, the tiles may be too small to find: a whole table's photo, the
+    # hand a tenth of its width, was only asked whether it showed a hand at all (an audit, stage 83)
+    closer = "" if why and not refused else FAR_OFF_ADVICE
     # the reader's reason is written for a photo of tiles, so a file of something else (a screenshot)
     # is asked about too (an audit: a white page was told to retake it with less light)
     return (
-        f"{name}: no tiles were found on the photo{because}: is it a photo of a mahjong hand? "
+        f"{name}: no tiles were found on the photo{because}: is it a photo of a mahjong hand?{closer} "
         "The hand on the page is kept."
     )
+
+
+FAR_OFF_ADVICE = " If it is, and the hand lies far off in it, take it closer or crop it to the hand."
 
 
 def read_again_as(base: Base, tile_set: str) -> None:

@@ -2014,7 +2014,7 @@ def test_the_photos_caption_says_what_its_boxes_mean_as_far_as_it_has_any(
     no_problem(app)
     assert image_captions(app)[0] == (
         "bare.jpg: no tiles found on the photo: is it a photo of a mahjong hand? "
-        "(If so, add them in Check the tiles.)"
+        "(If so, take it closer where the hand lies far off in it, or add the tiles in Check the tiles.)"
     )
 
 

@@ -11,7 +11,8 @@ def test_refused_boxes_are_said_as_shapes_that_held_no_tile_face() -> None:
     line = no_tiles_line("cat.jpg", warnings)
     assert line == (
         "cat.jpg: no tiles were found on the photo (19 shapes looked like tiles at first, and none held a "
-        "tile face): is it a photo of a mahjong hand? The hand on the page is kept."
+        "tile face): is it a photo of a mahjong hand? If it is, and the hand lies far off in it, take it "
+        "closer or crop it to the hand. The hand on the page is kept."
     )
     assert "1 shape looked" in no_tiles_line("x.png", ["left out 1 box(es) that hold no tile, at (1, 2)"])
 
@@ -32,3 +33,10 @@ def test_boxes_cut_by_the_edge_are_said_as_shapes_too_cut_to_read() -> None:
     assert "(2 shapes at the photo's edge looked like tiles, too cut off to read)" in no_tiles_line(
         "e.jpg", warnings
     )
+
+
+def test_a_reason_of_the_light_is_not_told_to_come_closer() -> None:
+    # a whole table's photo, the hand a tenth of its width, had only been asked whether it showed a hand
+    # (an audit, stage 83); a photo too dark or all white has its own advice, and closer is not it
+    assert "take it closer" in no_tiles_line("table.jpg", [NO_TILES_FOUND])
+    assert "take it closer" not in no_tiles_line("dark.jpg", [NO_TILES_FOUND, "the photo is very dark"])

@@ -8,7 +8,7 @@ import streamlit as st
 
 import scoring
 from app_ui import case as case_mod
-from app_ui import hand_build, tile_sets
+from app_ui import hand_build, page_script, tile_sets
 from app_ui import typed as typed_mod
 from app_ui.case import MELD_GROUPS, Base
 from app_ui.new_hand import replace_hand
@@ -25,6 +25,14 @@ TYPED_BONUS = frozenset({*case_mod.BONUS_CODES, "fly"})
 
 def manual_ui() -> None:
     """Type a hand as compact strings (RULES.md), for when there is no camera or photo."""
+    # Enter in a field scores the hand, as the button does: a phone's keyboard offers Enter (Go) under the
+    # thumb, and Enter had only taken the text, with a note to press the button. Not an `st.form`: its
+    # fields tell the page nothing until it is submitted, so the note that the fields are not the hand
+    # scored, the fields kept for a reload and the question's *Use the typed hand* (which would use the hand
+    # asked about while the fields showed another) would all miss what was typed since. Drawn before the
+    # fields, to be set up as early as it can: the browser loads Streamlit's code for `st.html` on its
+    # first use, a moment after the fields show (an Enter in that moment only takes the text, as before).
+    page_script.run("typed_enter", page_script.enter_presses(TYPED_FIELDS, "typed_use"))
     st.text_input(
         "Concealed tiles (with the winning tile)",
         key="typed_concealed",
@@ -135,7 +143,7 @@ def _typed_not_used(message: str) -> None:
 TYPED_FIELDS = ("typed_concealed", "typed_melds", "typed_kongs", "typed_bonus")
 
 TYPED_NOT_USED = (
-    "The typed hand is not the one scored: press *Use this hand* to score it. "
+    "The typed hand is not the one scored: press *Use this hand* (or Enter in a field) to score it. "
     "The result below is still the hand before it."
 )
 
@@ -147,8 +155,8 @@ def typed_fields() -> tuple[str, ...]:
 
 def typed_not_used() -> bool:
     """Whether the typed fields hold a hand other than the last one used: typed, or changed after
-    *Use this hand*, with the button not pressed (Enter in a field does not press it), so the result on
-    the page is not the hand in the fields."""
+    *Use this hand*, with neither the button nor Enter in a field pressed (a field left by a tap
+    elsewhere), so the result on the page is not the hand in the fields."""
     fields = typed_fields()
     return any(fields) and fields != st.session_state.get("typed_used")
 

@@ -779,7 +779,8 @@ def test_a_typed_hand_changed_and_not_used_says_the_result_is_not_its_score(app:
     typed_hand(app, "123m 456p 789s CCC 55p")
     assert any("1 tai" in t for t in texts(app, "success")), result_text(app)
     assert not any("not the one scored" in t for t in texts(app, "warning"))
-    # the user changes a field and presses Enter (a run), not the button: the score is still the old hand's
+    # the user changes a field and leaves it (a tap elsewhere: a run), pressing neither the button nor
+    # Enter: the score is still the old hand's
     app.text_input(key="typed_concealed").input("123m 456p 789s FFF 55p").run()
     no_problem(app)
     assert sum("not the one scored" in t for t in texts(app, "warning")) == 2  # by the fields, by the result

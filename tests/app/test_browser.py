@@ -264,3 +264,35 @@ def test_correction_in_browser(server: str, browser: object, tmp_path: Path) -> 
     page.get_by_role("button", name="Undo my corrections").wait_for()
     save_shot(page, tmp_path, "app-correction-desktop.png")
     page.close()
+
+
+# a phone's screen: what lies under it is reached by scrolling (the tests above draw a page 3400 px tall)
+PHONE_SCREEN = {"width": 390, "height": 844}
+
+
+def test_enter_in_a_typed_field_scores_the_hand(server: str, browser: object) -> None:
+    """Enter (a phone keyboard's Go) in any typed field scores the hand, as *Use this hand* does."""
+    page = open_app(browser, server, PHONE_SCREEN)
+    page.get_by_role("tab", name=re.compile("Type a hand")).click()
+    # the browser loads Streamlit's code for the script on its first use, a moment after the fields show:
+    # a user does not type a hand in that moment, a test may
+    page.wait_for_function("() => window.mahjongScripts && window.mahjongScripts.has('enter:typed_use')")
+    page.get_by_label("Concealed tiles (with the winning tile)").fill("123m 456p 789s 22m")
+    melds = page.get_by_label("Exposed melds, one group each")
+    melds.fill("CCC")
+    melds.press("Enter")  # no button pressed
+    page.locator("[data-testid=stAlert]").get_by_text(re.compile("^1 tai")).first.wait_for(timeout=60_000)
+    bonus = page.get_by_role("textbox", name="Bonus tiles", exact=True)
+    bonus.fill("F1")  # East's own flower: 1 tai more
+    bonus.press("Enter")
+    page.locator("[data-testid=stAlert]").get_by_text(re.compile("^2 tai")).first.wait_for(timeout=60_000)
+    assert not page.get_by_text("not the one scored").count()
+    # the Enter that ends a composition (五筒 typed by its pinyin) only picks the characters
+    bonus.fill("F1 S1")  # East's own season too: 3 tai, once used
+    bonus.dispatch_event("keydown", {"key": "Enter", "keyCode": 229, "isComposing": True})
+    page.wait_for_timeout(2000)
+    assert not page.locator("[data-testid=stAlert]").get_by_text(re.compile("^3 tai")).count()
+    bonus.press("Enter")
+    page.locator("[data-testid=stAlert]").get_by_text(re.compile("^3 tai")).first.wait_for(timeout=60_000)
+    assert not page.get_by_text("Traceback").count()
+    page.close()

@@ -14,7 +14,7 @@ from typing import Any
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from app_ui import table_edits
+from app_ui import page_script, table_edits
 from app_ui.address import keep_case
 from app_ui.case import Base
 from app_ui.case_tab import apply_opened_case, open_case_ui
@@ -22,7 +22,7 @@ from app_ui.change_note import NOT_SCORED, change_note
 from app_ui.context_panel import context_ui, set_aside_choices
 from app_ui.hand_view import hand_view_ui, meld_offer_ui, unsure_ui
 from app_ui.photo_reading import follow_tile_set
-from app_ui.photo_tab import photo_stale_note, photo_ui
+from app_ui.photo_tab import TO_RESULT, photo_stale_note, photo_ui
 from app_ui.reload import held_for_reload, restore_kept_case
 from app_ui.result_panel import RESULT_ANCHOR, download_ui, result_ui, score_case, stakes_of
 from app_ui.rules_panel import chosen_set, rules_ui
@@ -65,10 +65,10 @@ HALVES_KEY = "page_halves"
 SIDEBAR_OVER_PAGE_PX = 767  # Streamlit lays its sidebar over the page up to this window width
 # Streamlit lets columns wrap (flex-wrap) but stacks them only under 640 px of window; a least width
 # on the page's own halves (not on columns inside them) stacks them where the halves are too narrow.
-HALVES_CSS = (
+HALVES = (
     f".st-key-{HALVES_KEY} [data-testid='stColumn']:not([data-testid='stColumn'] [data-testid='stColumn'])"
-    f" {{ min-width: min(100%, {HALF_LEAST_PX}px); }}"
 )
+HALVES_CSS = f"{HALVES} {{ min-width: min(100%, {HALF_LEAST_PX}px); }}"
 
 
 # Streamlit shows a toast at the top right; on a phone the sidebar opens over the page there, and a
@@ -184,6 +184,17 @@ def main() -> None:
     # what the page holds beside its case, built only where there is a case to keep (it serialises the table)
     page = None if offered is None else {**set_aside_choices(), **held_for_reload()}
     keep_case(offered, st.session_state["base"], page)
+    to_result_once()
+
+
+def to_result_once() -> None:
+    """After a photo is read, a phone is taken to its result, once: the result lay three screens down,
+    under the photo and how it was won. Drawn last, under the parts it scrolls past; not drawn again for
+    the same photo, so that a user correcting tiles is left where they are. Side by side (a wide screen),
+    the page stays where it is: the photo and the table are read together (`page_script.scroll_to`)."""
+    reading = st.session_state.pop(TO_RESULT, None)
+    if reading is not None:
+        page_script.run("to_result", page_script.scroll_to(RESULT_ANCHOR, HALVES, str(reading)))
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from app_ui.photo_reading import read_photo, why_unreadable
 from app_ui.questions import ask_before_replacing, question_waiting, replace_or_keep, withdrawn_note
 from app_ui.reader_slot import get_reader
 from app_ui.rules_panel import chosen_rules
-from app_ui.session import said_until_table_changes, unsaved_corrections
+from app_ui.session import HAND_ID, said_until_table_changes, unsaved_corrections
 from app_ui.summary import plain, plain_line
 
 SAMPLES_DIR = Path(__file__).parent.parent / "samples"
@@ -121,6 +121,10 @@ CAMERA_NOTE: Final = (
     "tiles, or upload a phone photo, which reads best."
 )
 WIDGET_SOURCES = ("upload:", "camera:")  # source ids of files a widget holds (not the samples')
+# the reading of a photo just read (its hand and source), until the page has drawn the script that takes
+# a phone to its result: the browser runs it once for each (a page the server restarted under counts its
+# hands again, and a photo read again is the same source)
+TO_RESULT = "to_result"
 
 
 def _read_and_mark(incoming: tuple[str, bytes, str]) -> None:
@@ -133,6 +137,9 @@ def _read_and_mark(incoming: tuple[str, bytes, str]) -> None:
             **st.session_state.get("photos_read", {}),
             incoming[2]: st.session_state["base"].sha256,
         }
+        if st.session_state["base"].rows:
+            # a phone is taken to the result once (`app.main`): it lay three screens below the tab tapped
+            st.session_state[TO_RESULT] = f"{st.session_state.get(HAND_ID, 0)}:{incoming[2]}"
 
 
 def photo_ui() -> None:

@@ -268,6 +268,24 @@ def test_correction_in_browser(server: str, browser: object, tmp_path: Path) -> 
 
 # a phone's screen: what lies under it is reached by scrolling (the tests above draw a page 3400 px tall)
 PHONE_SCREEN = {"width": 390, "height": 844}
+DESKTOP_SCREEN = {"width": 1100, "height": 844}
+MAIN_SCROLL = (
+    "document.querySelector('[data-testid=stMain]').scrollTop"  # the page's scroll, not the window's
+)
+
+
+def result_top(page: Any, settle_ms: int = 5000) -> float:
+    """Where the result's heading stands on the screen once the page stops moving (the photo above it loads
+    after its place is drawn)."""
+    last = None
+    for _ in range(settle_ms // 250):
+        page.wait_for_timeout(250)
+        top = float(page.evaluate("document.getElementById('result').getBoundingClientRect().top"))
+        if top == last:
+            break
+        last = top
+    assert last is not None
+    return last
 
 
 def test_enter_in_a_typed_field_scores_the_hand(server: str, browser: object) -> None:
@@ -295,4 +313,48 @@ def test_enter_in_a_typed_field_scores_the_hand(server: str, browser: object) ->
     bonus.press("Enter")
     page.locator("[data-testid=stAlert]").get_by_text(re.compile("^3 tai")).first.wait_for(timeout=60_000)
     assert not page.get_by_text("Traceback").count()
+    page.close()
+
+
+def read_sample(page: Any) -> None:
+    page.get_by_role("button", name=re.compile("high score")).click()
+    page.get_by_text(re.compile(r"^Read \d+ tiles")).first.wait_for(timeout=90_000)
+
+
+def set_bonus_from_deal(page: Any) -> Any:
+    """Scroll back from the result to *Bonus tiles held from the deal* (200 px down the screen, the score
+    under it in sight), pick them all, and give the toast that says what changed."""
+    box = "document.querySelector('.st-key-bonus_from_deal').getBoundingClientRect()"
+    page.evaluate(f"{MAIN_SCROLL} += {box}.top - 200")
+    page.wait_for_timeout(300)
+    page.locator(".st-key-bonus_from_deal").get_by_role("combobox").first.click()
+    page.get_by_role("option", name="Select all").first.click()
+    page.keyboard.press("Escape")
+    toast = page.locator("[data-testid=stToast]").filter(has_text="Changed: ").first
+    toast.wait_for(timeout=30_000)
+    page.wait_for_timeout(700)  # the toast's own rise
+    return toast
+
+
+def test_a_photo_read_takes_a_phone_to_its_result_once(server: str, browser: object) -> None:
+    """On a phone the result lay three screens under the photo: a photo read scrolls to it, once (a change
+    made after it leaves the page where it is); a wide screen, the table beside the photo, stays put."""
+    if not model_shipped():
+        pytest.skip("no tile model in models/ yet: no photo is read")
+    page = open_app(browser, server, PHONE_SCREEN)
+    assert page.evaluate(MAIN_SCROLL) == 0
+    read_sample(page)
+    top = result_top(page)
+    assert 0 <= top < 150, top  # the result's heading at the top of the screen
+    assert page.evaluate(MAIN_SCROLL) > PHONE_SCREEN["height"]
+    set_bonus_from_deal(page)
+    scrolled = page.evaluate(MAIN_SCROLL)
+    page.wait_for_timeout(1000)
+    assert page.evaluate(MAIN_SCROLL) == scrolled  # not taken to the result again
+    assert not page.get_by_text("Traceback").count()
+    page.close()
+    page = open_app(browser, server, DESKTOP_SCREEN)
+    read_sample(page)
+    page.wait_for_timeout(2000)
+    assert page.evaluate(MAIN_SCROLL) == 0
     page.close()

@@ -1,5 +1,7 @@
-"""The page's scripts (`app_ui.page_script`), as the server draws them: Enter in a typed field presses
-*Use this hand* (drawn with the fields on every run). What they do in a browser: tests/app/test_browser.py."""
+"""The page's two scripts (`app_ui.page_script`), as the server draws them: Enter in a typed field
+presses *Use this hand* (drawn with the fields on every run), and a photo read takes a phone to its
+result (drawn once per photo read, never on the runs after it). What they do in a browser:
+tests/app/test_browser.py."""
 
 from __future__ import annotations
 
@@ -10,12 +12,75 @@ from streamlit.testing.v1 import AppTest
 
 from app_ui import page_script
 from app_ui.typed_tab import TYPED_FIELDS
-from tests.app.test_app import no_problem, typed_hand
+from tests.app.fakes import FakeReader, photo_bytes
+from tests.app.test_app import Install, edit_tiles, no_problem, typed_hand, upload
 
 
 def scripts(at: AppTest, kind: str) -> list[str]:
-    """The bodies of the page's scripts of one kind ('enter:')."""
+    """The bodies of the page's scripts of one kind ('scroll:' or 'enter:')."""
     return [str(element.proto.body) for element in at.get("html") if kind in str(element.proto.body)]
+
+
+def scrolls(at: AppTest) -> list[str]:
+    return scripts(at, "scroll:")
+
+
+def test_a_photo_read_draws_the_scroll_to_its_result_once(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    assert not scrolls(app)
+    upload(app, photo_bytes())
+    no_problem(app)
+    first = scrolls(app)
+    assert len(first) == 1 and '"result"' in first[0]
+    # the runs after it, a correction's among them, leave the page where the user is
+    app.selectbox(key="seat_wind").set_value("S").run()
+    assert not scrolls(app)
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
+    assert not scrolls(app)
+    app.run()
+    assert not scrolls(app)
+
+
+def test_each_new_photo_is_scrolled_to_once_and_a_sample_too(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes(shade=90))
+    first = scrolls(app)
+    upload(app, photo_bytes(shade=120, fmt="PNG"), name="other.png")
+    second = scrolls(app)
+    assert len(second) == 1 and second != first  # its own token: the browser runs it though it ran one
+    app.run()
+    assert not scrolls(app)
+    sample = next(button for button in app.button if str(button.key).startswith("sample_"))
+    sample.click().run()
+    no_problem(app)
+    assert len(scrolls(app)) == 1
+    app.run()
+    assert not scrolls(app)
+
+
+def test_a_photo_read_after_its_question_is_scrolled_to_on_the_run_that_shows_it(
+    app: AppTest, install: Install
+) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
+    upload(app, photo_bytes(shade=120, fmt="PNG"), name="other.png")
+    assert app.session_state["pending"] is not None and not scrolls(app)  # asked first: not read yet
+    app.button(key="pending_replace").click().run()  # read, then the page runs again to show it
+    no_problem(app)
+    assert len(scrolls(app)) == 1
+    app.run()
+    assert not scrolls(app)
+
+
+def test_a_photo_not_read_or_a_typed_hand_draws_no_scroll(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, b"this is not a photo", name="notes.png")
+    no_problem(app)
+    assert app.session_state["photo_error"] and not scrolls(app)
+    typed_hand(app, "123m 456p 789s CCC 55p")
+    no_problem(app)
+    assert not scrolls(app)
 
 
 def test_enter_presses_use_this_hand_on_every_run(app: AppTest) -> None:
@@ -34,3 +99,4 @@ def test_enter_presses_use_this_hand_on_every_run(app: AppTest) -> None:
 def test_the_scripts_values_are_written_as_json_that_cannot_end_them(value: str) -> None:
     assert json.loads(page_script.js(value)) == value
     assert "</" not in page_script.enter_presses([value], value)
+    assert "</" not in page_script.scroll_to(value, value, value)

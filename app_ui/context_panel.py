@@ -13,8 +13,9 @@ import streamlit as st
 import scoring
 from app_ui import hand_build
 from app_ui.case import Context
-from app_ui.rules_panel import chosen_rules
+from app_ui.rules_panel import chosen_rules, chosen_set
 from app_ui.summary import RULE_LABELS, WIND_LABELS, circumstance_label, circumstances_help
+from app_ui.tile_sets import tiles_in_set
 from app_ui.widget_memory import KEPT, keep, kept_value, remember
 from scoring.tiles import WINDS
 
@@ -143,15 +144,32 @@ def wind_label(code: str) -> str:
 CONTEXT_KEYS = ("seat_wind", "prevailing_wind", "circumstances")
 
 
-def _switch_context(rules: str, seats: list[str]) -> None:
-    """On a rule-set switch, the seat, prevailing wind and circumstances carry over where the new set
-    holds them (they are facts of the table); what it cannot hold (a North seat in the 3-player game,
-    a humanly hand) is said, not dropped silently, and comes back on switching back unless the user
-    has set it since, so switching there and back loses nothing."""
+def round_winds(tile_set: str) -> list[str]:
+    """The winds a round may have with the set `tile_set` (`tile_sets.set_name`) on the table: every
+    wind it holds. seeds/004 goes round all four in the 3-player game too, but a Malaysian set played
+    without the North wind (option `north_wind` off, RULES.md) has no North tile, and no North round
+    (an audit: North was offered as the prevailing wind of a set without it)."""
+    held = tiles_in_set(tile_set)
+    return [wind for wind in WINDS if wind in held]
+
+
+def set_label(tile_set: str) -> str:
+    """The set on the table in the switch note's words: "Malaysian (3 players) without the North wind"."""
+    rules, _, left_out = tile_set.partition(" without ")
+    label = RULE_LABELS.get(rules, rules)
+    return f"{label} without the North wind" if left_out == "N" else label
+
+
+def _switch_context(rules: str, tile_set: str, seats: list[str]) -> None:
+    """On a switch of rule set, or of the set's tiles (`tile_set`: the North wind left out), the seat,
+    prevailing wind and circumstances carry over where the new set holds them (they are facts of the
+    table); what it cannot hold (a North seat in the 3-player game, a North round without the North
+    wind, a humanly hand) is said, not dropped silently, and comes back on switching back unless the
+    user has set it since, so switching there and back loses nothing."""
     state = st.session_state
     before = state.get("context_rules")
-    state["context_rules"] = rules
-    if before is None or before == rules:
+    state["context_rules"] = tile_set
+    if before is None or before == tile_set:
         return
     # the last hand's win was another rule set's: its seats and circumstances may not be this one's (a
     # review, stage 82: brought back, a humanly hand was dropped unsaid and North named a seat)
@@ -159,8 +177,8 @@ def _switch_context(rules: str, seats: list[str]) -> None:
     store: dict[str, dict[str, Any]] = state.setdefault("context_store", {})
     store[before] = {key: state[key] for key in CONTEXT_KEYS if key in state}
     store[before]["discarder_wind"] = discarder_now()
-    # what the last switch set itself, not the user, goes back to what this rule set had
-    kept = store.get(rules, {})
+    # what the last switch set itself, not the user, goes back to what this set had
+    kept = store.get(tile_set, {})
     for key, value in state.pop("context_forced", {}).items():
         if key == "discarder_wind":
             if discarder_now() == value and key in kept:
@@ -168,7 +186,7 @@ def _switch_context(rules: str, seats: list[str]) -> None:
         elif state.get(key) == value and key in kept:
             state[key] = kept[key]
     forced: dict[str, Any] = {}
-    said: list[str] = []  # what the rule set has not ("... has no North seat: ...")
+    said: list[str] = []  # what the set has not ("... has no North seat: ...")
     also: list[str] = []  # what follows from it, each a sentence
     if state.get("seat_wind") is not None and state["seat_wind"] not in seats:
         said.append(
@@ -176,6 +194,13 @@ def _switch_context(rules: str, seats: list[str]) -> None:
         )
         state["seat_wind"] = forced["seat_wind"] = seats[0]
         state.pop(SEAT_FROM_LAST_HAND, None)  # set by the switch, and said: not the last hand's
+    rounds = round_winds(tile_set)
+    if state.get("prevailing_wind") is not None and state["prevailing_wind"] not in rounds:
+        said.append(
+            f"no {WIND_LABELS[state['prevailing_wind']]} round: the prevailing wind is "
+            f"{WIND_LABELS[rounds[0]]} now"
+        )
+        state["prevailing_wind"] = forced["prevailing_wind"] = rounds[0]
     discarder = discarder_now()
     if discarder != NOT_SAID and (discarder not in seats or discarder == state.get("seat_wind")):
         # under pay-all the box names the liable player, who need not have discarded
@@ -197,7 +222,7 @@ def _switch_context(rules: str, seats: list[str]) -> None:
         said.append(f"no {names}: left out of the special circumstances")
     state["context_forced"] = forced
     if said or also:
-        lacks = [f"{RULE_LABELS.get(rules, rules)} has {'; '.join(said)}."] if said else []
+        lacks = [f"{set_label(tile_set)} has {'; '.join(said)}."] if said else []
         back = "it." if len(said) + len(also) == 1 else "them."
         state["context_note"] = " ".join([*lacks, *also, f"Switching back restores {back}"])
 
@@ -331,7 +356,8 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     """How the hand was won; every widget is keyed so the choices survive reruns."""
     st.header("How was it won?")
     seats = list(scoring.get_ruleset(rules).seats)
-    _switch_context(rules, seats)
+    tile_set = chosen_set()
+    _switch_context(rules, tile_set, seats)
     left, right = st.columns(2)
     # the winner's: whoever holds the phone, the hand scored is the winner's (an audit, stage 81: "your
     # seat" read as the seat of the player scoring it)
@@ -347,9 +373,11 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         # beside the box, until it is set: the result below is scored for it (an audit, stage 82: a
         # night's third hand was paid to the second hand's winner's seat, the note a screen above)
         left.caption(f"Kept from the last hand: is {wind_label(seat or 'E')} this hand's winner too?")
-    # every round has its wind, North's too, in the 3-player game (seeds/004 goes round all four):
-    # the winds a Context takes as the prevailing wind
-    prevailing = right.selectbox("Prevailing wind", WINDS, format_func=wind_label, key="prevailing_wind")
+    # every round has its wind, North's too, in the 3-player game (seeds/004 goes round all four),
+    # unless the set has no North wind
+    prevailing = right.selectbox(
+        "Prevailing wind", round_winds(tile_set), format_func=wind_label, key="prevailing_wind"
+    )
     if not scoring.get_ruleset(rules).scores_prevailing_wind:
         right.caption(f"{RULE_LABELS.get(rules, rules)} rules give no fan for the prevailing wind.")
     how = st.radio(

@@ -1390,6 +1390,41 @@ def test_a_rule_set_switch_keeps_each_sets_context_and_says_what_it_cannot_hold(
     assert app.selectbox(key="prevailing_wind").value == "N"
 
 
+def test_a_malaysian_set_without_north_offers_no_north_round_and_a_switch_says_so(app: AppTest) -> None:
+    # an audit: North was offered as the prevailing wind of a set the north_wind option had left
+    # without North tiles (RULES.md); the seats were East, South and West already
+    typed_hand(app, "123p 456p 789p 99p", melds="SSS")
+    assert app.selectbox(key="prevailing_wind").options == ["East", "South", "West", "North"]
+    app.selectbox(key="prevailing_wind").set_value("N").run()
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    assert app.selectbox(key="seat_wind").options == ["East", "South", "West"]
+    assert app.selectbox(key="prevailing_wind").options == ["East", "South", "West", "North"]
+    assert app.selectbox(key="prevailing_wind").value == "N"
+    app.checkbox(key="opt_malaysian_north_wind").uncheck().run()
+    no_problem(app)
+    assert app.selectbox(key="seat_wind").options == ["East", "South", "West"]
+    assert app.selectbox(key="prevailing_wind").options == ["East", "South", "West"]
+    assert app.selectbox(key="prevailing_wind").value == "E"
+    notes = texts(app, "info")
+    said = "Malaysian (3 players) without the North wind has no North round: the prevailing wind is East now."
+    assert any(said in t and "Switching back restores it." in t for t in notes), notes
+    # the option on again, or Singapore rules, bring the North round back
+    app.checkbox(key="opt_malaysian_north_wind").check().run()
+    no_problem(app)
+    assert app.selectbox(key="prevailing_wind").value == "N"
+    app.checkbox(key="opt_malaysian_north_wind").uncheck().run()
+    app.selectbox(key="rules").set_value("singapore").run()
+    no_problem(app)
+    assert app.selectbox(key="prevailing_wind").value == "N"
+    # a round set since is the table's fact, and carries over where the set holds it
+    app.selectbox(key="prevailing_wind").set_value("W").run()
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    assert app.selectbox(key="prevailing_wind").value == "W"
+    assert not any("round" in t for t in texts(app, "info")), texts(app, "info")
+
+
 def test_a_seat_both_rule_sets_hold_carries_over_a_switch(app: AppTest) -> None:
     # a South seat went back to the seat last stored for the other set, losing its fan unsaid
     typed_hand(app, "123p 456p 789p 99p", melds="SSS")

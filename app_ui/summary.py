@@ -50,13 +50,14 @@ EARTHLY_HELP = {
 
 def circumstances_help(offered: Sequence[str], rules: str) -> str:
     """Each circumstance of `offered` in a line: its label and what it is, under the rule set `rules`."""
+    ruleset = scoring.get_ruleset(rules)
     lines = []
     for key in offered:
-        what = (
-            EARTHLY_HELP[scoring.get_ruleset(rules).earthly_self_drawn]
-            if key == "earthly"
-            else CIRCUMSTANCE_HELP.get(key)
-        )
+        what = EARTHLY_HELP[ruleset.earthly_self_drawn] if key == "earthly" else CIRCUMSTANCE_HELP.get(key)
+        if what and key == "kong_on_kong" and not any(row.key == key for row in ruleset.patterns):
+            # offered under both rule sets (one label, kept by Streamlit), but worth no more than a kong
+            # replacement where the rule set has no row for it (Malaysian: +1 once, whichever kind)
+            what += f"; scored as a kong's replacement tile under these rules (+1 {ruleset.unit_name} once)"
         if what:
             lines.append(f"- {circumstance_label(key, rules)}: {what}.")
     return "\n".join(lines)

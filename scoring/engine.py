@@ -320,6 +320,14 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
     for name in sorted(circ - ruleset.circumstances):
         warnings.append(f"{name} is not part of {ruleset.name} rules; ignored")
         circ.discard(name)
+    if "kong_on_kong" in circ and not any(row.key == "kong_on_kong" for row in ruleset.patterns):
+        # a rule set with no row of its own for it (Malaysian: "Winning on a replacement tile is +1
+        # once, whichever kind", RULES.md) scores it as the kong replacement it is: said, as a table
+        # ticking it expects more (an audit)
+        warnings.append(
+            f"kong on kong is no pattern of {ruleset.name} rules: it is scored as a win on a kong's "
+            f"replacement tile (RULES.md: +1 {ruleset.unit_name} once, whichever kind)"
+        )
     if context.bonus_from_deal and ruleset.instant_payouts is None:
         # only instant payouts read it: said, as an option the rule set does not read is
         warnings.append(f"bonus_from_deal is not part of {ruleset.name} rules (no instant payouts); ignored")

@@ -1361,6 +1361,24 @@ def test_circumstances_follow_the_rule_set(app: AppTest) -> None:
     assert app.multiselect(key="circumstances").value == []
 
 
+def test_kong_on_kong_under_malaysian_rules_says_it_counts_as_a_kong_replacement(app: AppTest) -> None:
+    # RULES.md (Malaysian): a replacement-tile win is +1 once, whichever kind; the choice was offered with
+    # Singapore's words alone, and scored as a kong replacement unsaid (an audit)
+    typed_hand(app, "234p 567p 99p", kongs="1111p CCCC")
+    # Singapore's is a limit of its own
+    assert "scored as a kong's replacement tile" not in (app.multiselect(key="circumstances").help or "")
+    app.selectbox(key="rules").set_value("malaysian").run()
+    app.radio(key="won_by").set_value("self-drawn").run()
+    app.multiselect(key="circumstances").set_value(["kong_on_kong"]).run()
+    no_problem(app)
+    help_text = app.multiselect(key="circumstances").help or ""
+    assert "- Kong on kong replacement: " in help_text
+    assert "scored as a kong's replacement tile under these rules (+1 fan once)" in help_text, help_text
+    notes = texts(app, "info")
+    assert any("kong on kong is no pattern of malaysian rules" in t for t in notes), notes
+    assert "10 fan" in result_text(app)
+
+
 def test_a_rule_set_switch_keeps_each_sets_context_and_says_what_it_cannot_hold(app: AppTest) -> None:
     typed_hand(app, "123m 456p 789s 22m", melds="CCC")
     app.selectbox(key="seat_wind").set_value("N").run()

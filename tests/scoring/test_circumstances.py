@@ -256,3 +256,32 @@ def test_the_melds_order_never_decides_a_first_turn_hand(rules: str) -> None:
     second = score_json({**hand, "melds": [concealed, exposed]})
     assert first["valid"], first["message"]
     assert second["valid"] and second["tai"] == first["tai"], second["message"]
+
+
+def test_kong_on_kong_under_malaysian_rules_scores_as_a_kong_replacement_and_says_so() -> None:
+    # RULES.md (Malaysian): "Winning on a replacement tile is +1 once, whichever kind"; an audit: the
+    # choice scored exactly as a kong replacement and said nothing of it
+    hand = {
+        "rules": "malaysian",
+        "concealed": "234p 567p 99p",
+        "melds": [{"tiles": "1111p", "concealed": True}, {"tiles": "CCCC", "concealed": True}],
+        "self_drawn": True,
+        "winning_tile": "9p",
+    }
+    on_kong = score_json({**hand, "circumstances": ["kong_on_kong"]})
+    replacement = score_json({**hand, "circumstances": ["kong_replacement"]})
+    assert on_kong["valid"] and on_kong["tai"] == replacement["tai"] == 10
+    assert on_kong["patterns"] == replacement["patterns"]
+    said = (
+        "kong on kong is no pattern of malaysian rules: it is scored as a win on a kong's replacement tile "
+        "(RULES.md: +1 fan once, whichever kind)"
+    )
+    assert said in on_kong["warnings"] and said not in replacement["warnings"]
+    # Singapore has a row of its own for it (a limit): nothing to say
+    on_kong_hand = {**hand, "circumstances": ["kong_on_kong"]}
+    singapore = score_json({**on_kong_hand, "rules": "singapore", "concealed": "234m 567s 99p"})
+    assert singapore["valid"] and [p["key"] for p in singapore["patterns"]] == ["kong_on_kong"]
+    assert not any("kong on kong" in w for w in singapore["warnings"])
+    # one kong: refused in one line, as before
+    one = score_json({**on_kong_hand, "concealed": "234p 567p CCC 99p", "melds": hand["melds"][:1]})
+    assert one["reason"] == "impossible_context" and "kong on kong needs two kongs" in one["message"]

@@ -261,10 +261,11 @@ def test_the_melds_order_never_decides_a_first_turn_hand(rules: str) -> None:
 def test_kong_on_kong_under_malaysian_rules_scores_as_a_kong_replacement_and_says_so() -> None:
     # RULES.md (Malaysian): "Winning on a replacement tile is +1 once, whichever kind"; an audit: the
     # choice scored exactly as a kong replacement and said nothing of it
+    kongs = [{"tiles": "1111p", "concealed": True}, {"tiles": "CCCC", "concealed": True}]
     hand = {
         "rules": "malaysian",
         "concealed": "234p 567p 99p",
-        "melds": [{"tiles": "1111p", "concealed": True}, {"tiles": "CCCC", "concealed": True}],
+        "melds": kongs,
         "self_drawn": True,
         "winning_tile": "9p",
     }
@@ -283,5 +284,5 @@ def test_kong_on_kong_under_malaysian_rules_scores_as_a_kong_replacement_and_say
     assert singapore["valid"] and [p["key"] for p in singapore["patterns"]] == ["kong_on_kong"]
     assert not any("kong on kong" in w for w in singapore["warnings"])
     # one kong: refused in one line, as before
-    one = score_json({**on_kong_hand, "concealed": "234p 567p CCC 99p", "melds": hand["melds"][:1]})
+    one = score_json({**on_kong_hand, "concealed": "234p 567p CCC 99p", "melds": kongs[:1]})
     assert one["reason"] == "impossible_context" and "kong on kong needs two kongs" in one["message"]

@@ -1,4 +1,5 @@
-"""Mahjong tai calculator: score a Singapore mahjong hand from a photo (Streamlit).
+"""Mahjong tai (fan) calculator: score a Singapore mahjong hand, or a Malaysian 3-player one, from a
+photo (Streamlit).
 
 Run with `streamlit run app.py`. The page is a straight line: photo (or typed hand) -> tiles read ->
 the user's corrections -> how the hand was won -> tai and payouts; a wide screen puts the tile table
@@ -25,7 +26,7 @@ from app_ui.photo_reading import follow_tile_set
 from app_ui.photo_tab import TO_RESULT, photo_stale_note, photo_ui
 from app_ui.reload import held_for_reload, restore_kept_case
 from app_ui.result_panel import RESULT_ANCHOR, download_ui, result_ui, score_case, stakes_of
-from app_ui.rules_panel import chosen_set, rules_ui
+from app_ui.rules_panel import chosen_rules, chosen_set, rules_ui
 from app_ui.session import (
     HAND_ID,
     bring_back_winning_tile,
@@ -37,6 +38,7 @@ from app_ui.session import (
     table_corrections,
     unsaved_corrections,
 )
+from app_ui.summary import page_heading
 from app_ui.tile_editor import tile_editor_ui
 from app_ui.tile_sets import tiles_in_set
 from app_ui.typed_tab import manual_ui, typed_stale_note
@@ -131,15 +133,16 @@ def _score_in_words(scored: tuple[dict[str, Any], dict[str, Any] | None, str | N
 
 
 def main() -> None:
-    st.set_page_config(page_title="Mahjong tai calculator", page_icon="🀄", layout="wide")
+    # the rule set as the last run left it; named again once the sidebar has drawn this run's
+    st.set_page_config(page_title=page_heading(chosen_rules())[0], page_icon="🀄", layout="wide")
     init_state()
     restore_kept_case()
     bring_back_winning_tile()
     note_table_change()
     settle_corrected_tiles()
     apply_opened_case()
-    st.title("🀄 Mahjong tai calculator")
-    st.caption("Snap the winning hand, check the tiles, say how it was won: tai and payouts.")
+    # drawn here, filled once the sidebar's rule set is known (a sample of the other game switches it)
+    heading = st.container()
     # a slot drawn on every run, filled or not: an element that came and went above the tabs would
     # move them, and Streamlit would show the first tab again at the next click
     restored = st.session_state.pop("restored_note", None)
@@ -147,6 +150,10 @@ def main() -> None:
     if restored:
         notes_slot.info(restored)
     rules, options, option_problems = rules_ui()
+    title, caption = page_heading(rules)
+    st.set_page_config(page_title=title)
+    heading.title(f"🀄 {title}")
+    heading.caption(caption)
     follow_tile_set(chosen_set())
     input_ui()
     base: Base = st.session_state["base"]

@@ -162,7 +162,8 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     notes = (
         [
             f"The concealed {named} open{'s' if len(in_hand) == 1 else ''} among the hand's tiles, which "
-            "score at their best reading (python -m scoring keeps the file's sets, so its tai may be lower)."
+            "score at their best reading (python -m scoring keeps the file's sets, so its "
+            f"{ruleset.unit_name} may be lower)."
         ]
         if in_hand
         else []

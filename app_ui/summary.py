@@ -63,6 +63,18 @@ def circumstances_help(offered: Sequence[str], rules: str) -> str:
     return "\n".join(lines)
 
 
+def page_heading(rules: str) -> tuple[str, str]:
+    """The page's title and the line under it, in the rule set's unit: Malaysian rules score in fan,
+    not tai (an audit: "Mahjong tai calculator" headed a page of fan and points)."""
+    # a rule set's name the page does not know (none yet) heads it as the default's
+    ruleset = scoring.rulesets.RULESETS.get(rules) or scoring.get_ruleset(scoring.rulesets.DEFAULT_RULESET)
+    paid = "points" if ruleset.reports_points else "payouts"
+    return (
+        f"Mahjong {ruleset.unit_name} calculator",
+        f"Snap the winning hand, check the tiles, say how it was won: {ruleset.unit_name} and {paid}.",
+    )
+
+
 ROLE_LABELS = {
     "winner": "Winner",
     "discarder": "Discarder",

@@ -1361,6 +1361,53 @@ def test_circumstances_follow_the_rule_set(app: AppTest) -> None:
     assert app.multiselect(key="circumstances").value == []
 
 
+def page_words(at: AppTest) -> list[str]:
+    """Every text the page and its sidebar show: element bodies, widget labels and helps."""
+    words: list[str] = []
+
+    def walk(node: Any) -> None:
+        for name in ("value", "body", "label", "help", "placeholder"):
+            try:
+                text = getattr(node, name, None)
+            except Exception:  # a widget's value read before it has one
+                text = None
+            if isinstance(text, str):
+                words.append(text)
+        children = getattr(node, "children", None)
+        for child in children.values() if isinstance(children, dict) else ():
+            walk(child)
+
+    walk(at.main)
+    walk(at.sidebar)
+    return words
+
+
+def test_the_page_says_fan_not_tai_under_malaysian_rules(app: AppTest) -> None:
+    # an audit: "Mahjong tai calculator" headed a page whose rules score in fan
+    assert app.title[0].value == "🀄 Mahjong tai calculator"
+    assert "tai and payouts" in captions(app)[0]
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    assert app.title[0].value == "🀄 Mahjong fan calculator"
+    assert "fan and points" in captions(app)[0]
+    typed_hand(app, "234p 567p 99p", kongs="1111p CCCC")
+    app.radio(key="won_by").set_value("self-drawn").run()
+    no_problem(app)
+    assert "8 fan" in result_text(app)
+    said = [text for text in page_words(app) if re.search(r"\btai\b", text, re.IGNORECASE)]
+    assert not said, said
+    # a case whose concealed pong opens among the hand's tiles says what may be lower in fan too
+    case = {"rules": "malaysian", "concealed": "234p 567p 99p", "self_drawn": True}
+    melds = [{"kind": "pong", "tiles": "EEE", "concealed": True}, {"kind": "kong", "tiles": "CCCC"}]
+    open_case_file(app, json.dumps({**case, "melds": melds}).encode(), name="case.json")
+    no_problem(app)
+    assert any("so its fan may be lower" in t for t in page_words(app)), texts(app, "info")
+    said = [text for text in page_words(app) if re.search(r"\btai\b", text, re.IGNORECASE)]
+    assert not said, said
+    app.selectbox(key="rules").set_value("singapore").run()
+    assert app.title[0].value == "🀄 Mahjong tai calculator"
+
+
 def test_kong_on_kong_under_malaysian_rules_says_it_counts_as_a_kong_replacement(app: AppTest) -> None:
     # RULES.md (Malaysian): a replacement-tile win is +1 once, whichever kind; the choice was offered with
     # Singapore's words alone, and scored as a kong replacement unsaid (an audit)

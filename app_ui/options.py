@@ -25,6 +25,9 @@ class OptionSpec:
     help: str
     choices: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()  # the rule sets that read this option; empty: every rule set
+    # the least and most number the scoring takes (its field's metadata); None: no bound of its own
+    least: float | None = None
+    most: float | None = None
 
     @property
     def label(self) -> str:
@@ -138,7 +141,16 @@ def option_specs(options_cls: type, defaults: Any) -> list[OptionSpec]:
             kind = "text"
         rules = tuple(str(r) for r in (f.metadata.get("rules") or ())) if f.metadata else ()
         specs.append(
-            OptionSpec(name=f.name, kind=kind, default=default, help=help_text, choices=choices, rules=rules)
+            OptionSpec(
+                name=f.name,
+                kind=kind,
+                default=default,
+                help=help_text,
+                choices=choices,
+                rules=rules,
+                least=f.metadata.get("least"),
+                most=f.metadata.get("most"),
+            )
         )
     return specs
 

@@ -54,12 +54,26 @@ def _option_widget(spec: OptionSpec, key: str, label: str, rules: str, disabled:
             help=(spec.help + " " if spec.help else "") + choices_help(spec.choices),
             format_func=choice_box_label,
         )
-    # no option is meaningfully negative; the scoring checks the finer limits (max tai at least 1)
+    # bounded as the scoring takes the option alone (its field's metadata: points per fan 0 had been
+    # taken here and refused in the result, an audit), else at 0: no option is meaningfully negative;
+    # bounds between options (min tai at most max tai) are the scoring's to say
     if spec.kind == "int":
-        return st.number_input(label, min_value=0, step=1, key=key, help=spec.help or None)
+        least, most = int(spec.least or 0), None if spec.most is None else int(spec.most)
+        return st.number_input(
+            label, min_value=least, max_value=most, step=1, key=key, help=spec.help or None
+        )
     if spec.kind == "float":
+        least_amount, most_amount = float(spec.least or 0), None if spec.most is None else float(spec.most)
         # "%g": the amount as typed (0.125), not rounded to two places while the scoring uses it whole
-        return st.number_input(label, min_value=0.0, step=0.5, format="%g", key=key, help=spec.help or None)
+        return st.number_input(
+            label,
+            min_value=least_amount,
+            max_value=most_amount,
+            step=0.5,
+            format="%g",
+            key=key,
+            help=spec.help or None,
+        )
     return st.text_input(label, key=key, help=spec.help or None)
 
 

@@ -23,6 +23,17 @@ DEFAULT_PAYOUT_TABLE: tuple[tuple[float, float], ...] = ((4, 2), (7, 3), (11, 5)
 
 TableRow = float | tuple[float, float]
 
+# Amounts above this are typos, and they keep every payout a finite number.
+MAX_AMOUNT = 1e12
+MIN_AMOUNT = 1e-6  # the smallest amount paid: payouts are rounded to 6 decimals
+# 2^(tai-1) payouts grow fast; a cap higher than this is a typo, not a house rule
+MAX_TAI = 64
+
+# A whole-number option's metadata "least" and "most" bound the number it takes alone (`_number`,
+# `_check_together`: tests/scoring/test_input.py holds them to it), for a settings UI's bounds: the
+# sidebar had let points_per_fan 0 be typed, and the scoring then refused it (an audit). Bounds between
+# options (min_tai <= max_tai) are the scoring's to say, and so are an amount's (`unit`: its least
+# paid and its 6 decimals, which a box's bounds cannot hold, are refused quoting it as typed).
 # An option's metadata "rules" names the rule sets that read it (none: every rule set), so a UI can
 # leave out the options a rule set ignores.
 SINGAPORE_ONLY: tuple[str, ...] = ("singapore",)
@@ -33,12 +44,16 @@ MALAYSIAN_ONLY: tuple[str, ...] = ("malaysian",)
 class Options:
     """House rules (RULES.md, Options). Defaults are the Singapore ones; see `default_options`."""
 
-    min_tai: int = field(default=1, metadata={"help": "Minimum tai (fan) for a valid win."})
+    min_tai: int = field(
+        default=1, metadata={"help": "Minimum tai (fan) for a valid win.", "least": 0, "most": MAX_TAI}
+    )
     max_tai: int = field(
         default=5,
         metadata={
+            "least": 1,
+            "most": MAX_TAI,
             "help": "Cap on tai (fan). Singapore: a limit hand scores this cap. Malaysian: a limit-type "
-            "hand scores 5 (big four winds 10), within the cap."
+            "hand scores 5 (big four winds 10), within the cap.",
         },
     )
     unit: float = field(
@@ -98,7 +113,13 @@ class Options:
         default=True, metadata={"rules": MALAYSIAN_ONLY, "help": "Malaysian: the set keeps the North wind."}
     )
     points_per_fan: int = field(
-        default=20, metadata={"rules": MALAYSIAN_ONLY, "help": "Malaysian: points per fan."}
+        default=20,
+        metadata={
+            "rules": MALAYSIAN_ONLY,
+            "least": 1,
+            "most": int(MAX_AMOUNT),
+            "help": "Malaysian: points per fan.",
+        },
     )
     malaysian_payment: str = field(
         default="seed",
@@ -125,11 +146,6 @@ def default_options(rules_name: str = "singapore") -> Options:
     if rules_name not in _RULESET_DEFAULTS:
         raise RulesetError(f"unknown rules {rules_name!r} (expected one of: {', '.join(_RULESET_DEFAULTS)})")
     return Options(**_RULESET_DEFAULTS[rules_name])
-
-
-# Amounts above this are typos, and they keep every payout a finite number.
-MAX_AMOUNT = 1e12
-MIN_AMOUNT = 1e-6  # the smallest amount paid: payouts are rounded to 6 decimals
 
 
 def exact_number(value: float) -> str:
@@ -380,9 +396,8 @@ def _check_together(options: Options) -> None:
         raise OptionError(f"unit must be positive, got {options.unit:g}")
     if options.points_per_fan <= 0:
         raise OptionError(f"points_per_fan must be positive, got {options.points_per_fan}")
-    if options.max_tai > 64:
-        # 2^(tai-1) payouts grow fast; a cap this high is a typo, not a house rule.
-        raise OptionError(f"max_tai {options.max_tai} is too large (at most 64)")
+    if options.max_tai > MAX_TAI:
+        raise OptionError(f"max_tai {options.max_tai} is too large (at most {MAX_TAI})")
     # the one check of the choices, for JSON and for an Options built in code alike: a misspelt one
     # must not fall through to another scheme's payments
     for name, choices in (("payout_scheme", PAYOUT_SCHEMES), ("malaysian_payment", MALAYSIAN_PAYMENTS)):

@@ -721,6 +721,28 @@ def test_every_option_a_rule_set_reads_is_in_its_sidebar_and_no_other(app: AppTe
     assert app.number_input(key="opt_malaysian_min_tai").label == "Min fan"
 
 
+def test_a_number_option_box_takes_what_the_scoring_takes(app: AppTest) -> None:
+    # an audit: points per fan 0 was taken by its box and refused in the result; the boxes are bounded
+    # as the scoring takes each option alone (the browser says a value beyond them at the box)
+    assert (
+        app.number_input(key="opt_singapore_max_tai").min,
+        app.number_input(key="opt_singapore_max_tai").max,
+    ) == (
+        1,
+        64,
+    )
+    assert app.number_input(key="opt_singapore_min_tai").min == 0
+    # an amount's least paid and its 6 decimals are refused in the result, quoting it as typed
+    assert app.number_input(key="opt_singapore_unit").min == 0
+    app.selectbox(key="rules").set_value("malaysian").run()
+    box = app.number_input(key="opt_malaysian_points_per_fan")
+    assert (box.min, box.max) == (1, 10**12)
+    typed_hand(app, "234p 567p 99p", kongs="1111p CCCC")
+    app.number_input(key="opt_malaysian_points_per_fan").set_value(1).run()
+    no_problem(app)
+    assert any("min 5 / max 10 fan, 1 points a fan" in caption for caption in captions(app)), captions(app)
+
+
 def test_bad_payout_table_is_explained(app: AppTest) -> None:
     assert app.text_input(key="opt_singapore_payout_table").disabled  # read only under the table scheme
     app.selectbox(key="opt_singapore_payout_scheme").set_value("table").run()

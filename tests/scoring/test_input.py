@@ -24,6 +24,7 @@ from scoring import (
 )
 from scoring.errors import json_object
 from scoring.hand import Context, Hand
+from scoring.options import options_from_mapping
 from scoring.tiles import ALL_CODES
 from vision.classes import BONUS_CODES, CLASSES
 
@@ -697,3 +698,21 @@ def test_command_line_option_values_are_read_as_typed(item: str, value: object) 
 
     read = option_assignments([item])[item.partition("=")[0]]
     assert read == value and type(read) is type(value)
+
+
+BOUNDED = [field for field in dataclasses.fields(Options) if "least" in field.metadata]
+
+
+@pytest.mark.parametrize("field", BOUNDED, ids=[field.name for field in BOUNDED])
+def test_an_options_bounds_are_what_the_scoring_takes_alone(field: dataclasses.Field[Any]) -> None:
+    # a settings UI bounds its box by them (an audit: the sidebar took points per fan 0 and the
+    # result then refused it): each bound is taken, a step beyond it refused
+    rules = "malaysian" if field.name == "points_per_fan" else "singapore"
+    least, most = field.metadata["least"], field.metadata["most"]
+    beside = {"max_tai": 64} if field.name == "min_tai" else {}
+    for value in (least, most):
+        options_from_mapping(default_options(rules), {**beside, field.name: value})
+    for value in (least - 1, most + 1):
+        with pytest.raises(OptionError):
+            options_from_mapping(default_options(rules), {**beside, field.name: value})
+    assert {field.name for field in BOUNDED} == {"min_tai", "max_tai", "points_per_fan"}

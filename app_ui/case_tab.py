@@ -9,7 +9,7 @@ from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 import scoring
 from app_ui import case_open
-from app_ui.case import Base
+from app_ui.case import WIND_LABELS, Base
 from app_ui.context_panel import (
     DISCARDER_ASIDE,
     LAST_WIN,
@@ -20,13 +20,15 @@ from app_ui.context_panel import (
     SEAT_FROM_LAST_HAND,
     WINNING_TILE_INTO,
     bring_back_set_aside,
+    round_winds,
     set_discarder,
+    set_label,
 )
 from app_ui.new_hand import forget_winning_tile
 from app_ui.options import option_specs
 from app_ui.photo_tab import hand_words
 from app_ui.questions import ask_before_replacing, question_waiting, replace_or_keep, withdrawn_note
-from app_ui.rules_panel import chosen_rules, stored_options, widget_value
+from app_ui.rules_panel import chosen_rules, chosen_set, stored_options, widget_value
 from app_ui.session import concealed_key, set_base, unsaved_corrections
 from app_ui.summary import RULE_LABELS, options_set, plain, plain_line
 from app_ui.widget_memory import keep
@@ -176,8 +178,21 @@ def apply_opened_case() -> None:
         sidebar = None if opened.options_said else options_set(opened.rules, stored_options(opened.rules))
         state["case_note"] = opened_case_note(opened, rules_before, options_before != options_now, sidebar)
     won = opened.context
-    state["context_rules"] = opened.rules
+    # the set it opens with (its options set above): its winds are the case's, not a switch's to carry
+    tile_set = chosen_set()
+    state["context_rules"] = tile_set
     state["seat_wind"], state["prevailing_wind"] = won.seat_wind, won.prevailing_wind
+    rounds = round_winds(tile_set)
+    if won.prevailing_wind not in rounds:
+        # a Malaysian case without the North wind naming a North round (python -m scoring takes it, and
+        # gives no prevailing-wind fan): the box offers no such round, so said, not dropped unsaid
+        state["prevailing_wind"] = rounds[0]
+        wind, now = WIND_LABELS[won.prevailing_wind], WIND_LABELS[rounds[0]]
+        scored = scoring.get_ruleset(opened.rules).scores_prevailing_wind
+        state["context_note"] = (
+            f"The case names a {wind} round, which {set_label(tile_set)} has not: the prevailing wind is "
+            f"{now} here" + ("." if scored else ", and no prevailing wind scores under these rules.")
+        )
     state.pop(SEAT_FROM_LAST_HAND, None)  # the case's own seat
     state.pop(LAST_WIN, None)  # nor is the win of the hand before it the case's (a review, stage 82)
     state["won_by"] = "self-drawn" if won.self_drawn else "discard"

@@ -1510,6 +1510,15 @@ def test_a_malaysian_set_without_north_offers_no_north_round_and_a_switch_says_s
     no_problem(app)
     assert app.selectbox(key="prevailing_wind").value == "W"
     assert not any("round" in t for t in texts(app, "info")), texts(app, "info")
+    # a case of a set without North naming a North round (python -m scoring takes it: no fan either way)
+    case = {"rules": "malaysian", "options": {"north_wind": False}, "concealed": "123p 456p 789p 99p"}
+    case |= {"melds": [{"kind": "pong", "tiles": "SSS"}], "seat_wind": "S", "prevailing_wind": "N"}
+    open_case_file(app, json.dumps(case).encode(), name="case.json")
+    no_problem(app)
+    assert app.selectbox(key="prevailing_wind").options == ["East", "South", "West"]
+    assert (app.selectbox(key="seat_wind").value, app.selectbox(key="prevailing_wind").value) == ("S", "E")
+    said = "The case names a North round, which Malaysian (3 players) without the North wind has not"
+    assert any(said in t for t in texts(app, "info")), texts(app, "info")
 
 
 def test_a_seat_both_rule_sets_hold_carries_over_a_switch(app: AppTest) -> None:

@@ -24,6 +24,7 @@ from app_ui.summary import (
     idle_bonus_note,
     instant_line,
     invalid_message,
+    limit_words,
     no_payout_words,
     plain,
     plain_line,
@@ -192,7 +193,7 @@ def result_ui(
             f"**{result['tai']} {unit}**"
             + (f" (raw {result['raw_tai']}, capped)" if capped else "")
             + points
-            + (" — at the limit" if result.get("limit") else "")
+            + (f" — {limit_words(data, result)}" if result.get("limit") else "")
         )
         not_added = limits_not_added(result)
         if not_added:

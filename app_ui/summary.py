@@ -140,6 +140,19 @@ def no_payout_words(instant: bool) -> str:
     return "none, no win: nobody pays for the hand."
 
 
+def limit_words(data: Mapping[str, Any], result: Mapping[str, Any]) -> str | None:
+    """How a limit is said beside the score: "at the limit" where the score is the cap, "limit hand"
+    where a limit-type hand set it below the cap (Malaysian: 5 fan under a cap of 10, RULES.md; an
+    audit read "5 fan, at the limit" under "max 10 fan" as the cap at 5), as the command line says
+    it; None where no limit applies."""
+    if not result.get("limit"):
+        return None
+    cap = (data.get("options") or {}).get("max_tai")
+    if not isinstance(cap, int):
+        cap = scoring.default_options(str(data.get("rules") or "singapore")).max_tai
+    return "limit hand" if int(result.get("tai") or 0) < cap else "at the limit"
+
+
 def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None = None) -> str:
     """A plain-text summary to paste into a chat; `ways`: what each tile that may have won the hand
     gives ("1m or 4p: 4 tai; 2m: not a win"), where the winning tile is unset and changes the score."""
@@ -154,7 +167,7 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
         capped = f" (raw {result['raw_tai']})" if result.get("raw_tai") != result.get("tai") else ""
         # the points a Malaysian table pays by, as the page and the command line give them
         points = f" = {format_amount(result['points'])} points" if result.get("points") is not None else ""
-        limit = ", at the limit" if result.get("limit") else ""  # as the page's result line says it
+        limit = f", {limit_words(data, result)}" if result.get("limit") else ""  # as the result line says it
         stands = " as it stands" if ways else ""
         lines.append(f"{result['tai']} {unit}{capped}{points}{limit}{stands}, {rules} rules")
         not_added = limits_not_added(result)

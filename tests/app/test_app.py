@@ -1511,8 +1511,14 @@ def test_a_malaysian_set_without_north_offers_no_north_round_and_a_switch_says_s
     assert app.selectbox(key="prevailing_wind").value == "W"
     assert not any("round" in t for t in texts(app, "info")), texts(app, "info")
     # a case of a set without North naming a North round (python -m scoring takes it: no fan either way)
-    case = {"rules": "malaysian", "options": {"north_wind": False}, "concealed": "123p 456p 789p 99p"}
-    case |= {"melds": [{"kind": "pong", "tiles": "SSS"}], "seat_wind": "S", "prevailing_wind": "N"}
+    case: dict[str, Any] = {
+        "rules": "malaysian",
+        "options": {"north_wind": False},
+        "concealed": "123p 456p 789p 99p",
+        "melds": [{"kind": "pong", "tiles": "SSS"}],
+        "seat_wind": "S",
+        "prevailing_wind": "N",
+    }
     open_case_file(app, json.dumps(case).encode(), name="case.json")
     no_problem(app)
     assert app.selectbox(key="prevailing_wind").options == ["East", "South", "West"]
@@ -2203,6 +2209,27 @@ def test_the_text_summary_says_a_limit_hand_is_at_the_limit_as_the_page_does(app
     no_problem(app)
     assert "— at the limit" in result_text(app), result_text(app)
     assert summary(app).splitlines()[0] == "5 tai, at the limit, Singapore (4 players) rules", summary(app)
+
+
+def test_a_malaysian_limit_type_hand_below_the_cap_is_a_limit_hand_not_at_the_limit(app: AppTest) -> None:
+    # RULES.md: a limit-type hand sets the fan to 5, within a cap of 10: "5 fan, at the limit" under
+    # "max 10 fan" read as a cap at 5 (an audit); the command line says "limit hand"
+    app.selectbox(key="rules").set_value("malaysian").run()
+    typed_hand(app, "55p", kongs="1111p 2222p 3333p 4444p")
+    app.radio(key="won_by").set_value("self-drawn").run()
+    app.multiselect(key="circumstances").set_value(["heavenly"]).run()
+    no_problem(app)
+    assert "**5 fan** = **100 points** — limit hand" in texts(app, "success"), texts(app, "success")
+    lines = summary(app).splitlines()
+    assert lines[0] == "5 fan = 100 points, limit hand, Malaysian (3 players) rules", lines
+    # why the rows add to more than it, as before
+    assert lines[1] == "The rows add to 10, but a limit hand scores its highest limit, not their sum: 5 fan"
+    assert any(t.startswith("the fan is set to 5 by four kongs") for t in texts(app, "info")), texts(
+        app, "info"
+    )
+    # at a cap of 5 it is the cap too
+    app.number_input(key="opt_malaysian_max_tai").set_value(5).run()
+    assert "**5 fan** = **100 points** — at the limit" in texts(app, "success"), texts(app, "success")
 
 
 def test_the_photo_says_its_score_and_the_result_says_its_rules(app: AppTest, install: Install) -> None:

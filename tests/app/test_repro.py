@@ -191,8 +191,8 @@ def page(at: AppTest) -> dict[str, Any]:
     }
 
 
-def as_shown(result: dict[str, Any] | None) -> dict[str, Any]:
-    """What the page shows for a scoring output, in the page's own words."""
+def as_shown(result: dict[str, Any] | None, cap: int) -> dict[str, Any]:
+    """What the page shows for a scoring output, in the page's own words, under a cap of `cap`."""
     if result is None:
         return {"tai": [], "patterns": [], "payout": [], "instant": []}
     unit = result["unit"]
@@ -202,7 +202,8 @@ def as_shown(result: dict[str, Any] | None) -> dict[str, Any]:
         f"**{result['tai']} {unit}**"
         + (f" (raw {result['raw_tai']}, capped)" if result["raw_tai"] != result["tai"] else "")
         + points
-        + (" — at the limit" if result.get("limit") else "")
+        # a limit-type hand set below the cap (Malaysian) is no hand at the limit
+        + ((" — limit hand" if result["tai"] < cap else " — at the limit") if result.get("limit") else "")
     )
     players = result["payout"]["players"] if valid else []
     return {
@@ -285,13 +286,14 @@ def test_the_page_the_cli_and_the_case_reopened_give_the_same_numbers(seed: int,
     assert not at.exception
     case = at.session_state["case_json"]
     shown = page(at)
-    assert shown == as_shown(case["result"])  # the case records the result the page showed
+    cap = case["options"]["max_tai"]
+    assert shown == as_shown(case["result"], cap)  # the case records the result the page showed
     status, replay = replayed(case, tmp_path)
     if case["result"] is None:  # nothing scored (a meld left unfinished): refused there too
         assert status == 2
     else:
         assert replay is not None and status == (0 if replay["valid"] else 1)
-        assert as_shown(replay) == shown
+        assert as_shown(replay, cap) == shown
         for key in ("valid", "tai", "raw_tai", "points", "patterns", "payout"):
             assert replay[key] == case["result"][key], key
     again = opened(case)

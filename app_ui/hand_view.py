@@ -15,16 +15,21 @@ from streamlit.delta_generator import DeltaGenerator
 from app_ui import case as case_mod
 from app_ui import hand_build, photo_rows, table_edits, tile_sets, unsure_stakes
 from app_ui.address import VIEW_KEY, WHOLE_VIEW, address_the_view
-from app_ui.art import annotate_photo, group_blocks, group_name, hand_picture
+from app_ui.art import group_blocks, group_name
 from app_ui.case import Base, HandBuild, TileRow
 from app_ui.meld_offer import offer_groups, regrouped, score_either_way, tile_span
 from app_ui.photo_reading import read_again_as, read_as_other_set
 from app_ui.photo_view import PhotoView, in_picture
+from app_ui.picture_bytes import DrawnPhoto, drawn_photo, frozen_blocks, tile_pictures_png
 from app_ui.questions import question_waiting
 from app_ui.rules_panel import chosen_set
 from app_ui.session import current_edits, meld_concealed_now, restart_table, unsaved_corrections
 from app_ui.summary import RULE_LABELS, plain
 from app_ui.widget_memory import remember, restore_kept
+
+# the labelled photo as the run before sent it (`picture_bytes.DrawnPhoto`): a rerun that changes none
+# of its marks sends it again rather than draw it again
+DRAWN_PHOTO = "drawn_photo"
 
 # a hand built from rows, scored as the page scores the table's, in the words of
 # `winning_hint.result_words` (None where it cannot be scored)
@@ -77,8 +82,12 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, HandSlots]:
         seen_here = [
             b for b in left_out if 0 <= (b[0] + b[2]) / 2 <= width and 0 <= (b[1] + b[3]) / 2 <= height
         ]
+        kept: DrawnPhoto | None = st.session_state.get(DRAWN_PHOTO)
+        shown_now = st.session_state[DRAWN_PHOTO] = drawn_photo(
+            kept, copy_shown, drawn, kinds, numbers, seen_here
+        )
         st.image(
-            annotate_photo(copy_shown, drawn, kinds, numbers, seen_here),
+            shown_now.jpeg,
             caption=photo_caption(shown, rows, any(row.box is not None for row in base.photo_rows))
             + left_out_caption(len(seen_here), len(left_out) - len(seen_here)),
             width="stretch",
@@ -94,6 +103,8 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, HandSlots]:
             )
             remember("whole_photo")
             address_the_view(bool(st.session_state.get("whole_photo")))
+    else:  # no photo (a typed hand, an opened case): its last drawing is let go with it
+        st.session_state.pop(DRAWN_PHOTO, None)
     reread_ui(base)
     offer = base.meld_offer
     answered = offer is not None and offer_groups(offer, rows) is None  # its tiles moved: no more to ask
@@ -114,7 +125,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, HandSlots]:
     score_hint = st.empty()
     unsure_slot = st.empty()  # the unsure tiles, said once the hand is scored (`unsure_ui`)
     blocks = group_blocks(build.hand, build.meld_groups, rows)
-    picture = hand_picture(blocks)
+    picture = tile_pictures_png(frozen_blocks(blocks))
     if picture is not None:
         st.image(picture, caption=hand_picture_caption(base), width="stretch", alt=hand_picture_alt(blocks))
     return rows, build, HandSlots(score_hint, offer_slot, unsure_slot)

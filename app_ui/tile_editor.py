@@ -57,7 +57,10 @@ COLUMN_PX = {"n": 36, "tile": 64, "group": 88, "check": 64}
 def add_tile_ui(base: Base) -> None:
     """A missed tile added by its face in one pick and a tap: the table's own blank row lies at its
     foot, under its fold on a photo of many tiles, and its + shows only on hover (an audit's finding)."""
-    faces = [code for code in TILE_CODES if code in tile_sets.tiles_in_set(chosen_set())]
+    # the set named once: inside the condition it was named again for each of the 49 codes (~5-10 ms
+    # of every rerun, the sidebar's options read each time)
+    in_set = tile_sets.tiles_in_set(chosen_set())
+    faces = [code for code in TILE_CODES if code in in_set]
     version = st.session_state["version"]
     row = st.container(horizontal=True, vertical_alignment="bottom")
     code = row.selectbox(

@@ -1,5 +1,5 @@
 """What a rerun does not do again: the labelled photo and the tile pictures are drawn and encoded once
-for what they show (`app_ui.picture_bytes`).
+for what they show (`app_ui.picture_bytes`), and the *Add a missed tile* box names the tile set once.
 
 Streamlit reruns the whole page on every click; a click that moves no tile (a seat, a self-draw, a
 special circumstance) drew both pictures again (a third of a rerun with a 12 MP photo). Counted here,
@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 import app_ui.art
 import app_ui.picture_bytes
+import app_ui.tile_editor
 from app_ui.art import annotate_photo, hand_picture
 from app_ui.case import HAND, TileRow
 from app_ui.hand_view import DRAWN_PHOTO
@@ -114,6 +115,22 @@ def test_a_typed_hand_lets_go_of_the_photo_s_drawing(app: AppTest, install: Inst
     app.button(key="typed_use").click().run()
     assert not app.exception, [e.value for e in app.exception]
     assert DRAWN_PHOTO not in app.session_state  # no photo on the page: its copy is not held for it
+
+
+def test_the_add_a_tile_box_names_the_tile_set_once_a_run(
+    app: AppTest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
+    app.text_input(key="typed_melds").input("CCC").run()
+    app.button(key="typed_use").click().run()
+    assert not app.exception, [e.value for e in app.exception]
+    named = counted(monkeypatch, app_ui.tile_editor, "chosen_set")
+    app.selectbox(key="seat_wind").set_value("S").run()
+    assert not app.exception, [e.value for e in app.exception]
+    # the tile key's caption and the box's faces: once each (it was once per code of the 49, each
+    # reading the sidebar's options)
+    assert named.count == 2, named.count
+    assert "add_tile_" in " ".join(str(box.key) for box in app.selectbox)
 
 
 def a_photo(width: int = 320, height: int = 240) -> np.ndarray:

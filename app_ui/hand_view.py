@@ -93,7 +93,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, HandSlots]:
             width="stretch",
             output_format="JPEG",
             alt=photo_alt(rows, numbers, kinds, len(seen_here)),
-        )  # a PNG of a photo is ~1 MB and 0.3 s to encode; JPEG ~0.15 MB
+        )  # a PNG of a photo is ~1 MB and 0.3 s to encode; JPEG ~0.15 MB (`picture_bytes.PHOTO_QUALITY`)
         if has_part:
             st.toggle(
                 "Show the whole photo",

@@ -5,8 +5,8 @@ circumstance, a house rule) change neither the tiles nor their groups. Drawn and
 rerun, the labelled photo and the tile pictures took about a third of it (measured on the 2-core
 machine with a 12 MP photo: the photo's labels ~10 ms, its JPEG 10-30 ms, the tile pictures' PNG
 ~5 ms, of a rerun of ~60-90 ms). They are encoded here exactly as Streamlit encodes a picture it is
-given (`streamlit.elements.lib.image_utils._pil_to_bytes`): the same bytes, so the same media address,
-and the browser fetches nothing new.
+given (`streamlit.elements.lib.image_utils._pil_to_bytes`), the photo at `PHOTO_QUALITY`: the same
+bytes on each rerun, so the same media address, and the browser fetches nothing new.
 """
 
 from __future__ import annotations
@@ -22,20 +22,24 @@ from PIL import Image
 from app_ui.art import Box, annotate_photo, hand_picture
 from app_ui.case import TileRow
 
-# Streamlit's quality for a picture it encodes itself (`image_utils._pil_to_bytes`): kept, so that the
-# bytes, and what the page shows, are what they were when the page handed it the picture
+# Streamlit's quality for a picture it encodes itself (`image_utils._pil_to_bytes`): kept for the tile
+# pictures (a PNG, which it does not change)
 STREAMLIT_QUALITY = 100
+# The labelled photo's: at Streamlit's 100 a phone photo's 1280 px copy was 0.35-0.75 MB (median 0.55,
+# 17 photos), sent again on each tile corrected, over a phone's connection; at 90, 0.1-0.25 MB (median
+# 0.16), its labels as sharp to the eye (Streamlit itself encodes at 90 a picture it has to shrink)
+PHOTO_QUALITY = 90
 
 # a group of the tile pictures as `art.group_blocks` gives it (label, codes, concealed), hashable
 Block = tuple[str, tuple[str, ...], bool]
 
 
-def jpeg_bytes(image: Image.Image) -> bytes:
-    """`image` as the JPEG `st.image(image, output_format="JPEG")` would send."""
+def jpeg_bytes(image: Image.Image, quality: int = STREAMLIT_QUALITY) -> bytes:
+    """`image` as the JPEG `st.image(image, output_format="JPEG")` would send (at its `quality`)."""
     out = io.BytesIO()
     # converted only where Streamlit converts it (`_image_may_have_alpha_channel`); the photo is RGB
     flat = image.convert("RGB") if image.mode in ("RGBA", "LA", "P") else image
-    flat.save(out, format="JPEG", quality=STREAMLIT_QUALITY)
+    flat.save(out, format="JPEG", quality=quality)
     return out.getvalue()
 
 
@@ -79,7 +83,8 @@ def drawn_photo(
     marks = photo_marks(rows, kinds, numbers, left_out)
     if kept is not None and kept.picture is picture and kept.marks == marks:
         return kept
-    return DrawnPhoto(picture, marks, jpeg_bytes(annotate_photo(picture, rows, kinds, numbers, left_out)))
+    drawn = annotate_photo(picture, rows, kinds, numbers, left_out)
+    return DrawnPhoto(picture, marks, jpeg_bytes(drawn, PHOTO_QUALITY))
 
 
 def frozen_blocks(blocks: Sequence[tuple[str, Sequence[str], bool]]) -> tuple[Block, ...]:

@@ -24,6 +24,7 @@ from app_ui.art import annotate_photo, hand_picture
 from app_ui.case import HAND, TileRow
 from app_ui.hand_view import DRAWN_PHOTO
 from app_ui.picture_bytes import (
+    PHOTO_QUALITY,
     drawn_photo,
     frozen_blocks,
     jpeg_bytes,
@@ -148,6 +149,7 @@ def test_the_pictures_are_the_bytes_streamlit_would_have_encoded() -> None:
     # the same bytes as `st.image` made of the picture itself: the page shows exactly what it did
     photo = annotate_photo(a_photo(), ROWS)
     assert jpeg_bytes(photo) == image_utils._pil_to_bytes(photo, "JPEG")
+    assert jpeg_bytes(photo, PHOTO_QUALITY) == image_utils._pil_to_bytes(photo, "JPEG", PHOTO_QUALITY)
     tiles = hand_picture([("hand", ["1m", "2m"], False), ("meld 1 kong", ["C"] * 4, True)])
     assert tiles is not None and tiles.mode == "RGBA"
     assert png_bytes(tiles) == image_utils._pil_to_bytes(tiles, "PNG")
@@ -160,7 +162,8 @@ def test_the_photo_is_drawn_again_only_for_new_marks_or_another_copy(monkeypatch
     drawn = counted(monkeypatch, app_ui.picture_bytes, "annotate_photo")
     photo = a_photo()
     first = drawn_photo(None, photo, ROWS, {}, [1, 2], [])
-    assert drawn.count == 1 and first.jpeg == jpeg_bytes(annotate_photo(photo, ROWS, {}, [1, 2], []))
+    expected = jpeg_bytes(annotate_photo(photo, ROWS, {}, [1, 2], []), PHOTO_QUALITY)
+    assert drawn.count == 1 and first.jpeg == expected
     # the same copy and marks (equal, not the same lists): the run before's bytes
     again = drawn_photo(first, photo, list(ROWS), {}, [1, 2], [])
     assert again is first and drawn.count == 1
@@ -196,3 +199,11 @@ def test_a_hand_s_tile_pictures_are_drawn_once_and_kept_within_a_bound(
     assert tile_pictures_png(()) is None
     maxsize = tile_pictures_png.cache_info().maxsize
     assert maxsize is not None and maxsize <= 64  # shared by every session: bounded
+
+
+def test_the_labelled_photo_is_sent_at_a_phone_s_size() -> None:
+    # a phone photo's 1280 px copy at Streamlit's quality 100 was 0.35-0.75 MB, sent again on each tile
+    # corrected; at 90 under half of it even for pure noise (the worst case: real photos, under a third)
+    photo = annotate_photo(a_photo(1280, 960), ROWS)
+    assert len(jpeg_bytes(photo, PHOTO_QUALITY)) * 2 < len(jpeg_bytes(photo))
+    assert 85 <= PHOTO_QUALITY < 100

@@ -44,6 +44,16 @@ def _face_pairs(moved: list[tuple[str, str]]) -> str:
 # them on the photo, which says where far better than "at (445, 199)" (an audit, stage 71).
 _LEFT_OUT_AT = re.compile(r"^(left out \d+ box\(es\) .+?), at \(\d+, \d+\).*$")
 _LEFT_OUT_ON_PHOTO = r"\1: dashed grey on the photo"
+# ... and where a glare spot lies: the page's photo shows it white, by the tiles
+_GLARE_AT = re.compile(
+    r"^(.*glare spots? whites? out parts? of the photo) at \(\d+, \d+\)(?:, \(\d+, \d+\))*(?:, \.\.\.)?,"
+    r"( by the tiles.*)$"
+)
+
+
+def _on_the_page(warning: str) -> str:
+    """The reader's `warning` as the page says it: no pixel places (`_LEFT_OUT_AT`, `_GLARE_AT`)."""
+    return _GLARE_AT.sub(r"\1\2", _LEFT_OUT_AT.sub(_LEFT_OUT_ON_PHOTO, warning))
 
 
 def app_warnings(
@@ -66,7 +76,7 @@ def app_warnings(
         f"{w} If so, choose that rule set in the sidebar (or the house rule that keeps those tiles): the"
         " tiles are read again as its tiles (offered with a button where you have corrected some)."
         if w.endswith(ANOTHER_SET_QUESTION)
-        else _LEFT_OUT_AT.sub(_LEFT_OUT_ON_PHOTO, w)
+        else _on_the_page(w)
         for w in warnings
         if w not in per_tile
     ]

@@ -34,6 +34,7 @@ from vision.crops import crop_tiles
 from vision.deskew import box_angles
 from vision.detections import UNSURE_BELOW, Detections
 from vision.exposure import dark_warning, gains, lit_boxes, overexposed_warning, white_share, with_gain
+from vision.glare import glare_spots, glare_warning
 from vision.glyphs import GlyphReader, glyph_session
 from vision.imageio import FILLED_SHARE, decoder_filled_share
 from vision.layout_read import HAND_SIZE, hand_tiles
@@ -135,6 +136,9 @@ class Seen:
     sharpness: float | None = None
     # the photo (x1, y1, x2, y2) on a screenshot's canvas, read alone (`vision.canvas`); None: all of it
     content_xyxy: tuple[int, int, int, int] | None = None
+    # the centres (x, y), in the photo's pixels, of the glare spots by its tiles that may hide one
+    # (`vision.glare.glare_spots`); none in a reading saved before they were looked for
+    glare: tuple[tuple[float, float], ...] = ()
 
     def frame(self) -> tuple[tuple[int, int, int, int], tuple[int, int]] | None:
         """The photo's own frame within the image as (x1, y1, x2, y2) and its (height, width): where
@@ -682,11 +686,13 @@ class TileReader:
             content_xyxy=frame,
             # a damaged file's flat grey is the decoder's, wherever it lies in the image
             filled=decoder_filled_share(rgb),
+            glare=tuple((x + x1, y + y1) for x, y in inner.glare),
         )
 
     def _see(self, rgb: np.ndarray, lap: Callable[[str], None]) -> Seen:
         """`see` of the photo itself (no canvas round it)."""
         rgb = np.ascontiguousarray(rgb)  # OpenCV needs it; a flipped or sliced view is not
+        photo = rgb  # as given: a glare spot is looked for here, the boxes mapped back to it
         white = white_share(rgb)
         filled = decoder_filled_share(rgb)
         given = rgb
@@ -717,6 +723,8 @@ class TileReader:
         lap("sharpness")
         if across:  # back into the photo's own pixels; a box's angle, up to a quarter turn, is the same
             boxes, rejected_xyxy = quarter_back(boxes, given_hw), quarter_back(rejected_xyxy, given_hw)
+        glare = glare_spots(photo, boxes, det_score, rejected_xyxy)
+        lap("glare")
         return Seen(
             xyxy=boxes.astype(np.float32),
             det_score=det_score.astype(np.float32),
@@ -728,6 +736,7 @@ class TileReader:
             white=white,
             filled=filled,
             sharpness=sharpness,
+            glare=glare,
         )
 
     def read(
@@ -803,6 +812,7 @@ class TileReader:
         warnings: list[str] = [] if len(detections) else ["no tiles found"]
         warnings.extend(damaged_warning(seen.filled))  # first: it explains every other line
         warnings.extend(dark_warning(seen.gain))  # before the unsure tiles: it may explain them
+        warnings.extend(glare_warning(seen.glare, source_scale))  # so may a glare spot, and a tile short
         warnings.extend(blur_warning(seen.sharpness))  # so may a blur
         # the photo's own frame: on a screenshot's canvas, the photo shown there (its edge cuts tiles)
         frame = seen.frame()

@@ -38,6 +38,7 @@ def save_seen(path: Path, seen: Seen, factor: float) -> None:
     fields["sharpness"] = np.float64(np.nan if seen.sharpness is None else seen.sharpness)
     fields["factor"] = np.float64(factor)
     fields["content_xyxy"] = np.array(seen.content_xyxy if seen.content_xyxy is not None else (), np.int64)
+    fields["glare"] = np.array(seen.glare, np.float64).reshape(-1, 2)
     np.savez_compressed(path, **fields)
 
 
@@ -62,6 +63,8 @@ def load_seen(path: Path) -> tuple[Seen, float]:
                 sharpness=None if np.isnan(sharpness) else sharpness,
                 # a reading saved before stage 79 holds none: read whole, as it was
                 content_xyxy=_content(data["content_xyxy"]) if "content_xyxy" in data else None,
+                # nor one saved before glare spots were looked for: none told, as then
+                glare=_spots(data["glare"]) if "glare" in data else (),
             )
             return seen, float(data["factor"])
     except (OSError, ValueError, KeyError) as error:
@@ -71,6 +74,10 @@ def load_seen(path: Path) -> tuple[Seen, float]:
 def _content(saved: np.ndarray) -> tuple[int, int, int, int] | None:
     values = [int(v) for v in saved]
     return (values[0], values[1], values[2], values[3]) if len(values) == 4 else None
+
+
+def _spots(saved: np.ndarray) -> tuple[tuple[float, float], ...]:
+    return tuple((float(x), float(y)) for x, y in np.asarray(saved, np.float64).reshape(-1, 2))
 
 
 def write_saved_with(folder: Path, argv: list[str]) -> None:

@@ -54,7 +54,8 @@ def test_reads_known_tiles(
     assert (reading.class_prob > 0.99).all()
     np.testing.assert_allclose(det.confidence, reading.det_score * reading.class_prob, rtol=1e-6)
     assert reading.probabilities.shape == (3, len(CLASSES))
-    assert set(reading.timings_ms) == {"detect", "crop", "classify", "angles", "sharpness", "layout", "total"}
+    stages = {"detect", "crop", "classify", "angles", "sharpness", "glare", "layout", "total"}
+    assert set(reading.timings_ms) == stages
 
 
 def test_no_tiles(tmp_path: Path) -> None:

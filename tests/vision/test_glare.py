@@ -1,0 +1,182 @@
+"""A glare spot by the tiles, where a tile may lie unread, is told; lit faces, a white cloth and a
+bright table's speckle are not (an audit: a spot over a bonus tile scored 1 tai for 2, said nothing)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from app_ui.reading import app_warnings
+from tests.vision.scenes import detector_rows, scene, table_texture
+from tests.vision.tinymodels import write_models
+from vision.glare import GLARE_LEAST, GLARE_MOST, glare_spots, glare_warning, white_patches
+from vision.pipeline import TileReader
+from vision.seen_store import load_seen, save_seen
+
+TILE_W, TILE_H = 60, 80
+
+
+def _hand(height: int = 600, width: int = 900, tiles: int = 6) -> tuple[np.ndarray, np.ndarray]:
+    """A dark table with a row of `tiles` light grey tiles (faces grey 210, not white-out), and their
+    boxes: the row starts at x 150, y 260, a tile's width apart."""
+    rgb = np.clip(table_texture(height, width).astype(np.int16) - 40, 0, 255).astype(np.uint8)
+    boxes = []
+    for k in range(tiles):
+        x, y = 150 + k * (TILE_W + 4), 260
+        rgb[y : y + TILE_H, x : x + TILE_W] = 210
+        rgb[y + 20 : y + 60, x + 20 : x + 40] = (40, 90, 40)  # a face's picture
+        boxes.append([x, y, x + TILE_W, y + TILE_H])
+    return rgb, np.array(boxes, np.float32)
+
+
+def _scores(boxes: np.ndarray) -> np.ndarray:
+    return np.full(len(boxes), 0.9, np.float32)
+
+
+def _blob(rgb: np.ndarray, centre: tuple[int, int], radius: int) -> np.ndarray:
+    """`rgb` with a feathered white-out spot: a lamp's glint, white at its core."""
+    mask = np.zeros(rgb.shape[:2], np.float32)
+    cv2.circle(mask, centre, radius, 1.0, -1)
+    mask = np.clip(cv2.GaussianBlur(mask, (0, 0), radius / 4) * 1.3, 0, 1)[..., None]
+    return np.clip(rgb * (1 - mask) + 255 * mask, 0, 255).astype(np.uint8)
+
+
+# where the row's seventh tile would lie, centred, its box left unfound
+BESIDE = (150 + 6 * (TILE_W + 4) + TILE_W // 2, 260 + TILE_H // 2)
+
+
+def test_a_white_spot_where_a_tile_would_lie_is_a_glare_spot_and_the_row_alone_is_none() -> None:
+    rgb, boxes = _hand()
+    assert glare_spots(rgb, boxes, _scores(boxes)) == ()
+    spots = glare_spots(_blob(rgb, BESIDE, 40), boxes, _scores(boxes))
+    assert len(spots) == 1
+    assert abs(spots[0][0] - BESIDE[0]) < 6 and abs(spots[0][1] - BESIDE[1]) < 6
+
+
+def test_a_spot_over_the_middle_of_a_found_tile_is_a_lit_face() -> None:
+    rgb, boxes = _hand()
+    x1, y1, x2, y2 = (int(v) for v in boxes[2])
+    lit = rgb.copy()
+    lit[y1 + 8 : y2 - 8, x1 + 8 : x2 - 8] = 255  # its face white-out, within its box
+    assert glare_spots(lit, boxes, _scores(boxes)) == ()
+    faces = rgb.copy()
+    for x1, y1, x2, y2 in boxes.astype(int):
+        faces[y1:y2, x1:x2] = 255  # every face white-out, the boxes tight round them
+    assert glare_spots(faces, boxes, _scores(boxes)) == ()
+
+
+def test_a_white_cloth_by_the_tiles_is_no_glare_spot() -> None:
+    rgb, boxes = _hand()
+    cloth = rgb.copy()
+    cloth[360:600, :] = 255  # the tiles lie at the edge of a white cloth, about 45 tiles' worth
+    patches = white_patches(cloth, boxes, _scores(boxes))
+    assert max(p.size for p in patches) > GLARE_MOST
+    assert glare_spots(cloth, boxes, _scores(boxes)) == ()
+
+
+def test_a_table_white_out_in_patches_round_the_tiles_has_no_spot() -> None:
+    rgb, boxes = _hand()
+    bright = _blob(rgb, BESIDE, 40)
+    for x in range(170, 560, 90):  # white patches along the row's other side too: the table is lit so
+        bright = _blob(bright, (x, 400), 35)
+    assert glare_spots(bright, boxes, _scores(boxes)) == ()
+
+
+def test_a_spot_too_small_or_far_from_the_tiles_is_none() -> None:
+    rgb, boxes = _hand()
+    assert glare_spots(_blob(rgb, BESIDE, 6), boxes, _scores(boxes)) == ()  # a glint on a tile's edge
+    assert glare_spots(_blob(rgb, (820, 80), 40), boxes, _scores(boxes)) == ()  # a lamp across the room
+    # a white-out disc of a little over GLARE_LEAST of a tile's box is told, a little under is not
+    for share, told in ((1.2, 1), (0.8, 0)):
+        disc = rgb.copy()
+        radius = round(float(np.sqrt(share * GLARE_LEAST * TILE_W * TILE_H / np.pi)))
+        cv2.circle(disc, BESIDE, radius, (255, 255, 255), -1)
+        assert len(glare_spots(disc, boxes, _scores(boxes))) == told, share
+
+
+def test_too_few_boxes_to_judge_a_tile_or_a_spot_in_a_box_left_out_is_not_told() -> None:
+    rgb, boxes = _hand()
+    spotted = _blob(rgb, BESIDE, 40)
+    assert glare_spots(spotted, boxes[:2], _scores(boxes[:2])) == ()
+    # the detector boxed it and the classifier said it holds no tile: that line says where it is
+    left_out = np.array([[BESIDE[0] - 45, BESIDE[1] - 45, BESIDE[0] + 45, BESIDE[1] + 45]], np.float32)
+    assert glare_spots(spotted, boxes, _scores(boxes), left_out) == ()
+
+
+def test_a_large_photo_is_looked_at_shrunk_and_its_spot_named_in_its_own_pixels() -> None:
+    rgb, boxes = _hand()
+    big = cv2.resize(_blob(rgb, BESIDE, 40), None, fx=4.0, fy=4.0, interpolation=cv2.INTER_NEAREST)
+    (spot,) = glare_spots(big, boxes * 4.0, _scores(boxes))
+    assert abs(spot[0] - 4 * BESIDE[0]) < 16 and abs(spot[1] - 4 * BESIDE[1]) < 16
+
+
+def test_the_warning_names_the_spots_in_the_users_pixels() -> None:
+    assert glare_warning(()) == []
+    (line,) = glare_warning([(880.6, 745.2)], scale=0.5)
+    assert line == (
+        "a glare spot whites out part of the photo at (1761, 1490), by the tiles: a tile under it cannot "
+        "be read; tilt the phone or shade the light and take it again"
+    )
+    (two,) = glare_warning([(10, 20), (30, 40)])
+    assert two.startswith("2 glare spots white out parts of the photo at (10, 20), (30, 40), by the tiles")
+    (many,) = glare_warning([(1, 2)] * 4)
+    assert "(1, 2), (1, 2), (1, 2), ..., by the tiles" in many
+
+
+@pytest.mark.parametrize("spots", [[(880.6, 745.2)], [(10, 20), (30, 40)], [(1, 2)] * 4])
+def test_the_page_says_it_without_pixels(spots: list[tuple[float, float]]) -> None:
+    (line,) = app_warnings(tuple(glare_warning(spots)))
+    assert "(" not in line and " by the tiles: a tile under " in line
+    assert line.split(" by the tiles")[0].endswith("of the photo")
+
+
+def test_the_reader_tells_a_glare_spot_by_the_tiles_in_the_users_pixels(tmp_path: Path) -> None:
+    sc = scene(600, 1000)
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)), det_hw=(384, 640)))
+    table = np.clip(table_texture(600, 1000).astype(np.int16) - 40, 0, 255).astype(np.uint8)
+    photo = np.where((sc.rgb == 128).all(axis=2, keepdims=True), table, sc.rgb)
+    x1, y1, x2, y2 = (int(v) for v in sc.boxes[1])  # the middle tile; a spot right of it
+    centre = (x2 + (x2 - x1) // 2 + 5, (y1 + y2) // 2)
+    clean = reader.read(photo, source_scale=0.5)
+    assert not any("glare" in w for w in clean.warnings), clean.warnings
+    assert clean.seen is not None and clean.seen.glare == ()
+    reading = reader.read(_blob(photo, centre, 45), source_scale=0.5)
+    said = [w for w in reading.warnings if "glare spot" in w]
+    assert len(said) == 1, reading.warnings
+    found = re.match(r"a glare spot whites out part of the photo at \((\d+), (\d+)\), by the tiles", said[0])
+    assert found is not None, said
+    assert abs(int(found[1]) - 2 * centre[0]) <= 2 and abs(int(found[2]) - 2 * centre[1]) <= 2
+    assert reading.detections.codes == list(sc.codes)  # the tiles read as they were
+    # kept with the reading, to be settled again without the models
+    assert reading.seen is not None and len(reading.seen.glare) == 1
+    assert reader.settle(reading.seen, source_scale=0.5).warnings == reading.warnings
+
+
+def test_a_saved_reading_keeps_its_glare_spots_and_one_saved_before_them_has_none(tmp_path: Path) -> None:
+    rgb, boxes = _hand()
+    seen_spots = ((601.5, 300.25),)
+    from vision.pipeline import Seen
+
+    seen = Seen(
+        xyxy=boxes,
+        det_score=_scores(boxes),
+        probabilities=np.full((len(boxes), 49), 1 / 49, np.float32),
+        angle=np.zeros(len(boxes), np.float32),
+        rejected_xyxy=np.zeros((0, 4), np.float32),
+        image_hw=rgb.shape[:2],
+        glare=seen_spots,
+    )
+    path = tmp_path / "spotted.npz"
+    save_seen(path, seen, 1.0)
+    assert load_seen(path)[0].glare == seen_spots
+    save_seen(path, dataclasses.replace(seen, glare=()), 1.0)
+    assert load_seen(path)[0].glare == ()
+    with np.load(path) as data:  # a reading saved before glare spots were looked for
+        older = {name: data[name] for name in data.files if name != "glare"}
+    np.savez_compressed(path, **older)
+    assert load_seen(path)[0].glare == ()

@@ -1,0 +1,185 @@
+"""A glare spot that hides a tile is told.
+
+A lamp's glint whites out a spot of the photo; over a tile, the detector finds no box there, and the
+hand read without that tile may still be a hand: an audit's generated photo with a spot over a bonus
+tile (its rooster) scored 1 tai instead of 2, and the reader said nothing (the overexposed line wants
+40% of the photo white). `glare_spots` finds white-out patches (grey `WHITE_OUT` or more) about a tile
+in size (GLARE_LEAST to GLARE_MOST of the typical tile's box), lying mostly outside the boxes' middles
+(GLARE_ON_TILES) and not wholly within the boxes (GLARE_IN_BOXES), within GLARE_REACH tile lengths of a
+box, where the table by the tiles is not white-out elsewhere (GLARE_ELSEWHERE): a white cloth, or a
+bright table white-out in patches, is no spot. Chosen and measured in docs/vision.md (A glare spot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.box_filters import long_short_sides, typical_sides
+from vision.exposure import WHITE_OUT
+
+# the photo is looked at shrunk to this long side (nearest pixels: a 12 MP photo's strided copy
+# took 4 times as long): a tile of 2.5% of the long side is still 20 px
+GLARE_SAMPLE_PX = 800
+# the white-out opened by a disc of this share of the typical tile's short side first: a noisy
+# bright table's speckle, and a tile face's white between its strokes, go; a spot stays
+GLARE_SMOOTH = 0.1
+# a spot's size, in typical tile boxes (long side by short): a third of a tile hides one (the
+# audit's rooster: 1.0 box), more than a few is a cloth or a window, not a glint
+GLARE_LEAST = 0.3
+GLARE_MOST = 6.0
+# a box's middle, this share of its sides about its centre, is its tile's at any angle (a box round a
+# tile at a slant also holds its neighbours' corners) ...
+GLARE_CORE = 0.6
+# ... and a spot more than this share of which lies in the boxes' middles is a lit tile face, as is
+# one more than GLARE_IN_BOXES of which lies within the boxes (a face white-out where its box is loose)
+GLARE_ON_TILES = 0.45
+GLARE_IN_BOXES = 0.9
+# a spot this many typical tile lengths from every box is not by the tiles
+GLARE_REACH = 1.0
+# where the white-out outside the boxes by the tiles (within GLARE_REACH), besides the spot's, covers
+# more than this many typical tile boxes, the table itself is white-out in places: no spot is told
+GLARE_ELSEWHERE = 2.0
+
+
+def _masks(boxes: np.ndarray, shape: tuple[int, int], core: float) -> tuple[np.ndarray, np.ndarray]:
+    """(H, W) bool masks of `boxes` (K, 4, in the sample's pixels): their middles (`core` of each side
+    about the centre) and their whole."""
+    middle, whole = np.zeros(shape, bool), np.zeros(shape, bool)
+    centre, half = (boxes[:, :2] + boxes[:, 2:]) / 2.0, (boxes[:, 2:] - boxes[:, :2]) / 2.0
+    for mask, share in ((middle, core), (whole, 1.0)):
+        low = np.clip(np.floor(centre - half * share), 0, None).astype(int)
+        high = np.clip(np.ceil(centre + half * share), 0, None).astype(int)
+        for (x1, y1), (x2, y2) in zip(low.tolist(), high.tolist(), strict=True):
+            mask[y1:y2, x1:x2] = True  # a slice past the edge stops at it
+    return middle, whole
+
+
+@dataclass(frozen=True)
+class WhitePatch:
+    """A white-out patch of a photo, measured against its typical tile: its size in typical tile boxes,
+    the share of it in the boxes' middles, its gap to the nearest box in tile lengths, the white-out
+    outside the boxes besides its own in tile boxes, and its centre (x, y) in the photo's pixels."""
+
+    size: float
+    on_tiles: float
+    in_boxes: float
+    gap: float
+    elsewhere: float
+    centre: tuple[float, float]
+
+    def is_glare(self) -> bool:
+        """Whether the patch is a glare spot by the tiles that may hide one (the module's rule)."""
+        return (
+            GLARE_LEAST <= self.size <= GLARE_MOST
+            and self.on_tiles <= GLARE_ON_TILES
+            and self.in_boxes <= GLARE_IN_BOXES
+            and self.gap <= GLARE_REACH
+            and self.elsewhere <= GLARE_ELSEWHERE
+        )
+
+
+def white_patches(
+    rgb: np.ndarray,
+    xyxy: np.ndarray,
+    det_score: np.ndarray,
+    covered: np.ndarray | None = None,
+    least: float = 0.1,
+) -> list[WhitePatch]:
+    """The white-out patches of the (H, W, 3) uint8 RGB photo `rgb` (as given, before any brightening)
+    of at least `least` typical tile boxes, measured against its boxes `xyxy` (the typical tile judged
+    on 3 or more, `det_score` their scores; none under 3) and the boxes `covered` (judged to hold no
+    tile: a patch there is told as such). Worked on the photo's grey shrunk to GLARE_SAMPLE_PX on its
+    long side, the white-out opened by GLARE_SMOOTH of the tile's short side."""
+    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
+    typical = typical_sides(long_short_sides(boxes), np.asarray(det_score, np.float32).reshape(-1))
+    if typical is None:
+        return []
+    height, width = rgb.shape[:2]
+    shrink = min(1.0, GLARE_SAMPLE_PX / max(height, width))
+    small: np.ndarray = rgb
+    if shrink < 1.0:
+        size = (max(1, round(width * shrink)), max(1, round(height * shrink)))
+        small = cv2.resize(rgb, size, interpolation=cv2.INTER_NEAREST)
+    white_out = (cv2.cvtColor(small, cv2.COLOR_RGB2GRAY) >= WHITE_OUT).astype(np.uint8)
+    if not white_out.any():
+        return []
+    long_side, short_side = float(typical[0]) * shrink, float(typical[1]) * shrink
+    tile_area = max(long_side * short_side, 1.0)
+    radius = max(1, round(GLARE_SMOOTH * short_side))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+    white = cv2.morphologyEx(white_out, cv2.MORPH_OPEN, disc)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(white, connectivity=8)
+    if count <= 1:
+        return []
+    others = np.asarray(covered if covered is not None else (), np.float32).reshape(-1, 4)
+    middle, whole = _masks(np.concatenate([boxes, others]) * shrink, white.shape, GLARE_CORE)
+    # each patch's pixels in the boxes' middles and outside every box, its gap to the nearest box
+    lit = np.flatnonzero(white)  # a few percent of the photo, as a rule
+    lit_labels = labels.ravel()[lit]
+    in_middles = np.bincount(lit_labels[middle.ravel()[lit]], minlength=count)
+    outside = np.bincount(lit_labels[~whole.ravel()[lit]], minlength=count)
+    rects = stats[:, :4].astype(np.float32)
+    rects[:, 2:] += rects[:, :2]
+    gaps = _gaps(rects, boxes * shrink) / long_side
+    # the white-out outside the boxes by the tiles (within GLARE_REACH), each patch's own included
+    near = gaps <= GLARE_REACH
+    near[0] = False  # the background
+    by_tiles = float(outside[near].sum())
+    patches = []
+    for label in np.flatnonzero(stats[:, 4] >= least * tile_area):
+        if label == 0:
+            continue
+        area = float(stats[label, 4])
+        own = float(outside[label]) if near[label] else 0.0
+        cx, cy = centroids[label]
+        patches.append(
+            WhitePatch(
+                size=area / tile_area,
+                on_tiles=float(in_middles[label]) / area,
+                in_boxes=1.0 - float(outside[label]) / area,
+                gap=float(gaps[label]),
+                elsewhere=(by_tiles - own) / tile_area,
+                centre=(float((cx + 0.5) / shrink), float((cy + 0.5) / shrink)),
+            )
+        )
+    return patches
+
+
+def glare_spots(
+    rgb: np.ndarray, xyxy: np.ndarray, det_score: np.ndarray, covered: np.ndarray | None = None
+) -> tuple[tuple[float, float], ...]:
+    """The centres (x, y), in the pixels of the photo `rgb`, of its glare spots by the tiles that may
+    hide one (`white_patches`, `WhitePatch.is_glare`): patches of GLARE_LEAST to GLARE_MOST typical tile
+    boxes, at most GLARE_ON_TILES of them in the boxes' middles and GLARE_IN_BOXES within the boxes,
+    within GLARE_REACH tile lengths of a box, where the white-out outside the boxes by the tiles besides
+    theirs is at most GLARE_ELSEWHERE tile boxes."""
+    return tuple(p.centre for p in white_patches(rgb, xyxy, det_score, covered, GLARE_LEAST) if p.is_glare())
+
+
+def _gaps(rects: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(K,) the least gap between each of `rects` (K, 4) and any of `boxes` (N, 4); 0 where they overlap."""
+    a, b = rects[:, None, :], boxes[None, :, :]
+    dx = np.maximum(0.0, np.maximum(a[..., 0] - b[..., 2], b[..., 0] - a[..., 2]))
+    dy = np.maximum(0.0, np.maximum(a[..., 1] - b[..., 3], b[..., 1] - a[..., 3]))
+    return np.hypot(dx, dy).min(axis=1)
+
+
+def glare_warning(spots: Sequence[Sequence[float]], scale: float = 1.0) -> list[str]:
+    """The reader's line about the glare spots `spots` (`glare_spots`, in the pixels of the photo as
+    read; `scale`: that photo is that many times the user's, as `vision.imageio` shrinks large ones)."""
+    if not len(spots):
+        return []
+    places = ", ".join(f"({int(x / scale)}, {int(y / scale)})" for x, y in spots[:3])
+    more = ", ..." if len(spots) > 3 else ""
+    if len(spots) == 1:
+        what, under = "a glare spot whites out part of the photo", "a tile under it"
+    else:
+        what, under = f"{len(spots)} glare spots white out parts of the photo", "a tile under them"
+    return [
+        f"{what} at {places}{more}, by the tiles: {under} cannot be read; tilt the phone or shade the "
+        "light and take it again"
+    ]

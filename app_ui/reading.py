@@ -20,7 +20,7 @@ from app_ui.case import Base, MeldOffer, TileRow, win_ways_line
 from app_ui.meld_offer import offer_line
 from app_ui.photo_rows import BoxKey, kept_numbers, rows_from_reading, tile_numbers
 from vision.classes import CLASSES
-from vision.layout import rival_warning
+from vision.layout import ANOTHER_HAND, rival_warning
 from vision.tile_set import ANOTHER_SET_QUESTION
 
 
@@ -95,7 +95,9 @@ def app_warnings(
             f"one set holds one of each flower, season and animal and four of any other tile, "
             f"and surer tiles took those: {_face_pairs(moved)}. They are marked ? below.",
         )
-    return tuple(kept)
+    # a second hand in the photo puts every other line in doubt (a set's copies are shared between the
+    # two, the hand scored may be the wrong one): first, where an audit found it fourth of four (stage 83)
+    return tuple(sorted(kept, key=lambda line: not line.startswith(ANOTHER_HAND)))
 
 
 class ReadTimeoutError(TimeoutError):

@@ -407,9 +407,12 @@ def another_hand_warning(away: Sequence[str]) -> list[str]:
     if face_up < ANOTHER_HAND_AT_LEAST:
         return []
     return [
-        f"the photo seems to hold more than one hand ({face_up} face-up tiles away from the one read): "
+        f"{ANOTHER_HAND} ({face_up} face-up tiles away from the one read): "
         "take each hand in a photo of its own"
     ]
+
+
+ANOTHER_HAND = "the photo seems to hold more than one hand"
 
 
 def _reads_better(one: Reading, other: Reading, codes: Sequence[str]) -> bool:

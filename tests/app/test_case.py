@@ -396,6 +396,21 @@ def test_app_warnings_name_moved_tiles_by_face_and_drop_pixel_lines() -> None:
     assert moved_faces(detections, None) == [] and moved_faces(detections, probabilities[:2]) == []
 
 
+def test_app_warnings_put_a_second_hand_in_the_photo_first() -> None:
+    # a second hand puts every other line in doubt: an audit (stage 83) found it fourth of four, under
+    # a line on the set's copies, which the second hand's tiles had taken
+    from app_ui.reading import app_warnings
+    from vision.layout import another_hand_warning
+
+    (two_hands,) = another_hand_warning(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"] * 2)
+    away = "20 tile(s) away from the hand and its melds (1m x2, ...): not counted"
+    unsure = "tile at (9, 9) read as S2 (0.34), not S1 (0.36): a set has one S1"
+    shown = app_warnings((unsure, away, two_hands), (unsure,), [("S2", "S1")])
+    assert shown[0] == two_hands, shown
+    assert shown[1].startswith("1 tile(s) read as another face") and shown[2] == away
+    assert app_warnings((away,)) == (away,)
+
+
 def test_app_warnings_say_where_to_choose_the_rule_set_for_tiles_of_another_set() -> None:
     from app_ui.reading import app_warnings
     from vision.tile_set import ANOTHER_SET_QUESTION

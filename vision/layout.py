@@ -415,6 +415,19 @@ def another_hand_warning(away: Sequence[str]) -> list[str]:
 ANOTHER_HAND = "the photo seems to hold more than one hand"
 
 
+def hand_size_warning(size: int) -> str:
+    """The line for a hand of `size` tiles (a kong counted as three), not HAND_SIZE. Short, it says what
+    hides a tile from the reader: an audit's photos with a finger, a phone or glare over the hand were
+    told the count alone (stage 83), and a tile under a finger is read as no tile, not as unsure."""
+    count = f"{size} hand tiles (a kong counts as three); a winning hand has {HAND_SIZE}"
+    if size >= HAND_SIZE:
+        return count
+    return (
+        f"{count}: a tile hidden from the camera (under a finger, a phone, glare or another tile) is not "
+        "read; add it by hand, or take the photo again with the whole hand in view"
+    )
+
+
 def _reads_better(one: Reading, other: Reading, codes: Sequence[str]) -> bool:
     """Whether reading `one` of the photo's tiles beats `other`: a hand of the winning size first
     (a fly taken from the bonus row into a meld leaves one tile over), then the lower cost."""
@@ -551,7 +564,7 @@ def layout_hand(detections: Detections) -> Layout:
         )
     size = hand_tiles(len(concealed), len(reading.melds))
     if size != HAND_SIZE:
-        warnings.append(f"{size} hand tiles (a kong counts as three); a winning hand has {HAND_SIZE}")
+        warnings.append(hand_size_warning(size))
     rival = _meld_rival(reading, end_meld_rival(readings, sub_codes), orig, detections)
     if rival is not None:
         warnings.append(rival_warning(rival))

@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 
 from tests.vision.layout_sim import place
 from vision.detections import Detections
-from vision.layout import Layout, another_hand_warning, layout_hand, quarter_turn_gap, tiles_named
+from vision.layout import (
+    Layout,
+    another_hand_warning,
+    hand_size_warning,
+    layout_hand,
+    quarter_turn_gap,
+    tiles_named,
+)
 from vision.layout_melds import read_meld
 from vision.layout_read import Row, sorted_as_held, wall_tiles
 
@@ -592,3 +599,13 @@ def test_wall_tiles(row: str, wall: int) -> None:
         touching.append(not apart)
     line = Row(core=tuple(range(len(codes))), gaps=tuple(gaps), touching=tuple(touching))
     assert len(wall_tiles([line], codes)) == wall
+
+
+def test_a_short_hand_is_told_what_hides_a_tile_and_a_long_one_its_count() -> None:
+    # a finger or glare over the hand had been told the count alone (an audit, stage 83): a covered tile is
+    # no box at all, so nothing else on the page says a tile was hidden
+    short = layout_hand(place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E"]]).detections())
+    (line,) = [w for w in short.warnings if "hand tiles" in w]
+    assert line.startswith("10 hand tiles (a kong counts as three); a winning hand has 14: ")
+    assert "under a finger" in line and "take the photo again" in line
+    assert hand_size_warning(15) == "15 hand tiles (a kong counts as three); a winning hand has 14"

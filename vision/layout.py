@@ -415,17 +415,22 @@ def another_hand_warning(away: Sequence[str]) -> list[str]:
 ANOTHER_HAND = "the photo seems to hold more than one hand"
 
 
-def hand_size_warning(size: int) -> str:
+def hand_size_warning(size: int, left_away: int = 0) -> str:
     """The line for a hand of `size` tiles (a kong counted as three), not HAND_SIZE. Short, it says what
     hides a tile from the reader: an audit's photos with a finger, a phone or glare over the hand were
-    told the count alone (stage 83), and a tile under a finger is read as no tile, not as unsure."""
+    told the count alone (stage 83), and a tile under a finger is read as no tile, not as unsure. Where
+    `left_away` face-up tiles were found away from the hand, one of them may be the hand's: moved in,
+    not added again (a review, stage 83: "add it by hand" would have made it two)."""
     count = f"{size} hand tiles (a kong counts as three); a winning hand has {HAND_SIZE}"
     if size >= HAND_SIZE:
         return count
-    return (
-        f"{count}: a tile hidden from the camera (under a finger, a phone, glare or another tile) is not "
-        "read; add it by hand, or take the photo again with the whole hand in view"
-    )
+    hidden = "a tile hidden from the camera (under a finger, a phone, glare or another tile) is not read"
+    if left_away:
+        return (
+            f"{count}: a tile left away from the hand (not counted) may be the hand's: move it into "
+            f"the hand; or {hidden}: add it by hand, or take the photo again with the whole hand in view"
+        )
+    return f"{count}: {hidden}; add it by hand, or take the photo again with the whole hand in view"
 
 
 def _reads_better(one: Reading, other: Reading, codes: Sequence[str]) -> bool:
@@ -564,7 +569,7 @@ def layout_hand(detections: Detections) -> Layout:
         )
     size = hand_tiles(len(concealed), len(reading.melds))
     if size != HAND_SIZE:
-        warnings.append(hand_size_warning(size))
+        warnings.append(hand_size_warning(size, sum(1 for i in strays if sub_codes[i] != BACK)))
     rival = _meld_rival(reading, end_meld_rival(readings, sub_codes), orig, detections)
     if rival is not None:
         warnings.append(rival_warning(rival))

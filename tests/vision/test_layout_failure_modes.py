@@ -609,3 +609,8 @@ def test_a_short_hand_is_told_what_hides_a_tile_and_a_long_one_its_count() -> No
     assert line.startswith("10 hand tiles (a kong counts as three); a winning hand has 14: ")
     assert "under a finger" in line and "take the photo again" in line
     assert hand_size_warning(15) == "15 hand tiles (a kong counts as three); a winning hand has 14"
+    # a tile found away from a short hand is moved in, not added again (a review, stage 83)
+    away = layout_hand(place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E"], ["+9 E"]]).detections())
+    (line,) = [w for w in away.warnings if "hand tiles" in w]
+    assert "left away from the hand (not counted) may be the hand's: move it into the hand" in line, line
+    assert "away from the hand (not counted)" not in hand_size_warning(10, 0)

@@ -82,10 +82,10 @@ def no_tiles_line(name: str, warnings: Sequence[str]) -> str:
     """The line for a photo in which no tile was found, while the page holds a hand: the hand stays
     (an audit, stage 72: a photo of a bare table wiped a typed hand, its winning tile and seats' facts,
     with no undo), and the reader's first word on why, where it has one (dark, all white, small)."""
-    why = next((w for w in warnings if w != NO_TILES_FOUND), None)
+    why = _first_reason(warnings)
     # "no tiles ... (left out 19 box(es) that hold no tile ...)" read as a contradiction (an audit, stage
     # 81): the boxes were shapes the detector thought tiles, which the classifier then refused
-    refused = re.match(r"left out (\d+) box\(es\) (that hold no tile|at the photo's edge)", why or "")
+    refused = _REFUSED.match(why or "")
     if refused:
         count, place = refused.groups()
         shapes = "1 shape" if count == "1" else f"{count} shapes"
@@ -94,9 +94,7 @@ def no_tiles_line(name: str, warnings: Sequence[str]) -> str:
         else:  # a tile cut by the edge is no tile read: "no tiles ... (1 box at the edge)" read as one
             why = f"{shapes} at the photo's edge looked like tiles, too cut off to read"
     because = f" ({why})" if why else ""
-    # with no reason of the light's, the tiles may be too small to find: a whole table's photo, the
-    # hand a tenth of its width, was only asked whether it showed a hand at all (an audit, stage 83)
-    closer = "" if why and not refused else FAR_OFF_ADVICE
+    closer = FAR_OFF_ADVICE if far_off_may_be_why(warnings) else ""
     # the reader's reason is written for a photo of tiles, so a file of something else (a screenshot)
     # is asked about too (an audit: a white page was told to retake it with less light)
     return (
@@ -106,6 +104,21 @@ def no_tiles_line(name: str, warnings: Sequence[str]) -> str:
 
 
 FAR_OFF_ADVICE = " If it is, and the hand lies far off in it, take it closer or crop it to the hand."
+_REFUSED = re.compile(r"left out (\d+) box\(es\) (that hold no tile|at the photo's edge)")
+
+
+def _first_reason(warnings: Sequence[str]) -> str | None:
+    return next((w for w in warnings if w != NO_TILES_FOUND), None)
+
+
+def far_off_may_be_why(warnings: Sequence[str]) -> bool:
+    """Whether a photo in which no tile was found may show its hand too small to find: the reader gave
+    no reason, or only shapes it refused as holding no tile face (an audit, stage 83: a whole table's
+    photo, the hand a tenth of its width, was only asked whether it showed a hand). Not where the light
+    is the reason (dark, all white), nor shapes cut by the edge, which a closer photo cuts more."""
+    why = _first_reason(warnings)
+    refused = _REFUSED.match(why or "")
+    return why is None or (refused is not None and refused.group(2) == "that hold no tile")
 
 
 def read_again_as(base: Base, tile_set: str) -> None:

@@ -3,7 +3,7 @@ refused boxes beside "no tiles were found" (an audit, stage 81: it read as a con
 
 from __future__ import annotations
 
-from app_ui.photo_reading import NO_TILES_FOUND, no_tiles_line
+from app_ui.photo_reading import NO_TILES_FOUND, far_off_may_be_why, no_tiles_line
 
 
 def test_refused_boxes_are_said_as_shapes_that_held_no_tile_face() -> None:
@@ -40,3 +40,21 @@ def test_a_reason_of_the_light_is_not_told_to_come_closer() -> None:
     # (an audit, stage 83); a photo too dark or all white has its own advice, and closer is not it
     assert "take it closer" in no_tiles_line("table.jpg", [NO_TILES_FOUND])
     assert "take it closer" not in no_tiles_line("dark.jpg", [NO_TILES_FOUND, "the photo is very dark"])
+
+
+def test_shapes_cut_by_the_edge_are_not_told_to_come_closer() -> None:
+    # closer cuts more off (a review, stage 83); shapes refused as holding no face may be a far-off hand
+    cut = [NO_TILES_FOUND, "left out 2 box(es) at the photo's edge, too cut to read as a tile, at (1, 2)"]
+    assert "take it closer" not in no_tiles_line("e.jpg", cut)
+    assert not far_off_may_be_why(cut)
+    assert far_off_may_be_why(
+        [NO_TILES_FOUND, "left out 2 box(es) that hold no tile: dashed grey on the photo"]
+    )
+    assert not far_off_may_be_why([NO_TILES_FOUND, "the photo is all white: no tiles can be seen in it"])
+
+
+def test_the_photos_caption_says_closer_only_where_the_reader_would() -> None:
+    from app_ui.hand_view import photo_caption
+
+    assert "take it closer" in photo_caption("t.jpg", [], False, far_off=True)
+    assert photo_caption("w.png", [], False, far_off=False).endswith("(If so, add them in Check the tiles.)")

@@ -172,8 +172,10 @@ def _switch_context(rules: str, tile_set: str, seats: list[str]) -> None:
     if before is None or before == tile_set:
         return
     # the last hand's win was another rule set's: its seats and circumstances may not be this one's (a
-    # review, stage 82: brought back, a humanly hand was dropped unsaid and North named a seat)
-    state.pop(LAST_WIN, None)
+    # review, stage 82: brought back, a humanly hand was dropped unsaid and North named a seat); the
+    # North wind left out or put back changes no seat nor circumstance, so the offer stays (stage 83)
+    if before.partition(" without ")[0] != tile_set.partition(" without ")[0]:
+        state.pop(LAST_WIN, None)
     store: dict[str, dict[str, Any]] = state.setdefault("context_store", {})
     store[before] = {key: state[key] for key in CONTEXT_KEYS if key in state}
     store[before]["discarder_wind"] = discarder_now()

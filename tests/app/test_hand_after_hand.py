@@ -62,6 +62,23 @@ def test_the_last_win_is_not_offered_for_an_opened_case_or_under_another_rule_se
     assert not [button for button in app.button if button.key == "bring_back_win"]
 
 
+def test_the_last_win_stays_offered_when_the_north_wind_is_left_out_or_put_back(app: AppTest) -> None:
+    # leaving the North wind out changes no seat nor circumstance (a review, stage 83: the offer went as
+    # on a switch of rule set)
+    app.selectbox(key="rules").set_value("malaysian").run()
+    typed_hand(app, "123p 456p 789p 99p", melds="CCC")
+    app.radio(key="won_by").set_value("self-drawn").run()
+    typed_hand(app, "123p 456p 789p 99p", melds="PPP")
+    assert [button for button in app.button if button.key == "bring_back_win"]
+    app.checkbox(key="opt_malaysian_north_wind").uncheck().run()
+    no_problem(app)
+    assert [button for button in app.button if button.key == "bring_back_win"]
+    app.checkbox(key="opt_malaysian_north_wind").check().run()
+    app.button(key="bring_back_win").click().run()
+    no_problem(app)
+    assert app.radio(key="won_by").value == "self-drawn"
+
+
 def test_a_pay_all_win_brought_back_keeps_the_discarder_set_aside(app: AppTest) -> None:
     typed_hand(app, "123s 456s 789s 99s", melds="PPP")
     app.selectbox(key="discarder_wind").set_value("S").run()

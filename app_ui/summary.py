@@ -54,7 +54,7 @@ def circumstances_help(offered: Sequence[str], rules: str) -> str:
     lines = []
     for key in offered:
         what = EARTHLY_HELP[ruleset.earthly_self_drawn] if key == "earthly" else CIRCUMSTANCE_HELP.get(key)
-        if what and key == "kong_on_kong" and not any(row.key == key for row in ruleset.patterns):
+        if what and key == "kong_on_kong" and not ruleset.has_row(key):
             # offered under both rule sets (one label, kept by Streamlit), but worth no more than a kong
             # replacement where the rule set has no row for it (Malaysian: +1 once, whichever kind)
             what += f"; scored as a kong's replacement tile under these rules (+1 {ruleset.unit_name} once)"

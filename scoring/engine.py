@@ -320,7 +320,7 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
     for name in sorted(circ - ruleset.circumstances):
         warnings.append(f"{name} is not part of {ruleset.name} rules; ignored")
         circ.discard(name)
-    if "kong_on_kong" in circ and not any(row.key == "kong_on_kong" for row in ruleset.patterns):
+    if "kong_on_kong" in circ and not ruleset.has_row("kong_on_kong"):
         # a rule set with no row of its own for it (Malaysian: "Winning on a replacement tile is +1
         # once, whichever kind", RULES.md) scores it as the kong replacement it is: said, as a table
         # ticking it expects more (an audit)

@@ -106,6 +106,11 @@ class Ruleset:
         """The rows whose tai add up (bombs included) when no limit row applies."""
         return tuple(pattern for pattern in self.patterns if not pattern.limit)
 
+    def has_row(self, key: str) -> bool:
+        """Whether the rule set scores `key` by a row of its own (Malaysian has no kong-on-kong row:
+        "Winning on a replacement tile is +1 once, whichever kind", RULES.md)."""
+        return any(pattern.key == key for pattern in self.patterns)
+
 
 SINGAPORE_PATTERNS: tuple[PatternRow, ...] = (
     row("dragon_pong", "Dragon pong", "三元", p.dragon_pong),

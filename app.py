@@ -199,9 +199,10 @@ def main() -> None:
 
 
 def to_result_once() -> None:
-    """After a photo is read, a phone is taken to its result, once: the result lay three screens down,
-    under the photo and how it was won. Drawn last, under the parts it scrolls past; not drawn again for
-    the same photo, so that a user correcting tiles is left where they are. Side by side (a wide screen),
+    """After a photo is read or a typed hand used, a phone is taken to its result, once: the result lay
+    two or three screens down, under the photo (or the typed fields) and how it was won. Drawn last,
+    under the parts it scrolls past; not drawn again for the same hand, so that a user correcting tiles
+    is left where they are. Side by side (a wide screen),
     the page stays where it is: the photo and the table are read together (`page_script.scroll_to`)."""
     reading = st.session_state.pop(TO_RESULT, None)
     if reading is not None:

@@ -1,5 +1,6 @@
 """Two small scripts the page runs in the browser, where Streamlit has no word for what is wanted: Enter in
-a typed field presses *Use this hand*, and a photo just read takes a phone to its result.
+a typed field presses *Use this hand*, and a photo just read or a typed hand just used takes a phone to its
+result.
 
 Each script is fixed text with its values written in as JSON (the keys of the page's own widgets and a
 number: nothing a user typed), loads nothing (the page makes no request), and is drawn in a container

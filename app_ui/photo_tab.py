@@ -121,9 +121,9 @@ CAMERA_NOTE: Final = (
     "tiles, or upload a phone photo, which reads best."
 )
 WIDGET_SOURCES = ("upload:", "camera:")  # source ids of files a widget holds (not the samples')
-# the reading of a photo just read (its hand and source), until the page has drawn the script that takes
-# a phone to its result: the browser runs it once for each (a page the server restarted under counts its
-# hands again, and a photo read again is the same source)
+# the reading of a photo just read (its hand and source), or a typed hand just used (`typed_tab`), until
+# the page has drawn the script that takes a phone to its result: the browser runs it once for each (a page
+# the server restarted under counts its hands again, and a photo read again is the same source)
 TO_RESULT = "to_result"
 
 

@@ -4,6 +4,8 @@ the note that says when the result on the page is not the hand in the fields.
 
 from __future__ import annotations
 
+import secrets
+
 import streamlit as st
 
 import scoring
@@ -12,9 +14,10 @@ from app_ui import hand_build, page_script, tile_sets
 from app_ui import typed as typed_mod
 from app_ui.case import MELD_GROUPS, Base
 from app_ui.new_hand import replace_hand
+from app_ui.photo_tab import TO_RESULT
 from app_ui.questions import ask_before_replacing, replace_or_keep, withdrawn_note
 from app_ui.rules_panel import chosen_rules, chosen_set
-from app_ui.session import said_until_table_changes, unsaved_corrections
+from app_ui.session import HAND_ID, said_until_table_changes, unsaved_corrections
 from app_ui.summary import RULE_LABELS, plain_line, tile_key
 
 # the concealed tiles' example, in a set of each rule set (a Malaysian set holds dots and honours alone)
@@ -212,3 +215,7 @@ def _use_typed(typed: Base) -> None:
     replace_hand(typed, None, None)
     st.session_state["photo_error"] = None
     st.session_state["pending_typed"] = None
+    # a phone is taken to the result once, as after a photo read (`app.to_result_once`): the fields and the
+    # tile key left it two screens below *Use this hand*. A token of its own for each hand used: the browser
+    # runs a token once, and a server restarted under the page counts its hands again.
+    st.session_state[TO_RESULT] = f"{st.session_state.get(HAND_ID, 0)}:typed:{secrets.token_hex(4)}"

@@ -377,6 +377,42 @@ def test_a_photo_read_takes_a_phone_to_its_result_once(server: str, browser: obj
     page.close()
 
 
+def type_and_use(page: Any, concealed: str, bonus: str = "") -> None:
+    """Type a hand in the *Type a hand* tab and press *Use this hand*."""
+    page.get_by_role("tab", name=re.compile("Type a hand")).click()
+    page.get_by_label("Concealed tiles (with the winning tile)").fill(concealed)
+    page.get_by_role("textbox", name="Bonus tiles", exact=True).fill(bonus)
+    page.get_by_role("button", name="Use this hand").click()
+
+
+def test_a_typed_hand_takes_a_phone_to_its_result_once(server: str, browser: object) -> None:
+    """On a phone the result lay two screens under *Use this hand*: a typed hand used scrolls to it, once,
+    as a photo read does; a refused one leaves its refusal in sight by the fields; a wide screen stays."""
+    page = open_app(browser, server, PHONE_SCREEN)
+    type_and_use(page, "123m 456p 789s CCC 22m", "cat rat")  # the animals: a box for the deal's bonus
+    page.locator("[data-testid=stAlert]").get_by_text(RESULT).first.wait_for(timeout=60_000)
+    top = result_top(page)
+    assert 0 <= top < 150, top  # the result's heading at the top of the screen
+    assert page.evaluate(MAIN_SCROLL) > 0
+    set_bonus_from_deal(page)
+    scrolled = page.evaluate(MAIN_SCROLL)
+    page.wait_for_timeout(1000)
+    assert page.evaluate(MAIN_SCROLL) == scrolled  # not taken to the result again
+    type_and_use(page, "99")  # refused: the page stays by the fields, where the error line is
+    at_press = page.evaluate(MAIN_SCROLL)
+    page.get_by_text(re.compile("^Could not read the concealed tiles")).first.wait_for(timeout=30_000)
+    page.wait_for_timeout(1500)
+    assert page.evaluate(MAIN_SCROLL) == at_press
+    assert not page.get_by_text("Traceback").count()
+    page.close()
+    page = open_app(browser, server, DESKTOP_SCREEN)
+    type_and_use(page, "123m 456p 789s CCC 22m")
+    page.get_by_text(re.compile("^1 tai")).first.wait_for(timeout=60_000)
+    page.wait_for_timeout(2000)
+    assert page.evaluate(MAIN_SCROLL) == 0
+    page.close()
+
+
 def test_a_changes_toast_leaves_the_score_in_sight_on_a_phone(
     server: str, browser: object, tmp_path: Path
 ) -> None:

@@ -1,6 +1,6 @@
 """The page's two scripts (`app_ui.page_script`), as the server draws them: Enter in a typed field
-presses *Use this hand* (drawn with the fields on every run), and a photo read takes a phone to its
-result (drawn once per photo read, never on the runs after it). What they do in a browser:
+presses *Use this hand* (drawn with the fields on every run), and a photo read or a typed hand used
+takes a phone to its result (drawn once per hand, never on the runs after it). What they do in a browser:
 tests/app/test_browser.py."""
 
 from __future__ import annotations
@@ -73,13 +73,46 @@ def test_a_photo_read_after_its_question_is_scrolled_to_on_the_run_that_shows_it
     assert not scrolls(app)
 
 
-def test_a_photo_not_read_or_a_typed_hand_draws_no_scroll(app: AppTest, install: Install) -> None:
+def test_a_photo_not_read_draws_no_scroll(app: AppTest, install: Install) -> None:
     install(FakeReader())
     upload(app, b"this is not a photo", name="notes.png")
     no_problem(app)
     assert app.session_state["photo_error"] and not scrolls(app)
+
+
+def test_a_typed_hand_used_is_scrolled_to_once_and_a_refused_one_not(app: AppTest) -> None:
+    """On a phone the result lay two screens under *Use this hand*: a typed hand used scrolls to it once,
+    as a photo read does; a refused one leaves the refusal in sight by the fields."""
     typed_hand(app, "123m 456p 789s CCC 55p")
     no_problem(app)
+    first = scrolls(app)
+    assert len(first) == 1 and '"result"' in first[0]
+    app.selectbox(key="seat_wind").set_value("S").run()
+    assert not scrolls(app)
+    app.run()
+    assert not scrolls(app)
+    typed_hand(app, "123m 456p 789s CCC 55p")  # used again: a hand of its own, its own token
+    second = scrolls(app)
+    assert len(second) == 1 and second != first
+    app.run()
+    assert not scrolls(app)
+    app.text_input(key="typed_concealed").input("99").run()
+    app.button(key="typed_use").click().run()
+    assert app.error and not scrolls(app)
+    app.run()
+    assert not scrolls(app)
+
+
+def test_a_typed_hand_used_after_its_question_is_scrolled_to_once(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
+    typed_hand(app, "123m 456p 789s CCC 55p")
+    assert app.session_state["pending_typed"] is not None and not scrolls(app)  # asked first: not used yet
+    app.button(key="typed_replace").click().run()
+    no_problem(app)
+    assert len(scrolls(app)) == 1
+    app.run()
     assert not scrolls(app)
 
 

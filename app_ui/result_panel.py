@@ -29,6 +29,7 @@ from app_ui.summary import (
     plain,
     plain_line,
     player_label,
+    points_words,
     rules_line,
     seat_label,
     summary_text,
@@ -45,7 +46,6 @@ from app_ui.winning_hint import (
     winning_tile_ways,
 )
 from scoring.api import limits_not_added, other_reading_lines, place_hint
-from scoring.payout import format_amount
 
 RESULT_ANCHOR = "result"  # the result's heading, which the line under the photo links to
 
@@ -186,9 +186,7 @@ def result_ui(
         # the points are what a Malaysian table pays by: in the line, not a grey caption under it (an
         # audit, stage 81)
         # after the cap's note, as the command line has it ("10 fan (raw 14) = 200 points")
-        points = (
-            f" = **{format_amount(result['points'])} points**" if result.get("points") is not None else ""
-        )
+        points = f" = **{points_words(result['points'])}**" if result.get("points") is not None else ""
         st.success(
             f"**{result['tai']} {unit}**"
             + (f" (raw {result['raw_tai']}, capped)" if capped else "")

@@ -15,6 +15,7 @@ from app_ui.options import CHOICE_LABELS, format_number_list, option_label, opti
 from app_ui.table_edits import RENUMBERED, well_formed
 from scoring.api import PLACE_WORDS, limits_not_added, other_reading_lines, place_hint
 from scoring.errors import brief
+from scoring.options import points_word
 from scoring.payout import format_amount, instant_text, unit_text
 from scoring.tiles import sorted_tiles
 from scoring.view import SEAT_NUMBER
@@ -166,7 +167,7 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
     if result.get("valid"):
         capped = f" (raw {result['raw_tai']})" if result.get("raw_tai") != result.get("tai") else ""
         # the points a Malaysian table pays by, as the page and the command line give them
-        points = f" = {format_amount(result['points'])} points" if result.get("points") is not None else ""
+        points = f" = {points_words(result['points'])}" if result.get("points") is not None else ""
         limit = f", {limit_words(data, result)}" if result.get("limit") else ""  # as the result line says it
         stands = " as it stands" if ways else ""
         lines.append(f"{result['tai']} {unit}{capped}{points}{limit}{stands}, {rules} rules")
@@ -458,6 +459,11 @@ def rules_line(rules: str, options: dict[str, Any]) -> str:
     )
 
 
+def points_words(points: float | Decimal) -> str:
+    """A Malaysian result's points as a player reads them: "1 point", "200 points"."""
+    return f"{format_amount(points)} {points_word(points)}"
+
+
 def rules_words(rules: str, options: dict[str, Any]) -> str:
     """The rule set, its minimum and cap, the stake and the house rules set otherwise, in the sidebar's
     words."""
@@ -467,7 +473,8 @@ def rules_words(rules: str, options: dict[str, Any]) -> str:
         f"min {options.get('min_tai')} / max {options.get('max_tai')} {unit_name}",
     ]
     if rules == "malaysian":
-        parts.append(f"{options.get('points_per_fan')} points a {unit_name}")
+        per_fan = options.get("points_per_fan")
+        parts.append(f"{per_fan} {points_word(per_fan)} a {unit_name}")
     elif options.get("payout_scheme") == "table":
         # the table's amounts are not in units; the instant payouts, where paid, still are
         instant = options.get("instant_payouts", True)

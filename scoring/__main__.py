@@ -30,7 +30,7 @@ from scoring.api import (
 from scoring.console import escape_what_cannot_print, say
 from scoring.errors import MalformedHandError, brief, json_object, json_value, printable
 from scoring.hand import CIRCUMSTANCES, WINNING_TILE_PLACES, hand_from_json
-from scoring.options import option_assignments, option_lines, rules_in_force
+from scoring.options import option_assignments, option_lines, points_word, rules_in_force
 from scoring.payout import format_amount, instant_text
 from scoring.rulesets import RULESET_NAMES
 from scoring.winning_tiles import Outcome, changes_the_score, ways_text, winning_tile_outcomes
@@ -305,7 +305,7 @@ def render(result: dict[str, Any], in_force: str | None = None) -> str:
         if result["raw_tai"] != result["tai"]:
             total += f" (raw {result['raw_tai']})"
         if result["points"] is not None:
-            total += f" = {result['points']} points"
+            total += f" = {result['points']} {points_word(result['points'])}"
         not_added = limits_not_added(result)
         lines.append(total + (f" ({not_added})" if not_added else ""))
     lines.append(result["message"])

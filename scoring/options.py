@@ -156,6 +156,12 @@ def exact_number(value: float) -> str:
     return format(Decimal(repr(float(value))), "f")
 
 
+def points_word(count: object) -> str:
+    """ "point" for one, "points" for any other count: points per fan 1 (a house rule) had been said as
+    "1 points a fan"."""
+    return "point" if count == 1 else "points"
+
+
 def _number(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise OptionError(f"option {name} must be a number, got {json_value(value)}")
@@ -427,7 +433,7 @@ def rules_in_force(rules_name: str, options: Options, unit_name: str) -> str:
     elif read_by(rules_name, "unit"):
         parts.append(f"unit {exact_number(options.unit)}")
     if read_by(rules_name, "points_per_fan"):
-        parts.append(f"{options.points_per_fan} points a {unit_name}")
+        parts.append(f"{options.points_per_fan} {points_word(options.points_per_fan)} a {unit_name}")
     others = [
         f"{option.name}={option_value_text(getattr(options, option.name))}"
         for option in dataclasses.fields(Options)

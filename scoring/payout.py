@@ -14,7 +14,7 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any, ParamSpec, TypeVar
 
 from scoring.hand import Context, Hand
-from scoring.options import Options
+from scoring.options import Options, points_word
 from scoring.tiles import ANIMALS, FLOWERS, SEASONS, Tile, sorted_tiles
 
 
@@ -331,7 +331,8 @@ def _singapore_settle(
 def malaysian_payout(fan: int, context: Context, options: Options, as_self_draw: bool) -> Payout:
     """seeds/004 payment in points (fan x points_per_fan): `seed` or `discarder_and_other`; pay-all."""
     points = Decimal(fan * options.points_per_fan)
-    where = f"points = {fan} fan x {_g(options.points_per_fan)} points per fan = {_g(points)}"
+    per_fan = f"{_g(options.points_per_fan)} {points_word(options.points_per_fan)} per fan"
+    where = f"points = {fan} fan x {per_fan} = {_g(points)}"
     if options.malaysian_payment == "seed":
         discarder, other, each = 2 * points, ZERO, points
         times = ("2 x points = ", "") if not context.self_drawn else ("", "the points, ")

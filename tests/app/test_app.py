@@ -740,7 +740,11 @@ def test_a_number_option_box_takes_what_the_scoring_takes(app: AppTest) -> None:
     typed_hand(app, "234p 567p 99p", kongs="1111p CCCC")
     app.number_input(key="opt_malaysian_points_per_fan").set_value(1).run()
     no_problem(app)
-    assert any("min 5 / max 10 fan, 1 points a fan" in caption for caption in captions(app)), captions(app)
+    # one point a fan is said so (it had read "1 points a fan"), on the page and in the summary alike
+    assert any("min 5 / max 10 fan, 1 point a fan" in caption for caption in captions(app)), captions(app)
+    assert "min 5 / max 10 fan, 1 point a fan" in summary(app)
+    page = " ".join([*captions(app), summary(app)])
+    assert "1 points" not in page and "x 1 point per fan" in page
 
 
 def test_bad_payout_table_is_explained(app: AppTest) -> None:

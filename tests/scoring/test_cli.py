@@ -674,3 +674,10 @@ def test_the_first_line_names_the_rules_in_force() -> None:
         first.stdout.splitlines()[0]
         == "Rules: malaysian (min 5 / max 10 fan, 20 points a fan, house rules: north_wind=false)"
     )
+    # one point a fan is said in the singular (it had read "1 points a fan"), in the basis too
+    one = run_cli(
+        "-", stdin=json.dumps({"hand": {**malaysian, "options": {"north_wind": False, "points_per_fan": 1}}})
+    )
+    lines = one.stdout.splitlines()
+    assert lines[0] == "Rules: malaysian (min 5 / max 10 fan, 1 point a fan, house rules: north_wind=false)"
+    assert "1 points" not in one.stdout and " x 1 point per fan = " in one.stdout

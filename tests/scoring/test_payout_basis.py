@@ -530,3 +530,13 @@ def test_a_payout_table_row_of_two_amounts_says_which_is_which() -> None:
     options = Options(payout_scheme="table", payout_table=((2, 1), (4, 2), (11, 5)))
     basis = singapore_payout(3, Context(), options, False).basis
     assert basis.startswith("payout table, row 3: 11 from a discarder, 5 from each on a self-draw; ")
+
+
+@pytest.mark.parametrize(
+    ("count", "word"), [(1, "point"), (1.0, "point"), (0, "points"), (2, "points"), (20, "points")]
+)
+def test_one_point_is_said_in_the_singular(count: float, word: str) -> None:
+    # points per fan 1 had been said "1 points a fan"
+    from scoring.options import points_word
+
+    assert points_word(count) == word

@@ -26,6 +26,7 @@ from app_ui.summary import (
     invalid_message,
     limit_words,
     no_payout_words,
+    payout_heading,
     plain,
     plain_line,
     player_label,
@@ -226,7 +227,7 @@ def result_ui(
         # while the winning tile would change it, the table is not yet what is paid (an audit, stage 81:
         # "Discarder -240" stood under "6 fan as it stands" where won on 2p it was 10 fan)
         settle = "set the winning tile" if ask else "say where the winning tile went" if place_ask else None
-        st.markdown(f"**Payout as it stands** ({settle} to settle it)" if settle else "**Payout**")
+        st.markdown(payout_heading(settle, players, bool(data.get("pay_all"))))
         columns = {
             "Player": [player_label(p) for p in players],
             "Seat": [seat_label(p) for p in players],

@@ -298,6 +298,24 @@ def player_label(player: dict[str, Any]) -> str:
     return ROLE_LABELS.get(str(player.get("role")), str(player.get("role")).capitalize())
 
 
+def payer_unnamed(players: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the payout has a discarder (or a liable player) whose seat is not said: the amounts are
+    each role's, but the table cannot say who pays them."""
+    return any(player.get("role") == "discarder" and not player.get("seat") for player in players)
+
+
+def payout_heading(settle: str | None, players: Sequence[Mapping[str, Any]], pay_all: bool) -> str:
+    """The payout table's heading: "Payout" where it is what is paid, by whom; "Payout as it stands"
+    with what to set where it is not yet: the winning tile or its place (`settle`: the amounts may
+    change), or who discarded or is liable (an audit: amounts under a Seat column of dashes were headed
+    as settled, and a table could not tell who pays)."""
+    asks = [f"{settle} to settle it"] if settle else []
+    if payer_unnamed(players):
+        box = "Liable player's seat" if pay_all else "Discarded by"
+        asks.append(f"set *{box}* to name who pays")
+    return f"**Payout as it stands** ({'; '.join(asks)})" if asks else "**Payout**"
+
+
 def seat_label(player: dict[str, Any]) -> str:
     """The player's seat where the scoring knows it ("South"), else a dash."""
     seat = player.get("seat")

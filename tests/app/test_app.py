@@ -2973,8 +2973,56 @@ def test_the_summary_names_idle_flowers_where_the_unset_winning_tile_decides_the
 def test_the_payout_says_it_is_as_it_stands_while_the_winning_tile_would_change_it(app: AppTest) -> None:
     # stage 81 (an audit): the amounts read as what to pay before the winning tile was set
     typed_hand(app, "111m 222m 333m 77m", melds="789m")
+    app.selectbox(key="discarder_wind").set_value("S").run()  # who pays is said: the winning tile alone asked
     no_problem(app)
     headings = [t for t in texts(app, "markdown") if t.startswith("**Payout")]
     assert headings == ["**Payout as it stands** (set the winning tile to settle it)"], headings
     app.selectbox(key="winning_tile").set_value("7m").run()
     assert [t for t in texts(app, "markdown") if t.startswith("**Payout")] == ["**Payout**"]
+
+
+def payout_headings(app: AppTest) -> list[str]:
+    return [t for t in texts(app, "markdown") if t.startswith("**Payout")]
+
+
+def test_a_discard_win_with_no_discarder_is_headed_as_it_stands_until_who_pays_is_said(app: AppTest) -> None:
+    # the amounts under a Seat column of dashes were headed "Payout", as if settled: a table could not
+    # tell who pays them
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    app.selectbox(key="winning_tile").set_value("2m").run()
+    no_problem(app)
+    assert payout_headings(app) == ["**Payout as it stands** (set *Discarded by* to name who pays)"]
+    app.selectbox(key="discarder_wind").set_value("S").run()
+    assert payout_headings(app) == ["**Payout**"]
+    # a self-draw has no discarder: every loser's seat is said
+    app.selectbox(key="discarder_wind").set_value("(not said)").run()
+    app.radio(key="won_by").set_value("self-drawn").run()
+    assert payout_headings(app) == ["**Payout**"]
+    # under pay-all the liable player pays all: the box that names him is asked for
+    app.checkbox(key="pay_all").check().run()
+    no_problem(app)
+    assert payout_headings(app) == ["**Payout as it stands** (set *Liable player's seat* to name who pays)"]
+    app.selectbox(key="discarder_wind").set_value("W").run()
+    assert payout_headings(app) == ["**Payout**"]
+
+
+def test_the_payout_heading_asks_for_each_thing_unsaid() -> None:
+    from app_ui.summary import payout_heading
+
+    unnamed = [{"role": "winner", "seat": "E"}, {"role": "discarder"}, {"role": "other"}]
+    named = [
+        {"role": "winner", "seat": "E"},
+        {"role": "discarder", "seat": "S"},
+        {"role": "other", "seat": "W"},
+    ]
+    drawn = [{"role": "winner", "seat": "E"}, {"role": "loser", "seat": "S"}]
+    assert payout_heading(None, named, False) == "**Payout**"
+    assert payout_heading(None, drawn, False) == "**Payout**"
+    assert (
+        payout_heading(None, unnamed, False)
+        == "**Payout as it stands** (set *Discarded by* to name who pays)"
+    )
+    assert payout_heading("set the winning tile", unnamed, True) == (
+        "**Payout as it stands** (set the winning tile to settle it; "
+        "set *Liable player's seat* to name who pays)"
+    )

@@ -63,13 +63,16 @@ class LastWin:
     discarder_aside: str | None = None
     # bonus tiles held from the deal that a tile edit had set aside (`from_deal_aside`)
     from_deal_aside: tuple[str, ...] = ()
+    # the winning tile was set aside (the box showed "(not set)", a caption named the tile)
+    winning_tile_aside: bool = False
 
     @classmethod
-    def from_page(cls, winning_tile: str | None) -> LastWin:
-        """The boxes as they stand, with the `winning_tile` chosen (or set aside)."""
+    def from_page(cls, winning_tile: str | None, aside: bool = False) -> LastWin:
+        """The boxes as they stand, with the `winning_tile` chosen (or, `aside`, set aside)."""
         state = st.session_state
         return cls(
             winning_tile=winning_tile,
+            winning_tile_aside=aside and winning_tile is not None,
             won_by=str(state.get("won_by") or "discard"),
             circumstances=tuple(state.get("circumstances") or ()),
             pay_all=bool(state.get("pay_all")),
@@ -94,7 +97,9 @@ class LastWin:
 
     def words(self, rules: str) -> list[str]:
         """What of it a new hand clears, in the note's words."""
-        said = [f"winning tile ({self.winning_tile})"] if self.winning_tile else []
+        # a tile set aside is said as the page showed it: its box said "(not set)", a caption named it
+        aside = ", set aside" if self.winning_tile_aside else ""
+        said = [f"winning tile ({self.winning_tile}{aside})"] if self.winning_tile else []
         said += [circumstance_label(name, rules) for name in self.circumstances]
         said += ["pay-all"] if self.pay_all else []
         said += ["discarder's seat"] if self.discarder != NOT_SAID else []

@@ -33,20 +33,21 @@ def replace_hand(base: Base, source_id: str | None, display: PhotoView | None) -
     had_hand = state["base"].source != "none"
     state.pop("reread_note", None)  # about the tiles this hand replaces
     chosen = state.get("winning_tile", NO_WINNING_TILE)
-    winning_tile = state.get("winning_tile_wanted") or (None if chosen == NO_WINNING_TILE else chosen)
+    wanted = state.get("winning_tile_wanted")
+    winning_tile = wanted or (None if chosen == NO_WINNING_TILE else chosen)
     set_base(base, source_id, display)
     forget_winning_tile()
     if had_hand:
-        forget_last_hands_win(winning_tile)
+        forget_last_hands_win(winning_tile, aside=bool(wanted))
 
 
-def forget_last_hands_win(winning_tile: str | None = None) -> None:
+def forget_last_hands_win(winning_tile: str | None = None, aside: bool = False) -> None:
     """A hand that replaces another starts with no special circumstances, no pay-all and won on a
     discard: those were facts of the last win (a robbed kong, a liable discard, a self-draw), as its
-    `winning_tile` was (set, or set aside). Seats and winds stay (the table has not moved). Set before
-    the first hand, they are kept: the user set them for it. A note names what was cleared."""
+    `winning_tile` was (set, or `aside`: set aside). Seats and winds stay (the table has not moved).
+    Set before the first hand, they are kept: the user set them for it. A note names what was cleared."""
     state = st.session_state
-    last_win = LastWin.from_page(winning_tile)
+    last_win = LastWin.from_page(winning_tile, aside)
     cleared = last_win.words(chosen_rules())
     CLEARED.apply()
     for kept in (state.get("context_store") or {}).values():

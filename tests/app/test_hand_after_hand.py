@@ -225,3 +225,33 @@ def test_pay_all_ticked_again_names_the_liable_player_chosen_before(app: AppTest
     typed_hand(app, "123s 456s 789s 99s", melds="FFF")
     app.checkbox(key="pay_all").check().run()
     assert app.selectbox(key="discarder_wind").value == "(not said)"
+
+
+def test_a_set_aside_winning_tile_is_named_as_the_page_showed_it(app: AppTest) -> None:
+    # its box said "(not set)" and a caption named it set aside: the new hand's note had named it as if set
+    from tests.app.test_app import edit_tiles
+
+    typed_hand(app, "123m 456p 789s 99m", melds="CCC")
+    app.selectbox(key="winning_tile").set_value("9m").run()
+    nines = [str(i) for i, r in enumerate(app.session_state["base"].rows) if r.code == "9m"]
+    edit_tiles(app, {"edited_rows": {i: {"tile": "5m"} for i in nines}, "added_rows": [], "deleted_rows": []})
+    assert app.selectbox(key="winning_tile").value == "(not set)"
+    assert any("Winning tile 9m set aside" in t for t in texts(app, "caption")), texts(app, "caption")
+    typed_hand(app, "123m 456p 789s 55m", melds="CCC")
+    app.button(key="typed_replace").click().run()  # the corrections are replaced, as asked
+    no_problem(app)
+    notes = [t for t in texts(app, "info") if t.startswith("New hand: cleared")]
+    assert notes and "winning tile (9m, set aside)" in notes[0], notes
+    # brought back, it is set aside again, as this hand holds no 9m
+    app.button(key="bring_back_win").click().run()
+    no_problem(app)
+    assert app.selectbox(key="winning_tile").value == "(not set)"
+    assert any("Winning tile 9m set aside" in t for t in texts(app, "caption")), texts(app, "caption")
+
+
+def test_a_chosen_winning_tile_is_named_as_chosen(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    app.selectbox(key="winning_tile").set_value("2m").run()
+    typed_hand(app, "123m 456p 789s 33m", melds="CCC")
+    notes = [t for t in texts(app, "info") if t.startswith("New hand: cleared")]
+    assert notes and "winning tile (2m);" in notes[0], notes

@@ -218,4 +218,7 @@ def _use_typed(typed: Base) -> None:
     # a phone is taken to the result once, as after a photo read (`app.to_result_once`): the fields and the
     # tile key left it two screens below *Use this hand*. A token of its own for each hand used: the browser
     # runs a token once, and a server restarted under the page counts its hands again.
-    st.session_state[TO_RESULT] = f"{st.session_state.get(HAND_ID, 0)}:typed:{secrets.token_hex(4)}"
+    # ... unless the fields kept some of the last hand's: that note stands by them, to be read before
+    # the result (a helper's follow-up, stage 83: scrolled away, a cat and rat kept were scored again)
+    if carried_note() is None:
+        st.session_state[TO_RESULT] = f"{st.session_state.get(HAND_ID, 0)}:typed:{secrets.token_hex(4)}"

@@ -103,6 +103,17 @@ def test_a_typed_hand_used_is_scrolled_to_once_and_a_refused_one_not(app: AppTes
     assert not scrolls(app)
 
 
+def test_a_typed_hand_that_kept_the_last_ones_fields_stays_by_their_note(app: AppTest) -> None:
+    # the note on fields kept from the last hand stands by the fields: scrolled away, it is missed
+    typed_hand(app, "123m 456p 789s 55p", melds="CCC")
+    assert len(scrolls(app)) == 1
+    app.text_input(key="typed_concealed").input("123p 456p 789s 55p").run()
+    app.button(key="typed_use").click().run()
+    no_problem(app)
+    assert any(t.startswith("Kept as typed for the last typed hand") for t in [i.value for i in app.info])
+    assert not scrolls(app)
+
+
 def test_a_typed_hand_used_after_its_question_is_scrolled_to_once(app: AppTest, install: Install) -> None:
     install(FakeReader())
     upload(app, photo_bytes())

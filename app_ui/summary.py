@@ -15,7 +15,7 @@ from app_ui.options import CHOICE_LABELS, format_number_list, option_label, opti
 from app_ui.table_edits import RENUMBERED, well_formed
 from scoring.api import PLACE_WORDS, limits_not_added, other_reading_lines, place_hint
 from scoring.errors import brief
-from scoring.options import points_word
+from scoring.options import default_options, options_from_mapping, points_word
 from scoring.payout import format_amount, instant_text, unit_text
 from scoring.tiles import sorted_tiles
 from scoring.view import SEAT_NUMBER
@@ -148,10 +148,9 @@ def limit_words(data: Mapping[str, Any], result: Mapping[str, Any]) -> str | Non
     it; None where no limit applies."""
     if not result.get("limit"):
         return None
-    cap = (data.get("options") or {}).get("max_tai")
-    if not isinstance(cap, int):
-        cap = scoring.default_options(str(data.get("rules") or "singapore")).max_tai
-    return "limit hand" if int(result.get("tai") or 0) < cap else "at the limit"
+    # the cap in force as the scoring read it (the rule set's default where the case gives none)
+    in_force = options_from_mapping(default_options(str(result.get("rules"))), data.get("options") or {})
+    return "limit hand" if int(result.get("tai") or 0) < in_force.max_tai else "at the limit"
 
 
 def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None = None) -> str:

@@ -230,7 +230,14 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         )
         why = not_winning_why(winning, [meld.tiles for meld in hand.melds])
         notes.append(f"The case names {winning} as the winning tile, which {why}: it is set aside{refused}.")
-    changed = _saved_result_change(case.get("result"), built, context, rules, options)
+    # a round the set has not (a North round without the North wind) opens as the set's first, and is
+    # said so (`case_tab.apply_opened_case`): the saved result is compared with the score the page shows,
+    # not with python -m scoring's refusal of the file
+    rounds = ruleset.round_winds(options)
+    on_page = context
+    if context.prevailing_wind not in rounds:
+        on_page = dataclasses.replace(context, prevailing_wind=rounds[0])
+    changed = _saved_result_change(case.get("result"), built, on_page, rules, options)
     if changed:
         if "options" not in case:
             # an older app's file names none: scored with the defaults, as python -m scoring scores it,

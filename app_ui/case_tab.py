@@ -184,14 +184,15 @@ def apply_opened_case() -> None:
     state["seat_wind"], state["prevailing_wind"] = won.seat_wind, won.prevailing_wind
     rounds = round_winds(tile_set)
     if won.prevailing_wind not in rounds:
-        # a Malaysian case without the North wind naming a North round (python -m scoring takes it, and
-        # gives no prevailing-wind fan): the box offers no such round, so said, not dropped unsaid
+        # a Malaysian case without the North wind naming a North round (python -m scoring calls it
+        # impossible, as it calls a North seat): the box offers no such round, so said, not dropped unsaid
         state["prevailing_wind"] = rounds[0]
         wind, now = WIND_LABELS[won.prevailing_wind], WIND_LABELS[rounds[0]]
         scored = scoring.get_ruleset(opened.rules).scores_prevailing_wind
+        unscored = "" if scored else ", and no prevailing wind scores under these rules"
         state["context_note"] = (
             f"The case names a {wind} round, which {set_label(tile_set)} has not: the prevailing wind is "
-            f"{now} here" + ("." if scored else ", and no prevailing wind scores under these rules.")
+            f"{now} here{unscored} (python -m scoring calls such a case impossible)."
         )
     state.pop(SEAT_FROM_LAST_HAND, None)  # the case's own seat
     state.pop(LAST_WIN, None)  # nor is the win of the hand before it the case's (a review, stage 82)

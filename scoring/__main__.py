@@ -79,8 +79,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a readable breakdown")
     parser.add_argument("--rules", help="rule set: singapore or malaysian")
-    parser.add_argument("--seat", help="seat wind E S W N")
-    parser.add_argument("--prevailing", help="prevailing wind E S W N")
+    parser.add_argument("--seat", help="seat wind E S W N (Malaysian: E S W)")
+    parser.add_argument("--prevailing", help="prevailing wind E S W N (no N with --option north_wind=false)")
     drawn = parser.add_mutually_exclusive_group()
     drawn.add_argument("--self-drawn", action="store_true", help="the winning tile was self-drawn")
     drawn.add_argument(

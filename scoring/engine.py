@@ -313,7 +313,9 @@ def _idle_option_warnings(hand: Hand, context: Context, ruleset: Ruleset, option
     return warnings
 
 
-def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Context, list[str]]:
+def _check_context(
+    hand: Hand, context: Context, ruleset: Ruleset, options: Options
+) -> tuple[Context, list[str]]:
     """RULES.md context checks; returns the context to score with and warnings about what was assumed."""
     warnings: list[str] = []
     circ = set(context.circumstances)
@@ -336,6 +338,16 @@ def _check_context(hand: Hand, context: Context, ruleset: Ruleset) -> tuple[Cont
             "impossible_context",
             f"seat wind {context.seat_wind} is not a seat in a "
             f"{ruleset.players}-player game (seats {', '.join(ruleset.seats)})",
+        )
+    rounds = ruleset.round_winds(options)
+    if context.prevailing_wind not in rounds:
+        # refused as a North seat is: a set without the North wind has no North round, and a table that
+        # names one has another set in mind (it was scored without a word, the prevailing wind unread)
+        wind = WIND_NAMES[context.prevailing_wind]
+        raise _Invalid(
+            "impossible_context",
+            f"prevailing wind {context.prevailing_wind} is not a round of a set without the {wind} wind "
+            f"(option north_wind is off; rounds {', '.join(rounds)})",
         )
     kongs = sum(1 for meld in hand.melds if meld.kind == "kong")
     self_drawn = context.self_drawn
@@ -663,7 +675,7 @@ def _best_reading(
     Raises `_Invalid` for a hand that is not a valid win.
     """
     _check_tiles(hand, context, ruleset, options)
-    context, warnings = _check_context(hand, context, ruleset)
+    context, warnings = _check_context(hand, context, ruleset, options)
     warnings.extend(_idle_option_warnings(hand, context, ruleset, options))
     try:
         _check_winning_tile(hand, context)

@@ -92,6 +92,13 @@ class Ruleset:
     # False: only on the dealer's first discard (seeds/004: "the first tile discarded by another player").
     earthly_self_drawn: bool = True
 
+    def round_winds(self, options: Options) -> tuple[Tile, ...]:
+        """The winds a round may have: every wind the set holds. seeds/004 goes round all four in the
+        3-player game too (no North seat, but a North round), but a set without the North wind (option
+        `north_wind` off) has no North round."""
+        held = self.hand_tiles(options)
+        return tuple(wind for wind in WINDS if wind in held)
+
     def set_tiles(self, options: Options) -> tuple[Tile, ...]:
         """Every face a set of this rule set holds: its hand tiles and its bonus tiles."""
         return (*self.hand_tiles(options), *self.bonus_tiles)

@@ -735,6 +735,25 @@ def test_a_case_python_m_scoring_scores_opens_with_what_the_rule_set_cannot_hold
         case_open.open_case("north.json", json.dumps({**hand, "seat_wind": "N"}).encode())
 
 
+def test_a_north_round_without_the_north_wind_is_compared_as_the_page_scores_it() -> None:
+    # python -m scoring refuses the round; the page opens it as East (and says so), so a saved result
+    # of the same hand is no change to report
+    hand: dict[str, Any] = {
+        "rules": "malaysian",
+        "options": {"north_wind": False},
+        "concealed": "111p 222p 333p 44p",
+        "melds": [{"kind": "pong", "tiles": "999p"}],
+        "seat_wind": "S",
+    }
+    saved = scoring.score_json(hand)
+    case = {**hand, "prevailing_wind": "N", "result": saved}
+    assert saved["valid"] and scoring.score_json(case)["reason"] == "impossible_context"
+    opened = case_open.open_case("north.json", json.dumps(case).encode())
+    assert opened.context.prevailing_wind == "N" and opened.notes == ()
+    worse = {**case, "result": {**saved, "valid": False, "message": "Not a valid win: 2 fan."}}
+    assert "scores now as" in case_open.open_case("north.json", json.dumps(worse).encode()).notes[0]
+
+
 def test_a_photos_reading_opens_with_the_readers_warnings_said() -> None:
     # `python -m vision --json | python -m scoring -` keeps them; the app opening the file must too
     reading = {

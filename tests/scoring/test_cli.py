@@ -303,6 +303,17 @@ def test_tiles_of_another_rule_sets_set_get_the_rules_to_give() -> None:
         {"concealed": "111p 234p 567p 99p NNN"}, "--rules", "malaysian", "--option", "north_wind=false"
     )
     assert code == 1 and "(option north_wind is off)" in text and "Hint" not in text
+    # nor has such a set a North round: no win, as a North seat is none (RULES.md: a contradiction, exit 1)
+    code, text = _text_of(
+        {"concealed": "111p 234p 567p 888p 99p"},
+        "--rules",
+        "malaysian",
+        "--prevailing",
+        "N",
+        "--option",
+        "north_wind=false",
+    )
+    assert code == 1 and "prevailing wind N is not a round of a set without the North wind" in text
     code, text = _text_of({"concealed": "111p fly55p 234p 567p 99p"}, "--json")
     assert "Hint" not in text and json.loads(text)["reason"] == "tile_not_in_set"
 

@@ -679,6 +679,21 @@ def test_a_north_wind_the_option_took_out_says_so() -> None:
     assert score_json(hand)["reason"] == "below_minimum"  # North is in the set with the option on
 
 
+def test_a_north_round_without_the_north_wind_is_impossible() -> None:
+    # it was scored without a word (Malaysian rules read no prevailing wind): refused as a North seat is
+    hand = {"rules": "malaysian", "concealed": "111p 222p 333p 444p 55p", "prevailing_wind": "N"}
+    off = score_json({**hand, "options": {"north_wind": False}})
+    assert off["reason"] == "impossible_context", off
+    assert off["message"] == (
+        "Not a valid win: prevailing wind N is not a round of a set without the North wind "
+        "(option north_wind is off; rounds E, S, W)."
+    )
+    assert score_json(hand)["valid"]  # seeds/004 goes round all four winds with the North wind in
+    # Singapore rules read no north_wind option: its set, and its North round, are whole
+    singapore = {**hand, "rules": "singapore", "options": {"north_wind": False}}
+    assert score_json(singapore)["valid"]
+
+
 @pytest.mark.parametrize(
     ("item", "value"),
     [

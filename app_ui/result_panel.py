@@ -33,6 +33,7 @@ from app_ui.summary import (
     points_words,
     rules_line,
     seat_label,
+    settle_words,
     summary_text,
     with_instant_payouts,
     with_option_labels,
@@ -226,7 +227,7 @@ def result_ui(
     if result.get("valid") and players:
         # while the winning tile would change it, the table is not yet what is paid (an audit, stage 81:
         # "Discarder -240" stood under "6 fan as it stands" where won on 2p it was 10 fan)
-        settle = "set the winning tile" if ask else "say where the winning tile went" if place_ask else None
+        settle = settle_words(bool(ask), bool(place_ask))
         st.markdown(payout_heading(settle, players, bool(data.get("pay_all"))))
         columns = {
             "Player": [player_label(p) for p in players],

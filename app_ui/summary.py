@@ -240,6 +240,13 @@ def summary_text(data: dict[str, Any], result: dict[str, Any], ways: str | None 
         # what each ends the hand with, as the page's column has it: the money changes hands at once (an
         # audit, stage 82: the pasted summary gave the amounts and the instant lines, not the sums)
         nets = with_instant_payouts(players, instant) if instant else [None] * len(players)
+        if players:
+            # headed as the page heads the table: amounts whose payer has no seat yet, or that the winning
+            # tile or its place would change, are no settled payout: pasted without it, a discarder of no
+            # seat read as settled
+            heading = payout_heading(settle_words(bool(ways), bool(hint)), players, bool(data.get("pay_all")))
+            # plain text: the bold dropped, a box's name quoted as the notes quote it (“Discarded by”)
+            lines.append(re.sub(r"\*([^*]+)\*", r"“\1”", heading.replace("**", "")) + ":")
         for player, net in zip(players, nets, strict=True):
             seat = f" ({seat_label(player)})" if player.get("seat") else ""
             with_instant = f" (with instant payouts {amount_text(net)})" if net is not None else ""
@@ -301,6 +308,14 @@ def payer_unnamed(players: Sequence[Mapping[str, Any]]) -> bool:
     """Whether the payout has a discarder (or a liable player) whose seat is not said: the amounts are
     each role's, but the table cannot say who pays them."""
     return any(player.get("role") == "discarder" and not player.get("seat") for player in players)
+
+
+def settle_words(winning_tile_asked: bool, place_asked: bool) -> str | None:
+    """What would settle the payout, where the page asks for it: the winning tile, which changes the
+    score, or else where it went (`payout_heading`'s `settle`)."""
+    if winning_tile_asked:
+        return "set the winning tile"
+    return "say where the winning tile went" if place_asked else None
 
 
 def payout_heading(settle: str | None, players: Sequence[Mapping[str, Any]], pay_all: bool) -> str:

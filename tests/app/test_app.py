@@ -2993,8 +2993,10 @@ def test_a_discard_win_with_no_discarder_is_headed_as_it_stands_until_who_pays_i
     app.selectbox(key="winning_tile").set_value("2m").run()
     no_problem(app)
     assert payout_headings(app) == ["**Payout as it stands** (set *Discarded by* to name who pays)"]
+    assert "Payout as it stands (set “Discarded by” to name who pays):" in summary(app).splitlines()
     app.selectbox(key="discarder_wind").set_value("S").run()
     assert payout_headings(app) == ["**Payout**"]
+    assert "Payout:" in summary(app).splitlines()
     # a self-draw has no discarder: every loser's seat is said
     app.selectbox(key="discarder_wind").set_value("(not said)").run()
     app.radio(key="won_by").set_value("self-drawn").run()
@@ -3005,6 +3007,36 @@ def test_a_discard_win_with_no_discarder_is_headed_as_it_stands_until_who_pays_i
     assert payout_headings(app) == ["**Payout as it stands** (set *Liable player's seat* to name who pays)"]
     app.selectbox(key="discarder_wind").set_value("W").run()
     assert payout_headings(app) == ["**Payout**"]
+
+
+def test_the_summary_heads_its_payout_as_the_page_does() -> None:
+    # pasted into a chat, a discarder of no seat read as settled: the page's "as it stands" is said too
+    from app_ui.summary import summary_text
+
+    data: dict[str, Any] = {
+        "rules": "singapore",
+        "concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2m", "2m"],
+        "melds": [{"kind": "pong", "tiles": ["C", "C", "C"]}],
+        "bonus": [],
+        "seat_wind": "W",
+        "prevailing_wind": "E",
+        "self_drawn": False,
+        "winning_tile": "2m",
+    }
+
+    def heading(data: dict[str, Any], ways: str | None = None) -> list[str]:
+        lines = summary_text(data, scoring.score_json(data), ways).splitlines()
+        return [line for line in lines if line.startswith("Payout")]
+
+    assert heading(data) == ["Payout as it stands (set “Discarded by” to name who pays):"]
+    assert heading({**data, "discarder_wind": "E"}) == ["Payout:"]
+    assert heading({**data, "pay_all": True}) == [
+        "Payout as it stands (set “Liable player's seat” to name who pays):"
+    ]
+    assert heading({**data, "discarder_wind": "E"}, ways="2m: 1 tai; 5m: 2 tai") == [
+        "Payout as it stands (set the winning tile to settle it):"
+    ]
+    assert heading({**data, "self_drawn": True}) == ["Payout:"]
 
 
 def test_the_payout_heading_asks_for_each_thing_unsaid() -> None:

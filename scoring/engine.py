@@ -32,9 +32,9 @@ from scoring.hand import (
     Meld,
     check_held_from_deal,
     exposed_before_win,
-    may_hold_winning_tile,
-    may_win_into,
     places_won_into,
+    winnable_tiles,
+    winning_tile_holders,
     winning_tile_homes,
 )
 from scoring.options import (
@@ -490,7 +490,7 @@ def _place_conflicts(
             f"discard{because}"
         ]
     if winning is None or self_drawn:
-        if into == "meld" and not any(not m.concealed and may_hold_winning_tile(m.kind) for m in hand.melds):
+        if into == "meld" and not winning_tile_holders(hand, None, concealed=False):
             return ["the winning discard completed no laid-down meld: the hand has no exposed chow or pong"]
         return []
     in_hand, in_exposed = winning_tile_homes(hand, winning)
@@ -522,8 +522,9 @@ def _first_turn_places(
 def _held_once(hand: Hand) -> bool:
     """Whether some tile the win may have completed (a concealed tile, or one of a chow or pong, a kong
     never) is held once only: a robbed kong's tile is the fourth copy of another player's pong."""
-    laid = (tile for meld in hand.melds if meld.kind != "kong" for tile in meld.tiles)
-    return any(_real_copies(hand, tile) == 1 for tile in {*hand.concealed, *laid} - {FLY, BACK})
+    # as on a discard: robbing a kong is one (a self-draw claimed with it is refused beside this check)
+    tiles = winnable_tiles(hand, self_drawn=False) - {FLY, BACK}
+    return any(_real_copies(hand, tile) == 1 for tile in tiles)
 
 
 def _real_copies(hand: Hand, tile: Tile) -> int:
@@ -536,12 +537,7 @@ def _check_winning_tile(hand: Hand, context: Context) -> None:
     if winning is None:
         return
     # A self-drawn tile never completes a set claimed from a discard (an exposed chow or pong).
-    in_melds = any(
-        winning in meld.tiles
-        for meld in hand.melds
-        if may_win_into(meld.kind, meld.concealed, context.self_drawn)
-    )
-    if winning not in hand.concealed and not in_melds:
+    if winning not in winnable_tiles(hand, context.self_drawn):
         holders = [meld for meld in hand.melds if winning in meld.tiles]
         if holders and all(meld.kind == "kong" for meld in holders):
             message = f"the winning tile {winning} lies only in a kong, and no win completes a kong"

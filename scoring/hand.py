@@ -214,7 +214,7 @@ def places_won_into(
         return (None,)
     if winning_tile is None:
         # any exposed chow or pong may be the one the discard completed, where the table says one was
-        return (_holders(hand, None, concealed=False) or (None,)) if into == "meld" else (None,)
+        return (winning_tile_holders(hand, None, concealed=False) or (None,)) if into == "meld" else (None,)
     in_hand, in_exposed = winning_tile_homes(hand, winning_tile)
     if into == "hand":
         return in_hand or (None,)
@@ -230,14 +230,15 @@ def winning_tile_homes(hand: Hand, winning_tile: Tile) -> tuple[tuple[Meld | Non
     tiles, and the chows and pongs given as concealed) and into the exposed chows and pongs. One answer
     for the engine's places and checks and for the page's question (`places_won_into`)."""
     in_concealed: tuple[Meld | None, ...] = (None,) if winning_tile in hand.concealed else ()
-    return in_concealed + _holders(hand, winning_tile, concealed=True), _holders(
+    return in_concealed + winning_tile_holders(hand, winning_tile, concealed=True), winning_tile_holders(
         hand, winning_tile, concealed=False
     )
 
 
-def _holders(hand: Hand, winning_tile: Tile | None, concealed: bool) -> tuple[Meld, ...]:
+def winning_tile_holders(hand: Hand, winning_tile: Tile | None, concealed: bool) -> tuple[Meld, ...]:
     """The chows and pongs given as concealed (or laid down exposed) that may hold the winning tile:
-    any of them where no winning tile is given."""
+    any of them where no winning tile is given. One answer for the places, the first-turn hands' claimed
+    melds and the engine's check of a place said."""
     return tuple(
         meld
         for meld in hand.melds
@@ -260,9 +261,21 @@ def exposed_before_win(
         return exposed
     # an exposed set only: a concealed one listed first had left the exposed chow that took the discard
     # counted as claimed before the win, so the melds' order decided a first-turn hand (an audit, stage 78)
-    places = exposed if winning_tile is None else [m for m in exposed if winning_tile in m.tiles]
-    won_into = next((m for m in places if may_hold_winning_tile(m.kind)), None)
+    won_into = next(iter(winning_tile_holders(hand, winning_tile, concealed=False)), None)
     return [meld for meld in exposed if meld is not won_into]
+
+
+def winnable_tiles(hand: Hand, self_drawn: bool) -> frozenset[Tile]:
+    """Every tile the winning tile may be: a concealed one, or one of a chow or pong it may have
+    completed (`may_win_into`: never a kong's, nor on a self-draw an exposed set's). One answer for the
+    engine's check of a winning tile given and of a robbed kong's tile where none is."""
+    laid = (
+        tile
+        for meld in hand.melds
+        if may_win_into(meld.kind, meld.concealed, self_drawn)
+        for tile in meld.tiles
+    )
+    return frozenset((*hand.concealed, *laid))
 
 
 def check_meld(meld: Meld) -> None:

@@ -366,6 +366,15 @@ def held_alone_from_deal(bonus: Sequence[Tile], context: Context) -> list[Tile]:
     return sorted_tiles(dealt - doubled)
 
 
+def _pair_payout(
+    key: str, name: str, pair: set[Tile], dealt: frozenset[Tile], options: Options, opponents: int
+) -> InstantPayout:
+    """A pair of bonus tiles held (an animal pair, the own flower and season): 2 units from each
+    opponent, 4 where both tiles were held from the deal (RULES.md). One rule, written once."""
+    from_deal = pair <= dealt
+    return _instant(key, name, 4 if from_deal else 2, options, opponents, from_deal)
+
+
 def singapore_instant_payouts(hand: Hand, context: Context, options: Options) -> tuple[InstantPayout, ...]:
     """RULES.md instant payouts, each from every opponent, in units (doubled when held from the deal)."""
     if not options.instant_payouts:
@@ -386,33 +395,17 @@ def singapore_instant_payouts(hand: Hand, context: Context, options: Options) ->
                 )
     for first, second in ANIMAL_PAIRS:
         if {first, second} <= bonus:
-            dealt_pair = {first, second} <= dealt
+            pair = {first, second}
             items.append(
-                _instant(
-                    "animal_pair",
-                    f"{first} and {second}",
-                    4 if dealt_pair else 2,
-                    options,
-                    opponents,
-                    dealt_pair,
-                )
+                _pair_payout("animal_pair", f"{first} and {second}", pair, dealt, options, opponents)
             )
     if set(ANIMALS) <= bonus:
         items.append(_instant("all_animals", "all four animals", 4, options, opponents))
     seat = "ESWN".index(context.seat_wind)
     own = {FLOWERS[seat], SEASONS[seat]}
     if own <= bonus:
-        dealt_own = own <= dealt
-        items.append(
-            _instant(
-                "own_flower_season",
-                "own flower and own season",
-                4 if dealt_own else 2,
-                options,
-                opponents,
-                dealt_own,
-            )
-        )
+        what = "own flower and own season"
+        items.append(_pair_payout("own_flower_season", what, own, dealt, options, opponents))
     if set(FLOWERS) <= bonus:
         items.append(_instant("flower_set", "all four flowers", 4, options, opponents))
     if set(SEASONS) <= bonus:

@@ -530,6 +530,19 @@ def test_a_kong_of_backs_read_unsurely_is_not_asserted() -> None:
     assert sorted(weak.doubtful) == [8, 9, 10, 11]
 
 
+def test_a_whole_hand_beside_an_unsure_row_of_backs_is_not_told_its_size() -> None:
+    """A striped cloth read as four backs beside a whole hand (a probe, stage 84): the row is not
+    counted, so the hand is whole and no size line says "17 hand tiles"; a short hand still is told."""
+    hand = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1s", "1s", "1s", "E", "E"]
+    laid = _row_of(hand, 100, 300) + _row_of(["back"] * 4, 100, 230)
+    codes, boxes = [c for c, _ in laid], [b for _, b in laid]
+    weak = layout_hand(Detections.from_codes(codes, boxes, [0.9] * 15 + [0.55] + [0.9] * 2))
+    assert any(w.startswith("1 row(s) of four tiles read unsurely") for w in weak.warnings)
+    assert not any("hand tiles" in w for w in weak.warnings), weak.warnings
+    short = layout_hand(Detections.from_codes(codes[2:], boxes[2:], [0.9] * 13 + [0.55] + [0.9] * 2))
+    assert any(w.startswith("15 hand tiles") for w in short.warnings), short.warnings
+
+
 def test_stray_backs_alone_give_no_line_of_stray_face_up_tiles() -> None:
     """Three backs beside a meld form no meld: their own line says so, and the stray tiles' line, with
     none face up to name, is not given (it had read `form no meld (): counted as concealed`)."""

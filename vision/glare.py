@@ -20,6 +20,7 @@ import numpy as np
 
 from vision.box_filters import long_short_sides, typical_sides
 from vision.exposure import WHITE_OUT
+from vision.places import first_places, point_place
 
 # the photo is looked at shrunk to this long side (nearest pixels: a 12 MP photo's strided copy
 # took 4 times as long): a tile of 2.5% of the long side is still 20 px
@@ -173,13 +174,12 @@ def glare_warning(spots: Sequence[Sequence[float]], scale: float = 1.0) -> list[
     read; `scale`: that photo is that many times the user's, as `vision.imageio` shrinks large ones)."""
     if not len(spots):
         return []
-    places = ", ".join(f"({int(x / scale)}, {int(y / scale)})" for x, y in spots[:3])
-    more = ", ..." if len(spots) > 3 else ""
+    places = first_places([point_place(x, y, scale) for x, y in spots])
     if len(spots) == 1:
         what, under = "a glare spot whites out part of the photo", "a tile under it"
     else:
         what, under = f"{len(spots)} glare spots white out parts of the photo", "a tile under them"
     return [
-        f"{what} at {places}{more}, by the tiles: {under} cannot be read; tilt the phone or shade the "
+        f"{what} at {places}, by the tiles: {under} cannot be read; tilt the phone or shade the "
         "light and take it again"
     ]

@@ -47,6 +47,7 @@ from vision.onnx_models import (
     make_session,
 )
 from vision.pip_look import PipLook
+from vision.places import box_place, first_places
 from vision.quarter import quarter_back, rows_up_and_down, turned_quarter
 from vision.rank_look import RankLook
 from vision.sharpness import blur_warning, photo_sharpness
@@ -214,13 +215,6 @@ Detected = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 FirstLook = tuple[tuple[float, ...], Detected]
 
 
-def _where(xyxy: np.ndarray, scale: float = 1.0) -> str:
-    """A box's centre in the pixels of the photo as the user has it (`scale`: the photo read is
-    that many times its size, as `vision.imageio` shrinks large photos)."""
-    x1, y1, x2, y2 = (float(v) / scale for v in xyxy)
-    return f"({int(x1 + x2) // 2}, {int(y1 + y2) // 2})"
-
-
 def _uncertain_warnings(detections: Detections, probabilities: np.ndarray, scale: float = 1.0) -> list[str]:
     """A line naming the runner-up of each tile whose reading gives its face under UNSURE_BELOW: the
     orange mark's bar, on the reading alone (the mark also weighs the box's score)."""
@@ -230,7 +224,7 @@ def _uncertain_warnings(detections: Detections, probabilities: np.ndarray, scale
         if row[top2[0]] < UNSURE_BELOW and top2[0] == detections.class_id[i]:
             out.append(
                 # the reading's own probabilities: the tile's confidence counts its box's score too
-                f"unsure tile at {_where(detections.xyxy[i], scale)}: {CLASSES[top2[0]]} or "
+                f"unsure tile at {box_place(detections.xyxy[i], scale)}: {CLASSES[top2[0]]} or "
                 f"{CLASSES[top2[1]]} (its reading gives them {row[top2[0]]:.2f} and {row[top2[1]]:.2f})"
             )
     return out
@@ -249,9 +243,9 @@ def _win_warnings(
 
 def _moved_line(detections: Detections, probabilities: np.ndarray, i: int, was: int, scale: float) -> str:
     """ "tile at (x, y) read as X (p), not Y (p)": tile `i` read otherwise than its class `was`."""
-    now = int(detections.class_id[i])
+    now, place = int(detections.class_id[i]), box_place(detections.xyxy[i], scale)
     return (
-        f"tile at {_where(detections.xyxy[i], scale)} read as {CLASSES[now]} ({probabilities[i, now]:.2f}),"
+        f"tile at {place} read as {CLASSES[now]} ({probabilities[i, now]:.2f}),"
         f" not {CLASSES[was]} ({probabilities[i, was]:.2f})"
     )
 
@@ -263,7 +257,7 @@ def _win_option_warning(
     if not options:
         return []
     ways = [
-        " and ".join(f"tile at {_where(detections.xyxy[i], scale)} as {CLASSES[j]}" for i, j in moves)
+        " and ".join(f"tile at {box_place(detections.xyxy[i], scale)} as {CLASSES[j]}" for i, j in moves)
         for moves in options
     ]
     return [
@@ -482,9 +476,8 @@ def _rejected_warning(
     out = []
     for boxes, what in ((rejected_xyxy[~edge], "that hold no tile"), (rejected_xyxy[edge], _CUT_BOXES)):
         if len(boxes):
-            centres = [_where(box, scale) for box in boxes[:3]]
-            more = ", ..." if len(boxes) > 3 else ""
-            out.append(f"left out {len(boxes)} box(es) {what}, at {', '.join(centres)}{more}")
+            places = first_places([box_place(box, scale) for box in boxes])
+            out.append(f"left out {len(boxes)} box(es) {what}, at {places}")
     return out
 
 

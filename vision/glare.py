@@ -7,7 +7,8 @@ tile (its rooster) scored 1 tai instead of 2, and the reader said nothing (the o
 in size (GLARE_LEAST to GLARE_MOST of the typical tile's box), lying mostly outside the boxes' middles
 (GLARE_ON_TILES) and not wholly within the boxes (GLARE_IN_BOXES), within GLARE_REACH tile lengths of a
 box, where the table by the tiles is not white-out elsewhere (GLARE_ELSEWHERE): a white cloth, or a
-bright table white-out in patches, is no spot. Chosen and measured in docs/vision.md (A glare spot).
+bright table white-out in patches, is no spot; nor is one beside a row, in line with no boxes by it
+(`beside_a_row`): the row's spacing is whole there. Chosen and measured in docs/vision.md (A glare spot).
 """
 
 from __future__ import annotations
@@ -44,6 +45,16 @@ GLARE_REACH = 1.0
 # where the white-out outside the boxes by the tiles (within GLARE_REACH), besides the spot's, covers
 # more than this many typical tile boxes, the table itself is white-out in places: no spot is told
 GLARE_ELSEWHERE = 2.0
+# a spot beside a row leaves the row's spacing whole, and hides none of its tiles (HELDOUT3's scene 174:
+# a glint off the side of a column of tiles); a hidden tile leaves a place in line with the boxes by it,
+# at a row's end or in a gap. Boxes this share of a tile's short side apart or closer touch (a row's
+# neighbours); a spot is beside two that touch where its centre lies alongside them (from half their
+# spacing before the first to half after the second) and more than GLARE_BESIDE of their half breadth
+# off their line, and in line with two boxes by it where its centre lies within GLARE_IN_LINE of their
+# half breadth of their line; told only where it is beside no row, or in line with two boxes
+GLARE_TOUCH = 0.25
+GLARE_BESIDE = 1.2
+GLARE_IN_LINE = 0.6
 
 
 def _masks(boxes: np.ndarray, shape: tuple[int, int], core: float) -> tuple[np.ndarray, np.ndarray]:
@@ -63,7 +74,8 @@ def _masks(boxes: np.ndarray, shape: tuple[int, int], core: float) -> tuple[np.n
 class WhitePatch:
     """A white-out patch of a photo, measured against its typical tile: its size in typical tile boxes,
     the share of it in the boxes' middles, its gap to the nearest box in tile lengths, the white-out
-    outside the boxes besides its own in tile boxes, and its centre (x, y) in the photo's pixels."""
+    outside the boxes besides its own in tile boxes, its centre (x, y) in the photo's pixels, and whether
+    it lies beside a row of the boxes within GLARE_REACH of it, in line with none (`beside_a_row`)."""
 
     size: float
     on_tiles: float
@@ -71,6 +83,7 @@ class WhitePatch:
     gap: float
     elsewhere: float
     centre: tuple[float, float]
+    beside_row: bool = False
 
     def is_glare(self) -> bool:
         """Whether the patch is a glare spot by the tiles that may hide one (the module's rule)."""
@@ -80,6 +93,7 @@ class WhitePatch:
             and self.in_boxes <= GLARE_IN_BOXES
             and self.gap <= GLARE_REACH
             and self.elsewhere <= GLARE_ELSEWHERE
+            and not self.beside_row
         )
 
 
@@ -125,7 +139,8 @@ def white_patches(
     outside = np.bincount(lit_labels[~whole.ravel()[lit]], minlength=count)
     rects = stats[:, :4].astype(np.float32)
     rects[:, 2:] += rects[:, :2]
-    gaps = _gaps(rects, boxes * shrink) / long_side
+    each_gap = _gap_matrix(rects, boxes * shrink) / long_side  # (count, N) in tile lengths
+    gaps = each_gap.min(axis=1)
     # the white-out outside the boxes by the tiles (within GLARE_REACH), each patch's own included
     near = gaps <= GLARE_REACH
     near[0] = False  # the background
@@ -137,6 +152,7 @@ def white_patches(
         area = float(stats[label, 4])
         own = float(outside[label]) if near[label] else 0.0
         cx, cy = centroids[label]
+        beside = beside_a_row(centroids[label], boxes[each_gap[label] <= GLARE_REACH] * shrink, short_side)
         patches.append(
             WhitePatch(
                 size=area / tile_area,
@@ -145,6 +161,7 @@ def white_patches(
                 gap=float(gaps[label]),
                 elsewhere=(by_tiles - own) / tile_area,
                 centre=(float((cx + 0.5) / shrink), float((cy + 0.5) / shrink)),
+                beside_row=beside,
             )
         )
     return patches
@@ -161,12 +178,42 @@ def glare_spots(
     return tuple(p.centre for p in white_patches(rgb, xyxy, det_score, covered, GLARE_LEAST) if p.is_glare())
 
 
-def _gaps(rects: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """(K,) the least gap between each of `rects` (K, 4) and any of `boxes` (N, 4); 0 where they overlap."""
+def _gap_matrix(rects: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(K, N) the gap between each of `rects` (K, 4) and each of `boxes` (N, 4); 0 where they overlap."""
     a, b = rects[:, None, :], boxes[None, :, :]
     dx = np.maximum(0.0, np.maximum(a[..., 0] - b[..., 2], b[..., 0] - a[..., 2]))
     dy = np.maximum(0.0, np.maximum(a[..., 1] - b[..., 3], b[..., 1] - a[..., 3]))
-    return np.hypot(dx, dy).min(axis=1)
+    return np.hypot(dx, dy)
+
+
+def beside_a_row(centre: np.ndarray, boxes: np.ndarray, short_side: float) -> bool:
+    """Whether a spot centred at `centre` (x, y) lies beside two of `boxes` (N, 4, the boxes by it) that
+    touch, and in line with no two of them (GLARE_TOUCH, GLARE_BESIDE, GLARE_IN_LINE; `short_side`: the
+    typical tile's, in the same pixels): off the side of a row whose spacing is whole, where no tile of
+    it can lie."""
+    if len(boxes) < 2:
+        return False
+    middle, size = (boxes[:, :2] + boxes[:, 2:]) / 2.0, boxes[:, 2:] - boxes[:, :2]
+    first, second = np.nonzero(~np.eye(len(boxes), dtype=bool))  # each ordered pair of two boxes
+    step = middle[second] - middle[first]
+    spacing = np.hypot(step[:, 0], step[:, 1])
+    apart = spacing >= 0.5 * short_side  # two boxes round one tile are no pair
+    first, second, step, spacing = first[apart], second[apart], step[apart], spacing[apart]
+    along = step / spacing[:, None]
+    across = np.stack([-along[:, 1], along[:, 0]], axis=1)
+    # the first box's half breadth across the pair's line (the box is upright, the line at any slant)
+    breadth = (np.abs(across) * size[first]).sum(axis=1) / 2.0
+    offset = np.asarray(centre, np.float64) - middle[first]
+    ahead, aside = (offset * along).sum(axis=1), np.abs((offset * across).sum(axis=1))
+    gap = _gap_matrix(boxes, boxes)[first, second]
+    in_line = aside <= GLARE_IN_LINE * breadth
+    beside = (
+        (gap <= GLARE_TOUCH * short_side)
+        & (aside > GLARE_BESIDE * breadth)
+        & (ahead >= -0.5 * spacing)
+        & (ahead <= 1.5 * spacing)
+    )
+    return bool(beside.any() and not in_line.any())
 
 
 def glare_warning(spots: Sequence[Sequence[float]], scale: float = 1.0) -> list[str]:

@@ -58,6 +58,21 @@ def test_a_white_spot_where_a_tile_would_lie_is_a_glare_spot_and_the_row_alone_i
     assert abs(spots[0][0] - BESIDE[0]) < 6 and abs(spots[0][1] - BESIDE[1]) < 6
 
 
+def test_a_spot_beside_the_row_hides_none_of_its_tiles_and_one_in_a_gap_in_it_is_told() -> None:
+    rgb, boxes = _hand()
+    # below the row's third and fourth tiles, a tile's length off: the row's spacing is whole
+    below = (150 + 3 * (TILE_W + 4), 260 + TILE_H + TILE_H // 2 + 10)
+    patches = [p for p in white_patches(_blob(rgb, below, 40), boxes, _scores(boxes)) if p.size > GLARE_LEAST]
+    assert len(patches) == 1 and patches[0].beside_row
+    assert glare_spots(_blob(rgb, below, 40), boxes, _scores(boxes)) == ()
+    # the fourth tile lost under a spot: a gap of a tile's width in the row
+    gap = (150 + 3 * (TILE_W + 4) + TILE_W // 2, 260 + TILE_H // 2)
+    (spot,) = glare_spots(_blob(rgb, gap, 40), np.delete(boxes, 3, axis=0), _scores(boxes[1:]))
+    assert abs(spot[0] - gap[0]) < 6 and abs(spot[1] - gap[1]) < 6
+    # a spot off the row's end lies in line with it: told, as where its seventh tile would lie
+    assert len(glare_spots(_blob(rgb, BESIDE, 40), boxes, _scores(boxes))) == 1
+
+
 def test_a_spot_over_the_middle_of_a_found_tile_is_a_lit_face() -> None:
     rgb, boxes = _hand()
     x1, y1, x2, y2 = (int(v) for v in boxes[2])

@@ -50,9 +50,17 @@ _GLARE_AT = re.compile(
     r"( by the tiles.*)$"
 )
 
+# ... and where glare whites out the face of a tile read unsure: the page marks that tile unsure itself
+_FACE_GLARE_AT = re.compile(
+    r"^(glare whites out the faces? of .+?) at \(\d+, \d+\)(?:, \(\d+, \d+\))*(?:, \.\.\.)?"
+    r"(, read unsure: .*)$"
+)
+
 
 def _on_the_page(warning: str) -> str:
-    """The reader's `warning` as the page says it: no pixel places (`_LEFT_OUT_AT`, `_GLARE_AT`)."""
+    """The reader's `warning` as the page says it: no pixel places (`_LEFT_OUT_AT`, `_GLARE_AT`,
+    `_FACE_GLARE_AT`)."""
+    warning = _FACE_GLARE_AT.sub(r"\1\2", warning)
     return _GLARE_AT.sub(r"\1\2", _LEFT_OUT_AT.sub(_LEFT_OUT_ON_PHOTO, warning))
 
 

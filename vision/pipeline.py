@@ -34,7 +34,7 @@ from vision.crops import crop_tiles
 from vision.deskew import box_angles
 from vision.detections import UNSURE_BELOW, Detections
 from vision.exposure import dark_warning, gains, lit_boxes, overexposed_warning, white_share, with_gain
-from vision.glare import glare_spots, glare_warning
+from vision.glare import face_glare_warning, glare_spots, glare_warning, whited_faces
 from vision.glyphs import GlyphReader, glyph_session
 from vision.imageio import FILLED_SHARE, decoder_filled_share
 from vision.layout_read import HAND_SIZE, hand_tiles
@@ -140,6 +140,9 @@ class Seen:
     # the centres (x, y), in the photo's pixels, of the glare spots by its tiles that may hide one
     # (`vision.glare.glare_spots`); none in a reading saved before they were looked for
     glare: tuple[tuple[float, float], ...] = ()
+    # the indices of the boxes whose faces are whited out (`vision.glare.whited_faces`): a glare spot over a
+    # tile still found; none in a reading saved before they were looked for
+    whited: tuple[int, ...] = ()
 
     def frame(self) -> tuple[tuple[int, int, int, int], tuple[int, int]] | None:
         """The photo's own frame within the image as (x1, y1, x2, y2) and its (height, width): where
@@ -213,6 +216,18 @@ LayoutFn = Callable[[Detections], "tuple[Layout | None, tuple[str, ...]]"]
 Detected = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 # a photo's gains (`vision.exposure.gains`) and the detector's output at the first of them
 FirstLook = tuple[tuple[float, ...], Detected]
+
+
+def _whited_unsure(
+    xyxy: np.ndarray, probabilities: np.ndarray, whited: Sequence[int], scale: float = 1.0
+) -> list[str]:
+    """The places of the boxes `whited` (faces whited out by glare) whose reading gives its face under
+    UNSURE_BELOW: a white dragon read surely keeps its place unnamed."""
+    return [
+        box_place(xyxy[i], scale)
+        for i in whited
+        if i < len(probabilities) and probabilities[i].max() < UNSURE_BELOW
+    ]
 
 
 def _uncertain_warnings(detections: Detections, probabilities: np.ndarray, scale: float = 1.0) -> list[str]:
@@ -717,6 +732,7 @@ class TileReader:
         if across:  # back into the photo's own pixels; a box's angle, up to a quarter turn, is the same
             boxes, rejected_xyxy = quarter_back(boxes, given_hw), quarter_back(rejected_xyxy, given_hw)
         glare = glare_spots(photo, boxes, det_score, rejected_xyxy)
+        whited = whited_faces(photo, boxes, det_score)
         lap("glare")
         return Seen(
             xyxy=boxes.astype(np.float32),
@@ -730,6 +746,7 @@ class TileReader:
             filled=filled,
             sharpness=sharpness,
             glare=glare,
+            whited=whited,
         )
 
     def read(
@@ -805,6 +822,7 @@ class TileReader:
         warnings: list[str] = [] if len(detections) else ["no tiles found"]
         warnings.extend(damaged_warning(seen.filled))  # first: it explains every other line
         warnings.extend(dark_warning(seen.gain))  # before the unsure tiles: it may explain them
+        warnings.extend(face_glare_warning(_whited_unsure(boxes, probabilities, seen.whited, source_scale)))
         warnings.extend(glare_warning(seen.glare, source_scale))  # so may a glare spot, and a tile short
         warnings.extend(blur_warning(seen.sharpness))  # so may a blur
         # the photo's own frame: on a screenshot's canvas, the photo shown there (its edge cuts tiles)

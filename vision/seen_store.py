@@ -39,6 +39,7 @@ def save_seen(path: Path, seen: Seen, factor: float) -> None:
     fields["factor"] = np.float64(factor)
     fields["content_xyxy"] = np.array(seen.content_xyxy if seen.content_xyxy is not None else (), np.int64)
     fields["glare"] = np.array(seen.glare, np.float64).reshape(-1, 2)
+    fields["whited"] = np.array(seen.whited, np.int64)
     np.savez_compressed(path, **fields)
 
 
@@ -65,6 +66,8 @@ def load_seen(path: Path) -> tuple[Seen, float]:
                 content_xyxy=_content(data["content_xyxy"]) if "content_xyxy" in data else None,
                 # nor one saved before glare spots were looked for: none told, as then
                 glare=_spots(data["glare"]) if "glare" in data else (),
+                # nor one saved before whited-out faces were: none told
+                whited=tuple(int(i) for i in data["whited"]) if "whited" in data else (),
             )
             return seen, float(data["factor"])
     except (OSError, ValueError, KeyError) as error:

@@ -14,8 +14,16 @@ import pytest
 from app_ui.reading import app_warnings
 from tests.vision.scenes import detector_rows, scene, table_texture
 from tests.vision.tinymodels import write_models
-from vision.glare import GLARE_LEAST, GLARE_MOST, glare_spots, glare_warning, white_patches
-from vision.pipeline import TileReader
+from vision.glare import (
+    GLARE_LEAST,
+    GLARE_MOST,
+    face_glare_warning,
+    glare_spots,
+    glare_warning,
+    white_patches,
+    whited_faces,
+)
+from vision.pipeline import Seen, TileReader
 from vision.seen_store import load_seen, save_seen
 
 TILE_W, TILE_H = 60, 80
@@ -175,8 +183,6 @@ def test_the_reader_tells_a_glare_spot_by_the_tiles_in_the_users_pixels(tmp_path
 def test_a_saved_reading_keeps_its_glare_spots_and_one_saved_before_them_has_none(tmp_path: Path) -> None:
     rgb, boxes = _hand()
     seen_spots = ((601.5, 300.25),)
-    from vision.pipeline import Seen
-
     seen = Seen(
         xyxy=boxes,
         det_score=_scores(boxes),
@@ -195,3 +201,77 @@ def test_a_saved_reading_keeps_its_glare_spots_and_one_saved_before_them_has_non
         older = {name: data[name] for name in data.files if name != "glare"}
     np.savez_compressed(path, **older)
     assert load_seen(path)[0].glare == ()
+
+
+def test_a_found_tile_whose_face_glare_whites_out_is_named_and_its_lit_edge_or_a_lit_table_is_not() -> None:
+    rgb, boxes = _hand()
+    assert whited_faces(rgb, boxes, _scores(boxes)) == ()
+    x1, y1, x2, y2 = (int(v) for v in boxes[2])
+    whited = _blob(rgb, ((x1 + x2) // 2, (y1 + y2) // 2), 38)  # a spot over the third tile, its box found
+    assert whited_faces(whited, boxes, _scores(boxes)) == (2,)
+    edge = rgb.copy()
+    edge[y1:y2, x1 : x1 + 14] = 255  # light along its edge: its picture still shows
+    assert whited_faces(edge, boxes, _scores(boxes)) == ()
+    assert whited_faces(_blob(rgb, BESIDE, 40), boxes, _scores(boxes)) == ()  # a spot beside the tiles
+    assert whited_faces(whited, boxes[:2], _scores(boxes[:2])) == ()  # too few boxes to judge a tile
+
+
+def test_the_whited_face_line_names_the_tiles_and_the_page_says_it_without_pixels() -> None:
+    assert face_glare_warning([]) == []
+    (one,) = face_glare_warning(["(120, 300)"])
+    assert one == (
+        "glare whites out the face of a tile at (120, 300), read unsure: its reading may be wrong; check it,"
+        " or tilt the phone or shade the light and take it again"
+    )
+    (many,) = face_glare_warning(["(1, 2)"] * 4)
+    assert many.startswith(
+        "glare whites out the faces of 4 tiles at (1, 2), (1, 2), (1, 2), ..., read unsure:"
+    )
+    assert "their readings may be wrong; check them" in many
+    for line in (one, many):
+        (page,) = app_warnings((line,))
+        assert "(" not in page and page.startswith("glare whites out the face") and ", read unsure: " in page
+
+
+def _seen(boxes: np.ndarray, probabilities: np.ndarray, whited: tuple[int, ...]) -> Seen:
+    return Seen(
+        xyxy=boxes,
+        det_score=_scores(boxes),
+        probabilities=probabilities,
+        angle=np.zeros(len(boxes), np.float32),
+        rejected_xyxy=np.zeros((0, 4), np.float32),
+        image_hw=(600, 900),
+        whited=whited,
+    )
+
+
+def test_the_reader_names_a_whited_face_read_unsure_and_not_a_white_dragon_read_surely(
+    tmp_path: Path,
+) -> None:
+    sc = scene(600, 1000)
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)), det_hw=(384, 640)))
+    _, boxes = _hand()
+    sure = np.full((len(boxes), 49), 0.01 / 48, np.float32)
+    sure[np.arange(len(boxes)), np.arange(len(boxes)) + 9] = 0.99  # 1p 2p 3p ... read surely
+    unsure = sure.copy()
+    unsure[2] = 1 / 49  # the third tile's face blank: no face stands out
+    said = [
+        w for w in reader.settle(_seen(boxes, unsure, (2, 4)), source_scale=0.5).warnings if "whites out" in w
+    ]
+    x1, y1, x2, y2 = (float(v) for v in boxes[2])
+    assert said == face_glare_warning([f"({int(x1 + x2)}, {int(y1 + y2)})"])  # the user's pixels: twice
+    # the fifth, read surely, is a white dragon's blank face; a reading without whited faces says none
+    assert not any("whites out" in w for w in reader.settle(_seen(boxes, sure, (2, 4))).warnings)
+    assert not any("whites out" in w for w in reader.settle(_seen(boxes, unsure, ())).warnings)
+
+
+def test_a_saved_reading_keeps_its_whited_faces_and_one_saved_before_them_has_none(tmp_path: Path) -> None:
+    _, boxes = _hand()
+    seen = _seen(boxes, np.full((len(boxes), 49), 1 / 49, np.float32), (1, 4))
+    path = tmp_path / "whited.npz"
+    save_seen(path, seen, 1.0)
+    assert load_seen(path)[0].whited == (1, 4)
+    with np.load(path) as data:  # a reading saved before whited-out faces were looked for
+        older = {name: data[name] for name in data.files if name != "whited"}
+    np.savez_compressed(path, **older)
+    assert load_seen(path)[0].whited == ()

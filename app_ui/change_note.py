@@ -21,7 +21,7 @@ from app_ui.summary import (
     correction_words,
     option_value_words,
 )
-from app_ui.table_edits import RENUMBERED, net_corrections, tile_number
+from app_ui.table_edits import RENUMBERED, net_corrections, tile_number, well_formed
 from app_ui.winning_hint import Outcome, result_words, wants_winning_tile
 from scoring.api import PLACE_WORDS
 from scoring.winning_tiles import input_scored_as_self_drawn
@@ -42,7 +42,8 @@ FIELD_WORDS = {
 }
 TILE_FIELDS = ("concealed", "melds", "bonus")
 # the tile table's correction records (`session.table_corrections`), compared to say which were made
-Records = Sequence[Mapping[str, Any]]
+Record = Mapping[str, Any]
+Records = Sequence[Record]
 # The result of a run that scored nothing (a meld left unfinished, a house rule out of range): the next
 # score is told against it, not against the score before it, which the page no longer showed.
 NOT_SCORED: dict[str, Any] = {"valid": False, "reason": "not_scored"}
@@ -150,9 +151,10 @@ def correction_changes(before: Records, now: Records) -> list[str]:
     correction records before and now (`session.table_corrections`: each tile's net change since the
     photo's reading). A tile corrected again is told by its last step ("#5 5p → 4m", then "#5 5p → 4s",
     is "#5 4m → 4s"), a tile deleted by its deletion alone. The steps made come first, in the order of
-    the list now, then those undone, in the order of the list before. The rows added without a number,
-    the kongs' ticks and the records of a form not known here are compared by their words, each as
-    often as it was made or undone (two tiles of 3m added read alike)."""
+    the list now, then those undone, in the order of the list before. The rows added without a number
+    and the records of a form not known here are compared by their words, each as often as it was made or
+    undone (two tiles of 3m added read alike); a kong's tick is told as the tick the user set
+    (`kong_tick_steps`), after the tiles' steps."""
     was, is_now = _read(before), _read(now)
     loose_made = Counter(is_now.loose) - Counter(was.loose)
     loose_undone = Counter(was.loose) - Counter(is_now.loose)
@@ -164,7 +166,29 @@ def correction_changes(before: Records, now: Records) -> list[str]:
             earlier = tile  # a row added, then numbered as it was folded into the table: no step
         made[key], undone[key] = _steps(earlier, tile)
     said = _walk(is_now.order, loose_made, made)
-    return [*said, *(f"{words} undone" for words in _walk(was.order, loose_undone, undone))]
+    ticks = kong_tick_steps(was.ticks, is_now.ticks)
+    return [*said, *ticks, *(f"{words} undone" for words in _walk(was.order, loose_undone, undone))]
+
+
+def kong_tick_steps(before: Mapping[str, Record], now: Mapping[str, Record]) -> list[str]:
+    """What the user did to the kongs' ticks between two lists of corrections (each list's kong records,
+    by group: a tick set otherwise than the hand has it), as the tick they set: "meld 1 (5s kong) set
+    exposed undone" left a user who had just ticked the box guessing what was done; a tick set back as
+    the hand has it is said so ("again")."""
+    said: list[str] = []
+    for group in dict.fromkeys([*now, *before]):
+        tick, was = now.get(group), before.get(group)
+        if tick is not None and tick != was:
+            said.append(kong_tick_words(str(tick["code"]), bool(tick["concealed"])))
+        elif tick is None and was is not None:
+            said.append(kong_tick_words(str(was["code"]), not was["concealed"]) + " again")
+    return said
+
+
+def kong_tick_words(code: str, concealed: bool) -> str:
+    """A kong's tick as the user set it: "marked the 5p kong concealed" (a set holds one kong of a face,
+    so the face names it)."""
+    return f"marked the {code} kong {'concealed' if concealed else 'exposed'}"
 
 
 # A tile in a list of corrections: the stretch between `RENUMBERED` marks (past one, the numbers are
@@ -203,6 +227,7 @@ class _Corrections:
 
     tiles: Mapping[_Key, _Tile]
     order: tuple[_Key | str, ...]
+    ticks: Mapping[str, Record] = dataclasses.field(default_factory=dict)  # kong records, by group
 
     @property
     def loose(self) -> list[str]:
@@ -219,10 +244,13 @@ def _read(records: Records) -> _Corrections:
     stretch = 0
     live: dict[int, _Key] = {}  # the tile each number names in this stretch, until it is deleted
     given: Counter[int] = Counter()  # how many tiles each number has named in this stretch
+    ticks: dict[str, Record] = {}
     for record in net_corrections(records):
         number = tile_number(record)
         if record.get("action") == RENUMBERED:
             stretch, live, given = stretch + 1, {}, Counter()
+        elif record.get("action") == "kong" and well_formed(record):
+            ticks[str(record["group"])] = record  # the net list holds one a group, the last tick
         elif number is None:
             order.extend(_in_words([record]))
         else:
@@ -234,7 +262,7 @@ def _read(records: Records) -> _Corrections:
             tiles[key] = _with(tiles.get(key), number, record)
             if record["action"] == "delete":
                 del live[number]  # the number given again later names another tile
-    return _Corrections(tiles, tuple(order))
+    return _Corrections(tiles, tuple(order), ticks)
 
 
 def _with(tile: _Tile | None, number: int, record: Mapping[str, Any]) -> _Tile:

@@ -2342,6 +2342,20 @@ def test_a_kong_set_exposed_is_a_correction_kept_while_the_kong_is_a_pong_for_a_
     assert app.session_state["case_json"]["melds"][0]["concealed"] is False
 
 
+def test_a_kong_tick_is_told_by_what_the_user_did(app: AppTest) -> None:
+    # the change line said "meld 1 (5s kong) set exposed undone" as the user ticked the box back: the
+    # words did not say the kong was just marked concealed
+    typed_hand(app, "123m 456p 789s 22m", kongs="5555s")
+    kong_box(app).uncheck().run()
+    no_problem(app)
+    changed = [t for t in texts(app, "info") if t.startswith("Changed:")]
+    assert changed and changed[0].endswith("after: marked the 5s kong exposed."), changed
+    kong_box(app).check().run()
+    no_problem(app)
+    changed = [t for t in texts(app, "info") if t.startswith("Changed:")]
+    assert changed and changed[0].endswith("after: marked the 5s kong concealed again."), changed
+
+
 def test_a_kong_set_exposed_stays_a_correction_when_a_tile_is_added_after_it(app: AppTest) -> None:
     # an audit (stage 77): "Add it" after unticking a kong said "meld 1 (5s kong) set exposed undone", and
     # the untick left the corrections line and the case file, though the kong stayed exposed

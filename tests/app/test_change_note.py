@@ -141,7 +141,7 @@ def test_instant_payouts_or_patterns_that_move_under_the_same_tai_are_said() -> 
     before = {**kong, "melds": [hidden]}
     now = {**kong, "melds": [{**hidden, "concealed": False}]}
     exposed = [{"action": "kong", "group": "meld 1", "code": "5s", "concealed": False}]
-    assert changed_fields(before, now, ((), exposed)) == ["meld 1 (5s kong) set exposed"]
+    assert changed_fields(before, now, ((), exposed)) == ["marked the 5s kong exposed"]
     said = change_note(
         before,
         scoring.score_json(before),
@@ -149,7 +149,7 @@ def test_instant_payouts_or_patterns_that_move_under_the_same_tai_are_said() -> 
         scoring.score_json(now),
         ((), exposed),
     )
-    assert said is not None and "the instant payouts changed after: meld 1 (5s kong) set exposed" in said
+    assert said is not None and "the instant payouts changed after: marked the 5s kong exposed" in said
     # a West seat's pong of West in an East round, then an East seat's in a West round: 1 tai each
     west = {"concealed": "123m 456p 789s 55p WWW", "winning_tile": "5p"}
     seat = {**west, "seat_wind": "W", "prevailing_wind": "E"}

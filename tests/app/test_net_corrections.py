@@ -189,8 +189,15 @@ def test_the_line_says_the_net_change_not_each_step() -> None:
         pytest.param(
             [kong("meld 2", "7m", False)],
             [change(1, "1m", "2m")],
-            ["#1 1m → 2m", "meld 2 (7m kong) set exposed undone"],
+            ["#1 1m → 2m", "marked the 7m kong concealed again"],
             id="a-kong-tick-undone",
+        ),
+        pytest.param([], [kong("meld 1", "5p", True)], ["marked the 5p kong concealed"], id="a-kong-ticked"),
+        pytest.param(
+            [change(1, "1m", "2m")],
+            [change(1, "1m", "2m"), kong("meld 1", "5p", False)],
+            ["marked the 5p kong exposed"],
+            id="a-kong-unticked-beside-a-standing-change",
         ),
         pytest.param(
             [change(3, "5s", "4s")],

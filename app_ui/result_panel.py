@@ -50,6 +50,10 @@ from app_ui.winning_hint import (
 from scoring.api import limits_not_added, other_reading_lines, place_hint
 
 RESULT_ANCHOR = "result"  # the result's heading, which the line under the photo links to
+# The text summary is for pasting into a chat, so it says everything the result above says (a pasted
+# "Hand: ..." without its "Not a valid win: ..." would mislead); folded away on the page, where it read
+# the result a second time (a no-win reason twice in a row, the red box and the summary's first line)
+SUMMARY_LABEL = "Text summary to paste into a chat"
 
 
 def place_note(data: Mapping[str, Any], result: Mapping[str, Any]) -> str | None:
@@ -249,7 +253,8 @@ def result_ui(
         st.markdown(f"**Instant payouts** (settled at once, {when})")
         st.markdown("\n".join(f"- {instant_line(item)}" for item in instant))
     ways = winning_tile_ways(result, outcomes, unit)  # as the ask above says them
-    st.code(summary_text(data, result, ways), language=None, wrap_lines=True)
+    with st.expander(SUMMARY_LABEL, icon="📋"):
+        st.code(summary_text(data, result, ways), language=None, wrap_lines=True)
 
 
 def download_ui(

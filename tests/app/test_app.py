@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 import scoring
 from app_ui import table_edits
+from app_ui.result_panel import SUMMARY_LABEL
 from tests.app.conftest import APP, captions
 from tests.app.fakes import BONUS, CONCEALED, MELD, FakeReader, photo_bytes, scene
 from vision.detections import Detections
@@ -957,6 +958,19 @@ def test_invalid_hand_message(app: AppTest) -> None:
     errors = texts(app, "error")
     assert any(t.startswith("Not a valid win") for t in errors), errors
     assert not app.success
+
+
+def test_the_no_win_reason_is_said_once_and_the_pasted_summary_keeps_it(app: AppTest) -> None:
+    # the red box's reason stood again as the summary's first line, just under it: the summary, for
+    # pasting, keeps it, folded away on the page
+    app.text_input(key="typed_concealed").input("123m 456p 789s 22m 55p").run()
+    app.button(key="typed_use").click().run()
+    no_problem(app)
+    (reason,) = [t for t in texts(app, "error") if t.startswith("Not a valid win")]
+    (folded,) = [e for e in app.expander if e.label == SUMMARY_LABEL]
+    assert not folded.proto.expanded
+    (pasted,) = [str(c.value) for c in folded.code]
+    assert pasted.splitlines()[0] == reason.replace("*", ""), (pasted, reason)
 
 
 def test_malformed_input_is_one_line_error(app: AppTest) -> None:

@@ -16,6 +16,7 @@ from app_ui.case import Context
 from app_ui.rules_panel import chosen_rules, chosen_set
 from app_ui.summary import RULE_LABELS, WIND_LABELS, circumstance_label, circumstances_help
 from app_ui.tile_sets import tiles_in_set
+from app_ui.toasts import toast_later
 from app_ui.widget_memory import KEPT, keep, kept_value, remember
 from scoring.tiles import WINDS
 
@@ -452,7 +453,9 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     note = st.session_state.pop("context_note", None)
     if note:
         st.info(note)
-        st.toast(note)  # the seat box it is about lies a screen above on a phone, the sidebar beside
+        # the seat box it is about lies a screen above on a phone, the sidebar beside; one toast with
+        # the score's change that it may bring
+        toast_later(note)
     # offered until a box it would set is set, or it is taken: not only in the run of the new hand's
     # note (a hostile test, stage 82: setting the seat first, as its caption asks, lost the offer)
     last_win = st.session_state.get(LAST_WIN)

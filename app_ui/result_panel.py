@@ -38,6 +38,7 @@ from app_ui.summary import (
     with_instant_payouts,
     with_option_labels,
 )
+from app_ui.toasts import toast_later
 from app_ui.winning_hint import (
     Outcome,
     said_by_the_ask,
@@ -171,7 +172,7 @@ def result_ui(
     if changed:
         st.info(f"Changed: {plain(changed)}", icon="🔁")
         # also where the user is: on a phone the result lies a screen or more below the box changed
-        st.toast(f"Changed: {plain(changed)}", icon="🔁")
+        toast_later(f"Changed: {plain(changed)}", icon="🔁")
     unit = str(result.get("unit") or "tai")
     outcomes = outcomes or []
     ask = winning_tile_note(result, outcomes, unit)

@@ -602,6 +602,17 @@ def test_a_photo_with_no_tiles_says_nothing_of_reading_them_again(app: AppTest, 
     assert not any("read again" in t or "were read as" in t for t in texts(app, "info")), texts(app, "info")
 
 
+def test_a_seat_set_to_the_discarders_gives_one_toast(app: AppTest) -> None:
+    # two toasts stacked over a fifth of a phone's screen: the note on the discarder, and the score's change
+    typed_hand(app, "123m 456p 789s CCC 22m", bonus="F1")
+    app.selectbox(key="discarder_wind").set_value("S").run()
+    app.selectbox(key="seat_wind").set_value("S").run()
+    no_problem(app)
+    note = "South is the winner's seat now: who discarded is not said."
+    (changed,) = [t for t in texts(app, "info") if t.startswith("Changed: 2 tai → 1 tai")]
+    assert [t.value for t in app.toast] == [f"{note}\n\n{changed}"]
+
+
 def case_has_edits(at: AppTest) -> bool:
     key = f"tiles_{at.session_state['version']}"
     edits = at.session_state.get(key)
@@ -1479,7 +1490,10 @@ def test_a_rule_set_switch_keeps_each_sets_context_and_says_what_it_cannot_hold(
     assert app.selectbox(key="prevailing_wind").value == "N"
     notes = texts(app, "info")
     assert any("North seat" in t and "Humanly hand" in t and "prevailing" not in t for t in notes), notes
-    assert [t.value for t in app.toast if "North seat" in t.value] == [t for t in notes if "North seat" in t]
+    # one toast: the note, then what the switch did to the score (two stacked on a phone)
+    (note,) = [t for t in notes if "North seat" in t]
+    (toast,) = [t.value for t in app.toast]
+    assert toast.startswith(f"{note}\n\nChanged: "), toast
     app.selectbox(key="rules").set_value("singapore").run()
     no_problem(app)
     # what the switch alone had changed comes back

@@ -53,6 +53,12 @@ def rows_below_note(rows: int) -> str | None:
 # sidebar open (its column there is about 300 px) and the longest entry ("meld 4", "⚠ 25%") still shows
 COLUMN_PX = {"n": 36, "tile": 64, "group": 88, "check": 64}
 
+# The group a row the user adds starts with. None of the column's options, so Streamlit draws an empty
+# cell (with no default it drew the word "None"), and the tile goes where its kind goes, as the
+# column's help says (`table_edits.numbered_edits` reads a group not in `GROUPS` as the face's own: a
+# flower's bonus, a 5p's the hand). Words, not "": Streamlit draws "" as "None" too.
+GROUP_BY_TILE = "by tile"
+
 
 def add_tile_ui(base: Base) -> None:
     """A missed tile added by its face in one pick and a tap: the table's own blank row lies at its
@@ -227,30 +233,7 @@ def tile_editor_ui(
         # thumb and a row added at its foot lies out of sight
         height=min(ROW_PX * (len(base.rows) + 3), TABLE_MAX_PX),
         hide_index=True,
-        column_config={
-            # text, so that a row the user adds reads "new" rather than "None"
-            "n": st.column_config.TextColumn("#", disabled=True, width=COLUMN_PX["n"], default="new"),
-            # every code, whatever the rule set: options that changed with it (or with an edit) would
-            # make the table a new widget, and the user's corrections in it would be lost
-            "tile": st.column_config.SelectboxColumn(
-                "Tile", options=list(TILE_CODES), required=True, width=COLUMN_PX["tile"]
-            ),
-            # left empty, an added tile goes where its kind goes (a flower to bonus, a 5p to the hand)
-            "group": st.column_config.SelectboxColumn(
-                "Group",
-                options=list(GROUPS),
-                width=COLUMN_PX["group"],
-                help="Where the tile lies. Left empty on a row you add: bonus for a flower, season, "
-                "animal or face, else the hand.",
-            ),
-            "check": st.column_config.TextColumn(
-                # a row added in the table is the user's, as one added with *Add a missed tile* is
-                "Sure?",
-                disabled=True,
-                default=CHOSEN_LABEL,
-                width=COLUMN_PX["check"],
-            ),
-        },
+        column_config=table_columns(),
     )
     for group, meld in zip(build.meld_groups, build.hand["melds"], strict=False):
         if meld["kind"] == "kong":
@@ -258,6 +241,35 @@ def tile_editor_ui(
             restore_kept(key, meld["concealed"])  # as the hand is built: the base's, or face down
             st.checkbox(f"{group.capitalize()} ({meld['tiles'][0]} kong) is concealed", key=key)
             remember(key)
+
+
+def table_columns() -> dict[str, Any]:
+    """The tile table's columns: how each is labelled, drawn and edited."""
+    return {
+        # text, so that a row the user adds reads "new" rather than "None"
+        "n": st.column_config.TextColumn("#", disabled=True, width=COLUMN_PX["n"], default="new"),
+        # every code, whatever the rule set: options that changed with it (or with an edit) would
+        # make the table a new widget, and the user's corrections in it would be lost
+        "tile": st.column_config.SelectboxColumn(
+            "Tile", options=list(TILE_CODES), required=True, width=COLUMN_PX["tile"]
+        ),
+        # left empty, an added tile goes where its kind goes (a flower to bonus, a 5p to the hand)
+        "group": st.column_config.SelectboxColumn(
+            "Group",
+            options=list(GROUPS),
+            default=GROUP_BY_TILE,
+            width=COLUMN_PX["group"],
+            help="Where the tile lies. Left empty on a row you add: bonus for a flower, season, "
+            "animal or face, else the hand.",
+        ),
+        "check": st.column_config.TextColumn(
+            # a row added in the table is the user's, as one added with *Add a missed tile* is
+            "Sure?",
+            disabled=True,
+            default=CHOSEN_LABEL,
+            width=COLUMN_PX["check"],
+        ),
+    }
 
 
 # the *Sure?* column of a tile the user gave another face than the photo's reading (or took an offer for),

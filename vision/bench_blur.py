@@ -1,6 +1,6 @@
-"""How often the reader tells a photo is blurred: on sharp generated scenes (false alarms) and on
-blurred copies of them (a shaken phone, a missed focus), as `vision.sharpness.BLURRED_BELOW` was
-chosen (docs/vision.md, A blurred photo).
+"""How often the reader tells a photo is blurred or shaken: on sharp generated scenes (false alarms)
+and on blurred copies of them (a shaken phone, a missed focus), as `vision.sharpness.BLURRED_BELOW`
+was chosen (docs/vision.md, A blurred photo).
 
     python -m vision.bench_blur --synthetic DIR [--limit 80] [--blurred 30]
 
@@ -25,7 +25,7 @@ import numpy as np
 from vision.bench import resized_jpeg
 from vision.imageio import ImageError, read_image
 from vision.pipeline import TileReader
-from vision.sharpness import BLURRED_LINE
+from vision.sharpness import BLURRED_LINE, SHAKEN_LINE
 from vision.sidecar import ModelError
 
 MOTION_PX = 15
@@ -83,7 +83,8 @@ def bench_variant(
     told, values = 0, []
     for path in paths:
         reading = reader.read(np.ascontiguousarray(change(read_image(path).rgb)))
-        told += BLURRED_LINE in reading.warnings
+        # a shake is told in a line of its own; either says why the tiles read less surely
+        told += BLURRED_LINE in reading.warnings or SHAKEN_LINE in reading.warnings
         if reading.seen is not None and reading.seen.sharpness is not None:
             values.append(reading.seen.sharpness)
     return VariantResult(name, len(paths), told, tuple(values))

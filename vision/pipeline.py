@@ -50,7 +50,7 @@ from vision.pip_look import PipLook
 from vision.places import box_place, first_places
 from vision.quarter import quarter_back, rows_up_and_down, turned_quarter
 from vision.rank_look import RankLook
-from vision.sharpness import blur_warning, photo_sharpness
+from vision.sharpness import blur_warning, photo_blur
 from vision.sidecar import ModelError, load_config
 from vision.square import (
     around_boxes,
@@ -133,8 +133,10 @@ class Seen:
     white: float = 0.0  # the share of the photo that is white-out, as given (`vision.exposure.white_share`)
     # how deep the decoder's flat grey reaches in from an edge (`vision.imageio.decoder_filled_share`)
     filled: float = 0.0
-    # how sharp the tiles' faces are (`vision.sharpness.photo_sharpness`); None where too few to judge
+    # how sharp the tiles' faces are (`vision.sharpness.photo_blur`); None where too few to judge
     sharpness: float | None = None
+    # how evenly their gradients run every way (`vision.sharpness.Blur.even`: low where shaken); None too
+    evenness: float | None = None
     # the photo (x1, y1, x2, y2) on a screenshot's canvas, read alone (`vision.canvas`); None: all of it
     content_xyxy: tuple[int, int, int, int] | None = None
     # the centres (x, y), in the photo's pixels, of the glare spots by its tiles that may hide one
@@ -727,7 +729,7 @@ class TileReader:
         # each tile's angle, for the layout to tell a bonus tile laid down from one dropped askew
         angle = box_angles(rgb, boxes)
         lap("angles")
-        sharpness = photo_sharpness(rgb, boxes, probabilities, angle)
+        blur = photo_blur(rgb, boxes, probabilities, angle)
         lap("sharpness")
         if across:  # back into the photo's own pixels; a box's angle, up to a quarter turn, is the same
             boxes, rejected_xyxy = quarter_back(boxes, given_hw), quarter_back(rejected_xyxy, given_hw)
@@ -744,7 +746,8 @@ class TileReader:
             gain=gain,
             white=white,
             filled=filled,
-            sharpness=sharpness,
+            sharpness=None if blur is None else blur.sharpness,
+            evenness=None if blur is None else blur.even,
             glare=glare,
             whited=whited,
         )
@@ -824,7 +827,7 @@ class TileReader:
         warnings.extend(dark_warning(seen.gain))  # before the unsure tiles: it may explain them
         warnings.extend(face_glare_warning(_whited_unsure(boxes, probabilities, seen.whited, source_scale)))
         warnings.extend(glare_warning(seen.glare, source_scale))  # so may a glare spot, and a tile short
-        warnings.extend(blur_warning(seen.sharpness))  # so may a blur
+        warnings.extend(blur_warning(seen.sharpness, seen.evenness))  # so may a blur or a shake
         # the photo's own frame: on a screenshot's canvas, the photo shown there (its edge cuts tiles)
         frame = seen.frame()
         frame_xy = np.zeros(4, np.float32) if frame is None else np.array(frame[0][:2] * 2, np.float32)

@@ -9,6 +9,7 @@ models take minutes (stages 24 and 70 each built such a cache for one round).
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,7 @@ def save_seen(path: Path, seen: Seen, factor: float) -> None:
     fields.update({name: np.float64(getattr(seen, name)) for name in SCALARS})
     fields["image_hw"] = np.array(seen.image_hw if seen.image_hw is not None else (), np.int64)
     fields["sharpness"] = np.float64(np.nan if seen.sharpness is None else seen.sharpness)
+    fields["evenness"] = np.float64(np.nan if seen.evenness is None else seen.evenness)
     fields["factor"] = np.float64(factor)
     fields["content_xyxy"] = np.array(seen.content_xyxy if seen.content_xyxy is not None else (), np.int64)
     fields["glare"] = np.array(seen.glare, np.float64).reshape(-1, 2)
@@ -51,6 +53,8 @@ def load_seen(path: Path) -> tuple[Seen, float]:
         with np.load(path) as data:
             hw = tuple(int(v) for v in data["image_hw"])
             sharpness = float(data["sharpness"])
+            # a reading saved before the shake line holds none: judged by its sharpness alone
+            evenness = float(data["evenness"]) if "evenness" in data else math.nan
             seen = Seen(
                 xyxy=data["xyxy"],
                 det_score=data["det_score"],
@@ -62,6 +66,7 @@ def load_seen(path: Path) -> tuple[Seen, float]:
                 white=float(data["white"]),
                 filled=float(data["filled"]),
                 sharpness=None if np.isnan(sharpness) else sharpness,
+                evenness=None if np.isnan(evenness) else evenness,
                 # a reading saved before stage 79 holds none: read whole, as it was
                 content_xyxy=_content(data["content_xyxy"]) if "content_xyxy" in data else None,
                 # nor one saved before glare spots were looked for: none told, as then

@@ -12,13 +12,16 @@ judge): each face's inner part (the tile's own outline left out), and
   turned here as each tile lies): a shaken phone smears every face the same way.
 
 The photo's sharpness is median(detail) * sqrt(median(fine)) * even; see docs/vision.md, A blurred
-photo, for how BLURRED_BELOW was chosen on generated scenes (stage 55).
+photo, for how BLURRED_BELOW was chosen on generated scenes (stage 55). A shake that leaves the faces
+sharper than that yet smears them one way (`even` under SHAKEN_EVEN, sharpness under SHAKEN_BELOW)
+is told too, and a blur whose faces run one way is named a shake (docs/vision.md, A shaken photo).
 """
 
 from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -42,8 +45,18 @@ MIN_FACES = 3
 # under this, the photo is blurred (docs/vision.md, A blurred photo: chosen on generated scenes)
 BLURRED_BELOW = 0.14
 
+# a shake smears every face one way: faces whose gradients run this unevenly (`even`) are shaken,
+# and told so while their sharpness is under SHAKEN_BELOW, looser than BLURRED_BELOW (a strong shake
+# keeps much of the faces' detail across it; docs/vision.md, A shaken photo: chosen on generated scenes)
+SHAKEN_EVEN = 0.5
+SHAKEN_BELOW = 0.25
+
 BLURRED_LINE = (
     "the photo looks blurred: tiles read less surely; hold the phone steady (or tap to focus) and retake"
+)
+SHAKEN_LINE = (
+    "the photo looks shaken (motion blur): tiles read less surely; hold the phone still, braced on the"
+    " table or with more light (a faster shot), and retake"
 )
 
 
@@ -131,10 +144,27 @@ def evenness(tensor: np.ndarray) -> float:
     return (half_trace - root) / larger if larger > 0 else 1.0
 
 
+@dataclass(frozen=True)
+class Blur:
+    """How sharp a photo's tile faces are (`sharpness`), and how evenly their gradients run every way
+    beyond their own strokes (`even`: 1 alike, 0 all one way, as a shake leaves them)."""
+
+    sharpness: float
+    even: float
+
+
 def photo_sharpness(
     rgb: np.ndarray, xyxy: np.ndarray, probabilities: np.ndarray, angles: np.ndarray | None = None
 ) -> float | None:
-    """The sharpness of the tiles read face up in an (H, W, 3) uint8 RGB photo (boxes `xyxy` (N, 4),
+    """The sharpness of the tiles read face up in an (H, W, 3) uint8 RGB photo (`photo_blur`'s)."""
+    blur = photo_blur(rgb, xyxy, probabilities, angles)
+    return None if blur is None else blur.sharpness
+
+
+def photo_blur(
+    rgb: np.ndarray, xyxy: np.ndarray, probabilities: np.ndarray, angles: np.ndarray | None = None
+) -> Blur | None:
+    """The blur of the tiles read face up in an (H, W, 3) uint8 RGB photo (boxes `xyxy` (N, 4),
     class `probabilities` (N, 49), each tile's `angles` (N,), degrees, NaN or None: as its box lies);
     None where fewer than MIN_FACES faces can be judged."""
     if not len(xyxy):
@@ -155,11 +185,16 @@ def photo_sharpness(
     seen = np.mean([m[2] for m in measures], axis=0)
     even = evenness(whitened(seen, np.mean(expected, axis=0)))
     # evenness weighs in whole: a shake smears the faces one way while leaving much of their detail
-    return detail * math.sqrt(fine) * even
+    return Blur(sharpness=detail * math.sqrt(fine) * even, even=even)
 
 
-def blur_warning(sharpness: float | None) -> list[str]:
-    """The line for a photo whose tiles are blurred (`photo_sharpness` under BLURRED_BELOW)."""
-    if sharpness is None or sharpness >= BLURRED_BELOW:
+def blur_warning(sharpness: float | None, even: float | None = None) -> list[str]:
+    """The line for a photo whose tiles are blurred (`photo_blur`'s sharpness under BLURRED_BELOW) or
+    shaken (`even` under SHAKEN_EVEN, sharpness under SHAKEN_BELOW): one line, naming a shake where
+    the faces' gradients run one way, as its remedy differs from a missed focus'."""
+    if sharpness is None:
         return []
-    return [BLURRED_LINE]
+    shaken = even is not None and even < SHAKEN_EVEN
+    if sharpness >= (SHAKEN_BELOW if shaken else BLURRED_BELOW):
+        return []
+    return [SHAKEN_LINE if shaken else BLURRED_LINE]

@@ -30,6 +30,7 @@ def _seen(image_hw: tuple[int, int] | None, sharpness: float | None) -> Seen:
         white=0.02,
         filled=0.0,
         sharpness=sharpness,
+        evenness=None if sharpness is None else 0.42,
     )
 
 
@@ -45,13 +46,24 @@ def test_a_saved_reading_reads_back_as_it_was(
     for name in ("xyxy", "det_score", "probabilities", "angle", "rejected_xyxy"):
         np.testing.assert_array_equal(getattr(back, name), getattr(seen, name))
         assert getattr(back, name).dtype == getattr(seen, name).dtype
-    assert (back.image_hw, back.gain, back.white, back.filled, back.sharpness) == (
+    assert (back.image_hw, back.gain, back.white, back.filled, back.sharpness, back.evenness) == (
         image_hw,
         seen.gain,
         seen.white,
         seen.filled,
         sharpness,
+        seen.evenness,  # the shake line reads it again
     )
+
+
+def test_a_reading_saved_before_the_shake_line_reads_back_without_evenness(tmp_path: Path) -> None:
+    path = tmp_path / "old.npz"
+    save_seen(path, _seen((960, 1280), 0.1), 1.0)
+    with np.load(path) as data:
+        old = {name: data[name] for name in data.files if name != "evenness"}
+    np.savez_compressed(path, **old)
+    back = load_seen(path)[0]
+    assert back.sharpness == 0.1 and back.evenness is None  # told by its sharpness alone, as before
 
 
 def test_where_a_photo_lay_on_a_screenshot_is_kept(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""The blur measure on small drawn photos: sharp faces pass, a shaken or defocused copy is told."""
+"""The blur measure on small drawn photos: sharp faces pass, a shaken or defocused copy is told, and a
+shake is named as one."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ from vision.classes import CLASSES
 from vision.sharpness import (
     BLURRED_BELOW,
     BLURRED_LINE,
+    SHAKEN_BELOW,
+    SHAKEN_LINE,
     blur_warning,
     evenness,
     face_gradients,
+    photo_blur,
     photo_sharpness,
     turned,
     whitened,
@@ -72,9 +76,12 @@ def test_evenness_tells_gradients_running_one_way() -> None:
     assert 0.0 < evenness(np.array([0.7, 0.1, 0.3])) < 1.0
 
 
-def _bamboo_photo(tile_w: int = 60, n: int = 6, sideways: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def _bamboo_photo(
+    tile_w: int = 60, n: int = 6, sideways: bool = False, nodes: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """A row of `n` tiles whose faces are upright sticks, as bamboos' (gradients across the tile
-    only), laid sideways when `sideways` (the photo turned a quarter: sticks across the row)."""
+    only), laid sideways when `sideways` (the photo turned a quarter: sticks across the row); with
+    `nodes`, short bars across each stick, as the tile art draws a bamboo's joints."""
     tile_h = round(tile_w * 1.35)
     rgb = np.full((tile_h * 3, tile_w * (n + 2), 3), (40, 110, 60), np.uint8)
     boxes = []
@@ -90,6 +97,9 @@ def _bamboo_photo(tile_w: int = 60, n: int = 6, sideways: bool = False) -> tuple
                 (20, 120, 40),
                 max(2, tile_w // 12),
             )
+            for node_y in range(y + tile_h // 5, y + tile_h * 4 // 5 + 1, tile_h // 5) if nodes else ():
+                reach = tile_w // 14
+                cv2.line(rgb, (stick_x - reach, node_y), (stick_x + reach, node_y), (20, 120, 40), 2)
         boxes.append([x, y, x + tile_w, y + tile_h])
     xyxy = np.array(boxes, np.float32)
     if not sideways:
@@ -128,3 +138,67 @@ def test_a_tensor_turned_a_quarter_swaps_its_axes() -> None:
     quarter = turned(tensor, 90.0)
     assert quarter == pytest.approx([0.2, -0.05, 0.8], abs=1e-9)
     assert evenness(whitened(tensor, tensor)) == pytest.approx(1.0)
+
+
+def _ring_photo(tile_w: int) -> tuple[np.ndarray, np.ndarray]:
+    """A row of six tiles `tile_w` wide whose faces hold thin rings (gradients every way alike, and
+    fine: a sharp face's many strokes), and their boxes."""
+    tile_h = round(tile_w * 1.35)
+    rgb = np.full((tile_h * 3, tile_w * 8, 3), (40, 110, 60), np.uint8)
+    boxes = []
+    rng = np.random.default_rng(5)
+    for k in range(6):
+        x, y = tile_w * (k + 1), tile_h
+        cv2.rectangle(rgb, (x + 1, y), (x + tile_w - 2, y + tile_h), (240, 238, 230), -1)
+        for _ in range(6):
+            low, high = (x + tile_w // 4, y + tile_h // 4), (x + tile_w * 3 // 4, y + tile_h * 3 // 4)
+            centre = rng.integers(low, high)
+            radius = int(rng.integers(tile_w // 16, tile_w // 4))
+            cv2.circle(rgb, (int(centre[0]), int(centre[1])), radius, (30, 30, 160), 1, cv2.LINE_AA)
+        boxes.append([x, y, x + tile_w, y + tile_h])
+    return rgb, np.array(boxes, np.float32)
+
+
+def _told(rgb: np.ndarray, boxes: np.ndarray, code: str = "5p") -> list[str]:
+    blur = photo_blur(rgb, boxes, _read_as(code, len(boxes)))
+    assert blur is not None
+    return blur_warning(blur.sharpness, blur.even)
+
+
+def test_a_shake_that_leaves_the_faces_fairly_sharp_is_told_as_a_shake() -> None:
+    """A shake smears the faces one way and keeps much of their detail across it: an audit's 25 px
+    shake (tiles about 130 px) had read sharper than BLURRED_BELOW, with no line."""
+    rgb, boxes = _ring_photo(90)
+    assert _told(rgb, boxes) == []
+    shaken = cv2.filter2D(rgb, -1, motion_kernel(9, 0.0))
+    blur = photo_blur(shaken, boxes, _read_as("5p", len(boxes)))
+    assert blur is not None and BLURRED_BELOW <= blur.sharpness < SHAKEN_BELOW  # sharp enough before
+    assert _told(shaken, boxes) == [SHAKEN_LINE]
+    # a stronger shake, told blurred before, is named a shake too: its remedy is holding still
+    assert _told(cv2.filter2D(rgb, -1, motion_kernel(15, 90.0)), boxes) == [SHAKEN_LINE]
+
+
+def test_a_defocus_is_not_named_a_shake() -> None:
+    rgb, boxes = _ring_photo(60)
+    # a defocus as soft as the shake above blurs every way alike: quiet, as before
+    soft = cv2.filter2D(rgb, -1, disk_kernel(3))
+    blur = photo_blur(soft, boxes, _read_as("5p", len(boxes)))
+    assert blur is not None and BLURRED_BELOW <= blur.sharpness < SHAKEN_BELOW
+    assert _told(soft, boxes) == []
+    assert _told(cv2.filter2D(rgb, -1, disk_kernel(5)), boxes) == [BLURRED_LINE]
+
+
+@pytest.mark.parametrize("sideways", [False, True], ids=["upright", "sideways"])
+def test_sharp_bamboos_drawn_as_the_art_draws_them_are_not_taken_for_a_shake(sideways: bool) -> None:
+    rgb, boxes = _bamboo_photo(sideways=sideways, nodes=True)
+    assert _told(rgb, boxes, "5s") == []
+    assert _told(cv2.filter2D(rgb, -1, motion_kernel(21, 0.0)), boxes, "5s") == [SHAKEN_LINE]
+
+
+def test_the_blur_line_is_one_line_naming_a_shake_where_the_faces_run_one_way() -> None:
+    assert blur_warning(0.2, 0.4) == [SHAKEN_LINE]  # fairly sharp, but smeared one way
+    assert blur_warning(0.2, 0.6) == []
+    assert blur_warning(0.3, 0.1) == []  # sharp enough whatever way its faces run
+    assert blur_warning(0.1, 0.4) == [SHAKEN_LINE]
+    assert blur_warning(0.1, 0.6) == [BLURRED_LINE]
+    assert blur_warning(0.1) == [BLURRED_LINE]  # a reading kept before the shake line: as before

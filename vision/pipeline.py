@@ -57,7 +57,7 @@ from vision.pip_look import PipLook
 from vision.places import box_place, first_places
 from vision.quarter import quarter_back, rows_up_and_down, turned_quarter
 from vision.rank_look import RankLook
-from vision.sharpness import blur_warning, photo_blur
+from vision.sharpness import blur_warning, photo_blur, whole_blur_warning, whole_photo_blur
 from vision.sidecar import ModelError, load_config
 from vision.square import (
     around_boxes,
@@ -144,6 +144,10 @@ class Seen:
     sharpness: float | None = None
     # how evenly their gradients run every way (`vision.sharpness.Blur.even`: low where shaken); None too
     evenness: float | None = None
+    # where too few faces are judged, the whole photo's (`vision.sharpness.whole_photo_blur`): a strong
+    # shake or a missed focus leaves (almost) no tile found; None where judged on the faces, or flat
+    whole_sharpness: float | None = None
+    whole_evenness: float | None = None
     # the photo (x1, y1, x2, y2) on a screenshot's canvas, read alone (`vision.canvas`); None: all of it
     content_xyxy: tuple[int, int, int, int] | None = None
     # the centres (x, y), in the photo's pixels, of the glare spots by its tiles that may hide one
@@ -778,6 +782,7 @@ class TileReader:
         angle = box_angles(rgb, boxes)
         lap("angles")
         blur = photo_blur(rgb, boxes, probabilities, angle)
+        whole = whole_photo_blur(rgb) if blur is None else None
         lap("sharpness")
         if across:  # back into the photo's own pixels; a box's angle, up to a quarter turn, is the same
             boxes, rejected_xyxy = quarter_back(boxes, given_hw), quarter_back(rejected_xyxy, given_hw)
@@ -796,6 +801,8 @@ class TileReader:
             filled=filled,
             sharpness=None if blur is None else blur.sharpness,
             evenness=None if blur is None else blur.even,
+            whole_sharpness=None if whole is None else whole.sharpness,
+            whole_evenness=None if whole is None else whole.even,
             glare=glare,
             whited=whited,
         )
@@ -878,6 +885,8 @@ class TileReader:
         warnings.extend(face_glare_warning(_whited_unsure(boxes, probabilities, seen.whited, source_scale)))
         warnings.extend(glare_warning(seen.glare, source_scale))  # so may a glare spot, and a tile short
         warnings.extend(blur_warning(seen.sharpness, seen.evenness))  # so may a blur or a shake
+        # and where too few faces are left to judge, the whole photo's: why (almost) no tile was found
+        warnings.extend(whole_blur_warning(seen.whole_sharpness, seen.whole_evenness))
         # the photo's own frame: on a screenshot's canvas, the photo shown there (its edge cuts tiles)
         frame = seen.frame()
         frame_xy = np.zeros(4, np.float32) if frame is None else np.array(frame[0][:2] * 2, np.float32)

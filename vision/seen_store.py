@@ -38,6 +38,8 @@ def save_seen(path: Path, seen: Seen, factor: float) -> None:
     fields["image_hw"] = np.array(seen.image_hw if seen.image_hw is not None else (), np.int64)
     fields["sharpness"] = np.float64(np.nan if seen.sharpness is None else seen.sharpness)
     fields["evenness"] = np.float64(np.nan if seen.evenness is None else seen.evenness)
+    fields["whole_sharpness"] = np.float64(np.nan if seen.whole_sharpness is None else seen.whole_sharpness)
+    fields["whole_evenness"] = np.float64(np.nan if seen.whole_evenness is None else seen.whole_evenness)
     fields["factor"] = np.float64(factor)
     fields["content_xyxy"] = np.array(seen.content_xyxy if seen.content_xyxy is not None else (), np.int64)
     fields["glare"] = np.array(seen.glare, np.float64).reshape(-1, 2)
@@ -67,6 +69,9 @@ def load_seen(path: Path) -> tuple[Seen, float]:
                 filled=float(data["filled"]),
                 sharpness=None if np.isnan(sharpness) else sharpness,
                 evenness=None if np.isnan(evenness) else evenness,
+                # nor one saved before the whole photo's blur was judged: none told, as then
+                whole_sharpness=_optional(data, "whole_sharpness"),
+                whole_evenness=_optional(data, "whole_evenness"),
                 # a reading saved before stage 79 holds none: read whole, as it was
                 content_xyxy=_content(data["content_xyxy"]) if "content_xyxy" in data else None,
                 # nor one saved before glare spots were looked for: none told, as then
@@ -98,3 +103,11 @@ def saved_with(folder: Path) -> str:
         return " ".join(json.loads((folder / SAVED_WITH).read_text())["argv"])
     except (OSError, ValueError, KeyError, TypeError):
         return "unknown"
+
+
+def _optional(data: Any, name: str) -> float | None:
+    """A saved float that may be NaN (none) or missing (saved before it was kept)."""
+    if name not in data:
+        return None
+    value = float(data[name])
+    return None if math.isnan(value) else value

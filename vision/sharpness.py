@@ -15,6 +15,13 @@ The photo's sharpness is median(detail) * sqrt(median(fine)) * even; see docs/vi
 photo, for how BLURRED_BELOW was chosen on generated scenes (stage 55). A shake that leaves the faces
 sharper than that yet smears them one way (`even` under SHAKEN_EVEN, sharpness under SHAKEN_BELOW)
 is told too, and a blur whose faces run one way is named a shake (docs/vision.md, A shaken photo).
+
+Where too few faces can be judged (a strong shake or a missed focus often leaves 0-2 tiles found),
+the whole photo is (`whole_photo_blur`): shrunk to WORK_SIDE px across, its strongest gradients'
+edge width (mean |Laplacian| over mean |gradient| on them: a sharp edge gives as much of one as of
+the other, an edge blurred s px wide about 1/s as much) and how evenly they run every way. So a
+photo that is merely blurred is told so, not asked whether it shows a mahjong hand at all
+(docs/vision.md, A photo too blurred to find tiles in).
 """
 
 from __future__ import annotations
@@ -51,6 +58,18 @@ BLURRED_BELOW = 0.14
 SHAKEN_EVEN = 0.5
 SHAKEN_BELOW = 0.25
 
+# the whole photo, judged where too few faces are (`whole_photo_blur`): its longer side shrunk to this
+WORK_SIDE = 800
+# a photo whose grey levels span less than this (1st to 99th percentile) is flat: nothing to judge
+MIN_SPAN = 24.0
+# the share of its pixels, strongest gradients first, whose edges are judged
+STRONG_SHARE = 0.1
+# under this edge sharpness the photo is blurred; under WHOLE_SHAKEN_BELOW where its strong gradients
+# run this unevenly (WHOLE_SHAKEN_EVEN), shaken (docs/vision.md: chosen on generated scenes, stage 85)
+WHOLE_BLURRED_BELOW = 0.8
+WHOLE_SHAKEN_EVEN = 0.4
+WHOLE_SHAKEN_BELOW = 1.2
+
 BLURRED_LINE = (
     "the photo looks blurred: tiles read less surely; hold the phone steady (or tap to focus) and retake"
 )
@@ -58,6 +77,15 @@ SHAKEN_LINE = (
     "the photo looks shaken (motion blur): tiles read less surely; hold the phone still, braced on the"
     " table or with more light (a faster shot), and retake"
 )
+# with (almost) no tile found, the blur is why: no tile to read less surely
+WHOLE_BLURRED_LINE = (
+    "the photo looks blurred (out of focus): tap the screen on the tiles to focus, and take it again"
+)
+WHOLE_SHAKEN_LINE = (
+    "the photo looks shaken (motion blur): hold the phone still, braced on the table or with more light,"
+    " and take it again"
+)
+WHOLE_LINES = (WHOLE_BLURRED_LINE, WHOLE_SHAKEN_LINE)
 
 
 def face_tensor(face: np.ndarray) -> np.ndarray | None:
@@ -198,3 +226,42 @@ def blur_warning(sharpness: float | None, even: float | None = None) -> list[str
     if sharpness >= (SHAKEN_BELOW if shaken else BLURRED_BELOW):
         return []
     return [SHAKEN_LINE if shaken else BLURRED_LINE]
+
+
+def whole_photo_blur(rgb: np.ndarray) -> Blur | None:
+    """The blur of a whole (H, W, 3) uint8 RGB photo, for one whose faces are too few to judge: its
+    `sharpness` the mean |Laplacian| over the mean |gradient| on its strongest gradients (STRONG_SHARE
+    of its pixels) at WORK_SIDE px across, `even` how evenly those run every way (`evenness` of their
+    structure tensor); None where the photo is flat (a bare wall, a plain table: nothing to judge)."""
+    grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    scale = WORK_SIDE / max(grey.shape)
+    if scale < 1:
+        grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    grey = grey.astype(np.float32)
+    low, high = np.percentile(grey, (1, 99))
+    if high - low < MIN_SPAN:
+        return None
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0) / 8
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1) / 8
+    magnitude = np.hypot(gx, gy)
+    strong = magnitude >= np.percentile(magnitude, 100 * (1 - STRONG_SHARE))
+    mean_gradient = float(magnitude[strong].mean())
+    if mean_gradient <= 0:
+        return None
+    laplacian = np.abs(cv2.Laplacian(grey, cv2.CV_32F))
+    sx, sy = gx[strong].astype(np.float64), gy[strong].astype(np.float64)
+    tensor = np.array([(sx * sx).sum(), (sx * sy).sum(), (sy * sy).sum()])
+    return Blur(sharpness=float(laplacian[strong].mean()) / mean_gradient, even=evenness(tensor))
+
+
+def whole_blur_warning(sharpness: float | None, even: float | None = None) -> list[str]:
+    """The line for a photo with too few faces to judge whose whole is blurred (`whole_photo_blur`'s
+    sharpness under WHOLE_BLURRED_BELOW) or shaken (`even` under WHOLE_SHAKEN_EVEN, sharpness under
+    WHOLE_SHAKEN_BELOW): it says why (almost) no tile was found, and what to do."""
+    if sharpness is None:
+        return []
+    if sharpness < WHOLE_BLURRED_BELOW:
+        return [WHOLE_SHAKEN_LINE if even is not None and even < WHOLE_SHAKEN_EVEN else WHOLE_BLURRED_LINE]
+    if even is not None and even < WHOLE_SHAKEN_EVEN and sharpness < WHOLE_SHAKEN_BELOW:
+        return [WHOLE_SHAKEN_LINE]
+    return []

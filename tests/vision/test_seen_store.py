@@ -134,3 +134,16 @@ def test_what_the_models_saw_by_is_not_given_again(
     assert main(["--synthetic", str(tmp_path / "synth"), "--from-seen", str(tmp_path / "kept"), *extra]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_the_whole_photos_blur_is_kept_and_an_older_reading_has_none(tmp_path: Path) -> None:
+    path = tmp_path / "shaken.npz"
+    shaken = dataclasses.replace(_seen((960, 1280), None), whole_sharpness=0.55, whole_evenness=0.2)
+    save_seen(path, shaken, 1.0)
+    back = load_seen(path)[0]
+    assert (back.whole_sharpness, back.whole_evenness) == (0.55, 0.2)
+    with np.load(path) as data:
+        old = {name: data[name] for name in data.files if not name.startswith("whole_")}
+    np.savez_compressed(path, **old)
+    back = load_seen(path)[0]
+    assert back.whole_sharpness is None and back.whole_evenness is None

@@ -18,7 +18,7 @@ from app_ui.address import VIEW_KEY, WHOLE_VIEW, address_the_view
 from app_ui.art import group_blocks, group_name
 from app_ui.case import Base, HandBuild, TileRow
 from app_ui.meld_offer import offer_groups, regrouped, score_either_way, tile_span
-from app_ui.photo_reading import far_off_may_be_why, read_again_as, read_as_other_set
+from app_ui.photo_reading import blur_why, far_off_may_be_why, read_again_as, read_as_other_set
 from app_ui.photo_view import PhotoView, in_picture
 from app_ui.picture_bytes import DrawnPhoto, drawn_photo, frozen_blocks, tile_pictures_png
 from app_ui.questions import question_waiting
@@ -93,6 +93,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, HandSlots]:
                 rows,
                 any(row.box is not None for row in base.photo_rows),
                 far_off_may_be_why(base.warnings),
+                blur_why(base.warnings),
             )
             + left_out_caption(len(seen_here), len(left_out) - len(seen_here)),
             width="stretch",
@@ -258,10 +259,15 @@ def hand_picture_alt(blocks: Sequence[tuple[str, Sequence[str], bool]]) -> str:
     return f"The tiles drawn by group: {groups}." if groups else "No tiles."
 
 
-def photo_caption(name: str, rows: list[TileRow], found: bool, far_off: bool = False) -> str:
+def photo_caption(
+    name: str, rows: list[TileRow], found: bool, far_off: bool = False, blurred: str | None = None
+) -> str:
     """What the boxes on the photo mean, as far as this photo has any (`found`: the reader found tiles;
     `rows`: the tiles now, the user's edits applied; `far_off`: with none found, the hand may lie too
-    small in it, `photo_reading.far_off_may_be_why`)."""
+    small in it, `photo_reading.far_off_may_be_why`; `blurred`: the reader's line that the photo looks
+    blurred or shaken, `photo_reading.blur_why`)."""
+    if not found and blurred is not None:  # not asked whether it shows a hand: it is merely blurred
+        return f"{name}: no tiles found on the photo: {blurred}. (Or add the tiles in Check the tiles.)"
     if not found:
         return f"{name}: no tiles found on the photo: is it a photo of a mahjong hand? " + (
             "(If so, take it closer where the hand lies far off in it, or add the tiles in Check the tiles.)"

@@ -27,6 +27,7 @@ from app_ui.rules_panel import chosen_set
 from app_ui.session import UNDO, current_edits, restart_table, set_base, unsaved_corrections
 from app_ui.summary import RULE_LABELS
 from scoring.tiles import SUIT_NAMES
+from vision.sharpness import WHOLE_LINES
 
 NO_TILES_FOUND: Final = "no tiles found"  # the reader's own line (vision.pipeline)
 
@@ -93,6 +94,9 @@ def no_tiles_line(name: str, warnings: Sequence[str]) -> str:
             why = f"{shapes} looked like tiles at first, and none held a tile face"
         else:  # a tile cut by the edge is no tile read: "no tiles ... (1 box at the edge)" read as one
             why = f"{shapes} at the photo's edge looked like tiles, too cut off to read"
+    blurred = blur_why(warnings)
+    if blurred is not None:  # a blurred photo of a hand is not asked whether it shows one (stage 85)
+        return f"{name}: no tiles were found on the photo: {blurred}. The hand on the page is kept."
     because = f" ({why})" if why else ""
     closer = FAR_OFF_ADVICE if far_off_may_be_why(warnings) else ""
     # the reader's reason is written for a photo of tiles, so a file of something else (a screenshot)
@@ -111,11 +115,18 @@ def _first_reason(warnings: Sequence[str]) -> str | None:
     return next((w for w in warnings if w != NO_TILES_FOUND), None)
 
 
+def blur_why(warnings: Sequence[str]) -> str | None:
+    """The reader's line that the whole photo looks blurred or shaken (`vision.sharpness.WHOLE_LINES`,
+    judged where too few tile faces are): why (almost) no tile was found, where it is; None else."""
+    return next((w for w in warnings if w in WHOLE_LINES), None)
+
+
 def far_off_may_be_why(warnings: Sequence[str]) -> bool:
     """Whether a photo in which no tile was found may show its hand too small to find: the reader gave
     no reason, or only shapes it refused as holding no tile face (an audit, stage 83: a whole table's
     photo, the hand a tenth of its width, was only asked whether it showed a hand). Not where the light
-    is the reason (dark, all white), nor shapes cut by the edge, which a closer photo cuts more."""
+    is the reason (dark, all white), nor a blur, nor shapes cut by the edge, which a closer photo cuts
+    more."""
     why = _first_reason(warnings)
     refused = _REFUSED.match(why or "")
     return why is None or (refused is not None and refused.group(2) == "that hold no tile")

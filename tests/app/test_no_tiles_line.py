@@ -58,3 +58,22 @@ def test_the_photos_caption_says_closer_only_where_the_reader_would() -> None:
 
     assert "take it closer" in photo_caption("t.jpg", [], False, far_off=True)
     assert photo_caption("w.png", [], False, far_off=False).endswith("(If so, add them in Check the tiles.)")
+
+
+def test_a_blurred_photo_is_told_so_not_asked_whether_it_shows_a_hand() -> None:
+    # a strong shake or a missed focus leaves (almost) no tile found: the reader says so (stage 85), and
+    # the page no longer asks whether it is a photo of a mahjong hand, nor to come closer
+    from app_ui.hand_view import photo_caption
+    from app_ui.photo_reading import blur_why
+    from vision.sharpness import WHOLE_BLURRED_LINE, WHOLE_SHAKEN_LINE
+
+    shaken = [NO_TILES_FOUND, WHOLE_SHAKEN_LINE]
+    line = no_tiles_line("shaken.jpg", shaken)
+    assert line == (
+        f"shaken.jpg: no tiles were found on the photo: {WHOLE_SHAKEN_LINE}. The hand on the page is kept."
+    )
+    assert "mahjong hand" not in line and not far_off_may_be_why(shaken)
+    assert blur_why([NO_TILES_FOUND, "left out 2 box(es) that hold no tile, at (1, 2)", WHOLE_BLURRED_LINE])
+    assert blur_why([NO_TILES_FOUND]) is None
+    caption = photo_caption("soft.jpg", [], False, blurred=WHOLE_BLURRED_LINE)
+    assert "mahjong hand" not in caption and WHOLE_BLURRED_LINE in caption

@@ -67,8 +67,11 @@ STRONG_SHARE = 0.1
 # under this edge sharpness the photo is blurred; under WHOLE_SHAKEN_BELOW where its strong gradients
 # run this unevenly (WHOLE_SHAKEN_EVEN), shaken (docs/vision.md: chosen on generated scenes, stage 85)
 WHOLE_BLURRED_BELOW = 0.8
-WHOLE_SHAKEN_EVEN = 0.4
-WHOLE_SHAKEN_BELOW = 1.2
+WHOLE_SHAKEN_EVEN = 0.35
+WHOLE_SHAKEN_BELOW = 1.7
+# gradients running more one way than this are a grain's (a wood table's, drawn sharp or soft), not a
+# shake's: a shaken scene keeps some edges along the shake (generated scenes shaken up to 40 px: 0.037)
+WHOLE_ONE_WAY = 0.02
 
 BLURRED_LINE = (
     "the photo looks blurred: tiles read less surely; hold the phone steady (or tap to focus) and retake"
@@ -257,8 +260,9 @@ def whole_photo_blur(rgb: np.ndarray) -> Blur | None:
 def whole_blur_warning(sharpness: float | None, even: float | None = None) -> list[str]:
     """The line for a photo with too few faces to judge whose whole is blurred (`whole_photo_blur`'s
     sharpness under WHOLE_BLURRED_BELOW) or shaken (`even` under WHOLE_SHAKEN_EVEN, sharpness under
-    WHOLE_SHAKEN_BELOW): it says why (almost) no tile was found, and what to do."""
-    if sharpness is None:
+    WHOLE_SHAKEN_BELOW): it says why (almost) no tile was found, and what to do. Nothing where all its
+    gradients run one way (`even` under WHOLE_ONE_WAY): a grained surface, not a shaken scene."""
+    if sharpness is None or (even is not None and even < WHOLE_ONE_WAY):
         return []
     if sharpness < WHOLE_BLURRED_BELOW:
         return [WHOLE_SHAKEN_LINE if even is not None and even < WHOLE_SHAKEN_EVEN else WHOLE_BLURRED_LINE]

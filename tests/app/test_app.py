@@ -8,6 +8,7 @@ the other two 2 each, the winner gets 8 (base = 2^(2-1) = 2).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -23,6 +24,7 @@ from app_ui.result_panel import SUMMARY_LABEL
 from tests.app.conftest import APP, captions
 from tests.app.fakes import BONUS, CONCEALED, MELD, FakeReader, photo_bytes, scene
 from vision.detections import Detections
+from vision.sharpness import WHOLE_SHAKEN_LINE
 
 Install = Callable[[FakeReader | None], None]
 
@@ -1675,6 +1677,30 @@ def test_a_photo_with_no_tiles_keeps_the_hand_on_the_page(app: AppTest, install:
     assert app.session_state["version"] == version and app.session_state["base"].source == "typed"
     assert any("1 tai" in t for t in texts(app, "success")), result_text(app)
     assert any(t.startswith("The photo gave no hand") for t in texts(app, "warning")), texts(app, "warning")
+
+
+class _ShakenReader(FakeReader):
+    """A reader that finds no tile and says the whole photo looks shaken, as `vision.pipeline` does."""
+
+    def settle(self, seen: Detections, faces: Any = None) -> Any:
+        reading = super().settle(seen, faces)
+        return dataclasses.replace(reading, warnings=("no tiles found", WHOLE_SHAKEN_LINE, *reading.warnings))
+
+
+def test_a_shaken_photo_with_no_tiles_is_told_to_retake_not_asked_if_it_shows_a_hand(
+    app: AppTest, install: Install
+) -> None:
+    # stage 85: a strong shake leaves (almost) no tile found, and the page asked whether the photo showed a
+    # mahjong hand at all, and to take it closer
+    install(_ShakenReader({30: scene([], [], [])}))
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    upload(app, photo_bytes(shade=30), name="shaken.jpg")
+    no_problem(app)
+    said = [t for t in texts(app, "error") if t.startswith("shaken.jpg")]
+    assert said == [
+        f"shaken.jpg: no tiles were found on the photo: {WHOLE_SHAKEN_LINE}. The hand on the page is kept."
+    ]
+    assert app.session_state["base"].source == "typed"
 
 
 def test_a_photo_with_no_tiles_on_an_empty_page_is_shown_for_tiles_to_be_added(

@@ -95,7 +95,7 @@ def no_tiles_line(name: str, warnings: Sequence[str]) -> str:
         else:  # a tile cut by the edge is no tile read: "no tiles ... (1 box at the edge)" read as one
             why = f"{shapes} at the photo's edge looked like tiles, too cut off to read"
     blurred = blur_why(warnings)
-    if blurred is not None:  # a blurred photo of a hand is not asked whether it shows one (stage 85)
+    if blurred is not None:  # a blurred photo of a hand is not asked whether it shows one (stage 84)
         return f"{name}: no tiles were found on the photo: {blurred}. The hand on the page is kept."
     because = f" ({why})" if why else ""
     closer = FAR_OFF_ADVICE if far_off_may_be_why(warnings) else ""

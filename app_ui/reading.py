@@ -103,9 +103,22 @@ def app_warnings(
             f"one set holds one of each flower, season and animal and four of any other tile, "
             f"and surer tiles took those: {_face_pairs(moved)}. They are marked ? below.",
         )
-    # a second hand in the photo puts every other line in doubt (a set's copies are shared between the
-    # two, the hand scored may be the wrong one): first, where an audit found it fourth of four (stage 83)
-    return tuple(sorted(kept, key=lambda line: not line.startswith(ANOTHER_HAND)))
+    return tuple(sorted(kept, key=_line_rank))
+
+
+# the reader's lines on the photo itself (damaged, small, dark, white, blurred, shaken, glare): each
+# may explain the lines on the tiles, and its remedy (take it again) mends them all
+_PHOTO_LINE = re.compile(r"the photo\b|a glare spot|\d+ glare spots|glare whites out")
+
+
+def _line_rank(line: str) -> int:
+    """Where a reader's line stands on the page: a second hand in the photo first, as it puts every
+    other line in doubt (a set's copies are shared, the hand scored may be the other; an audit found it
+    fourth of four, stage 83); then the photo's own faults, before the lines on tiles they may explain
+    (a shaken photo's line stood under the ways to a win it had blurred, stage 84); then the rest."""
+    if line.startswith(ANOTHER_HAND):
+        return 0
+    return 1 if _PHOTO_LINE.match(line) else 2
 
 
 class ReadTimeoutError(TimeoutError):

@@ -65,7 +65,7 @@ MIN_SPAN = 24.0
 # the share of its pixels, strongest gradients first, whose edges are judged
 STRONG_SHARE = 0.1
 # under this edge sharpness the photo is blurred; under WHOLE_SHAKEN_BELOW where its strong gradients
-# run this unevenly (WHOLE_SHAKEN_EVEN), shaken (docs/vision.md: chosen on generated scenes, stage 85)
+# run this unevenly (WHOLE_SHAKEN_EVEN), shaken (docs/vision.md: chosen on generated scenes, stage 84)
 WHOLE_BLURRED_BELOW = 0.8
 WHOLE_SHAKEN_EVEN = 0.35
 WHOLE_SHAKEN_BELOW = 1.7

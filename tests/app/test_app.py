@@ -1690,7 +1690,7 @@ class _ShakenReader(FakeReader):
 def test_a_shaken_photo_with_no_tiles_is_told_to_retake_not_asked_if_it_shows_a_hand(
     app: AppTest, install: Install
 ) -> None:
-    # stage 85: a strong shake leaves (almost) no tile found, and the page asked whether the photo showed a
+    # stage 84: a strong shake leaves (almost) no tile found, and the page asked whether the photo showed a
     # mahjong hand at all, and to take it closer
     install(_ShakenReader({30: scene([], [], [])}))
     typed_hand(app, "123m 456p 789s 22m", melds="CCC")

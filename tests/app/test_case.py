@@ -411,6 +411,37 @@ def test_app_warnings_put_a_second_hand_in_the_photo_first() -> None:
     assert app_warnings((away,)) == (away,)
 
 
+def test_app_warnings_put_the_photos_own_faults_before_the_lines_on_tiles() -> None:
+    # a shaken photo's line stood under the ways to a win it had blurred (stage 84): retaking mends all
+    from app_ui.reading import app_warnings
+    from vision.exposure import dark_warning, overexposed_warning
+    from vision.glare import face_glare_warning, glare_warning
+    from vision.layout import another_hand_warning
+    from vision.pipeline import damaged_warning, small_photo_warning
+    from vision.sharpness import blur_warning, whole_blur_warning
+
+    faults = [
+        *damaged_warning(0.3),
+        *small_photo_warning((300, 400)),
+        *dark_warning(2.5),
+        *overexposed_warning(0.5),
+        *blur_warning(0.05),
+        *blur_warning(0.2, 0.3),
+        *whole_blur_warning(0.3),
+        *glare_warning([(10.0, 20.0)]),
+        *glare_warning([(10.0, 20.0), (30.0, 40.0)]),
+        *face_glare_warning(["(5, 5)"]),
+    ]
+    assert len(faults) == 10 and len(set(faults)) == 10, faults
+    away = "2 tile(s) away from the hand and its melds (1m x2): not counted"
+    ways = "The tiles are one or two away from a winning hand in more than one way: #14 as 3m"
+    (two_hands,) = another_hand_warning(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"] * 2)
+    shown = app_warnings((away, *faults, two_hands), win_options=ways)
+    assert shown[0] == two_hands, shown
+    assert [line[:12] for line in shown[1:11]] == [app_warnings((f,))[0][:12] for f in faults], shown
+    assert shown[11:] == (ways, away), shown
+
+
 def test_app_warnings_say_where_to_choose_the_rule_set_for_tiles_of_another_set() -> None:
     from app_ui.reading import app_warnings
     from vision.tile_set import ANOTHER_SET_QUESTION

@@ -61,7 +61,7 @@ def test_the_photos_caption_says_closer_only_where_the_reader_would() -> None:
 
 
 def test_a_blurred_photo_is_told_so_not_asked_whether_it_shows_a_hand() -> None:
-    # a strong shake or a missed focus leaves (almost) no tile found: the reader says so (stage 85), and
+    # a strong shake or a missed focus leaves (almost) no tile found: the reader says so (stage 84), and
     # the page no longer asks whether it is a photo of a mahjong hand, nor to come closer
     from app_ui.hand_view import photo_caption
     from app_ui.photo_reading import blur_why

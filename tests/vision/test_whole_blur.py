@@ -69,7 +69,7 @@ def test_a_plain_table_is_flat_and_says_nothing() -> None:
 
 
 def test_a_wood_table_whose_grain_runs_one_way_is_not_taken_for_a_shake() -> None:
-    # its gradients all run across the grain, as no shaken scene's do (20 drawn ones, stage 85: every
+    # its gradients all run across the grain, as no shaken scene's do (20 drawn ones, stage 84: every
     # wood table was told shaken before)
     rng = np.random.default_rng(4)
     grain = cv2.GaussianBlur(rng.normal(0, 1, (1, 1200)).astype(np.float32), (0, 0), 1.0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import scoring
@@ -126,7 +126,8 @@ def changed_fields(
     if any(before.get(key) != now.get(key) for key in TILE_FIELDS):
         # a photo is read again as another rule set's tiles: no correction of the user's says why
         read_again = before.get("rules") != now.get("rules")
-        said.extend(correction_changes(*corrected) or ["the tiles read again" if read_again else "the tiles"])
+        steps = correction_changes(*corrected, kongs=(_kong_codes(before), _kong_codes(now)))
+        said.extend(steps or ["the tiles read again" if read_again else "the tiles"])
     return said
 
 
@@ -146,7 +147,9 @@ def option_changes(rules: str, before: Mapping[str, Any], now: Mapping[str, Any]
     return out
 
 
-def correction_changes(before: Records, now: Records) -> list[str]:
+def correction_changes(
+    before: Records, now: Records, kongs: tuple[Collection[str], Collection[str]] | None = None
+) -> list[str]:
     """The corrections made since and those undone, in the corrections line's words, from the table's
     correction records before and now (`session.table_corrections`: each tile's net change since the
     photo's reading). A tile corrected again is told by its last step ("#5 5p → 4m", then "#5 5p → 4s",
@@ -154,7 +157,8 @@ def correction_changes(before: Records, now: Records) -> list[str]:
     the list now, then those undone, in the order of the list before. The rows added without a number
     and the records of a form not known here are compared by their words, each as often as it was made or
     undone (two tiles of 3m added read alike); a kong's tick is told as the tick the user set
-    (`kong_tick_steps`), after the tiles' steps."""
+    (`kong_tick_steps`, `kongs`: the faces of the hand's kongs before and now, where known), after the
+    tiles' steps."""
     was, is_now = _read(before), _read(now)
     loose_made = Counter(is_now.loose) - Counter(was.loose)
     loose_undone = Counter(was.loose) - Counter(is_now.loose)
@@ -166,23 +170,47 @@ def correction_changes(before: Records, now: Records) -> list[str]:
             earlier = tile  # a row added, then numbered as it was folded into the table: no step
         made[key], undone[key] = _steps(earlier, tile)
     said = _walk(is_now.order, loose_made, made)
-    ticks = kong_tick_steps(was.ticks, is_now.ticks)
+    ticks = kong_tick_steps(was.ticks, is_now.ticks, kongs)
     return [*said, *ticks, *(f"{words} undone" for words in _walk(was.order, loose_undone, undone))]
 
 
-def kong_tick_steps(before: Mapping[str, Record], now: Mapping[str, Record]) -> list[str]:
+def kong_tick_steps(
+    before: Mapping[str, Record],
+    now: Mapping[str, Record],
+    kongs: tuple[Collection[str], Collection[str]] | None = None,
+) -> list[str]:
     """What the user did to the kongs' ticks between two lists of corrections (each list's kong records,
     by group: a tick set otherwise than the hand has it), as the tick they set: "meld 1 (5s kong) set
     exposed undone" left a user who had just ticked the box guessing what was done; a tick set back as
-    the hand has it is said so ("again")."""
+    the hand has it is said so ("again"). Where the kong itself went or came back (`kongs`: the faces of
+    the hand's kongs before and now), no tick was set: its correction is said undone, or made, in the
+    corrections line's words (a tile of a kong ticked exposed deleted had read "marked the 5s kong
+    concealed again")."""
+    kongs_before, kongs_now = kongs if kongs is not None else (None, None)
     said: list[str] = []
     for group in dict.fromkeys([*now, *before]):
         tick, was = now.get(group), before.get(group)
         if tick is not None and tick != was:
-            said.append(kong_tick_words(str(tick["code"]), bool(tick["concealed"])))
+            if was is None and kongs_before is not None and tick["code"] not in kongs_before:
+                said.extend(_in_words([tick]))  # the kong is back, as the user had ticked it
+            else:
+                said.append(kong_tick_words(str(tick["code"]), bool(tick["concealed"])))
         elif tick is None and was is not None:
-            said.append(kong_tick_words(str(was["code"]), not was["concealed"]) + " again")
+            if kongs_now is not None and was["code"] not in kongs_now:
+                said.extend(f"{words} undone" for words in _in_words([was]))  # the kong is gone
+            else:
+                said.append(kong_tick_words(str(was["code"]), not was["concealed"]) + " again")
     return said
+
+
+def _kong_codes(scoring_input: Mapping[str, Any]) -> set[str]:
+    """The faces of the kongs in a scoring input's melds."""
+    melds = scoring_input.get("melds") or []
+    return {
+        str(meld["tiles"][0])
+        for meld in melds
+        if isinstance(meld, Mapping) and meld.get("kind") == "kong" and meld.get("tiles")
+    }
 
 
 def kong_tick_words(code: str, concealed: bool) -> str:

@@ -2410,6 +2410,17 @@ def test_a_kong_tick_is_told_by_what_the_user_did(app: AppTest) -> None:
     assert changed and changed[0].endswith("after: marked the 5s kong concealed again."), changed
 
 
+def test_a_kong_ticked_exposed_then_broken_is_no_tick_set_back(app: AppTest) -> None:
+    # a tile of the kong deleted made it a pong: the line said "marked the 5s kong concealed again"
+    typed_hand(app, "123m 456p 789s 22m", kongs="5555s")
+    kong_box(app).uncheck().run()
+    first = next(i for i, r in enumerate(app.session_state["base"].rows) if r.code == "5s")
+    edit_tiles(app, {"edited_rows": {}, "added_rows": [], "deleted_rows": [first]})
+    no_problem(app)
+    changed = [t for t in texts(app, "info") if t.startswith("Changed:")]
+    assert changed and changed[0].endswith("5s deleted; meld 1 (5s kong) set exposed undone."), changed
+
+
 def test_a_kong_set_exposed_stays_a_correction_when_a_tile_is_added_after_it(app: AppTest) -> None:
     # an audit (stage 77): "Add it" after unticking a kong said "meld 1 (5s kong) set exposed undone", and
     # the untick left the corrections line and the case file, though the kong stayed exposed

@@ -247,3 +247,20 @@ def test_a_valid_hand_whose_unset_winning_tile_scores_otherwise_after_a_change_i
     assert change_note(d1, r1, d4, r4, ways=(o1, [])) == f"still 4 tai after: winning tile not set → {tile}."
     # and unset again: the per-tile list is back, the score as it stands the same
     assert change_note(d4, r4, d1, r1, ways=([], o1)) == f"still 4 tai after: winning tile {tile} → not set."
+
+
+def test_a_kong_gone_or_back_with_its_tick_is_no_tick_the_user_set() -> None:
+    # a tile of a kong ticked exposed deleted: the kong is a pong, its tick's record goes; the line had
+    # said "marked the 5s kong concealed again", which the user never did
+    hand = {"concealed": "123m 456p 789s 55p", "winning_tile": "5p", "seat_wind": "W"}
+    kong = {**hand, "melds": [{"kind": "kong", "tiles": ["5s"] * 4, "concealed": False}]}
+    pong = {**hand, "melds": [{"kind": "pong", "tiles": ["5s"] * 3, "concealed": False}]}
+    exposed = [{"action": "kong", "group": "meld 1", "code": "5s", "concealed": False}]
+    deleted = [{"action": "delete", "tile": 12, "code": "5s", "group": "meld 1"}]
+    gone = changed_fields(kong, pong, (exposed, deleted))
+    assert gone == ["#12 5s deleted", "meld 1 (5s kong) set exposed undone"], gone
+    back = changed_fields(pong, kong, (deleted, exposed))
+    assert back == ["meld 1 (5s kong) set exposed", "#12 5s deleted undone"], back
+    # the kong standing, its tick set back as the hand has it: the user's own tick
+    concealed = {**kong, "melds": [{"kind": "kong", "tiles": ["5s"] * 4, "concealed": True}]}
+    assert changed_fields(kong, concealed, (exposed, [])) == ["marked the 5s kong concealed again"]

@@ -5,7 +5,7 @@ overlapping kept boxes).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -102,15 +102,11 @@ def unsure_inside_surer(
     enough. A tile whose box only the detector or only the classifier doubts stays (requiring both
     lost 2 tiles read right on HELDOUT3 where the detector's score alone lost 3). Judged against
     every box at once, so settling the boxes kept again drops none of them."""
-    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
     scores = np.asarray(det_score, np.float32).reshape(-1)
     read = np.asarray(likeliest, np.float32).reshape(-1)
-    areas = box_areas(boxes)
-    flagged = np.zeros(len(boxes), bool)
-    for i in np.flatnonzero((read < unsure_below) & (areas > 0)):
-        covered = intersections(boxes[i], boxes) / areas[i]
-        flagged[i] = bool(((covered >= inside) & (scores > scores[i]) & (read > read[i])).any())
-    return flagged
+    return _inside_preferred(
+        xyxy, read < unsure_below, inside, lambda i: (scores > scores[i]) & (read > read[i])
+    )
 
 
 def doubted_inside_surer(
@@ -123,15 +119,23 @@ def doubted_inside_surer(
     boxes overlap a third of each at most, turned 45 degrees; the two tiles read right on HELDOUT3
     and a pool whose box lay 0.65 inside one read surer were scored 0.8 (stage 84). Judged against
     every box at once, so settling the boxes kept again drops none of them."""
-    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
     scores = np.asarray(det_score, np.float32).reshape(-1)
     read = np.asarray(likeliest, np.float32).reshape(-1)
+    return _inside_preferred(xyxy, scores < doubted_below, inside, lambda i: read > read[i])
+
+
+def _inside_preferred(
+    xyxy: np.ndarray, doubted: np.ndarray, inside: float, preferred: Callable[[int], np.ndarray]
+) -> np.ndarray:
+    """(N,) bool: of the boxes `doubted` (N,), those lying `inside` or more of their own area within
+    one of the boxes `preferred(i)` ((N,) bool) says is better than box i (never itself)."""
+    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
     areas = box_areas(boxes)
     flagged = np.zeros(len(boxes), bool)
-    for i in np.flatnonzero((scores < doubted_below) & (areas > 0)):
+    for i in np.flatnonzero(np.asarray(doubted, bool).reshape(-1) & (areas > 0)).tolist():
         covered = intersections(boxes[i], boxes) / areas[i]
         covered[i] = 0.0  # not inside itself
-        flagged[i] = bool(((covered >= inside) & (read > read[i])).any())
+        flagged[i] = bool(((covered >= inside) & preferred(i)).any())
     return flagged
 
 

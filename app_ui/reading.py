@@ -21,6 +21,7 @@ from app_ui.meld_offer import offer_line
 from app_ui.photo_rows import BoxKey, kept_numbers, rows_from_reading, tile_numbers
 from vision.classes import CLASSES
 from vision.layout import ANOTHER_HAND, rival_warning
+from vision.places import box_place
 from vision.tile_set import ANOTHER_SET_QUESTION
 
 
@@ -50,18 +51,45 @@ _GLARE_AT = re.compile(
     r"( by the tiles.*)$"
 )
 
-# ... and where glare whites out the face of a tile read unsure: the page marks that tile unsure itself
+# ... and where glare whites out the face of a tile read unsure: the page names that tile by its number,
+# as it names every other unsure tile (an audit's page said "a tile" beside "Please check tile 13")
 _FACE_GLARE_AT = re.compile(
-    r"^(glare whites out the faces? of .+?) at \(\d+, \d+\)(?:, \(\d+, \d+\))*(?:, \.\.\.)?"
+    r"^(glare whites out the faces? of .+?) at (\(\d+, \d+\)(?:, \(\d+, \d+\))*(?:, \.\.\.)?)"
     r"(, read unsure: .*)$"
 )
+_PLACE = re.compile(r"\(\d+, \d+\)")
 
 
-def _on_the_page(warning: str) -> str:
+def _face_glare_on_the_page(match: re.Match[str], numbers: Mapping[str, int]) -> str:
+    """The whited-face line `match` (`_FACE_GLARE_AT`) by tile number where `numbers` (place: number)
+    names each of its places, and every place is named (no ", ..."); else without its places."""
+    places = _PLACE.findall(match[2])
+    named = [str(numbers[place]) for place in places if place in numbers]
+    if match[2].endswith("...") or not named or len(named) < len(places):
+        return match[1] + match[3]
+    which = f"the face of tile {named[0]}" if len(named) == 1 else f"the faces of tiles {', '.join(named)}"
+    return f"glare whites out {which}{match[3]}"
+
+
+def _on_the_page(warning: str, numbers: Mapping[str, int] | None = None) -> str:
     """The reader's `warning` as the page says it: no pixel places (`_LEFT_OUT_AT`, `_GLARE_AT`,
-    `_FACE_GLARE_AT`)."""
-    warning = _FACE_GLARE_AT.sub(r"\1\2", warning)
+    `_FACE_GLARE_AT`), a whited face named by its tile's number where `numbers` (each tile's
+    `box_place`: its number) names its place."""
+    warning = _FACE_GLARE_AT.sub(lambda m: _face_glare_on_the_page(m, numbers or {}), warning)
     return _GLARE_AT.sub(r"\1\2", _LEFT_OUT_AT.sub(_LEFT_OUT_ON_PHOTO, warning))
+
+
+def numbers_by_place(xyxy: Any, number: Mapping[int, int]) -> dict[str, int]:
+    """Each detection's tile number (`number`, by index) by its `box_place` in `xyxy` (the reader's
+    boxes, in the pixels its lines name); a place two tiles share names neither."""
+    by_place: dict[str, int] = {}
+    shared: set[str] = set()
+    for index, n in number.items():
+        place = box_place(xyxy[index])
+        if place in by_place:
+            shared.add(place)
+        by_place[place] = n
+    return {place: n for place, n in by_place.items() if place not in shared}
 
 
 def app_warnings(
@@ -70,6 +98,7 @@ def app_warnings(
     moved: list[tuple[str, str]] | None = None,
     won: list[tuple[str, str]] | None = None,
     win_options: str | None = None,
+    numbers: Mapping[str, int] | None = None,
 ) -> tuple[str, ...]:
     """The reader's warnings as the app shows them: by tile, not by pixel.
 
@@ -77,14 +106,15 @@ def app_warnings(
     lines about single tiles (`tile_warnings`, by pixel position) go; the tiles read as their
     second choice because a set holds only so many of a face (`moved`) get one line saying which
     faces and why; so do the tiles read as a runner-up because only that makes the photo a win (`won`),
-    and the ways about as likely that would make it one (`win_options`, from `win_ways_line`).
+    and the ways about as likely that would make it one (`win_options`, from `win_ways_line`); a line
+    naming tiles by place names them by number where `numbers` (`numbers_by_place`) knows the place.
     """
     per_tile = set(tile_warnings)
     kept = [
         f"{w} If so, choose that rule set in the sidebar (or the house rule that keeps those tiles): the"
         " tiles are read again as its tiles (offered with a button where you have corrected some)."
         if w.endswith(ANOTHER_SET_QUESTION)
-        else _on_the_page(w)
+        else _on_the_page(w, numbers)
         for w in warnings
         if w not in per_tile
     ]
@@ -233,6 +263,7 @@ def photo_read(
             moved_faces(reading.detections, probabilities, others),
             moved_faces(reading.detections, probabilities, won),
             win_ways_line(options),
+            numbers_by_place(reading.detections.xyxy, number),
         ),
         timings_ms=timings,
         win_ways=options if len(options) > 1 else (),

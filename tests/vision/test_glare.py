@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from app_ui.reading import app_warnings
+from app_ui.photo_rows import tile_numbers
+from app_ui.reading import app_warnings, photo_read
 from tests.vision.scenes import detector_rows, scene, table_texture
 from tests.vision.tinymodels import write_models
 from vision.glare import (
@@ -263,6 +265,36 @@ def test_the_reader_names_a_whited_face_read_unsure_and_not_a_white_dragon_read_
     # the fifth, read surely, is a white dragon's blank face; a reading without whited faces says none
     assert not any("whites out" in w for w in reader.settle(_seen(boxes, sure, (2, 4))).warnings)
     assert not any("whites out" in w for w in reader.settle(_seen(boxes, unsure, ())).warnings)
+
+
+def test_the_page_names_a_whited_face_by_its_tile_number_as_it_names_every_unsure_tile(
+    tmp_path: Path,
+) -> None:
+    sc = scene(600, 1000)
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)), det_hw=(384, 640)))
+    _, boxes = _hand()
+    unsure = np.full((len(boxes), 49), 0.01 / 48, np.float32)
+    unsure[np.arange(len(boxes)), np.arange(len(boxes)) + 9] = 0.99
+    unsure[[2, 4]] = 1 / 49  # the third and fifth faces blank: no face stands out
+    reading = reader.settle(_seen(boxes, unsure, (2,)))  # the app reads at the photo's own pixels
+    number = tile_numbers(reading.detections, reading.layout)
+    assert [w for w in photo_read(reading, time.perf_counter()).warnings if "whites out" in w] == [
+        f"glare whites out the face of tile {number[2]}, read unsure: its reading may be wrong; check it,"
+        " or tilt the phone or shade the light and take it again"
+    ]
+    reading = reader.settle(_seen(boxes, unsure, (2, 4)))
+    number = tile_numbers(reading.detections, reading.layout)
+    (both,) = [w for w in photo_read(reading, time.perf_counter()).warnings if "whites out" in w]
+    assert both.startswith(
+        f"glare whites out the faces of tiles {number[2]}, {number[4]}, read unsure: their"
+    )
+    # a place no tile has, or more places than the line names, keeps the line without its places
+    line = face_glare_warning(["(1, 2)"])[0]
+    assert app_warnings((line,), numbers={"(3, 4)": 7}) == app_warnings((line,))
+    assert app_warnings((line,), numbers={"(1, 2)": 7})[0].startswith("glare whites out the face of tile 7,")
+    many = face_glare_warning(["(1, 2)", "(3, 4)", "(5, 6)", "(7, 8)"])[0]
+    named = {"(1, 2)": 1, "(3, 4)": 2, "(5, 6)": 3, "(7, 8)": 4}
+    assert app_warnings((many,), numbers=named)[0].startswith("glare whites out the faces of 4 tiles, read")
 
 
 def test_a_saved_reading_keeps_its_whited_faces_and_one_saved_before_them_has_none(tmp_path: Path) -> None:

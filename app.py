@@ -10,6 +10,7 @@ beside the photo. Scoring and vision live in their packages; this file only wire
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from typing import Any
 
 import streamlit as st
@@ -41,7 +42,7 @@ from app_ui.session import (
 from app_ui.summary import page_heading
 from app_ui.tile_editor import tile_editor_ui
 from app_ui.tile_sets import tiles_in_set
-from app_ui.toasts import drop_toasts, show_toast
+from app_ui.toasts import drop_toasts, show_toast, told_in_toast
 from app_ui.typed_tab import manual_ui, typed_stale_note
 from app_ui.winning_hint import Outcome, photo_score_words, result_words, winning_tile_outcomes
 
@@ -108,11 +109,13 @@ def _what_changed(
     result: dict[str, Any] | None,
     corrected: list[dict[str, Any]],
     outcomes: list[Outcome],
-) -> str | None:
+    told: Collection[str] = (),
+) -> tuple[str | None, str | None]:
     """The line saying what the user's last change did to the score (`app_ui.change_note`), where the
     hand is the same one (a new photo or typed hand is no change to explain; an undo or a way taken,
-    which start the table again, are); `corrected`: the table's correction records (kept as a copy,
-    so that no later edit of the table's lists changes the run before's)."""
+    which start the table again, are), and the line as the run's toast says it, after its notes that
+    told the fields `told` (`toasts.told_in_toast`); `corrected`: the table's correction records (kept
+    as a copy, so that no later edit of the table's lists changes the run before's)."""
     state = st.session_state
     before = state.get(LAST_SCORED)
     if before is not None and len(before) != LAST_SCORED_FIELDS:
@@ -122,8 +125,12 @@ def _what_changed(
     kept = copy.deepcopy(corrected)
     state[LAST_SCORED] = (hand, copy.deepcopy(data), NOT_SCORED if result is None else result, kept, outcomes)
     if result is None or before is None or before[0] != hand:
-        return None
-    return change_note(before[1], before[2], data, result, (before[3], kept), (before[4], outcomes))
+        return None, None
+    corrections, ways = (before[3], kept), (before[4], outcomes)
+    line = change_note(before[1], before[2], data, result, corrections, ways)
+    # the page shows the line whole, under the result; the toast beside the note says each fact once
+    toasted = change_note(before[1], before[2], data, result, corrections, ways, told) if told else line
+    return line, toasted
 
 
 def _score_in_words(scored: tuple[dict[str, Any], dict[str, Any] | None, str | None]) -> str | None:
@@ -183,13 +190,13 @@ def main() -> None:
     # the kongs ticked concealed or exposed against the reading: corrections of their own
     kongs = table_edits.kong_corrections(build, base.flags_as_read)
     corrected = table_corrections(base, kongs)
-    changed = _what_changed(data, result, corrected, outcomes)
+    changed, toast_changed = _what_changed(data, result, corrected, outcomes, told_in_toast())
     if base.source == "photo" and result is not None:
         said = photo_score_words(result, outcomes, unsaved_corrections(base))
         slots.score_hint.markdown(f"{said} — [see Result below](#{RESULT_ANCHOR})")  # a tap away on a phone
     with reading_side:
         stale = " ".join(filter(None, [typed_stale_note(), photo_stale_note()])) or None
-        result_ui(build, data, result, error, option_problems, stale, outcomes, changed)
+        result_ui(build, data, result, error, option_problems, stale, outcomes, changed, toast_changed)
         offered = download_ui(data, base, rows, result, kongs, current_edits())
     with table_side:
         tile_editor_ui(base, build, result, kongs, outcomes)

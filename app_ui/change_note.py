@@ -56,12 +56,13 @@ def change_note(
     result: Mapping[str, Any],
     corrected: tuple[Records, Records] = ((), ()),
     ways: tuple[Sequence[Outcome], Sequence[Outcome]] = ((), ()),
+    told: Collection[str] = (),
 ) -> str | None:
     """What moved the score between two scorings (`before` and `now`: the scoring inputs; their
     results beside them; `corrected`: the tile table's correction records, before and now; `ways`:
     what each tile that may have won the hand gives, before and now, where the winning tile is unset),
     or None where the score, the payouts and the patterns are as they were, or nothing the user sets
-    changed."""
+    changed; the fields `told` (said beside it: a toast's note) left out, where another changed too."""
     # a hand that wants its winning tile, before and after, shows what each tile gives, not why it is no
     # win as it stands: that is what moves (the review of stage 78's fix: a minimum raised said "still not
     # a valid win, now for another reason", a cap lowered from 4 to 3 tai by the tile said nothing)
@@ -76,6 +77,7 @@ def change_note(
     changes = changed_fields(before, now, corrected)
     if not changes:
         return None
+    changes = changed_fields(before, now, corrected, told) or changes
     was, is_now = _words(before_result, ways[0]), _words(result, ways[1])
     if asking and was == is_now:
         moved = f"{is_now}, " + (
@@ -101,10 +103,12 @@ def changed_fields(
     before: Mapping[str, Any],
     now: Mapping[str, Any],
     corrected: tuple[Records, Records] = ((), ()),
+    told: Collection[str] = (),
 ) -> list[str]:
     """Each field the user sets that differs between two scoring inputs, in words ("seat wind East ->
     South"), each house rule by name and value ("Unit 1 → 0.5"), and the tiles by the corrections made
-    or undone (`corrected`: the table's records, before and now; "the tiles" where none says it)."""
+    or undone (`corrected`: the table's records, before and now; "the tiles" where none says it); the
+    fields (`FIELD_WORDS`' keys) `told` left out."""
     rules = str(now.get("rules") or "singapore")
     # under pay-all the seat is the liable player's, as its box says
     fields = {**FIELD_WORDS, **({"discarder_wind": "liable player"} if now.get("pay_all") else {})}
@@ -117,7 +121,7 @@ def changed_fields(
     said = [
         f"{words} {_value(key, before.get(key), rules)} → {_value(key, now.get(key), rules)}"
         for key, words in fields.items()
-        if key != "options" and _given(before.get(key)) != _given(now.get(key))
+        if key != "options" and key not in told and _given(before.get(key)) != _given(now.get(key))
     ]
     # another rule set brings its own defaults: no house rule the user changed
     if before.get("rules") == now.get("rules") and before.get("options") != now.get("options"):

@@ -265,6 +265,8 @@ DISCARDER_ASIDE = "discarder_aside"  # the discarder's seat as set before pay-al
 LIABLE_ASIDE = "liable_aside"  # the liable player's seat as set before pay-all was unticked
 # whether the win is scored as self-drawn (said so, or a replacement tile): the discarder's box hidden
 DISCARDER_HIDDEN = "discarder_hidden"
+# the scoring input's fields the context note says the new value of (`toasts.toast_later`'s `told`)
+NOTE_TELLS = "context_note_tells"
 
 
 def set_aside_choices() -> dict[str, str]:
@@ -328,6 +330,7 @@ def _pay_all_changed() -> None:
             f"Pay-all off: who discarded is not said: {wind_label(aside)}, the discarder before it, "
             f"is the winner's seat now ({was})."
         )
+    state[NOTE_TELLS] = ("discarder_wind",)
 
 
 def _other_seats() -> list[str]:
@@ -346,6 +349,7 @@ def _payer_ui(seats: list[str], seat: str, self_drawn: bool, pay_all: bool) -> s
         # the seat it named is now the user's own: nobody discards to himself
         note = f"{wind_label(discarder_now())} is the winner's seat now: who discarded is not said."
         st.session_state["context_note"] = note
+        st.session_state[NOTE_TELLS] = ("discarder_wind",)
         set_discarder(NOT_SAID)
     elif "discarder_wind" not in st.session_state:
         set_discarder(discarder_now())
@@ -451,11 +455,12 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
     payer = _payer_ui(seats, seat or "E", how == "self-drawn" or bool(drawn), bool(pay_all))
     held = _from_deal_ui(hand, rules)
     note = st.session_state.pop("context_note", None)
+    tells = st.session_state.pop(NOTE_TELLS, ())
     if note:
         st.info(note)
         # the seat box it is about lies a screen above on a phone, the sidebar beside; one toast with
-        # the score's change that it may bring
-        toast_later(note)
+        # the score's change that it may bring, which leaves out the fields the note told
+        toast_later(note, told=tells)
     # offered until a box it would set is set, or it is taken: not only in the run of the new hand's
     # note (a hostile test, stage 82: setting the seat first, as its caption asks, lost the offer)
     last_win = st.session_state.get(LAST_WIN)

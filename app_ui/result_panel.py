@@ -150,11 +150,13 @@ def result_ui(
     stale_note: str | None = None,
     outcomes: list[Outcome] | None = None,
     changed: str | None = None,
+    toast_changed: str | None = None,
 ) -> None:
     """The result: the rules it was scored under, the tai pattern by pattern, the payout and its basis,
     the instant payouts and the text summary; `stale_note` says the typed hand above is not the one
     scored; `outcomes` the hand scored with each tile that may have won it, where none is set
-    (`app_ui.winning_hint`); `changed` what the user's last change did to the score."""
+    (`app_ui.winning_hint`); `changed` what the user's last change did to the score, `toast_changed` the
+    same as the run's toast says it (the fields a note above it told left out; None: as `changed`)."""
     st.header("Result", anchor=RESULT_ANCHOR)
     st.caption(rules_line(str(data.get("rules", "singapore")), dict(data.get("options") or {})))
     if not build.hand["concealed"] and not build.hand["melds"] and not build.hand["bonus"]:
@@ -172,7 +174,7 @@ def result_ui(
     if changed:
         st.info(f"Changed: {plain(changed)}", icon="🔁")
         # also where the user is: on a phone the result lies a screen or more below the box changed
-        toast_later(f"Changed: {plain(changed)}", icon="🔁")
+        toast_later(f"Changed: {plain(toast_changed or changed)}", icon="🔁")
     unit = str(result.get("unit") or "tai")
     outcomes = outcomes or []
     ask = winning_tile_note(result, outcomes, unit)

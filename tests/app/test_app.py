@@ -611,8 +611,10 @@ def test_a_seat_set_to_the_discarders_gives_one_toast(app: AppTest) -> None:
     app.selectbox(key="seat_wind").set_value("S").run()
     no_problem(app)
     note = "South is the winner's seat now: who discarded is not said."
-    (changed,) = [t for t in texts(app, "info") if t.startswith("Changed: 2 tai → 1 tai")]
-    assert [t.value for t in app.toast] == [f"{note}\n\n{changed}"]
+    # the page's line under the result says every change; the toast, under the note, says it once
+    changed = "Changed: 2 tai → 1 tai after: seat wind East → South"
+    assert f"{changed}; who discarded South → not said." in texts(app, "info")
+    assert [t.value for t in app.toast] == [f"{note}\n\n{changed}."]
 
 
 def case_has_edits(at: AppTest) -> bool:
@@ -1163,6 +1165,10 @@ def test_the_discarder_set_before_pay_all_comes_back_when_it_is_unticked(
     assert any("discarded by North" in t and "East was the liable player" in t for t in texts(app, "info")), (
         texts(app, "info")
     )
+    # the toast beside the note says the discarder once: the line under the result says it whole
+    assert any(t.endswith("pay-all on → off; who discarded East → North.") for t in texts(app, "info"))
+    (toast,) = [t.value for t in app.toast]
+    assert toast.endswith("\n\nChanged: 1 tai, the payout changed after: pay-all on → off."), toast
     # a discarder never said: not said again, and said so
     app.selectbox(key="discarder_wind").set_value("(not said)").run()
     app.checkbox(key="pay_all").check().run()

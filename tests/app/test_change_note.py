@@ -43,6 +43,26 @@ def test_the_same_tai_with_another_payout_says_the_payout_changed() -> None:
     )
 
 
+def test_a_field_a_note_told_is_left_out_where_another_change_says_why_the_score_moved() -> None:
+    # a toast under "South is the winner's seat now: who discarded is not said" said the discarder twice
+    before, before_result = scored(seat_wind="E", discarder_wind="S")
+    now, result = scored()
+    told = {"discarder_wind"}
+    assert change_note(before, before_result, now, result) == (
+        "not a valid win → 1 tai after: seat wind East → South; who discarded South → not said."
+    )
+    assert change_note(before, before_result, now, result, told=told) == (
+        "not a valid win → 1 tai after: seat wind East → South."
+    )
+    # the only change told: the line keeps it, not "after: ."
+    before, before_result = scored(discarder_wind="W")
+    now, result = scored(discarder_wind="W", pay_all=True)
+    assert change_note(before, before_result, now, result, told={"pay_all"}) == (
+        "1 tai, the payout changed after: pay-all off → on."
+    )
+    assert changed_fields(before, now, told={"pay_all"}) == []
+
+
 def test_no_win_either_side_says_no_payout_moved_only_the_reason() -> None:
     # 11 tiles: no win under Singapore rules (the count) nor Malaysian (the count, and m and s tiles)
     short = "123m 456p 789s 22m"

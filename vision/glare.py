@@ -115,13 +115,17 @@ def white_patches(
     on 3 or more, `det_score` their scores; none under 3) and the boxes `covered` (judged to hold no
     tile: a patch there is told as such). Worked on the photo's grey shrunk to GLARE_SAMPLE_PX on its
     long side, the white-out opened by GLARE_SMOOTH of the tile's short side."""
-    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
-    typical = typical_sides(long_short_sides(boxes), np.asarray(det_score, np.float32).reshape(-1))
-    if typical is None:
+    boxes = _boxes(xyxy)
+    return _patches(white_out_of(rgb, boxes, det_score), boxes, covered, least)
+
+
+def _patches(
+    white_out: WhiteOut | None, boxes: np.ndarray, covered: np.ndarray | None, least: float
+) -> list[WhitePatch]:
+    """`white_patches` of the photo's `white_out` (`white_out_of`; None: no typical tile)."""
+    if white_out is None or not white_out.mask.any():
         return []
-    white, shrink = _white_out(rgb, float(typical[1]))
-    if not white.any():
-        return []
+    white, shrink, typical = white_out.mask, white_out.shrink, white_out.typical
     long_side, short_side = float(typical[0]) * shrink, float(typical[1]) * shrink
     tile_area = max(long_side * short_side, 1.0)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(white, connectivity=8)
@@ -172,7 +176,45 @@ def glare_spots(
     boxes, at most GLARE_ON_TILES of them in the boxes' middles and GLARE_IN_BOXES within the boxes,
     within GLARE_REACH tile lengths of a box, where the white-out outside the boxes by the tiles besides
     theirs is at most GLARE_ELSEWHERE tile boxes."""
-    return tuple(p.centre for p in white_patches(rgb, xyxy, det_score, covered, GLARE_LEAST) if p.is_glare())
+    return _spots(white_patches(rgb, xyxy, det_score, covered, GLARE_LEAST))
+
+
+def glare_look(
+    rgb: np.ndarray, xyxy: np.ndarray, det_score: np.ndarray, covered: np.ndarray | None = None
+) -> tuple[tuple[tuple[float, float], ...], tuple[int, ...]]:
+    """`glare_spots` and `whited_faces` of the photo `rgb`, its white-out shrunk and opened once for
+    both (the reader's one look for glare: each had made its own, 6-8 ms of a 12 MP photo)."""
+    boxes = _boxes(xyxy)
+    white_out = white_out_of(rgb, boxes, det_score)
+    return _spots(_patches(white_out, boxes, covered, GLARE_LEAST)), _whited(white_out, boxes)
+
+
+def _spots(patches: Sequence[WhitePatch]) -> tuple[tuple[float, float], ...]:
+    return tuple(patch.centre for patch in patches if patch.is_glare())
+
+
+def _boxes(xyxy: np.ndarray) -> np.ndarray:
+    return np.asarray(xyxy, np.float32).reshape(-1, 4)
+
+
+@dataclass(frozen=True, eq=False)
+class WhiteOut:
+    """A photo's white-out as the glare checks read it: `mask` (h, w) uint8, the photo's grey shrunk by
+    `shrink` and opened (`_white_out`), and the typical tile's (long, short) sides in the photo's pixels."""
+
+    mask: np.ndarray
+    shrink: float
+    typical: np.ndarray
+
+
+def white_out_of(rgb: np.ndarray, boxes: np.ndarray, det_score: np.ndarray) -> WhiteOut | None:
+    """The white-out of the photo `rgb` measured against its `boxes` (N, 4): None where no typical tile
+    is judged (under 3 boxes, `det_score` their scores)."""
+    typical = typical_sides(long_short_sides(boxes), np.asarray(det_score, np.float32).reshape(-1))
+    if typical is None:
+        return None
+    mask, shrink = _white_out(rgb, float(typical[1]))
+    return WhiteOut(mask, shrink, typical)
 
 
 def _white_out(rgb: np.ndarray, short_side: float) -> tuple[np.ndarray, float]:
@@ -197,13 +239,15 @@ def whited_faces(rgb: np.ndarray, xyxy: np.ndarray, det_score: np.ndarray) -> tu
     """The indices of the boxes `xyxy` (N, 4, in the pixels of the photo `rgb`, as given) whose middle
     (GLARE_CORE of each side) is FACE_WHITE or more white-out, opened as `white_patches` opens it (the
     typical tile judged on 3 boxes or more, `det_score` their scores; none under 3)."""
-    boxes = np.asarray(xyxy, np.float32).reshape(-1, 4)
-    typical = typical_sides(long_short_sides(boxes), np.asarray(det_score, np.float32).reshape(-1))
-    if typical is None:
+    boxes = _boxes(xyxy)
+    return _whited(white_out_of(rgb, boxes, det_score), boxes)
+
+
+def _whited(white_out: WhiteOut | None, boxes: np.ndarray) -> tuple[int, ...]:
+    """`whited_faces` of the photo's `white_out` (`white_out_of`; None: no typical tile)."""
+    if white_out is None or not white_out.mask.any():
         return ()
-    white, shrink = _white_out(rgb, float(typical[1]))
-    if not white.any():
-        return ()
+    white, shrink = white_out.mask, white_out.shrink
     middle = (boxes[:, :2] + boxes[:, 2:]) / 2.0 * shrink
     half = (boxes[:, 2:] - boxes[:, :2]) / 2.0 * shrink * GLARE_CORE
     low = np.clip(np.floor(middle - half), 0, None).astype(int)

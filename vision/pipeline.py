@@ -41,7 +41,7 @@ from vision.crops import crop_tiles
 from vision.deskew import box_angles
 from vision.detections import UNSURE_BELOW, Detections
 from vision.exposure import dark_warning, gains, lit_boxes, overexposed_warning, white_share, with_gain
-from vision.glare import face_glare_warning, glare_spots, glare_warning, whited_faces
+from vision.glare import face_glare_warning, glare_look, glare_warning
 from vision.glyphs import GlyphReader, glyph_session
 from vision.imageio import FILLED_SHARE, decoder_filled_share
 from vision.layout_read import HAND_SIZE, hand_tiles
@@ -786,8 +786,7 @@ class TileReader:
         lap("sharpness")
         if across:  # back into the photo's own pixels; a box's angle, up to a quarter turn, is the same
             boxes, rejected_xyxy = quarter_back(boxes, given_hw), quarter_back(rejected_xyxy, given_hw)
-        glare = glare_spots(photo, boxes, det_score, rejected_xyxy)
-        whited = whited_faces(photo, boxes, det_score)
+        glare, whited = glare_look(photo, boxes, det_score, rejected_xyxy)
         lap("glare")
         return Seen(
             xyxy=boxes.astype(np.float32),

@@ -19,6 +19,8 @@ from vision.pipeline import Seen
 
 ARRAYS = ("xyxy", "det_score", "probabilities", "angle", "rejected_xyxy")  # saved as they are
 SCALARS = ("gain", "white", "filled")
+# floats that may be None, saved as NaN (`_optional` reads them back; those saved later may be missing)
+OPTIONAL_FLOATS = ("sharpness", "evenness", "whole_sharpness", "whole_evenness")
 SAVED_WITH = "saved_with.json"  # the bench's command line that saved a folder's readings
 
 
@@ -36,10 +38,9 @@ def save_seen(path: Path, seen: Seen, factor: float) -> None:
     fields: dict[str, Any] = {name: getattr(seen, name) for name in ARRAYS}
     fields.update({name: np.float64(getattr(seen, name)) for name in SCALARS})
     fields["image_hw"] = np.array(seen.image_hw if seen.image_hw is not None else (), np.int64)
-    fields["sharpness"] = np.float64(np.nan if seen.sharpness is None else seen.sharpness)
-    fields["evenness"] = np.float64(np.nan if seen.evenness is None else seen.evenness)
-    fields["whole_sharpness"] = np.float64(np.nan if seen.whole_sharpness is None else seen.whole_sharpness)
-    fields["whole_evenness"] = np.float64(np.nan if seen.whole_evenness is None else seen.whole_evenness)
+    for name in OPTIONAL_FLOATS:
+        value = getattr(seen, name)
+        fields[name] = np.float64(np.nan if value is None else value)
     fields["factor"] = np.float64(factor)
     fields["content_xyxy"] = np.array(seen.content_xyxy if seen.content_xyxy is not None else (), np.int64)
     fields["glare"] = np.array(seen.glare, np.float64).reshape(-1, 2)
@@ -54,9 +55,6 @@ def load_seen(path: Path) -> tuple[Seen, float]:
     try:
         with np.load(path) as data:
             hw = tuple(int(v) for v in data["image_hw"])
-            sharpness = float(data["sharpness"])
-            # a reading saved before the shake line holds none: judged by its sharpness alone
-            evenness = float(data["evenness"]) if "evenness" in data else math.nan
             seen = Seen(
                 xyxy=data["xyxy"],
                 det_score=data["det_score"],
@@ -67,8 +65,9 @@ def load_seen(path: Path) -> tuple[Seen, float]:
                 gain=float(data["gain"]),
                 white=float(data["white"]),
                 filled=float(data["filled"]),
-                sharpness=None if np.isnan(sharpness) else sharpness,
-                evenness=None if np.isnan(evenness) else evenness,
+                sharpness=_none_if_nan(float(data["sharpness"])),  # kept since the store began
+                # a reading saved before the shake line holds none: judged by its sharpness alone
+                evenness=_optional(data, "evenness"),
                 # nor one saved before the whole photo's blur was judged: none told, as then
                 whole_sharpness=_optional(data, "whole_sharpness"),
                 whole_evenness=_optional(data, "whole_evenness"),
@@ -107,7 +106,8 @@ def saved_with(folder: Path) -> str:
 
 def _optional(data: Any, name: str) -> float | None:
     """A saved float that may be NaN (none) or missing (saved before it was kept)."""
-    if name not in data:
-        return None
-    value = float(data[name])
+    return None if name not in data else _none_if_nan(float(data[name]))
+
+
+def _none_if_nan(value: float) -> float | None:
     return None if math.isnan(value) else value

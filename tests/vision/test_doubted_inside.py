@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision.layout_sim import place
 from tests.vision.scenes import detector_rows, scene
+from tests.vision.seen_sim import hand_with_extra_box, turned_row_boxes
 from tests.vision.tinymodels import write_models
 from vision.box_filters import doubted_inside_surer, unsure_inside_surer
-from vision.classes import CLASSES
 from vision.pipeline import (
     DOUBTED_BELOW,
     DOUBTED_SHARE,
@@ -62,39 +61,17 @@ def test_a_box_alone_or_among_equals_is_never_flagged() -> None:
 def test_touching_tiles_of_a_row_at_any_angle_are_never_flagged_however_doubted(
     n: int, angle: float, seed: int
 ) -> None:
-    # turned, each tile's upright box overlaps its neighbours' (a third of it at most, at 45 degrees)
-    w, h = 40.0, 56.0
-    step = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))]) * w
-    boxes = []
-    for k in range(n):
-        corners = cv2.boxPoints(((200 + k * step[0], 200 + k * step[1]), (w, h), angle))
-        boxes.append([*corners.min(axis=0), *corners.max(axis=0)])
     rng = np.random.default_rng(seed)
     scores, likeliest = rng.uniform(0.5, 0.74, n).tolist(), rng.uniform(0.0, 1.0, n).tolist()
-    assert _flagged(np.array(boxes, np.float32), scores, likeliest) == []
+    assert _flagged(turned_row_boxes(n, angle), scores, likeliest) == []
 
 
 def _hand_with_double() -> tuple[Seen, int]:
-    placed = place([[HAND]])
-    tiles = np.concatenate([placed.corners.min(axis=1), placed.corners.max(axis=1)], axis=1)
-    n = len(tiles)
-    width = tiles[4, 2] - tiles[4, 0]
-    double = tiles[4] + np.array([0.2, 0, 0.2, 0]) * width  # 0.8 of it on 5p, the rest on 6p
-    probabilities = np.full((n + 1, len(CLASSES)), 1e-4)
-    for i, code in enumerate(placed.codes):
-        probabilities[i, CLASSES.index(code)] = 1.0
-    probabilities /= probabilities.sum(axis=1, keepdims=True)
-    probabilities[n] = 0.4 / (len(CLASSES) - 1)  # the double: 5p 0.6, too sure for the unsure rule
-    probabilities[n, CLASSES.index("5p")] = 0.6
-    seen = Seen(
-        np.concatenate([tiles, double[None]]).astype(np.float32),
-        np.array([0.9] * n + [0.6], np.float32),
-        probabilities.astype(np.float32),
-        np.zeros(n + 1, np.float32),
-        np.zeros((0, 4), np.float32),
-        image_hw=(960, 1280),
-    )
-    return seen, n
+    # 0.8 of it on 5p, the rest on 6p; read 5p 0.6, too sure for the unsure rule
+    def double(tiles: np.ndarray) -> np.ndarray:
+        return tiles[4] + np.array([0.2, 0, 0.2, 0]) * (tiles[4, 2] - tiles[4, 0])
+
+    return hand_with_extra_box(HAND, double, {"5p": 0.6})
 
 
 def test_settling_drops_the_double_and_keeps_what_the_models_saw(tmp_path: Path) -> None:

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision.layout_sim import place
 from tests.vision.scenes import detector_rows, scene
+from tests.vision.seen_sim import hand_with_extra_box, turned_row_boxes
 from tests.vision.tinymodels import write_models
 from vision.box_filters import unsure_inside_surer
-from vision.classes import CLASSES
 from vision.pipeline import INSIDE_SHARE, INSIDE_UNSURE_BELOW, Seen, TileReader, kept_boxes
+
+HAND = "1m 2m 3m 4p 5p 6p 7s 8s 9s E E E W W"
 
 
 def _row(n: int, width: float = 40.0, height: float = 56.0) -> np.ndarray:
@@ -53,15 +54,8 @@ def test_a_second_unsure_box_on_a_tile_is_flagged_and_the_share_decides() -> Non
 def test_touching_tiles_of_a_row_at_any_angle_are_never_flagged_however_unsure(
     n: int, angle: float, seed: int
 ) -> None:
-    # turned, each tile's upright box overlaps its neighbours' (a third of it at most, at 45 degrees)
-    w, h = 40.0, 56.0
-    step = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))]) * w
-    boxes = []
-    for k in range(n):
-        corners = cv2.boxPoints(((200 + k * step[0], 200 + k * step[1]), (w, h), angle))
-        boxes.append([*corners.min(axis=0), *corners.max(axis=0)])
     rng = np.random.default_rng(seed)
-    assert _flagged(np.array(boxes, np.float32), rng.uniform(0.5, 1.0, n).tolist(), [0.1] * n) == []
+    assert _flagged(turned_row_boxes(n, angle), rng.uniform(0.5, 1.0, n).tolist(), [0.1] * n) == []
 
 
 def test_nothing_in_nothing_out() -> None:
@@ -69,25 +63,11 @@ def test_nothing_in_nothing_out() -> None:
 
 
 def _hand_with_straddler() -> tuple[Seen, int]:
-    placed = place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E E W W"]])
-    tiles = np.concatenate([placed.corners.min(axis=1), placed.corners.max(axis=1)], axis=1)
-    n = len(tiles)
-    straddler = (tiles[3] + tiles[4]) / 2  # as wide as a tile, half on 4p and half on 5p
-    probabilities = np.full((n + 1, len(CLASSES)), 1e-4)
-    for i, code in enumerate(placed.codes):
-        probabilities[i, CLASSES.index(code)] = 1.0
-    probabilities /= probabilities.sum(axis=1, keepdims=True)
-    probabilities[n] = 0.35 / (len(CLASSES) - 2)  # the straddler: 4p 0.35 at best, 5p 0.3
-    probabilities[n, CLASSES.index("4p")], probabilities[n, CLASSES.index("5p")] = 0.35, 0.3
-    seen = Seen(
-        np.concatenate([tiles, straddler[None]]).astype(np.float32),
-        np.array([0.9] * n + [0.6], np.float32),
-        probabilities.astype(np.float32),
-        np.zeros(n + 1, np.float32),
-        np.zeros((0, 4), np.float32),
-        image_hw=(960, 1280),
-    )
-    return seen, n
+    # as wide as a tile, half on 4p and half on 5p; read 4p 0.35 at best, 5p 0.3
+    def straddler(tiles: np.ndarray) -> np.ndarray:
+        return (tiles[3] + tiles[4]) / 2
+
+    return hand_with_extra_box(HAND, straddler, {"4p": 0.35, "5p": 0.3})
 
 
 def test_settling_drops_the_straddler_and_keeps_what_the_models_saw(tmp_path: Path) -> None:
@@ -95,7 +75,7 @@ def test_settling_drops_the_straddler_and_keeps_what_the_models_saw(tmp_path: Pa
     reader = TileReader.load(write_models(tmp_path, detector_rows(scene(600, 1000), (384, 640))))
     reading = reader.settle(seen)
     assert len(reading.detections) == n  # without the rule: n + 1, a fifth pin read between 4p and 5p
-    assert reading.detections.codes == list(place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E E W W"]]).codes)
+    assert reading.detections.codes == list(place([[HAND]]).codes)
     assert reading.layout is not None and len(reading.layout.hand["concealed"]) == n
     assert not len(reading.rejected_xyxy)  # dropped as the detector drops a box, not left out as no tile
     assert reading.seen is seen  # what the models saw stays whole, to be settled again the same

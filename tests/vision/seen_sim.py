@@ -1,0 +1,51 @@
+"""Readings built for the settle rules' tests (`pipeline.kept_boxes`): boxes of touching tiles turned
+any way, and a placed hand's tiles read surely beside one extra box the models saw."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import cv2
+import numpy as np
+
+from tests.vision.layout_sim import place
+from vision.classes import CLASSES
+from vision.pipeline import Seen
+
+
+def turned_row_boxes(n: int, angle: float, width: float = 40.0, height: float = 56.0) -> np.ndarray:
+    """(n, 4) the upright boxes of a row of `n` touching tiles turned `angle` degrees: each overlaps its
+    neighbours' (a third of it at most, at 45 degrees)."""
+    step = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))]) * width
+    boxes = []
+    for k in range(n):
+        corners = cv2.boxPoints(((200 + k * step[0], 200 + k * step[1]), (width, height), angle))
+        boxes.append([*corners.min(axis=0), *corners.max(axis=0)])
+    return np.array(boxes, np.float32)
+
+
+def hand_with_extra_box(
+    hand: str, extra: Callable[[np.ndarray], np.ndarray], faces: Mapping[str, float]
+) -> tuple[Seen, int]:
+    """A reading of `hand` (placed in a row, each tile read surely, scored 0.9) and, last, one more box
+    `extra(tiles)` (of the tiles' (n, 4) boxes) scored 0.6 and read as `faces` (the rest of its
+    probability spread over the other codes); and n, the hand's tile count."""
+    placed = place([[hand]])
+    tiles = np.concatenate([placed.corners.min(axis=1), placed.corners.max(axis=1)], axis=1)
+    n = len(tiles)
+    probabilities = np.full((n + 1, len(CLASSES)), 1e-4)
+    for i, code in enumerate(placed.codes):
+        probabilities[i, CLASSES.index(code)] = 1.0
+    probabilities /= probabilities.sum(axis=1, keepdims=True)
+    probabilities[n] = (1.0 - sum(faces.values())) / (len(CLASSES) - len(faces))
+    for code, probability in faces.items():
+        probabilities[n, CLASSES.index(code)] = probability
+    seen = Seen(
+        np.concatenate([tiles, extra(tiles)[None]]).astype(np.float32),
+        np.array([0.9] * n + [0.6], np.float32),
+        probabilities.astype(np.float32),
+        np.zeros(n + 1, np.float32),
+        np.zeros((0, 4), np.float32),
+        image_hw=(960, 1280),
+    )
+    return seen, n

@@ -6,7 +6,6 @@ part of that path that needs no Streamlit, so it can be tested from many threads
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Collection, Mapping, Sequence
 from concurrent.futures import Executor
@@ -21,7 +20,7 @@ from app_ui.meld_offer import offer_line
 from app_ui.photo_rows import BoxKey, kept_numbers, rows_from_reading, tile_numbers
 from vision.classes import CLASSES
 from vision.layout import ANOTHER_HAND, rival_warning
-from vision.places import box_place
+from vision.lines import PHOTO, TILE, Line, lines_of
 from vision.tile_set import ANOTHER_SET_QUESTION
 
 
@@ -41,114 +40,85 @@ def _face_pairs(moved: list[tuple[str, str]]) -> str:
     return ", ".join(f"{now} (not {was})" for now, was in moved)
 
 
-# The reader's line on boxes it left out names them by pixel (for `python -m vision`); the page dashes
-# them on the photo, which says where far better than "at (445, 199)" (an audit, stage 71).
-_LEFT_OUT_AT = re.compile(r"^(left out \d+ box\(es\) .+?), at \(\d+, \d+\).*$")
-_LEFT_OUT_ON_PHOTO = r"\1: dashed grey on the photo"
-# ... and where a glare spot lies: the page's photo shows it white, by the tiles
-_GLARE_AT = re.compile(
-    r"^(.*glare spots? whites? out parts? of the photo) at \(\d+, \d+\)(?:, \(\d+, \d+\))*(?:, \.\.\.)?,"
-    r"( by the tiles.*)$"
-)
-
-# ... and where glare whites out the face of a tile read unsure: the page names that tile by its number,
-# as it names every other unsure tile (an audit's page said "a tile" beside "Please check tile 13")
-_FACE_GLARE_AT = re.compile(
-    r"^(glare whites out the faces? of .+?) at (\(\d+, \d+\)(?:, \(\d+, \d+\))*(?:, \.\.\.)?)"
-    r"(, read unsure: .*)$"
-)
-_PLACE = re.compile(r"\(\d+, \d+\)")
+def reader_lines(reading: Any) -> tuple[Line, ...]:
+    """The reader's warnings as facts (`vision.pipeline.Reading.lines`); for a reading made without them
+    (by hand, or a stand-in), each of its warnings as a line naming nothing."""
+    lines = tuple(getattr(reading, "lines", ()) or ())
+    return lines or tuple(lines_of((str(w) for w in getattr(reading, "warnings", ()) or ()), TILE))
 
 
-def _face_glare_on_the_page(match: re.Match[str], numbers: Mapping[str, int]) -> str:
-    """The whited-face line `match` (`_FACE_GLARE_AT`) by tile number where `numbers` (place: number)
-    names each of its places, and every place is named (no ", ..."); else without its places."""
-    places = _PLACE.findall(match[2])
-    named = [str(numbers[place]) for place in places if place in numbers]
-    if match[2].endswith("...") or not named or len(named) < len(places):
-        return match[1] + match[3]
-    which = f"the face of tile {named[0]}" if len(named) == 1 else f"the faces of tiles {', '.join(named)}"
-    return f"glare whites out {which}{match[3]}"
-
-
-def _on_the_page(warning: str, numbers: Mapping[str, int] | None = None) -> str:
-    """The reader's `warning` as the page says it: no pixel places (`_LEFT_OUT_AT`, `_GLARE_AT`,
-    `_FACE_GLARE_AT`), a whited face named by its tile's number where `numbers` (each tile's
-    `box_place`: its number) names its place."""
-    warning = _FACE_GLARE_AT.sub(lambda m: _face_glare_on_the_page(m, numbers or {}), warning)
-    return _GLARE_AT.sub(r"\1\2", _LEFT_OUT_AT.sub(_LEFT_OUT_ON_PHOTO, warning))
-
-
-def numbers_by_place(xyxy: Any, number: Mapping[int, int]) -> dict[str, int]:
-    """Each detection's tile number (`number`, by index) by its `box_place` in `xyxy` (the reader's
-    boxes, in the pixels its lines name); a place two tiles share names neither."""
-    by_place: dict[str, int] = {}
-    shared: set[str] = set()
-    for index, n in number.items():
-        place = box_place(xyxy[index])
-        if place in by_place:
-            shared.add(place)
-        by_place[place] = n
-    return {place: n for place, n in by_place.items() if place not in shared}
+def _on_the_page(line: Line, number: Mapping[int, int]) -> str:
+    """The reader's `line` as the page says it: the tiles it names by their numbers (`number`: each
+    detection's), where it says so and every one has a number (a whited face: an audit's page said "a
+    tile" beside "Please check tile 13"); else without its pixel places, which the photo shows far
+    better (a glare spot white, the boxes left out dashed: stage 71's "at (445, 199)" told a user
+    nothing); a question whether the photo is of another set's tiles says where to choose one."""
+    if line.text.endswith(ANOTHER_SET_QUESTION):
+        return (
+            f"{line.text} If so, choose that rule set in the sidebar (or the house rule that keeps those"
+            " tiles): the tiles are read again as its tiles (offered with a button where you have"
+            " corrected some)."
+        )
+    named = line.numbered(number)
+    if named is not None:
+        return named
+    if line.left_out:
+        return f"{line.without_places()}: dashed grey on the photo"
+    return line.without_places()
 
 
 def app_warnings(
-    warnings: tuple[str, ...],
-    tile_warnings: tuple[str, ...] = (),
+    lines: Sequence[Line],
+    tile_warnings: Collection[str] = (),
     moved: list[tuple[str, str]] | None = None,
     won: list[tuple[str, str]] | None = None,
     win_options: str | None = None,
-    numbers: Mapping[str, int] | None = None,
+    number: Mapping[int, int] | None = None,
 ) -> tuple[str, ...]:
-    """The reader's warnings as the app shows them: by tile, not by pixel.
+    """The reader's warnings (`lines`) as the app shows them: by tile, not by pixel.
 
     The app names unsure tiles by their number (with the alternative) itself, so the reader's
     lines about single tiles (`tile_warnings`, by pixel position) go; the tiles read as their
     second choice because a set holds only so many of a face (`moved`) get one line saying which
     faces and why; so do the tiles read as a runner-up because only that makes the photo a win (`won`),
     and the ways about as likely that would make it one (`win_options`, from `win_ways_line`); a line
-    naming tiles by place names them by number where `numbers` (`numbers_by_place`) knows the place.
+    naming tiles by place names them by number where `number` (each detection's) numbers them.
     """
-    per_tile = set(tile_warnings)
-    kept = [
-        f"{w} If so, choose that rule set in the sidebar (or the house rule that keeps those tiles): the"
-        " tiles are read again as its tiles (offered with a button where you have corrected some)."
-        if w.endswith(ANOTHER_SET_QUESTION)
-        else _on_the_page(w, numbers)
-        for w in warnings
-        if w not in per_tile
-    ]
-    if win_options:
-        kept.insert(0, win_options)
+    ours = [win_options] if win_options else []
     if won:
-        kept.insert(
+        ours.insert(
             0,
             f"{len(won)} unsure tile(s) read as a likely runner-up, because only so do the "
             f"tiles make a winning hand: {_face_pairs(won)}. Check them: they are marked ? below.",
         )
     if moved:
-        kept.insert(
+        ours.insert(
             0,
             f"{len(moved)} tile(s) read as another face than the reader's first choice, because "
             f"one set holds one of each flower, season and animal and four of any other tile, "
             f"and surer tiles took those: {_face_pairs(moved)}. They are marked ? below.",
         )
-    return tuple(sorted(kept, key=_line_rank))
+    per_tile = set(tile_warnings)
+    # the page's own lines on tiles stand first among the lines on tiles
+    ranked = [(_TILE_RANK, said) for said in ours]
+    ranked += [
+        (_line_rank(line), _on_the_page(line, number or {})) for line in lines if line.text not in per_tile
+    ]
+    return tuple(said for _, said in sorted(ranked, key=lambda rank_said: rank_said[0]))
 
 
-# the reader's lines on the photo itself (damaged, small, dark, white, blurred, shaken, glare): each
-# may explain the lines on the tiles, and its remedy (take it again) mends them all
-_PHOTO_LINE = re.compile(r"the photo\b|a glare spot|\d+ glare spots|glare whites out")
+_TILE_RANK = 2
 
 
-def _line_rank(line: str) -> int:
+def _line_rank(line: Line) -> int:
     """Where a reader's line stands on the page: a second hand in the photo first, as it puts every
     other line in doubt (a set's copies are shared, the hand scored may be the other; an audit found it
-    fourth of four, stage 83); then the photo's own faults, before the lines on tiles they may explain
-    (a shaken photo's line stood under the ways to a win it had blurred, stage 84); then the rest."""
-    if line.startswith(ANOTHER_HAND):
+    fourth of four, stage 83); then the photo's own faults (`vision.lines.PHOTO`), before the lines on
+    tiles they may explain (a shaken photo's line stood under the ways to a win it had blurred, stage
+    84); then the rest."""
+    if line.text.startswith(ANOTHER_HAND):
         return 0
-    return 1 if _PHOTO_LINE.match(line) else 2
+    return 1 if line.kind == PHOTO else _TILE_RANK
 
 
 class ReadTimeoutError(TimeoutError):
@@ -258,12 +228,15 @@ def photo_read(
         meld_concealed=meld_concealed,
         layout_hand=dict(layout_hand) if layout_hand else None,
         warnings=app_warnings(
-            tuple(offer_lines.get(str(w), str(w)) for w in (getattr(reading, "warnings", ()) or ())),
+            tuple(
+                Line(offer_lines[line.text], line.kind) if line.text in offer_lines else line
+                for line in reader_lines(reading)
+            ),
             tuple(getattr(reading, "tile_warnings", ()) or ()),
             moved_faces(reading.detections, probabilities, others),
             moved_faces(reading.detections, probabilities, won),
             win_ways_line(options),
-            numbers_by_place(reading.detections.xyxy, number),
+            number,
         ),
         timings_ms=timings,
         win_ways=options if len(options) > 1 else (),

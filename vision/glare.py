@@ -21,7 +21,8 @@ import numpy as np
 
 from vision.box_filters import long_short_sides, typical_sides
 from vision.exposure import WHITE_OUT
-from vision.places import first_places, point_place
+from vision.lines import PHOTO, TILES, Line
+from vision.places import box_place, first_places, point_place
 
 # the photo is looked at shrunk to this long side (nearest pixels: a 12 MP photo's strided copy
 # took 4 times as long): a tile of 2.5% of the long side is still 20 px
@@ -259,18 +260,27 @@ def _whited(white_out: WhiteOut | None, boxes: np.ndarray) -> tuple[int, ...]:
     return tuple(i for i, share in enumerate(shares) if share >= FACE_WHITE)
 
 
-def face_glare_warning(places: Sequence[str]) -> list[str]:
-    """The reader's line about tiles read unsure whose faces glare whites out (`whited_faces`), at
-    `places` (`vision.places.box_place`)."""
-    if not places:
+def face_glare_lines(xyxy: np.ndarray, whited: Sequence[int], scale: float = 1.0) -> list[Line]:
+    """The reader's line about the tiles `whited` (indices of the boxes `xyxy`), read unsure, whose faces
+    glare whites out (`whited_faces`), naming them by place (`vision.places.box_place`, `scale` as there),
+    and by tile number where a UI numbers them (`Line.by_number`)."""
+    if not len(whited):
         return []
+    places = [box_place(xyxy[i], scale) for i in whited]
     if len(places) == 1:
-        what, so = "the face of a tile", "its reading may be wrong; check it"
+        what, named, so = "the face of a tile", "the face of tile", "its reading may be wrong; check it"
     else:
-        what, so = f"the faces of {len(places)} tiles", "their readings may be wrong; check them"
+        what, named = f"the faces of {len(places)} tiles", "the faces of tiles"
+        so = "their readings may be wrong; check them"
+    rest = f", read unsure: {so}, or tilt the phone or shade the light and take it again"
     return [
-        f"glare whites out {what} at {first_places(places)}, read unsure: {so}, or tilt the phone or shade "
-        "the light and take it again"
+        Line(
+            f"glare whites out {what} at {first_places(places)}{rest}",
+            PHOTO,
+            tiles=tuple(int(i) for i in whited),
+            unplaced=f"glare whites out {what}{rest}",
+            by_number=f"glare whites out {named} {TILES}{rest}",
+        )
     ]
 
 
@@ -312,7 +322,7 @@ def beside_a_row(centre: np.ndarray, boxes: np.ndarray, short_side: float) -> bo
     return bool(beside.any() and not in_line.any())
 
 
-def glare_warning(spots: Sequence[Sequence[float]], scale: float = 1.0) -> list[str]:
+def glare_lines(spots: Sequence[Sequence[float]], scale: float = 1.0) -> list[Line]:
     """The reader's line about the glare spots `spots` (`glare_spots`, in the pixels of the photo as
     read; `scale`: that photo is that many times the user's, as `vision.imageio` shrinks large ones)."""
     if not len(spots):
@@ -322,7 +332,6 @@ def glare_warning(spots: Sequence[Sequence[float]], scale: float = 1.0) -> list[
         what, under = "a glare spot whites out part of the photo", "a tile under it"
     else:
         what, under = f"{len(spots)} glare spots white out parts of the photo", "a tile under them"
-    return [
-        f"{what} at {places}, by the tiles: {under} cannot be read; tilt the phone or shade the "
-        "light and take it again"
-    ]
+    rest = f"by the tiles: {under} cannot be read; tilt the phone or shade the light and take it again"
+    centres = tuple((float(x), float(y)) for x, y in spots)
+    return [Line(f"{what} at {places}, {rest}", PHOTO, spots=centres, unplaced=f"{what} {rest}")]

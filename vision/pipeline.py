@@ -41,10 +41,11 @@ from vision.crops import crop_tiles
 from vision.deskew import box_angles
 from vision.detections import UNSURE_BELOW, Detections
 from vision.exposure import dark_warning, gains, lit_boxes, overexposed_warning, white_share, with_gain
-from vision.glare import face_glare_warning, glare_look, glare_warning
+from vision.glare import face_glare_lines, glare_lines, glare_look
 from vision.glyphs import GlyphReader, glyph_session
 from vision.imageio import FILLED_SHARE, decoder_filled_share
 from vision.layout_read import HAND_SIZE, hand_tiles
+from vision.lines import LAYOUT, PHOTO, TILE, Line, first_of_each, lines_of, texts
 from vision.onnx_models import (
     DEFAULT_PROVIDERS,
     DEFAULT_THREADS,
@@ -175,7 +176,9 @@ class Reading:
 
     `detections.confidence` = `det_score` * `class_prob`; `probabilities` is (N, 49), rows
     in detection order, for offering alternatives. `warnings` holds the pipeline's and the
-    layout's warnings, in that order. `timings_ms` maps stage name -> milliseconds.
+    layout's warnings, in that order; `lines` the same warnings as facts (`vision.lines.Line`: each
+    one's kind and the tiles, glare spots or boxes it names by place), one for each, for a UI that
+    names them its own way (none in a reading made by hand). `timings_ms` maps stage name -> milliseconds.
     `rejected_xyxy` (K, 4) holds the boxes the classifier judged to hold no tile (left out).
     `tile_warnings` are the lines of `warnings` about one tile each, named by its pixel position
     (unsure, or read off its first choice to keep within one set or to make a win): a UI that names
@@ -203,6 +206,11 @@ class Reading:
     # for each tile that looks most like a face outside `faces`, that face (the warning's question
     # whether the photo is of another rule set's tiles names them)
     strangers: tuple[str, ...] = ()
+    lines: tuple[Line, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.lines and texts(self.lines) != tuple(self.warnings):
+            raise ValueError("a reading's lines must say its warnings, one for each, in their order")
 
     @property
     def hand(self) -> dict[str, Any] | None:
@@ -231,40 +239,39 @@ Detected = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 FirstLook = tuple[tuple[float, ...], Detected]
 
 
-def _whited_unsure(
-    xyxy: np.ndarray, probabilities: np.ndarray, whited: Sequence[int], scale: float = 1.0
-) -> list[str]:
-    """The places of the boxes `whited` (faces whited out by glare) whose reading gives its face under
-    UNSURE_BELOW: a white dragon read surely keeps its place unnamed."""
-    return [
-        box_place(xyxy[i], scale)
-        for i in whited
-        if i < len(probabilities) and probabilities[i].max() < UNSURE_BELOW
-    ]
+def _whited_unsure(probabilities: np.ndarray, whited: Sequence[int]) -> list[int]:
+    """The boxes of `whited` (faces whited out by glare) whose reading gives its face under
+    UNSURE_BELOW: a white dragon read surely is not named."""
+    return [i for i in whited if i < len(probabilities) and probabilities[i].max() < UNSURE_BELOW]
 
 
-def _uncertain_warnings(detections: Detections, probabilities: np.ndarray, scale: float = 1.0) -> list[str]:
+def _uncertain_lines(detections: Detections, probabilities: np.ndarray, scale: float = 1.0) -> list[Line]:
     """A line naming the runner-up of each tile whose reading gives its face under UNSURE_BELOW: the
     orange mark's bar, on the reading alone (the mark also weighs the box's score)."""
     out = []
     for i, row in enumerate(probabilities):
         top2 = np.argsort(-row)[:2]
         if row[top2[0]] < UNSURE_BELOW and top2[0] == detections.class_id[i]:
-            out.append(
-                # the reading's own probabilities: the tile's confidence counts its box's score too
+            # the reading's own probabilities: the tile's confidence counts its box's score too
+            text = (
                 f"unsure tile at {box_place(detections.xyxy[i], scale)}: {CLASSES[top2[0]]} or "
                 f"{CLASSES[top2[1]]} (its reading gives them {row[top2[0]]:.2f} and {row[top2[1]]:.2f})"
             )
+            out.append(Line(text, TILE, tiles=(i,)))
     return out
 
 
-def _win_warnings(
+def _win_lines(
     detections: Detections, probabilities: np.ndarray, moved: Sequence[int], scale: float = 1.0
-) -> list[str]:
+) -> list[Line]:
     """One line per tile moved to its runner-up so that the photo shows a winning hand."""
     return [
-        _moved_line(detections, probabilities, i, int(probabilities[i].argmax()), scale)
-        + ": only so do the tiles make a winning hand"
+        Line(
+            _moved_line(detections, probabilities, i, int(probabilities[i].argmax()), scale)
+            + ": only so do the tiles make a winning hand",
+            TILE,
+            tiles=(int(i),),
+        )
         for i in moved
     ]
 
@@ -278,9 +285,9 @@ def _moved_line(detections: Detections, probabilities: np.ndarray, i: int, was: 
     )
 
 
-def _win_option_warning(
+def _win_option_lines(
     detections: Detections, options: Sequence[tuple[tuple[int, int], ...]], scale: float = 1.0
-) -> list[str]:
+) -> list[Line]:
     """One line offering the ways, about as likely, that one or two tiles read otherwise make a win."""
     if not options:
         return []
@@ -288,15 +295,16 @@ def _win_option_warning(
         " and ".join(f"tile at {box_place(detections.xyxy[i], scale)} as {CLASSES[j]}" for i, j in moves)
         for moves in options
     ]
-    return [
+    text = (
         "one or two tiles read otherwise would make a winning hand, in ways about as likely "
         f"(none taken, check them): {'; or '.join(ways)}"
-    ]
+    )
+    return [Line(text, TILE, tiles=tuple(int(i) for moves in options for i, _ in moves))]
 
 
-def _set_warnings(
+def _set_lines(
     detections: Detections, probabilities: np.ndarray, skip: Sequence[int] = (), scale: float = 1.0
-) -> list[str]:
+) -> list[Line]:
     """One line per tile read as other than its first choice because a set has too few copies
     (the tiles in `skip` were moved for another reason)."""
     out = []
@@ -307,10 +315,11 @@ def _set_warnings(
         was = int(first[i])
         copies = COPIES_IN_SET[CLASSES[was]]
         held, them = ("one", "it") if copies == 1 else (str(copies), "them")
-        out.append(
+        text = (
             _moved_line(detections, probabilities, int(i), was, scale)
             + f": a set has {held} {CLASSES[was]} and surer tiles are read as {them}"
         )
+        out.append(Line(text, TILE, tiles=(int(i),)))
     return out
 
 
@@ -487,12 +496,12 @@ def _edge_warning(
     return []
 
 
-def _rejected_warning(
+def _rejected_lines(
     rejected_xyxy: np.ndarray,
     scale: float = 1.0,
     image_hw: tuple[int, int] | None = None,
     frame_xy: np.ndarray | None = None,
-) -> list[str]:
+) -> list[Line]:
     """Lines naming where boxes were left out: as holding no tile, or, at the photo's edge, as cut
     too much to read (a half tile there is a tile: stage 55, an audit's photo said it held none).
     `image_hw`: the photo's size; `frame_xy`: where it lies in the image, as (x1, y1, x1, y1) (a
@@ -502,10 +511,12 @@ def _rejected_warning(
     within = rejected_xyxy - (0.0 if frame_xy is None else frame_xy)
     edge = _at_edge(within, image_hw) if image_hw is not None else np.zeros(len(rejected_xyxy), bool)
     out = []
-    for boxes, what in ((rejected_xyxy[~edge], "that hold no tile"), (rejected_xyxy[edge], _CUT_BOXES)):
-        if len(boxes):
-            places = first_places([box_place(box, scale) for box in boxes])
-            out.append(f"left out {len(boxes)} box(es) {what}, at {places}")
+    for which, what in ((np.flatnonzero(~edge), "that hold no tile"), (np.flatnonzero(edge), _CUT_BOXES)):
+        if len(which):
+            places = first_places([box_place(rejected_xyxy[i], scale) for i in which])
+            said = f"left out {len(which)} box(es) {what}"
+            left_out = tuple(int(i) for i in which)
+            out.append(Line(f"{said}, at {places}", TILE, left_out=left_out, unplaced=said))
     return out
 
 
@@ -584,10 +595,6 @@ def kept_boxes(seen: Seen) -> Seen:
         angle=seen.angle[kept],
         whited=tuple(renumbered[i] for i in seen.whited if i in renumbered),
     )
-
-
-def _dedupe(items: Sequence[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(items))
 
 
 @dataclass(frozen=True)
@@ -871,55 +878,57 @@ class TileReader:
             class_id, win_moved, win_options = fix.class_id, fix.moved, fix.rivals
         detections = _detections(boxes, det_score, probabilities, class_id, angle)
         class_prob = probabilities[np.arange(len(class_id)), class_id].astype(np.float32)
-        unsure = _uncertain_warnings(detections, probabilities, source_scale)
-        tile_warnings = (
-            unsure
-            + _set_warnings(detections, probabilities, win_moved, source_scale)
-            + _win_warnings(detections, probabilities, win_moved, source_scale)
-            + _win_option_warning(detections, win_options, source_scale)
+        tile_lines = (
+            _uncertain_lines(detections, probabilities, source_scale)
+            + _set_lines(detections, probabilities, win_moved, source_scale)
+            + _win_lines(detections, probabilities, win_moved, source_scale)
+            + _win_option_lines(detections, win_options, source_scale)
         )
-        warnings: list[str] = [] if len(detections) else ["no tiles found"]
-        warnings.extend(damaged_warning(seen.filled))  # first: it explains every other line
-        warnings.extend(dark_warning(seen.gain))  # before the unsure tiles: it may explain them
-        warnings.extend(face_glare_warning(_whited_unsure(boxes, probabilities, seen.whited, source_scale)))
-        warnings.extend(glare_warning(seen.glare, source_scale))  # so may a glare spot, and a tile short
-        warnings.extend(blur_warning(seen.sharpness, seen.evenness))  # so may a blur or a shake
+        lines: list[Line] = [] if len(detections) else lines_of(["no tiles found"], TILE)
+        lines += lines_of(damaged_warning(seen.filled), PHOTO)  # first: it explains every other line
+        lines += lines_of(dark_warning(seen.gain), PHOTO)  # before the unsure tiles: it may explain them
+        lines += face_glare_lines(boxes, _whited_unsure(probabilities, seen.whited), source_scale)
+        lines += glare_lines(seen.glare, source_scale)  # so may a glare spot, and a tile short
+        lines += lines_of(blur_warning(seen.sharpness, seen.evenness), PHOTO)  # so may a blur or a shake
         # and where too few faces are left to judge, the whole photo's: why (almost) no tile was found
-        warnings.extend(whole_blur_warning(seen.whole_sharpness, seen.whole_evenness))
+        lines += lines_of(whole_blur_warning(seen.whole_sharpness, seen.whole_evenness), PHOTO)
         # the photo's own frame: on a screenshot's canvas, the photo shown there (its edge cuts tiles)
         frame = seen.frame()
         frame_xy = np.zeros(4, np.float32) if frame is None else np.array(frame[0][:2] * 2, np.float32)
         frame_hw = None if frame is None else frame[1]
         # first: it explains the unsure tiles named after it
         image_long = max(frame_hw) if frame_hw else None
-        warnings.extend(small_photo_warning(frame_hw, source_scale))
-        warnings.extend(small_tiles_warning(detections.xyxy, det_score, source_scale, image_long))
-        warnings.extend(tile_warnings)
-        warnings.extend(_rejected_warning(rejected_xyxy, source_scale, frame_hw, frame_xy))
-        warnings.extend(_outside_set_warning(strangers))
+        lines += lines_of(small_photo_warning(frame_hw, source_scale), PHOTO)
+        lines += lines_of(small_tiles_warning(detections.xyxy, det_score, source_scale, image_long), TILE)
+        lines += tile_lines
+        lines += _rejected_lines(rejected_xyxy, source_scale, frame_hw, frame_xy)
+        lines += lines_of(_outside_set_warning(strangers), TILE)
         layout, layout_warnings = lay_out(class_id)
         detections = with_doubtful(detections, layout.doubtful if layout is not None else ())
         edge = _edge_warning(
             detections.xyxy - frame_xy, frame_hw, layout, rejected_xyxy.reshape(-1, 4) - frame_xy
         )
-        layout_warnings = (*layout_warnings, *edge)
         if layout is None or _hand_short(layout):
-            warnings.extend(overexposed_warning(seen.white))
+            lines += lines_of(overexposed_warning(seen.white), PHOTO)
+        # then the layout's lines, and the edge's (it judges the hand laid out)
+        lines += [*lines_of(layout_warnings, LAYOUT), *lines_of(edge, TILE)]
+        said = first_of_each(lines)
         timings["layout"] = round((time.perf_counter() - clock) * 1000.0, 2)
         timings["total"] = round(sum(v for k, v in timings.items() if k != "total"), 2)
         return Reading(
             detections=detections,
             layout=layout,
-            warnings=_dedupe([*warnings, *layout_warnings]),
+            warnings=texts(said),
             timings_ms=timings,
             det_score=det_score.astype(np.float32),
             class_prob=class_prob,
             probabilities=probabilities.astype(np.float32),
             rejected_xyxy=rejected_xyxy,
-            tile_warnings=_dedupe(tile_warnings),
+            tile_warnings=texts(first_of_each(tile_lines)),
             win_moved=win_moved,
             win_options=win_options,
             seen=given,
             faces=None if faces is None else frozenset(faces),
             strangers=tuple(strangers),
+            lines=said,
         )

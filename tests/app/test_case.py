@@ -370,7 +370,8 @@ def test_pictures_are_drawn_for_every_code() -> None:
 
 def test_app_warnings_name_moved_tiles_by_face_and_drop_pixel_lines() -> None:
     from app_ui.reading import app_warnings, moved_faces
-    from vision.pipeline import _set_warnings, _uncertain_warnings
+    from vision.lines import LAYOUT, Line, texts
+    from vision.pipeline import _set_lines, _uncertain_lines
 
     # what the reader says when two tiles lose S1 and F2 to surer tiles
     boxes = [[800, 900, 920, 1020], [800, 350, 900, 470], [100, 100, 200, 240]]
@@ -379,20 +380,23 @@ def test_app_warnings_name_moved_tiles_by_face_and_drop_pixel_lines() -> None:
     probabilities[0, CLASS_INDEX["S1"]], probabilities[0, CLASS_INDEX["S2"]] = 0.36, 0.34
     probabilities[1, CLASS_INDEX["F2"]], probabilities[1, CLASS_INDEX["F3"]] = 0.57, 0.31
     probabilities[2, CLASS_INDEX["5m"]] = 0.5
-    tile_lines = (*_uncertain_warnings(detections, probabilities), *_set_warnings(detections, probabilities))
-    assert [w.split(":")[0] for w in tile_lines] == [
+    tile_lines = (*_uncertain_lines(detections, probabilities), *_set_lines(detections, probabilities))
+    assert [line.tiles for line in tile_lines] == [(2,), (0,), (1,)]
+    assert [w.split(":")[0] for w in texts(tile_lines)] == [
         "unsure tile at (150, 170)",
         "tile at (860, 960) read as S2 (0.34), not S1 (0.36)",
         "tile at (850, 410) read as F3 (0.31), not F2 (0.57)",
     ]
     moved = moved_faces(detections, probabilities)
     assert moved == [("S2", "S1"), ("F3", "F2")]
-    layout_line = "one row of tiles with no gaps: read as one concealed hand; mark exposed melds by hand"
-    shown = app_warnings((*tile_lines, layout_line), tile_lines, moved)
+    layout_line = Line(
+        "one row of tiles with no gaps: read as one concealed hand; mark exposed melds by hand", LAYOUT
+    )
+    shown = app_warnings((*tile_lines, layout_line), texts(tile_lines), moved)
     assert len(shown) == 2
     assert shown[0].startswith("2 tile(s) read as another face") and "S2 (not S1), F3 (not F2)" in shown[0]
-    assert shown[1] == layout_line
-    assert app_warnings((layout_line,)) == (layout_line,)
+    assert shown[1] == layout_line.text
+    assert app_warnings((layout_line,)) == (layout_line.text,)
     assert moved_faces(detections, None) == [] and moved_faces(detections, probabilities[:2]) == []
 
 
@@ -401,26 +405,30 @@ def test_app_warnings_put_a_second_hand_in_the_photo_first() -> None:
     # a line on the set's copies, which the second hand's tiles had taken
     from app_ui.reading import app_warnings
     from vision.layout import another_hand_warning
+    from vision.lines import LAYOUT, TILE, lines_of
 
     (two_hands,) = another_hand_warning(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"] * 2)
     away = "20 tile(s) away from the hand and its melds (1m x2, ...): not counted"
     unsure = "tile at (9, 9) read as S2 (0.34), not S1 (0.36): a set has one S1"
-    shown = app_warnings((unsure, away, two_hands), (unsure,), [("S2", "S1")])
+    lines = [*lines_of([unsure], TILE), *lines_of([away, two_hands], LAYOUT)]
+    shown = app_warnings(lines, (unsure,), [("S2", "S1")])
     assert shown[0] == two_hands, shown
     assert shown[1].startswith("1 tile(s) read as another face") and shown[2] == away
-    assert app_warnings((away,)) == (away,)
+    assert app_warnings(lines[1:2]) == (away,)
 
 
 def test_app_warnings_put_the_photos_own_faults_before_the_lines_on_tiles() -> None:
     # a shaken photo's line stood under the ways to a win it had blurred (stage 84): retaking mends all
+    # (the kinds the reader gives these lines: tests/vision/test_glare.py, the reader's lines' facts)
     from app_ui.reading import app_warnings
     from vision.exposure import dark_warning, overexposed_warning
-    from vision.glare import face_glare_warning, glare_warning
+    from vision.glare import face_glare_lines, glare_lines
     from vision.layout import another_hand_warning
+    from vision.lines import LAYOUT, PHOTO, lines_of
     from vision.pipeline import damaged_warning, small_photo_warning
     from vision.sharpness import blur_warning, whole_blur_warning
 
-    faults = [
+    said = [
         *damaged_warning(0.3),
         *small_photo_warning((300, 400)),
         *dark_warning(2.5),
@@ -428,26 +436,32 @@ def test_app_warnings_put_the_photos_own_faults_before_the_lines_on_tiles() -> N
         *blur_warning(0.05),
         *blur_warning(0.2, 0.3),
         *whole_blur_warning(0.3),
-        *glare_warning([(10.0, 20.0)]),
-        *glare_warning([(10.0, 20.0), (30.0, 40.0)]),
-        *face_glare_warning(["(5, 5)"]),
     ]
-    assert len(faults) == 10 and len(set(faults)) == 10, faults
+    faults = [
+        *lines_of(said, PHOTO),
+        *glare_lines([(10.0, 20.0)]),
+        *glare_lines([(10.0, 20.0), (30.0, 40.0)]),
+        *face_glare_lines(np.array([[0, 0, 10, 10]], np.float32), [0]),
+    ]
+    assert len(faults) == 10 and len({f.text for f in faults}) == 10, faults
     away = "2 tile(s) away from the hand and its melds (1m x2): not counted"
     ways = "The tiles are one or two away from a winning hand in more than one way: #14 as 3m"
     (two_hands,) = another_hand_warning(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"] * 2)
-    shown = app_warnings((away, *faults, two_hands), win_options=ways)
+    shown = app_warnings(
+        (*lines_of([away], LAYOUT), *faults, *lines_of([two_hands], LAYOUT)), win_options=ways
+    )
     assert shown[0] == two_hands, shown
-    assert [line[:12] for line in shown[1:11]] == [app_warnings((f,))[0][:12] for f in faults], shown
+    assert list(shown[1:11]) == [app_warnings((f,))[0] for f in faults], shown
     assert shown[11:] == (ways, away), shown
 
 
 def test_app_warnings_say_where_to_choose_the_rule_set_for_tiles_of_another_set() -> None:
     from app_ui.reading import app_warnings
+    from vision.lines import Line
     from vision.tile_set import ANOTHER_SET_QUESTION
 
     line = f"2 tile(s) look most like tiles this set does not hold (fly x2): ... {ANOTHER_SET_QUESTION}"
-    (shown,) = app_warnings((line,))
+    (shown,) = app_warnings((Line(line),))
     said = "choose that rule set in the sidebar (or the house rule that keeps those tiles): the tiles"
     assert shown.startswith(line) and said in shown
 
@@ -1345,11 +1359,12 @@ def test_a_kong_tick_stays_a_correction_when_a_tile_is_added_after_it() -> None:
 def test_app_warnings_point_to_the_dashed_boxes_not_to_pixels() -> None:
     # stage 71 (an audit): "left out 1 box(es) that hold no tile, at (445, 199)" told a user nothing
     from app_ui.reading import app_warnings
-    from vision.pipeline import _rejected_warning
+    from vision.lines import LAYOUT, Line, texts
+    from vision.pipeline import _rejected_lines
 
     rejected = np.array([[10, 10, 60, 80], [300, 0, 340, 50], [100, 300, 150, 370]], np.float32)
-    lines = _rejected_warning(rejected, image_hw=(400, 400))
-    assert [line.split(", at (")[0] for line in lines] == [
+    lines = _rejected_lines(rejected, image_hw=(400, 400))
+    assert [line.split(", at (")[0] for line in texts(lines)] == [
         "left out 2 box(es) that hold no tile",
         "left out 1 box(es) at the photo's edge, too cut to read as a tile",
     ]
@@ -1358,7 +1373,7 @@ def test_app_warnings_point_to_the_dashed_boxes_not_to_pixels() -> None:
         "left out 1 box(es) at the photo's edge, too cut to read as a tile: dashed grey on the photo",
     )
     other = "1 tile(s) away from the hand and its melds (rat): not counted"
-    assert app_warnings((other,)) == (other,)
+    assert app_warnings((Line(other, LAYOUT),)) == (other,)
 
 
 def test_a_table_taller_than_its_cap_says_its_last_rows_lie_below() -> None:

@@ -19,12 +19,13 @@ from tests.vision.tinymodels import write_models
 from vision.glare import (
     GLARE_LEAST,
     GLARE_MOST,
-    face_glare_warning,
+    face_glare_lines,
+    glare_lines,
     glare_spots,
-    glare_warning,
     white_patches,
     whited_faces,
 )
+from vision.lines import LAYOUT, PHOTO, TILE, TILES, Line
 from vision.pipeline import Seen, TileReader
 from vision.seen_store import load_seen, save_seen
 
@@ -141,21 +142,24 @@ def test_a_large_photo_is_looked_at_shrunk_and_its_spot_named_in_its_own_pixels(
 
 
 def test_the_warning_names_the_spots_in_the_users_pixels() -> None:
-    assert glare_warning(()) == []
-    (line,) = glare_warning([(880.6, 745.2)], scale=0.5)
-    assert line == (
+    assert glare_lines(()) == []
+    (line,) = glare_lines([(880.6, 745.2)], scale=0.5)
+    assert line.text == (
         "a glare spot whites out part of the photo at (1761, 1490), by the tiles: a tile under it cannot "
         "be read; tilt the phone or shade the light and take it again"
     )
-    (two,) = glare_warning([(10, 20), (30, 40)])
-    assert two.startswith("2 glare spots white out parts of the photo at (10, 20), (30, 40), by the tiles")
-    (many,) = glare_warning([(1, 2)] * 4)
-    assert "(1, 2), (1, 2), (1, 2), ..., by the tiles" in many
+    assert line.kind == PHOTO and line.spots == ((880.6, 745.2),)  # in the pixels of the photo as read
+    (two,) = glare_lines([(10, 20), (30, 40)])
+    assert two.text.startswith(
+        "2 glare spots white out parts of the photo at (10, 20), (30, 40), by the tiles"
+    )
+    (many,) = glare_lines([(1, 2)] * 4)
+    assert "(1, 2), (1, 2), (1, 2), ..., by the tiles" in many.text
 
 
 @pytest.mark.parametrize("spots", [[(880.6, 745.2)], [(10, 20), (30, 40)], [(1, 2)] * 4])
 def test_the_page_says_it_without_pixels(spots: list[tuple[float, float]]) -> None:
-    (line,) = app_warnings(tuple(glare_warning(spots)))
+    (line,) = app_warnings(glare_lines(spots))
     assert "(" not in line and " by the tiles: a tile under " in line
     assert line.split(" by the tiles")[0].endswith("of the photo")
 
@@ -219,17 +223,19 @@ def test_a_found_tile_whose_face_glare_whites_out_is_named_and_its_lit_edge_or_a
 
 
 def test_the_whited_face_line_names_the_tiles_and_the_page_says_it_without_pixels() -> None:
-    assert face_glare_warning([]) == []
-    (one,) = face_glare_warning(["(120, 300)"])
-    assert one == (
+    boxes = np.array([[100, 280, 140, 320], [0, 0, 2, 4]] + [[0, 0, 2, 4]] * 3, np.float32)
+    assert face_glare_lines(boxes, []) == []
+    (one,) = face_glare_lines(boxes, [0])
+    assert one.text == (
         "glare whites out the face of a tile at (120, 300), read unsure: its reading may be wrong; check it,"
         " or tilt the phone or shade the light and take it again"
     )
-    (many,) = face_glare_warning(["(1, 2)"] * 4)
-    assert many.startswith(
+    assert one.kind == PHOTO and one.tiles == (0,)
+    (many,) = face_glare_lines(boxes, [1, 2, 3, 4])
+    assert many.text.startswith(
         "glare whites out the faces of 4 tiles at (1, 2), (1, 2), (1, 2), ..., read unsure:"
     )
-    assert "their readings may be wrong; check them" in many
+    assert "their readings may be wrong; check them" in many.text and many.tiles == (1, 2, 3, 4)
     for line in (one, many):
         (page,) = app_warnings((line,))
         assert "(" not in page and page.startswith("glare whites out the face") and ", read unsure: " in page
@@ -261,7 +267,8 @@ def test_the_reader_names_a_whited_face_read_unsure_and_not_a_white_dragon_read_
         w for w in reader.settle(_seen(boxes, unsure, (2, 4)), source_scale=0.5).warnings if "whites out" in w
     ]
     x1, y1, x2, y2 = (float(v) for v in boxes[2])
-    assert said == face_glare_warning([f"({int(x1 + x2)}, {int(y1 + y2)})"])  # the user's pixels: twice
+    place = f"({int(x1 + x2)}, {int(y1 + y2)})"  # the user's pixels: twice the photo's
+    assert said == [line.text for line in face_glare_lines(boxes, [2], 0.5)] and place in said[0]
     # the fifth, read surely, is a white dragon's blank face; a reading without whited faces says none
     assert not any("whites out" in w for w in reader.settle(_seen(boxes, sure, (2, 4))).warnings)
     assert not any("whites out" in w for w in reader.settle(_seen(boxes, unsure, ())).warnings)
@@ -288,13 +295,37 @@ def test_the_page_names_a_whited_face_by_its_tile_number_as_it_names_every_unsur
     assert both.startswith(
         f"glare whites out the faces of tiles {number[2]}, {number[4]}, read unsure: their"
     )
-    # a place no tile has, or more places than the line names, keeps the line without its places
-    line = face_glare_warning(["(1, 2)"])[0]
-    assert app_warnings((line,), numbers={"(3, 4)": 7}) == app_warnings((line,))
-    assert app_warnings((line,), numbers={"(1, 2)": 7})[0].startswith("glare whites out the face of tile 7,")
-    many = face_glare_warning(["(1, 2)", "(3, 4)", "(5, 6)", "(7, 8)"])[0]
-    named = {"(1, 2)": 1, "(3, 4)": 2, "(5, 6)": 3, "(7, 8)": 4}
-    assert app_warnings((many,), numbers=named)[0].startswith("glare whites out the faces of 4 tiles, read")
+    # a tile with no number keeps the line without its places; every tile numbered is named, past the
+    # few places the reader's words name
+    boxes = np.array([[0, 0, 4, 4], [10, 0, 14, 4], [20, 0, 24, 4], [30, 0, 34, 4]], np.float32)
+    (line,) = face_glare_lines(boxes, [1])
+    assert app_warnings((line,), number={0: 7}) == app_warnings((line,)) == (line.unplaced,)
+    assert app_warnings((line,), number={1: 7})[0].startswith("glare whites out the face of tile 7, read")
+    (many,) = face_glare_lines(boxes, [3, 2, 1, 0])
+    assert ", ..., read unsure" in many.text
+    shown = app_warnings((many,), number={0: 1, 1: 2, 2: 3, 3: 4})
+    assert shown[0].startswith("glare whites out the faces of tiles 4, 3, 2, 1, read unsure: their readings")
+
+
+def test_a_reworded_line_on_a_whited_face_still_names_its_tile_by_number_and_stands_with_the_photos() -> None:
+    # the page reads which tile a line names from the line's facts, not its words: a line reworded in
+    # the reader (the page had parsed "the face of a tile at (x, y)" back out of it) keeps its number
+    reworded = Line(
+        "the light blanks a face at (412, 880): it reads unsure",
+        PHOTO,
+        tiles=(5,),
+        unplaced="the light blanks a face: it reads unsure",
+        by_number=f"the light blanks the face of tile {TILES}: it reads unsure",
+    )
+    away = Line("2 tile(s) away from the hand and its melds (1m x2): not counted", LAYOUT)
+    assert app_warnings((away, reworded), number={5: 7}) == (
+        "the light blanks the face of tile 7: it reads unsure",
+        away.text,
+    )
+    assert app_warnings((away, reworded), number={}) == (
+        "the light blanks a face: it reads unsure",
+        away.text,
+    )
 
 
 def test_a_saved_reading_keeps_its_whited_faces_and_one_saved_before_them_has_none(tmp_path: Path) -> None:
@@ -307,3 +338,62 @@ def test_a_saved_reading_keeps_its_whited_faces_and_one_saved_before_them_has_no
         older = {name: data[name] for name in data.files if name != "whited"}
     np.savez_compressed(path, **older)
     assert load_seen(path)[0].whited == ()
+
+
+def test_a_readings_lines_say_its_warnings_word_for_word_and_name_by_index_what_they_name_by_place(
+    tmp_path: Path,
+) -> None:
+    # the reader's words stay as `python -m vision --json` prints them; its lines' facts name the same
+    # tiles, spots and boxes by index, and the page names and orders them from those facts
+    sc = scene(600, 1000)
+    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)), det_hw=(384, 640)))
+    _, boxes = _hand()
+    probabilities = np.full((len(boxes), 49), 0.01 / 48, np.float32)
+    probabilities[np.arange(len(boxes)), np.arange(len(boxes)) + 9] = 0.99
+    probabilities[2] = 1 / 49  # the third face blank, and whited out
+    seen = dataclasses.replace(
+        _seen(boxes, probabilities, (2,)),
+        gain=2.5,
+        filled=0.3,
+        white=0.5,
+        glare=((600.0, 300.0),),
+        rejected_xyxy=np.array([[700, 100, 760, 180]], np.float32),
+    )
+    reading = reader.settle(seen)
+    assert reading.warnings[:6] == (
+        "the photo's file is damaged: 30% of it decoded as flat grey, and no tile there can be read; send the"
+        " photo again from the phone",
+        "the photo is dark: it was read brightened 2.5 times; a brighter photo reads more surely",
+        "glare whites out the face of a tile at (308, 300), read unsure: its reading may be wrong; check it,"
+        " or tilt the phone or shade the light and take it again",
+        "a glare spot whites out part of the photo at (600, 300), by the tiles: a tile under it cannot be"
+        " read; tilt the phone or shade the light and take it again",
+        "unsure tile at (308, 300): 1m or 2m (its reading gives them 0.02 and 0.02)",
+        "left out 1 box(es) that hold no tile, at (730, 140)",
+    )
+    overexposed = "the photo is overexposed (50% of it is white): the tiles' faces are lost to the light; "
+    assert reading.warnings[6].startswith(overexposed)
+    assert reading.warnings[7:] == reading.layout.warnings  # type: ignore[union-attr]
+    assert tuple(line.text for line in reading.lines) == reading.warnings
+    assert [line.kind for line in reading.lines] == [PHOTO] * 4 + [TILE] * 2 + [PHOTO] + [LAYOUT] * (
+        len(reading.warnings) - 7
+    )
+    whited, spot, unsure, left_out = reading.lines[2:6]
+    assert (whited.tiles, spot.spots, unsure.tiles, left_out.left_out) == (
+        (2,),
+        ((600.0, 300.0),),
+        (2,),
+        (0,),
+    )
+    number = tile_numbers(reading.detections, reading.layout)
+    page = photo_read(reading, time.perf_counter()).warnings
+    assert page[:6] == (
+        reading.warnings[0],
+        reading.warnings[1],
+        f"glare whites out the face of tile {number[2]}, read unsure: its reading may be wrong; check it,"
+        " or tilt the phone or shade the light and take it again",
+        "a glare spot whites out part of the photo by the tiles: a tile under it cannot be read; tilt the"
+        " phone or shade the light and take it again",
+        reading.warnings[6],  # a photo's fault before the lines on tiles
+        "left out 1 box(es) that hold no tile: dashed grey on the photo",
+    )

@@ -538,7 +538,8 @@ def test_a_box_left_out_at_the_edge_beside_the_hand_is_a_cut_tile() -> None:
     (stage 55: it was told as a box that holds no tile, and the whole hand said nothing)."""
     from types import SimpleNamespace
 
-    from vision.pipeline import _edge_warning, _rejected_warning
+    from vision.lines import texts
+    from vision.pipeline import _edge_warning, _rejected_lines
 
     row = np.array([[40 + 42 * k, 300, 80 + 42 * k, 356] for k in range(3)], np.float32)
     whole = SimpleNamespace(
@@ -551,12 +552,13 @@ def test_a_box_left_out_at_the_edge_beside_the_hand_is_a_cut_tile() -> None:
     (line,) = _edge_warning(row, (600, 800), whole, beside)  # type: ignore[arg-type]
     assert line.startswith("tiles touch the photo's edge")
     inner = np.array([[400, 100, 440, 156]], np.float32)
-    lines = _rejected_warning(np.concatenate([inner, beside]), 1.0, (600, 800))
-    assert lines == [
+    lines = _rejected_lines(np.concatenate([inner, beside]), 1.0, (600, 800))
+    assert texts(lines) == (
         "left out 1 box(es) that hold no tile, at (420, 128)",
         "left out 1 box(es) at the photo's edge, too cut to read as a tile, at (18, 328)",
-    ]
-    assert _rejected_warning(beside) == ["left out 1 box(es) that hold no tile, at (18, 328)"]
+    )
+    assert [line.left_out for line in lines] == [(0,), (1,)]  # each names its boxes of the rejected
+    assert texts(_rejected_lines(beside)) == ("left out 1 box(es) that hold no tile, at (18, 328)",)
 
 
 def test_a_short_hand_half_a_tile_from_the_edge_may_have_lost_a_tile_to_it() -> None:
@@ -672,3 +674,15 @@ def test_a_small_tile_s_size_is_never_shown_as_the_threshold_it_is_under() -> No
     boxes = np.array([[i * narrow, 0, (i + 1) * narrow, 1.4 * narrow] for i in range(4)], np.float32)
     (line,) = small_tiles_warning(boxes, sure)
     assert f"about {SMALL_TILE_PX - 1} px wide; under {SMALL_TILE_PX} px" in line
+
+
+def test_a_readings_lines_must_say_its_warnings_one_for_each() -> None:
+    # the app reads its lines and `python -m vision` prints its warnings: the two never part
+    from vision.lines import TILE, Line
+
+    empty = Detections.from_codes([], [], [])
+    said = Reading(empty, None, ("no tiles found",), {}, lines=(Line("no tiles found", TILE),))
+    assert said.lines[0].text == said.warnings[0]
+    assert Reading(empty, None, ("no tiles found",), {}).lines == ()  # a reading made by hand names nothing
+    with pytest.raises(ValueError, match="must say its warnings"):
+        Reading(empty, None, ("no tiles found",), {}, lines=(Line("reworded", TILE),))

@@ -1,0 +1,73 @@
+"""The reader's warnings as facts: each line's words and what it names, for a UI that names them its way.
+
+`python -m vision` prints a line's words as they are (`Line.text`: a tile, a glare spot or a box left out
+named by its pixel place). The app names a tile by its number in its table and shows spots and boxes on
+the photo, so it reads what a line names from the line's fields (`tiles`, `spots`, `left_out`), its
+words without places from `unplaced` and by tile number from `by_number`, and where it stands on the page
+from `kind`: never from the words, which a reworded line would change (the page had parsed the places
+back out of the text, and a reworded line had silently lost its tile numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["photo", "tile", "layout"]
+# the photo's own faults (a damaged file; a small, dark, white, blurred or shaken photo; glare): each may
+# explain the lines on the tiles, and its remedy (take it again) mends them all
+PHOTO: Kind = "photo"
+# the reader's lines on tiles and on the boxes it found or left out
+TILE: Kind = "tile"
+# the layout's lines on the hand it laid out (its groups, tiles away from it, a second hand)
+LAYOUT: Kind = "layout"
+
+# where a line's `by_number` names its `tiles`, as the UI numbers them ("7" or "7, 9")
+TILES = "{tiles}"
+
+
+@dataclass(frozen=True)
+class Line:
+    """One warning of the reader: `text`, its words; `kind` (PHOTO, TILE or LAYOUT); the detections it
+    names by place (`tiles`, indices in its order), the glare spots' centres (`spots`, in the pixels of
+    the photo as read) and the boxes left out (`left_out`, indices into `Reading.rejected_xyxy`);
+    `unplaced`, its words without the places (None: it names none), and `by_number`, its words with
+    TILES where a UI's numbers for `tiles` go (None: it has no such words)."""
+
+    text: str
+    kind: Kind = TILE
+    tiles: tuple[int, ...] = ()
+    spots: tuple[tuple[float, float], ...] = ()
+    left_out: tuple[int, ...] = ()
+    unplaced: str | None = None
+    by_number: str | None = None
+
+    def without_places(self) -> str:
+        """The line as a UI that shows its places on the photo says it."""
+        return self.text if self.unplaced is None else self.unplaced
+
+    def numbered(self, number: Mapping[int, int]) -> str | None:
+        """The line naming its `tiles` by `number` (detection index: the UI's tile number); None where
+        it has no such words or a tile it names has no number."""
+        if self.by_number is None or not self.tiles or any(i not in number for i in self.tiles):
+            return None
+        return self.by_number.replace(TILES, ", ".join(str(number[i]) for i in self.tiles))
+
+
+def lines_of(texts: Iterable[str], kind: Kind) -> list[Line]:
+    """Lines of `kind` naming nothing by place, one for each of `texts`."""
+    return [Line(text, kind) for text in texts]
+
+
+def first_of_each(lines: Sequence[Line]) -> tuple[Line, ...]:
+    """`lines` with each text kept once, where it first stands (the reader's warnings are de-duplicated)."""
+    kept: dict[str, Line] = {}
+    for line in lines:
+        kept.setdefault(line.text, line)
+    return tuple(kept.values())
+
+
+def texts(lines: Iterable[Line]) -> tuple[str, ...]:
+    """The words of `lines`, in their order."""
+    return tuple(line.text for line in lines)

@@ -265,17 +265,23 @@ def exposed_before_win(
     return [meld for meld in exposed if meld is not won_into]
 
 
+def winnable_in(
+    concealed: Iterable[Tile], melds: Iterable[tuple[str, bool, Iterable[Tile]]], self_drawn: bool
+) -> list[Tile]:
+    """The tiles the winning tile may be, repeats kept: the `concealed` ones, and those of each meld
+    (kind, concealed as declared, tiles) it may have completed (`may_win_into`: never a kong's, nor on a
+    self-draw an exposed set's). One rule for the engine's `winnable_tiles` and for the winning-tile
+    box's `scoring.winning_tiles.hand_tile_choices` (the JSON form, maybe half typed), so that the box
+    never offers a tile the check refuses."""
+    laid = (tile for kind, hidden, tiles in melds if may_win_into(kind, hidden, self_drawn) for tile in tiles)
+    return [*concealed, *laid]
+
+
 def winnable_tiles(hand: Hand, self_drawn: bool) -> frozenset[Tile]:
-    """Every tile the winning tile may be: a concealed one, or one of a chow or pong it may have
-    completed (`may_win_into`: never a kong's, nor on a self-draw an exposed set's). One answer for the
-    engine's check of a winning tile given and of a robbed kong's tile where none is."""
-    laid = (
-        tile
-        for meld in hand.melds
-        if may_win_into(meld.kind, meld.concealed, self_drawn)
-        for tile in meld.tiles
-    )
-    return frozenset((*hand.concealed, *laid))
+    """`winnable_in` of a typed hand. One answer for the engine's check of a winning tile given and of
+    a robbed kong's tile where none is."""
+    melds = ((meld.kind, meld.concealed, meld.tiles) for meld in hand.melds)
+    return frozenset(winnable_in(hand.concealed, melds, self_drawn))
 
 
 def check_meld(meld: Meld) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 from scoring.api import score_json
 from scoring.engine import drawn_by_winner
 from scoring.errors import MalformedHandError, OptionError
-from scoring.hand import may_win_into
+from scoring.hand import winnable_in
 from scoring.rulesets import DEFAULT_RULESET, circumstances_for, get_ruleset
 from scoring.tiles import BONUS, sorted_tiles
 
@@ -61,18 +61,18 @@ def hand_tile_choices(hand: Mapping[str, Any], self_drawn: bool = False) -> list
     among the concealed tiles may be the tile drawn last (seeds/004: a fly is a tile of the hand like
     any other until it stands in a set); one in a laid-out meld is not offered, as the discard claimed
     for it was the tile it stands beside."""
-    seen: list[str] = []
     # a bonus tile left among the hand's (a table being corrected) never wins it: chosen, the case
     # could not be opened again (a fuzzing helper, stage 77)
     concealed = [code for code in hand.get("concealed") or [] if code != "back" and code not in BONUS]
-    laid: list[str] = []
-    for meld in hand.get("melds") or []:
-        if may_win_into(str(meld.get("kind")), bool(meld.get("concealed")), self_drawn):
-            laid.extend(code for code in meld.get("tiles") or [] if code not in ("back", "fly"))
-    for code in [*concealed, *laid]:
-        if code not in seen:
-            seen.append(code)
-    return sorted_tiles(seen)
+    melds = (
+        (
+            str(meld.get("kind")),
+            bool(meld.get("concealed")),
+            [code for code in meld.get("tiles") or [] if code not in ("back", "fly")],
+        )
+        for meld in hand.get("melds") or []
+    )
+    return sorted_tiles(set(winnable_in(concealed, melds, self_drawn)))
 
 
 def winning_tile_outcomes(

@@ -356,23 +356,41 @@ def _instant(
 ANIMAL_PAIRS: tuple[tuple[Tile, Tile], ...] = (("cat", "rat"), ("rooster", "centipede"))
 
 
+@dataclass(frozen=True)
+class BonusPair:
+    """A pair of bonus tiles paid 2 units from each opponent, 4 where both were held from the deal."""
+
+    key: str
+    name: str
+    tiles: frozenset[Tile]
+
+
+def doubling_pairs(seat_wind: str) -> tuple[BonusPair, ...]:
+    """RULES.md's pairs that a deal doubles: each animal pair, then the seat's own flower and season.
+    One list for the instant payouts and for the warning on tiles held from the deal that double none."""
+    seat = "ESWN".index(seat_wind)
+    animals = tuple(BonusPair("animal_pair", f"{a} and {b}", frozenset((a, b))) for a, b in ANIMAL_PAIRS)
+    own = BonusPair(
+        "own_flower_season", "own flower and own season", frozenset((FLOWERS[seat], SEASONS[seat]))
+    )
+    return (*animals, own)
+
+
 def held_alone_from_deal(bonus: Sequence[Tile], context: Context) -> list[Tile]:
     """The tiles `context` says were held from the deal that double no instant payout: RULES.md doubles
     an animal pair's and the own flower and season's only where both tiles of the pair were."""
-    seat = "ESWN".index(context.seat_wind)
-    pairs = [*ANIMAL_PAIRS, (FLOWERS[seat], SEASONS[seat])]
-    held, dealt = set(bonus), set(context.bonus_from_deal)
-    doubled = {tile for pair in pairs if set(pair) <= held and set(pair) <= dealt for tile in pair}
-    return sorted_tiles(dealt - doubled)
+    both = set(bonus) & context.bonus_from_deal
+    doubled = {
+        tile for pair in doubling_pairs(context.seat_wind) if pair.tiles <= both for tile in pair.tiles
+    }
+    return sorted_tiles(context.bonus_from_deal - doubled)
 
 
-def _pair_payout(
-    key: str, name: str, pair: set[Tile], dealt: frozenset[Tile], options: Options, opponents: int
-) -> InstantPayout:
+def _pair_payout(pair: BonusPair, dealt: frozenset[Tile], options: Options, opponents: int) -> InstantPayout:
     """A pair of bonus tiles held (an animal pair, the own flower and season): 2 units from each
     opponent, 4 where both tiles were held from the deal (RULES.md). One rule, written once."""
-    from_deal = pair <= dealt
-    return _instant(key, name, 4 if from_deal else 2, options, opponents, from_deal)
+    from_deal = pair.tiles <= dealt
+    return _instant(pair.key, pair.name, 4 if from_deal else 2, options, opponents, from_deal)
 
 
 def singapore_instant_payouts(hand: Hand, context: Context, options: Options) -> tuple[InstantPayout, ...]:
@@ -393,19 +411,16 @@ def singapore_instant_payouts(hand: Hand, context: Context, options: Options) ->
                 items.append(
                     _instant("exposed_kong", f"exposed kong of {meld.tiles[0]}", 1, options, opponents)
                 )
-    for first, second in ANIMAL_PAIRS:
-        if {first, second} <= bonus:
-            pair = {first, second}
-            items.append(
-                _pair_payout("animal_pair", f"{first} and {second}", pair, dealt, options, opponents)
-            )
+    pairs = [
+        _pair_payout(pair, dealt, options, opponents)
+        for pair in doubling_pairs(context.seat_wind)
+        if pair.tiles <= bonus
+    ]
+    # listed as RULES.md lists them: the animal pairs, all four animals, the own flower and season
+    items.extend(paid for paid in pairs if paid.key == "animal_pair")
     if set(ANIMALS) <= bonus:
         items.append(_instant("all_animals", "all four animals", 4, options, opponents))
-    seat = "ESWN".index(context.seat_wind)
-    own = {FLOWERS[seat], SEASONS[seat]}
-    if own <= bonus:
-        what = "own flower and own season"
-        items.append(_pair_payout("own_flower_season", what, own, dealt, options, opponents))
+    items.extend(paid for paid in pairs if paid.key != "animal_pair")
     if set(FLOWERS) <= bonus:
         items.append(_instant("flower_set", "all four flowers", 4, options, opponents))
     if set(SEASONS) <= bonus:

@@ -153,25 +153,16 @@ def _split(
         for tail in _split(rest, flies_left, sets_left, pair_left, types):
             found.append((group, *tail))
 
-    if sets:
-        real = min(3, count)
-        if 3 - real <= flies:
+    # a pong, then the pair, of the lowest tile: as many real copies as there are, flies for the rest
+    for kind, size, left in (("pong", 3, sets), ("pair", 2, pair)):
+        real = min(size, count)
+        if left and size - real <= flies:
             extend(
-                Group("pong", tile, (tile,) * (3 - real)),
+                Group(kind, tile, (tile,) * (size - real)),
                 _take(counts, first, real),
-                flies - 3 + real,
-                sets - 1,
-                pair,
-            )
-    if pair:
-        real = min(2, count)
-        if 2 - real <= flies:
-            extend(
-                Group("pair", tile, (tile,) * (2 - real)),
-                _take(counts, first, real),
-                flies - 2 + real,
-                sets,
-                pair - 1,
+                flies - size + real,
+                sets - (kind == "pong"),
+                pair - (kind == "pair"),
             )
     if sets and is_suited(tile):
         rank = rank_of(tile)

@@ -11,6 +11,7 @@ from typing import Any
 import streamlit as st
 
 import scoring
+import scoring.rulesets
 from app_ui import hand_build
 from app_ui.case import Context
 from app_ui.rules_panel import chosen_rules, chosen_set
@@ -18,7 +19,6 @@ from app_ui.summary import RULE_LABELS, WIND_LABELS, circumstance_label, circums
 from app_ui.tile_sets import tiles_in_set
 from app_ui.toasts import toast_later
 from app_ui.widget_memory import KEPT, keep, kept_value, remember
-from scoring.tiles import WINDS
 
 # the winning-tile box's first choice: a string, as a None value would show no choice at all
 NO_WINNING_TILE = "(not set)"
@@ -151,12 +151,10 @@ CONTEXT_KEYS = ("seat_wind", "prevailing_wind", "circumstances")
 
 
 def round_winds(tile_set: str) -> list[str]:
-    """The winds a round may have with the set `tile_set` (`tile_sets.set_name`) on the table: every
-    wind it holds. seeds/004 goes round all four in the 3-player game too, but a Malaysian set played
-    without the North wind (option `north_wind` off, RULES.md) has no North tile, and no North round
-    (an audit: North was offered as the prevailing wind of a set without it)."""
-    held = tiles_in_set(tile_set)
-    return [wind for wind in WINDS if wind in held]
+    """The winds a round may have with the set `tile_set` (`tile_sets.set_name`) on the table, by the
+    scoring's rule (`scoring.rulesets.round_winds`: no North round in a set without the North wind; an
+    audit had North offered as the prevailing wind of such a set)."""
+    return list(scoring.rulesets.round_winds(tiles_in_set(tile_set)))
 
 
 def set_label(tile_set: str) -> str:

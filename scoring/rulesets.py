@@ -7,7 +7,7 @@ function in `scoring.patterns` plus one row here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -59,6 +59,14 @@ def limit(key: str, name: str, name_zh: str, test: PatternTest, tai: int | None 
     return PatternRow(key, name, name_zh, test, tai, True)
 
 
+def round_winds(tiles: Collection[Tile]) -> tuple[Tile, ...]:
+    """The winds a round may have with the set of `tiles` on the table: every wind it holds. seeds/004
+    goes round all four in the 3-player game too (no North seat, but a North round), but a set without
+    the North wind (option `north_wind` off) has no North round. One rule for the engine's check and
+    for the app's prevailing-wind box, which knows the set by name (`app_ui.tile_sets`)."""
+    return tuple(wind for wind in WINDS if wind in tiles)
+
+
 Payer = Callable[[int, Context, Options, bool], Payout]
 InstantPayer = Callable[[Hand, Context, Options], tuple[InstantPayout, ...]]
 
@@ -93,11 +101,8 @@ class Ruleset:
     earthly_self_drawn: bool = True
 
     def round_winds(self, options: Options) -> tuple[Tile, ...]:
-        """The winds a round may have: every wind the set holds. seeds/004 goes round all four in the
-        3-player game too (no North seat, but a North round), but a set without the North wind (option
-        `north_wind` off) has no North round."""
-        held = self.hand_tiles(options)
-        return tuple(wind for wind in WINDS if wind in held)
+        """`round_winds` of the set's tiles under `options`."""
+        return round_winds(self.hand_tiles(options))
 
     def set_tiles(self, options: Options) -> tuple[Tile, ...]:
         """Every face a set of this rule set holds: its hand tiles and its bonus tiles."""

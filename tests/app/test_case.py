@@ -1123,6 +1123,22 @@ def test_the_tile_key_names_the_rule_set_s_tiles() -> None:
 
 
 @pytest.mark.parametrize(
+    ("rules", "options"),
+    [("singapore", {}), ("malaysian", {}), ("malaysian", {"north_wind": False})],
+)
+def test_the_prevailing_wind_box_offers_the_rounds_the_scoring_allows(
+    rules: str, options: dict[str, Any]
+) -> None:
+    # the box knows the set by name, the scoring by its options: one rule, the same rounds
+    from app_ui.context_panel import round_winds
+
+    chosen = dataclasses.replace(scoring.default_options(rules), **options)
+    expected = list(scoring.get_ruleset(rules).round_winds(chosen))
+    assert round_winds(tile_sets.set_name(rules, options)) == expected
+    assert ("N" in expected) == options.get("north_wind", True)
+
+
+@pytest.mark.parametrize(
     ("name", "shown"),
     [
         ("hand *one* $5$ [x](http:__e).jpg", r"hand \*one\* \$5\$ \[x\](http:\_\_e).jpg"),

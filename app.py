@@ -172,6 +172,7 @@ def main() -> None:
         context = context_ui(build.hand, rules)
     data, result, error = score_case(build, context, rules, options)
     outcomes = winning_tile_outcomes(data) if result is not None else []
+    scored = None if result is None else (result, outcomes)
     meld_offer_ui(
         slots.offer,
         base,
@@ -185,7 +186,8 @@ def main() -> None:
         base,
         rows,
         in_set,
-        stakes_of(rows, meld_concealed_now(base), context, rules, options, in_set),
+        # the rows as scored above: not scored again for the stakes
+        stakes_of(rows, meld_concealed_now(base), context, rules, options, in_set, scored),
     )
     # the kongs ticked concealed or exposed against the reading: corrections of their own
     kongs = table_edits.kong_corrections(build, base.flags_as_read)

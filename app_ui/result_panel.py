@@ -107,11 +107,13 @@ def stakes_of(
     rules: str,
     options: Mapping[str, Any],
     in_set: Collection[str],
+    now: unsure_stakes.Scored | None = None,
 ) -> tuple[str, tuple[unsure_stakes.Stake, ...]] | None:
     """The hand of `rows` scored as the page scores it, in a few words, and its unsure tiles read as
     their runner-up (`unsure_stakes.unsure_stakes`); None where the rows make no hand to score or no
-    tile is unsure. Kept for the page's reruns: a click elsewhere scores nothing again (a Malaysian
-    hand of flies and six unsure tiles took 0.3 s, an audit)."""
+    tile is unsure. `now`: the rows as the page scored them (the result and its winning-tile outcomes),
+    not scored again; None: scored here. Kept for the page's reruns: a click elsewhere scores nothing
+    again (a Malaysian hand of flies and six unsure tiles took 0.3 s, an audit)."""
     if not any(row.low_confidence for row in rows):
         return None
     return _stakes_kept(
@@ -121,7 +123,22 @@ def stakes_of(
         rules,
         json.dumps(dict(options), sort_keys=True, default=str),
         frozenset(in_set),
+        _Unkeyed(now),
     )
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class _Unkeyed:
+    """A value handed through `functools.lru_cache` as no part of its key: equal to any other, as the
+    score `now` follows from the rows, the context, the rules and the options that key it."""
+
+    value: unsure_stakes.Scored | None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Unkeyed)
+
+    def __hash__(self) -> int:
+        return 0
 
 
 @functools.lru_cache(maxsize=64)
@@ -132,10 +149,11 @@ def _stakes_kept(
     rules: str,
     options: str,
     in_set: frozenset[str],
+    given: _Unkeyed,
 ) -> tuple[str, tuple[unsure_stakes.Stake, ...]] | None:
     rows = [dataclasses.replace(row, number=number) for row, number in numbered]
     score_rows = rows_scorer(dict(meld_concealed), context, rules, json.loads(options))
-    now = score_rows(rows)
+    now = given.value or score_rows(rows)
     if now is None:
         return None
     return score_span(*now), tuple(unsure_stakes.unsure_stakes(rows, in_set, now, score_rows))

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from decimal import Decimal
 
 import numpy as np
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_ui.case import BONUS, HAND, IGNORE, Context, TileRow
@@ -205,6 +206,31 @@ def test_the_page_s_reruns_weigh_a_table_once_and_a_renumbered_table_again() -> 
     moved = stakes_of(renumbered, {"meld 1": False}, context(), "singapore", {}, SINGAPORE)
     assert moved is not None and [s.number for s in moved[1]] == [20]  # numbers are no part of equality
     assert stakes_of(hand_rows({}), {"meld 1": False}, context(), "singapore", {}, SINGAPORE) is None
+
+
+def test_the_rows_as_the_page_scored_them_are_not_scored_again_for_the_stakes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from app_ui import result_panel
+
+    rows = hand_rows({14: "F2"})
+    now = scorer()(rows)
+    calls: list[object] = []
+    scored = result_panel.score_case
+
+    def counted(*args: object) -> object:
+        calls.append(args)
+        return scored(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(result_panel, "score_case", counted)
+    _stakes_kept.cache_clear()
+    alone = stakes_of(rows, {"meld 1": False}, context(), "singapore", {}, SINGAPORE)
+    by_itself = len(calls)
+    _stakes_kept.cache_clear()
+    given = stakes_of(rows, {"meld 1": False}, context(), "singapore", {}, SINGAPORE, now)
+    assert given == alone and given is not None
+    # only the one runner-up (F2) is scored: the rows as they are were given
+    assert (by_itself, len(calls) - by_itself) == (2, 1)
 
 
 def read_with_doubts(

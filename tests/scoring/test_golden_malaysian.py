@@ -198,6 +198,14 @@ PATTERNS = [
         tai=5,
         keys={"small_three_dragons", "half_flush", "seat_flower"},
     ),
+    # small three dragons replaces the dragon pongs' fan, not the kong's
+    my(
+        "small-three-dragons-with-a-dragon-kong-keeps-the-kong-fan",
+        "FFF PP 123p 456p",
+        meld=("kong CCCC",),
+        tai=5,
+        keys={"small_three_dragons", "kong", "half_flush"},
+    ),
     my(
         "all-sequences-dots-pair",
         "456p 789p 234p 55p",
@@ -237,6 +245,21 @@ PATTERNS = [
         tai=2,
         valid=False,
         reason="below_minimum",
+    ),
+    # the other pairs a ping hu may not have (RULES.md: not a dragon, East, North or the seat wind): the
+    # half flush alone is left (a chow laid down: no bomb)
+    *(
+        my(
+            f"ping-hu-{what}-pair-scores-so-no-ping-hu",
+            f"456p 789p 234p {pair}",
+            meld=("chow 123p",),
+            seat_wind=seat,
+            tai=1,
+            valid=False,
+            reason="below_minimum",
+            keys={"half_flush"},
+        )
+        for what, pair, seat in (("north", "NN", "S"), ("dragon", "CC", "E"), ("seat-wind", "WW", "W"))
     ),
     my(
         "seven-pairs-half-flush-bonus-bomb",
@@ -479,6 +502,14 @@ LIMITS_AND_BOMBS = [
         circumstances=["replacement_tile"],
         tai=5,
         keys={"full_flush", "seat_flower", "replacement_tile"},
+    ),
+    # seeds/004's moon grab is "drawing the very last tile": never on a discard
+    my(
+        "last-tile-on-a-discard-impossible",
+        "123p 456p 789p 111p 55p",
+        circumstances=["last_tile"],
+        valid=False,
+        reason="impossible_context",
     ),
     my(
         "several-bombs-double-once",

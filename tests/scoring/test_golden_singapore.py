@@ -71,6 +71,15 @@ SHAPES = [
         raw=5,
         keys={"all_pongs", "mixed_terminals", "dragon_pong"},
     ),
+    # wind tai still count beside mixed terminals, and a kong counts as a pong: 1 + 1 + 2 + 2, capped
+    case(
+        "mixed-terminals-with-a-seat-and-prevailing-wind-kong",
+        "111m 999p 111s WW",
+        meld=("kong EEEE",),
+        tai=5,
+        raw=6,
+        keys={"seat_wind_pong", "prevailing_wind_pong", "all_pongs", "mixed_terminals"},
+    ),
     case("pure-terminals-limit", "111m 999m 111p 999s 11s", tai=5, keys={"pure_terminals"}),
     case("pure-terminals-limit-max-10", "111m 999m 111p 999s 11s", tai=10, options={"max_tai": 10}),
     case("all-honours-limit", "EEE SSS WWW CCC PP", tai=5, keys={"all_honours"}),
@@ -141,6 +150,25 @@ SHAPES = [
         options={"max_tai": 10},
         tai=6,
         keys={"pure_green", "all_pongs"},
+    ),
+    # docs/scoring.md: pure green replaces the flush, but an all-bamboo all-pong green hand keeps the
+    # full-flush-with-all-pongs 2, so it never scores below the flush reading (4 + 2 + 2)
+    case(
+        "pure-green-all-bamboo-all-pongs-keeps-the-flush-pong-bonus",
+        "222s 333s 444s 666s 88s",
+        options={"max_tai": 10},
+        tai=8,
+        raw=8,
+        keys={"pure_green", "all_pongs", "full_flush_all_pongs"},
+    ),
+    case("pure-green-all-bamboo-replaces-full-flush", "234s 234s 666s 888s 22s", tai=4, keys={"pure_green"}),
+    # option off, a green hand without the green dragon has no honour to make a half flush: a full flush
+    case(
+        "pure-green-off-all-bamboo-is-full-flush",
+        "234s 234s 666s 888s 22s",
+        options={"pure_green": False},
+        tai=4,
+        keys={"full_flush"},
     ),
     case(
         "pure-green-with-green-pong",

@@ -58,6 +58,10 @@ COLUMN_PX = {"n": 36, "tile": 64, "group": 88, "check": 64}
 # column's help says (`table_edits.numbered_edits` reads a group not in `GROUPS` as the face's own: a
 # flower's bonus, a 5p's the hand). Words, not "": Streamlit draws "" as "None" too.
 GROUP_BY_TILE = "by tile"
+# The tile a row the user adds starts with, for the same reason: none of the codes, so drawn as an
+# empty cell (with no default the cell read a grey "None" under the required mark), and read as no
+# tile yet (`table_edits.blank_added_rows`), which the line under the table asks the user to pick.
+TILE_NOT_PICKED = "pick"
 
 
 def add_tile_ui(base: Base) -> None:
@@ -192,17 +196,6 @@ def tile_editor_ui(
         st.caption(changed)
     rows_now = table_edits.apply_edits(base.rows, edits, table_edits.last_number(base))
     set_offer_ui(base, rows_now)
-    blank = table_edits.blank_added_rows(edits)
-    if blank:
-        rows_said = (
-            "A row you added has no tile yet: pick it"
-            if blank == 1
-            else f"{blank} rows you added have no tile yet: pick one for each"
-        )
-        st.info(
-            f"{rows_said} in the Tile column (a row counts once it has a tile; until then it is left out "
-            "of the hand and the corrections)."
-        )
     if base.source != "none" or base.rows:
         add_tile_ui(base)
     # the table as edited (an audit, stage 72: "17 tiles" was said after a deletion left 16)
@@ -235,12 +228,32 @@ def tile_editor_ui(
         hide_index=True,
         column_config=table_columns(),
     )
+    blank = blank_rows_line(table_edits.blank_added_rows(edits))
+    if blank is not None:
+        # under the table, beside the rows added at its foot: above it, the line lay a screen away on a
+        # phone, past the add boxes, and the row's empty cell said nothing
+        st.info(blank)
     for group, meld in zip(build.meld_groups, build.hand["melds"], strict=False):
         if meld["kind"] == "kong":
             key = concealed_key(group)
             restore_kept(key, meld["concealed"])  # as the hand is built: the base's, or face down
             st.checkbox(f"{group.capitalize()} ({meld['tiles'][0]} kong) is concealed", key=key)
             remember(key)
+
+
+def blank_rows_line(blank: int) -> str | None:
+    """The line asking for the tile of the rows the user added and has not given one (`blank` of them),
+    None where there are none."""
+    if not blank:
+        return None
+    rows_said = (
+        "A row you added has no tile yet: tap its empty Tile cell (the row marked new) to pick it"
+        if blank == 1
+        else f"{blank} rows you added have no tile yet: tap the empty Tile cell of each (the rows marked "
+        "new) to pick its tile"
+    )
+    left_out = "A row counts once it has a tile: until then it is left out of the hand and the corrections."
+    return f"{rows_said}. {left_out}"
 
 
 def table_columns() -> dict[str, Any]:
@@ -251,7 +264,11 @@ def table_columns() -> dict[str, Any]:
         # every code, whatever the rule set: options that changed with it (or with an edit) would
         # make the table a new widget, and the user's corrections in it would be lost
         "tile": st.column_config.SelectboxColumn(
-            "Tile", options=list(TILE_CODES), required=True, width=COLUMN_PX["tile"]
+            "Tile",
+            options=list(TILE_CODES),
+            required=True,
+            default=TILE_NOT_PICKED,
+            width=COLUMN_PX["tile"],
         ),
         # left empty, an added tile goes where its kind goes (a flower to bonus, a 5p to the hand)
         "group": st.column_config.SelectboxColumn(

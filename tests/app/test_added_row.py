@@ -4,11 +4,14 @@ where its kind goes."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from streamlit.testing.v1 import AppTest
 
 from app_ui.case import GROUPS
-from app_ui.table_edits import apply_edits
-from app_ui.tile_editor import table_columns
+from app_ui.table_edits import apply_edits, blank_added_rows
+from app_ui.tile_editor import GROUP_BY_TILE, table_columns
 
 
 def test_an_added_row_starts_with_a_group_drawn_empty_that_its_tile_decides() -> None:
@@ -41,3 +44,39 @@ def test_rows_added_with_the_default_group_score_as_the_user_expects(app: AppTes
     assert said == ["Your corrections: 2m added to hand; F1 added to bonus"], said
     # dragon pong 1 + East's own flower 1
     assert [str(s.value) for s in app.success] == ["**2 tai**"], [s.value for s in app.success]
+
+
+def _drawn(node: Any) -> Iterator[Any]:
+    """The page's elements in the order drawn."""
+    children = getattr(node, "children", None)
+    if not isinstance(children, dict):
+        yield node
+        return
+    for key in sorted(children):
+        yield from _drawn(children[key])
+
+
+def test_an_added_row_starts_with_a_tile_cell_drawn_empty_and_asked_for_under_the_table(app: AppTest) -> None:
+    # its Tile cell read a grey "None" under the required mark, and the line asking for the tile lay
+    # above the add boxes, a screen from the row on a phone
+    tile = table_columns()["tile"]
+    not_picked = tile["default"]
+    assert not_picked and not_picked not in tile["type_config"]["options"]
+    assert blank_added_rows({"added_rows": [{"tile": not_picked, "group": GROUP_BY_TILE}]}) == 1
+    app.text_input(key="typed_concealed").input("123m 456p 789s 2m").run()
+    app.text_input(key="typed_melds").input("CCC").run()
+    app.button(key="typed_use").click().run()
+    added = {"n": "new", "tile": not_picked, "group": GROUP_BY_TILE, "check": "yours"}
+    app.session_state[f"tiles_{app.session_state['version']}"] = {
+        "edited_rows": {},
+        "added_rows": [added],
+        "deleted_rows": [],
+    }
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    kinds = [(node.type, str(getattr(node, "value", ""))) for node in _drawn(app.main)]
+    table = max(i for i, (kind, _) in enumerate(kinds) if kind == "dataframe")
+    asked = [i for i, (kind, text) in enumerate(kinds) if kind == "info" and "has no tile yet" in text]
+    assert asked and asked[0] > table, kinds[table:]
+    assert "empty Tile cell" in kinds[asked[0]][1]
+    assert not [c for c in app.caption if str(c.value).startswith("Your corrections")]

@@ -231,6 +231,9 @@ def _switch_context(rules: str, tile_set: str, seats: list[str]) -> None:
         lacks = [f"{set_label(tile_set)} has {'; '.join(said)}."] if said else []
         back = "it." if len(said) + len(also) == 1 else "them."
         state["context_note"] = " ".join([*lacks, *also, f"Switching back restores {back}"])
+        # the fields it says the new value of: the toast's change line under it leaves them out (it said
+        # "who discarded is not said now" and "who discarded North → not said")
+        state[NOTE_TELLS] = tuple(forced)
 
 
 def _hold_winning_tile(choices: list[str]) -> str | None:

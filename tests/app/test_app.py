@@ -617,6 +617,27 @@ def test_a_seat_set_to_the_discarders_gives_one_toast(app: AppTest) -> None:
     assert [t.value for t in app.toast] == [f"{note}\n\n{changed}."]
 
 
+def test_a_rule_set_switch_that_unsets_the_discarder_says_it_once_in_its_toast(app: AppTest) -> None:
+    # the switch's note said "who discarded is not said now" and the change line under it in the same
+    # toast "who discarded North → not said"
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    app.selectbox(key="discarder_wind").set_value("N").run()
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    note = (
+        "Malaysian (3 players) has no North seat: who discarded is not said now. Switching back restores it."
+    )
+    assert note in texts(app, "info"), texts(app, "info")
+    # the line under the result says every change; the toast, under the note, leaves the discarder out
+    assert any(t.endswith("; who discarded North → not said.") for t in texts(app, "info")), texts(
+        app, "info"
+    )
+    (toast,) = [t.value for t in app.toast]
+    assert toast.startswith(f"{note}\n\nChanged: "), toast
+    assert toast.count("not said") == 1, toast
+    assert toast.endswith("after: rule set Singapore (4 players) → Malaysian (3 players)."), toast
+
+
 def case_has_edits(at: AppTest) -> bool:
     key = f"tiles_{at.session_state['version']}"
     edits = at.session_state.get(key)

@@ -189,11 +189,15 @@ def kong_tick_steps(
     the hand has it is said so ("again"). Where the kong itself went or came back (`kongs`: the faces of
     the hand's kongs before and now), no tick was set: its correction is said undone, or made, in the
     corrections line's words (a tile of a kong ticked exposed deleted had read "marked the 5s kong
-    concealed again")."""
+    concealed again"). A tick that stands as it stood while the kong's four tiles took another face is
+    no tick set: the tiles' steps say the change (it had read "marked the 6s kong exposed" as a change of
+    its tiles was undone)."""
     kongs_before, kongs_now = kongs if kongs is not None else (None, None)
     said: list[str] = []
     for group in dict.fromkeys([*now, *before]):
         tick, was = now.get(group), before.get(group)
+        if tick is not None and was is not None and bool(tick["concealed"]) == bool(was["concealed"]):
+            continue  # the same tick on the same group: only its face moved, with the tiles
         if tick is not None and tick != was:
             if was is None and kongs_before is not None and tick["code"] not in kongs_before:
                 said.extend(_in_words([tick]))  # the kong is back, as the user had ticked it

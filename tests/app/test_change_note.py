@@ -284,3 +284,21 @@ def test_a_kong_gone_or_back_with_its_tick_is_no_tick_the_user_set() -> None:
     # the kong standing, its tick set back as the hand has it: the user's own tick
     concealed = {**kong, "melds": [{"kind": "kong", "tiles": ["5s"] * 4, "concealed": True}]}
     assert changed_fields(kong, concealed, (exposed, [])) == ["marked the 5s kong concealed again"]
+
+
+def test_a_kong_whose_four_tiles_change_face_under_its_tick_is_no_tick_set() -> None:
+    # the tick is kept by the kong's group: four 6s corrected to 7s, or that change undone, had read
+    # "marked the 7s kong exposed" (or "the 6s kong") beside the tiles' steps, a tick the user never set
+    hand = {"concealed": "123m 456p 789s 55p", "winning_tile": "5p", "seat_wind": "W"}
+    six = {**hand, "melds": [{"kind": "kong", "tiles": ["6s"] * 4, "concealed": False}]}
+    seven = {**hand, "melds": [{"kind": "kong", "tiles": ["7s"] * 4, "concealed": False}]}
+    tick = {"action": "kong", "group": "meld 1", "concealed": False}
+    changes = [{"action": "change", "tile": n, "from": "6s", "to": "7s"} for n in (12, 13, 14, 15)]
+    before, now = [{**tick, "code": "6s"}], [*changes, {**tick, "code": "7s"}]
+    steps = [f"#{n} 6s → 7s" for n in (12, 13, 14, 15)]
+    assert changed_fields(six, seven, (before, now)) == steps
+    assert changed_fields(seven, six, (now, before)) == [f"{step} undone" for step in steps]
+    # ticked the other way as its tiles changed: a tick the user set, naming the kong as it is now
+    concealed = {**seven, "melds": [{"kind": "kong", "tiles": ["7s"] * 4, "concealed": True}]}
+    ticked = [*changes, {**tick, "code": "7s", "concealed": True}]
+    assert changed_fields(six, concealed, (before, ticked)) == [*steps, "marked the 7s kong concealed"]

@@ -42,7 +42,7 @@ from app_ui.session import (
 from app_ui.summary import page_heading
 from app_ui.tile_editor import tile_editor_ui
 from app_ui.tile_sets import tiles_in_set
-from app_ui.toasts import drop_toasts, show_toast, told_in_toast
+from app_ui.toasts import show_toast, told_in_toast
 from app_ui.typed_tab import manual_ui, typed_stale_note
 from app_ui.winning_hint import Outcome, photo_score_words, result_words, winning_tile_outcomes
 
@@ -144,7 +144,6 @@ def main() -> None:
     # the rule set as the last run left it; named again once the sidebar has drawn this run's
     st.set_page_config(page_title=page_heading(chosen_rules())[0], page_icon="🀄", layout="wide")
     init_state()
-    drop_toasts()
     restore_kept_case()
     bring_back_winning_tile()
     note_table_change()

@@ -2,6 +2,11 @@
 
 Two toasts raised by one change stacked at the top of a phone's screen (a seat set to the discarder's:
 "South is the winner's seat now ..." over "Changed: 2 tai → 1 tai ..."), covering a fifth of it.
+
+Lines queued by a run cut short (a button's `st.rerun()` after them, or a tap that interrupted it) are
+kept for the next run's toast: each is queued once, from a note popped as it is queued or from a
+change told against the run before (`app._what_changed`), so the next run does not queue it again, and
+dropped it went unsaid (pay-all unticked with *Add it* tapped in one run: its note never showed).
 """
 
 from __future__ import annotations
@@ -10,8 +15,9 @@ from collections.abc import Collection, Sequence
 
 import streamlit as st
 
-PENDING = "toast_lines"  # this run's lines (and icons), shown and dropped by `show_toast`
-TOLD = "toast_told"  # the scoring input's fields this run's lines told, dropped with them
+# the lines (and icons) queued since a run last ended, shown and dropped by `show_toast`
+PENDING = "toast_lines"
+TOLD = "toast_told"  # the scoring input's fields those lines told, dropped with them
 
 
 def toast_later(line: str, icon: str | None = None, told: Collection[str] = ()) -> None:
@@ -36,12 +42,6 @@ def toast_text(lines: Sequence[tuple[str, str | None]]) -> tuple[str, str | None
         return None
     icons = [icon for _, icon in lines if icon]
     return "\n\n".join(line for line, _ in lines), icons[0] if icons else None
-
-
-def drop_toasts() -> None:
-    """Forget lines a run queued and did not show (it stopped early: a rerun asked for midway)."""
-    st.session_state.pop(PENDING, None)
-    st.session_state.pop(TOLD, None)
 
 
 def show_toast() -> None:

@@ -638,6 +638,27 @@ def test_a_rule_set_switch_that_unsets_the_discarder_says_it_once_in_its_toast(a
     assert toast.endswith("after: rule set Singapore (4 players) → Malaysian (3 players)."), toast
 
 
+def test_a_note_queued_in_a_run_cut_short_by_a_rerun_still_shows_in_the_next_toast(app: AppTest) -> None:
+    # pay-all unticked and *Add it* tapped in one run: the button's rerun cut the run after the note was
+    # queued, the next run dropped it, and the pay-all change went unsaid (the next run's line is told
+    # against the cut run's score)
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC", bonus="F1")
+    app.selectbox(key="discarder_wind").set_value("S").run()
+    app.checkbox(key="pay_all").check().run()
+    app.selectbox(key="discarder_wind").set_value("W").run()
+    version = app.session_state["version"]
+    app.selectbox(key=f"add_tile_{version}").set_value("cat").run()
+    app.checkbox(key="pay_all").uncheck()
+    app.button(key=f"add_tile_go_{version}").click().run()
+    no_problem(app)
+    (toast,) = [t.value for t in app.toast]
+    note = "Pay-all off: discarded by South again, as before it (West was the liable player)."
+    assert toast.startswith(f"{note}\n\nChanged: "), toast
+    assert "pay-all on → off" in toast and "cat added to bonus" in toast, toast
+    app.run()  # shown once
+    assert not app.toast
+
+
 def case_has_edits(at: AppTest) -> bool:
     key = f"tiles_{at.session_state['version']}"
     edits = at.session_state.get(key)

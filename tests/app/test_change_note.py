@@ -292,8 +292,10 @@ def test_a_kong_whose_four_tiles_change_face_under_its_tick_is_no_tick_set() -> 
     hand = {"concealed": "123m 456p 789s 55p", "winning_tile": "5p", "seat_wind": "W"}
     six = {**hand, "melds": [{"kind": "kong", "tiles": ["6s"] * 4, "concealed": False}]}
     seven = {**hand, "melds": [{"kind": "kong", "tiles": ["7s"] * 4, "concealed": False}]}
-    tick = {"action": "kong", "group": "meld 1", "concealed": False}
-    changes = [{"action": "change", "tile": n, "from": "6s", "to": "7s"} for n in (12, 13, 14, 15)]
+    tick: dict[str, Any] = {"action": "kong", "group": "meld 1", "concealed": False}
+    changes: list[dict[str, Any]] = [
+        {"action": "change", "tile": n, "from": "6s", "to": "7s"} for n in (12, 13, 14, 15)
+    ]
     before, now = [{**tick, "code": "6s"}], [*changes, {**tick, "code": "7s"}]
     steps = [f"#{n} 6s → 7s" for n in (12, 13, 14, 15)]
     assert changed_fields(six, seven, (before, now)) == steps

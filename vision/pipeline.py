@@ -789,7 +789,7 @@ class TileReader:
         angle = box_angles(rgb, boxes)
         lap("angles")
         blur = photo_blur(rgb, boxes, probabilities, angle)
-        whole = whole_photo_blur(rgb) if blur is None else None
+        whole = whole_photo_blur(rgb, boxes) if blur is None else None
         lap("sharpness")
         if across:  # back into the photo's own pixels; a box's angle, up to a quarter turn, is the same
             boxes, rejected_xyxy = quarter_back(boxes, given_hw), quarter_back(rejected_xyxy, given_hw)

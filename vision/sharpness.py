@@ -17,11 +17,12 @@ sharper than that yet smears them one way (`even` under SHAKEN_EVEN, sharpness u
 is told too, and a blur whose faces run one way is named a shake (docs/vision.md, A shaken photo).
 
 Where too few faces can be judged (a strong shake or a missed focus often leaves 0-2 tiles found),
-the whole photo is (`whole_photo_blur`): shrunk to WORK_SIDE px across, its strongest gradients'
-edge width (mean |Laplacian| over mean |gradient| on them: a sharp edge gives as much of one as of
-the other, an edge blurred s px wide about 1/s as much) and how evenly they run every way. So a
-photo that is merely blurred is told so, not asked whether it shows a mahjong hand at all
-(docs/vision.md, A photo too blurred to find tiles in).
+the whole photo is (`whole_photo_blur`): shrunk to WORK_SIDE px across (and further where the few
+tiles found are large, to WHOLE_TILE_PX across theirs: a blur is judged against the tiles' size), its
+strongest gradients' edge width (mean |Laplacian| over mean |gradient| on them: a sharp edge gives as
+much of one as of the other, an edge blurred s px wide about 1/s as much) and how evenly they run
+every way. So a photo that is merely blurred is told so, not asked whether it shows a mahjong hand
+at all (docs/vision.md, A photo too blurred to find tiles in).
 """
 
 from __future__ import annotations
@@ -60,6 +61,10 @@ SHAKEN_BELOW = 0.25
 
 # the whole photo, judged where too few faces are (`whole_photo_blur`): its longer side shrunk to this
 WORK_SIDE = 800
+# ... and further where tiles were found, until their median box is this many px across its shorter side:
+# an edge's width is judged against the tiles' size, as a face's `detail` is (a close-up of two large tiles
+# drawn soft read blurred at 800 px across, HELDOUT_D's 000190; docs/vision.md: chosen on generated scenes)
+WHOLE_TILE_PX = 64
 # a photo whose grey levels span less than this (1st to 99th percentile) is flat: nothing to judge
 MIN_SPAN = 24.0
 # the share of its pixels, strongest gradients first, whose edges are judged
@@ -231,13 +236,27 @@ def blur_warning(sharpness: float | None, even: float | None = None) -> list[str
     return [SHAKEN_LINE if shaken else BLURRED_LINE]
 
 
-def whole_photo_blur(rgb: np.ndarray) -> Blur | None:
+def whole_scale(shape: tuple[int, ...], xyxy: np.ndarray | None = None) -> float:
+    """The factor a photo of `shape` (H, W, ...) is shrunk by to be judged whole: to WORK_SIDE px across,
+    and further where boxes `xyxy` (N, 4) were found, until their median shorter side is WHOLE_TILE_PX
+    (never enlarged: a small tile's blur is its own)."""
+    scale = min(1.0, WORK_SIDE / max(shape[:2]))
+    boxes = np.empty((0, 4)) if xyxy is None else np.asarray(xyxy, np.float64).reshape(-1, 4)
+    if len(boxes):
+        short = float(np.median(np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+        if short * scale > WHOLE_TILE_PX:
+            scale = WHOLE_TILE_PX / short
+    return scale
+
+
+def whole_photo_blur(rgb: np.ndarray, xyxy: np.ndarray | None = None) -> Blur | None:
     """The blur of a whole (H, W, 3) uint8 RGB photo, for one whose faces are too few to judge: its
     `sharpness` the mean |Laplacian| over the mean |gradient| on its strongest gradients (STRONG_SHARE
-    of its pixels) at WORK_SIDE px across, `even` how evenly those run every way (`evenness` of their
-    structure tensor); None where the photo is flat (a bare wall, a plain table: nothing to judge)."""
+    of its pixels) at WORK_SIDE px across, or smaller where the boxes `xyxy` (N, 4, in its pixels) found
+    are large (`whole_scale`), `even` how evenly those run every way (`evenness` of their structure
+    tensor); None where the photo is flat (a bare wall, a plain table: nothing to judge)."""
     grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    scale = WORK_SIDE / max(grey.shape)
+    scale = whole_scale(grey.shape, xyxy)
     if scale < 1:
         grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     grey = grey.astype(np.float32)

@@ -178,6 +178,17 @@ def test_a_shake_that_leaves_the_faces_fairly_sharp_is_told_as_a_shake() -> None
     assert _told(cv2.filter2D(rgb, -1, motion_kernel(15, 90.0)), boxes) == [SHAKEN_LINE]
 
 
+@pytest.mark.parametrize("degrees", [30.0, 90.0])
+def test_a_shake_of_large_tiles_is_named_a_shake_as_their_own_pixels_show(degrees: float) -> None:
+    # shrunk to FACE_SIDE, a 17 px smear of 240 px faces is 2 px: their gradients ran evenly enough
+    # there (0.64) and the shake was told as a missed focus, whose remedy (a tap to focus) is not its own
+    rgb, boxes = _photo(240)
+    assert _told(rgb, boxes) == []
+    assert _told(cv2.filter2D(rgb, -1, motion_kernel(17, degrees)), boxes) == [SHAKEN_LINE]
+    # a defocus of such faces blurs every way alike, at their own pixels too
+    assert _told(cv2.filter2D(rgb, -1, disk_kernel(5)), boxes) == [BLURRED_LINE]
+
+
 def test_a_defocus_is_not_named_a_shake() -> None:
     rgb, boxes = _ring_photo(60)
     # a defocus as soft as the shake above blurs every way alike: quiet, as before

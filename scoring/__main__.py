@@ -14,7 +14,7 @@ import os
 import sys
 import textwrap
 import unicodedata
-from typing import Any, NoReturn
+from typing import Any
 
 from scoring.api import (
     hand_of,
@@ -27,22 +27,13 @@ from scoring.api import (
     unused_beside,
     unused_beside_warning,
 )
-from scoring.console import escape_what_cannot_print, say
-from scoring.errors import MalformedHandError, brief, json_object, json_value, printable
+from scoring.console import OneLineParser, escape_what_cannot_print, say
+from scoring.errors import MalformedHandError, json_object, json_value, printable
 from scoring.hand import CIRCUMSTANCES, WINNING_TILE_PLACES, hand_from_json
 from scoring.options import option_assignments, option_lines, points_word, rules_in_force
 from scoring.payout import format_amount, instant_text
 from scoring.rulesets import RULESET_NAMES
 from scoring.winning_tiles import Outcome, changes_the_score, ways_text, winning_tile_outcomes
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        # One line, not argparse's usage block: the CLI contract is exit 2 with one line on stderr; the
-        # message quotes the argument, which may hold a newline, an escape or thousands of characters (an
-        # audit, stage 78)
-        self.exit(2, f"error: {brief(message)} (see python -m scoring --help)\n")
-
 
 TILE_CODES_HELP = (
     "tile codes: 1m-9m characters, 1p-9p dots, 1s-9s bamboo; E S W N winds; C red, F green, P white "
@@ -68,7 +59,7 @@ def _options_epilog() -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = OneLineParser(
         prog="python -m scoring",
         description="Score a mahjong hand given as JSON.",
         epilog=_options_epilog(),

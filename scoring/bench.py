@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from scoring.api import score_json
+from scoring.console import OneLineParser
 from scoring.decompose import _split
 
 HANDS: dict[str, dict[str, Any]] = {
@@ -62,9 +63,22 @@ def time_hand(data: dict[str, Any], repeat: int, cold: bool) -> float:
     return statistics.median(samples)
 
 
+def repeat_count(text: str) -> int:
+    """`--repeat`'s value: a median needs one timed run at least (0 had ended in a traceback)."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of runs, got {text!r}") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {count}")
+    return count
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scoring.bench", description=__doc__)
-    parser.add_argument("--repeat", type=int, default=50, help="timed runs per hand (median reported)")
+    parser = OneLineParser(prog="python -m scoring.bench", description=__doc__)
+    parser.add_argument(
+        "--repeat", type=repeat_count, default=50, help="timed runs per hand, 1 or more (median reported)"
+    )
     args = parser.parse_args(argv)
     print(f"{'hand':<42} {'cold ms':>9} {'warm ms':>9}  result")
     for name, data in HANDS.items():

@@ -692,3 +692,20 @@ def test_the_first_line_names_the_rules_in_force() -> None:
     lines = one.stdout.splitlines()
     assert lines[0] == "Rules: malaysian (min 5 / max 10 fan, 1 point a fan, house rules: north_wind=false)"
     assert "1 points" not in one.stdout and " x 1 point per fan = " in one.stdout
+
+
+@pytest.mark.parametrize(
+    ("repeat", "said"), [("0", "must be at least 1, got 0"), ("-3", "at least 1, got -3")]
+)
+def test_the_bench_refuses_no_timed_runs_in_one_line(
+    repeat: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`python -m scoring.bench --repeat 0` had ended in a traceback (no median of no runs)."""
+    from scoring.bench import main as bench_main
+
+    with pytest.raises(SystemExit) as exit_info:
+        bench_main(["--repeat", repeat])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err and "Traceback" not in err, err
+    assert err.endswith("(see python -m scoring.bench --help)\n"), err

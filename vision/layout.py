@@ -568,10 +568,13 @@ def layout_hand(detections: Detections) -> Layout:
             "one row of tiles with no gaps: read as one concealed hand; mark exposed melds by hand"
         )
     size = hand_tiles(len(concealed), len(reading.melds))
+    counted = hand_tiles(len(concealed), len(reading.melds) - unsure_blind)
     # a row of backs read unsurely is not counted (an arm, a striped cloth) or is a concealed kong: the
-    # hand is whole either way it is taken (a probe, stage 84: a cloth's four backs told "16 hand tiles")
-    if HAND_SIZE not in (size, hand_tiles(len(concealed), len(reading.melds) - unsure_blind)):
-        warnings.append(hand_size_warning(size, sum(1 for i in strays if sub_codes[i] != BACK)))
+    # hand is whole either way it is taken (a probe, stage 84: a cloth's four backs told "16 hand tiles");
+    # short, the line tells the tiles counted, as the hand and its score do (an audit: a photo whose one
+    # such row was its only group told "3 hand tiles" of a hand of none)
+    if HAND_SIZE not in (size, counted):
+        warnings.append(hand_size_warning(counted, sum(1 for i in strays if sub_codes[i] != BACK)))
     rival = _meld_rival(reading, end_meld_rival(readings, sub_codes), orig, detections)
     if rival is not None:
         warnings.append(rival_warning(rival))

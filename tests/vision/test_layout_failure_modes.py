@@ -540,7 +540,22 @@ def test_a_whole_hand_beside_an_unsure_row_of_backs_is_not_told_its_size() -> No
     assert any(w.startswith("1 row(s) of four tiles read unsurely") for w in weak.warnings)
     assert not any("hand tiles" in w for w in weak.warnings), weak.warnings
     short = layout_hand(Detections.from_codes(codes[2:], boxes[2:], [0.9] * 13 + [0.55] + [0.9] * 2))
-    assert any(w.startswith("15 hand tiles") for w in short.warnings), short.warnings
+    assert any(w.startswith("12 hand tiles") for w in short.warnings), short.warnings
+
+
+@pytest.mark.parametrize("face_up", [3, 10])
+def test_a_short_hands_size_line_counts_the_tiles_its_hand_holds(face_up: int) -> None:
+    """The size line beside an unsure row of backs (not counted, its own line says) tells the tiles the
+    hand holds and is scored with: an audit's photo, whose one such row was all its hand, had told
+    "3 hand tiles" of a hand of none (and 15 of a hand of 12, as if one too many)."""
+    hand = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1s"][:face_up]
+    laid = _row_of(hand, 100, 300) + _row_of(["back"] * 4, 100, 230)
+    sure = [0.9] * len(hand)
+    layout = layout_hand(Detections.from_codes([c for c, _ in laid], [b for _, b in laid], sure + [0.55] * 4))
+    assert any(w.startswith("1 row(s) of four tiles read unsurely") for w in layout.warnings)
+    held = len(layout.hand["concealed"]) + 3 * len(layout.hand["melds"])
+    said = [w for w in layout.warnings if "hand tiles" in w]
+    assert held == face_up and said and said[0].startswith(f"{held} hand tiles"), layout.warnings
 
 
 def test_stray_backs_alone_give_no_line_of_stray_face_up_tiles() -> None:

@@ -495,7 +495,12 @@ def _place_conflicts(
         return []
     in_hand, in_exposed = winning_tile_homes(hand, winning)
     if into == "meld" and not in_exposed and in_hand:
-        return [f"the winning tile {winning} went into the hand: no exposed chow or pong holds it"]
+        # the place said is refused in words: "went into the hand" alone had answered `meld` as if
+        # the table had said `hand` (an audit)
+        return [
+            f"the winning tile {winning} cannot have gone into a laid-down meld: no exposed chow or pong "
+            "holds it, so it went into the hand"
+        ]
     if into == "hand" and not in_hand and in_exposed:
         return [
             f"the winning tile {winning} is not among the concealed tiles: it lies only in the exposed "

@@ -140,7 +140,8 @@ def test_a_tie_between_places_is_not_worded() -> None:
                 "winning_tile_into": "meld",
                 "melds": [{"tiles": "123m"}, {"tiles": "456p"}, {"tiles": "678s"}, {"tiles": "234s"}],
             },
-            "the winning tile 9s went into the hand: no exposed chow or pong holds it",
+            "the winning tile 9s cannot have gone into a laid-down meld: no exposed chow or pong holds it, "
+            "so it went into the hand",
         ),
         (
             {
@@ -192,7 +193,8 @@ def test_a_set_given_as_concealed_is_part_of_the_hand() -> None:
     only_concealed = {**data, "melds": [*data["melds"][:3], {"tiles": "234s"}]}
     refused = score_json({**only_concealed, "winning_tile_into": "meld"})
     assert refused["message"] == (
-        "Not a valid win: the winning tile 7s went into the hand: no exposed chow or pong holds it."
+        "Not a valid win: the winning tile 7s cannot have gone into a laid-down meld: no exposed chow or "
+        "pong holds it, so it went into the hand."
     )
 
 

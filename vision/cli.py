@@ -177,6 +177,13 @@ def _group_name(group: TileGroup) -> str:
     return "away from the hand" if group.kind == "unused" else group.kind
 
 
+# What a tile's line in the text holds, said above the tiles: its figures have no heading of their own.
+# (the confidence is the box's score times its face's probability: docs/vision.md, Confidence)
+TILE_LINE_KEY = (
+    f"each tile: code, confidence 0-1 (unsure under {UNSURE_BELOW}), box [left, top, right, bottom] in px"
+)
+
+
 def write_text(
     name: str, data: dict[str, Any], out: TextIO, sections: Sequence[tuple[str, Sequence[int]]] = ()
 ) -> None:
@@ -185,6 +192,9 @@ def write_text(
     tiles = data["detections"]
     image = data["image"]
     print(f"{name}: {image['width']} x {image['height']}, {len(tiles)} tile(s)", file=out)
+    if tiles:
+        # the figures of each tile's line named once (an audit: a new reader could not tell the two)
+        print(f"  {TILE_LINE_KEY}", file=out)
     # no section where no tile was read (an audit saw an empty "tiles:" above "no tiles found")
     for title, indices in sections or ([("tiles", range(len(tiles)))] if tiles else []):
         print(f"  {title}:", file=out)

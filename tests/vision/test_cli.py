@@ -180,12 +180,17 @@ def test_text_lists_each_tile_under_its_group_and_marks_the_unsure() -> None:
     data = {"image": {"width": 10, "height": 10}, "detections": tiles, "hand": {}, "warnings": []}
     write_text("p.jpg", data, out, sections)
     lines = out.getvalue().splitlines()
-    assert lines[1:4] == [
+    # the figures of a tile's line are named above the tiles (an audit: they had no heading)
+    assert (
+        lines[1]
+        == "  each tile: code, confidence 0-1 (unsure under 0.6), box [left, top, right, bottom] in px"
+    )
+    assert lines[2:5] == [
         "  concealed:",
         "    1m        0.59  [0, 0, 10, 10]  unsure",
         "    1m        0.90  [0, 0, 10, 10]",
     ]
-    assert lines[4] == "  concealed kong:" and lines[-2:] == [
+    assert lines[5] == "  concealed kong:" and lines[-2:] == [
         "  not grouped:",
         "    C         0.90  [0, 0, 10, 10]",
     ]

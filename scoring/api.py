@@ -10,6 +10,7 @@ from scoring.engine import score
 from scoring.errors import MalformedHandError, MeldError, RulesetError, brief, json_kind, json_value
 from scoring.hand import INPUT_FIELDS, Context, Hand, hand_from_json
 from scoring.options import Options, default_options, options_from_mapping, unread_options
+from scoring.payout import format_amount
 from scoring.rulesets import DEFAULT_RULESET, RULESET_NAMES, Ruleset, get_ruleset
 from scoring.tiles import BACK, tiles_from_field
 
@@ -172,9 +173,18 @@ def _outcome_words(result: Mapping[str, Any]) -> str:
     words = str(result.get("message") or ("a valid win" if result.get("valid") else "not a valid win"))
     instant = _payout_items(result, "instant_payouts")
     if instant:
-        named = ", ".join(f"{item.get('name')} {item.get('total')}" for item in instant)
+        named = ", ".join(map(_instant_words, instant))
         words = f"{words.rstrip('.')}; instant payouts: {named}."
     return brief(words, 300)
+
+
+def _instant_words(item: Mapping[str, Any]) -> str:
+    """An instant payout of a result as the CLI's line ends it, "exposed kong of P: 3 in all": the
+    total set apart from the name (an audit: "exposed kong of P 6" read as a tile P6), and a saved one
+    written by hand without a name or total named by its key alone, not "None None"."""
+    name = str(item.get("name") or item.get("key") or "instant payout")
+    total = _amount(item.get("total"))
+    return f"{name}: {format_amount(total)} in all" if isinstance(total, float) else name
 
 
 def saved_result_change(saved: object, now: Mapping[str, Any]) -> str | None:

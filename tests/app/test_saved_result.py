@@ -84,7 +84,7 @@ def test_an_instant_payout_paid_otherwise_now_is_a_change(saved_case: dict[str, 
     paid = copy.deepcopy(now)
     paid["payout"]["instant_payouts"] = [{"name": "exposed kong of C", "total": 3}]
     said = saved_result_change(paid, now)
-    assert said is not None and "instant payouts: exposed kong of C 3" in said
+    assert said is not None and "instant payouts: exposed kong of C: 3 in all" in said
 
 
 def test_a_house_rule_the_scoring_refuses_opens_the_case_at_the_rule_set_s_default(

@@ -709,3 +709,19 @@ def test_the_bench_refuses_no_timed_runs_in_one_line(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and said in err and "Traceback" not in err, err
     assert err.endswith("(see python -m scoring.bench --help)\n"), err
+
+
+def test_a_saved_instant_payout_is_told_with_its_total_set_apart(tmp_path: Path) -> None:
+    """A case whose saved instant payouts differ from today's says each as the CLI's own line ends it,
+    "exposed kong of P: 6 in all" (it had read "exposed kong of P 6", as if a tile P6), and one written
+    by hand without a name or total by its key (it had read "None None")."""
+    hand = {**HAND, "concealed": "123m 456p 789s 55p", "melds": [{"tiles": "PPPP"}]}
+    saved = json.loads(run_cli("-", "--json", stdin=json.dumps(hand)).stdout)
+    saved["payout"]["instant_payouts"][0]["total"] = 6
+    saved["payout"]["instant_payouts"].append({"key": "animal_pair"})
+    path = tmp_path / "case.json"
+    path.write_text(json.dumps({**hand, "result": saved}))
+    done = run_cli(str(path))
+    said = [line for line in done.stdout.splitlines() if "was saved as" in line]
+    assert said and "instant payouts: exposed kong of P: 6 in all, animal_pair." in said[0], done.stdout
+    assert "instant payouts: exposed kong of P: 3 in all." in said[0] and "None" not in said[0]

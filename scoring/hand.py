@@ -424,7 +424,9 @@ def check_held_from_deal(from_deal: Iterable[Tile], bonus: Sequence[Tile]) -> No
 
 def hand_from_json(data: Mapping[str, Any]) -> tuple[Hand, Context]:
     """Read the hand and context of the scoring JSON input; `MalformedHandError` if it cannot be a hand."""
-    if "concealed" not in data and "hand" in data:  # a photo's reading whose hand is not there
+    # a photo's reading whose hand is not there; an object there (a hand nested in a hand) has no tiles
+    # to read, and is told so below, not "not an object" (an audit)
+    if "concealed" not in data and "hand" in data and not isinstance(data["hand"], Mapping):
         raise MalformedHandError(
             "hand must be an object holding the tiles (as python -m vision --json writes it), not "
             + json_kind(data["hand"])

@@ -403,6 +403,8 @@ def test_a_kong_typed_among_the_concealed_tiles_is_named_as_the_reason_of_the_co
             "hand must be an object holding the tiles (as python -m vision --json writes it), not null",
         ),
         ({"hand": "123m"}, "not text"),
+        # a hand nested in a hand is an object: told it has no tiles, not "..., not an object"
+        ({"hand": {"hand": {"concealed": "123m"}}}, "the hand has no 'concealed' field"),
         ({"concealed": 123}, "concealed must be a hand string or a list of tile codes, not a number"),
         (
             {"concealed": "123m 456p 789s CCC 55p", "melds": {"kind": "pong"}},

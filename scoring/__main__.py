@@ -42,10 +42,19 @@ TILE_CODES_HELP = (
 )
 
 
+# The breakdown's own marks, which no tile code explains (an audit: a new reader met [111s] and
+# <5555s> in the Reading line with nothing to say what they are).
+READING_HELP = (
+    "the breakdown's Reading line: [456s] a meld laid down exposed, <5555s> a concealed kong (or a "
+    "set given as concealed), 456p(fly=6p) a fly standing for 6p; each pattern row gives its tai "
+    "(fan) and why; the payout's signed amounts (+ receives, - pays) sum to zero."
+)
+
+
 def _options_epilog() -> str:
     """The tile codes, and every house rule `--option` takes with its defaults: a table must not need
     RULES.md to find them (an audit guessed RRR for the red dragons)."""
-    lines = [*textwrap.wrap(TILE_CODES_HELP, width=100), ""]
+    lines = [*textwrap.wrap(TILE_CODES_HELP, width=100), "", *textwrap.wrap(READING_HELP, width=100), ""]
     lines += textwrap.wrap(
         f"circumstances (--circumstance NAME, repeatable; docs/scoring.md says what each is): "
         f"{', '.join(CIRCUMSTANCES)}",

@@ -561,6 +561,17 @@ def test_help_lists_the_tile_codes_and_the_circumstances() -> None:
     assert "C red, F green, P white dragons" in said and "robbing_kong" in said
 
 
+def test_help_says_what_the_reading_line_s_marks_are() -> None:
+    """The breakdown's Reading line marks melds ([111s] exposed, <5555s> concealed) and a fly's tile
+    (456p(fly=6p)): --help says so, as a new reader met them unexplained (an audit)."""
+    hand = {"concealed": "123m 456p 55p", "melds": [{"tiles": "111s"}, {"tiles": "5555s", "concealed": True}]}
+    reading = run_cli("-", stdin=json.dumps(hand)).stdout.splitlines()[1]
+    assert "[111s]" in reading and "<5555s>" in reading, reading
+    said = " ".join(run_cli("--help").stdout.split())
+    assert "[456s] a meld laid down exposed, <5555s> a concealed kong" in said
+    assert "456p(fly=6p) a fly standing for 6p" in said
+
+
 def test_control_characters_from_the_input_are_written_escaped_in_the_breakdown() -> None:
     # an audit (stage 77): a field named with an escape sequence coloured the console, and a line break
     # split its warning over two lines

@@ -415,6 +415,16 @@ def _check_together(options: Options) -> None:
         raise OptionError("payout_table starts at 1 tai: with payout_scheme table, min_tai must be 1 or more")
 
 
+def _table_paid_text(options: Options) -> str:
+    """The payout table's rows a win can be paid by, to the cap, and how many past it are never used:
+    a table longer than the cap had been written out whole (an audit: 100,000 rows made the first line
+    800 KB long)."""
+    table = options.payout_table
+    paid = option_value_text(table[: options.max_tai])
+    past = len(table) - options.max_tai
+    return paid if past <= 0 else f"{paid} (and {past} row{'s' if past > 1 else ''} past the cap, never paid)"
+
+
 # the options `rules_in_force` names first, whatever their value: what a table reading a score must know
 _ALWAYS_SAID = ("min_tai", "max_tai", "unit", "points_per_fan")
 
@@ -429,7 +439,7 @@ def rules_in_force(rules_name: str, options: Options, unit_name: str) -> str:
     table = read_by(rules_name, "payout_scheme") and options.payout_scheme == "table"
     if table:  # the amounts are the table's; the unit is the instant payouts' stake, where they are paid
         instant = f", instant payouts at unit {exact_number(options.unit)}" if options.instant_payouts else ""
-        parts.append(f"amounts from the payout table {option_value_text(options.payout_table)}{instant}")
+        parts.append(f"amounts from the payout table {_table_paid_text(options)}{instant}")
     elif read_by(rules_name, "unit"):
         parts.append(f"unit {exact_number(options.unit)}")
     if read_by(rules_name, "points_per_fan"):

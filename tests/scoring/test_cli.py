@@ -684,6 +684,13 @@ def test_the_first_line_names_the_rules_in_force() -> None:
         "Rules: singapore (min 1 / max 5 tai, amounts from the payout table [[2, 1], [4, 2]], instant "
         "payouts at unit 0.125)"
     )
+    # a table longer than the cap says the rows a win is paid by, not every row (an audit: 100,000 rows
+    # had made the line 800 KB long)
+    long = run_cli("-", stdin=json.dumps({**hand, "options": {**table, "payout_table": [[1, 1]] * 100_000}}))
+    assert long.stdout.splitlines()[0] == (
+        "Rules: singapore (min 1 / max 5 tai, amounts from the payout table [[1, 1], [1, 1], [1, 1], [1, 1], "
+        "[1, 1]] (and 99995 rows past the cap, never paid), instant payouts at unit 0.125)"
+    )
     unused = run_cli("-", stdin=json.dumps({**hand, "options": {"payout_table": [1, 2, 3]}}))
     assert unused.stdout.splitlines()[0] == "Rules: singapore (min 1 / max 5 tai, unit 1)"  # not used: unsaid
     malaysian = {

@@ -178,9 +178,10 @@ def _group_name(group: TileGroup) -> str:
 
 
 # What a tile's line in the text holds, said above the tiles: its figures have no heading of their own.
-# (the confidence is the box's score times its face's probability: docs/vision.md, Confidence)
+# (docs/vision.md, Confidence: an unsure tile's warning quotes the face's probability alone)
 TILE_LINE_KEY = (
-    f"each tile: code, confidence 0-1 (unsure under {UNSURE_BELOW}), box [left, top, right, bottom] in px"
+    f"each tile: code, confidence (box score x face probability; unsure under {UNSURE_BELOW}), "
+    "box [left, top, right, bottom] in px"
 )
 
 

@@ -182,8 +182,8 @@ def test_text_lists_each_tile_under_its_group_and_marks_the_unsure() -> None:
     lines = out.getvalue().splitlines()
     # the figures of a tile's line are named above the tiles (an audit: they had no heading)
     assert (
-        lines[1]
-        == "  each tile: code, confidence 0-1 (unsure under 0.6), box [left, top, right, bottom] in px"
+        lines[1] == "  each tile: code, confidence (box score x face probability; unsure under 0.6), "
+        "box [left, top, right, bottom] in px"
     )
     assert lines[2:5] == [
         "  concealed:",

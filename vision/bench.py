@@ -663,6 +663,9 @@ def _input_problem(args: argparse.Namespace) -> str | None:
     no photo and print F1 0.000 with exit 0."""
     if args.limit is not None and args.limit < 1:
         return f"--limit must be at least 1, got {args.limit}"
+    if args.concurrency is not None and args.concurrency < 0:
+        # an audit: -2 threads had failed in a traceback after the whole bench
+        return f"--concurrency must be 1 or more threads (0: not measured), got {args.concurrency}"
     if args.synthetic is not None and not any((args.synthetic / "meta").glob("*.json")):
         return f"no scenes in {args.synthetic} (a python -m datasets.synth folder holds meta/*.json)"
     if args.real is not None and not args.real.is_dir():

@@ -694,6 +694,7 @@ def test_a_turn_that_is_no_quarter_is_refused() -> None:
         (["--real", "{tmp}"], "no labels.json in"),
         (["--real", "{tmp}/../no_such_folder"], "no folder"),  # an audit: a clone has no ../shared
         (["--real", "{tmp}/real", "--limit", "0"], "--limit must be at least 1, got 0"),
+        (["--real", "{tmp}/real", "--concurrency", "-2"], "--concurrency must be 1 or more threads"),
         (["--real", "{tmp}/real", "--json", "{tmp}/no/out.json"], "cannot write"),
         (["--real", "{tmp}/real", "--slant", "50"], "--slant must be within 45 degrees either way, got 50"),
         (["--synthetic", "{tmp}/synth", "--slant", "20"], "--slant is for --real photos"),

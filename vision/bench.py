@@ -62,7 +62,7 @@ from vision.seen_store import (
     seen_path,
     write_saved_with,
 )
-from vision.sidecar import ModelError
+from vision.sidecar import ModelError, check_classifier, check_detector
 from vision.square import edge_colour
 from vision.tile_set import rule_set_faces
 
@@ -903,6 +903,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.enlarge_to is not None:
             reader = dataclasses.replace(reader, enlarge_to=args.enlarge_to)
         overrides = _detector_overrides(args)
+        # the flags' values are checked as a sidecar's are (an audit: --grid -1, --straddle 5 and
+        # --odd-size -1 ran the whole bench, the last with numpy's warnings)
+        grid_given = {"grid": args.grid} if args.grid is not None else {}
+        check_detector(
+            dataclasses.replace(reader.detector.config, **overrides, **grid_given), "the flags given"
+        )
+        check_classifier(
+            dataclasses.replace(reader.classifier.config, **_classifier_overrides(args)), "the flags given"
+        )
         if overrides:
             config = dataclasses.replace(reader.detector.config, **overrides)
             reader = dataclasses.replace(reader, detector=dataclasses.replace(reader.detector, config=config))

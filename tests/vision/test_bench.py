@@ -736,6 +736,27 @@ def test_a_scene_file_not_as_the_generator_writes_it_is_named_in_one_line(
     assert err.count("\n") == 1 and "000000.json is no scene of python -m datasets.synth" in err, err
 
 
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--grid", "-1"], "detector grid must be 1..8, got -1"),
+        (["--straddle", "5"], "detector straddle must be in (0, 1], got 5.0"),
+        (["--odd-size", "-1"], "detector odd_size must be above 1, got -1.0"),
+        (["--odd-shape", "0.5"], "classifier odd_shape must be above 1, got 0.5"),
+    ],
+)
+def test_an_override_out_of_its_range_is_one_line_and_exit_2_before_the_bench(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], said: str
+) -> None:
+    """An audit: these ran the whole bench as given (the odd size with numpy's warnings); they are
+    checked as a sidecar's values are."""
+    models = write_models(tmp_path / "models", detector_rows(scene(600, 1000), (384, 640)))
+    _synthetic_set(tmp_path / "synth")
+    assert main(["--synthetic", str(tmp_path / "synth"), "--models", str(models), *flags]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"python -m vision.bench: the flags given: {said}\n" and captured.out == ""
+
+
 def test_errors_are_counted_by_kind_of_tile_under_the_true_code() -> None:
     boxes = np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10], [60, 0, 70, 10]], np.float32)
     # 1m read right, F1 read as S1, E missed, a box read where there is no tile

@@ -509,6 +509,10 @@ def names_diff(names: Sequence[str], expected: Sequence[str] = CLASSES) -> str:
 
 def load_config(models_dir: Path) -> ModelsConfig:
     path = models_dir / SIDECAR
+    if models_dir.exists() and not models_dir.is_dir():
+        # a file given for the folder (`--models README.md`) had read "[Errno 20] Not a directory:
+        # 'README.md/models.json'" (an audit)
+        raise ModelError(f"model files not found: {models_dir} is a file, not the models' folder")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

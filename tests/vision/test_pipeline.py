@@ -168,6 +168,16 @@ def test_missing_dir(tmp_path: Path) -> None:
         TileReader.load(tmp_path / "nowhere")
 
 
+def test_a_file_given_for_the_models_folder_is_named_so(tmp_path: Path) -> None:
+    # an audit: `--models README.md` read "[Errno 20] Not a directory: 'README.md/models.json'"
+    given = tmp_path / "README.md"
+    given.write_text("not a folder")
+    with pytest.raises(
+        ModelError, match=r"^model files not found: .*README\.md is a file, not the models' folder$"
+    ):
+        TileReader.load(given)
+
+
 def test_missing_onnx(tmp_path: Path) -> None:
     write_models(tmp_path, np.zeros((1, 5), np.float32))
     (tmp_path / "tile_classifier.onnx").unlink()

@@ -271,6 +271,19 @@ def winning_tile_ways(data: dict[str, Any], result: dict[str, Any]) -> list[Outc
     return outcomes if changes_the_score(result, outcomes) else []
 
 
+def seats_hint(result: dict[str, Any]) -> str | None:
+    """Where the payout names a player by role alone (a discard win, or a pay-all, with no
+    `discarder_wind`), the flag that names every seat: an audit read "discarder -16, other -8, other
+    -8" and could not tell who pays what."""
+    players = result["payout"]["players"] if result.get("valid") else []
+    if all(player.get("seat") for player in players):
+        return None
+    return (
+        "Hint: give --discarder SEAT (a file's discarder_wind: the discarder's seat, or under pay-all "
+        "the liable player's) to name every player's seat."
+    )
+
+
 def place_line(data: dict[str, Any], result: dict[str, Any]) -> str | None:
     """Where the winning discard went changes the score and the input does not say: each place's score
     and the flag that settles it."""
@@ -344,7 +357,12 @@ def main(argv: list[str] | None = None) -> int:
         hints = (
             []
             if args.json
-            else [winning_tile_line(ways, unit), place_line(data, result), other_rules_hint(data, result)]
+            else [
+                winning_tile_line(ways, unit),
+                place_line(data, result),
+                other_rules_hint(data, result),
+                seats_hint(result),
+            ]
         )
         inputs = read_inputs(hand_of(data))
         in_force = rules_in_force(inputs.ruleset.name, inputs.options, inputs.ruleset.unit_name)

@@ -294,7 +294,7 @@ def test_tiles_of_another_rule_sets_set_get_the_rules_to_give() -> None:
         "the tiles are all in the Malaysian set: give --rules malaysian."
     )
     code, text = _text_of({"concealed": "111p fly55p 234p 567p 99p"}, "--rules", "malaysian")
-    assert code == 0 and "Hint" not in text
+    assert code == 0 and "give --rules" not in text
     # bamboo beside a fly: no set holds both, so no rule set is offered
     code, text = _text_of({"concealed": "111s fly55p 234p 567p 99p"})
     assert code == 1 and "fly is not in the Singapore tile set" in text and "Hint" not in text
@@ -743,3 +743,18 @@ def test_a_saved_instant_payout_is_told_with_its_total_set_apart(tmp_path: Path)
     said = [line for line in done.stdout.splitlines() if "was saved as" in line]
     assert said and "instant payouts: exposed kong of P: 6 in all, animal_pair." in said[0], done.stdout
     assert "instant payouts: exposed kong of P: 3 in all." in said[0] and "None" not in said[0]
+
+
+def test_a_payout_naming_players_by_role_alone_says_how_to_name_their_seats() -> None:
+    """An audit read "Payout: winner (E) +32, discarder -16, other -8, other -8" and could not tell who
+    pays what: the breakdown ends with the flag that names every seat, and says nothing once given."""
+    hint = "Hint: give --discarder SEAT (a file's discarder_wind: "
+    hand: dict[str, object] = {**HAND}
+    code, text = _text_of(hand)
+    assert code == 0 and "discarder -2, other -1, other -1" in text and hint in text, text
+    code, text = _text_of(hand, "--discarder", "S")
+    assert code == 0 and "discarder (S) -2" in text and hint not in text, text
+    code, text = _text_of(hand, "--self-drawn", "--pay-all")  # the liable player is the one unnamed
+    assert code == 0 and "liable player -" in text and hint in text, text
+    code, text = _text_of(hand, "--self-drawn")
+    assert code == 0 and hint not in text, text

@@ -19,9 +19,7 @@ from app_ui.case import Base, MeldOffer, TileRow, win_ways_line
 from app_ui.meld_offer import offer_line
 from app_ui.photo_rows import BoxKey, kept_numbers, rows_from_reading, tile_numbers
 from vision.classes import CLASSES
-from vision.layout import ANOTHER_HAND, rival_warning
-from vision.lines import PHOTO, TILE, Line, lines_of
-from vision.tile_set import ANOTHER_SET_QUESTION
+from vision.lines import MELD_RIVAL, OTHER_SET, PHOTO, SECOND_HAND, TILE, TILE_READINGS, Line, lines_of
 
 
 def moved_faces(
@@ -53,7 +51,7 @@ def _on_the_page(line: Line, number: Mapping[int, int]) -> str:
     tile" beside "Please check tile 13"); else without its pixel places, which the photo shows far
     better (a glare spot white, the boxes left out dashed: stage 71's "at (445, 199)" told a user
     nothing); a question whether the photo is of another set's tiles says where to choose one."""
-    if line.text.endswith(ANOTHER_SET_QUESTION):
+    if line.about == OTHER_SET:
         return (
             f"{line.text} If so, choose that rule set in the sidebar (or the house rule that keeps those"
             " tiles): the tiles are read again as its tiles (offered with a button where you have"
@@ -69,7 +67,6 @@ def _on_the_page(line: Line, number: Mapping[int, int]) -> str:
 
 def app_warnings(
     lines: Sequence[Line],
-    tile_warnings: Collection[str] = (),
     moved: list[tuple[str, str]] | None = None,
     won: list[tuple[str, str]] | None = None,
     win_options: str | None = None,
@@ -78,7 +75,7 @@ def app_warnings(
     """The reader's warnings (`lines`) as the app shows them: by tile, not by pixel.
 
     The app names unsure tiles by their number (with the alternative) itself, so the reader's
-    lines about single tiles (`tile_warnings`, by pixel position) go; the tiles read as their
+    lines on a tile's reading (`vision.lines.TILE_READINGS`, by pixel position) go; the tiles read as their
     second choice because a set holds only so many of a face (`moved`) get one line saying which
     faces and why; so do the tiles read as a runner-up because only that makes the photo a win (`won`),
     and the ways about as likely that would make it one (`win_options`, from `win_ways_line`); a line
@@ -98,11 +95,12 @@ def app_warnings(
             f"one set holds one of each flower, season and animal and four of any other tile, "
             f"and surer tiles took those: {_face_pairs(moved)}. They are marked ? below.",
         )
-    per_tile = set(tile_warnings)
     # the page's own lines on tiles stand first among the lines on tiles
     ranked = [(_TILE_RANK, said) for said in ours]
     ranked += [
-        (_line_rank(line), _on_the_page(line, number or {})) for line in lines if line.text not in per_tile
+        (_line_rank(line), _on_the_page(line, number or {}))
+        for line in lines
+        if line.about not in TILE_READINGS
     ]
     return tuple(said for _, said in sorted(ranked, key=lambda rank_said: rank_said[0]))
 
@@ -116,7 +114,7 @@ def _line_rank(line: Line) -> int:
     fourth of four, stage 83); then the photo's own faults (`vision.lines.PHOTO`), before the lines on
     tiles they may explain (a shaken photo's line stood under the ways to a win it had blurred, stage
     84); then the rest."""
-    if line.text.startswith(ANOTHER_HAND):
+    if line.about == SECOND_HAND:
         return 0
     return 1 if line.kind == PHOTO else _TILE_RANK
 
@@ -222,17 +220,13 @@ def photo_read(
     layout_hand = getattr(reading.layout, "hand", None)
     timings = dict(getattr(reading, "timings_ms", None) or {})
     timings["app_total"] = round((time.perf_counter() - started) * 1000.0, 1)
-    offer, offer_lines = meld_offer_of(getattr(reading.layout, "rival", None), number)
+    offer = meld_offer_of(getattr(reading.layout, "rival", None), number)
     return PhotoRead(
         rows=tuple(rows),
         meld_concealed=meld_concealed,
         layout_hand=dict(layout_hand) if layout_hand else None,
         warnings=app_warnings(
-            tuple(
-                Line(offer_lines[line.text], line.kind) if line.text in offer_lines else line
-                for line in reader_lines(reading)
-            ),
-            tuple(getattr(reading, "tile_warnings", ()) or ()),
+            tuple(offered(reader_lines(reading), offer)),
             moved_faces(reading.detections, probabilities, others),
             moved_faces(reading.detections, probabilities, won),
             win_ways_line(options),
@@ -245,15 +239,22 @@ def photo_read(
     )
 
 
-def meld_offer_of(rival: Any | None, number: Mapping[int, int]) -> tuple[MeldOffer | None, dict[str, str]]:
-    """The layout's melds read either way (`vision.layout.MeldRival`) by tile number, and its reader's
-    line as the app says it (by number, pointing at the button), keyed by the reader's own line."""
+def meld_offer_of(rival: Any | None, number: Mapping[int, int]) -> MeldOffer | None:
+    """The layout's melds read either way (`vision.layout.MeldRival`) by tile number, with its line as
+    the app says it (by number, pointing at the button); None where a tile of them has no number."""
     if rival is None or any(i not in number for g in rival.melds for i in g.indices):
-        return None, {}
+        return None
     offer = MeldOffer(
         laid=bool(rival.laid),
         melds=tuple(tuple(number[i] for i in g.indices) for g in rival.melds),
         kinds=tuple(str(g.meld) for g in rival.melds),
     )
-    offer = replace(offer, line=offer_line(offer, [g.codes for g in rival.melds]))
-    return offer, {rival_warning(rival): offer.line}
+    return replace(offer, line=offer_line(offer, [g.codes for g in rival.melds]))
+
+
+def offered(lines: Sequence[Line], offer: MeldOffer | None) -> list[Line]:
+    """`lines` with the reader's line on the melds read either way (`vision.lines.MELD_RIVAL`) said as
+    the `offer` says it (by tile number, pointing at its button); as they are where none is offered."""
+    if offer is None:
+        return list(lines)
+    return [replace(line, text=offer.line) if line.about == MELD_RIVAL else line for line in lines]

@@ -25,9 +25,10 @@ from vision.detections import UNSURE_BELOW
 from vision.exposure import with_gain
 from vision.imageio import MAX_BYTES, ImageError, LoadedImage, read_image
 from vision.layout import TileGroup
+from vision.lines import OTHER_SET, TILE, Line, lines_of
 from vision.pipeline import Reading, TileReader
 from vision.sidecar import ModelError
-from vision.tile_set import ANOTHER_SET_QUESTION, rule_set_faces
+from vision.tile_set import rule_set_faces
 
 PROG = "python -m vision"
 STDIN = "-"  # the photo argument that reads the photo from the standard input
@@ -136,12 +137,13 @@ def to_json(loaded: LoadedImage, reading: Reading) -> dict[str, Any]:
 
 
 def with_rules_advice(
-    warning: str, rules: str, options_left_out: Collection[str] = (), strangers: Collection[str] = ()
+    line: Line, rules: str, options_left_out: Collection[str] = (), strangers: Collection[str] = ()
 ) -> str:
-    """The reader's question whether the photo is of another rule set's tiles, with how to say so here
-    (other `--option` values too, where the options left out of the rule set's set a face the photo's
-    tiles look like: the reading's `strangers`)."""
-    if not warning.endswith(ANOTHER_SET_QUESTION):
+    """The reader's `line` as said here: its question whether the photo is of another rule set's tiles
+    (`vision.lines.OTHER_SET`) with how to say so here (other `--option` values too, where the options
+    left out of the rule set's set a face the photo's tiles look like: the reading's `strangers`)."""
+    warning = line.text
+    if line.about != OTHER_SET:
         return warning
     others = [f"--rules {name}" for name in RULESET_NAMES if name != rules]
     if set(strangers) & set(options_left_out):
@@ -314,8 +316,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(str(error))
     data = to_json(loaded, reading)
     left_out = rule_set_faces(args.rules) - faces if faces is not None else frozenset()
+    # a reading made otherwise than by the reader (none so far) says its warnings as lines naming nothing
+    lines = reading.lines or lines_of(reading.warnings, TILE)
     data["warnings"] = [
-        with_rules_advice(w, args.rules, left_out, reading.strangers) for w in data["warnings"]
+        with_rules_advice(line, args.rules, left_out, reading.strangers) for line in lines
     ] + unread_options(args.rules, args.option)
     # the reading first: a picture that cannot be written after all (a full disk) does not lose it;
     # and a reader of the output that went away (`| head`) does not lose the picture

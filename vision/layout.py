@@ -40,6 +40,7 @@ from vision.layout_read import (
     hand_tiles,
     moved_melds,
 )
+from vision.lines import LAYOUT, MELD_RIVAL, SECOND_HAND, About, Line, lines_of, texts
 
 # Bonus tiles are laid down next to the hand or its melds; a bonus tile farther than this
 # (in tile sizes a + b) from both lies elsewhere on the table (another player's, a discard).
@@ -130,6 +131,13 @@ class Layout:
     doubtful: tuple[int, ...] = ()
     # melds at the hand's end about as likely read the other way (the user is asked), or None
     rival: MeldRival | None = None
+    # `warnings` as facts (`vision.lines.Line`, LAYOUT): what a line is about where a UI says it its own
+    # way (a second hand, the melds read either way); none in a layout made by hand
+    lines: tuple[Line, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.lines and texts(self.lines) != tuple(self.warnings):
+            raise ValueError("a layout's lines must say its warnings, one for each, in their order")
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {
@@ -447,25 +455,29 @@ def _reads_better(one: Reading, other: Reading, codes: Sequence[str]) -> bool:
 
 def layout_hand(detections: Detections) -> Layout:
     """Read the hand from detected tiles (see the module docstring)."""
-    warnings: list[str] = []
+    lines: list[Line] = []
+
+    def say(*said: str, about: About | None = None) -> None:
+        lines.extend(lines_of(said, LAYOUT, about))
+
     codes = detections.codes
     owner = duplicate_of(detections.xyxy, detections.confidence)
     kept = [i for i in range(len(detections)) if owner[i] == i]
     for i in range(len(detections)):
         if owner[i] != i and codes[i] != codes[owner[i]]:
-            warnings.append(
+            say(
                 f"two detections of one tile ({codes[owner[i]]} {detections.confidence[owner[i]]:.2f}, "
                 f"{codes[i]} {detections.confidence[i]:.2f}): kept {codes[owner[i]]}"
             )
         elif owner[i] != i and codes[i] != BACK:
             # the reader leaves no two boxes of one tile: alike boxes this close are a tile laid on
             # another, as a kong's fourth tile often is
-            warnings.append(
+            say(
                 f"two {codes[i]} tiles lie one on the other: read as one (where a kong's fourth tile lies "
                 "on top, set the kong by hand)"
             )
     if not kept:
-        return Layout(warnings=("no tiles found",))
+        return Layout(warnings=("no tiles found",), lines=tuple(lines_of(["no tiles found"], LAYOUT)))
 
     sub = detections[kept]
     sub_codes = sub.codes
@@ -503,19 +515,23 @@ def layout_hand(detections: Detections) -> Layout:
                 groups.append(_group("bonus", orig(run), detections))
                 hand["bonus"].extend(sub_codes[i] for i in run)
         return Layout(
-            hand=hand, groups=tuple(groups), warnings=tuple(warnings), angle=float(-np.degrees(frame.angle))
+            hand=hand,
+            groups=tuple(groups),
+            warnings=texts(lines),
+            lines=tuple(lines),
+            angle=float(-np.degrees(frame.angle)),
         )
     hidden = [i for i in reading.concealed + reading.stray if sub_codes[i] == BACK]
     concealed = _face_up_concealed(reading, sub_codes)
     unused.extend(hidden)
     lone = lone_backs(hidden, run_lists, sub_codes)
-    warnings.extend(face_down_warnings(len(hidden), len(lone)))
+    say(*face_down_warnings(len(hidden), len(lone)))
     doubtful = hidden if len(hidden) - len(lone) <= KONG_HINT_MOST else list(lone)
     stray_face_up = [sub_codes[i] for i in reading.stray if sub_codes[i] != BACK]
     if stray_face_up:
         # stray backs are not counted, and have their own line: none face up, nothing to say here
         stray_codes = " ".join(stray_face_up)
-        warnings.append(f"tiles near the hand that form no meld ({stray_codes}): counted as concealed")
+        say(f"tiles near the hand that form no meld ({stray_codes}): counted as concealed")
     if concealed:
         groups.append(_group("concealed", orig(concealed), detections))
         hand["concealed"] = [sub_codes[i] for i in concealed]
@@ -529,7 +545,7 @@ def layout_hand(detections: Detections) -> Layout:
             doubtful.extend(indices)
         else:
             blind += 1
-    warnings.extend(blind_kong_warnings(blind, unsure_blind))
+    say(*blind_kong_warnings(blind, unsure_blind))
     placed = list(concealed) + [i for tiles, _ in reading.melds for i in tiles]
     alone = {run[0] for run in run_lists if len(run) == 1}
     laid = placed + [i for t in reading.bonus if len(t) > 1 for i in t]
@@ -555,8 +571,8 @@ def layout_hand(detections: Detections) -> Layout:
     if away:
         unused.extend(away)
         named = tiles_named([sub_codes[i] for i in away])
-        warnings.append(f"{len(away)} tile(s) away from the hand and its melds ({named}): not counted")
-        warnings.extend(another_hand_warning([sub_codes[i] for i in away]))
+        say(f"{len(away)} tile(s) away from the hand and its melds ({named}): not counted")
+        say(*another_hand_warning([sub_codes[i] for i in away]), about=SECOND_HAND)
     if (
         not reading.melds
         # a row of one or two tiles, or of face-down ones alone, says nothing of melds laid out
@@ -564,9 +580,7 @@ def layout_hand(detections: Detections) -> Layout:
         and sum(1 for row in table if row.core) == 1
         and max((max(row.gaps, default=0.0) for row in table if row.core), default=0.0) < 0.25
     ):
-        warnings.append(
-            "one row of tiles with no gaps: read as one concealed hand; mark exposed melds by hand"
-        )
+        say("one row of tiles with no gaps: read as one concealed hand; mark exposed melds by hand")
     size = hand_tiles(len(concealed), len(reading.melds))
     counted = hand_tiles(len(concealed), len(reading.melds) - unsure_blind)
     # a row of backs read unsurely is not counted (an arm, a striped cloth) or is a concealed kong: the
@@ -574,16 +588,17 @@ def layout_hand(detections: Detections) -> Layout:
     # short, the line tells the tiles counted, as the hand and its score do (an audit: a photo whose one
     # such row was its only group told "3 hand tiles" of a hand of none)
     if HAND_SIZE not in (size, counted):
-        warnings.append(hand_size_warning(counted, sum(1 for i in strays if sub_codes[i] != BACK)))
+        say(hand_size_warning(counted, sum(1 for i in strays if sub_codes[i] != BACK)))
     rival = _meld_rival(reading, end_meld_rival(readings, sub_codes), orig, detections)
     if rival is not None:
-        warnings.append(rival_warning(rival))
+        say(rival_warning(rival), about=MELD_RIVAL)
     if unused:
         groups.append(_group("unused", orig(tuple(unused)), detections))
     return Layout(
         hand=hand,
         groups=tuple(groups),
-        warnings=tuple(warnings),
+        warnings=texts(lines),
+        lines=tuple(lines),
         angle=float(-np.degrees(frame.angle)),
         doubtful=orig(tuple(doubtful)),
         rival=rival,

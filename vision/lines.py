@@ -3,9 +3,10 @@
 `python -m vision` prints a line's words as they are (`Line.text`: a tile, a glare spot or a box left out
 named by its pixel place). The app names a tile by its number in its table and shows spots and boxes on
 the photo, so it reads what a line names from the line's fields (`tiles`, `spots`, `left_out`), its
-words without places from `unplaced` and by tile number from `by_number`, and where it stands on the page
-from `kind`: never from the words, which a reworded line would change (the page had parsed the places
-back out of the text, and a reworded line had silently lost its tile numbers).
+words without places from `unplaced` and by tile number from `by_number`, where it stands on the page
+from `kind`, and what it is about, where a UI says that its own way, from `about`: never from the words,
+which a reworded line would change (the page had parsed the places back out of the text, and a reworded
+line had silently lost its tile numbers).
 """
 
 from __future__ import annotations
@@ -23,6 +24,25 @@ TILE: Kind = "tile"
 # the layout's lines on the hand it laid out (its groups, tiles away from it, a second hand)
 LAYOUT: Kind = "layout"
 
+About = Literal["unsure", "set_copies", "win_moved", "win_ways", "other_set", "second_hand", "meld_rival"]
+# a tile read unsurely (its face or the runner-up), from the reading's own probabilities
+UNSURE: About = "unsure"
+# a tile read as its runner-up because a set holds only so many of its first choice
+SET_COPIES: About = "set_copies"
+# a tile read as its runner-up because only so do the tiles make a win (`Reading.win_moved`)
+WIN_MOVED: About = "win_moved"
+# the ways, about as likely, that one or two tiles read otherwise would make a win (`Reading.win_options`)
+WIN_WAYS: About = "win_ways"
+# the reader's lines on a tile's reading: a UI that marks each tile with its reading and runner-up
+# (from `Reading.probabilities`, `win_moved`, `win_options`) says these its own way, by tile number
+TILE_READINGS: frozenset[About] = frozenset({UNSURE, SET_COPIES, WIN_MOVED, WIN_WAYS})
+# the question whether the photo is of another rule set's tiles (`Reading.strangers`)
+OTHER_SET: About = "other_set"
+# the photo seems to hold more than one hand: every other line is in doubt
+SECOND_HAND: About = "second_hand"
+# melds at the hand's end about as likely read the other way (`vision.layout.Layout.rival`)
+MELD_RIVAL: About = "meld_rival"
+
 # where a line's `by_number` names its `tiles`, as the UI numbers them ("7" or "7, 9")
 TILES = "{tiles}"
 
@@ -33,7 +53,8 @@ class Line:
     names by place (`tiles`, indices in its order), the glare spots' centres (`spots`, in the pixels of
     the photo as read) and the boxes left out (`left_out`, indices into `Reading.rejected_xyxy`);
     `unplaced`, its words without the places (None: it names none), and `by_number`, its words with
-    TILES where a UI's numbers for `tiles` go (None: it has no such words)."""
+    TILES where a UI's numbers for `tiles` go (None: it has no such words); `about`, what it tells where a
+    UI may say that its own way (UNSURE ... MELD_RIVAL; None: nothing such)."""
 
     text: str
     kind: Kind = TILE
@@ -42,6 +63,7 @@ class Line:
     left_out: tuple[int, ...] = ()
     unplaced: str | None = None
     by_number: str | None = None
+    about: About | None = None
 
     def without_places(self) -> str:
         """The line as a UI that shows its places on the photo says it."""
@@ -55,9 +77,9 @@ class Line:
         return self.by_number.replace(TILES, ", ".join(str(number[i]) for i in self.tiles))
 
 
-def lines_of(texts: Iterable[str], kind: Kind) -> list[Line]:
-    """Lines of `kind` naming nothing by place, one for each of `texts`."""
-    return [Line(text, kind) for text in texts]
+def lines_of(texts: Iterable[str], kind: Kind, about: About | None = None) -> list[Line]:
+    """Lines of `kind` (about `about`) naming nothing by place, one for each of `texts`."""
+    return [Line(text, kind, about=about) for text in texts]
 
 
 def first_of_each(lines: Sequence[Line]) -> tuple[Line, ...]:

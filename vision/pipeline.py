@@ -45,7 +45,20 @@ from vision.glare import face_glare_lines, glare_lines, glare_look
 from vision.glyphs import GlyphReader, glyph_session
 from vision.imageio import FILLED_SHARE, decoder_filled_share
 from vision.layout_read import HAND_SIZE, hand_tiles
-from vision.lines import LAYOUT, PHOTO, TILE, Line, first_of_each, lines_of, texts
+from vision.lines import (
+    LAYOUT,
+    OTHER_SET,
+    PHOTO,
+    SET_COPIES,
+    TILE,
+    UNSURE,
+    WIN_MOVED,
+    WIN_WAYS,
+    Line,
+    first_of_each,
+    lines_of,
+    texts,
+)
 from vision.onnx_models import (
     DEFAULT_PROVIDERS,
     DEFAULT_THREADS,
@@ -180,10 +193,11 @@ class Reading:
     one's kind and the tiles, glare spots or boxes it names by place), one for each, for a UI that
     names them its own way (none in a reading made by hand). `timings_ms` maps stage name -> milliseconds.
     `rejected_xyxy` (K, 4) holds the boxes the classifier judged to hold no tile (left out).
-    `tile_warnings` are the lines of `warnings` about one tile each, named by its pixel position
-    (unsure, or read off its first choice to keep within one set or to make a win): a UI that names
-    tiles its own way shows the rest of `warnings` and reads those cases from `probabilities`,
-    `detections` and `win_moved` (the tiles moved off their reading so that the photo shows a win).
+    The lines on a tile's reading (`Line.about` in `vision.lines.TILE_READINGS`: unsure, or read off its
+    first choice to keep within one set or to make a win, or the ways to a win) name tiles by pixel
+    position: a UI that names tiles its own way shows the rest and reads those cases from
+    `probabilities`, `detections`, `win_moved` (the tiles moved off their reading so that the photo
+    shows a win) and `win_options`.
     `win_options`: when moving one or two tiles would make a win in more than one way, about as
     likely (so no tile was moved), each way as ((tile index, class index), ...), likeliest first.
     """
@@ -196,7 +210,6 @@ class Reading:
     class_prob: np.ndarray = field(default_factory=lambda: np.zeros((0,), np.float32))
     probabilities: np.ndarray = field(default_factory=lambda: np.zeros((0, len(CLASSES)), np.float32))
     rejected_xyxy: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
-    tile_warnings: tuple[str, ...] = ()
     win_moved: tuple[int, ...] = ()
     win_options: tuple[tuple[tuple[int, int], ...], ...] = ()
     # What the models saw, to settle the photo again for another set (`TileReader.settle`), and the
@@ -231,6 +244,13 @@ def _default_layout(detections: Detections) -> tuple[Layout | None, tuple[str, .
     return layout, tuple(layout.warnings)
 
 
+def layout_lines(layout: Layout | None, warnings: Sequence[str]) -> list[Line]:
+    """The layout's `warnings` as lines: its own (`Layout.lines`: what each is about, a second hand or
+    melds read either way) where they say them, else lines naming nothing (a layout made otherwise)."""
+    own = tuple(getattr(layout, "lines", ()) or ())
+    return list(own) if own and texts(own) == tuple(warnings) else lines_of(warnings, LAYOUT)
+
+
 LayoutFn = Callable[[Detections], "tuple[Layout | None, tuple[str, ...]]"]
 # the detector's output for one photo (`TileDetector.detect_with_candidates`): boxes, scores and the
 # second-chance candidates' boxes and scores
@@ -257,7 +277,7 @@ def _uncertain_lines(detections: Detections, probabilities: np.ndarray, scale: f
                 f"unsure tile at {box_place(detections.xyxy[i], scale)}: {CLASSES[top2[0]]} or "
                 f"{CLASSES[top2[1]]} (its reading gives them {row[top2[0]]:.2f} and {row[top2[1]]:.2f})"
             )
-            out.append(Line(text, TILE, tiles=(i,)))
+            out.append(Line(text, TILE, tiles=(i,), about=UNSURE))
     return out
 
 
@@ -271,6 +291,7 @@ def _win_lines(
             + ": only so do the tiles make a winning hand",
             TILE,
             tiles=(int(i),),
+            about=WIN_MOVED,
         )
         for i in moved
     ]
@@ -299,7 +320,7 @@ def _win_option_lines(
         "one or two tiles read otherwise would make a winning hand, in ways about as likely "
         f"(none taken, check them): {'; or '.join(ways)}"
     )
-    return [Line(text, TILE, tiles=tuple(int(i) for moves in options for i, _ in moves))]
+    return [Line(text, TILE, tiles=tuple(int(i) for moves in options for i, _ in moves), about=WIN_WAYS)]
 
 
 def _set_lines(
@@ -319,7 +340,7 @@ def _set_lines(
             _moved_line(detections, probabilities, int(i), was, scale)
             + f": a set has {held} {CLASSES[was]} and surer tiles are read as {them}"
         )
-        out.append(Line(text, TILE, tiles=(int(i),)))
+        out.append(Line(text, TILE, tiles=(int(i),), about=SET_COPIES))
     return out
 
 
@@ -878,12 +899,6 @@ class TileReader:
             class_id, win_moved, win_options = fix.class_id, fix.moved, fix.rivals
         detections = _detections(boxes, det_score, probabilities, class_id, angle)
         class_prob = probabilities[np.arange(len(class_id)), class_id].astype(np.float32)
-        tile_lines = (
-            _uncertain_lines(detections, probabilities, source_scale)
-            + _set_lines(detections, probabilities, win_moved, source_scale)
-            + _win_lines(detections, probabilities, win_moved, source_scale)
-            + _win_option_lines(detections, win_options, source_scale)
-        )
         lines: list[Line] = [] if len(detections) else lines_of(["no tiles found"], TILE)
         lines += lines_of(damaged_warning(seen.filled), PHOTO)  # first: it explains every other line
         lines += lines_of(dark_warning(seen.gain), PHOTO)  # before the unsure tiles: it may explain them
@@ -900,9 +915,12 @@ class TileReader:
         image_long = max(frame_hw) if frame_hw else None
         lines += lines_of(small_photo_warning(frame_hw, source_scale), PHOTO)
         lines += lines_of(small_tiles_warning(detections.xyxy, det_score, source_scale, image_long), TILE)
-        lines += tile_lines
+        lines += _uncertain_lines(detections, probabilities, source_scale)
+        lines += _set_lines(detections, probabilities, win_moved, source_scale)
+        lines += _win_lines(detections, probabilities, win_moved, source_scale)
+        lines += _win_option_lines(detections, win_options, source_scale)
         lines += _rejected_lines(rejected_xyxy, source_scale, frame_hw, frame_xy)
-        lines += lines_of(_outside_set_warning(strangers), TILE)
+        lines += lines_of(_outside_set_warning(strangers), TILE, OTHER_SET)
         layout, layout_warnings = lay_out(class_id)
         detections = with_doubtful(detections, layout.doubtful if layout is not None else ())
         edge = _edge_warning(
@@ -911,7 +929,7 @@ class TileReader:
         if layout is None or _hand_short(layout):
             lines += lines_of(overexposed_warning(seen.white), PHOTO)
         # then the layout's lines, and the edge's (it judges the hand laid out)
-        lines += [*lines_of(layout_warnings, LAYOUT), *lines_of(edge, TILE)]
+        lines += [*layout_lines(layout, layout_warnings), *lines_of(edge, TILE)]
         said = first_of_each(lines)
         timings["layout"] = round((time.perf_counter() - clock) * 1000.0, 2)
         timings["total"] = round(sum(v for k, v in timings.items() if k != "total"), 2)
@@ -924,7 +942,6 @@ class TileReader:
             class_prob=class_prob,
             probabilities=probabilities.astype(np.float32),
             rejected_xyxy=rejected_xyxy,
-            tile_warnings=texts(first_of_each(tile_lines)),
             win_moved=win_moved,
             win_options=win_options,
             seen=given,

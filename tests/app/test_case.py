@@ -370,7 +370,7 @@ def test_pictures_are_drawn_for_every_code() -> None:
 
 def test_app_warnings_name_moved_tiles_by_face_and_drop_pixel_lines() -> None:
     from app_ui.reading import app_warnings, moved_faces
-    from vision.lines import LAYOUT, Line, texts
+    from vision.lines import LAYOUT, SET_COPIES, UNSURE, Line, texts
     from vision.pipeline import _set_lines, _uncertain_lines
 
     # what the reader says when two tiles lose S1 and F2 to surer tiles
@@ -382,6 +382,8 @@ def test_app_warnings_name_moved_tiles_by_face_and_drop_pixel_lines() -> None:
     probabilities[2, CLASS_INDEX["5m"]] = 0.5
     tile_lines = (*_uncertain_lines(detections, probabilities), *_set_lines(detections, probabilities))
     assert [line.tiles for line in tile_lines] == [(2,), (0,), (1,)]
+    # dropped as lines on a tile's reading, which the page says its own way, not by their words
+    assert [line.about for line in tile_lines] == [UNSURE, SET_COPIES, SET_COPIES]
     assert [w.split(":")[0] for w in texts(tile_lines)] == [
         "unsure tile at (150, 170)",
         "tile at (860, 960) read as S2 (0.34), not S1 (0.36)",
@@ -392,7 +394,7 @@ def test_app_warnings_name_moved_tiles_by_face_and_drop_pixel_lines() -> None:
     layout_line = Line(
         "one row of tiles with no gaps: read as one concealed hand; mark exposed melds by hand", LAYOUT
     )
-    shown = app_warnings((*tile_lines, layout_line), texts(tile_lines), moved)
+    shown = app_warnings((*tile_lines, layout_line), moved)
     assert len(shown) == 2
     assert shown[0].startswith("2 tile(s) read as another face") and "S2 (not S1), F3 (not F2)" in shown[0]
     assert shown[1] == layout_line.text
@@ -405,14 +407,20 @@ def test_app_warnings_put_a_second_hand_in_the_photo_first() -> None:
     # a line on the set's copies, which the second hand's tiles had taken
     from app_ui.reading import app_warnings
     from vision.layout import another_hand_warning
-    from vision.lines import LAYOUT, TILE, lines_of
+    from vision.lines import LAYOUT, SECOND_HAND, SET_COPIES, TILE, lines_of
 
     (two_hands,) = another_hand_warning(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"] * 2)
     away = "20 tile(s) away from the hand and its melds (1m x2, ...): not counted"
     unsure = "tile at (9, 9) read as S2 (0.34), not S1 (0.36): a set has one S1"
-    lines = [*lines_of([unsure], TILE), *lines_of([away, two_hands], LAYOUT)]
-    shown = app_warnings(lines, (unsure,), [("S2", "S1")])
+    lines = [
+        *lines_of([unsure], TILE, SET_COPIES),
+        *lines_of([away], LAYOUT),
+        *lines_of([two_hands], LAYOUT, SECOND_HAND),
+    ]
+    shown = app_warnings(lines, [("S2", "S1")])
     assert shown[0] == two_hands, shown
+    # ranked by what the line is about, not by its words (the layout says so: test_layout_failure_modes)
+    assert app_warnings([*lines[:2], *lines_of([two_hands], LAYOUT)])[-1] == two_hands
     assert shown[1].startswith("1 tile(s) read as another face") and shown[2] == away
     assert app_warnings(lines[1:2]) == (away,)
 
@@ -424,7 +432,7 @@ def test_app_warnings_put_the_photos_own_faults_before_the_lines_on_tiles() -> N
     from vision.exposure import dark_warning, overexposed_warning
     from vision.glare import face_glare_lines, glare_lines
     from vision.layout import another_hand_warning
-    from vision.lines import LAYOUT, PHOTO, lines_of
+    from vision.lines import LAYOUT, PHOTO, SECOND_HAND, lines_of
     from vision.pipeline import damaged_warning, small_photo_warning
     from vision.sharpness import blur_warning, whole_blur_warning
 
@@ -448,7 +456,7 @@ def test_app_warnings_put_the_photos_own_faults_before_the_lines_on_tiles() -> N
     ways = "The tiles are one or two away from a winning hand in more than one way: #14 as 3m"
     (two_hands,) = another_hand_warning(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"] * 2)
     shown = app_warnings(
-        (*lines_of([away], LAYOUT), *faults, *lines_of([two_hands], LAYOUT)), win_options=ways
+        (*lines_of([away], LAYOUT), *faults, *lines_of([two_hands], LAYOUT, SECOND_HAND)), win_options=ways
     )
     assert shown[0] == two_hands, shown
     assert list(shown[1:11]) == [app_warnings((f,))[0] for f in faults], shown
@@ -457,13 +465,41 @@ def test_app_warnings_put_the_photos_own_faults_before_the_lines_on_tiles() -> N
 
 def test_app_warnings_say_where_to_choose_the_rule_set_for_tiles_of_another_set() -> None:
     from app_ui.reading import app_warnings
-    from vision.lines import Line
-    from vision.tile_set import ANOTHER_SET_QUESTION
+    from vision.lines import OTHER_SET, Line
+    from vision.pipeline import _outside_set_warning
 
-    line = f"2 tile(s) look most like tiles this set does not hold (fly x2): ... {ANOTHER_SET_QUESTION}"
-    (shown,) = app_warnings((Line(line),))
+    (line,) = _outside_set_warning(["fly", "fly"])
+    (shown,) = app_warnings((Line(line, about=OTHER_SET),))
     said = "choose that rule set in the sidebar (or the house rule that keeps those tiles): the tiles"
     assert shown.startswith(line) and said in shown
+    # told so by what the line is about, not by its words (the reader says so: test_pipeline)
+    assert app_warnings((Line(line),)) == (line,)
+
+
+def test_the_melds_read_either_way_are_said_by_tile_number_by_what_the_line_is_about() -> None:
+    # the page's line points at the offer's button; found by what the reader's line is about, not by
+    # matching its words again (`rival_warning`), so a layout's reworded line is still swapped
+    from app_ui.reading import meld_offer_of, offered
+    from vision.lines import LAYOUT, MELD_RIVAL, Line
+
+    hand = "1m 2m 3m 4p 5p 6p 7s 8s 9s E E"
+    layout = layout_hand(place([[hand, "+0.26 W W W"]]).detections())
+    assert layout.rival is not None
+    number = {i: i + 1 for i in range(14)}
+    offer = meld_offer_of(layout.rival, number)
+    assert (
+        offer is not None
+        and offer.line
+        and offer.melds == (tuple(number[i] for i in layout.rival.melds[0].indices),)
+    )
+    away = Line("1 tile(s) away from the hand and its melds (rat): not counted", LAYOUT)
+    reworded = Line("the pong at the end may be laid down", LAYOUT, about=MELD_RIVAL)
+    assert offered([away, reworded], offer) == [away, Line(offer.line, LAYOUT, about=MELD_RIVAL)]
+    assert offered([away, reworded], None) == [away, reworded]
+    # the rival's words with nothing said of what they are about are left as they are
+    plain = Line(layout.warnings[-1], LAYOUT)
+    assert offered([plain], offer) == [plain]
+    assert meld_offer_of(layout.rival, {}) is None
 
 
 def test_app_warnings_tell_tiles_moved_to_make_a_win_from_tiles_moved_for_the_set() -> None:
@@ -479,7 +515,7 @@ def test_app_warnings_tell_tiles_moved_to_make_a_win_from_tiles_moved_for_the_se
     set_moved = moved_faces(detections, probabilities, [0, 2])
     win_moved = moved_faces(detections, probabilities, won)
     assert set_moved == [("S2", "S1")] and win_moved == [("5p", "6p")]
-    shown = app_warnings((), (), set_moved, win_moved)
+    shown = app_warnings((), set_moved, win_moved)
     assert shown[0].startswith("1 tile(s) read as another face") and "S2 (not S1)" in shown[0]
     assert "5p" not in shown[0]
     assert shown[1].startswith("1 unsure tile(s) read as a likely runner-up") and "5p (not 6p)" in shown[1]
@@ -490,6 +526,7 @@ def test_ways_to_a_win_about_as_likely_are_offered_by_tile_number() -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     from app_ui.reading import read_tiles
+    from vision.lines import UNSURE, Line
 
     assert case.win_ways_line([]) is None and case.win_ways_line([[(3, "5p")]]) is None
     line = case.win_ways_line([[(10, "7p")], [(11, "5p"), (4, "1m")]])
@@ -509,8 +546,8 @@ def test_ways_to_a_win_about_as_likely_are_offered_by_tile_number() -> None:
         def read(self, rgb: np.ndarray, source_scale: float = 1.0, faces: object = None) -> Reading:
             layout = layout_hand(flipped)
             ways = (((five, CLASS_INDEX["7p"]),), ((seven, CLASS_INDEX["5p"]),))
-            line = ("a line about one tile",)
-            return Reading(flipped, layout, line, {}, win_options=ways, tile_warnings=line)
+            line = Line("a line about one tile", tiles=(five,), about=UNSURE)
+            return Reading(flipped, layout, (line.text,), {}, win_options=ways, lines=(line,))
 
     with ThreadPoolExecutor(1) as pool:
         read = read_tiles(_Reader(), np.zeros((8, 8, 3), np.uint8), pool, timeout_s=10)

@@ -114,19 +114,20 @@ def test_options_of_the_rule_set_shape_its_set(
 
 def test_other_options_are_offered_where_they_left_out_a_face_the_photo_shows() -> None:
     from vision.cli import with_rules_advice
-    from vision.tile_set import ANOTHER_SET_QUESTION
+    from vision.lines import OTHER_SET, Line
+    from vision.pipeline import _outside_set_warning
 
-    asked = (
-        "3 tile(s) look most like tiles this set does not hold (N x2, 1s): each is read as the set's "
-        f"likeliest tile instead. {ANOTHER_SET_QUESTION}"
-    )
+    (said,) = _outside_set_warning(["N", "N", "1s"])
+    asked = Line(said, about=OTHER_SET)
     strangers = ("N", "N", "1s")  # the faces the reading says its tiles looked like
     offered = with_rules_advice(asked, "malaysian", frozenset({"N"}), strangers)
     assert offered.endswith("give --rules singapore or other --option values, here and to python -m scoring.")
     assert "other --option" not in with_rules_advice(asked, "malaysian", frozenset({"E"}), strangers)
     assert "other --option" not in with_rules_advice(asked, "malaysian", frozenset({"N"}), ("1s",))
-    unsure = "unsure tile at (3, 4)"
-    assert with_rules_advice(unsure, "malaysian", frozenset({"N"}), strangers) == unsure
+    unsure = Line("unsure tile at (3, 4)")
+    assert with_rules_advice(unsure, "malaysian", frozenset({"N"}), strangers) == unsure.text
+    # told by what the line is about, not by its words
+    assert with_rules_advice(Line(said), "malaysian", frozenset({"N"}), strangers) == said
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from tests.vision.layout_sim import place
 from vision.layout import Layout, layout_hand
 from vision.layout_melds import read_meld
+from vision.lines import MELD_RIVAL, texts
 
 ANGLES = [0.0, 90.0, 180.0, 37.0, 301.0]
 # sorted as a player holds them, so the winds' pong may close the concealed hand as well
@@ -36,6 +37,9 @@ def test_a_pong_a_little_apart_is_read_concealed_and_asked_about(angle: float) -
         "W W W (pong) at one end of the hand lies a little apart from it: read as concealed; if it was "
         "laid down as exposed, set its group to a meld"
     )
+    # said to be about the melds read either way, for a UI that says it by its button (not by its words)
+    assert [line.about for line in layout.lines] == [None] * (len(layout.lines) - 1) + [MELD_RIVAL]
+    assert texts(layout.lines) == layout.warnings
 
 
 @pytest.mark.parametrize("angle", ANGLES)

@@ -17,6 +17,7 @@ from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import classifier_model, write_models
 from vision.classes import CLASSES
 from vision.detections import Detections
+from vision.lines import OTHER_SET, SET_COPIES, TILE, UNSURE, Line
 from vision.onnx_models import TileClassifier
 from vision.pipeline import Reading, Seen, TileReader
 from vision.sidecar import ModelError
@@ -75,14 +76,13 @@ def test_uncertain_tile_warns(tmp_path: Path) -> None:
     grey[y1:y2, x1:x2] = 128  # a grey crop: no colour wins, the top class is unsure
     reading = reader.read(grey)
     assert any(w.startswith("unsure tile at (") for w in reading.warnings)
-    # the lines about single tiles are also told apart, for a UI that names tiles its own way
-    assert reading.tile_warnings and set(reading.tile_warnings) <= set(reading.warnings)
-    assert all(w.startswith("unsure tile at (") for w in reading.tile_warnings)
+    # the lines on a tile's reading are also told apart, for a UI that names tiles its own way
+    unsure = [line.text for line in reading.lines if line.about == UNSURE]
+    assert unsure and all(w.startswith("unsure tile at (") for w in unsure)
+    assert unsure == [w for w in reading.warnings if w.startswith("unsure tile at (")]
     # its numbers are the reading's probabilities, said as such: the tile's confidence is another number
-    said = re.search(
-        r": (\S+) or (\S+) \(its reading gives them (0\.\d\d) and (0\.\d\d)\)$", reading.tile_warnings[0]
-    )
-    assert said is not None, reading.tile_warnings[0]
+    said = re.search(r": (\S+) or (\S+) \(its reading gives them (0\.\d\d) and (0\.\d\d)\)$", unsure[0])
+    assert said is not None, unsure[0]
     read = [
         (CLASSES[int(c)], f"{float(row.max()):.2f}")
         for c, row in zip(reading.detections.class_id, reading.probabilities, strict=True)
@@ -346,7 +346,7 @@ def test_two_tiles_read_as_the_one_s1_of_a_set_are_read_within_the_set(tmp_path:
     assert reading.detections.codes.count("S1") == 1 and reading.detections.codes.count("S2") == 1
     moved = [w for w in reading.warnings if "a set has one S1" in w]
     assert len(moved) == 1 and " read as " in moved[0] and "not S1" in moved[0]
-    assert moved[0] in reading.tile_warnings
+    assert [line.text for line in reading.lines if line.about == SET_COPIES] == moved
     # the moved tile's confidence is that of the class it is read as, not of its first choice
     i = next(k for k, code in enumerate(reading.detections.codes) if code not in ("S1", "S2"))
     assert reading.class_prob[i] < 0.01
@@ -373,7 +373,8 @@ def test_a_photo_read_as_one_rule_sets_tiles_names_no_other_and_can_be_settled_a
     # the two tiles it could not read as the set's say so, once: another rule set's photo, perhaps
     (line,) = [w for w in reading.warnings if "this set does not hold" in w]
     assert line.startswith("2 tile(s) look most like tiles this set does not hold (1m, 1s)")
-    assert "another rule set" in line and line not in reading.tile_warnings
+    assert "another rule set" in line
+    assert [said.about for said in reading.lines if said.text == line] == [OTHER_SET]
     singapore = frozenset(CLASSES) - {"face", "fly", "back"}
     assert not any("does not hold" in w for w in reader.read(sc.rgb, faces=singapore).warnings)
     assert not any("does not hold" in w for w in again.warnings)
@@ -688,7 +689,6 @@ def test_a_small_tile_s_size_is_never_shown_as_the_threshold_it_is_under() -> No
 
 def test_a_readings_lines_must_say_its_warnings_one_for_each() -> None:
     # the app reads its lines and `python -m vision` prints its warnings: the two never part
-    from vision.lines import TILE, Line
 
     empty = Detections.from_codes([], [], [])
     said = Reading(empty, None, ("no tiles found",), {}, lines=(Line("no tiles found", TILE),))

@@ -19,6 +19,7 @@ from tests.vision.layout_sim import Placed, place
 from vision.classes import CLASS_INDEX, CLASSES
 from vision.detections import Detections
 from vision.layout import Layout, TileGroup, layout_hand
+from vision.lines import WIN_MOVED, WIN_WAYS
 from vision.pipeline import TileReader
 from vision.winning_read import (
     CLEAR_BY,
@@ -247,7 +248,8 @@ def test_the_reader_reports_each_tile_it_moved_to_make_the_win() -> None:
     reading = reader.read(np.zeros((140, 480, 3), np.uint8))
     assert reading.detections.codes == WIN and reading.win_moved == (13,)
     assert reading.class_prob[13] == pytest.approx(0.4)
-    (line,) = [w for w in reading.tile_warnings if "winning hand" in w]
+    (line,) = [said.text for said in reading.lines if said.about == WIN_MOVED]
+    assert [w for w in reading.warnings if "winning hand" in w] == [line]
     assert line.startswith("tile at (") and "read as 5p (0.40), not 6p (0.55)" in line
     assert not any("a set has" in w for w in reading.warnings)
     kept = replace(reader, complete_wins=False).read(np.zeros((140, 480, 3), np.uint8))
@@ -425,6 +427,7 @@ def test_the_reader_offers_ways_to_a_win_about_as_likely_and_moves_none() -> Non
     reading = reader.read(np.zeros((140, 480, 3), np.uint8))
     assert reading.detections.codes == codes and reading.win_moved == ()
     assert sorted(reading.win_options) == [((12, CLASS_INDEX["7p"]),), ((13, CLASS_INDEX["5p"]),)]
-    (line,) = [w for w in reading.tile_warnings if "about as likely" in w]
+    (line,) = [said.text for said in reading.lines if said.about == WIN_WAYS]
+    assert [w for w in reading.warnings if "about as likely" in w] == [line]
     assert "tile at (" in line and " as 7p; or tile at (" in line and line.endswith(" as 5p")
     assert replace(reader, complete_wins=False).read(np.zeros((140, 480, 3), np.uint8)).win_options == ()

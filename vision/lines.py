@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 Kind = Literal["photo", "tile", "layout"]
-# the photo's own faults (a damaged file; a small, dark, white, blurred or shaken photo; glare): each may
-# explain the lines on the tiles, and its remedy (take it again) mends them all
+# the photo's own faults (a damaged file; a small, dark, white, blurred or shaken photo; tiles small in it;
+# glare): each may explain the lines on the tiles, and its remedy (take it again) mends them all
 PHOTO: Kind = "photo"
 # the reader's lines on tiles and on the boxes it found or left out
 TILE: Kind = "tile"

@@ -914,7 +914,8 @@ class TileReader:
         # first: it explains the unsure tiles named after it
         image_long = max(frame_hw) if frame_hw else None
         lines += lines_of(small_photo_warning(frame_hw, source_scale), PHOTO)
-        lines += lines_of(small_tiles_warning(detections.xyxy, det_score, source_scale, image_long), TILE)
+        # a fault of the photo, as a small one is: its remedy is to take it again, closer
+        lines += lines_of(small_tiles_warning(detections.xyxy, det_score, source_scale, image_long), PHOTO)
         lines += _uncertain_lines(detections, probabilities, source_scale)
         lines += _set_lines(detections, probabilities, win_moved, source_scale)
         lines += _win_lines(detections, probabilities, win_moved, source_scale)

@@ -427,13 +427,14 @@ def test_app_warnings_put_a_second_hand_in_the_photo_first() -> None:
 
 def test_app_warnings_put_the_photos_own_faults_before_the_lines_on_tiles() -> None:
     # a shaken photo's line stood under the ways to a win it had blurred (stage 84): retaking mends all
-    # (the kinds the reader gives these lines: tests/vision/test_glare.py, the reader's lines' facts)
+    # (the kinds the reader gives these lines: tests/vision/test_glare.py, the reader's lines' facts, and
+    # test_pipeline.py, the small tiles' line)
     from app_ui.reading import app_warnings
     from vision.exposure import dark_warning, overexposed_warning
     from vision.glare import face_glare_lines, glare_lines
     from vision.layout import another_hand_warning
     from vision.lines import LAYOUT, PHOTO, SECOND_HAND, lines_of
-    from vision.pipeline import damaged_warning, small_photo_warning
+    from vision.pipeline import damaged_warning, small_photo_warning, small_tiles_warning
     from vision.sharpness import blur_warning, whole_blur_warning
 
     said = [
@@ -444,6 +445,7 @@ def test_app_warnings_put_the_photos_own_faults_before_the_lines_on_tiles() -> N
         *blur_warning(0.05),
         *blur_warning(0.2, 0.3),
         *whole_blur_warning(0.3),
+        *small_tiles_warning(np.array([[0, 0, 10, 14]] * 3, np.float32), np.ones(3, np.float32)),
     ]
     faults = [
         *lines_of(said, PHOTO),
@@ -451,7 +453,7 @@ def test_app_warnings_put_the_photos_own_faults_before_the_lines_on_tiles() -> N
         *glare_lines([(10.0, 20.0), (30.0, 40.0)]),
         *face_glare_lines(np.array([[0, 0, 10, 10]], np.float32), [0]),
     ]
-    assert len(faults) == 10 and len({f.text for f in faults}) == 10, faults
+    assert len(faults) == 11 and len({f.text for f in faults}) == 11, faults
     away = "2 tile(s) away from the hand and its melds (1m x2): not counted"
     ways = "The tiles are one or two away from a winning hand in more than one way: #14 as 3m"
     (two_hands,) = another_hand_warning(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"] * 2)
@@ -459,8 +461,8 @@ def test_app_warnings_put_the_photos_own_faults_before_the_lines_on_tiles() -> N
         (*lines_of([away], LAYOUT), *faults, *lines_of([two_hands], LAYOUT, SECOND_HAND)), win_options=ways
     )
     assert shown[0] == two_hands, shown
-    assert list(shown[1:11]) == [app_warnings((f,))[0] for f in faults], shown
-    assert shown[11:] == (ways, away), shown
+    assert list(shown[1:12]) == [app_warnings((f,))[0] for f in faults], shown
+    assert shown[12:] == (ways, away), shown
 
 
 def test_app_warnings_say_where_to_choose_the_rule_set_for_tiles_of_another_set() -> None:

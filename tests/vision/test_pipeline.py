@@ -12,12 +12,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from app_ui.reading import app_warnings
 from tests.vision.layout_sim import Placed, place
 from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import classifier_model, write_models
 from vision.classes import CLASSES
 from vision.detections import Detections
-from vision.lines import OTHER_SET, SET_COPIES, TILE, UNSURE, Line
+from vision.lines import OTHER_SET, PHOTO, SET_COPIES, TILE, UNSURE, Line
 from vision.onnx_models import TileClassifier
 from vision.pipeline import Reading, Seen, TileReader
 from vision.sidecar import ModelError
@@ -445,6 +446,14 @@ def test_a_photo_of_small_tiles_is_read_with_the_warning(tmp_path: Path) -> None
     )
     said = f"the photo is small ({width} x {round(width * 0.6)} px"
     assert any(w.startswith(said) for w in reading.warnings), reading.warnings
+    # a fault of the photo, as a small photo is (its remedy is to take it again): the page lists it so
+    (small_tiles,) = [line for line in reading.lines if "tiles are small" in line.text]
+    assert small_tiles.kind == PHOTO
+    on_tiles = Line("left out 1 box(es) that hold no tile, at (9, 9)", TILE, left_out=(0,))
+    shown = app_warnings((on_tiles, small_tiles))
+    assert shown.index(small_tiles.text) < shown.index(
+        on_tiles.without_places() + ": dashed grey on the photo"
+    )
 
 
 def test_a_small_photo_is_said_to_be_small_whatever_its_boxes() -> None:
@@ -689,6 +698,7 @@ def test_a_small_tile_s_size_is_never_shown_as_the_threshold_it_is_under() -> No
 
 def test_a_readings_lines_must_say_its_warnings_one_for_each() -> None:
     # the app reads its lines and `python -m vision` prints its warnings: the two never part
+    from vision.lines import TILE, Line
 
     empty = Detections.from_codes([], [], [])
     said = Reading(empty, None, ("no tiles found",), {}, lines=(Line("no tiles found", TILE),))

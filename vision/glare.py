@@ -3,7 +3,7 @@
 A lamp's glint whites out a spot of the photo; over a tile, the detector finds no box there, and the
 hand read without that tile may still be a hand: an audit's generated photo with a spot over a bonus
 tile (its rooster) scored 1 tai instead of 2, and the reader said nothing (the overexposed line wants
-40% of the photo white). `glare_spots` finds white-out patches (grey `WHITE_OUT` or more) about a tile
+40% of the photo white). `glare_look` finds white-out patches (grey `WHITE_OUT` or more) about a tile
 in size (GLARE_LEAST to GLARE_MOST of the typical tile's box), lying mostly outside the boxes' middles
 (GLARE_ON_TILES) and not wholly within the boxes (GLARE_IN_BOXES), within GLARE_REACH tile lengths of a
 box, where the table by the tiles is not white-out elsewhere (GLARE_ELSEWHERE): a white cloth, or a
@@ -169,22 +169,20 @@ def _patches(
     return patches
 
 
-def glare_spots(
-    rgb: np.ndarray, xyxy: np.ndarray, det_score: np.ndarray, covered: np.ndarray | None = None
-) -> tuple[tuple[float, float], ...]:
-    """The centres (x, y), in the pixels of the photo `rgb`, of its glare spots by the tiles that may
-    hide one (`white_patches`, `WhitePatch.is_glare`): patches of GLARE_LEAST to GLARE_MOST typical tile
-    boxes, at most GLARE_ON_TILES of them in the boxes' middles and GLARE_IN_BOXES within the boxes,
-    within GLARE_REACH tile lengths of a box, where the white-out outside the boxes by the tiles besides
-    theirs is at most GLARE_ELSEWHERE tile boxes."""
-    return _spots(white_patches(rgb, xyxy, det_score, covered, GLARE_LEAST))
-
-
 def glare_look(
     rgb: np.ndarray, xyxy: np.ndarray, det_score: np.ndarray, covered: np.ndarray | None = None
 ) -> tuple[tuple[tuple[float, float], ...], tuple[int, ...]]:
-    """`glare_spots` and `whited_faces` of the photo `rgb`, its white-out shrunk and opened once for
-    both (the reader's one look for glare: each had made its own, 6-8 ms of a 12 MP photo)."""
+    """The glare spots and the whited faces of the photo `rgb`, its white-out shrunk and opened once for
+    both (the reader's one look for glare: each had made its own, 6-8 ms of a 12 MP photo).
+
+    The spots: the centres (x, y), in the pixels of `rgb`, of its glare spots by the tiles that may hide
+    one (`white_patches` of GLARE_LEAST, `WhitePatch.is_glare`): patches of GLARE_LEAST to GLARE_MOST
+    typical tile boxes, at most GLARE_ON_TILES of them in the boxes' middles and GLARE_IN_BOXES within the
+    boxes, within GLARE_REACH tile lengths of a box, where the white-out outside the boxes by the tiles
+    besides theirs is at most GLARE_ELSEWHERE tile boxes; none in the boxes `covered` (judged to hold no
+    tile: that line says where they are). The whited faces: the indices of the boxes `xyxy` (N, 4, in
+    the pixels of `rgb`) whose middle (GLARE_CORE of each side) is FACE_WHITE or more white-out (`_whited`).
+    Both want a typical tile judged on 3 boxes or more (`det_score` their scores): none under 3."""
     boxes = _boxes(xyxy)
     white_out = white_out_of(rgb, boxes, det_score)
     return _spots(_patches(white_out, boxes, covered, GLARE_LEAST)), _whited(white_out, boxes)
@@ -236,16 +234,9 @@ def _white_out(rgb: np.ndarray, short_side: float) -> tuple[np.ndarray, float]:
     return cv2.morphologyEx(white_out, cv2.MORPH_OPEN, disc), shrink
 
 
-def whited_faces(rgb: np.ndarray, xyxy: np.ndarray, det_score: np.ndarray) -> tuple[int, ...]:
-    """The indices of the boxes `xyxy` (N, 4, in the pixels of the photo `rgb`, as given) whose middle
-    (GLARE_CORE of each side) is FACE_WHITE or more white-out, opened as `white_patches` opens it (the
-    typical tile judged on 3 boxes or more, `det_score` their scores; none under 3)."""
-    boxes = _boxes(xyxy)
-    return _whited(white_out_of(rgb, boxes, det_score), boxes)
-
-
 def _whited(white_out: WhiteOut | None, boxes: np.ndarray) -> tuple[int, ...]:
-    """`whited_faces` of the photo's `white_out` (`white_out_of`; None: no typical tile)."""
+    """The indices of `boxes` whose middle (GLARE_CORE of each side) is FACE_WHITE or more of the
+    photo's `white_out` (`white_out_of`, opened as the spots' is; None: no typical tile)."""
     if white_out is None or not white_out.mask.any():
         return ()
     white, shrink = white_out.mask, white_out.shrink
@@ -262,7 +253,7 @@ def _whited(white_out: WhiteOut | None, boxes: np.ndarray) -> tuple[int, ...]:
 
 def face_glare_lines(xyxy: np.ndarray, whited: Sequence[int], scale: float = 1.0) -> list[Line]:
     """The reader's line about the tiles `whited` (indices of the boxes `xyxy`), read unsure, whose faces
-    glare whites out (`whited_faces`), naming them by place (`vision.places.box_place`, `scale` as there),
+    glare whites out (`glare_look`), naming them by place (`vision.places.box_place`, `scale` as there),
     and by tile number where a UI numbers them (`Line.by_number`)."""
     if not len(whited):
         return []
@@ -323,7 +314,7 @@ def beside_a_row(centre: np.ndarray, boxes: np.ndarray, short_side: float) -> bo
 
 
 def glare_lines(spots: Sequence[Sequence[float]], scale: float = 1.0) -> list[Line]:
-    """The reader's line about the glare spots `spots` (`glare_spots`, in the pixels of the photo as
+    """The reader's line about the glare spots `spots` (`glare_look`, in the pixels of the photo as
     read; `scale`: that photo is that many times the user's, as `vision.imageio` shrinks large ones)."""
     if not len(spots):
         return []

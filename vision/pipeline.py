@@ -165,9 +165,9 @@ class Seen:
     # the photo (x1, y1, x2, y2) on a screenshot's canvas, read alone (`vision.canvas`); None: all of it
     content_xyxy: tuple[int, int, int, int] | None = None
     # the centres (x, y), in the photo's pixels, of the glare spots by its tiles that may hide one
-    # (`vision.glare.glare_spots`); none in a reading saved before they were looked for
+    # (`vision.glare.glare_look`); none in a reading saved before they were looked for
     glare: tuple[tuple[float, float], ...] = ()
-    # the indices of the boxes whose faces are whited out (`vision.glare.whited_faces`): a glare spot over a
+    # the indices of the boxes whose faces are whited out (`vision.glare.glare_look`): a glare spot over a
     # tile still found; none in a reading saved before they were looked for
     whited: tuple[int, ...] = ()
 

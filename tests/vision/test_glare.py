@@ -21,9 +21,8 @@ from vision.glare import (
     GLARE_MOST,
     face_glare_lines,
     glare_lines,
-    glare_spots,
+    glare_look,
     white_patches,
-    whited_faces,
 )
 from vision.lines import LAYOUT, PHOTO, TILE, TILES, Line
 from vision.pipeline import Seen, TileReader
@@ -49,6 +48,18 @@ def _scores(boxes: np.ndarray) -> np.ndarray:
     return np.full(len(boxes), 0.9, np.float32)
 
 
+def _spots(
+    rgb: np.ndarray, xyxy: np.ndarray, det_score: np.ndarray, covered: np.ndarray | None = None
+) -> tuple[tuple[float, float], ...]:
+    """The glare spots the reader finds (`glare_look`: the spots of its one look)."""
+    return glare_look(rgb, xyxy, det_score, covered)[0]
+
+
+def _whited(rgb: np.ndarray, xyxy: np.ndarray, det_score: np.ndarray) -> tuple[int, ...]:
+    """The whited faces the reader finds (`glare_look`: the faces of its one look)."""
+    return glare_look(rgb, xyxy, det_score)[1]
+
+
 def _blob(rgb: np.ndarray, centre: tuple[int, int], radius: int) -> np.ndarray:
     """`rgb` with a feathered white-out spot: a lamp's glint, white at its core."""
     mask = np.zeros(rgb.shape[:2], np.float32)
@@ -63,8 +74,8 @@ BESIDE = (150 + 6 * (TILE_W + 4) + TILE_W // 2, 260 + TILE_H // 2)
 
 def test_a_white_spot_where_a_tile_would_lie_is_a_glare_spot_and_the_row_alone_is_none() -> None:
     rgb, boxes = _hand()
-    assert glare_spots(rgb, boxes, _scores(boxes)) == ()
-    spots = glare_spots(_blob(rgb, BESIDE, 40), boxes, _scores(boxes))
+    assert _spots(rgb, boxes, _scores(boxes)) == ()
+    spots = _spots(_blob(rgb, BESIDE, 40), boxes, _scores(boxes))
     assert len(spots) == 1
     assert abs(spots[0][0] - BESIDE[0]) < 6 and abs(spots[0][1] - BESIDE[1]) < 6
 
@@ -75,13 +86,13 @@ def test_a_spot_beside_the_row_hides_none_of_its_tiles_and_one_in_a_gap_in_it_is
     below = (150 + 3 * (TILE_W + 4), 260 + TILE_H + TILE_H // 2 + 10)
     patches = [p for p in white_patches(_blob(rgb, below, 40), boxes, _scores(boxes)) if p.size > GLARE_LEAST]
     assert len(patches) == 1 and patches[0].beside_row
-    assert glare_spots(_blob(rgb, below, 40), boxes, _scores(boxes)) == ()
+    assert _spots(_blob(rgb, below, 40), boxes, _scores(boxes)) == ()
     # the fourth tile lost under a spot: a gap of a tile's width in the row
     gap = (150 + 3 * (TILE_W + 4) + TILE_W // 2, 260 + TILE_H // 2)
-    (spot,) = glare_spots(_blob(rgb, gap, 40), np.delete(boxes, 3, axis=0), _scores(boxes[1:]))
+    (spot,) = _spots(_blob(rgb, gap, 40), np.delete(boxes, 3, axis=0), _scores(boxes[1:]))
     assert abs(spot[0] - gap[0]) < 6 and abs(spot[1] - gap[1]) < 6
     # a spot off the row's end lies in line with it: told, as where its seventh tile would lie
-    assert len(glare_spots(_blob(rgb, BESIDE, 40), boxes, _scores(boxes))) == 1
+    assert len(_spots(_blob(rgb, BESIDE, 40), boxes, _scores(boxes))) == 1
 
 
 def test_a_spot_over_the_middle_of_a_found_tile_is_a_lit_face() -> None:
@@ -89,11 +100,11 @@ def test_a_spot_over_the_middle_of_a_found_tile_is_a_lit_face() -> None:
     x1, y1, x2, y2 = (int(v) for v in boxes[2])
     lit = rgb.copy()
     lit[y1 + 8 : y2 - 8, x1 + 8 : x2 - 8] = 255  # its face white-out, within its box
-    assert glare_spots(lit, boxes, _scores(boxes)) == ()
+    assert _spots(lit, boxes, _scores(boxes)) == ()
     faces = rgb.copy()
     for x1, y1, x2, y2 in boxes.astype(int):
         faces[y1:y2, x1:x2] = 255  # every face white-out, the boxes tight round them
-    assert glare_spots(faces, boxes, _scores(boxes)) == ()
+    assert _spots(faces, boxes, _scores(boxes)) == ()
 
 
 def test_a_white_cloth_by_the_tiles_is_no_glare_spot() -> None:
@@ -102,7 +113,7 @@ def test_a_white_cloth_by_the_tiles_is_no_glare_spot() -> None:
     cloth[360:600, :] = 255  # the tiles lie at the edge of a white cloth, about 45 tiles' worth
     patches = white_patches(cloth, boxes, _scores(boxes))
     assert max(p.size for p in patches) > GLARE_MOST
-    assert glare_spots(cloth, boxes, _scores(boxes)) == ()
+    assert _spots(cloth, boxes, _scores(boxes)) == ()
 
 
 def test_a_table_white_out_in_patches_round_the_tiles_has_no_spot() -> None:
@@ -110,34 +121,34 @@ def test_a_table_white_out_in_patches_round_the_tiles_has_no_spot() -> None:
     bright = _blob(rgb, BESIDE, 40)
     for x in range(170, 560, 90):  # white patches along the row's other side too: the table is lit so
         bright = _blob(bright, (x, 400), 35)
-    assert glare_spots(bright, boxes, _scores(boxes)) == ()
+    assert _spots(bright, boxes, _scores(boxes)) == ()
 
 
 def test_a_spot_too_small_or_far_from_the_tiles_is_none() -> None:
     rgb, boxes = _hand()
-    assert glare_spots(_blob(rgb, BESIDE, 6), boxes, _scores(boxes)) == ()  # a glint on a tile's edge
-    assert glare_spots(_blob(rgb, (820, 80), 40), boxes, _scores(boxes)) == ()  # a lamp across the room
+    assert _spots(_blob(rgb, BESIDE, 6), boxes, _scores(boxes)) == ()  # a glint on a tile's edge
+    assert _spots(_blob(rgb, (820, 80), 40), boxes, _scores(boxes)) == ()  # a lamp across the room
     # a white-out disc of a little over GLARE_LEAST of a tile's box is told, a little under is not
     for share, told in ((1.2, 1), (0.8, 0)):
         disc = rgb.copy()
         radius = round(float(np.sqrt(share * GLARE_LEAST * TILE_W * TILE_H / np.pi)))
         cv2.circle(disc, BESIDE, radius, (255, 255, 255), -1)
-        assert len(glare_spots(disc, boxes, _scores(boxes))) == told, share
+        assert len(_spots(disc, boxes, _scores(boxes))) == told, share
 
 
 def test_too_few_boxes_to_judge_a_tile_or_a_spot_in_a_box_left_out_is_not_told() -> None:
     rgb, boxes = _hand()
     spotted = _blob(rgb, BESIDE, 40)
-    assert glare_spots(spotted, boxes[:2], _scores(boxes[:2])) == ()
+    assert _spots(spotted, boxes[:2], _scores(boxes[:2])) == ()
     # the detector boxed it and the classifier said it holds no tile: that line says where it is
     left_out = np.array([[BESIDE[0] - 45, BESIDE[1] - 45, BESIDE[0] + 45, BESIDE[1] + 45]], np.float32)
-    assert glare_spots(spotted, boxes, _scores(boxes), left_out) == ()
+    assert _spots(spotted, boxes, _scores(boxes), left_out) == ()
 
 
 def test_a_large_photo_is_looked_at_shrunk_and_its_spot_named_in_its_own_pixels() -> None:
     rgb, boxes = _hand()
     big = cv2.resize(_blob(rgb, BESIDE, 40), None, fx=4.0, fy=4.0, interpolation=cv2.INTER_NEAREST)
-    (spot,) = glare_spots(big, boxes * 4.0, _scores(boxes))
+    (spot,) = _spots(big, boxes * 4.0, _scores(boxes))
     assert abs(spot[0] - 4 * BESIDE[0]) < 16 and abs(spot[1] - 4 * BESIDE[1]) < 16
 
 
@@ -211,15 +222,15 @@ def test_a_saved_reading_keeps_its_glare_spots_and_one_saved_before_them_has_non
 
 def test_a_found_tile_whose_face_glare_whites_out_is_named_and_its_lit_edge_or_a_lit_table_is_not() -> None:
     rgb, boxes = _hand()
-    assert whited_faces(rgb, boxes, _scores(boxes)) == ()
+    assert _whited(rgb, boxes, _scores(boxes)) == ()
     x1, y1, x2, y2 = (int(v) for v in boxes[2])
     whited = _blob(rgb, ((x1 + x2) // 2, (y1 + y2) // 2), 38)  # a spot over the third tile, its box found
-    assert whited_faces(whited, boxes, _scores(boxes)) == (2,)
+    assert _whited(whited, boxes, _scores(boxes)) == (2,)
     edge = rgb.copy()
     edge[y1:y2, x1 : x1 + 14] = 255  # light along its edge: its picture still shows
-    assert whited_faces(edge, boxes, _scores(boxes)) == ()
-    assert whited_faces(_blob(rgb, BESIDE, 40), boxes, _scores(boxes)) == ()  # a spot beside the tiles
-    assert whited_faces(whited, boxes[:2], _scores(boxes[:2])) == ()  # too few boxes to judge a tile
+    assert _whited(edge, boxes, _scores(boxes)) == ()
+    assert _whited(_blob(rgb, BESIDE, 40), boxes, _scores(boxes)) == ()  # a spot beside the tiles
+    assert _whited(whited, boxes[:2], _scores(boxes[:2])) == ()  # too few boxes to judge a tile
 
 
 def test_the_whited_face_line_names_the_tiles_and_the_page_says_it_without_pixels() -> None:

@@ -19,7 +19,7 @@ from app_ui.case import Base, MeldOffer, TileRow, win_ways_line
 from app_ui.meld_offer import offer_line
 from app_ui.photo_rows import BoxKey, kept_numbers, rows_from_reading, tile_numbers
 from vision.classes import CLASSES
-from vision.lines import MELD_RIVAL, OTHER_SET, PHOTO, SECOND_HAND, TILE, TILE_READINGS, Line, lines_of
+from vision.lines import MELD_RIVAL, OTHER_SET, PHOTO, SECOND_HAND, TILE, TILE_READINGS, Line, lines_of, texts
 
 
 def moved_faces(
@@ -39,10 +39,12 @@ def _face_pairs(moved: list[tuple[str, str]]) -> str:
 
 
 def reader_lines(reading: Any) -> tuple[Line, ...]:
-    """The reader's warnings as facts (`vision.pipeline.Reading.lines`); for a reading made without them
-    (by hand, or a stand-in), each of its warnings as a line naming nothing."""
+    """The reader's warnings as facts (`vision.pipeline.Reading.lines`); for a reading made without them,
+    or whose lines do not say its warnings (by hand, or a stand-in), each of its warnings as a line
+    naming nothing: the warnings are what the page says."""
     lines = tuple(getattr(reading, "lines", ()) or ())
-    return lines or tuple(lines_of((str(w) for w in getattr(reading, "warnings", ()) or ()), TILE))
+    warnings = tuple(str(w) for w in getattr(reading, "warnings", ()) or ())
+    return lines if texts(lines) == warnings else tuple(lines_of(warnings, TILE))
 
 
 def _on_the_page(line: Line, number: Mapping[int, int]) -> str:

@@ -19,6 +19,7 @@ from PIL import Image
 
 from vision.detections import Detections
 from vision.layout import Layout, layout_hand
+from vision.lines import Line
 
 TILE_W, TILE_H, GAP = 40, 55, 2
 # A valid Singapore hand: 123m 456p 789s 22m concealed, a red-dragon pong, plum flower (seat 1 = East).
@@ -76,6 +77,8 @@ class FakeReading:
     win_options: tuple[tuple[tuple[int, int], ...], ...] = ()
     seen: Detections | None = None
     probabilities: np.ndarray | None = None  # the classifier's, as `vision.pipeline.Reading` holds them
+    # the warnings as facts, as `vision.pipeline.Reading.lines` holds them: here the layout's own
+    lines: tuple[Line, ...] = ()
 
 
 class FakeReader:
@@ -130,7 +133,9 @@ class FakeReader:
             if self.probabilities is not None and len(self.probabilities) == len(codes)
             else None
         )
-        return FakeReading(detections, layout, tuple(layout.warnings), {"total": 1.0}, self.ways, seen, odds)
+        return FakeReading(
+            detections, layout, tuple(layout.warnings), {"total": 1.0}, self.ways, seen, odds, layout.lines
+        )
 
 
 class FakeModelError(RuntimeError):

@@ -504,6 +504,22 @@ def test_the_melds_read_either_way_are_said_by_tile_number_by_what_the_line_is_a
     assert meld_offer_of(layout.rival, {}) is None
 
 
+def test_the_page_says_a_stand_in_readings_warnings_where_its_lines_do_not_say_them() -> None:
+    # a stand-in reader that put lines of its own before the layout's warnings had lost them on the page
+    # (the page took the layout's lines alone); a real reading's lines say its warnings, or it is refused
+    from types import SimpleNamespace
+
+    from app_ui.reading import reader_lines
+    from vision.lines import LAYOUT, SECOND_HAND, TILE, Line
+
+    two_hands = Line("the photo seems to hold more than one hand (12 ...)", LAYOUT, about=SECOND_HAND)
+    said = SimpleNamespace(warnings=(two_hands.text,), lines=(two_hands,))
+    assert reader_lines(said) == (two_hands,)
+    more = SimpleNamespace(warnings=("no tiles found", two_hands.text), lines=(two_hands,))
+    assert reader_lines(more) == (Line("no tiles found", TILE), Line(two_hands.text, TILE))
+    assert reader_lines(SimpleNamespace(warnings=("a line",))) == (Line("a line", TILE),)
+
+
 def test_app_warnings_tell_tiles_moved_to_make_a_win_from_tiles_moved_for_the_set() -> None:
     from app_ui.reading import app_warnings, moved_faces
 

@@ -87,7 +87,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     the hand as scored, in its groups, with the rules, options and how it was won."""
     import scoring  # the app's dependency; imported here so the case model stays importable on its own
     from scoring.api import hand_of, reading_warning_lines, unused_beside, unused_beside_warning
-    from scoring.errors import json_kind, json_object
+    from scoring.errors import decoded_text, json_kind, json_object
 
     if len(data) > MAX_CASE_BYTES:
         raise CaseFileError(
@@ -95,10 +95,8 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
             f"{MAX_CASE_BYTES:,})"
         )
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise CaseFileError(f"{name} is not UTF-8 text") from None
-    try:
+        # UTF-8, or UTF-16 after its byte-order mark (Notepad's "Unicode"), as python -m scoring reads it
+        text = decoded_text(data, name)
         # a photo's reading (`python -m vision --json`) or a generated scene opens as its hand, as
         # `python -m scoring` scores it
         given = json_object(text, name, "a case")

@@ -28,7 +28,7 @@ from scoring.api import (
     unused_beside_warning,
 )
 from scoring.console import OneLineParser, escape_what_cannot_print, say
-from scoring.errors import MalformedHandError, json_object, json_value, printable
+from scoring.errors import MalformedHandError, decoded_text, json_object, json_value, printable
 from scoring.hand import CIRCUMSTANCES, WINNING_TILE_PLACES, hand_from_json
 from scoring.options import option_assignments, option_lines, points_word, rules_in_force
 from scoring.payout import format_amount, instant_text
@@ -143,13 +143,18 @@ def _read(path: str) -> dict[str, Any]:
                 # over the limit in any encoding (a character is at most 4 bytes); decoding a cut that
                 # split a character would have said "not UTF-8 text"
                 raise MalformedHandError(_too_large(name))
-            text = raw.decode("utf-8") if raw is not None else sys.stdin.read(MAX_INPUT_CHARS + 1)
+            text = decoded_text(raw, name) if raw is not None else sys.stdin.read(MAX_INPUT_CHARS + 1)
         else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read(MAX_INPUT_CHARS + 1)
+            # as bytes, for the encoding a user's editor saved it in (UTF-16 from Notepad), as the app
+            # opens it (`app_ui.case_open`)
+            with open(path, "rb") as handle:
+                raw = handle.read(4 * MAX_INPUT_CHARS + 1)
+            if len(raw) > 4 * MAX_INPUT_CHARS:
+                raise MalformedHandError(_too_large(name))
+            text = decoded_text(raw, name)
     except OSError as error:
         raise MalformedHandError(f"cannot read {path}: {_why_unreadable(error)}") from None
-    except UnicodeDecodeError:
+    except UnicodeDecodeError:  # a text standard input (no bytes to read) given bytes it cannot decode
         raise MalformedHandError(f"{name} is not UTF-8 text") from None
     if len(text) > MAX_INPUT_CHARS:
         raise MalformedHandError(_too_large(name))

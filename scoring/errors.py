@@ -5,6 +5,7 @@ A well-formed hand that is not a valid win is never an error: it is a `Score` wi
 
 from __future__ import annotations
 
+import codecs
 import json
 import unicodedata
 from typing import Any
@@ -83,6 +84,30 @@ def json_value(value: object) -> str:
 def json_kind(value: object) -> str:
     """What `value` is, as JSON names it ("a list", "text", "null"); Python's name for anything else."""
     return _JSON_KINDS.get(type(value), type(value).__name__)
+
+
+# The byte-order marks of the encodings an editor saves a JSON file in: UTF-8 (with or without one) and
+# UTF-16 (Windows Notepad's "Unicode"); UTF-32's first, as its little-endian mark starts as UTF-16's does
+_UTF32_MARKS = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)
+_MARKED = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+
+
+def decoded_text(data: bytes, name: str) -> str:
+    """The text of file `name` (`data` as read): UTF-8, or UTF-8 or UTF-16 after a byte-order mark, as
+    a user's editor saves it; else MalformedHandError in one line (an audit: a case saved as UTF-16 by
+    Notepad was refused as "not UTF-8 text"). A NUL byte is no JSON in UTF-8: UTF-16 without its mark
+    is refused so too, where it had been "not valid JSON: Expecting property name"."""
+    refused = MalformedHandError(f"{name} is not UTF-8 text, nor UTF-16 with a byte-order mark")
+    if data.startswith(_UTF32_MARKS):
+        raise refused
+    mark, encoding = next(((m, e) for m, e in _MARKED if data.startswith(m)), (b"", "utf-8"))
+    try:
+        text = data[len(mark) :].decode(encoding)
+    except UnicodeDecodeError:
+        raise refused from None
+    if not mark and "\0" in text:
+        raise refused
+    return text
 
 
 def json_object(text: str, name: str, what: str) -> dict[str, Any]:

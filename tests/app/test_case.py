@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import datetime
 import itertools
@@ -232,6 +233,44 @@ def test_a_saved_table_naming_a_bonus_tile_as_its_winning_tile_opens_with_it_set
         "names F1 as the winning tile, which no hand is won on: it is set aside" in n for n in opened.notes
     )
     assert [row.code for row in opened.base.rows].count("F1") == 1
+
+
+@pytest.mark.parametrize(
+    ("mark", "encoding"),
+    [
+        pytest.param(codecs.BOM_UTF8, "utf-8", id="utf-8-bom"),
+        pytest.param(codecs.BOM_UTF16_LE, "utf-16-le", id="utf-16-le"),
+        pytest.param(codecs.BOM_UTF16_BE, "utf-16-be", id="utf-16-be"),
+    ],
+)
+def test_a_case_saved_in_an_editors_encoding_opens_as_its_utf_8_does(mark: bytes, encoding: str) -> None:
+    # an audit: a case saved again by Windows Notepad as "Unicode" (UTF-16) was "not UTF-8 text"
+    text = json.dumps(
+        {"concealed": "123m 456p 789s 22m", "melds": [{"kind": "pong", "tiles": "CCC"}], "note": "東 清一色"},
+        ensure_ascii=False,
+    )
+    as_utf8 = case_open.open_case("case.json", text.encode())
+    opened = case_open.open_case("case.json", mark + text.encode(encoding))
+    assert [row.code for row in opened.base.rows].count("C") == 3
+    assert (opened.base.rows, opened.context, opened.notes) == (
+        as_utf8.base.rows,
+        as_utf8.context,
+        as_utf8.notes,
+    )
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param('{"concealed": "123m", "note": "café"}'.encode("latin-1"), id="latin-1"),
+        pytest.param('{"concealed": "123m"}'.encode("utf-16-le"), id="utf-16-without-its-mark"),
+        pytest.param('{"concealed": "123m"}'.encode("utf-32"), id="utf-32"),
+    ],
+)
+def test_a_case_in_another_encoding_is_refused_in_one_line(data: bytes) -> None:
+    with pytest.raises(case_open.CaseFileError) as refused:
+        case_open.open_case("case.json", data)
+    assert str(refused.value) == "case.json is not UTF-8 text, nor UTF-16 with a byte-order mark"
 
 
 def test_winning_tile_choices_come_in_the_suits_order_not_the_tables() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import io
 import json
 import re
@@ -474,7 +475,48 @@ def test_stdin_over_the_limit_is_too_large_even_where_the_cut_splits_a_character
     assert err.startswith("error: the standard input is too large to be a hand"), err
     monkeypatch.setattr(sys, "stdin", _BytesInput(b'{"x": "\xe9"}'))
     assert main(["-"]) == 2  # a stray byte within the limit is still "not UTF-8"
-    assert "is not UTF-8 text" in capsys.readouterr().err
+    assert "is not UTF-8 text, nor UTF-16 with a byte-order mark" in capsys.readouterr().err
+
+
+# the encodings a user's editor saves a hand in: UTF-8, with or without a byte-order mark, and UTF-16
+# with one (Windows Notepad's "Unicode"), which was refused as "not UTF-8 text"
+SAVED_AS = {
+    "utf-8": b"",
+    "utf-8-bom": codecs.BOM_UTF8,
+    "utf-16-le": codecs.BOM_UTF16_LE,
+    "utf-16-be": codecs.BOM_UTF16_BE,
+}
+
+
+@pytest.mark.parametrize("saved_as", list(SAVED_AS))
+def test_a_hand_saved_in_an_editors_encoding_scores_as_utf_8_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, saved_as: str
+) -> None:
+    text = json.dumps({**HAND, "note": "東 清一色"}, ensure_ascii=False)
+    raw = SAVED_AS[saved_as] + text.encode(saved_as.removesuffix("-bom"))
+    assert _main(tmp_path, None, "--json", raw=raw) == 0, capsys.readouterr().err
+    from_file = json.loads(capsys.readouterr().out)
+    monkeypatch.setattr(sys, "stdin", _BytesInput(raw))
+    assert main(["-", "--json"]) == 0, capsys.readouterr().err
+    assert json.loads(capsys.readouterr().out) == from_file
+    assert from_file["tai"] == 1
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        pytest.param(json.dumps(HAND).encode("utf-16-le"), id="utf-16-without-its-mark"),
+        pytest.param(json.dumps(HAND).encode("utf-32"), id="utf-32"),
+        pytest.param(b'{"concealed": "123m 456p 789s CCC 55p", "note": "caf\xe9"}', id="latin-1"),
+        pytest.param(codecs.BOM_UTF16_LE + b"{\x00{", id="utf-16-cut-mid-character"),
+    ],
+)
+def test_a_file_in_another_encoding_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], raw: bytes
+) -> None:
+    assert _main(tmp_path, None, raw=raw) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {tmp_path / 'hand.json'} is not UTF-8 text, nor UTF-16 with a byte-order mark\n"
 
 
 def test_a_file_over_the_input_limit_is_refused_unread(
@@ -538,7 +580,7 @@ def test_a_stray_byte_on_the_standard_input_is_refused_as_a_file_s_is() -> None:
         [sys.executable, "-m", "scoring", "-"], input=data, capture_output=True, cwd=ROOT, timeout=60
     )
     assert done.returncode == 2 and done.stderr.decode().strip() == (
-        "error: the standard input is not UTF-8 text"
+        "error: the standard input is not UTF-8 text, nor UTF-16 with a byte-order mark"
     ), done.stderr
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.errors import MalformedHandError, MeldError, json_kind, json_value
+from scoring.errors import MalformedHandError, MeldError, UnknownTileError, json_kind, json_value
 from scoring.tiles import (
     BACK,
     BONUS,
@@ -190,7 +190,10 @@ class Context:
                 f"unknown circumstance {unknown[0]!r} (known: {', '.join(CIRCUMSTANCES)})"
             )
         if self.winning_tile is not None:
-            check_code(self.winning_tile)
+            try:
+                check_code(self.winning_tile)
+            except UnknownTileError as error:  # named as the hand's tile fields are (`tiles_from_field`)
+                raise UnknownTileError(f"winning_tile: {error}") from None
             if self.winning_tile not in HAND_TILES:
                 raise MalformedHandError(f"winning tile {self.winning_tile} is not a hand tile")
         if self.winning_tile_into is not None and self.winning_tile_into not in WINNING_TILE_PLACES:

@@ -168,15 +168,25 @@ def format_hand(tiles: Iterable[Tile]) -> str:
 
 
 def tiles_from_field(value: object, field: str) -> list[Tile]:
-    """A hand field given as a compact string or a list of codes, as a list of checked codes."""
+    """A hand field given as a compact string or a list of codes, as a list of checked codes; a code
+    that cannot be read is refused naming `field` (an audit: "cannot read '5q'" left a user to search
+    the concealed tiles, the melds and the bonus tiles for it)."""
     if isinstance(value, str):
-        return parse_hand_string(value)
+        return _in_field(value, field)
     if isinstance(value, list | tuple):
         tiles: list[Tile] = []
         for item in value:
             if not isinstance(item, str):
                 raise HandStringError(f"{field}: tile codes must be text, got {json_value(item)}")
             # A list item may itself be a small group such as "123m".
-            tiles.extend([check_code(item)] if item in ALL_CODES else parse_hand_string(item))
+            tiles.extend([item] if item in ALL_CODES else _in_field(item, field))
         return tiles
     raise HandStringError(f"{field} must be a hand string or a list of tile codes, not {json_kind(value)}")
+
+
+def _in_field(text: str, field: str) -> list[Tile]:
+    """`parse_hand_string(text)`, its refusal naming the hand `field` the text is in."""
+    try:
+        return parse_hand_string(text)
+    except (UnknownTileError, HandStringError) as error:
+        raise type(error)(f"{field}: {error}") from None

@@ -1958,6 +1958,10 @@ def test_a_case_s_winning_tile_in_a_kong_is_set_aside_and_said_so(app: AppTest) 
         ),
         pytest.param(b"[1, 2]", "must hold a JSON object, not a list", id="array"),
         pytest.param(b'{"concealed": "123q"}', "123q", id="tile"),
+        # the field the bad code is in is named (an audit: "cannot read '5q'" alone)
+        pytest.param(
+            b'{"concealed": "123m", "bonus": "F1 5q"}', "broken.json: bonus: cannot read '5q'", id="field"
+        ),
         pytest.param(b'{"concealed": "123m", "options": [1]}', "options must be an object", id="options"),
         pytest.param(
             b'{"rules": "malaysian", "concealed": "123p", "seat_wind": "N"}', "N is not a seat", id="seat"

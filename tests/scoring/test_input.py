@@ -305,6 +305,34 @@ MALFORMED = [
 ]
 
 
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        pytest.param({"concealed": "123m 456p 789s 5q"}, "concealed: cannot read '5q' (e.g.", id="concealed"),
+        pytest.param({"concealed": ["1m", "5q"]}, "concealed: cannot read '5q' (e.g.", id="concealed-list"),
+        pytest.param(
+            {"concealed": HAND, "melds": [{"kind": "pong", "tiles": "CCC"}, {"tiles": "5q5q5q"}]},
+            "melds[1].tiles: cannot read '5q5q5q'",
+            id="meld",
+        ),
+        pytest.param({"concealed": HAND, "bonus": "F1 F9"}, "bonus: unknown tile code 'F9'", id="bonus"),
+        pytest.param(
+            {"concealed": HAND, "bonus": "F1", "bonus_from_deal": "F1 2"},
+            "bonus_from_deal: '2' needs a suit letter",
+            id="bonus-from-deal",
+        ),
+        pytest.param(
+            {"concealed": HAND, "winning_tile": "5q"}, "winning_tile: unknown tile code '5q'", id="won"
+        ),
+    ],
+)
+def test_a_bad_tile_code_names_the_field_it_is_in(data: dict[str, Any], said: str) -> None:
+    # an audit: "cannot read '5q'" left a user to search the concealed tiles, the melds and the bonus
+    with pytest.raises((UnknownTileError, HandStringError)) as raised:
+        score_json(data)
+    assert str(raised.value).startswith(said), str(raised.value)
+
+
 @pytest.mark.parametrize(("data", "error", "quote"), MALFORMED)
 def test_malformed_input_raises_named_error(data: dict[str, Any], error: type[Exception], quote: str) -> None:
     with pytest.raises(error) as raised:

@@ -180,13 +180,18 @@ def settle_corrected_tiles() -> None:
     """A tile the user gave another face is theirs, no longer the reader's guess: its confidence and
     unsure mark must go from the table's *Sure?* column. That column is the table's data, and
     Streamlit starts a table whose data changed afresh (its edits lost), so the edits are folded into
-    the rows and the table starts again with them, as a way taken folds them. Called as a run starts,
-    after `note_table_change` kept the table before the edit for "Undo the last tile change"; a row added
+    the rows and the table starts again with them, as a way taken folds them. So is a row the user added
+    in the table once it has its tile: its *Sure?* cell is drawn empty until then (an audit: it said
+    "yours" beside no tile), and the tile is the user's. Called as a run starts, after
+    `note_table_change` kept the table before the edit for "Undo the last tile change"; a row added
     with no tile yet waits for its tile (folded now, it would be dropped)."""
     state = st.session_state
     base: Base = state["base"]
     edits = current_edits()
-    if not table_edits.changes_a_read_tile(base.rows, edits) or table_edits.blank_added_rows(edits):
+    read_changed = table_edits.changes_a_read_tile(base.rows, edits)
+    if not (read_changed or table_edits.gives_an_added_row_its_tile(edits)) or table_edits.blank_added_rows(
+        edits
+    ):
         return
     ticks = ticks_changed(base)
     # not `set_base`: that would also drop a question waiting about a new photo

@@ -356,6 +356,12 @@ def blank_added_rows(edits: Mapping[str, Any] | None) -> int:
     return sum(_added_code(added) is None for added in (edits or {}).get("added_rows") or [])
 
 
+def gives_an_added_row_its_tile(edits: Mapping[str, Any] | None) -> bool:
+    """Whether `edits` hold a row the user added with its tile given: its *Sure?* cell, drawn empty while
+    it had none, must then say the tile is the user's (`session.settle_corrected_tiles`)."""
+    return any(_added_code(added) is not None for added in (edits or {}).get("added_rows") or [])
+
+
 def changes_a_read_tile(base: Sequence[TileRow], edits: Mapping[str, Any] | None) -> bool:
     """Whether `edits` give another face to a tile that carries the reader's word on it (a confidence,
     a runner-up): the user has checked that tile, and the reader's doubt no longer stands."""

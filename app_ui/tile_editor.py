@@ -280,10 +280,11 @@ def table_columns() -> dict[str, Any]:
             "animal or face, else the hand.",
         ),
         "check": st.column_config.TextColumn(
-            # a row added in the table is the user's, as one added with *Add a missed tile* is
+            # a row added in the table says nothing until it has a tile; then it is folded into the rows
+            # (`session.settle_corrected_tiles`) and is the user's, as one added with *Add a missed tile* is
             "Sure?",
             disabled=True,
-            default=CHOSEN_LABEL,
+            default="",
             width=COLUMN_PX["check"],
         ),
     }

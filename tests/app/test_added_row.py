@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from app_ui.case import GROUPS
 from app_ui.table_edits import apply_edits, blank_added_rows
-from app_ui.tile_editor import GROUP_BY_TILE, table_columns
+from app_ui.tile_editor import CHOSEN_LABEL, GROUP_BY_TILE, table_columns
 
 
 def test_an_added_row_starts_with_a_group_drawn_empty_that_its_tile_decides() -> None:
@@ -41,7 +41,8 @@ def test_rows_added_with_the_default_group_score_as_the_user_expects(app: AppTes
     app.run()
     assert not app.exception, [e.value for e in app.exception]
     said = [str(c.value) for c in app.caption if str(c.value).startswith("Your corrections")]
-    assert said == ["Your corrections: 2m added to hand; F1 added to bonus"], said
+    # given their tiles, the rows are folded into the table, numbered after its 13 tiles
+    assert said == ["Your corrections: #14 2m added to hand; #15 F1 added to bonus"], said
     # dragon pong 1 + East's own flower 1
     assert [str(s.value) for s in app.success] == ["**2 tai**"], [s.value for s in app.success]
 
@@ -66,7 +67,7 @@ def test_an_added_row_starts_with_a_tile_cell_drawn_empty_and_asked_for_under_th
     app.text_input(key="typed_concealed").input("123m 456p 789s 2m").run()
     app.text_input(key="typed_melds").input("CCC").run()
     app.button(key="typed_use").click().run()
-    added = {"n": "new", "tile": not_picked, "group": GROUP_BY_TILE, "check": "yours"}
+    added = {"n": "new", "tile": not_picked, "group": GROUP_BY_TILE, "check": ""}
     app.session_state[f"tiles_{app.session_state['version']}"] = {
         "edited_rows": {},
         "added_rows": [added],
@@ -80,3 +81,35 @@ def test_an_added_row_starts_with_a_tile_cell_drawn_empty_and_asked_for_under_th
     assert asked and asked[0] > table, kinds[table:]
     assert "empty Tile cell" in kinds[asked[0]][1]
     assert not [c for c in app.caption if str(c.value).startswith("Your corrections")]
+
+
+def test_an_added_row_says_nothing_in_sure_until_it_has_a_tile_and_is_then_the_users(app: AppTest) -> None:
+    # an audit: a row added in the table said "yours" in its *Sure?* cell before it held any tile; the
+    # browser fills an added row's cells with the columns' defaults, and the page cannot redraw one cell
+    assert table_columns()["check"]["default"] == ""
+    app.text_input(key="typed_concealed").input("123m 456p 789s 2m").run()
+    app.text_input(key="typed_melds").input("CCC").run()
+    app.button(key="typed_use").click().run()
+    blank = {"n": "new", "tile": table_columns()["tile"]["default"], "group": GROUP_BY_TILE, "check": ""}
+    app.session_state[f"tiles_{app.session_state['version']}"] = {
+        "edited_rows": {},
+        "added_rows": [blank],
+        "deleted_rows": [],
+    }
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    assert len(app.dataframe[0].value) == 13  # it waits for its tile, in the table's edits
+    picked = {**blank, "tile": "2m"}
+    app.session_state[f"tiles_{app.session_state['version']}"] = {
+        "edited_rows": {},
+        "added_rows": [picked],
+        "deleted_rows": [],
+    }
+    app.run()
+    assert not app.exception, [e.value for e in app.exception]
+    frame = app.dataframe[0].value
+    # folded into the table as soon as it has its tile: numbered, grouped and the user's
+    assert list(frame.iloc[-1]) == ["14", "2m", "hand", CHOSEN_LABEL], frame.tail(2)
+    assert [str(s.value) for s in app.success] == ["**1 tai**"], [s.value for s in app.success]
+    app.button(key="undo_last").click().run()  # one step back: the table without it
+    assert len(app.dataframe[0].value) == 13 and not app.exception

@@ -2411,7 +2411,9 @@ def test_an_added_row_without_a_tile_says_to_pick_one(app: AppTest, install: Ins
     )
     edit_tiles(app, {"edited_rows": {}, "deleted_rows": [], "added_rows": [{"tile": "9p", "group": "hand"}]})
     assert not any("no tile yet" in t for t in texts(app, "info"))
-    assert any(t == "Your corrections: 9p added to hand" for t in captions(app)), captions(app)
+    # given its tile, the row is folded into the table (its *Sure?* then "yours"), numbered as it is there
+    number = app.dataframe[0].value["n"].iloc[-1]
+    assert f"Your corrections: #{number} 9p added to hand" in captions(app), captions(app)
 
 
 def test_an_added_flower_left_without_a_group_goes_to_the_bonus_row(app: AppTest) -> None:
@@ -2419,7 +2421,7 @@ def test_an_added_flower_left_without_a_group_goes_to_the_bonus_row(app: AppTest
     typed_hand(app, "123m 456p 789s 22m", melds="CCC")
     edit_tiles(app, {"edited_rows": {}, "deleted_rows": [], "added_rows": [{"tile": "F1"}]})
     no_problem(app)
-    assert any(t == "Your corrections: F1 added to bonus" for t in captions(app)), captions(app)
+    assert "Your corrections: #15 F1 added to bonus" in captions(app), captions(app)
     assert any(t.startswith("**2 tai**") for t in texts(app, "success")), result_text(app)
 
 

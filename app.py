@@ -22,7 +22,7 @@ from app_ui.case import Base
 from app_ui.case_tab import apply_opened_case, open_case_ui
 from app_ui.change_note import NOT_SCORED, change_note
 from app_ui.context_panel import context_ui, set_aside_choices
-from app_ui.hand_view import hand_view_ui, meld_offer_ui, unsure_ui
+from app_ui.hand_view import START_PROMPT_CSS, hand_view_ui, meld_offer_ui, unsure_ui
 from app_ui.photo_reading import follow_tile_set
 from app_ui.photo_tab import TO_RESULT, photo_stale_note, photo_ui
 from app_ui.reload import held_for_reload, restore_kept_case
@@ -95,7 +95,7 @@ CAPTION_CSS = '[data-testid="stCaptionContainer"] { color: rgba(49, 51, 63, 0.8)
 
 
 def page_columns() -> tuple[DeltaGenerator, DeltaGenerator]:
-    st.html(f"<style>{HALVES_CSS} {TOAST_CSS} {CAPTION_CSS}</style>")
+    st.html(f"<style>{HALVES_CSS} {TOAST_CSS} {CAPTION_CSS} {START_PROMPT_CSS}</style>")
     reading_side, table_side = st.container(key=HALVES_KEY).columns(PAGE_COLUMNS, gap="medium")
     return reading_side, table_side
 

@@ -36,6 +36,14 @@ DRAWN_PHOTO = "drawn_photo"
 ScoreOf = Callable[[HandBuild], "str | None"]
 
 
+START_PROMPT = "Upload a photo, try a sample, or type a hand to start."
+START_PROMPT_KEY = "start_prompt"
+# While a photo is read (the reader's spinner, or the model's as it loads), the last run's prompt stood
+# under the spinner, asking for the photo being read (an audit): the page drawn before the reading keeps
+# its elements on screen until the run reaches them, and the prompt is drawn after the tabs that read.
+START_PROMPT_CSS = f"body:has([data-testid='stSpinner']) .st-key-{START_PROMPT_KEY} {{ display: none; }}"
+
+
 @dataclass(frozen=True)
 class HandSlots:
     """Places above the table filled once the hand is scored: beside the reading's time, the score;
@@ -62,7 +70,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, HandSlots]:
     meld_concealed = meld_concealed_now(base)
     build = hand_build.build_hand(rows, meld_concealed)
     if base.source == "none" and not rows:
-        st.info("Upload a photo, try a sample, or type a hand to start.")
+        st.container(key=START_PROMPT_KEY).info(START_PROMPT)
     view: PhotoView | None = st.session_state.get("display")
     if view is not None:
         # a part around the tiles, where the photo has one and the user kept a tile of it

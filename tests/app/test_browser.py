@@ -353,6 +353,30 @@ def set_bonus_from_deal(page: Any) -> Any:
     return toast
 
 
+def test_the_empty_pages_prompt_is_hidden_while_the_photo_is_read(
+    server: str, browser: object, tmp_path: Path
+) -> None:
+    """An audit: "Upload a photo, try a sample, or type a hand to start." stood under the spinner that
+    read the photo just uploaded (`hand_view.START_PROMPT_CSS`)."""
+    if not model_shipped():
+        pytest.skip("no tile model in models/ yet: no photo is read")
+    from PIL import Image
+
+    # a 12 MP phone photo's size, for a reading long enough to be seen under the spinner
+    big = tmp_path / "big.jpg"
+    with Image.open(ROOT / "samples" / "high_score.jpg") as sample:
+        sample.convert("RGB").resize((4000, 3000)).save(big, quality=90)
+    page = open_app(browser, server, PHONE_SCREEN)
+    prompt = page.get_by_text("Upload a photo, try a sample, or type a hand to start.")
+    prompt.wait_for(timeout=60_000)
+    page.locator("input[type=file]").first.set_input_files(str(big))
+    page.get_by_text("Reading the tiles").first.wait_for(timeout=60_000)
+    assert not prompt.is_visible()
+    page.get_by_text(re.compile(r"^Read \d+ tiles")).first.wait_for(timeout=90_000)
+    assert not prompt.count() and not page.get_by_text("Traceback").count()
+    page.close()
+
+
 def test_a_photo_read_takes_a_phone_to_its_result_once(server: str, browser: object) -> None:
     """On a phone the result lay three screens under the photo: a photo read scrolls to it, once (a change
     made after it leaves the page where it is); a wide screen, the table beside the photo, stays put."""

@@ -21,7 +21,7 @@ import numpy as np
 
 from vision.box_filters import long_short_sides, typical_sides
 from vision.exposure import WHITE_OUT
-from vision.lines import PHOTO, TILES, Line
+from vision.lines import FACE_GLARE, GLARE, PHOTO, TILES, Line
 from vision.places import box_place, first_places, point_place
 
 # the photo is looked at shrunk to this long side (nearest pixels: a 12 MP photo's strided copy
@@ -271,6 +271,7 @@ def face_glare_lines(xyxy: np.ndarray, whited: Sequence[int], scale: float = 1.0
             tiles=tuple(int(i) for i in whited),
             unplaced=f"glare whites out {what}{rest}",
             by_number=f"glare whites out {named} {TILES}{rest}",
+            about=FACE_GLARE,
         )
     ]
 
@@ -325,4 +326,4 @@ def glare_lines(spots: Sequence[Sequence[float]], scale: float = 1.0) -> list[Li
         what, under = f"{len(spots)} glare spots white out parts of the photo", "a tile under them"
     rest = f"by the tiles: {under} cannot be read; tilt the phone or shade the light and take it again"
     centres = tuple((float(x), float(y)) for x, y in spots)
-    return [Line(f"{what} at {places}, {rest}", PHOTO, spots=centres, unplaced=f"{what} {rest}")]
+    return [Line(f"{what} at {places}, {rest}", PHOTO, spots=centres, unplaced=f"{what} {rest}", about=GLARE)]

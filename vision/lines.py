@@ -24,7 +24,26 @@ TILE: Kind = "tile"
 # the layout's lines on the hand it laid out (its groups, tiles away from it, a second hand)
 LAYOUT: Kind = "layout"
 
-About = Literal["unsure", "set_copies", "win_moved", "win_ways", "other_set", "second_hand", "meld_rival"]
+About = Literal[
+    "unsure",
+    "set_copies",
+    "win_moved",
+    "win_ways",
+    "other_set",
+    "second_hand",
+    "meld_rival",
+    "damaged",
+    "dark",
+    "face_glare",
+    "glare",
+    "blurred",
+    "shaken",
+    "whole_blurred",
+    "whole_shaken",
+    "small_photo",
+    "small_tiles",
+    "white_out",
+]
 # a tile read unsurely (its face or the runner-up), from the reading's own probabilities
 UNSURE: About = "unsure"
 # a tile read as its runner-up because a set holds only so many of its first choice
@@ -43,6 +62,44 @@ SECOND_HAND: About = "second_hand"
 # melds at the hand's end about as likely read the other way (`vision.layout.Layout.rival`)
 MELD_RIVAL: About = "meld_rival"
 
+# The photo's own faults (its PHOTO lines), one each, so that what fires can be counted (`python -m
+# vision.bench` tallies them per set) and told apart without reading the words:
+# the photo's file damaged part-way (decoded flat grey)
+DAMAGED: About = "damaged"
+# a dark photo, read brightened
+DARK: About = "dark"
+# glare whites out the faces of tiles read unsure
+FACE_GLARE: About = "face_glare"
+# glare spots white out parts of the photo by the tiles
+GLARE: About = "glare"
+# the tiles' faces blurred (a missed focus) or smeared one way (a shake)
+BLURRED: About = "blurred"
+SHAKEN: About = "shaken"
+# too few faces to judge, and the whole photo blurred or shaken
+WHOLE_BLURRED: About = "whole_blurred"
+WHOLE_SHAKEN: About = "whole_shaken"
+# a small photo (a thumbnail, a screenshot), and tiles small in the photo
+SMALL_PHOTO: About = "small_photo"
+SMALL_TILES: About = "small_tiles"
+# a photo overexposed, or all white
+WHITE_OUT: About = "white_out"
+# the photo's faults in the order the reader says them (a tally lists each, fired or not)
+PHOTO_FAULTS: tuple[About, ...] = (
+    DAMAGED,
+    DARK,
+    FACE_GLARE,
+    GLARE,
+    BLURRED,
+    SHAKEN,
+    WHOLE_BLURRED,
+    WHOLE_SHAKEN,
+    SMALL_PHOTO,
+    SMALL_TILES,
+    WHITE_OUT,
+)
+# the lines on tiles and on the layout that say what they are about, in the order above
+TILE_ABOUTS: tuple[About, ...] = (UNSURE, SET_COPIES, WIN_MOVED, WIN_WAYS, OTHER_SET, SECOND_HAND, MELD_RIVAL)
+
 # where a line's `by_number` names its `tiles`, as the UI numbers them ("7" or "7, 9")
 TILES = "{tiles}"
 
@@ -54,7 +111,8 @@ class Line:
     the photo as read) and the boxes left out (`left_out`, indices into `Reading.rejected_xyxy`);
     `unplaced`, its words without the places (None: it names none), and `by_number`, its words with
     TILES where a UI's numbers for `tiles` go (None: it has no such words); `about`, what it tells where a
-    UI may say that its own way (UNSURE ... MELD_RIVAL; None: nothing such)."""
+    UI may say that its own way (UNSURE ... MELD_RIVAL) or, on a PHOTO line, which fault of the photo it
+    names (`PHOTO_FAULTS`; None: nothing such)."""
 
     text: str
     kind: Kind = TILE

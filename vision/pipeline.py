@@ -46,12 +46,17 @@ from vision.glyphs import GlyphReader, glyph_session
 from vision.imageio import FILLED_SHARE, decoder_filled_share
 from vision.layout_read import HAND_SIZE, hand_tiles
 from vision.lines import (
+    DAMAGED,
+    DARK,
     LAYOUT,
     OTHER_SET,
     PHOTO,
     SET_COPIES,
+    SMALL_PHOTO,
+    SMALL_TILES,
     TILE,
     UNSURE,
+    WHITE_OUT,
     WIN_MOVED,
     WIN_WAYS,
     Line,
@@ -71,7 +76,7 @@ from vision.pip_look import PipLook
 from vision.places import box_place, first_places
 from vision.quarter import quarter_back, rows_up_and_down, turned_quarter
 from vision.rank_look import RankLook
-from vision.sharpness import blur_warning, photo_blur, whole_blur_warning, whole_photo_blur
+from vision.sharpness import blur_lines, photo_blur, whole_blur_lines, whole_photo_blur
 from vision.sidecar import ModelError, load_config
 from vision.square import (
     around_boxes,
@@ -900,22 +905,25 @@ class TileReader:
         detections = _detections(boxes, det_score, probabilities, class_id, angle)
         class_prob = probabilities[np.arange(len(class_id)), class_id].astype(np.float32)
         lines: list[Line] = [] if len(detections) else lines_of(["no tiles found"], TILE)
-        lines += lines_of(damaged_warning(seen.filled), PHOTO)  # first: it explains every other line
-        lines += lines_of(dark_warning(seen.gain), PHOTO)  # before the unsure tiles: it may explain them
+        lines += lines_of(damaged_warning(seen.filled), PHOTO, DAMAGED)  # first: it explains every other line
+        # before the unsure tiles: it may explain them
+        lines += lines_of(dark_warning(seen.gain), PHOTO, DARK)
         lines += face_glare_lines(boxes, _whited_unsure(probabilities, seen.whited), source_scale)
         lines += glare_lines(seen.glare, source_scale)  # so may a glare spot, and a tile short
-        lines += lines_of(blur_warning(seen.sharpness, seen.evenness), PHOTO)  # so may a blur or a shake
+        lines += blur_lines(seen.sharpness, seen.evenness)  # so may a blur or a shake
         # and where too few faces are left to judge, the whole photo's: why (almost) no tile was found
-        lines += lines_of(whole_blur_warning(seen.whole_sharpness, seen.whole_evenness), PHOTO)
+        lines += whole_blur_lines(seen.whole_sharpness, seen.whole_evenness)
         # the photo's own frame: on a screenshot's canvas, the photo shown there (its edge cuts tiles)
         frame = seen.frame()
         frame_xy = np.zeros(4, np.float32) if frame is None else np.array(frame[0][:2] * 2, np.float32)
         frame_hw = None if frame is None else frame[1]
         # first: it explains the unsure tiles named after it
         image_long = max(frame_hw) if frame_hw else None
-        lines += lines_of(small_photo_warning(frame_hw, source_scale), PHOTO)
+        lines += lines_of(small_photo_warning(frame_hw, source_scale), PHOTO, SMALL_PHOTO)
         # a fault of the photo, as a small one is: its remedy is to take it again, closer
-        lines += lines_of(small_tiles_warning(detections.xyxy, det_score, source_scale, image_long), PHOTO)
+        lines += lines_of(
+            small_tiles_warning(detections.xyxy, det_score, source_scale, image_long), PHOTO, SMALL_TILES
+        )
         lines += _uncertain_lines(detections, probabilities, source_scale)
         lines += _set_lines(detections, probabilities, win_moved, source_scale)
         lines += _win_lines(detections, probabilities, win_moved, source_scale)
@@ -928,7 +936,7 @@ class TileReader:
             detections.xyxy - frame_xy, frame_hw, layout, rejected_xyxy.reshape(-1, 4) - frame_xy
         )
         if layout is None or _hand_short(layout):
-            lines += lines_of(overexposed_warning(seen.white), PHOTO)
+            lines += lines_of(overexposed_warning(seen.white), PHOTO, WHITE_OUT)
         # then the layout's lines, and the edge's (it judges the hand laid out)
         lines += [*layout_lines(layout, layout_warnings), *lines_of(edge, TILE)]
         said = first_of_each(lines)

@@ -40,6 +40,7 @@ import numpy as np
 
 from vision.classes import BACK, CLASSES
 from vision.deskew import tile_sides
+from vision.lines import BLURRED, PHOTO, SHAKEN, WHOLE_BLURRED, WHOLE_SHAKEN, Line, texts
 
 # code -> the normalised gradient tensor (gxx, gxy, gyy) of its face, upright, sharp, on the tile art
 GRADIENTS_FILE = Path(__file__).with_name("face_gradients.json")
@@ -236,16 +237,22 @@ def photo_blur(
     return Blur(sharpness=detail * math.sqrt(fine) * even, even=own)
 
 
-def blur_warning(sharpness: float | None, even: float | None = None) -> list[str]:
+def blur_lines(sharpness: float | None, even: float | None = None) -> list[Line]:
     """The line for a photo whose tiles are blurred (`photo_blur`'s sharpness under BLURRED_BELOW) or
     shaken (`even` under SHAKEN_EVEN, sharpness under SHAKEN_BELOW): one line, naming a shake where
-    the faces' gradients run one way, as its remedy differs from a missed focus'."""
+    the faces' gradients run one way, as its remedy differs from a missed focus' (`Line.about`
+    SHAKEN or BLURRED)."""
     if sharpness is None:
         return []
     shaken = even is not None and even < SHAKEN_EVEN
     if sharpness >= (SHAKEN_BELOW if shaken else BLURRED_BELOW):
         return []
-    return [SHAKEN_LINE if shaken else BLURRED_LINE]
+    return [Line(SHAKEN_LINE, PHOTO, about=SHAKEN) if shaken else Line(BLURRED_LINE, PHOTO, about=BLURRED)]
+
+
+def blur_warning(sharpness: float | None, even: float | None = None) -> list[str]:
+    """The words of `blur_lines`."""
+    return list(texts(blur_lines(sharpness, even)))
 
 
 def whole_scale(shape: tuple[int, ...], xyxy: np.ndarray | None = None) -> float:
@@ -288,15 +295,23 @@ def whole_photo_blur(rgb: np.ndarray, xyxy: np.ndarray | None = None) -> Blur | 
     return Blur(sharpness=float(laplacian[strong].mean()) / mean_gradient, even=evenness(tensor))
 
 
-def whole_blur_warning(sharpness: float | None, even: float | None = None) -> list[str]:
+def whole_blur_lines(sharpness: float | None, even: float | None = None) -> list[Line]:
     """The line for a photo with too few faces to judge whose whole is blurred (`whole_photo_blur`'s
     sharpness under WHOLE_BLURRED_BELOW) or shaken (`even` under WHOLE_SHAKEN_EVEN, sharpness under
-    WHOLE_SHAKEN_BELOW): it says why (almost) no tile was found, and what to do. Nothing where all its
-    gradients run one way (`even` under WHOLE_ONE_WAY): a grained surface, not a shaken scene."""
+    WHOLE_SHAKEN_BELOW): it says why (almost) no tile was found, and what to do (`Line.about`
+    WHOLE_SHAKEN or WHOLE_BLURRED). Nothing where all its gradients run one way (`even` under
+    WHOLE_ONE_WAY): a grained surface, not a shaken scene."""
     if sharpness is None or (even is not None and even < WHOLE_ONE_WAY):
         return []
+    shaken = [Line(WHOLE_SHAKEN_LINE, PHOTO, about=WHOLE_SHAKEN)]
+    one_way = even is not None and even < WHOLE_SHAKEN_EVEN
     if sharpness < WHOLE_BLURRED_BELOW:
-        return [WHOLE_SHAKEN_LINE if even is not None and even < WHOLE_SHAKEN_EVEN else WHOLE_BLURRED_LINE]
-    if even is not None and even < WHOLE_SHAKEN_EVEN and sharpness < WHOLE_SHAKEN_BELOW:
-        return [WHOLE_SHAKEN_LINE]
+        return shaken if one_way else [Line(WHOLE_BLURRED_LINE, PHOTO, about=WHOLE_BLURRED)]
+    if one_way and sharpness < WHOLE_SHAKEN_BELOW:
+        return shaken
     return []
+
+
+def whole_blur_warning(sharpness: float | None, even: float | None = None) -> list[str]:
+    """The words of `whole_blur_lines`."""
+    return list(texts(whole_blur_lines(sharpness, even)))

@@ -3,6 +3,7 @@ any way, and a placed hand's tiles read surely beside one extra box the models s
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 
 import cv2
@@ -49,3 +50,19 @@ def hand_with_extra_box(
         image_hw=(960, 1280),
     )
     return seen, n
+
+
+def spotted_and_blurred(hand: str) -> tuple[Seen, Seen]:
+    """`hand` read surely (and a second box on its fifth tile, which the settling drops:
+    `hand_with_extra_box`) with a glare spot beside it, and the same hand blurred, as `glare_look` and
+    `photo_blur` would see them."""
+
+    def double(tiles: np.ndarray) -> np.ndarray:
+        return tiles[4] + np.array([0.2, 0, 0.2, 0]) * (tiles[4, 2] - tiles[4, 0])
+
+    seen = hand_with_extra_box(hand, double, {"5p": 0.6})[0]
+    right = float(seen.xyxy[:, 2].max())
+    return (
+        dataclasses.replace(seen, glare=((right + 60.0, 300.0),)),
+        dataclasses.replace(seen, sharpness=0.05, evenness=0.8),
+    )

@@ -53,6 +53,7 @@ from vision.classes import ANIMALS, BACK, DRAGONS, FLOWERS, MALAYSIAN, SEASONS, 
 from vision.cli import OneLineParser
 from vision.detections import UNSURE_BELOW
 from vision.imageio import ImageError, read_image
+from vision.lines import PHOTO_FAULTS, TILE_ABOUTS
 from vision.pipeline import Reading, TileReader
 from vision.quarter import unturned_xyxy
 from vision.seen_store import (
@@ -79,6 +80,9 @@ class PhotoResult:
     stages_ms: dict[str, float] = field(default_factory=dict)  # decode + the reading's timings
     missing: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
+    # what the reading's lines are about (`vision.lines.Line.about`), each once: its photo's faults
+    # told, and the kinds of line on its tiles and layout
+    abouts: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,22 @@ class Summary:
     # what the photos hold, as a digest of their truth (`scenes_digest`): two files of one set compare
     # only where it is the same (`vision.ship_rule`)
     scenes: str | None = None
+    # how many photos raised each line (`line_tally`): every fault of a photo (`PHOTO_FAULTS`), then
+    # every line on tiles or the layout that says what it is about (`TILE_ABOUTS`)
+    lines_raised: dict[str, int] = field(default_factory=dict)
+
+
+def line_tally(abouts: Iterable[Iterable[str]]) -> dict[str, int]:
+    """How many photos (each one's `PhotoResult.abouts`) raised a line about each of `PHOTO_FAULTS`,
+    then of `TILE_ABOUTS`, in that order, nought where none did: a set's false alarms (a generated
+    scene with no glare told of a glare spot) are counted without a probe of its own."""
+    raised = Counter(about for photo in abouts for about in set(photo))
+    return {about: raised[about] for about in (*PHOTO_FAULTS, *TILE_ABOUTS)}
+
+
+def reading_abouts(reading: Reading) -> frozenset[str]:
+    """What the lines of `reading` are about (those that say so)."""
+    return frozenset(line.about for line in reading.lines if line.about is not None)
 
 
 def scenes_digest(kind: str, directory: Path, limit: int | None = None) -> str:
@@ -240,6 +260,7 @@ def summarise(name: str, results: Sequence[PhotoResult]) -> Summary:
             stage: round(statistics.median(r.stages_ms[stage] for r in results if stage in r.stages_ms), 1)
             for stage in dict.fromkeys(k for r in results for k in r.stages_ms)
         },
+        lines_raised=line_tally(r.abouts for r in results),
     )
 
 
@@ -400,7 +421,14 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
         counts = match_boxes(xyxy, det.codes, det.confidence, true_xyxy, true_codes)
         hand_exact = hand_read_exactly(reading.layout, meta) if shows_whole_hand(meta) else None
         results.append(
-            PhotoResult(meta_path.stem, counts, hand_exact, stages["end_to_end"], stages_ms=stages)
+            PhotoResult(
+                meta_path.stem,
+                counts,
+                hand_exact,
+                stages["end_to_end"],
+                stages_ms=stages,
+                abouts=reading_abouts(reading),
+            )
         )
     return results
 
@@ -430,6 +458,7 @@ def bench_real(reader: TileReader, directory: Path, options: Options = Options()
                 stages_ms=stages,
                 missing=matched.missing,
                 extra=matched.extra,
+                abouts=reading_abouts(reading),
             )
         )
     return results
@@ -591,7 +620,19 @@ def format_summary(summary: Summary) -> str:
             f"  unsure marks (confidence under {UNSURE_BELOW}): {per_photo:.1f} a photo, "
             f"on {caught} of the {misread} misread boxes ({caught / max(misread, 1):.0%})"
         )
+    lines += format_tally(summary.lines_raised)
     return "\n".join(lines)
+
+
+def format_tally(raised: dict[str, int]) -> list[str]:
+    """The photos raising each line (`Summary.lines_raised`): the photo's faults, then the lines on
+    tiles and the layout, as a summary's lines (none for a summary with no tally)."""
+    out = []
+    for title, abouts in (("photo lines", PHOTO_FAULTS), ("tile and layout lines", TILE_ABOUTS)):
+        counted = [f"{about.replace('_', ' ')} {raised[about]}" for about in abouts if about in raised]
+        if counted:
+            out.append(f"  {title} (photos raising each): {', '.join(counted)}")
+    return out
 
 
 def format_photos(results: Sequence[PhotoResult]) -> str:

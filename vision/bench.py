@@ -16,7 +16,9 @@ extra), exact hands (synthetic: the layout's hand equals the scene's as far as t
 a concealed kong lying all face down being a kong of unknown face on both sides; counted over the
 scenes that show a whole hand: a hand cut off by the frame or hidden, or a scene of loose tiles with no
 hand, has none to read exactly), the most common
-confusions, and end-to-end latency per photo (decode + detect + classify + layout).
+confusions, the photos raising each of the reader's lines (by `Line.about`: a glare spot, a blur ...;
+on generated scenes with none rendered in, false alarms), and end-to-end latency per photo (decode +
+detect + classify + layout).
 Real photos are for measuring only: never tune thresholds on them.
 """
 

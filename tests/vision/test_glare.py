@@ -264,14 +264,25 @@ def _seen(boxes: np.ndarray, probabilities: np.ndarray, whited: tuple[int, ...])
     )
 
 
+def _settling_reader(tmp_path: Path) -> TileReader:
+    """A reader whose models are never run here: its readings are settled from a `Seen` built by hand."""
+    sc = scene(600, 1000)
+    return TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)), det_hw=(384, 640)))
+
+
+def _read_surely(boxes: np.ndarray) -> np.ndarray:
+    """Probabilities reading the row's tiles 1p 2p 3p ... at 0.99 each."""
+    probabilities = np.full((len(boxes), 49), 0.01 / 48, np.float32)
+    probabilities[np.arange(len(boxes)), np.arange(len(boxes)) + 9] = 0.99
+    return probabilities
+
+
 def test_the_reader_names_a_whited_face_read_unsure_and_not_a_white_dragon_read_surely(
     tmp_path: Path,
 ) -> None:
-    sc = scene(600, 1000)
-    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)), det_hw=(384, 640)))
+    reader = _settling_reader(tmp_path)
     _, boxes = _hand()
-    sure = np.full((len(boxes), 49), 0.01 / 48, np.float32)
-    sure[np.arange(len(boxes)), np.arange(len(boxes)) + 9] = 0.99  # 1p 2p 3p ... read surely
+    sure = _read_surely(boxes)
     unsure = sure.copy()
     unsure[2] = 1 / 49  # the third tile's face blank: no face stands out
     said = [
@@ -288,11 +299,9 @@ def test_the_reader_names_a_whited_face_read_unsure_and_not_a_white_dragon_read_
 def test_the_page_names_a_whited_face_by_its_tile_number_as_it_names_every_unsure_tile(
     tmp_path: Path,
 ) -> None:
-    sc = scene(600, 1000)
-    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)), det_hw=(384, 640)))
+    reader = _settling_reader(tmp_path)
     _, boxes = _hand()
-    unsure = np.full((len(boxes), 49), 0.01 / 48, np.float32)
-    unsure[np.arange(len(boxes)), np.arange(len(boxes)) + 9] = 0.99
+    unsure = _read_surely(boxes)
     unsure[[2, 4]] = 1 / 49  # the third and fifth faces blank: no face stands out
     reading = reader.settle(_seen(boxes, unsure, (2,)))  # the app reads at the photo's own pixels
     number = tile_numbers(reading.detections, reading.layout)
@@ -356,11 +365,9 @@ def test_a_readings_lines_say_its_warnings_word_for_word_and_name_by_index_what_
 ) -> None:
     # the reader's words stay as `python -m vision --json` prints them; its lines' facts name the same
     # tiles, spots and boxes by index, and the page names and orders them from those facts
-    sc = scene(600, 1000)
-    reader = TileReader.load(write_models(tmp_path, detector_rows(sc, (384, 640)), det_hw=(384, 640)))
+    reader = _settling_reader(tmp_path)
     _, boxes = _hand()
-    probabilities = np.full((len(boxes), 49), 0.01 / 48, np.float32)
-    probabilities[np.arange(len(boxes)), np.arange(len(boxes)) + 9] = 0.99
+    probabilities = _read_surely(boxes)
     probabilities[2] = 1 / 49  # the third face blank, and whited out
     seen = dataclasses.replace(
         _seen(boxes, probabilities, (2,)),

@@ -110,14 +110,39 @@ def decoded_text(data: bytes, name: str) -> str:
     return text
 
 
+class _DuplicateKey(Exception):
+    """A JSON object naming one key twice (not a ValueError: `json_object` tells it from json's own)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's pairs as a dict, refusing a key given twice: json keeps the last value without a
+    word, and a file with two "concealed" settles a dispute by whichever came last (an audit)."""
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            raise _DuplicateKey(key)
+        data[key] = value
+    return data
+
+
 def json_object(text: str, name: str, what: str) -> dict[str, Any]:
     """`text` (from file `name`) read as a JSON object, or MalformedHandError in one line; `what` it must
-    be ("a hand", "a case") names what a too deeply nested file cannot be."""
+    be ("a hand", "a case") names what a too deeply nested file cannot be. A key given twice in one
+    object, at any depth, is refused: which value was meant cannot be told."""
     if not text.strip():  # `python -m vision PHOTO --json | python -m scoring -` where vision failed
         raise MalformedHandError(f"{name} is empty")
     try:
         # some editors on Windows start UTF-8 files with a byte-order mark
-        data = json.loads(text.removeprefix("\ufeff"))
+        data = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_refuse_duplicates)
+    except _DuplicateKey as duplicate:
+        key = brief(json.dumps(duplicate.key, ensure_ascii=False), 100)
+        raise MalformedHandError(
+            f"{name} gives the key {key} twice in one object: say it once, with the value meant"
+        ) from None
     except json.JSONDecodeError as error:
         # some of json's messages end in "at" ("Unterminated string starting at"): one "at" is enough
         where = f"line {error.lineno} column {error.colno}"

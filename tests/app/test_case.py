@@ -1597,3 +1597,10 @@ def test_a_face_down_kong_without_a_flag_is_no_correction_however_often_it_is_fo
     twice = table_edits.fold_edits(table_edits.fold_edits(base, edits), edits)
     assert not any(c.get("action") == "kong" for c in twice.earlier), twice.earlier
     assert not any(c.get("action") == "kong" for c in case_corrections(twice, None, ())), twice.earlier
+
+
+def test_a_case_file_naming_a_key_twice_is_refused_as_the_scoring_refuses_it() -> None:
+    # which of two "concealed" a case means cannot be told: the app had opened the last one, unsaid
+    data = b'{"concealed": "123m 456p 789s CCC 55p", "seat_wind": "S", "seat_wind": "W"}'
+    with pytest.raises(case_open.CaseFileError, match=r'case\.json gives the key "seat_wind" twice'):
+        case_open.open_case("case.json", data)

@@ -160,6 +160,17 @@ def test_fields_written_beside_a_photos_hand_are_scored() -> None:
         pytest.param("[1, 2]", "JSON object", id="array"),
         pytest.param('{"concealed": "123q"}', "123q", id="unknown-tile"),
         pytest.param("[" * 100000, "", id="deep-nesting"),
+        # json keeps a key's last value without a word: a dispute settled by whichever came last
+        pytest.param(
+            '{"concealed": "123m 456p 789s CCC 55p", "concealed": "123m 456p 789s CCC 5p 5p"}',
+            'gives the key "concealed" twice',
+            id="duplicate-key",
+        ),
+        pytest.param(
+            '{"concealed": "123m 456p 789s CCC 55p", "options": {"max_tai": 5, "max_tai": 10}}',
+            'gives the key "max_tai" twice',
+            id="duplicate-nested-key",
+        ),
     ],
 )
 def test_malformed_exits_2_with_one_line(stdin: str, needle: str) -> None:

@@ -839,6 +839,20 @@ def _arrangement_text(scored: _Scored, context: Context) -> str:
     return str(scored.arrangement)
 
 
+def _seats_of_no_win(payout: Payout, ruleset: Ruleset, context: Context) -> Payout:
+    """A no-win's payout (nothing paid) with the seats the context names, as a valid win's gives them:
+    the winner's, and the discarder's and the others' where the discarder's seat is given (an audit:
+    every seat was null, the winner's too). A seat the game has not (a Malaysian North seat, which is
+    why such a hand is no win) is given to no one, nor a discarder's that the rules refuse (the winner's
+    own, or not a seat of the game): the others' seats then stay unknown, as on a win with no discarder."""
+    if context.seat_wind not in ruleset.seats:
+        return payout
+    discarder = context.discarder_wind
+    if discarder not in ruleset.seats or discarder == context.seat_wind:
+        discarder = None
+    return with_seats(payout, ruleset.seats, context.seat_wind, discarder)
+
+
 def _tile_count_message(hand: Hand, ruleset: Ruleset) -> str:
     """Why a hand of other than 14 tiles is no win; where four of a tile stand among the concealed ones
     (a kong typed into the hand), where a kong goes; where the bonus row holds all eight flowers and
@@ -883,6 +897,7 @@ def score(
         nothing = dataclasses.replace(
             no_payout(ruleset.players, context.self_drawn), instant_payouts=paid_at_once
         )
+        nothing = _seats_of_no_win(nothing, ruleset, context)
         return Score(
             valid=False,
             reason=invalid.reason,

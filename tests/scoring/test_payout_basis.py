@@ -283,6 +283,64 @@ def test_seats_are_the_rule_sets_each_once_and_the_winner_is_the_seat_wind(
     assert [p["amount"] for p in players] == [p["amount"] for p in score_json(data)["payout"]["players"]]
 
 
+@given(
+    rules=st.sampled_from(["singapore", "malaysian"]),
+    seat=st.sampled_from("ESW"),
+    discarder=st.sampled_from(["E", "S", "W", None]),
+    self_drawn=st.booleans(),
+)
+def test_a_hand_below_the_minimum_names_the_seats_a_win_would(
+    rules: str, seat: str, discarder: str | None, self_drawn: bool
+) -> None:
+    # docs/scoring.md: the winner's seat is always given; a no-win had given every seat as null
+    if discarder == seat:
+        return  # refused, below
+    hand = "111p 222p 333p 456p 99p" if rules == "malaysian" else "123m 456p 789s CCC 55p"
+    data = {"rules": rules, "concealed": hand, "seat_wind": seat, "self_drawn": self_drawn}
+    data["discarder_wind"] = discarder
+    won = score_json(data)
+    below = score_json({**data, "options": {"min_tai": 64, "max_tai": 64}})
+    assert won["valid"] and below["reason"] == "below_minimum", below["message"]
+    assert [p["seat"] for p in below["payout"]["players"]] == [p["seat"] for p in won["payout"]["players"]]
+
+
+@pytest.mark.parametrize(
+    ("data", "seats"),
+    [
+        # the seat itself refused (why it is no win): no one is given it
+        pytest.param(
+            {"rules": "malaysian", "concealed": "111p 222p 333p 456p 99p", "seat_wind": "N"},
+            [None, None, None],
+            id="malaysian-north-seat",
+        ),
+        # the discarder's seat refused: the winner's still stands, the others stay unknown
+        pytest.param(
+            {**HAND, "seat_wind": "S", "discarder_wind": "S"}, ["S", None, None, None], id="own-seat"
+        ),
+        pytest.param(
+            {
+                "rules": "malaysian",
+                "concealed": "111p 222p 333p 456p 99p",
+                "seat_wind": "S",
+                "discarder_wind": "N",
+            },
+            ["S", None, None],
+            id="malaysian-north-discarder",
+        ),
+        # a hand of the wrong tile count: its seats are as the context names them
+        pytest.param(
+            {"concealed": "123m 456p 789s CCC 5p", "seat_wind": "W", "discarder_wind": "E"},
+            ["W", "E", "N", "S"],
+            id="wrong-tile-count",
+        ),
+    ],
+)
+def test_a_no_win_names_the_seats_its_context_gives(data: dict, seats: list[str | None]) -> None:
+    result = score_json(data)
+    assert not result["valid"]
+    assert [p["seat"] for p in result["payout"]["players"]] == seats
+
+
 def test_a_discarder_given_for_a_plain_self_draw_is_ignored_before_it_is_checked() -> None:
     # docs/scoring.md: ignored with a warning; its seat was checked first, and the hand refused
     result = score_json({**HAND, "seat_wind": "S", "self_drawn": True, "discarder_wind": "S"})

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -162,6 +162,27 @@ def points_word(count: object) -> str:
     return "point" if count == 1 else "points"
 
 
+# the options that are amounts paid (the payout table's rows and the unit): each must be positive
+_AMOUNTS = ("unit", "payout_table")
+
+
+def _least(name: str) -> int:
+    """The least whole number option `name` takes alone (its metadata "least"; 0 where it has none)."""
+    option = next((option for option in dataclasses.fields(Options) if option.name == name), None)
+    return int(option.metadata.get("least", 0)) if option is not None else 0
+
+
+def _shown(value: int | float) -> str:
+    """A number past the bounds as the user wrote it, or a plain number: 1e13 had been quoted back as
+    10000000000000.0 (an audit). Past 1e21 (where JSON writers turn to an exponent) it is said as
+    `1e+300`, and a whole number too long to print by its size alone."""
+    if isinstance(value, int):
+        return str(value) if value.bit_length() < 64 else "a larger number"
+    if not math.isfinite(value):
+        return repr(value)
+    return exact_number(value) if abs(value) < 1e21 else f"{value:g}"
+
+
 def _number(name: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise OptionError(f"option {name} must be a number, got {json_value(value)}")
@@ -172,10 +193,14 @@ def _number(name: str, value: object) -> float:
         else math.isfinite(value) and abs(value) <= MAX_AMOUNT
     )
     if not within:
-        shown = repr(value) if isinstance(value, float) or value.bit_length() < 64 else "a larger number"
-        raise OptionError(f"option {name} must be a finite number up to {MAX_AMOUNT:g}, got {shown}")
-    if value < 0:
-        raise OptionError(f"option {name} must not be negative, got {exact_number(value)}")
+        raise OptionError(f"option {name} must be a finite number up to {MAX_AMOUNT:g}, got {_shown(value)}")
+    positive = name in _AMOUNTS or _least(name) > 0
+    if value <= 0 if positive else value < 0:
+        # one message for every value below the least, 0 and -1 alike (an audit: unit 0 had been "must
+        # be positive" and -1 "must not be negative")
+        what = f"option {name}{' amounts' if name == 'payout_table' else ''}"
+        bound = "must be positive" if positive else "must not be negative"
+        raise OptionError(f"{what} {bound}, got {exact_number(value)}")
     if 0 < value < MIN_AMOUNT:
         # amounts are paid to 6 decimals (scoring.payout): a smaller one would be paid as 0
         raise OptionError(
@@ -188,14 +213,6 @@ def _number(name: str, value: object) -> float:
             f"option {name} has more than 6 decimals, got {exact_number(value)}: amounts are paid to 0.000001"
         )
     return value
-
-
-def _positive(name: str, value: object) -> float:
-    """An amount that must be paid: a payout table's row of 0 pays the winner nothing."""
-    number = _number(name, value)
-    if number == 0:
-        raise OptionError(f"option {name} amounts must be positive, got 0")
-    return number
 
 
 def _convert(name: str, value: object) -> object:
@@ -221,9 +238,9 @@ def _convert(name: str, value: object) -> object:
                     raise OptionError(
                         f"payout_table row {json_value(row)} must be [shooter pays, each pays on self-draw]"
                     )
-                rows.append((_positive(name, row[0]), _positive(name, row[1])))
+                rows.append((_number(name, row[0]), _number(name, row[1])))
             else:
-                rows.append(_positive(name, row))
+                rows.append(_number(name, row))
         return tuple(rows)
     if not isinstance(value, bool):
         raise OptionError(f"option {name} must be true or false, got {json_value(value)}")
@@ -282,7 +299,8 @@ def options_from_mapping(base: Options, overrides: Mapping[str, object]) -> Opti
     if faults:
         known = f" (known: {', '.join(sorted(names))})" if unknown else ""
         raise OptionError("; ".join(faults) + known)
-    return checked_options(dataclasses.replace(base, **changes))
+    # every caller's `base` is a rule set's defaults: what the overrides leave is said as the default
+    return checked_options(dataclasses.replace(base, **changes), given=set(changes))
 
 
 def unread_options(rules_name: str, options: Options, given: Mapping[str, object]) -> list[str]:
@@ -332,9 +350,10 @@ def read_by(rules_name: str, option_name: str) -> bool:
     return rules_name in option.metadata.get("rules", (rules_name,))
 
 
-def checked_options(options: Options) -> Options:
+def checked_options(options: Options, given: Collection[str] | None = None) -> Options:
     """`options` with each value checked and in its field's form, as JSON's are (a whole number given as
-    10.0 is 10, payout table rows given as lists are pairs), and checked together (`_check_together`)."""
+    10.0 is 10, payout table rows given as lists are pairs), and checked together (`_check_together`;
+    `given`: the names the user set, None for all, as an `Options` built in code sets them)."""
     if not isinstance(options, Options):
         raise OptionError(f"options must be an Options value, got {type(options).__name__}")
     converted: dict[str, Any] = {
@@ -342,7 +361,7 @@ def checked_options(options: Options) -> Options:
         for option in dataclasses.fields(Options)
     }
     options = dataclasses.replace(options, **converted)
-    _check_together(options)
+    _check_together(options, given)
     return options
 
 
@@ -389,19 +408,19 @@ def check_exact_amounts(options: Options, ruleset_name: str) -> None:
         )
 
 
-def _check_together(options: Options) -> None:
+def _check_together(options: Options, given: Collection[str] | None = None) -> None:
     """Raise `OptionError` for option values, each of its field's type already, that contradict each
-    other or make no sense (an `Options` built in code is checked as strictly as JSON)."""
-    if options.max_tai < 1:
-        raise OptionError(f"max_tai must be at least 1, got {options.max_tai}")
-    if options.min_tai < 0:
-        raise OptionError(f"min_tai must not be negative, got {options.min_tai}")
+    other or make no sense (an `Options` built in code is checked as strictly as JSON); `given`: the
+    options the user set (None: all of them), the others said as the defaults they are."""
+    # each value on its own (max_tai 0, unit -1) is checked where it is converted (`_number`)
     if options.min_tai > options.max_tai:
-        raise OptionError(f"min_tai {options.min_tai} is above max_tai {options.max_tai}")
-    if not math.isfinite(options.unit) or options.unit <= 0:
-        raise OptionError(f"unit must be positive, got {options.unit:g}")
-    if options.points_per_fan <= 0:
-        raise OptionError(f"points_per_fan must be positive, got {options.points_per_fan}")
+        # a bound not given is the rule set's default, said so: "above max_tai 5" alone had left the
+        # user to guess where the 5 came from (an audit)
+        min_tai, max_tai = (
+            f"{name} {getattr(options, name)}" + ("" if given is None or name in given else " (the default)")
+            for name in ("min_tai", "max_tai")
+        )
+        raise OptionError(f"{min_tai} is above {max_tai}")
     if options.max_tai > MAX_TAI:
         raise OptionError(f"max_tai {options.max_tai} is too large (at most {MAX_TAI})")
     # the one check of the choices, for JSON and for an Options built in code alike: a misspelt one

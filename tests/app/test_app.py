@@ -1995,7 +1995,7 @@ def test_a_case_file_with_a_house_rule_the_scoring_refuses_opens_with_a_note(app
     no_problem(app)
     assert app.session_state["base"].name == "odd.json"
     notes = "\n".join(texts(app, "info"))
-    assert "house rule Max tai cannot be used (option max_tai must not be negative, got -1)" in notes, notes
+    assert "house rule Max tai cannot be used (option max_tai must be positive, got -1)" in notes, notes
     assert "option 'gone' is no house rule of this app: left out" in notes, notes
     assert app.number_input(key="opt_singapore_max_tai").value == scoring.default_options("singapore").max_tai
     assert "tai" in result_text(app)

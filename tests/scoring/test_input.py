@@ -219,9 +219,13 @@ MALFORMED = [
     pytest.param(
         {"concealed": HAND, "options": {"min_tai": 6}}, OptionError, "above max_tai", id="min-above-max"
     ),
-    pytest.param({"concealed": HAND, "options": {"max_tai": 0}}, OptionError, "at least 1", id="max-zero"),
+    pytest.param(
+        {"concealed": HAND, "options": {"max_tai": 0}}, OptionError, "positive, got 0", id="max-zero"
+    ),
     pytest.param({"concealed": HAND, "options": {"unit": 0}}, OptionError, "positive", id="unit-zero"),
-    pytest.param({"concealed": HAND, "options": {"unit": -1}}, OptionError, "negative", id="unit-negative"),
+    pytest.param(
+        {"concealed": HAND, "options": {"unit": -1}}, OptionError, "positive, got -1", id="unit-negative"
+    ),
     pytest.param(
         {"concealed": HAND, "options": {"unit": 1e-7}},
         OptionError,
@@ -331,6 +335,64 @@ def test_a_bad_tile_code_names_the_field_it_is_in(data: dict[str, Any], said: st
     with pytest.raises((UnknownTileError, HandStringError)) as raised:
         score_json(data)
     assert str(raised.value).startswith(said), str(raised.value)
+
+
+def _option_error(options: dict[str, Any], rules: str = "singapore") -> str:
+    with pytest.raises(OptionError) as raised:
+        score_json({"concealed": HAND, "rules": rules, "options": options})
+    return str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "least", "in_a_row"),
+    [
+        ("unit", 1, False),
+        ("points_per_fan", 1, False),
+        ("max_tai", 1, False),
+        ("min_tai", 0, False),
+        ("payout_table", 1, True),
+    ],
+)
+def test_every_value_below_an_options_least_is_refused_in_one_message(
+    name: str, least: int, in_a_row: bool
+) -> None:
+    # an audit: unit 0 said "must be positive" and -1 "must not be negative"
+    lines = {
+        _option_error({name: [number] if in_a_row else number}).replace(f"got {number}", "got N")
+        for number in (least - 1, -3)
+    }
+    assert len(lines) == 1, lines
+    assert lines.pop().startswith(f"option {name}")
+
+
+@pytest.mark.parametrize(
+    ("rules", "options", "said"),
+    [
+        ("singapore", {"min_tai": 7}, "min_tai 7 is above max_tai 5 (the default)"),
+        ("malaysian", {"max_tai": 3}, "min_tai 5 (the default) is above max_tai 3"),
+        ("singapore", {"min_tai": 7, "max_tai": 6}, "min_tai 7 is above max_tai 6"),
+        ("singapore", {"min_tai": 7, "max_tai": None}, "min_tai 7 is above max_tai 5 (the default)"),
+    ],
+)
+def test_a_minimum_above_the_cap_says_which_bound_is_the_default(
+    rules: str, options: dict[str, Any], said: str
+) -> None:
+    assert _option_error(options, rules) == said
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (1e13, "got 10000000000000"),
+        (-2.5e12, "got -2500000000000"),
+        (1e300, "got 1e+300"),
+        (10**13, "got 10000000000000"),
+    ],
+)
+def test_an_amount_past_the_bound_is_quoted_as_a_plain_number(value: float, shown: str) -> None:
+    # an audit: 1e13 was quoted back as 10000000000000.0
+    line = _option_error({"unit": value})
+    assert line.endswith(shown) and ".0" not in line, line
 
 
 @pytest.mark.parametrize(("data", "error", "quote"), MALFORMED)

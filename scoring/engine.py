@@ -55,7 +55,7 @@ from scoring.payout import (
     with_seats,
 )
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
-from scoring.tiles import BACK, FLOWERS, FLY, SEASONS, WIND_NAMES, Tile, format_hand, sort_key
+from scoring.tiles import BACK, FLOWERS, FLY, SEASONS, WIND_NAMES, Tile, format_hand, sort_key, sorted_tiles
 from scoring.view import HandFacts, Hit, Note, View
 
 REASONS: dict[str, str] = {
@@ -262,8 +262,9 @@ def flowers_win(bonus: Iterable[Tile], circumstances: Iterable[str], ruleset: Ru
 def _check_tiles(hand: Hand, context: Context, ruleset: Ruleset, options: Options) -> None:
     hand_types = set(ruleset.hand_tiles(options))
     proper = [*hand.concealed, *(tile for meld in hand.melds for tile in meld.tiles)]
-    strangers = list(dict.fromkeys(tile for tile in proper if tile not in hand_types))
-    bonus_strangers = list(dict.fromkeys(tile for tile in hand.bonus if tile not in ruleset.bonus_tiles))
+    # in tile order, each once, as a hand is written (an audit read "2s, 5s, 4s, 6s, 1s, 3s")
+    strangers = sorted_tiles({tile for tile in proper if tile not in hand_types})
+    bonus_strangers = sorted_tiles({tile for tile in hand.bonus if tile not in ruleset.bonus_tiles})
     # a winning tile no set holds is named so, not as "not in the hand" (a hand it is never in)
     stranger_won = context.winning_tile not in (None, *hand_types, *strangers)
     if strangers or bonus_strangers or stranger_won:

@@ -710,12 +710,20 @@ def test_every_tile_outside_the_rule_set_is_named_once() -> None:
     assert "2m, 3m, 4m, 5m, 6m, 7m, 6s, 7s, 8s are not in the Malaysian tile set" in result["message"]
 
 
+def test_the_tiles_outside_the_rule_set_are_named_in_tile_order_each_once() -> None:
+    # an audit read "2s, 5s, 4s, 6s, 1s, 3s": the hand's order, not the tiles'
+    result = score_json(
+        {"rules": "malaysian", "concealed": "26s 5s 4s 6s 1s 3s 123p 55p 2s", "bonus": ["F1"]}
+    )
+    assert result["message"] == "Not a valid win: 1s, 2s, 3s, 4s, 5s, 6s are not in the Malaysian tile set."
+
+
 @pytest.mark.parametrize(
     ("hand", "said"),
     [
         (
             {"concealed": "123m 456p 789s fly 55p 11p", "bonus": ["face", "F1", "fly"]},
-            "fly and bonus tiles face, fly are not in the Singapore tile set",
+            "fly and bonus tiles fly, face are not in the Singapore tile set",  # in tile order
         ),
         (
             {"concealed": "123m 456p 789s CCC 55p", "bonus": ["face"]},

@@ -195,8 +195,11 @@ def _counts(tiles: Iterable[Tile]) -> tuple[tuple[int, ...], int]:
 
 
 def _display_order(group: Group) -> tuple[object, ...]:
-    """Concealed groups first, then declared melds, each in tile order (1m..9s, winds, dragons)."""
-    return (group.declared, sort_key(group.tile), group.kind, group.fly_for, group.concealed)
+    """Concealed groups first, then declared melds, each in tile order (1m..9s, winds, dragons) of all
+    its tiles, as a hand is written: by its first tile alone, 123p (a chow's tile) came before 111p and
+    a reading printed `123p 111p 456p` (an audit). One order for every rule set's reading."""
+    tiles = tuple(sort_key(tile) for tile in group.tiles)
+    return (group.declared, tiles, group.kind, group.fly_for, group.concealed)
 
 
 def _within_copies(groups: Iterable[Group]) -> bool:

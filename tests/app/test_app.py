@@ -1853,7 +1853,7 @@ def test_a_question_or_error_about_a_file_the_uploader_no_longer_holds_is_droppe
 def test_the_summary_shows_the_sets_the_score_was_counted_on(app: AppTest) -> None:
     typed_hand(app, "4722237m 99p 72m", melds="876s")
     no_problem(app)
-    assert "Read as: 234m 222m 777m [678s] 99p" in summary(app), summary(app)
+    assert "Read as: 222m 234m 777m [678s] 99p" in summary(app), summary(app)
     assert "| melds: [678s]  ([..] exposed" in summary(app), summary(app)  # in tile order, as read
 
 

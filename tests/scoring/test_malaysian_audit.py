@@ -67,3 +67,15 @@ def test_the_limit_row_named_is_the_one_the_fan_comes_from() -> None:
     assert result["valid"] and result["tai"] == 10
     (note,) = [w for w in result["warnings"] if "not added to the rest" in w]
     assert note.startswith("the fan is set to 10 by big four winds"), note
+
+
+@pytest.mark.parametrize(("rules", "suit"), [("malaysian", "p"), ("singapore", "m"), ("singapore", "s")])
+def test_a_readings_sets_are_in_tile_order_under_every_rule_set(rules: str, suit: str) -> None:
+    # an audit read `123p 111p 456p ...`: a chow and a pong of one first tile stood by their kind
+    hand = f"123{suit} 111{suit} 456{suit} 789{suit} 55{suit}"
+    result = score_json({"rules": rules, "concealed": hand, "self_drawn": True})
+    assert result["valid"], result["message"]
+    assert result["arrangement"] == f"111{suit} 123{suit} 456{suit} 789{suit} 55{suit}"
+    melds = {"melds": [{"kind": "chow", "tiles": f"234{suit}"}, {"kind": "pong", "tiles": f"222{suit}"}]}
+    laid = score_json({"rules": rules, "concealed": f"111{suit} 789{suit} 55{suit}", **melds})
+    assert laid["arrangement"] == f"111{suit} 789{suit} [222{suit}] [234{suit}] 55{suit}"

@@ -2,7 +2,8 @@
 [--option north_wind=false]`.
 
 Exit 0 with the tiles (and the grouped hand) read; exit 2 with one line on stderr when the
-photo or the models cannot be used; never a traceback.
+photo or the models cannot be used; exit 1 with one line on an internal error (a bug); never a
+traceback. `EXIT_STATUS` is what `--help` and docs/vision.md say of them.
 """
 
 from __future__ import annotations
@@ -48,15 +49,23 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {brief(message)} (see {self.prog} --help)\n")
 
 
+# each exit status `run` gives, as --help says them (an audit: exit 1 went unsaid, and `python -m scoring`,
+# fed this output, exits 1 on a hand that is no win and 2 on an internal error too)
+EXIT_STATUS = (
+    "Exit status: 0 read; 2 with one line on stderr when the photo, the models or --annotate's file cannot"
+    " be used, or the command line is wrong; 1 with one line on an internal error (a bug, never a"
+    " traceback); 130 interrupted (Ctrl-C); 141 when the reader of the output went away (`| head`)."
+)
+
+
 def parser() -> argparse.ArgumentParser:
     p = OneLineParser(
         prog=PROG,
         description="Read the mahjong tiles in a photo.",
         epilog="--json prints {image: {width, height}, detections: [{code, confidence, box}], hand,"
         " warnings}; boxes and the places warnings name are in pixels of the photo turned upright by its EXIF"
-        " orientation. The hand is the input of `python -m scoring` (which also takes this whole output)."
-        " Exit 0 when read, 2 with one line on stderr when the photo, the models or --annotate's file"
-        " cannot be used.",
+        " orientation. The hand is the input of `python -m scoring` (which also takes this whole output). "
+        + EXIT_STATUS,
     )
     p.add_argument("photo", help="JPEG, PNG, HEIC, WebP, ... photo of the hand (- reads it from stdin)")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")

@@ -166,10 +166,10 @@ def points_word(count: object) -> str:
 _AMOUNTS = ("unit", "payout_table")
 
 
-def _least(name: str) -> int:
-    """The least whole number option `name` takes alone (its metadata "least"; 0 where it has none)."""
-    option = next((option for option in dataclasses.fields(Options) if option.name == name), None)
-    return int(option.metadata.get("least", 0)) if option is not None else 0
+# the least whole number each option takes alone (its metadata "least"; 0 where it has none)
+_LEAST: dict[str, int] = {
+    option.name: int(option.metadata.get("least", 0)) for option in dataclasses.fields(Options)
+}
 
 
 def _shown(value: int | float) -> str:
@@ -194,7 +194,7 @@ def _number(name: str, value: object) -> float:
     )
     if not within:
         raise OptionError(f"option {name} must be a finite number up to {MAX_AMOUNT:g}, got {_shown(value)}")
-    positive = name in _AMOUNTS or _least(name) > 0
+    positive = name in _AMOUNTS or _LEAST.get(name, 0) > 0
     if value <= 0 if positive else value < 0:
         # one message for every value below the least, 0 and -1 alike (an audit: unit 0 had been "must
         # be positive" and -1 "must not be negative")

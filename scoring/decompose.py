@@ -198,8 +198,16 @@ def _display_order(group: Group) -> tuple[object, ...]:
     """Concealed groups first, then declared melds, each in tile order (1m..9s, winds, dragons) of all
     its tiles, as a hand is written: by its first tile alone, 123p (a chow's tile) came before 111p and
     a reading printed `123p 111p 456p` (an audit). One order for every rule set's reading."""
-    tiles = tuple(sort_key(tile) for tile in group.tiles)
-    return (group.declared, tiles, group.kind, group.fly_for, group.concealed)
+    # of one first tile, a pong or kong (1p 1p 1p) comes before the chow (1p 2p 3p): the tile order of
+    # all their tiles, at the cost of the first tile's key (this key sorts every reading of every hand)
+    return (
+        group.declared,
+        sort_key(group.tile),
+        group.kind == "chow",
+        group.kind,
+        group.fly_for,
+        group.concealed,
+    )
 
 
 def _within_copies(groups: Iterable[Group]) -> bool:

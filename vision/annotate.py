@@ -187,6 +187,24 @@ def group_name_scale(xyxy: np.ndarray, largest: float) -> float:
     return max(SMALLEST_GROUP_FONT, scale)
 
 
+def _partial_path(path: str) -> tuple[str, str]:
+    """The file `path` names, links followed, and the file beside it that `save_png` writes first."""
+    target = os.path.realpath(path)
+    return target, os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.{os.getpid()}.part")
+
+
+def try_writing(path: str) -> None:
+    """Create and remove the file `save_png` would write first, so that a folder that takes no new
+    file is found before a photo is read (an audit: /proc/x.png passed every check of permissions,
+    as root, and failed only after the reading was printed); OSError, in the system's words, if not."""
+    _, partial = _partial_path(path)
+    try:
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        os.remove(partial)
+    except OSError as error:
+        raise OSError(error.strerror or str(error)) from None
+
+
 def save_png(rgb: np.ndarray, path: str) -> None:
     """Write RGB as an image file (format from the extension); OSError if it cannot be written.
 
@@ -200,8 +218,7 @@ def save_png(rgb: np.ndarray, path: str) -> None:
         raise OSError("no image format for that extension")
     # written beside the target and moved over it whole: a full disk must not leave a half picture,
     # nor spoil a picture already there
-    target = os.path.realpath(path)
-    partial = os.path.join(os.path.dirname(target), f".{os.path.basename(target)}.{os.getpid()}.part")
+    target, partial = _partial_path(path)
     try:
         descriptor = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         try:

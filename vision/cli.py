@@ -21,7 +21,7 @@ from scoring import RULESET_NAMES, OptionError, RulesetError
 from scoring.console import escape_what_cannot_print, say
 from scoring.errors import brief, printable
 from scoring.options import option_assignments, read_by
-from vision.annotate import annotate, save_png
+from vision.annotate import annotate, save_png, try_writing
 from vision.detections import UNSURE_BELOW
 from vision.exposure import with_gain
 from vision.imageio import MAX_BYTES, ImageError, LoadedImage, read_image
@@ -255,6 +255,7 @@ def _folder_problem(out: Path, photo: Path) -> str | None:
     with contextlib.suppress(OSError):
         if out.exists() and out.samefile(photo):
             return f"cannot write {out}: it is the photo being read"
+    try_writing(str(out))  # what no permission tells: a folder that takes no file (/proc), a full disk
     return None
 
 

@@ -18,7 +18,7 @@ from tests.vision.scenes import detector_rows, scene
 from tests.vision.tinymodels import write_models
 from vision.cli import main, run, to_json, unread_options
 from vision.detections import Detections
-from vision.imageio import LoadedImage
+from vision.imageio import ImageError, LoadedImage
 from vision.pipeline import Reading, TileReader
 from vision.tile_set import rule_set_faces
 
@@ -389,6 +389,39 @@ def test_annotation_target_refused_before_reading(
     assert captured.out == "" and captured.err.count("\n") == 1
     assert captured.err.startswith(f"python -m vision: cannot write {target}: ") and says in captured.err
     assert photo.read_bytes() == before
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc")
+def test_a_folder_that_takes_no_file_is_refused_before_the_reading_is_printed(
+    photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # /proc passes every check of permissions (as root) and takes no file: the reading had been printed,
+    # then exit 2, and `| python -m scoring -` scored it all the same (an audit)
+    photo, models = photo_and_models
+
+    def no_reading(*_: object, **__: object) -> None:
+        raise AssertionError("the photo was read before --annotate's file was tried")
+
+    monkeypatch.setattr("vision.cli.read_image", no_reading)
+    assert run([str(photo), "--json", "--annotate", "/proc/x.png", "--models", str(models)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "python -m vision: cannot write /proc/x.png: No such file or directory\n"
+
+
+def test_trying_the_annotation_s_folder_leaves_nothing_there(
+    photo_and_models: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    photo, models = photo_and_models
+    folder = tmp_path / "out"
+    folder.mkdir()
+
+    def unreadable(*_: object, **__: object) -> None:
+        raise ImageError("not a photo")
+
+    monkeypatch.setattr("vision.cli.read_image", unreadable)
+    assert run([str(photo), "--annotate", str(folder / "a.png"), "--models", str(models)]) == 2
+    assert os.listdir(folder) == []  # the file tried was removed, and no picture was written
 
 
 def test_an_empty_annotate_name_is_refused_not_ignored(

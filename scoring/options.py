@@ -236,7 +236,8 @@ def _convert(name: str, value: object) -> object:
             if isinstance(row, list | tuple):
                 if len(row) != 2:
                     raise OptionError(
-                        f"payout_table row {json_value(row)} must be [shooter pays, each pays on self-draw]"
+                        f"option payout_table row {json_value(row)} must be [shooter pays, each pays on"
+                        " self-draw]"
                     )
                 rows.append((_number(name, row[0]), _number(name, row[1])))
             else:
@@ -399,7 +400,7 @@ def check_exact_amounts(options: Options, ruleset_name: str) -> None:
     decimals = max(_decimals(value) for value in stakes)
     if decimals and largest * 10**decimals >= 10**EXACT_DIGITS:
         unit = exact_number(options.unit)
-        named = "the payout table" if table else f"unit {unit} with max_tai {options.max_tai}"
+        named = "option payout_table" if table else f"option unit {unit} with max_tai {options.max_tai}"
         if table and options.instant_payouts:
             named += f" and unit {unit}"
         raise OptionError(
@@ -420,18 +421,20 @@ def _check_together(options: Options, given: Collection[str] | None = None) -> N
             f"{name} {getattr(options, name)}" + ("" if given is None or name in given else " (the default)")
             for name in ("min_tai", "max_tai")
         )
-        raise OptionError(f"{min_tai} is above {max_tai}")
+        raise OptionError(f"option {min_tai} is above {max_tai}")
     if options.max_tai > MAX_TAI:
-        raise OptionError(f"max_tai {options.max_tai} is too large (at most {MAX_TAI})")
+        raise OptionError(f"option max_tai {options.max_tai} is too large (at most {MAX_TAI})")
     # the one check of the choices, for JSON and for an Options built in code alike: a misspelt one
     # must not fall through to another scheme's payments
     for name, choices in (("payout_scheme", PAYOUT_SCHEMES), ("malaysian_payment", MALAYSIAN_PAYMENTS)):
         value = getattr(options, name)
         if value not in choices:
-            raise OptionError(f"{name} must be one of {', '.join(choices)}, got {json_value(value)}")
+            raise OptionError(f"option {name} must be one of {', '.join(choices)}, got {json_value(value)}")
     if options.payout_scheme == "table" and options.min_tai < 1:
         # the table's first row is the 1-tai amount: a 0-tai win has no row to pay
-        raise OptionError("payout_table starts at 1 tai: with payout_scheme table, min_tai must be 1 or more")
+        raise OptionError(
+            "option min_tai must be 1 or more with payout_scheme table: payout_table starts at 1 tai"
+        )
 
 
 def _table_paid_text(options: Options) -> str:

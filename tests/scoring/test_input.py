@@ -368,16 +368,40 @@ def test_every_value_below_an_options_least_is_refused_in_one_message(
 @pytest.mark.parametrize(
     ("rules", "options", "said"),
     [
-        ("singapore", {"min_tai": 7}, "min_tai 7 is above max_tai 5 (the default)"),
-        ("malaysian", {"max_tai": 3}, "min_tai 5 (the default) is above max_tai 3"),
-        ("singapore", {"min_tai": 7, "max_tai": 6}, "min_tai 7 is above max_tai 6"),
-        ("singapore", {"min_tai": 7, "max_tai": None}, "min_tai 7 is above max_tai 5 (the default)"),
+        ("singapore", {"min_tai": 7}, "option min_tai 7 is above max_tai 5 (the default)"),
+        ("malaysian", {"max_tai": 3}, "option min_tai 5 (the default) is above max_tai 3"),
+        ("singapore", {"min_tai": 7, "max_tai": 6}, "option min_tai 7 is above max_tai 6"),
+        ("singapore", {"min_tai": 7, "max_tai": None}, "option min_tai 7 is above max_tai 5 (the default)"),
     ],
 )
 def test_a_minimum_above_the_cap_says_which_bound_is_the_default(
     rules: str, options: dict[str, Any], said: str
 ) -> None:
     assert _option_error(options, rules) == said
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ({"max_tai": 100}, "option max_tai 100 is too large (at most 64)"),
+        ({"min_tai": 7}, "option min_tai 7 is above max_tai 5 (the default)"),
+        ({"payout_scheme": "bogus"}, "option payout_scheme must be one of "),
+        ({"payout_table": [[1, 2, 3]]}, "option payout_table row [1, 2, 3] must be "),
+        (
+            {"payout_scheme": "table", "min_tai": 0},
+            "option min_tai must be 1 or more with payout_scheme table",
+        ),
+        ({"unit": 0.1, "max_tai": 64}, "option unit 0.1 with max_tai 64 could pay up to "),
+        (
+            {"payout_scheme": "table", "payout_table": [1234567890.123456], "instant_payouts": False},
+            "option ",
+        ),
+        ({"unit": 0}, "option unit must be positive, got 0"),
+    ],
+)
+def test_every_option_message_begins_with_the_option_it_is_about(options: dict[str, Any], said: str) -> None:
+    # one form for all (an audit: "max_tai 100 is too large" beside "option unit must be positive")
+    assert _option_error(options).startswith(said)
 
 
 @pytest.mark.parametrize(

@@ -434,7 +434,7 @@ def test_a_tile_held_from_the_deal_without_its_pair_is_said_to_double_nothing() 
         ({"unit": 0.1, "max_tai": 64}, "to pay exactly to 1 decimal: lower the stakes, or use whole amounts"),
         (
             {"payout_scheme": "table", "payout_table": [1234567890.123456], "instant_payouts": False},
-            "the payout table could pay up to 7,407,407,341",
+            "option payout_table could pay up to 7,407,407,341",
         ),
         # instant payouts in units: up to 72 of them
         ({"unit": 99999999.999999, "max_tai": 1}, "unit 99999999.999999 with max_tai 1 could pay up to"),
@@ -456,7 +456,7 @@ def test_stakes_with_decimals_too_large_to_pay_exactly_are_refused(options: dict
         # 0.9 x 6 x 2^44 and 72 instant units: 94,997,804,639,911.2, fifteen digits with its decimal
         ({"unit": 0.9, "max_tai": 45}, None),
         ({"max_tai": 64}, None),
-        ({"max_tai": 65}, "max_tai 65 is too large (at most 64)"),
+        ({"max_tai": 65}, "option max_tai 65 is too large (at most 64)"),
         ({"unit": 10**12}, None),
         ({"unit": 1e13}, "option unit must be a finite number up to 1e+12"),
         ({"unit": 10**400}, "option unit must be a finite number up to 1e+12, got a larger number"),

@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
 import textwrap
 import unicodedata
@@ -165,16 +166,39 @@ def _too_large(name: str) -> str:
     return f"{name} is too large to be a hand (over {MAX_INPUT_CHARS:,} characters)"
 
 
+# each flag that gives a field of the file, as argparse names it, and the field
+FLAG_FIELDS = (
+    ("rules", "rules"),
+    ("seat", "seat_wind"),
+    ("prevailing", "prevailing_wind"),
+    ("winning_tile", "winning_tile"),
+    ("discarder", "discarder_wind"),
+)
+
+
+def flagged_fields(args: argparse.Namespace) -> dict[str, str]:
+    """The fields a flag gave, each with its flag (`seat_wind` -> `--seat`); `rules` is left out, as
+    its flag bears its name and the word is prose in other messages ("not part of singapore rules")."""
+    return {
+        field: f"--{flag.replace('_', '-')}"
+        for flag, field in FLAG_FIELDS
+        if field != "rules" and getattr(args, flag) is not None
+    }
+
+
+def in_flag_words(message: str, flagged: dict[str, str]) -> str:
+    """An error `message` with each field a flag gave named by the flag: "--winning-tile: unknown tile
+    code '5q'", not "winning_tile: ...", where the 5q was typed on the command line (an audit); a
+    field read from the file keeps its name."""
+    for field, flag in flagged.items():
+        message = re.sub(rf"\b{field}\b", flag, message)
+    return message
+
+
 def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
     """The file's fields with the command-line flags laid over them."""
     data = dict(data)
-    for flag, field in (
-        ("rules", "rules"),
-        ("seat", "seat_wind"),
-        ("prevailing", "prevailing_wind"),
-        ("winning_tile", "winning_tile"),
-        ("discarder", "discarder_wind"),
-    ):
+    for flag, field in FLAG_FIELDS:
         value = getattr(args, flag)
         if value is not None and not value.strip():
             # an empty flag (`--seat "$SEAT"` with SEAT unset) would quietly leave the default standing
@@ -344,6 +368,7 @@ def render(result: dict[str, Any], in_force: str | None = None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     escape_what_cannot_print()
+    args: argparse.Namespace | None = None
     try:
         args = _parser().parse_args(argv)
         given = _read(args.file)
@@ -372,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
         inputs = read_inputs(hand_of(data))
         in_force = rules_in_force(inputs.ruleset.name, inputs.options, inputs.ruleset.unit_name)
     except MalformedHandError as error:
-        say(f"error: {error}")
+        say(f"error: {in_flag_words(str(error), flagged_fields(args)) if args else error}")
         return 2
     except Exception as error:  # a bug must still not show a traceback to a player
         say(f"error: internal error while scoring: {type(error).__name__}: {error}")

@@ -223,6 +223,41 @@ def test_flags_override_the_file(
 
 
 @pytest.mark.parametrize(
+    ("data", "args", "said"),
+    [
+        pytest.param(
+            HAND, ("--winning-tile", "5q"), "error: --winning-tile: unknown tile code '5q'", id="tile"
+        ),
+        pytest.param(HAND, ("--seat", "X"), "error: --seat must be one of E, S, W, N, got 'X'", id="seat"),
+        pytest.param(HAND, ("--prevailing", "Q"), "error: --prevailing must be one of", id="prevailing"),
+        pytest.param(HAND, ("--discarder", "Z"), "error: --discarder must be one of", id="discarder"),
+        pytest.param(
+            {**HAND, "seat_wind": "X"},
+            ("--winning-tile", "1m"),
+            "error: seat_wind must be one of",
+            id="file-seat",
+        ),
+        pytest.param(
+            {**HAND, "winning_tile": "5q"},
+            ("--seat", "E"),
+            "error: winning_tile: unknown tile code",
+            id="file-tile",
+        ),
+    ],
+)
+def test_a_bad_value_is_named_by_the_flag_it_came_from_else_by_the_field(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    data: dict[str, object],
+    args: tuple[str, ...],
+    said: str,
+) -> None:
+    # an audit: `--winning-tile 5q` was told as "winning_tile: ...", a field the user never wrote
+    assert _main(tmp_path, data, *args) == 2
+    assert capsys.readouterr().err.startswith(said)
+
+
+@pytest.mark.parametrize(
     ("args", "raw"),
     [
         pytest.param(("--option", "max_tai"), None, id="option-without-value"),

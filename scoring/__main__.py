@@ -2,7 +2,8 @@
 [--winning-tile 3m] [--discarder W] [--pay-all] [--circumstance NAME ...] [--option max_tai=10]`: score a
 hand given as JSON (`-` reads stdin).
 
-Exit 0: a valid win; 1: a well-formed hand that is not a valid win; 2: malformed input (one line on stderr).
+Exit 0: a valid win; 1: a well-formed hand that is not a valid win; 2: malformed input (one line on stderr);
+`EXIT_STATUS` is what `--help` and docs/scoring.md say of each.
 """
 
 from __future__ import annotations
@@ -52,6 +53,16 @@ READING_HELP = (
 )
 
 
+# each exit status `main` gives, as --help and docs/scoring.md say them (an audit: 141 went unsaid), in the
+# form `python -m vision` says its own (`vision.cli.EXIT_STATUS`)
+EXIT_STATUS = (
+    "Exit status: 0 a valid win; 1 a well-formed hand that is not a valid win; 2 with one line on stderr"
+    " when the input is malformed, the command line is wrong, the output cannot be written, or on an"
+    " internal error (a bug, never a traceback); 130 interrupted (Ctrl-C); 141 when the reader of the"
+    " output went away (`| head`)."
+)
+
+
 def _options_epilog() -> str:
     """The tile codes, and every house rule `--option` takes with its defaults: a table must not need
     RULES.md to find them (an audit guessed RRR for the red dragons)."""
@@ -65,7 +76,7 @@ def _options_epilog() -> str:
     for name, default, help_text in option_lines():
         lines.append(f"  {name} = {default}")
         lines.extend(textwrap.wrap(help_text, width=96, initial_indent="      ", subsequent_indent="      "))
-    return "\n".join(lines)
+    return "\n".join([*lines, "", *textwrap.wrap(EXIT_STATUS, width=100)])
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -367,6 +378,15 @@ def render(result: dict[str, Any], in_force: str | None = None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Score the command line's hand (the module docstring); Ctrl-C is exit 130, not a traceback (an
+    audit: one waiting on the standard input showed Python's)."""
+    try:
+        return _score(argv)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _score(argv: list[str] | None) -> int:
     escape_what_cannot_print()
     args: argparse.Namespace | None = None
     try:

@@ -846,3 +846,34 @@ def test_a_payout_naming_players_by_role_alone_says_how_to_name_their_seats() ->
     assert code == 0 and "liable player -" in text and hint in text, text
     code, text = _text_of(hand, "--self-drawn")
     assert code == 0 and hint not in text, text
+
+
+def test_help_and_the_docs_say_the_exit_statuses_alike() -> None:
+    from scoring.__main__ import EXIT_STATUS
+
+    assert EXIT_STATUS in " ".join(run_cli("--help").stdout.split())
+    assert EXIT_STATUS in " ".join((ROOT / "docs" / "scoring.md").read_text(encoding="utf-8").split())
+
+
+@pytest.mark.parametrize(
+    ("raised", "status", "said"),
+    [
+        (RuntimeError("a bug"), 2, "on an internal error"),
+        (KeyboardInterrupt(), 130, "130 interrupted (Ctrl-C)"),
+        (BrokenPipeError(32, "Broken pipe"), 141, "141 when the reader of the output went away"),
+    ],
+)
+def test_help_names_each_exit_status_main_gives(
+    monkeypatch: pytest.MonkeyPatch, raised: BaseException, status: int, said: str
+) -> None:
+    # an audit: the scorer's 141 went unsaid, and Ctrl-C on a waiting stdin printed Python's traceback
+    from scoring import __main__ as cli
+
+    def fails(*_: object, **__: object) -> None:
+        raise raised
+
+    where = "render" if isinstance(raised, BrokenPipeError) else "_read"  # a pipe breaks as it is written
+    monkeypatch.setattr(cli, where, fails)
+    monkeypatch.setattr(cli, "_drop_output", lambda: None)
+    assert main([str(ROOT / "samples" / "all_suited.json")]) == status
+    assert said in cli.EXIT_STATUS

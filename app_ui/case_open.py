@@ -46,8 +46,9 @@ from app_ui.table_edits import RENUMBERED, numbered_afresh
 if TYPE_CHECKING:
     from scoring.options import Options
 
-# A case the app writes is a few kilobytes; anything this large is not one.
-MAX_CASE_BYTES = 2_000_000
+# A case the app writes is a few kilobytes; anything this long is not one. Counted in characters, not
+# bytes, as python -m scoring counts its input: a case saved as UTF-16 is held to the same text.
+MAX_CASE_CHARACTERS = 2_000_000
 
 
 _HALF_CHARACTER = re.compile(r"[\ud800-\udfff]")
@@ -87,16 +88,15 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     the hand as scored, in its groups, with the rules, options and how it was won."""
     import scoring  # the app's dependency; imported here so the case model stays importable on its own
     from scoring.api import hand_of, reading_warning_lines, unused_beside, unused_beside_warning
-    from scoring.errors import decoded_text, json_kind, json_object
+    from scoring.errors import json_kind, json_object, text_within
 
-    if len(data) > MAX_CASE_BYTES:
-        raise CaseFileError(
-            f"{name} is too large to be a case file ({len(data):,} bytes; a case file is at most "
-            f"{MAX_CASE_BYTES:,})"
-        )
     try:
         # UTF-8, or UTF-16 after its byte-order mark (Notepad's "Unicode"), as python -m scoring reads it
-        text = decoded_text(data, name)
+        text = text_within(data, name, MAX_CASE_CHARACTERS)
+        if text is None:
+            raise CaseFileError(
+                f"{name} is too large to be a case file (over {MAX_CASE_CHARACTERS:,} characters)"
+            )
         # a photo's reading (`python -m vision --json`) or a generated scene opens as its hand, as
         # `python -m scoring` scores it
         given = json_object(text, name, "a case")

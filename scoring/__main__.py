@@ -30,7 +30,14 @@ from scoring.api import (
     unused_beside_warning,
 )
 from scoring.console import OneLineParser, escape_what_cannot_print, say
-from scoring.errors import MalformedHandError, decoded_text, json_object, json_value, printable
+from scoring.errors import (
+    MOST_BYTES_A_CHARACTER,
+    MalformedHandError,
+    json_object,
+    json_value,
+    printable,
+    text_within,
+)
 from scoring.hand import CIRCUMSTANCES, WINNING_TILE_PLACES, hand_from_json
 from scoring.options import option_assignments, option_lines, points_word, rules_in_force
 from scoring.payout import format_amount, instant_text
@@ -129,6 +136,7 @@ def _parser() -> argparse.ArgumentParser:
 # A hand, a photo's reading or the app's case file is kilobytes. Read no further than this: a file of
 # tens of megabytes took minutes to refuse, and /dev/zero or an endless pipe was read until memory ran out.
 MAX_INPUT_CHARS = 4_000_000
+MAX_BYTES = MOST_BYTES_A_CHARACTER * MAX_INPUT_CHARS  # read no more: over the limit in any encoding
 
 
 def _why_unreadable(error: OSError) -> str:
@@ -150,25 +158,24 @@ def _read(path: str) -> dict[str, Any]:
             if sys.stdin is None:  # started with its input closed (`<&-`)
                 raise MalformedHandError("cannot read the standard input: it is closed")
             # as bytes, decoded as a file is: a stray byte is refused alike, not read as an escape
-            raw = sys.stdin.buffer.read(4 * MAX_INPUT_CHARS + 1) if hasattr(sys.stdin, "buffer") else None
-            if raw is not None and len(raw) > 4 * MAX_INPUT_CHARS:
-                # over the limit in any encoding (a character is at most 4 bytes); decoding a cut that
-                # split a character would have said "not UTF-8 text"
-                raise MalformedHandError(_too_large(name))
-            text = decoded_text(raw, name) if raw is not None else sys.stdin.read(MAX_INPUT_CHARS + 1)
+            # over the limit in any encoding is refused undecoded: decoding a cut that split a character
+            # would have said "not UTF-8 text"
+            raw = sys.stdin.buffer.read(MAX_BYTES + 1) if hasattr(sys.stdin, "buffer") else None
+            text = (
+                text_within(raw, name, MAX_INPUT_CHARS)
+                if raw is not None
+                else sys.stdin.read(MAX_INPUT_CHARS + 1)
+            )
         else:
             # as bytes, for the encoding a user's editor saved it in (UTF-16 from Notepad), as the app
             # opens it (`app_ui.case_open`)
             with open(path, "rb") as handle:
-                raw = handle.read(4 * MAX_INPUT_CHARS + 1)
-            if len(raw) > 4 * MAX_INPUT_CHARS:
-                raise MalformedHandError(_too_large(name))
-            text = decoded_text(raw, name)
+                text = text_within(handle.read(MAX_BYTES + 1), name, MAX_INPUT_CHARS)
     except OSError as error:
         raise MalformedHandError(f"cannot read {path}: {_why_unreadable(error)}") from None
     except UnicodeDecodeError:  # a text standard input (no bytes to read) given bytes it cannot decode
         raise MalformedHandError(f"{name} is not UTF-8 text") from None
-    if len(text) > MAX_INPUT_CHARS:
+    if text is None or len(text) > MAX_INPUT_CHARS:
         raise MalformedHandError(_too_large(name))
     return json_object(text, name, "a hand")
 

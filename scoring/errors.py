@@ -110,6 +110,21 @@ def decoded_text(data: bytes, name: str) -> str:
     return text
 
 
+# the most bytes a character takes in the encodings `decoded_text` reads (UTF-8: 4; UTF-16: 2 or 4)
+MOST_BYTES_A_CHARACTER = 4
+
+
+def text_within(data: bytes, name: str, most: int) -> str | None:
+    """The text of file `name` (`decoded_text`), or None where it holds over `most` characters: a limit
+    in characters, so a file saved as UTF-16 is held to the same length of text as its UTF-8 (an audit:
+    the app's byte limit refused a Notepad "Unicode" case at half the text). Bytes over any encoding's
+    `most` characters are not decoded at all, to bound the memory a huge file takes."""
+    if len(data) > MOST_BYTES_A_CHARACTER * most:
+        return None
+    text = decoded_text(data, name)
+    return None if len(text) > most else text
+
+
 class _DuplicateKey(Exception):
     """A JSON object naming one key twice (not a ValueError: `json_object` tells it from json's own)."""
 

@@ -260,6 +260,36 @@ def test_a_case_saved_in_an_editors_encoding_opens_as_its_utf_8_does(mark: bytes
 
 
 @pytest.mark.parametrize(
+    ("mark", "encoding"),
+    [pytest.param(b"", "utf-8", id="utf-8"), pytest.param(codecs.BOM_UTF16_LE, "utf-16-le", id="utf-16")],
+)
+def test_the_case_size_limit_counts_text_not_bytes(
+    mark: bytes, encoding: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an audit: the limit counted bytes, so a case saved as UTF-16 was refused at half the text
+    monkeypatch.setattr(case_open, "MAX_CASE_CHARACTERS", 1000)
+    case = json.dumps({"concealed": "123m 456p 789s 22m", "melds": [{"kind": "pong", "tiles": "CCC"}]})
+    within = case + " " * (1000 - len(case))
+    opened = case_open.open_case("case.json", mark + within.encode(encoding))
+    assert [row.code for row in opened.base.rows].count("C") == 3
+    with pytest.raises(case_open.CaseFileError) as refused:
+        case_open.open_case("case.json", mark + (within + " ").encode(encoding))
+    assert str(refused.value) == "case.json is too large to be a case file (over 1,000 characters)"
+
+
+def test_a_case_file_over_any_encoding_s_limit_is_refused_undecoded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scoring import errors
+
+    def decoded(*_: object) -> str:
+        raise AssertionError("decoded bytes over the limit in any encoding")
+
+    monkeypatch.setattr(case_open, "MAX_CASE_CHARACTERS", 1000)
+    monkeypatch.setattr(errors, "decoded_text", decoded)
+    with pytest.raises(case_open.CaseFileError, match="too large to be a case file"):
+        case_open.open_case("case.json", b" " * 4001)
+
+
+@pytest.mark.parametrize(
     "data",
     [
         pytest.param('{"concealed": "123m", "note": "café"}'.encode("latin-1"), id="latin-1"),

@@ -40,7 +40,7 @@ from vision.layout_read import (
     hand_tiles,
     moved_melds,
 )
-from vision.lines import LAYOUT, MELD_RIVAL, SECOND_HAND, About, Line, lines_of, texts
+from vision.lines import LAYOUT, MELD_RIVAL, SECOND_HAND, About, Line, lines_of, texts, tiles_slot
 
 # Bonus tiles are laid down next to the hand or its melds; a bonus tile farther than this
 # (in tile sizes a + b) from both lies elsewhere on the table (another player's, a discard).
@@ -371,52 +371,99 @@ def lone_backs(hidden: Sequence[int], runs: Sequence[Sequence[int]], codes: Sequ
     return [i for i in hidden if not any(codes[j] == BACK for j in beside.get(i, ()))]
 
 
-def face_down_warnings(hidden: int, lone: int) -> list[str]:
-    """The lines for `hidden` backs outside a kong, `lone` of them with no back beside them."""
+def face_down_lines(lone: Sequence[int], together: Sequence[int]) -> list[Line]:
+    """The lines for the backs outside a kong: `lone` with no back beside them, `together` the rest
+    (detection indices, which a UI names by number: `Line.by_number`)."""
     out = []
     if lone:
-        out.append(f"{lone} lone tile(s) read as face-down: not counted; a covered or unclear tile? check it")
-    together = hidden - lone
-    if 0 < together <= KONG_HINT_MOST:
+        rest = "read as face-down: not counted; a covered or unclear tile? check it"
+        out.append(
+            Line(
+                f"{len(lone)} lone tile(s) {rest}",
+                LAYOUT,
+                tiles=tuple(lone),
+                by_number=f"lone {tiles_slot(len(lone))} {rest}",
+            )
+        )
+    if 0 < len(together) <= KONG_HINT_MOST:
         # one to three backs may be a concealed kong shown with its backs on one side (read_meld), or
         # face-up tiles in odd light (an audit's warm-lit pong of P read as three backs)
+        rest = (
+            "read as face-down outside a kong: not counted; where they are a concealed kong's, set it by "
+            "hand, else check them (a covered or unclear tile reads so too)"
+        )
         out.append(
-            f"{together} tile(s) read as face-down outside a kong: not counted; where they are a concealed "
-            "kong's, set it by hand, else check them (a covered or unclear tile reads so too)"
+            Line(
+                f"{len(together)} tile(s) {rest}",
+                LAYOUT,
+                tiles=tuple(together),
+                by_number=f"{tiles_slot(len(together))} {rest}",
+            )
         )
     elif together:
-        out.append(f"{together} face-down tile(s) outside a kong: not counted; enter them by hand")
+        rest = "outside a kong: not counted; enter them by hand"
+        out.append(
+            Line(
+                f"{len(together)} face-down tile(s) {rest}",
+                LAYOUT,
+                tiles=tuple(together),
+                by_number=f"face-down {tiles_slot(len(together))} {rest}",
+            )
+        )
     return out
 
 
-def blind_kong_warnings(sure: int, unsure: int) -> list[str]:
-    """The lines for kongs of four backs: `sure` read surely, `unsure` with a back read unsurely
-    (an arm or a shadow across the table reads as a row of backs: those are not said to be kongs)."""
+def blind_kong_lines(sure: Sequence[Sequence[int]], unsure: Sequence[Sequence[int]]) -> list[Line]:
+    """The lines for kongs of four backs (each its detection indices): `sure` read surely, `unsure` with a
+    back read unsurely (an arm or a shadow across the table reads as a row of backs: those are not said
+    to be kongs)."""
     out = []
     if sure:
         # one line for them all: two alike lines would be merged into one, and a kong lost unsaid
+        tiles = tuple(i for kong in sure for i in kong)
+        said, rest = (
+            ("concealed kong with all four tiles face down", ": set its tile by hand")
+            if len(sure) == 1
+            else (f"{len(sure)} concealed kongs with all four tiles face down", ": set their tiles by hand")
+        )
         out.append(
-            "concealed kong with all four tiles face down: set its tile by hand"
-            if sure == 1
-            else f"{sure} concealed kongs with all four tiles face down: set their tiles by hand"
+            Line(f"{said}{rest}", LAYOUT, tiles=tiles, by_number=f"{said} ({tiles_slot(len(tiles))}){rest}")
         )
     if unsure:
+        tiles = tuple(i for row in unsure for i in row)
+        said = f"{len(unsure)} row(s) of four tiles read unsurely as face-down"
+        rest = (
+            ": not counted; a concealed kong, or covered or unclear tiles? check them (set a kong's tile by "
+            "hand)"
+        )
         out.append(
-            f"{unsure} row(s) of four tiles read unsurely as face-down: not counted; a concealed kong, or "
-            "covered or unclear tiles? check them (set a kong's tile by hand)"
+            Line(f"{said}{rest}", LAYOUT, tiles=tiles, by_number=f"{said} ({tiles_slot(len(tiles))}){rest}")
         )
     return out
 
 
 def another_hand_warning(away: Sequence[str]) -> list[str]:
-    """A line when the tiles left away from the hand are as many as a hand's: the photo seems to hold
-    two. Backs (the wall) and bonus tiles are not counted: a hand's wall lies beside it."""
-    face_up = sum(1 for code in away if code != BACK and code not in BONUS_CODES)
-    if face_up < ANOTHER_HAND_AT_LEAST:
+    """A line when the tiles left away from the hand (`away`, their codes) are as many as a hand's: the
+    photo seems to hold two (`another_hand_lines`)."""
+    return list(texts(another_hand_lines(range(len(away)), away)))
+
+
+def another_hand_lines(away: Sequence[int], codes: Sequence[str]) -> list[Line]:
+    """A line when the tiles left away from the hand (`away`, indices of `codes`) are as many as a hand's:
+    the photo seems to hold two. Backs (the wall) and bonus tiles are not counted: a hand's wall lies
+    beside it. It names the face-up ones (`Line.tiles`): the other hand a user moves out of the photo."""
+    face_up = tuple(i for i in away if codes[i] != BACK and codes[i] not in BONUS_CODES)
+    if len(face_up) < ANOTHER_HAND_AT_LEAST:
         return []
+    rest = "away from the one read): take each hand in a photo of its own"
     return [
-        f"{ANOTHER_HAND} ({face_up} face-up tiles away from the one read): "
-        "take each hand in a photo of its own"
+        Line(
+            f"{ANOTHER_HAND} ({len(face_up)} face-up tiles {rest}",
+            LAYOUT,
+            tiles=face_up,
+            by_number=f"{ANOTHER_HAND} (face-up {tiles_slot(len(face_up))} {rest}",
+            about=SECOND_HAND,
+        )
     ]
 
 
@@ -424,21 +471,36 @@ ANOTHER_HAND = "the photo seems to hold more than one hand"
 
 
 def hand_size_warning(size: int, left_away: int = 0) -> str:
+    """The words of `hand_size_line` for `left_away` face-up tiles away from the hand."""
+    return hand_size_line(size, range(left_away)).text
+
+
+def hand_size_line(size: int, left_away: Sequence[int] = ()) -> Line:
     """The line for a hand of `size` tiles (a kong counted as three), not HAND_SIZE. Short, it says what
     hides a tile from the reader: an audit's photos with a finger, a phone or glare over the hand were
     told the count alone (stage 83), and a tile under a finger is read as no tile, not as unsure. Where
-    `left_away` face-up tiles were found away from the hand, one of them may be the hand's: moved in,
-    not added again (a review, stage 83: "add it by hand" would have made it two)."""
+    face-up tiles were found away from the hand (`left_away`, their detection indices, named by number
+    where a UI numbers them), one of them may be the hand's: moved in, not added again (a review, stage
+    83: "add it by hand" would have made it two)."""
     count = f"{size} hand tiles (a kong counts as three); a winning hand has {HAND_SIZE}"
     if size >= HAND_SIZE:
-        return count
+        return Line(count, LAYOUT)
     hidden = "a tile hidden from the camera (under a finger, a phone, glare or another tile) is not read"
     if left_away:
-        return (
-            f"{count}: a tile left away from the hand (not counted) may be the hand's: move it into "
-            f"the hand; or {hidden}: add it by hand, or take the photo again with the whole hand in view"
+        rest = (
+            "may be the hand's: move it into the hand; or "
+            f"{hidden}: add it by hand, or take the photo again with the whole hand in view"
         )
-    return f"{count}: {hidden}; add it by hand, or take the photo again with the whole hand in view"
+        away = f"{count}: a tile left away from the hand"
+        return Line(
+            f"{away} (not counted) {rest}",
+            LAYOUT,
+            tiles=tuple(left_away),
+            by_number=f"{away} ({tiles_slot(len(left_away))}, not counted) {rest}",
+        )
+    return Line(
+        f"{count}: {hidden}; add it by hand, or take the photo again with the whole hand in view", LAYOUT
+    )
 
 
 def _reads_better(one: Reading, other: Reading, codes: Sequence[str]) -> bool:
@@ -525,27 +587,38 @@ def layout_hand(detections: Detections) -> Layout:
     concealed = _face_up_concealed(reading, sub_codes)
     unused.extend(hidden)
     lone = lone_backs(hidden, run_lists, sub_codes)
-    say(*face_down_warnings(len(hidden), len(lone)))
+    lines.extend(face_down_lines(orig(tuple(lone)), orig(tuple(i for i in hidden if i not in lone))))
     doubtful = hidden if len(hidden) - len(lone) <= KONG_HINT_MOST else list(lone)
-    stray_face_up = [sub_codes[i] for i in reading.stray if sub_codes[i] != BACK]
+    stray_face_up = tuple(i for i in reading.stray if sub_codes[i] != BACK)
     if stray_face_up:
         # stray backs are not counted, and have their own line: none face up, nothing to say here
-        stray_codes = " ".join(stray_face_up)
-        say(f"tiles near the hand that form no meld ({stray_codes}): counted as concealed")
+        named = " ".join(sub_codes[i] for i in stray_face_up)
+        form = "forms" if len(stray_face_up) == 1 else "form"
+        lines.append(
+            Line(
+                f"tiles near the hand that form no meld ({named}): counted as concealed",
+                LAYOUT,
+                tiles=orig(stray_face_up),
+                by_number=f"{tiles_slot(len(stray_face_up))} near the hand {form} no meld ({named}): "
+                "counted as concealed",
+            )
+        )
     if concealed:
         groups.append(_group("concealed", orig(concealed), detections))
         hand["concealed"] = [sub_codes[i] for i in concealed]
-    blind = unsure_blind = 0
+    blind: list[tuple[int, ...]] = []
+    unsure_rows: list[tuple[int, ...]] = []
     for indices, meld in reading.melds:
         groups.append(_group("meld", orig(indices), detections, meld))
         if meld.tiles is not None:
             hand["melds"].append({"kind": meld.kind, "tiles": list(meld.tiles), "concealed": meld.concealed})
         elif any(sub.confidence[i] < UNSURE_BELOW for i in indices):
-            unsure_blind += 1
+            unsure_rows.append(orig(indices))
             doubtful.extend(indices)
         else:
-            blind += 1
-    say(*blind_kong_warnings(blind, unsure_blind))
+            blind.append(orig(indices))
+    lines.extend(blind_kong_lines(blind, unsure_rows))
+    unsure_blind = len(unsure_rows)
     placed = list(concealed) + [i for tiles, _ in reading.melds for i in tiles]
     alone = {run[0] for run in run_lists if len(run) == 1}
     laid = placed + [i for t in reading.bonus if len(t) > 1 for i in t]
@@ -570,9 +643,16 @@ def layout_hand(detections: Detections) -> Layout:
     away = reading.ignored + reading.ignored_bonus + tuple(far_bonus)
     if away:
         unused.extend(away)
-        named = tiles_named([sub_codes[i] for i in away])
-        say(f"{len(away)} tile(s) away from the hand and its melds ({named}): not counted")
-        say(*another_hand_warning([sub_codes[i] for i in away]), about=SECOND_HAND)
+        rest = f"away from the hand and its melds ({tiles_named([sub_codes[i] for i in away])}): not counted"
+        lines.append(
+            Line(
+                f"{len(away)} tile(s) {rest}",
+                LAYOUT,
+                tiles=orig(away),
+                by_number=f"{tiles_slot(len(away))} {rest}",
+            )
+        )
+        lines.extend(another_hand_lines(orig(away), codes))
     if (
         not reading.melds
         # a row of one or two tiles, or of face-down ones alone, says nothing of melds laid out
@@ -588,7 +668,7 @@ def layout_hand(detections: Detections) -> Layout:
     # short, the line tells the tiles counted, as the hand and its score do (an audit: a photo whose one
     # such row was its only group told "3 hand tiles" of a hand of none)
     if HAND_SIZE not in (size, counted):
-        say(hand_size_warning(counted, sum(1 for i in strays if sub_codes[i] != BACK)))
+        lines.append(hand_size_line(counted, orig(tuple(i for i in strays if sub_codes[i] != BACK))))
     rival = _meld_rival(reading, end_meld_rival(readings, sub_codes), orig, detections)
     if rival is not None:
         say(rival_warning(rival), about=MELD_RIVAL)

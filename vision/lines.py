@@ -100,8 +100,28 @@ PHOTO_FAULTS: tuple[About, ...] = (
 # the lines on tiles and on the layout that say what they are about, in the order above
 TILE_ABOUTS: tuple[About, ...] = (UNSURE, SET_COPIES, WIN_MOVED, WIN_WAYS, OTHER_SET, SECOND_HAND, MELD_RIVAL)
 
-# where a line's `by_number` names its `tiles`, as the UI numbers them ("7" or "7, 9")
+# where a line's `by_number` names its `tiles`, as the UI numbers them ("7", "7, 9" or "3, 7–9")
 TILES = "{tiles}"
+
+
+def tiles_slot(count: int) -> str:
+    """Where `by_number` names `count` tiles: "tile {tiles}" or "tiles {tiles}"."""
+    return f"tile {TILES}" if count == 1 else f"tiles {TILES}"
+
+
+def number_spans(numbers: Iterable[int]) -> str:
+    """Tile numbers in order, a run of three or more as its ends ("14, 15, 17–19"): a layout's line names
+    up to a hand's worth of tiles, which listed one by one read as a wall of digits."""
+    ordered = sorted(set(numbers))
+    spans: list[list[int]] = []
+    for n in ordered:
+        if spans and n == spans[-1][-1] + 1:
+            spans[-1].append(n)
+        else:
+            spans.append([n])
+    return ", ".join(
+        f"{span[0]}–{span[-1]}" if len(span) >= 3 else ", ".join(str(n) for n in span) for span in spans
+    )
 
 
 @dataclass(frozen=True)
@@ -128,11 +148,11 @@ class Line:
         return self.text if self.unplaced is None else self.unplaced
 
     def numbered(self, number: Mapping[int, int]) -> str | None:
-        """The line naming its `tiles` by `number` (detection index: the UI's tile number); None where
-        it has no such words or a tile it names has no number."""
+        """The line naming its `tiles` by `number` (detection index: the UI's tile number), in order and a
+        run as its ends (`number_spans`); None where it has no such words or a tile it names has none."""
         if self.by_number is None or not self.tiles or any(i not in number for i in self.tiles):
             return None
-        return self.by_number.replace(TILES, ", ".join(str(number[i]) for i in self.tiles))
+        return self.by_number.replace(TILES, number_spans(number[i] for i in self.tiles))
 
 
 def lines_of(texts: Iterable[str], kind: Kind, about: About | None = None) -> list[Line]:

@@ -63,6 +63,7 @@ from vision.lines import (
     first_of_each,
     lines_of,
     texts,
+    tiles_slot,
 )
 from vision.onnx_models import (
     DEFAULT_PROVIDERS,
@@ -487,13 +488,24 @@ def _edge_warning(
     layout: Layout | None,
     rejected_xyxy: np.ndarray | None = None,
 ) -> list[str]:
+    """The words of `_edge_lines`."""
+    return list(texts(_edge_lines(xyxy, image_hw, layout, rejected_xyxy)))
+
+
+def _edge_lines(
+    xyxy: np.ndarray,
+    image_hw: tuple[int, int] | None,
+    layout: Layout | None,
+    rejected_xyxy: np.ndarray | None = None,
+) -> list[Line]:
     """A line when the photo's edge may cut the hand: a tile laid out in it (concealed, in a meld or
     a bonus tile) touches the edge, or a box left out as no tile does within a tile of the hand's
     (a tile cut in half reads as no tile, or as a flower: stage 55), or the hand is short of a winning
     hand's tiles and one of its tiles lies within half a tile's width of the edge (a tile showing less
     than half of itself gets no box: UNBOXED_SHARE). A short hand is told that part of it may lie
     outside the photo (the count alone reads as tiles misread); a whole one that a tile there may be
-    misread."""
+    misread. It names the hand's tiles there (`Line.tiles`, by number where a UI numbers them); none
+    where only a box left out is (it has no number)."""
     if image_hw is None or layout is None or not len(xyxy):
         return []
     held = sorted({i for g in layout.groups if g.kind in ("concealed", "meld") for i in g.indices})
@@ -505,21 +517,36 @@ def _edge_warning(
     tile_short, tile_long = (float(v) for v in np.median(sides, axis=0))
     rejected = np.asarray(rejected_xyxy if rejected_xyxy is not None else (), np.float32).reshape(-1, 4)
     dropped = rejected[_at_edge(rejected, image_hw)]
-    cut = bool(_at_edge(boxes[laid], image_hw).any())
-    cut |= bool((_box_gaps(dropped, boxes[laid]) <= tile_long).any())
+    touching = [i for i, at in zip(laid, _at_edge(boxes[laid], image_hw), strict=True) if at]
+    cut = bool(touching) or bool((_box_gaps(dropped, boxes[laid]) <= tile_long).any())
     short = _hand_short(layout)
-    near = bool((_edge_gaps(boxes[held], image_hw) <= UNBOXED_SHARE * tile_short).any())
+    close = _edge_gaps(boxes[held], image_hw) <= UNBOXED_SHARE * tile_short
+    near = [i for i, at in zip(held, close, strict=True) if at]
     if short and (cut or near):
         return [
-            "tiles touch the photo's edge: part of the hand may lie outside the photo (take it again with "
-            "the whole hand in it)"
+            _edge_line(
+                "part of the hand may lie outside the photo (take it again with the whole hand in it)",
+                sorted({*touching, *near}),
+            )
         ]
     if cut:
         return [
-            "tiles touch the photo's edge: a tile cut by it may be misread; check the tiles there (or take "
-            "it again with the whole hand in it)"
+            _edge_line(
+                "a tile cut by it may be misread; check the tiles there (or take it again with the whole "
+                "hand in it)",
+                touching,
+            )
         ]
     return []
+
+
+def _edge_line(rest: str, tiles: Sequence[int]) -> Line:
+    """The edge's line saying `rest`, naming `tiles` (the hand's tiles at the edge) by number."""
+    touch = "touches" if len(tiles) == 1 else "touch"
+    by_number = f"{tiles_slot(len(tiles))} {touch} the photo's edge: {rest}" if tiles else None
+    return Line(
+        f"tiles touch the photo's edge: {rest}", TILE, tiles=tuple(int(i) for i in tiles), by_number=by_number
+    )
 
 
 def _rejected_lines(
@@ -932,13 +959,13 @@ class TileReader:
         lines += lines_of(_outside_set_warning(strangers), TILE, OTHER_SET)
         layout, layout_warnings = lay_out(class_id)
         detections = with_doubtful(detections, layout.doubtful if layout is not None else ())
-        edge = _edge_warning(
+        edge = _edge_lines(
             detections.xyxy - frame_xy, frame_hw, layout, rejected_xyxy.reshape(-1, 4) - frame_xy
         )
         if layout is None or _hand_short(layout):
             lines += lines_of(overexposed_warning(seen.white), PHOTO, WHITE_OUT)
         # then the layout's lines, and the edge's (it judges the hand laid out)
-        lines += [*layout_lines(layout, layout_warnings), *lines_of(edge, TILE)]
+        lines += [*layout_lines(layout, layout_warnings), *edge]
         said = first_of_each(lines)
         timings["layout"] = round((time.perf_counter() - clock) * 1000.0, 2)
         timings["total"] = round(sum(v for k, v in timings.items() if k != "total"), 2)

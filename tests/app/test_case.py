@@ -1634,3 +1634,42 @@ def test_a_case_file_naming_a_key_twice_is_refused_as_the_scoring_refuses_it() -
     data = b'{"concealed": "123m 456p 789s CCC 55p", "seat_wind": "S", "seat_wind": "W"}'
     with pytest.raises(case_open.CaseFileError, match=r'case\.json gives the key "seat_wind" twice'):
         case_open.open_case("case.json", data)
+
+
+def test_the_page_names_the_tiles_away_from_the_hand_and_a_second_hand_by_their_numbers(
+    tmp_path: Path,
+) -> None:
+    # the page said "13 tile(s) away from the hand and its melds (back x2, N x2, ...)", and the user hunted
+    # for them in a table of 27 rows; the reader's own words (python -m vision) still count them
+    import time
+
+    from app_ui.reading import photo_read
+    from tests.vision.scenes import detector_rows, scene
+    from tests.vision.seen_sim import table_read_surely
+    from tests.vision.tinymodels import write_models
+    from vision.lines import number_spans
+    from vision.pipeline import TileReader
+
+    reader = TileReader.load(write_models(tmp_path, detector_rows(scene(600, 1000), (384, 640))))
+    # the other hand lies above the one read: its tiles come first by index, last by number
+    other, hand = "1p 2p 3p back back 4s 5s 6s 7m 8m 9m N N", "1m 2m 3m 4p 5p 6p 7s 8s 9s E E E W W"
+    reading = reader.settle(table_read_surely([[other], [hand]], row_gap=4))
+    read = photo_read(reading, time.perf_counter())
+    numbers = case.row_numbers(read.rows)
+    away = [n for n, row in zip(numbers, read.rows, strict=True) if row.group == IGNORE]
+    face_up = [
+        n for n, row in zip(numbers, read.rows, strict=True) if row.group == IGNORE and row.code != "back"
+    ]
+    assert sorted(row.code for row in read.rows if row.group == IGNORE) == sorted(other.split())
+    assert number_spans(face_up) == "15–17, 20–27"  # the backs are not another hand's
+    named = "(back x2, N x2, 1p, 2p, 3p, 4s, ...)"
+    assert reading.warnings == (
+        f"13 tile(s) away from the hand and its melds {named}: not counted",
+        "the photo seems to hold more than one hand (11 face-up tiles away from the one read): take each "
+        "hand in a photo of its own",
+    )
+    assert read.warnings == (
+        f"the photo seems to hold more than one hand (face-up tiles {number_spans(face_up)} away from the "
+        "one read): take each hand in a photo of its own",
+        f"tiles {number_spans(away)} away from the hand and its melds {named}: not counted",
+    )

@@ -22,7 +22,7 @@ from vision.layout import (
 )
 from vision.layout_melds import read_meld
 from vision.layout_read import Row, sorted_as_held, wall_tiles
-from vision.lines import SECOND_HAND
+from vision.lines import SECOND_HAND, Line, number_spans
 
 ANGLES = [0.0, 90.0, 180.0, 270.0, 23.0, 141.0]
 ANGLE_IDS = [f"{a:g}deg" for a in ANGLES]
@@ -648,3 +648,63 @@ def test_a_short_hand_is_told_what_hides_a_tile_and_a_long_one_its_count() -> No
     (line,) = [w for w in away.warnings if "hand tiles" in w]
     assert "left away from the hand (not counted) may be the hand's: move it into the hand" in line, line
     assert "away from the hand (not counted)" not in hand_size_warning(10, 0)
+
+
+def _said_of(laid: list[tuple[str, list[float]]], starts: str, sure: list[float] | None = None) -> Line:
+    """The layout's one line starting `starts`, for tiles `laid` (code, box) read as sure as `sure`."""
+    detections = Detections.from_codes([c for c, _ in laid], [b for _, b in laid], sure)
+    (line,) = [line for line in layout_hand(detections).lines if line.text.startswith(starts)]
+    return line
+
+
+def test_the_layouts_lines_on_tiles_name_them_for_a_ui_to_number() -> None:
+    # the page said "8 tile(s) away from the hand ..." and the user hunted for them in a table of 20 rows:
+    # each line about particular tiles names them (`Line.tiles`), its words unchanged
+    hand = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E", "E"]
+    number = {i: i + 1 for i in range(20)}
+    lone = _said_of(
+        _row_of([*hand[:4], "back", *hand[5:]], 100, 300) + _row_of(["C"] * 3, 100, 230), "1 lone"
+    )
+    assert lone.tiles == (4,) and lone.numbered(number) == (
+        "lone tile 5 read as face-down: not counted; a covered or unclear tile? check it"
+    )
+    together = _said_of(
+        _row_of(hand, 100, 300) + _row_of(["back", "back", "7p", "7p"], 100, 230), "2 tile(s)"
+    )
+    assert together.tiles == (11, 12)
+    assert (together.numbered(number) or "").startswith("tiles 12, 13 read as face-down outside a kong")
+    wall = layout_hand(place([[" ".join(["back"] * 14)]]).detections())
+    (face_down,) = [line for line in wall.lines if line.tiles]
+    assert (
+        face_down.numbered(number) == "face-down tiles 1–14 outside a kong: not counted; enter them by hand"
+    )
+    kong = _row_of(["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p"], 100, 300) + _row_of(
+        ["back"] * 4, 100, 230
+    )
+    sure = _said_of(kong, "concealed kong")
+    assert sure.tiles == (8, 9, 10, 11) and sure.numbered(number) == (
+        "concealed kong with all four tiles face down (tiles 9–12): set its tile by hand"
+    )
+    weak = _said_of(kong, "1 row(s)", [0.9] * 9 + [0.55] + [0.9] * 2)
+    assert (weak.numbered(number) or "").startswith(
+        "1 row(s) of four tiles read unsurely as face-down (tiles 9–12)"
+    )
+    mixed = place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C", "+0.4 back 3s back"]])
+    (stray,) = [line for line in layout_hand(mixed.detections()).lines if "form no meld" in line.text]
+    assert stray.tiles == (mixed.codes.index("3s"),)
+    assert stray.numbered(number) == "tile 16 near the hand forms no meld (3s): counted as concealed"
+    # a tile away from a short hand: its line and the hand's size line name it
+    away = layout_hand(place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E"], ["+9 E"]]).detections())
+    left, size = (next(line for line in away.lines if words in line.text) for words in ("away", "hand tiles"))
+    assert left.tiles == size.tiles == (10,)
+    assert left.numbered(number) == "tile 11 away from the hand and its melds (E): not counted"
+    assert "a tile left away from the hand (tile 11, not counted) may be the hand's" in (
+        size.numbered(number) or ""
+    )
+    # a line with no tiles of its own has no words by number
+    assert all(line.by_number is None for line in away.lines if not line.tiles)
+
+
+def test_tile_numbers_are_said_in_order_with_a_run_as_its_ends() -> None:
+    assert number_spans([19, 14, 15, 17, 18]) == "14, 15, 17–19"
+    assert number_spans([3]) == "3" and number_spans([7, 5, 6]) == "5–7" and number_spans([]) == ""

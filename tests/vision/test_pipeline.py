@@ -706,3 +706,33 @@ def test_a_readings_lines_must_say_its_warnings_one_for_each() -> None:
     assert Reading(empty, None, ("no tiles found",), {}).lines == ()  # a reading made by hand names nothing
     with pytest.raises(ValueError, match="must say its warnings"):
         Reading(empty, None, ("no tiles found",), {}, lines=(Line("reworded", TILE),))
+
+
+def test_the_edges_line_names_the_hands_tiles_there_for_a_ui_to_number() -> None:
+    # the page said "tiles touch the photo's edge" and left the user to find which; its words stay so
+    from types import SimpleNamespace
+
+    from vision.pipeline import _edge_lines, _edge_warning
+
+    held = (SimpleNamespace(kind="concealed", indices=(0, 1, 2)),)
+    whole = SimpleNamespace(
+        hand={"concealed": ["1m"] * 11, "melds": [{"tiles": ["C"] * 3}], "bonus": []}, groups=held
+    )
+    short = SimpleNamespace(hand={"concealed": ["1m"] * 5, "melds": [], "bonus": []}, groups=held)
+    row = np.array([[0, 300, 40, 356], [42, 300, 82, 356], [84, 300, 124, 356]], np.float32)
+    (cut,) = _edge_lines(row, (600, 800), whole)  # type: ignore[arg-type]
+    assert cut.tiles == (0,) and [cut.text] == _edge_warning(row, (600, 800), whole)  # type: ignore[arg-type]
+    assert cut.numbered({0: 7, 1: 8, 2: 9}) == (
+        "tile 7 touches the photo's edge: a tile cut by it may be misread; check the tiles there (or take it "
+        "again with the whole hand in it)"
+    )
+    # a short hand: the tiles within half a tile of the edge too (the next may lie beyond it, unboxed)
+    near = row + np.array([5, 0, 5, 0], np.float32)
+    (line,) = _edge_lines(near, (600, 800), short)  # type: ignore[arg-type]
+    assert line.tiles == (0,) and (line.numbered({0: 3}) or "").startswith(
+        "tile 3 touches the photo's edge: part"
+    )
+    # only a box left out at the edge beside the hand: no tile of the hand to number
+    inside = row + np.array([40, 0, 40, 0], np.float32)
+    (boxed,) = _edge_lines(inside, (600, 800), whole, np.array([[0, 300, 36, 356]], np.float32))  # type: ignore[arg-type]
+    assert boxed.tiles == () and boxed.by_number is None and boxed.numbered({0: 1}) is None

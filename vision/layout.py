@@ -371,6 +371,12 @@ def lone_backs(hidden: Sequence[int], runs: Sequence[Sequence[int]], codes: Sequ
     return [i for i in hidden if not any(codes[j] == BACK for j in beside.get(i, ()))]
 
 
+def _check(count: int) -> str:
+    """What a line by number asks of `count` tiles read as backs: a back the reader saw may be a face-up
+    tile covered or in odd light (an audit's photos)."""
+    return f"covered or unclear? check {'it' if count == 1 else 'them'}"
+
+
 def face_down_lines(lone: Sequence[int], together: Sequence[int]) -> list[Line]:
     """The lines for the backs outside a kong: `lone` with no back beside them, `together` the rest
     (detection indices, which a UI names by number: `Line.by_number`)."""
@@ -382,7 +388,7 @@ def face_down_lines(lone: Sequence[int], together: Sequence[int]) -> list[Line]:
                 f"{len(lone)} lone tile(s) {rest}",
                 LAYOUT,
                 tiles=tuple(lone),
-                by_number=f"lone {tiles_slot(len(lone))} {rest}",
+                by_number=f"lone {tiles_slot(len(lone))} read as face-down: not counted; {_check(len(lone))}",
             )
         )
     if 0 < len(together) <= KONG_HINT_MOST:
@@ -397,7 +403,8 @@ def face_down_lines(lone: Sequence[int], together: Sequence[int]) -> list[Line]:
                 f"{len(together)} tile(s) {rest}",
                 LAYOUT,
                 tiles=tuple(together),
-                by_number=f"{tiles_slot(len(together))} {rest}",
+                by_number=f"{tiles_slot(len(together))} read as face-down outside a kong: not counted; "
+                f"part of a concealed kong? set it by hand; else {_check(len(together))}",
             )
         )
     elif together:
@@ -426,8 +433,15 @@ def blind_kong_lines(sure: Sequence[Sequence[int]], unsure: Sequence[Sequence[in
             if len(sure) == 1
             else (f"{len(sure)} concealed kongs with all four tiles face down", ": set their tiles by hand")
         )
+        kongs = (
+            "a concealed kong laid face down"
+            if len(sure) == 1
+            else f"{len(sure)} concealed kongs laid face down"
+        )
         out.append(
-            Line(f"{said}{rest}", LAYOUT, tiles=tiles, by_number=f"{said} ({tiles_slot(len(tiles))}){rest}")
+            Line(
+                f"{said}{rest}", LAYOUT, tiles=tiles, by_number=f"{tiles_slot(len(tiles))} are {kongs}{rest}"
+            )
         )
     if unsure:
         tiles = tuple(i for row in unsure for i in row)
@@ -437,7 +451,12 @@ def blind_kong_lines(sure: Sequence[Sequence[int]], unsure: Sequence[Sequence[in
             "hand)"
         )
         out.append(
-            Line(f"{said}{rest}", LAYOUT, tiles=tiles, by_number=f"{said} ({tiles_slot(len(tiles))}){rest}")
+            Line(
+                f"{said}{rest}",
+                LAYOUT,
+                tiles=tiles,
+                by_number=f"{tiles_slot(len(tiles))} read unsurely as face-down{rest}",
+            )
         )
     return out
 
@@ -461,7 +480,9 @@ def another_hand_lines(away: Sequence[int], codes: Sequence[str]) -> list[Line]:
             f"{ANOTHER_HAND} ({len(face_up)} face-up tiles {rest}",
             LAYOUT,
             tiles=face_up,
-            by_number=f"{ANOTHER_HAND} (face-up {tiles_slot(len(face_up))} {rest}",
+            # the numbers name the face-up tiles alone: "face-up" and the count go
+            by_number=f"the photo seems to hold another hand ({tiles_slot(len(face_up))}): take each hand in "
+            "a photo of its own",
             about=SECOND_HAND,
         )
     ]
@@ -492,11 +513,15 @@ def hand_size_line(size: int, left_away: Sequence[int] = ()) -> Line:
             f"{hidden}: add it by hand, or take the photo again with the whole hand in view"
         )
         away = f"{count}: a tile left away from the hand"
+        one = tiles_slot(1) if len(left_away) == 1 else f"one of {tiles_slot(len(left_away))}"
         return Line(
             f"{away} (not counted) {rest}",
             LAYOUT,
             tiles=tuple(left_away),
-            by_number=f"{away} ({tiles_slot(len(left_away))}, not counted) {rest}",
+            # the page's line on the tiles away already says they are not counted
+            by_number=f"{count}: {one}, away from the hand, may be the hand's: move it in; else a tile may "
+            "be hidden (under a finger, a phone, glare or another tile): add it by hand, or take the photo "
+            "again with the whole hand in view",
         )
     return Line(
         f"{count}: {hidden}; add it by hand, or take the photo again with the whole hand in view", LAYOUT
@@ -599,8 +624,8 @@ def layout_hand(detections: Detections) -> Layout:
                 f"tiles near the hand that form no meld ({named}): counted as concealed",
                 LAYOUT,
                 tiles=orig(stray_face_up),
-                by_number=f"{tiles_slot(len(stray_face_up))} near the hand {form} no meld ({named}): "
-                "counted as concealed",
+                by_number=f"{tiles_slot(len(stray_face_up))} near the hand {form} no meld: counted as "
+                "concealed",
             )
         )
     if concealed:
@@ -644,12 +669,14 @@ def layout_hand(detections: Detections) -> Layout:
     if away:
         unused.extend(away)
         rest = f"away from the hand and its melds ({tiles_named([sub_codes[i] for i in away])}): not counted"
+        # by number the table shows each tile's face: the faces' list (which cut off at seven) goes
+        lie = "lies" if len(away) == 1 else "lie"
         lines.append(
             Line(
                 f"{len(away)} tile(s) {rest}",
                 LAYOUT,
                 tiles=orig(away),
-                by_number=f"{tiles_slot(len(away))} {rest}",
+                by_number=f"{tiles_slot(len(away))} {lie} away from the hand and its melds: not counted",
             )
         )
         lines.extend(another_hand_lines(orig(away), codes))

@@ -1668,8 +1668,9 @@ def test_the_page_names_the_tiles_away_from_the_hand_and_a_second_hand_by_their_
         "the photo seems to hold more than one hand (11 face-up tiles away from the one read): take each "
         "hand in a photo of its own",
     )
+    # the numbers name the tiles, and the table beside shows their faces: no list of faces on the page
     assert read.warnings == (
-        f"the photo seems to hold more than one hand (face-up tiles {number_spans(face_up)} away from the "
-        "one read): take each hand in a photo of its own",
-        f"tiles {number_spans(away)} away from the hand and its melds {named}: not counted",
+        f"the photo seems to hold another hand (tiles {number_spans(face_up)}): take each hand in a photo of "
+        "its own",
+        f"tiles {number_spans(away)} lie away from the hand and its melds: not counted",
     )

@@ -14,7 +14,11 @@ from tests.vision.layout_sim import place
 from vision.detections import Detections
 from vision.layout import (
     Layout,
+    another_hand_lines,
     another_hand_warning,
+    blind_kong_lines,
+    face_down_lines,
+    hand_size_line,
     hand_size_warning,
     layout_hand,
     quarter_turn_gap,
@@ -666,13 +670,16 @@ def test_the_layouts_lines_on_tiles_name_them_for_a_ui_to_number() -> None:
         _row_of([*hand[:4], "back", *hand[5:]], 100, 300) + _row_of(["C"] * 3, 100, 230), "1 lone"
     )
     assert lone.tiles == (4,) and lone.numbered(number) == (
-        "lone tile 5 read as face-down: not counted; a covered or unclear tile? check it"
+        "lone tile 5 read as face-down: not counted; covered or unclear? check it"
     )
     together = _said_of(
         _row_of(hand, 100, 300) + _row_of(["back", "back", "7p", "7p"], 100, 230), "2 tile(s)"
     )
     assert together.tiles == (11, 12)
-    assert (together.numbered(number) or "").startswith("tiles 12, 13 read as face-down outside a kong")
+    assert together.numbered(number) == (
+        "tiles 12, 13 read as face-down outside a kong: not counted; part of a concealed kong? set it by "
+        "hand; else covered or unclear? check them"
+    )
     wall = layout_hand(place([[" ".join(["back"] * 14)]]).detections())
     (face_down,) = [line for line in wall.lines if line.tiles]
     assert (
@@ -683,23 +690,22 @@ def test_the_layouts_lines_on_tiles_name_them_for_a_ui_to_number() -> None:
     )
     sure = _said_of(kong, "concealed kong")
     assert sure.tiles == (8, 9, 10, 11) and sure.numbered(number) == (
-        "concealed kong with all four tiles face down (tiles 9–12): set its tile by hand"
+        "tiles 9–12 are a concealed kong laid face down: set its tile by hand"
     )
     weak = _said_of(kong, "1 row(s)", [0.9] * 9 + [0.55] + [0.9] * 2)
-    assert (weak.numbered(number) or "").startswith(
-        "1 row(s) of four tiles read unsurely as face-down (tiles 9–12)"
-    )
+    assert (weak.numbered(number) or "").startswith("tiles 9–12 read unsurely as face-down: not counted; ")
     mixed = place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C", "+0.4 back 3s back"]])
     (stray,) = [line for line in layout_hand(mixed.detections()).lines if "form no meld" in line.text]
     assert stray.tiles == (mixed.codes.index("3s"),)
-    assert stray.numbered(number) == "tile 16 near the hand forms no meld (3s): counted as concealed"
+    assert stray.numbered(number) == "tile 16 near the hand forms no meld: counted as concealed"
     # a tile away from a short hand: its line and the hand's size line name it
     away = layout_hand(place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E"], ["+9 E"]]).detections())
     left, size = (next(line for line in away.lines if words in line.text) for words in ("away", "hand tiles"))
     assert left.tiles == size.tiles == (10,)
-    assert left.numbered(number) == "tile 11 away from the hand and its melds (E): not counted"
-    assert "a tile left away from the hand (tile 11, not counted) may be the hand's" in (
-        size.numbered(number) or ""
+    assert left.numbered(number) == "tile 11 lies away from the hand and its melds: not counted"
+    assert (size.numbered(number) or "").startswith(
+        "10 hand tiles (a kong counts as three); a winning hand has 14: tile 11, away from the hand, may be "
+        "the hand's: move it in; else a tile may be hidden (under a finger"
     )
     # a line with no tiles of its own has no words by number
     assert all(line.by_number is None for line in away.lines if not line.tiles)
@@ -708,3 +714,37 @@ def test_the_layouts_lines_on_tiles_name_them_for_a_ui_to_number() -> None:
 def test_tile_numbers_are_said_in_order_with_a_run_as_its_ends() -> None:
     assert number_spans([19, 14, 15, 17, 18]) == "14, 15, 17–19"
     assert number_spans([3]) == "3" and number_spans([7, 5, 6]) == "5–7" and number_spans([]) == ""
+
+
+def test_the_lines_by_number_say_which_tiles_what_is_wrong_and_what_to_do_in_few_words() -> None:
+    # the page said "a tile left away from the hand (tiles 12, 13, 15, 16, not counted) may be the hand's:
+    # move it into the hand; or ..." and listed the faces the table beside it shows; the CLI's words stay
+    number = {i: i + 1 for i in range(30)}
+    size = hand_size_line(9, (11, 12, 14, 15))
+    assert size.text == hand_size_warning(9, 4)
+    assert size.numbered(number) == (
+        "9 hand tiles (a kong counts as three); a winning hand has 14: one of tiles 12, 13, 15, 16, away "
+        "from the hand, may be the hand's: move it in; else a tile may be hidden (under a finger, a phone, "
+        "glare or another tile): add it by hand, or take the photo again with the whole hand in view"
+    )
+    (two_hands,) = another_hand_lines(range(14, 27), ["1m"] * 30)
+    assert two_hands.text == (
+        "the photo seems to hold more than one hand (13 face-up tiles away from the one read): take each "
+        "hand in a photo of its own"
+    )
+    assert two_hands.numbered(number) == (
+        "the photo seems to hold another hand (tiles 15–27): take each hand in a photo of its own"
+    )
+    (kongs,) = blind_kong_lines([(1, 2, 3, 4), (5, 6, 7, 8)], [])
+    assert kongs.text == "2 concealed kongs with all four tiles face down: set their tiles by hand"
+    assert kongs.numbered(number) == "tiles 2–9 are 2 concealed kongs laid face down: set their tiles by hand"
+    (lone,) = face_down_lines([3, 8], [])
+    assert (
+        lone.numbered(number)
+        == "lone tiles 4, 9 read as face-down: not counted; covered or unclear? check them"
+    )
+    # the faces away (cut off at seven, "...") are the table's to show: by number they go
+    away = layout_hand(place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E"], ["+9 E", "+6 N"]]).detections())
+    (left,) = [line for line in away.lines if line.text.startswith("2 tile(s) away")]
+    assert "(E N)" in left.text
+    assert left.numbered(number) == "tiles 11, 12 lie away from the hand and its melds: not counted"

@@ -522,28 +522,34 @@ def _edge_lines(
     short = _hand_short(layout)
     close = _edge_gaps(boxes[held], image_hw) <= UNBOXED_SHARE * tile_short
     near = [i for i, at in zip(held, close, strict=True) if at]
+    again = "take the photo again with the whole hand in it"
     if short and (cut or near):
         return [
             _edge_line(
                 "part of the hand may lie outside the photo (take it again with the whole hand in it)",
                 sorted({*touching, *near}),
+                f": part of the hand may lie outside the photo; {again}",
             )
         ]
     if cut:
+        them = "it" if len(touching) == 1 else "them"
         return [
             _edge_line(
                 "a tile cut by it may be misread; check the tiles there (or take it again with the whole "
                 "hand in it)",
                 touching,
+                # the numbers say which tiles: "a tile cut by it ... the tiles there" went
+                f" and may be misread: check {them}, or {again}",
             )
         ]
     return []
 
 
-def _edge_line(rest: str, tiles: Sequence[int]) -> Line:
-    """The edge's line saying `rest`, naming `tiles` (the hand's tiles at the edge) by number."""
+def _edge_line(rest: str, tiles: Sequence[int], numbered_rest: str) -> Line:
+    """The edge's line saying `rest`, naming `tiles` (the hand's tiles at the edge) by number, then
+    `numbered_rest`."""
     touch = "touches" if len(tiles) == 1 else "touch"
-    by_number = f"{tiles_slot(len(tiles))} {touch} the photo's edge: {rest}" if tiles else None
+    by_number = f"{tiles_slot(len(tiles))} {touch} the photo's edge{numbered_rest}" if tiles else None
     return Line(
         f"tiles touch the photo's edge: {rest}", TILE, tiles=tuple(int(i) for i in tiles), by_number=by_number
     )

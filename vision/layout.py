@@ -518,8 +518,8 @@ def hand_size_line(size: int, left_away: Sequence[int] = ()) -> Line:
             f"{away} (not counted) {rest}",
             LAYOUT,
             tiles=tuple(left_away),
-            # the page's line on the tiles away already says they are not counted
-            by_number=f"{count}: {one}, away from the hand, may be the hand's: move it in; else a tile may "
+            # the page's line on the tiles away, just above, says they lie away and are not counted
+            by_number=f"{count}: {one} may be the hand's: move it in; else a tile may "
             "be hidden (under a finger, a phone, glare or another tile): add it by hand, or take the photo "
             "again with the whole hand in view",
         )

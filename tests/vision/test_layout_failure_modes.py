@@ -704,8 +704,8 @@ def test_the_layouts_lines_on_tiles_name_them_for_a_ui_to_number() -> None:
     assert left.tiles == size.tiles == (10,)
     assert left.numbered(number) == "tile 11 lies away from the hand and its melds: not counted"
     assert (size.numbered(number) or "").startswith(
-        "10 hand tiles (a kong counts as three); a winning hand has 14: tile 11, away from the hand, may be "
-        "the hand's: move it in; else a tile may be hidden (under a finger"
+        "10 hand tiles (a kong counts as three); a winning hand has 14: tile 11 may be the hand's: move it "
+        "in; else a tile may be hidden (under a finger"
     )
     # a line with no tiles of its own has no words by number
     assert all(line.by_number is None for line in away.lines if not line.tiles)
@@ -723,9 +723,9 @@ def test_the_lines_by_number_say_which_tiles_what_is_wrong_and_what_to_do_in_few
     size = hand_size_line(9, (11, 12, 14, 15))
     assert size.text == hand_size_warning(9, 4)
     assert size.numbered(number) == (
-        "9 hand tiles (a kong counts as three); a winning hand has 14: one of tiles 12, 13, 15, 16, away "
-        "from the hand, may be the hand's: move it in; else a tile may be hidden (under a finger, a phone, "
-        "glare or another tile): add it by hand, or take the photo again with the whole hand in view"
+        "9 hand tiles (a kong counts as three); a winning hand has 14: one of tiles 12, 13, 15, 16 may be "
+        "the hand's: move it in; else a tile may be hidden (under a finger, a phone, glare or another tile): "
+        "add it by hand, or take the photo again with the whole hand in view"
     )
     (two_hands,) = another_hand_lines(range(14, 27), ["1m"] * 30)
     assert two_hands.text == (

@@ -496,13 +496,13 @@ def hand_size_warning(size: int, left_away: int = 0) -> str:
     return hand_size_line(size, range(left_away)).text
 
 
-def hand_size_line(size: int, left_away: Sequence[int] = ()) -> Line:
+def hand_size_line(size: int, left_away: Sequence[int] = (), by_number: bool = True) -> Line:
     """The line for a hand of `size` tiles (a kong counted as three), not HAND_SIZE. Short, it says what
     hides a tile from the reader: an audit's photos with a finger, a phone or glare over the hand were
     told the count alone (stage 83), and a tile under a finger is read as no tile, not as unsure. Where
     face-up tiles were found away from the hand (`left_away`, their detection indices, named by number
-    where a UI numbers them), one of them may be the hand's: moved in, not added again (a review, stage
-    83: "add it by hand" would have made it two)."""
+    where a UI numbers them, unless `by_number` is off), one of them may be the hand's: moved in, not added
+    again (a review, stage 83: "add it by hand" would have made it two)."""
     count = f"{size} hand tiles (a kong counts as three); a winning hand has {HAND_SIZE}"
     if size >= HAND_SIZE:
         return Line(count, LAYOUT)
@@ -514,6 +514,8 @@ def hand_size_line(size: int, left_away: Sequence[int] = ()) -> Line:
         )
         away = f"{count}: a tile left away from the hand"
         one = tiles_slot(1) if len(left_away) == 1 else f"one of {tiles_slot(len(left_away))}"
+        if not by_number:
+            return Line(f"{away} (not counted) {rest}", LAYOUT)
         return Line(
             f"{away} (not counted) {rest}",
             LAYOUT,
@@ -666,6 +668,7 @@ def layout_hand(detections: Detections) -> Layout:
         groups.append(_group("bonus", orig(tiles), detections))
         hand["bonus"].extend(sub_codes[i] for i in tiles)
     away = reading.ignored + reading.ignored_bonus + tuple(far_bonus)
+    second_hand: list[Line] = []
     if away:
         unused.extend(away)
         rest = f"away from the hand and its melds ({tiles_named([sub_codes[i] for i in away])}): not counted"
@@ -679,7 +682,8 @@ def layout_hand(detections: Detections) -> Layout:
                 by_number=f"{tiles_slot(len(away))} {lie} away from the hand and its melds: not counted",
             )
         )
-        lines.extend(another_hand_lines(orig(away), codes))
+        second_hand = another_hand_lines(orig(away), codes)
+        lines.extend(second_hand)
     if (
         not reading.melds
         # a row of one or two tiles, or of face-down ones alone, says nothing of melds laid out
@@ -695,7 +699,10 @@ def layout_hand(detections: Detections) -> Layout:
     # short, the line tells the tiles counted, as the hand and its score do (an audit: a photo whose one
     # such row was its only group told "3 hand tiles" of a hand of none)
     if HAND_SIZE not in (size, counted):
-        lines.append(hand_size_line(counted, orig(tuple(i for i in strays if sub_codes[i] != BACK))))
+        left_away = orig(tuple(i for i in strays if sub_codes[i] != BACK))
+        # beside another hand, the tiles away are its, and a dozen numbers as the one "may be the hand's"
+        # crowd a phone's screen (an audit: "one of tiles 16–25, 28–31"): the size line names none
+        lines.append(hand_size_line(counted, left_away, by_number=not second_hand))
     rival = _meld_rival(reading, end_meld_rival(readings, sub_codes), orig, detections)
     if rival is not None:
         say(rival_warning(rival), about=MELD_RIVAL)

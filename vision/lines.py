@@ -43,6 +43,7 @@ About = Literal[
     "small_photo",
     "small_tiles",
     "white_out",
+    "edge",
 ]
 # a tile read unsurely (its face or the runner-up), from the reading's own probabilities
 UNSURE: About = "unsure"
@@ -83,6 +84,8 @@ SMALL_PHOTO: About = "small_photo"
 SMALL_TILES: About = "small_tiles"
 # a photo overexposed, or all white
 WHITE_OUT: About = "white_out"
+# the photo's edge cuts the hand, or may: its tiles there may be misread, or part of it lie outside
+EDGE: About = "edge"
 # the photo's faults in the order the reader says them (a tally lists each, fired or not)
 PHOTO_FAULTS: tuple[About, ...] = (
     DAMAGED,
@@ -96,6 +99,7 @@ PHOTO_FAULTS: tuple[About, ...] = (
     SMALL_PHOTO,
     SMALL_TILES,
     WHITE_OUT,
+    EDGE,
 )
 # the lines on tiles and on the layout that say what they are about, in the order above
 TILE_ABOUTS: tuple[About, ...] = (UNSURE, SET_COPIES, WIN_MOVED, WIN_WAYS, OTHER_SET, SECOND_HAND, MELD_RIVAL)
@@ -109,6 +113,11 @@ def tiles_slot(count: int) -> str:
     return f"tile {TILES}" if count == 1 else f"tiles {TILES}"
 
 
+# a run's dash, held to its numbers by word joiners: a phone broke "28–31" after the dash (an en dash
+# allows a line break after it), leaving "28–" at a line's end
+SPAN_DASH = "\u2060–\u2060"
+
+
 def number_spans(numbers: Iterable[int]) -> str:
     """Tile numbers in order, a run of three or more as its ends ("14, 15, 17–19"): a layout's line names
     up to a hand's worth of tiles, which listed one by one read as a wall of digits."""
@@ -120,7 +129,8 @@ def number_spans(numbers: Iterable[int]) -> str:
         else:
             spans.append([n])
     return ", ".join(
-        f"{span[0]}–{span[-1]}" if len(span) >= 3 else ", ".join(str(n) for n in span) for span in spans
+        f"{span[0]}{SPAN_DASH}{span[-1]}" if len(span) >= 3 else ", ".join(str(n) for n in span)
+        for span in spans
     )
 
 

@@ -48,6 +48,7 @@ from vision.layout_read import HAND_SIZE, hand_tiles
 from vision.lines import (
     DAMAGED,
     DARK,
+    EDGE,
     LAYOUT,
     OTHER_SET,
     PHOTO,
@@ -550,8 +551,14 @@ def _edge_line(rest: str, tiles: Sequence[int], numbered_rest: str) -> Line:
     `numbered_rest`."""
     touch = "touches" if len(tiles) == 1 else "touch"
     by_number = f"{tiles_slot(len(tiles))} {touch} the photo's edge{numbered_rest}" if tiles else None
+    # a fault of the photo's framing (kind PHOTO): it explains a short hand's count, so the page says it
+    # above the lines on tiles (an audit's page put it under the hand's size line, stage 85)
     return Line(
-        f"tiles touch the photo's edge: {rest}", TILE, tiles=tuple(int(i) for i in tiles), by_number=by_number
+        f"tiles touch the photo's edge: {rest}",
+        PHOTO,
+        tiles=tuple(int(i) for i in tiles),
+        by_number=by_number,
+        about=EDGE,
     )
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from tests.vision.layout_sim import place
 from vision.classes import CLASSES
+from vision.lines import SPAN_DASH
 from vision.pipeline import Seen
 
 
@@ -84,3 +85,9 @@ def spotted_and_blurred(hand: str) -> tuple[Seen, Seen]:
         dataclasses.replace(seen, glare=((right + 60.0, 300.0),)),
         dataclasses.replace(seen, sharpness=0.05, evenness=0.8),
     )
+
+
+def plain(text: str | None) -> str:
+    """A page's words (none: "") with a run's dash as the eye reads it, its word joiners dropped
+    (`vision.lines.SPAN_DASH`), so a test says "12–19" as a user sees it."""
+    return (text or "").replace(SPAN_DASH, "–")

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision.layout_sim import place
+from tests.vision.seen_sim import plain
 from vision.detections import Detections
 from vision.layout import (
     Layout,
@@ -683,17 +684,18 @@ def test_the_layouts_lines_on_tiles_name_them_for_a_ui_to_number() -> None:
     wall = layout_hand(place([[" ".join(["back"] * 14)]]).detections())
     (face_down,) = [line for line in wall.lines if line.tiles]
     assert (
-        face_down.numbered(number) == "face-down tiles 1–14 outside a kong: not counted; enter them by hand"
+        plain(face_down.numbered(number))
+        == "face-down tiles 1–14 outside a kong: not counted; enter them by hand"
     )
     kong = _row_of(["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p"], 100, 300) + _row_of(
         ["back"] * 4, 100, 230
     )
     sure = _said_of(kong, "concealed kong")
-    assert sure.tiles == (8, 9, 10, 11) and sure.numbered(number) == (
+    assert sure.tiles == (8, 9, 10, 11) and plain(sure.numbered(number)) == (
         "tiles 9–12 are a concealed kong laid face down: set its tile by hand"
     )
     weak = _said_of(kong, "1 row(s)", [0.9] * 9 + [0.55] + [0.9] * 2)
-    assert (weak.numbered(number) or "").startswith("tiles 9–12 read unsurely as face-down: not counted; ")
+    assert plain(weak.numbered(number)).startswith("tiles 9–12 read unsurely as face-down: not counted; ")
     mixed = place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C", "+0.4 back 3s back"]])
     (stray,) = [line for line in layout_hand(mixed.detections()).lines if "form no meld" in line.text]
     assert stray.tiles == (mixed.codes.index("3s"),)
@@ -712,8 +714,8 @@ def test_the_layouts_lines_on_tiles_name_them_for_a_ui_to_number() -> None:
 
 
 def test_tile_numbers_are_said_in_order_with_a_run_as_its_ends() -> None:
-    assert number_spans([19, 14, 15, 17, 18]) == "14, 15, 17–19"
-    assert number_spans([3]) == "3" and number_spans([7, 5, 6]) == "5–7" and number_spans([]) == ""
+    assert plain(number_spans([19, 14, 15, 17, 18])) == "14, 15, 17–19"
+    assert number_spans([3]) == "3" and plain(number_spans([7, 5, 6])) == "5–7" and number_spans([]) == ""
 
 
 def test_the_lines_by_number_say_which_tiles_what_is_wrong_and_what_to_do_in_few_words() -> None:
@@ -732,12 +734,15 @@ def test_the_lines_by_number_say_which_tiles_what_is_wrong_and_what_to_do_in_few
         "the photo seems to hold more than one hand (13 face-up tiles away from the one read): take each "
         "hand in a photo of its own"
     )
-    assert two_hands.numbered(number) == (
+    assert plain(two_hands.numbered(number)) == (
         "the photo seems to hold another hand (tiles 15–27): take each hand in a photo of its own"
     )
     (kongs,) = blind_kong_lines([(1, 2, 3, 4), (5, 6, 7, 8)], [])
     assert kongs.text == "2 concealed kongs with all four tiles face down: set their tiles by hand"
-    assert kongs.numbered(number) == "tiles 2–9 are 2 concealed kongs laid face down: set their tiles by hand"
+    assert (
+        plain(kongs.numbered(number))
+        == "tiles 2–9 are 2 concealed kongs laid face down: set their tiles by hand"
+    )
     (lone,) = face_down_lines([3, 8], [])
     assert (
         lone.numbered(number)
@@ -748,3 +753,31 @@ def test_the_lines_by_number_say_which_tiles_what_is_wrong_and_what_to_do_in_few
     (left,) = [line for line in away.lines if line.text.startswith("2 tile(s) away")]
     assert "(E N)" in left.text
     assert left.numbered(number) == "tiles 11, 12 lie away from the hand and its melds: not counted"
+
+
+def test_a_runs_dash_holds_to_its_numbers_so_a_phone_does_not_break_the_line_after_it() -> None:
+    # an en dash lets a line break after it: a phone showed "28–" at one line's end and "31" on the next
+    from vision.lines import SPAN_DASH
+
+    assert number_spans([28, 29, 30, 31]) == f"28{SPAN_DASH}31"
+    assert (
+        SPAN_DASH.strip("\u2060") == "–" and SPAN_DASH.startswith("\u2060") and SPAN_DASH.endswith("\u2060")
+    )
+
+
+def test_beside_another_hand_the_size_line_names_no_tiles_as_maybe_the_hands() -> None:
+    # an audit: "one of tiles 16–25, 28–31 may be the hand's" beside the line saying they are another hand
+    number = {i: i + 1 for i in range(40)}
+    hand = "1m 2m 3m 4p 5p 6p 7s 8s 9s E"
+    other = ["+6 2m 3m 4m 6p 6p 6p 1s 2s 3s N N N"]
+    two = layout_hand(place([[hand], ["C C C"], other], row_gap=2.5).detections())
+    assert any(line.about == SECOND_HAND for line in two.lines), two.warnings
+    (size,) = [line for line in two.lines if "hand tiles" in line.text]
+    assert size.tiles == () and size.numbered(number) is None
+    assert "a tile left away from the hand (not counted) may be the hand's" in size.text
+    # with no other hand, the tile away is named, as before
+    one = layout_hand(place([[hand], ["+9 E"]]).detections())
+    (named,) = [line for line in one.lines if "hand tiles" in line.text]
+    assert plain(named.numbered(number)).startswith(
+        "10 hand tiles (a kong counts as three); a winning hand has 14: tile 11"
+    )

@@ -16,6 +16,7 @@ from vision.lines import (
     BLURRED,
     DAMAGED,
     DARK,
+    EDGE,
     FACE_GLARE,
     GLARE,
     PHOTO,
@@ -68,7 +69,7 @@ def test_every_photo_line_of_a_settled_reading_names_its_fault(tmp_path: Path) -
     # a small, dark photo, part of its file grey, blurred, with a glare spot
     faulty = dataclasses.replace(blurred, glare=spotted.glare, gain=1.6, filled=0.5, image_hw=(480, 600))
     lines = [line for line in reader.settle(faulty).lines if line.kind == PHOTO]
-    assert [line.about for line in lines] == [DAMAGED, DARK, GLARE, BLURRED, SMALL_PHOTO]
+    assert [line.about for line in lines] == [DAMAGED, DARK, GLARE, BLURRED, SMALL_PHOTO, EDGE]
     # the tiles small in a large photo
     far = reader.settle(dataclasses.replace(spotted, glare=(), image_hw=(6000, 8000))).lines
     assert [line.about for line in far if line.kind == PHOTO] == [SMALL_TILES]

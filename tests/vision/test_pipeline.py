@@ -737,3 +737,23 @@ def test_the_edges_line_names_the_hands_tiles_there_for_a_ui_to_number() -> None
     inside = row + np.array([40, 0, 40, 0], np.float32)
     (boxed,) = _edge_lines(inside, (600, 800), whole, np.array([[0, 300, 36, 356]], np.float32))  # type: ignore[arg-type]
     assert boxed.tiles == () and boxed.by_number is None and boxed.numbered({0: 1}) is None
+
+
+def test_the_edges_line_is_a_fault_of_the_photo_said_above_the_hands_size_line() -> None:
+    # an audit's page put "part of the hand may lie outside the photo" under "5 hand tiles ...", the line
+    # it explains; as a fault of the photo's framing it stands with the photo's faults, and is counted
+    from types import SimpleNamespace
+
+    from app_ui.reading import app_warnings
+    from vision.layout import hand_size_line
+    from vision.lines import EDGE, PHOTO, PHOTO_FAULTS
+    from vision.pipeline import _edge_lines
+
+    held = (SimpleNamespace(kind="concealed", indices=(0, 1, 2)),)
+    short = SimpleNamespace(hand={"concealed": ["1m"] * 5, "melds": [], "bonus": []}, groups=held)
+    row = np.array([[0, 300, 40, 356], [42, 300, 82, 356], [84, 300, 124, 356]], np.float32)
+    (edge,) = _edge_lines(row, (600, 800), short)  # type: ignore[arg-type]
+    assert edge.kind == PHOTO and edge.about == EDGE and EDGE in PHOTO_FAULTS
+    size = hand_size_line(5)
+    shown = app_warnings((size, edge), number={0: 1, 1: 2, 2: 3})
+    assert shown[0].startswith("tile 1 touches the photo's edge") and shown[1] == size.text

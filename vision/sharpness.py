@@ -40,7 +40,7 @@ import numpy as np
 
 from vision.classes import BACK, CLASSES
 from vision.deskew import tile_sides
-from vision.lines import BLURRED, PHOTO, SHAKEN, WHOLE_BLURRED, WHOLE_SHAKEN, Line, texts
+from vision.lines import BLURRED, PHOTO, SHAKEN, WHOLE_BLURRED, WHOLE_SHAKEN, Line
 
 # code -> the normalised gradient tensor (gxx, gxy, gyy) of its face, upright, sharp, on the tile art
 GRADIENTS_FILE = Path(__file__).with_name("face_gradients.json")
@@ -250,11 +250,6 @@ def blur_lines(sharpness: float | None, even: float | None = None) -> list[Line]
     return [Line(SHAKEN_LINE, PHOTO, about=SHAKEN) if shaken else Line(BLURRED_LINE, PHOTO, about=BLURRED)]
 
 
-def blur_warning(sharpness: float | None, even: float | None = None) -> list[str]:
-    """The words of `blur_lines`."""
-    return list(texts(blur_lines(sharpness, even)))
-
-
 def whole_scale(shape: tuple[int, ...], xyxy: np.ndarray | None = None) -> float:
     """The factor a photo of `shape` (H, W, ...) is shrunk by to be judged whole: to WORK_SIDE px across,
     and further where boxes `xyxy` (N, 4) were found, until their median shorter side is WHOLE_TILE_PX
@@ -310,8 +305,3 @@ def whole_blur_lines(sharpness: float | None, even: float | None = None) -> list
     if one_way and sharpness < WHOLE_SHAKEN_BELOW:
         return shaken
     return []
-
-
-def whole_blur_warning(sharpness: float | None, even: float | None = None) -> list[str]:
-    """The words of `whole_blur_lines`."""
-    return list(texts(whole_blur_lines(sharpness, even)))

@@ -504,20 +504,20 @@ def test_app_warnings_put_the_photos_own_faults_before_the_lines_on_tiles() -> N
     from vision.layout import another_hand_warning
     from vision.lines import LAYOUT, PHOTO, SECOND_HAND, lines_of
     from vision.pipeline import damaged_warning, small_photo_warning, small_tiles_warning
-    from vision.sharpness import blur_warning, whole_blur_warning
+    from vision.sharpness import blur_lines, whole_blur_lines
 
     said = [
         *damaged_warning(0.3),
         *small_photo_warning((300, 400)),
         *dark_warning(2.5),
         *overexposed_warning(0.5),
-        *blur_warning(0.05),
-        *blur_warning(0.2, 0.3),
-        *whole_blur_warning(0.3),
         *small_tiles_warning(np.array([[0, 0, 10, 14]] * 3, np.float32), np.ones(3, np.float32)),
     ]
     faults = [
         *lines_of(said, PHOTO),
+        *blur_lines(0.05),
+        *blur_lines(0.2, 0.3),
+        *whole_blur_lines(0.3),
         *glare_lines([(10.0, 20.0)]),
         *glare_lines([(10.0, 20.0), (30.0, 40.0)]),
         *face_glare_lines(np.array([[0, 0, 10, 10]], np.float32), [0]),

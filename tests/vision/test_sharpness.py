@@ -14,7 +14,7 @@ from vision.sharpness import (
     BLURRED_LINE,
     SHAKEN_BELOW,
     SHAKEN_LINE,
-    blur_warning,
+    blur_lines,
     evenness,
     face_gradients,
     photo_blur,
@@ -22,6 +22,11 @@ from vision.sharpness import (
     turned,
     whitened,
 )
+
+
+def _words(sharpness: float | None, even: float | None = None) -> list[str]:
+    """The words of the blur line for `sharpness` and `even` (`blur_lines`), if any."""
+    return [line.text for line in blur_lines(sharpness, even)]
 
 
 def _photo(tile_w: int = 60, n: int = 6) -> tuple[np.ndarray, np.ndarray]:
@@ -53,12 +58,12 @@ def test_sharp_faces_are_quiet_and_blurred_ones_told(tile_w: int) -> None:
     rgb, boxes = _photo(tile_w)
     probabilities = _read_as("5p", len(boxes))
     sharp = photo_sharpness(rgb, boxes, probabilities)
-    assert sharp is not None and sharp >= BLURRED_BELOW and blur_warning(sharp) == []
+    assert sharp is not None and sharp >= BLURRED_BELOW and blur_lines(sharp) == []
     # a shake a third of the tile long, or a defocus an eighth of it wide, is told at any tile size
     for kernel in (motion_kernel(tile_w // 3 | 1, 0.0), disk_kernel(tile_w // 8)):
         blurred = photo_sharpness(cv2.filter2D(rgb, -1, kernel), boxes, probabilities)
         assert blurred is not None and blurred < BLURRED_BELOW, (tile_w, blurred)
-        assert blur_warning(blurred) == [BLURRED_LINE]
+        assert _words(blurred) == [BLURRED_LINE]
 
 
 def test_backs_and_too_few_faces_say_nothing() -> None:
@@ -67,7 +72,7 @@ def test_backs_and_too_few_faces_say_nothing() -> None:
     assert photo_sharpness(rgb, boxes, _read_as("back", len(boxes))) is None
     assert photo_sharpness(rgb, boxes[:2], _read_as("5p", 2)) is None
     assert photo_sharpness(rgb, boxes[:0], _read_as("5p", 0)) is None
-    assert blur_warning(None) == []
+    assert blur_lines(None) == []
 
 
 def test_evenness_tells_gradients_running_one_way() -> None:
@@ -162,7 +167,7 @@ def _ring_photo(tile_w: int) -> tuple[np.ndarray, np.ndarray]:
 def _told(rgb: np.ndarray, boxes: np.ndarray, code: str = "5p") -> list[str]:
     blur = photo_blur(rgb, boxes, _read_as(code, len(boxes)))
     assert blur is not None
-    return blur_warning(blur.sharpness, blur.even)
+    return _words(blur.sharpness, blur.even)
 
 
 def test_a_shake_that_leaves_the_faces_fairly_sharp_is_told_as_a_shake() -> None:
@@ -207,9 +212,9 @@ def test_sharp_bamboos_drawn_as_the_art_draws_them_are_not_taken_for_a_shake(sid
 
 
 def test_the_blur_line_is_one_line_naming_a_shake_where_the_faces_run_one_way() -> None:
-    assert blur_warning(0.2, 0.4) == [SHAKEN_LINE]  # fairly sharp, but smeared one way
-    assert blur_warning(0.2, 0.6) == []
-    assert blur_warning(0.3, 0.1) == []  # sharp enough whatever way its faces run
-    assert blur_warning(0.1, 0.4) == [SHAKEN_LINE]
-    assert blur_warning(0.1, 0.6) == [BLURRED_LINE]
-    assert blur_warning(0.1) == [BLURRED_LINE]  # a reading kept before the shake line: as before
+    assert _words(0.2, 0.4) == [SHAKEN_LINE]  # fairly sharp, but smeared one way
+    assert blur_lines(0.2, 0.6) == []
+    assert blur_lines(0.3, 0.1) == []  # sharp enough whatever way its faces run
+    assert _words(0.1, 0.4) == [SHAKEN_LINE]
+    assert _words(0.1, 0.6) == [BLURRED_LINE]
+    assert _words(0.1) == [BLURRED_LINE]  # a reading kept before the shake line: as before

@@ -20,7 +20,8 @@ from vision.sharpness import (
     WHOLE_SHAKEN_LINE,
     WHOLE_TILE_PX,
     WORK_SIDE,
-    whole_blur_warning,
+    Blur,
+    whole_blur_lines,
     whole_photo_blur,
     whole_scale,
 )
@@ -47,8 +48,12 @@ def _with_noise(rgb: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def _told(rgb: np.ndarray) -> list[str]:
-    blur = whole_photo_blur(rgb)
-    return [] if blur is None else whole_blur_warning(blur.sharpness, blur.even)
+    return _words(whole_photo_blur(rgb))
+
+
+def _words(blur: Blur | None) -> list[str]:
+    """The words of the whole photo's blur line for `blur` (`whole_blur_lines`), if any."""
+    return [] if blur is None else [line.text for line in whole_blur_lines(blur.sharpness, blur.even)]
 
 
 def test_a_sharp_scene_is_quiet() -> None:
@@ -89,16 +94,16 @@ def test_a_close_up_of_large_soft_tiles_is_judged_at_their_size() -> None:
     # though a 3 px softness is 1% of such a tile; judged with the tiles at WHOLE_TILE_PX, it is sharp
     rgb, boxes = _close_up(3.0)
     alone = whole_photo_blur(rgb)
-    assert alone is not None and whole_blur_warning(alone.sharpness, alone.even) == [WHOLE_BLURRED_LINE]
+    assert _words(alone) == [WHOLE_BLURRED_LINE]
     judged = whole_photo_blur(rgb, boxes)
     assert judged is not None and judged.sharpness > WHOLE_BLURRED_BELOW
-    assert whole_blur_warning(judged.sharpness, judged.even) == []
+    assert whole_blur_lines(judged.sharpness, judged.even) == []
 
 
 def test_a_close_up_blurred_for_its_tiles_size_is_still_told() -> None:
     rgb, boxes = _close_up(12.0)  # 4% of the tile's width: its strokes run together
     judged = whole_photo_blur(rgb, boxes)
-    assert judged is not None and whole_blur_warning(judged.sharpness, judged.even) == [WHOLE_BLURRED_LINE]
+    assert _words(judged) == [WHOLE_BLURRED_LINE]
 
 
 def test_a_scene_of_small_tiles_is_judged_at_the_work_side_whatever_boxes_are_found() -> None:
@@ -107,7 +112,7 @@ def test_a_scene_of_small_tiles_is_judged_at_the_work_side_whatever_boxes_are_fo
     boxes = np.array([[100, 200, 190, 320], [400, 500, 490, 620]], np.float32)
     assert whole_scale(rgb.shape, boxes) == whole_scale(rgb.shape) == WORK_SIDE / 1200
     blur = whole_photo_blur(rgb, boxes)
-    assert blur is not None and whole_blur_warning(blur.sharpness, blur.even) == [WHOLE_SHAKEN_LINE]
+    assert _words(blur) == [WHOLE_SHAKEN_LINE]
 
 
 def test_the_whole_scale_follows_the_median_tile_and_never_enlarges() -> None:
@@ -120,7 +125,7 @@ def test_a_plain_table_is_flat_and_says_nothing() -> None:
     rng = np.random.default_rng(1)
     table = _with_noise(np.full((900, 1200, 3), (150, 120, 90), np.uint8), rng)
     assert whole_photo_blur(table) is None
-    assert whole_blur_warning(None) == []
+    assert whole_blur_lines(None) == []
 
 
 def test_a_wood_table_whose_grain_runs_one_way_is_not_taken_for_a_shake() -> None:

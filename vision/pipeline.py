@@ -483,16 +483,6 @@ def _edge_gaps(boxes: np.ndarray, image_hw: tuple[int, int]) -> np.ndarray:
     return np.minimum.reduce([boxes[:, 0], boxes[:, 1], width - boxes[:, 2], height - boxes[:, 3]])
 
 
-def _edge_warning(
-    xyxy: np.ndarray,
-    image_hw: tuple[int, int] | None,
-    layout: Layout | None,
-    rejected_xyxy: np.ndarray | None = None,
-) -> list[str]:
-    """The words of `_edge_lines`."""
-    return list(texts(_edge_lines(xyxy, image_hw, layout, rejected_xyxy)))
-
-
 def _edge_lines(
     xyxy: np.ndarray,
     image_hw: tuple[int, int] | None,

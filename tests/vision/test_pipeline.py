@@ -524,7 +524,7 @@ def test_second_chance_refuses_a_box_read_as_no_tile(tmp_path: Path) -> None:
 def test_a_short_hand_with_tiles_at_the_photo_s_edge_is_told_it_may_be_cut_off() -> None:
     from types import SimpleNamespace
 
-    from vision.pipeline import _edge_warning
+    from vision.pipeline import _edge_lines
 
     both = (SimpleNamespace(kind="concealed", indices=(0, 1)),)
     short = SimpleNamespace(
@@ -535,22 +535,22 @@ def test_a_short_hand_with_tiles_at_the_photo_s_edge_is_told_it_may_be_cut_off()
     )
     inside = np.array([[100, 100, 140, 150], [150, 100, 190, 150]], np.float32)
     cut = np.array([[100, 100, 140, 150], [0, 300, 38, 350]], np.float32)  # its left side on the edge
-    said = _edge_warning(cut, (600, 800), short)  # type: ignore[arg-type]
-    assert said and said[0].startswith("tiles touch the photo's edge: part of the hand may lie outside")
-    assert _edge_warning(inside, (600, 800), short) == []  # type: ignore[arg-type]
-    assert _edge_warning(cut, None, short) == []  # type: ignore[arg-type]
+    said = _edge_lines(cut, (600, 800), short)  # type: ignore[arg-type]
+    assert said and said[0].text.startswith("tiles touch the photo's edge: part of the hand may lie outside")
+    assert _edge_lines(inside, (600, 800), short) == []  # type: ignore[arg-type]
+    assert _edge_lines(cut, None, short) == []  # type: ignore[arg-type]
     # a whole hand cut by the edge: a tile there may be misread (stage 55: a cut tile read wrong was
     # told nothing because the count was right)
-    (line,) = _edge_warning(cut, (600, 800), whole)  # type: ignore[arg-type]
-    assert line.startswith("tiles touch the photo's edge: a tile cut by it may be misread")
+    (line,) = _edge_lines(cut, (600, 800), whole)  # type: ignore[arg-type]
+    assert line.text.startswith("tiles touch the photo's edge: a tile cut by it may be misread")
     # a bonus tile laid beside the hand is laid out too: a cut tile is often read as a flower
     groups = (SimpleNamespace(kind="concealed", indices=(0,)), SimpleNamespace(kind="bonus", indices=(1,)))
-    said = _edge_warning(cut, (600, 800), SimpleNamespace(hand=short.hand, groups=groups))  # type: ignore[arg-type]
-    assert said and "part of the hand may lie outside" in said[0]
+    said = _edge_lines(cut, (600, 800), SimpleNamespace(hand=short.hand, groups=groups))  # type: ignore[arg-type]
+    assert said and "part of the hand may lie outside" in said[0].text
     # a tile the layout left out at the edge says nothing of the hand
     groups = (SimpleNamespace(kind="concealed", indices=(0,)), SimpleNamespace(kind="unused", indices=(1,)))
     aside = SimpleNamespace(hand=short.hand, groups=groups)
-    assert _edge_warning(cut, (600, 800), aside) == []  # type: ignore[arg-type]
+    assert _edge_lines(cut, (600, 800), aside) == []  # type: ignore[arg-type]
 
 
 def test_a_box_left_out_at_the_edge_beside_the_hand_is_a_cut_tile() -> None:
@@ -559,7 +559,7 @@ def test_a_box_left_out_at_the_edge_beside_the_hand_is_a_cut_tile() -> None:
     from types import SimpleNamespace
 
     from vision.lines import texts
-    from vision.pipeline import _edge_warning, _rejected_lines
+    from vision.pipeline import _edge_lines, _rejected_lines
 
     row = np.array([[40 + 42 * k, 300, 80 + 42 * k, 356] for k in range(3)], np.float32)
     whole = SimpleNamespace(
@@ -568,9 +568,9 @@ def test_a_box_left_out_at_the_edge_beside_the_hand_is_a_cut_tile() -> None:
     )
     beside = np.array([[0, 300, 36, 356]], np.float32)  # the half tile left of the row's first
     far = np.array([[0, 20, 36, 76]], np.float32)  # a box at the edge far from the hand
-    assert _edge_warning(row, (600, 800), whole, far) == []  # type: ignore[arg-type]
-    (line,) = _edge_warning(row, (600, 800), whole, beside)  # type: ignore[arg-type]
-    assert line.startswith("tiles touch the photo's edge")
+    assert _edge_lines(row, (600, 800), whole, far) == []  # type: ignore[arg-type]
+    (line,) = _edge_lines(row, (600, 800), whole, beside)  # type: ignore[arg-type]
+    assert line.text.startswith("tiles touch the photo's edge")
     inner = np.array([[400, 100, 440, 156]], np.float32)
     lines = _rejected_lines(np.concatenate([inner, beside]), 1.0, (600, 800))
     assert texts(lines) == (
@@ -587,19 +587,19 @@ def test_a_short_hand_half_a_tile_from_the_edge_may_have_lost_a_tile_to_it() -> 
     one ending further in would have shown its next tile (stage 56: a row well inside was told)."""
     from types import SimpleNamespace
 
-    from vision.pipeline import _edge_warning
+    from vision.pipeline import _edge_lines
 
     short = SimpleNamespace(
         hand={"concealed": ["1m"] * 10, "melds": [{"tiles": ["C"] * 3}], "bonus": []},
         groups=(SimpleNamespace(kind="concealed", indices=(0, 1, 2)),),
     )
     near = np.array([[20 + 42 * k, 300, 60 + 42 * k, 356] for k in range(3)], np.float32)  # 20 px in
-    (line,) = _edge_warning(near, (600, 800), short)  # type: ignore[arg-type]
-    assert "part of the hand may lie outside the photo" in line
+    (line,) = _edge_lines(near, (600, 800), short)  # type: ignore[arg-type]
+    assert "part of the hand may lie outside the photo" in line.text
     apart = near + np.array([6, 0, 6, 0], np.float32)  # 26 px in: a next tile would show 65% of itself
-    assert _edge_warning(apart, (600, 800), short) == []  # type: ignore[arg-type]
+    assert _edge_lines(apart, (600, 800), short) == []  # type: ignore[arg-type]
     inside = near + np.array([60, 0, 60, 0], np.float32)  # a tile and a half in
-    assert _edge_warning(inside, (600, 800), short) == []  # type: ignore[arg-type]
+    assert _edge_lines(inside, (600, 800), short) == []  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("turns", [0, 1, 2, 3])
@@ -712,7 +712,7 @@ def test_the_edges_line_names_the_hands_tiles_there_for_a_ui_to_number() -> None
     # the page said "tiles touch the photo's edge" and left the user to find which; its words stay so
     from types import SimpleNamespace
 
-    from vision.pipeline import _edge_lines, _edge_warning
+    from vision.pipeline import _edge_lines
 
     held = (SimpleNamespace(kind="concealed", indices=(0, 1, 2)),)
     whole = SimpleNamespace(
@@ -721,7 +721,7 @@ def test_the_edges_line_names_the_hands_tiles_there_for_a_ui_to_number() -> None
     short = SimpleNamespace(hand={"concealed": ["1m"] * 5, "melds": [], "bonus": []}, groups=held)
     row = np.array([[0, 300, 40, 356], [42, 300, 82, 356], [84, 300, 124, 356]], np.float32)
     (cut,) = _edge_lines(row, (600, 800), whole)  # type: ignore[arg-type]
-    assert cut.tiles == (0,) and [cut.text] == _edge_warning(row, (600, 800), whole)  # type: ignore[arg-type]
+    assert cut.tiles == (0,) and cut.text.startswith("tiles touch the photo's edge: a tile cut by it")
     assert cut.numbered({0: 7, 1: 8, 2: 9}) == (
         "tile 7 touches the photo's edge and may be misread: check it, or take the photo again with the "
         "whole hand in it"

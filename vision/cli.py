@@ -26,7 +26,7 @@ from vision.detections import UNSURE_BELOW
 from vision.exposure import with_gain
 from vision.imageio import MAX_BYTES, ImageError, LoadedImage, read_image
 from vision.layout import TileGroup
-from vision.lines import OTHER_SET, TILE, Line, lines_of
+from vision.lines import OTHER_SET, TILE, Line, lines_saying
 from vision.pipeline import Reading, TileReader
 from vision.sidecar import ModelError
 from vision.tile_set import rule_set_faces
@@ -327,7 +327,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     data = to_json(loaded, reading)
     left_out = rule_set_faces(args.rules) - faces if faces is not None else frozenset()
     # a reading made otherwise than by the reader (none so far) says its warnings as lines naming nothing
-    lines = reading.lines or lines_of(reading.warnings, TILE)
+    lines = lines_saying(reading.lines, reading.warnings, TILE)
     data["warnings"] = [
         with_rules_advice(line, args.rules, left_out, reading.strangers) for line in lines
     ] + unread_options(args.rules, args.option)

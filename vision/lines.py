@@ -170,6 +170,13 @@ def lines_of(texts: Iterable[str], kind: Kind, about: About | None = None) -> li
     return [Line(text, kind, about=about) for text in texts]
 
 
+def lines_saying(lines: Iterable[Line], warnings: Iterable[str], kind: Kind) -> tuple[Line, ...]:
+    """`lines` where they say `warnings`, one for each in their order; else each of `warnings` as a line
+    of `kind` naming nothing (a reading or a layout made by hand, or a stand-in, has warnings alone)."""
+    own, said = tuple(lines), tuple(warnings)
+    return own if texts(own) == said else tuple(lines_of(said, kind))
+
+
 def first_of_each(lines: Sequence[Line]) -> tuple[Line, ...]:
     """`lines` with each text kept once, where it first stands (the reader's warnings are de-duplicated)."""
     kept: dict[str, Line] = {}

@@ -63,6 +63,7 @@ from vision.lines import (
     Line,
     first_of_each,
     lines_of,
+    lines_saying,
     texts,
     tiles_slot,
 )
@@ -251,11 +252,10 @@ def _default_layout(detections: Detections) -> tuple[Layout | None, tuple[str, .
     return layout, tuple(layout.warnings)
 
 
-def layout_lines(layout: Layout | None, warnings: Sequence[str]) -> list[Line]:
+def layout_lines(layout: Layout | None, warnings: Sequence[str]) -> tuple[Line, ...]:
     """The layout's `warnings` as lines: its own (`Layout.lines`: what each is about, a second hand or
     melds read either way) where they say them, else lines naming nothing (a layout made otherwise)."""
-    own = tuple(getattr(layout, "lines", ()) or ())
-    return list(own) if own and texts(own) == tuple(warnings) else lines_of(warnings, LAYOUT)
+    return lines_saying(getattr(layout, "lines", ()) or (), warnings, LAYOUT)
 
 
 LayoutFn = Callable[[Detections], "tuple[Layout | None, tuple[str, ...]]"]

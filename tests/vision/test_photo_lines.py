@@ -74,3 +74,14 @@ def test_every_photo_line_of_a_settled_reading_names_its_fault(tmp_path: Path) -
     assert [line.about for line in far if line.kind == PHOTO] == [SMALL_TILES]
     # the hand alone, with its glare spot: that line alone is on the photo
     assert [line.about for line in reader.settle(spotted).lines if line.kind == PHOTO] == [GLARE]
+
+
+def test_lines_that_say_the_warnings_are_kept_and_warnings_alone_become_lines_naming_nothing() -> None:
+    from vision.lines import LAYOUT, MELD_RIVAL, Line, lines_saying
+
+    own = (Line("melds read either way", LAYOUT, tiles=(3, 4, 5), about=MELD_RIVAL),)
+    assert lines_saying(own, ["melds read either way"], LAYOUT) == own
+    # a layout made by hand (its warnings alone), or lines that say other words: each warning, plain
+    assert lines_saying((), ["6 tile(s) away"], LAYOUT) == (Line("6 tile(s) away", LAYOUT),)
+    assert lines_saying(own, ["reworded"], PHOTO) == (Line("reworded", PHOTO),)
+    assert lines_saying((), (), LAYOUT) == ()

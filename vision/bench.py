@@ -945,20 +945,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         if args.enlarge_to is not None:
             reader = dataclasses.replace(reader, enlarge_to=args.enlarge_to)
-        overrides = _detector_overrides(args)
+        overrides, cls_overrides = _detector_overrides(args), _classifier_overrides(args)
         # the flags' values are checked as a sidecar's are (an audit: --grid -1, --straddle 5 and
         # --odd-size -1 ran the whole bench, the last with numpy's warnings)
         grid_given = {"grid": args.grid} if args.grid is not None else {}
         check_detector(
             dataclasses.replace(reader.detector.config, **overrides, **grid_given), "the flags given"
         )
-        check_classifier(
-            dataclasses.replace(reader.classifier.config, **_classifier_overrides(args)), "the flags given"
-        )
+        check_classifier(dataclasses.replace(reader.classifier.config, **cls_overrides), "the flags given")
         if overrides:
             config = dataclasses.replace(reader.detector.config, **overrides)
             reader = dataclasses.replace(reader, detector=dataclasses.replace(reader.detector, config=config))
-        cls_overrides = _classifier_overrides(args)
         if cls_overrides:
             cls_config = dataclasses.replace(reader.classifier.config, **cls_overrides)
             classifier = dataclasses.replace(reader.classifier, config=cls_config)

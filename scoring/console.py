@@ -13,14 +13,19 @@ from scoring.errors import brief
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line, `error: ... (see PROG --help)`
-    (`python -m scoring` and `python -m scoring.bench`)."""
+    """An argument parser whose usage errors are one line, `LEAD: ... (see PROG --help)`, LEAD "error"
+    (`python -m scoring` and `python -m scoring.bench`; `vision.cli.OneLineParser` leads with its
+    `prog`)."""
+
+    def lead(self) -> str:
+        """What the one line starts with."""
+        return "error"
 
     def error(self, message: str) -> NoReturn:
         # One line, not argparse's usage block: the CLI contract is exit 2 with one line on stderr; the
         # message quotes the argument, which may hold a newline, an escape or thousands of characters (an
         # audit, stage 78)
-        self.exit(2, f"error: {brief(message)} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.lead()}: {brief(message)} (see {self.prog} --help)\n")
 
 
 def say(line: str) -> None:

@@ -15,11 +15,11 @@ import os
 import sys
 from collections.abc import Collection, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
-from scoring import RULESET_NAMES, OptionError, RulesetError
+from scoring import RULESET_NAMES, OptionError, RulesetError, console
 from scoring.console import escape_what_cannot_print, say
-from scoring.errors import brief, printable
+from scoring.errors import printable
 from scoring.options import option_assignments, read_by
 from vision.annotate import annotate, save_png, try_writing
 from vision.detections import UNSURE_BELOW
@@ -39,14 +39,12 @@ ANY_FACE = "any"  # --rules: no rule set's tiles, every face the reader knows
 ANNOTATE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp", ".tif", ".tiff")
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line, named by its `prog` (`python -m vision` and
-    `python -m vision.bench`)."""
+class OneLineParser(console.OneLineParser):
+    """`scoring.console.OneLineParser`, its one line named by its `prog` (`python -m vision` and
+    `python -m vision.bench`), as the reader's other errors are."""
 
-    def error(self, message: str) -> NoReturn:
-        # One line, not argparse's usage block: the CLI contract is exit 2 with one line on stderr; the
-        # message quotes the argument, which may hold a newline, an escape or thousands of characters
-        self.exit(2, f"{self.prog}: {brief(message)} (see {self.prog} --help)\n")
+    def lead(self) -> str:
+        return self.prog
 
 
 # each exit status `run` gives, as --help says them (an audit: exit 1 went unsaid, and `python -m scoring`,

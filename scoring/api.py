@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from decimal import InvalidOperation
 from typing import Any
 
 from scoring.engine import score
@@ -184,7 +185,15 @@ def _instant_words(item: Mapping[str, Any]) -> str:
     written by hand without a name or total named by its key alone, not "None None"."""
     name = str(item.get("name") or item.get("key") or "instant payout")
     total = _amount(item.get("total"))
-    return f"{name}: {format_amount(total)} in all" if isinstance(total, float) else name
+    if not isinstance(total, float):
+        return name
+    try:
+        said = format_amount(total)
+    except InvalidOperation:
+        # a total written by hand past what a payout holds (1e300, NaN: JSON reads both) is said as the
+        # file gives it: it had ended the replay in an internal error
+        said = f"{total:g}"
+    return f"{name}: {said} in all"
 
 
 def saved_result_change(saved: object, now: Mapping[str, Any]) -> str | None:

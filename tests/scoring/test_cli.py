@@ -833,6 +833,29 @@ def test_a_saved_instant_payout_is_told_with_its_total_set_apart(tmp_path: Path)
     assert "instant payouts: exposed kong of P: 3 in all." in said[0] and "None" not in said[0]
 
 
+@pytest.mark.parametrize(("total", "said"), [(1e300, "1e+300"), (float("nan"), "nan"), (-1e80, "-1e+80")])
+def test_a_saved_instant_total_past_what_a_payout_holds_is_said_as_the_file_gives_it(
+    total: float, said: str
+) -> None:
+    """A hand-edited case's saved instant total of 1e300 or NaN (JSON reads both) had ended the replay
+    in "internal error while scoring: InvalidOperation"."""
+    from scoring.api import saved_result_change
+
+    saved = {
+        "valid": True,
+        "tai": 3,
+        "payout": {"instant_payouts": [{"name": "exposed kong of P", "total": total}]},
+    }
+    now = {
+        "valid": True,
+        "tai": 3,
+        "payout": {"instant_payouts": [{"name": "exposed kong of P", "total": 3}]},
+    }
+    change = saved_result_change(saved, now)
+    assert change is not None and f"exposed kong of P: {said} in all" in change, change
+    assert "exposed kong of P: 3 in all" in change
+
+
 def test_a_payout_naming_players_by_role_alone_says_how_to_name_their_seats() -> None:
     """An audit read "Payout: winner (E) +32, discarder -16, other -8, other -8" and could not tell who
     pays what: the breakdown ends with the flag that names every seat, and says nothing once given."""

@@ -188,10 +188,9 @@ def settle_corrected_tiles() -> None:
     state = st.session_state
     base: Base = state["base"]
     edits = current_edits()
-    read_changed = table_edits.changes_a_read_tile(base.rows, edits)
-    if not (read_changed or table_edits.gives_an_added_row_its_tile(edits)) or table_edits.blank_added_rows(
-        edits
-    ):
+    # the user's word on a tile the reader read, or on the tile of a row they added
+    said = table_edits.changes_a_read_tile(base.rows, edits) or table_edits.gives_an_added_row_its_tile(edits)
+    if not said or table_edits.blank_added_rows(edits):
         return
     ticks = ticks_changed(base)
     # not `set_base`: that would also drop a question waiting about a new photo

@@ -165,9 +165,9 @@ class Line:
         return self.by_number.replace(TILES, number_spans(number[i] for i in self.tiles))
 
 
-def lines_of(texts: Iterable[str], kind: Kind, about: About | None = None) -> list[Line]:
-    """Lines of `kind` (about `about`) naming nothing by place, one for each of `texts`."""
-    return [Line(text, kind, about=about) for text in texts]
+def lines_of(words: Iterable[str], kind: Kind, about: About | None = None) -> list[Line]:
+    """Lines of `kind` (about `about`) naming nothing by place, one for each of `words`."""
+    return [Line(text, kind, about=about) for text in words]
 
 
 def lines_saying(lines: Iterable[Line], warnings: Iterable[str], kind: Kind) -> tuple[Line, ...]:

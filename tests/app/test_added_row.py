@@ -27,12 +27,15 @@ def test_an_added_row_starts_with_a_group_drawn_empty_that_its_tile_decides() ->
     assert "meld 2" in GROUPS
 
 
-def test_rows_added_with_the_default_group_score_as_the_user_expects(app: AppTest) -> None:
+def _typed(app: AppTest) -> None:
+    """A typed hand of 13 tiles used: the table the rows are added to."""
     app.text_input(key="typed_concealed").input("123m 456p 789s 2m").run()
     app.text_input(key="typed_melds").input("CCC").run()
     app.button(key="typed_use").click().run()
-    by_tile = table_columns()["group"]["default"]
-    rows = [{"n": "new", "tile": "2m", "group": by_tile}, {"n": "new", "tile": "F1", "group": by_tile}]
+
+
+def _add_rows(app: AppTest, rows: list[dict[str, Any]]) -> None:
+    """`rows` added at the table's foot, as the browser sends them, and the page run with them."""
     app.session_state[f"tiles_{app.session_state['version']}"] = {
         "edited_rows": {},
         "added_rows": rows,
@@ -40,6 +43,13 @@ def test_rows_added_with_the_default_group_score_as_the_user_expects(app: AppTes
     }
     app.run()
     assert not app.exception, [e.value for e in app.exception]
+
+
+def test_rows_added_with_the_default_group_score_as_the_user_expects(app: AppTest) -> None:
+    _typed(app)
+    by_tile = table_columns()["group"]["default"]
+    rows = [{"n": "new", "tile": "2m", "group": by_tile}, {"n": "new", "tile": "F1", "group": by_tile}]
+    _add_rows(app, rows)
     said = [str(c.value) for c in app.caption if str(c.value).startswith("Your corrections")]
     # given their tiles, the rows are folded into the table, numbered after its 13 tiles
     assert said == ["Your corrections: #14 2m added to hand; #15 F1 added to bonus"], said
@@ -64,17 +74,9 @@ def test_an_added_row_starts_with_a_tile_cell_drawn_empty_and_asked_for_under_th
     not_picked = tile["default"]
     assert not_picked and not_picked not in tile["type_config"]["options"]
     assert blank_added_rows({"added_rows": [{"tile": not_picked, "group": GROUP_BY_TILE}]}) == 1
-    app.text_input(key="typed_concealed").input("123m 456p 789s 2m").run()
-    app.text_input(key="typed_melds").input("CCC").run()
-    app.button(key="typed_use").click().run()
+    _typed(app)
     added = {"n": "new", "tile": not_picked, "group": GROUP_BY_TILE, "check": ""}
-    app.session_state[f"tiles_{app.session_state['version']}"] = {
-        "edited_rows": {},
-        "added_rows": [added],
-        "deleted_rows": [],
-    }
-    app.run()
-    assert not app.exception, [e.value for e in app.exception]
+    _add_rows(app, [added])
     kinds = [(node.type, str(getattr(node, "value", ""))) for node in _drawn(app.main)]
     table = max(i for i, (kind, _) in enumerate(kinds) if kind == "dataframe")
     asked = [i for i, (kind, text) in enumerate(kinds) if kind == "info" and "has no tile yet" in text]
@@ -87,26 +89,12 @@ def test_an_added_row_says_nothing_in_sure_until_it_has_a_tile_and_is_then_the_u
     # an audit: a row added in the table said "yours" in its *Sure?* cell before it held any tile; the
     # browser fills an added row's cells with the columns' defaults, and the page cannot redraw one cell
     assert table_columns()["check"]["default"] == ""
-    app.text_input(key="typed_concealed").input("123m 456p 789s 2m").run()
-    app.text_input(key="typed_melds").input("CCC").run()
-    app.button(key="typed_use").click().run()
+    _typed(app)
     blank = {"n": "new", "tile": table_columns()["tile"]["default"], "group": GROUP_BY_TILE, "check": ""}
-    app.session_state[f"tiles_{app.session_state['version']}"] = {
-        "edited_rows": {},
-        "added_rows": [blank],
-        "deleted_rows": [],
-    }
-    app.run()
-    assert not app.exception, [e.value for e in app.exception]
+    _add_rows(app, [blank])
     assert len(app.dataframe[0].value) == 13  # it waits for its tile, in the table's edits
     picked = {**blank, "tile": "2m"}
-    app.session_state[f"tiles_{app.session_state['version']}"] = {
-        "edited_rows": {},
-        "added_rows": [picked],
-        "deleted_rows": [],
-    }
-    app.run()
-    assert not app.exception, [e.value for e in app.exception]
+    _add_rows(app, [picked])
     frame = app.dataframe[0].value
     # folded into the table as soon as it has its tile: numbered, grouped and the user's
     assert list(frame.iloc[-1]) == ["14", "2m", "hand", CHOSEN_LABEL], frame.tail(2)

@@ -19,7 +19,7 @@ from app_ui.case import Base, MeldOffer, TileRow, win_ways_line
 from app_ui.meld_offer import offer_line
 from app_ui.photo_rows import BoxKey, kept_numbers, rows_from_reading, tile_numbers
 from vision.classes import CLASSES
-from vision.lines import MELD_RIVAL, OTHER_SET, PHOTO, SECOND_HAND, TILE, TILE_READINGS, Line, lines_of, texts
+from vision.lines import MELD_RIVAL, OTHER_SET, PHOTO, SECOND_HAND, TILE, TILE_READINGS, Line, lines_saying
 
 
 def moved_faces(
@@ -42,9 +42,8 @@ def reader_lines(reading: Any) -> tuple[Line, ...]:
     """The reader's warnings as facts (`vision.pipeline.Reading.lines`); for a reading made without them,
     or whose lines do not say its warnings (by hand, or a stand-in), each of its warnings as a line
     naming nothing: the warnings are what the page says."""
-    lines = tuple(getattr(reading, "lines", ()) or ())
-    warnings = tuple(str(w) for w in getattr(reading, "warnings", ()) or ())
-    return lines if texts(lines) == warnings else tuple(lines_of(warnings, TILE))
+    lines = getattr(reading, "lines", ()) or ()
+    return lines_saying(lines, (str(w) for w in getattr(reading, "warnings", ()) or ()), TILE)
 
 
 def _on_the_page(line: Line, number: Mapping[int, int]) -> str:
@@ -107,6 +106,7 @@ def app_warnings(
     return tuple(said for _, said in sorted(ranked, key=lambda rank_said: rank_said[0]))
 
 
+# the lines on tiles and the layout's: after a second hand (0) and the photo's faults (1)
 _TILE_RANK = 2
 
 

@@ -461,12 +461,6 @@ def blind_kong_lines(sure: Sequence[Sequence[int]], unsure: Sequence[Sequence[in
     return out
 
 
-def another_hand_warning(away: Sequence[str]) -> list[str]:
-    """A line when the tiles left away from the hand (`away`, their codes) are as many as a hand's: the
-    photo seems to hold two (`another_hand_lines`)."""
-    return list(texts(another_hand_lines(range(len(away)), away)))
-
-
 def another_hand_lines(away: Sequence[int], codes: Sequence[str]) -> list[Line]:
     """A line when the tiles left away from the hand (`away`, indices of `codes`) are as many as a hand's:
     the photo seems to hold two. Backs (the wall) and bonus tiles are not counted: a hand's wall lies
@@ -489,11 +483,6 @@ def another_hand_lines(away: Sequence[int], codes: Sequence[str]) -> list[Line]:
 
 
 ANOTHER_HAND = "the photo seems to hold more than one hand"
-
-
-def hand_size_warning(size: int, left_away: int = 0) -> str:
-    """The words of `hand_size_line` for `left_away` face-up tiles away from the hand."""
-    return hand_size_line(size, range(left_away)).text
 
 
 def hand_size_line(size: int, left_away: Sequence[int] = (), by_number: bool = True) -> Line:

@@ -475,10 +475,12 @@ def test_app_warnings_put_a_second_hand_in_the_photo_first() -> None:
     # a second hand puts every other line in doubt: an audit (stage 83) found it fourth of four, under
     # a line on the set's copies, which the second hand's tiles had taken
     from app_ui.reading import app_warnings
-    from vision.layout import another_hand_warning
-    from vision.lines import LAYOUT, SECOND_HAND, SET_COPIES, TILE, lines_of
+    from vision.layout import another_hand_lines
+    from vision.lines import LAYOUT, SECOND_HAND, SET_COPIES, TILE, lines_of, texts
 
-    (two_hands,) = another_hand_warning(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"] * 2)
+    (two_hands,) = texts(
+        another_hand_lines(range(20), ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"] * 2)
+    )
     away = "20 tile(s) away from the hand and its melds (1m x2, ...): not counted"
     unsure = "tile at (9, 9) read as S2 (0.34), not S1 (0.36): a set has one S1"
     lines = [
@@ -501,8 +503,8 @@ def test_app_warnings_put_the_photos_own_faults_before_the_lines_on_tiles() -> N
     from app_ui.reading import app_warnings
     from vision.exposure import dark_warning, overexposed_warning
     from vision.glare import face_glare_lines, glare_lines
-    from vision.layout import another_hand_warning
-    from vision.lines import LAYOUT, PHOTO, SECOND_HAND, lines_of
+    from vision.layout import another_hand_lines
+    from vision.lines import LAYOUT, PHOTO, SECOND_HAND, lines_of, texts
     from vision.pipeline import damaged_warning, small_photo_warning, small_tiles_warning
     from vision.sharpness import blur_lines, whole_blur_lines
 
@@ -525,7 +527,9 @@ def test_app_warnings_put_the_photos_own_faults_before_the_lines_on_tiles() -> N
     assert len(faults) == 11 and len({f.text for f in faults}) == 11, faults
     away = "2 tile(s) away from the hand and its melds (1m x2): not counted"
     ways = "The tiles are one or two away from a winning hand in more than one way: #14 as 3m"
-    (two_hands,) = another_hand_warning(["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"] * 2)
+    (two_hands,) = texts(
+        another_hand_lines(range(20), ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"] * 2)
+    )
     shown = app_warnings(
         (*lines_of([away], LAYOUT), *faults, *lines_of([two_hands], LAYOUT, SECOND_HAND)), win_options=ways
     )

@@ -16,11 +16,9 @@ from vision.detections import Detections
 from vision.layout import (
     Layout,
     another_hand_lines,
-    another_hand_warning,
     blind_kong_lines,
     face_down_lines,
     hand_size_line,
-    hand_size_warning,
     layout_hand,
     quarter_turn_gap,
     tiles_named,
@@ -598,8 +596,10 @@ def test_a_second_hand_left_away_is_told_as_another_hand() -> None:
         ]
     ), two.warnings
     # a wall of backs, bonus tiles and a few discards are not
-    assert another_hand_warning(["back"] * 14 + ["F1", "F2", "cat"] + ["3m", "9p"] * 4) == []
-    assert len(another_hand_warning(["back"] * 4 + ["3m", "9p"] * 5)) == 1
+    wall = ["back"] * 14 + ["F1", "F2", "cat"] + ["3m", "9p"] * 4
+    assert another_hand_lines(range(len(wall)), wall) == []
+    discards = ["back"] * 4 + ["3m", "9p"] * 5
+    assert len(another_hand_lines(range(len(discards)), discards)) == 1
 
 
 @pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
@@ -647,12 +647,12 @@ def test_a_short_hand_is_told_what_hides_a_tile_and_a_long_one_its_count() -> No
     (line,) = [w for w in short.warnings if "hand tiles" in w]
     assert line.startswith("10 hand tiles (a kong counts as three); a winning hand has 14: ")
     assert "under a finger" in line and "take the photo again" in line
-    assert hand_size_warning(15) == "15 hand tiles (a kong counts as three); a winning hand has 14"
+    assert hand_size_line(15).text == "15 hand tiles (a kong counts as three); a winning hand has 14"
     # a tile found away from a short hand is moved in, not added again (a review, stage 83)
     away = layout_hand(place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E"], ["+9 E"]]).detections())
     (line,) = [w for w in away.warnings if "hand tiles" in w]
     assert "left away from the hand (not counted) may be the hand's: move it into the hand" in line, line
-    assert "away from the hand (not counted)" not in hand_size_warning(10, 0)
+    assert "away from the hand (not counted)" not in hand_size_line(10).text
 
 
 def _said_of(laid: list[tuple[str, list[float]]], starts: str, sure: list[float] | None = None) -> Line:
@@ -723,7 +723,6 @@ def test_the_lines_by_number_say_which_tiles_what_is_wrong_and_what_to_do_in_few
     # move it into the hand; or ..." and listed the faces the table beside it shows; the CLI's words stay
     number = {i: i + 1 for i in range(30)}
     size = hand_size_line(9, (11, 12, 14, 15))
-    assert size.text == hand_size_warning(9, 4)
     assert size.numbered(number) == (
         "9 hand tiles (a kong counts as three); a winning hand has 14: one of tiles 12, 13, 15, 16 may be "
         "the hand's: move it in; else a tile may be hidden (under a finger, a phone, glare or another tile): "

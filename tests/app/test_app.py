@@ -1967,7 +1967,7 @@ def test_a_case_s_winning_tile_in_a_kong_is_set_aside_and_said_so(app: AppTest) 
             b'{"rules": "malaysian", "concealed": "123p", "seat_wind": "N"}', "N is not a seat", id="seat"
         ),
         pytest.param(b"\xe9", "is not UTF-8 text, nor UTF-16", id="bytes"),
-        pytest.param(b" " * 2_000_001, "is at most 2,000,000", id="too-large"),
+        pytest.param(b" " * 2_000_001, "over 2,000,000 characters", id="too-large"),
         pytest.param(
             b'{"concealed": "123m", "circumstances": [' + b",".join([b"1"] * 300_000) + b"]}",
             "circumstances",

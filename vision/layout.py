@@ -408,7 +408,9 @@ def face_down_lines(lone: Sequence[int], together: Sequence[int]) -> list[Line]:
             )
         )
     elif together:
-        rest = "outside a kong: not counted; enter them by hand"
+        # more than a kong's worth lying together is most often the wall: "enter them by hand" had told a
+        # user to type the wall in; only the hand's tiles, turned down, are added, by their faces
+        rest = "outside a kong: not counted (the wall?); if they are the hand's, add their faces by hand"
         out.append(
             Line(
                 f"{len(together)} face-down tile(s) {rest}",

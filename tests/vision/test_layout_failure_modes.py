@@ -415,7 +415,8 @@ def test_the_one_row_warning_needs_three_face_up_tiles() -> None:
     assert not any(said in w for w in backs)
     # fourteen backs are no concealed kong: the kong hint is kept for one to three
     assert any(
-        w.startswith("14 face-down tile(s) outside a kong") and w.endswith("enter them by hand")
+        w.startswith("14 face-down tile(s) outside a kong")
+        and w.endswith("if they are the hand's, add their faces by hand")
         for w in backs
     )
     two = layout_hand(place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["back back 7p 7p"]]).detections()).warnings
@@ -685,7 +686,8 @@ def test_the_layouts_lines_on_tiles_name_them_for_a_ui_to_number() -> None:
     (face_down,) = [line for line in wall.lines if line.tiles]
     assert (
         plain(face_down.numbered(number))
-        == "face-down tiles 1–14 outside a kong: not counted; enter them by hand"
+        == "face-down tiles 1–14 outside a kong: not counted (the wall?); if they are the hand's, add their "
+        "faces by hand"
     )
     kong = _row_of(["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p"], 100, 300) + _row_of(
         ["back"] * 4, 100, 230

@@ -25,6 +25,7 @@ from app_ui.context_panel import context_ui, set_aside_choices
 from app_ui.hand_view import START_PROMPT_CSS, hand_view_ui, meld_offer_ui, unsure_ui
 from app_ui.photo_reading import follow_tile_set
 from app_ui.photo_tab import TO_RESULT, photo_stale_note, photo_ui
+from app_ui.reader_slot import get_reader
 from app_ui.reload import held_for_reload, restore_kept_case
 from app_ui.result_panel import RESULT_ANCHOR, download_ui, result_ui, score_case, stakes_of
 from app_ui.rules_panel import chosen_rules, chosen_set, rules_ui
@@ -40,6 +41,7 @@ from app_ui.session import (
     unsaved_corrections,
 )
 from app_ui.summary import page_heading
+from app_ui.teach import keep_brought_back, teach_ui
 from app_ui.tile_editor import tile_editor_ui
 from app_ui.tile_sets import tiles_in_set
 from app_ui.toasts import show_toast, told_in_toast
@@ -201,10 +203,12 @@ def main() -> None:
         offered = download_ui(data, base, rows, result, kongs, current_edits())
     with table_side:
         tile_editor_ui(base, build, result, kongs, outcomes)
+        teach_ui(st.session_state["base"], rows, get_reader().reader)
     note_table_change()
     # what the page holds beside its case, built only where there is a case to keep (it serialises the table)
     page = None if offered is None else {**set_aside_choices(), **held_for_reload()}
     keep_case(offered, st.session_state["base"], page)
+    keep_brought_back()
     show_toast()  # the run's notes and its score's change, as one
     to_result_once()
 

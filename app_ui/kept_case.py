@@ -44,6 +44,9 @@ PAGE = ".page"
 # the steps of *Undo the last tile change* (`app_ui.undo_kept.steps_json`, up to UNDO_AT_MOST tables): a file
 # of their own, written as they change, where the page's file is written again on every run
 UNDO = ".undo"
+# what the tab taught the reader of the set on the table (`app_ui.set_lessons`): the tab's, not a hand's,
+# so kept when the page holds no hand
+LESSONS = ".set"
 
 
 def _path(name: str, kind: str = CASE) -> Path:
@@ -118,7 +121,7 @@ def prune(now: float | None = None, max_age_s: float = MAX_AGE_S) -> int:
     except OSError:
         return 0
     for path in paths:
-        if path.suffix not in (CASE, PHOTO, PAGE, UNDO, ".part"):
+        if path.suffix not in (CASE, PHOTO, PAGE, UNDO, LESSONS, ".part"):
             continue
         try:
             if now - path.stat().st_mtime > max_age_s:

@@ -26,6 +26,7 @@ from app_ui.reading import ReadTimeoutError, read_again, read_tiles, with_readin
 from app_ui.rules_panel import chosen_set
 from app_ui.session import UNDO, current_edits, restart_table, set_base, unsaved_corrections
 from app_ui.summary import RULE_LABELS
+from app_ui.teach import memory_now
 from scoring.tiles import SUIT_NAMES
 from vision.sharpness import WHOLE_LINES
 
@@ -52,9 +53,11 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
         return slot.message
     tile_set = chosen_set()
     faces = tile_sets.tiles_in_set(tile_set)
+    digest = case_mod.photo_digest(data)
+    memory = memory_now(slot.reader, digest)  # what the tab taught of this set, from other photos
     try:
         with st.spinner("Reading the tiles…"):
-            read = read_tiles(slot.reader, rgb, get_executor(), read_timeout_s(), faces)
+            read = read_tiles(slot.reader, rgb, get_executor(), read_timeout_s(), faces, memory=memory)
     except ReadTimeoutError as exc:
         return f"{name}: {exc}."
     except Exception as exc:
@@ -64,7 +67,7 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
     photo = Base(
         source="photo",
         name=name,
-        sha256=case_mod.photo_digest(data),
+        sha256=digest,
         size=(int(rgb.shape[1]), int(rgb.shape[0])),
     )
     read_base = with_reading(photo, read, tile_set)
@@ -146,7 +149,8 @@ def read_again_as(base: Base, tile_set: str) -> None:
         # a tile not read before takes no number the case gave (a tile added, dropped with the corrections)
         given = table_edits.numbers_given(base, current_edits())
         faces = tile_sets.tiles_in_set(tile_set)
-        read = read_again(slot.reader, base.seen, faces, base.timings, numbered_as, given)
+        memory = memory_now(slot.reader, base.sha256)
+        read = read_again(slot.reader, base.seen, faces, base.timings, numbered_as, given, memory)
     except Exception as exc:  # the hand on screen stays; the user can still correct it by hand
         st.session_state["reread_note"] = f"Could not read the tiles again as {label} ({exc})."
         return

@@ -18,6 +18,7 @@ import numpy as np
 from app_ui.case import Base, MeldOffer, TileRow, win_ways_line
 from app_ui.meld_offer import offer_line
 from app_ui.photo_rows import BoxKey, kept_numbers, rows_from_reading, tile_numbers
+from app_ui.set_lessons import describes
 from vision.classes import CLASSES
 from vision.lines import MELD_RIVAL, OTHER_SET, PHOTO, SECOND_HAND, TILE, TILE_READINGS, Line, lines_saying
 
@@ -163,17 +164,21 @@ def read_tiles(
     faces: Collection[str] | None = None,
     numbered_as: Mapping[BoxKey, int] | None = None,
     after: int = 0,
+    memory: Any | None = None,
 ) -> PhotoRead:
     """Read one photo with the shared reader, each tile as one of `faces` (a rule set's tiles; None:
     any face), each tile numbered as `numbered_as` (by box) numbered it where given, a tile not read
     before numbered after them and after `after` (the case's highest number); raises
-    ReadTimeoutError past `timeout_s`.
+    ReadTimeoutError past `timeout_s`. A reader that gives the tiles' looks keeps them (to be taught
+    the set once the user has checked the hand: `app_ui.set_lessons`) and reads with `memory`, what
+    it was taught (`vision.set_memory.SetMemory`; None: the models alone).
 
     The pool bounds how many photos are read at once (the CPU is the limit, not the sessions);
     a photo that takes too long is abandoned for the user, and its worker finishes in the background.
     """
     started = time.perf_counter()
-    future = executor.submit(reader.read, rgb, 1.0, faces)
+    looks = {"memory": memory, "describe": True} if describes(reader) else {}
+    future = executor.submit(reader.read, rgb, 1.0, faces, **looks)
     try:
         reading = future.result(timeout=timeout_s)
     except FutureTimeout as exc:
@@ -191,12 +196,14 @@ def read_again(
     timings_ms: Mapping[str, float],
     numbered_as: Mapping[BoxKey, int] | None = None,
     after: int = 0,
+    memory: Any | None = None,
 ) -> PhotoRead:
     """The tiles the models saw in a photo read again as one of `faces` each (no model runs: a rule set
     switched after the photo was read), each numbered as `numbered_as` (by box) numbered it, a tile
-    not read before numbered after them and after `after` (the case's highest number); the photo's
-    timings kept."""
-    read = photo_read(reader.settle(seen, faces), time.perf_counter(), numbered_as, after)
+    not read before numbered after them and after `after` (the case's highest number), with `memory`
+    where given (as `read_tiles`); the photo's timings kept."""
+    settled = reader.settle(seen, faces) if memory is None else reader.settle(seen, faces, memory=memory)
+    read = photo_read(settled, time.perf_counter(), numbered_as, after)
     return replace(read, timings_ms=dict(timings_ms))
 
 

@@ -25,6 +25,7 @@ from app_ui.reader_slot import get_executor, get_reader, read_timeout_s
 from app_ui.reading import read_tiles, with_reading
 from app_ui.rules_panel import chosen_rules
 from app_ui.session import UNDO_BACK, table_now
+from app_ui.teach import bring_back_lessons, memory_now
 from app_ui.typed_tab import TYPED_FIELDS
 
 
@@ -39,6 +40,8 @@ def restore_kept_case() -> None:
     if kept_case.QUERY_KEY not in st.query_params:
         return
     name = st.query_params.get(kept_case.QUERY_KEY)
+    if kept_case.is_name(name):
+        bring_back_lessons(name)  # the tab's, whether or not its case opens again
     data = kept_case.load(name) if kept_case.is_name(name) else None
     refused = None
     try:
@@ -188,7 +191,10 @@ def _photo_back(data: bytes, opened: case_open.OpenedCase) -> tuple[Base, PhotoV
             numbered_as = saved_numbers(history.get("photo_tiles"))
             # a tile not read before takes no number the case gave (a tile the user added, since deleted)
             given = table_edits.last_number(opened.base)
-            read = read_tiles(slot.reader, rgb, get_executor(), read_timeout_s(), faces, numbered_as, given)
+            memory = memory_now(slot.reader, str(source["sha256"]))  # as the photo was read: the others'
+            read = read_tiles(
+                slot.reader, rgb, get_executor(), read_timeout_s(), faces, numbered_as, given, memory
+            )
     except Exception:  # the case still opens, as saved
         return None
     size = (int(rgb.shape[1]), int(rgb.shape[0]))

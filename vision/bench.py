@@ -46,6 +46,7 @@ from vision.bench_match import (
     hand_read_exactly,
     match_boxes,
     match_rows,
+    matched_truth,
     precision_recall_f1,
     shows_whole_hand,
 )
@@ -65,6 +66,7 @@ from vision.seen_store import (
     seen_path,
     write_saved_with,
 )
+from vision.set_memory import SetMemory, empty_memory, learned
 from vision.sidecar import ModelError, check_classifier, check_detector
 from vision.square import edge_colour
 from vision.tile_set import rule_set_faces
@@ -284,6 +286,9 @@ class Options:
     from_seen: Path | None = None
     # then show it on a phone's screenshot of this screen colour ("black" or "white"; `on_screen`)
     screenshot: str | None = None
+    # read each photo with a set memory taught the earlier photos' tiles (their truth), as a user
+    # confirms hand after hand of one set (`vision.set_memory`)
+    learn: bool = False
 
     def __post_init__(self) -> None:
         if self.turn not in TURNS:
@@ -369,16 +374,24 @@ def resized_jpeg(rgb: np.ndarray, factor: float) -> bytes:
 
 
 def _timed_read(
-    reader: TileReader, path: Path, options: Options, rules: str | None = None
+    reader: TileReader,
+    path: Path,
+    options: Options,
+    rules: str | None = None,
+    memory: SetMemory | None = None,
 ) -> tuple[Reading, dict[str, float], float, np.ndarray]:
-    """Reading (each tile one of `rules`' set's tiles, when given), stage times in ms (`decode`, the
-    reading's stages, `end_to_end`), the factor from file pixels to reading pixels, and where the
-    photo lies in the reading's pixels, as (x, y, x, y) (on a screenshot; else zeros)."""
+    """Reading (each tile one of `rules`' set's tiles, when given; with `memory`'s help where given),
+    stage times in ms (`decode`, the reading's stages, `end_to_end`), the factor from file pixels to
+    reading pixels, and where the photo lies in the reading's pixels, as (x, y, x, y) (on a
+    screenshot; else zeros)."""
     faces = None if rules is None else rule_set_faces(rules)
     if options.from_seen is not None:
         seen, factor = load_seen(seen_path(options.from_seen, path))
+        if memory is not None and seen.descriptors is None:  # saved without its looks: described now
+            looks = reader.classifier.describe(read_image(path).rgb, seen.xyxy)
+            seen = dataclasses.replace(seen, descriptors=looks)
         start = time.perf_counter()
-        reading = reader.settle(seen, faces)
+        reading = reader.settle(seen, faces, memory=memory)
         return (
             reading,
             {"end_to_end": (time.perf_counter() - start) * 1000.0},
@@ -391,7 +404,8 @@ def _timed_read(
     start = time.perf_counter()
     loaded = read_image(data)
     decoded = time.perf_counter()
-    reading = reader.read(loaded.rgb, faces=faces)
+    # a reading kept for settling again keeps its looks too (`--learn` on it needs no photo)
+    reading = reader.read(loaded.rgb, faces=faces, memory=memory, describe=options.save_seen is not None)
     end = time.perf_counter()
     stages = {"decode": (decoded - start) * 1000.0, **reading.timings_ms}
     stages["end_to_end"] = (end - start) * 1000.0
@@ -405,6 +419,7 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
     if options.slant:
         raise ValueError("a slant is for real photos: the generator's scenes lie at every slant already")
     results = []
+    memory = _first_memory(reader, options)
     for meta_path in sorted((directory / "meta").glob("*.json"))[: options.limit]:
         meta = scene_meta(meta_path)
         tiles = meta["tiles"]
@@ -412,7 +427,9 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
         true_codes = [t["code"] for t in tiles]
         rules = meta.get("rules") if options.rules == "scene" else options.rules
         try:
-            reading, stages, factor, offset = _timed_read(reader, directory / meta["image"], options, rules)
+            reading, stages, factor, offset = _timed_read(
+                reader, directory / meta["image"], options, rules, memory
+            )
         except ImageError as error:
             results.append(_failed(meta_path.stem, true_codes, str(error)))
             continue
@@ -421,6 +438,9 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
         if options.turn:
             xyxy = unturned_xyxy(xyxy, options.turn, (int(meta["height"]), int(meta["width"])))
         counts = match_boxes(xyxy, det.codes, det.confidence, true_xyxy, true_codes)
+        if memory is not None:
+            matched = matched_truth(xyxy, det.confidence, true_xyxy)
+            memory = taught_truth(memory, reading, [true_codes[t] if t >= 0 else None for t in matched])
         hand_exact = hand_read_exactly(reading.layout, meta) if shows_whole_hand(meta) else None
         results.append(
             PhotoResult(
@@ -435,13 +455,35 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
     return results
 
 
+LEARN_NEEDS = "--learn needs a classifier that gives its features (models.json 'features')"
+
+
+def _first_memory(reader: TileReader, options: Options) -> SetMemory | None:
+    """An empty set memory where `options.learn` asks for one (and the classifier describes tiles)."""
+    if not options.learn:
+        return None
+    if not reader.classifier.describes:
+        raise ValueError(LEARN_NEEDS)
+    return empty_memory(reader.classifier.look_key)
+
+
+def taught_truth(memory: SetMemory, reading: Reading, truth: Sequence[str | None]) -> SetMemory:
+    """`memory` taught one photo's tiles that stand for a labelled tile (`truth`: per detection, its
+    face, None for none) as that face: as a user confirms the hand, having mended the misread ones."""
+    if reading.descriptors is None:
+        return memory
+    kept = [i for i, code in enumerate(truth) if code is not None]
+    return learned(memory, reading.descriptors[kept], [code for code in truth if code is not None])
+
+
 def bench_real(reader: TileReader, directory: Path, options: Options = Options()) -> list[PhotoResult]:
     results = []
+    memory = _first_memory(reader, options)
     for entry in real_labels(directory)[: options.limit]:
         true_codes = list(entry["tiles"])
         try:
             rules = None if options.rules == "scene" else options.rules
-            reading, stages, _, _ = _timed_read(reader, directory / entry["file"], options, rules)
+            reading, stages, _, _ = _timed_read(reader, directory / entry["file"], options, rules, memory)
         except ImageError as error:
             results.append(_failed(entry["file"], true_codes, str(error)))
             continue
@@ -451,6 +493,8 @@ def bench_real(reader: TileReader, directory: Path, options: Options = Options()
             # rows that disagree with the tiles, or no longer lie level: codes only (one-tile rows)
             rows = [[code] for code in true_codes]
         matched = match_rows(reading.detections.xyxy, pred_codes, rows, either_way=options.turn != 0)
+        if memory is not None:
+            memory = taught_truth(memory, reading, matched.truth)
         results.append(
             PhotoResult(
                 entry["file"],
@@ -923,6 +967,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "reading, the win check and the layout as the code has them now (seconds for a set)",
     )
     p.add_argument(
+        "--learn",
+        action="store_true",
+        help="read each photo with a set memory taught the earlier photos' tiles (their labels), as a "
+        "user confirms hand after hand of one set (vision.set_memory); photos in name order",
+    )
+    p.add_argument(
         "--stages",
         action="store_true",
         help="synthetic set: also measure the detector alone and the classifier on the true boxes",
@@ -963,6 +1013,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ModelError as error:
         print(f"python -m vision.bench: {error}", file=sys.stderr)
         return 2
+    if args.learn and not reader.classifier.describes:
+        print(f"python -m vision.bench: {LEARN_NEEDS}", file=sys.stderr)
+        return 2
     grid = reader.grid or reader.detector.config.grid
     size = f"photos re-encoded at long side {args.long_side}" if args.long_side else "photos as stored"
     if args.turn:
@@ -991,6 +1044,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     reading += {None: ", any face", "scene": ", each scene's rule set's faces"}.get(
         args.rules, f", {args.rules} faces"
     )
+    if args.learn:
+        reading += ", each photo with a set memory taught the earlier photos' tiles"
     if args.from_seen is not None:
         print(
             f"{reading}; settled again from the readings in {args.from_seen} ({saved_with(args.from_seen)})"
@@ -1025,6 +1080,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.save_seen,
                 args.from_seen,
                 args.screenshot,
+                args.learn,
             )
             results = run(reader, directory, options)
         except (OSError, ValueError, KeyError) as error:

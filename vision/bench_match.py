@@ -125,6 +125,9 @@ class RowMatch:
     counts: TileCounts
     missing: tuple[str, ...]
     extra: tuple[str, ...]
+    # per read box, the labelled tile it stands for where that is known (a row's place, or a loose tile
+    # read right), None where not (an extra box; a loose tile read wrong)
+    truth: tuple[str | None, ...] = ()
 
 
 def lines_of_boxes(xyxy: np.ndarray) -> list[list[int]]:
@@ -213,6 +216,7 @@ def match_rows(
     missing: list[str] = []
     extra: list[str] = []
     loose_true: list[str] = []
+    truth: list[str | None] = [None] * len(pred_codes)
     for row in sorted(rows, key=len, reverse=True):
         free = [c for c in chains if not used.intersection(c)]
         if len(row) < 2 or not free:
@@ -226,10 +230,12 @@ def match_rows(
                 read_row = [pred_codes[k] for k in ordered]
                 pairs = align(row, read_row)
                 matches = sum(t is not None and r is not None and row[t] == read_row[r] for t, r in pairs)
-                options.append((matches - abs(len(chain) - len(row)), len(chain), chain, read_row, pairs))
-        _, _, chain, read_row, pairs = max(options, key=lambda option: option[:2])
-        used.update(chain)
+                options.append((matches - abs(len(chain) - len(row)), len(chain), ordered, read_row, pairs))
+        _, _, ordered, read_row, pairs = max(options, key=lambda option: option[:2])
+        used.update(ordered)
         for t, r in pairs:
+            if t is not None and r is not None:
+                truth[ordered[r]] = row[t]
             if t is not None and r is not None and row[t] == read_row[r]:
                 right += 1
                 continue
@@ -241,6 +247,11 @@ def match_rows(
                 confusions[(row[t], read_row[r])] += 1
     loose_pred = [code for k, code in enumerate(pred_codes) if k not in used]
     loose = match_codes(loose_pred, loose_true)
+    unclaimed = Counter(loose_true)
+    for k, code in enumerate(pred_codes):
+        if k not in used and unclaimed[code] > 0:
+            truth[k] = code
+            unclaimed[code] -= 1
     pred, true = Counter(loose_pred), Counter(loose_true)
     missing += (true - pred).elements()
     extra += (pred - true).elements()
@@ -254,7 +265,7 @@ def match_rows(
         truth=Counter(code for row in rows for code in row),
         not_right=Counter(missing),
     )
-    return RowMatch(counts, tuple(sorted(missing)), tuple(sorted(extra)))
+    return RowMatch(counts, tuple(sorted(missing)), tuple(sorted(extra)), tuple(truth))
 
 
 def normalise_hand(hand: dict[str, Any] | None) -> tuple[Any, ...] | None:

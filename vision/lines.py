@@ -32,6 +32,7 @@ About = Literal[
     "other_set",
     "second_hand",
     "meld_rival",
+    "recalled",
     "damaged",
     "dark",
     "face_glare",
@@ -62,6 +63,9 @@ OTHER_SET: About = "other_set"
 SECOND_HAND: About = "second_hand"
 # melds at the hand's end about as likely read the other way (`vision.layout.Layout.rival`)
 MELD_RIVAL: About = "meld_rival"
+# a tile read otherwise than the models read it: it looks like a face of this set the user confirmed in
+# an earlier photo (`vision.set_memory`)
+RECALLED: About = "recalled"
 
 # The photo's own faults (its PHOTO lines), one each, so that what fires can be counted (`python -m
 # vision.bench` tallies them per set) and told apart without reading the words:
@@ -102,7 +106,16 @@ PHOTO_FAULTS: tuple[About, ...] = (
     EDGE,
 )
 # the lines on tiles and on the layout that say what they are about, in the order above
-TILE_ABOUTS: tuple[About, ...] = (UNSURE, SET_COPIES, WIN_MOVED, WIN_WAYS, OTHER_SET, SECOND_HAND, MELD_RIVAL)
+TILE_ABOUTS: tuple[About, ...] = (
+    UNSURE,
+    SET_COPIES,
+    WIN_MOVED,
+    WIN_WAYS,
+    OTHER_SET,
+    SECOND_HAND,
+    MELD_RIVAL,
+    RECALLED,
+)
 
 # where a line's `by_number` names its `tiles`, as the UI numbers them ("7", "7, 9" or "3, 7–9")
 TILES = "{tiles}"

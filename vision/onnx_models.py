@@ -309,6 +309,9 @@ class TileClassifier:
     glyphs: GlyphReader | None = None
     rank_look: RankLook | None = None
     pip_look: PipLook | None = None
+    # names the model whose looks `describe` gives (a digest of its file: `vision.set_memory.look_key`);
+    # a memory taught with another model's looks is not comparable
+    look_key: str = ""
 
     @classmethod
     def from_session(
@@ -319,9 +322,46 @@ class TileClassifier:
         input_name, fixed_batch = checked_classifier(
             session, "classifier", config.imgsz, size_from, expected, "vision/classes.py"
         )
+        given = {output.name for output in session.get_outputs()}
+        missing = [name for name in config.features if name not in given]
+        if missing:
+            raise ModelError(f"classifier has no output {', '.join(missing)} (the sidecar's 'features')")
         return cls(
             session=session, config=config, input_name=input_name, size=config.imgsz, fixed_batch=fixed_batch
         )
+
+    @property
+    def describes(self) -> bool:
+        """Whether `describe` can tell tiles apart by their look (the model gives pooled features)."""
+        return bool(self.config.features)
+
+    def describe(self, rgb: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+        """(N, D) float32 unit vectors, one per box of `xyxy` in photo `rgb`: the classifier's pooled
+        features (each member's made unit length, at each of its quarter turns, and averaged), cut as
+        it cuts its crops. Two copies of one face of one set lie close (`vision.set_memory`); (N, 0)
+        where the model gives no features."""
+        if not self.describes or not len(xyxy):
+            return np.zeros((len(xyxy), 0), np.float32)
+        crops = crop_tiles(rgb, xyxy, self.size, self.config.crop_margin)
+        views = turned_views(crops, self.turns)
+        blob = np.ascontiguousarray(views.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
+        step = self.fixed_batch or CLASSIFIER_BATCH_MOST
+        members: list[list[np.ndarray]] = [[] for _ in self.config.features]
+        for start in range(0, len(blob), step):
+            chunk = blob[start : start + step]
+            real = len(chunk)
+            if self.fixed_batch and real < self.fixed_batch:
+                chunk = np.concatenate([chunk, np.repeat(chunk[-1:], self.fixed_batch - real, axis=0)])
+            outputs = self.session.run(list(self.config.features), {self.input_name: chunk})
+            for kept, output in zip(members, outputs, strict=True):
+                kept.append(np.asarray(output, np.float32).reshape(len(chunk), -1)[:real])
+        parts = []
+        for kept in members:
+            features = np.concatenate(kept).reshape(len(self.turns), len(xyxy), -1)
+            features /= np.linalg.norm(features, axis=2, keepdims=True) + 1e-6
+            parts.append(features.mean(axis=0))
+        joined = np.concatenate(parts, axis=1)
+        return (joined / (np.linalg.norm(joined, axis=1, keepdims=True) + 1e-6)).astype(np.float32)
 
     def classify(self, crops: np.ndarray) -> np.ndarray:
         """(N, S, S, 3) uint8 RGB crops -> (N, 49) float32 tile probabilities (rows sum to 1)."""
@@ -420,6 +460,7 @@ def run_batched(
     """(N, S, S, 3) uint8 RGB crops -> the model's (N, K) outputs, in batches the model accepts: its
     fixed batch, else at most `most` crops at a time (all at once where None)."""
     n = len(crops)
+    first = [session.get_outputs()[0].name]
     blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
     step = fixed_batch or min(n, most or n)
     parts = []
@@ -429,7 +470,8 @@ def run_batched(
         if fixed_batch and real < fixed_batch:
             # A fixed-batch model needs full batches: pad with copies, drop their outputs.
             chunk = np.concatenate([chunk, np.repeat(chunk[-1:], fixed_batch - real, axis=0)])
-        out = np.asarray(session.run(None, {input_name: chunk})[0], np.float32)
+        # the first output alone: a classifier may give its pooled features too (`describe`)
+        out = np.asarray(session.run(first, {input_name: chunk})[0], np.float32)
         parts.append(out.reshape(len(chunk), -1)[:real])
     return np.concatenate(parts)
 

@@ -52,10 +52,12 @@ from vision.lines import (
     LAYOUT,
     OTHER_SET,
     PHOTO,
+    RECALLED,
     SET_COPIES,
     SMALL_PHOTO,
     SMALL_TILES,
     TILE,
+    TILES,
     UNSURE,
     WHITE_OUT,
     WIN_MOVED,
@@ -79,6 +81,7 @@ from vision.pip_look import PipLook
 from vision.places import box_place, first_places
 from vision.quarter import quarter_back, rows_up_and_down, turned_quarter
 from vision.rank_look import RankLook
+from vision.set_memory import Recall, SetMemory, look_key, recalled
 from vision.sharpness import blur_lines, photo_blur, whole_blur_lines, whole_photo_blur
 from vision.sidecar import ModelError, load_config
 from vision.square import (
@@ -178,6 +181,9 @@ class Seen:
     # the indices of the boxes whose faces are whited out (`vision.glare.glare_look`): a glare spot over a
     # tile still found; none in a reading saved before they were looked for
     whited: tuple[int, ...] = ()
+    # each box's look (N, D) (`TileClassifier.describe`), to tell it by a set's tiles confirmed before
+    # (`vision.set_memory`); None where not described (no memory asked for, or a model without features)
+    descriptors: np.ndarray | None = None
 
     def frame(self) -> tuple[tuple[int, int, int, int], tuple[int, int]] | None:
         """The photo's own frame within the image as (x1, y1, x2, y2) and its (height, width): where
@@ -228,6 +234,12 @@ class Reading:
     # whether the photo is of another rule set's tiles names them)
     strangers: tuple[str, ...] = ()
     lines: tuple[Line, ...] = ()
+    # the tiles read otherwise than the models read them because they look like a face of this set
+    # confirmed before (`vision.set_memory`; read with a memory only)
+    recalled: tuple[int, ...] = ()
+    # each tile's look (N, D), rows in detection order (`TileClassifier.describe`), to teach a set memory
+    # the tiles once the user confirms them; None where the photo was not described
+    descriptors: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         if self.lines and texts(self.lines) != tuple(self.warnings):
@@ -348,6 +360,43 @@ def _set_lines(
             + f": a set has {held} {CLASSES[was]} and surer tiles are read as {them}"
         )
         out.append(Line(text, TILE, tiles=(int(i),), about=SET_COPIES))
+    return out
+
+
+def _recall(memory: SetMemory | None, seen: Seen) -> Recall | None:
+    """What `memory` makes of `seen`'s tiles; None without a memory or the tiles' looks."""
+    if memory is None or seen.descriptors is None or not memory.tiles:
+        return None
+    return recalled(memory, seen.probabilities, seen.descriptors)
+
+
+def _recalled(recall: Recall | None, before: np.ndarray, class_id: np.ndarray) -> tuple[int, ...]:
+    """The tiles the memory moved off the models' first choice and that are read as it has them."""
+    if recall is None:
+        return ()
+    first = recall.probabilities.argmax(axis=1)
+    return tuple(i for i in recall.moved(before) if class_id[i] == first[i])
+
+
+def _recalled_lines(
+    detections: Detections, before: np.ndarray, recalled_tiles: Sequence[int], scale: float = 1.0
+) -> list[Line]:
+    """One line per tile read otherwise than the models read it (`before`, their probabilities) because
+    it looks like a face of this set confirmed before."""
+    out = []
+    for i in recalled_tiles:
+        now, was = CLASSES[int(detections.class_id[i])], CLASSES[int(before[i].argmax())]
+        why = f"it looks like the {now} tiles confirmed in earlier photos of this set"
+        out.append(
+            Line(
+                f"tile at {box_place(detections.xyxy[i], scale)} read as {now}, not {was}: {why}",
+                TILE,
+                tiles=(int(i),),
+                unplaced=f"a tile read as {now}, not {was}: {why}",
+                by_number=f"tile {TILES} read as {now}, not {was}: {why}",
+                about=RECALLED,
+            )
+        )
     return out
 
 
@@ -650,6 +699,7 @@ def kept_boxes(seen: Seen) -> Seen:
         probabilities=seen.probabilities[kept],
         angle=seen.angle[kept],
         whited=tuple(renumbered[i] for i in seen.whited if i in renumbered),
+        descriptors=None if seen.descriptors is None else seen.descriptors[kept],
     )
 
 
@@ -690,6 +740,8 @@ class TileReader:
         classifier = TileClassifier.from_session(
             make_session(directory / config.classifier.file, providers, threads), config.classifier
         )
+        if classifier.describes:
+            classifier = replace(classifier, look_key=look_key(directory / config.classifier.file))
         if config.second_look is not None:
             second_look = SecondLook.from_session(
                 make_session(directory / config.second_look.file, providers, threads),
@@ -870,13 +922,21 @@ class TileReader:
         )
 
     def read(
-        self, rgb: np.ndarray, source_scale: float = 1.0, faces: Collection[str] | None = None
+        self,
+        rgb: np.ndarray,
+        source_scale: float = 1.0,
+        faces: Collection[str] | None = None,
+        memory: SetMemory | None = None,
+        describe: bool = False,
     ) -> Reading:
         """Tiles and layout of one upright (H, W, 3) uint8 RGB photo. Boxes are in `rgb`'s pixels;
         the warnings name places in the pixels of the photo as the user has it, `rgb` being
         `source_scale` times its size (`LoadedImage.scale`: large photos are read shrunk).
         `faces`: the faces of the set the photo shows (a rule set's `set_tiles`), each tile read as
-        one of them (`back` always allowed); None: any face the classifier knows."""
+        one of them (`back` always allowed); None: any face the classifier knows. `memory`: the set's
+        tiles confirmed before, each tile looking like one read with its help (`vision.set_memory`);
+        `describe`: keep each box's look in `Reading.seen` (to teach a memory once the user confirms
+        the hand) where no memory is given."""
         timings: dict[str, float] = {}
         clock = time.perf_counter()
 
@@ -888,7 +948,10 @@ class TileReader:
             clock = now
 
         seen = self.see(rgb, lap)
-        return self.settle(seen, faces, source_scale, timings)
+        if (describe or memory is not None) and self.classifier.describes:
+            seen = replace(seen, descriptors=self.classifier.describe(rgb, seen.xyxy))
+            lap("describe")
+        return self.settle(seen, faces, source_scale, timings, memory)
 
     def settle(
         self,
@@ -896,6 +959,7 @@ class TileReader:
         faces: Collection[str] | None = None,
         source_scale: float = 1.0,
         timings: Mapping[str, float] | None = None,
+        memory: SetMemory | None = None,
     ) -> Reading:
         """The tiles `seen` read as one set of `faces` (None: any face), kept to its copies, moved to
         a win where only that makes one, and laid out (`read` without the models: a photo read once
@@ -905,7 +969,8 @@ class TileReader:
         given = seen  # what the models saw, kept whole in the reading (settled again, it drops the same)
         seen = kept_boxes(seen)
         boxes, det_score, angle, rejected_xyxy = seen.xyxy, seen.det_score, seen.angle, seen.rejected_xyxy
-        probabilities = within_faces(seen.probabilities, faces)
+        recall = _recall(memory, seen)
+        probabilities = within_faces(seen.probabilities if recall is None else recall.probabilities, faces)
         strangers = _strangers(seen.probabilities, faces)
         class_id = (
             assign_within_set(probabilities, faces) if self.within_set else probabilities.argmax(axis=1)
@@ -958,6 +1023,8 @@ class TileReader:
         lines += _set_lines(detections, probabilities, win_moved, source_scale)
         lines += _win_lines(detections, probabilities, win_moved, source_scale)
         lines += _win_option_lines(detections, win_options, source_scale)
+        recalled_tiles = _recalled(recall, seen.probabilities, class_id)
+        lines += _recalled_lines(detections, seen.probabilities, recalled_tiles, source_scale)
         lines += _rejected_lines(rejected_xyxy, source_scale, frame_hw, frame_xy)
         lines += lines_of(_outside_set_warning(strangers), TILE, OTHER_SET)
         layout, layout_warnings = lay_out(class_id)
@@ -987,4 +1054,6 @@ class TileReader:
             faces=None if faces is None else frozenset(faces),
             strangers=tuple(strangers),
             lines=said,
+            recalled=recalled_tiles,
+            descriptors=seen.descriptors,
         )

@@ -45,6 +45,8 @@ def save_seen(path: Path, seen: Seen, factor: float) -> None:
     fields["content_xyxy"] = np.array(seen.content_xyxy if seen.content_xyxy is not None else (), np.int64)
     fields["glare"] = np.array(seen.glare, np.float64).reshape(-1, 2)
     fields["whited"] = np.array(seen.whited, np.int64)
+    if seen.descriptors is not None:  # kept where the photo was described (`vision.set_memory`)
+        fields["descriptors"] = np.asarray(seen.descriptors, np.float16)
     np.savez_compressed(path, **fields)
 
 
@@ -77,6 +79,8 @@ def load_seen(path: Path) -> tuple[Seen, float]:
                 glare=_spots(data["glare"]) if "glare" in data else (),
                 # nor one saved before whited-out faces were: none told
                 whited=tuple(int(i) for i in data["whited"]) if "whited" in data else (),
+                # nor one saved before stage 86, or not described: described again where needed
+                descriptors=np.asarray(data["descriptors"], np.float32) if "descriptors" in data else None,
             )
             return seen, float(data["factor"])
     except (OSError, ValueError, KeyError) as error:

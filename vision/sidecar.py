@@ -73,6 +73,9 @@ class ClassifierConfig:
     odd_shape: float | None = None
     odd_shape_below: float = 0.7
     odd_shape_unsure: float = 0.5
+    # the model's outputs of pooled features (`vision.feature_outputs`), by which `vision.set_memory`
+    # tells a tile like one of this set confirmed before; () = the model has none: nothing is recalled
+    features: tuple[str, ...] = ()
 
     @property
     def outputs(self) -> int:
@@ -263,7 +266,15 @@ def _classifier(cls: dict[str, Any], where: str) -> ClassifierConfig:
         odd_shape=_optional_float(cls, "odd_shape"),
         odd_shape_below=float(cls.get("odd_shape_below", 0.7)),
         odd_shape_unsure=float(cls.get("odd_shape_unsure", 0.5)),
+        features=_feature_names(cls, where),
     )
+
+
+def _feature_names(cls: dict[str, Any], where: str) -> tuple[str, ...]:
+    value = cls.get("features", [])
+    if not isinstance(value, list) or not all(isinstance(name, str) and name for name in value):
+        raise ModelError(f"{where}: classifier 'features' must be a list of output names")
+    return tuple(value)
 
 
 def parse_config(data: Any, where: str = SIDECAR) -> ModelsConfig:

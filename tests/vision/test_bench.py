@@ -796,3 +796,46 @@ def test_a_photo_labelled_by_rows_counts_its_missing_tiles_by_code() -> None:
     read = match_rows(np.array(row[:2] + row[3:]), ["1m", "2m", "4m", "9m"], [["1m", "2m", "3m", "4m", "5m"]])
     assert read.counts.truth == Counter(["1m", "2m", "3m", "4m", "5m"])
     assert read.counts.not_right == Counter(read.missing) == Counter(["3m", "5m"])
+
+
+def test_a_row_match_names_the_labelled_tile_each_read_box_stands_for() -> None:
+    boxes = np.array(_row(4))
+    shifted = match_rows(boxes, ["1s", "S3", "S4", "S2"], [["S1", "S2", "S3", "S4"]])
+    assert shifted.truth == ("S1", "S2", "S3", "S4")  # place by place, read wrong or right
+    # a row lying the other way round (either_way): each box still gets its own place's tile
+    backwards = match_rows(boxes[::-1], ["S4", "S3", "S2", "S1"], [["S1", "S2", "S3", "S4"]], either_way=True)
+    assert backwards.truth == ("S4", "S3", "S2", "S1")
+    apart = np.array([[0, 0, 40, 56], [300, 300, 340, 356], [600, 0, 640, 56]])
+    loose = match_rows(apart, ["E", "S", "W"], [["W"], ["E"], ["N"]])
+    assert loose.truth == ("E", None, "W")  # a loose tile read wrong stands for no tile known
+
+
+def test_the_bench_learns_a_set_photo_by_photo_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sc = scene(600, 1000)
+    models = write_models(tmp_path / "models", detector_rows(sc, (384, 640)), features=True, cls_gain=5.0)
+    root = tmp_path / "synth"
+    (root / "images").mkdir(parents=True)
+    (root / "meta").mkdir()
+    # this set paints its S2 red: the models read it 1m; the labels say S2
+    truth = ["S2" if code == "1m" else code for code in sc.codes]
+    for name in ("000001", "000002"):
+        (root / "images" / f"{name}.png").write_bytes(encode(Image.fromarray(sc.rgb), "PNG"))
+        tiles = [{"code": c, "xyxy": b.tolist()} for c, b in zip(truth, sc.boxes, strict=True)]
+        meta = {"image": f"images/{name}.png", "width": 1000, "height": 600, "tiles": tiles, "hand": {}}
+        (root / "meta" / f"{name}.json").write_text(json.dumps(meta))
+    out = tmp_path / "bench.json"
+    args = ["--synthetic", str(root), "--models", str(models), "--json", str(out), "--grid", "1"]
+    assert main(args) == 0
+    (alone,) = json.loads(out.read_text())
+    assert alone["exact_photos"] == 0 and alone["recall"] == pytest.approx(4 / 6)
+    assert main([*args, "--learn"]) == 0
+    (taught,) = json.loads(out.read_text())
+    # the first photo is read as before and taught; the second is read right
+    assert taught["exact_photos"] == 1 and taught["recall"] == pytest.approx(5 / 6)
+    assert taught["lines_raised"]["recalled"] == 1
+    assert "with a set memory taught the earlier photos' tiles" in capsys.readouterr().out
+    plain_models = write_models(tmp_path / "plain", detector_rows(sc, (384, 640)))
+    assert main(["--synthetic", str(root), "--models", str(plain_models), "--learn"]) == 2
+    assert "--learn needs a classifier that gives its features" in capsys.readouterr().err

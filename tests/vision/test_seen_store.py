@@ -147,3 +147,14 @@ def test_the_whole_photos_blur_is_kept_and_an_older_reading_has_none(tmp_path: P
     np.savez_compressed(path, **old)
     back = load_seen(path)[0]
     assert back.whole_sharpness is None and back.whole_evenness is None
+
+
+def test_a_reading_saved_with_its_looks_keeps_them_and_one_without_reads_back_none(tmp_path: Path) -> None:
+    seen = _seen((960, 1280), 41.5)
+    looks = np.random.default_rng(3).normal(size=(3, 8)).astype(np.float32)
+    save_seen(tmp_path / "a.npz", dataclasses.replace(seen, descriptors=looks), 1.0)
+    back, _ = load_seen(tmp_path / "a.npz")
+    assert back.descriptors is not None
+    np.testing.assert_allclose(back.descriptors, looks, rtol=1e-2, atol=1e-2)  # kept as float16
+    save_seen(tmp_path / "b.npz", seen, 1.0)
+    assert load_seen(tmp_path / "b.npz")[0].descriptors is None

@@ -5,7 +5,8 @@
 - classifier: input (B, 3, S, S); output (B, 49) = softmax(GAIN * mean RGB @ W), where W
   sends a red crop to class `RED`, green to `GREEN`, blue to `BLUE` (or, with a 50th output,
   to "no tile"): the answer depends on the crop, so crop placement and batch order are tested
-  for real.
+  for real. With `features`, a second output `features` (B, 3): the crop's mean RGB, its pooled look
+  (`TileClassifier.describe`).
 """
 
 from __future__ import annotations
@@ -63,8 +64,11 @@ def classifier_model(
     classes: int = len(CLASSES),
     names: str | None = None,
     targets: tuple[int, int, int] = (RED, GREEN, BLUE),
+    features: bool = False,
+    gain: float = 20.0,
 ) -> None:
-    """`targets`: the class a red, a green and a blue crop is read as."""
+    """`targets`: the class a red, a green and a blue crop is read as; `features`: the mean RGB given
+    as an output `features` too; `gain`: how sure it is (20: nearly certain)."""
     weights = np.full((3, classes), -1.0, np.float32)
     for channel, target in enumerate(targets):
         weights[channel, target] = 1.0
@@ -75,14 +79,18 @@ def classifier_model(
         helper.make_node("Mul", ["logits", "gain"], ["scaled"]),
         helper.make_node("Softmax", ["scaled"], ["output0"], axis=1),
     ]
+    outputs = [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [batch_dim, classes])]
+    if features:
+        nodes.append(helper.make_node("Identity", ["rgb"], ["features"]))
+        outputs.append(helper.make_tensor_value_info("features", TensorProto.FLOAT, [batch_dim, 3]))
     graph = helper.make_graph(
         nodes,
         "tiny_classifier",
         [helper.make_tensor_value_info("images", TensorProto.FLOAT, [batch_dim, 3, size, size])],
-        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, [batch_dim, classes])],
+        outputs,
         initializer=[
             numpy_helper.from_array(weights, "weights"),
-            numpy_helper.from_array(np.array(20.0, np.float32), "gain"),
+            numpy_helper.from_array(np.array(gain, np.float32), "gain"),
         ],
     )
     _save(graph, path, names)
@@ -99,8 +107,11 @@ def write_models(
     sidecar_hw: tuple[int, int] | None = None,
     conf: float = 0.25,
     blue_is_no_tile: bool = False,
+    features: bool = False,
+    cls_gain: float = 20.0,
 ) -> Path:
-    """With `blue_is_no_tile`, the classifier has a 50th output, NOT_A_TILE, and reads blue as it."""
+    """With `blue_is_no_tile`, the classifier has a 50th output, NOT_A_TILE, and reads blue as it; with
+    `features`, it gives its crops' looks (mean RGB) too, named in the sidecar."""
     directory.mkdir(parents=True, exist_ok=True)
     detector_model(directory / "tile_detector.onnx", rows, det_hw)
     if blue_is_no_tile:
@@ -112,7 +123,9 @@ def write_models(
             targets=(RED, GREEN, len(CLASSES)),
         )
     else:
-        classifier_model(directory / "tile_classifier.onnx", cls_size, cls_batch)
+        classifier_model(
+            directory / "tile_classifier.onnx", cls_size, cls_batch, features=features, gain=cls_gain
+        )
     sidecar = {
         "detector": {
             "file": "tile_detector.onnx",
@@ -130,5 +143,7 @@ def write_models(
     }
     if blue_is_no_tile:
         sidecar["classifier"]["reject"] = NOT_A_TILE
+    if features:
+        sidecar["classifier"]["features"] = ["features"]
     (directory / "models.json").write_text(json.dumps(sidecar))
     return directory

@@ -1,0 +1,118 @@
+"""*Tiles checked: teach this set*: a photo's hand, once the user has checked its tiles, taught to the
+reader so that the next photos of the same set read better (`app_ui.set_lessons`); *Forget this set*.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import streamlit as st
+
+from app_ui import kept_case
+from app_ui.address import kept_name
+from app_ui.case import Base, TileRow
+from app_ui.reader_slot import get_reader
+from app_ui.set_lessons import (
+    LESSONS,
+    Lesson,
+    describes,
+    lesson_of,
+    lessons_bytes,
+    lessons_from_bytes,
+    memory_for,
+    reader_key,
+    taught,
+    taught_words,
+    with_lesson,
+)
+from app_ui.toasts import toast_later
+from vision.set_memory import SetMemory
+
+TEACH_LABEL: Final = "Tiles checked: teach this set"
+TEACH_AGAIN_LABEL: Final = "Teach this hand again"
+FORGET_LABEL: Final = "Forget this set"
+TEACH_HELP: Final = (
+    "The reader learns how this set draws its faces from these tiles, as the table now has them, and "
+    "reads the next photos of it with what it learned: a tile that looks like one taught is read as it. "
+    "Teach only a hand whose every tile is right: a tile taught wrong is read wrong again. Playing "
+    "another set? Forget this one first."
+)
+
+
+def lessons_now() -> tuple[Lesson, ...]:
+    return tuple(st.session_state.get(LESSONS, ()))
+
+
+def memory_now(reader: Any, photo: str | None = None) -> SetMemory | None:
+    """What this tab taught the reader, for reading a photo (`photo`: its digest; its own lesson is left
+    out); None where nothing is taught or the reader cannot use it."""
+    if not describes(reader):
+        return None
+    return memory_for(lessons_now(), reader_key(reader), photo)
+
+
+def keep_lessons(lessons: Sequence[Lesson], reader: Any) -> None:
+    """`lessons` as the tab's, kept beside its case for a reload (an empty file where none is left)."""
+    st.session_state[LESSONS] = tuple(lessons)
+    kept_case.save(kept_name(), lessons_bytes(lessons, reader_key(reader)), kept_case.LESSONS)
+
+
+# lessons brought back by a reload, not yet kept under the page's new name (`keep_brought_back`)
+LESSONS_UNKEPT = "set_lessons_unkept"
+
+
+def bring_back_lessons(name: str) -> None:
+    """The lessons a reloaded page's tab had taught (kept under its old name `name`), as this session's,
+    to be kept under its own name at the end of the run (`keep_brought_back`)."""
+    reader = get_reader().reader
+    lessons = (
+        lessons_from_bytes(kept_case.load(name, kept_case.LESSONS), reader_key(reader))
+        if describes(reader)
+        else ()
+    )
+    if lessons:
+        st.session_state[LESSONS] = lessons
+        st.session_state[LESSONS_UNKEPT] = True
+
+
+def keep_brought_back() -> None:
+    """Keep the lessons a reload brought back under this page's name (the reload gave it a new one)."""
+    if st.session_state.pop(LESSONS_UNKEPT, False):
+        keep_lessons(lessons_now(), get_reader().reader)
+
+
+def teach_ui(base: Base, rows: Sequence[TileRow], reader: Any) -> None:
+    """Under the tile table: teach the photo's hand (or teach it again, changed since), and what the reader
+    has been taught, with the way to forget it. Nothing where the reader cannot be taught and nothing is."""
+    lessons = lessons_now()
+    lesson = lesson_of(base, rows) if describes(reader) else None
+    if lesson is None and not lessons:
+        return
+    box = st.container(border=True, key="teach")
+    if lesson is not None:
+        before = taught(lessons, lesson.photo)
+        if before is not None and before.codes == lesson.codes:
+            box.caption(
+                f"✓ This hand's {len(lesson.codes)} tiles are taught: the next photos of this set are "
+                "read with them."
+            )
+        elif box.button(TEACH_AGAIN_LABEL if before is not None else TEACH_LABEL, icon="🎓", help=TEACH_HELP):
+            lessons = with_lesson(lessons, lesson)
+            keep_lessons(lessons, reader)
+            toast_later(
+                f"Taught this set {len(lesson.codes)} tiles: the next photos of it are read with them."
+            )
+            st.rerun()
+        else:
+            box.caption(
+                "Once every tile is right, teach the reader this set: the next photos of it read better."
+                if before is None
+                else "This hand changed since it was taught: teach it again, once its tiles are right."
+            )
+    if lessons:
+        box.caption(f"The reader knows this set from {taught_words(lessons)}.")
+        if box.button(FORGET_LABEL, help="Photos are then read by the models alone, as for a new set."):
+            keep_lessons((), reader)
+            toast_later("Forgot this set: photos are read by the models alone.")
+            st.rerun()

@@ -1,0 +1,165 @@
+"""*Tiles checked: teach this set*: a checked photo hand taught to the reader reads the next photos of the
+set with it; *Forget this set* clears it; a reload keeps it; a reader without looks offers nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+from app_ui import kept_case
+from app_ui.case import Base, TileRow
+from app_ui.set_lessons import (
+    LESSONS,
+    Lesson,
+    lesson_of,
+    lessons_bytes,
+    lessons_from_bytes,
+    memory_for,
+    taught_words,
+    with_lesson,
+)
+from app_ui.teach import FORGET_LABEL, TEACH_AGAIN_LABEL, TEACH_LABEL
+from tests.app.fakes import CONCEALED, MELD, FakeReader, LearningReader, SeenWithLooks, photo_bytes, scene
+from tests.app.test_app import Install, edit_tiles, no_problem, upload
+from tests.app.test_kept_case import reloaded
+
+# this set draws its F2 so that the models take it for F1: the bonus tile (row 14) is an F2
+LOOKS = [*CONCEALED, *MELD, "F2"]
+BONUS_ROW = len(CONCEALED) + len(MELD)
+
+
+def _reader() -> LearningReader:
+    return LearningReader({90: scene(), 150: scene()}, {90: LOOKS, 150: LOOKS})
+
+
+def _buttons(at: AppTest) -> list[str]:
+    return [str(button.label) for button in at.button]
+
+
+def _said(at: AppTest) -> str:
+    return "\n".join(
+        str(element.value)
+        for kind in ("warning", "info", "caption", "markdown")
+        for element in getattr(at, kind)
+    )
+
+
+def _press(at: AppTest, label: str) -> AppTest:
+    next(button for button in at.button if button.label == label).click()
+    return at.run()
+
+
+def test_a_checked_hand_taught_reads_the_next_photo_of_the_set_right(app: AppTest, install: Install) -> None:
+    reader = _reader()
+    install(reader)
+    upload(app, photo_bytes(shade=90), "first.jpg")
+    no_problem(app)
+    assert reader.memories == [None]  # nothing taught yet
+    assert TEACH_LABEL in _buttons(app) and FORGET_LABEL not in _buttons(app)
+    # the user checks the tiles: the bonus tile is an F2, read F1
+    edit_tiles(app, {"edited_rows": {str(BONUS_ROW): {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
+    _press(app, TEACH_LABEL)
+    no_problem(app)
+    lessons = app.session_state[LESSONS]
+    assert len(lessons) == 1 and lessons[0].codes[BONUS_ROW] == "F2" and len(lessons[0].codes) == len(LOOKS)
+    assert "This hand's 15 tiles are taught" in _said(app)
+    assert "The reader knows this set from 1 hand (15 tiles)." in _said(app)
+    assert TEACH_LABEL not in _buttons(app) and FORGET_LABEL in _buttons(app)
+    # the next photo of the set is read with the lesson: its bonus tile read F2, and the page says why
+    upload(app, photo_bytes(shade=150), "second.jpg")
+    _press(app, "Read the new photo")  # the corrections taught are still the page's: asked first
+    no_problem(app)
+    memory = reader.memories[-1]
+    assert memory is not None and memory.tiles == 15 and "F2" in memory.codes
+    assert app.session_state["base"].rows[BONUS_ROW].code == "F2"
+    assert f"tile {BONUS_ROW + 1} read as F2, not F1: it looks like the F2 tiles confirmed" in _said(app)
+
+
+def test_a_hand_changed_after_it_was_taught_is_offered_again_and_forgetting_clears_the_set(
+    app: AppTest, install: Install, _own_case_folder: Path
+) -> None:
+    reader = _reader()
+    install(reader)
+    upload(app, photo_bytes(shade=90))
+    _press(app, TEACH_LABEL)
+    name = app.query_params[kept_case.QUERY_KEY]
+    assert (_own_case_folder / f"{name}{kept_case.LESSONS}").is_file()
+    edit_tiles(app, {"edited_rows": {str(BONUS_ROW): {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
+    assert "This hand changed since it was taught" in _said(app)
+    _press(app, TEACH_AGAIN_LABEL)
+    assert [lesson.codes[BONUS_ROW] for lesson in app.session_state[LESSONS]] == ["F2"]  # in place
+    _press(app, FORGET_LABEL)
+    no_problem(app)
+    assert app.session_state[LESSONS] == ()
+    assert (
+        lessons_from_bytes((_own_case_folder / f"{name}{kept_case.LESSONS}").read_bytes(), "fake-looks") == ()
+    )
+    upload(app, photo_bytes(shade=150))
+    _press(app, "Read the new photo")
+    assert len(reader.memories) == 2 and reader.memories[-1] is None  # read by the models alone
+    assert app.session_state["base"].rows[BONUS_ROW].code == "F1"
+
+
+def test_a_reloaded_page_keeps_what_its_tab_taught(app: AppTest, install: Install) -> None:
+    reader = _reader()
+    install(reader)
+    upload(app, photo_bytes(shade=90))
+    edit_tiles(app, {"edited_rows": {str(BONUS_ROW): {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
+    _press(app, TEACH_LABEL)
+    again = reloaded(app)
+    no_problem(again)
+    assert [lesson.codes[BONUS_ROW] for lesson in again.session_state[LESSONS]] == ["F2"]
+    assert "The reader knows this set from 1 hand (15 tiles)." in _said(again)
+    # kept under the reloaded page's own name too, for the next reload
+    assert kept_case.load(again.query_params[kept_case.QUERY_KEY], kept_case.LESSONS) is not None
+
+
+def test_a_reader_without_looks_offers_no_teaching(app: AppTest, install: Install) -> None:
+    install(FakeReader())
+    upload(app, photo_bytes())
+    no_problem(app)
+    assert TEACH_LABEL not in _buttons(app) and FORGET_LABEL not in _buttons(app)
+    assert "reader knows this set" not in _said(app)
+
+
+def _base(looks: np.ndarray) -> Base:
+    boxes = np.array([[0, 0, 10, 14], [12, 0, 22, 14], [24, 0, 34, 14]], np.float32)
+    seen = SeenWithLooks.from_codes(["S1", "S2", "1s"], boxes.tolist(), [0.9] * 3)
+    seen = SeenWithLooks(seen.xyxy, seen.confidence, seen.class_id, seen.angle, looks)
+    return Base(source="photo", name="p.jpg", sha256="abc", seen=seen)
+
+
+def test_a_lesson_takes_each_tile_read_from_the_photo_as_the_table_has_it() -> None:
+    looks = np.eye(3, dtype=np.float32)
+    base = _base(looks)
+    rows = [
+        TileRow("S2", box=(12.0, 0.0, 22.0, 14.0)),  # read S2
+        TileRow("S1", box=(0.0, 0.0, 10.0, 14.0)),  # corrected to S1
+        TileRow("1s", group="ignore", box=(24.0, 0.0, 34.0, 14.0)),  # set aside: not taught
+        TileRow("C"),  # added by hand: no look
+    ]
+    lesson = lesson_of(base, rows)
+    assert lesson is not None and lesson.photo == "abc" and lesson.codes == ("S2", "S1")
+    np.testing.assert_array_equal(lesson.descriptors, looks[[1, 0]])
+    assert lesson_of(Base(source="typed"), rows) is None
+    assert lesson_of(_base(np.zeros((0, 3), np.float32)), rows) is None
+
+
+def test_a_photo_is_read_with_the_other_photos_lessons_and_they_keep_in_a_file() -> None:
+    one = Lesson("a", np.eye(2, 4, dtype=np.float32), ("S1", "S2"))
+    two = Lesson("b", np.eye(1, 4, k=3, dtype=np.float32), ("C",))
+    lessons = with_lesson(with_lesson((), one), two)
+    assert with_lesson(lessons, Lesson("a", np.zeros((1, 4), np.float32), ("P",)))[-1].codes == ("P",)
+    assert len(with_lesson(lessons, Lesson("a", np.zeros((1, 4), np.float32), ("P",)))) == 2
+    memory = memory_for(lessons, "k", photo="a")
+    assert memory is not None and memory.codes == ("C",)
+    assert memory_for(lessons[:1], "k", photo="a") is None
+    assert taught_words(lessons) == "2 hands (3 tiles)" and taught_words(lessons[:1]) == "1 hand (2 tiles)"
+    back = lessons_from_bytes(lessons_bytes(lessons, "k"), "k")
+    assert [(lesson.photo, lesson.codes) for lesson in back] == [("a", ("S1", "S2")), ("b", ("C",))]
+    np.testing.assert_allclose(back[0].descriptors, one.descriptors)
+    assert lessons_from_bytes(lessons_bytes(lessons, "k"), "another model") == ()
+    assert lessons_from_bytes(b"junk", "k") == () and lessons_from_bytes(None, "k") == ()
+    assert lessons_from_bytes(lessons_bytes((), "k"), "k") == ()

@@ -71,7 +71,7 @@ def lesson_of(base: Base, rows: Sequence[TileRow]) -> Lesson | None:
             codes.append(row.code)
     if not picked:
         return None
-    return Lesson(base.sha256, np.asarray(looks, np.float32)[picked], tuple(codes))
+    return Lesson(base.sha256, np.asarray(looks, np.float16)[picked], tuple(codes))  # as a memory keeps them
 
 
 def with_lesson(lessons: Sequence[Lesson], lesson: Lesson) -> tuple[Lesson, ...]:

@@ -467,13 +467,25 @@ def _first_memory(reader: TileReader, options: Options) -> SetMemory | None:
     return empty_memory(reader.classifier.look_key)
 
 
+def counted_tiles(reading: Reading) -> frozenset[int]:
+    """The tiles the layout counts (the concealed hand, the melds, the bonus row): those the app teaches
+    of a checked hand, where the tiles it set aside (away from the hand: a discard, the wall) stay
+    untaught, as the user may not have checked them (`app_ui.set_lessons.lesson_of`)."""
+    groups = getattr(reading.layout, "groups", ()) or ()
+    return frozenset(
+        int(i) for group in groups if group.kind in ("concealed", "meld", "bonus") for i in group.indices
+    )
+
+
 def taught_truth(memory: SetMemory, reading: Reading, truth: Sequence[str | None]) -> SetMemory:
-    """`memory` taught one photo's tiles that stand for a labelled tile (`truth`: per detection, its
-    face, None for none) as that face: as a user confirms the hand, having mended the misread ones."""
+    """`memory` taught one photo's counted tiles (`counted_tiles`) that stand for a labelled tile
+    (`truth`: per detection, its face, None for none) as that face: as a user teaches the hand once
+    checked, the misread ones mended."""
     if reading.descriptors is None:
         return memory
-    kept = [i for i, code in enumerate(truth) if code is not None]
-    return learned(memory, reading.descriptors[kept], [code for code in truth if code is not None])
+    counted = counted_tiles(reading)
+    kept = [i for i, code in enumerate(truth) if code is not None and i in counted]
+    return learned(memory, reading.descriptors[kept], [str(truth[i]) for i in kept])
 
 
 def bench_real(reader: TileReader, directory: Path, options: Options = Options()) -> list[PhotoResult]:

@@ -386,7 +386,7 @@ def _recalled_lines(
     out = []
     for i in recalled_tiles:
         now, was = CLASSES[int(detections.class_id[i])], CLASSES[int(before[i].argmax())]
-        why = f"it looks like the {now} tiles confirmed in earlier photos of this set"
+        why = f"it looks like the {now} tiles taught from earlier photos of this set"
         out.append(
             Line(
                 f"tile at {box_place(detections.xyxy[i], scale)} read as {now}, not {was}: {why}",

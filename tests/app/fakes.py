@@ -212,7 +212,7 @@ class LearningReader(FakeReader):
             recall = recalled(memory, probabilities, looks)
             for i in recall.moved(probabilities):
                 codes[i] = CLASSES[int(recall.probabilities[i].argmax())]
-                why = f"it looks like the {codes[i]} tiles confirmed in earlier photos of this set"
+                why = f"it looks like the {codes[i]} tiles taught from earlier photos of this set"
                 lines.append(
                     Line(
                         f"tile at (1, 2) read as {codes[i]}, not {seen.codes[i]}: {why}",

@@ -74,7 +74,7 @@ def test_a_checked_hand_taught_reads_the_next_photo_of_the_set_right(app: AppTes
     memory = reader.memories[-1]
     assert memory is not None and memory.tiles == 15 and "F2" in memory.codes
     assert app.session_state["base"].rows[BONUS_ROW].code == "F2"
-    assert f"tile {BONUS_ROW + 1} read as F2, not F1: it looks like the F2 tiles confirmed" in _said(app)
+    assert f"tile {BONUS_ROW + 1} read as F2, not F1: it looks like the F2 tiles taught" in _said(app)
 
 
 def test_a_hand_changed_after_it_was_taught_is_offered_again_and_forgetting_clears_the_set(

@@ -26,12 +26,14 @@ from vision.bench import (
     bench_real,
     by_kind,
     concurrency,
+    counted_tiles,
     format_summary,
     main,
     on_screen,
     scenes_digest,
     slanted,
     summarise,
+    taught_truth,
 )
 from vision.bench_match import (
     TileCounts,
@@ -50,8 +52,9 @@ from vision.canvas import content_xyxy
 from vision.classes import CLASSES
 from vision.detections import Detections
 from vision.imageio import read_image
-from vision.layout import layout_hand
-from vision.pipeline import TileReader
+from vision.layout import GroupKind, Layout, TileGroup, layout_hand
+from vision.pipeline import Reading, TileReader
+from vision.set_memory import empty_memory
 
 BOX_A = [0, 0, 10, 10]
 BOX_B = [100, 100, 110, 110]
@@ -839,3 +842,20 @@ def test_the_bench_learns_a_set_photo_by_photo_when_asked(
     plain_models = write_models(tmp_path / "plain", detector_rows(sc, (384, 640)))
     assert main(["--synthetic", str(root), "--models", str(plain_models), "--learn"]) == 2
     assert "--learn needs a classifier that gives its features" in capsys.readouterr().err
+
+
+def test_the_bench_teaches_only_the_tiles_the_layout_counts_as_the_app_does() -> None:
+    def group(kind: GroupKind, indices: tuple[int, ...]) -> TileGroup:
+        return TileGroup(kind, None, False, indices, (), (0.0, 0.0, 10.0, 14.0))
+
+    groups = (group("concealed", (0, 1)), group("bonus", (3,)), group("unused", (2,)))  # 2: away, unchecked
+    reading = Reading(
+        Detections.from_codes(["1m", "2m", "S1", "F1"], [[0, 0, 10, 14]] * 4, [0.9] * 4),
+        Layout(groups=groups),
+        (),
+        {},
+        descriptors=np.eye(4, dtype=np.float32),
+    )
+    assert counted_tiles(reading) == {0, 1, 3}
+    memory = taught_truth(empty_memory("k"), reading, ["1m", "2m", "S2", None])
+    assert memory.codes == ("1m", "2m")  # the loose S2 untaught; the F1 has no label

@@ -152,7 +152,7 @@ def test_a_photo_read_with_a_memory_names_the_tile_it_read_otherwise_and_why(tmp
     line = next(line for line in again.lines if line.about == RECALLED)
     assert line.tiles == (red,)
     assert line.numbered({red: 7}) == (
-        "tile 7 read as S2, not 1m: it looks like the S2 tiles confirmed in earlier photos of this set"
+        "tile 7 read as S2, not 1m: it looks like the S2 tiles taught from earlier photos of this set"
     )
     assert line.text.startswith("tile at (") and "read as S2, not 1m" in line.text
     # the other tiles look like nothing confirmed: read as before

@@ -15,13 +15,15 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 
 from app_ui.case import HAND, MELD_GROUPS, MeldOffer, TileRow, row_numbers
+from vision.lines import SPAN_DASH
 
 
 def tile_span(numbers: Sequence[int]) -> str:
-    """Tile numbers as the page names them: `#10–#12` for a run, else `#10, #11, #13`."""
+    """Tile numbers as the page names them: `#10–#12` for a run, else `#10, #11, #13`; the run's dash
+    held to its numbers (`vision.lines.SPAN_DASH`: a phone had broken "28–" at a line's end)."""
     ordered = sorted(numbers)
     if len(ordered) > 1 and ordered == list(range(ordered[0], ordered[-1] + 1)):
-        return f"#{ordered[0]}–#{ordered[-1]}"
+        return f"#{ordered[0]}{SPAN_DASH}#{ordered[-1]}"
     return ", ".join(f"#{n}" for n in ordered)
 
 

@@ -15,6 +15,8 @@ from app_ui.table_edits import apply_edits, take_regroup
 from app_ui.winning_hint import result_words, winning_tile_outcomes
 from tests.app.fakes import FakeReader, photo_bytes
 from tests.vision.layout_sim import place
+from tests.vision.seen_sim import plain
+from vision.lines import SPAN_DASH
 
 Install = Callable[[FakeReader], None]
 
@@ -30,19 +32,20 @@ def rows_of(groups: str) -> list[TileRow]:
 
 
 def test_tile_spans_are_named_as_the_page_numbers_them() -> None:
-    assert tile_span([14, 12, 13]) == "#12–#14"
+    assert plain(tile_span([14, 12, 13])) == "#12–#14"
+    assert tile_span([14, 12, 13]) == f"#12{SPAN_DASH}#14"  # held together: no line breaks after the dash
     assert tile_span([3, 5, 4, 9]) == "#3, #4, #5, #9"
     assert tile_span([7]) == "#7"
 
 
 def test_the_readers_line_names_the_tiles_and_the_button() -> None:
     laid = MeldOffer(laid=True, melds=((12, 13, 14),), kinds=("pong",))
-    assert offer_line(laid, [("C", "C", "C")]) == (
+    assert plain(offer_line(laid, [("C", "C", "C")])) == (
         "#12–#14 (C C C) lies a little apart at one end of the hand: read as concealed. If it was laid "
         "down as exposed (pong), take it as laid with the button below."
     )
     taken = MeldOffer(laid=False, melds=((1, 2, 3), (4, 5, 6)), kinds=("chow", "pong"))
-    line = offer_line(taken, [("1s", "2s", "3s"), ("W", "W", "W")])
+    line = plain(offer_line(taken, [("1s", "2s", "3s"), ("W", "W", "W")]))
     assert line.startswith(
         "#1–#3 (1s 2s 3s), #4–#6 (W W W) lie close to one end of the hand: read as exposed"
     )
@@ -121,7 +124,7 @@ def test_taking_the_offer_regroups_the_rows_and_keeps_the_users_edits() -> None:
 
 
 def offer_buttons(at: AppTest) -> list[str]:
-    return [b.label for b in at.button if b.key and b.key.startswith("meld_offer_")]
+    return [plain(b.label) for b in at.button if b.key and b.key.startswith("meld_offer_")]
 
 
 def test_the_page_offers_the_meld_as_laid_and_takes_it_with_a_button(app: AppTest, install: Install) -> None:
@@ -129,7 +132,7 @@ def test_the_page_offers_the_meld_as_laid_and_takes_it_with_a_button(app: AppTes
     app.file_uploader(key="upload").upload("hand.jpg", photo_bytes(), "image/jpeg")
     app.run()
     assert not app.exception, [e.value for e in app.exception]
-    notes = " ".join(str(w.value) for w in app.warning)
+    notes = plain(" ".join(str(w.value) for w in app.warning))
     assert "#12–#14 (C C C) lies a little apart at one end of the hand: read as concealed" in notes, notes
     assert offer_buttons(app) == ["Take #12–#14 as laid down (pong)"]
     assert any("a little apart" in str(w.value) for w in app.warning)

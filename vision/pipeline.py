@@ -370,12 +370,12 @@ def _recall(memory: SetMemory | None, seen: Seen) -> Recall | None:
     return recalled(memory, seen.probabilities, seen.descriptors)
 
 
-def _recalled(recall: Recall | None, before: np.ndarray, class_id: np.ndarray) -> tuple[int, ...]:
-    """The tiles the memory moved off the models' first choice and that are read as it has them."""
-    if recall is None:
-        return ()
-    first = recall.probabilities.argmax(axis=1)
-    return tuple(i for i in recall.moved(before) if class_id[i] == first[i])
+def _recalled(before: np.ndarray, after: np.ndarray, class_id: np.ndarray) -> tuple[int, ...]:
+    """The tiles the memory moved off the models' first choice (`before`: their probabilities, `after`:
+    with the memory's help, both within the set read) and that are read as it has them."""
+    first = after.argmax(axis=1)
+    moved = (first != before.argmax(axis=1)) & (class_id == first)
+    return tuple(int(i) for i in np.flatnonzero(moved))
 
 
 def _recalled_lines(
@@ -1023,8 +1023,11 @@ class TileReader:
         lines += _set_lines(detections, probabilities, win_moved, source_scale)
         lines += _win_lines(detections, probabilities, win_moved, source_scale)
         lines += _win_option_lines(detections, win_options, source_scale)
-        recalled_tiles = _recalled(recall, seen.probabilities, class_id)
-        lines += _recalled_lines(detections, seen.probabilities, recalled_tiles, source_scale)
+        # compared within the set, as the models alone would have read it: a face outside the set
+        # was never theirs to read, nor is a move within it to be left unsaid
+        models_read = within_faces(seen.probabilities, faces) if recall is not None else probabilities
+        recalled_tiles = _recalled(models_read, probabilities, class_id) if recall is not None else ()
+        lines += _recalled_lines(detections, models_read, recalled_tiles, source_scale)
         lines += _rejected_lines(rejected_xyxy, source_scale, frame_hw, frame_xy)
         lines += lines_of(_outside_set_warning(strangers), TILE, OTHER_SET)
         layout, layout_warnings = lay_out(class_id)

@@ -190,3 +190,19 @@ def test_the_sidecar_names_the_feature_outputs_and_a_missing_one_is_refused(tmp_
     (models / "models.json").write_text(json.dumps(sidecar))
     with pytest.raises(ModelError, match="classifier has no output pooled"):
         TileReader.load(models)
+
+
+def test_the_recalled_line_names_the_face_the_models_read_within_the_set(tmp_path: Path) -> None:
+    reader, rgb = _reader(tmp_path)
+    first = reader.read(rgb, describe=True)
+    red = first.detections.codes.index("1m")
+    assert first.descriptors is not None
+    memory = learned(empty_memory(reader.classifier.look_key), first.descriptors[[red]], ["S2"])
+    # a set without 1m: the models alone read the red tile as one of the set's faces, never 1m
+    faces = frozenset(CLASSES) - {"1m"}
+    alone = reader.read(rgb, faces=faces).detections.codes[red]
+    assert alone != "1m"
+    again = reader.read(rgb, faces=faces, memory=memory)
+    assert again.detections.codes[red] == "S2" and again.recalled == (red,)
+    line = next(line for line in again.lines if line.about == RECALLED)
+    assert f"read as S2, not {alone}:" in line.text

@@ -373,6 +373,14 @@ def resized_jpeg(rgb: np.ndarray, factor: float) -> bytes:
     return data.tobytes()
 
 
+def _file_looks(reader: TileReader, path: Path, xyxy: np.ndarray, factor: float) -> np.ndarray:
+    """The looks (`TileClassifier.describe`) of a saved reading's boxes `xyxy`, in the pixels of the
+    photo as it was read (`factor` times the file's: a photo read at --long-side, or shrunk on
+    reading), cut from the file itself: its boxes mapped into the pixels it decodes to."""
+    loaded = read_image(path)
+    return reader.classifier.describe(loaded.rgb, np.asarray(xyxy, np.float32) * (loaded.scale / factor))
+
+
 def _timed_read(
     reader: TileReader,
     path: Path,
@@ -388,8 +396,7 @@ def _timed_read(
     if options.from_seen is not None:
         seen, factor = load_seen(seen_path(options.from_seen, path))
         if memory is not None and seen.descriptors is None:  # saved without its looks: described now
-            looks = reader.classifier.describe(read_image(path).rgb, seen.xyxy)
-            seen = dataclasses.replace(seen, descriptors=looks)
+            seen = dataclasses.replace(seen, descriptors=_file_looks(reader, path, seen.xyxy, factor))
         start = time.perf_counter()
         reading = reader.settle(seen, faces, memory=memory)
         return (

@@ -18,6 +18,7 @@ from tests.vision.imagegen import encode
 from tests.vision.layout_sim import place
 from tests.vision.scenes import detector_rows, scene, textured
 from tests.vision.tinymodels import write_models
+from vision import bench
 from vision.bench import (
     TILE_KINDS,
     Options,
@@ -859,3 +860,29 @@ def test_the_bench_teaches_only_the_tiles_the_layout_counts_as_the_app_does() ->
     assert counted_tiles(reading) == {0, 1, 3}
     memory = taught_truth(empty_memory("k"), reading, ["1m", "2m", "S2", None])
     assert memory.codes == ("1m", "2m")  # the loose S2 untaught; the F1 has no label
+
+
+def test_a_reading_saved_without_its_looks_is_described_where_its_boxes_lie(tmp_path: Path) -> None:
+    sc = scene(600, 1000)
+    models = write_models(tmp_path / "models", detector_rows(sc, (384, 640)), features=True, cls_gain=5.0)
+    root = tmp_path / "synth"
+    (root / "images").mkdir(parents=True)
+    (root / "meta").mkdir()
+    (root / "images" / "000001.png").write_bytes(encode(Image.fromarray(sc.rgb), "PNG"))
+    tiles = [{"code": c, "xyxy": b.tolist()} for c, b in zip(sc.codes, sc.boxes, strict=True)]
+    meta = {"image": "images/000001.png", "width": 1000, "height": 600, "tiles": tiles, "hand": {}}
+    (root / "meta" / "000001.json").write_text(json.dumps(meta))
+    kept = tmp_path / "kept"
+    # read at half size: the saved boxes lie in the half-size photo's pixels, not the file's
+    args = ["--synthetic", str(root), "--models", str(models), "--grid", "1", "--long-side", "500"]
+    assert main([*args, "--save-seen", str(kept)]) == 0
+    reader = TileReader.load(models)
+    memory = empty_memory(reader.classifier.look_key)
+    photo = root / "images" / "000001.png"
+    with_looks = bench._timed_read(reader, photo, Options(from_seen=kept), memory=memory)[0]
+    saved = dict(np.load(kept / "000001.npz"))
+    del saved["descriptors"]  # as a reading saved before stage 86 holds none
+    np.savez_compressed(kept / "000001.npz", **saved)
+    described = bench._timed_read(reader, photo, Options(from_seen=kept), memory=memory)[0]
+    assert with_looks.descriptors is not None and described.descriptors is not None
+    np.testing.assert_allclose(described.descriptors, with_looks.descriptors, atol=0.02)

@@ -40,6 +40,10 @@ class Lesson:
     def __post_init__(self) -> None:
         if len(self.descriptors) != len(self.codes) or not all(code in CLASS_INDEX for code in self.codes):
             raise ValueError("a lesson's looks and faces must pair, each face a tile code")
+        # a kept file read back is checked here: a row of looks that is no table of numbers would fail
+        # only later, reading a photo with it
+        if np.ndim(self.descriptors) != 2 or not np.isfinite(self.descriptors).all():
+            raise ValueError("a lesson's looks must be a table of numbers, a row a tile")
 
 
 def describes(reader: Any) -> bool:

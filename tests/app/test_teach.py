@@ -3,6 +3,7 @@ set with it; *Forget this set* clears it; a reload keeps it; a reader without lo
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import numpy as np
@@ -163,3 +164,16 @@ def test_a_photo_is_read_with_the_other_photos_lessons_and_they_keep_in_a_file()
     assert lessons_from_bytes(lessons_bytes(lessons, "k"), "another model") == ()
     assert lessons_from_bytes(b"junk", "k") == () and lessons_from_bytes(None, "k") == ()
     assert lessons_from_bytes(lessons_bytes((), "k"), "k") == ()
+
+
+def test_a_kept_lessons_file_whose_looks_are_no_table_of_numbers_reads_as_none() -> None:
+    good = lessons_bytes((Lesson("a", np.eye(2, 4, dtype=np.float32), ("S1", "S2")),), "k")
+    with np.load(io.BytesIO(good)) as kept:
+        fields = dict(kept)
+    flat, unknown, deep = np.ones(2), np.full((2, 4), np.nan), np.ones((2, 4, 1))
+    for looks in (flat, unknown, deep):
+        crafted = io.BytesIO()
+        np.savez_compressed(crafted, **{**fields, "descriptors": looks})
+        # read as no lessons, where a photo read with them would have failed
+        assert lessons_from_bytes(crafted.getvalue(), "k") == ()
+    assert lessons_from_bytes(good[: len(good) // 2], "k") == ()  # a file cut short

@@ -19,8 +19,6 @@ the hands a user says are checked, and forgets when told.
 from __future__ import annotations
 
 import hashlib
-import io
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,16 +33,11 @@ NEAR = 0.8
 PULL = 100.0
 # the newest confirmed tiles kept of each face: enough for its looks at every angle and light
 MOST_PER_FACE = 32
-FORMAT = 1  # a memory file's layout; another is refused
 
 
 def look_key(model_file: Path) -> str:
     """A name for the classifier whose looks a memory holds: a digest of its file's bytes."""
     return hashlib.sha256(model_file.read_bytes()).hexdigest()[:16]
-
-
-class SetMemoryError(ValueError):
-    """A memory file that cannot be used (malformed, or kept for other models); its text is one line."""
 
 
 @dataclass(frozen=True)
@@ -163,38 +156,3 @@ def recalled(memory: SetMemory, probabilities: np.ndarray, descriptors: np.ndarr
         like.append(CLASSES[best])
         nearness.append(top)
     return Recall(out.astype(np.float32), tuple(like), tuple(nearness))
-
-
-def memory_bytes(memory: SetMemory) -> bytes:
-    """`memory` as a file's bytes (an .npz: plain arrays, no pickled objects)."""
-    buffer = io.BytesIO()
-    np.savez_compressed(
-        buffer,
-        format=np.int64(FORMAT),
-        key=np.array(memory.key),
-        descriptors=memory.descriptors.astype(np.float16),
-        codes=np.array(memory.codes, dtype="U8"),
-        photos=np.int64(memory.photos),
-    )
-    return buffer.getvalue()
-
-
-def memory_from_bytes(data: bytes, key: str) -> SetMemory:
-    """The memory a file of `memory_bytes` holds; SetMemoryError (one line) where it is no such file, or
-    was kept for other models than those whose classifier is `key`."""
-    try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as saved:
-            if int(saved["format"]) != FORMAT:
-                raise SetMemoryError(f"a set memory of another layout ({int(saved['format'])}, not {FORMAT})")
-            kept_for = str(saved["key"])
-            if kept_for != key:
-                raise SetMemoryError("a set memory kept with other models: their looks are not comparable")
-            codes = tuple(str(code) for code in saved["codes"])
-            looks = np.asarray(saved["descriptors"], np.float16)
-            if not codes:
-                return SetMemory(key, np.zeros((0, 0), np.float16), (), int(saved["photos"]))
-            return SetMemory(key, looks, codes, int(saved["photos"]))
-    except SetMemoryError:
-        raise
-    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile, EOFError) as error:
-        raise SetMemoryError(f"not a set memory ({type(error).__name__})") from None

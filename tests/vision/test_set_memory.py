@@ -19,11 +19,8 @@ from vision.set_memory import (
     MOST_PER_FACE,
     NEAR,
     SetMemory,
-    SetMemoryError,
     empty_memory,
     learned,
-    memory_bytes,
-    memory_from_bytes,
     recalled,
 )
 from vision.sidecar import ModelError, parse_config
@@ -108,27 +105,6 @@ def test_the_newest_confirmed_tiles_of_each_face_are_kept_up_to_its_bound(
         np.testing.assert_allclose(
             memory.descriptors[kept].astype(np.float32), looks[taught[-len(kept) :]], rtol=1e-2, atol=1e-2
         )
-
-
-def test_a_memory_goes_to_a_file_and_back_and_a_bad_file_is_refused_in_a_line() -> None:
-    memory = _taught((S1_LOOK, "S1"), (S2_LOOK, "S2"))
-    again = memory_from_bytes(memory_bytes(memory), "k")
-    assert again.codes == ("S1", "S2") and again.photos == 1
-    np.testing.assert_allclose(again.descriptors.astype(np.float32), memory.descriptors.astype(np.float32))
-    assert memory_from_bytes(memory_bytes(empty_memory("k")), "k").tiles == 0
-    with pytest.raises(SetMemoryError, match="other models"):
-        memory_from_bytes(memory_bytes(memory), "another")
-    for junk in (b"", b"not a memory", memory_bytes(memory)[:40]):
-        with pytest.raises(SetMemoryError) as error:
-            memory_from_bytes(junk, "k")
-        assert "\n" not in str(error.value)
-
-
-def test_a_memory_holds_only_tile_codes_and_one_look_per_code() -> None:
-    with pytest.raises(ValueError, match="not tile codes"):
-        SetMemory("k", np.zeros((1, 3), np.float16), ("Z9",))
-    with pytest.raises(ValueError, match="faces for"):
-        learned(empty_memory("k"), np.zeros((2, 3)), ["S1"])
 
 
 def _reader(tmp_path: Path) -> tuple[TileReader, np.ndarray]:

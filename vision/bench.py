@@ -989,7 +989,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--learn",
         action="store_true",
         help="read each photo with a set memory taught the earlier photos' tiles (their labels), as a "
-        "user confirms hand after hand of one set (vision.set_memory); photos in name order",
+        "user confirms hand after hand of one set (vision.set_memory); photos in name order (real "
+        "photos: as labels.json lists them)",
     )
     p.add_argument(
         "--stages",

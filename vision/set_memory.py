@@ -109,13 +109,6 @@ class Recall:
     like: tuple[str | None, ...]
     nearness: tuple[float, ...]
 
-    def moved(self, before: np.ndarray) -> tuple[int, ...]:
-        """The tiles whose likeliest face differs from `before`'s (the models' own probabilities)."""
-        if not len(before):
-            return ()
-        changed = self.probabilities.argmax(axis=1) != np.asarray(before).argmax(axis=1)
-        return tuple(int(i) for i in np.flatnonzero(changed))
-
 
 def nearest_by_face(memory: SetMemory, descriptors: np.ndarray) -> np.ndarray:
     """(N, 49): for each tile, how near (cosine) its look lies to the nearest confirmed tile of each face;

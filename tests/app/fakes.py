@@ -210,7 +210,8 @@ class LearningReader(FakeReader):
         codes, lines = list(seen.codes), []
         if memory is not None and looks is not None:
             recall = recalled(memory, probabilities, looks)
-            for i in recall.moved(probabilities):
+            moved = recall.probabilities.argmax(axis=1) != probabilities.argmax(axis=1)
+            for i in (int(k) for k in np.flatnonzero(moved)):
                 codes[i] = CLASSES[int(recall.probabilities[i].argmax())]
                 why = f"it looks like the {codes[i]} tiles taught from earlier photos of this set"
                 lines.append(

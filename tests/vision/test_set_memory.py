@@ -56,7 +56,6 @@ def test_a_tile_that_looks_like_a_confirmed_face_is_read_as_it() -> None:
     recall = recalled(memory, models, S2_LOOK[None])
     assert CLASSES[int(recall.probabilities[0].argmax())] == "S2"
     assert recall.like == ("S2",) and recall.nearness[0] == pytest.approx(1.0, abs=1e-3)
-    assert recall.moved(models) == (0,)
     assert recall.probabilities.sum() == pytest.approx(1.0, abs=1e-5)
 
 
@@ -65,7 +64,7 @@ def test_a_tile_near_no_confirmed_tile_is_read_as_the_models_read_it() -> None:
     models = _reading(S1=0.7, S2=0.25)
     recall = recalled(memory, models, ELSEWHERE[None])
     np.testing.assert_array_equal(recall.probabilities, models)
-    assert recall.like == (None,) and recall.moved(models) == ()
+    assert recall.like == (None,)
 
 
 def test_a_face_never_confirmed_keeps_the_chance_of_a_tile_as_near_as_near() -> None:

@@ -1023,11 +1023,13 @@ class TileReader:
         lines += _set_lines(detections, probabilities, win_moved, source_scale)
         lines += _win_lines(detections, probabilities, win_moved, source_scale)
         lines += _win_option_lines(detections, win_options, source_scale)
-        # compared within the set, as the models alone would have read it: a face outside the set
-        # was never theirs to read, nor is a move within it to be left unsaid
-        models_read = within_faces(seen.probabilities, faces) if recall is not None else probabilities
-        recalled_tiles = _recalled(models_read, probabilities, class_id) if recall is not None else ()
-        lines += _recalled_lines(detections, models_read, recalled_tiles, source_scale)
+        recalled_tiles: tuple[int, ...] = ()
+        if recall is not None:
+            # compared within the set, as the models alone would have read it: a face outside the set
+            # was never theirs to read, nor is a move within it to be left unsaid
+            models_read = within_faces(seen.probabilities, faces)
+            recalled_tiles = _recalled(models_read, probabilities, class_id)
+            lines += _recalled_lines(detections, models_read, recalled_tiles, source_scale)
         lines += _rejected_lines(rejected_xyxy, source_scale, frame_hw, frame_xy)
         lines += lines_of(_outside_set_warning(strangers), TILE, OTHER_SET)
         layout, layout_warnings = lay_out(class_id)

@@ -135,10 +135,10 @@ def far_off_may_be_why(warnings: Sequence[str]) -> bool:
     return why is None or (refused is not None and refused.group(2) == "that hold no tile")
 
 
-def read_again_as(base: Base, tile_set: str) -> None:
+def read_again_as(base: Base, tile_set: str, why: str | None = None) -> None:
     """The photo's tiles read again as the faces of the set `tile_set` (`tile_sets.set_name`; no model
     runs), in place of the hand's rows and any corrections to them; a line says which tiles now read
-    otherwise."""
+    otherwise, and `why` they were read again (None: as the set `tile_set`, switched to)."""
     slot = get_reader()
     if slot.reader is None or base.seen is None:
         return
@@ -168,7 +168,7 @@ def read_again_as(base: Base, tile_set: str) -> None:
             state[UNDO] = undo_mod.with_newest_winning_tile(state[UNDO], winning_before)
     changed = Counter(photo_rows.reread_changes(base.photo_rows, again.rows))
     said = ", ".join(f"{was} -> {now}" + (f" (x{n})" if n > 1 else "") for (was, now), n in changed.items())
-    note = f"The photo's tiles read again as {label}: {said or 'every tile reads as before'}."
+    note = f"The photo's tiles read again {why or f'as {label}'}: {said or 'every tile reads as before'}."
     lacking = outside_words([row.code for row in base.photo_rows], faces)
     if lacking is not None:
         # first: a photo of another game's hand, switched by mistake, read as a list of forced faces
@@ -222,6 +222,17 @@ def read_as_other_set(base: Base, tile_set: str) -> bool:
     """Whether the hand is a photo's tiles, read as another set's tiles than `tile_set` and still
     readable again (what the models saw is kept)."""
     return base.source == "photo" and base.seen is not None and base.read_as not in ("", tile_set)
+
+
+def read_by_models_alone(base: Base) -> bool:
+    """After *Forget this set*: a photo on screen that was read with what was taught, read again by the
+    models alone (no model runs), as the toast says photos now are: a tile the lessons of another set
+    misread would otherwise stay, said to look like tiles no longer taught. Not where the user has
+    corrected the tiles (their word stands over both readings); True where read again."""
+    if base.source != "photo" or base.seen is None or unsaved_corrections(base):
+        return False
+    read_again_as(base, base.read_as or chosen_set(), why="by the models alone, the set forgotten")
+    return True
 
 
 def follow_tile_set(tile_set: str) -> None:

@@ -111,8 +111,41 @@ def teach_ui(base: Base, rows: Sequence[TileRow], reader: Any) -> None:
                 else "This hand changed since it was taught: teach it again, once its tiles are right."
             )
     if lessons:
-        box.caption(f"The reader knows this set from {taught_words(lessons)}.")
+        # the photo on screen, read with the other photos' lessons: the one place the user can see that
+        # another set's lessons misread tiles (the help says it, but a phone shows no help unasked)
+        read_with = describes(reader) and memory_for(lessons, reader_key(reader), base.sha256) is not None
+        read_with = read_with and base.source == "photo"
+        box.caption(known_words(lessons, read_with))
         if box.button(FORGET_LABEL, help="Photos are then read by the models alone, as for a new set."):
             keep_lessons((), reader)
-            toast_later("Forgot this set: photos are read by the models alone.")
+            toast_later(forgot_words(read_with and not forget_in_photo(base)))
             st.rerun()
+
+
+def known_words(lessons: Sequence[Lesson], read_with: bool) -> str:
+    """What the reader knows of the set; `read_with`: the photo on screen was read with it (then what to
+    do if it is another set's photo)."""
+    known = f"The reader knows this set from {taught_words(lessons)}"
+    if not read_with:
+        return f"{known}."
+    return (
+        f"{known}, and read this photo with what the other photos taught. Playing another set? "
+        "Forget this set: its lessons misread another set's tiles."
+    )
+
+
+def forgot_words(kept_corrected: bool) -> str:
+    """The toast of *Forget this set*; `kept_corrected`: the photo on screen, read with the lessons, was
+    corrected by the user, so it was not read again."""
+    said = "Forgot this set: photos are read by the models alone."
+    if kept_corrected:
+        said += " This photo's tiles, corrected, stay as you left them."
+    return said
+
+
+def forget_in_photo(base: Base) -> bool:
+    """The photo on screen read again by the models alone (`photo_reading.read_by_models_alone`)."""
+    # photo_reading reads photos with this module's memory_now: imported here, not at the top
+    from app_ui.photo_reading import read_by_models_alone
+
+    return read_by_models_alone(base)

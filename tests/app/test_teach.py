@@ -177,3 +177,70 @@ def test_a_kept_lessons_file_whose_looks_are_no_table_of_numbers_reads_as_none()
         # read as no lessons, where a photo read with them would have failed
         assert lessons_from_bytes(crafted.getvalue(), "k") == ()
     assert lessons_from_bytes(good[: len(good) // 2], "k") == ()  # a file cut short
+
+
+def _second_photo_read_with_the_lesson(app: AppTest) -> None:
+    upload(app, photo_bytes(shade=90), "first.jpg")
+    edit_tiles(app, {"edited_rows": {str(BONUS_ROW): {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
+    _press(app, TEACH_LABEL)
+    upload(app, photo_bytes(shade=150), "second.jpg")
+    _press(app, "Read the new photo")
+    no_problem(app)
+    assert app.session_state["base"].rows[BONUS_ROW].code == "F2"  # the lesson read it
+
+
+def test_a_photo_read_with_the_lessons_says_so_and_what_to_do_for_another_set(
+    app: AppTest, install: Install
+) -> None:
+    # an audit (stage 86): a photo of another set, read with this set's lessons, had a tile misread by
+    # them, and the page said nothing of the risk but in the button's help, which a phone shows unasked
+    install(_reader())
+    _second_photo_read_with_the_lesson(app)
+    assert (
+        "The reader knows this set from 1 hand (15 tiles), and read this photo with what the other photos "
+        "taught. Playing another set? Forget this set: its lessons misread another set's tiles."
+    ) in _said(app)
+    _press(app, TEACH_LABEL)  # taught too, it is read with the first photo's lesson all the same
+    assert "and read this photo with what the other photos taught" in _said(app)
+
+
+def test_forgetting_the_set_reads_the_photo_on_screen_by_the_models_alone(
+    app: AppTest, install: Install
+) -> None:
+    # an audit (stage 86): after *Forget this set* ("photos are read by the models alone") the photo on
+    # screen kept the tiles the lessons had read, and the line that they look like the taught tiles
+    install(_reader())
+    _second_photo_read_with_the_lesson(app)
+    _press(app, FORGET_LABEL)
+    no_problem(app)
+    assert app.session_state["base"].rows[BONUS_ROW].code == "F1"
+    assert "looks like the F2 tiles taught" not in _said(app)
+    assert "The photo's tiles read again by the models alone, the set forgotten: F2 -> F1." in _said(app)
+    (toast,) = [toast.value for toast in app.toast]  # with the score's change, as any
+    assert toast.startswith("Forgot this set: photos are read by the models alone.\n\nChanged: ")
+    assert "read this photo with" not in _said(app)
+
+
+def test_forgetting_the_set_keeps_the_tiles_the_user_corrected(app: AppTest, install: Install) -> None:
+    install(_reader())
+    _second_photo_read_with_the_lesson(app)
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "C"}}, "added_rows": [], "deleted_rows": []})
+    _press(app, FORGET_LABEL)
+    no_problem(app)
+    rows = app.session_state["base"].rows
+    assert rows[BONUS_ROW].code == "F2" and app.session_state[LESSONS] == ()
+    assert [toast.value for toast in app.toast] == [
+        "Forgot this set: photos are read by the models alone. This photo's tiles, corrected, stay as you "
+        "left them."
+    ]
+
+
+def test_forgetting_on_the_taught_photo_itself_reads_nothing_again(app: AppTest, install: Install) -> None:
+    reader = _reader()
+    install(reader)
+    upload(app, photo_bytes(shade=90))
+    _press(app, TEACH_LABEL)
+    assert "read this photo with" not in _said(app)  # its own lesson never reads it
+    _press(app, FORGET_LABEL)
+    assert "read again by the models alone" not in _said(app)
+    assert [toast.value for toast in app.toast] == ["Forgot this set: photos are read by the models alone."]

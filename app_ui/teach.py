@@ -11,7 +11,7 @@ import streamlit as st
 
 from app_ui import kept_case
 from app_ui.address import kept_name
-from app_ui.case import Base, TileRow
+from app_ui.case import IGNORE, Base, TileRow, row_numbers
 from app_ui.reader_slot import get_reader
 from app_ui.set_lessons import (
     LESSONS,
@@ -110,6 +110,9 @@ def teach_ui(base: Base, rows: Sequence[TileRow], reader: Any) -> None:
                 if before is None
                 else "This hand changed since it was taught: teach it again, once its tiles are right."
             )
+            unsure = unsure_taught(base, rows)
+            if unsure:  # a phone shows the table's ⚠ far above the button: said where it is pressed
+                box.caption(unsure_words(unsure))
     if lessons:
         # the photo on screen, read with the other photos' lessons: the one place the user can see that
         # another set's lessons misread tiles (the help says it, but a phone shows no help unasked)
@@ -120,6 +123,31 @@ def teach_ui(base: Base, rows: Sequence[TileRow], reader: Any) -> None:
             keep_lessons((), reader)
             toast_later(forgot_words(read_with and not forget_in_photo(base)))
             st.rerun()
+
+
+def unsure_taught(base: Base, rows: Sequence[TileRow]) -> tuple[int, ...]:
+    """The numbers of the tiles teaching would keep as the reader read them though it was unsure of them
+    (marked ⚠ in the table): read from the photo, not set aside, their face not changed by the user."""
+    read = dict(zip(row_numbers(base.photo_rows), base.photo_rows, strict=True))
+    return tuple(
+        number
+        for number, row in zip(row_numbers(rows), rows, strict=True)
+        if row.box is not None
+        and row.group != IGNORE
+        and row.low_confidence
+        and (number in read and read[number].code == row.code)
+    )
+
+
+def unsure_words(numbers: Sequence[int]) -> str:
+    """ "⚠ Tiles 13, 16 are still as read, …": the unsure tiles a lesson would keep as read."""
+    one = len(numbers) == 1
+    tiles = f"Tile {numbers[0]} is" if one else f"Tiles {', '.join(map(str, numbers))} are"
+    them = "it" if one else "them"
+    return (
+        f"⚠ {tiles} still as read, and the reader was unsure of {them}: check {them} before teaching, "
+        "as a tile taught wrong is read wrong again."
+    )
 
 
 def known_words(lessons: Sequence[Lesson], read_with: bool) -> str:

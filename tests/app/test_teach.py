@@ -244,3 +244,24 @@ def test_forgetting_on_the_taught_photo_itself_reads_nothing_again(app: AppTest,
     _press(app, FORGET_LABEL)
     assert "read again by the models alone" not in _said(app)
     assert [toast.value for toast in app.toast] == ["Forgot this set: photos are read by the models alone."]
+
+
+def test_the_teach_box_names_the_unsure_tiles_still_as_read(app: AppTest, install: Install) -> None:
+    # an audit (stage 86): a hand taught at once, its ⚠ tiles unchecked far up the table on a phone,
+    # taught the reader its own misreads (the F1 of an F2 among them), which it then read again
+    install(LearningReader({90: scene(low=(2, BONUS_ROW))}, {90: LOOKS}))
+    upload(app, photo_bytes(shade=90))
+    assert (
+        f"⚠ Tiles 3, {BONUS_ROW + 1} are still as read, and the reader was unsure of them: check them before "
+        "teaching, as a tile taught wrong is read wrong again."
+    ) in _said(app)
+    edit_tiles(app, {"edited_rows": {str(BONUS_ROW): {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
+    assert "⚠ Tile 3 is still as read, and the reader was unsure of it: check it before" in _said(app)
+    _press(app, TEACH_LABEL)  # the user's word: taught all the same, and said no more
+    assert "still as read" not in _said(app) and len(app.session_state[LESSONS]) == 1
+
+
+def test_the_teach_box_says_nothing_of_sure_tiles(app: AppTest, install: Install) -> None:
+    install(_reader())
+    upload(app, photo_bytes(shade=90))
+    assert TEACH_LABEL in _buttons(app) and "still as read" not in _said(app)

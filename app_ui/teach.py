@@ -105,14 +105,22 @@ def teach_ui(base: Base, rows: Sequence[TileRow], reader: Any) -> None:
             )
             st.rerun()
         else:
-            box.caption(
-                "Once every tile is right, teach the reader this set: the next photos of it read better."
-                if before is None
-                else "This hand changed since it was taught: teach it again, once its tiles are right."
-            )
+            # a phone shows the table's ⚠ far above the button: the unsure tiles are named where it is
+            # pressed, in place of the general word to check the tiles
             unsure = unsure_taught(base, rows)
-            if unsure:  # a phone shows the table's ⚠ far above the button: said where it is pressed
-                box.caption(unsure_words(unsure))
+            if before is None:
+                box.caption(
+                    unsure_words(unsure)
+                    if unsure
+                    else "Once every tile is right, teach the reader this set: the next photos of it read "
+                    "better."
+                )
+            else:
+                box.caption(
+                    f"This hand changed since it was taught. {unsure_words(unsure)}"
+                    if unsure
+                    else "This hand changed since it was taught: teach it again, once its tiles are right."
+                )
     if lessons:
         # the photo on screen, read with the other photos' lessons: the one place the user can see that
         # another set's lessons misread tiles (the help says it, but a phone shows no help unasked)

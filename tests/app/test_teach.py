@@ -257,8 +257,11 @@ def test_the_teach_box_names_the_unsure_tiles_still_as_read(app: AppTest, instal
     ) in _said(app)
     edit_tiles(app, {"edited_rows": {str(BONUS_ROW): {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
     assert "⚠ Tile 3 is still as read, and the reader was unsure of it: check it before" in _said(app)
+    assert "Once every tile is right" not in _said(app)  # said once, by the tiles
     _press(app, TEACH_LABEL)  # the user's word: taught all the same, and said no more
     assert "still as read" not in _said(app) and len(app.session_state[LESSONS]) == 1
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "C"}}, "added_rows": [], "deleted_rows": []})
+    assert "This hand changed since it was taught. ⚠ Tile 3 is still as read" in _said(app)
 
 
 def test_the_teach_box_says_nothing_of_sure_tiles(app: AppTest, install: Install) -> None:

@@ -89,10 +89,12 @@ def teach_ui(base: Base, rows: Sequence[TileRow], reader: Any) -> None:
     lesson = lesson_of(base, rows) if describes(reader) else None
     if lesson is None and not lessons:
         return
+    checked = False  # the hand on screen taught as it stands: the user's word on every tile
     box = st.container(border=True, key="teach")
     if lesson is not None:
         before = taught(lessons, lesson.photo)
-        if before is not None and before.codes == lesson.codes:
+        checked = before is not None and before.codes == lesson.codes
+        if checked:
             box.caption(
                 f"✓ This hand's {len(lesson.codes)} tiles are taught: the next photos of this set are "
                 "read with them."
@@ -129,7 +131,8 @@ def teach_ui(base: Base, rows: Sequence[TileRow], reader: Any) -> None:
         box.caption(known_words(lessons, read_with))
         if box.button(FORGET_LABEL, help="Photos are then read by the models alone, as for a new set."):
             keep_lessons((), reader)
-            toast_later(forgot_words(read_with and not forget_in_photo(base)))
+            # a hand the user corrected, or taught as it stands, is theirs: not read again over their word
+            toast_later(forgot_words(read_with and (checked or not forget_in_photo(base))))
             st.rerun()
 
 
@@ -170,12 +173,12 @@ def known_words(lessons: Sequence[Lesson], read_with: bool) -> str:
     )
 
 
-def forgot_words(kept_corrected: bool) -> str:
-    """The toast of *Forget this set*; `kept_corrected`: the photo on screen, read with the lessons, was
-    corrected by the user, so it was not read again."""
+def forgot_words(kept_checked: bool) -> str:
+    """The toast of *Forget this set*; `kept_checked`: the photo on screen, read with the lessons, was
+    corrected or taught by the user, so it was not read again."""
     said = "Forgot this set: photos are read by the models alone."
-    if kept_corrected:
-        said += " This photo's tiles, corrected, stay as you left them."
+    if kept_checked:
+        said += " This photo's tiles stay as you checked them."
     return said
 
 

@@ -230,8 +230,24 @@ def test_forgetting_the_set_keeps_the_tiles_the_user_corrected(app: AppTest, ins
     rows = app.session_state["base"].rows
     assert rows[BONUS_ROW].code == "F2" and app.session_state[LESSONS] == ()
     assert [toast.value for toast in app.toast] == [
-        "Forgot this set: photos are read by the models alone. This photo's tiles, corrected, stay as you "
-        "left them."
+        "Forgot this set: photos are read by the models alone. This photo's tiles stay as you checked them."
+    ]
+
+
+def test_forgetting_the_set_keeps_a_photo_the_user_taught_as_it_stands(
+    app: AppTest, install: Install
+) -> None:
+    # the lessons read its bonus tile right, and the user said so by teaching it: their word, not read
+    # again by the models alone (which read the bonus tile F1)
+    install(_reader())
+    _second_photo_read_with_the_lesson(app)
+    _press(app, TEACH_LABEL)
+    _press(app, FORGET_LABEL)
+    no_problem(app)
+    assert app.session_state["base"].rows[BONUS_ROW].code == "F2" and app.session_state[LESSONS] == ()
+    assert "read again by the models alone" not in _said(app)
+    assert [toast.value for toast in app.toast] == [
+        "Forgot this set: photos are read by the models alone. This photo's tiles stay as you checked them."
     ]
 
 

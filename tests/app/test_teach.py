@@ -284,3 +284,17 @@ def test_the_teach_box_says_nothing_of_sure_tiles(app: AppTest, install: Install
     install(_reader())
     upload(app, photo_bytes(shade=90))
     assert TEACH_LABEL in _buttons(app) and "still as read" not in _said(app)
+
+
+def test_a_photo_read_again_when_the_set_is_forgotten_comes_back_on_a_reload(
+    app: AppTest, install: Install
+) -> None:
+    # a reload reads the kept photo again with the lessons it then holds, and opens it as saved (its
+    # photo gone) where that reads otherwise: forgotten, a photo kept as the lessons read it did
+    install(_reader())
+    _second_photo_read_with_the_lesson(app)
+    _press(app, FORGET_LABEL)
+    again = reloaded(app)
+    no_problem(again)
+    assert again.session_state["base"].source == "photo"
+    assert again.session_state["base"].rows[BONUS_ROW].code == "F1"

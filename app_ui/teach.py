@@ -32,6 +32,9 @@ from vision.set_memory import SetMemory
 TEACH_LABEL: Final = "Tiles checked: teach this set"
 TEACH_AGAIN_LABEL: Final = "Teach this hand again"
 FORGET_LABEL: Final = "Forget this set"
+FORGET_SURE_LABEL: Final = "Forget them"
+KEEP_LABEL: Final = "Keep them"
+FORGET_ASKED = "forget_asked"  # *Forget this set* pressed: the page asks before forgetting
 TEACH_HELP: Final = (
     "The reader learns how this set draws its faces from these tiles, as the table now has them, and "
     "reads the next photos of it with what it learned: a tile that looks like one taught is read as it. "
@@ -102,6 +105,7 @@ def teach_ui(base: Base, rows: Sequence[TileRow], reader: Any) -> None:
         elif box.button(TEACH_AGAIN_LABEL if before is not None else TEACH_LABEL, icon="🎓", help=TEACH_HELP):
             lessons = with_lesson(lessons, lesson)
             keep_lessons(lessons, reader)
+            st.session_state.pop(FORGET_ASKED, None)  # taught more: asked afresh, of them all
             toast_later(
                 f"Taught this set {len(lesson.codes)} tiles: the next photos of it are read with them."
             )
@@ -129,11 +133,29 @@ def teach_ui(base: Base, rows: Sequence[TileRow], reader: Any) -> None:
         read_with = describes(reader) and memory_for(lessons, reader_key(reader), base.sha256) is not None
         read_with = read_with and base.source == "photo"
         box.caption(known_words(lessons, read_with))
-        if box.button(FORGET_LABEL, help="Photos are then read by the models alone, as for a new set."):
-            keep_lessons((), reader)
-            # a hand the user corrected, or taught as it stands, is theirs: not read again over their word
-            toast_later(forgot_words(read_with and (checked or not forget_in_photo(base))))
+        # asked first: an evening's hands taught are gone at one tap (a thumb on a phone), and no Undo
+        # brings them back
+        if st.session_state.get(FORGET_ASKED):
+            box.warning(
+                f"Forget the {taught_words(lessons)} taught? Photos are then read by the models alone, "
+                "and this set must be taught again."
+            )
+            forget, keep = box.columns(2)
+            if forget.button(FORGET_SURE_LABEL, key="forget_sure", type="primary", width="stretch"):
+                st.session_state.pop(FORGET_ASKED, None)
+                keep_lessons((), reader)
+                # a hand the user corrected, or taught as it stands, is theirs: not read again over
+                # their word
+                toast_later(forgot_words(read_with and (checked or not forget_in_photo(base))))
+                st.rerun()
+            if keep.button(KEEP_LABEL, key="forget_keep", width="stretch"):
+                st.session_state.pop(FORGET_ASKED, None)
+                st.rerun()
+        elif box.button(FORGET_LABEL, help="Photos are then read by the models alone, as for a new set."):
+            st.session_state[FORGET_ASKED] = True
             st.rerun()
+    else:
+        st.session_state.pop(FORGET_ASKED, None)
 
 
 def unsure_taught(base: Base, rows: Sequence[TileRow]) -> tuple[int, ...]:

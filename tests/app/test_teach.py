@@ -21,7 +21,7 @@ from app_ui.set_lessons import (
     taught_words,
     with_lesson,
 )
-from app_ui.teach import FORGET_LABEL, TEACH_AGAIN_LABEL, TEACH_LABEL
+from app_ui.teach import FORGET_LABEL, FORGET_SURE_LABEL, KEEP_LABEL, TEACH_AGAIN_LABEL, TEACH_LABEL
 from tests.app.fakes import CONCEALED, MELD, FakeReader, LearningReader, SeenWithLooks, photo_bytes, scene
 from tests.app.test_app import Install, edit_tiles, no_problem, upload
 from tests.app.test_kept_case import reloaded
@@ -50,6 +50,11 @@ def _said(at: AppTest) -> str:
 def _press(at: AppTest, label: str) -> AppTest:
     next(button for button in at.button if button.label == label).click()
     return at.run()
+
+
+def _forget(at: AppTest) -> AppTest:
+    _press(at, FORGET_LABEL)
+    return _press(at, FORGET_SURE_LABEL)  # asked first
 
 
 def test_a_checked_hand_taught_reads_the_next_photo_of_the_set_right(app: AppTest, install: Install) -> None:
@@ -91,7 +96,7 @@ def test_a_hand_changed_after_it_was_taught_is_offered_again_and_forgetting_clea
     assert "This hand changed since it was taught" in _said(app)
     _press(app, TEACH_AGAIN_LABEL)
     assert [lesson.codes[BONUS_ROW] for lesson in app.session_state[LESSONS]] == ["F2"]  # in place
-    _press(app, FORGET_LABEL)
+    _forget(app)
     no_problem(app)
     assert app.session_state[LESSONS] == ()
     assert (
@@ -211,7 +216,7 @@ def test_forgetting_the_set_reads_the_photo_on_screen_by_the_models_alone(
     # screen kept the tiles the lessons had read, and the line that they look like the taught tiles
     install(_reader())
     _second_photo_read_with_the_lesson(app)
-    _press(app, FORGET_LABEL)
+    _forget(app)
     no_problem(app)
     assert app.session_state["base"].rows[BONUS_ROW].code == "F1"
     assert "looks like the F2 tiles taught" not in _said(app)
@@ -225,7 +230,7 @@ def test_forgetting_the_set_keeps_the_tiles_the_user_corrected(app: AppTest, ins
     install(_reader())
     _second_photo_read_with_the_lesson(app)
     edit_tiles(app, {"edited_rows": {"0": {"tile": "C"}}, "added_rows": [], "deleted_rows": []})
-    _press(app, FORGET_LABEL)
+    _forget(app)
     no_problem(app)
     rows = app.session_state["base"].rows
     assert rows[BONUS_ROW].code == "F2" and app.session_state[LESSONS] == ()
@@ -242,7 +247,7 @@ def test_forgetting_the_set_keeps_a_photo_the_user_taught_as_it_stands(
     install(_reader())
     _second_photo_read_with_the_lesson(app)
     _press(app, TEACH_LABEL)
-    _press(app, FORGET_LABEL)
+    _forget(app)
     no_problem(app)
     assert app.session_state["base"].rows[BONUS_ROW].code == "F2" and app.session_state[LESSONS] == ()
     assert "read again by the models alone" not in _said(app)
@@ -257,7 +262,7 @@ def test_forgetting_on_the_taught_photo_itself_reads_nothing_again(app: AppTest,
     upload(app, photo_bytes(shade=90))
     _press(app, TEACH_LABEL)
     assert "read this photo with" not in _said(app)  # its own lesson never reads it
-    _press(app, FORGET_LABEL)
+    _forget(app)
     assert "read again by the models alone" not in _said(app)
     assert [toast.value for toast in app.toast] == ["Forgot this set: photos are read by the models alone."]
 
@@ -293,8 +298,28 @@ def test_a_photo_read_again_when_the_set_is_forgotten_comes_back_on_a_reload(
     # photo gone) where that reads otherwise: forgotten, a photo kept as the lessons read it did
     install(_reader())
     _second_photo_read_with_the_lesson(app)
-    _press(app, FORGET_LABEL)
+    _forget(app)
     again = reloaded(app)
     no_problem(again)
     assert again.session_state["base"].source == "photo"
     assert again.session_state["base"].rows[BONUS_ROW].code == "F1"
+
+
+def test_forgetting_the_set_asks_first(app: AppTest, install: Install) -> None:
+    # an audit (stage 86): one tap on *Forget this set* (a thumb on a phone) dropped every hand taught,
+    # and no Undo brings them back
+    install(_reader())
+    upload(app, photo_bytes(shade=90))
+    _press(app, TEACH_LABEL)
+    _press(app, FORGET_LABEL)
+    no_problem(app)
+    assert len(app.session_state[LESSONS]) == 1  # not yet
+    assert (
+        "Forget the 1 hand (15 tiles) taught? Photos are then read by the models alone, and this set must "
+        "be taught again." in [warning.value for warning in app.warning]
+    )
+    _press(app, KEEP_LABEL)
+    assert len(app.session_state[LESSONS]) == 1 and FORGET_SURE_LABEL not in _buttons(app)
+    assert FORGET_LABEL in _buttons(app) and not app.toast
+    _forget(app)
+    assert app.session_state[LESSONS] == () and FORGET_SURE_LABEL not in _buttons(app)

@@ -128,34 +128,46 @@ def teach_ui(base: Base, rows: Sequence[TileRow], reader: Any) -> None:
                     else "This hand changed since it was taught: teach it again, once its tiles are right."
                 )
     if lessons:
-        # the photo on screen, read with the other photos' lessons: the one place the user can see that
-        # another set's lessons misread tiles (the help says it, but a phone shows no help unasked)
-        read_with = describes(reader) and memory_for(lessons, reader_key(reader), base.sha256) is not None
-        read_with = read_with and base.source == "photo"
+        read_with = read_with_lessons(base, lessons, reader)
         box.caption(known_words(lessons, read_with))
-        # asked first: an evening's hands taught are gone at one tap (a thumb on a phone), and no Undo
-        # brings them back
-        if st.session_state.get(FORGET_ASKED):
-            box.warning(
-                f"Forget the {taught_words(lessons)} taught? Photos are then read by the models alone, "
-                "and this set must be taught again."
-            )
-            forget, keep = box.columns(2)
-            if forget.button(FORGET_SURE_LABEL, key="forget_sure", type="primary", width="stretch"):
-                st.session_state.pop(FORGET_ASKED, None)
-                keep_lessons((), reader)
-                # a hand the user corrected, or taught as it stands, is theirs: not read again over
-                # their word
-                toast_later(forgot_words(read_with and (checked or not forget_in_photo(base))))
-                st.rerun()
-            if keep.button(KEEP_LABEL, key="forget_keep", width="stretch"):
-                st.session_state.pop(FORGET_ASKED, None)
-                st.rerun()
-        elif box.button(FORGET_LABEL, help="Photos are then read by the models alone, as for a new set."):
-            st.session_state[FORGET_ASKED] = True
-            st.rerun()
+        forget_ui(box, base, lessons, reader, checked)
     else:
         st.session_state.pop(FORGET_ASKED, None)
+
+
+def read_with_lessons(base: Base, lessons: Sequence[Lesson], reader: Any) -> bool:
+    """Whether the photo on screen was read with the other photos' lessons: the one place the user can
+    see that another set's lessons misread tiles (the help says it, but a phone shows no help unasked)."""
+    if base.source != "photo" or not describes(reader):
+        return False
+    return memory_for(lessons, reader_key(reader), base.sha256) is not None
+
+
+def forget_ui(
+    box: Any, base: Base, lessons: Sequence[Lesson], reader: Any, taught_as_it_stands: bool
+) -> None:
+    """*Forget this set*, asked first: an evening's hands taught are gone at one tap (a thumb on a phone),
+    and no Undo brings them back. A photo read with the lessons is then read again by the models alone,
+    unless the user corrected it or taught it as it stands (`taught_as_it_stands`): their word stands."""
+    if not st.session_state.get(FORGET_ASKED):
+        if box.button(FORGET_LABEL, help="Photos are then read by the models alone, as for a new set."):
+            st.session_state[FORGET_ASKED] = True
+            st.rerun()
+        return
+    box.warning(
+        f"Forget the {taught_words(lessons)} taught? Photos are then read by the models alone, and this "
+        "set must be taught again."
+    )
+    forget, keep = box.columns(2)
+    if forget.button(FORGET_SURE_LABEL, key="forget_sure", type="primary", width="stretch"):
+        st.session_state.pop(FORGET_ASKED, None)
+        read_with = read_with_lessons(base, lessons, reader)
+        keep_lessons((), reader)
+        toast_later(forgot_words(read_with and (taught_as_it_stands or not forget_in_photo(base))))
+        st.rerun()
+    if keep.button(KEEP_LABEL, key="forget_keep", width="stretch"):
+        st.session_state.pop(FORGET_ASKED, None)
+        st.rerun()
 
 
 def unsure_taught(base: Base, rows: Sequence[TileRow]) -> tuple[int, ...]:

@@ -27,6 +27,8 @@ from vision.set_memory import SetMemory, empty_memory, learned
 LESSONS = "set_lessons"  # the session's lessons, oldest first: tuple[Lesson, ...]
 FORMAT = 1  # a kept file's layout; another is read as no lessons
 BOX_SLACK = 0.5  # px: a row's box is the reading's box, as stored (a float32 and back)
+# the newest hands kept taught: an evening's play (the memory keeps the newest 32 tiles of each face)
+MOST_LESSONS = 40
 
 
 @dataclass(frozen=True)
@@ -79,8 +81,11 @@ def lesson_of(base: Base, rows: Sequence[TileRow]) -> Lesson | None:
 
 
 def with_lesson(lessons: Sequence[Lesson], lesson: Lesson) -> tuple[Lesson, ...]:
-    """`lessons` with `lesson` last, in place of the same photo's earlier one (a hand taught again)."""
-    return (*(kept for kept in lessons if kept.photo != lesson.photo), lesson)
+    """`lessons` with `lesson` last, in place of the same photo's earlier one (a hand taught again), the
+    newest MOST_LESSONS kept: the tab's lessons and their file (about 80 KB a hand) had grown without end,
+    where the memory keeps only the newest tiles of each face."""
+    kept = (*(old for old in lessons if old.photo != lesson.photo), lesson)
+    return kept[-MOST_LESSONS:]
 
 
 def taught(lessons: Sequence[Lesson], photo: str | None) -> Lesson | None:

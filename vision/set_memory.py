@@ -47,7 +47,9 @@ class SetMemory:
     comparable); `photos`: how many photos taught them."""
 
     key: str
-    descriptors: np.ndarray = field(repr=False)
+    # not compared: two memories are equal by what they were taught for, not elementwise (== on arrays
+    # would raise)
+    descriptors: np.ndarray = field(repr=False, compare=False)
     codes: tuple[str, ...] = ()
     photos: int = 0
 

@@ -13,6 +13,7 @@ from app_ui import kept_case
 from app_ui.case import Base, TileRow
 from app_ui.set_lessons import (
     LESSONS,
+    MOST_LESSONS,
     Lesson,
     lesson_of,
     lessons_bytes,
@@ -323,3 +324,11 @@ def test_forgetting_the_set_asks_first(app: AppTest, install: Install) -> None:
     assert FORGET_LABEL in _buttons(app) and not app.toast
     _forget(app)
     assert app.session_state[LESSONS] == () and FORGET_SURE_LABEL not in _buttons(app)
+
+
+def test_the_newest_lessons_are_kept_up_to_their_bound() -> None:
+    lessons: tuple[Lesson, ...] = ()
+    for k in range(MOST_LESSONS + 5):
+        lessons = with_lesson(lessons, Lesson(f"p{k}", np.ones((1, 4), np.float32), ("S1",)))
+    assert len(lessons) == MOST_LESSONS
+    assert lessons[0].photo == "p5" and lessons[-1].photo == f"p{MOST_LESSONS + 4}"

@@ -181,3 +181,9 @@ def test_the_recalled_line_names_the_face_the_models_read_within_the_set(tmp_pat
     assert again.detections.codes[red] == "S2" and again.recalled == (red,)
     line = next(line for line in again.lines if line.about == RECALLED)
     assert f"read as S2, not {alone}:" in line.text
+
+
+def test_memories_compare_by_what_they_hold_not_elementwise() -> None:
+    memory = _taught((S1_LOOK, "S1"), (S2_LOOK, "S2"))
+    assert memory == _taught((S1_LOOK, "S1"), (S2_LOOK, "S2"))  # == on its arrays had raised
+    assert memory != _taught((S1_LOOK, "S1"))

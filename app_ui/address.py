@@ -12,6 +12,7 @@ import streamlit as st
 
 from app_ui import kept_case
 from app_ui.case import Base
+from app_ui.set_lessons import LESSONS
 
 VIEW_KEY, WHOLE_VIEW = "view", "whole"  # the page's address says the whole photo is shown
 
@@ -46,7 +47,10 @@ def keep_case(offered: bytes | None, base: Base, page: Mapping[str, Any] | None 
         if name:  # a photo's hand emptied may come back (undo): its photo stays while it is on screen
             gone = (kept_case.CASE, kept_case.PAGE, kept_case.UNDO)
             kept_case.forget(name, gone if base.source == "photo" else (*gone, kept_case.PHOTO))
-        for key in (kept_case.QUERY_KEY, VIEW_KEY):  # a reload of an empty page looks for no case
+        # a reload of an empty page looks for no case; but a tab that taught the reader its set keeps
+        # the name its lessons are kept under (`app_ui.teach`), or a reload had lost them
+        taught = bool(st.session_state.get(LESSONS))
+        for key in (VIEW_KEY,) if taught else (kept_case.QUERY_KEY, VIEW_KEY):
             if key in st.query_params:
                 del st.query_params[key]
         return

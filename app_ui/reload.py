@@ -25,7 +25,7 @@ from app_ui.reader_slot import get_executor, get_reader, read_timeout_s
 from app_ui.reading import read_tiles, with_reading
 from app_ui.rules_panel import chosen_rules
 from app_ui.session import UNDO_BACK, table_now
-from app_ui.teach import bring_back_lessons, memory_now
+from app_ui.teach import LESSONS_UNKEPT, bring_back_lessons, memory_now
 from app_ui.typed_tab import TYPED_FIELDS
 
 
@@ -56,6 +56,10 @@ def restore_kept_case() -> None:
         opened, refused = None, str(error)
     if opened is None:
         del st.query_params[kept_case.QUERY_KEY]  # nor may a reload of this page look for it again
+        if data is None and refused is None and state.get(LESSONS_UNKEPT):
+            # a page emptied of its hand kept its address for the set it had taught: nothing to say
+            # of a case, and the lessons are back (kept under this page's name at the run's end)
+            return
         if refused is not None:
             note = f"The case this page kept could not be opened again ({refused}): the page starts afresh."
         elif kept_case.is_name(name):

@@ -332,3 +332,28 @@ def test_the_newest_lessons_are_kept_up_to_their_bound() -> None:
         lessons = with_lesson(lessons, Lesson(f"p{k}", np.ones((1, 4), np.float32), ("S1",)))
     assert len(lessons) == MOST_LESSONS
     assert lessons[0].photo == "p5" and lessons[-1].photo == f"p{MOST_LESSONS + 4}"
+
+
+def test_a_page_emptied_of_its_hand_keeps_what_its_tab_taught_for_a_reload(
+    app: AppTest, install: Install
+) -> None:
+    # a review (stage 86): the address dropped its case's name when the table was emptied, and a reload
+    # then found no lessons, though they are the tab's, not a hand's
+    install(_reader())
+    upload(app, photo_bytes(shade=90))
+    _press(app, TEACH_LABEL)
+    edit_tiles(app, {"edited_rows": {}, "added_rows": [], "deleted_rows": list(range(len(LOOKS)))})
+    no_problem(app)
+    assert kept_case.QUERY_KEY in app.query_params  # the hand is gone; the set's lessons are not
+    again = reloaded(app)
+    no_problem(again)
+    assert [len(lesson.codes) for lesson in again.session_state[LESSONS]] == [len(LOOKS)]
+    assert "no longer kept" not in _said(again)
+    assert kept_case.load(again.query_params[kept_case.QUERY_KEY], kept_case.LESSONS) is not None
+
+
+def test_a_page_emptied_with_nothing_taught_still_drops_its_address(app: AppTest, install: Install) -> None:
+    install(_reader())
+    upload(app, photo_bytes(shade=90))
+    edit_tiles(app, {"edited_rows": {}, "added_rows": [], "deleted_rows": list(range(len(LOOKS)))})
+    assert kept_case.QUERY_KEY not in app.query_params

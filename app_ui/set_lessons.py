@@ -93,14 +93,21 @@ def taught(lessons: Sequence[Lesson], photo: str | None) -> Lesson | None:
     return next((lesson for lesson in lessons if lesson.photo == photo), None)
 
 
+def others_taught(lessons: Sequence[Lesson], photo: str | None) -> tuple[Lesson, ...]:
+    """The lessons a photo (`photo`: its digest) is read with: every other photo's that holds a tile."""
+    return tuple(lesson for lesson in lessons if lesson.photo != photo and lesson.codes)
+
+
 def memory_for(lessons: Sequence[Lesson], key: str, photo: str | None = None) -> SetMemory | None:
     """The memory of every lesson but `photo`'s own (a photo is read with what the others taught), in
     the order taught; None where no other lesson is kept."""
+    others = others_taught(lessons, photo)
+    if not others:
+        return None
     memory = empty_memory(key)
-    for lesson in lessons:
-        if lesson.photo != photo:
-            memory = learned(memory, lesson.descriptors, lesson.codes)
-    return memory if memory.tiles else None
+    for lesson in others:
+        memory = learned(memory, lesson.descriptors, lesson.codes)
+    return memory
 
 
 def taught_words(lessons: Sequence[Lesson]) -> str:

@@ -21,6 +21,7 @@ from app_ui.set_lessons import (
     lessons_bytes,
     lessons_from_bytes,
     memory_for,
+    others_taught,
     reader_key,
     taught,
     taught_words,
@@ -138,9 +139,9 @@ def teach_ui(base: Base, rows: Sequence[TileRow], reader: Any) -> None:
 def read_with_lessons(base: Base, lessons: Sequence[Lesson], reader: Any) -> bool:
     """Whether the photo on screen was read with the other photos' lessons: the one place the user can
     see that another set's lessons misread tiles (the help says it, but a phone shows no help unasked)."""
-    if base.source != "photo" or not describes(reader):
-        return False
-    return memory_for(lessons, reader_key(reader), base.sha256) is not None
+    # whether there is a memory to read with, not the memory itself: built on every rerun, it had
+    # joined every hand's looks to say yes or no
+    return base.source == "photo" and describes(reader) and bool(others_taught(lessons, base.sha256))
 
 
 def forget_ui(

@@ -343,21 +343,17 @@ class TileClassifier:
         if not self.describes or not len(xyxy):
             return np.zeros((len(xyxy), 0), np.float32)
         crops = crop_tiles(rgb, xyxy, self.size, self.config.crop_margin)
-        views = turned_views(crops, self.turns)
-        blob = np.ascontiguousarray(views.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
-        step = self.fixed_batch or CLASSIFIER_BATCH_MOST
-        members: list[list[np.ndarray]] = [[] for _ in self.config.features]
-        for start in range(0, len(blob), step):
-            chunk = blob[start : start + step]
-            real = len(chunk)
-            if self.fixed_batch and real < self.fixed_batch:
-                chunk = np.concatenate([chunk, np.repeat(chunk[-1:], self.fixed_batch - real, axis=0)])
-            outputs = self.session.run(list(self.config.features), {self.input_name: chunk})
-            for kept, output in zip(members, outputs, strict=True):
-                kept.append(np.asarray(output, np.float32).reshape(len(chunk), -1)[:real])
+        members = run_batched_outputs(
+            self.session,
+            self.input_name,
+            self.fixed_batch,
+            turned_views(crops, self.turns),
+            self.config.features,
+            CLASSIFIER_BATCH_MOST,
+        )
         parts = []
-        for kept in members:
-            features = np.concatenate(kept).reshape(len(self.turns), len(xyxy), -1)
+        for member in members:
+            features = member.reshape(len(self.turns), len(xyxy), -1)
             features /= np.linalg.norm(features, axis=2, keepdims=True) + 1e-6
             parts.append(features.mean(axis=0))
         joined = np.concatenate(parts, axis=1)
@@ -459,21 +455,34 @@ def run_batched(
 ) -> np.ndarray:
     """(N, S, S, 3) uint8 RGB crops -> the model's (N, K) outputs, in batches the model accepts: its
     fixed batch, else at most `most` crops at a time (all at once where None)."""
+    # the first output alone: a classifier may give its pooled features too (`describe`)
+    first = session.get_outputs()[0].name
+    return run_batched_outputs(session, input_name, fixed_batch, crops, (first,), most)[0]
+
+
+def run_batched_outputs(
+    session: ort.InferenceSession,
+    input_name: str,
+    fixed_batch: int | None,
+    crops: np.ndarray,
+    names: Sequence[str],
+    most: int | None = None,
+) -> list[np.ndarray]:
+    """`run_batched` for the model's outputs `names`: each (N, K) of its own, in their order."""
     n = len(crops)
-    first = [session.get_outputs()[0].name]
     blob = np.ascontiguousarray(crops.transpose(0, 3, 1, 2), dtype=np.float32) / 255.0
     step = fixed_batch or min(n, most or n)
-    parts = []
+    parts: list[list[np.ndarray]] = [[] for _ in names]
     for start in range(0, n, step):
         chunk = blob[start : start + step]
         real = len(chunk)
         if fixed_batch and real < fixed_batch:
             # A fixed-batch model needs full batches: pad with copies, drop their outputs.
             chunk = np.concatenate([chunk, np.repeat(chunk[-1:], fixed_batch - real, axis=0)])
-        # the first output alone: a classifier may give its pooled features too (`describe`)
-        out = np.asarray(session.run(first, {input_name: chunk})[0], np.float32)
-        parts.append(out.reshape(len(chunk), -1)[:real])
-    return np.concatenate(parts)
+        outputs = session.run(list(names), {input_name: chunk})
+        for kept, out in zip(parts, outputs, strict=True):
+            kept.append(np.asarray(out, np.float32).reshape(len(chunk), -1)[:real])
+    return [np.concatenate(kept) for kept in parts]
 
 
 def share_out(tiles: np.ndarray, rows: np.ndarray, second: np.ndarray, columns: np.ndarray) -> np.ndarray:

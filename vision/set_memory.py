@@ -64,10 +64,6 @@ class SetMemory:
     def tiles(self) -> int:
         return len(self.codes)
 
-    @property
-    def faces(self) -> frozenset[str]:
-        return frozenset(self.codes)
-
 
 def empty_memory(key: str) -> SetMemory:
     return SetMemory(key, np.zeros((0, 0), np.float16))

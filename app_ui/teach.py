@@ -1,5 +1,6 @@
 """*Tiles checked: teach this set*: a photo's hand, once the user has checked its tiles, taught to the
-reader so that the next photos of the same set read better (`app_ui.set_lessons`); *Forget this set*.
+reader so that the next photos of the same set read better (`app_ui.set_lessons`); *Forget this set*;
+*Save this set's lessons* and loading them again another evening (`vision.set_lessons`).
 """
 
 from __future__ import annotations
@@ -8,26 +9,29 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 import streamlit as st
+from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from app_ui import kept_case
 from app_ui.address import kept_name
 from app_ui.case import IGNORE, Base, TileRow, row_numbers
 from app_ui.reader_slot import get_reader
-from app_ui.set_lessons import (
-    LESSONS,
+from app_ui.set_lessons import LESSONS, describes, lesson_of, reader_key
+from app_ui.summary import plain
+from app_ui.toasts import toast_later
+from vision.set_lessons import (
+    SUFFIX,
     Lesson,
-    describes,
-    lesson_of,
+    LessonsError,
+    joined,
     lessons_bytes,
     lessons_from_bytes,
     memory_for,
     others_taught,
-    reader_key,
+    read_lessons,
     taught,
     taught_words,
     with_lesson,
 )
-from app_ui.toasts import toast_later
 from vision.set_memory import SetMemory
 
 TEACH_LABEL: Final = "Tiles checked: teach this set"
@@ -35,6 +39,10 @@ TEACH_AGAIN_LABEL: Final = "Teach this hand again"
 FORGET_LABEL: Final = "Forget this set"
 FORGET_SURE_LABEL: Final = "Forget them"
 KEEP_LABEL: Final = "Keep them"
+SAVE_LABEL: Final = "Save this set's lessons"
+LOAD_LABEL: Final = "Played this set before? Load the lessons saved then"
+LOADED = "lessons_loaded"  # (file id, the line said of it, whether it loaded) of the file the loader holds
+LESSONS_FILE = "lessons_file"  # (the lessons, their file's bytes): built once, not on every rerun
 FORGET_ASKED = "forget_asked"  # *Forget this set* pressed: the page asks before forgetting
 TEACH_HELP: Final = (
     "The reader learns how this set draws its faces from these tiles, as the table now has them, and "
@@ -59,7 +67,9 @@ def memory_now(reader: Any, photo: str | None = None) -> SetMemory | None:
 def keep_lessons(lessons: Sequence[Lesson], reader: Any) -> None:
     """`lessons` as the tab's, kept beside its case for a reload (an empty file where none is left)."""
     st.session_state[LESSONS] = tuple(lessons)
-    kept_case.save(kept_name(), lessons_bytes(lessons, reader_key(reader)), kept_case.LESSONS)
+    data = lessons_bytes(lessons, reader_key(reader))
+    st.session_state[LESSONS_FILE] = (tuple(lessons), data)
+    kept_case.save(kept_name(), data, kept_case.LESSONS)
 
 
 # lessons brought back by a reload, not yet kept under the page's new name (`keep_brought_back`)
@@ -132,8 +142,10 @@ def teach_ui(base: Base, rows: Sequence[TileRow], reader: Any) -> None:
         read_with = read_with_lessons(base, lessons, reader)
         box.caption(known_words(lessons, read_with))
         forget_ui(box, base, lessons, reader, checked)
+        save_ui(box, lessons, reader)
     else:
         st.session_state.pop(FORGET_ASKED, None)
+    load_ui(box, base, lessons, reader)
 
 
 def read_with_lessons(base: Base, lessons: Sequence[Lesson], reader: Any) -> bool:
@@ -223,3 +235,88 @@ def forget_in_photo(base: Base) -> bool:
     from app_ui.photo_reading import read_by_models_alone
 
     return read_by_models_alone(base)
+
+
+def save_ui(box: Any, lessons: Sequence[Lesson], reader: Any) -> None:
+    """*Save this set's lessons*: a file to load another evening (the tab's lessons go with the tab, and
+    a set played every week would be taught afresh each time)."""
+    box.download_button(
+        SAVE_LABEL,
+        lessons_file(lessons, reader),
+        file_name=f"mahjong-set-{len(lessons)}-hands{SUFFIX}",
+        mime="application/octet-stream",
+        key="save_lessons",
+        icon="💾",
+        on_click="ignore",  # nothing on the page changes: no rerun, nothing read again
+        help="Keep what the reader learned of this set: load the file here the next time it is played, "
+        "and its first photos read as well as the last ones today. `python -m vision PHOTO --lessons FILE` "
+        "reads with it too.",
+    )
+
+
+def lessons_file(lessons: Sequence[Lesson], reader: Any) -> bytes:
+    """The file of `lessons`, as last kept where they are the same (`keep_lessons`)."""
+    kept = st.session_state.get(LESSONS_FILE)
+    if kept is not None and kept[0] == tuple(lessons):
+        return bytes(kept[1])
+    data = lessons_bytes(lessons, reader_key(reader))
+    st.session_state[LESSONS_FILE] = (tuple(lessons), data)
+    return data
+
+
+def load_ui(box: Any, base: Base, lessons: Sequence[Lesson], reader: Any) -> None:
+    """A file of *Save this set's lessons* loaded: its lessons join the tab's (a photo in both kept as
+    taught today), and the photo on screen, read without them and not corrected, is read again with them.
+    A file that is no lessons file, or another reader's, is refused in one line; the tab's lessons stay."""
+    # folded: a phone has the box's buttons to reach past it, and only a set played before has a file
+    place = box.expander(LOAD_LABEL, icon="📂")
+    given = place.file_uploader(
+        f"A {SUFFIX} file saved with *{SAVE_LABEL}* on an evening this set was played",
+        key="lessons_upload",
+    )
+    if given is None:
+        st.session_state.pop(LOADED, None)
+        return
+    said = st.session_state.get(LOADED)
+    if said is None or said[0] != given.file_id:
+        said = (given.file_id, *loaded_words(given, lessons, base, reader))
+        st.session_state[LOADED] = said
+        if said[2]:
+            st.rerun()  # the box, the photo's tiles and their lines as read with the lessons
+    if not said[2]:
+        place.error(said[1])
+
+
+def loaded_words(given: UploadedFile, lessons: Sequence[Lesson], base: Base, reader: Any) -> tuple[str, bool]:
+    """(what the page says of the file `given`, whether its lessons were loaded): loaded, they are kept
+    as the tab's and the photo on screen read again with them."""
+    name = plain(given.name)
+    try:
+        more = read_lessons(given.getvalue(), reader_key(reader))
+    except LessonsError as error:
+        return f"{name} was not loaded: {error}.", False
+    now = joined(more, lessons)  # the file's first: today's hands are the newest
+    keep_lessons(now, reader)
+    st.session_state.pop(FORGET_ASKED, None)
+    read_again = read_with_loaded(base, now)
+    line = f"Loaded {taught_words(more)} of this set from {name}."
+    if read_again:
+        line += " This photo was read again with them."
+    toast_later(line)
+    return line, True
+
+
+def read_with_loaded(base: Base, lessons: Sequence[Lesson]) -> bool:
+    """The photo on screen, read without the lessons now loaded, read again with them (no model runs),
+    unless the user corrected it (their word stands); True where read again."""
+    # photo_reading reads photos with this module's memory_now: imported here, not at the top
+    from app_ui.photo_reading import read_again_as
+    from app_ui.rules_panel import chosen_set
+    from app_ui.session import unsaved_corrections
+
+    if base.source != "photo" or base.seen is None or unsaved_corrections(base):
+        return False
+    if not others_taught(lessons, base.sha256):
+        return False  # the file taught only this photo: a photo's own lesson never reads it
+    read_again_as(base, base.read_as or chosen_set(), why="with the lessons loaded")
+    return True

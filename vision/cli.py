@@ -1,5 +1,5 @@
 """`python -m vision PHOTO [--json] [--annotate OUT.png] [--models DIR] [--rules singapore|malaysian|any]
-[--option north_wind=false]`.
+[--option north_wind=false] [--lessons FILE]`.
 
 Exit 0 with the tiles (and the grouped hand) read; exit 2 with one line on stderr when the
 photo or the models cannot be used; exit 1 with one line on an internal error (a bug); never a
@@ -28,6 +28,8 @@ from vision.imageio import MAX_BYTES, ImageError, LoadedImage, read_image
 from vision.layout import TileGroup
 from vision.lines import OTHER_SET, TILE, Line, lines_saying
 from vision.pipeline import Reading, TileReader
+from vision.set_lessons import LessonsError, memory_for, read_lessons
+from vision.set_memory import SetMemory
 from vision.sidecar import ModelError
 from vision.tile_set import rule_set_faces
 
@@ -50,9 +52,10 @@ class OneLineParser(console.OneLineParser):
 # each exit status `run` gives, as --help says them (an audit: exit 1 went unsaid, and `python -m scoring`,
 # fed this output, exits 1 on a hand that is no win and 2 on an internal error too)
 EXIT_STATUS = (
-    "Exit status: 0 read; 2 with one line on stderr when the photo, the models or --annotate's file cannot"
-    " be used, or the command line is wrong; 1 with one line on an internal error (a bug, never a"
-    " traceback); 130 interrupted (Ctrl-C); 141 when the reader of the output went away (`| head`)."
+    "Exit status: 0 read; 2 with one line on stderr when the photo, the models, the --lessons file or"
+    " --annotate's file cannot be used, or the command line is wrong; 1 with one line on an internal error"
+    " (a bug, never a traceback); 130 interrupted (Ctrl-C); 141 when the reader of the output went away"
+    " (`| head`)."
 )
 
 
@@ -89,7 +92,28 @@ def parser() -> argparse.ArgumentParser:
         help="an option of the rule set, as `python -m scoring` takes it: north_wind=false reads a Malaysian"
         " set without the North wind (repeatable; options that leave the set as it is change nothing here)",
     )
+    p.add_argument(
+        "--lessons",
+        metavar="FILE",
+        help='read with what the app was taught of this set (a file of its "Save this set\'s lessons"):'
+        " a tile that looks like one taught is read as it, and a warning says which",
+    )
     return p
+
+
+def lessons_memory(given: str, reader: TileReader) -> SetMemory | None:
+    """The memory of the lessons file `given` for `reader`'s classifier. Raises LessonsError, one line,
+    where the file cannot be read or used."""
+    if not reader.classifier.describes:
+        raise LessonsError(f"cannot read with {given}: this classifier gives no looks to compare them with")
+    try:
+        data = Path(given).read_bytes()
+    except OSError as error:
+        raise LessonsError(f"cannot read {given}: {error.strerror or error}") from None
+    try:
+        return memory_for(read_lessons(data, reader.classifier.look_key), reader.classifier.look_key)
+    except LessonsError as error:
+        raise LessonsError(f"cannot read with {given}: {error}") from None
 
 
 def faces_wanted(rules: str, option_items: Sequence[str]) -> frozenset[str] | None:
@@ -319,7 +343,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"cannot read {_photo_name(args.photo)}: {error}")
     try:
         reader = TileReader.load(args.models)
-        reading = reader.read(loaded.rgb, loaded.scale, faces)
+        memory = None if args.lessons is None else lessons_memory(args.lessons, reader)
+        reading = reader.read(loaded.rgb, loaded.scale, faces, memory=memory)
+    except LessonsError as error:
+        return _fail(printable(str(error)))
     except ModelError as error:  # a model file that proves wrong only when run is said as one that loads so
         return _fail(str(error))
     data = to_json(loaded, reading)

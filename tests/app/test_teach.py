@@ -11,21 +11,30 @@ from streamlit.testing.v1 import AppTest
 
 from app_ui import kept_case
 from app_ui.case import Base, TileRow
-from app_ui.set_lessons import (
-    LESSONS,
+from app_ui.set_lessons import LESSONS, lesson_of
+from app_ui.teach import (
+    FORGET_LABEL,
+    FORGET_SURE_LABEL,
+    KEEP_LABEL,
+    LESSONS_FILE,
+    SAVE_LABEL,
+    TEACH_AGAIN_LABEL,
+    TEACH_LABEL,
+)
+from tests.app.conftest import APP
+from tests.app.fakes import CONCEALED, MELD, FakeReader, LearningReader, SeenWithLooks, photo_bytes, scene
+from tests.app.test_app import Install, edit_tiles, no_problem, upload
+from tests.app.test_kept_case import reloaded
+from vision.set_lessons import (
     MOST_LESSONS,
+    NOT_LESSONS,
     Lesson,
-    lesson_of,
     lessons_bytes,
     lessons_from_bytes,
     memory_for,
     taught_words,
     with_lesson,
 )
-from app_ui.teach import FORGET_LABEL, FORGET_SURE_LABEL, KEEP_LABEL, TEACH_AGAIN_LABEL, TEACH_LABEL
-from tests.app.fakes import CONCEALED, MELD, FakeReader, LearningReader, SeenWithLooks, photo_bytes, scene
-from tests.app.test_app import Install, edit_tiles, no_problem, upload
-from tests.app.test_kept_case import reloaded
 
 # this set draws its F2 so that the models take it for F1: the bonus tile (row 14) is an F2
 LOOKS = [*CONCEALED, *MELD, "F2"]
@@ -357,3 +366,85 @@ def test_a_page_emptied_with_nothing_taught_still_drops_its_address(app: AppTest
     upload(app, photo_bytes(shade=90))
     edit_tiles(app, {"edited_rows": {}, "added_rows": [], "deleted_rows": list(range(len(LOOKS)))})
     assert kept_case.QUERY_KEY not in app.query_params
+
+
+def _saved_lessons(app: AppTest) -> bytes:
+    """The file *Save this set's lessons* offers (what its button hands the browser)."""
+    assert SAVE_LABEL in [str(button.label) for button in app.get("download_button")]
+    lessons, data = app.session_state[LESSONS_FILE]
+    assert lessons == app.session_state[LESSONS]  # the file of the lessons now
+    return bytes(data)
+
+
+def _load(app: AppTest, data: bytes, name: str = "set.mjset") -> AppTest:
+    app.file_uploader(key="lessons_upload").upload(name, data, "application/octet-stream")
+    return app.run()
+
+
+def test_a_set_saved_one_evening_reads_the_next_evenings_first_photo_with_its_lessons(
+    app: AppTest, install: Install
+) -> None:
+    reader = _reader()
+    install(reader)
+    upload(app, photo_bytes(shade=90), "monday.jpg")
+    assert SAVE_LABEL not in [str(button.label) for button in app.get("download_button")]  # nothing taught
+    edit_tiles(app, {"edited_rows": {str(BONUS_ROW): {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
+    _press(app, TEACH_LABEL)
+    saved = _saved_lessons(app)
+    # another evening, another tab: its first photo is read by the models alone, the F2 taken for F1
+    evening = AppTest.from_file(str(APP), default_timeout=60).run()
+    upload(evening, photo_bytes(shade=150), "friday.jpg")
+    assert evening.session_state["base"].rows[BONUS_ROW].code == "F1" and reader.memories[-1] is None
+    _load(evening, saved, "monday.mjset")
+    no_problem(evening)
+    assert [lesson.codes[BONUS_ROW] for lesson in evening.session_state[LESSONS]] == ["F2"]
+    # the photo on screen, uncorrected, read again with them (no model runs) and saying why
+    assert evening.session_state["base"].rows[BONUS_ROW].code == "F2"
+    assert next(toast.value for toast in evening.toast).startswith(
+        "Loaded 1 hand (15 tiles) of this set from monday.mjset. This photo was read again with them."
+    )
+    assert "The photo's tiles read again with the lessons loaded: F1 -> F2." in _said(evening)
+    assert f"tile {BONUS_ROW + 1} read as F2, not F1" in _said(evening)
+    assert "The reader knows this set from 1 hand (15 tiles)" in _said(evening)
+    # kept for a reload as the tab's own
+    assert [len(lesson.codes) for lesson in reloaded(evening).session_state[LESSONS]] == [15]
+
+
+def test_a_file_that_is_no_lessons_is_refused_in_one_line_and_the_lessons_taught_stay(
+    app: AppTest, install: Install
+) -> None:
+    install(_reader())
+    upload(app, photo_bytes(shade=90))
+    _press(app, TEACH_LABEL)
+    before = app.session_state[LESSONS]
+    rows_before = app.session_state["base"].rows
+    _load(app, photo_bytes(shade=150), "table.jpg")  # a photo picked where the lessons were asked for
+    no_problem(app)
+    (error,) = [str(element.value) for element in app.error]
+    assert error == f"table.jpg was not loaded: {NOT_LESSONS}."
+    assert app.session_state[LESSONS] == before and app.session_state["base"].rows == rows_before
+    # another model's lessons say so
+    _load(app, lessons_bytes(before, "another-model"), "old.mjset")
+    assert "another tile reader than this one" in str(app.error[0].value)
+    assert app.session_state[LESSONS] == before
+
+
+def test_lessons_loaded_leave_the_tiles_the_user_corrected_as_they_are(
+    app: AppTest, install: Install
+) -> None:
+    reader = _reader()
+    install(reader)
+    upload(app, photo_bytes(shade=90))
+    edit_tiles(app, {"edited_rows": {str(BONUS_ROW): {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
+    _press(app, TEACH_LABEL)
+    saved = _saved_lessons(app)
+    evening = AppTest.from_file(str(APP), default_timeout=60).run()
+    upload(evening, photo_bytes(shade=150))
+    edit_tiles(evening, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
+    _load(evening, saved)
+    no_problem(evening)
+    assert len(evening.session_state[LESSONS]) == 1
+    rows = evening.session_state["base"].rows
+    assert rows[BONUS_ROW].code == "F1"  # not read again: the user's corrections stand
+    loaded = next(toast.value for toast in evening.toast)
+    assert loaded == "Loaded 1 hand (15 tiles) of this set from set.mjset."

@@ -73,9 +73,15 @@ def faces_asked(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     asked: list[object] = []
     read = TileReader.read
 
-    def spy(self: TileReader, rgb: np.ndarray, source_scale: float = 1.0, faces: object = None) -> Reading:
+    def spy(
+        self: TileReader,
+        rgb: np.ndarray,
+        source_scale: float = 1.0,
+        faces: object = None,
+        memory: object = None,
+    ) -> Reading:
         asked.append(faces)
-        return read(self, rgb, source_scale, faces)  # type: ignore[arg-type]
+        return read(self, rgb, source_scale, faces, memory=memory)  # type: ignore[arg-type]
 
     monkeypatch.setattr(TileReader, "read", spy)
     return asked

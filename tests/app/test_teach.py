@@ -368,9 +368,14 @@ def test_a_page_emptied_with_nothing_taught_still_drops_its_address(app: AppTest
     assert kept_case.QUERY_KEY not in app.query_params
 
 
+def _downloads(app: AppTest) -> list[str]:
+    """The labels of the page's download buttons."""
+    return [str(button.proto.label) for button in app.get("download_button")]
+
+
 def _saved_lessons(app: AppTest) -> bytes:
     """The file *Save this set's lessons* offers (what its button hands the browser)."""
-    assert SAVE_LABEL in [str(button.label) for button in app.get("download_button")]
+    assert SAVE_LABEL in _downloads(app)
     lessons, data = app.session_state[LESSONS_FILE]
     assert lessons == app.session_state[LESSONS]  # the file of the lessons now
     return bytes(data)
@@ -387,7 +392,7 @@ def test_a_set_saved_one_evening_reads_the_next_evenings_first_photo_with_its_le
     reader = _reader()
     install(reader)
     upload(app, photo_bytes(shade=90), "monday.jpg")
-    assert SAVE_LABEL not in [str(button.label) for button in app.get("download_button")]  # nothing taught
+    assert SAVE_LABEL not in _downloads(app)  # nothing taught
     edit_tiles(app, {"edited_rows": {str(BONUS_ROW): {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
     _press(app, TEACH_LABEL)
     saved = _saved_lessons(app)

@@ -243,7 +243,7 @@ def save_ui(box: Any, lessons: Sequence[Lesson], reader: Any) -> None:
     box.download_button(
         SAVE_LABEL,
         lessons_file(lessons, reader),
-        file_name=f"mahjong-set-{len(lessons)}-hands{SUFFIX}",
+        file_name=saved_name(lessons),
         mime="application/octet-stream",
         key="save_lessons",
         icon="💾",
@@ -252,6 +252,13 @@ def save_ui(box: Any, lessons: Sequence[Lesson], reader: Any) -> None:
         "and its first photos read as well as the last ones today. `python -m vision PHOTO --lessons FILE` "
         "reads with it too.",
     )
+
+
+def saved_name(lessons: Sequence[Lesson]) -> str:
+    """ "mahjong-set-12-hands.mjset": the name a saved file is offered under (what it holds, at a glance
+    in a folder of them)."""
+    hands = len(lessons)
+    return f"mahjong-set-{hands}-hand{'s' if hands != 1 else ''}{SUFFIX}"
 
 
 def lessons_file(lessons: Sequence[Lesson], reader: Any) -> bytes:

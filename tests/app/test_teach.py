@@ -20,6 +20,7 @@ from app_ui.teach import (
     SAVE_LABEL,
     TEACH_AGAIN_LABEL,
     TEACH_LABEL,
+    saved_name,
 )
 from tests.app.conftest import APP
 from tests.app.fakes import CONCEALED, MELD, FakeReader, LearningReader, SeenWithLooks, photo_bytes, scene
@@ -376,6 +377,10 @@ def _downloads(app: AppTest) -> list[str]:
 def _saved_lessons(app: AppTest) -> bytes:
     """The file *Save this set's lessons* offers (what its button hands the browser)."""
     assert SAVE_LABEL in _downloads(app)
+    hands = len(app.session_state[LESSONS])
+    assert (
+        saved_name(app.session_state[LESSONS]) == f"mahjong-set-{hands}-hand{'s' if hands > 1 else ''}.mjset"
+    )
     lessons, data = app.session_state[LESSONS_FILE]
     assert lessons == app.session_state[LESSONS]  # the file of the lessons now
     return bytes(data)
@@ -453,3 +458,11 @@ def test_lessons_loaded_leave_the_tiles_the_user_corrected_as_they_are(
     assert rows[BONUS_ROW].code == "F1"  # not read again: the user's corrections stand
     loaded = next(toast.value for toast in evening.toast)
     assert loaded == "Loaded 1 hand (15 tiles) of this set from set.mjset."
+
+
+def test_a_saved_file_is_named_by_the_hands_it_holds() -> None:
+    one = Lesson("a", np.zeros((1, 3), np.float16), ("S1",))
+    assert saved_name((one,)) == "mahjong-set-1-hand.mjset"
+    assert (
+        saved_name((one, Lesson("b", np.zeros((1, 3), np.float16), ("S2",)))) == "mahjong-set-2-hands.mjset"
+    )

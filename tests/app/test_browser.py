@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from app_ui.hand_view import START_PROMPT_KEY
 from app_ui.tile_editor import COLUMN_PX
 from tests.app.conftest import ROOT, load_test
 
@@ -353,6 +354,18 @@ def set_bonus_from_deal(page: Any) -> Any:
     return toast
 
 
+# records, at each change of the page while the reader's spinner shows, whether the empty page's prompt
+# is visible with it
+SPINNER_WATCH = """(key) => {
+  window.__promptUnderSpinner = [];
+  new MutationObserver(() => {
+    if (!document.querySelector("[data-testid='stSpinner']")) return;
+    const prompt = document.querySelector(".st-key-" + key);
+    window.__promptUnderSpinner.push(!!prompt && prompt.offsetParent !== null);
+  }).observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
+}"""
+
+
 def test_the_empty_pages_prompt_is_hidden_while_the_photo_is_read(
     server: str, browser: object, tmp_path: Path
 ) -> None:
@@ -369,10 +382,14 @@ def test_the_empty_pages_prompt_is_hidden_while_the_photo_is_read(
     page = open_app(browser, server, PHONE_SCREEN)
     prompt = page.get_by_text("Upload a photo, try a sample, or type a hand to start.")
     prompt.wait_for(timeout=60_000)
+    # every change of the page is looked at, not the page polled: the spinner stands well under a second
+    # (Streamlit shows it once the reading has taken 0.5 s), and a poll had missed it (a flaky run)
+    page.evaluate(SPINNER_WATCH, START_PROMPT_KEY)
     page.locator("input[type=file]").first.set_input_files(str(big))
-    page.get_by_text("Reading the tiles").first.wait_for(timeout=60_000)
-    assert not prompt.is_visible()
     page.get_by_text(re.compile(r"^Read \d+ tiles")).first.wait_for(timeout=90_000)
+    spinning = page.evaluate("window.__promptUnderSpinner")
+    assert spinning, "the reading's spinner was never shown"
+    assert not any(spinning), "the prompt stood under the spinner"
     assert not prompt.count() and not page.get_by_text("Traceback").count()
     page.close()
 

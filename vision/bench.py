@@ -289,8 +289,17 @@ class Options:
     # read each photo with a set memory taught the earlier photos' tiles (their truth), as a user
     # confirms hand after hand of one set (`vision.set_memory`)
     learn: bool = False
+    # with `learn`: teach the memory on the first this many photos only (one evening's play, saved),
+    # and read the rest with it as it then stood (the next evening's)
+    learn_first: int | None = None
+    # the figures count the photos from this one on (in reading order): those after the teaching
+    measure_from: int = 0
 
     def __post_init__(self) -> None:
+        if self.learn_first is not None and (not self.learn or self.learn_first < 1):
+            raise ValueError("learn_first needs learn, and at least one photo to teach")
+        if self.measure_from < 0:
+            raise ValueError(f"measure_from counts photos from 0, got {self.measure_from}")
         if self.turn not in TURNS:
             raise ValueError(f"turn must be one of {', '.join(map(str, TURNS))} degrees, got {self.turn}")
         if not -MOST_SLANT <= self.slant <= MOST_SLANT:
@@ -427,7 +436,7 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
         raise ValueError("a slant is for real photos: the generator's scenes lie at every slant already")
     results = []
     memory = _first_memory(reader, options)
-    for meta_path in sorted((directory / "meta").glob("*.json"))[: options.limit]:
+    for index, meta_path in enumerate(sorted((directory / "meta").glob("*.json"))[: options.limit]):
         meta = scene_meta(meta_path)
         tiles = meta["tiles"]
         true_xyxy = np.array([t["xyxy"] for t in tiles], np.float32).reshape(-1, 4)
@@ -445,7 +454,7 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
         if options.turn:
             xyxy = unturned_xyxy(xyxy, options.turn, (int(meta["height"]), int(meta["width"])))
         counts = match_boxes(xyxy, det.codes, det.confidence, true_xyxy, true_codes)
-        if memory is not None:
+        if memory is not None and still_taught(options, index):
             matched = matched_truth(xyxy, det.confidence, true_xyxy)
             memory = taught_truth(memory, reading, [true_codes[t] if t >= 0 else None for t in matched])
         hand_exact = hand_read_exactly(reading.layout, meta) if shows_whole_hand(meta) else None
@@ -459,7 +468,17 @@ def bench_synthetic(reader: TileReader, directory: Path, options: Options = Opti
                 abouts=reading_abouts(reading),
             )
         )
-    return results
+    return measured(results, options)
+
+
+def still_taught(options: Options, index: int) -> bool:
+    """Whether the photo at `index` (in reading order) teaches the memory once read."""
+    return options.learn_first is None or index < options.learn_first
+
+
+def measured(results: list[PhotoResult], options: Options) -> list[PhotoResult]:
+    """The results the figures count: those from `options.measure_from` on."""
+    return results[options.measure_from :]
 
 
 LEARN_NEEDS = "--learn needs a classifier that gives its features (models.json 'features')"
@@ -498,7 +517,7 @@ def taught_truth(memory: SetMemory, reading: Reading, truth: Sequence[str | None
 def bench_real(reader: TileReader, directory: Path, options: Options = Options()) -> list[PhotoResult]:
     results = []
     memory = _first_memory(reader, options)
-    for entry in real_labels(directory)[: options.limit]:
+    for index, entry in enumerate(real_labels(directory)[: options.limit]):
         true_codes = list(entry["tiles"])
         try:
             rules = None if options.rules == "scene" else options.rules
@@ -512,7 +531,7 @@ def bench_real(reader: TileReader, directory: Path, options: Options = Options()
             # rows that disagree with the tiles, or no longer lie level: codes only (one-tile rows)
             rows = [[code] for code in true_codes]
         matched = match_rows(reading.detections.xyxy, pred_codes, rows, either_way=options.turn != 0)
-        if memory is not None:
+        if memory is not None and still_taught(options, index):
             memory = taught_truth(memory, reading, matched.truth)
         results.append(
             PhotoResult(
@@ -526,7 +545,7 @@ def bench_real(reader: TileReader, directory: Path, options: Options = Options()
                 abouts=reading_abouts(reading),
             )
         )
-    return results
+    return measured(results, options)
 
 
 @dataclass(frozen=True)
@@ -993,6 +1012,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         "photos: as labels.json lists them)",
     )
     p.add_argument(
+        "--learn-first",
+        type=int,
+        metavar="N",
+        help="with --learn: teach the memory on the first N photos only, then read the others with it as "
+        "it stood (a set's lessons saved one evening, loaded the next); --measure-from N measures those",
+    )
+    p.add_argument(
+        "--measure-from",
+        type=int,
+        default=0,
+        metavar="N",
+        help="count the figures over the photos after the first N (those read after --learn-first N's "
+        "teaching; untaught or taught as they go, the same photos to compare)",
+    )
+    p.add_argument(
         "--stages",
         action="store_true",
         help="synthetic set: also measure the detector alone and the classifier on the true boxes",
@@ -1033,6 +1067,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ModelError as error:
         print(f"python -m vision.bench: {error}", file=sys.stderr)
         return 2
+    if args.learn_first is not None and (not args.learn or args.learn_first < 1):
+        print("python -m vision.bench: --learn-first needs --learn and N of at least 1", file=sys.stderr)
+        return 2
+    if args.measure_from < 0:
+        print("python -m vision.bench: --measure-from needs N of 0 or more", file=sys.stderr)
+        return 2
     if args.learn and not reader.classifier.describes:
         print(f"python -m vision.bench: {LEARN_NEEDS}", file=sys.stderr)
         return 2
@@ -1064,8 +1104,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     reading += {None: ", any face", "scene": ", each scene's rule set's faces"}.get(
         args.rules, f", {args.rules} faces"
     )
-    if args.learn:
+    if args.learn_first is not None:
+        reading += (
+            f", a set memory taught the first {args.learn_first} photos' tiles (photo by photo), the others"
+            " read with it as it then stood"
+        )
+    elif args.learn:
         reading += ", each photo with a set memory taught the earlier photos' tiles"
+    if args.measure_from:
+        reading += f"; figures over the photos after the first {args.measure_from}"
     if args.from_seen is not None:
         print(
             f"{reading}; settled again from the readings in {args.from_seen} ({saved_with(args.from_seen)})"
@@ -1101,6 +1148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.from_seen,
                 args.screenshot,
                 args.learn,
+                args.learn_first,
+                args.measure_from,
             )
             results = run(reader, directory, options)
         except (OSError, ValueError, KeyError) as error:

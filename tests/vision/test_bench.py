@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,7 @@ from vision.detections import Detections
 from vision.imageio import read_image
 from vision.layout import GroupKind, Layout, TileGroup, layout_hand
 from vision.pipeline import Reading, TileReader
-from vision.set_memory import empty_memory
+from vision.set_memory import SetMemory, empty_memory
 
 BOX_A = [0, 0, 10, 10]
 BOX_B = [100, 100, 110, 110]
@@ -843,6 +844,47 @@ def test_the_bench_learns_a_set_photo_by_photo_when_asked(
     plain_models = write_models(tmp_path / "plain", detector_rows(sc, (384, 640)))
     assert main(["--synthetic", str(root), "--models", str(plain_models), "--learn"]) == 2
     assert "--learn needs a classifier that gives its features" in capsys.readouterr().err
+
+
+def test_the_bench_measures_the_photos_after_those_that_taught_the_set_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sc = scene(600, 1000)
+    models = write_models(tmp_path / "models", detector_rows(sc, (384, 640)), features=True, cls_gain=5.0)
+    root = tmp_path / "synth"
+    (root / "images").mkdir(parents=True)
+    (root / "meta").mkdir()
+    # this set paints its S2 red (the models read it 1m); the second photo's labels call it 1m
+    for name, red in (("000001", "S2"), ("000002", "1m"), ("000003", "S2")):
+        truth = [red if code == "1m" else code for code in sc.codes]
+        (root / "images" / f"{name}.png").write_bytes(encode(Image.fromarray(sc.rgb), "PNG"))
+        tiles = [{"code": c, "xyxy": b.tolist()} for c, b in zip(truth, sc.boxes, strict=True)]
+        meta = {"image": f"images/{name}.png", "width": 1000, "height": 600, "tiles": tiles, "hand": {}}
+        (root / "meta" / f"{name}.json").write_text(json.dumps(meta))
+    out = tmp_path / "bench.json"
+    args = ["--synthetic", str(root), "--models", str(models), "--json", str(out), "--grid", "1", "--learn"]
+    teaching = bench.taught_truth
+    taught: list[int] = []
+
+    def counted(memory: SetMemory, reading: Reading, truth: Sequence[str | None]) -> SetMemory:
+        taught.append(len(truth))
+        return teaching(memory, reading, truth)
+
+    monkeypatch.setattr(bench, "taught_truth", counted)
+    assert main([*args, "--learn-first", "1", "--measure-from", "1"]) == 0
+    assert len(taught) == 1  # the first photo alone taught the memory
+    (later,) = json.loads(out.read_text())
+    # the two photos after the first, both read with its S2: the second wrong (as labelled), the third right
+    assert later["photos"] == 2 and later["exact_photos"] == 1
+    assert later["recall"] == pytest.approx(5 / 6)
+    said = capsys.readouterr().out
+    assert "a set memory taught the first 1 photos' tiles" in said and "after the first 1" in said
+    # the same photos by the models alone: the second right (labelled as they read it), the third not
+    assert main([*args[:-1], "--measure-from", "1"]) == 0
+    (alone,) = json.loads(out.read_text())
+    assert alone["photos"] == 2 and alone["exact_photos"] == 1 and alone["confusions"] == [["S2", "1m", 1]]
+    assert main([*args[:-1], "--learn-first", "1"]) == 2
+    assert "--learn-first needs --learn" in capsys.readouterr().err
 
 
 def test_the_bench_teaches_only_the_tiles_the_layout_counts_as_the_app_does() -> None:

@@ -41,7 +41,14 @@ START_PROMPT_KEY = "start_prompt"
 # While a photo is read (the reader's spinner, or the model's as it loads), the last run's prompt stood
 # under the spinner, asking for the photo being read (an audit): the page drawn before the reading keeps
 # its elements on screen until the run reaches them, and the prompt is drawn after the tabs that read.
-START_PROMPT_CSS = f"body:has([data-testid='stSpinner']) .st-key-{START_PROMPT_KEY} {{ display: none; }}"
+# Once the spinner went, it stood again until the run drew the hand (0.3-0.6 s, stage 87): a prompt
+# left from the last run (Streamlit marks it stale) is hidden too where the uploader holds a file (not
+# on every run of an empty page, where it blinked at each tap).
+START_PROMPT_CSS = (
+    f"body:has([data-testid='stSpinner']) .st-key-{START_PROMPT_KEY},"
+    f" body:has([data-testid='stFileChip']) .st-key-{START_PROMPT_KEY}:has([data-stale='true'])"
+    " { display: none; }"
+)
 
 
 @dataclass(frozen=True)

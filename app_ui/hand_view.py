@@ -167,15 +167,8 @@ def unsure_ui(
     if not low:
         slot.empty()
         return
-    many = len(low) > 1
     seconds = runner_ups(rows, in_set)
-    them = "them" if many else "it"
-    guess = "its second guess" if len(seconds) == 1 and not many else "a second guess"
-    fix = f"tap {guess} below or fix {them}" if seconds else f"fix {them}"
-    line = (
-        f"Please check tile{'s' if many else ''} {', '.join(low)}: the reader is unsure. "
-        f"{fix[0].upper()}{fix[1:]} in Check the tiles."
-    )
+    line = check_line(low, [number for number, _ in seconds])
     if weighed is not None:
         now, stakes = weighed
         line = " ".join(filter(None, [line, unsure_stakes.stakes_line(stakes, now)]))
@@ -194,6 +187,26 @@ def unsure_ui(
             )
             restart_table(taken)
             st.rerun()
+
+
+def check_line(low: Sequence[str], offered: Sequence[int]) -> str:
+    """The line that asks to check the unsure tiles `low` (`photo_rows.unsure_tiles`), of which those
+    numbered `offered` have their second guess's button: where some have none (a copy too many, a face
+    the set lacks), the buttons' tiles are named, as "tap a second guess below" over one button for six
+    tiles sent the user looking for five that were not there (an audit, stage 87)."""
+    many = len(low) > 1
+    them = "them" if many else "it"
+    if not offered:
+        fix = f"Fix {them}"
+    elif len(offered) == len(low):
+        fix = f"Tap {'a' if many else 'its'} second guess below or fix {them}"
+    elif len(offered) == 1:
+        fix = f"Tap tile {offered[0]}'s second guess below or fix {them}"
+    else:
+        numbers = ", ".join(str(n) for n in offered[:-1]) + f" and {offered[-1]}"
+        fix = f"Tap a second guess below (tiles {numbers}) or fix {them}"
+    tiles = f"tile{'s' if many else ''} {', '.join(low)}"
+    return f"Please check {tiles}: the reader is unsure. {fix} in Check the tiles."
 
 
 # the `by` of a change a runner-up's button made (`table_edits.take_codes`)

@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_ui.case import BONUS, HAND, IGNORE, Context, TileRow
+from app_ui.hand_view import check_line
 from app_ui.result_panel import _stakes_kept, rows_scorer, stakes_of
 from app_ui.unsure_stakes import (
     Scored,
@@ -308,3 +309,36 @@ def test_two_unsure_tiles_offer_a_runner_up_each_while_the_set_has_a_copy_left(
     next(b for b in app.button if b.label == "#1 as 2m").click().run()
     assert not app.exception
     assert not [b for b in app.button if b.key and b.key.startswith("runner_up_")]  # no fifth 2m offered
+
+
+def test_the_line_names_the_tiles_a_second_guess_is_offered_for_where_not_all_have_one(
+    app: AppTest, install: Callable[[FakeReader | None], None]
+) -> None:
+    # an audit (stage 87): six unsure tiles, one button, and the line said "tap a second guess below";
+    # #5's runner-up F1 is held already (the set has one), so only #15's is offered
+    read_with_doubts(app, install, {4: ("5p", "F1"), 14: ("F1", "F2")})
+    line = next(w.value for w in app.warning if "the reader is unsure" in w.value)
+    assert line.startswith(
+        "Please check tiles 5 (5p or F1?), 15 (F1 or F2?): the reader is unsure. Tap tile 15's second guess "
+        "below or fix them in Check the tiles."
+    ), line
+    assert [b.label for b in app.button if b.key and b.key.startswith("runner_up_")] == ["#15 as F2"]
+
+
+@pytest.mark.parametrize(
+    ("low", "offered", "fix"),
+    [
+        (["3"], [3], "Tap its second guess below or fix it"),
+        (["3"], [], "Fix it"),
+        (["3", "7"], [3, 7], "Tap a second guess below or fix them"),
+        (["3", "7"], [], "Fix them"),
+        (["3", "7", "9"], [9], "Tap tile 9's second guess below or fix them"),
+        (["3", "7", "9"], [3, 9], "Tap a second guess below (tiles 3 and 9) or fix them"),
+        (["1", "3", "7", "9"], [1, 3, 9], "Tap a second guess below (tiles 1, 3 and 9) or fix them"),
+    ],
+)
+def test_the_check_line_offers_the_buttons_there_are(low: list[str], offered: list[int], fix: str) -> None:
+    tiles = ("tiles " if len(low) > 1 else "tile ") + ", ".join(low)
+    assert check_line(low, offered) == (
+        f"Please check {tiles}: the reader is unsure. {fix} in Check the tiles."
+    )

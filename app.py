@@ -23,6 +23,7 @@ from app_ui.case_tab import apply_opened_case, open_case_ui
 from app_ui.change_note import NOT_SCORED, change_note
 from app_ui.context_panel import context_ui, set_aside_choices
 from app_ui.hand_view import START_PROMPT_CSS, hand_view_ui, meld_offer_ui, unsure_ui
+from app_ui.house_address import address_house_rules, bring_back_house_rules
 from app_ui.photo_reading import follow_tile_set
 from app_ui.photo_tab import TO_RESULT, photo_stale_note, photo_ui
 from app_ui.reader_slot import get_reader
@@ -146,6 +147,7 @@ def main() -> None:
     # the rule set as the last run left it; named again once the sidebar has drawn this run's
     st.set_page_config(page_title=page_heading(chosen_rules())[0], page_icon="🀄", layout="wide")
     init_state()
+    bring_back_house_rules()  # before a kept case, which sets its own
     restore_kept_case()
     bring_back_winning_tile()
     note_table_change()
@@ -159,7 +161,11 @@ def main() -> None:
     notes_slot = st.container()
     if restored:
         notes_slot.info(restored)
+    address_note = st.session_state.pop("house_address_note", None)
+    if address_note:
+        notes_slot.warning(address_note)
     rules, options, option_problems = rules_ui()
+    address_house_rules(rules, st.session_state["option_store"].get(rules, {}))
     title, caption = page_heading(rules)
     st.set_page_config(page_title=title)
     heading.title(f"🀄 {title}")

@@ -24,7 +24,7 @@ from app_ui.options import (
 from app_ui.summary import RULE_LABELS
 
 
-def _option_applies(spec: OptionSpec, rules: str) -> bool:
+def option_applies(spec: OptionSpec, rules: str) -> bool:
     """Options a rule set ignores (Singapore's payout scheme under Malaysian rules, Malaysian points
     under Singapore's) are hidden: changing them would change nothing."""
     return not spec.rules or rules in spec.rules
@@ -116,7 +116,7 @@ def rules_ui() -> tuple[str, dict[str, Any], list[str]]:
             key = f"opt_{rules}_{spec.name}"
             if key not in st.session_state:
                 st.session_state[key] = widget_value(spec, store.get(spec.name, spec.default))
-            if not _option_applies(spec, rules):
+            if not option_applies(spec, rules):
                 values[spec.name] = store.get(spec.name, spec.default)
                 continue
             # the table is read only under the table scheme: greyed out otherwise, its text kept

@@ -18,7 +18,13 @@ from app_ui.address import VIEW_KEY, WHOLE_VIEW, address_the_view
 from app_ui.art import group_blocks, group_name
 from app_ui.case import Base, HandBuild, TileRow
 from app_ui.meld_offer import offer_groups, regrouped, score_either_way, tile_span
-from app_ui.photo_reading import blur_why, far_off_may_be_why, read_again_as, read_as_other_set
+from app_ui.photo_reading import (
+    NO_TILES_FOUND,
+    blur_why,
+    far_off_may_be_why,
+    read_again_as,
+    read_as_other_set,
+)
 from app_ui.photo_view import PhotoView, in_picture
 from app_ui.picture_bytes import DrawnPhoto, drawn_photo, frozen_blocks, tile_pictures_png
 from app_ui.questions import question_waiting
@@ -129,7 +135,7 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, HandSlots]:
     reread_ui(base)
     offer = base.meld_offer
     answered = offer is not None and offer_groups(offer, rows) is None  # its tiles moved: no more to ask
-    said = [w for w in base.notes if not (answered and offer is not None and w == offer.line)]
+    said = notes_to_say(base.notes, offer.line if answered and offer is not None else None)
     if said:
         notes = "\n".join(f"- {w}" for w in said)
         if unsaved_corrections(base):
@@ -150,6 +156,14 @@ def hand_view_ui(base: Base) -> tuple[list[TileRow], HandBuild, HandSlots]:
     if picture is not None:
         st.image(picture, caption=hand_picture_caption(base), width="stretch", alt=hand_picture_alt(blocks))
     return rows, build, HandSlots(score_hint, offer_slot, unsure_slot)
+
+
+def notes_to_say(notes: Sequence[str], answered: str | None = None) -> list[str]:
+    """The reader's notes the page lists under *The reader says*: not the meld offer's line once its
+    tiles moved (`answered`), nor "no tiles found", which the photo's caption or its error line says
+    in full just above (an audit, stage 87: a bare table's photo said it in its caption, then again as
+    the reader's only note)."""
+    return [note for note in notes if note not in (answered, NO_TILES_FOUND)]
 
 
 def unsure_ui(

@@ -3,7 +3,18 @@ refused boxes beside "no tiles were found" (an audit, stage 81: it read as a con
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+from app_ui.hand_view import notes_to_say
 from app_ui.photo_reading import NO_TILES_FOUND, far_off_may_be_why, no_tiles_line
+from tests.app.conftest import captions
+from tests.app.fakes import FakeReader, photo_bytes, scene
+from tests.app.test_app import image_captions
+from vision.detections import Detections
 
 
 def test_refused_boxes_are_said_as_shapes_that_held_no_tile_face() -> None:
@@ -77,3 +88,34 @@ def test_a_blurred_photo_is_told_so_not_asked_whether_it_shows_a_hand() -> None:
     assert blur_why([NO_TILES_FOUND]) is None
     caption = photo_caption("soft.jpg", [], False, blurred=WHOLE_BLURRED_LINE)
     assert "mahjong hand" not in caption and WHOLE_BLURRED_LINE in caption
+
+
+def test_the_readers_no_tiles_found_is_not_listed_under_the_caption_that_says_it() -> None:
+    # an audit (stage 87): a bare table's photo said "no tiles found" in its caption, then again as the
+    # reader's only note, then "Read 0 tiles"
+    assert notes_to_say([NO_TILES_FOUND]) == []
+    assert notes_to_say([NO_TILES_FOUND, "the photo is very dark"]) == ["the photo is very dark"]
+    offer = "tiles 12-14 may be a meld read the other way"
+    assert notes_to_say([offer, "glare on tile 3"], answered=offer) == ["glare on tile 3"]
+    assert notes_to_say([offer]) == [offer]
+
+
+class _BareReader(FakeReader):
+    """A reader that finds no tile and says so, as `vision.pipeline` does."""
+
+    def settle(self, seen: Detections, faces: Any = None) -> Any:
+        reading = super().settle(seen, faces)
+        return dataclasses.replace(reading, warnings=(NO_TILES_FOUND, *reading.warnings))
+
+
+def test_a_photo_with_no_tiles_says_so_once(
+    app: AppTest, install: Callable[[FakeReader | None], None]
+) -> None:
+    install(_BareReader({30: scene([], [], [])}))
+    app.file_uploader(key="upload").upload("bare.jpg", photo_bytes(shade=30), "image/jpeg")
+    app.run()
+    assert not app.exception
+    notes = [str(w.value) for w in app.warning if "The reader says" in str(w.value)]
+    assert not any(NO_TILES_FOUND in note for note in notes), notes
+    # the photo's caption says it, with what to do
+    assert any("no tiles found on the photo" in c for c in captions(app) + image_captions(app))

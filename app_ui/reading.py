@@ -87,13 +87,13 @@ def app_warnings(
     if won:
         ours.insert(
             0,
-            f"{len(won)} unsure tile(s) read as a likely runner-up, because only so do the "
+            f"{_tiles(len(won), 'unsure tile')} read as a likely runner-up, because only so do the "
             f"tiles make a winning hand: {_face_pairs(won)}. Check them: they are marked ? below.",
         )
     if moved:
         ours.insert(
             0,
-            f"{len(moved)} tile(s) read as another face than the reader's first choice, because "
+            f"{_tiles(len(moved), 'tile')} read as another face than the reader's first choice, because "
             f"one set holds one of each flower, season and animal and four of any other tile, "
             f"and surer tiles took those: {_face_pairs(moved)}. They are marked ? below.",
         )
@@ -105,6 +105,11 @@ def app_warnings(
         if line.about not in TILE_READINGS
     ]
     return tuple(said for _, said in sorted(ranked, key=lambda rank_said: rank_said[0]))
+
+
+def _tiles(count: int, noun: str) -> str:
+    """`count` tiles in words a player reads ("1 tile", "2 unsure tiles"), not "2 tile(s)"."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 # the lines on tiles and the layout's: after a second hand (0) and the photo's faults (1)

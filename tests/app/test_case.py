@@ -465,7 +465,7 @@ def test_app_warnings_name_moved_tiles_by_face_and_drop_pixel_lines() -> None:
     )
     shown = app_warnings((*tile_lines, layout_line), moved)
     assert len(shown) == 2
-    assert shown[0].startswith("2 tile(s) read as another face") and "S2 (not S1), F3 (not F2)" in shown[0]
+    assert shown[0].startswith("2 tiles read as another face") and "S2 (not S1), F3 (not F2)" in shown[0]
     assert shown[1] == layout_line.text
     assert app_warnings((layout_line,)) == (layout_line.text,)
     assert moved_faces(detections, None) == [] and moved_faces(detections, probabilities[:2]) == []
@@ -492,7 +492,7 @@ def test_app_warnings_put_a_second_hand_in_the_photo_first() -> None:
     assert shown[0] == two_hands, shown
     # ranked by what the line is about, not by its words (the layout says so: test_layout_failure_modes)
     assert app_warnings([*lines[:2], *lines_of([two_hands], LAYOUT)])[-1] == two_hands
-    assert shown[1].startswith("1 tile(s) read as another face") and shown[2] == away
+    assert shown[1].startswith("1 tile read as another face") and shown[2] == away
     assert app_warnings(lines[1:2]) == (away,)
 
 
@@ -607,9 +607,9 @@ def test_app_warnings_tell_tiles_moved_to_make_a_win_from_tiles_moved_for_the_se
     win_moved = moved_faces(detections, probabilities, won)
     assert set_moved == [("S2", "S1")] and win_moved == [("5p", "6p")]
     shown = app_warnings((), set_moved, win_moved)
-    assert shown[0].startswith("1 tile(s) read as another face") and "S2 (not S1)" in shown[0]
+    assert shown[0].startswith("1 tile read as another face") and "S2 (not S1)" in shown[0]
     assert "5p" not in shown[0]
-    assert shown[1].startswith("1 unsure tile(s) read as a likely runner-up") and "5p (not 6p)" in shown[1]
+    assert shown[1].startswith("1 unsure tile read as a likely runner-up") and "5p (not 6p)" in shown[1]
     assert "winning hand" in shown[1]
 
 

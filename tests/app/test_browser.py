@@ -484,3 +484,22 @@ def test_a_changes_toast_leaves_the_score_in_sight_on_a_phone(
     assert box_of(sidebar_toast)["y"] > PHONE_SCREEN["height"] / 2, box_of(sidebar_toast)
     assert not page.get_by_text("Traceback").count()
     page.close()
+
+
+def test_house_rules_set_before_the_first_hand_survive_a_reload(server: str, browser: object) -> None:
+    """A phone's browser reloads a page it put away while the camera took the photo: house rules set on
+    the empty page had come back as the defaults (stage 87); the address carries them now."""
+    page = open_app(browser, server, PHONE_SCREEN)
+    page.locator("[data-testid=stExpandSidebarButton]").first.click()
+    unit = page.get_by_role("spinbutton", name="Unit")
+    unit.fill("0.5")
+    unit.press("Enter")
+    page.wait_for_function("() => location.search.includes('unit=0.5')", timeout=30_000)
+    page.reload()
+    page.get_by_text("Upload a photo of the winning hand").first.wait_for(timeout=60_000)
+    assert page.get_by_role("spinbutton", name="Unit").input_value() == "0.5"  # the sidebar stays open
+    page.locator("[data-testid=stSidebarCollapseButton] button").first.click()
+    type_and_use(page, "123m 456p 789s 22m", "F1")  # East's own flower: 1 tai, paid in halves
+    page.get_by_text(re.compile(r"^Rules: .*unit 0\.5")).first.wait_for(timeout=60_000)
+    assert not page.get_by_text("Traceback").count()
+    page.close()

@@ -41,7 +41,7 @@ from app_ui.session import (
     table_corrections,
     unsaved_corrections,
 )
-from app_ui.summary import page_heading
+from app_ui.summary import page_heading, plain_line
 from app_ui.teach import keep_brought_back, teach_ui
 from app_ui.tile_editor import tile_editor_ui
 from app_ui.tile_sets import tiles_in_set
@@ -162,8 +162,8 @@ def main() -> None:
     if restored:
         notes_slot.info(restored)
     address_note = st.session_state.pop("house_address_note", None)
-    if address_note:
-        notes_slot.warning(address_note)
+    if address_note:  # it quotes the address, which anyone may have written: shown as plain text
+        notes_slot.warning(plain_line(address_note))
     rules, options, option_problems = rules_ui()
     address_house_rules(rules, st.session_state["option_store"].get(rules, {}))
     title, caption = page_heading(rules)

@@ -101,3 +101,14 @@ def test_an_address_the_sidebar_cannot_take_is_said_in_one_line_and_the_page_ope
     ]
     assert at.number_input(key="opt_singapore_unit").value == 1
     assert at.number_input(key="opt_singapore_max_tai").value == 8
+
+
+def test_an_address_is_quoted_as_plain_text_and_in_one_short_line() -> None:
+    # anyone may write an address: its words are no Markdown (a link, bold) and a long one is cut
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["unit"] = "[tap](https://example.com) **now** " + "9" * 2000
+    at.run()
+    assert not at.exception
+    (note,) = [str(w.value) for w in at.warning]
+    assert note.startswith("The page's address gives unit=\\[tap\\]") and "\\*\\*now\\*\\*" in note
+    assert len(note) < 1000

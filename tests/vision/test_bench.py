@@ -815,21 +815,30 @@ def test_a_row_match_names_the_labelled_tile_each_read_box_stands_for() -> None:
     assert loose.truth == ("E", None, "W")  # a loose tile read wrong stands for no tile known
 
 
-def test_the_bench_learns_a_set_photo_by_photo_when_asked(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _red_tile_set(tmp_path: Path, reds: Sequence[str]) -> tuple[Path, Path]:
+    """(models, scenes): models that read the scene's red tile as 1m and give the tiles' looks, and the
+    scene once for each code of `reds`, its red tile labelled so (a set that paints that face red)."""
     sc = scene(600, 1000)
     models = write_models(tmp_path / "models", detector_rows(sc, (384, 640)), features=True, cls_gain=5.0)
     root = tmp_path / "synth"
     (root / "images").mkdir(parents=True)
     (root / "meta").mkdir()
-    # this set paints its S2 red: the models read it 1m; the labels say S2
-    truth = ["S2" if code == "1m" else code for code in sc.codes]
-    for name in ("000001", "000002"):
+    for k, red in enumerate(reds, start=1):
+        name = f"{k:06d}"
+        truth = [red if code == "1m" else code for code in sc.codes]
         (root / "images" / f"{name}.png").write_bytes(encode(Image.fromarray(sc.rgb), "PNG"))
         tiles = [{"code": c, "xyxy": b.tolist()} for c, b in zip(truth, sc.boxes, strict=True)]
         meta = {"image": f"images/{name}.png", "width": 1000, "height": 600, "tiles": tiles, "hand": {}}
         (root / "meta" / f"{name}.json").write_text(json.dumps(meta))
+    return models, root
+
+
+def test_the_bench_learns_a_set_photo_by_photo_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # this set paints its S2 red: the models read it 1m; the labels say S2
+    models, root = _red_tile_set(tmp_path, ["S2", "S2"])
+    sc = scene(600, 1000)
     out = tmp_path / "bench.json"
     args = ["--synthetic", str(root), "--models", str(models), "--json", str(out), "--grid", "1"]
     assert main(args) == 0
@@ -849,18 +858,8 @@ def test_the_bench_learns_a_set_photo_by_photo_when_asked(
 def test_the_bench_measures_the_photos_after_those_that_taught_the_set_when_asked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sc = scene(600, 1000)
-    models = write_models(tmp_path / "models", detector_rows(sc, (384, 640)), features=True, cls_gain=5.0)
-    root = tmp_path / "synth"
-    (root / "images").mkdir(parents=True)
-    (root / "meta").mkdir()
     # this set paints its S2 red (the models read it 1m); the second photo's labels call it 1m
-    for name, red in (("000001", "S2"), ("000002", "1m"), ("000003", "S2")):
-        truth = [red if code == "1m" else code for code in sc.codes]
-        (root / "images" / f"{name}.png").write_bytes(encode(Image.fromarray(sc.rgb), "PNG"))
-        tiles = [{"code": c, "xyxy": b.tolist()} for c, b in zip(truth, sc.boxes, strict=True)]
-        meta = {"image": f"images/{name}.png", "width": 1000, "height": 600, "tiles": tiles, "hand": {}}
-        (root / "meta" / f"{name}.json").write_text(json.dumps(meta))
+    models, root = _red_tile_set(tmp_path, ["S2", "1m", "S2"])
     out = tmp_path / "bench.json"
     args = ["--synthetic", str(root), "--models", str(models), "--json", str(out), "--grid", "1", "--learn"]
     teaching = bench.taught_truth

@@ -142,6 +142,10 @@ class Base:
     # Melds at the hand's end the reader could as well have read the other way: offered with a button
     # (`app_ui.meld_offer`) while their tiles lie in the groups the photo was read in.
     meld_offer: MeldOffer | None = None
+    # the numbers of the tiles read otherwise than the models read them because they look like tiles the
+    # set was taught (`vision.pipeline.Reading.recalled`): named before the hand is taught in turn, as a
+    # few lessons can misread a face they never taught (docs/vision.md)
+    recalled: tuple[int, ...] = ()
     # The highest tile number this case has given, kept where the rows and corrections may no longer
     # name it: a step undone (*Undo the last tile change*, *Undo my corrections*, a re-read dropping the
     # corrections) brings back a base from before a tile was added, but that tile's number stays given

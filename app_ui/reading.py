@@ -142,6 +142,7 @@ class PhotoRead:
     # What the models saw (`vision.pipeline.Seen`), to read the tiles again as another set's faces.
     seen: Any = field(default=None, compare=False)
     meld_offer: MeldOffer | None = None
+    recalled: tuple[int, ...] = ()  # the numbers of the tiles the set's lessons read (`Base.recalled`)
 
 
 def with_reading(base: Base, read: PhotoRead, tile_set: str) -> Base:
@@ -158,6 +159,7 @@ def with_reading(base: Base, read: PhotoRead, tile_set: str) -> Base:
         read_as=tile_set,
         seen=read.seen,
         meld_offer=read.meld_offer,
+        recalled=read.recalled,
     )
 
 
@@ -250,6 +252,7 @@ def photo_read(
         win_ways=options if len(options) > 1 else (),
         seen=getattr(reading, "seen", None),
         meld_offer=offer,
+        recalled=tuple(number[i] for i in getattr(reading, "recalled", ()) or ()),
     )
 
 

@@ -125,17 +125,17 @@ def teach_ui(base: Base, rows: Sequence[TileRow], reader: Any) -> None:
             # a phone shows the table's ⚠ far above the button: the unsure tiles are named where it is
             # pressed, in place of the general word to check the tiles
             unsure = unsure_taught(base, rows)
+            check = check_words(unsure, lessons_read(base, rows, unsure))
             if before is None:
                 box.caption(
-                    unsure_words(unsure)
-                    if unsure
-                    else "Once every tile is right, teach the reader this set: the next photos of it read "
+                    check
+                    or "Once every tile is right, teach the reader this set: the next photos of it read "
                     "better."
                 )
             else:
                 box.caption(
-                    f"This hand changed since it was taught. {unsure_words(unsure)}"
-                    if unsure
+                    f"This hand changed since it was taught. {check}"
+                    if check
                     else "This hand changed since it was taught: teach it again, once its tiles are right."
                 )
     if lessons:
@@ -195,6 +195,37 @@ def unsure_taught(base: Base, rows: Sequence[TileRow]) -> tuple[int, ...]:
         and row.low_confidence
         and (number in read and read[number].code == row.code)
     )
+
+
+def lessons_read(base: Base, rows: Sequence[TileRow], named: Sequence[int] = ()) -> tuple[int, ...]:
+    """The numbers of the tiles teaching would keep as the lessons read them, otherwise than the models
+    did (`Base.recalled`), their face not changed by the user; not those `named` already (unsure)."""
+    read = dict(zip(row_numbers(base.photo_rows), base.photo_rows, strict=True))
+    return tuple(
+        number
+        for number, row in zip(row_numbers(rows), rows, strict=True)
+        if number in base.recalled
+        and number not in named
+        and row.box is not None
+        and row.group != IGNORE
+        and (number in read and read[number].code == row.code)
+    )
+
+
+def check_words(unsure: Sequence[int], by_lessons: Sequence[int]) -> str | None:
+    """What to check before teaching: the unsure tiles still as read, then those the lessons read; None
+    where there are none."""
+    said = [unsure_words(unsure)] if unsure else []
+    if by_lessons:
+        one = len(by_lessons) == 1
+        tiles = f"Tile {by_lessons[0]} was" if one else f"Tiles {', '.join(map(str, by_lessons))} were"
+        them = "it" if one else "them"
+        mark = "" if unsure else "⚠ "  # one mark leads the words
+        said.append(
+            f"{mark}{tiles} read by what this set was taught, not as the models read {them}: check {them} "
+            "before teaching, as a few hands taught can misread a face they never showed."
+        )
+    return " ".join(said) or None
 
 
 def unsure_words(numbers: Sequence[int]) -> str:

@@ -232,6 +232,8 @@ def _base_json(base: Base, written: _Written) -> dict[str, Any]:
         out["read_as"] = _text(base.read_as)
     if base.numbered_up_to:
         out["numbered_up_to"] = _whole(base.numbered_up_to)
+    if base.recalled:
+        out["recalled"] = [_whole(n) for n in base.recalled]
     if base.meld_offer is not None:
         offer = base.meld_offer
         out["meld_offer"] = {
@@ -279,6 +281,7 @@ def _base_from_json(data: object, stored: _Stored) -> Base:
         meld_offer=None if offer is None else _offer_from_json(offer),
         # a count below 0 (a file edited by hand) gives no number: read as none given, not as #-5
         numbered_up_to=max(0, _whole(base.get("numbered_up_to", 0))),
+        recalled=tuple(_whole(n) for n in _list(base.get("recalled", []))),
     )
 
 

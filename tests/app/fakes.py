@@ -82,6 +82,8 @@ class FakeReading:
     probabilities: np.ndarray | None = None  # the classifier's, as `vision.pipeline.Reading` holds them
     # the warnings as facts, as `vision.pipeline.Reading.lines` holds them: here the layout's own
     lines: tuple[Line, ...] = ()
+    # the tiles read otherwise than the models read them, by a set's lessons (`Reading.recalled`)
+    recalled: tuple[int, ...] = ()
 
 
 class FakeReader:
@@ -208,9 +210,11 @@ class LearningReader(FakeReader):
         probabilities[np.arange(len(seen.codes)), seen.class_id] = 0.9
         looks = getattr(seen, "descriptors", None)
         codes, lines = list(seen.codes), []
+        moved_by: tuple[int, ...] = ()
         if memory is not None and looks is not None:
             recall = recalled(memory, probabilities, looks)
             moved = recall.probabilities.argmax(axis=1) != probabilities.argmax(axis=1)
+            moved_by = tuple(int(k) for k in np.flatnonzero(moved))
             for i in (int(k) for k in np.flatnonzero(moved)):
                 codes[i] = CLASSES[int(recall.probabilities[i].argmax())]
                 why = f"it looks like the {codes[i]} tiles taught from earlier photos of this set"
@@ -234,4 +238,5 @@ class LearningReader(FakeReader):
             seen,
             None,
             all_lines,
+            moved_by,
         )

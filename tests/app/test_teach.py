@@ -20,6 +20,7 @@ from app_ui.teach import (
     SAVE_LABEL,
     TEACH_AGAIN_LABEL,
     TEACH_LABEL,
+    check_words,
     saved_name,
 )
 from tests.app.conftest import APP
@@ -92,6 +93,15 @@ def test_a_checked_hand_taught_reads_the_next_photo_of_the_set_right(app: AppTes
     assert memory is not None and memory.tiles == 15 and "F2" in memory.codes
     assert app.session_state["base"].rows[BONUS_ROW].code == "F2"
     assert f"tile {BONUS_ROW + 1} read as F2, not F1: it looks like the F2 tiles taught" in _said(app)
+    # before this hand is taught in turn, the box names the tile the lessons read
+    assert app.session_state["base"].recalled == (BONUS_ROW + 1,)
+    assert (
+        f"⚠ Tile {BONUS_ROW + 1} was read by what this set was taught, not as the models read it: check it "
+        "before teaching" in _said(app)
+    )
+    # changed by the user, it is theirs: not named again
+    edit_tiles(app, {"edited_rows": {str(BONUS_ROW): {"tile": "F3"}}, "added_rows": [], "deleted_rows": []})
+    assert "was read by what this set was taught" not in _said(app)
 
 
 def test_a_hand_changed_after_it_was_taught_is_offered_again_and_forgetting_clears_the_set(
@@ -466,3 +476,18 @@ def test_a_saved_file_is_named_by_the_hands_it_holds() -> None:
     assert (
         saved_name((one, Lesson("b", np.zeros((1, 3), np.float16), ("S2",)))) == "mahjong-set-2-hands.mjset"
     )
+
+
+def test_what_to_check_before_teaching_names_the_unsure_tiles_then_those_the_lessons_read() -> None:
+    assert check_words((), ()) is None
+    assert check_words((), (4, 9)) == (
+        "⚠ Tiles 4, 9 were read by what this set was taught, not as the models read them: check them before "
+        "teaching, as a few hands taught can misread a face they never showed."
+    )
+    both = check_words((3,), (4,))
+    assert both is not None and both.startswith("⚠ Tile 3 is still as read")
+    assert both.endswith(
+        " Tile 4 was read by what this set was taught, not as the models read it: check it "
+        "before teaching, as a few hands taught can misread a face they never showed."
+    )
+    assert both.count("⚠") == 1

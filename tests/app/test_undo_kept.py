@@ -86,6 +86,7 @@ bases = st.builds(
         text,
     ),
     numbered_up_to=st.integers(0, 200),
+    recalled=st.lists(st.integers(1, 30), max_size=3).map(tuple),
 )
 cells = st.none() | st.booleans() | st.integers() | finite | text
 edits = st.fixed_dictionaries(
@@ -152,6 +153,7 @@ def test_every_field_of_a_base_is_kept_but_what_the_models_saw() -> None:
         read_as="singapore",
         meld_offer=MeldOffer(True, (), ()),
         numbered_up_to=7,
+        recalled=(3, 5),
     )
     written |= set(steps_json([TableState(every, {}, {})])["bases"][0])
     assert written == {f.name for f in dataclasses.fields(Base)} - {"seen"}

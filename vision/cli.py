@@ -28,7 +28,7 @@ from vision.imageio import MAX_BYTES, ImageError, LoadedImage, read_image
 from vision.layout import TileGroup
 from vision.lines import OTHER_SET, TILE, Line, lines_saying
 from vision.pipeline import Reading, TileReader
-from vision.set_lessons import LessonsError, memory_for, read_lessons
+from vision.set_lessons import MOST_BYTES, LessonsError, memory_for, read_lessons
 from vision.set_memory import SetMemory
 from vision.sidecar import ModelError
 from vision.tile_set import rule_set_faces
@@ -107,7 +107,8 @@ def lessons_memory(given: str, reader: TileReader) -> SetMemory | None:
     if not reader.classifier.describes:
         raise LessonsError(f"cannot read with {given}: this classifier gives no looks to compare them with")
     try:
-        data = Path(given).read_bytes()
+        with open(given, "rb") as file:  # a lessons file is small: a larger one is no lessons file
+            data = file.read(MOST_BYTES + 1)
     except OSError as error:
         raise LessonsError(f"cannot read {given}: {error.strerror or error}") from None
     try:

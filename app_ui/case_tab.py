@@ -37,6 +37,10 @@ from scoring.rulesets import DEFAULT_RULESET
 
 # the most of a note on an opened case shown (one quoting a reading's warning runs long)
 NOTE_LIMIT = 1000
+CASE_CAPTION = (
+    "A case file (.json) from *Download the case*. A file marked red with a ! was refused for its type: a "
+    "photo of a hand is read in the 📷 Photo tab."
+)
 
 
 def open_case_ui() -> None:
@@ -46,6 +50,9 @@ def open_case_ui() -> None:
         type=["json"],
         key="case_upload",
     )
+    # the browser refuses a photo here itself, saying only "image/jpeg files are not allowed" (an audit,
+    # stage 87): where it goes is said where it can be read, as the Photo tab says where a case goes
+    st.caption(CASE_CAPTION)
     if uploaded is None:  # removed, or refused as no JSON file: its error would seem the next file's
         st.session_state["case_error"] = None
     source = None if uploaded is None else f"case:{uploaded.file_id}"

@@ -1778,6 +1778,12 @@ def test_the_uploader_says_where_a_saved_case_opens(app: AppTest) -> None:
     assert said and "a saved case (.json) opens in the *Open a case* tab" in said[0], said
 
 
+def test_the_case_uploader_says_where_a_photo_is_read(app: AppTest) -> None:
+    # stage 87 (an audit): a photo dropped in *Open a case* met only "image/jpeg files are not allowed"
+    said = [t for t in captions(app) if "marked red" in t and "case file" in t]
+    assert said and "a photo of a hand is read in the 📷 Photo tab" in said[0], said
+
+
 def read_again_button(at: AppTest) -> Any:
     """The Photo tab's button that reads the uploader's photo again (there is at most one)."""
     buttons = [b for b in at.button if b.key and b.key.startswith("read_again_")]

@@ -229,9 +229,16 @@ def read_by_models_alone(base: Base) -> bool:
     models alone (no model runs), as the toast says photos now are: a tile the lessons of another set
     misread would otherwise stay, said to look like tiles no longer taught. Not where the user has
     corrected the tiles (their word stands over both readings); True where read again."""
+    return read_again_unless_corrected(base, "by the models alone, the set forgotten")
+
+
+def read_again_unless_corrected(base: Base, why: str) -> bool:
+    """The photo on screen read again as the set it was read as (no model runs; `why` says why, as the
+    set's lessons changed), unless the user has corrected its tiles: their word stands over both
+    readings. True where read again."""
     if base.source != "photo" or base.seen is None or unsaved_corrections(base):
         return False
-    read_again_as(base, base.read_as or chosen_set(), why="by the models alone, the set forgotten")
+    read_again_as(base, base.read_as or chosen_set(), why=why)
     return True
 
 

@@ -67,9 +67,7 @@ def memory_now(reader: Any, photo: str | None = None) -> SetMemory | None:
 def keep_lessons(lessons: Sequence[Lesson], reader: Any) -> None:
     """`lessons` as the tab's, kept beside its case for a reload (an empty file where none is left)."""
     st.session_state[LESSONS] = tuple(lessons)
-    data = lessons_bytes(lessons, reader_key(reader))
-    st.session_state[LESSONS_FILE] = (tuple(lessons), data)
-    kept_case.save(kept_name(), data, kept_case.LESSONS)
+    kept_case.save(kept_name(), lessons_file(lessons, reader), kept_case.LESSONS)
 
 
 # lessons brought back by a reload, not yet kept under the page's new name (`keep_brought_back`)
@@ -183,32 +181,28 @@ def forget_ui(
         st.rerun()
 
 
+def taught_as_read(base: Base, rows: Sequence[TileRow]) -> list[tuple[int, TileRow]]:
+    """(number, row) of each tile teaching would keep as the photo's reading has it: read from the
+    photo, not set aside, its face not changed by the user."""
+    read = dict(zip(row_numbers(base.photo_rows), base.photo_rows, strict=True))
+    return [
+        (number, row)
+        for number, row in zip(row_numbers(rows), rows, strict=True)
+        if row.box is not None and row.group != IGNORE and number in read and read[number].code == row.code
+    ]
+
+
 def unsure_taught(base: Base, rows: Sequence[TileRow]) -> tuple[int, ...]:
     """The numbers of the tiles teaching would keep as the reader read them though it was unsure of them
-    (marked ⚠ in the table): read from the photo, not set aside, their face not changed by the user."""
-    read = dict(zip(row_numbers(base.photo_rows), base.photo_rows, strict=True))
-    return tuple(
-        number
-        for number, row in zip(row_numbers(rows), rows, strict=True)
-        if row.box is not None
-        and row.group != IGNORE
-        and row.low_confidence
-        and (number in read and read[number].code == row.code)
-    )
+    (marked ⚠ in the table)."""
+    return tuple(number for number, row in taught_as_read(base, rows) if row.low_confidence)
 
 
 def lessons_read(base: Base, rows: Sequence[TileRow], named: Sequence[int] = ()) -> tuple[int, ...]:
     """The numbers of the tiles teaching would keep as the lessons read them, otherwise than the models
-    did (`Base.recalled`), their face not changed by the user; not those `named` already (unsure)."""
-    read = dict(zip(row_numbers(base.photo_rows), base.photo_rows, strict=True))
+    did (`Base.recalled`); not those `named` already (unsure)."""
     return tuple(
-        number
-        for number, row in zip(row_numbers(rows), rows, strict=True)
-        if number in base.recalled
-        and number not in named
-        and row.box is not None
-        and row.group != IGNORE
-        and (number in read and read[number].code == row.code)
+        number for number, _ in taught_as_read(base, rows) if number in base.recalled and number not in named
     )
 
 
@@ -217,9 +211,7 @@ def check_words(unsure: Sequence[int], by_lessons: Sequence[int]) -> str | None:
     where there are none."""
     said = [unsure_words(unsure)] if unsure else []
     if by_lessons:
-        one = len(by_lessons) == 1
-        tiles = f"Tile {by_lessons[0]} was" if one else f"Tiles {', '.join(map(str, by_lessons))} were"
-        them = "it" if one else "them"
+        tiles, them = tiles_words(by_lessons, "was", "were")
         mark = "" if unsure else "⚠ "  # one mark leads the words
         said.append(
             f"{mark}{tiles} read by what this set was taught, not as the models read {them}: check {them} "
@@ -230,13 +222,19 @@ def check_words(unsure: Sequence[int], by_lessons: Sequence[int]) -> str | None:
 
 def unsure_words(numbers: Sequence[int]) -> str:
     """ "⚠ Tiles 13, 16 are still as read, …": the unsure tiles a lesson would keep as read."""
-    one = len(numbers) == 1
-    tiles = f"Tile {numbers[0]} is" if one else f"Tiles {', '.join(map(str, numbers))} are"
-    them = "it" if one else "them"
+    tiles, them = tiles_words(numbers, "is", "are")
     return (
         f"⚠ {tiles} still as read, and the reader was unsure of {them}: check {them} before teaching, "
         "as a tile taught wrong is read wrong again."
     )
+
+
+def tiles_words(numbers: Sequence[int], verb_one: str, verb_many: str) -> tuple[str, str]:
+    """("Tile 5 is", "it") or ("Tiles 5, 9 are", "them"): the tiles `numbers` named, with their verb,
+    and the pronoun for them."""
+    if len(numbers) == 1:
+        return f"Tile {numbers[0]} {verb_one}", "it"
+    return f"Tiles {', '.join(map(str, numbers))} {verb_many}", "them"
 
 
 def known_words(lessons: Sequence[Lesson], read_with: bool) -> str:
@@ -317,7 +315,7 @@ def load_ui(box: Any, base: Base, lessons: Sequence[Lesson], reader: Any) -> Non
         return
     said = st.session_state.get(LOADED)
     if said is None or said[0] != given.file_id:
-        said = (given.file_id, *loaded_words(given, lessons, base, reader))
+        said = (given.file_id, *load_file(given, lessons, base, reader))
         st.session_state[LOADED] = said
         if said[2]:
             st.rerun()  # the box, the photo's tiles and their lines as read with the lessons
@@ -325,9 +323,9 @@ def load_ui(box: Any, base: Base, lessons: Sequence[Lesson], reader: Any) -> Non
         place.error(said[1])
 
 
-def loaded_words(given: UploadedFile, lessons: Sequence[Lesson], base: Base, reader: Any) -> tuple[str, bool]:
-    """(what the page says of the file `given`, whether its lessons were loaded): loaded, they are kept
-    as the tab's and the photo on screen read again with them."""
+def load_file(given: UploadedFile, lessons: Sequence[Lesson], base: Base, reader: Any) -> tuple[str, bool]:
+    """Load the file `given`: its lessons kept as the tab's, joined to `lessons`, and the photo on screen
+    read again with them; (what the page says of it, whether they were loaded)."""
     name = plain(given.name)
     try:
         more = read_lessons(given.getvalue(), reader_key(reader))
@@ -348,13 +346,8 @@ def read_with_loaded(base: Base, lessons: Sequence[Lesson]) -> bool:
     """The photo on screen, read without the lessons now loaded, read again with them (no model runs),
     unless the user corrected it (their word stands); True where read again."""
     # photo_reading reads photos with this module's memory_now: imported here, not at the top
-    from app_ui.photo_reading import read_again_as
-    from app_ui.rules_panel import chosen_set
-    from app_ui.session import unsaved_corrections
+    from app_ui.photo_reading import read_again_unless_corrected
 
-    if base.source != "photo" or base.seen is None or unsaved_corrections(base):
-        return False
     if not others_taught(lessons, base.sha256):
         return False  # the file taught only this photo: a photo's own lesson never reads it
-    read_again_as(base, base.read_as or chosen_set(), why="with the lessons loaded")
-    return True
+    return read_again_unless_corrected(base, "with the lessons loaded")

@@ -806,6 +806,10 @@ def _input_problem(args: argparse.Namespace) -> str | None:
         return "--slant is for --real photos: the generator's scenes lie at every slant already"
     if not -MOST_SLANT <= args.slant <= MOST_SLANT:
         return f"--slant must be within {MOST_SLANT:g} degrees either way, got {args.slant:g}"
+    if args.learn_first is not None and (not args.learn or args.learn_first < 1):
+        return "--learn-first needs --learn and N of at least 1"
+    if args.measure_from < 0:
+        return "--measure-from needs N of 0 or more"
     if args.enlarge_to is not None and args.enlarge_to < 0:
         return f"--enlarge-to must be 0 (off) or more, got {args.enlarge_to}"
     if args.long_side is not None and args.long_side < 1:
@@ -1066,12 +1070,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             reader = dataclasses.replace(reader, classifier=classifier)
     except ModelError as error:
         print(f"python -m vision.bench: {error}", file=sys.stderr)
-        return 2
-    if args.learn_first is not None and (not args.learn or args.learn_first < 1):
-        print("python -m vision.bench: --learn-first needs --learn and N of at least 1", file=sys.stderr)
-        return 2
-    if args.measure_from < 0:
-        print("python -m vision.bench: --measure-from needs N of 0 or more", file=sys.stderr)
         return 2
     if args.learn and not reader.classifier.describes:
         print(f"python -m vision.bench: {LEARN_NEEDS}", file=sys.stderr)

@@ -11,7 +11,6 @@ several) by the same generator (its commit is in made_with.json).
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import platform
@@ -57,6 +56,7 @@ from datasets.render import (
     tile_geometry,
 )
 from datasets.styles import ART_DIR, STYLES, available_styles, style_faces
+from scoring.console import OneLineParser
 from vision.classes import BACK, BONUS_CODES, CLASS_INDEX, CLASSES, FLOWERS, SEASONS
 from vision.tile_set import rule_set_faces
 
@@ -636,21 +636,69 @@ def parse_styles(text: str | None) -> list[str] | None:
     return names
 
 
+# what --help and docs/datasets.md say of the exit (an audit: a user could not tell a run cut short)
+EXIT_STATUS = (
+    "Exit status: 0 written (one line on stdout says where); 2 with one line on stderr when the command"
+    " line is wrong, a style is not installed or the folder cannot be written; 130 interrupted (Ctrl-C)."
+)
+
+
+def out_folder(given: str | None) -> Path:
+    """The folder `--out` names. Raises SynthError, one line, where it names none or a file: an empty
+    name (a shell variable left unset) wrote a whole set into the current folder (an audit: into the
+    repository itself)."""
+    if given is None:
+        raise SynthError("--out DIR is required")
+    if not given.strip():
+        raise SynthError("--out names no folder (an empty name would write into the current folder)")
+    out = Path(given)
+    if out.exists() and not out.is_dir():
+        raise SynthError(f"--out {given} is a file, not a folder")
+    return out
+
+
+def count_problem(n: int, start: int, seed: int) -> str | None:
+    """The one flag of `--n`, `--start` and `--seed` that is out of range, named with its value (an
+    audit: one line listing all three left the user to find which was wrong), or None."""
+    if n < 1:
+        return f"--n must be >= 1, got {n}"
+    for flag, value in (("--start", start), ("--seed", seed)):
+        if value < 0:
+            return f"{flag} must be >= 0, got {value}"
+    return None
+
+
+def os_error_line(error: OSError) -> str:
+    """A file-system error as the user's one line, its file named, not Python's `[Errno 20] ...`."""
+    if error.filename is not None and error.strerror:
+        return f"cannot write {error.filename}: {error.strerror}"
+    return f"cannot write the set: {error.strerror or error}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m datasets.synth", description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, help="output folder (created)")
-    parser.add_argument("--n", type=int, default=100, help="number of images")
-    parser.add_argument("--seed", type=int, default=0)
+    parser = OneLineParser(
+        prog="python -m datasets.synth", description=__doc__.split("\n")[0], epilog=EXIT_STATUS
+    )
+    parser.add_argument("--out", metavar="DIR", help="output folder (created; required)")
+    parser.add_argument("--n", type=int, default=100, help="number of images (default 100)")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed of the run: the same seed draws the same scenes (default 0)"
+    )
     parser.add_argument("--styles", help="comma-separated art styles (default: all installed)")
-    parser.add_argument("--size", type=int, default=1280, help="longest image side in px")
-    parser.add_argument("--start", type=int, default=0, help="index of the first image (to extend a set)")
+    parser.add_argument(
+        "--size", type=int, default=1280, help="longest image side in px, 160..8192 (default 1280)"
+    )
+    parser.add_argument(
+        "--start", type=int, default=0, help="index of the first image (to extend a set; default 0)"
+    )
     parser.add_argument(
         "--val-every",
         type=int,
         default=10,
-        help="every k-th image goes to val.txt (0: no val split, val.txt lists the training images)",
+        help="every k-th image goes to val.txt (default 10; 0: no val split, val.txt lists the training"
+        " images)",
     )
-    parser.add_argument("--workers", type=int, default=1, help="processes rendering in parallel")
+    parser.add_argument("--workers", type=int, default=1, help="processes rendering in parallel (default 1)")
     parser.add_argument("--preview", action="store_true", help="also write OUT/preview/ with boxes drawn")
     parser.add_argument("--list-styles", action="store_true", help="print installed styles and exit")
     parser.add_argument(
@@ -684,10 +732,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 state = "installed" if s.missing() is None else "missing"
                 print(f"{name}\t{state}\tsample_safe={s.sample_safe}\t{s.licence}")
             return 0
-        if args.out is None:
-            raise SynthError("--out DIR is required")
-        if args.n < 1 or args.start < 0 or args.seed < 0:
-            raise SynthError("--n must be >= 1, --start and --seed >= 0")
+        out = out_folder(args.out)
+        problem = count_problem(args.n, args.start, args.seed)
+        if problem:
+            raise SynthError(problem)
         if args.val_every < 0:
             raise SynthError(f"--val-every must be >= 0 (0: no val split), got {args.val_every}")
         styles = parse_styles(args.styles)
@@ -703,10 +751,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         options.check("--")
         if not 1 <= args.workers <= 256:
             raise SynthError(f"--workers must be 1..256, got {args.workers}")
-        generate(args.out, args.n, args.seed, options, args.start, args.val_every, args.workers, args.preview)
-    except (SynthError, OSError) as exc:
+        names = generate(
+            out, args.n, args.seed, options, args.start, args.val_every, args.workers, args.preview
+        )
+    except SynthError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"error: {os_error_line(exc)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # a long run stopped by hand: one line, not a traceback
+        print(
+            f"stopped (Ctrl-C): the scenes written so far are in {args.out};"
+            " data.yaml is written when a run ends",
+            file=sys.stderr,
+        )
+        return 130
+    # without tqdm (the train extra) a run said nothing at all: where the set went, said once
+    print(f"wrote {len(names)} scene(s) to {out}: images/, labels/, meta/ and data.yaml")
     return 0
 
 

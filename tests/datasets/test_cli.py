@@ -84,7 +84,7 @@ def test_a_scene_drawn_from_several_styles_re_renders_from_its_meta_alone(tmp_pa
         pytest.param(["--n", "1"], "--out", id="no-out"),
         pytest.param(["--out", "X", "--n", "-1"], "--n must be >= 1", id="negative-n"),
         pytest.param(["--out", "X", "--n", "0"], "--n must be >= 1", id="no-scenes"),
-        pytest.param(["--out", "X", "--n", "1", "--seed", "-1"], "--seed >= 0", id="negative-seed"),
+        pytest.param(["--out", "X", "--n", "1", "--seed", "-1"], "--seed must be >= 0", id="negative-seed"),
         pytest.param(
             ["--out", "X", "--n", "1", "--val-every", "-1"], "--val-every must be >= 0", id="val-negative"
         ),
@@ -173,3 +173,85 @@ def test_a_set_drawn_outside_a_checkout_names_no_commit(
     monkeypatch.setattr(synth, "REPOSITORY", tmp_path)
     assert synth.generator_commit() is None
     assert made_with(None)["commit"] is None
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "message"),
+    [
+        pytest.param("--seed", "-1", "--seed must be >= 0, got -1", id="seed"),
+        pytest.param("--start", "-2", "--start must be >= 0, got -2", id="start"),
+        pytest.param("--n", "0", "--n must be >= 1, got 0", id="n"),
+    ],
+)
+def test_a_count_out_of_range_is_named_alone(
+    flag: str, value: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # one line listing --n, --start and --seed left the user to find which one was wrong
+    argv = {"--out": str(tmp_path / "x"), "--n": "1", flag: value}
+    assert main([item for pair in argv.items() for item in pair]) == 2
+    assert capsys.readouterr().err.strip() == f"error: {message}"
+
+
+def test_an_empty_out_writes_nothing_into_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `--out "$DIR"` with DIR unset wrote a whole set into the current folder (the repository)
+    monkeypatch.chdir(tmp_path)
+    assert main(["--out", "", "--n", "1", "--size", "160", "--styles", "procedural"]) == 2
+    assert "--out names no folder" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_out_that_is_a_file_or_under_one_is_one_plain_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "photo.jpg"
+    file.write_bytes(b"")
+    assert main(["--out", str(file), "--n", "1"]) == 2
+    assert capsys.readouterr().err.strip() == f"error: --out {file} is a file, not a folder"
+    # a folder that cannot be made is said with its path, not Python's "[Errno 20] Not a directory: ..."
+    assert main(["--out", str(file / "set"), "--n", "1", "--size", "160", "--styles", "procedural"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: cannot write {file / 'set'}") and "Errno" not in err and "\n" not in err
+
+
+def test_a_number_that_is_no_number_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # argparse's own usage block above the error was nine lines
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--out", "x", "--n", "abc"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--n: invalid int value: 'abc'" in err
+
+
+def test_a_run_says_where_it_wrote(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # without tqdm (the train extra) a finished run printed nothing at all
+    assert main(["--out", str(tmp_path), "--n", "1", "--size", "160", "--styles", "procedural"]) == 0
+    assert capsys.readouterr().out.strip().startswith(f"wrote 1 scene(s) to {tmp_path}:")
+
+
+def test_ctrl_c_is_one_line_and_exit_130(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def stopped(*_args: object, **_kwargs: object) -> list[str]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(synth, "generate", stopped)
+    assert main(["--out", str(tmp_path), "--n", "1", "--styles", "procedural"]) == 130
+    err = capsys.readouterr().err
+    assert err.startswith("stopped (Ctrl-C)") and err.count("\n") == 1
+
+
+def test_help_says_each_default_and_the_exit_status(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for said in (
+        "(default 100)",
+        "(default 0)",
+        "(default 1280)",
+        "(default 10;",
+        "(default 1)",
+        "Exit status:",
+    ):
+        assert said in text, said

@@ -101,6 +101,19 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def file_error_words(error: OSError) -> str:
+    """Why a file named on the command line cannot be opened, in the words the photo's error uses
+    (`vision.imageio`: "file not found", "not a file"): the --lessons file was said in the system's
+    ("No such file or directory", "Is a directory"), two wordings for one thing in one tool (an audit)."""
+    if isinstance(error, FileNotFoundError):
+        return "file not found"
+    if isinstance(error, IsADirectoryError):
+        return "not a file"
+    if isinstance(error, PermissionError):
+        return "permission denied"
+    return error.strerror or str(error)
+
+
 def lessons_memory(given: str, reader: TileReader) -> SetMemory | None:
     """The memory of the lessons file `given` for `reader`'s classifier. Raises LessonsError, one line,
     where the file cannot be read or used."""
@@ -110,7 +123,7 @@ def lessons_memory(given: str, reader: TileReader) -> SetMemory | None:
         with open(given, "rb") as file:  # a lessons file is small: a larger one is no lessons file
             data = file.read(MOST_BYTES + 1)
     except OSError as error:
-        raise LessonsError(f"cannot read {given}: {error.strerror or error}") from None
+        raise LessonsError(f"cannot read {given}: {file_error_words(error)}") from None
     try:
         return memory_for(read_lessons(data, reader.classifier.look_key), reader.classifier.look_key)
     except LessonsError as error:
@@ -247,6 +260,19 @@ def write_text(
         print(f"warning: {warning}", file=out)
 
 
+def empty_name_problem(photo: str, lessons: str | None, models: str | None) -> str | None:
+    """An empty name (a shell variable left unset, `python -m vision "$PHOTO"`) said as one, or None:
+    read as it stands, it said "cannot read : not a file" and "cannot read : No such file or directory"
+    (an audit), and `--models ""` looked for the models in the current folder."""
+    if not photo.strip():
+        return f"PHOTO names no file: give a photo's path, or {STDIN} to read it from the standard input"
+    if lessons is not None and not lessons.strip():
+        return "--lessons needs a file name, e.g. --lessons set.mjset"
+    if models is not None and not models.strip():
+        return "--models needs a folder, e.g. --models models"
+    return None
+
+
 def annotate_problem(given: str, photo: Path) -> str | None:
     """Why the annotated photo cannot be written to the path `given`, checked before the photo is
     read (so a slow reading is not thrown away), or None."""
@@ -255,6 +281,9 @@ def annotate_problem(given: str, photo: Path) -> str | None:
         return "--annotate needs a file name, e.g. --annotate out.png"
     if given.endswith(("/", os.sep)):  # Path() drops the slash: "out.png/" names a folder, never a file
         return f"cannot write {given}: a name ending in / is a folder"
+    with contextlib.suppress(OSError):  # a folder named without an extension was told to add one (an audit)
+        if out.is_dir():
+            return f"cannot write {out}: it is a folder"
     if out.suffix.lower() not in ANNOTATE_SUFFIXES:
         return f"cannot write {out}: give it one of the extensions {', '.join(ANNOTATE_SUFFIXES)}"
     try:
@@ -329,6 +358,9 @@ def _fail(message: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     escape_what_cannot_print()
     args = parser().parse_args(argv)
+    empty = empty_name_problem(args.photo, args.lessons, args.models)
+    if empty:
+        return _fail(empty)
     try:
         faces = faces_wanted(args.rules, args.option)
     except ValueError as error:

@@ -440,6 +440,38 @@ def test_an_empty_annotate_name_is_refused_not_ignored(
     )
 
 
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        pytest.param(["", "--models", "M"], "PHOTO names no file: give a photo's path, or -", id="photo"),
+        pytest.param(["P", "--lessons", " ", "--models", "M"], "--lessons needs a file name", id="lessons"),
+        pytest.param(["P", "--models", ""], "--models needs a folder, e.g. --models models", id="models"),
+    ],
+)
+def test_an_empty_name_is_said_as_one(
+    photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    # `python -m vision "$PHOTO"` with PHOTO unset said "cannot read : not a file"; --lessons "" said
+    # "cannot read : No such file or directory"; --models "" looked in the current folder
+    photo, models = photo_and_models
+    given = [{"P": str(photo), "M": str(models)}.get(a, a) for a in argv]
+    assert run(given) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.startswith(f"python -m vision: {says}")
+    assert captured.err.count("\n") == 1
+
+
+def test_an_annotation_named_as_a_folder_is_said_to_be_one(
+    photo_and_models: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a folder named without an extension was told to "give it one of the extensions"
+    photo, models = photo_and_models
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    assert run([str(photo), "--annotate", str(folder), "--models", str(models)]) == 2
+    assert capsys.readouterr().err == f"python -m vision: cannot write {folder}: it is a folder\n"
+
+
 def test_an_annotation_named_in_bytes_that_are_not_utf8_is_written(tmp_path: Path) -> None:
     # cv2.imwrite crashed the whole process (a segfault) on such a name: run it apart
     code = (

@@ -142,8 +142,8 @@ def test_a_lessons_file_that_cannot_be_used_is_one_line_and_exit_2(
     other = tmp_path / "other.mjset"
     other.write_bytes(lessons_bytes((_lesson("a", "S1", width=3),), "another-model"))
     for given, why in (
-        (tmp_path / "none.mjset", "No such file or directory"),
-        (tmp_path, "Is a directory"),
+        (tmp_path / "none.mjset", ": file not found"),
+        (tmp_path, ": not a file"),
         (photo, NOT_LESSONS),
         (other, "taught to another tile reader"),
         (Path("/dev/zero"), NOT_LESSONS),  # endless: read no further than a lessons file can be

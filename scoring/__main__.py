@@ -213,6 +213,17 @@ def in_flag_words(message: str, flagged: dict[str, str]) -> str:
     return message
 
 
+def said_in_flag_words(result: dict[str, Any], flagged: dict[str, str]) -> dict[str, Any]:
+    """The result for the text breakdown, its verdict and warnings naming each field a flag gave by the
+    flag, as errors do (`in_flag_words`): `--discarder E` with the default seat E read "discarder_wind E
+    is the winner's own seat", a field the user never typed (an audit). The JSON keeps the fields' names."""
+    return {
+        **result,
+        "message": in_flag_words(result["message"], flagged),
+        "warnings": [in_flag_words(warning, flagged) for warning in result["warnings"]],
+    }
+
+
 def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
     """The file's fields with the command-line flags laid over them."""
     data = dict(data)
@@ -432,7 +443,10 @@ def _score(argv: list[str] | None) -> int:
     try:
         if sys.stdout is None:  # started with its output closed (`>&-`)
             raise OSError("standard output is closed")
-        print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else render(result, in_force))
+        if args.json:
+            print(json.dumps(result, ensure_ascii=False, indent=2))
+        else:
+            print(render(said_in_flag_words(result, flagged_fields(args)), in_force))
         for hint in filter(None, hints):
             print(printable(hint))
         sys.stdout.flush()

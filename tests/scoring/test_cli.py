@@ -258,6 +258,41 @@ def test_a_bad_value_is_named_by_the_flag_it_came_from_else_by_the_field(
 
 
 @pytest.mark.parametrize(
+    ("data", "args", "said"),
+    [
+        pytest.param(
+            HAND, ("--discarder", "E"), "Not a valid win: --discarder E is the winner's own seat.", id="flag"
+        ),
+        pytest.param(
+            {**HAND, "discarder_wind": "E"},
+            (),
+            "Not a valid win: discarder_wind E is the winner's own seat.",
+            id="file",
+        ),
+        pytest.param(
+            HAND,
+            ("--self-drawn", "--discarder", "S"),
+            "Warning: --discarder ignored: a self-drawn win has no discarder",
+            id="flag-warning",
+        ),
+    ],
+)
+def test_the_breakdown_names_a_field_a_flag_gave_by_the_flag(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    data: dict[str, object],
+    args: tuple[str, ...],
+    said: str,
+) -> None:
+    # an audit: `--discarder E` (the winner's seat by default) was told as "discarder_wind E ...", a
+    # field the user never wrote; a file's field keeps its name, and so does the JSON
+    _main(tmp_path, data, *args)
+    assert said in capsys.readouterr().out.splitlines()
+    _main(tmp_path, data, *args, "--json")
+    assert "--discarder" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
     ("args", "raw"),
     [
         pytest.param(("--option", "max_tai"), None, id="option-without-value"),

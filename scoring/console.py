@@ -43,3 +43,21 @@ def escape_what_cannot_print() -> None:
         if isinstance(stream, io.TextIOWrapper):
             with contextlib.suppress(ValueError, OSError):
                 stream.reconfigure(errors="backslashreplace")
+
+
+# where the run-time dependencies are: `./run app` installs them into .venv (outside a virtual
+# environment), which a shell does not use until told to
+SET_UP = (
+    "run ./run app once (it installs them into .venv), then use .venv/bin/python (or `. .venv/bin/activate`)"
+)
+OURS = ("scoring", "vision", "datasets", "app_ui")
+
+
+def missing_module_line(prog: str, error: ModuleNotFoundError) -> str | None:
+    """The one line for a command line started outside the environment its dependencies are in
+    (`python -m vision` showed ModuleNotFoundError's traceback for cv2: an audit), or None where the
+    module missing is one of ours (a bug, said as one)."""
+    name = error.name or ""
+    if not name or name.split(".")[0] in OURS:
+        return None
+    return f"{prog}: the module {name} is not installed (a run-time dependency): {SET_UP}"

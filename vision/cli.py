@@ -53,7 +53,8 @@ class OneLineParser(console.OneLineParser):
 # fed this output, exits 1 on a hand that is no win and 2 on an internal error too)
 EXIT_STATUS = (
     "Exit status: 0 read; 2 with one line on stderr when the photo, the models, the --lessons file or"
-    " --annotate's file cannot be used, or the command line is wrong; 1 with one line on an internal error"
+    " --annotate's file cannot be used, the command line is wrong, or a run-time dependency is not installed"
+    " (the line says how to set it up); 1 with one line on an internal error"
     " (a bug, never a traceback); 130 interrupted (Ctrl-C); 141 when the reader of the output went away"
     " (`| head`)."
 )

@@ -42,14 +42,8 @@ from scoring.hand import CIRCUMSTANCES, WINNING_TILE_PLACES, hand_from_json
 from scoring.options import option_assignments, option_lines, points_word, rules_in_force
 from scoring.payout import format_amount, instant_text
 from scoring.rulesets import RULESET_NAMES
+from scoring.tiles import TILE_CODES_HELP
 from scoring.winning_tiles import Outcome, changes_the_score, ways_text, winning_tile_outcomes
-
-TILE_CODES_HELP = (
-    "tile codes: 1m-9m characters, 1p-9p dots, 1s-9s bamboo; E S W N winds; C red, F green, P white "
-    "dragons; F1-F4 flowers, S1-S4 seasons; cat rat rooster centipede; Malaysian face and fly; back "
-    "(face down). A hand is written as groups: 123m 456p 789s CCC 55p."
-)
-
 
 # The breakdown's own marks, which no tile code explains (an audit: a new reader met [111s] and
 # <5555s> in the Reading line with nothing to say what they are).

@@ -100,6 +100,15 @@ def sorted_tiles(tiles: Iterable[Tile]) -> list[Tile]:
     return sorted(tiles, key=sort_key)
 
 
+# the codes as a user is told them (`python -m scoring --help`, and `python -m vision --help`, whose
+# output is these codes: an audit met "C 0.65" and "F4" beside "F" with no word of what they are)
+TILE_CODES_HELP = (
+    "tile codes: 1m-9m characters, 1p-9p dots, 1s-9s bamboo; E S W N winds; C red, F green, P white "
+    "dragons; F1-F4 flowers, S1-S4 seasons; cat rat rooster centipede; Malaysian face and fly; back "
+    "(face down). A hand is written as groups: 123m 456p 789s CCC 55p."
+)
+
+
 # One token inside a space-separated group. Word codes first; `F1`..`S4` only when the digit is not the
 # start of a suited run (so `S123m` reads as S, 1m, 2m, 3m); honours one letter each; ranks then a suit.
 _TOKEN = re.compile(

@@ -21,6 +21,7 @@ from scoring import RULESET_NAMES, OptionError, RulesetError, console
 from scoring.console import escape_what_cannot_print, say
 from scoring.errors import printable
 from scoring.options import option_assignments, read_by
+from scoring.tiles import TILE_CODES_HELP
 from vision.annotate import annotate, save_png, try_writing
 from vision.detections import UNSURE_BELOW
 from vision.exposure import with_gain
@@ -67,6 +68,7 @@ def parser() -> argparse.ArgumentParser:
         epilog="--json prints {image: {width, height}, detections: [{code, confidence, box}], hand,"
         " warnings}; boxes and the places warnings name are in pixels of the photo turned upright by its EXIF"
         " orientation. The hand is the input of `python -m scoring` (which also takes this whole output). "
+        + f"{TILE_CODES_HELP[0].upper()}{TILE_CODES_HELP[1:]} "
         + EXIT_STATUS,
     )
     p.add_argument("photo", help="JPEG, PNG, HEIC, WebP, ... photo of the hand (- reads it from stdin)")

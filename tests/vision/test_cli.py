@@ -728,3 +728,10 @@ def test_help_names_each_exit_status_run_gives(
     monkeypatch.setattr("vision.cli.main", failing)
     monkeypatch.setattr("os.dup2", lambda *args: None)  # the pipe's own stdout is left as it is
     assert run(["photo.jpg"]) == status
+
+
+def test_help_says_what_the_tile_codes_it_prints_are(capsys: pytest.CaptureFixture[str]) -> None:
+    # the output is codes alone ("C 0.65", "F4" beside "F"): a player was told nowhere here what they are
+    text = _help_text(capsys)
+    for said in ("C red, F green, P white dragons", "F1-F4 flowers, S1-S4 seasons", "back (face down)"):
+        assert said in text, said

@@ -7,7 +7,6 @@ One row per style (its name on the left), one column per class (its code on top)
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,6 +17,7 @@ from PIL import Image, ImageDraw
 
 from datasets.faces import FACE_H, FACE_W, StyleUnavailableError
 from datasets.styles import STYLES, available_styles, style_faces
+from scoring.console import OneLineParser
 from vision.classes import CLASSES
 
 LABEL_W = 170
@@ -47,14 +47,37 @@ def contact_sheet(styles: Sequence[str], tile_h: int = 64) -> np.ndarray:
     return np.asarray(sheet)
 
 
+def sheet_problem(given: str) -> str | None:
+    """Why the sheet cannot be written to `given`, said before the styles are drawn (seconds each),
+    or None: a name PIL knows no format for ended in its KeyError's traceback, after the drawing (an
+    audit: `--out sheet.txt`, and `--out ""`)."""
+    if not given.strip():
+        return "--out needs a file name, e.g. --out sheet.png"
+    out = Path(given)
+    if out.is_dir():
+        return f"cannot write {given}: it is a folder"
+    if out.suffix.lower() not in Image.registered_extensions():
+        return f"cannot write {given}: give it an image extension, e.g. .png or .jpg"
+    # the nearest folder there already: a file in its place was said as mkdir's "File exists"
+    there = next((parent for parent in out.parents if parent.exists()), None)
+    if there is not None and not there.is_dir():
+        return f"cannot write {given}: {there} is a file, not a folder"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m datasets.contact_sheet", description=__doc__.split("\n")[0]
+    parser = OneLineParser(prog="python -m datasets.contact_sheet", description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--out", required=True, help="the picture to write; its extension picks the format (.png, .jpg ...)"
     )
-    parser.add_argument("--out", type=Path, required=True, help="PNG to write")
     parser.add_argument("--styles", help="comma-separated styles (default: all installed)")
-    parser.add_argument("--tile", type=int, default=64, help="face height in px")
+    parser.add_argument("--tile", type=int, default=64, help="face height in px, 16..512 (default 64)")
     args = parser.parse_args(argv)
+    problem = sheet_problem(args.out)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
+    out = Path(args.out)
     try:
         styles = [s.strip() for s in args.styles.split(",")] if args.styles else available_styles()
         unknown = [s for s in styles if s not in STYLES]
@@ -63,12 +86,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not 16 <= args.tile <= 512:
             raise StyleUnavailableError(f"--tile must be 16..512 px, got {args.tile}")
         sheet = contact_sheet(styles, args.tile)
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        Image.fromarray(sheet).save(args.out)
-    except (StyleUnavailableError, OSError) as exc:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(sheet).save(out)
+    except StyleUnavailableError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(f"{args.out}: {len(styles)} styles x {len(CLASSES)} classes")
+    except OSError as exc:  # the system's words, not Python's "[Errno 20] ..."
+        print(f"error: cannot write {exc.filename or out}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    print(f"{out}: {len(styles)} styles x {len(CLASSES)} classes")
     return 0
 
 

@@ -255,3 +255,42 @@ def test_help_says_each_default_and_the_exit_status(capsys: pytest.CaptureFixtur
         "Exit status:",
     ):
         assert said in text, said
+
+
+@pytest.mark.parametrize(
+    ("out", "says"),
+    [
+        pytest.param("sheet.txt", "give it an image extension, e.g. .png or .jpg", id="extension"),
+        pytest.param("", "--out needs a file name", id="empty"),
+        pytest.param("DIR", "it is a folder", id="folder"),
+        pytest.param("FILE/sheet.png", "is a file, not a folder", id="under-a-file"),
+    ],
+)
+def test_contact_sheet_refuses_a_file_it_cannot_write_in_one_line_before_drawing(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    out: str,
+    says: str,
+) -> None:
+    # `--out sheet.txt` and `--out ""` ended in PIL's KeyError traceback, after every style was drawn
+    from datasets import contact_sheet
+
+    def no_drawing(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the sheet was drawn before --out was checked")
+
+    monkeypatch.setattr(contact_sheet, "contact_sheet", no_drawing)
+    (tmp_path / "FILE").write_bytes(b"")
+    given = out.replace("DIR", str(tmp_path)).replace("FILE", str(tmp_path / "FILE"))
+    assert contact_sheet.main(["--out", given, "--styles", "procedural"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and says in err and err.count("\n") == 1
+
+
+def test_contact_sheet_usage_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from datasets.contact_sheet import main as sheet_main
+
+    with pytest.raises(SystemExit) as exit_info:
+        sheet_main([])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.count("\n") == 1

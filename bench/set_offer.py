@@ -30,6 +30,7 @@ if str(ROOT) not in sys.path:
 from app_ui.case import IGNORE, TileRow  # noqa: E402
 from app_ui.photo_rows import rows_from_reading  # noqa: E402
 from app_ui.set_offer import Box, read_of, set_offer  # noqa: E402
+from vision.bench import no_scenes_problem  # noqa: E402
 from vision.bench_match import matched_truth  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.tile_set import rule_set_faces  # noqa: E402
@@ -93,6 +94,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folders", type=Path, nargs="+", metavar="DIR")
     parser.add_argument("--limit", type=int, default=None, help="scenes per folder (default: all)")
     args = parser.parse_args(argv)
+    # a folder mistyped measured nothing and printed zeros, exit 0
+    problems = [problem for problem in map(no_scenes_problem, args.folders) if problem]
+    if problems:
+        print(f"error: {problems[0]}", file=sys.stderr)
+        return 2
     from vision.pipeline import TileReader
 
     reader = TileReader.load()

@@ -38,6 +38,7 @@ from app_ui.tile_sets import tiles_in_set  # noqa: E402
 from app_ui.unsure_stakes import unsure_stakes  # noqa: E402
 from app_ui.winning_hint import score_span, winning_tile_outcomes  # noqa: E402
 from scoring import MalformedHandError, OptionError, score_json  # noqa: E402
+from vision.bench import no_scenes_problem  # noqa: E402
 from vision.bench_match import matched_truth, shows_whole_hand  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.seen_store import load_seen, seen_path  # noqa: E402
@@ -130,6 +131,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--models", type=Path, default=ROOT / "models")
     args = parser.parse_args(argv)
+    # a folder mistyped measured nothing and printed zeros, exit 0
+    problems = [problem for problem in map(no_scenes_problem, args.dirs) if problem]
+    if problems:
+        print(f"error: {problems[0]}", file=sys.stderr)
+        return 2
     if args.from_seen is not None and len(args.from_seen) != len(args.dirs):
         parser.error("give one --from-seen folder per DIR")
     from vision.pipeline import TileReader

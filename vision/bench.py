@@ -783,6 +783,14 @@ def _summary_json(summary: Summary) -> dict[str, Any]:
     return out
 
 
+def no_scenes_problem(folder: Path) -> str | None:
+    """Why `folder` is no `python -m datasets.synth` set, or None (here and in bench/*.py: a folder
+    mistyped measured nothing and said so with zeros, exit 0)."""
+    if not any((folder / "meta").glob("*.json")):
+        return f"no scenes in {folder} (a python -m datasets.synth folder holds meta/*.json)"
+    return None
+
+
 def _input_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with the sets or files named, or None: a folder mistyped would otherwise bench
     no photo and print F1 0.000 with exit 0."""
@@ -791,8 +799,8 @@ def _input_problem(args: argparse.Namespace) -> str | None:
     if args.concurrency is not None and args.concurrency < 0:
         # an audit: -2 threads had failed in a traceback after the whole bench
         return f"--concurrency must be 1 or more threads (0: not measured), got {args.concurrency}"
-    if args.synthetic is not None and not any((args.synthetic / "meta").glob("*.json")):
-        return f"no scenes in {args.synthetic} (a python -m datasets.synth folder holds meta/*.json)"
+    if args.synthetic is not None and (problem := no_scenes_problem(args.synthetic)):
+        return problem
     if args.real is not None and not args.real.is_dir():
         return f"no folder {args.real} (the labelled photos' folder, with its labels.json)"
     if args.real is not None and not (args.real / "labels.json").is_file():

@@ -12,7 +12,6 @@ when they lie in line with the hand, nowhere near anything else, they count as a
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections import Counter
@@ -24,10 +23,12 @@ import cv2
 import numpy as np
 
 from vision.classes import BACK
+from vision.cli import OneLineParser
 from vision.deskew import box_angles
 from vision.detections import Detections
 from vision.layout import Layout, layout_hand
 
+PROG = "python -m vision.layout_check"
 # Each tile's angle measured on the scene's image as the reader measures it (not the generator's own
 # angle), added to a scene's ground truth where the image was at hand.
 MEASURED_ANGLES = "measured_angles"
@@ -157,10 +158,17 @@ def dir_metas(meta_dir: Path, limit: int, angles: bool = True) -> Iterable[dict[
         yield meta if image is None else with_measured_angles(meta, image)
 
 
+def count_problem(scenes: int, first_seed: int) -> str | None:
+    """The one of `--scenes` and `--first-seed` out of range, named with its value, or None."""
+    if scenes < 1:
+        return f"--scenes must be at least 1, got {scenes}"
+    if first_seed < 0:
+        return f"--first-seed must be at least 0, got {first_seed}"
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m vision.layout_check", description=__doc__.splitlines()[0]
-    )
+    parser = OneLineParser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=200, help="scenes to render (default 200)")
     parser.add_argument("--first-seed", type=int, default=0, help="the first scene's seed (default 0)")
     parser.add_argument("--size", type=int, default=1280, help="longest image side in px (default 1280)")
@@ -176,19 +184,26 @@ def main(argv: list[str] | None = None) -> int:
         "dropped askew by its box alone)",
     )
     args = parser.parse_args(argv)
-    if args.scenes < 1 or args.first_seed < 0:
-        parser.error(
-            f"--scenes must be at least 1 and --first-seed at least 0, got {args.scenes}, {args.first_seed}"
-        )
+    problem = count_problem(args.scenes, args.first_seed)
+    if problem:
+        parser.error(problem)
     angles = not args.no_angles
     if args.meta_dir is not None:
         meta_dir = args.meta_dir / "meta" if (args.meta_dir / "meta").is_dir() else args.meta_dir
         if not any(meta_dir.glob("*.json")):
-            print(f"python -m vision.layout_check: no scene files (*.json) in {meta_dir}", file=sys.stderr)
+            print(f"{PROG}: no scene files (*.json) in {meta_dir}", file=sys.stderr)
             return 2
         metas: list[Mapping[str, Any]] = list(dir_metas(meta_dir, args.scenes, angles))
     else:
-        metas = list(synth_metas(range(args.first_seed, args.first_seed + args.scenes), args.size, angles))
+        from datasets.synth import SceneOptions, SynthError  # the generator: a training tool, imported late
+
+        try:
+            SceneOptions(size=args.size).check("--")
+            seeds = range(args.first_seed, args.first_seed + args.scenes)
+            metas = list(synth_metas(seeds, args.size, angles))
+        except SynthError as error:  # a size out of range, the art not installed: it was a traceback
+            print(f"{PROG}: {error}", file=sys.stderr)
+            return 2
     total, modes, failed = check_scenes(metas)
     ok = total - len(failed)
     broken = sum(1 for _, found in failed if STRUCTURE_MODES & set(found))

@@ -119,3 +119,27 @@ def test_the_check_reads_a_synth_runs_folder_or_its_meta_and_says_when_there_is_
     for given in (tmp_path, tmp_path / "meta"):
         assert main(["--meta-dir", str(given), "--no-angles", "--scenes", "5"]) == 0
         assert " of 2\n" in capsys.readouterr().out  # the scenes read, not the --scenes asked for
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        pytest.param(["--scenes", "0"], "--scenes must be at least 1, got 0", id="scenes"),
+        pytest.param(["--first-seed", "-1"], "--first-seed must be at least 0, got -1", id="seed"),
+        pytest.param(["--scenes", "abc"], "argument --scenes: invalid int value: 'abc'", id="not-a-number"),
+        pytest.param(["--scenes", "1", "--size", "0"], "--size must be 160..8192 px, got 0", id="size"),
+    ],
+)
+def test_the_check_s_bad_input_is_one_line_and_exit_2(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # argparse's usage block stood above the first three; --size 0 was SynthError's traceback
+    from vision.layout_check import main
+
+    try:
+        status = main(argv)
+    except SystemExit as stopped:
+        status = int(str(stopped.code))
+    assert status == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"python -m vision.layout_check: {says}") and err.count("\n") == 1

@@ -49,12 +49,26 @@ def style_tensors() -> dict[str, list[np.ndarray]]:
     return tensors
 
 
+def out_problem(out: Path) -> str | None:
+    """Why the table cannot be written to `out`, or None (a folder missing was FileNotFoundError's
+    traceback, after every style was drawn)."""
+    if out.is_dir():
+        return f"cannot write {out}: it is a folder"
+    if not out.parent.is_dir():
+        return f"cannot write {out}: there is no folder {out.parent}"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m datasets.face_gradients", description=" ".join(__doc__.split("\n\n")[0].split())
     )
     parser.add_argument("--out", type=Path, default=GRADIENTS_FILE)
     args = parser.parse_args(argv)
+    problem = out_problem(args.out)
+    if problem:  # said before the styles are drawn (seconds): it was a traceback after them
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
     tensors = style_tensors()
     missing = [code for code in CLASSES if code not in tensors]
     if missing:
@@ -67,7 +81,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     styles = min(len(v) for v in tensors.values())
     rows = ",\n".join(f"  {json.dumps(code)}: {json.dumps(values)}" for code, values in table.items())
     # one face a line: a change to the art shows as a readable diff
-    args.out.write_text(f'{{\n "styles": {styles},\n "tensors": {{\n{rows}\n }}\n}}\n')
+    try:
+        args.out.write_text(f'{{\n "styles": {styles},\n "tensors": {{\n{rows}\n }}\n}}\n')
+    except OSError as error:  # a full disk: the system's words, not a traceback
+        print(f"error: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
+        return 2
     print(f"wrote {args.out}: {len(table)} faces, each from at least {styles} styles")
     return 0
 

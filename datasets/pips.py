@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -38,6 +39,8 @@ from datasets.faces import (
     stick_width,
 )
 from datasets.randomized import random_recipe
+from datasets.synth import SynthError, os_error_line, out_folder
+from scoring.console import OneLineParser
 
 # classes of the detector, in order
 PIP_CLASSES = ("dot", "stick")
@@ -291,10 +294,8 @@ def _write(args: tuple[Path, int, str]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(
-        prog="python -m datasets.pips", description=" ".join(__doc__.split("\n\n")[0].split())
-    )
-    p.add_argument("--out", type=Path, required=True)
+    p = OneLineParser(prog="python -m datasets.pips", description=" ".join(__doc__.split("\n\n")[0].split()))
+    p.add_argument("--out", required=True, metavar="DIR", help="output folder (created)")
     p.add_argument("--n", type=int, default=20000, help="composed crops (without --scenes)")
     p.add_argument("--seed", type=int, default=1, help="first sample's seed (samples seed .. seed + n - 1)")
     p.add_argument(
@@ -304,10 +305,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=[],
         help="cut the crops from these `datasets.synth` folders of the randomised style instead",
     )
-    p.add_argument("--val-every", type=int, default=20)
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--val-every", type=int, default=20, help="every k-th crop goes to val (default 20)")
+    p.add_argument("--workers", type=int, default=2, help="processes rendering in parallel (default 2)")
     p.add_argument("--preview", type=int, default=0, help="also write N crops with their boxes drawn")
     args = p.parse_args(argv)
+    try:
+        args.out = out_folder(args.out)
+        problem = counts_problem(args.n, args.seed, args.val_every, args.workers)
+        if problem:
+            raise SynthError(problem)
+        _make(args)
+    except SynthError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"error: {os_error_line(error)}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def counts_problem(n: int, seed: int, val_every: int, workers: int) -> str | None:
+    """The one count out of range, named with its value, or None: --val-every 0 and --workers 0 were
+    ZeroDivisionError's and ValueError's tracebacks, and --n 0 wrote an empty set with exit 0."""
+    if n < 1:
+        return f"--n must be >= 1, got {n}"
+    if seed < 0:
+        return f"--seed must be >= 0, got {seed}"
+    if val_every < 1:
+        return f"--val-every must be >= 1, got {val_every}"
+    if not 1 <= workers <= 256:
+        return f"--workers must be 1..256, got {workers}"
+    return None
+
+
+def _make(args: argparse.Namespace) -> None:
     for split in ("train", "val"):
         (args.out / "images" / split).mkdir(parents=True, exist_ok=True)
         (args.out / "labels" / split).mkdir(parents=True, exist_ok=True)
@@ -330,7 +361,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if args.preview:
         _preview(args.out, args.preview)
-    return 0
 
 
 def _preview(out: Path, count: int) -> None:

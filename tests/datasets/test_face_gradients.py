@@ -42,3 +42,19 @@ def test_the_committed_table_is_what_the_installed_art_gives(tmp_path: Path) -> 
     assert built["styles"] == committed["styles"]
     for code in CLASSES:
         assert built["tensors"][code] == pytest.approx(committed["tensors"][code], abs=2e-3), code
+
+
+def test_a_table_that_cannot_be_written_is_one_line_before_the_styles_are_drawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a folder missing was FileNotFoundError's traceback, after every style was drawn
+    from datasets import face_gradients
+
+    def no_drawing() -> None:
+        raise AssertionError("the styles were drawn before --out was checked")
+
+    monkeypatch.setattr(face_gradients, "style_tensors", no_drawing)
+    for out, says in ((tmp_path / "no" / "t.json", "there is no folder"), (tmp_path, "it is a folder")):
+        assert main(["--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: cannot write {out}: {says}") and err.count("\n") == 1

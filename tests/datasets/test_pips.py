@@ -89,3 +89,30 @@ def test_crops_cut_from_a_rendered_scene_box_each_pip_of_the_middle_tile() -> No
         centres = (boxes[:, :2] + boxes[:, 2:]) / 2
         # the tile fills the middle of its crop (margin 0.15 around the box), so do its pips
         assert ((centres > 0.05 * CROP_SIZE) & (centres < 0.95 * CROP_SIZE)).all()
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        pytest.param(["--val-every", "0"], "--val-every must be >= 1, got 0", id="val-every"),
+        pytest.param(["--workers", "0"], "--workers must be 1..256, got 0", id="workers"),
+        pytest.param(["--n", "0"], "--n must be >= 1, got 0", id="no-crops"),
+        pytest.param(["--out", ""], "--out names no folder", id="empty-out"),
+        pytest.param(["--out", "FILE"], "is a file, not a folder", id="out-a-file"),
+    ],
+)
+def test_bad_input_is_one_line_and_writes_nothing(
+    argv: list[str],
+    says: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # --val-every 0 and --workers 0 were tracebacks; --out "" wrote the set into the current folder
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "FILE").write_bytes(b"")
+    given = ["--out", str(tmp_path / "set"), "--n", "2", "--workers", "1", *argv]
+    assert main([str(tmp_path / "FILE") if a == "FILE" else a for a in given]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and says in err and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["FILE"]

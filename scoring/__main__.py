@@ -29,7 +29,7 @@ from scoring.api import (
     unused_beside,
     unused_beside_warning,
 )
-from scoring.console import OneLineParser, escape_what_cannot_print, say
+from scoring.console import OneLineParser, escape_what_cannot_print, is_terminal, say
 from scoring.errors import (
     MOST_BYTES_A_CHARACTER,
     MalformedHandError,
@@ -145,12 +145,20 @@ def _why_unreadable(error: OSError) -> str:
     return str(error.strerror or error)
 
 
+TYPING_PROMPT = (
+    'reading the hand from the terminal: type its JSON, e.g. {"concealed": "123m 456p 789s CCC 55p"},'
+    " then Ctrl-D on a line of its own (Ctrl-C stops)"
+)
+
+
 def _read(path: str) -> dict[str, Any]:
     name = "the standard input" if path == "-" else path
     try:
         if path == "-":
             if sys.stdin is None:  # started with its input closed (`<&-`)
                 raise MalformedHandError("cannot read the standard input: it is closed")
+            if is_terminal(sys.stdin):  # `python -m scoring -` typed alone sat silent, waiting (an audit)
+                say(TYPING_PROMPT)
             # as bytes, decoded as a file is: a stray byte is refused alike, not read as an escape
             # over the limit in any encoding is refused undecoded: decoding a cut that split a character
             # would have said "not UTF-8 text"

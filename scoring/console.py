@@ -7,7 +7,7 @@ import argparse
 import contextlib
 import io
 import sys
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 from scoring.errors import brief
 
@@ -34,6 +34,15 @@ def say(line: str) -> None:
     if sys.stderr is not None:
         with contextlib.suppress(OSError):
             print(brief(line), file=sys.stderr)
+
+
+def is_terminal(stream: TextIO) -> bool:
+    """Whether `stream` is a person's terminal (not a pipe or a file): `-` read from it waits for them
+    to type, which a command line says rather than sitting silent."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):  # no isatty, or closed
+        return False
 
 
 def escape_what_cannot_print() -> None:

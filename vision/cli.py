@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from scoring import RULESET_NAMES, OptionError, RulesetError, console
-from scoring.console import escape_what_cannot_print, say
+from scoring.console import escape_what_cannot_print, is_terminal, say
 from scoring.errors import printable
 from scoring.options import option_assignments, read_by
 from scoring.tiles import TILE_CODES_HELP
@@ -320,6 +320,8 @@ def _photo_source(given: str) -> bytes | Path:
         return Path(given)
     if sys.stdin is None:
         raise ImageError("it is closed")
+    if is_terminal(sys.stdin):  # `python -m vision -` typed alone sat silent, waiting for a photo's bytes
+        raise ImageError(f"it is a terminal, not a photo: pipe one in, e.g. {PROG} - < photo.jpg")
     try:
         return sys.stdin.buffer.read(MAX_BYTES + 1)  # one byte over the limit tells a file too large
     except (OSError, ValueError) as error:

@@ -935,3 +935,27 @@ def test_help_names_each_exit_status_main_gives(
     monkeypatch.setattr(cli, "_drop_output", lambda: None)
     assert main([str(ROOT / "samples" / "all_suited.json")]) == status
     assert said in cli.EXIT_STATUS
+
+
+class _Terminal(io.TextIOWrapper):
+    """A standard input that is a person's terminal, what they type already in it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_reading_from_a_terminal_says_what_to_type_and_a_pipe_says_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `python -m scoring -` typed alone sat silent, waiting, with no word of what it waited for
+    from scoring.__main__ import TYPING_PROMPT
+
+    typed = b'{"concealed": "123m 456p 789s CCC 55p"}'
+    monkeypatch.setattr(sys, "stdin", _Terminal(io.BytesIO(typed)))
+    assert main(["-"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == TYPING_PROMPT + "\n" and "Ctrl-D" in TYPING_PROMPT
+    assert "Valid win" in captured.out
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(typed)))
+    assert main(["-"]) == 0
+    assert capsys.readouterr().err == ""

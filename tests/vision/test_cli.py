@@ -735,3 +735,23 @@ def test_help_says_what_the_tile_codes_it_prints_are(capsys: pytest.CaptureFixtu
     text = _help_text(capsys)
     for said in ("C red, F green, P white dragons", "F1-F4 flowers, S1-S4 seasons", "back (face down)"):
         assert said in text, said
+
+
+class _Terminal(io.TextIOWrapper):
+    """A standard input that is a person's terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_photo_asked_of_a_terminal_is_refused_not_waited_for(
+    photo_and_models: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `python -m vision -` typed alone sat silent, waiting for a photo's bytes from the keyboard
+    _, models = photo_and_models
+    monkeypatch.setattr(sys, "stdin", _Terminal(io.BytesIO(b"")))
+    assert run(["-", "--models", str(models)]) == 2
+    assert capsys.readouterr().err == (
+        "python -m vision: cannot read the standard input: it is a terminal, not a photo: pipe one in,"
+        " e.g. python -m vision - < photo.jpg\n"
+    )

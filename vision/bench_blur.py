@@ -11,7 +11,6 @@ phone would (JPEG 92). Prints, per variant, the photos told blurred and the medi
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -22,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scoring.console import OneLineParser
 from vision.bench import resized_jpeg
 from vision.imageio import ImageError, read_image
 from vision.pipeline import TileReader
@@ -91,7 +91,7 @@ def bench_variant(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m vision.bench_blur", description=" ".join(__doc__.split("\n\n")[0].split())
     )
     parser.add_argument("--synthetic", type=Path, required=True, help="datasets.synth output folder")
@@ -100,6 +100,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=None, help="models folder (default: models/)")
     parser.add_argument("--json", type=Path, default=None, help="also write each photo's sharpness here")
     args = parser.parse_args(argv)
+    # --limit 0 was said as "no photos in DIR/images" of a folder full of them; --blurred -1 read none
+    if args.limit < 1:
+        parser.error(f"--limit must be at least 1, got {args.limit}")
+    if args.blurred < 0:
+        parser.error(f"--blurred must be 0 or more, got {args.blurred}")
     paths = sorted((args.synthetic / "images").glob("*.jpg"))[: args.limit]
     if not paths:
         print(f"error: no photos in {args.synthetic / 'images'}", file=sys.stderr)

@@ -13,7 +13,6 @@ clutter is shown or not, not how a photo is read (that is `vision.bench`).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Sequence
@@ -23,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scoring.console import OneLineParser
 from vision.classes import CLASSES, NOT_A_TILE
 from vision.onnx_files import OnnxFileError, embedded_side, load_model
 from vision.onnx_models import ModelError, TileClassifier, make_session, resized, static_dim
@@ -157,7 +157,7 @@ def report_line(name: str, result: CropReading) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.crop_bench", description=__doc__.split("\n\n")[0])
+    parser = OneLineParser(prog="python -m vision.crop_bench", description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--crops", type=Path, required=True, help="a classifier/val folder of vision.train data"
     )

@@ -53,3 +53,22 @@ def test_a_folder_without_photos_is_refused_in_one_line(
     assert main(["--synthetic", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no photos" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        pytest.param(["--limit", "0"], "--limit must be at least 1, got 0", id="limit"),
+        pytest.param(["--blurred", "-1"], "--blurred must be 0 or more, got -1", id="blurred"),
+        pytest.param(["--limit", "abc"], "argument --limit: invalid int value: 'abc'", id="not-a-number"),
+    ],
+)
+def test_bad_input_is_one_line_naming_the_flag(
+    argv: list[str], says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --limit 0 was said as "no photos in DIR/images"; argparse's usage block stood above its errors
+    with pytest.raises(SystemExit) as stopped:
+        main(["--synthetic", str(tmp_path), *argv])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {says}") and err.count("\n") == 1

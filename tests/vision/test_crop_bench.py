@@ -165,3 +165,15 @@ def test_a_model_without_no_tile_is_refused(crop_folder: Path, tmp_path: Path) -
     classifier_model(other, SIZE, None)
     with pytest.raises(CropBenchError, match=r"tiles\.onnx: classifier has 49 outputs, expected 50"):
         first_look(other, load_crops(crop_folder).crops)
+
+
+def test_a_usage_error_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    # argparse's three-line usage block stood above "the following arguments are required"
+    with pytest.raises(SystemExit) as stopped:
+        crop_bench.main([])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert (
+        err.startswith("error: the following arguments are required: --crops, models")
+        and err.count("\n") == 1
+    )

@@ -16,7 +16,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from datasets.faces import FACE_H, FACE_W, StyleUnavailableError
-from datasets.styles import STYLES, available_styles, style_faces
+from datasets.styles import available_styles, style_faces
+from datasets.synth import SynthError, parse_styles
 from scoring.console import OneLineParser
 from vision.classes import CLASSES
 
@@ -79,16 +80,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     out = Path(args.out)
     try:
-        styles = [s.strip() for s in args.styles.split(",")] if args.styles else available_styles()
-        unknown = [s for s in styles if s not in STYLES]
-        if unknown:
-            raise StyleUnavailableError(f"unknown style(s) {', '.join(unknown)}; known: {', '.join(STYLES)}")
+        # as the generator reads them: `--styles " , "` was "unknown style(s) , ;"
+        styles = parse_styles(args.styles) or available_styles()
         if not 16 <= args.tile <= 512:
             raise StyleUnavailableError(f"--tile must be 16..512 px, got {args.tile}")
         sheet = contact_sheet(styles, args.tile)
         out.parent.mkdir(parents=True, exist_ok=True)
         Image.fromarray(sheet).save(out)
-    except StyleUnavailableError as exc:
+    except (StyleUnavailableError, SynthError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # the system's words, not Python's "[Errno 20] ..."

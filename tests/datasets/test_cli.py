@@ -294,3 +294,15 @@ def test_contact_sheet_usage_error_is_one_line(capsys: pytest.CaptureFixture[str
         sheet_main([])
     assert exit_info.value.code == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_contact_sheet_reads_styles_as_the_generator_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from datasets.contact_sheet import main as sheet_main
+
+    # `--styles " , "` was "unknown style(s) , ;"
+    assert sheet_main(["--out", str(tmp_path / "s.png"), "--styles", " , "]) == 2
+    assert (
+        capsys.readouterr().err == "error: --styles names no style; leave it out for every installed style\n"
+    )

@@ -151,6 +151,28 @@ TYPING_PROMPT = (
 )
 
 
+# how the photo formats `python -m vision` reads begin (HEIC and AVIF: an ISO box `ftyp` at byte 4)
+PHOTO_STARTS = (b"\xff\xd8\xff", b"\x89PNG", b"GIF8", b"BM", b"II*\x00", b"MM\x00*")
+
+
+def looks_like_a_photo(data: bytes) -> bool:
+    """Whether `data` begins as a photo does: samples/ holds each hand's photo beside its JSON, and a
+    photo given here was "not UTF-8 text, nor UTF-16 with a byte-order mark" (an audit)."""
+    return (
+        data.startswith(PHOTO_STARTS)
+        or (data[:4] == b"RIFF" and data[8:12] == b"WEBP")
+        or data[4:8] == b"ftyp"
+    )
+
+
+def _refuse_a_photo(data: bytes, name: str, path: str) -> None:
+    if looks_like_a_photo(data):
+        raise MalformedHandError(
+            f"{name} is a photo, not a hand's JSON: read its tiles with"
+            f" python -m vision {path} --json | python -m scoring -"
+        )
+
+
 def _read(path: str) -> dict[str, Any]:
     name = "the standard input" if path == "-" else path
     try:
@@ -163,6 +185,7 @@ def _read(path: str) -> dict[str, Any]:
             # over the limit in any encoding is refused undecoded: decoding a cut that split a character
             # would have said "not UTF-8 text"
             raw = sys.stdin.buffer.read(MAX_BYTES + 1) if hasattr(sys.stdin, "buffer") else None
+            _refuse_a_photo(raw or b"", name, path)
             text = (
                 text_within(raw, name, MAX_INPUT_CHARS)
                 if raw is not None
@@ -172,7 +195,9 @@ def _read(path: str) -> dict[str, Any]:
             # as bytes, for the encoding a user's editor saved it in (UTF-16 from Notepad), as the app
             # opens it (`app_ui.case_open`)
             with open(path, "rb") as handle:
-                text = text_within(handle.read(MAX_BYTES + 1), name, MAX_INPUT_CHARS)
+                raw = handle.read(MAX_BYTES + 1)
+            _refuse_a_photo(raw, name, path)
+            text = text_within(raw, name, MAX_INPUT_CHARS)
     except OSError as error:
         raise MalformedHandError(f"cannot read {path}: {_why_unreadable(error)}") from None
     except UnicodeDecodeError:  # a text standard input (no bytes to read) given bytes it cannot decode

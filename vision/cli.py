@@ -35,6 +35,7 @@ from vision.sidecar import ModelError
 from vision.tile_set import rule_set_faces
 
 PROG = "python -m vision"
+SCORER = "python -m scoring"  # what reads a hand's JSON
 STDIN = "-"  # the photo argument that reads the photo from the standard input
 EMPTY_HAND: dict[str, list[Any]] = {"concealed": [], "melds": [], "bonus": []}
 # the image formats OpenCV writes everywhere it is built (cv2.imwrite picks one by the extension)
@@ -328,6 +329,18 @@ def _photo_source(given: str) -> bytes | Path:
         raise ImageError(f"cannot read it: {error}") from None
 
 
+def is_json(given: str) -> bool:
+    """Whether the file named as the photo holds JSON (samples/ holds each hand's JSON beside its photo:
+    an audit gave this the JSON and was told only "not a supported image file")."""
+    if given == STDIN:
+        return False
+    try:
+        with open(given, "rb") as file:
+            return file.read(64).lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{")
+    except OSError:
+        return False
+
+
 def _photo_name(given: str) -> str:
     return "the standard input" if given == STDIN else printable(given)
 
@@ -378,7 +391,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         with native_stderr_quiet():
             loaded = read_image(_photo_source(args.photo))
     except ImageError as error:
-        return _fail(f"cannot read {_photo_name(args.photo)}: {error}")
+        name = _photo_name(args.photo)
+        if is_json(args.photo):
+            return _fail(
+                f"cannot read {name}: it is JSON, not a photo (a hand's JSON: python -m scoring {name})"
+            )
+        return _fail(f"cannot read {name}: {error}")
     try:
         reader = TileReader.load(args.models)
         memory = None if args.lessons is None else lessons_memory(args.lessons, reader)

@@ -959,3 +959,26 @@ def test_reading_from_a_terminal_says_what_to_type_and_a_pipe_says_nothing(
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(typed)))
     assert main(["-"]) == 0
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        pytest.param(b"\xff\xd8\xff\xe0\x00\x10JFIF", id="jpeg"),
+        pytest.param(b"\x89PNG\r\n\x1a\n", id="png"),
+        pytest.param(b"\x00\x00\x00\x1cftypheic", id="heic"),
+        pytest.param(b"RIFF\x00\x00\x00\x00WEBPVP8 ", id="webp"),
+    ],
+)
+def test_a_photo_given_as_the_hand_says_what_reads_it(
+    start: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # samples/ holds each hand's photo beside its JSON: a photo given here was "not UTF-8 text, nor UTF-16
+    # with a byte-order mark"
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(start + bytes(200))
+    assert main([str(photo)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: {photo} is a photo, not a hand's JSON: read its tiles with"
+        f" python -m vision {photo} --json | python -m scoring -\n"
+    )

@@ -755,3 +755,20 @@ def test_a_photo_asked_of_a_terminal_is_refused_not_waited_for(
         "python -m vision: cannot read the standard input: it is a terminal, not a photo: pipe one in,"
         " e.g. python -m vision - < photo.jpg\n"
     )
+
+
+def test_a_hand_s_json_given_as_the_photo_says_what_reads_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # samples/ holds each hand's JSON beside its photo: the JSON given here was "not a supported image file"
+    hand = tmp_path / "hand.json"
+    hand.write_text('\n {"concealed": "123m 456p 789s CCC 55p"}')
+    assert run([str(hand), "--models", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        f"python -m vision: cannot read {hand}: it is JSON, not a photo"
+        f" (a hand's JSON: python -m scoring {hand})\n"
+    )
+    text = tmp_path / "notes.jpg"
+    text.write_text("hello")
+    assert run([str(text), "--models", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"python -m vision: cannot read {text}: {NOT_SUPPORTED}\n"

@@ -91,13 +91,24 @@ def _parser() -> argparse.ArgumentParser:
         "file", help="hand JSON file, or - for stdin (also the output of python -m vision PHOTO --json)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a readable breakdown")
-    parser.add_argument("--rules", help="rule set: singapore or malaysian")
-    parser.add_argument("--seat", help="seat wind E S W N (Malaysian: E S W)")
-    parser.add_argument("--prevailing", help="prevailing wind E S W N (no N with --option north_wind=false)")
+    # each default said (an audit: `--discarder E` met "the winner's own seat", the seat E unsaid)
+    parser.add_argument(
+        "--rules", help="rule set: singapore or malaysian (default: the file's, else singapore)"
+    )
+    parser.add_argument(
+        "--seat", help="the winner's seat wind E S W N (Malaysian: E S W; default: the file's, else E)"
+    )
+    parser.add_argument(
+        "--prevailing",
+        help="prevailing wind E S W N (no N with --option north_wind=false; default: the file's, else E)",
+    )
     drawn = parser.add_mutually_exclusive_group()
     drawn.add_argument("--self-drawn", action="store_true", help="the winning tile was self-drawn")
     drawn.add_argument(
-        "--discard", action="store_true", help="the winning tile was a discard (over the file's)"
+        "--discard",
+        action="store_true",
+        help="the winning tile was a discard (over the file's; with neither flag: the file's, else a"
+        " discard)",
     )
     parser.add_argument("--winning-tile", help="the winning tile, e.g. 3m")
     parser.add_argument(

@@ -982,3 +982,15 @@ def test_a_photo_given_as_the_hand_says_what_reads_it(
         f"error: {photo} is a photo, not a hand's JSON: read its tiles with"
         f" python -m vision {photo} --json | python -m scoring -\n"
     )
+
+
+def test_help_says_each_default_a_flag_lays_over() -> None:
+    # `--discarder E` met "the winner's own seat" with the seat's default, E, said nowhere (an audit)
+    said = " ".join(run_cli("--help").stdout.split())
+    for default in (
+        "(default: the file's, else singapore)",
+        "default: the file's, else E)",
+        "north_wind=false; default: the file's, else E)",
+        "with neither flag: the file's, else a discard)",
+    ):
+        assert default in said, default

@@ -15,6 +15,7 @@ import json
 import math
 import platform
 import shutil
+import signal
 import subprocess
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -585,6 +586,34 @@ def _render_one(job: tuple[Path, int, int, bool, SceneOptions]) -> str:
     return name
 
 
+def worker_pool(workers: int) -> Any:
+    """The processes that render a run's scenes, each leaving Ctrl-C to the parent."""
+    import multiprocessing
+
+    return multiprocessing.get_context("spawn").Pool(workers, initializer=leave_ctrl_c_to_the_parent)
+
+
+def leave_ctrl_c_to_the_parent() -> None:
+    """A worker's start: Ctrl-C reaches every process of the terminal's group, and each worker printed
+    its own KeyboardInterrupt traceback above the run's one line; the parent stops them instead."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _render_all(jobs: list[tuple[Path, int, int, bool, SceneOptions]], workers: int, bar: Any) -> list[str]:
+    names = []
+    if workers > 1:
+        with worker_pool(workers) as pool:
+            for name in pool.imap_unordered(_render_one, jobs, chunksize=4):
+                names.append(name)
+                if bar is not None:
+                    bar.update(1)
+    for job in jobs if workers <= 1 else []:
+        names.append(_render_one(job))
+        if bar is not None:
+            bar.update(1)
+    return names
+
+
 def generate(
     out: Path,
     n: int,
@@ -600,21 +629,11 @@ def generate(
         (out / sub).mkdir(parents=True, exist_ok=True)
     bar = _progress(n)
     jobs = [(out, seed, k, preview, options) for k in range(start, start + n)]
-    names = []
-    if workers > 1:
-        import multiprocessing
-
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            for name in pool.imap_unordered(_render_one, jobs, chunksize=4):
-                names.append(name)
-                if bar is not None:
-                    bar.update(1)
-    for job in jobs if workers <= 1 else []:
-        names.append(_render_one(job))
+    try:
+        names = _render_all(jobs, workers, bar)
+    finally:  # the bar's line ended, so that a Ctrl-C's line stands on its own
         if bar is not None:
-            bar.update(1)
-    if bar is not None:
-        bar.close()
+            bar.close()
     all_names = sorted(p.stem for p in (out / "images").glob("*.jpg"))
     write_data_yaml(out, all_names, val_every)
     (out / "made_with.json").write_text(json.dumps(made_with(ART_DIR), indent=1) + "\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import platform
 import re
+import signal
 from pathlib import Path
 
 import numpy as np
@@ -306,3 +307,10 @@ def test_contact_sheet_reads_styles_as_the_generator_does(
     assert (
         capsys.readouterr().err == "error: --styles names no style; leave it out for every installed style\n"
     )
+
+
+def test_the_workers_leave_ctrl_c_to_the_parent() -> None:
+    # Ctrl-C reaches every process of the terminal's group: a worker printed its KeyboardInterrupt
+    # traceback above the run's one line
+    with synth.worker_pool(1) as pool:
+        assert pool.apply(signal.getsignal, (signal.SIGINT,)) == signal.SIG_IGN

@@ -703,7 +703,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--seed", type=int, default=0, help="seed of the run: the same seed draws the same scenes (default 0)"
     )
-    parser.add_argument("--styles", help="comma-separated art styles (default: all installed)")
+    parser.add_argument(
+        "--styles", help="comma-separated art styles (default: all installed; --list-styles lists them)"
+    )
     parser.add_argument(
         "--size", type=int, default=1280, help="longest image side in px, 160..8192 (default 1280)"
     )

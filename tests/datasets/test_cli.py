@@ -254,6 +254,7 @@ def test_help_says_each_default_and_the_exit_status(capsys: pytest.CaptureFixtur
         "(default 10;",
         "(default 1)",
         "Exit status:",
+        "--list-styles lists them",
     ):
         assert said in text, said
 

@@ -269,7 +269,7 @@ def empty_name_problem(photo: str, lessons: str | None, models: str | None) -> s
     read as it stands, it said "cannot read : not a file" and "cannot read : No such file or directory"
     (an audit), and `--models ""` looked for the models in the current folder."""
     if not photo.strip():
-        return f"PHOTO names no file: give a photo's path, or {STDIN} to read it from the standard input"
+        return f"no photo named: give a photo's path, or {STDIN} to read it from the standard input"
     if lessons is not None and not lessons.strip():
         return "--lessons needs a file name, e.g. --lessons set.mjset"
     if models is not None and not models.strip():

@@ -443,7 +443,7 @@ def test_an_empty_annotate_name_is_refused_not_ignored(
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        pytest.param(["", "--models", "M"], "PHOTO names no file: give a photo's path, or -", id="photo"),
+        pytest.param(["", "--models", "M"], "no photo named: give a photo's path, or -", id="photo"),
         pytest.param(["P", "--lessons", " ", "--models", "M"], "--lessons needs a file name", id="lessons"),
         pytest.param(["P", "--models", ""], "--models needs a folder, e.g. --models models", id="models"),
     ],

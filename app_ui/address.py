@@ -46,7 +46,8 @@ def keep_case(offered: bytes | None, base: Base, page: Mapping[str, Any] | None 
     if offered is None:
         if name:  # a photo's hand emptied may come back (undo): its photo stays while it is on screen
             gone = (kept_case.CASE, kept_case.PAGE, kept_case.UNDO)
-            kept_case.forget(name, gone if base.source == "photo" else (*gone, kept_case.PHOTO))
+            photo = (kept_case.PHOTO, kept_case.READ_WITH)
+            kept_case.forget(name, gone if base.source == "photo" else (*gone, *photo))
         # a reload of an empty page looks for no case; but a tab that taught the reader its set keeps
         # the name its lessons are kept under (`app_ui.teach`), or a reload had lost them
         taught = bool(st.session_state.get(LESSONS))
@@ -58,4 +59,4 @@ def keep_case(offered: bytes | None, base: Base, page: Mapping[str, Any] | None 
     kept_case.save(name, offered)
     kept_case.save(name, json.dumps(dict(page or {})).encode("utf-8"), kept_case.PAGE)
     if base.source != "photo":
-        kept_case.forget(name, (kept_case.PHOTO,))
+        kept_case.forget(name, (kept_case.PHOTO, kept_case.READ_WITH))

@@ -47,6 +47,10 @@ UNDO = ".undo"
 # what the tab taught the reader of the set on the table (`app_ui.set_lessons`): the tab's, not a hand's,
 # so kept when the page holds no hand
 LESSONS = ".set"
+# the lessons the kept photo was read with (`app_ui.teach.keep_read_with`): the tab's may change while
+# its reading stands (forgotten, or taught more, while the user's corrections keep it as read), and a
+# reload read it with the tab's: it read otherwise, and the photo was lost (a helper, stage 87)
+READ_WITH = ".read"
 
 
 def _path(name: str, kind: str = CASE) -> Path:
@@ -102,7 +106,7 @@ def load_json(name: str, kind: str) -> dict[str, Any]:
     return kept if isinstance(kept, dict) else {}
 
 
-def forget(name: str, kinds: tuple[str, ...] = (CASE, PHOTO, PAGE, UNDO)) -> None:
+def forget(name: str, kinds: tuple[str, ...] = (CASE, PHOTO, READ_WITH, PAGE, UNDO)) -> None:
     """Remove what is kept under `name`: its case and photo (the page holds no hand now), or `kinds`."""
     if not is_name(name):
         return
@@ -121,7 +125,7 @@ def prune(now: float | None = None, max_age_s: float = MAX_AGE_S) -> int:
     except OSError:
         return 0
     for path in paths:
-        if path.suffix not in (CASE, PHOTO, PAGE, UNDO, LESSONS, ".part"):
+        if path.suffix not in (CASE, PHOTO, PAGE, UNDO, LESSONS, READ_WITH, ".part"):
             continue
         try:
             if now - path.stat().st_mtime > max_age_s:

@@ -26,7 +26,7 @@ from app_ui.reading import ReadTimeoutError, read_again, read_tiles, with_readin
 from app_ui.rules_panel import chosen_set
 from app_ui.session import UNDO, current_edits, restart_table, set_base, unsaved_corrections
 from app_ui.summary import RULE_LABELS
-from app_ui.teach import memory_now
+from app_ui.teach import keep_read_with, memory_now, read_with
 from scoring.tiles import SUIT_NAMES
 from vision.sharpness import WHOLE_LINES
 
@@ -73,6 +73,7 @@ def read_photo(name: str, data: bytes, source_id: str) -> str | None:
     read_base = with_reading(photo, read, tile_set)
     replace_hand(read_base, source_id, photo_view_of(rgb, read_base))
     kept_case.save(kept_name(), data, kept_case.PHOTO)  # for a reload to show it, and read it, again
+    keep_read_with(read_with(slot.reader, digest), slot.reader)  # and read it as it was read
     return None
 
 
@@ -154,6 +155,7 @@ def read_again_as(base: Base, tile_set: str, why: str | None = None) -> None:
     except Exception as exc:  # the hand on screen stays; the user can still correct it by hand
         st.session_state["reread_note"] = f"Could not read the tiles again as {label} ({exc})."
         return
+    keep_read_with(read_with(slot.reader, base.sha256), slot.reader)  # for a reload to read it so
     again = with_reading(
         dataclasses.replace(base, as_read=None, earlier=(), ways_closed=False), read, tile_set
     )

@@ -25,8 +25,10 @@ from app_ui.reader_slot import get_executor, get_reader, read_timeout_s
 from app_ui.reading import read_tiles, with_reading
 from app_ui.rules_panel import chosen_rules
 from app_ui.session import UNDO_BACK, table_now
-from app_ui.teach import LESSONS_UNKEPT, bring_back_lessons, memory_now
+from app_ui.set_lessons import describes, reader_key
+from app_ui.teach import LESSONS_UNKEPT, bring_back_lessons, keep_read_with, kept_read_with
 from app_ui.typed_tab import TYPED_FIELDS
+from vision.set_lessons import Lesson, memory_for
 
 
 def restore_kept_case() -> None:
@@ -79,9 +81,13 @@ def restore_kept_case() -> None:
     _bring_back_typed(page.get(kept_table.TYPED))
     steps = undo_kept.steps_from_json(kept_case.load_json(str(name), kept_case.UNDO))
     photo = kept_case.load(str(name), kept_case.PHOTO)
-    back = None if photo is None else _photo_back(photo, opened)
+    reader = get_reader().reader
+    # read with the lessons it was read with, whatever the tab's are now (forgotten, taught more)
+    lessons = () if photo is None else kept_read_with(str(name), reader, _photo_digest(opened))
+    back = None if photo is None else _photo_back(photo, opened, lessons)
     if photo is not None and back is not None:
         kept_case.share_photo(str(name), kept_name(), photo)  # this page's own copy, as its case is
+        keep_read_with(lessons, reader)  # and of what it was read with, for the next reload
         base, state["display_to_restore"] = back
         state["case_to_open"] = dataclasses.replace(opened, base=base, reloaded=True)
         state[UNDO_BACK] = _steps_back(steps, base, opened.base.history)
@@ -169,9 +175,19 @@ def _steps_back(
     return undo_kept.steps_for_case(steps, case, kept)
 
 
-def _photo_back(data: bytes, opened: case_open.OpenedCase) -> tuple[Base, PhotoView] | None:
+def _photo_digest(opened: case_open.OpenedCase) -> str | None:
+    """The digest of the photo the case was read from, as its record names it; None for no photo's."""
+    source = (opened.base.history or {}).get("source")
+    digest = source.get("sha256") if isinstance(source, dict) else None
+    return digest if isinstance(digest, str) else None
+
+
+def _photo_back(
+    data: bytes, opened: case_open.OpenedCase, lessons: Sequence[Lesson] = ()
+) -> tuple[Base, PhotoView] | None:
     """The photo case a reload brought back as it stood, and the copies of its photo to draw on: the
-    kept photo (`data`) read again, as the set the case names, for its reading, with the saved table and its
+    kept photo (`data`) read again, as the set the case names and with the `lessons` it was read with
+    (`teach.kept_read_with`), for its reading, with the saved table and its
     corrections on top, so that the photo shows, *Undo my corrections* returns to its reading and a
     switch of rule set reads it again. None where the case is no photo's read in this page, `data` is
     not its photo, or the photo reads otherwise than the case recorded (the models changed): then the
@@ -195,7 +211,7 @@ def _photo_back(data: bytes, opened: case_open.OpenedCase) -> tuple[Base, PhotoV
             numbered_as = saved_numbers(history.get("photo_tiles"))
             # a tile not read before takes no number the case gave (a tile the user added, since deleted)
             given = table_edits.last_number(opened.base)
-            memory = memory_now(slot.reader, str(source["sha256"]))  # as the photo was read: the others'
+            memory = memory_for(lessons, reader_key(slot.reader)) if describes(slot.reader) else None
             read = read_tiles(
                 slot.reader, rgb, get_executor(), read_timeout_s(), faces, numbered_as, given, memory
             )

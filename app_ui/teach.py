@@ -64,6 +64,30 @@ def memory_now(reader: Any, photo: str | None = None) -> SetMemory | None:
     return memory_for(lessons_now(), reader_key(reader), photo)
 
 
+def read_with(reader: Any, photo: str | None) -> tuple[Lesson, ...]:
+    """The lessons a photo (`photo`: its digest) is read with now, as `memory_now` reads it: the other
+    photos' (none where the reader cannot use them)."""
+    return others_taught(lessons_now(), photo) if describes(reader) else ()
+
+
+def keep_read_with(lessons: Sequence[Lesson], reader: Any, name: str | None = None) -> None:
+    """Keep beside the photo on screen (kept under `name`, the page's where None) the lessons it was
+    read with (`read_with`): the tab's may change while its reading stands (forgotten, or taught
+    more, while the user's corrections keep it as read), and a reload must read it as it was read, or
+    it reads otherwise and its photo is not shown again. An empty file where it was read without."""
+    if describes(reader):
+        kept_case.save(name or kept_name(), file_bytes(lessons, reader), kept_case.READ_WITH)
+
+
+def kept_read_with(name: str, reader: Any, photo: str | None) -> tuple[Lesson, ...]:
+    """The lessons the photo kept under `name` (its digest `photo`) was read with (`keep_read_with`);
+    where none were kept beside it (a case kept by an older app), those the tab reads it with now."""
+    data = kept_case.load(name, kept_case.READ_WITH)
+    if data is None or not describes(reader):
+        return read_with(reader, photo)
+    return lessons_from_bytes(data, reader_key(reader))
+
+
 def keep_lessons(lessons: Sequence[Lesson], reader: Any) -> None:
     """`lessons` as the tab's, kept beside its case for a reload (an empty file where none is left)."""
     st.session_state[LESSONS] = tuple(lessons)
@@ -292,12 +316,18 @@ def saved_name(lessons: Sequence[Lesson]) -> str:
 
 def lessons_file(lessons: Sequence[Lesson], reader: Any) -> bytes:
     """The file of `lessons`, as last kept where they are the same (`keep_lessons`)."""
+    data = file_bytes(lessons, reader)
+    st.session_state[LESSONS_FILE] = (tuple(lessons), data)
+    return data
+
+
+def file_bytes(lessons: Sequence[Lesson], reader: Any) -> bytes:
+    """The file of `lessons`, the tab's as last kept where they are the tab's (a photo not taught is read
+    with them all), else built anew, leaving the tab's file as kept."""
     kept = st.session_state.get(LESSONS_FILE)
     if kept is not None and kept[0] == tuple(lessons):
         return bytes(kept[1])
-    data = lessons_bytes(lessons, reader_key(reader))
-    st.session_state[LESSONS_FILE] = (tuple(lessons), data)
-    return data
+    return lessons_bytes(lessons, reader_key(reader))
 
 
 def load_ui(box: Any, base: Base, lessons: Sequence[Lesson], reader: Any) -> None:

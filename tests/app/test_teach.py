@@ -326,6 +326,48 @@ def test_a_photo_read_again_when_the_set_is_forgotten_comes_back_on_a_reload(
     assert again.session_state["base"].rows[BONUS_ROW].code == "F1"
 
 
+def test_a_photo_corrected_and_kept_through_forget_comes_back_with_its_photo_on_a_reload(
+    app: AppTest, install: Install
+) -> None:
+    # a helper (stage 87): the user's corrections kept the photo as the lessons read it, and a reload
+    # read it by the models alone (the lessons forgotten): it read otherwise, and opened without its photo
+    install(_reader())
+    _second_photo_read_with_the_lesson(app)
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "C"}}, "added_rows": [], "deleted_rows": []})
+    _forget(app)
+    case = app.session_state["case_json"]
+    again = reloaded(app)
+    no_problem(again)
+    base = again.session_state["base"]
+    assert again.session_state["display"] is not None and base.seen is not None  # the photo is back
+    assert "The page was reloaded: the photo, its tiles, your corrections," in _said(again)
+    assert again.session_state["case_json"]["tiles"] == case["tiles"]  # the tiles as the user left them
+    assert again.session_state["case_json"]["corrections"] == case["corrections"]
+    assert base.recalled == app.session_state["base"].recalled == (BONUS_ROW + 1,)
+    assert "The reader knows this set" not in _said(again)  # still forgotten
+    # and so again on the next reload, from the reloaded page's own copy
+    twice = reloaded(again)
+    assert twice.session_state["display"] is not None
+    assert twice.session_state["case_json"]["tiles"] == case["tiles"]
+
+
+def test_a_photo_kept_without_the_lessons_it_was_read_with_is_read_with_the_tabs_on_a_reload(
+    app: AppTest, install: Install, _own_case_folder: Path
+) -> None:
+    # a case kept by the app before they were kept beside its photo: read with the tab's, as then
+    install(_reader())
+    _second_photo_read_with_the_lesson(app)
+    name = app.query_params[kept_case.QUERY_KEY]
+    assert (
+        lessons_from_bytes(kept_case.load(name, kept_case.READ_WITH), "fake-looks")[0].codes[BONUS_ROW]
+        == "F2"
+    )
+    (_own_case_folder / f"{name}{kept_case.READ_WITH}").unlink()
+    again = reloaded(app)
+    assert again.session_state["display"] is not None
+    assert again.session_state["base"].rows[BONUS_ROW].code == "F2"
+
+
 def test_forgetting_the_set_asks_first(app: AppTest, install: Install) -> None:
     # an audit (stage 86): one tap on *Forget this set* (a thumb on a phone) dropped every hand taught,
     # and no Undo brings them back

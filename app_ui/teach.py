@@ -41,7 +41,8 @@ FORGET_SURE_LABEL: Final = "Forget them"
 KEEP_LABEL: Final = "Keep them"
 SAVE_LABEL: Final = "Save this set's lessons"
 LOAD_LABEL: Final = "Played this set before? Load the lessons saved then"
-LOADED = "lessons_loaded"  # (file id, the line said of it, whether it loaded) of the file the loader holds
+LOADER = "lessons_loader"  # how many files the loader took: its key's number (`loader_key`)
+REFUSED = "lessons_refused"  # the line refusing the file last taken, under the loader till the lessons change
 LESSONS_FILE = "lessons_file"  # (the lessons, their file's bytes): built once, not on every rerun
 FORGET_ASKED = "forget_asked"  # *Forget this set* pressed: the page asks before forgetting
 TEACH_HELP: Final = (
@@ -91,6 +92,7 @@ def kept_read_with(name: str, reader: Any, photo: str | None) -> tuple[Lesson, .
 def keep_lessons(lessons: Sequence[Lesson], reader: Any) -> None:
     """`lessons` as the tab's, kept beside its case for a reload (an empty file where none is left)."""
     st.session_state[LESSONS] = tuple(lessons)
+    st.session_state.pop(REFUSED, None)  # the file refused last is no word on them now
     kept_case.save(kept_name(), lessons_file(lessons, reader), kept_case.LESSONS)
 
 
@@ -334,23 +336,29 @@ def load_ui(box: Any, base: Base, lessons: Sequence[Lesson], reader: Any) -> Non
     """A file of *Save this set's lessons* loaded: its lessons join the tab's (a photo in both kept as
     taught today), and the photo on screen, read without them and not corrected, is read again with them.
     A file that is no lessons file, or another reader's, is refused in one line; the tab's lessons stay."""
-    # folded: a phone has the box's buttons to reach past it, and only a set played before has a file
-    place = box.expander(LOAD_LABEL, icon="📂")
+    # folded: a phone has the box's buttons to reach past it, and only a set played before has a file;
+    # keyed, so that it stays open as the box above it grows with the lessons loaded (or is refused)
+    place = box.expander(LOAD_LABEL, icon="📂", key="lessons_load")
     given = place.file_uploader(
         f"A {SUFFIX} file saved with *{SAVE_LABEL}* on an evening this set was played",
-        key="lessons_upload",
+        key=loader_key(),
     )
-    if given is None:
-        st.session_state.pop(LOADED, None)
-        return
-    said = st.session_state.get(LOADED)
-    if said is None or said[0] != given.file_id:
-        said = (given.file_id, *load_file(given, lessons, base, reader))
-        st.session_state[LOADED] = said
-        if said[2]:
-            st.rerun()  # the box, the photo's tiles and their lines as read with the lessons
-    if not said[2]:
-        place.error(said[1])
+    if given is not None:
+        # taken once, the loader drawn anew empty (a new key): it held the file, and the same file
+        # picked again (after *Forget this set*, or on another photo) was no change to the browser and
+        # loaded nothing till removed by hand; nor does a rerun find it there to load it twice
+        st.session_state[LOADER] = st.session_state.get(LOADER, 0) + 1
+        line, loaded = load_file(given, lessons, base, reader)
+        st.session_state[REFUSED] = None if loaded else line
+        st.rerun()  # the box, the photo's tiles and their lines as read with the lessons; the loader empty
+    refused = st.session_state.get(REFUSED)
+    if refused:
+        place.error(refused)
+
+
+def loader_key() -> str:
+    """The key of the lessons' loader: a new one for each file taken, so that it is drawn empty."""
+    return f"lessons_upload_{st.session_state.get(LOADER, 0)}"
 
 
 def load_file(given: UploadedFile, lessons: Sequence[Lesson], base: Base, reader: Any) -> tuple[str, bool]:

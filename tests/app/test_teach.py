@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from streamlit.testing.v1 import AppTest
@@ -30,6 +31,7 @@ from tests.app.test_kept_case import reloaded
 from vision.set_lessons import (
     MOST_LESSONS,
     NOT_LESSONS,
+    SUFFIX,
     Lesson,
     lessons_bytes,
     lessons_from_bytes,
@@ -438,8 +440,14 @@ def _saved_lessons(app: AppTest) -> bytes:
     return bytes(data)
 
 
+def _loader(app: AppTest) -> Any:
+    """The lessons' loader, under whatever key it has now (a new one for each file it took)."""
+    (loader,) = [widget for widget in app.file_uploader if str(widget.label).startswith(f"A {SUFFIX} file")]
+    return loader
+
+
 def _load(app: AppTest, data: bytes, name: str = "set.mjset") -> AppTest:
-    app.file_uploader(key="lessons_upload").upload(name, data, "application/octet-stream")
+    _loader(app).upload(name, data, "application/octet-stream")
     return app.run()
 
 
@@ -472,6 +480,28 @@ def test_a_set_saved_one_evening_reads_the_next_evenings_first_photo_with_its_le
     assert [len(lesson.codes) for lesson in reloaded(evening).session_state[LESSONS]] == [15]
 
 
+def test_a_lessons_file_taken_leaves_the_loader_empty_and_loads_again_when_picked_again(
+    app: AppTest, install: Install
+) -> None:
+    # a helper (stage 87): the loader held the file it loaded, and the same file picked again (after
+    # *Forget this set*) was no change to the browser: it had to be removed by hand and picked again
+    install(_reader())
+    upload(app, photo_bytes(shade=90))
+    _press(app, TEACH_LABEL)
+    saved = _saved_lessons(app)
+    _forget(app)
+    _load(app, saved)
+    no_problem(app)
+    assert len(app.session_state[LESSONS]) == 1
+    assert _loader(app).value is None  # taken: the loader is empty, ready for a file picked again
+    _forget(app)
+    app.run()  # nor does a rerun load it again unasked
+    assert app.session_state[LESSONS] == ()
+    _load(app, saved)  # the same file, picked again: loaded at once
+    assert len(app.session_state[LESSONS]) == 1 and _loader(app).value is None
+    assert [toast.value for toast in app.toast][-1].startswith("Loaded 1 hand (15 tiles) of this set from")
+
+
 def test_a_file_that_is_no_lessons_is_refused_in_one_line_and_the_lessons_taught_stay(
     app: AppTest, install: Install
 ) -> None:
@@ -485,10 +515,15 @@ def test_a_file_that_is_no_lessons_is_refused_in_one_line_and_the_lessons_taught
     (error,) = [str(element.value) for element in app.error]
     assert error == f"table.jpg was not loaded: {NOT_LESSONS}."
     assert app.session_state[LESSONS] == before and app.session_state["base"].rows == rows_before
+    assert _loader(app).value is None  # the line stays under the loader, empty for the next file
+    app.run()
+    assert [str(element.value) for element in app.error] == [error]
     # another model's lessons say so
     _load(app, lessons_bytes(before, "another-model"), "old.mjset")
     assert "another tile reader than this one" in str(app.error[0].value)
     assert app.session_state[LESSONS] == before
+    _load(app, _saved_lessons(app))  # a file that loads: the line refusing the last one goes
+    assert not app.error
 
 
 def test_lessons_loaded_leave_the_tiles_the_user_corrected_as_they_are(

@@ -286,6 +286,7 @@ def table_columns() -> dict[str, Any]:
             disabled=True,
             default="",
             width=COLUMN_PX["check"],
+            help=CHECK_HELP,
         ),
     }
 
@@ -295,28 +296,42 @@ def table_columns() -> dict[str, Any]:
 CHOSEN_LABEL = "yours"
 
 
+# the *Sure?* column of a tile the set's lessons read otherwise than the models (`Base.recalled`), still as
+# read: marked as an unsure tile is, as a few hands taught can misread a face they never showed (the
+# teach box names it, far below the table on a phone); short, as the column is narrow (`COLUMN_PX`)
+RECALLED_LABEL = "⚠ taught"
+CHECK_HELP = (
+    "How sure the reader is of each tile as read. ⚠ 52%: the reader is unsure of it; ⚠ taught: read by "
+    "what this set was taught, not as the models read it. Check those. yours: a tile you gave its face "
+    "or added."
+)
+
+
 def check_labels(base: Base) -> list[str]:
-    """The *Sure?* column of the table's rows: the reader's confidence in each tile as read, and for
-    a tile whose face the user changed from the photo's reading, or which the user added, that the
-    tile is the user's."""
+    """The *Sure?* column of the table's rows: the reader's confidence in each tile as read, or that
+    the set's lessons read it (`Base.recalled`), and for a tile whose face the user changed from the
+    photo's reading, or which the user added, that the tile is the user's."""
     read = dict(zip(case_mod.row_numbers(base.photo_rows), base.photo_rows, strict=True))
     numbers = case_mod.row_numbers(base.rows)
     # the reader gives each tile it reads a confidence: a tile of its hand without one was added (in a
     # case saved and opened again, the case's rows are its reading)
     reader_read = any(row.confidence is not None for row in base.photo_rows)
     return [
-        check_label(row, read.get(number), reader_read)
+        check_label(row, read.get(number), reader_read, number in base.recalled)
         for number, row in zip(numbers, base.rows, strict=True)
     ]
 
 
-def check_label(row: TileRow, read: TileRow | None, reader_read: bool = False) -> str:
+def check_label(row: TileRow, read: TileRow | None, reader_read: bool = False, recalled: bool = False) -> str:
     """One tile's *Sure?*: the user's where the hand as it came (`read`: the tile there) does not hold
     it (added: an audit saw an empty cell beside a tile added, "yours" beside one corrected), where its
     face is not the reading's, or where a reader read the hand (`reader_read`) but not this tile; else
-    the reader's confidence (a warning under `LOW_CONFIDENCE`), blank where there is none (typed)."""
+    that the set's lessons read it (`recalled`: otherwise than the models), or the reader's confidence
+    (a warning under `LOW_CONFIDENCE`), blank where there is none (typed)."""
     if read is None or read.code != row.code:
         return CHOSEN_LABEL
+    if recalled:
+        return RECALLED_LABEL
     if row.confidence is None:
         return CHOSEN_LABEL if reader_read else ""
     percent = f"{row.confidence * 100:.0f}%"

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from app_ui import table_edits
 from app_ui.case import TileRow
 from app_ui.photo_rows import kept_numbers
-from app_ui.tile_editor import CHOSEN_LABEL, check_label
+from app_ui.tile_editor import CHOSEN_LABEL, RECALLED_LABEL, check_label
 from tests.app.conftest import APP
 from tests.app.fakes import CONCEALED, FakeReader, photo_bytes, scene
 from tests.app.test_kept_case import reloaded, typed
@@ -58,6 +58,11 @@ def test_the_sure_column_and_what_starts_the_table_again() -> None:
     assert check_label(read, read) == "⚠ 30%"
     assert check_label(TileRow("4m"), read) == CHOSEN_LABEL
     assert check_label(TileRow("4m"), TileRow("4m")) == ""  # a typed tile: no reader's word on it
+    # read by the set's lessons, not as the models read it: marked as an unsure tile is, till the user's
+    sure = TileRow("F2", confidence=0.9)
+    assert check_label(sure, sure, reader_read=True, recalled=True) == RECALLED_LABEL
+    assert check_label(TileRow("F3"), sure, reader_read=True, recalled=True) == CHOSEN_LABEL
+    assert check_label(sure, sure, reader_read=True) == "90%"
     rows = [read, TileRow("1m")]
     assert table_edits.changes_a_read_tile(rows, {"edited_rows": {"0": {"tile": "4m"}}})
     assert not table_edits.changes_a_read_tile(rows, {"edited_rows": {"0": {"group": "bonus"}}})

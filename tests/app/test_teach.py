@@ -24,10 +24,12 @@ from app_ui.teach import (
     check_words,
     saved_name,
 )
+from app_ui.tile_editor import CHECK_HELP, CHOSEN_LABEL, RECALLED_LABEL, UNDO_LAST_LABEL, table_columns
 from tests.app.conftest import APP
 from tests.app.fakes import CONCEALED, MELD, FakeReader, LearningReader, SeenWithLooks, photo_bytes, scene
 from tests.app.test_app import Install, edit_tiles, no_problem, upload
 from tests.app.test_kept_case import reloaded
+from tests.app.test_kept_state import table
 from vision.set_lessons import (
     MOST_LESSONS,
     NOT_LESSONS,
@@ -368,6 +370,31 @@ def test_a_photo_kept_without_the_lessons_it_was_read_with_is_read_with_the_tabs
     again = reloaded(app)
     assert again.session_state["display"] is not None
     assert again.session_state["base"].rows[BONUS_ROW].code == "F2"
+
+
+def test_a_tile_the_lessons_read_is_marked_in_the_table_through_undo_forget_and_a_reload(
+    app: AppTest, install: Install
+) -> None:
+    # a helper (stage 87): the teach box and a line named the tile the lessons read otherwise than the
+    # models, but the table, where the user checks the tiles, marked it not at all
+    install(_reader())
+    _second_photo_read_with_the_lesson(app)
+    bonus = (str(BONUS_ROW + 1), "F2", RECALLED_LABEL)
+    marked = [row for row in table(app) if row[2] == RECALLED_LABEL]
+    assert marked == [bonus] and table_columns()["check"]["help"] == CHECK_HELP
+    assert RECALLED_LABEL in CHECK_HELP  # its reason, in the column's help
+    edit_tiles(app, {"edited_rows": {str(BONUS_ROW): {"tile": "F3"}}, "added_rows": [], "deleted_rows": []})
+    assert table(app)[BONUS_ROW][2] == CHOSEN_LABEL  # the user's word now
+    _press(app, UNDO_LAST_LABEL)
+    assert table(app)[BONUS_ROW] == bonus
+    # another tile corrected keeps the photo as the lessons read it through *Forget*, and a reload
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "C"}}, "added_rows": [], "deleted_rows": []})
+    _forget(app)
+    assert table(app)[BONUS_ROW] == bonus
+    again = reloaded(app)
+    assert table(again)[BONUS_ROW] == bonus and table(again)[0][2] == CHOSEN_LABEL
+    _press(again, UNDO_LAST_LABEL)  # the steps kept for the reload keep it too
+    assert table(again)[BONUS_ROW] == bonus and table(again)[0][2] != CHOSEN_LABEL
 
 
 def test_forgetting_the_set_asks_first(app: AppTest, install: Install) -> None:

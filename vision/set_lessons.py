@@ -107,7 +107,9 @@ def lessons_bytes(lessons: Sequence[Lesson], key: str) -> bytes:
         photos=np.array([lesson.photo for lesson in lessons], dtype="U64"),
         sizes=np.array([len(lesson.codes) for lesson in lessons], np.int64),
         descriptors=np.concatenate(looks) if looks else np.zeros((0, 0), np.float16),
-        codes=np.array([code for lesson in lessons for code in lesson.codes], dtype="U8"),
+        # as wide as the longest face: "U8" cut "centipede" to "centiped", and a file with one read as
+        # damaged, kept or saved (a helper, stage 87)
+        codes=np.array([code for lesson in lessons for code in lesson.codes], dtype=str),
     )
     return buffer.getvalue()
 
@@ -139,7 +141,7 @@ def read_lessons(data: bytes, key: str) -> tuple[Lesson, ...]:
                 [str(photo) for photo in kept["photos"]],
                 [int(size) for size in kept["sizes"]],
                 np.asarray(kept["descriptors"], np.float32),
-                [str(code) for code in kept["codes"]],
+                [whole_face(str(code)) for code in kept["codes"]],
             )
     except LessonsError:
         raise
@@ -148,6 +150,18 @@ def read_lessons(data: bytes, key: str) -> tuple[Lesson, ...]:
     if not any(lesson.codes for lesson in lessons):
         raise LessonsError("it holds no lessons: no hand was taught")
     return lessons
+
+
+CUT_AT = 8  # how long a face's name a file saved before stage 87 kept at most (`whole_face`)
+
+
+def whole_face(code: str) -> str:
+    """The face `code` names, or the one face whose name a file saved before stage 87 cut to `CUT_AT`
+    characters begins ("centiped": a centipede), so that such a file still loads; as it is else."""
+    if code in CLASS_INDEX or len(code) != CUT_AT:
+        return code
+    whole = [face for face in CLASS_INDEX if face.startswith(code)]
+    return whole[0] if len(whole) == 1 else code
 
 
 def _lessons_of(

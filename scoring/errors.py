@@ -144,6 +144,38 @@ def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return data
 
 
+# json's messages in a player's words, by how each starts (Python 3.11's, and 3.13's trailing commas):
+# "Expecting ',' delimiter at line 1 column 26" quoted the parser to a user who had missed a comma (an
+# audit). The position json gives is kept, as the place to look.
+_JSON_TROUBLES: tuple[tuple[str, str], ...] = (
+    ("Expecting ',' delimiter", "a comma is missing"),
+    ("Expecting ':' delimiter", "a colon is missing after a key"),
+    # a trailing comma before } reads so too, before Python 3.13
+    (
+        "Expecting property name",
+        "a key in double quotes should stand here; is there a comma too many, or single quotes?",
+    ),
+    ("Expecting value", "a value should stand here; is there a comma too many, or text in single quotes?"),
+    ("Unterminated string", "a text in quotes starts here and is never closed"),
+    ("Invalid control character", "a line break or tab inside quotes; write it as \\n or \\t"),
+    ("Invalid \\uXXXX escape", "a \\u escape needs four hex digits"),
+    ("Invalid \\escape", "a backslash inside quotes starts no escape; write \\\\ for one"),
+    ("Extra data", "more follows the end of the JSON object"),
+    ("Illegal trailing comma", "a comma too many before a closing bracket"),
+)
+
+
+def json_trouble(name: str, error: json.JSONDecodeError) -> str:
+    """The one line saying where and why file `name` is not valid JSON, in plain words: where json puts
+    it, as line and column, and what is wrong there (`_JSON_TROUBLES`; a message of json's not among
+    them says only where)."""
+    why = next((said for start, said in _JSON_TROUBLES if error.msg.startswith(start)), None)
+    if error.msg.startswith("Expecting value") and not error.doc[: error.pos].strip():
+        why = "it does not start as JSON does: a hand's file starts with {"  # a text file, a photo's name
+    where = f"line {error.lineno}, column {error.colno}"
+    return f"{name} is not valid JSON ({where}: {why})" if why else f"{name} is not valid JSON ({where})"
+
+
 def json_object(text: str, name: str, what: str) -> dict[str, Any]:
     """`text` (from file `name`) read as a JSON object, or MalformedHandError in one line; `what` it must
     be ("a hand", "a case") names what a too deeply nested file cannot be. A key given twice in one
@@ -159,11 +191,7 @@ def json_object(text: str, name: str, what: str) -> dict[str, Any]:
             f"{name} gives the key {key} twice in one object: say it once, with the value meant"
         ) from None
     except json.JSONDecodeError as error:
-        # some of json's messages end in "at" ("Unterminated string starting at"): one "at" is enough
-        where = f"line {error.lineno} column {error.colno}"
-        raise MalformedHandError(
-            f"{name} is not valid JSON: {error.msg.removesuffix(' at')} at {where}"
-        ) from None
+        raise MalformedHandError(json_trouble(name, error)) from None
     except RecursionError:
         raise MalformedHandError(f"{name} is nested too deeply to be {what}") from None
     except ValueError:  # a whole number of over 4,300 digits, which Python refuses to convert

@@ -1960,7 +1960,10 @@ def test_a_case_s_winning_tile_in_a_kong_is_set_aside_and_said_so(app: AppTest) 
     ("data", "quote"),
     [
         pytest.param(
-            b'{"concealed": "123m', "is not valid JSON: Unterminated string starting at line 1", id="json"
+            b'{"concealed": "123m',
+            "broken.json is not valid JSON (line 1, column 15: a text in quotes starts here and is never "
+            "closed)",
+            id="json",
         ),
         pytest.param(b"[1, 2]", "must hold a JSON object, not a list", id="array"),
         pytest.param(b'{"concealed": "123q"}', "123q", id="tile"),

@@ -156,7 +156,17 @@ def test_fields_written_beside_a_photos_hand_are_scored() -> None:
         pytest.param("", "the standard input is empty", id="empty"),
         pytest.param(" \n", "the standard input is empty", id="blank"),
         pytest.param("{", "not valid JSON", id="truncated"),
-        pytest.param('{"concealed": "123m', "string starting at line 1 column 15", id="open-string"),
+        pytest.param(
+            '{"concealed": "123m',
+            "(line 1, column 15: a text in quotes starts here and is never closed)",
+            id="open-string",
+        ),
+        # the place json found, in plain words: not json's own "Expecting ',' delimiter" (an audit)
+        pytest.param(
+            '{"concealed": "123m" "bonus": []}',
+            "the standard input is not valid JSON (line 1, column 22: a comma is missing)",
+            id="missing-comma",
+        ),
         pytest.param("[1, 2]", "JSON object", id="array"),
         pytest.param('{"concealed": "123q"}', "123q", id="unknown-tile"),
         pytest.param("[" * 100000, "", id="deep-nesting"),

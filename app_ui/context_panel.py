@@ -427,16 +427,18 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
             f"Winning tile {gone} set aside: {why}. It is chosen again once the hand can be won on it."
         )
     offered = scoring.circumstances_for(rules)
+    # those the hand cannot have left out, a tick already given kept (`hand_build.circumstances_shown`)
+    lacking = hand_build.circumstances_lacking(hand, self_drawn)
     # a choice only the other rule set offers was left out by _switch_context, and said so
     # "Select all" would claim circumstances that exclude each other (heavenly hand and robbing a kong)
     circumstances = st.multiselect(
         "Special circumstances",
-        list(offered),
+        hand_build.circumstances_shown(offered, lacking, circumstances_now),
         key="circumstances",
         # one label whatever the rule set: Streamlit keeps a choice by its label
         format_func=circumstance_label,
         select_all=False,
-        help=circumstances_help(offered, rules),
+        help=circumstances_help(offered, rules, lacking),
     )
     # a replacement tile (eight flowers too) is drawn by the winner whatever the radio says: the page
     # says so where it is asked, and asks nobody who discarded (an audit saw "Discard" and a discarder

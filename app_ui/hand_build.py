@@ -213,3 +213,33 @@ def impossible_count(scoring_in: Mapping[str, Any]) -> str | None:
     if result.get("reason") != "too_many_copies":
         return None
     return str(result.get("message") or "").removeprefix("Not a valid win: ").rstrip(".")
+
+
+def circumstances_lacking(hand: Mapping[str, Any], self_drawn: bool) -> dict[str, str]:
+    """The special circumstances this hand cannot have been won under, each with what it needs, as
+    RULES.md says it ("Circumstances must be possible for the hand": a replacement tile needs a kong or
+    a bonus tile, kong on kong two kongs, robbing the kong a discard win); `self_drawn`: the win as
+    scored (a replacement tile's is a self-draw). Not offered while so: an audit was offered *Won on a
+    kong's replacement tile* for a hand with no kong, which the result then said could not fit. Those
+    RULES.md leaves to the seat or to whether the win was drawn (the last tile, the first-turn hands)
+    stay offered: their boxes are often set after the circumstance, and "Discard" is their default."""
+    kongs = sum(1 for meld in hand.get("melds") or () if meld.get("kind") == "kong")
+    lacking: dict[str, str] = {}
+    if not kongs and not hand.get("bonus"):
+        lacking["replacement_tile"] = "needs a kong or a bonus tile in the hand"
+    if not kongs:
+        lacking["kong_replacement"] = "needs a kong in the hand"
+    if kongs < 2:
+        lacking["kong_on_kong"] = "needs two kongs in the hand"
+    if self_drawn:
+        lacking["robbing_kong"] = "needs a win on another player's tile, not a self-draw"
+    return lacking
+
+
+def circumstances_shown(offered: Iterable[str], lacking: Iterable[str], ticked: Iterable[str]) -> list[str]:
+    """The circumstances the box shows: those `offered` the hand can have (not `lacking`), and any
+    already `ticked`, so that a tick given before a kong went (or by an opened case) stays, and the
+    result says why it does not fit (Streamlit drops a choice its box no longer offers, and the tick
+    would be gone when the kong came back)."""
+    left_out, kept = set(lacking), set(ticked)
+    return [name for name in offered if name not in left_out or name in kept]

@@ -49,11 +49,14 @@ EARTHLY_HELP = {
 }
 
 
-def circumstances_help(offered: Sequence[str], rules: str) -> str:
-    """Each circumstance of `offered` in a line: its label and what it is, under the rule set `rules`."""
+def circumstances_help(offered: Sequence[str], rules: str, lacking: Mapping[str, str] | None = None) -> str:
+    """Each circumstance of `offered` in a line: its label and what it is, under the rule set `rules`;
+    those `lacking` (`hand_build.circumstances_lacking`) last, with what each needs, as the box leaves
+    them out (or holds one ticked that does not fit): a player looking for one learns why it is not there."""
     ruleset = scoring.get_ruleset(rules)
+    lacking = lacking or {}
     lines = []
-    for key in offered:
+    for key in (key for key in offered if key not in lacking):
         what = EARTHLY_HELP[ruleset.earthly_self_drawn] if key == "earthly" else CIRCUMSTANCE_HELP.get(key)
         if what and key == "kong_on_kong" and not ruleset.has_row(key):
             # offered under both rule sets (one label, kept by Streamlit), but worth no more than a kong
@@ -61,6 +64,10 @@ def circumstances_help(offered: Sequence[str], rules: str) -> str:
             what += f"; scored as a kong's replacement tile under these rules (+1 {ruleset.unit_name} once)"
         if what:
             lines.append(f"- {circumstance_label(key, rules)}: {what}.")
+    missing = [key for key in offered if key in lacking]
+    if missing:
+        lines += ["", "Not possible for this hand:"]
+        lines += [f"- {circumstance_label(key, rules)}: {lacking[key]}." for key in missing]
     return "\n".join(lines)
 
 

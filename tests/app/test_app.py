@@ -1446,8 +1446,9 @@ def test_heic_photo_is_read(app: AppTest, install: Install) -> None:
 
 
 def test_circumstances_follow_the_rule_set(app: AppTest) -> None:
+    # a kong in the hand: a kong's replacement tile is offered only to a hand that has one
     app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
-    app.text_input(key="typed_melds").input("CCC").run()
+    app.text_input(key="typed_kongs").input("CCCC").run()
     app.button(key="typed_use").click().run()
     assert "Humanly hand" in app.multiselect(key="circumstances").options
     # no "Select all": heavenly and earthly hand, say, cannot both be

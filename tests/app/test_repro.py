@@ -239,7 +239,10 @@ def won_as(at: AppTest, rng: random.Random, rules: str) -> None:
     if rng.random() < 0.6:
         at.selectbox(key="winning_tile").set_value(rng.choice(at.selectbox(key="winning_tile").options))
     if rng.random() < 0.15:  # most hands are won in no special circumstance (and some exclude others)
-        at.multiselect(key="circumstances").set_value([rng.choice(scoring.circumstances_for(rules))])
+        # among those the box offers, as a user picks one (a kong's replacement tile only with a kong)
+        box = at.multiselect(key="circumstances")
+        offered = [key for key in scoring.circumstances_for(rules) if box.format_func(key) in box.options]
+        box.set_value([rng.choice(offered)])
     if rng.random() < 0.2:
         at.checkbox(key="pay_all").check()
     at.run()

@@ -1,0 +1,97 @@
+"""The special circumstances box offers only those the hand can have (RULES.md: "Circumstances must be
+possible for the hand"), keeping a tick already given: an audit was offered *Won on a kong's
+replacement tile* for a hand with no kong, which the result then said could not fit."""
+
+from __future__ import annotations
+
+import json
+
+from streamlit.testing.v1 import AppTest
+
+from app_ui.hand_build import circumstances_lacking, circumstances_shown
+from app_ui.summary import circumstances_help
+from tests.app.test_app import edit_tiles, no_problem, open_case_file, result_text, typed_hand
+
+KONG = {"kind": "kong", "tiles": ["5s"] * 4, "concealed": False}
+PONG = {"kind": "pong", "tiles": ["5s"] * 3}
+KONG_REPLACEMENT = "Won on a kong's replacement tile"
+
+
+def test_a_hand_without_a_kong_lacks_the_replacement_circumstances() -> None:
+    lacking = circumstances_lacking({"concealed": ["1m"], "melds": [PONG], "bonus": []}, self_drawn=False)
+    assert lacking == {
+        "replacement_tile": "needs a kong or a bonus tile in the hand",
+        "kong_replacement": "needs a kong in the hand",
+        "kong_on_kong": "needs two kongs in the hand",
+    }
+    # a flower's replacement is a replacement tile too; one kong is no kong on kong; two are
+    assert set(circumstances_lacking({"melds": [PONG], "bonus": ["F1"]}, False)) == {
+        "kong_replacement",
+        "kong_on_kong",
+    }
+    assert set(circumstances_lacking({"melds": [KONG]}, False)) == {"kong_on_kong"}
+    assert circumstances_lacking({"melds": [KONG, KONG]}, False) == {}
+
+
+def test_robbing_the_kong_needs_a_win_on_a_discard() -> None:
+    assert "robbing_kong" in circumstances_lacking({"melds": [KONG, KONG]}, self_drawn=True)
+    assert "robbing_kong" not in circumstances_lacking({"melds": [KONG, KONG]}, self_drawn=False)
+
+
+def test_a_tick_already_given_is_still_shown() -> None:
+    offered = ("replacement_tile", "kong_replacement", "last_tile")
+    assert circumstances_shown(offered, {"kong_replacement", "replacement_tile"}, ()) == ["last_tile"]
+    shown = circumstances_shown(offered, {"kong_replacement"}, ["kong_replacement"])
+    assert shown == ["replacement_tile", "kong_replacement", "last_tile"]
+
+
+def test_the_help_says_what_a_circumstance_left_out_needs() -> None:
+    offered = ("kong_replacement", "last_tile")
+    lines = circumstances_help(offered, "singapore", {"kong_replacement": "needs a kong in the hand"}).split(
+        "\n"
+    )
+    assert lines == [
+        "- Last tile of the wall (海底捞月): self-drawn on the last tile of the wall.",
+        "",
+        "Not possible for this hand:",
+        f"- {KONG_REPLACEMENT}: needs a kong in the hand.",
+    ]
+
+
+def test_the_page_offers_a_kong_replacement_only_with_a_kong_and_keeps_its_tick(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", melds="555s")
+    box = app.multiselect(key="circumstances")
+    assert KONG_REPLACEMENT not in box.options
+    assert f"{KONG_REPLACEMENT}: needs a kong in the hand." in (box.help or "")
+    typed_hand(app, "123m 456p 789s 22m", kongs="5555s")
+    assert KONG_REPLACEMENT in app.multiselect(key="circumstances").options
+    app.multiselect(key="circumstances").set_value(["kong_replacement"]).run()
+    assert "won on a replacement tile" in result_text(app), result_text(app)
+    # a tile of the kong deleted: the tick stays, shown, and the result says why it does not fit ...
+    edit_tiles(app, {"edited_rows": {}, "added_rows": [], "deleted_rows": [14]})
+    no_problem(app)
+    box = app.multiselect(key="circumstances")
+    assert box.value == ["kong_replacement"] and KONG_REPLACEMENT in box.options
+    assert "the hand has no kong" in result_text(app), result_text(app)
+    # ... and the kong put back, it scores again
+    app.button(key="undo_last").click().run()
+    no_problem(app)
+    assert app.multiselect(key="circumstances").value == ["kong_replacement"]
+    assert "won on a replacement tile" in result_text(app), result_text(app)
+
+
+def test_a_case_ticking_a_kong_replacement_without_a_kong_opens_and_says_why(app: AppTest) -> None:
+    case = {"concealed": "123m 456p 789s 22m", "melds": [PONG], "circumstances": ["kong_replacement"]}
+    open_case_file(app, json.dumps(case).encode())
+    no_problem(app)
+    assert app.multiselect(key="circumstances").value == ["kong_replacement"]
+    assert "the hand has no kong" in result_text(app), result_text(app)
+
+
+def test_a_self_draw_is_not_offered_robbing_the_kong(app: AppTest) -> None:
+    typed_hand(app, "123m 456p 789s 22m", kongs="5555s")
+    assert "Robbing the kong (抢杠)" in app.multiselect(key="circumstances").options
+    app.radio(key="won_by").set_value("self-drawn").run()
+    box = app.multiselect(key="circumstances")
+    assert "Robbing the kong (抢杠)" not in box.options
+    assert "Robbing the kong (抢杠): needs a win on another player's tile" in (box.help or "")

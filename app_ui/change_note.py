@@ -173,9 +173,23 @@ def correction_changes(
         if earlier is None and tile is not None and _taken(loose_undone, _unnumbered(tile)):
             earlier = tile  # a row added, then numbered as it was folded into the table: no step
         made[key], undone[key] = _steps(earlier, tile)
-    said = _walk(is_now.order, loose_made, made)
+    said = _tiles_added_counted(_walk(is_now.order, loose_made, made), made)
     ticks = kong_tick_steps(was.ticks, is_now.ticks, kongs)
     return [*said, *ticks, *(f"{words} undone" for words in _walk(was.order, loose_undone, undone))]
+
+
+def _tiles_added_counted(said: list[str], made: Mapping[_Key, list[dict[str, Any]]]) -> list[str]:
+    """`said` with the tiles added in one change (*Or type several*, `made`'s additions) told by their
+    count, at the first one's place ("4 tiles added, listed under the table"): each was listed in the
+    toast, under the result and again in the corrections line under the table, which stays (an audit).
+    A tile added alone is named, as any one correction is."""
+    additions = [record for records in made.values() for record in records if record.get("action") == "add"]
+    added = set(_in_words(additions)) & set(said)
+    if len(added) < 2:
+        return said
+    first = next(index for index, words in enumerate(said) if words in added)
+    rest = [words for words in said if words not in added]
+    return [*rest[:first], f"{len(added)} tiles added, listed under the table", *rest[first:]]
 
 
 def kong_tick_steps(

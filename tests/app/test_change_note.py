@@ -304,3 +304,27 @@ def test_a_kong_whose_four_tiles_change_face_under_its_tick_is_no_tick_set() -> 
     concealed = {**seven, "melds": [{"kind": "kong", "tiles": ["7s"] * 4, "concealed": True}]}
     ticked = [*changes, {**tick, "code": "7s", "concealed": True}]
     assert changed_fields(six, concealed, (before, ticked)) == [*steps, "marked the 7s kong concealed"]
+
+
+def test_tiles_added_in_one_change_are_counted_as_the_corrections_line_lists_them() -> None:
+    # an audit: *Or type several* listed each tile in the toast, under the result and under the table
+    before = {**HAND, "bonus": "cat"}
+    now = {**HAND, "bonus": "cat F1"}
+    changed = {"action": "change", "tile": 2, "from": "2m", "to": "3m"}
+    added = [
+        {"action": "add", "tile": 15, "code": "E", "group": "hand"},
+        {"action": "add", "tile": 16, "code": "E", "group": "hand"},
+        {"action": "add", "tile": 17, "code": "F1", "group": "bonus"},
+    ]
+    assert changed_fields(before, now, ([changed], [changed, *added])) == [
+        "3 tiles added, listed under the table"
+    ]
+    # one tile added is named, as any one correction is; undone, they are no longer listed there
+    assert changed_fields(before, now, ([], added[:1])) == ["#15 E added to hand"]
+    assert changed_fields(now, before, (added[:2], [])) == [
+        "#15 E added to hand undone",
+        "#16 E added to hand undone",
+    ]
+    # with another step in the same change, that step is named beside the count
+    both = changed_fields(before, now, ([], [added[0], changed, added[1]]))
+    assert sorted(both) == ["#2 2m → 3m", "2 tiles added, listed under the table"]

@@ -172,6 +172,28 @@ def test_several_missed_tiles_are_added_in_one_go_and_undone_in_one(app: AppTest
     assert _concealed_and_bonus(app) == before
 
 
+def test_tiles_typed_to_be_added_are_listed_once_under_the_table(app: AppTest) -> None:
+    # an audit: the toast and the note under the result listed each tile the corrections line lists
+    typed_hand(app, "123m 456p 789s 22m", melds="555s")
+    version = app.session_state["version"]
+    app.text_input(key=f"add_tiles_{version}").input("EEE F1").run()
+    app.button(key=f"add_tiles_go_{version}").click().run()
+    no_problem(app)
+    toasts = [str(toast.proto.body) for toast in app.toast]
+    assert len(toasts) == 1 and "after: 4 tiles added, listed under the table." in toasts[0], toasts
+    lines = [*toasts, *texts(app, "info"), *texts(app, "caption")]
+    for tile in (
+        "#15 E added to hand",
+        "#16 E added to hand",
+        "#17 E added to hand",
+        "#18 F1 added to bonus",
+    ):
+        assert [line for line in lines if tile in line] == [
+            "Your corrections: #15 E added to hand; #16 E added to hand; #17 E added to hand; "
+            "#18 F1 added to bonus"
+        ], lines
+
+
 def test_typed_missed_tiles_that_cannot_be_added_are_refused_in_one_line(app: AppTest) -> None:
     typed_hand(app, "123p 456p 789p")
     app.selectbox(key="rules").set_value("malaysian").run()

@@ -88,13 +88,13 @@ def no_tiles_line(name: str, warnings: Sequence[str]) -> str:
     (an audit, stage 72: a photo of a bare table wiped a typed hand, its winning tile and seats' facts,
     with no undo), and the reader's first word on why, where it has one (dark, all white, small)."""
     why = _first_reason(warnings)
-    # "no tiles ... (left out 19 box(es) that hold no tile ...)" read as a contradiction (an audit, stage
+    # "no tiles ... (left out 19 boxes that hold no tile ...)" read as a contradiction (an audit, stage
     # 81): the boxes were shapes the detector thought tiles, which the classifier then refused
     refused = _REFUSED.match(why or "")
     if refused:
         count, place = refused.groups()
         shapes = "1 shape" if count == "1" else f"{count} shapes"
-        if place == "that hold no tile":
+        if place != "at the photo's edge":
             why = f"{shapes} looked like tiles at first, and none held a tile face"
         else:  # a tile cut by the edge is no tile read: "no tiles ... (1 box at the edge)" read as one
             why = f"{shapes} at the photo's edge looked like tiles, too cut off to read"
@@ -112,7 +112,7 @@ def no_tiles_line(name: str, warnings: Sequence[str]) -> str:
 
 
 FAR_OFF_ADVICE = " If it is, and the hand lies far off in it, take it closer or crop it to the hand."
-_REFUSED = re.compile(r"left out (\d+) box\(es\) (that hold no tile|at the photo's edge)")
+_REFUSED = re.compile(r"left out (\d+) box(?:es)? (that holds? no tile|at the photo's edge)")
 
 
 def _first_reason(warnings: Sequence[str]) -> str | None:
@@ -133,7 +133,7 @@ def far_off_may_be_why(warnings: Sequence[str]) -> bool:
     more."""
     why = _first_reason(warnings)
     refused = _REFUSED.match(why or "")
-    return why is None or (refused is not None and refused.group(2) == "that hold no tile")
+    return why is None or (refused is not None and refused.group(2) != "at the photo's edge")
 
 
 def read_again_as(base: Base, tile_set: str, why: str | None = None) -> None:

@@ -20,7 +20,17 @@ from app_ui.meld_offer import offer_line
 from app_ui.photo_rows import BoxKey, kept_numbers, rows_from_reading, tile_numbers
 from app_ui.set_lessons import describes
 from vision.classes import CLASSES
-from vision.lines import MELD_RIVAL, OTHER_SET, PHOTO, SECOND_HAND, TILE, TILE_READINGS, Line, lines_saying
+from vision.lines import (
+    MELD_RIVAL,
+    OTHER_SET,
+    PHOTO,
+    SECOND_HAND,
+    TILE,
+    TILE_READINGS,
+    Line,
+    count_of,
+    lines_saying,
+)
 
 
 def moved_faces(
@@ -109,7 +119,7 @@ def app_warnings(
 
 def _tiles(count: int, noun: str) -> str:
     """`count` tiles in words a player reads ("1 tile", "2 unsure tiles"), not "2 tile(s)"."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+    return count_of(count, noun)
 
 
 # the lines on tiles and the layout's: after a second hand (0) and the photo's faults (1)

@@ -56,7 +56,7 @@ from vision.classes import ANIMALS, BACK, DRAGONS, FLOWERS, MALAYSIAN, SEASONS, 
 from vision.cli import OneLineParser
 from vision.detections import UNSURE_BELOW
 from vision.imageio import ImageError, read_image
-from vision.lines import PHOTO_FAULTS, TILE_ABOUTS
+from vision.lines import PHOTO_FAULTS, TILE_ABOUTS, count_of
 from vision.pipeline import Reading, TileReader
 from vision.quarter import unturned_xyxy
 from vision.seen_store import (
@@ -688,7 +688,7 @@ def format_summary(summary: Summary) -> str:
         stages = ", ".join(f"{k} {v:.0f}" for k, v in summary.stages_median_ms.items())
         lines.append(f"  median ms per stage: {stages}")
     if summary.errors:
-        lines.append(f"  {summary.errors} photo(s) could not be read")
+        lines.append(f"  {count_of(summary.errors, 'photo')} could not be read")
     if summary.confusions:
         pairs = ", ".join(f"{t}->{p} x{n}" for t, p, n in summary.confusions)
         lines.append(f"  confusions (true -> read): {pairs}")

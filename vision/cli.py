@@ -27,7 +27,7 @@ from vision.detections import UNSURE_BELOW
 from vision.exposure import with_gain
 from vision.imageio import MAX_BYTES, ImageError, LoadedImage, read_image
 from vision.layout import TileGroup
-from vision.lines import OTHER_SET, TILE, Line, lines_saying
+from vision.lines import OTHER_SET, TILE, Line, count_of, lines_saying
 from vision.pipeline import Reading, TileReader
 from vision.set_lessons import MOST_BYTES, LessonsError, memory_for, read_lessons
 from vision.set_memory import SetMemory
@@ -243,7 +243,7 @@ def write_text(
     order), marked where unsure; then the hand as scored and the warnings."""
     tiles = data["detections"]
     image = data["image"]
-    print(f"{name}: {image['width']} x {image['height']}, {len(tiles)} tile(s)", file=out)
+    print(f"{name}: {image['width']} x {image['height']}, {count_of(len(tiles), 'tile')}", file=out)
     if tiles:
         # the figures of each tile's line named once (an audit: a new reader could not tell the two)
         print(f"  {TILE_LINE_KEY}", file=out)

@@ -61,7 +61,7 @@ class Detections:
         """Build from tile codes (e.g. `["3m", "back"]`); unknown codes raise ValueError."""
         unknown = [code for code in codes if code not in CLASS_INDEX]
         if unknown:
-            raise ValueError(f"unknown tile code(s): {', '.join(unknown)}")
+            raise ValueError(f"unknown tile code{'' if len(unknown) == 1 else 's'}: {', '.join(unknown)}")
         if confidence is None:
             confidence = [1.0] * len(codes)
         if not codes:

@@ -40,7 +40,7 @@ from vision.layout_read import (
     hand_tiles,
     moved_melds,
 )
-from vision.lines import LAYOUT, MELD_RIVAL, SECOND_HAND, About, Line, lines_of, texts, tiles_slot
+from vision.lines import LAYOUT, MELD_RIVAL, SECOND_HAND, About, Line, count_of, lines_of, texts, tiles_slot
 
 # Bonus tiles are laid down next to the hand or its melds; a bonus tile farther than this
 # (in tile sizes a + b) from both lies elsewhere on the table (another player's, a discard).
@@ -382,10 +382,11 @@ def face_down_lines(lone: Sequence[int], together: Sequence[int]) -> list[Line]:
     (detection indices, which a UI names by number: `Line.by_number`)."""
     out = []
     if lone:
-        rest = "read as face-down: not counted; a covered or unclear tile? check it"
+        unclear = "a covered or unclear tile" if len(lone) == 1 else "covered or unclear tiles"
+        rest = f"read as face-down: not counted; {unclear}? check {'it' if len(lone) == 1 else 'them'}"
         out.append(
             Line(
-                f"{len(lone)} lone tile(s) {rest}",
+                f"{count_of(len(lone), 'lone tile')} {rest}",
                 LAYOUT,
                 tiles=tuple(lone),
                 by_number=f"lone {tiles_slot(len(lone))} read as face-down: not counted; {_check(len(lone))}",
@@ -394,13 +395,14 @@ def face_down_lines(lone: Sequence[int], together: Sequence[int]) -> list[Line]:
     if 0 < len(together) <= KONG_HINT_MOST:
         # one to three backs may be a concealed kong shown with its backs on one side (read_meld), or
         # face-up tiles in odd light (an audit's warm-lit pong of P read as three backs)
+        they, them = ("it is", "it") if len(together) == 1 else ("they are", "them")
         rest = (
-            "read as face-down outside a kong: not counted; where they are a concealed kong's, set it by "
-            "hand, else check them (a covered or unclear tile reads so too)"
+            f"read as face-down outside a kong: not counted; where {they} a concealed kong's, set it by "
+            f"hand, else check {them} (a covered or unclear tile reads so too)"
         )
         out.append(
             Line(
-                f"{len(together)} tile(s) {rest}",
+                f"{count_of(len(together), 'tile')} {rest}",
                 LAYOUT,
                 tiles=tuple(together),
                 by_number=f"{tiles_slot(len(together))} read as face-down outside a kong: not counted; "
@@ -413,7 +415,7 @@ def face_down_lines(lone: Sequence[int], together: Sequence[int]) -> list[Line]:
         rest = "outside a kong: not counted (the wall?); if they are the hand's, add their faces by hand"
         out.append(
             Line(
-                f"{len(together)} face-down tile(s) {rest}",
+                f"{count_of(len(together), 'face-down tile')} {rest}",
                 LAYOUT,
                 tiles=tuple(together),
                 by_number=f"face-down {tiles_slot(len(together))} {rest}",
@@ -447,7 +449,7 @@ def blind_kong_lines(sure: Sequence[Sequence[int]], unsure: Sequence[Sequence[in
         )
     if unsure:
         tiles = tuple(i for row in unsure for i in row)
-        said = f"{len(unsure)} row(s) of four tiles read unsurely as face-down"
+        said = f"{count_of(len(unsure), 'row')} of four tiles read unsurely as face-down"
         rest = (
             ": not counted; a concealed kong, or covered or unclear tiles? check them (set a kong's tile by "
             "hand)"
@@ -667,7 +669,7 @@ def layout_hand(detections: Detections) -> Layout:
         lie = "lies" if len(away) == 1 else "lie"
         lines.append(
             Line(
-                f"{len(away)} tile(s) {rest}",
+                f"{count_of(len(away), 'tile')} {rest}",
                 LAYOUT,
                 tiles=orig(away),
                 by_number=f"{tiles_slot(len(away))} {lie} away from the hand and its melds: not counted",

@@ -121,6 +121,12 @@ TILE_ABOUTS: tuple[About, ...] = (
 TILES = "{tiles}"
 
 
+def count_of(count: int, noun: str, plural: str | None = None) -> str:
+    """`count` of `noun` in words a player reads ("1 box", "2 boxes"; `plural` where an s is not it),
+    not "2 box(es)", which an audit found in a reader's line."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def tiles_slot(count: int) -> str:
     """Where `by_number` names `count` tiles: "tile {tiles}" or "tiles {tiles}"."""
     return f"tile {TILES}" if count == 1 else f"tiles {TILES}"

@@ -63,6 +63,7 @@ from vision.lines import (
     WIN_MOVED,
     WIN_WAYS,
     Line,
+    count_of,
     first_of_each,
     lines_of,
     lines_saying,
@@ -487,9 +488,10 @@ def _outside_set_warning(strangers: Sequence[str]) -> list[str]:
     if not strangers:
         return []
     named = ", ".join(f"{code} x{n}" if n > 1 else code for code, n in Counter(strangers).items())
+    look, each = ("looks", "it") if len(strangers) == 1 else ("look", "each")
     return [
-        f"{len(strangers)} tile(s) look most like tiles this set does not hold ({named}): each is read as "
-        f"the set's likeliest tile instead. {ANOTHER_SET_QUESTION}"
+        f"{count_of(len(strangers), 'tile')} {look} most like tiles this set does not hold ({named}): {each} "
+        f"is read as the set's likeliest tile instead. {ANOTHER_SET_QUESTION}"
     ]
 
 
@@ -619,7 +621,8 @@ def _rejected_lines(
     for which, what in ((np.flatnonzero(~edge), "that hold no tile"), (np.flatnonzero(edge), _CUT_BOXES)):
         if len(which):
             places = first_places([box_place(rejected_xyxy[i], scale) for i in which])
-            said = f"left out {len(which)} box(es) {what}"
+            what = "that holds no tile" if len(which) == 1 and what == "that hold no tile" else what
+            said = f"left out {count_of(len(which), 'box', 'boxes')} {what}"
             left_out = tuple(int(i) for i in which)
             out.append(Line(f"{said}, at {places}", TILE, left_out=left_out, unplaced=said))
     return out

@@ -481,7 +481,7 @@ def test_app_warnings_put_a_second_hand_in_the_photo_first() -> None:
     (two_hands,) = texts(
         another_hand_lines(range(20), ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"] * 2)
     )
-    away = "20 tile(s) away from the hand and its melds (1m x2, ...): not counted"
+    away = "20 tiles away from the hand and its melds (1m x2, ...): not counted"
     unsure = "tile at (9, 9) read as S2 (0.34), not S1 (0.36): a set has one S1"
     lines = [
         *lines_of([unsure], TILE, SET_COPIES),
@@ -525,7 +525,7 @@ def test_app_warnings_put_the_photos_own_faults_before_the_lines_on_tiles() -> N
         *face_glare_lines(np.array([[0, 0, 10, 10]], np.float32), [0]),
     ]
     assert len(faults) == 11 and len({f.text for f in faults}) == 11, faults
-    away = "2 tile(s) away from the hand and its melds (1m x2): not counted"
+    away = "2 tiles away from the hand and its melds (1m x2): not counted"
     ways = "The tiles are one or two away from a winning hand in more than one way: #14 as 3m"
     (two_hands,) = texts(
         another_hand_lines(range(20), ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "E"] * 2)
@@ -567,7 +567,7 @@ def test_the_melds_read_either_way_are_said_by_tile_number_by_what_the_line_is_a
         and offer.line
         and offer.melds == (tuple(number[i] for i in layout.rival.melds[0].indices),)
     )
-    away = Line("1 tile(s) away from the hand and its melds (rat): not counted", LAYOUT)
+    away = Line("1 tile away from the hand and its melds (rat): not counted", LAYOUT)
     reworded = Line("the pong at the end may be laid down", LAYOUT, about=MELD_RIVAL)
     assert offered([away, reworded], offer) == [away, Line(offer.line, LAYOUT, about=MELD_RIVAL)]
     assert offered([away, reworded], None) == [away, reworded]
@@ -942,8 +942,7 @@ def test_a_photos_reading_opens_with_the_readers_warnings_said() -> None:
     )
     # the reader's advice to its command line is said as the page's (stage 72, an audit)
     question = (
-        "1 tile(s) look most like tiles this set does not hold (fly). "
-        "Is the photo of another rule set's tiles?"
+        "1 tile looks most like tiles this set does not hold (fly). Is the photo of another rule set's tiles?"
     )
     advised = {
         **reading,
@@ -1509,14 +1508,14 @@ def test_app_warnings_point_to_the_dashed_boxes_not_to_pixels() -> None:
     rejected = np.array([[10, 10, 60, 80], [300, 0, 340, 50], [100, 300, 150, 370]], np.float32)
     lines = _rejected_lines(rejected, image_hw=(400, 400))
     assert [line.split(", at (")[0] for line in texts(lines)] == [
-        "left out 2 box(es) that hold no tile",
-        "left out 1 box(es) at the photo's edge, too cut to read as a tile",
+        "left out 2 boxes that hold no tile",
+        "left out 1 box at the photo's edge, too cut to read as a tile",
     ]
     assert app_warnings(tuple(lines)) == (
-        "left out 2 box(es) that hold no tile: dashed grey on the photo",
-        "left out 1 box(es) at the photo's edge, too cut to read as a tile: dashed grey on the photo",
+        "left out 2 boxes that hold no tile: dashed grey on the photo",
+        "left out 1 box at the photo's edge, too cut to read as a tile: dashed grey on the photo",
     )
-    other = "1 tile(s) away from the hand and its melds (rat): not counted"
+    other = "1 tile away from the hand and its melds (rat): not counted"
     assert app_warnings((Line(other, LAYOUT),)) == (other,)
 
 
@@ -1668,7 +1667,7 @@ def test_the_page_names_the_tiles_away_from_the_hand_and_a_second_hand_by_their_
     assert plain(number_spans(face_up)) == "15–17, 20–27"  # the backs are not another hand's
     named = "(back x2, N x2, 1p, 2p, 3p, 4s, ...)"
     assert reading.warnings == (
-        f"13 tile(s) away from the hand and its melds {named}: not counted",
+        f"13 tiles away from the hand and its melds {named}: not counted",
         "the photo seems to hold more than one hand (11 face-up tiles away from the one read): take each "
         "hand in a photo of its own",
     )

@@ -18,14 +18,14 @@ from vision.detections import Detections
 
 
 def test_refused_boxes_are_said_as_shapes_that_held_no_tile_face() -> None:
-    warnings = [NO_TILES_FOUND, "left out 19 box(es) that hold no tile, at (445, 199), (12, 40), ..."]
+    warnings = [NO_TILES_FOUND, "left out 19 boxes that hold no tile, at (445, 199), (12, 40), ..."]
     line = no_tiles_line("cat.jpg", warnings)
     assert line == (
         "cat.jpg: no tiles were found on the photo (19 shapes looked like tiles at first, and none held a "
         "tile face): is it a photo of a mahjong hand? If it is, and the hand lies far off in it, take it "
         "closer or crop it to the hand. The hand on the page is kept."
     )
-    assert "1 shape looked" in no_tiles_line("x.png", ["left out 1 box(es) that hold no tile, at (1, 2)"])
+    assert "1 shape looked" in no_tiles_line("x.png", ["left out 1 box that holds no tile, at (1, 2)"])
 
 
 def test_another_reason_is_quoted_as_the_reader_says_it() -> None:
@@ -39,7 +39,7 @@ def test_another_reason_is_quoted_as_the_reader_says_it() -> None:
 def test_boxes_cut_by_the_edge_are_said_as_shapes_too_cut_to_read() -> None:
     warnings = [
         NO_TILES_FOUND,
-        "left out 2 box(es) at the photo's edge, too cut to read as a tile, at (1, 2)",
+        "left out 2 boxes at the photo's edge, too cut to read as a tile, at (1, 2)",
     ]
     assert "(2 shapes at the photo's edge looked like tiles, too cut off to read)" in no_tiles_line(
         "e.jpg", warnings
@@ -55,11 +55,11 @@ def test_a_reason_of_the_light_is_not_told_to_come_closer() -> None:
 
 def test_shapes_cut_by_the_edge_are_not_told_to_come_closer() -> None:
     # closer cuts more off (a review, stage 83); shapes refused as holding no face may be a far-off hand
-    cut = [NO_TILES_FOUND, "left out 2 box(es) at the photo's edge, too cut to read as a tile, at (1, 2)"]
+    cut = [NO_TILES_FOUND, "left out 2 boxes at the photo's edge, too cut to read as a tile, at (1, 2)"]
     assert "take it closer" not in no_tiles_line("e.jpg", cut)
     assert not far_off_may_be_why(cut)
     assert far_off_may_be_why(
-        [NO_TILES_FOUND, "left out 2 box(es) that hold no tile: dashed grey on the photo"]
+        [NO_TILES_FOUND, "left out 2 boxes that hold no tile: dashed grey on the photo"]
     )
     assert not far_off_may_be_why([NO_TILES_FOUND, "the photo is all white: no tiles can be seen in it"])
 
@@ -84,7 +84,7 @@ def test_a_blurred_photo_is_told_so_not_asked_whether_it_shows_a_hand() -> None:
         f"shaken.jpg: no tiles were found on the photo: {WHOLE_SHAKEN_LINE}. The hand on the page is kept."
     )
     assert "mahjong hand" not in line and not far_off_may_be_why(shaken)
-    assert blur_why([NO_TILES_FOUND, "left out 2 box(es) that hold no tile, at (1, 2)", WHOLE_BLURRED_LINE])
+    assert blur_why([NO_TILES_FOUND, "left out 2 boxes that hold no tile, at (1, 2)", WHOLE_BLURRED_LINE])
     assert blur_why([NO_TILES_FOUND]) is None
     caption = photo_caption("soft.jpg", [], False, blurred=WHOLE_BLURRED_LINE)
     assert "mahjong hand" not in caption and WHOLE_BLURRED_LINE in caption

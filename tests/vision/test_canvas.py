@@ -149,7 +149,7 @@ def test_a_box_at_the_photo_s_edge_on_a_screenshot_is_told_as_cut(tmp_path: Path
     assert seen.content_xyxy == (0, 350, 640, 750)
     at_seam = np.array([[300, 351, 340, 391]], np.float32)  # on the photo's top edge
     said = reader.settle(replace(seen, rejected_xyxy=at_seam)).warnings
-    assert "left out 1 box(es) at the photo's edge, too cut to read as a tile, at (320, 371)" in said, said
+    assert "left out 1 box at the photo's edge, too cut to read as a tile, at (320, 371)" in said, said
     # read as the whole image (no canvas found), the same box lies far inside it: no tile was cut
     whole = reader.settle(replace(seen, rejected_xyxy=at_seam, content_xyxy=None)).warnings
-    assert "left out 1 box(es) that hold no tile, at (320, 371)" in whole, whole
+    assert "left out 1 box that holds no tile, at (320, 371)" in whole, whole

@@ -158,7 +158,7 @@ def test_text(photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture
     photo, models = photo_and_models
     assert main([str(photo), "--models", str(models)]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0] == f"{photo}: 1000 x 600, 3 tile(s)"
+    assert out.splitlines()[0] == f"{photo}: 1000 x 600, 3 tiles"
     assert "  1m " in out and "  1s " in out
 
 
@@ -222,7 +222,7 @@ def test_text_names_a_concealed_kong_alike_in_both_parts_and_prints_no_empty_sec
         "warnings": ["no tiles found"],
     }
     write_text("p.jpg", empty, out)
-    assert out.getvalue().splitlines() == ["p.jpg: 10 x 10, 0 tile(s)", "warning: no tiles found"]
+    assert out.getvalue().splitlines() == ["p.jpg: 10 x 10, 0 tiles", "warning: no tiles found"]
 
 
 def test_the_photo_may_come_on_standard_input(

@@ -341,7 +341,7 @@ def test_a_reworded_line_on_a_whited_face_still_names_its_tile_by_number_and_sta
         unplaced="the light blanks a face: it reads unsure",
         by_number=f"the light blanks the face of tile {TILES}: it reads unsure",
     )
-    away = Line("2 tile(s) away from the hand and its melds (1m x2): not counted", LAYOUT)
+    away = Line("2 tiles away from the hand and its melds (1m x2): not counted", LAYOUT)
     assert app_warnings((away, reworded), number={5: 7}) == (
         "the light blanks the face of tile 7: it reads unsure",
         away.text,
@@ -391,7 +391,7 @@ def test_a_readings_lines_say_its_warnings_word_for_word_and_name_by_index_what_
         "a glare spot whites out part of the photo at (600, 300), by the tiles: a tile under it cannot be"
         " read; tilt the phone or shade the light and take it again",
         "unsure tile at (308, 300): 1m or 2m (its reading gives them 0.02 and 0.02)",
-        "left out 1 box(es) that hold no tile, at (730, 140)",
+        "left out 1 box that holds no tile, at (730, 140)",
     )
     overexposed = "the photo is overexposed (50% of it is white): the tiles' faces are lost to the light; "
     assert reading.warnings[6].startswith(overexposed)
@@ -417,5 +417,5 @@ def test_a_readings_lines_say_its_warnings_word_for_word_and_name_by_index_what_
         "a glare spot whites out part of the photo by the tiles: a tile under it cannot be read; tilt the"
         " phone or shade the light and take it again",
         reading.warnings[6],  # a photo's fault before the lines on tiles
-        "left out 1 box(es) that hold no tile: dashed grey on the photo",
+        "left out 1 box that holds no tile: dashed grey on the photo",
     )

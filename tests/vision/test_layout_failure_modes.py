@@ -124,7 +124,7 @@ def test_bonus_tiles_laid_against_the_melds_count_beside_a_stray_tile(angle: flo
     assert canonical(layout.hand) == expect(
         "1m 2m 3m 7s 8s 9s E E", [("pong", "C C C", False), ("pong", "W W W", False)], "F1 cat"
     )
-    assert any("1 tile(s) away" in warning for warning in layout.warnings)  # the 3s
+    assert any("1 tile away" in warning for warning in layout.warnings)  # the 3s
 
 
 @pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
@@ -224,7 +224,7 @@ def test_a_bonus_row_with_a_tile_missed_in_it_is_laid_with_the_hand(angle: float
     assert not any("away from the hand" in w for w in missed_one.warnings)
     two_apart = laid(2.6)
     assert sorted(two_apart.hand["bonus"]) == ["F1", "S1"]
-    assert any(w.startswith("3 tile(s) away from the hand") for w in two_apart.warnings)
+    assert any(w.startswith("3 tiles away from the hand") for w in two_apart.warnings)
 
 
 @pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
@@ -249,7 +249,7 @@ def test_a_lone_bonus_tile_nearer_the_tiles_away_from_the_hand_lies_with_them(an
     assert layout_hand(concat(det, flower)).hand["bonus"] == ["F2"]
     among = layout_hand(concat(det, flower, strays))
     assert among.hand["bonus"] == []
-    assert any(w.startswith("4 tile(s) away from the hand") and "F2" in w for w in among.warnings)
+    assert any(w.startswith("4 tiles away from the hand") and "F2" in w for w in among.warnings)
 
 
 @pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
@@ -393,9 +393,7 @@ def test_a_pair_beside_four_melds_is_the_hand_not_two_discards(angle: float, pai
     assert len(layout.hand["melds"]) == 4
     away = [w for w in layout.warnings if "away from the hand" in w]
     # the warning names the tiles left out, so that the user can find them
-    assert (
-        len(away) == 1 and away[0].startswith("2 tile(s)") and ("(6m 2p)" in away[0] or "(2p 6m)" in away[0])
-    )
+    assert len(away) == 1 and away[0].startswith("2 tiles") and ("(6m 2p)" in away[0] or "(2p 6m)" in away[0])
 
 
 def test_tiles_named_lists_a_few_and_counts_many() -> None:
@@ -415,13 +413,13 @@ def test_the_one_row_warning_needs_three_face_up_tiles() -> None:
     assert not any(said in w for w in backs)
     # fourteen backs are no concealed kong: the kong hint is kept for one to three
     assert any(
-        w.startswith("14 face-down tile(s) outside a kong")
+        w.startswith("14 face-down tiles outside a kong")
         and w.endswith("if they are the hand's, add their faces by hand")
         for w in backs
     )
     two = layout_hand(place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["back back 7p 7p"]]).detections()).warnings
     assert any(
-        w.startswith("2 tile(s) read as face-down outside a kong") and "concealed kong's, set it by hand" in w
+        w.startswith("2 tiles read as face-down outside a kong") and "concealed kong's, set it by hand" in w
         for w in two
     )
 
@@ -499,7 +497,7 @@ def test_a_lone_back_among_face_up_tiles_is_asked_about_not_called_face_down() -
     laid += _row_of(["C", "C", "C"], 100, 230)
     layout = layout_hand(Detections.from_codes([c for c, _ in laid], [b for _, b in laid]))
     assert [w for w in layout.warnings if "face-down" in w] == [
-        "1 lone tile(s) read as face-down: not counted; a covered or unclear tile? check it"
+        "1 lone tile read as face-down: not counted; a covered or unclear tile? check it"
     ]
     assert layout.doubtful == (4,)
     # backs lying together are still told as face-down, with the concealed kong's hint
@@ -507,12 +505,12 @@ def test_a_lone_back_among_face_up_tiles_is_asked_about_not_called_face_down() -
     laid += _row_of(["back", "back", "7p", "7p"], 100, 230)
     layout = layout_hand(Detections.from_codes([c for c, _ in laid], [b for _, b in laid]))
     said = [w for w in layout.warnings if "face-down" in w]
-    assert len(said) == 1 and said[0].startswith("2 tile(s) read as face-down outside a kong")
+    assert len(said) == 1 and said[0].startswith("2 tiles read as face-down outside a kong")
     assert "a covered or unclear tile reads so too" in said[0]
     assert sorted(layout.doubtful) == [11, 12]
     # a stretch of the wall, fourteen backs together, is face down indeed and not doubted
     wall = layout_hand(place([[" ".join(["back"] * 14)]]).detections())
-    assert any(w.startswith("14 face-down tile(s) outside a kong") for w in wall.warnings)
+    assert any(w.startswith("14 face-down tiles outside a kong") for w in wall.warnings)
     assert wall.doubtful == ()
 
 
@@ -530,7 +528,7 @@ def test_a_kong_of_backs_read_unsurely_is_not_asserted() -> None:
     assert sure.doubtful == ()
     weak = layout_hand(Detections.from_codes(codes, boxes, [0.9] * 9 + [0.55] + [0.9] * 2))
     said = [w for w in weak.warnings if "face" in w]
-    assert len(said) == 1 and said[0].startswith("1 row(s) of four tiles read unsurely as face-down")
+    assert len(said) == 1 and said[0].startswith("1 row of four tiles read unsurely as face-down")
     assert "concealed kong with" not in said[0]
     assert sorted(weak.doubtful) == [8, 9, 10, 11]
 
@@ -542,7 +540,7 @@ def test_a_whole_hand_beside_an_unsure_row_of_backs_is_not_told_its_size() -> No
     laid = _row_of(hand, 100, 300) + _row_of(["back"] * 4, 100, 230)
     codes, boxes = [c for c, _ in laid], [b for _, b in laid]
     weak = layout_hand(Detections.from_codes(codes, boxes, [0.9] * 15 + [0.55] + [0.9] * 2))
-    assert any(w.startswith("1 row(s) of four tiles read unsurely") for w in weak.warnings)
+    assert any(w.startswith("1 row of four tiles read unsurely") for w in weak.warnings)
     assert not any("hand tiles" in w for w in weak.warnings), weak.warnings
     short = layout_hand(Detections.from_codes(codes[2:], boxes[2:], [0.9] * 13 + [0.55] + [0.9] * 2))
     assert any(w.startswith("12 hand tiles") for w in short.warnings), short.warnings
@@ -557,7 +555,7 @@ def test_a_short_hands_size_line_counts_the_tiles_its_hand_holds(face_up: int) -
     laid = _row_of(hand, 100, 300) + _row_of(["back"] * 4, 100, 230)
     sure = [0.9] * len(hand)
     layout = layout_hand(Detections.from_codes([c for c, _ in laid], [b for _, b in laid], sure + [0.55] * 4))
-    assert any(w.startswith("1 row(s) of four tiles read unsurely") for w in layout.warnings)
+    assert any(w.startswith("1 row of four tiles read unsurely") for w in layout.warnings)
     held = len(layout.hand["concealed"]) + 3 * len(layout.hand["melds"])
     said = [w for w in layout.warnings if "hand tiles" in w]
     assert held == face_up and said and said[0].startswith(f"{held} hand tiles"), layout.warnings
@@ -569,7 +567,7 @@ def test_stray_backs_alone_give_no_line_of_stray_face_up_tiles() -> None:
     layout = layout_hand(
         place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C", "+0.4 back back back"]]).detections()
     )
-    assert any(w.startswith("3 tile(s) read as face-down outside a kong") for w in layout.warnings)
+    assert any(w.startswith("3 tiles read as face-down outside a kong") for w in layout.warnings)
     assert not any("form no meld" in w for w in layout.warnings), layout.warnings
     # a stray face-up tile among them is still named
     mixed = layout_hand(
@@ -674,9 +672,7 @@ def test_the_layouts_lines_on_tiles_name_them_for_a_ui_to_number() -> None:
     assert lone.tiles == (4,) and lone.numbered(number) == (
         "lone tile 5 read as face-down: not counted; covered or unclear? check it"
     )
-    together = _said_of(
-        _row_of(hand, 100, 300) + _row_of(["back", "back", "7p", "7p"], 100, 230), "2 tile(s)"
-    )
+    together = _said_of(_row_of(hand, 100, 300) + _row_of(["back", "back", "7p", "7p"], 100, 230), "2 tiles")
     assert together.tiles == (11, 12)
     assert together.numbered(number) == (
         "tiles 12, 13 read as face-down outside a kong: not counted; part of a concealed kong? set it by "
@@ -696,7 +692,7 @@ def test_the_layouts_lines_on_tiles_name_them_for_a_ui_to_number() -> None:
     assert sure.tiles == (8, 9, 10, 11) and plain(sure.numbered(number)) == (
         "tiles 9–12 are a concealed kong laid face down: set its tile by hand"
     )
-    weak = _said_of(kong, "1 row(s)", [0.9] * 9 + [0.55] + [0.9] * 2)
+    weak = _said_of(kong, "1 row", [0.9] * 9 + [0.55] + [0.9] * 2)
     assert plain(weak.numbered(number)).startswith("tiles 9–12 read unsurely as face-down: not counted; ")
     mixed = place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C", "+0.4 back 3s back"]])
     (stray,) = [line for line in layout_hand(mixed.detections()).lines if "form no meld" in line.text]
@@ -751,7 +747,7 @@ def test_the_lines_by_number_say_which_tiles_what_is_wrong_and_what_to_do_in_few
     )
     # the faces away (cut off at seven, "...") are the table's to show: by number they go
     away = layout_hand(place([["1m 2m 3m 4p 5p 6p 7s 8s 9s E"], ["+9 E", "+6 N"]]).detections())
-    (left,) = [line for line in away.lines if line.text.startswith("2 tile(s) away")]
+    (left,) = [line for line in away.lines if line.text.startswith("2 tiles away")]
     assert "(E N)" in left.text
     assert left.numbered(number) == "tiles 11, 12 lie away from the hand and its melds: not counted"
 

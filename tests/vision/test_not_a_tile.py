@@ -37,7 +37,7 @@ def test_a_box_read_as_no_tile_is_left_out_and_named(tmp_path: Path) -> None:
     np.testing.assert_allclose(reading.rejected_xyxy, sc.boxes[2:], atol=10)
     x1, y1, x2, y2 = sc.boxes[2].astype(int)
     centre = f"({(x1 + x2) // 2}, {(y1 + y2) // 2})"
-    assert any(w.startswith("left out 1 box(es) that hold no tile, at (") for w in reading.warnings)
+    assert any(w.startswith("left out 1 box that holds no tile, at (") for w in reading.warnings)
     # the warning points at the box, to within the detector's rounding
     warned = next(w for w in reading.warnings if w.startswith("left out"))
     wx, wy = (int(v) for v in warned.split("at (")[1].rstrip(")").split(", "))

@@ -82,6 +82,6 @@ def test_lines_that_say_the_warnings_are_kept_and_warnings_alone_become_lines_na
     own = (Line("melds read either way", LAYOUT, tiles=(3, 4, 5), about=MELD_RIVAL),)
     assert lines_saying(own, ["melds read either way"], LAYOUT) == own
     # a layout made by hand (its warnings alone), or lines that say other words: each warning, plain
-    assert lines_saying((), ["6 tile(s) away"], LAYOUT) == (Line("6 tile(s) away", LAYOUT),)
+    assert lines_saying((), ["6 tiles away"], LAYOUT) == (Line("6 tiles away", LAYOUT),)
     assert lines_saying(own, ["reworded"], PHOTO) == (Line("reworded", PHOTO),)
     assert lines_saying((), (), LAYOUT) == ()

@@ -373,7 +373,7 @@ def test_a_photo_read_as_one_rule_sets_tiles_names_no_other_and_can_be_settled_a
     assert sorted(reader.read(sc.rgb).detections.codes) == sorted(sc.codes)
     # the two tiles it could not read as the set's say so, once: another rule set's photo, perhaps
     (line,) = [w for w in reading.warnings if "this set does not hold" in w]
-    assert line.startswith("2 tile(s) look most like tiles this set does not hold (1m, 1s)")
+    assert line.startswith("2 tiles look most like tiles this set does not hold (1m, 1s)")
     assert "another rule set" in line
     assert [said.about for said in reading.lines if said.text == line] == [OTHER_SET]
     singapore = frozenset(CLASSES) - {"face", "fly", "back"}
@@ -449,7 +449,7 @@ def test_a_photo_of_small_tiles_is_read_with_the_warning(tmp_path: Path) -> None
     # a fault of the photo, as a small photo is (its remedy is to take it again): the page lists it so
     (small_tiles,) = [line for line in reading.lines if "tiles are small" in line.text]
     assert small_tiles.kind == PHOTO
-    on_tiles = Line("left out 1 box(es) that hold no tile, at (9, 9)", TILE, left_out=(0,))
+    on_tiles = Line("left out 1 box that holds no tile, at (9, 9)", TILE, left_out=(0,))
     shown = app_warnings((on_tiles, small_tiles))
     assert shown.index(small_tiles.text) < shown.index(
         on_tiles.without_places() + ": dashed grey on the photo"
@@ -574,11 +574,14 @@ def test_a_box_left_out_at_the_edge_beside_the_hand_is_a_cut_tile() -> None:
     inner = np.array([[400, 100, 440, 156]], np.float32)
     lines = _rejected_lines(np.concatenate([inner, beside]), 1.0, (600, 800))
     assert texts(lines) == (
-        "left out 1 box(es) that hold no tile, at (420, 128)",
-        "left out 1 box(es) at the photo's edge, too cut to read as a tile, at (18, 328)",
+        "left out 1 box that holds no tile, at (420, 128)",
+        "left out 1 box at the photo's edge, too cut to read as a tile, at (18, 328)",
     )
     assert [line.left_out for line in lines] == [(0,), (1,)]  # each names its boxes of the rejected
-    assert texts(_rejected_lines(beside)) == ("left out 1 box(es) that hold no tile, at (18, 328)",)
+    assert texts(_rejected_lines(beside)) == ("left out 1 box that holds no tile, at (18, 328)",)
+    # counted in words, not "2 box(es)" (an audit)
+    two = texts(_rejected_lines(np.concatenate([inner, inner + 60])))
+    assert len(two) == 1 and two[0].startswith("left out 2 boxes that hold no tile, at ("), two
 
 
 def test_a_short_hand_half_a_tile_from_the_edge_may_have_lost_a_tile_to_it() -> None:

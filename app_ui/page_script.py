@@ -1,6 +1,6 @@
-"""Two small scripts the page runs in the browser, where Streamlit has no word for what is wanted: Enter in
-a typed field presses *Use this hand*, and a photo just read or a typed hand just used takes a phone to its
-result.
+"""Small scripts the page runs in the browser, where Streamlit has no word for what is wanted: Enter in
+a typed field presses *Use this hand*, a photo just read or a typed hand just used takes a phone to its
+result, and a toast keeps off the tile-table rows being edited.
 
 Each script is fixed text with its values written in as JSON (the keys of the page's own widgets and a
 number: nothing a user typed), loads nothing (the page makes no request), and is drawn in a container
@@ -84,6 +84,43 @@ def scroll_to(anchor: str, halves: str, token: str) -> str:
     return SCROLL_TO.substitute(
         anchor=js(anchor), token=js("scroll:" + token), halves=js(halves), follow_ms=FOLLOW_MS
     )
+
+
+# set on the page's body while a toast is to rise from the bottom of the screen (`app.TOAST_CSS`)
+TOAST_LOW = "data-mahjong-toast-low"
+
+TOAST_AWAY = Template("""(() => {
+  const halves = $halves, low = $low, id = "toast-away";
+  const done = (window.mahjongScripts = window.mahjongScripts || new Set());
+  if (done.has(id)) return;
+  done.add(id);
+  // where the user last tapped or typed: in the tile table's half, in the screen's upper half, the
+  // toast that the change brings rises from the bottom, off the rows being edited; anywhere else on
+  // the page or the sidebar, it stands at the top. A tap outside both (a cell's or a box's list of
+  // choices, drawn over the page) leaves the mark as the tap that opened it set it.
+  const page = "[data-testid='stMain'], [data-testid='stSidebar']";
+  const mark = (target, y) => {
+    if (!(target instanceof Element) || !target.closest(page)) return;
+    const table = document.querySelectorAll(halves)[1];
+    document.body.toggleAttribute(low, !!table && table.contains(target) && y < window.innerHeight / 2);
+  };
+  document.addEventListener("pointerdown", (event) => mark(event.target, event.clientY), true);
+  document.addEventListener("keydown", (event) => {
+    const target = event.target;
+    if (!(target instanceof Element)) return;
+    const box = target.getBoundingClientRect();
+    mark(target, box.top + box.height / 2);
+  }, true);
+})();""")
+
+
+def toast_away(halves: str) -> str:
+    """A script by which a tap or a key in the tile table's half of the page (the second of the halves,
+    CSS selector `halves`), in the upper half of the screen, marks the page's body `TOAST_LOW`, and any
+    other unmarks it: a change's toast stands at the top of the screen, where on a phone it lay over the
+    first rows of the table being edited (an audit); from the bottom it would cover the score a change
+    above the result had moved (stage 71), so only the table's taps send it there. Set up once per page."""
+    return TOAST_AWAY.substitute(halves=js(halves), low=js(TOAST_LOW))
 
 
 def run(name: str, script: str) -> None:

@@ -486,6 +486,62 @@ def test_a_changes_toast_leaves_the_score_in_sight_on_a_phone(
     page.close()
 
 
+def correct_tile(page: Any, row: int, face: str, table_top: float) -> tuple[float, Any]:
+    """Scroll the tile table's top to `table_top` px down the screen, change row `row`'s tile to `face` as
+    a player does (tap the cell, tap it again for its list, type, Enter) and give where the row was
+    tapped and the toast that says what changed."""
+    grid = page.locator("[data-testid=stDataFrame]").first
+    page.evaluate(
+        "(y) => document.querySelector('[data-testid=stMain]').scrollBy(0, "
+        + "document.querySelector('[data-testid=stDataFrame]').getBoundingClientRect().top - y)",
+        table_top,
+    )
+    box, last = box_of(grid), None
+    while last is None or abs(box["y"] - last["y"]) > 0.5:  # the page may still be moving
+        page.wait_for_timeout(400)
+        last, box = box, box_of(grid)
+    page.keyboard.press("Escape")  # no cell selected: Enter after the last edit moved the selection down
+    tapped = box["y"] + 36 + 35 * (row - 1) + 17
+    x = box["x"] + ROW_MARKERS_PX + COLUMN_PX["n"] + COLUMN_PX["tile"] / 2
+    page.mouse.click(x, tapped)
+    page.wait_for_timeout(500)
+    page.mouse.dblclick(x, tapped)
+    page.wait_for_timeout(1000)  # the cell's list opens after a moment: typed too early, a letter is lost
+    page.keyboard.type(face, delay=100)
+    page.wait_for_timeout(300)
+    page.keyboard.press("Enter")
+    toast = page.locator("[data-testid=stToast]").filter(has_text="Changed: ").last
+    toast.wait_for(timeout=30_000)
+    page.wait_for_timeout(800)  # the toast's own rise
+    return tapped, toast
+
+
+def test_a_corrections_toast_keeps_off_the_row_corrected(
+    server: str, browser: object, tmp_path: Path
+) -> None:
+    """A correction's toast at the top of a phone's screen lay over the tile table's first rows, being
+    edited (an audit): a tap on the table in the screen's upper half sends it to the bottom; lower down,
+    it stays at the top, as it does for the boxes above the result (the toast test above)."""
+    for screen in (PHONE_SCREEN, {"width": 1280, "height": 900}):
+        page = open_app(browser, server, screen)
+        type_and_use(page, "123m 456p 789s CCC 22m")
+        page.get_by_text(re.compile("^1 tai")).first.wait_for(timeout=60_000)
+        page.wait_for_timeout(4500)  # the page's own scroll to the result, which follows it this long
+        grid = page.locator("[data-testid=stDataFrame]").first
+        for row, broken, face, table_top in ((1, "4m", "1m", 100), (10, "3m", "2m", 8)):
+            correct_tile(page, row, broken, table_top)
+            page.wait_for_timeout(4500)  # that toast gone; the undo buttons drawn over the table
+            tapped, toast = correct_tile(page, row, face, table_top)
+            top = box_of(grid)["y"] + 36 + 35 * (row - 1)
+            corrected = {**box_of(grid), "y": top, "height": 35}
+            said = (screen, row, tapped, box_of(toast), corrected)
+            assert not overlaps(box_of(toast), corrected), said
+            assert (box_of(toast)["y"] > screen["height"] / 2) == (tapped < screen["height"] / 2), said
+            save_shot(page, tmp_path, f"app-toast-table-{screen['width']}-row{row}.png")
+            page.wait_for_timeout(4500)
+        page.close()
+
+
 def test_house_rules_set_before_the_first_hand_survive_a_reload(server: str, browser: object) -> None:
     """A phone's browser reloads a page it put away while the camera took the photo: house rules set on
     the empty page had come back as the defaults (stage 87); the address carries them now."""

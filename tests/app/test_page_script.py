@@ -10,6 +10,7 @@ import json
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app import HALVES
 from app_ui import page_script
 from app_ui.typed_tab import TYPED_FIELDS
 from tests.app.fakes import FakeReader, photo_bytes
@@ -144,3 +145,22 @@ def test_the_scripts_values_are_written_as_json_that_cannot_end_them(value: str)
     assert json.loads(page_script.js(value)) == value
     assert "</" not in page_script.enter_presses([value], value)
     assert "</" not in page_script.scroll_to(value, value, value)
+
+
+def test_the_toast_keeps_off_the_table_rows_being_edited(app: AppTest) -> None:
+    # an audit: on a phone a correction's toast, at the top of the screen, lay over the tile table's first
+    # rows; a tap on the table's half in the screen's upper half marks the page, and the mark sends the
+    # toast to the bottom (what the browser does: tests/app/test_browser.py)
+    drawn = scripts(app, '"toast-away"')
+    assert len(drawn) == 1
+    assert json.dumps(HALVES) in drawn[0] and json.dumps(page_script.TOAST_LOW) in drawn[0]
+    styles = " ".join(
+        str(element.proto.body) for element in app.get("html") if "<style>" in str(element.proto.body)
+    )
+    assert (
+        f"body[{page_script.TOAST_LOW}] .stToastContainer {{ top: auto !important; bottom: 1rem; }}" in styles
+    )
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "4m"}}, "added_rows": [], "deleted_rows": []})
+    no_problem(app)
+    assert len(scripts(app, '"toast-away"')) == 1  # drawn on every run, alike: the browser runs it once

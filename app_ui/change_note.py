@@ -180,8 +180,8 @@ def correction_changes(
 
 def _tiles_added_counted(said: list[str], made: Mapping[_Key, list[dict[str, Any]]]) -> list[str]:
     """`said` with the tiles added in one change (*Or type several*, `made`'s additions) told by their
-    count, at the first one's place ("4 tiles added, listed under the table"): each was listed in the
-    toast, under the result and again in the corrections line under the table, which stays (an audit).
+    count, at the first one's place ("4 tiles added, listed in Your corrections"): each was listed in the
+    toast, under the result and again in the corrections line over the table, which stays (an audit).
     A tile added alone is named, as any one correction is."""
     additions = [record for records in made.values() for record in records if record.get("action") == "add"]
     added = set(_in_words(additions)) & set(said)
@@ -189,7 +189,7 @@ def _tiles_added_counted(said: list[str], made: Mapping[_Key, list[dict[str, Any
         return said
     first = next(index for index, words in enumerate(said) if words in added)
     rest = [words for words in said if words not in added]
-    return [*rest[:first], f"{len(added)} tiles added, listed under the table", *rest[first:]]
+    return [*rest[:first], f"{len(added)} tiles added, listed in Your corrections", *rest[first:]]
 
 
 def kong_tick_steps(

@@ -317,7 +317,7 @@ def test_tiles_added_in_one_change_are_counted_as_the_corrections_line_lists_the
         {"action": "add", "tile": 17, "code": "F1", "group": "bonus"},
     ]
     assert changed_fields(before, now, ([changed], [changed, *added])) == [
-        "3 tiles added, listed under the table"
+        "3 tiles added, listed in Your corrections"
     ]
     # one tile added is named, as any one correction is; undone, they are no longer listed there
     assert changed_fields(before, now, ([], added[:1])) == ["#15 E added to hand"]
@@ -327,4 +327,4 @@ def test_tiles_added_in_one_change_are_counted_as_the_corrections_line_lists_the
     ]
     # with another step in the same change, that step is named beside the count
     both = changed_fields(before, now, ([], [added[0], changed, added[1]]))
-    assert sorted(both) == ["#2 2m → 3m", "2 tiles added, listed under the table"]
+    assert sorted(both) == ["#2 2m → 3m", "2 tiles added, listed in Your corrections"]

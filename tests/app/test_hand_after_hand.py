@@ -172,7 +172,7 @@ def test_several_missed_tiles_are_added_in_one_go_and_undone_in_one(app: AppTest
     assert _concealed_and_bonus(app) == before
 
 
-def test_tiles_typed_to_be_added_are_listed_once_under_the_table(app: AppTest) -> None:
+def test_tiles_typed_to_be_added_are_listed_once_in_your_corrections(app: AppTest) -> None:
     # an audit: the toast and the note under the result listed each tile the corrections line lists
     typed_hand(app, "123m 456p 789s 22m", melds="555s")
     version = app.session_state["version"]
@@ -180,7 +180,7 @@ def test_tiles_typed_to_be_added_are_listed_once_under_the_table(app: AppTest) -
     app.button(key=f"add_tiles_go_{version}").click().run()
     no_problem(app)
     toasts = [str(toast.proto.body) for toast in app.toast]
-    assert len(toasts) == 1 and "after: 4 tiles added, listed under the table." in toasts[0], toasts
+    assert len(toasts) == 1 and "after: 4 tiles added, listed in Your corrections." in toasts[0], toasts
     lines = [*toasts, *texts(app, "info"), *texts(app, "caption")]
     for tile in (
         "#15 E added to hand",

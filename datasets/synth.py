@@ -59,6 +59,7 @@ from datasets.render import (
 from datasets.styles import ART_DIR, STYLES, available_styles, style_faces
 from scoring.console import OneLineParser
 from vision.classes import BACK, BONUS_CODES, CLASS_INDEX, CLASSES, FLOWERS, SEASONS
+from vision.lines import count_of
 from vision.tile_set import rule_set_faces
 
 SAMPLE_SAFE_STYLES: tuple[str, ...] = tuple(name for name, s in STYLES.items() if s.sample_safe)
@@ -117,7 +118,7 @@ class SceneOptions:
         unknown = [k for k in self.clutter_kinds if k not in CLUTTER_KINDS]
         if not self.clutter_kinds or unknown:
             raise SynthError(
-                f"unknown clutter kind(s) {', '.join(unknown) or '(none named)'}; "
+                f"{_unknown('clutter kind', unknown) if unknown else 'no clutter kind named'}; "
                 f"known: {', '.join(CLUTTER_KINDS)}"
             )
 
@@ -150,6 +151,11 @@ class SceneOptions:
             clutter=float(meta.get("clutter", 0.0)),
             clutter_kinds=tuple(meta.get("clutter_kinds", CLUTTER_DEFAULT)),
         )
+
+
+def _unknown(noun: str, names: Sequence[str]) -> str:
+    """ "unknown style foo" / "unknown styles foo, bar": as a player reads it, not "style(s)"."""
+    return f"unknown {noun if len(names) == 1 else noun + 's'} {', '.join(names)}"
 
 
 def list_styles() -> list[str]:
@@ -648,7 +654,7 @@ def parse_styles(text: str | None) -> list[str] | None:
         raise SynthError("--styles names no style; leave it out for every installed style")
     unknown = [s for s in names if s not in STYLES]
     if unknown:
-        raise SynthError(f"unknown style(s) {', '.join(unknown)}; known: {', '.join(STYLES)}")
+        raise SynthError(f"{_unknown('style', unknown)}; known: {', '.join(STYLES)}")
     missing = [STYLES[s].missing() for s in names if STYLES[s].missing()]
     if missing:
         raise SynthError(str(missing[0]))
@@ -789,7 +795,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 130
     # without tqdm (the train extra) a run said nothing at all: where the set went, said once
-    print(f"wrote {len(names)} scene(s) to {out}: images/, labels/, meta/ and data.yaml")
+    print(f"wrote {count_of(len(names), 'scene')} to {out}: images/, labels/, meta/ and data.yaml")
     return 0
 
 

@@ -33,7 +33,7 @@ def _formatted_strings(path: Path) -> list[tuple[int, str]]:
     ]
 
 
-@pytest.mark.parametrize("package", ["vision", "app_ui"])
+@pytest.mark.parametrize("package", ["vision", "app_ui", "datasets", "scoring", "bench"])
 def test_no_line_built_for_a_user_brackets_a_plural(package: str) -> None:
     found = [
         f"{path.relative_to(ROOT)}:{line}: {text}"

@@ -228,7 +228,7 @@ def test_a_number_that_is_no_number_is_one_line(capsys: pytest.CaptureFixture[st
 def test_a_run_says_where_it_wrote(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # without tqdm (the train extra) a finished run printed nothing at all
     assert main(["--out", str(tmp_path), "--n", "1", "--size", "160", "--styles", "procedural"]) == 0
-    assert capsys.readouterr().out.strip().startswith(f"wrote 1 scene(s) to {tmp_path}:")
+    assert capsys.readouterr().out.strip().startswith(f"wrote 1 scene to {tmp_path}:")
 
 
 def test_ctrl_c_is_one_line_and_exit_130(
@@ -303,7 +303,7 @@ def test_contact_sheet_reads_styles_as_the_generator_does(
 ) -> None:
     from datasets.contact_sheet import main as sheet_main
 
-    # `--styles " , "` was "unknown style(s) , ;"
+    # `--styles " , "` was "unknown styles , ;"
     assert sheet_main(["--out", str(tmp_path / "s.png"), "--styles", " , "]) == 2
     assert (
         capsys.readouterr().err == "error: --styles names no style; leave it out for every installed style\n"

@@ -127,5 +127,5 @@ def test_an_unknown_clutter_kind_is_refused_in_one_line(
     out = tmp_path / "x"
     assert synth.main(["--out", str(out), "--n", "1", "--clutter", "1", "--clutter-kinds", "finger,cat"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("error: unknown clutter kind(s) cat;") and "finger" in err and "\n" not in err
+    assert err.startswith("error: unknown clutter kind cat;") and "finger" in err and "\n" not in err
     assert not out.exists()

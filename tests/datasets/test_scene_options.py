@@ -54,8 +54,8 @@ def test_default_options_leave_the_meta_as_it_was_before_them() -> None:
         (SceneOptions(surface="lava"), "unknown surface 'lava'"),
         (SceneOptions(aim="up"), "unknown aim 'up'"),
         (SceneOptions(clutter=2.0), "--clutter is a share of scenes, 0..1, got 2.0"),
-        (SceneOptions(clutter_kinds=("cat",)), "unknown clutter kind(s) cat"),
-        (SceneOptions(clutter_kinds=()), "unknown clutter kind(s) (none named)"),
+        (SceneOptions(clutter_kinds=("cat",)), "unknown clutter kind cat"),
+        (SceneOptions(clutter_kinds=()), "no clutter kind named"),
     ],
 )
 def test_options_a_scene_cannot_be_drawn_with_are_refused_in_one_line(
@@ -64,3 +64,8 @@ def test_options_a_scene_cannot_be_drawn_with_are_refused_in_one_line(
     with pytest.raises(SynthError) as raised:
         bad.check("--")
     assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
+
+
+def test_two_unknown_clutter_kinds_are_named_in_the_plural() -> None:
+    with pytest.raises(SynthError, match=r"^unknown clutter kinds cat, dog; known: "):
+        SceneOptions(clutter_kinds=("cat", "dog")).check()

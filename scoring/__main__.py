@@ -16,8 +16,12 @@ import re
 import sys
 import textwrap
 import unicodedata
+from collections.abc import Callable, Collection
 from typing import Any
 
+# the app's typed fields' reader: a hand typed there (`123M`, 東東東, 🀇🀈🀉, 紅中) is read alike here, by
+# one parser (an audit: the command line refused what the app took)
+from app_ui.typed import TYPED_ALSO, read_bonus, read_tiles
 from scoring.api import (
     hand_of,
     limits_not_added,
@@ -42,7 +46,7 @@ from scoring.hand import CIRCUMSTANCES, WINNING_TILE_PLACES, hand_from_json
 from scoring.options import option_assignments, option_lines, points_word, rules_in_force
 from scoring.payout import format_amount, instant_text
 from scoring.rulesets import RULESET_NAMES
-from scoring.tiles import TILE_CODES_HELP
+from scoring.tiles import ALL_CODES, BONUS, FLY, TILE_CODES_HELP, WINDS, parse_hand_string
 from scoring.winning_tiles import Outcome, changes_the_score, ways_text, winning_tile_outcomes
 
 # The breakdown's own marks, which no tile code explains (an audit: a new reader met [111s] and
@@ -51,6 +55,12 @@ READING_HELP = (
     "the breakdown's Reading line: [456s] a meld laid down exposed, <5555s> a concealed kong (or a "
     "set given as concealed), 456p(fly=6p) a fly standing for 6p; each pattern row gives its tai "
     "(fan) and why; the payout's signed amounts (+ receives, - pays) sum to zero."
+)
+
+# what a hand typed in the app's fields may hold beside the codes, said as the app says it
+TYPED_HELP = (
+    "The tile fields (concealed, a meld's tiles, bonus) and --winning-tile read tiles as the app's typed "
+    f"hand does: in any letter case (123M, ccc, f1). {TYPED_ALSO}"
 )
 
 
@@ -67,7 +77,8 @@ EXIT_STATUS = (
 def _options_epilog() -> str:
     """The tile codes, and every house rule `--option` takes with its defaults: a table must not need
     RULES.md to find them (an audit guessed RRR for the red dragons)."""
-    lines = [*textwrap.wrap(TILE_CODES_HELP, width=100), "", *textwrap.wrap(READING_HELP, width=100), ""]
+    lines = [*textwrap.wrap(TILE_CODES_HELP, width=100), "", *textwrap.wrap(TYPED_HELP, width=100), ""]
+    lines += [*textwrap.wrap(READING_HELP, width=100), ""]
     lines += textwrap.wrap(
         f"circumstances (--circumstance NAME, repeatable; docs/scoring.md says what each is): "
         f"{', '.join(CIRCUMSTANCES)}",
@@ -93,14 +104,17 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a readable breakdown")
     # each default said (an audit: `--discarder E` met "the winner's own seat", the seat E unsaid)
     parser.add_argument(
-        "--rules", help="rule set: singapore or malaysian (default: the file's, else singapore)"
+        "--rules", help="rule set: singapore or malaysian, any case (default: the file's, else singapore)"
     )
     parser.add_argument(
-        "--seat", help="the winner's seat wind E S W N (Malaysian: E S W; default: the file's, else E)"
+        "--seat",
+        help="the winner's seat wind E S W N, any case, or east ... north, 東 南 西 北 (Malaysian: E S W; "
+        "default: the file's, else E)",
     )
     parser.add_argument(
         "--prevailing",
-        help="prevailing wind E S W N (no N with --option north_wind=false; default: the file's, else E)",
+        help="prevailing wind E S W N, read as --seat is (no N with --option north_wind=false; default: the "
+        "file's, else E)",
     )
     drawn = parser.add_mutually_exclusive_group()
     drawn.add_argument("--self-drawn", action="store_true", help="the winning tile was self-drawn")
@@ -110,9 +124,12 @@ def _parser() -> argparse.ArgumentParser:
         help="the winning tile was a discard (over the file's; with neither flag: the file's, else a"
         " discard)",
     )
-    parser.add_argument("--winning-tile", help="the winning tile, e.g. 3m")
     parser.add_argument(
-        "--discarder", help="the seat that discarded the winning tile (under --pay-all: the liable one)"
+        "--winning-tile", help="the winning tile, e.g. 3m, typed as the app reads it (3M, 紅中, 🀄 too)"
+    )
+    parser.add_argument(
+        "--discarder",
+        help="the seat that discarded the winning tile, read as --seat is (under --pay-all: the liable one)",
     )
     parser.add_argument(
         "--winning-tile-into",
@@ -262,6 +279,85 @@ def said_in_flag_words(result: dict[str, Any], flagged: dict[str, str]) -> dict[
     }
 
 
+# the bonus tiles the app's typed bonus field takes (`app_ui.typed_tab.TYPED_BONUS`): every set's, the
+# rule set's own being the scoring's to check ("bonus tile face is not in the Singapore tile set")
+TYPED_BONUS = BONUS | {FLY}
+
+
+def _typed_bonus(text: str) -> list[str]:
+    return read_bonus(text, TYPED_BONUS)
+
+
+def _scoring_reads(text: str) -> bool:
+    """Whether the scoring reads `text` as codes itself: such text is left to it, so a file scored
+    before is scored alike (the app's reader differs on codes run together, `S43s`: S4 3s or S 43s)."""
+    try:
+        parse_hand_string(text)
+    except MalformedHandError:
+        return False
+    return True
+
+
+def typed_codes(value: object, field: str, read: Callable[[str], list[str]]) -> object:
+    """A hand field's tiles (text, or a list of it) that the scoring cannot read as codes, read by the
+    app's typed field's reader `read` (`123M`, 東東東, 🀇🀈🀉), as codes; a refusal names the `field`,
+    as the scoring's own do. Anything else is left as given, for the scoring to read or refuse."""
+    try:
+        if isinstance(value, str):
+            return value if _scoring_reads(value) else read(value)
+        if isinstance(value, list | tuple) and all(isinstance(item, str) for item in value):
+            return [tile for item in value for tile in ([item] if _scoring_reads(item) else read(item))]
+    except ValueError as error:
+        raise MalformedHandError(f"{field}: {error}") from None
+    return value
+
+
+def one_code(text: str, codes: Collection[str] = ALL_CODES) -> str:
+    """One tile typed as the app reads it (`3M`, 紅中, `south`) as its code, where it is no code but
+    reads as one of `codes`; else `text` as typed, for the scoring to read, or refuse naming it."""
+    if text.strip() in ALL_CODES:
+        return text
+    try:
+        tiles = read_tiles(text)
+    except ValueError:
+        return text
+    return tiles[0] if len(tiles) == 1 and tiles[0] in codes else text
+
+
+def typed_hand(data: dict[str, Any]) -> dict[str, Any]:
+    """A hand's fields with its tiles read as the app reads a typed hand (`123M`, 東東東, 🀇🀈🀉, 紅中,
+    `spring`), as codes: what a player typed in the app works in a file too. The codes are what is
+    scored, so the output and later errors name the canonical codes."""
+    data = dict(data)
+    for field, read in (
+        ("concealed", read_tiles),
+        ("bonus", _typed_bonus),
+        ("bonus_from_deal", _typed_bonus),
+    ):
+        if data.get(field) is not None:
+            data[field] = typed_codes(data[field], field, read)
+    if isinstance(data.get("melds"), list | tuple):
+        data["melds"] = [
+            {**meld, "tiles": typed_codes(meld["tiles"], f"melds[{index}].tiles", read_tiles)}
+            if isinstance(meld, dict) and "tiles" in meld
+            else meld
+            for index, meld in enumerate(data["melds"])
+        ]
+    if isinstance(data.get("winning_tile"), str):
+        data["winning_tile"] = one_code(data["winning_tile"])
+    return data
+
+
+def flag_value(flag: str, value: str) -> str:
+    """A flag's value as the scoring reads it: a wind as the app reads a tile (`s`, `south`, 南: S), a
+    rule set in any case (`Malaysian`), a tile typed as in the app (`3M`, 紅中)."""
+    if flag == "rules":
+        return value.strip().lower()
+    if flag == "winning_tile":
+        return one_code(value)
+    return one_code(value, WINDS)
+
+
 def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
     """The file's fields with the command-line flags laid over them."""
     data = dict(data)
@@ -271,7 +367,7 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
             # an empty flag (`--seat "$SEAT"` with SEAT unset) would quietly leave the default standing
             raise MalformedHandError(f"--{flag.replace('_', '-')} needs a value")
         if value is not None:
-            data[field] = value
+            data[field] = flag_value(flag, value)
     if args.self_drawn or args.discard:
         data["self_drawn"] = bool(args.self_drawn)
     if args.winning_tile_into == "either":
@@ -448,7 +544,7 @@ def _score(argv: list[str] | None) -> int:
     try:
         args = _parser().parse_args(argv)
         given = _read(args.file)
-        as_saved = hand_of(given)
+        as_saved = typed_hand(hand_of(given))
         data = apply_flags(as_saved, args)
         if not scored_alike(as_saved, data):
             # the result a case was saved with is of the case as saved, not of what the flags ask

@@ -472,10 +472,15 @@ def test_odd_values_are_one_short_line_and_exit_2(args: tuple[str, ...], stdin: 
     assert len(lines[0]) <= 300  # the value quoted is cut, not a line of megabytes
 
 
-def test_full_width_digits_are_not_offered_a_suit_letter() -> None:
-    # "１m" would be refused too: the message must not suggest it
+def test_full_width_digits_are_read_as_the_app_reads_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a phone's full-width keyboard types １２３ｍ: read as 123m, as the app's typed field reads it, so a
+    # lone １ is offered the suit letter that is read (it had been refused with "１m", refused too)
+    full_width = {"concealed": "１２３ｍ ４５６ｐ ７８９ｓ ＣＣＣ ５５ｐ"}
+    assert _scored(tmp_path, capsys, full_width) == _scored(tmp_path, capsys, HAND)
     done = run_cli("-", stdin='{"concealed": "１"}')
-    assert done.returncode == 2 and "e.g. １m" not in done.stderr and "１" in done.stderr
+    assert done.returncode == 2 and "e.g. 1m" in done.stderr
 
 
 def test_a_closed_stdin_is_said_and_exit_2() -> None:
@@ -1004,3 +1009,102 @@ def test_help_says_each_default_a_flag_lays_over() -> None:
         "with neither flag: the file's, else a discard)",
     ):
         assert default in said, default
+
+
+def _scored(tmp_path: Path, capsys: pytest.CaptureFixture[str], data: object, *args: str) -> Any:
+    code = _main(tmp_path, data, "--json", *args)
+    out, err = capsys.readouterr()
+    assert code in (0, 1), err
+    return json.loads(out)
+
+
+TYPED = "123m 456p 789s 55p"
+
+
+@pytest.mark.parametrize(
+    ("typed", "codes"),
+    [
+        pytest.param({"concealed": "123M 456P 789s ccc 55p"}, HAND, id="letter-case"),
+        pytest.param({"concealed": f"東東東 {TYPED}"}, {"concealed": f"EEE {TYPED}"}, id="characters"),
+        pytest.param(
+            {"concealed": "🀇🀈🀉 456p 789s 55p", "melds": [{"tiles": "紅中紅中紅中"}], "bonus": "梅 spring"},
+            {"concealed": TYPED, "melds": [{"tiles": "CCC"}], "bonus": ["F1", "S1"]},
+            id="emoji-names-bonus",
+        ),
+        pytest.param(
+            {"concealed": ["1M", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "c", "c", "c", "5p", "5p"]},
+            HAND,
+            id="list-items",
+        ),
+        pytest.param({**HAND, "winning_tile": "紅中"}, {**HAND, "winning_tile": "C"}, id="file-winning-tile"),
+    ],
+)
+def test_a_hand_typed_as_the_app_reads_it_scores_as_its_codes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], typed: dict[str, object], codes: dict[str, object]
+) -> None:
+    # an audit: the app's typed field took 123M, 東東東, 🀇🀈🀉 and 紅中; the command line refused them
+    assert _scored(tmp_path, capsys, typed) == _scored(tmp_path, capsys, codes)
+
+
+@pytest.mark.parametrize(
+    ("typed", "codes"),
+    [
+        pytest.param(("--seat", "s"), ("--seat", "S"), id="seat-case"),
+        pytest.param(("--prevailing", "south"), ("--prevailing", "S"), id="wind-name"),
+        pytest.param(("--discarder", "西"), ("--discarder", "W"), id="wind-character"),
+        pytest.param(("--rules", "Malaysian"), ("--rules", "malaysian"), id="rules-case"),
+        pytest.param(("--winning-tile", "3M"), ("--winning-tile", "3m"), id="tile-case"),
+        pytest.param(("--winning-tile", "紅中"), ("--winning-tile", "C"), id="tile-name"),
+    ],
+)
+def test_a_flag_typed_as_the_app_reads_it_scores_as_its_code(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], typed: tuple[str, ...], codes: tuple[str, ...]
+) -> None:
+    assert _scored(tmp_path, capsys, HAND, *typed) == _scored(tmp_path, capsys, HAND, *codes)
+
+
+@pytest.mark.parametrize(
+    ("data", "args", "said"),
+    [
+        pytest.param(
+            {"concealed": "九九南 123m"},
+            (),
+            "error: concealed: cannot read '九九南': a number needs",
+            id="concealed",
+        ),
+        pytest.param(
+            {**HAND, "melds": [{"tiles": "CCC"}, {"tiles": "東東x"}]},
+            (),
+            "error: melds[1].tiles: cannot read '東東x'",
+            id="meld",
+        ),
+        pytest.param(
+            HAND, ("--seat", "中"), "error: --seat must be one of E, S, W, N, got '中'", id="not-a-wind"
+        ),
+    ],
+)
+def test_a_typed_tile_that_cannot_be_read_is_named_as_typed_with_its_field(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    data: dict[str, object],
+    args: tuple[str, ...],
+    said: str,
+) -> None:
+    assert _main(tmp_path, data, *args) == 2
+    assert capsys.readouterr().err.startswith(said)
+
+
+def test_a_typed_tile_once_read_is_said_by_its_code(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _main(tmp_path, HAND, "--winning-tile", "9M") == 1
+    assert "the winning tile 9m is not in the hand" in capsys.readouterr().out
+
+
+def test_codes_run_together_are_read_as_the_scoring_always_read_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the app's reader takes `F2S4` as F, 2s and a stray 4; the scoring as F2 and S4: a file scored
+    # before scores alike
+    together = _scored(tmp_path, capsys, {**HAND, "bonus": "F2S4"})
+    assert together == _scored(tmp_path, capsys, {**HAND, "bonus": ["F2", "S4"]})

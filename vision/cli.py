@@ -215,8 +215,18 @@ def _hand_text(hand: dict[str, Any]) -> list[str]:
 
 def tile_sections(groups: Sequence[TileGroup], count: int) -> list[tuple[str, tuple[int, ...]]]:
     """The tiles' indices as the layout grouped them, each group named (`concealed`, `pong`, `bonus`,
-    `away from the hand` ...), in the layout's reading order; tiles no group holds last."""
-    sections = [(_group_name(group), group.indices) for group in groups]
+    `away from the hand` ...), in the layout's reading order; tiles no group holds last. Each meld has
+    a heading of its own, as the hand's lines below list it; the bonus tiles have one, where the layout
+    found them in runs apart (two rows of four), as the hand's one `bonus:` line has them all (an
+    audit met two `bonus:` headings one under the other, and could not tell them apart)."""
+    sections: list[tuple[str, tuple[int, ...]]] = []
+    for group in groups:
+        name = _group_name(group)
+        joined = next((k for k, (title, _) in enumerate(sections) if title == name), None)
+        if group.kind == "meld" or joined is None:
+            sections.append((name, group.indices))
+        else:
+            sections[joined] = (name, sections[joined][1] + group.indices)
     grouped = {index for _, indices in sections for index in indices}
     rest = tuple(index for index in range(count) if index not in grouped)
     return [*sections, ("not grouped", rest)] if rest else sections

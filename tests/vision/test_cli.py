@@ -203,6 +203,26 @@ def test_text_lists_each_tile_under_its_group_and_marks_the_unsure() -> None:
     ]
 
 
+def test_text_lists_the_bonus_tiles_under_one_heading_and_each_meld_under_its_own() -> None:
+    # an audit: bonus tiles laid in two rows read as two `bonus:` headings one under the other
+    from vision.cli import tile_sections
+    from vision.layout import TileGroup
+
+    box = (0.0, 0.0, 1.0, 1.0)
+    groups = (
+        TileGroup("bonus", None, False, (0, 1), ("F1", "F2"), box),
+        TileGroup("bonus", None, False, (2, 3), ("S1", "S2"), box),
+        TileGroup("meld", "pong", False, (4, 5, 6), ("C",) * 3, box),
+        TileGroup("meld", "pong", False, (7, 8, 9), ("F",) * 3, box),
+        TileGroup("bonus", None, False, (10,), ("cat",), box),
+    )
+    assert tile_sections(groups, 11) == [
+        ("bonus", (0, 1, 2, 3, 10)),
+        ("pong", (4, 5, 6)),
+        ("pong", (7, 8, 9)),
+    ]
+
+
 def test_text_names_a_concealed_kong_alike_in_both_parts_and_prints_no_empty_section() -> None:
     # an audit: "concealed kong:" above read "kong (concealed):" below, and a photo with no tile
     # printed an empty "tiles:" header

@@ -700,10 +700,14 @@ def format_summary(summary: Summary) -> str:
     if summary.marks is not None:
         marked, caught, misread = summary.marks
         per_photo = marked / max(summary.photos, 1)
-        lines.append(
-            f"  unsure marks (confidence under {UNSURE_BELOW}): {per_photo:.1f} a photo, "
-            f"on {caught} of the {misread} misread boxes ({caught / max(misread, 1):.0%})"
+        # where no box was misread there is nothing to catch: "on 0 of the 0 misread boxes (0%)" read
+        # as a mark that failed (an audit)
+        on = (
+            f"on {caught} of the {misread} misread boxes ({caught / misread:.0%})"
+            if misread
+            else "no box misread"
         )
+        lines.append(f"  unsure marks (confidence under {UNSURE_BELOW}): {per_photo:.1f} a photo, {on}")
     lines += format_tally(summary.lines_raised)
     return "\n".join(lines)
 

@@ -117,6 +117,17 @@ def test_the_unsure_marks_count_the_misread_boxes_among_them() -> None:
     assert "unsure marks (confidence under 0.6): 3.0 a photo, on 4 of the 6 misread boxes (67%)" in (
         format_summary(summary)
     )
+    # nothing misread: said so, not "on 0 of the 0 misread boxes (0%)" (an audit)
+    right = match_boxes(
+        np.array(boxes[:2], np.float32),
+        ["1m", "2m"],
+        [0.9, 0.5],
+        np.array(boxes[:2], np.float32),
+        ["1m", "2m"],
+    )
+    assert "1.0 a photo, no box misread" in format_summary(
+        summarise("s", [PhotoResult("a", right, None, 1.0), PhotoResult("b", right, None, 1.0)])
+    )
     # a real photo's rows match no box one to one: no marks said
     rows_only = TileCounts(3, 0, 0)
     assert summarise("r", [PhotoResult("a", rows_only, None, 1.0)]).marks is None

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
+import stat
 import sys
 from typing import NoReturn, TextIO
 
@@ -43,6 +45,23 @@ def is_terminal(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError, OSError):  # no isatty, or closed
         return False
+
+
+def names_a_terminal(path: str) -> bool:
+    """Whether the file `path` names is a person's terminal (`/dev/stdin` typed at one, `/dev/tty`):
+    read as a file it waits for them to type, as `-` from a terminal would. A character device alone
+    is opened to ask (not blocking, nor taken as the process's terminal): a named pipe is not, as
+    opening it would wait for a writer."""
+    try:
+        if not stat.S_ISCHR(os.stat(path).st_mode):
+            return False
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError):  # no such file, not ours to open, a NUL in the name
+        return False
+    try:
+        return os.isatty(handle)
+    finally:
+        os.close(handle)
 
 
 def escape_what_cannot_print() -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from scoring import RULESET_NAMES, OptionError, RulesetError, console
-from scoring.console import escape_what_cannot_print, is_terminal, say
+from scoring.console import escape_what_cannot_print, is_terminal, names_a_terminal, say
 from scoring.errors import printable
 from scoring.options import option_assignments, read_by
 from scoring.tiles import TILE_CODES_HELP
@@ -325,14 +325,21 @@ def _folder_problem(out: Path, photo: Path) -> str | None:
     return None
 
 
+# a photo asked of a person's terminal: refused, not waited for
+AT_A_TERMINAL = f"it is a terminal, not a photo: pipe one in, e.g. {PROG} - < photo.jpg"
+
+
 def _photo_source(given: str) -> bytes | Path:
     """The photo named on the command line: `-` is the standard input's bytes (`cat photo.jpg |`)."""
     if given != STDIN:
+        # `/dev/stdin` typed at a terminal waited for the keyboard, as `-` had (an audit)
+        if names_a_terminal(given):
+            raise ImageError(AT_A_TERMINAL)
         return Path(given)
     if sys.stdin is None:
         raise ImageError("it is closed")
     if is_terminal(sys.stdin):  # `python -m vision -` typed alone sat silent, waiting for a photo's bytes
-        raise ImageError(f"it is a terminal, not a photo: pipe one in, e.g. {PROG} - < photo.jpg")
+        raise ImageError(AT_A_TERMINAL)
     try:
         return sys.stdin.buffer.read(MAX_BYTES + 1)  # one byte over the limit tells a file too large
     except (OSError, ValueError) as error:
@@ -342,7 +349,7 @@ def _photo_source(given: str) -> bytes | Path:
 def is_json(given: str) -> bool:
     """Whether the file named as the photo holds JSON (samples/ holds each hand's JSON beside its photo:
     an audit gave this the JSON and was told only "not a supported image file")."""
-    if given == STDIN:
+    if given == STDIN or names_a_terminal(given):  # a terminal read would wait for the keyboard
         return False
     try:
         with open(given, "rb") as file:

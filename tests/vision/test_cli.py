@@ -792,3 +792,23 @@ def test_a_hand_s_json_given_as_the_photo_says_what_reads_it(
     text.write_text("hello")
     assert run([str(text), "--models", str(tmp_path)]) == 2
     assert capsys.readouterr().err == f"python -m vision: cannot read {text}: {NOT_SUPPORTED}\n"
+
+
+def test_a_photo_path_that_is_a_terminal_is_refused_not_waited_for(
+    photo_and_models: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an audit: `python -m vision /dev/stdin` at a terminal still waited, as `-` had; a pseudo-terminal
+    # stands for it (a line and ends typed into it, should it be read after all: a failure, not a wait)
+    _, models = photo_and_models
+    leader, follower = os.openpty()
+    try:
+        os.write(leader, b"typed\n" + b"\x04" * 4)  # an end for each read of it
+        terminal = os.ttyname(follower)
+        assert run([terminal, "--models", str(models)]) == 2
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert capsys.readouterr().err == (
+        f"python -m vision: cannot read {terminal}: it is a terminal, not a photo: pipe one in,"
+        " e.g. python -m vision - < photo.jpg\n"
+    )

@@ -27,7 +27,7 @@ from vision.detections import UNSURE_BELOW
 from vision.exposure import with_gain
 from vision.imageio import MAX_BYTES, ImageError, LoadedImage, read_image
 from vision.layout import TileGroup
-from vision.lines import OTHER_SET, TILE, Line, count_of, lines_saying
+from vision.lines import OTHER_SET, SECOND_HAND, TILE, Line, count_of, lines_saying
 from vision.pipeline import Reading, TileReader
 from vision.set_lessons import MOST_BYTES, LessonsError, memory_for, read_lessons
 from vision.set_memory import SetMemory
@@ -198,6 +198,15 @@ def with_rules_advice(
     if set(strangers) & set(options_left_out):
         others.append("other --option values")
     return f"{warning} If so, give {' or '.join(others)}, here and to python -m scoring."
+
+
+def warning_rank(line: Line) -> int:
+    """Where the reader's `line` stands among the warnings: a second hand in the photo first, as the
+    app's page puts it (every other line is in doubt); then the question whether the photo is of
+    another rule set's tiles, with the --rules to give, as each tile line after it speaks of tiles read
+    in this set (an audit missed it for samples/malaysian.jpg, sixth of seven, under three lines on
+    unsure tiles); then the rest in the reader's order (the sort keeps it)."""
+    return 0 if line.about == SECOND_HAND else 1 if line.about == OTHER_SET else 2
 
 
 def _hand_text(hand: dict[str, Any]) -> list[str]:
@@ -425,7 +434,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     data = to_json(loaded, reading)
     left_out = rule_set_faces(args.rules) - faces if faces is not None else frozenset()
     # a reading made otherwise than by the reader (none so far) says its warnings as lines naming nothing
-    lines = lines_saying(reading.lines, reading.warnings, TILE)
+    lines = sorted(lines_saying(reading.lines, reading.warnings, TILE), key=warning_rank)
     data["warnings"] = [
         with_rules_advice(line, args.rules, left_out, reading.strangers) for line in lines
     ] + unread_options(args.rules, args.option)

@@ -812,3 +812,41 @@ def test_a_photo_path_that_is_a_terminal_is_refused_not_waited_for(
         f"python -m vision: cannot read {terminal}: it is a terminal, not a photo: pipe one in,"
         " e.g. python -m vision - < photo.jpg\n"
     )
+
+
+def test_the_question_of_another_rule_set_leads_the_warnings_after_a_second_hand(
+    photo_and_models: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an audit saw no "another rule set?" line for samples/malaysian.jpg: it stood sixth of seven
+    # warnings, under the unsure tiles' lines it puts in doubt
+    import dataclasses
+
+    from vision.lines import OTHER_SET, SECOND_HAND, Line, texts
+    from vision.pipeline import _outside_set_warning
+
+    photo, models = photo_and_models
+    (asked,) = _outside_set_warning(["fly"])
+    lines = (
+        Line("unsure tile at (3, 4): 1p or P"),
+        Line(asked, about=OTHER_SET),
+        Line("another hand by this one", about=SECOND_HAND),
+        Line("a later line"),
+    )
+    read = TileReader.read
+
+    def reading_so(
+        self: TileReader,
+        rgb: np.ndarray,
+        source_scale: float = 1.0,
+        faces: object = None,
+        memory: object = None,
+    ) -> Reading:
+        done = read(self, rgb, source_scale, faces, memory=memory)  # type: ignore[arg-type]
+        return dataclasses.replace(done, lines=lines, warnings=texts(lines))
+
+    monkeypatch.setattr(TileReader, "read", reading_so)
+    assert main([str(photo), "--models", str(models)]) == 0
+    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith("warning: ")]
+    assert said[0] == "warning: another hand by this one"
+    assert said[1].startswith("warning: 1 tile(s) look most like tiles this set does not hold (fly)")
+    assert said[2:] == ["warning: unsure tile at (3, 4): 1p or P", "warning: a later line"]

@@ -33,7 +33,7 @@ from scoring.api import (
     unused_beside,
     unused_beside_warning,
 )
-from scoring.console import OneLineParser, escape_what_cannot_print, is_terminal, say
+from scoring.console import OneLineParser, escape_what_cannot_print, is_terminal, names_a_terminal, say
 from scoring.errors import (
     MOST_BYTES_A_CHARACTER,
     MalformedHandError,
@@ -220,6 +220,8 @@ def _read(path: str) -> dict[str, Any]:
                 else sys.stdin.read(MAX_INPUT_CHARS + 1)
             )
         else:
+            if names_a_terminal(path):  # `/dev/stdin` typed at a terminal waits as `-` does: said alike
+                say(TYPING_PROMPT)
             # as bytes, for the encoding a user's editor saved it in (UTF-16 from Notepad), as the app
             # opens it (`app_ui.case_open`)
             with open(path, "rb") as handle:

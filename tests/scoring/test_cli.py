@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -1108,3 +1109,21 @@ def test_codes_run_together_are_read_as_the_scoring_always_read_them(
     # before scores alike
     together = _scored(tmp_path, capsys, {**HAND, "bonus": "F2S4"})
     assert together == _scored(tmp_path, capsys, {**HAND, "bonus": ["F2", "S4"]})
+
+
+def test_a_file_that_is_a_terminal_says_what_to_type_as_stdin_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `python -m scoring /dev/stdin` at a terminal sat silent, as `-` had; a pseudo-terminal stands for it,
+    # the hand and an end typed into it
+    from scoring.__main__ import TYPING_PROMPT
+
+    leader, follower = os.openpty()
+    try:
+        os.write(leader, json.dumps(HAND).encode() + b"\n" + b"\x04" * 2)
+        assert main([os.ttyname(follower)]) == 0
+    finally:
+        os.close(leader)
+        os.close(follower)
+    captured = capsys.readouterr()
+    assert captured.err == TYPING_PROMPT + "\n" and "Valid win" in captured.out

@@ -82,9 +82,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--models", metavar="DIR", help="models folder (default: the repository's models/)")
     p.add_argument(
         "--rules",
+        type=str.lower,  # as python -m scoring reads it, whose flag the reader's another-set line names
         choices=(*RULESET_NAMES, ANY_FACE),
         default=RULESET_NAMES[0],
-        help="read each tile as one of this rule set's tiles: singapore (the default, as `python -m scoring`"
+        help="read each tile as one of this rule set's tiles, in any case: singapore (the default, as"
+        " `python -m scoring`"
         " scores; no face or fly), malaysian (dots, honours, bonus tiles, face and fly), or any tile the"
         " reader knows",
     )

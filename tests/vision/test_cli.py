@@ -95,6 +95,9 @@ def test_a_photo_is_read_as_singapore_tiles_unless_told_otherwise(
     assert main([str(photo), "--json", "--models", str(models)]) == 0
     assert main([str(photo), "--json", "--models", str(models), "--rules", "any"]) == 0
     assert faces_asked == [rule_set_faces("singapore"), None]
+    # in any case, as python -m scoring reads --rules (the another-set line names the flag for both)
+    assert main([str(photo), "--json", "--models", str(models), "--rules", "Malaysian"]) == 0
+    assert faces_asked[-1] == rule_set_faces("malaysian")
     assert "fly" not in rule_set_faces("singapore") and "1s" in rule_set_faces("singapore")
 
 

@@ -19,13 +19,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scoring.hand import MAX_MELDS as MAX_MELDS
 from vision.classes import BONUS_CODES, CLASSES
 from vision.detections import UNSURE_BELOW
 
 HAND = "hand"
 BONUS = "bonus"
 IGNORE = "ignore"
-MAX_MELDS = 4
 MELD_GROUPS: tuple[str, ...] = tuple(f"meld {k}" for k in range(1, MAX_MELDS + 1))
 # What the "group" column may say: concealed hand tiles, declared melds, bonus row, or not part of the hand.
 GROUPS: tuple[str, ...] = (HAND, *MELD_GROUPS, BONUS, IGNORE)

@@ -11,37 +11,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from app_ui.case import BONUS, HAND, MAX_MELDS, MELD_GROUPS, Context, HandBuild, TileRow
+from scoring.hand import meld_kind
 from scoring.winning_tiles import hand_tile_choices
 
 # the scoring's own reading, named here too, as the page's modules have always called it
 from scoring.winning_tiles import scored_as_self_drawn as scored_as_self_drawn
 from vision.classes import BONUS_CODES
-
-
-def meld_kind(codes: Sequence[str]) -> tuple[str | None, str]:
-    """The kind (kong, pong or chow) the engine takes an exposed meld of `codes` for, or None and the
-    engine's reason why it is none. The engine's own check (`scoring.hand.check_meld`) decides, so the
-    table never calls a meld what the scoring then refuses (`5p fly fly` is a pong: an exposed chow
-    holds at most one fly)."""
-    from scoring.errors import MeldError  # the scoring's own rule, imported as open_case does
-    from scoring.hand import Meld
-    from scoring.tiles import is_suited
-
-    kinds: tuple[str, ...] = ("kong",) if len(codes) == 4 else ("pong", "chow") if len(codes) == 3 else ()
-    reasons: dict[str, str] = {}
-    for kind in kinds:
-        try:
-            Meld(kind, tuple(codes))
-        except MeldError as error:
-            reasons[kind] = str(error).removesuffix(f": {kind} {' '.join(codes)}")
-            continue
-        return kind, ""
-    if not reasons:
-        return None, f"a meld has 3 or 4 tiles, not {len(codes)}"
-    real = set(codes) - {"fly"}
-    # the reason of the kind the tiles come nearest: a chow's for unequal suited tiles, else the first's
-    nearest = "chow" if "chow" in reasons and len(real) > 1 and all(map(is_suited, real)) else kinds[0]
-    return None, reasons[nearest]
 
 
 def resolve_backs(codes: list[str]) -> list[str]:

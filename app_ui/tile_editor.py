@@ -26,9 +26,9 @@ from app_ui.session import (
     undo_last_change,
 )
 from app_ui.summary import corrections_line, plain_line, tile_key
-from app_ui.typed import chinese_name, read_tiles
 from app_ui.widget_memory import remember, restore_kept
 from app_ui.winning_hint import Outcome, score_now_words
+from scoring.typed import chinese_name, read_tiles
 
 ROW_PX = 36  # a row of the tile table
 

@@ -11,7 +11,6 @@ import streamlit as st
 import scoring
 from app_ui import case as case_mod
 from app_ui import hand_build, page_script, tile_sets
-from app_ui import typed as typed_mod
 from app_ui.case import MELD_GROUPS, Base
 from app_ui.new_hand import replace_hand
 from app_ui.photo_tab import TO_RESULT
@@ -19,6 +18,8 @@ from app_ui.questions import ask_before_replacing, replace_or_keep, withdrawn_no
 from app_ui.rules_panel import chosen_rules, chosen_set
 from app_ui.session import HAND_ID, said_until_table_changes, unsaved_corrections
 from app_ui.summary import RULE_LABELS, plain_line, tile_key
+from scoring import typed as typed_mod
+from scoring.hand import meld_kind
 
 # the concealed tiles' example, in a set of each rule set (a Malaysian set holds dots and honours alone)
 TYPED_EXAMPLE = {"singapore": "123m 456p 789s 555p 22m", "malaysian": "123p 456p 789p EEE 22p"}
@@ -89,7 +90,7 @@ def manual_ui() -> None:
                     f"the {tile_sets.set_words(tile_set, RULE_LABELS)} do not include."
                 )
                 return
-            kind, why = hand_build.meld_kind(hand_build.resolve_backs(meld))
+            kind, why = meld_kind(hand_build.resolve_backs(meld))
             if kind is None:
                 _typed_not_used(
                     f"Could not use the hand: the meld {' '.join(meld)} is no chow, pong or kong ({why})."

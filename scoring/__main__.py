@@ -19,9 +19,6 @@ import unicodedata
 from collections.abc import Callable, Collection
 from typing import Any
 
-# the app's typed fields' reader: a hand typed there (`123M`, 東東東, 🀇🀈🀉, 紅中) is read alike here, by
-# one parser (an audit: the command line refused what the app took)
-from app_ui.typed import TYPED_ALSO, read_bonus, read_tiles
 from scoring.api import (
     hand_of,
     limits_not_added,
@@ -47,6 +44,10 @@ from scoring.options import option_assignments, option_lines, points_word, rules
 from scoring.payout import format_amount, instant_text
 from scoring.rulesets import RULESET_NAMES
 from scoring.tiles import ALL_CODES, BONUS, FLY, TILE_CODES_HELP, WINDS, parse_hand_string
+
+# the app's typed fields' reader: a hand typed there (`123M`, 東東東, 🀇🀈🀉, 紅中) is read alike here, by
+# one parser (an audit: the command line refused what the app took)
+from scoring.typed import TYPED_ALSO, read_bonus, read_tiles
 from scoring.winning_tiles import Outcome, changes_the_score, ways_text, winning_tile_outcomes
 
 # The breakdown's own marks, which no tile code explains (an audit: a new reader met [111s] and

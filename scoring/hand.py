@@ -371,6 +371,32 @@ def _optional_place(data: Mapping[str, Any]) -> Any:
     return None if value in (None, "") else value
 
 
+# a winning hand's four sets: no more melds are laid down (the app's table, the typed fields)
+MAX_MELDS = 4
+
+
+def meld_kind(codes: Sequence[str]) -> tuple[str | None, str]:
+    """The kind (kong, pong or chow) the engine takes an exposed meld of `codes` for, or None and the
+    engine's reason why it is none. The engine's own check (`check_meld`) decides, so the app's table
+    and typed fields never calls a meld what the scoring then refuses (`5p fly fly` is a pong: an exposed chow
+    holds at most one fly)."""
+    kinds: tuple[str, ...] = ("kong",) if len(codes) == 4 else ("pong", "chow") if len(codes) == 3 else ()
+    reasons: dict[str, str] = {}
+    for kind in kinds:
+        try:
+            Meld(kind, tuple(codes))
+        except MeldError as error:
+            reasons[kind] = str(error).removesuffix(f": {kind} {' '.join(codes)}")
+            continue
+        return kind, ""
+    if not reasons:
+        return None, f"a meld has 3 or 4 tiles, not {len(codes)}"
+    real = set(codes) - {"fly"}
+    # the reason of the kind the tiles come nearest: a chow's for unequal suited tiles, else the first's
+    nearest = "chow" if "chow" in reasons and len(real) > 1 and all(map(is_suited, real)) else kinds[0]
+    return None, reasons[nearest]
+
+
 def infer_meld_kind(tiles: list[Tile], where: str) -> str:
     """The kind of a meld given without one (a photo shows the tiles, not the word): kong, pong or chow."""
     faces = {tile for tile in tiles if tile not in (BACK, FLY)}

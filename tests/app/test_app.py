@@ -2892,8 +2892,8 @@ def test_a_missed_tile_is_added_by_its_face_and_undone(app: AppTest, install: In
 def test_the_typed_fields_examples_are_tiles_of_the_chosen_set(app: AppTest, rules: str) -> None:
     # an audit (stage 78): under Malaysian rules the kongs' field showed 5555s and a typing error's
     # example 123m, tiles that set has not
-    from app_ui import typed as typed_mod
     from app_ui.tile_sets import tiles_in_set
+    from scoring import typed as typed_mod
 
     app.selectbox(key="rules").set_value(rules).run()
     in_set = tiles_in_set(rules)

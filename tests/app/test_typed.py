@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app_ui.case import TILE_CODES
-from app_ui.typed import (
+from scoring.typed import (
     canonical_case,
     chinese_name,
     read_bonus,

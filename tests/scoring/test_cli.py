@@ -1127,3 +1127,19 @@ def test_a_file_that_is_a_terminal_says_what_to_type_as_stdin_does(
         os.close(follower)
     captured = capsys.readouterr()
     assert captured.err == TYPING_PROMPT + "\n" and "Valid win" in captured.out
+
+
+def test_the_scoring_command_line_imports_nothing_the_photo_reader_or_the_app_needs() -> None:
+    # README: `python -m scoring` needs nothing installed; it reads a typed hand with the app's reader,
+    # which once lived in app_ui and pulled in numpy and the vision package with it
+    probe = (
+        "import sys, runpy; sys.argv = ['scoring', 'samples/all_suited.json', '--winning-tile', '２s'];"
+        "\ntry:\n    runpy.run_module('scoring', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+        "heavy = {'numpy', 'cv2', 'vision', 'app_ui', 'streamlit'}"
+        "\nheavy = sorted({m.split('.')[0] for m in sys.modules} & heavy)"
+        "\nprint('heavy:', heavy)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert "Total:" in done.stdout and "heavy: []" in done.stdout, done.stdout + done.stderr

@@ -9,9 +9,8 @@ import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from app_ui.case import MAX_MELDS
-from app_ui.hand_build import meld_kind
 from scoring import parse_hand_string
+from scoring.hand import MAX_MELDS, meld_kind
 from scoring.tiles import BONUS
 
 # honour letters alone (E S W N winds, C F P dragons): "ccc" can only mean CCC, since a suit needs digits

@@ -851,5 +851,5 @@ def test_the_question_of_another_rule_set_leads_the_warnings_after_a_second_hand
     assert main([str(photo), "--models", str(models)]) == 0
     said = [line for line in capsys.readouterr().out.splitlines() if line.startswith("warning: ")]
     assert said[0] == "warning: another hand by this one"
-    assert said[1].startswith("warning: 1 tile(s) look most like tiles this set does not hold (fly)")
+    assert said[1].startswith("warning: 1 tile looks most like tiles this set does not hold (fly)")
     assert said[2:] == ["warning: unsure tile at (3, 4): 1p or P", "warning: a later line"]

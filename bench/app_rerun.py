@@ -37,6 +37,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+if __name__ == "__main__":  # its dependencies checked before they load: one line, not a traceback
+    from scoring.console import run_main
+
+    sys.exit(run_main("python bench/app_rerun.py", __file__))
+
 from streamlit.testing.v1 import AppTest  # noqa: E402
 from streamlit.testing.v1.local_script_runner import LocalScriptRunner  # noqa: E402
 
@@ -289,7 +294,3 @@ def main(argv: list[str] | None = None) -> int:
         figures["reader_runs_per_session"] = reads_per_round
         args.json.write_text(json.dumps(figures, indent=2) + "\n")
     return 1 if problems or reads_per_round != 1 else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

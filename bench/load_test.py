@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import json
 import math
 import os
@@ -29,6 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+if __name__ == "__main__":  # its dependencies checked before they load: one line, not a traceback
+    from scoring.console import run_main
+
+    sys.exit(run_main("python bench/load_test.py", __file__))
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -212,6 +220,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # the browser's library first, before a server starts: missing (outside the .venv `./run test`
+    # installs into), run_main says so in one line
+    importlib.import_module("playwright.async_api")
     args = parse_args(argv)
     server = None
     url = args.url
@@ -250,7 +261,3 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps(summary, indent=2, ensure_ascii=False))
     return 0 if report.errors == 0 and report.latencies_s else 1
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

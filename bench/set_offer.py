@@ -21,11 +21,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+if __name__ == "__main__":  # its dependencies checked before they load: one line, not a traceback
+    from scoring.console import run_main
+
+    sys.exit(run_main("python bench/set_offer.py", __file__))
+
+import numpy as np  # noqa: E402
 
 from app_ui.case import IGNORE, TileRow  # noqa: E402
 from app_ui.photo_rows import rows_from_reading  # noqa: E402
@@ -109,7 +114,3 @@ def main(argv: list[str] | None = None) -> int:
             simulate(scene_reading(reader, folder, meta_path), stats)
         print(f"{folder}: " + ", ".join(f"{key} {value}" for key, value in stats.items()))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -23,11 +23,16 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+if __name__ == "__main__":  # its dependencies checked before they load: one line, not a traceback
+    from scoring.console import run_main
+
+    sys.exit(run_main("python bench/unsure_stakes.py", __file__))
+
+import numpy as np  # noqa: E402
 
 from app_ui import table_edits  # noqa: E402
 from app_ui.case import IGNORE, Context  # noqa: E402
@@ -164,7 +169,3 @@ def main(argv: list[str] | None = None) -> int:
         ):
             print(f"  {key}: {stats[key]}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

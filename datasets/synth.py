@@ -11,13 +11,19 @@ several) by the same generator (its commit is in made_with.json).
 
 from __future__ import annotations
 
+import sys
+
+if __name__ == "__main__":  # its dependencies checked before they load: one line, not a traceback
+    from scoring.console import run_main
+
+    sys.exit(run_main("python -m datasets.synth", "datasets.synth"))
+
 import json
 import math
 import platform
 import shutil
 import signal
 import subprocess
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -827,7 +833,3 @@ def render_placed(
         rng,
     )
     return np.clip(img, 0, 255).astype(np.uint8), labels
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

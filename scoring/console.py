@@ -1,14 +1,19 @@
-"""What the two command lines (`python -m scoring`, `python -m vision`) share about their console:
-an error is one bounded line on stderr, and a character the console cannot write is escaped."""
+"""What the command lines (`python -m scoring`, `python -m vision`, the benches) share about their
+console: an error is one bounded line on stderr, a character the console cannot write is escaped, and a
+dependency not installed is said in one line (`run_main`)."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
+import importlib.util
 import io
 import os
 import stat
 import sys
+from pathlib import Path
+from types import ModuleType
 from typing import NoReturn, TextIO
 
 from scoring.errors import brief
@@ -78,14 +83,56 @@ def escape_what_cannot_print() -> None:
 SET_UP = (
     "run ./run app once (it installs them into .venv), then use .venv/bin/python (or `. .venv/bin/activate`)"
 )
+TEST_SET_UP = (
+    "run ./run test once (it installs them into .venv), then use .venv/bin/python (or `. .venv/bin/activate`)"
+)
 OURS = ("scoring", "vision", "datasets", "app_ui")
+# the test extra's modules, which `./run app` does not install (bench/load_test.py drives a browser)
+TEST_ONLY = ("playwright", "pytest", "hypothesis")
 
 
 def missing_module_line(prog: str, error: ModuleNotFoundError) -> str | None:
     """The one line for a command line started outside the environment its dependencies are in
     (`python -m vision` showed ModuleNotFoundError's traceback for cv2: an audit), or None where the
-    module missing is one of ours (a bug, said as one)."""
+    module missing is one of ours (a bug, said as one). The package is named, which is what installs
+    (`playwright`, where `playwright.async_api` was imported)."""
     name = error.name or ""
-    if not name or name.split(".")[0] in OURS:
+    top = name.split(".")[0]
+    if not name or top in OURS:
         return None
-    return f"{prog}: the module {name} is not installed (a run-time dependency): {SET_UP}"
+    if top in TEST_ONLY:
+        return f"{prog}: the module {top} is not installed (a test dependency): {TEST_SET_UP}"
+    return f"{prog}: the module {top} is not installed (a run-time dependency): {SET_UP}"
+
+
+def run_main(prog: str, where: str, entry: str = "main") -> int:
+    """`where`'s `entry()` (`where` a module's dotted name, or a script's path: bench/*.py), or one line
+    where a module it needs is not installed where this Python looks, exit 2: `python -m datasets.synth`,
+    `vision.bench` and the bench scripts, started outside the .venv `./run app` installs into, showed
+    ModuleNotFoundError's traceback (as `python -m vision` did). A module started as `__main__` calls
+    this before its own imports, which load again here, under the module's own name."""
+    try:
+        main = getattr(_load(where), entry)
+        return int(main())
+    except ModuleNotFoundError as error:  # at import, or imported late (bench/load_test.py's browser)
+        line = missing_module_line(prog, error)
+        if line is None:  # one of ours missing: a bug, said as one
+            say(f"{prog}: internal error (ModuleNotFoundError): {error}")
+            return 1
+        say(line)
+        return 2
+
+
+def _load(where: str) -> ModuleType:
+    """The module `where` names, or the script at the path `where` (not a package's: bench/*.py),
+    registered under its stem so that its dataclasses find their module."""
+    if not where.endswith(".py"):
+        return importlib.import_module(where)
+    name = f"_script_{Path(where).stem}"
+    spec = importlib.util.spec_from_file_location(name, where)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {where}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

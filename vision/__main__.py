@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from scoring.console import missing_module_line, say
+from scoring.console import run_main
 
 PROG = "python -m vision"
 
@@ -12,16 +12,7 @@ PROG = "python -m vision"
 def main() -> int:
     """`vision.cli.run`, or one line where its dependencies are not installed where this Python looks
     (the README's `python -m vision` typed outside .venv, which `./run app` installs into)."""
-    try:
-        from vision.cli import run
-    except ModuleNotFoundError as error:
-        line = missing_module_line(PROG, error)
-        if line is None:  # one of ours missing: a bug, said as cli.run says one
-            say(f"{PROG}: internal error (ModuleNotFoundError): {error}")
-            return 1
-        say(line)
-        return 2
-    return run()
+    return run_main(PROG, "vision.cli", "run")
 
 
 if __name__ == "__main__":

@@ -24,12 +24,18 @@ Real photos are for measuring only: never tune thresholds on them.
 
 from __future__ import annotations
 
+import sys
+
+if __name__ == "__main__":  # its dependencies checked before they load: one line, not a traceback
+    from scoring.console import run_main
+
+    sys.exit(run_main("python -m vision.bench", "vision.bench"))
+
 import argparse
 import dataclasses
 import hashlib
 import json
 import statistics
-import sys
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -1198,7 +1204,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

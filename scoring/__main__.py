@@ -61,7 +61,8 @@ READING_HELP = (
 # what a hand typed in the app's fields may hold beside the codes, said as the app says it
 TYPED_HELP = (
     "The tile fields (concealed, a meld's tiles, bonus) and --winning-tile read tiles as the app's typed "
-    f"hand does: in any letter case (123M, ccc, f1). {TYPED_ALSO}"
+    f"hand does: in any letter case (123M, ccc, f1). {TYPED_ALSO} The file's winds (seat_wind, "
+    "prevailing_wind, discarder_wind) read as --seat does, its rules as --rules does."
 )
 
 
@@ -329,7 +330,8 @@ def one_code(text: str, codes: Collection[str] = ALL_CODES) -> str:
 
 def typed_hand(data: dict[str, Any]) -> dict[str, Any]:
     """A hand's fields with its tiles read as the app reads a typed hand (`123M`, 東東東, 🀇🀈🀉, 紅中,
-    `spring`), as codes: what a player typed in the app works in a file too. The codes are what is
+    `spring`), as codes, and its winds and rule set as the flags read them (`south`, `Malaysian`): what
+    a player typed in the app, or on the command line, works in a file too. The codes are what is
     scored, so the output and later errors name the canonical codes."""
     data = dict(data)
     for field, read in (
@@ -346,8 +348,11 @@ def typed_hand(data: dict[str, Any]) -> dict[str, Any]:
             else meld
             for index, meld in enumerate(data["melds"])
         ]
-    if isinstance(data.get("winning_tile"), str):
-        data["winning_tile"] = one_code(data["winning_tile"])
+    # the fields a flag also gives (the winds, the winning tile, the rule set) read as their flags read
+    # them: `"seat_wind": "south"` was refused where `--seat south` was taken (an audit)
+    for flag, field in FLAG_FIELDS:
+        if isinstance(data.get(field), str):
+            data[field] = flag_value(flag, data[field])
     return data
 
 

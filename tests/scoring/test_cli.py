@@ -1064,6 +1064,47 @@ def test_a_flag_typed_as_the_app_reads_it_scores_as_its_code(
     assert _scored(tmp_path, capsys, HAND, *typed) == _scored(tmp_path, capsys, HAND, *codes)
 
 
+# a hand whose score and payouts turn on the winds: a pong of South, seat and round South, West discarded
+WINDS_HAND = {"concealed": "123m 456p 789s SSS 55p"}
+WINDS_CODES = {**WINDS_HAND, "seat_wind": "S", "prevailing_wind": "S", "discarder_wind": "W"}
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        pytest.param({"seat_wind": "s", "prevailing_wind": "s", "discarder_wind": "w"}, id="case"),
+        pytest.param(
+            {"seat_wind": "south", "prevailing_wind": "South", "discarder_wind": "WEST"}, id="names"
+        ),
+        pytest.param({"seat_wind": "南", "prevailing_wind": "南", "discarder_wind": "西"}, id="characters"),
+    ],
+)
+def test_a_files_winds_typed_as_the_flags_read_them_score_as_their_codes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], typed: dict[str, str]
+) -> None:
+    # an audit: `--seat south` was taken, `"seat_wind": "south"` in the file refused
+    by_codes = _scored(tmp_path, capsys, WINDS_CODES)
+    assert by_codes != _scored(tmp_path, capsys, WINDS_HAND)  # the winds move the score and payouts
+    assert _scored(tmp_path, capsys, {**WINDS_HAND, **typed}) == by_codes
+
+
+def test_a_files_rule_set_in_any_case_scores_as_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    malaysian = {"concealed": "123p 456p 789p SSS 55p", "seat_wind": "S"}
+    by_name = _scored(tmp_path, capsys, {**malaysian, "rules": "malaysian"})
+    assert by_name["rules"] == "malaysian"
+    assert _scored(tmp_path, capsys, {**malaysian, "rules": "Malaysian"}) == by_name
+
+
+def test_a_files_wind_refused_after_reading_is_said_by_its_code(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = {"concealed": "123p 456p 789p SSS 55p", "rules": "malaysian", "seat_wind": "north"}
+    assert _main(tmp_path, {**data, "options": {"north_wind": False}}) == 1
+    assert "seat wind N is not a seat in a 3-player game" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     ("data", "args", "said"),
     [
@@ -1081,6 +1122,12 @@ def test_a_flag_typed_as_the_app_reads_it_scores_as_its_code(
         ),
         pytest.param(
             HAND, ("--seat", "中"), "error: --seat must be one of E, S, W, N, got '中'", id="not-a-wind"
+        ),
+        pytest.param(
+            {**HAND, "seat_wind": "中"},
+            (),
+            "error: seat_wind must be one of E, S, W, N, got '中'",
+            id="file-wind",
         ),
     ],
 )

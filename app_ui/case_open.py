@@ -89,6 +89,7 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
     import scoring  # the app's dependency; imported here so the case model stays importable on its own
     from scoring.api import hand_of, reading_warning_lines, unused_beside, unused_beside_warning
     from scoring.errors import json_kind, json_object, text_within
+    from scoring.typed_fields import typed_hand
 
     try:
         # UTF-8, or UTF-16 after its byte-order mark (Notepad's "Unicode"), as python -m scoring reads it
@@ -101,7 +102,8 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         # `python -m scoring` scores it
         given = json_object(text, name, "a case")
         _check_text(given, name)
-        case = hand_of(given)
+        # a hand typed as in the app (`123M`, 紅中, "seat_wind": "south") opens as python -m scoring reads it
+        case = typed_hand(hand_of(given))
     except scoring.MalformedHandError as error:
         raise CaseFileError(str(error)) from None  # the message names the file already
     try:

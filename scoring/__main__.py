@@ -16,7 +16,6 @@ import re
 import sys
 import textwrap
 import unicodedata
-from collections.abc import Callable, Collection
 from typing import Any
 
 from scoring.api import (
@@ -43,11 +42,12 @@ from scoring.hand import CIRCUMSTANCES, WINNING_TILE_PLACES, hand_from_json
 from scoring.options import option_assignments, option_lines, points_word, rules_in_force
 from scoring.payout import format_amount, instant_text
 from scoring.rulesets import RULESET_NAMES
-from scoring.tiles import ALL_CODES, BONUS, FLY, TILE_CODES_HELP, WINDS, parse_hand_string
+from scoring.tiles import TILE_CODES_HELP
 
 # the app's typed fields' reader: a hand typed there (`123M`, 東東東, 🀇🀈🀉, 紅中) is read alike here, by
 # one parser (an audit: the command line refused what the app took)
-from scoring.typed import TYPED_ALSO, read_bonus, read_tiles
+from scoring.typed import TYPED_ALSO
+from scoring.typed_fields import typed_hand, typed_one
 from scoring.winning_tiles import Outcome, changes_the_score, ways_text, winning_tile_outcomes
 
 # The breakdown's own marks, which no tile code explains (an audit: a new reader met [111s] and
@@ -283,87 +283,9 @@ def said_in_flag_words(result: dict[str, Any], flagged: dict[str, str]) -> dict[
     }
 
 
-# the bonus tiles the app's typed bonus field takes (`app_ui.typed_tab.TYPED_BONUS`): every set's, the
-# rule set's own being the scoring's to check ("bonus tile face is not in the Singapore tile set")
-TYPED_BONUS = BONUS | {FLY}
-
-
-def _typed_bonus(text: str) -> list[str]:
-    return read_bonus(text, TYPED_BONUS)
-
-
-def _scoring_reads(text: str) -> bool:
-    """Whether the scoring reads `text` as codes itself: such text is left to it, so a file scored
-    before is scored alike (the app's reader differs on codes run together, `S43s`: S4 3s or S 43s)."""
-    try:
-        parse_hand_string(text)
-    except MalformedHandError:
-        return False
-    return True
-
-
-def typed_codes(value: object, field: str, read: Callable[[str], list[str]]) -> object:
-    """A hand field's tiles (text, or a list of it) that the scoring cannot read as codes, read by the
-    app's typed field's reader `read` (`123M`, 東東東, 🀇🀈🀉), as codes; a refusal names the `field`,
-    as the scoring's own do. Anything else is left as given, for the scoring to read or refuse."""
-    try:
-        if isinstance(value, str):
-            return value if _scoring_reads(value) else read(value)
-        if isinstance(value, list | tuple) and all(isinstance(item, str) for item in value):
-            return [tile for item in value for tile in ([item] if _scoring_reads(item) else read(item))]
-    except ValueError as error:
-        raise MalformedHandError(f"{field}: {error}") from None
-    return value
-
-
-def one_code(text: str, codes: Collection[str] = ALL_CODES) -> str:
-    """One tile typed as the app reads it (`3M`, 紅中, `south`) as its code, where it is no code but
-    reads as one of `codes`; else `text` as typed, for the scoring to read, or refuse naming it."""
-    if text.strip() in ALL_CODES:
-        return text
-    try:
-        tiles = read_tiles(text)
-    except ValueError:
-        return text
-    return tiles[0] if len(tiles) == 1 and tiles[0] in codes else text
-
-
-def typed_hand(data: dict[str, Any]) -> dict[str, Any]:
-    """A hand's fields with its tiles read as the app reads a typed hand (`123M`, 東東東, 🀇🀈🀉, 紅中,
-    `spring`), as codes, and its winds and rule set as the flags read them (`south`, `Malaysian`): what
-    a player typed in the app, or on the command line, works in a file too. The codes are what is
-    scored, so the output and later errors name the canonical codes."""
-    data = dict(data)
-    for field, read in (
-        ("concealed", read_tiles),
-        ("bonus", _typed_bonus),
-        ("bonus_from_deal", _typed_bonus),
-    ):
-        if data.get(field) is not None:
-            data[field] = typed_codes(data[field], field, read)
-    if isinstance(data.get("melds"), list | tuple):
-        data["melds"] = [
-            {**meld, "tiles": typed_codes(meld["tiles"], f"melds[{index}].tiles", read_tiles)}
-            if isinstance(meld, dict) and "tiles" in meld
-            else meld
-            for index, meld in enumerate(data["melds"])
-        ]
-    # the fields a flag also gives (the winds, the winning tile, the rule set) read as their flags read
-    # them: `"seat_wind": "south"` was refused where `--seat south` was taken (an audit)
-    for flag, field in FLAG_FIELDS:
-        if isinstance(data.get(field), str):
-            data[field] = flag_value(flag, data[field])
-    return data
-
-
 def flag_value(flag: str, value: str) -> str:
-    """A flag's value as the scoring reads it: a wind as the app reads a tile (`s`, `south`, 南: S), a
-    rule set in any case (`Malaysian`), a tile typed as in the app (`3M`, 紅中)."""
-    if flag == "rules":
-        return value.strip().lower()
-    if flag == "winning_tile":
-        return one_code(value)
-    return one_code(value, WINDS)
+    """A flag's value as the scoring reads it (`typed_one` of the field it gives)."""
+    return typed_one(dict(FLAG_FIELDS)[flag], value)
 
 
 def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:

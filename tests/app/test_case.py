@@ -1677,3 +1677,25 @@ def test_the_page_names_the_tiles_away_from_the_hand_and_a_second_hand_by_their_
         "its own",
         f"tiles {number_spans(away)} lie away from the hand and its melds: not counted",
     )
+
+
+def test_a_case_typed_as_in_the_app_opens_as_python_m_scoring_reads_it() -> None:
+    # `python -m scoring` reads a file's tiles and winds as the app's typed field reads them; *Open a
+    # case* refused the same file ("unknown tile code '123M'", "seat wind must be E, S, W or N")
+    typed = {
+        "concealed": "123M 456p 789s 紅中紅中紅中 55p",
+        "seat_wind": "south",
+        "prevailing_wind": "西",
+        "discarder_wind": "e",
+    }
+    as_codes = {
+        "concealed": "123m 456p 789s CCC 55p",
+        "seat_wind": "S",
+        "prevailing_wind": "W",
+        "discarder_wind": "E",
+    }
+    opened = case_open.open_case("typed.json", json.dumps(typed).encode("utf-8"))
+    coded = case_open.open_case("codes.json", json.dumps(as_codes).encode("utf-8"))
+    assert [row.code for row in opened.base.rows] == [row.code for row in coded.base.rows]
+    assert (opened.context.seat_wind, opened.context.prevailing_wind) == ("S", "W")
+    assert opened.context == coded.context

@@ -1,0 +1,100 @@
+"""A hand's JSON fields typed as a player types them in the app (`123M`, 東東東, 🀇🀈🀉, 紅中, `spring`;
+winds as `s`, `south` or 南; a rule set in any case), read as the codes the scoring takes: `python -m
+scoring` and the app's *Open a case* read a file through `typed_hand`, the command line's flags through
+`typed_one`, so the same text works in every place. Text the scoring reads as codes itself is left to it.
+Standard library only, as the rest of `scoring`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import Any
+
+from scoring.errors import MalformedHandError
+from scoring.tiles import ALL_CODES, BONUS, FLY, WINDS, parse_hand_string
+from scoring.typed import read_bonus, read_tiles
+
+# the fields of one tile, wind or rule set's name, which a command-line flag gives too
+TYPED_ONE = ("rules", "seat_wind", "prevailing_wind", "winning_tile", "discarder_wind")
+
+
+# the bonus tiles the app's typed bonus field takes (`app_ui.typed_tab.TYPED_BONUS`): every set's, the
+# rule set's own being the scoring's to check ("bonus tile face is not in the Singapore tile set")
+TYPED_BONUS = BONUS | {FLY}
+
+
+def _typed_bonus(text: str) -> list[str]:
+    return read_bonus(text, TYPED_BONUS)
+
+
+def _scoring_reads(text: str) -> bool:
+    """Whether the scoring reads `text` as codes itself: such text is left to it, so a file scored
+    before is scored alike (the app's reader differs on codes run together, `S43s`: S4 3s or S 43s)."""
+    try:
+        parse_hand_string(text)
+    except MalformedHandError:
+        return False
+    return True
+
+
+def typed_codes(value: object, field: str, read: Callable[[str], list[str]]) -> object:
+    """A hand field's tiles (text, or a list of it) that the scoring cannot read as codes, read by the
+    app's typed field's reader `read` (`123M`, 東東東, 🀇🀈🀉), as codes; a refusal names the `field`,
+    as the scoring's own do. Anything else is left as given, for the scoring to read or refuse."""
+    try:
+        if isinstance(value, str):
+            return value if _scoring_reads(value) else read(value)
+        if isinstance(value, list | tuple) and all(isinstance(item, str) for item in value):
+            return [tile for item in value for tile in ([item] if _scoring_reads(item) else read(item))]
+    except ValueError as error:
+        raise MalformedHandError(f"{field}: {error}") from None
+    return value
+
+
+def one_code(text: str, codes: Collection[str] = ALL_CODES) -> str:
+    """One tile typed as the app reads it (`3M`, 紅中, `south`) as its code, where it is no code but
+    reads as one of `codes`; else `text` as typed, for the scoring to read, or refuse naming it."""
+    if text.strip() in ALL_CODES:
+        return text
+    try:
+        tiles = read_tiles(text)
+    except ValueError:
+        return text
+    return tiles[0] if len(tiles) == 1 and tiles[0] in codes else text
+
+
+def typed_hand(data: dict[str, Any]) -> dict[str, Any]:
+    """A hand's fields with its tiles read as the app reads a typed hand (`123M`, 東東東, 🀇🀈🀉, 紅中,
+    `spring`), as codes, and its winds and rule set as the flags read them (`south`, `Malaysian`): what
+    a player typed in the app, or on the command line, works in a file too. The codes are what is
+    scored, so the output and later errors name the canonical codes."""
+    data = dict(data)
+    for field, read in (
+        ("concealed", read_tiles),
+        ("bonus", _typed_bonus),
+        ("bonus_from_deal", _typed_bonus),
+    ):
+        if data.get(field) is not None:
+            data[field] = typed_codes(data[field], field, read)
+    if isinstance(data.get("melds"), list | tuple):
+        data["melds"] = [
+            {**meld, "tiles": typed_codes(meld["tiles"], f"melds[{index}].tiles", read_tiles)}
+            if isinstance(meld, dict) and "tiles" in meld
+            else meld
+            for index, meld in enumerate(data["melds"])
+        ]
+    # the fields a flag also gives (the winds, the winning tile, the rule set) read as their flags read
+    # them: `"seat_wind": "south"` was refused where `--seat south` was taken (an audit)
+    for field in TYPED_ONE:
+        if isinstance(data.get(field), str):
+            data[field] = typed_one(field, data[field])
+    return data
+
+
+def typed_one(field: str, value: str) -> str:
+    """One of `TYPED_ONE`'s fields as the scoring reads it: a wind as the app reads a tile (`s`, `south`,
+    南: S), a rule set in any case (`Malaysian`), a tile typed as in the app (`3M`, 紅中)."""
+    if field == "rules":
+        return value.strip().lower()
+    if field == "winning_tile":
+        return one_code(value)
+    return one_code(value, WINDS)

@@ -119,15 +119,16 @@ _TOKEN = re.compile(
 )
 
 
-def _unreadable(group: str, position: int) -> str:
-    """What is wrong in a group from `position` on, said once, with the likely fix."""
-    rest = group[position:]
-    where = "" if position == 0 else f" in hand group {group!r}"
+def _unreadable(group: str, position: int, typed: str) -> str:
+    """What is wrong in a group from `position` on, said once, with the likely fix: judged on the codes
+    read (`group`), quoting the group as the user typed it (`typed`, its letters in any case)."""
+    rest = typed[position:]
+    where = "" if position == 0 else f" in hand group {typed!r}"
     # `S0`, `F5` or `F12` reads as a wind, dragon or bonus tile and then lone digits: a bonus code was meant
     bonus_like = re.search(r"[FS][0-9]*$", group[:position])
     if bonus_like and rest.isascii() and rest.isdigit():
-        code = bonus_like.group(0) + rest
-        where = "" if code == group else where
+        code = typed[bonus_like.start() :]
+        where = "" if bonus_like.start() == 0 else where
         return f"unknown tile code {code!r}{where}: flowers are F1-F4, seasons S1-S4"
     if rest.isascii() and rest.isdigit():  # str.isdigit also takes "１" and "²", no rank of ours
         return f"{rest!r}{where} needs a suit letter after the digits: m, p or s (e.g. {rest}m)"
@@ -142,18 +143,25 @@ def parse_hand_string(text: str) -> list[Tile]:
     """
     if not isinstance(text, str):
         raise HandStringError(f"a hand string must be text, not {json_kind(text)}")
+    return [tile for group in text.replace(",", " ").split() for tile in read_group(group)]
+
+
+def read_group(group: str, typed: str | None = None) -> list[Tile]:
+    """One group's tile codes (`123m` or `F1S2`); `UnknownTileError` naming the group as `typed`, the
+    text the user typed that reads as `group` but for its letters' case (`F1S2x`, read as `F1s2x`): a
+    refusal quotes what is on the user's screen, not the reader's copy of it."""
+    shown = typed if typed is not None and len(typed) == len(group) else group
     tiles: list[Tile] = []
-    for group in text.replace(",", " ").split():
-        position = 0
-        while position < len(group):
-            match = _TOKEN.match(group, position)
-            if match is None:
-                raise UnknownTileError(_unreadable(group, position))
-            if match.group("run"):
-                tiles.extend(f"{digit}{match.group('suit')}" for digit in match.group("run"))
-            else:
-                tiles.append(match.group(0))
-            position = match.end()
+    position = 0
+    while position < len(group):
+        match = _TOKEN.match(group, position)
+        if match is None:
+            raise UnknownTileError(_unreadable(group, position, shown))
+        if match.group("run"):
+            tiles.extend(f"{digit}{match.group('suit')}" for digit in match.group("run"))
+        else:
+            tiles.append(match.group(0))
+        position = match.end()
     return tiles
 
 

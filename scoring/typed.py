@@ -9,9 +9,8 @@ import unicodedata
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from scoring import parse_hand_string
 from scoring.hand import MAX_MELDS, meld_kind
-from scoring.tiles import BONUS
+from scoring.tiles import BONUS, read_group
 
 # honour letters alone (E S W N winds, C F P dragons): "ccc" can only mean CCC, since a suit needs digits
 _HONOURS_ONLY = re.compile(r"[eswncfp]+")
@@ -202,7 +201,8 @@ def _group_tiles(group: str, typed: str) -> list[str]:
     if _CHINESE_NUMBER.search(group):
         raise ValueError(f"cannot read {typed!r}: a number needs its suit after it, e.g. 三萬, 三筒 or 三索")
     try:
-        return parse_hand_string(canonical_case(group))
+        # quoted as typed: `F1S2x` was refused as 'F1s2x', the reader's copy in the codes' case
+        return read_group(canonical_case(group), group)
     except ValueError:
         if group in typed:
             raise  # typed as codes: scoring's own message names it as typed

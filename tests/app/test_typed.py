@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -475,3 +476,31 @@ def test_the_flowers_and_seasons_are_read_by_their_english_names_but_bamboo_is_a
     with pytest.raises(ValueError, match="'Bamboo' names the bamboo flower and the bamboo suit: type F4"):
         read_tiles("Bamboo")
     assert read_bonus("bamboo plum", every_bonus) == ["F4", "F1"]  # among bonus tiles it is the flower
+
+
+@pytest.mark.parametrize(
+    ("read", "typed", "refused"),
+    [
+        (read_tiles, "F1S2x", "cannot read '2x' in hand group 'F1S2x'"),
+        (read_melds, "123M 5Px", "cannot read 'x' in hand group '5Px'"),
+        (read_concealed_kongs, "5555S 12S0", "'0' in hand group '12S0' needs a suit letter"),
+    ],
+)
+def test_a_refusal_quotes_a_group_in_the_case_it_was_typed(
+    read: Callable[[str], object], typed: str, refused: str
+) -> None:
+    # the reader puts a suit letter in the codes' case (5P as 5p) before reading: a refusal quoted that
+    # copy, 'F1s2x', text nowhere on the page
+    with pytest.raises(ValueError) as caught:
+        read(typed)
+    assert refused in str(caught.value), str(caught.value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="123459FSMPmpsECx ", min_size=1, max_size=12))
+def test_every_quote_in_a_refusal_is_text_the_user_typed(typed: str) -> None:
+    try:
+        read_tiles(typed)
+    except ValueError as error:
+        quoted = re.findall(r"'([^']*)'", str(error))
+        assert all(quote in typed for quote in quoted), (typed, str(error))

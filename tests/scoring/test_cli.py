@@ -1121,6 +1121,12 @@ def test_a_files_wind_refused_after_reading_is_said_by_its_code(
             id="meld",
         ),
         pytest.param(
+            {"concealed": "123M 456p 789s F1S2x 11m"},
+            (),
+            "error: concealed: cannot read '2x' in hand group 'F1S2x'",
+            id="letter-case",
+        ),
+        pytest.param(
             HAND, ("--seat", "中"), "error: --seat must be one of E, S, W, N, got '中'", id="not-a-wind"
         ),
         pytest.param(

@@ -102,6 +102,7 @@ from vision.tile_set import (
     assign_within_set,
     face_mask,
     keeps_to_set,
+    tiles_in_words,
     within_faces,
 )
 from vision.winning_read import complete_to_win
@@ -484,14 +485,14 @@ def _strangers(probabilities: np.ndarray, faces: Collection[str] | None) -> list
 
 def _outside_set_warning(strangers: Sequence[str]) -> list[str]:
     """A line asking whether the photo is of another rule set's tiles, where tiles look most like the
-    faces `strangers` (`_strangers`): each is read as the set's likeliest face."""
+    faces `strangers` (`_strangers`), named in a player's words: each is read as the set's likeliest
+    face."""
     if not strangers:
         return []
-    named = ", ".join(f"{code} x{n}" if n > 1 else code for code, n in Counter(strangers).items())
     look, each = ("looks", "it") if len(strangers) == 1 else ("look", "each")
     return [
-        f"{count_of(len(strangers), 'tile')} {look} most like tiles this set does not hold ({named}): {each} "
-        f"is read as the set's likeliest tile instead. {ANOTHER_SET_QUESTION}"
+        f"{count_of(len(strangers), 'tile')} {look} like {tiles_in_words(strangers)}, not in this set: "
+        f"{each} is read as this set's likeliest tile. {ANOTHER_SET_QUESTION}"
     ]
 
 

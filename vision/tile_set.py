@@ -15,7 +15,8 @@ a tile read 0.6 bamboo and 0.3 dots in a Malaysian set is dots.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -24,6 +25,38 @@ from vision.classes import ANIMALS, BACK, CLASS_INDEX, CLASSES, FLOWERS, SEASONS
 # Ends the reader's line about tiles that look like another set's (vision.pipeline), for a UI to add
 # where the user chooses the rule set.
 ANOTHER_SET_QUESTION = "Is the photo of another rule set's tiles?"
+
+# The tiles a set may lack, in the words a player at a table knows them by (RULES.md's names; the Chinese
+# character that a set prints on them): a line naming a tile another set holds by its code alone, "(face)",
+# read to a Singapore player as a note on a face, not as the Malaysian set's face tiles.
+_KIND_WORDS: dict[str, tuple[str, str]] = {
+    "face": ("a Malaysian face tile", "Malaysian face tiles"),
+    "fly": ("a Malaysian fly tile (飛)", "Malaysian fly tiles (飛)"),
+    "m": ("a character tile (萬)", "character tiles (萬)"),
+    "s": ("a bamboo tile (索)", "bamboo tiles (索)"),
+    "p": ("a dot tile (筒)", "dot tiles (筒)"),
+    "N": ("a North wind", "North winds"),
+}
+
+
+def _kind(code: str) -> str:
+    """The kind a tile is named by: its suit (a set lacks a whole suit, not a 5s), else its code."""
+    return code[-1] if code[:-1].isdigit() else code
+
+
+def tiles_in_words(codes: Sequence[str]) -> str:
+    """Tiles (`codes`, some alike) named by kind, each kind counted, in the order first met: `["face",
+    "fly", "face"]` -> "2 Malaysian face tiles and a Malaysian fly tile (飛)"; tiles all of one kind
+    without a count (the line says how many): "a Malaysian face tile", "Malaysian face tiles". A tile
+    no set lacks but one the user chose is named by its code."""
+    counts = Counter(_kind(code) for code in codes)
+    words = {kind: _KIND_WORDS.get(kind, (kind, kind)) for kind in counts}
+    if len(counts) == 1:
+        ((kind, count),) = counts.items()
+        return words[kind][0] if count == 1 else words[kind][1]
+    named = [words[kind][0] if count == 1 else f"{count} {words[kind][1]}" for kind, count in counts.items()]
+    return f"{', '.join(named[:-1])} and {named[-1]}"
+
 
 # Copies of each face in a set; `back` is not limited (any tile can lie face down).
 COPIES_IN_SET: dict[str, int] = {code: 1 if code in FLOWERS + SEASONS + ANIMALS else 4 for code in CLASSES}

@@ -942,7 +942,8 @@ def test_a_photos_reading_opens_with_the_readers_warnings_said() -> None:
     )
     # the reader's advice to its command line is said as the page's (stage 72, an audit)
     question = (
-        "1 tile looks most like tiles this set does not hold (fly). Is the photo of another rule set's tiles?"
+        "1 tile looks like a Malaysian fly tile (飛), not in this set: it is read as this set's likeliest "
+        "tile. Is the photo of another rule set's tiles?"
     )
     advised = {
         **reading,

@@ -17,6 +17,7 @@ from vision.tile_set import (
     face_mask,
     min_cost_assignment,
     rule_set_faces,
+    tiles_in_words,
     within_faces,
 )
 
@@ -205,3 +206,30 @@ def test_a_reading_within_a_rule_sets_faces_never_names_another_face(n: int, see
     # where no limit binds, each tile is its likeliest face of the set
     if (np.bincount(kept.argmax(axis=1), minlength=len(CLASSES)) <= copies_allowed(n, MALAYSIAN)).all():
         assert np.array_equal(chosen, kept.argmax(axis=1))
+
+
+@pytest.mark.parametrize(
+    ("codes", "words"),
+    [
+        (["face"], "a Malaysian face tile"),
+        (["fly", "fly"], "Malaysian fly tiles (飛)"),
+        (["face", "fly", "face"], "2 Malaysian face tiles and a Malaysian fly tile (飛)"),
+        # a set lacks a whole suit: the tiles are named by it, each counted, in the order met
+        (["1m", "1s", "5s"], "a character tile (萬) and 2 bamboo tiles (索)"),
+        (["N"], "a North wind"),
+    ],
+)
+def test_tiles_another_set_holds_are_named_in_a_players_words(codes: list[str], words: str) -> None:
+    # an audit: "(face)" read to a Singapore player as a note on a face, not as the Malaysian face tiles
+    assert tiles_in_words(codes) == words
+
+
+def test_the_line_on_another_sets_tiles_names_them_in_words_not_codes() -> None:
+    from vision.pipeline import _outside_set_warning
+
+    (line,) = _outside_set_warning(["face"])
+    assert line == (
+        "1 tile looks like a Malaysian face tile, not in this set: it is read as this set's likeliest "
+        "tile. Is the photo of another rule set's tiles?"
+    )
+    assert "(face)" not in line

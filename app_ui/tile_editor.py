@@ -153,23 +153,25 @@ def tile_editor_ui(
     # Above the table and its notes, not under it: a thumb tapping past the table's last row on a phone
     # must not undo the corrections, nor one aiming at the table's toolbar (+) hit them. Dropping them
     # while the page asks whether a new hand may replace them would read that hand unasked: the
-    # question comes first.
+    # question comes first. Drawn from the start, greyed out until there is something to undo: drawn
+    # only then, they pushed the table down 83 px on a phone (94 on a desktop) at the first correction,
+    # the row the user had just tapped moving from under their finger.
     buttons = st.container(horizontal=True, gap="small")
-    if st.session_state.get(UNDO) and buttons.button(
+    if buttons.button(
         # named for what it undoes: an audit changed a tile, then the seat wind, and pressed it to undo
         # the seat wind (the key is kept: the steps and the tests know the button by it)
         UNDO_LAST_LABEL,
         key="undo_last",
         icon="↩️",
-        disabled=question_waiting(),
+        disabled=question_waiting() or not st.session_state.get(UNDO),
         # an audit undid a tile edit when it meant the unit it had just set in the sidebar
         help="Steps back the tile table's last change (a tile, a group, a kong's tick, an offer "
         "taken). The rules in the sidebar and how it was won keep what you set.",
     ):
         undo_last_change()
         st.rerun()
-    if corrections_to_undo(base) and buttons.button(
-        "Undo my corrections", key="undo", disabled=question_waiting()
+    if buttons.button(
+        "Undo my corrections", key="undo", disabled=question_waiting() or not corrections_to_undo(base)
     ):
         restart_table(base.undone())
         st.rerun()
@@ -190,10 +192,6 @@ def tile_editor_ui(
     )
     if saved:
         st.caption(saved)
-    # the corrections folded into the table (a way taken, an undo, a reload) come first
-    changed = corrections_line(table_corrections(base, kongs))
-    if changed:
-        st.caption(changed)
     rows_now = table_edits.apply_edits(base.rows, edits, table_edits.last_number(base))
     set_offer_ui(base, rows_now)
     if base.source != "none" or base.rows:
@@ -228,6 +226,11 @@ def tile_editor_ui(
         hide_index=True,
         column_config=table_columns(),
     )
+    # under the table: above it, the line (first drawn at the first correction, a line longer at each
+    # that wraps) pushed the table down under the user's finger; the toast says each change as it comes
+    changed = corrections_line(table_corrections(base, kongs))
+    if changed:
+        st.caption(changed)
     blank = blank_rows_line(table_edits.blank_added_rows(edits))
     if blank is not None:
         # under the table, beside the rows added at its foot: above it, the line lay a screen away on a

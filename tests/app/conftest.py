@@ -32,6 +32,12 @@ def _load_bench_load_test() -> ModuleType:
 load_test = _load_bench_load_test()
 
 
+def pressable(at: AppTest, key: str) -> bool:
+    """Whether the button `key` is there and not greyed out (the undo buttons are drawn from the start,
+    greyed out until there is something to undo)."""
+    return any(button.key == key and not button.disabled for button in at.button)
+
+
 def captions(at: AppTest) -> list[str]:
     """The page's captions, in the order drawn (several test modules read them)."""
     return [str(caption.value) for caption in at.caption]

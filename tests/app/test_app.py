@@ -21,7 +21,7 @@ from streamlit.testing.v1 import AppTest
 import scoring
 from app_ui import table_edits
 from app_ui.result_panel import SUMMARY_LABEL
-from tests.app.conftest import APP, captions
+from tests.app.conftest import APP, captions, pressable
 from tests.app.fakes import BONUS, CONCEALED, MELD, FakeReader, photo_bytes, scene
 from vision.detections import Detections
 from vision.sharpness import WHOLE_SHAKEN_LINE
@@ -250,7 +250,8 @@ def undo_last(at: AppTest) -> AppTest:
 def test_the_last_change_is_undone_one_step_at_a_time(app: AppTest, install: Install) -> None:
     install(FakeReader())
     upload(app, photo_bytes())
-    assert not [b for b in app.button if b.key == "undo_last"]  # nothing changed yet
+    # nothing changed yet: greyed out, but in its place, so the table does not move at the first change
+    assert app.button(key="undo_last").disabled and app.button(key="undo").disabled
     read = codes_now(app)
     first = {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []}
     edit_tiles(app, first)
@@ -271,8 +272,31 @@ def test_the_last_change_is_undone_one_step_at_a_time(app: AppTest, install: Ins
     undo_last(app)
     assert codes_now(app) == read
     assert not [t for t in captions(app) if t.startswith("Your corrections")]
-    assert not [b for b in app.button if b.key in ("undo_last", "undo")]
+    assert not pressable(app, "undo_last") and not pressable(app, "undo")
     assert any("2 tai" in t for t in texts(app, "success")), result_text(app)
+
+
+def _drawn_over_the_table(at: AppTest) -> list[tuple[str, object]]:
+    """What the page draws between *Check the tiles* and the tile table, by kind and key, in order."""
+    drawn = [(element.type, getattr(element, "key", None)) for element in at.main]
+    # a header's value compared alone: a dataframe's has no plain truth value
+    said = [str(element.value) if element.type == "header" else "" for element in at.main]  # type: ignore[union-attr]
+    heading = said.index("Check the tiles")
+    table = next(i for i, (kind, _) in enumerate(drawn) if kind == "dataframe")
+    return drawn[heading:table]
+
+
+def test_the_tile_table_stays_put_at_the_first_correction(app: AppTest) -> None:
+    # an audit: the undo buttons and the corrections line first drawn at the first correction, over the
+    # table, pushed it down 83 px on a phone, the row just tapped moving from under the finger
+    typed_hand(app, "123m 456p 789s CCC 22m")
+    before = _drawn_over_the_table(app)
+    assert app.button(key="undo_last").disabled and app.button(key="undo").disabled
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "4m"}}, "added_rows": [], "deleted_rows": []})
+    no_problem(app)
+    assert _drawn_over_the_table(app) == before
+    assert pressable(app, "undo_last") and pressable(app, "undo")
+    assert "Your corrections: #1 1m → 4m" in captions(app)
 
 
 def test_undoing_all_corrections_or_a_way_taken_can_be_undone_and_a_new_hand_starts_afresh(
@@ -297,7 +321,7 @@ def test_undoing_all_corrections_or_a_way_taken_can_be_undone_and_a_new_hand_sta
     app.button(key="pending_replace").click().run()
     no_problem(app)
     assert app.session_state["base"].name == "second.jpg"
-    assert not [b for b in app.button if b.key == "undo_last"]
+    assert not pressable(app, "undo_last")
 
 
 def test_a_kongs_tick_is_undone_too(app: AppTest, install: Install) -> None:
@@ -310,7 +334,7 @@ def test_a_kongs_tick_is_undone_too(app: AppTest, install: Install) -> None:
     undo_last(app)
     key = f"concealed_{app.session_state['version']}_meld_1"
     assert app.checkbox(key=key).value is False
-    assert not [b for b in app.button if b.key == "undo_last"]
+    assert not pressable(app, "undo_last")
 
 
 def test_an_edit_that_makes_a_kong_is_undone_in_one_step(app: AppTest) -> None:
@@ -322,7 +346,7 @@ def test_an_edit_that_makes_a_kong_is_undone_in_one_step(app: AppTest) -> None:
     assert len(app.session_state["undo_list"]) == 1
     undo_last(app)
     assert codes_now(app) == read
-    assert not [b for b in app.button if b.key == "undo_last"]
+    assert not pressable(app, "undo_last")
 
 
 def test_upload_without_corrections_replaces_silently(app: AppTest, install: Install) -> None:

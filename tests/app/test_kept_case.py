@@ -11,7 +11,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from app_ui import kept_case
-from tests.app.conftest import APP
+from tests.app.conftest import APP, pressable
 from tests.app.fakes import FakeReader, photo_bytes, scene
 
 
@@ -182,7 +182,7 @@ def test_undo_my_corrections_after_a_reload_returns_to_the_photo_s_reading(
     install: Callable[[FakeReader | None], None],
 ) -> None:
     at = reloaded(photo_with_a_correction(install, FakeReader()))
-    assert "undo" in [button.key for button in at.button]
+    assert pressable(at, "undo")
     at.button(key="undo").click().run()
     case = at.session_state["case_json"]
     assert not at.exception and case["corrections"] == []
@@ -209,7 +209,7 @@ def test_a_photo_not_kept_or_read_otherwise_now_leaves_the_case_as_saved_and_say
         case = page.session_state["case_json"]
         assert case["photo_tiles"] == first["photo_tiles"] and case["corrections"] == first["corrections"]
         # no reading here to go back to: no button that would do nothing
-        assert "undo" not in [button.key for button in page.button]
+        assert not pressable(page, "undo")
 
 
 def test_a_photo_is_kept_only_while_its_tiles_are_the_hand(

@@ -24,7 +24,7 @@ from app_ui.undo_kept import (
     steps_from_json,
     steps_json,
 )
-from tests.app.conftest import APP
+from tests.app.conftest import APP, pressable
 from tests.app.fakes import FakeReader, photo_bytes
 from tests.app.test_kept_case import photo_with_a_correction, reloaded, typed
 from tests.app.test_kept_state import AS_DOTS
@@ -341,7 +341,7 @@ def undo_last(at: AppTest) -> AppTest:
 
 
 def has_undo_last(at: AppTest) -> bool:
-    return "undo_last" in [button.key for button in at.button]
+    return pressable(at, "undo_last")
 
 
 def test_a_typed_hand_s_undo_steps_come_back_after_reloads_and_undo_as_before(_own_case_folder: Path) -> None:

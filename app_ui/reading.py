@@ -65,9 +65,9 @@ def _on_the_page(line: Line, number: Mapping[int, int]) -> str:
     nothing); a question whether the photo is of another set's tiles says where to choose one."""
     if line.about == OTHER_SET:
         return (
+            # short: where tiles were corrected, the page offers the re-read with a button, and says so then
             f"{line.text} If so, choose that rule set in the sidebar (or the house rule that keeps those"
-            " tiles): the tiles are read again as its tiles (offered with a button where you have"
-            " corrected some)."
+            " tiles) to read them again as its tiles."
         )
     named = line.numbered(number)
     if named is not None:

@@ -545,7 +545,7 @@ def test_app_warnings_say_where_to_choose_the_rule_set_for_tiles_of_another_set(
 
     (line,) = _outside_set_warning(["fly", "fly"])
     (shown,) = app_warnings((Line(line, about=OTHER_SET),))
-    said = "choose that rule set in the sidebar (or the house rule that keeps those tiles): the tiles"
+    said = "choose that rule set in the sidebar (or the house rule that keeps those tiles) to read them again"
     assert shown.startswith(line) and said in shown
     # told so by what the line is about, not by its words (the reader says so: test_pipeline)
     assert app_warnings((Line(line),)) == (line,)

@@ -102,11 +102,12 @@ def open_case(name: str, data: bytes, rules_unsaid: str = "singapore") -> Opened
         # `python -m scoring` scores it
         given = json_object(text, name, "a case")
         _check_text(given, name)
-        # a hand typed as in the app (`123M`, 紅中, "seat_wind": "south") opens as python -m scoring reads it
-        case = typed_hand(hand_of(given))
+        case = hand_of(given)
     except scoring.MalformedHandError as error:
         raise CaseFileError(str(error)) from None  # the message names the file already
     try:
+        # a hand typed as in the app (`123M`, 紅中, "seat_wind": "south") opens as python -m scoring reads it
+        case = typed_hand(case)
         rules = case.get("rules", rules_unsaid)
         if not isinstance(rules, str):
             raise scoring.RulesetError(f"rules must be a rule set's name, got {rules!r}")

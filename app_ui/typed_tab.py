@@ -9,7 +9,6 @@ import secrets
 import streamlit as st
 
 import scoring
-from app_ui import case as case_mod
 from app_ui import hand_build, page_script, tile_sets
 from app_ui.case import MELD_GROUPS, Base
 from app_ui.new_hand import replace_hand
@@ -20,11 +19,10 @@ from app_ui.session import HAND_ID, said_until_table_changes, unsaved_correction
 from app_ui.summary import RULE_LABELS, plain_line, tile_key
 from scoring import typed as typed_mod
 from scoring.hand import meld_kind
+from scoring.typed_fields import TYPED_BONUS
 
 # the concealed tiles' example, in a set of each rule set (a Malaysian set holds dots and honours alone)
 TYPED_EXAMPLE = {"singapore": "123m 456p 789s 555p 22m", "malaysian": "123p 456p 789p EEE 22p"}
-
-TYPED_BONUS = frozenset({*case_mod.BONUS_CODES, "fly"})
 
 
 def manual_ui() -> None:

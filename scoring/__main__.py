@@ -29,7 +29,14 @@ from scoring.api import (
     unused_beside,
     unused_beside_warning,
 )
-from scoring.console import OneLineParser, escape_what_cannot_print, is_terminal, names_a_terminal, say
+from scoring.console import (
+    OneLineParser,
+    escape_what_cannot_print,
+    file_error_words,
+    is_terminal,
+    names_a_terminal,
+    say,
+)
 from scoring.errors import (
     MOST_BYTES_A_CHARACTER,
     MalformedHandError,
@@ -163,18 +170,6 @@ MAX_INPUT_CHARS = 4_000_000
 MAX_BYTES = MOST_BYTES_A_CHARACTER * MAX_INPUT_CHARS  # read no more: over the limit in any encoding
 
 
-def _why_unreadable(error: OSError) -> str:
-    """Why a file cannot be read, in the words `python -m vision` gives for a photo (`vision.imageio`):
-    the two command lines had said a missing file two ways ("No such file or directory")."""
-    if isinstance(error, FileNotFoundError):
-        return "file not found"
-    if isinstance(error, PermissionError):
-        return "permission denied"
-    if isinstance(error, IsADirectoryError):
-        return "not a file"
-    return str(error.strerror or error)
-
-
 TYPING_PROMPT = (
     'reading the hand from the terminal: type its JSON, e.g. {"concealed": "123m 456p 789s CCC 55p"},'
     " then Ctrl-D on a line of its own (Ctrl-C stops)"
@@ -231,7 +226,7 @@ def _read(path: str) -> dict[str, Any]:
             _refuse_a_photo(raw, name, path)
             text = text_within(raw, name, MAX_INPUT_CHARS)
     except OSError as error:
-        raise MalformedHandError(f"cannot read {path}: {_why_unreadable(error)}") from None
+        raise MalformedHandError(f"cannot read {path}: {file_error_words(error)}") from None
     except UnicodeDecodeError:  # a text standard input (no bytes to read) given bytes it cannot decode
         raise MalformedHandError(f"{name} is not UTF-8 text") from None
     if text is None or len(text) > MAX_INPUT_CHARS:

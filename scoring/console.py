@@ -69,6 +69,19 @@ def names_a_terminal(path: str) -> bool:
         os.close(handle)
 
 
+def file_error_words(error: OSError) -> str:
+    """Why a file named on a command line cannot be read, in the words `python -m vision` gives for a
+    photo (`vision.imageio`: "file not found", "not a file"), for a hand's file and a lessons file alike:
+    the command lines had said a missing file in the system's words too ("No such file or directory")."""
+    if isinstance(error, FileNotFoundError):
+        return "file not found"
+    if isinstance(error, IsADirectoryError):
+        return "not a file"
+    if isinstance(error, PermissionError):
+        return "permission denied"
+    return str(error.strerror or error)
+
+
 def escape_what_cannot_print() -> None:
     """A character the console cannot write (a field named with a lone surrogate, the patterns'
     Chinese names on a Latin-1 console) is written escaped (`\\u5c71`), not a traceback."""

@@ -17,8 +17,8 @@ from scoring.typed import read_bonus, read_tiles
 TYPED_ONE = ("rules", "seat_wind", "prevailing_wind", "winning_tile", "discarder_wind")
 
 
-# the bonus tiles the app's typed bonus field takes (`app_ui.typed_tab.TYPED_BONUS`): every set's, the
-# rule set's own being the scoring's to check ("bonus tile face is not in the Singapore tile set")
+# the bonus tiles a typed bonus field takes, in the app (`app_ui.typed_tab`) and a file alike: every
+# set's, the rule set's own being the scoring's to check ("bonus tile face is not in the Singapore tile set")
 TYPED_BONUS = BONUS | {FLY}
 
 

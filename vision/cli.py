@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from scoring import RULESET_NAMES, OptionError, RulesetError, console
-from scoring.console import escape_what_cannot_print, is_terminal, names_a_terminal, say
+from scoring.console import escape_what_cannot_print, file_error_words, is_terminal, names_a_terminal, say
 from scoring.errors import printable
 from scoring.options import option_assignments, read_by
 from scoring.tiles import TILE_CODES_HELP
@@ -105,19 +105,6 @@ def parser() -> argparse.ArgumentParser:
         " a tile that looks like one taught is read as it, and a warning says which",
     )
     return p
-
-
-def file_error_words(error: OSError) -> str:
-    """Why a file named on the command line cannot be opened, in the words the photo's error uses
-    (`vision.imageio`: "file not found", "not a file"): the --lessons file was said in the system's
-    ("No such file or directory", "Is a directory"), two wordings for one thing in one tool (an audit)."""
-    if isinstance(error, FileNotFoundError):
-        return "file not found"
-    if isinstance(error, IsADirectoryError):
-        return "not a file"
-    if isinstance(error, PermissionError):
-        return "permission denied"
-    return error.strerror or str(error)
 
 
 def lessons_memory(given: str, reader: TileReader) -> SetMemory | None:

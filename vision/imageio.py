@@ -70,6 +70,11 @@ class ImageError(ValueError):
     """A photo that cannot be used; the message is one line for the user."""
 
 
+class PngMetadataTooLarge(ImageError):
+    """A PNG whose text or colour-profile chunks Pillow will not inflate (over its 1 MB a chunk or 64 MB
+    in all, against zip bombs): `read_image` reads it again without them, as its pixels need none."""
+
+
 @dataclass(frozen=True)
 class LoadedImage:
     """An upright RGB photo and how it relates to the file.
@@ -177,12 +182,36 @@ def signature_format(data: bytes) -> str | None:
 def _decode_error(error: BaseException, data: bytes) -> ImageError:
     """Pillow's decoder errors -> the user's message (truncation is the common, fixable case)."""
     text = _reason(error)
+    if data.startswith(PNG_SIGNATURE) and any(limit in text for limit in PNG_TEXT_LIMITS):
+        return PngMetadataTooLarge("image file's text metadata is too large to read")
     cut = any(word in text.lower() for word in ("truncated", "end of file")) or isinstance(error, EOFError)
     if cut or _shorter_than_declared(data):
         return ImageError(TRUNCATED)
     if re.fullmatch(r"decoder error -?\d+", text):  # Pillow's code alone says nothing to a user
         return ImageError(f"image file is corrupt: its image data cannot be decoded ({text})")
     return ImageError(f"image file is corrupt: {text}")
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# the names Pillow's refusals of a PNG's text give its limits by ("Decompressed data too large for
+# PngImagePlugin.MAX_TEXT_CHUNK", "Too much memory used in text chunks: ...>MAX_TEXT_MEMORY"): a photo
+# exported with years of editing history in its XMP met them, and was refused in those words (an audit)
+PNG_TEXT_LIMITS = ("MAX_TEXT_CHUNK", "MAX_TEXT_MEMORY")
+# the chunks those limits guard, none of which the pixels need (an EXIF orientation is an eXIf chunk)
+PNG_TEXT_CHUNKS = frozenset({b"tEXt", b"zTXt", b"iTXt", b"iCCP"})
+
+
+def without_png_text(data: bytes) -> bytes:
+    """A PNG's bytes with its text and colour-profile chunks left out, every other byte as it was."""
+    kept = [data[: len(PNG_SIGNATURE)]]
+    at = len(PNG_SIGNATURE)
+    while at + 12 <= len(data):  # length, type, data, CRC
+        end = at + 12 + int.from_bytes(data[at : at + 4], "big")
+        if data[at + 4 : at + 8] not in PNG_TEXT_CHUNKS:
+            kept.append(data[at:end])
+        at = end
+    kept.append(data[at:])  # a tail too short to be a chunk stays, for Pillow to judge
+    return b"".join(kept)
 
 
 def _shorter_than_declared(data: bytes) -> bool:
@@ -342,6 +371,13 @@ def read_image(
 ) -> LoadedImage:
     """Decode a photo upright (EXIF orientation applied), RGB, at most `max_pixels` pixels."""
     data = _read_bytes(source, max_bytes)
+    try:
+        return _decoded(data, max_pixels)
+    except PngMetadataTooLarge:
+        return _decoded(without_png_text(data), max_pixels)
+
+
+def _decoded(data: bytes, max_pixels: int) -> LoadedImage:
     image = _open(data)
     _check_size(image)
     source_format = str(image.format)

@@ -114,6 +114,13 @@ def let_go_of_files(holding: set[str]) -> None:
         state["photo_error"] = None
 
 
+# The extensions the uploader takes: each one Pillow and pillow-heif name the formats `vision.imageio`
+# reads by (an audit: a .jfif, as Windows saves a JPEG from the web, and a camera's HEIF .hif were
+# refused by the browser, marked red, before the reader saw them). The reader judges a file by its bytes.
+UPLOAD_TYPES: Final = (
+    *("jpg", "jpeg", "jpe", "jfif", "png", "apng", "heic", "heif", "hif", "heics", "heifs"),
+    *("avif", "avifs", "webp", "gif", "bmp", "tif", "tiff"),
+)
 # What the camera is asked for (the browser gives the nearest the camera has), and what the user is told.
 CAMERA_RESOLUTION: Final = "1080p"
 CAMERA_NOTE: Final = (
@@ -147,7 +154,7 @@ def photo_ui() -> None:
     then they are asked first, so nothing they typed is lost silently."""
     uploaded = st.file_uploader(
         "Upload a photo of the winning hand",
-        type=["jpg", "jpeg", "png", "heic", "heif", "avif", "webp", "gif", "bmp", "tif", "tiff"],
+        type=list(UPLOAD_TYPES),
         key="upload",
         help="Lay the hand out in rows: concealed tiles, declared melds, bonus tiles. On a phone this "
         "button also offers the (back) camera.",

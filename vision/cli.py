@@ -323,6 +323,25 @@ def _folder_problem(out: Path, photo: Path) -> str | None:
     return None
 
 
+# the most pixels a side a picture of each format holds (libwebp's 16383, JPEG's 65535); the other formats
+# written hold any photo read. Past it OpenCV logged two lines of its own and the CLI said "no image
+# format for that extension" after the whole reading (an audit: a 1000 x 20000 photo, --annotate out.webp)
+ANNOTATE_MOST_SIDE = {".webp": 16383, ".jpg": 65535, ".jpeg": 65535}
+
+
+def annotate_size_problem(given: str, width: int, height: int) -> str | None:
+    """Why the photo as read (`width` x `height`: a large one shrunk), drawn on, cannot be written in
+    the file `given`'s format, or None. Asked once the photo is decoded, before it is read."""
+    suffix = Path(given).suffix.lower()
+    most = ANNOTATE_MOST_SIDE.get(suffix)
+    if most is None or max(width, height) <= most:
+        return None
+    return (
+        f"cannot write {given}: a {suffix} picture holds at most {most} pixels a side, and this one"
+        f" would be {width} x {height}; give a .png name"
+    )
+
+
 # a photo asked of a person's terminal: refused, not waited for
 AT_A_TERMINAL = f"it is a terminal, not a photo: pipe one in, e.g. {PROG} - < photo.jpg"
 
@@ -412,6 +431,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"cannot read {name}: it is JSON, not a photo (a hand's JSON: python -m scoring {name})"
             )
         return _fail(f"cannot read {name}: {error}")
+    if args.annotate is not None:
+        too_large = annotate_size_problem(args.annotate, loaded.rgb.shape[1], loaded.rgb.shape[0])
+        if too_large:
+            return _fail(too_large)
     try:
         reader = TileReader.load(args.models)
         memory = None if args.lessons is None else lessons_memory(args.lessons, reader)

@@ -237,6 +237,27 @@ def _check_size(image: Image.Image) -> None:
         )
 
 
+# The pages of a multi-page TIFF looked at for the photo: a file may hold a thumbnail first (an audit: a
+# 160 x 120 thumbnail on page 1, the photo on page 2, was read, and no tile found on it).
+MOST_PAGES = 16
+
+
+def _to_largest_page(image: Image.Image) -> None:
+    """Turn a multi-page TIFF to its page with the most pixels within `MAX_SOURCE_PIXELS` (the first
+    such; page 1 where none is): its photo, not a thumbnail before it. Only the pages' headers are read."""
+    if image.format != "TIFF":
+        return
+    sizes: list[int] = []
+    for page in range(MOST_PAGES):
+        try:
+            image.seek(page)
+        except (EOFError, *_DECODE_ERRORS):  # no more pages, or a damaged one: the pages before it count
+            break
+        sizes.append(image.size[0] * image.size[1])
+    within = [pixels if pixels <= MAX_SOURCE_PIXELS else 0 for pixels in sizes]
+    image.seek(within.index(max(within)) if within else 0)
+
+
 def _draft(image: Image.Image, max_pixels: int) -> None:
     """Let libjpeg decode at 1/2, 1/4 or 1/8 scale when the result still has >= max_pixels."""
     if image.format not in ("JPEG", "MPO"):
@@ -379,6 +400,7 @@ def read_image(
 
 def _decoded(data: bytes, max_pixels: int) -> LoadedImage:
     image = _open(data)
+    _to_largest_page(image)
     _check_size(image)
     source_format = str(image.format)
     try:

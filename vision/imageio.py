@@ -146,6 +146,12 @@ def _open(data: bytes) -> Image.Image:
         kind = signature_format(data)
         if kind == "HEIC" and not HEIC_READER:
             raise ImageError(NO_HEIC_READER) from None
+        bits = jpeg_precision(data) if kind == "JPEG" else None
+        if bits is not None and bits != 8:  # intact, and of a depth Pillow does not decode
+            raise ImageError(
+                f"image file is a {bits}-bit JPEG, which this reader cannot decode: save it as an ordinary"
+                " (8-bit) JPEG or a PNG"
+            ) from None
         if kind is not None:  # the file says what it is, and its header cannot be read: damaged
             article = "an" if kind[:1] in "AEIOU" else "a"  # "an AVIF file" (an audit, stage 77)
             said = f"image file is corrupt or cut off (it begins as {article} {kind} file)"
@@ -176,6 +182,28 @@ def signature_format(data: bytes) -> str | None:
         return "HEIC"
     if data[:2] == b"BM" and data[6:10] == bytes(4):  # the header's reserved bytes are zero
         return "BMP"
+    return None
+
+
+# the start-of-frame markers (SOF0-SOF15 but DHT, JPG and DAC, which share the range)
+JPEG_FRAMES = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+
+
+def jpeg_precision(data: bytes) -> int | None:
+    """The bits a sample of a JPEG's frame header declares (8 in nearly every photo; 12 from some
+    scientific and medical software, which Pillow refuses as it would a damaged file: said as such, an
+    intact file was called "corrupt or cut off", an audit), or None where no frame header is found."""
+    at = 2  # past the start-of-image marker
+    while at + 4 < len(data) and data[at] == 0xFF:
+        marker = data[at + 1]
+        if marker == 0xFF:  # a fill byte before a marker
+            at += 1
+            continue
+        if marker in JPEG_FRAMES:
+            return data[at + 4]  # after the marker and the segment's length
+        if marker == 0xDA:  # a scan before any frame: no photo's layout
+            return None
+        at += 2 + int.from_bytes(data[at + 2 : at + 4], "big")
     return None
 
 

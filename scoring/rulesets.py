@@ -193,7 +193,10 @@ MALAYSIAN_PATTERNS: tuple[PatternRow, ...] = (
         "筒子对对",
         p.all_dots_seven_pairs,
         5,
-        replaces=("seven_pairs", "full_flush"),
+        # the seven-pairs line's value all in dots; it stacks with the full flush as any seven pairs
+        # does (RULES.md: "fan lines stack unless a line says it replaces another (... seven pairs
+        # stacks with half or full flush)"), so 5 + 3, not 5
+        replaces=("seven_pairs",),
     ),
     row("all_pongs", "All pongs", "对对胡", p.all_pongs, 2),
     row(

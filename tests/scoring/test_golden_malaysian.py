@@ -278,12 +278,25 @@ PATTERNS = [
             "bomb",
         },
     ),
+    # RULES.md's seven-pairs line is worth 5 all in dots, and "fan lines stack unless a line says it
+    # replaces another (... seven pairs stacks with half or full flush)": 5 + full flush 3 = 8, doubled
+    # 16, capped at 10 (it had been read as replacing the full flush too: raw 10)
     my(
-        "all-dots-seven-pairs-5-doubled",
+        "all-dots-seven-pairs-5-and-full-flush-3-doubled",
         "11p 22p 44p 55p 77p 88p 99p",
         tai=10,
-        raw=10,
-        keys={"all_dots_seven_pairs", "bomb_concealed_discard", "bomb"},
+        raw=16,
+        keys={"all_dots_seven_pairs", "full_flush", "bomb_concealed_discard", "bomb"},
+    ),
+    # the same under a cap of 20 pays the 16 (RULES.md: bombs double the total fan before the cap)
+    my(
+        "all-dots-seven-pairs-stacks-with-full-flush-under-a-higher-cap",
+        "11p 22p 44p 55p 77p 88p 99p",
+        options={"max_tai": 20},
+        tai=16,
+        raw=16,
+        keys={"all_dots_seven_pairs", "full_flush", "bomb_concealed_discard", "bomb"},
+        payout={"winner_total": 640, "discarder": 640, "each_other": 0},
     ),
     my(
         "seven-pairs-no-four-of-a-kind", "11p 11p 44p 55p 77p 88p 99p", valid=False, reason="no_winning_shape"
@@ -292,7 +305,7 @@ PATTERNS = [
         "seven-pairs-with-fly",
         "11p 22p 44p 55p 77p 88p 9p fly",
         tai=10,
-        keys={"all_dots_seven_pairs", "bomb_concealed_discard", "bomb"},
+        keys={"all_dots_seven_pairs", "full_flush", "bomb_concealed_discard", "bomb"},
     ),
 ]
 
@@ -543,7 +556,7 @@ FLY = [
         "seven-pairs-two-flies-a-pair-of-their-own",
         "11p 22p 44p 66p 88p 99p fly fly",
         tai=10,
-        keys={"all_dots_seven_pairs", "bomb_concealed_discard", "bomb"},
+        keys={"all_dots_seven_pairs", "full_flush", "bomb_concealed_discard", "bomb"},
     ),
     # the pairs of seven pairs differ: three 1p and a fly are not two pairs of 1p, so this is no win
     my(

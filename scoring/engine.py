@@ -55,7 +55,7 @@ from scoring.payout import (
     with_seats,
 )
 from scoring.rulesets import PatternRow, Ruleset, get_ruleset
-from scoring.tiles import BACK, FLOWERS, FLY, SEASONS, WIND_NAMES, Tile, format_hand, sort_key, sorted_tiles
+from scoring.tiles import BACK, FLOWERS, FLY, SEASONS, WIND_NAMES, Tile, sort_key, sorted_tiles
 from scoring.view import HandFacts, Hit, Note, View
 
 REASONS: dict[str, str] = {
@@ -420,7 +420,7 @@ def _check_context(
         article = "an" if first_turn[0] == "earthly" else "a"
         impossible(
             f"{article} {first_turn[0]} hand is won before any tile is claimed, but the hand has an "
-            f"exposed {claimed[0].kind} ({format_hand(claimed[0].tiles)})"
+            f"exposed {claimed[0].kind} ({claimed[0].face_text})"
         )
     if first_turn:  # said once, of the first named, as the claimed meld is
         turn = first_turn[0]
@@ -505,7 +505,7 @@ def _place_conflicts(
     if into == "hand" and not in_hand and in_exposed:
         return [
             f"the winning tile {winning} is not among the concealed tiles: it lies only in the exposed "
-            f"{in_exposed[0].kind} {format_hand(in_exposed[0].tiles)}, so it was laid down with it"
+            f"{in_exposed[0].kind} {in_exposed[0].face_text}, so it was laid down with it"
         ]
     return []
 

@@ -22,6 +22,8 @@ from scoring.tiles import (
     format_hand,
     is_suited,
     rank_of,
+    sort_key,
+    sorted_tiles,
     suit_of,
     tiles_from_field,
 )
@@ -103,9 +105,15 @@ class Meld:
     def flies(self) -> int:
         return len(self.tiles) - len(self.real_tiles)
 
+    @property
+    def face_text(self) -> str:
+        """Its tiles as a player writes the set, in order and a fly last (`234p`, `CC fly`): laid down,
+        a claimed chow may come as 4p 2p 3p, and "exposed chow (423p)" named no run (stage 89)."""
+        return format_hand([*sorted_tiles(self.real_tiles), *(FLY,) * self.flies])
+
     def __str__(self) -> str:
         hidden = " (concealed)" if self.concealed else ""
-        return f"{self.kind} {format_hand(self.tiles)}{hidden}"
+        return f"{self.kind} {self.face_text}{hidden}"
 
 
 @dataclass(frozen=True)
@@ -238,13 +246,22 @@ def winning_tile_homes(hand: Hand, winning_tile: Tile) -> tuple[tuple[Meld | Non
     )
 
 
+def in_tile_order(melds: Iterable[Meld]) -> list[Meld]:
+    """`melds` in the order of their tiles, whatever order they were given in: where one of several is
+    named or taken first, the order a user or a photo listed them in decides nothing (stage 89: a
+    first-turn hand with two exposed chows named one or the other as claimed)."""
+    return sorted(
+        melds, key=lambda meld: ([sort_key(tile) for tile in meld.real_tiles], meld.flies, meld.kind)
+    )
+
+
 def winning_tile_holders(hand: Hand, winning_tile: Tile | None, concealed: bool) -> tuple[Meld, ...]:
     """The chows and pongs given as concealed (or laid down exposed) that may hold the winning tile:
-    any of them where no winning tile is given. One answer for the places, the first-turn hands' claimed
-    melds and the engine's check of a place said."""
+    any of them where no winning tile is given, in tile order. One answer for the places, the first-turn
+    hands' claimed melds and the engine's check of a place said."""
     return tuple(
         meld
-        for meld in hand.melds
+        for meld in in_tile_order(hand.melds)
         if may_hold_winning_tile(meld.kind)
         and meld.concealed == concealed
         and (winning_tile is None or winning_tile in meld.tiles)
@@ -259,7 +276,7 @@ def exposed_before_win(
     given any one chow or pong; it is not counted. A meld given as `concealed` was claimed from no one
     (an audit, stage 77: a concealed pong counted as concealed for fully concealed, as exposed for a
     heavenly hand). `into` "hand": every one was claimed before it."""
-    exposed = [meld for meld in hand.melds if not meld.concealed]
+    exposed = [meld for meld in in_tile_order(hand.melds) if not meld.concealed]
     if self_drawn or into == "hand":
         return exposed
     # an exposed set only: a concealed one listed first had left the exposed chow that took the discard

@@ -21,7 +21,6 @@ from scoring.tiles import (
     TERMINALS,
     WINDS,
     Tile,
-    format_hand,
     is_honour,
     is_suited,
     rank_of,
@@ -540,7 +539,7 @@ def bomb_concealed_discard(v: View) -> Outcome:
     won_into = v.facts.won_into
     if won_into is None:
         return Hit("fully concealed hand won on a discard")
-    completed = f"{won_into.kind} {format_hand(won_into.tiles)}"
+    completed = f"{won_into.kind} {won_into.face_text}"
     return Hit(f"fully concealed until the winning discard completed the {completed}")
 
 
@@ -552,7 +551,7 @@ def _laid_before_the_win_note(v: View) -> Outcome:
     open_sets = [meld for meld in v.hand.melds if not meld.concealed]
     if len(open_sets) != 1 or open_sets[0].kind == "kong":  # no win completes a kong
         return None
-    laid = f"{open_sets[0].kind} {format_hand(open_sets[0].tiles)}"
+    laid = f"{open_sets[0].kind} {open_sets[0].face_text}"
     return Note(
         f"fully concealed discard bomb not awarded: the {laid} is taken as laid down before the win; "
         "if the winning discard completed it, give that tile as the winning tile"

@@ -286,3 +286,19 @@ def test_kong_on_kong_under_malaysian_rules_scores_as_a_kong_replacement_and_say
     # one kong: refused in one line, as before
     one = score_json({**on_kong_hand, "concealed": "234p 567p CCC 99p", "melds": kongs[:1]})
     assert one["reason"] == "impossible_context" and "kong on kong needs two kongs" in one["message"]
+
+
+def test_a_meld_laid_down_out_of_order_is_named_in_order() -> None:
+    # a claimed chow laid down as 4p 2p 3p (the claimed tile first, as a photo may read it) was named
+    # "exposed chow (423p)", a run no player writes (a property test of tile order, stage 89)
+    chow = {"kind": "chow", "tiles": ["4p", "2p", "3p"]}
+    heavenly = {"concealed": "123m 456m 789m 55m", "melds": [chow], "self_drawn": True}
+    result = score_json({**heavenly, "circumstances": ["heavenly"]})
+    assert "exposed chow (234p)" in result["message"], result["message"]
+    # Malaysian: a pong with a fly is named with the fly last, as the breakdown writes it
+    pong = {"kind": "pong", "tiles": ["fly", "C", "C"]}
+    laid = score_json({"rules": "malaysian", "concealed": "123p 456p 789p 55p", "melds": [pong]})
+    assert any("the pong CC fly is taken as laid down" in line for line in laid["warnings"]), laid["warnings"]
+    # where the winning discard lay only in an exposed chow, that chow is named in order too
+    into = {"concealed": "123m 456m 789m 55m", "melds": [chow], "winning_tile": "3p"}
+    assert "the exposed chow 234p" in score_json({**into, "winning_tile_into": "hand"})["message"]

@@ -77,9 +77,7 @@ def typed_hand(data: dict[str, Any]) -> dict[str, Any]:
             data[field] = typed_codes(data[field], field, read)
     if isinstance(data.get("melds"), list | tuple):
         data["melds"] = [
-            {**meld, "tiles": typed_codes(meld["tiles"], f"melds[{index}].tiles", read_tiles)}
-            if isinstance(meld, dict) and "tiles" in meld
-            else meld
+            _typed_meld(meld, index) if isinstance(meld, dict) else meld
             for index, meld in enumerate(data["melds"])
         ]
     # the fields a flag also gives (the winds, the winning tile, the rule set) read as their flags read
@@ -88,6 +86,17 @@ def typed_hand(data: dict[str, Any]) -> dict[str, Any]:
         if isinstance(data.get(field), str):
             data[field] = typed_one(field, data[field])
     return data
+
+
+def _typed_meld(meld: dict[str, Any], index: int) -> dict[str, Any]:
+    """A meld's tiles read as `typed_hand` reads the concealed ones, and its kind in any case (`Pong`),
+    as the rule set is (stage 89, a user's file: `"kind": "Pong"` was an unknown meld kind)."""
+    meld = dict(meld)
+    if "tiles" in meld:
+        meld["tiles"] = typed_codes(meld["tiles"], f"melds[{index}].tiles", read_tiles)
+    if isinstance(meld.get("kind"), str):
+        meld["kind"] = meld["kind"].strip().lower()
+    return meld
 
 
 def typed_one(field: str, value: str) -> str:

@@ -1097,6 +1097,19 @@ def test_a_files_rule_set_in_any_case_scores_as_its_name(
     assert _scored(tmp_path, capsys, {**malaysian, "rules": "Malaysian"}) == by_name
 
 
+@pytest.mark.parametrize("kind", ["Pong", "PONG", " pong "])
+def test_a_files_meld_kind_in_any_case_scores_as_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    # stage 89, a user's file: `"kind": "Pong"` was "unknown meld kind 'Pong'", where the tiles, the winds
+    # and the rule set beside it are read in any case
+    hand = {"concealed": "123m 456p 789s 55p", "melds": [{"kind": "pong", "tiles": "EEE"}]}
+    by_name = _scored(tmp_path, capsys, hand)
+    assert by_name["valid"]
+    typed = {**hand, "melds": [{"kind": kind, "tiles": "EEE"}]}
+    assert _scored(tmp_path, capsys, typed) == by_name
+
+
 def test_a_files_wind_refused_after_reading_is_said_by_its_code(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any, ParamSpec, TypeVar
 
-from scoring.hand import Context, Hand
+from scoring.hand import Context, Hand, in_tile_order
 from scoring.options import Options, points_word
 from scoring.tiles import ANIMALS, FLOWERS, SEASONS, Tile, sorted_tiles
 
@@ -401,7 +401,7 @@ def singapore_instant_payouts(hand: Hand, context: Context, options: Options) ->
     bonus = set(hand.bonus)
     dealt = context.bonus_from_deal
     items: list[InstantPayout] = []
-    for meld in hand.melds:
+    for meld in in_tile_order(hand.melds):  # the kongs in tile order, whatever order they were given in
         if meld.kind == "kong":
             if meld.concealed:
                 items.append(

@@ -775,7 +775,92 @@ VALIDITY_AND_PAYMENT = [
     my("limit-10-payment", "EEE SSS WWW NNN 55p", tai=10, payout={"winner_total": 400, "discarder": 400}),
 ]
 
-ALL = PATTERNS + LIMITS_AND_BOMBS + FLY + VALIDITY_AND_PAYMENT
+# Stage 89's audit: each derived by hand from RULES.md's Malaysian section (the line that decides it quoted)
+AUDIT = [
+    # "Bombs double the total fan ... Several bombs still double once": a concealed self-draw on the last
+    # tile is seat flower 1 + dragon pong 1 + half flush 1 = 3, doubled once: 6 (not 12); each pays 120
+    my(
+        "two-bombs-double-once",
+        "123p 456p 789p CCC 55p",
+        self_drawn=True,
+        circumstances=["last_tile"],
+        bonus=["F1"],
+        tai=6,
+        raw=6,
+        keys={
+            "seat_flower",
+            "dragon_pong",
+            "half_flush",
+            "bomb_concealed_self_draw",
+            "bomb_last_tile",
+            "bomb",
+        },
+        payout={"winner_total": 240, "discarder": None, "each_other": 120},
+    ),
+    # the open question of nine gates, 5 or 6: "nine gates ... 5 (limit-type hand: the fan is set to 5, not
+    # added)" and "A limit-type hand sets the fan to its value ... and bombs do not apply to it": a
+    # concealed nine gates self-drawn is 5 (its full flush 3, bombed, would be 6); each pays 100
+    my(
+        "nine-gates-self-drawn-is-5-not-a-bombed-flush",
+        "1112345678999p 5p",
+        winning_tile="5p",
+        self_drawn=True,
+        tai=5,
+        raw=5,
+        keys={"nine_gates"},
+        payout={"winner_total": 200, "discarder": None, "each_other": 100},
+    ),
+    # "Details: ... a dragon kong is 1 for the dragon + 1 for the kong": an exposed kong of red, 2, beside
+    # half flush 1, seat flower 1 and seat season 1: 5, no bomb (the hand is open); the discarder pays 200
+    my(
+        "dragon-kong-is-dragon-1-and-kong-1",
+        "123p 456p 789p 55p",
+        meld=("kong CCCC",),
+        bonus=["F1", "S1"],
+        tai=5,
+        raw=5,
+        keys={"dragon_pong", "kong", "half_flush", "seat_flower", "seat_season"},
+        payout={"winner_total": 200, "discarder": 200, "each_other": 0},
+    ),
+    # "seat flower / seat season, and flower F4 / season S4 for every seat": West holds F3 (its own) and
+    # F4 (every seat's) and S4: 3, with a dragon pong 1 and half flush 1: 5
+    my(
+        "west-seat-flower-and-the-fourth-flower-and-season",
+        "123p 456p 789p 55p",
+        meld=("pong CCC",),
+        seat_wind="W",
+        bonus=["F3", "F4", "S4"],
+        tai=5,
+        raw=5,
+        keys={"seat_flower", "fourth_flower", "fourth_season", "dragon_pong", "half_flush"},
+    ),
+    # "ping hu ... may include exposed chows; its pair must not score": an exposed chow, a pair of 5p,
+    # no bonus tile: ping hu 4 (replacing all sequences with a dots pair) + full flush 3 = 7, no bomb
+    # (open); seed payment: the discarder pays 2 x 140 = 280
+    my(
+        "ping-hu-with-an-exposed-chow",
+        "123p 456p 789p 55p",
+        meld=("chow 234p",),
+        winning_tile="5p",
+        tai=7,
+        raw=7,
+        keys={"ping_hu", "full_flush"},
+        payout={"winner_total": 280, "discarder": 280, "each_other": 0},
+    ),
+    # "seven pairs stacks with half or full flush": five dots pairs and two honour pairs, half flush 1 +
+    # seven pairs 1 = 2, with three animals 3 = 5, doubled by the concealed discard bomb: 10
+    my(
+        "seven-pairs-with-honours-stacks-with-half-flush",
+        "11p 33p 55p 77p 99p SS WW",
+        seat_wind="E",
+        bonus=["cat", "rat", "rooster"],
+        tai=10,
+        raw=10,
+        keys={"seven_pairs", "half_flush", "animal", "bomb_concealed_discard", "bomb"},
+    ),
+]
+
+ALL = PATTERNS + LIMITS_AND_BOMBS + FLY + VALIDITY_AND_PAYMENT + AUDIT
 
 
 @pytest.mark.parametrize(("data", "expect"), ALL)

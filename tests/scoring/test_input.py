@@ -87,6 +87,23 @@ def test_parse_hand_string_names_a_bonus_code_out_of_range(text: str, code: str)
     assert "suit letter" not in str(error.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        pytest.param("123m RRR 55p", "the dragons are C red, F green, P white", id="red-as-R"),
+        pytest.param("123m ggg 55p", "the dragons are C red, F green, P white", id="green-as-g"),
+        pytest.param("123b 456p", "the suits are m characters, p dots, s bamboo", id="bamboo-as-b"),
+        pytest.param("123m 456d", "the suits are m characters, p dots, s bamboo", id="dots-as-d"),
+    ],
+)
+def test_parse_hand_string_says_the_codes_of_a_notation_of_another_kind(text: str, hint: str) -> None:
+    # stage 89, hands typed as a user would: `RRR` for the red dragon and `123b` for bamboo were only
+    # "cannot read 'RRR' (e.g. 123p 55p CCC)", leaving the user to guess which letter is which
+    with pytest.raises(UnknownTileError) as error:
+        parse_hand_string(text)
+    assert hint in str(error.value)
+
+
 def test_parse_hand_string_rejects_non_text() -> None:
     with pytest.raises(HandStringError):
         parse_hand_string(123)  # type: ignore[arg-type]
@@ -312,8 +329,12 @@ MALFORMED = [
 @pytest.mark.parametrize(
     ("data", "said"),
     [
-        pytest.param({"concealed": "123m 456p 789s 5q"}, "concealed: cannot read '5q' (e.g.", id="concealed"),
-        pytest.param({"concealed": ["1m", "5q"]}, "concealed: cannot read '5q' (e.g.", id="concealed-list"),
+        pytest.param(
+            {"concealed": "123m 456p 789s 5q"}, "concealed: cannot read '5q': the suits", id="concealed"
+        ),
+        pytest.param(
+            {"concealed": ["1m", "5q"]}, "concealed: cannot read '5q': the suits", id="concealed-list"
+        ),
         pytest.param(
             {"concealed": HAND, "melds": [{"kind": "pong", "tiles": "CCC"}, {"tiles": "5q5q5q"}]},
             "melds[1].tiles: cannot read '5q5q5q'",

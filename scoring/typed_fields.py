@@ -80,6 +80,12 @@ def typed_hand(data: dict[str, Any]) -> dict[str, Any]:
             _typed_meld(meld, index) if isinstance(meld, dict) else meld
             for index, meld in enumerate(data["melds"])
         ]
+    if isinstance(data.get("circumstances"), list | tuple):
+        data["circumstances"] = [
+            typed_circumstance(name) if isinstance(name, str) else name for name in data["circumstances"]
+        ]
+    elif isinstance(data.get("circumstances"), str):
+        data["circumstances"] = typed_circumstance(data["circumstances"])
     # the fields a flag also gives (the winds, the winning tile, the rule set) read as their flags read
     # them: `"seat_wind": "south"` was refused where `--seat south` was taken (an audit)
     for field in TYPED_ONE:
@@ -97,6 +103,12 @@ def _typed_meld(meld: dict[str, Any], index: int) -> dict[str, Any]:
     if isinstance(meld.get("kind"), str):
         meld["kind"] = meld["kind"].strip().lower()
     return meld
+
+
+def typed_circumstance(name: str) -> str:
+    """A circumstance as a user types its name (`Robbing kong`, `robbing-kong`): its code, `robbing_kong`
+    (stage 89: `--circumstance "robbing kong"` was unknown, where the tiles and winds are read as typed)."""
+    return "_".join(name.replace("-", " ").lower().split())
 
 
 def typed_one(field: str, value: str) -> str:

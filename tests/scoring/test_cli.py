@@ -1110,6 +1110,19 @@ def test_a_files_meld_kind_in_any_case_scores_as_its_name(
     assert _scored(tmp_path, capsys, typed) == by_name
 
 
+@pytest.mark.parametrize("typed", ["robbing kong", "Robbing-Kong", " ROBBING_KONG "])
+def test_a_circumstance_typed_in_words_scores_as_its_code(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], typed: str
+) -> None:
+    # stage 89, typed as a user would: `--circumstance "robbing kong"` was an unknown circumstance
+    hand = {"concealed": "123m 456p 789s CCC 55p", "winning_tile": "1m"}
+    by_code = _scored(tmp_path, capsys, hand, "--circumstance", "robbing_kong")
+    assert "robbing_kong" in {row["key"] for row in by_code["patterns"]}
+    assert _scored(tmp_path, capsys, hand, "--circumstance", typed) == by_code
+    assert _scored(tmp_path, capsys, {**hand, "circumstances": [typed]}) == by_code
+    assert _scored(tmp_path, capsys, {**hand, "circumstances": typed}) == by_code
+
+
 def test_a_files_wind_refused_after_reading_is_said_by_its_code(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -866,6 +866,13 @@ def _tile_count_message(hand: Hand, ruleset: Ruleset) -> str:
     if not ruleset.handless_wins and set(FLOWERS + SEASONS) <= set(hand.bonus):
         rules = ruleset.name.capitalize()
         message += f"; the {rules} rules score no win on the eight flowers and seasons alone"
+    if "robbing_eighth" in ruleset.handless_wins and len(set(hand.bonus) & set(FLOWERS + SEASONS)) == 7:
+        # seeds/001: seven flowers win on another player's eighth, whatever the hand holds (a user who
+        # typed the seven alone was told only to count the hand's tiles, stage 89)
+        message += (
+            "; seven flowers and seasons win only by robbing the eighth, when another player draws it "
+            "(circumstance robbing_eighth)"
+        )
     fours = sorted(tile for tile, count in Counter(hand.concealed).items() if count >= 4)
     if hand.tile_count > 14 and fours:
         message += (

@@ -302,3 +302,18 @@ def test_a_meld_laid_down_out_of_order_is_named_in_order() -> None:
     # where the winning discard lay only in an exposed chow, that chow is named in order too
     into = {"concealed": "123m 456m 789m 55m", "melds": [chow], "winning_tile": "3p"}
     assert "the exposed chow 234p" in score_json({**into, "winning_tile_into": "hand"})["message"]
+
+
+def test_seven_flowers_and_no_hand_say_they_win_only_by_robbing_the_eighth() -> None:
+    # stage 89, typed as a user would: seven flowers and seasons alone were told only "the hand has 0
+    # tiles, a winning hand has 14", the robbed eighth unsaid (seeds/001: 七抢一)
+    seven = ["F1", "F2", "F3", "F4", "S1", "S2", "S3"]
+    result = score_json({"concealed": "", "bonus": seven})
+    assert result["reason"] == "wrong_tile_count"
+    assert "seven flowers and seasons win only by robbing the eighth" in result["message"], result["message"]
+    # a hand of 14 beside them is scored as it is, nothing said of the eighth; under Malaysian rules,
+    # which have no such win, nothing either
+    hand = score_json({"concealed": "123m 456p 789s CCC 55p", "bonus": seven})
+    assert hand["valid"] and "robbing" not in hand["message"]
+    malaysian = score_json({"rules": "malaysian", "concealed": "", "bonus": seven})
+    assert "robbing" not in malaysian["message"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from scoring import MalformedHandError, parse_hand_string, score_json
@@ -123,3 +123,23 @@ def test_no_other_reading_scores_above_the_one_counted(rules: str, data: st.Data
         return
     for other in result["other_readings"]:
         assert (other["tai"], other["raw_tai"]) <= (result["tai"], result["raw_tai"]), other
+
+
+@_settings(120)
+@given(data=st.data())
+def test_a_fly_kept_as_bonus_adds_one_fan_before_the_bombs(data: st.DataObject) -> None:
+    # RULES.md (Malaysian): "A fly that the player keeps aside as a bonus tile (listed in bonus) is +1 fan
+    # each", and bombs double the total fan. With a bonus tile already held, ping hu (no bonus tiles) and
+    # the kong-replacement bomb (a kong and no bonus tile) are settled already; a fourth fly is a limit
+    hand = data.draw(any_hand("malaysian"))
+    assume(hand["bonus"])
+    flies = hand["bonus"].count("fly") + list(hand["concealed"]).count("fly")
+    assume(flies < 3)
+    before = _result(hand)
+    after = _result({**hand, "bonus": [*hand["bonus"], "fly"]})
+    assume(before is not None and after is not None and before["valid"] == after["valid"] is True)
+    rows = {row.key: row for row in get_ruleset("malaysian").patterns}
+    assume(not any(rows[line["key"]].limit for line in before["patterns"] if line["key"] in rows))
+    summed = sum(line["tai"] for line in before["patterns"] if line["key"] != "bomb")
+    bombed = any(line["key"] == "bomb" for line in before["patterns"])
+    assert after["raw_tai"] == (summed + 1) * (2 if bombed else 1), (before["patterns"], after["patterns"])

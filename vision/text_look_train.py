@@ -156,7 +156,7 @@ def scene_features(
         rows.append(features(session, crops).reshape(len(xyxy), len(TURNS), -1).astype(np.float16))
         labels.append(classes)
     if not rows:
-        raise TextLookError(f"text-look-features: no tiles under {scenes}/meta")
+        raise TextLookError(f"no tiles under {scenes}/meta")
     return np.concatenate(rows), np.concatenate(labels)
 
 
@@ -165,7 +165,7 @@ def load_features(paths: Sequence[Path]) -> tuple[np.ndarray, np.ndarray]:
     parts = [np.load(path) for path in paths]
     widths = {part["features"].shape[2] for part in parts}
     if len(widths) != 1:
-        raise TextLookError(f"text-look: feature files of different widths {sorted(widths)}")
+        raise TextLookError(f"feature files of different widths {sorted(widths)}")
     return np.concatenate([p["features"] for p in parts]), np.concatenate([p["labels"] for p in parts])
 
 

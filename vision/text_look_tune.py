@@ -71,7 +71,7 @@ def scene_crops(
         rows.append(face_crops(rgb, xyxy, config.shrink, config.imgsz, KEPT_TURNS))
         labels.append(classes)
     if not rows:
-        raise TextLookError(f"text-look-crops: no tiles under {scenes}/meta")
+        raise TextLookError(f"no tiles under {scenes}/meta")
     return np.concatenate(rows), np.concatenate(labels)
 
 
@@ -88,7 +88,7 @@ def load_crops(paths: Sequence[Path]) -> tuple[np.ndarray, np.ndarray]:
     parts = [np.load(path) for path in paths]
     sizes = {part["crops"].shape[1:] for part in parts}
     if len(sizes) != 1:
-        raise TextLookError(f"text-look-tune: crop files of different shapes {sorted(sizes)}")
+        raise TextLookError(f"crop files of different shapes {sorted(sizes)}")
     return (
         np.concatenate([part["crops"] for part in parts]),
         np.concatenate([part["labels"] for part in parts]).astype(np.int64),
@@ -164,7 +164,7 @@ def with_initializers(model: onnx.ModelProto) -> onnx.ModelProto:
 def _head_tensor(fused: onnx.ModelProto, name: str) -> np.ndarray:
     found = [t for t in fused.graph.initializer if t.name == name]
     if not found:
-        raise TextLookError(f"text-look-tune: the start file has no {name}: not a text look")
+        raise TextLookError(f"the start file has no {name}: not a text look")
     return numpy_helper.to_array(found[0]).copy()
 
 
@@ -212,7 +212,7 @@ def tuned_cut(cut: onnx.ModelProto, backbone: torch.nn.Module) -> onnx.ModelProt
         # onnx2torch wraps a convolution with uneven pads as a pad, then the convolution
         convolutions = [m for m in found.modules() if isinstance(m, torch.nn.Conv2d)] if found else []
         if not convolutions:
-            raise TextLookError(f"text-look-tune: no module for {node.name}")
+            raise TextLookError(f"no module for {node.name}")
         module = convolutions[0]
         learned = [module.weight] + ([module.bias] if len(node.input) > 2 and module.bias is not None else [])
         for name, value in zip(node.input[1:], learned, strict=True):

@@ -66,6 +66,10 @@ DETECTOR_SIZE = 512
 PIP_SIZE = 128  # the classifier's crop (`datasets.pips.CROP_SIZE`)
 # a "no tile" crop cut from a detector's box is named "<scene>_hard<k>_<i>" (`vision.crop_bench`)
 HARD_MARK = "_hard"
+# the modules only the `train` extra installs (pyproject.toml), by their import names
+TRAIN_EXTRA_MODULES = frozenset(
+    {"torch", "torchvision", "ultralytics", "onnx", "onnxslim", "yaml", "tqdm", "fontTools", "onnx2torch"}
+)
 # the classifier's outputs: the 49 tiles, then "no tile here" (trained on `negative_boxes` crops)
 TRAIN_CLASSES = (*CLASSES, NOT_A_TILE)
 
@@ -1178,6 +1182,19 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     start = time.time()
+    try:
+        _run_stage(args)
+    except ModuleNotFoundError as error:
+        missing = (error.name or "").split(".")[0]
+        if missing not in TRAIN_EXTRA_MODULES:
+            raise
+        # a machine without the train extra gets one line, not a traceback from deep in a stage
+        sys.exit(f"{args.stage} needs the train extra (pip install -e '.[train]'): no module named {missing}")
+    print(f"{args.stage}: {time.time() - start:.0f} s wall")
+
+
+def _run_stage(args: argparse.Namespace) -> None:
+    """The stage the command line names, run (its arguments checked by `main`'s parser)."""
     if args.stage == "data":
         if not 0.0 <= args.val_fraction < 1.0 or args.crops_per_tile < 1 or args.crop_size < 16:
             sys.exit(
@@ -1294,7 +1311,6 @@ def main(argv: list[str] | None = None) -> None:
             ),
             args.second_look,
         )
-    print(f"{args.stage}: {time.time() - start:.0f} s wall")
 
 
 if __name__ == "__main__":

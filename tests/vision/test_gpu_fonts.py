@@ -75,3 +75,25 @@ def test_the_held_out_styles_fonts_stay_behind() -> None:
     assert "Symbola_hint.ttf" in held_out
     assert not held_out & training_fonts()
     assert "cwkai.ttf" in training_fonts()
+
+
+def test_help_is_answered_and_writes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.gpu.subset_fonts import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as done:
+        main(["--help"])
+    assert done.value.code == 0
+    assert "OUT_DIR" in capsys.readouterr().out
+    assert list(tmp_path.iterdir()) == []  # it once made a folder named --help and cut the fonts into it
+
+
+def test_a_file_for_the_folder_is_refused_in_one_line(tmp_path: Path) -> None:
+    from vision.gpu.subset_fonts import main
+
+    taken = tmp_path / "fonts"
+    taken.write_text("")
+    with pytest.raises(SystemExit, match="is a file"):
+        main([str(taken)])

@@ -8,6 +8,7 @@ for a collection, every face at its index. Fonts that are not installed are skip
 
 from __future__ import annotations
 
+import argparse
 import string
 import sys
 from collections.abc import Iterable
@@ -77,10 +78,16 @@ def subset_file(path: Path, out: Path, text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        sys.exit("usage: python -m vision.gpu.subset_fonts OUT_DIR")
-    out = Path(args[0])
+    # argparse, so that --help is answered rather than taken for the folder to write into
+    parser = argparse.ArgumentParser(
+        prog="python -m vision.gpu.subset_fonts",
+        description="Cut the generator's fonts down to the characters it draws, so they travel to a "
+        "lent GPU (vision/gpu/prepare.sh). Fonts that are not installed are skipped with a line.",
+    )
+    parser.add_argument("out", type=Path, metavar="OUT_DIR", help="the folder to write the cut fonts into")
+    out = parser.parse_args(argv).out
+    if out.exists() and not out.is_dir():
+        sys.exit(f"subset_fonts: {out} is a file (OUT_DIR names the folder to write into)")
     out.mkdir(parents=True, exist_ok=True)
     text = drawn_characters(sorted(DATASETS_DIR.glob("*.py")))
     for filename in sorted(training_fonts()):

@@ -199,12 +199,26 @@ async def run_clients(
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", type=int, default=4)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--photo", type=Path, default=ROOT / "samples" / "all_suited.jpg")
+    parser = argparse.ArgumentParser(prog="python bench/load_test.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--clients", type=int, default=4, help=f"browser pages at once, 1..{MAX_CLIENTS} (default 4)"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=3, help=f"uploads per client, 1..{MAX_ROUNDS} (default 3)"
+    )
+    parser.add_argument(
+        "--photo",
+        type=Path,
+        default=ROOT / "samples" / "all_suited.jpg",
+        help="the photo uploaded (default: samples/all_suited.jpg)",
+    )
     parser.add_argument("--url", help="an already running app (loopback only); default: start one")
-    parser.add_argument("--request-timeout", type=float, default=60.0)
+    parser.add_argument(
+        "--request-timeout",
+        type=float,
+        default=60.0,
+        help="limit for one upload's answer, seconds (default 60)",
+    )
     parser.add_argument("--deadline", type=float, default=600.0, help="limit for the whole run, seconds")
     parser.add_argument("--json", type=Path, help="also write the summary here")
     args = parser.parse_args(argv)

@@ -95,8 +95,14 @@ def simulate(scene: dict[str, Any], stats: Counter[str]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("folders", type=Path, nargs="+", metavar="DIR")
+    parser = argparse.ArgumentParser(prog="python bench/set_offer.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "folders",
+        type=Path,
+        nargs="+",
+        metavar="DIR",
+        help="a `python -m datasets.synth` folder (images/, meta/)",
+    )
     parser.add_argument("--limit", type=int, default=None, help="scenes per folder (default: all)")
     args = parser.parse_args(argv)
     # a folder mistyped measured nothing and printed zeros, exit 0

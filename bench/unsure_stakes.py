@@ -130,11 +130,32 @@ def _box(xyxy: Any) -> tuple[float, float, float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("dirs", nargs="+", type=Path)
-    parser.add_argument("--from-seen", nargs="*", type=Path, default=None)
-    parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("--models", type=Path, default=ROOT / "models")
+    parser = argparse.ArgumentParser(
+        prog="python bench/unsure_stakes.py", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "dirs",
+        nargs="+",
+        type=Path,
+        metavar="DIR",
+        help="a `python -m datasets.synth` folder (images/, meta/)",
+    )
+    parser.add_argument(
+        "--from-seen",
+        nargs="*",
+        type=Path,
+        default=None,
+        metavar="SEEN",
+        help="one per DIR: the readings `python -m vision.bench --save-seen` kept for it, settled again "
+        "without the models",
+    )
+    parser.add_argument("--limit", type=int, default=None, help="scenes per folder (default: all)")
+    parser.add_argument(
+        "--models",
+        type=Path,
+        default=ROOT / "models",
+        help="models folder (default: the repository's models/)",
+    )
     args = parser.parse_args(argv)
     # a folder mistyped measured nothing and printed zeros, exit 0
     problems = [problem for problem in map(no_scenes_problem, args.dirs) if problem]

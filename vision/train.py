@@ -791,7 +791,7 @@ def _px_range(text: str) -> tuple[float, float]:
 
 def _add_scene_tile_options(p: argparse.ArgumentParser) -> None:
     """What the two per-tile writers (features, crops) take: a scene folder, an .npz out, a limit."""
-    p.add_argument("--scenes", type=Path, required=True)
+    p.add_argument("--scenes", type=Path, required=True, help="a `python -m datasets.synth` folder")
     p.add_argument("--out", type=Path, required=True, help="an .npz file")
     p.add_argument("--limit", type=int, default=None, help="the first N scenes only")
 
@@ -817,7 +817,7 @@ def _add_text_look_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--unsure-below", type=float, default=0.9, help="read only boxes the classifier is less sure of"
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
 
 
 def _text_look_config(args: argparse.Namespace) -> TextLookConfig:
@@ -929,10 +929,14 @@ def main(argv: list[str] | None = None) -> None:
     )
     sub = parser.add_subparsers(dest="stage", required=True)
     p = sub.add_parser("data", help="scenes as a detector set and classifier crops")
-    p.add_argument("--scenes", type=Path, required=True)
-    p.add_argument("--out", type=Path, required=True)
-    p.add_argument("--val-fraction", type=float, default=0.1)
-    p.add_argument("--crops-per-tile", type=int, default=2)
+    p.add_argument("--scenes", type=Path, required=True, help="a `python -m datasets.synth` folder")
+    p.add_argument("--out", type=Path, required=True, help="folder for detector/ and classifier/ (created)")
+    p.add_argument(
+        "--val-fraction", type=float, default=0.1, help="share of scenes held out for val (default 0.1)"
+    )
+    p.add_argument(
+        "--crops-per-tile", type=int, default=2, help="training crops cut of each tile (default 2)"
+    )
     p.add_argument(
         "--rare-crops-per-tile",
         type=int,
@@ -962,9 +966,9 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="LOW:HIGH: shrink each scene until its typical tile is a width drawn between them (px)",
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the split and the crops' jitter (default 0)")
     p = sub.add_parser("merge", help="one training set from several data outputs (links)")
-    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--out", type=Path, required=True, help="folder for the merged set (created)")
     p.add_argument(
         "--from",
         dest="sources",
@@ -974,7 +978,7 @@ def main(argv: list[str] | None = None) -> None:
         metavar="DIR[:TRAIN[:VAL]]",
         help="a data output (or a merge); TRAIN/VAL detector images",
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the images drawn (default 0)")
     sizes = {"detector": DETECTOR_SIZE, "classifier": CLASSIFIER_SIZE, "pip-detector": PIP_SIZE}
     stage_help = {
         "detector": "the one-class tile detector (YOLO11n)",
@@ -983,13 +987,21 @@ def main(argv: list[str] | None = None) -> None:
     }
     for stage in ("detector", "classifier", "pip-detector"):
         p = sub.add_parser(stage, help=stage_help[stage])
-        p.add_argument("--data", type=Path, required=True)
-        p.add_argument("--epochs", type=int, default=20)
-        p.add_argument("--imgsz", type=int, default=sizes[stage])
-        p.add_argument("--batch", type=int, default=64 if stage == "classifier" else 16)
-        p.add_argument("--project", type=Path, default=DEFAULT_PROJECT)
-        p.add_argument("--name", default=stage)
-        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--data", type=Path, required=True, help="a `vision.train data` (or merge) folder")
+        p.add_argument("--epochs", type=int, default=20, help="passes over the data (default 20)")
+        p.add_argument(
+            "--imgsz", type=int, default=sizes[stage], help=f"input side, px (default {sizes[stage]})"
+        )
+        batch = 64 if stage == "classifier" else 16
+        p.add_argument("--batch", type=int, default=batch, help=f"images a step (default {batch})")
+        p.add_argument(
+            "--project",
+            type=Path,
+            default=DEFAULT_PROJECT,
+            help="where checkpoints and logs go (default %(default)s)",
+        )
+        p.add_argument("--name", default=stage, help=f"the run's folder under --project (default {stage})")
+        p.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
         p.add_argument("--weights", default=None, help="start from this checkpoint instead of random init")
         p.add_argument(
             "--scale",
@@ -1008,9 +1020,16 @@ def main(argv: list[str] | None = None) -> None:
         p.add_argument(
             "--lr0", type=float, default=Optimiser.lr0, help="initial learning rate (ignored by auto)"
         )
-        p.add_argument("--warmup-epochs", type=float, default=Optimiser.warmup_epochs)
+        p.add_argument(
+            "--warmup-epochs",
+            type=float,
+            default=Optimiser.warmup_epochs,
+            help="epochs the learning rate warms up",
+        )
         if stage == "detector":
-            p.add_argument("--fraction", type=float, default=1.0)
+            p.add_argument(
+                "--fraction", type=float, default=1.0, help="share of the training images used (default 1)"
+            )
         elif stage == "classifier":
             p.add_argument(
                 "--crop-cut", type=float, default=0.15, help="random crops keep at least 1 - this of the area"
@@ -1019,24 +1038,28 @@ def main(argv: list[str] | None = None) -> None:
                 "--erasing", type=float, default=0.0, help="share of crops with a random patch blanked"
             )
     p = sub.add_parser("second-look-data", help="crops of the flowers and seasons large enough to read")
-    p.add_argument("--scenes", type=Path, nargs="+", required=True)
-    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--scenes", type=Path, nargs="+", required=True, help="`python -m datasets.synth` folders")
+    p.add_argument("--out", type=Path, required=True, help="folder for classifier/ (created)")
     p.add_argument("--min-side", type=float, default=40.0, help="the tile's short side, in pixels")
     p.add_argument("--size", type=int, default=CLASSIFIER_SIZE, help="crop side, px (train at this --imgsz)")
-    p.add_argument("--crops-per-tile", type=int, default=2)
-    p.add_argument("--val-fraction", type=float, default=0.05)
+    p.add_argument(
+        "--crops-per-tile", type=int, default=2, help="training crops cut of each tile (default 2)"
+    )
+    p.add_argument(
+        "--val-fraction", type=float, default=0.05, help="share of crops held out for val (default 0.05)"
+    )
     p.add_argument(
         "--also", nargs="*", default=[], metavar="CODE", help="more faces to read: 1s (taken for a flower)"
     )
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the split and the crops (default 0)")
     p = sub.add_parser("soup", help="average the weights of two checkpoints of one model")
-    p.add_argument("--first", type=Path, required=True)
-    p.add_argument("--second", type=Path, required=True)
+    p.add_argument("--first", type=Path, required=True, help="a checkpoint (.pt)")
+    p.add_argument("--second", type=Path, required=True, help="another of the same model (.pt)")
     p.add_argument("--weight", type=float, default=0.5, help="the first checkpoint's share, 0..1")
-    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--out", type=Path, required=True, help="the averaged checkpoint to write (.pt)")
     p = sub.add_parser("half", help="an ONNX file with its weights stored as float16 (computed as float32)")
-    p.add_argument("--onnx", type=Path, required=True)
-    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--onnx", type=Path, required=True, help="the ONNX file to store in float16")
+    p.add_argument("--out", type=Path, required=True, help="the ONNX file to write")
     p = sub.add_parser("ensemble", help="two exported classifiers as one ONNX graph (averaged)")
     p.add_argument("--first", type=Path, required=True, help="an exported classifier (.onnx)")
     p.add_argument("--second", type=Path, required=True, help="another, same input and classes")
@@ -1047,7 +1070,7 @@ def main(argv: list[str] | None = None) -> None:
         default=None,
         help="the second reads each crop resized to this side, px (it was trained at another size)",
     )
-    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--out", type=Path, required=True, help="the joined ONNX file to write")
     p = sub.add_parser(
         "split", help="a joined classifier's two members as standalone files (first.onnx, second.onnx)"
     )
@@ -1072,26 +1095,38 @@ def main(argv: list[str] | None = None) -> None:
         help="a vision.train data folder (or a folder of crops or scenes): the BatchNorms fit its inputs",
     )
     p.add_argument("--count", type=int, default=256, help="images to fit on")
-    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--out", type=Path, required=True, help="the checkpoint to write (.pt)")
     p = sub.add_parser("text-look-features", help="the text recogniser's features of every tile of scenes")
     _add_scene_tile_options(p)
     _add_recogniser_option(p)
     p = sub.add_parser("text-look", help="a head on those features, fused with the recogniser's backbone")
-    p.add_argument("--features", type=Path, nargs="+", required=True)
-    p.add_argument("--hidden", type=int, default=512)
-    p.add_argument("--epochs", type=int, default=6)
+    p.add_argument("--features", type=Path, nargs="+", required=True, help="`text-look-features` .npz files")
+    p.add_argument("--hidden", type=int, default=512, help="the head's hidden width (default 512)")
+    p.add_argument("--epochs", type=int, default=6, help="passes over the features (default 6)")
     _add_recogniser_option(p)
     _add_text_look_options(p)
     p = sub.add_parser("text-look-crops", help="the text look's crops of every tile of scenes")
     _add_scene_tile_options(p)
     p = sub.add_parser("text-look-tune", help="a text look fine-tuned end to end on those crops")
     p.add_argument("--start", type=Path, required=True, help="a text look's ONNX file to start from")
-    p.add_argument("--crops", type=Path, nargs="+", required=True)
+    p.add_argument("--crops", type=Path, nargs="+", required=True, help="`text-look-crops` .npz files")
     p.add_argument("--val", type=Path, nargs="*", default=None, help="crop files read before and after")
-    p.add_argument("--steps", type=int, default=TuneSettings.steps)
-    p.add_argument("--batch", type=int, default=TuneSettings.batch)
-    p.add_argument("--lr-backbone", type=float, default=TuneSettings.lr_backbone)
-    p.add_argument("--lr-head", type=float, default=TuneSettings.lr_head)
+    p.add_argument(
+        "--steps", type=int, default=TuneSettings.steps, help="training steps (default %(default)s)"
+    )
+    p.add_argument("--batch", type=int, default=TuneSettings.batch, help="crops a step (default %(default)s)")
+    p.add_argument(
+        "--lr-backbone",
+        type=float,
+        default=TuneSettings.lr_backbone,
+        help="the backbone's learning rate (default %(default)s)",
+    )
+    p.add_argument(
+        "--lr-head",
+        type=float,
+        default=TuneSettings.lr_head,
+        help="the head's learning rate (default %(default)s)",
+    )
     _add_text_look_options(p)
     p = sub.add_parser(
         "rank-look", help="the corner-number reader of the flowers and seasons, from the generator"
@@ -1100,15 +1135,26 @@ def main(argv: list[str] | None = None) -> None:
         "--out", type=Path, required=True, help="folder for tile_rank_look.onnx (its models.json updated)"
     )
     p.add_argument("--variants", type=int, default=RankTraining.variants, help="randomised sets to cut")
-    p.add_argument("--val-variants", type=int, default=RankTraining.val_variants)
+    p.add_argument(
+        "--val-variants", type=int, default=RankTraining.val_variants, help="randomised sets to validate on"
+    )
     p.add_argument(
         "--fixed-rounds", type=int, default=RankTraining.fixed_rounds, help="unnumbered fixed styles, rounds"
     )
-    p.add_argument("--epochs", type=int, default=RankTraining.epochs)
-    p.add_argument("--batch", type=int, default=RankTraining.batch)
-    p.add_argument("--lr", type=float, default=RankTraining.lr)
-    p.add_argument("--imgsz", type=int, default=RankTraining.size)
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument(
+        "--epochs",
+        type=int,
+        default=RankTraining.epochs,
+        help="passes over the windows (default %(default)s)",
+    )
+    p.add_argument(
+        "--batch", type=int, default=RankTraining.batch, help="windows a step (default %(default)s)"
+    )
+    p.add_argument("--lr", type=float, default=RankTraining.lr, help="learning rate (default %(default)s)")
+    p.add_argument(
+        "--imgsz", type=int, default=RankTraining.size, help="window side, px (default %(default)s)"
+    )
+    p.add_argument("--workers", type=int, default=2, help="processes cutting the windows (default 2)")
     p.add_argument(
         "--turns",
         type=_turn_list,
@@ -1121,13 +1167,28 @@ def main(argv: list[str] | None = None) -> None:
         default=RankTraining.window_width,
         help="each corner window's share of the face's width (default the glyph look's 0.48)",
     )
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--above", type=float, default=RankLookConfig(file="").above)
-    p.add_argument("--floor", type=float, default=RankLookConfig(file="").floor)
-    p.add_argument("--least", type=float, default=RankLookConfig(file="").least)
+    p.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
+    p.add_argument(
+        "--above",
+        type=float,
+        default=RankLookConfig(file="").above,
+        help="sidecar: read boxes the classifier gives the flowers and seasons at least this",
+    )
+    p.add_argument(
+        "--floor",
+        type=float,
+        default=RankLookConfig(file="").floor,
+        help="sidecar: added to every rank score (the smaller, the more a number overrules the classifier)",
+    )
+    p.add_argument(
+        "--least",
+        type=float,
+        default=RankLookConfig(file="").least,
+        help="sidecar: a rank scored under this is not heard",
+    )
     p = sub.add_parser("export", help="checkpoints to the ONNX files and sidecar of models/")
-    p.add_argument("--detector", type=Path, required=True)
-    p.add_argument("--classifier", type=Path, required=True)
+    p.add_argument("--detector", type=Path, required=True, help="the detector's checkpoint (.pt)")
+    p.add_argument("--classifier", type=Path, required=True, help="the classifier's checkpoint (.pt)")
     p.add_argument("--second-look", type=Path, default=None, help="the flowers-and-seasons classifier")
     p.add_argument(
         "--second-look-above",
@@ -1135,9 +1196,24 @@ def main(argv: list[str] | None = None) -> None:
         default=RunSettings.second_look_above,
         help="re-read a crop whose flower-and-season probability is at least this",
     )
-    p.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "models")
-    p.add_argument("--det-imgsz", type=int, default=DETECTOR_SIZE)
-    p.add_argument("--cls-imgsz", type=int, default=CLASSIFIER_SIZE)
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path(__file__).resolve().parent.parent / "models",
+        help="folder for the ONNX files and models.json (default: the repository's models/)",
+    )
+    p.add_argument(
+        "--det-imgsz",
+        type=int,
+        default=DETECTOR_SIZE,
+        help=f"the detector's input side, px (default {DETECTOR_SIZE})",
+    )
+    p.add_argument(
+        "--cls-imgsz",
+        type=int,
+        default=CLASSIFIER_SIZE,
+        help=f"the classifier's input side, px (default {CLASSIFIER_SIZE})",
+    )
     p.add_argument("--conf", type=float, default=RunSettings.conf, help="detector score threshold")
     p.add_argument("--contain", type=float, default=RunSettings.contain, help="containment suppression")
     p.add_argument(

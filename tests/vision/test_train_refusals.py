@@ -40,3 +40,46 @@ def test_scenes_without_tiles_are_named_once(stage: str, tmp_path: Path) -> None
     with pytest.raises(SystemExit) as refused:
         train.main([stage, "--scenes", str(tmp_path), "--out", str(tmp_path / "out.npz")])
     assert str(refused.value.code) == f"{stage}: no tiles under {tmp_path}/meta"
+
+
+def _undescribed(help_text: str) -> list[str]:
+    """The arguments `--help` lists with no words after them (an entry line with no description on
+    it and none on the line under it)."""
+    lines = help_text.splitlines()
+    bare = []
+    for k, line in enumerate(lines):
+        entry = line.startswith("  ") and not line.startswith("   ") and not line.startswith("  -h,")
+        if entry and "  " not in line.strip():
+            following = lines[k + 1] if k + 1 < len(lines) else ""
+            if not following.startswith("   "):
+                bare.append(line.strip())
+    return bare
+
+
+@pytest.mark.parametrize(
+    "stage",
+    [
+        "data",
+        "merge",
+        "detector",
+        "classifier",
+        "pip-detector",
+        "second-look-data",
+        "soup",
+        "half",
+        "ensemble",
+        "split",
+        "recover",
+        "text-look-features",
+        "text-look",
+        "text-look-crops",
+        "text-look-tune",
+        "rank-look",
+        "export",
+    ],
+)
+def test_every_stage_says_what_each_argument_is(stage: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        train.main([stage, "--help"])
+    assert done.value.code == 0
+    assert _undescribed(capsys.readouterr().out) == []  # `--out OUT`, `--seed SEED` alone were most

@@ -63,7 +63,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m datasets.face_gradients", description=" ".join(__doc__.split("\n\n")[0].split())
     )
-    parser.add_argument("--out", type=Path, default=GRADIENTS_FILE)
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=GRADIENTS_FILE,
+        help="the JSON to write (default: vision/face_gradients.json)",
+    )
     args = parser.parse_args(argv)
     problem = out_problem(args.out)
     if problem:  # said before the styles are drawn (seconds): it was a traceback after them

@@ -29,3 +29,38 @@ def test_help_description_is_whole_sentences(module: str, capsys: pytest.Capture
     assert exit_info.value.code == 0
     description = capsys.readouterr().out.split("\n\n")[1]  # after the usage block
     assert description.rstrip().endswith((".", ")")), description
+
+
+def _undescribed(help_text: str) -> list[str]:
+    """The arguments `--help` lists with no words after them (an entry line with no description on
+    it and none on the line under it)."""
+    lines = help_text.splitlines()
+    bare = []
+    for k, line in enumerate(lines):
+        entry = line.startswith("  ") and not line.startswith("   ") and not line.startswith("  -h,")
+        if entry and "  " not in line.strip():
+            following = lines[k + 1] if k + 1 < len(lines) else ""
+            if not following.startswith("   "):
+                bare.append(line.strip())
+    return bare
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        *MODULES,
+        "scoring",
+        "vision.crop_bench",
+        "vision.feature_outputs",
+        "vision.ship_rule",
+        "vision.gpu.subset_fonts",
+    ],
+)
+def test_help_says_what_each_argument_is(module: str, capsys: pytest.CaptureFixture[str]) -> None:
+    name = f"{module}.__main__" if module == "scoring" else module
+    main = importlib.import_module(name).main
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    # `--out OUT` or `--floor FLOOR` alone left the reader to guess (face_gradients, rank_look_sweep)
+    assert _undescribed(capsys.readouterr().out) == []

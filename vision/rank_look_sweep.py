@@ -122,9 +122,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--models", type=Path, required=True, help="models folder with a rank look")
     parser.add_argument("scenes", type=Path, nargs="+", help="generator output folders (meta/, images/)")
-    parser.add_argument("--above", type=_floats, default=ABOVE)
-    parser.add_argument("--floor", type=_floats, default=FLOOR)
-    parser.add_argument("--least", type=_floats, default=LEAST)
+    parser.add_argument(
+        "--above",
+        type=_floats,
+        default=ABOVE,
+        metavar="F,F,...",
+        help=f"the sidecar's `above` values tried, comma-separated (default {','.join(map(str, ABOVE))})",
+    )
+    parser.add_argument(
+        "--floor",
+        type=_floats,
+        default=FLOOR,
+        metavar="F,F,...",
+        help=f"its `floor` values tried, comma-separated (default {','.join(map(str, FLOOR))})",
+    )
+    parser.add_argument(
+        "--least",
+        type=_floats,
+        default=LEAST,
+        metavar="F,F,...",
+        help=f"its `least` values tried, comma-separated (default {','.join(map(str, LEAST))})",
+    )
     args = parser.parse_args(argv)
     try:
         reader = TileReader.load(args.models)

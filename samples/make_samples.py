@@ -90,9 +90,13 @@ def pick(scenes: list[tuple[str, dict[str, Any], dict[str, Any]]]) -> dict[str, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Render the app's sample photos.")
-    parser.add_argument("--count", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=2026)
+    parser = argparse.ArgumentParser(
+        prog="python samples/make_samples.py", description="Render the app's sample photos."
+    )
+    parser.add_argument(
+        "--count", type=int, default=200, help="scenes rendered to pick the samples from (default 200)"
+    )
+    parser.add_argument("--seed", type=int, default=2026, help="the generator's seed (default 2026)")
     parser.add_argument("--workers", type=int, default=2, help="processes rendering in parallel")
     parser.add_argument("--only", help="comma-separated sample names: write these alone, keep the others")
     args = parser.parse_args(argv)

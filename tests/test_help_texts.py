@@ -4,8 +4,12 @@ module's docstring is its first paragraph, not its first line (which cut three o
 from __future__ import annotations
 
 import importlib
+import importlib.util
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 MODULES = [
     "datasets.synth",
@@ -64,3 +68,16 @@ def test_help_says_what_each_argument_is(module: str, capsys: pytest.CaptureFixt
     assert exit_info.value.code == 0
     # `--out OUT` or `--floor FLOOR` alone left the reader to guess (face_gradients, rank_look_sweep)
     assert _undescribed(capsys.readouterr().out) == []
+
+
+def test_the_sample_maker_says_what_each_argument_is(capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("make_samples", ROOT / "samples" / "make_samples.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(SystemExit) as exit_info:
+        module.main(["--help"])
+    assert exit_info.value.code == 0
+    shown = capsys.readouterr().out
+    assert shown.startswith("usage: python samples/make_samples.py ")  # as docs/app.md runs it
+    assert _undescribed(shown) == []

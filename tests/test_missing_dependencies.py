@@ -59,6 +59,13 @@ def _started(start: str, blocked: str, argv: list[str]) -> subprocess.CompletedP
             "playwright",
             RUN_TEST,
         ),
+        ("python -m vision.train", "runpy.run_module('vision.train', run_name='__main__')", "cv2", RUN_APP),
+        (
+            "python -m vision.train",
+            "runpy.run_module('vision.train', run_name='__main__')",
+            "onnx",
+            "the module {} is not installed (the train extra): pip install -e '.[train]'",
+        ),
     ],
 )
 def test_a_missing_dependency_is_one_line_that_says_how_to_set_it_up(
@@ -76,4 +83,11 @@ def test_a_module_of_ours_missing_is_a_bug_said_in_one_line() -> None:
     )
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.startswith("python -m datasets.synth: internal error (ModuleNotFoundError)")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_a_module_of_ours_missing_in_training_is_a_bug_said_in_one_line() -> None:
+    done = _started("runpy.run_module('vision.train', run_name='__main__')", "vision.crops", ["x", "--help"])
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith("python -m vision.train: internal error (ModuleNotFoundError)")
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr

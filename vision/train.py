@@ -37,6 +37,11 @@ from typing import Any
 os.environ.setdefault("YOLO_OFFLINE", "1")
 os.environ.setdefault("YOLO_VERBOSE", "True")
 
+if __name__ == "__main__":  # its dependencies checked before they load: one line, not a traceback
+    from vision.train_entry import run
+
+    sys.exit(run())
+
 import cv2
 import numpy as np
 
@@ -58,6 +63,7 @@ from vision.sidecar import (
 )
 from vision.text_look_tune import TuneSettings
 from vision.tile_set import COPIES_IN_SET
+from vision.train_entry import TRAIN_EXTRA_MODULES
 
 DEFAULT_PROJECT = Path.home() / ".cache" / "mahjong-train"
 CROP_MARGIN = 0.15
@@ -66,10 +72,6 @@ DETECTOR_SIZE = 512
 PIP_SIZE = 128  # the classifier's crop (`datasets.pips.CROP_SIZE`)
 # a "no tile" crop cut from a detector's box is named "<scene>_hard<k>_<i>" (`vision.crop_bench`)
 HARD_MARK = "_hard"
-# the modules only the `train` extra installs (pyproject.toml), by their import names
-TRAIN_EXTRA_MODULES = frozenset(
-    {"torch", "torchvision", "ultralytics", "onnx", "onnxslim", "yaml", "tqdm", "fontTools", "onnx2torch"}
-)
 # the classifier's outputs: the 49 tiles, then "no tile here" (trained on `negative_boxes` crops)
 TRAIN_CLASSES = (*CLASSES, NOT_A_TILE)
 
@@ -1387,7 +1389,3 @@ def _run_stage(args: argparse.Namespace) -> None:
             ),
             args.second_look,
         )
-
-
-if __name__ == "__main__":
-    main()

@@ -11,6 +11,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+if __name__ == "__main__":  # its dependencies checked before they load: one line, not a traceback
+    from scoring.console import run_main
+
+    sys.exit(run_main("python -m datasets.contact_sheet", "datasets.contact_sheet"))
+
 import cv2
 import numpy as np
 from PIL import Image, ImageDraw
@@ -95,7 +100,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     print(f"{out}: {len(styles)} styles x {len(CLASSES)} classes")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

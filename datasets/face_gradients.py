@@ -17,6 +17,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+if __name__ == "__main__":  # its dependencies checked before they load: one line, not a traceback
+    from scoring.console import run_main
+
+    sys.exit(run_main("python -m datasets.face_gradients", "datasets.face_gradients"))
+
 import numpy as np
 
 from datasets.styles import STYLES, StyleUnavailableError
@@ -93,7 +98,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     print(f"wrote {args.out}: {len(table)} faces, each from at least {styles} styles")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

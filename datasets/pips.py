@@ -25,6 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+if __name__ == "__main__":  # its dependencies checked before they load: one line, not a traceback
+    from scoring.console import run_main
+
+    sys.exit(run_main("python -m datasets.pips", "datasets.pips"))
+
 import cv2
 import numpy as np
 
@@ -379,7 +384,3 @@ def _preview(out: Path, count: int) -> None:
             colour = (0, 0, 255) if kind == 0 else (255, 0, 0)
             cv2.rectangle(big, (int(x1), int(y1)), (int(x2), int(y2)), colour, 1)
         cv2.imwrite(str(out / "preview" / f"{image.stem}.png"), big)
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

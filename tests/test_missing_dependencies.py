@@ -61,6 +61,31 @@ def _started(start: str, blocked: str, argv: list[str]) -> subprocess.CompletedP
         ),
         ("python -m vision.train", "runpy.run_module('vision.train', run_name='__main__')", "cv2", RUN_APP),
         (
+            "python -m vision.bench_blur",
+            "runpy.run_module('vision.bench_blur', run_name='__main__')",
+            "cv2",
+            RUN_APP,
+        ),
+        (
+            "python -m vision.crop_bench",
+            "runpy.run_module('vision.crop_bench', run_name='__main__')",
+            "cv2",
+            RUN_APP,
+        ),
+        (
+            "python -m datasets.contact_sheet",
+            "runpy.run_module('datasets.contact_sheet', run_name='__main__')",
+            "cv2",
+            RUN_APP,
+        ),
+        ("python -m datasets.pips", "runpy.run_module('datasets.pips', run_name='__main__')", "cv2", RUN_APP),
+        (
+            "python -m datasets.face_gradients",
+            "runpy.run_module('datasets.face_gradients', run_name='__main__')",
+            "numpy",
+            RUN_APP,
+        ),
+        (
             "python -m vision.train",
             "runpy.run_module('vision.train', run_name='__main__')",
             "onnx",

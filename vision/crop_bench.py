@@ -19,6 +19,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+if __name__ == "__main__":  # its dependencies checked before they load: one line, not a traceback
+    from scoring.console import run_main
+
+    sys.exit(run_main("python -m vision.crop_bench", "vision.crop_bench"))
+
 import cv2
 import numpy as np
 
@@ -178,7 +183,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     print(f"crop_bench: {len(crop_set.crops)} crops, {time.perf_counter() - started:.0f} s wall")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

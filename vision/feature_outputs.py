@@ -25,7 +25,9 @@ def add_feature_outputs(source: Path, target: Path) -> tuple[str, ...]:
     named as FEATURE_OUTPUTS); the names of the outputs added (none where it has them already)."""
     import onnx  # the train extra: the app never rewrites a model
 
-    model = onnx.load(str(source))
+    from vision.onnx_files import load_model
+
+    model = load_model(source, "feature_outputs")  # a missing or non-model file: one line
     graph = model.graph
     have = {output.name for output in graph.output}
     tensors = {name for node in graph.node for name in node.output}
@@ -46,7 +48,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.feature_outputs", description=__doc__)
     parser.add_argument("model", type=Path, help="a classifier ONNX file, rewritten in place")
     args = parser.parse_args(argv)
-    added = add_feature_outputs(args.model, args.model)
+    from vision.onnx_files import OnnxFileError
+
+    try:
+        added = add_feature_outputs(args.model, args.model)
+    except OnnxFileError as error:  # it was onnx.load's FileNotFoundError or DecodeError traceback
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(
+            f"error: feature_outputs: cannot write {args.model}: {error.strerror or error}", file=sys.stderr
+        )
+        return 2
     print(f"{args.model}: added {', '.join(added) if added else 'nothing (it has them, or no pooled layer)'}")
     return 0
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import onnx
 import onnxruntime as ort
+import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from vision.feature_outputs import FEATURE_OUTPUTS, POOLED, add_feature_outputs
@@ -48,3 +49,17 @@ def test_the_pooled_features_become_an_output_and_the_probabilities_stay(tmp_pat
     np.testing.assert_allclose(features, images.mean(axis=(2, 3)), rtol=1e-5)
     # a file that has them is left as it is
     assert add_feature_outputs(target, tmp_path / "c.onnx") == ()
+
+
+def test_a_missing_or_non_model_file_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision.feature_outputs import main
+
+    text = tmp_path / "notes.txt"
+    text.write_text("not a model")
+    for path, why in ((tmp_path / "none.onnx", "FileNotFoundError"), (text, "DecodeError")):
+        assert main([str(path)]) == 2  # it was onnx.load's traceback
+        err = capsys.readouterr().err
+        assert err == f"error: feature_outputs: cannot read {path} as an ONNX model ({why})\n"
+    assert text.read_text() == "not a model"

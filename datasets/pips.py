@@ -317,6 +317,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args.out = out_folder(args.out)
         problem = counts_problem(args.n, args.seed, args.val_every, args.workers)
+        # a --scenes folder mistyped cut no crop and said "0 crops from 0 scenes", exit 0
+        empty = [folder for folder in args.scenes if not any((folder / "meta").glob("*.json"))]
+        if empty:
+            problem = f"no scenes in {empty[0]} (a python -m datasets.synth folder holds meta/*.json)"
         if problem:
             raise SynthError(problem)
         _make(args)

@@ -22,7 +22,9 @@ def half_weights(source: Path, out: Path) -> tuple[int, int]:
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
-    model = onnx.load(str(source))
+    from vision.onnx_files import load_model
+
+    model = load_model(source, "half")  # a missing or non-model file: one line
     graph = model.graph
     initializers, casts = [], []
     for weight in graph.initializer:

@@ -1327,7 +1327,10 @@ def _run_stage(args: argparse.Namespace) -> None:
             sys.exit(f"half: no ONNX file at --onnx {args.onnx}")
         if args.out.is_dir():
             sys.exit(f"half: --out {args.out} is a folder (it names the file to write)")
-        before, after = half_weights(args.onnx, args.out)
+        try:
+            before, after = half_weights(args.onnx, args.out)
+        except OnnxFileError as error:  # it was protobuf's DecodeError traceback
+            sys.exit(str(error))
         print(f"half: {args.onnx} ({before:,} bytes) -> {args.out} ({after:,} bytes)")
     elif args.stage == "ensemble":
         try:

@@ -116,3 +116,15 @@ def test_bad_input_is_one_line_and_writes_nothing(
     err = capsys.readouterr().err
     assert err.startswith("error: ") and says in err and err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["FILE"]
+
+
+def test_a_scenes_folder_without_scenes_is_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    typo = tmp_path / "typo"
+    assert main(["--out", str(tmp_path / "out"), "--scenes", str(typo), "--workers", "1"]) == 2
+    captured = capsys.readouterr()  # it cut nothing and said "0 crops from 0 scenes", exit 0
+    assert captured.out == ""
+    assert (
+        captured.err == f"error: no scenes in {typo} (a python -m datasets.synth folder holds meta/*.json)\n"
+    )

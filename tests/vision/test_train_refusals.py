@@ -83,3 +83,12 @@ def test_every_stage_says_what_each_argument_is(stage: str, capsys: pytest.Captu
         train.main([stage, "--help"])
     assert done.value.code == 0
     assert _undescribed(capsys.readouterr().out) == []  # `--out OUT`, `--seed SEED` alone were most
+
+
+def test_half_of_a_file_that_is_no_model_is_one_line(tmp_path: Path) -> None:
+    text = tmp_path / "notes.onnx"
+    text.write_text("not a model")
+    with pytest.raises(SystemExit) as refused:  # it was protobuf's DecodeError traceback
+        train.main(["half", "--onnx", str(text), "--out", str(tmp_path / "half.onnx")])
+    assert str(refused.value.code) == f"half: cannot read {text} as an ONNX model (DecodeError)"
+    assert not (tmp_path / "half.onnx").exists()

@@ -233,7 +233,9 @@ def _profile_script_thread(profiler: cProfile.Profile | None) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="python bench/app_rerun.py",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--rounds", type=int, default=5, help="fresh sessions to run (1..50)")
     parser.add_argument("--sample", default="high_score", help="sample photo (samples/NAME.jpg)")

@@ -56,7 +56,7 @@ def _undescribed(help_text: str) -> list[str]:
     return bare
 
 
-@pytest.mark.parametrize("name", ["set_offer", "unsure_stakes", "load_test"])
+@pytest.mark.parametrize("name", ["set_offer", "unsure_stakes", "load_test", "app_rerun"])
 def test_help_names_the_command_as_the_docs_do_and_says_what_each_argument_is(
     name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

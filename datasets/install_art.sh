@@ -8,6 +8,13 @@
 #   MAHJONG_ART_SKIP_APT=1 bash datasets/install_art.sh   # fonts already there: no apt install
 set -euo pipefail
 
+# it takes no arguments: --help is answered, and anything else refused, before apt or a download runs
+case "${1:-}" in
+  "") ;;
+  -h|--help) sed -n '2,8p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) echo "usage: bash datasets/install_art.sh (no arguments; the settings are MAHJONG_ART_DIR and MAHJONG_ART_SKIP_APT: --help)" >&2; exit 2 ;;
+esac
+
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 art="${MAHJONG_ART_DIR:-$here/art}"
 mkdir -p "$art/debs" "$art/pkgs"

@@ -778,3 +778,31 @@ def test_beside_another_hand_the_size_line_names_no_tiles_as_maybe_the_hands() -
     assert plain(named.numbered(number)).startswith(
         "10 hand tiles (a kong counts as three); a winning hand has 14: tile 11"
     )
+
+
+def _box_scaled(det: Detections, index: int, width: float, height: float) -> Detections:
+    """The detections with box `index` scaled about its centre by `width` and `height`."""
+    xyxy = det.xyxy.copy()
+    centre, half = det.centers[index], (xyxy[index, 2:] - xyxy[index, :2]) / 2 * np.array([width, height])
+    xyxy[index] = np.concatenate([centre - half, centre + half])
+    return Detections(xyxy, det.confidence, det.class_id)
+
+
+@pytest.mark.parametrize("angle", [0.0, 90.0, 180.0, 15.0, 141.0], ids=lambda a: f"{a:g}deg")
+def test_measured_angles_keep_a_lone_bonus_tile_whose_box_is_smaller_or_off_in_one_side(angle: float) -> None:
+    """A flower laid straight at the end of the meld row, its angle the same as its neighbours': its box
+    a fifth smaller (farther from the camera), or cut short in one side (by the frame's edge), was taken
+    for one dropped askew by its box (an audit, seeds 8900-9149: 4 hands' lone bonus tiles left out so).
+    Its box grown both ways (a small tile turned more than its angle was measured to) still drops it."""
+    table = [["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C", "+0.6 F1"]]
+    det = place(table, angle).detections()
+    flower = len(det) - 1
+    angles = np.full(len(det), _quarter(-angle))
+    # cut in its box's shorter side, it looks longer than its neighbours, not turned a quarter to them
+    wide = det.xyxy[flower, 2] - det.xyxy[flower, 0] > det.xyxy[flower, 3] - det.xyxy[flower, 1]
+    cut = (1.0, 0.75) if wide else (0.75, 1.0)
+    for width, height in [(0.8, 0.8), cut]:
+        looks_off = _box_scaled(det, flower, width, height)
+        assert layout_hand(looks_off.with_angle(angles)).hand["bonus"] == ["F1"], (width, height)
+    grown = _box_scaled(det, flower, 1.2, 1.2).with_angle(angles)
+    assert layout_hand(grown).hand["bonus"] == []

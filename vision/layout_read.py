@@ -29,6 +29,8 @@ def hand_tiles(concealed: int, melds: int) -> int:
     return concealed + 3 * melds
 
 
+# A run of this many touching bonus tiles is a laid bonus row, not tiles dropped among loose ones.
+BONUS_ROW_LAID = 3
 # A reading that does not make a complete hand costs this much (a tile may be hidden).
 INCOMPLETE_COST = 1.5
 # Cost per tile counted into the hand from a tight piece near it that forms no meld.
@@ -200,8 +202,14 @@ def _read_other(row: Row, codes: Sequence[str]) -> _Side:
     # Bonus tiles count in a run of their own, in a row of melds, or touching melds alone (laid
     # down after them), not among loose tiles (tiles scattered on the table, a discard in line
     # with the melds).
+    # A row of BONUS_ROW_LAID or more touching bonus tiles was laid down, whatever lies at its end: dropped
+    # tiles do not land three in a touching line (an audit, seed 8900's scene 132: a laid row of four, a
+    # back dropped at its end, was left out with it).
     in_melds = {i for tiles, _ in melds for i in tiles}
-    counts = tuple(not loose or in_melds.issuperset(beside) for beside in row.bonus_beside)
+    counts = tuple(
+        not loose or len(run) >= BONUS_ROW_LAID or in_melds.issuperset(beside)
+        for run, beside in zip(row.bonus, row.bonus_beside, strict=True)
+    )
     return _Side(melds, loose, chunks.cost, tight, counts)
 
 

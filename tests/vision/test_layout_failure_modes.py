@@ -806,3 +806,20 @@ def test_measured_angles_keep_a_lone_bonus_tile_whose_box_is_smaller_or_off_in_o
         assert layout_hand(looks_off.with_angle(angles)).hand["bonus"] == ["F1"], (width, height)
     grown = _box_scaled(det, flower, 1.2, 1.2).with_angle(angles)
     assert layout_hand(grown).hand["bonus"] == []
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_a_bonus_row_with_a_loose_tile_dropped_at_its_end_still_counts(angle: float) -> None:
+    """A row of four bonus tiles laid beside the melds, a loose tile lying against its end (a discard, a
+    back from the wall): the row was taken for tiles dropped among loose ones and left out (an audit,
+    seed 8900's scene 132). Two bonus tiles touching a loose tile still lie with it."""
+
+    def with_row(bonus: str) -> Layout:
+        table = [["1m 2m 3m 4p 5p 6p 7s 8s 9s E E"], ["C C C", f"+0.6 {bonus} 5s", "+1.0 2p"]]
+        return layout_hand(place(table, angle).detections())
+
+    laid = with_row("F1 S1 F2 cat")
+    assert sorted(laid.hand["bonus"]) == sorted(["F1", "S1", "F2", "cat"])
+    assert canonical(laid.hand)[1] == (("pong", ("C", "C", "C"), False),)
+    assert any(w.startswith("2 tiles away from the hand") for w in laid.warnings)
+    assert with_row("F1 S1").hand["bonus"] == []

@@ -77,6 +77,12 @@ IGNORE_COST = 0.25
 # out the wall's tiles beyond the fourth; charged, a wall of 9 backs (2.25) had outweighed an
 # incomplete reading (1.5) that took two of its fours for concealed kongs beside a kong read as the hand.
 KONG_SIZE = 4
+# Each tile a reading counts past HAND_SIZE is no tile of the hand, whichever it is: it costs what leaving
+# it out would, so that taking loose tiles into an over-long hand never reads better than leaving them out
+# (an audit, `datasets.synth --seed 8900`'s scene 253: a heap of dropped tiles beside the hand read as a
+# hand of 22 with the true hand's row cut into melds; the flat INCOMPLETE_COST had cost it no more than a
+# hand one tile short). Measured on three fresh sets: 0.25 to 1.0 read alike.
+OVER_COST = IGNORE_COST
 # The photo shows a winning hand: a complete reading whose concealed tiles do not make the sets and
 # pair its melds leave costs this (small: a misread tile leaves the right reading shapeless too; it
 # settles readings the geometry cannot tell apart, such as a pair and two discards beside four melds).
@@ -433,7 +439,8 @@ def all_readings(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]
                 faces = [i for i in concealed + tuple(stray) if codes[i] != BACK]
                 if all(codes[i] == BACK for i in concealed):
                     faces = list(concealed)  # a standing hand seen from behind: unreadable, still there
-                complete = hand_tiles(len(faces), len(all_melds)) == HAND_SIZE
+                size = hand_tiles(len(faces), len(all_melds))
+                complete = size == HAND_SIZE
                 shapeless = complete and not _winning_part(
                     tuple(sorted(codes[i] for i in faces)), len(all_melds)
                 )
@@ -442,6 +449,7 @@ def all_readings(rows: Sequence[Row], distance: np.ndarray, codes: Sequence[str]
                 left_out = _left_out_cost((*ignored, *dropped), wall)
                 total = cost + hand_cost + (0.0 if complete else INCOMPLETE_COST) + left_out
                 total += SHAPELESS_COST if shapeless else 0.0
+                total += OVER_COST * max(0, size - HAND_SIZE)
                 reading = Reading(
                     concealed=concealed,
                     melds=tuple(all_melds),

@@ -823,3 +823,15 @@ def test_a_bonus_row_with_a_loose_tile_dropped_at_its_end_still_counts(angle: fl
     assert canonical(laid.hand)[1] == (("pong", ("C", "C", "C"), False),)
     assert any(w.startswith("2 tiles away from the hand") for w in laid.warnings)
     assert with_row("F1 S1").hand["bonus"] == []
+
+
+@pytest.mark.parametrize("angle", ANGLES, ids=ANGLE_IDS)
+def test_loose_tiles_beside_the_hand_are_not_read_as_an_over_long_hand(angle: float) -> None:
+    """Nine tiles dropped in a line beside a winning hand (a heap of discards): read as the concealed hand,
+    with the true hand's row cut into melds, a hand of 21 tiles, as that left out fewer tiles (an audit,
+    datasets.synth --seed 8900's scene 253). Tiles counted past 14 now cost what leaving them out would."""
+    dropped = ["2s"] + [f"+0.6 {code}" for code in ["6m", "9p", "N", "3m", "8p", "C", "1p", "5s"]]
+    table = [["1s 1s 1s"], ["3p 4p 5p 7p 7p 6s 7s 8s W W W"], dropped]
+    layout = layout_hand(place(table, angle).detections())
+    assert canonical(layout.hand) == expect("3p 4p 5p 7p 7p 6s 7s 8s W W W", [("pong", "1s 1s 1s", False)])
+    assert any(w.startswith("9 tiles away from the hand") for w in layout.warnings)

@@ -305,7 +305,7 @@ def annotate_photo_and_labels(
     for _, row, box in placed:
         by_group.setdefault(row.group, []).append(box)
     colours = [
-        LOW_CONF_COLOUR if row.low_confidence else GROUP_COLOURS.get(row.group, (90, 90, 90))
+        LOW_CONF_COLOUR if row.to_check else GROUP_COLOURS.get(row.group, (90, 90, 90))
         for _, row, _ in placed
     ]
     # every outline first, the names and labels after: drawn over them, a line never runs through one
@@ -320,7 +320,7 @@ def annotate_photo_and_labels(
         )
         outlines.append((group, (gx1, gy1, gx2, gy2)))
     for (_, row, box), colour in zip(placed, colours, strict=True):
-        draw.rectangle(box, outline=colour, width=line + (1 if row.low_confidence else 0))
+        draw.rectangle(box, outline=colour, width=line + (1 if row.to_check else 0))
     faces = [_inset(box) for _, _, box in placed]  # a label on a tile's face reads as that tile's
     for group, (gx1, gy1, gx2, gy2) in outlines:
         name = group_name(group, meld_kinds)
@@ -503,7 +503,7 @@ def _label_spots(
     spots: list[Spot] = []
     faces = [_inset(box) for _, _, box in placed]
     for index, (number, row, box) in enumerate(placed):
-        label = f"{number}" + (f" {row.code}" if with_code else "") + ("?" if row.low_confidence else "")
+        label = f"{number}" + (f" {row.code}" if with_code else "") + ("?" if row.to_check else "")
         width, height = _text_size(draw, label, font)
         others = [face for other, face in enumerate(faces) if other != index]
         spot = free_spot(box, (width, height), [*drawn, *others], image_size)

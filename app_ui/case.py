@@ -56,6 +56,14 @@ class TileRow:
     def low_confidence(self) -> bool:
         return self.confidence is not None and self.confidence < LOW_CONFIDENCE
 
+    @property
+    def to_check(self) -> bool:
+        """Whether the page asks the user to check this tile: unsure, and counted. A tile left out of
+        the hand (`IGNORE`, "not counted") scores nothing whatever its face (a walkthrough: a stray
+        tile away from the hand was marked "?" and its second guess offered, and taking it kept a
+        rule-set switch from reading the tiles again)."""
+        return self.low_confidence and self.group != IGNORE
+
 
 @dataclass(frozen=True)
 class Context:

@@ -286,7 +286,7 @@ def photo_alt(
     if not boxed:
         return "The photo: no tiles are boxed on it."
     tiles = "; ".join(
-        f"#{n} {row.code}, {group_name(row.group, meld_kinds)}" + (", unsure" if row.low_confidence else "")
+        f"#{n} {row.code}, {group_name(row.group, meld_kinds)}" + (", unsure" if row.to_check else "")
         for n, row in boxed
     )
     said = f"The photo with {len(boxed)} tiles boxed, numbered as in the tile table: {tiles}."
@@ -317,7 +317,7 @@ def photo_caption(
             else "(If so, add them in Check the tiles.)"
         )
     boxed = [row for row in rows if row.box is not None]
-    if any(row.low_confidence for row in boxed):
+    if any(row.to_check for row in boxed):
         return (
             f"{name}: numbers match the tile table; tiles marked ? (in orange) are unsure, please check them."
         )

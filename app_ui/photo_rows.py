@@ -50,18 +50,19 @@ def renamed_by_reread(code: str, before: Sequence[TileRow], after: Sequence[Tile
 
 
 def unsure_tiles(numbered: Sequence[tuple[int | None, TileRow]], in_set: Collection[str]) -> list[str]:
-    """The unsure tiles by number, each with the reader's runner-up where the set holds it ("12 (1s or
-    F2?)"): a face under Singapore rules is no answer to offer."""
+    """The unsure tiles to check (`TileRow.to_check`: not those left out of the hand) by number, each
+    with the reader's runner-up where the set holds it ("12 (1s or F2?)"): a face under Singapore rules
+    is no answer to offer."""
     return [
         f"{number}" + (f" ({row.code} or {row.alternative}?)" if offers_runner_up(row, in_set) else "")
         for number, row in numbered
-        if row.low_confidence
+        if row.to_check
     ]
 
 
 def offers_runner_up(row: TileRow, in_set: Collection[str]) -> bool:
     """Whether an unsure tile's runner-up is a face of the set `in_set`, to offer."""
-    return row.low_confidence and row.alternative is not None and row.alternative in in_set
+    return row.to_check and row.alternative is not None and row.alternative in in_set
 
 
 def copy_left(held: Mapping[str, int], code: str) -> bool:

@@ -114,7 +114,7 @@ def stakes_of(
     tile is unsure. `now`: the rows as the page scored them (the result and its winning-tile outcomes),
     not scored again; None: scored here. Kept for the page's reruns: a click elsewhere scores nothing
     again (a Malaysian hand of flies and six unsure tiles took 0.3 s, an audit)."""
-    if not any(row.low_confidence for row in rows):
+    if not any(row.to_check for row in rows):
         return None
     return _stakes_kept(
         tuple((row, row.number) for row in rows),  # a row's number is no part of its equality

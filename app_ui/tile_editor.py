@@ -338,4 +338,4 @@ def check_label(row: TileRow, read: TileRow | None, reader_read: bool = False, r
     if row.confidence is None:
         return CHOSEN_LABEL if reader_read else ""
     percent = f"{row.confidence * 100:.0f}%"
-    return f"⚠ {percent}" if row.low_confidence else percent
+    return f"⚠ {percent}" if row.to_check else percent

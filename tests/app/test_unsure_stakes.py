@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from decimal import Decimal
 
@@ -10,7 +11,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_ui.case import BONUS, HAND, IGNORE, Context, TileRow
-from app_ui.hand_view import check_line
+from app_ui.hand_view import check_line, photo_alt, photo_caption, runner_ups
+from app_ui.photo_rows import unsure_tiles
 from app_ui.result_panel import _stakes_kept, rows_scorer, stakes_of
 from app_ui.unsure_stakes import (
     Scored,
@@ -342,3 +344,20 @@ def test_the_check_line_offers_the_buttons_there_are(low: list[str], offered: li
     assert check_line(low, offered) == (
         f"Please check {tiles}: the reader is unsure. {fix} in Check the tiles."
     )
+
+
+def test_an_unsure_tile_left_out_of_the_hand_is_not_asked_to_be_checked() -> None:
+    # a walkthrough: a stray tile away from the hand ("not counted") was asked to be checked and its
+    # second guess offered; taking it counted as a correction, so a rule-set switch read nothing again
+    rows = hand_rows({1: "3m"})
+    stray = TileRow("S", IGNORE, UNSURE, box=(0.0, 0.0, 9.0, 9.0), alternative="W", number=16)
+    numbered = [(row.number, row) for row in [*rows, stray]]
+    assert unsure_tiles(numbered, SINGAPORE) == ["2 (2m or 3m?)"]
+    assert runner_ups([*rows, stray], SINGAPORE) == [(2, "3m")]
+    assert not stray.to_check and rows[1].to_check
+    assert photo_caption("hand.jpg", [stray], found=True) == "hand.jpg: numbers match the tile table."
+    assert "unsure" not in photo_alt([stray], [16], {}, 0)
+    # moved into the hand, it counts: it is asked again
+    counted = dataclasses.replace(stray, group=HAND)
+    assert unsure_tiles([(16, counted)], SINGAPORE) == ["16 (S or W?)"]
+    assert "are unsure, please check them" in photo_caption("hand.jpg", [counted], found=True)

@@ -22,7 +22,7 @@ from app_ui.case import Base
 from app_ui.case_tab import apply_opened_case, open_case_ui
 from app_ui.change_note import NOT_SCORED, change_note
 from app_ui.context_panel import context_ui, set_aside_choices
-from app_ui.hand_view import START_PROMPT_CSS, hand_view_ui, meld_offer_ui, unsure_ui
+from app_ui.hand_view import START_PROMPT_CSS, hand_view_ui, meld_offer_ui, reread_label, unsure_ui
 from app_ui.house_address import address_house_rules, bring_back_house_rules
 from app_ui.photo_reading import follow_tile_set
 from app_ui.photo_tab import TO_RESULT, photo_stale_note, photo_ui
@@ -211,7 +211,19 @@ def main() -> None:
         slots.score_hint.markdown(f"{said} — [see Result below](#{RESULT_ANCHOR})")  # a tap away on a phone
     with reading_side:
         stale = " ".join(filter(None, [typed_stale_note(), photo_stale_note()])) or None
-        result_ui(build, data, result, error, option_problems, stale, outcomes, changed, toast_changed)
+        reread = reread_label(base, chosen_set())
+        result_ui(
+            build,
+            data,
+            result,
+            error,
+            option_problems,
+            stale,
+            outcomes,
+            changed,
+            toast_changed,
+            reread=reread,
+        )
         offered = download_ui(data, base, rows, result, kongs, current_edits())
     with table_side:
         tile_editor_ui(base, build, result, kongs, outcomes)

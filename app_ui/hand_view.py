@@ -330,14 +330,22 @@ def reread_ui(base: Base) -> None:
     if note:
         st.info(note)
     tile_set = chosen_set()
-    if not read_as_other_set(base, tile_set):
+    label = reread_label(base, tile_set)
+    if label is None:
         return
-    was, now = tile_sets.set_words(base.read_as, RULE_LABELS), tile_sets.set_words(tile_set, RULE_LABELS)
+    was = tile_sets.set_words(base.read_as, RULE_LABELS)
     st.info(f"The photo's tiles were read as {was}; your corrections are kept.")
-    label = f"Read the tiles again as {now} (drops your corrections)"
     if st.button(label, key="read_again", disabled=question_waiting()):
         read_again_as(base, tile_set)
         st.rerun()
+
+
+def reread_label(base: Base, tile_set: str) -> str | None:
+    """The label of the button that reads the photo's tiles again as the set `tile_set`, where it is
+    offered (`reread_ui`: a photo read as another set, the user's corrections kept); else None."""
+    if not read_as_other_set(base, tile_set):
+        return None
+    return f"Read the tiles again as {tile_sets.set_words(tile_set, RULE_LABELS)} (drops your corrections)"
 
 
 def win_ways_ui(base: Base) -> None:

@@ -169,12 +169,15 @@ def result_ui(
     outcomes: list[Outcome] | None = None,
     changed: str | None = None,
     toast_changed: str | None = None,
+    reread: str | None = None,
 ) -> None:
     """The result: the rules it was scored under, the tai pattern by pattern, the payout and its basis,
     the instant payouts and the text summary; `stale_note` says the typed hand above is not the one
     scored; `outcomes` the hand scored with each tile that may have won it, where none is set
     (`app_ui.winning_hint`); `changed` what the user's last change did to the score, `toast_changed` the
-    same as the run's toast says it (the fields a note above it told left out; None: as `changed`)."""
+    same as the run's toast says it (the fields a note above it told left out; None: as `changed`);
+    `reread` the label of the button above that reads the photo's tiles again as the rule set's, where
+    it is offered (`hand_view.reread_label`)."""
     st.header("Result", anchor=RESULT_ANCHOR)
     st.caption(rules_line(str(data.get("rules", "singapore")), dict(data.get("options") or {})))
     if not build.hand["concealed"] and not build.hand["melds"] and not build.hand["bonus"]:
@@ -224,7 +227,7 @@ def result_ui(
         if not_added:
             st.caption(not_added[0].upper() + not_added[1:] + ".")
     else:
-        st.error(invalid_message(result))  # the scoring's words about codes, with our emphasis
+        st.error(invalid_message(result, reread))  # the scoring's words about codes, with our emphasis
     patterns = result.get("patterns") or []
     # why a flower scores nothing matters to a win, or to a hand short of the minimum; not to tiles the
     # set lacks, a count gone wrong or no winning shape (an audit, stage 77: it stood above those)

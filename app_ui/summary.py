@@ -289,7 +289,11 @@ def idle_bonus_note(data: dict[str, Any]) -> str | None:
     return f"{', '.join(idle)}: not {wind}'s own ({own}), so no {unit} of their own."
 
 
-def invalid_message(result: dict[str, Any]) -> str:
+def invalid_message(result: dict[str, Any], reread: str | None = None) -> str:
+    """The result's line for a hand that is no valid win; `reread`: the label of the button that reads
+    a photo's tiles again as the rule set's, where the page offers it (`hand_view.reread_label`), named
+    first for tiles the set lacks (a walkthrough: the photo's 5s, kept Singapore tiles by a correction,
+    was to be corrected by hand, the one tap that reads every tile again a screen above unsaid)."""
     message = str(result.get("message") or result.get("reason") or "")
     # what scoring found, without its "Not a valid win: ... ." frame, for the lines that are no lost hand
     why = message.removeprefix("Not a valid win: ").rstrip(".")
@@ -298,6 +302,8 @@ def invalid_message(result: dict[str, Any]) -> str:
         tiles = "tiles" if " are not in " in why else "tile"
         where = "the rule set or that option" if "option" in why else "the rule set"
         said = with_option_labels(why, str(result.get("rules") or "singapore"))
+        if reread:
+            return f"{said}: press *{reread}* above, correct the {tiles}, or change {where} in the sidebar."
         return f"{said}: correct the {tiles}, or change {where} in the sidebar."
     if result.get("reason") == "impossible_context":
         # the hand may well win: it is what was said of the win that cannot be

@@ -577,6 +577,26 @@ def test_corrections_undone_while_read_as_another_set_come_back_with_one_step(
     assert codes_now(app)[0] == "9m" and codes_now(app)[14] == "F1"
 
 
+def test_tiles_the_set_lacks_kept_by_corrections_name_the_button_that_reads_them_again(
+    app: AppTest, install: Install
+) -> None:
+    # a walkthrough: under Malaysian rules the result said to correct the photo's 5s by hand, or set the
+    # rule set back; the one tap that reads every tile again, a screen above, went unsaid
+    install(FakeReader(outside=AS_DOTS))
+    upload(app, photo_bytes())
+    edit_tiles(app, {"edited_rows": {"14": {"tile": "F2"}}, "added_rows": [], "deleted_rows": []})
+    app.selectbox(key="rules").set_value("malaysian").run()
+    no_problem(app)
+    label = "Read the tiles again as Malaysian (3 players) tiles (drops your corrections)"
+    assert app.button(key="read_again").label == label
+    errors = [t for t in texts(app, "error") if "not in the Malaysian tile set" in t]
+    assert len(errors) == 1 and errors[0].endswith(
+        f": press *{label}* above, correct the tiles, or change the rule set in the sidebar."
+    ), errors
+    app.button(key="read_again").click().run()
+    assert not any("not in the Malaysian tile set" in t for t in texts(app, "error"))
+
+
 def test_corrected_tiles_are_read_again_for_another_rule_set_only_when_asked(
     app: AppTest, install: Install
 ) -> None:

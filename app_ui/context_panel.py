@@ -25,6 +25,9 @@ NO_WINNING_TILE = "(not set)"
 # the bonus tiles whose instant payouts double when held from the deal (Singapore)
 FROM_DEAL_TILES = frozenset(scoring.tiles.FLOWERS + scoring.tiles.SEASONS + scoring.tiles.ANIMALS)
 NOT_SAID = "(not said)"
+# an empty choice box's words, in the words of the boxes above it ("(not set)", "(not said)"): a walkthrough
+# saw Streamlit's own "Choose options" under "(not set)", as if something had to be chosen
+NONE_CHOSEN = "(none)"
 # set by a new hand replacing another: the winner's seat box still holds the last hand's winner
 SEAT_FROM_LAST_HAND = "seat_from_last_hand"
 # where the winning discard went (`winning_tile_into`), asked where the tiles let it go either way
@@ -437,6 +440,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         key="circumstances",
         # one label whatever the rule set: Streamlit keeps a choice by its label
         format_func=circumstance_label,
+        placeholder=NONE_CHOSEN,
         select_all=False,
         help=circumstances_help(offered, rules, lacking),
     )
@@ -544,6 +548,7 @@ def _from_deal_ui(hand: dict[str, Any], rules: str) -> tuple[str, ...]:
         "Bonus tiles held from the deal",
         tiles,
         key="bonus_from_deal",
+        placeholder=NONE_CHOSEN,
         help="Flowers, seasons or animals the winner was dealt (not drawn later): they double the instant "
         "payouts for an animal pair and for the winner's own flower and season.",
     )

@@ -95,3 +95,13 @@ def test_a_self_draw_is_not_offered_robbing_the_kong(app: AppTest) -> None:
     box = app.multiselect(key="circumstances")
     assert "Robbing the kong (抢杠)" not in box.options
     assert "Robbing the kong (抢杠): needs a win on another player's tile" in (box.help or "")
+
+
+def test_an_empty_choice_box_says_none_in_the_page_s_words(app: AppTest) -> None:
+    # a walkthrough: Streamlit's "Choose options" stood under the winning tile's "(not set)", as if a
+    # circumstance and a bonus tile held from the deal had to be chosen
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC", bonus="F1 cat")
+    no_problem(app)
+    for key in ("circumstances", "bonus_from_deal"):
+        box = app.multiselect(key=key)
+        assert box.value == [] and box.proto.placeholder == "(none)", (key, box.proto.placeholder)

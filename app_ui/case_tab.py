@@ -43,12 +43,22 @@ CASE_CAPTION = (
 )
 
 
+# the label in a player's words; the command line's files in its help (a walkthrough: "a hand python -m
+# scoring takes" in the label was a programmer's word to every player opening a case)
+CASE_LABEL = "Open a case (the JSON file this app downloads)"
+CASE_HELP = (
+    "Also opens a hand typed as JSON for the command line (`python -m scoring`), a photo's reading from "
+    "`python -m vision --json`, or a generated scene's ground truth."
+)
+
+
 def open_case_ui() -> None:
     """Open a case downloaded earlier: its hand, rules, options and how it was won, as it was scored."""
     uploaded = st.file_uploader(
-        "Open a case (the JSON file this app downloads, or a hand python -m scoring takes)",
+        CASE_LABEL,
         type=["json"],
         key="case_upload",
+        help=CASE_HELP,
     )
     # the browser refuses a photo here itself, saying only "image/jpeg files are not allowed" (an audit,
     # stage 87): where it goes is said where it can be read, as the Photo tab says where a case goes

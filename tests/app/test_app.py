@@ -1829,6 +1829,14 @@ def test_the_case_uploader_says_where_a_photo_is_read(app: AppTest) -> None:
     assert said and "a photo of a hand is read in the 📷 Photo tab" in said[0], said
 
 
+def test_the_case_uploader_s_label_is_in_a_player_s_words(app: AppTest) -> None:
+    # a walkthrough: "or a hand python -m scoring takes" stood in the label, a programmer's word to
+    # every player; the command line's files are said in its help
+    box = app.file_uploader(key="case_upload")
+    assert box.proto.label == "Open a case (the JSON file this app downloads)"
+    assert "python -m scoring" in box.proto.help and "python -m vision --json" in box.proto.help
+
+
 def read_again_button(at: AppTest) -> Any:
     """The Photo tab's button that reads the uploader's photo again (there is at most one)."""
     buttons = [b for b in at.button if b.key and b.key.startswith("read_again_")]

@@ -21,15 +21,17 @@ from scoring.tiles import sorted_tiles
 from scoring.view import SEAT_NUMBER
 
 RULE_LABELS = {"singapore": "Singapore (4 players)", "malaysian": "Malaysian (3 players)"}
+# each with the name a Singapore table calls it by, as the result's patterns have theirs (a walkthrough:
+# four of nine had one, and the heavenly, humanly and kong replacement hands none)
 CIRCUMSTANCE_LABELS = {
-    "replacement_tile": "Won on a replacement tile (flower or kong)",
-    "kong_replacement": "Won on a kong's replacement tile",
-    "kong_on_kong": "Kong on kong replacement",
+    "replacement_tile": "Won on a replacement tile, flower or kong (花上/杠上)",
+    "kong_replacement": "Won on a kong's replacement tile (杠上开花)",
+    "kong_on_kong": "Kong on kong replacement (杠上杠)",
     "robbing_kong": "Robbing the kong (抢杠)",
     "last_tile": "Last tile of the wall (海底捞月)",
-    "heavenly": "Heavenly hand (East, first draw)",
+    "heavenly": "Heavenly hand (天胡, East's dealt hand)",
     "earthly": "Earthly hand (地胡)",
-    "humanly": "Humanly hand",
+    "humanly": "Humanly hand (人胡)",
     "robbing_eighth": "Robbing the eighth flower (七抢一)",
 }
 # what each circumstance is, for the box's help (an audit: it explained the earthly hand alone)

@@ -1494,7 +1494,7 @@ def test_circumstances_follow_the_rule_set(app: AppTest) -> None:
     app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
     app.text_input(key="typed_kongs").input("CCCC").run()
     app.button(key="typed_use").click().run()
-    assert "Humanly hand" in app.multiselect(key="circumstances").options
+    assert "Humanly hand (人胡)" in app.multiselect(key="circumstances").options
     # no "Select all": heavenly and earthly hand, say, cannot both be
     assert app.multiselect(key="circumstances").proto.select_all == 0
     app.multiselect(key="circumstances").set_value(["humanly"]).run()
@@ -1502,8 +1502,8 @@ def test_circumstances_follow_the_rule_set(app: AppTest) -> None:
     no_problem(app)
     offered = app.multiselect(key="circumstances").options
     # Malaysian scores a kong replacement as a bomb, and knows no humanly hand.
-    assert "Won on a kong's replacement tile" in offered
-    assert "Humanly hand" not in offered
+    assert "Won on a kong's replacement tile (杠上开花)" in offered
+    assert "Humanly hand (人胡)" not in offered
     assert app.multiselect(key="circumstances").value == []
 
 
@@ -1565,7 +1565,7 @@ def test_kong_on_kong_under_malaysian_rules_says_it_counts_as_a_kong_replacement
     app.multiselect(key="circumstances").set_value(["kong_on_kong"]).run()
     no_problem(app)
     help_text = app.multiselect(key="circumstances").help or ""
-    assert "- Kong on kong replacement: " in help_text
+    assert "- Kong on kong replacement (杠上杠): " in help_text
     assert "scored as a kong's replacement tile under these rules (+1 fan once)" in help_text, help_text
     notes = texts(app, "info")
     assert any("kong on kong is no pattern of malaysian rules" in t for t in notes), notes
@@ -1679,7 +1679,7 @@ def test_a_new_hand_clears_the_last_hands_circumstances_and_pay_all_and_says_so(
     assert app.checkbox(key="pay_all").value is False
     assert app.selectbox(key="seat_wind").value == "S"  # the table has not moved
     notes = texts(app, "info")
-    assert any("New hand" in t and "Humanly hand" in t and "pay-all" in t for t in notes), notes
+    assert any("New hand" in t and "Humanly hand (人胡)" in t and "pay-all" in t for t in notes), notes
     assert "Liable player (pays all)" not in payout_rows(app), payout_rows(app)
 
 

@@ -113,7 +113,9 @@ def test_a_self_draw_does_not_say_the_discarder_it_sets_aside_was_taken_away() -
     assert "liable player West → North" in liable, liable
     # a replacement tile's win is a self-draw whatever the radio says (a review)
     replaced = changed_fields(before, {**HAND, "circumstances": ["replacement_tile"]})
-    assert replaced == ["special circumstances none → Won on a replacement tile (flower or kong)"], replaced
+    assert replaced == [
+        "special circumstances none → Won on a replacement tile, flower or kong (花上/杠上)"
+    ], replaced
 
 
 def test_changed_fields_say_each_field_in_words() -> None:

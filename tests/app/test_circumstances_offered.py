@@ -5,16 +5,17 @@ replacement tile* for a hand with no kong, which the result then said could not 
 from __future__ import annotations
 
 import json
+import re
 
 from streamlit.testing.v1 import AppTest
 
 from app_ui.hand_build import circumstances_lacking, circumstances_shown
-from app_ui.summary import circumstances_help
+from app_ui.summary import CIRCUMSTANCE_LABELS, circumstances_help
 from tests.app.test_app import edit_tiles, no_problem, open_case_file, result_text, typed_hand
 
 KONG = {"kind": "kong", "tiles": ["5s"] * 4, "concealed": False}
 PONG = {"kind": "pong", "tiles": ["5s"] * 3}
-KONG_REPLACEMENT = "Won on a kong's replacement tile"
+KONG_REPLACEMENT = "Won on a kong's replacement tile (杠上开花)"
 
 
 def test_a_hand_without_a_kong_lacks_the_replacement_circumstances() -> None:
@@ -105,3 +106,9 @@ def test_an_empty_choice_box_says_none_in_the_page_s_words(app: AppTest) -> None
     for key in ("circumstances", "bonus_from_deal"):
         box = app.multiselect(key=key)
         assert box.value == [] and box.proto.placeholder == "(none)", (key, box.proto.placeholder)
+
+
+def test_every_circumstance_is_named_as_a_singapore_table_calls_it() -> None:
+    # a walkthrough: four of the nine had their Chinese name, the heavenly and humanly hands none
+    for key, label in CIRCUMSTANCE_LABELS.items():
+        assert re.search(r"\([^)]*[\u4e00-\u9fff][^)]*\)$", label), (key, label)

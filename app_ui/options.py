@@ -31,7 +31,12 @@ class OptionSpec:
 
     @property
     def label(self) -> str:
-        return self.name.replace("_", " ").capitalize()
+        return OPTION_LABELS.get(self.name) or self.name.replace("_", " ").capitalize()
+
+
+# the options whose field name reads otherwise than the page's words: "Self draw tai" stood in the
+# sidebar beside the page's "Self-drawn" (a walkthrough)
+OPTION_LABELS = {"self_draw_tai": "Self-drawn tai"}
 
 
 # the sidebar's words for the choices of the options that offer some

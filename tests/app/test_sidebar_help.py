@@ -9,8 +9,8 @@ import re
 import pytest
 
 import scoring
-from app_ui.options import choice_box_label, option_specs, sidebar_help
-from app_ui.summary import circumstance_label, circumstances_help
+from app_ui.options import choice_box_label, option_label, option_specs, sidebar_help
+from app_ui.summary import circumstance_label, circumstances_help, with_option_labels
 
 CODE = re.compile(r"\b[a-z]+_[a-z_]+\b")  # shooter_pays, discarder_and_other, max_tai
 
@@ -41,3 +41,11 @@ def test_the_circumstances_help_says_what_each_offered_one_is(rules: str) -> Non
     ]
     earthly = next(line for line in lines if "Earthly" in line)
     assert ("your first draw" in earthly) == scoring.get_ruleset(rules).earthly_self_drawn
+
+
+def test_the_self_draw_option_is_said_in_the_page_s_words() -> None:
+    # a walkthrough: the sidebar's "Self draw tai" beside the page's "Self-drawn"
+    labels = {spec.name: option_label(spec) for spec in option_specs(scoring.Options, scoring.Options())}
+    assert labels["self_draw_tai"] == "Self-drawn tai"
+    assert labels["fully_concealed_tai"] == "Fully concealed tai"  # the others from their names
+    assert with_option_labels("self_draw_tai is on") == "“Self-drawn tai” is on"

@@ -94,18 +94,20 @@ def app_warnings(
     naming tiles by place names them by number where `number` (each detection's) numbers them.
     """
     ours = [win_options] if win_options else []
+    # the ? marks are on the photo, above these lines (a walkthrough: "marked ? below" sent a phone's
+    # user scrolling down past the tile pictures, which mark nothing)
     if won:
         ours.insert(
             0,
             f"{_tiles(len(won), 'unsure tile')} read as a likely runner-up, because only so do the "
-            f"tiles make a winning hand: {_face_pairs(won)}. Check them: they are marked ? below.",
+            f"tiles make a winning hand: {_face_pairs(won)}. Check them: they are marked ? on the photo.",
         )
     if moved:
         ours.insert(
             0,
             f"{_tiles(len(moved), 'tile')} read as another face than the reader's first choice, because "
             f"one set holds one of each flower, season and animal and four of any other tile, "
-            f"and surer tiles took those: {_face_pairs(moved)}. They are marked ? below.",
+            f"and surer tiles took those: {_face_pairs(moved)}. They are marked ? on the photo.",
         )
     # the page's own lines on tiles stand first among the lines on tiles
     ranked = [(_TILE_RANK, said) for said in ours]

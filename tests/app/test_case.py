@@ -1700,3 +1700,14 @@ def test_a_case_typed_as_in_the_app_opens_as_python_m_scoring_reads_it() -> None
     assert [row.code for row in opened.base.rows] == [row.code for row in coded.base.rows]
     assert (opened.context.seat_wind, opened.context.prevailing_wind) == ("S", "W")
     assert opened.context == coded.context
+
+
+def test_app_warnings_say_the_tiles_they_name_are_marked_on_the_photo_above_them() -> None:
+    # a walkthrough: "They are marked ? below" sent a phone's user down past the tile pictures, which
+    # mark nothing; the lines stand under the photo, which marks them
+    from app_ui.reading import app_warnings
+
+    (moved,) = app_warnings((), moved=[("6p", "9p")])
+    assert moved.endswith("6p (not 9p). They are marked ? on the photo."), moved
+    (won,) = app_warnings((), won=[("5s", "5p")])
+    assert won.endswith("5s (not 5p). Check them: they are marked ? on the photo."), won

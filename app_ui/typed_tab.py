@@ -7,6 +7,7 @@ from __future__ import annotations
 import secrets
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 import scoring
 from app_ui import hand_build, page_script, tile_sets
@@ -53,7 +54,18 @@ def manual_ui() -> None:
     clear_column.button("Clear the fields", key="typed_clear", on_click=_clear_fields)
     # under the buttons, not between the fields: on a phone the key pushed *Use this hand* a third of a
     # screen down (an audit, stage 82)
+    # what pressing the button or Enter does (a refusal, the question before corrections are replaced)
+    # just under the buttons, above the tile key: under it, on a phone, the question stood a screen
+    # below the field Enter was pressed in, and nothing seemed to happen (a walkthrough)
+    said = st.container()
     st.caption(tile_key(tile_sets.tiles_in_set(chosen_set())) + "  \n" + typed_mod.TYPED_ALSO)
+    with said:
+        _use_ui(use_column)
+
+
+def _use_ui(use_column: DeltaGenerator) -> None:
+    """*Use this hand* in `use_column`, and what came of it: the typed hand used, refused with a line,
+    or asked about where the user has corrections."""
     if use_column.button("Use this hand", key="typed_use", type="primary"):
         st.session_state["typed_offered"] = typed_fields()
         try:

@@ -1360,6 +1360,36 @@ def test_an_empty_typed_hand_is_refused_and_keeps_the_hand(app: AppTest) -> None
     assert len(app.session_state["base"].rows) == 14
 
 
+def in_page_order(node: Any) -> list[Any]:
+    """The elements under `node` (a tab, the page), in the order the page draws them."""
+    out = []
+    for index in sorted(getattr(node, "children", None) or {}):
+        child = node.children[index]
+        out += [child, *in_page_order(child)]
+    return out
+
+
+def test_what_use_this_hand_did_stands_under_its_button_above_the_tile_key(
+    app: AppTest, install: Install
+) -> None:
+    # a walkthrough: on a phone the question before corrections are replaced (and a refusal) stood under
+    # the tile key, a screen below the field Enter was pressed in: nothing seemed to happen
+    def kinds_after_the_button() -> list[str]:
+        drawn = in_page_order(app.tabs[1])
+        start = next(k for k, e in enumerate(drawn) if getattr(e, "key", None) == "typed_use")
+        said = [e for e in drawn[start:] if e.type in ("error", "warning", "caption")]
+        return [e.type for e in said]
+
+    typed_hand(app, "99")
+    assert kinds_after_the_button()[:2] == ["error", "caption"], kinds_after_the_button()
+    install(FakeReader())
+    upload(app, photo_bytes())
+    edit_tiles(app, {"edited_rows": {"0": {"tile": "9m"}}, "added_rows": [], "deleted_rows": []})
+    typed_hand(app, "123m 456p 789s 22m", melds="PPP")
+    assert kinds_after_the_button()[:2] == ["warning", "caption"], kinds_after_the_button()
+    assert "will replace them" in next(e.value for e in app.tabs[1].warning)
+
+
 def test_a_typed_hand_asks_before_replacing_corrections(app: AppTest, install: Install) -> None:
     install(FakeReader())
     upload(app, photo_bytes())

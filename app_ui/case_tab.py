@@ -4,6 +4,8 @@ where it would replace corrections; and the opened case set into the widgets bef
 
 from __future__ import annotations
 
+import secrets
+
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
@@ -26,10 +28,10 @@ from app_ui.context_panel import (
 )
 from app_ui.new_hand import forget_winning_tile
 from app_ui.options import option_specs
-from app_ui.photo_tab import hand_words
+from app_ui.photo_tab import TO_RESULT, hand_words
 from app_ui.questions import ask_before_replacing, question_waiting, replace_or_keep, withdrawn_note
 from app_ui.rules_panel import chosen_rules, chosen_set, stored_options, widget_value
-from app_ui.session import concealed_key, set_base, unsaved_corrections
+from app_ui.session import HAND_ID, concealed_key, set_base, unsaved_corrections
 from app_ui.summary import RULE_LABELS, options_set, plain, plain_line
 from app_ui.widget_memory import keep
 from scoring.errors import brief
@@ -194,6 +196,11 @@ def apply_opened_case() -> None:
         # a file naming no house rules is scored with the sidebar's: said, as python -m scoring differs
         sidebar = None if opened.options_said else options_set(opened.rules, stored_options(opened.rules))
         state["case_note"] = opened_case_note(opened, rules_before, options_before != options_now, sidebar)
+        if state["case_note"] is None:
+            # a phone is taken to the result once, as after a photo read or a typed hand used (a
+            # walkthrough: an opened case's result lay two screens below the file box, and nothing said
+            # it had opened); not where a note on the sidebar stands by the box, to be read first
+            state[TO_RESULT] = f"{state.get(HAND_ID, 0)}:case:{secrets.token_hex(4)}"
     won = opened.context
     # the set it opens with (its options set above): its winds are the case's, not a switch's to carry
     tile_set = chosen_set()

@@ -14,7 +14,7 @@ from app import HALVES
 from app_ui import page_script
 from app_ui.typed_tab import TYPED_FIELDS
 from tests.app.fakes import FakeReader, photo_bytes
-from tests.app.test_app import Install, edit_tiles, no_problem, typed_hand, upload
+from tests.app.test_app import Install, edit_tiles, no_problem, open_case_file, typed_hand, upload
 
 
 def scripts(at: AppTest, kind: str) -> list[str]:
@@ -164,3 +164,27 @@ def test_the_toast_keeps_off_the_table_rows_being_edited(app: AppTest) -> None:
     edit_tiles(app, {"edited_rows": {"0": {"tile": "4m"}}, "added_rows": [], "deleted_rows": []})
     no_problem(app)
     assert len(scripts(app, '"toast-away"')) == 1  # drawn on every run, alike: the browser runs it once
+
+
+def test_an_opened_case_is_scrolled_to_once_unless_a_note_on_the_sidebar_stands_by_its_box(
+    app: AppTest,
+) -> None:
+    # a walkthrough: a photo read and a typed hand took a phone to the result, an opened case did not;
+    # its result lay two screens below the file box
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    saved = json.dumps(app.session_state["case_json"]).encode()
+    app.run()
+    assert not scrolls(app)
+    open_case_file(app, saved)
+    no_problem(app)
+    first = scrolls(app)
+    assert len(first) == 1 and '"result"' in first[0]
+    app.run()
+    assert not scrolls(app)
+    # a case that sets the sidebar otherwise says so by the box: the page stays there to be read
+    other = json.loads(saved)
+    other["options"] = {**other.get("options", {}), "max_tai": 8}
+    open_case_file(app, json.dumps(other).encode(), name="other.json")
+    no_problem(app)
+    assert any("See the sidebar" in str(note.value) for note in app.info)
+    assert not scrolls(app)

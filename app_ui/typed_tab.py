@@ -48,7 +48,10 @@ def manual_ui() -> None:
     carried = carried_note()
     if carried:
         st.info(carried)
-    use_column, clear_column = st.columns(2)
+    # side by side at their own widths: two half-page columns left *Clear the fields* alone mid-page on a
+    # laptop (a walkthrough)
+    buttons = st.container(horizontal=True, key="typed_buttons")
+    use_column, clear_column = buttons.container(width="content"), buttons.container(width="content")
     # the next hand typed over the last leaves its melds and bonus tiles in their fields (an audit,
     # stage 82: a cat and rat typed for one hand were scored in the next)
     clear_column.button("Clear the fields", key="typed_clear", on_click=_clear_fields)

@@ -1390,6 +1390,19 @@ def test_what_use_this_hand_did_stands_under_its_button_above_the_tile_key(
     assert "will replace them" in next(e.value for e in app.tabs[1].warning)
 
 
+def test_the_typed_hand_s_buttons_stand_side_by_side_at_their_own_widths(app: AppTest) -> None:
+    # a walkthrough: two half-page columns left *Clear the fields* alone mid-page on a laptop
+    from streamlit.proto.Block_pb2 import Block
+
+    tab = app.tabs[1]
+    assert not tab.columns
+    row = next(child for child in tab.children.values() if getattr(child, "key", None) == "typed_buttons")
+    assert row.proto.flex_container.direction == Block.FlexContainer.Direction.HORIZONTAL
+    keys = [button.key for cell in row.children.values() for button in cell.children.values()]
+    assert keys == ["typed_use", "typed_clear"]
+    assert all(cell.proto.width_config.use_content for cell in row.children.values())
+
+
 def test_a_typed_hand_asks_before_replacing_corrections(app: AppTest, install: Install) -> None:
     install(FakeReader())
     upload(app, photo_bytes())

@@ -132,9 +132,10 @@ def _unreadable(group: str, position: int, typed: str) -> str:
         return f"unknown tile code {code!r}{where}: flowers are F1-F4, seasons S1-S4"
     if rest.isascii() and rest.isdigit():  # str.isdigit also takes "１" and "²", no rank of ours
         return f"{rest!r}{where} needs a suit letter after the digits: m, p or s (e.g. {rest}m)"
-    # another notation's letters (R, G for the dragons; b, c, d for the suits): say ours (stage 89)
+    # another notation's letters (R, G for the dragons; b, c, d for the suits): say ours (stage 89), the
+    # example in dots, a suit of every rule set
     if re.fullmatch(r"[1-9]+[A-Za-z]", rest):
-        return f"cannot read {rest!r}{where}: the suits are m characters, p dots, s bamboo (e.g. 123s)"
+        return f"cannot read {rest!r}{where}: the suits are m characters, p dots, s bamboo (e.g. 123p)"
     if rest[:1].upper() in ("R", "G"):
         return f"cannot read {rest!r}{where}: the dragons are C red, F green, P white (e.g. CCC)"
     # dots and a dragon: tiles of every rule set (an audit, stage 78: 123m is no Malaysian tile)

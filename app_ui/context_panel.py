@@ -431,7 +431,7 @@ def context_ui(hand: dict[str, Any], rules: str) -> Context:
         )
     offered = scoring.circumstances_for(rules)
     # those the hand cannot have left out, a tick already given kept (`hand_build.circumstances_shown`)
-    lacking = hand_build.circumstances_lacking(hand, self_drawn)
+    lacking = hand_build.circumstances_lacking(hand, self_drawn, seat or "E", rules)
     # a choice only the other rule set offers was left out by _switch_context, and said so
     # "Select all" would claim circumstances that exclude each other (heavenly hand and robbing a kong)
     circumstances = st.multiselect(

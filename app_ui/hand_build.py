@@ -190,14 +190,20 @@ def impossible_count(scoring_in: Mapping[str, Any]) -> str | None:
     return str(result.get("message") or "").removeprefix("Not a valid win: ").rstrip(".")
 
 
-def circumstances_lacking(hand: Mapping[str, Any], self_drawn: bool) -> dict[str, str]:
+def circumstances_lacking(
+    hand: Mapping[str, Any], self_drawn: bool, seat_wind: str | None = None, rules: str = "singapore"
+) -> dict[str, str]:
     """The special circumstances this hand cannot have been won under, each with what it needs, as
     RULES.md says it ("Circumstances must be possible for the hand": a replacement tile needs a kong or
-    a bonus tile, kong on kong two kongs, robbing the kong a discard win); `self_drawn`: the win as
-    scored (a replacement tile's is a self-draw). Not offered while so: an audit was offered *Won on a
-    kong's replacement tile* for a hand with no kong, which the result then said could not fit. Those
-    RULES.md leaves to the seat or to whether the win was drawn (the last tile, the first-turn hands)
-    stay offered: their boxes are often set after the circumstance, and "Discard" is their default."""
+    a bonus tile, kong on kong two kongs, robbing the kong a discard win, a heavenly hand a self-draw by
+    the East seat, an earthly or humanly hand a seat other than East, a humanly hand a discard, and under
+    rules whose earthly hand is never self-drawn, that one a discard too); `self_drawn`: the win as
+    scored (a replacement tile's is a self-draw); `seat_wind`: the winner's seat (None: the hand's
+    needs alone). Not offered while so: an audit was offered *Won on a kong's replacement tile* for a
+    hand with no kong, and a walkthrough *Heavenly hand* to a South seat's discard win, which the
+    result then said could not fit. A tick already given stays shown (`circumstances_shown`), as a
+    seat or *Won by* set after the circumstance may leave it lacking. The last tile stays offered:
+    RULES.md's self-draw is its only need, and "Discard" is the radio's default."""
     kongs = sum(1 for meld in hand.get("melds") or () if meld.get("kind") == "kong")
     lacking: dict[str, str] = {}
     if not kongs and not hand.get("bonus"):
@@ -208,6 +214,36 @@ def circumstances_lacking(hand: Mapping[str, Any], self_drawn: bool) -> dict[str
         lacking["kong_on_kong"] = "needs two kongs in the hand"
     if self_drawn:
         lacking["robbing_kong"] = "needs a win on another player's tile, not a self-draw"
+    if seat_wind is not None:
+        lacking.update(_first_turn_lacking(self_drawn, seat_wind, rules))
+    return lacking
+
+
+def _first_turn_lacking(self_drawn: bool, seat_wind: str, rules: str) -> dict[str, str]:
+    """The first-turn hands (heavenly, earthly, humanly) the winner's seat and the win rule out, each
+    with what it needs (RULES.md, Context checks)."""
+    from scoring import get_ruleset
+
+    east = seat_wind == "E"
+    lacking: dict[str, str] = {}
+    if not east:
+        lacking["heavenly"] = (
+            "needs the East seat (the dealer)" if self_drawn else "needs a self-draw by the East seat"
+        )
+    elif not self_drawn:
+        lacking["heavenly"] = "needs a self-draw"
+    if east:
+        lacking["earthly"] = "needs a seat other than East"
+    elif self_drawn and not get_ruleset(rules).earthly_self_drawn:
+        lacking["earthly"] = "needs a win on East's first discard, not a self-draw"
+    if east:
+        lacking["humanly"] = (
+            "needs a seat other than East, and a win on a discard"
+            if self_drawn
+            else "needs a seat other than East"
+        )
+    elif self_drawn:
+        lacking["humanly"] = "needs a win on a discard, not a self-draw"
     return lacking
 
 

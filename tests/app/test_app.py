@@ -1537,6 +1537,7 @@ def test_circumstances_follow_the_rule_set(app: AppTest) -> None:
     app.text_input(key="typed_concealed").input("123m 456p 789s 22m").run()
     app.text_input(key="typed_kongs").input("CCCC").run()
     app.button(key="typed_use").click().run()
+    app.selectbox(key="seat_wind").set_value("S").run()  # a humanly hand is a seat other than East's
     assert "Humanly hand (人胡)" in app.multiselect(key="circumstances").options
     # no "Select all": heavenly and earthly hand, say, cannot both be
     assert app.multiselect(key="circumstances").proto.select_all == 0
@@ -2136,9 +2137,12 @@ def test_an_earthly_hand_chosen_stays_chosen_through_a_rule_set_switch(app: AppT
 
 def test_circumstances_that_cannot_be_are_not_blamed_on_the_hand(app: AppTest) -> None:
     typed_hand(app, "123m 456p 789s 22m", melds="CCC")
-    app.selectbox(key="seat_wind").set_value("S").run()
+    # ticked as East's self-draw, then the seat set: the tick stays, and the result says why
+    app.radio(key="won_by").set_value("self-drawn").run()
     app.multiselect(key="circumstances").set_value(["heavenly"]).run()
+    app.selectbox(key="seat_wind").set_value("S").run()
     no_problem(app)
+    assert app.multiselect(key="circumstances").value == ["heavenly"]
     errors = texts(app, "error")
     assert any(t.startswith("How it was won does not fit:") and "East" in t for t in errors), errors
     assert not any("Not a valid win" in t or ".." in t for t in errors if "does not fit" in t), errors
@@ -2681,8 +2685,8 @@ def test_the_summary_names_the_house_rules_and_the_scorings_notes(app: AppTest) 
         in summary(app).splitlines()
     ), summary(app)
     assert any("house rules: Pure green off" in t for t in captions(app)), captions(app)
-    app.multiselect(key="circumstances").set_value(["humanly"]).run()
     app.selectbox(key="seat_wind").set_value("S").run()
+    app.multiselect(key="circumstances").set_value(["humanly"]).run()
     app.checkbox(key="opt_singapore_humanly_hand").uncheck().run()
     text = summary(app)
     assert "Note: humanly hand not scored: “Humanly hand” is off" in text, text

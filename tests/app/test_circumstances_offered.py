@@ -16,6 +16,7 @@ from tests.app.test_app import edit_tiles, no_problem, open_case_file, result_te
 KONG = {"kind": "kong", "tiles": ["5s"] * 4, "concealed": False}
 PONG = {"kind": "pong", "tiles": ["5s"] * 3}
 KONG_REPLACEMENT = "Won on a kong's replacement tile (杠上开花)"
+HEAVENLY = "Heavenly hand (天胡, East's dealt hand)"
 
 
 def test_a_hand_without_a_kong_lacks_the_replacement_circumstances() -> None:
@@ -112,3 +113,56 @@ def test_every_circumstance_is_named_as_a_singapore_table_calls_it() -> None:
     # a walkthrough: four of the nine had their Chinese name, the heavenly and humanly hands none
     for key, label in CIRCUMSTANCE_LABELS.items():
         assert re.search(r"\([^)]*[\u4e00-\u9fff][^)]*\)$", label), (key, label)
+
+
+def test_the_first_turn_hands_need_the_seat_and_the_win_rules_md_gives_them() -> None:
+    # RULES.md: heavenly a self-draw by the East seat, earthly and humanly a seat other than East, a
+    # humanly hand a discard; Malaysian rules' earthly hand is never self-drawn
+    hand = {"melds": [KONG, KONG]}
+    first_turn = {"heavenly", "earthly", "humanly"}
+
+    def lacking(drawn: bool, seat: str, rules: str = "singapore") -> dict[str, str]:
+        return {k: v for k, v in circumstances_lacking(hand, drawn, seat, rules).items() if k in first_turn}
+
+    assert lacking(True, "E") == {
+        "earthly": "needs a seat other than East",
+        "humanly": "needs a seat other than East, and a win on a discard",
+    }
+    assert lacking(False, "E") == {
+        "heavenly": "needs a self-draw",
+        "earthly": "needs a seat other than East",
+        "humanly": "needs a seat other than East",
+    }
+    assert lacking(False, "S") == {"heavenly": "needs a self-draw by the East seat"}
+    assert lacking(True, "S") == {
+        "heavenly": "needs the East seat (the dealer)",
+        "humanly": "needs a win on a discard, not a self-draw",
+    }
+    assert (
+        lacking(True, "S", "malaysian")["earthly"] == "needs a win on East's first discard, not a self-draw"
+    )
+    # no seat given: the hand's needs alone
+    assert not set(circumstances_lacking(hand, False)) & first_turn
+
+
+def test_a_south_seat_s_discard_win_is_not_offered_a_heavenly_hand(app: AppTest) -> None:
+    # a walkthrough: offered to a South seat's discard win, the result then said it did not fit
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    app.selectbox(key="seat_wind").set_value("S").run()
+    box = app.multiselect(key="circumstances")
+    assert HEAVENLY not in box.options and "Humanly hand (人胡)" in box.options
+    assert f"{HEAVENLY}: needs a self-draw by the East seat." in (box.help or ""), box.help
+    app.radio(key="won_by").set_value("self-drawn").run()
+    box = app.multiselect(key="circumstances")
+    assert HEAVENLY not in box.options and "Humanly hand (人胡)" not in box.options
+    assert "Humanly hand (人胡): needs a win on a discard, not a self-draw." in (box.help or ""), box.help
+    app.selectbox(key="seat_wind").set_value("E").run()
+    box = app.multiselect(key="circumstances")
+    assert HEAVENLY in box.options and "Earthly hand (地胡)" not in box.options
+    # a tick already given stays shown when the seat is set after it, and the result says why
+    app.multiselect(key="circumstances").set_value(["heavenly"]).run()
+    app.selectbox(key="seat_wind").set_value("W").run()
+    no_problem(app)
+    box = app.multiselect(key="circumstances")
+    assert box.value == ["heavenly"] and HEAVENLY in box.options
+    assert "a heavenly hand is a self-draw by the East seat" in result_text(app), result_text(app)

@@ -36,7 +36,8 @@ class OptionSpec:
 
 # the options whose field name reads otherwise than the page's words: "Self draw tai" stood in the
 # sidebar beside the page's "Self-drawn" (a walkthrough)
-OPTION_LABELS = {"self_draw_tai": "Self-drawn tai"}
+# the humanly hand with its Chinese name, as the special circumstances box has it (a walkthrough)
+OPTION_LABELS = {"self_draw_tai": "Self-drawn tai", "humanly_hand": "Humanly hand (人胡)"}
 
 
 # the sidebar's words for the choices of the options that offer some

@@ -2689,8 +2689,8 @@ def test_the_summary_names_the_house_rules_and_the_scorings_notes(app: AppTest) 
     app.multiselect(key="circumstances").set_value(["humanly"]).run()
     app.checkbox(key="opt_singapore_humanly_hand").uncheck().run()
     text = summary(app)
-    assert "Note: humanly hand not scored: “Humanly hand” is off" in text, text
-    assert any("“Humanly hand” is off" in t for t in texts(app, "info")), texts(app, "info")
+    assert "Note: humanly hand not scored: “Humanly hand (人胡)” is off" in text, text
+    assert any("“Humanly hand (人胡)” is off" in t for t in texts(app, "info")), texts(app, "info")
 
 
 def test_the_payout_names_each_players_seat_once_the_discarder_is_said(app: AppTest) -> None:

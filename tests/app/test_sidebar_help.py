@@ -49,3 +49,10 @@ def test_the_self_draw_option_is_said_in_the_page_s_words() -> None:
     assert labels["self_draw_tai"] == "Self-drawn tai"
     assert labels["fully_concealed_tai"] == "Fully concealed tai"  # the others from their names
     assert with_option_labels("self_draw_tai is on") == "“Self-drawn tai” is on"
+
+
+def test_the_humanly_hand_option_has_its_chinese_name_as_the_circumstance_has() -> None:
+    # a walkthrough: the circumstances carry their Chinese names, the sidebar's "Humanly hand" had none
+    specs = option_specs(scoring.Options, scoring.default_options("singapore"))
+    (humanly,) = [spec for spec in specs if spec.name == "humanly_hand"]
+    assert option_label(humanly) == circumstance_label("humanly") == "Humanly hand (人胡)"

@@ -31,6 +31,7 @@ from app_ui.summary import (
     plain_line,
     player_label,
     points_words,
+    read_as_line,
     rules_line,
     seat_label,
     settle_words,
@@ -239,7 +240,8 @@ def result_ui(
         st.caption(idle)
     if result.get("arrangement"):
         # the sets the rows were counted on, by the rows (an audit, stage 81: only the summary said it)
-        st.caption(f"Read as: {result['arrangement']}")
+        # with its marks explained: [CCC] and <5555s> stood unexplained on the page (a walkthrough)
+        st.caption(read_as_line(str(result["arrangement"])))
     if patterns:
         st.markdown(
             "\n".join(

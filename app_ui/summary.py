@@ -89,8 +89,32 @@ ROLE_LABELS = {
     "winner": "Winner",
     "discarder": "Discarder",
     "other": "Other player",
-    "loser": "Loser",
+    # one word for the players who pay alike, whichever way the hand was won (a walkthrough: "Loser" on a
+    # self-draw, "Other player" on a discard); the discarder, who pays more, is named apart
+    "loser": "Other player",
 }
+
+
+def arrangement_key(arrangement: str) -> str | None:
+    """What the marks of a "Read as" line (the scoring's `arrangement`) mean, in a player's words, for
+    the marks it has; None where it has none. A walkthrough: [CCC] and <5555s> stood unexplained."""
+    # the marks as the summary's hand line words them: "([..] exposed, <..> concealed kong)"
+    said = []
+    if "[" in arrangement:
+        said.append("[..] an exposed set, laid down face up")
+    if "<" in arrangement:
+        said.append("<..> a concealed kong")
+    if "(fly=" in arrangement:
+        said.append("fly=... the tile a fly stands for")
+    if not said:
+        return None
+    return "; ".join(said) + "; unmarked, the sets and pair of the tiles in the hand"
+
+
+def read_as_line(arrangement: str) -> str:
+    """The "Read as" line with its marks explained (`arrangement_key`)."""
+    key = arrangement_key(arrangement)
+    return f"Read as: {arrangement}" + (f" ({key})" if key else "")
 
 
 # The earthly hand in words as each rule set has it; the choice box shows the label above for both, as

@@ -1311,7 +1311,7 @@ def test_pay_all_on_a_self_draw_names_no_discarder(app: AppTest, install: Instal
     no_problem(app)
     pay = payout_rows(app)
     assert "Discarder" not in pay and len(pay["Liable player (pays all)"]) == 1, pay
-    assert pay["Loser"] == ["0", "0"], pay
+    assert pay["Other player"] == ["0", "0"], pay
 
 
 def test_a_replacement_tile_win_is_summarised_as_the_self_draw_it_is_scored_as(app: AppTest) -> None:
@@ -1346,7 +1346,7 @@ def test_eight_flowers_alone_are_scored(app: AppTest) -> None:
     assert any(t.startswith("**5 tai**") for t in texts(app, "success")), result_text(app)
     assert "Eight flowers" in result_text(app)
     # the eighth flower is drawn by the winner: every loser pays, whatever the radio says
-    assert payout_rows(app)["Loser"] == ["-32", "-32", "-32"], payout_rows(app)
+    assert payout_rows(app)["Other player"] == ["-32", "-32", "-32"], payout_rows(app)
     assert "self-drawn (eight flowers are drawn by the winner, a self-draw)" in summary(app)
 
 
@@ -3171,6 +3171,41 @@ def test_the_result_names_the_reading_counted_and_the_other_it_beat(app: AppTest
         "counted"
     )
     assert also in shown and f"  {also}" in summary(app).splitlines(), shown
+
+
+def test_the_read_as_line_says_what_its_marks_mean(app: AppTest) -> None:
+    # a walkthrough: [CCC] for an exposed pong and <5555s> for a concealed kong stood unexplained
+    typed_hand(app, "123m 456p 22m", melds="CCC", kongs="5555s")
+    no_problem(app)
+    (line,) = [t for t in captions(app) if t.startswith("Read as:")]
+    assert "[CCC]" in line and "[..] an exposed set, laid down face up" in line, line
+    assert "<5555s>" in line and "<..> a concealed kong" in line, line
+    typed_hand(app, "123m 456p 22m", melds="CCC 789s")
+    (line,) = [t for t in captions(app) if t.startswith("Read as:")]
+    assert "<..>" not in line and "[..]" in line, line  # only the marks the line has are explained
+
+
+def test_the_read_as_key_names_each_mark_it_has() -> None:
+    from app_ui.summary import read_as_line
+
+    assert read_as_line("123m 456p 789s 123p 55s") == "Read as: 123m 456p 789s 123p 55s"
+    assert read_as_line("123m 456p <5555s> [CCC] 22m") == (
+        "Read as: 123m 456p <5555s> [CCC] 22m ([..] an exposed set, laid down face up; <..> a concealed "
+        "kong; unmarked, the sets and pair of the tiles in the hand)"
+    )
+
+
+def test_the_players_who_pay_alike_have_one_name_however_the_hand_was_won(app: AppTest) -> None:
+    # a walkthrough: "Loser" on a self-draw, "Other player" on a discard
+    typed_hand(app, "123m 456p 789s 22m", melds="CCC")
+    app.selectbox(key="discarder_wind").set_value("W").run()
+    no_problem(app)
+    assert set(payout_rows(app)) == {"Winner", "Discarder", "Other player"}, payout_rows(app)
+    app.radio(key="won_by").set_value("self-drawn").run()
+    no_problem(app)
+    pay = payout_rows(app)
+    assert set(pay) == {"Winner", "Other player"} and len(pay["Other player"]) == 3, pay
+    assert "Loser" not in summary(app), summary(app)
 
 
 def test_the_samples_fold_away_in_the_run_that_reads_an_upload(app: AppTest) -> None:

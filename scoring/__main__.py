@@ -54,7 +54,7 @@ from scoring.tiles import TILE_CODES_HELP
 # the app's typed fields' reader: a hand typed there (`123M`, 東東東, 🀇🀈🀉, 紅中) is read alike here, by
 # one parser (an audit: the command line refused what the app took)
 from scoring.typed import TYPED_ALSO
-from scoring.typed_fields import typed_circumstance, typed_hand, typed_one
+from scoring.typed_fields import typed_circumstances, typed_hand, typed_one
 from scoring.winning_tiles import Outcome, changes_the_score, ways_text, winning_tile_outcomes
 
 # The breakdown's own marks, which no tile code explains (an audit: a new reader met [111s] and
@@ -310,7 +310,7 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
             given = [given]
         if not isinstance(given, list):
             raise MalformedHandError(f"circumstances must be a list, got {json_value(given)}")
-        typed = [typed_circumstance(name) for name in args.circumstance]
+        typed = [code for name in args.circumstance for code in typed_circumstances(name)]
         data["circumstances"] = [*given, *(name for name in typed if name not in given)]
     if args.option:
         given = data.get("options")

@@ -139,7 +139,7 @@ def read_inputs(data: Mapping[str, Any]) -> Inputs:
         if stranger is None:
             raise
         name = ruleset.name.capitalize()
-        raise MeldError(f"{stranger} is not in the {name} tile set ({error})") from None
+        raise MeldError(f"{stranger} is not in the {name} tile set ({error.reason})", error.where) from None
     return Inputs(hand, context, ruleset, options)
 
 

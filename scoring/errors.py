@@ -24,7 +24,13 @@ class HandStringError(MalformedHandError):
 
 
 class MeldError(MalformedHandError):
-    """A declared meld whose tiles do not form its kind."""
+    """A declared meld whose tiles do not form its kind; `where` names the meld in the input
+    (`melds[1]`), before the message, as a tile's field is named; `reason` is the message without it."""
+
+    def __init__(self, reason: str, where: str = "") -> None:
+        super().__init__(f"{where}: {reason}" if where else reason)
+        self.reason = reason
+        self.where = where
 
 
 class OptionError(MalformedHandError):

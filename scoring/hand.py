@@ -380,11 +380,11 @@ def _optional_code(data: Mapping[str, Any], name: str, default: Tile | None) -> 
 
 
 def _optional_place(data: Mapping[str, Any]) -> Any:
-    """`winning_tile_into` as given, spaces at the ends aside: none for null or "" (`Context` checks
-    the rest)."""
+    """`winning_tile_into` as given, spaces at the ends and letter case aside (`Hand`, as the rule set
+    and the winds are read; stage 89): none for null or "" (`Context` checks the rest)."""
     value = data.get("winning_tile_into")
     if isinstance(value, str):
-        value = value.strip()
+        value = value.strip().lower()
     return None if value in (None, "") else value
 
 
@@ -444,7 +444,12 @@ def meld_from_json(item: object, index: int) -> Meld:
     tiles = _resolve_backs(kind, tiles, where)
     if not isinstance(concealed, bool):
         raise MeldError(f"{where}.concealed must be true or false, got {json_value(concealed)}")
-    return Meld(kind=kind, tiles=tuple(tiles), concealed=concealed)
+    try:
+        return Meld(kind=kind, tiles=tuple(tiles), concealed=concealed)
+    except MeldError as error:
+        # named by its place, as a tile that cannot be read is (`melds[1].tiles: ...`): a hand of several
+        # pongs was told "a pong is three equal tiles: pong 1s 2s 4s" with no word on which (stage 89)
+        raise MeldError(error.reason, where) from None
 
 
 def check_bonus_codes(from_deal: Iterable[Tile]) -> None:

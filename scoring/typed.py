@@ -150,13 +150,20 @@ TYPED_ALSO = (
 )
 
 
+# the characters that show nothing: zero-width spaces and joiners, a byte-order mark
+_UNSEEN = str.maketrans(dict.fromkeys("\u200b\u200c\u2060\ufeff", " "))
+
+
 def _typed_words(text: str) -> list[tuple[str, list[str]]]:
     """Each word as typed beside the groups read from it (the characters and emoji tiles as their
     codes; a bonus tile stands apart: 🀅🀢 typed gives F and F1)."""
     if _JOKER in text:  # said before any other word on the text: it is the one thing to change
         raise ValueError(f"cannot read {_JOKER} (the joker): a Malaysian wild tile is typed fly")
     # NFKC: a phone's full-width keyboard types １２３ｍ and the ideographic comma and space
-    typed = unicodedata.normalize("NFKC", text).replace(",", " ").replace("、", " ").split()
+    # and a zero-width space, pasted from a chat, is no character typed (stage 89: '\u200b' was refused)
+    typed = (
+        unicodedata.normalize("NFKC", text).translate(_UNSEEN).replace(",", " ").replace("、", " ").split()
+    )
     return [
         (as_typed, _HONOUR_BESIDE_DIGIT.sub(" ", _chinese_read(as_typed)).translate(_SHOWN).split())
         for as_typed in typed

@@ -6,10 +6,11 @@ Standard library only, as the rest of `scoring`."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Collection
 from typing import Any
 
-from scoring.errors import MalformedHandError
+from scoring.errors import MalformedHandError, MeldError
 from scoring.tiles import ALL_CODES, BONUS, FLY, WINDS, parse_hand_string
 from scoring.typed import read_bonus, read_tiles
 
@@ -85,7 +86,7 @@ def typed_hand(data: dict[str, Any]) -> dict[str, Any]:
             typed_circumstance(name) if isinstance(name, str) else name for name in data["circumstances"]
         ]
     elif isinstance(data.get("circumstances"), str):
-        data["circumstances"] = typed_circumstance(data["circumstances"])
+        data["circumstances"] = typed_circumstances(data["circumstances"])
     # the fields a flag also gives (the winds, the winning tile, the rule set) read as their flags read
     # them: `"seat_wind": "south"` was refused where `--seat south` was taken (an audit)
     for field in TYPED_ONE:
@@ -94,21 +95,54 @@ def typed_hand(data: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+# a meld's kind as players write it: the English words, the romanised Chinese and Japanese ones and
+# the Chinese characters (stage 89, a user's file: `"kind": "pung"` and `"gong"` were unknown meld kinds)
+MELD_KIND_WORDS = {
+    "chow": ("chi", "chii", "吃"),
+    "pong": ("pung", "peng", "碰"),
+    "kong": ("gong", "kang", "quad", "槓", "杠"),
+}
+_MELD_KINDS = {word: kind for kind, words in MELD_KIND_WORDS.items() for word in (kind, *words)}
+MELD_KINDS_SAID = "{}, {} or {}".format(
+    *(f"{kind} ({', '.join(words)})" for kind, words in MELD_KIND_WORDS.items())
+)
+
+
+def typed_meld_kind(kind: str, where: str) -> str:
+    """A meld's kind as typed (`Pong`, `pung`, `Gong`, full-width letters) as its code, chow, pong or
+    kong; `MeldError` naming the meld (`where`) and the words read, for any other word."""
+    word = " ".join(unicodedata.normalize("NFKC", kind).lower().split())
+    if word not in _MELD_KINDS:
+        raise MeldError(f"{where}.kind: unknown meld kind {kind!r}: type {MELD_KINDS_SAID}")
+    return _MELD_KINDS[word]
+
+
 def _typed_meld(meld: dict[str, Any], index: int) -> dict[str, Any]:
-    """A meld's tiles read as `typed_hand` reads the concealed ones, and its kind in any case (`Pong`),
-    as the rule set is (stage 89, a user's file: `"kind": "Pong"` was an unknown meld kind)."""
+    """A meld's tiles read as `typed_hand` reads the concealed ones, and its kind as players write it
+    (`Pong`, `pung`, `gong`), as the rule set is (stage 89, a user's file: `"kind": "Pong"` was an
+    unknown meld kind)."""
     meld = dict(meld)
     if "tiles" in meld:
         meld["tiles"] = typed_codes(meld["tiles"], f"melds[{index}].tiles", read_tiles)
-    if isinstance(meld.get("kind"), str):
-        meld["kind"] = meld["kind"].strip().lower()
+    if isinstance(meld.get("kind"), str) and not meld["kind"].strip():
+        del meld["kind"]  # left blank, as left out: the scoring tells the kind from the tiles
+    elif isinstance(meld.get("kind"), str):
+        meld["kind"] = typed_meld_kind(meld["kind"], f"melds[{index}]")
     return meld
 
 
 def typed_circumstance(name: str) -> str:
-    """A circumstance as a user types its name (`Robbing kong`, `robbing-kong`): its code, `robbing_kong`
-    (stage 89: `--circumstance "robbing kong"` was unknown, where the tiles and winds are read as typed)."""
-    return "_".join(name.replace("-", " ").lower().split())
+    """A circumstance as a user types its name (`Robbing kong`, `robbing-kong`, full-width letters): its
+    code, `robbing_kong` (stage 89: `--circumstance "robbing kong"` was unknown, where the tiles and
+    winds are read as typed)."""
+    return "_".join(unicodedata.normalize("NFKC", name).replace("-", " ").lower().split())
+
+
+def typed_circumstances(text: str) -> list[str]:
+    """Circumstances typed in one text, apart by commas (`robbing kong, last tile`), as their codes: a
+    file's `"circumstances": "robbing_kong, last_tile"` was one unknown circumstance (stage 89)."""
+    named = unicodedata.normalize("NFKC", text).replace("、", ",").split(",")
+    return [typed_circumstance(name) for name in named if name.strip()]
 
 
 def typed_one(field: str, value: str) -> str:

@@ -1110,6 +1110,84 @@ def test_a_files_meld_kind_in_any_case_scores_as_its_name(
     assert _scored(tmp_path, capsys, typed) == by_name
 
 
+@pytest.mark.parametrize(
+    ("kind", "tiles"),
+    [
+        pytest.param("pung", "EEE", id="pung"),
+        pytest.param("Peng", "EEE", id="peng"),
+        pytest.param("碰", "EEE", id="pong-character"),
+        pytest.param("ｐｏｎｇ", "EEE", id="full-width"),
+        pytest.param("chi", "234s", id="chi"),
+        pytest.param("CHII", "234s", id="chii"),
+        pytest.param("gong", "5555s", id="gong"),
+        pytest.param("Kang", "5555s", id="kang"),
+        pytest.param(" quad ", "5555s", id="quad"),
+        pytest.param("", "EEE", id="blank-as-left-out"),
+    ],
+)
+def test_a_files_meld_kind_as_players_write_it_scores_as_its_kind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str, tiles: str
+) -> None:
+    # stage 89: `"kind": "pung"`, `"chi"`, `"gong"` were unknown meld kinds, though players write them so
+    hand = {"concealed": "123m 456p 789s 55p", "melds": [{"tiles": tiles}]}
+    by_tiles = _scored(tmp_path, capsys, hand)
+    typed = {**hand, "melds": [{"kind": kind, "tiles": tiles}]}
+    assert _scored(tmp_path, capsys, typed) == by_tiles
+
+
+def test_an_unknown_meld_kind_is_refused_by_its_place_with_the_words_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    melds = [{"kind": "pong", "tiles": "EEE"}, {"kind": "pon", "tiles": "CCC"}]
+    assert _main(tmp_path, {"concealed": "123m 456p 55p", "melds": melds}) == 2
+    _, err = capsys.readouterr()
+    assert err.strip().splitlines() == [
+        "error: melds[1].kind: unknown meld kind 'pon': type chow (chi, chii, 吃), "
+        "pong (pung, peng, 碰) or kong (gong, kang, quad, 槓, 杠)"
+    ]
+
+
+def test_a_meld_that_is_not_its_kind_is_named_by_its_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # stage 89: "a pong is three equal tiles: pong 1s 2s 4s" said no word on which of the melds it was,
+    # where a tile that cannot be read is named `melds[1].tiles`
+    melds = [{"kind": "pong", "tiles": "EEE"}, {"kind": "pong", "tiles": "124s"}]
+    assert _main(tmp_path, {"concealed": "123m 456p 55p", "melds": melds}) == 2
+    _, err = capsys.readouterr()
+    assert err.strip() == "error: melds[1]: a pong is three equal tiles: pong 1s 2s 4s"
+
+
+@pytest.mark.parametrize(
+    "typed", ["robbing kong, last tile", "Robbing Kong、Last-Tile,", "robbing_kong,last_tile"]
+)
+def test_circumstances_typed_in_one_text_apart_by_commas_are_each_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], typed: str
+) -> None:
+    # stage 89: `"circumstances": "robbing_kong, last_tile"` was one unknown circumstance
+    hand = {"concealed": "123m 456p 789s CCC 55p", "winning_tile": "1m", "self_drawn": True}
+    by_codes = _scored(tmp_path, capsys, {**hand, "circumstances": ["robbing_kong", "last_tile"]})
+    assert _scored(tmp_path, capsys, {**hand, "circumstances": typed}) == by_codes
+    assert _scored(tmp_path, capsys, hand, "--circumstance", typed) == by_codes
+
+
+def test_a_circumstance_typed_full_width_scores_as_its_code(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hand = {"concealed": "123m 456p 789s CCC 55p", "winning_tile": "1m"}
+    by_code = _scored(tmp_path, capsys, {**hand, "circumstances": ["robbing_kong"]})
+    assert _scored(tmp_path, capsys, {**hand, "circumstances": ["ｒｏｂｂｉｎｇ ｋｏｎｇ"]}) == by_code
+
+
+def test_a_zero_width_space_pasted_among_the_tiles_is_no_tile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # stage 89: a hand pasted from a chat, "123m\u200b 456p ...", was refused as "cannot read '\u200b'"
+    hand = {"concealed": TYPED + " CCC"}
+    pasted = {"concealed": "123m\u200b 456p\ufeff 789s 55p CCC"}
+    assert _scored(tmp_path, capsys, pasted) == _scored(tmp_path, capsys, hand)
+
+
 @pytest.mark.parametrize("typed", ["robbing kong", "Robbing-Kong", " ROBBING_KONG "])
 def test_a_circumstance_typed_in_words_scores_as_its_code(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], typed: str

@@ -234,6 +234,13 @@ def test_a_first_turn_hand_counts_only_the_place_its_own_check_allows() -> None:
     )
 
 
+@pytest.mark.parametrize("given_place", ["Hand", " MELD "])
+def test_a_place_in_any_case_is_read_as_its_word(given_place: str) -> None:
+    # stage 89: `"winning_tile_into": "Hand"` was refused, where the rule set and winds are read in any case
+    by_word = score_json({**FOUR_CHOWS, "winning_tile_into": given_place.strip().lower()})
+    assert score_json({**FOUR_CHOWS, "winning_tile_into": given_place}) == by_word
+
+
 @pytest.mark.parametrize("given_place", ["table", 1, True, ["hand"]])
 def test_a_malformed_place_is_refused_in_one_line(given_place: object) -> None:
     with pytest.raises(MalformedHandError, match="winning_tile_into must be hand or meld"):

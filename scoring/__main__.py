@@ -54,7 +54,7 @@ from scoring.tiles import TILE_CODES_HELP
 # the app's typed fields' reader: a hand typed there (`123M`, 東東東, 🀇🀈🀉, 紅中) is read alike here, by
 # one parser (an audit: the command line refused what the app took)
 from scoring.typed import TYPED_ALSO
-from scoring.typed_fields import typed_circumstances, typed_hand, typed_one
+from scoring.typed_fields import typed_circumstances, typed_hand, typed_one, typed_options
 from scoring.winning_tiles import Outcome, changes_the_score, ways_text, winning_tile_outcomes
 
 # The breakdown's own marks, which no tile code explains (an audit: a new reader met [111s] and
@@ -100,6 +100,11 @@ def _options_epilog() -> str:
     return "\n".join([*lines, "", *textwrap.wrap(EXIT_STATUS, width=100)])
 
 
+def _place_word(text: str) -> str:
+    """A place flag's word in any case and spacing (`Hand`), as argparse's choices compare it."""
+    return text.strip().lower()
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="python -m scoring",
@@ -143,6 +148,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--winning-tile-into",
         choices=(*WINNING_TILE_PLACES, "either"),
+        type=_place_word,  # `Hand` as the file's `"winning_tile_into": "Hand"` is read (stage 89)
         help="where the winning discard went: hand (every laid-down meld was claimed before it) or meld "
         "(an exposed chow or pong laid down with it); either (or unsaid): the place that scores best counts",
     )
@@ -316,7 +322,8 @@ def apply_flags(data: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
         given = data.get("options")
         if given is not None and not isinstance(given, dict):
             raise MalformedHandError(f"options must be an object, got {json_value(given)}")
-        data["options"] = dict(given or {}) | option_assignments(args.option)  # OptionError is malformed
+        # the flags' names in any case, as the file's are (`typed_hand`); OptionError is malformed
+        data["options"] = dict(given or {}) | typed_options(option_assignments(args.option))
     return data
 
 

@@ -6,11 +6,13 @@ Standard library only, as the rest of `scoring`."""
 
 from __future__ import annotations
 
+import dataclasses
 import unicodedata
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from scoring.errors import MalformedHandError, MeldError
+from scoring.options import MALAYSIAN_PAYMENTS, PAYOUT_SCHEMES, Options
 from scoring.tiles import ALL_CODES, BONUS, FLY, WINDS, parse_hand_string
 from scoring.typed import read_bonus, read_tiles
 
@@ -87,6 +89,8 @@ def typed_hand(data: dict[str, Any]) -> dict[str, Any]:
         ]
     elif isinstance(data.get("circumstances"), str):
         data["circumstances"] = typed_circumstances(data["circumstances"])
+    if isinstance(data.get("options"), dict):
+        data["options"] = typed_options(data["options"])
     # the fields a flag also gives (the winds, the winning tile, the rule set) read as their flags read
     # them: `"seat_wind": "south"` was refused where `--seat south` was taken (an audit)
     for field in TYPED_ONE:
@@ -131,11 +135,39 @@ def _typed_meld(meld: dict[str, Any], index: int) -> dict[str, Any]:
     return meld
 
 
+_OPTION_NAMES = frozenset(field.name for field in dataclasses.fields(Options))
+# the options whose values are words, read as their names are (`Shooter Pays`: shooter_pays)
+_WORDED_OPTIONS: dict[str, Collection[str]] = {
+    "payout_scheme": PAYOUT_SCHEMES,
+    "malaysian_payment": MALAYSIAN_PAYMENTS,
+}
+
+
+def _as_code(text: str) -> str:
+    """A name typed in words (`Max Tai`, `max-tai`, full-width letters) as its code, `max_tai`."""
+    return "_".join(unicodedata.normalize("NFKC", text).replace("-", " ").lower().split())
+
+
+def typed_options(options: Mapping[Any, Any]) -> dict[Any, Any]:
+    """Options as a user types their names (`Max_Tai`, `max tai`) and their worded values (`Shooter
+    Pays`), by their codes (stage 89: `--option Max_Tai=5` was an unknown option). A name whose code
+    is no option, or is given as well, is left as typed, for the scoring to refuse naming it."""
+    typed: dict[Any, Any] = {}
+    for name, value in options.items():
+        code = _as_code(name) if isinstance(name, str) else name
+        if code not in _OPTION_NAMES or code in options or code in typed:
+            code = name
+        if isinstance(value, str) and _as_code(value) in _WORDED_OPTIONS.get(code, ()):
+            value = _as_code(value)  # else left as typed, for the scoring to quote
+        typed[code] = value
+    return typed
+
+
 def typed_circumstance(name: str) -> str:
     """A circumstance as a user types its name (`Robbing kong`, `robbing-kong`, full-width letters): its
     code, `robbing_kong` (stage 89: `--circumstance "robbing kong"` was unknown, where the tiles and
     winds are read as typed)."""
-    return "_".join(unicodedata.normalize("NFKC", name).replace("-", " ").lower().split())
+    return _as_code(name)
 
 
 def typed_circumstances(text: str) -> list[str]:

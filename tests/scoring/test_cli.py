@@ -1179,6 +1179,40 @@ def test_a_circumstance_typed_full_width_scores_as_its_code(
     assert _scored(tmp_path, capsys, {**hand, "circumstances": ["ｒｏｂｂｉｎｇ ｋｏｎｇ"]}) == by_code
 
 
+@pytest.mark.parametrize(
+    ("typed", "code"),
+    [
+        pytest.param({"Max_Tai": 1}, {"max_tai": 1}, id="name-in-capitals"),
+        pytest.param(
+            {"max tai": 1, "Payout-Scheme": "Shooter Pays"},
+            {"max_tai": 1, "payout_scheme": "shooter_pays"},
+            id="words",
+        ),
+    ],
+)
+def test_options_typed_in_words_or_any_case_are_read_as_their_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], typed: dict[str, Any], code: dict[str, Any]
+) -> None:
+    # stage 89: `--option Max_Tai=1` and `"options": {"Max_Tai": 1}` were unknown options
+    hand = {"concealed": "123m 456p CCC FFF 55p"}  # two dragon pongs: 2 tai, over the limit of 1
+    by_code = _scored(tmp_path, capsys, {**hand, "options": code})
+    assert (by_code["tai"], by_code["limit"]) == (1, True)
+    assert _scored(tmp_path, capsys, {**hand, "options": typed}) == by_code
+    flags = [item for name, value in typed.items() for item in ("--option", f"{name}={value}")]
+    assert _scored(tmp_path, capsys, hand, *flags) == by_code
+
+
+def test_an_option_value_that_is_no_choice_is_quoted_as_typed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _main(tmp_path, {"concealed": "123m 456p 789s CCC 55p"}, "--option", "Payout_Scheme=Shooter") == 2
+    _, err = capsys.readouterr()
+    assert (
+        err.strip()
+        == "error: option payout_scheme must be one of standard, shooter_pays, table, got 'Shooter'"
+    )
+
+
 def test_a_zero_width_space_pasted_among_the_tiles_is_no_tile(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -239,6 +239,11 @@ def test_a_place_in_any_case_is_read_as_its_word(given_place: str) -> None:
     # stage 89: `"winning_tile_into": "Hand"` was refused, where the rule set and winds are read in any case
     by_word = score_json({**FOUR_CHOWS, "winning_tile_into": given_place.strip().lower()})
     assert score_json({**FOUR_CHOWS, "winning_tile_into": given_place}) == by_word
+    flagged = _cli(FOUR_CHOWS, "--winning-tile-into", given_place)
+    assert (flagged.returncode, flagged.stdout) == (
+        1 if "hand" in given_place.lower() else 0,
+        _cli(FOUR_CHOWS, "--winning-tile-into", given_place.strip().lower()).stdout,
+    )
 
 
 @pytest.mark.parametrize("given_place", ["table", 1, True, ["hand"]])

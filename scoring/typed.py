@@ -150,8 +150,15 @@ TYPED_ALSO = (
 )
 
 
-# the characters that show nothing: zero-width spaces and joiners, a byte-order mark
-_UNSEEN = str.maketrans(dict.fromkeys("\u200b\u200c\u2060\ufeff", " "))
+# what stands between words as a space does: commas, the ideographic comma, semicolons and strokes
+# (`123m;456p`, `F1/S2`: stage 89, they were refused), and the characters that show nothing, pasted
+# from a chat (zero-width spaces and joiners, a byte-order mark: '\u200b' was refused)
+_APART = str.maketrans(dict.fromkeys(",、;/|\u200b\u200c\u2060\ufeff", " "))
+# the word after an honour's name that says what it is (`red dragon`, `East Wind`): it adds no tile
+_HONOUR_KINDS = {
+    **dict.fromkeys(("dragon", "dragons"), ("red", "green", "white")),
+    **dict.fromkeys(("wind", "winds"), ("east", "south", "west", "north")),
+}
 
 
 def _typed_words(text: str) -> list[tuple[str, list[str]]]:
@@ -160,10 +167,12 @@ def _typed_words(text: str) -> list[tuple[str, list[str]]]:
     if _JOKER in text:  # said before any other word on the text: it is the one thing to change
         raise ValueError(f"cannot read {_JOKER} (the joker): a Malaysian wild tile is typed fly")
     # NFKC: a phone's full-width keyboard types １２３ｍ and the ideographic comma and space
-    # and a zero-width space, pasted from a chat, is no character typed (stage 89: '\u200b' was refused)
-    typed = (
-        unicodedata.normalize("NFKC", text).translate(_UNSEEN).replace(",", " ").replace("、", " ").split()
-    )
+    words = unicodedata.normalize("NFKC", text).translate(_APART).split()
+    typed = [
+        word
+        for before, word in zip(["", *words], words, strict=False)
+        if before.lower() not in _HONOUR_KINDS.get(word.lower(), ())
+    ]
     return [
         (as_typed, _HONOUR_BESIDE_DIGIT.sub(" ", _chinese_read(as_typed)).translate(_SHOWN).split())
         for as_typed in typed

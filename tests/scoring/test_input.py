@@ -875,3 +875,29 @@ def test_an_options_bounds_are_what_the_scoring_takes_alone(field: dataclasses.F
         with pytest.raises(OptionError):
             options_from_mapping(default_options(rules), {**beside, field.name: value})
     assert {field.name for field in BOUNDED} == {"min_tai", "max_tai", "points_per_fan"}
+
+
+@pytest.mark.parametrize(
+    ("typed", "tiles"),
+    [
+        pytest.param("123m;456p", "123m 456p", id="semicolon"),
+        pytest.param("123m；456p", "123m 456p", id="full-width-semicolon"),
+        pytest.param("123m/456p|CCC", "123m 456p CCC", id="strokes"),
+        pytest.param("123m\u200b 456p\ufeff", "123m 456p", id="zero-width"),
+        pytest.param("Red Dragon, red dragon, red dragon", "CCC", id="dragon-named"),
+        pytest.param("east wind 55p", "E 55p", id="wind-named"),
+    ],
+)
+def test_a_typed_hand_reads_what_players_put_between_and_after_tiles(typed: str, tiles: str) -> None:
+    # stage 89: each was refused ("cannot read ';456p'", "cannot read 'dragon'") though the tiles are plain
+    from scoring.typed import read_tiles
+
+    assert read_tiles(typed) == parse_hand_string(tiles)
+
+
+@pytest.mark.parametrize("typed", ["dragon", "blue dragon", "wind", "red wind"])
+def test_a_dragon_or_wind_word_after_no_name_of_its_kind_is_still_refused(typed: str) -> None:
+    from scoring.typed import read_tiles
+
+    with pytest.raises(ValueError, match=r"cannot read '(dragon|blue|wind)'"):
+        read_tiles(typed)

@@ -176,8 +176,19 @@ def json_trouble(name: str, error: json.JSONDecodeError) -> str:
     it, as line and column, and what is wrong there (`_JSON_TROUBLES`; a message of json's not among
     them says only where)."""
     why = next((said for start, said in _JSON_TROUBLES if error.msg.startswith(start)), None)
-    if error.msg.startswith("Expecting value") and not error.doc[: error.pos].strip():
-        why = "it does not start as JSON does: a hand's file starts with {"  # a text file, a photo's name
+    here = error.doc[error.pos :]
+    if error.msg.startswith(("Expecting value", "Extra data")) and not error.doc[
+        : error.pos
+    ].lstrip().startswith(("{", "[", '"')):
+        # a text file, a photo's name, a hand typed alone (`123m 456p ...` read as the number 123, then
+        # more: "more follows the end of the JSON object" said nothing of what a file holds; stage 89)
+        why = "it does not start as JSON does: a hand's file starts with {"
+    elif here.startswith(("True", "False", "None")):
+        # Python's words, typed into a file (stage 89: "is there a comma too many?" said nothing of them)
+        why = "JSON writes true, false and null in small letters"
+    elif here.startswith(("\u201c", "\u201d", "\u2018", "\u2019")):
+        # a phone's or word processor's curly quotes (stage 89: told of commas and single quotes)
+        why = 'curly quotes: JSON takes straight double quotes (")'
     where = f"line {error.lineno}, column {error.colno}"
     return f"{name} is not valid JSON ({where}: {why})" if why else f"{name} is not valid JSON ({where})"
 

@@ -51,6 +51,14 @@ def test_brief_keeps_the_reason_at_the_end_of_a_long_quoted_value() -> None:
         ('{"a": "\\u12"}', "(line 1, column 9: a \\u escape needs four hex digits)"),
         ("{} x", "(line 1, column 4: more follows the end of the JSON object)"),
         ("  hello", "(line 1, column 3: it does not start as JSON does"),
+        # stage 89: what players save by hand, each told of commas and single quotes or of "more"
+        ("123m 456p 789s CCC 55p", "(line 1, column 4: it does not start as JSON does: a hand's file starts"),
+        ('{"self_drawn": True}', "(line 1, column 16: JSON writes true, false and null in small letters)"),
+        ('{"melds": None}', "(line 1, column 11: JSON writes true, false and null in small letters)"),
+        (
+            "{\u201cconcealed\u201d: 1}",
+            '(line 1, column 2: curly quotes: JSON takes straight double quotes (")',
+        ),
     ],
 )
 def test_malformed_json_is_said_in_plain_words_where_it_breaks(text: str, said: str) -> None:

@@ -177,11 +177,26 @@ def typed_circumstances(text: str) -> list[str]:
     return [typed_circumstance(name) for name in named if name.strip()]
 
 
+# a rule set as players name it: the country (`Malaysia`), its people's word (`Singaporean`), its code
+# (`SG`, `MY`), "rules" after any of them (stage 89: `--rules malaysia` was unknown rules)
+_RULES_WORDS = {
+    **dict.fromkeys(("singapore", "singaporean", "sg"), "singapore"),
+    **dict.fromkeys(("malaysian", "malaysia", "my"), "malaysian"),
+}
+
+
+def typed_rules(value: str) -> str:
+    """A rule set's name as typed (`Malaysian`, `malaysia rules`, `ＳＧ`) as its name; else `value` in
+    small letters, as typed, for the scoring to refuse naming the rule sets."""
+    word = _as_code(value).removesuffix("_rules").removesuffix("_rule").strip(".,;_")
+    return _RULES_WORDS.get(word, value.strip().lower())
+
+
 def typed_one(field: str, value: str) -> str:
     """One of `TYPED_ONE`'s fields as the scoring reads it: a wind as the app reads a tile (`s`, `south`,
     南: S), a rule set in any case (`Malaysian`), a tile typed as in the app (`3M`, 紅中)."""
     if field == "rules":
-        return value.strip().lower()
+        return typed_rules(value)
     if field == "winning_tile":
         return one_code(value)
     return one_code(value, WINDS)

@@ -1097,6 +1097,28 @@ def test_a_files_rule_set_in_any_case_scores_as_its_name(
     assert _scored(tmp_path, capsys, {**malaysian, "rules": "Malaysian"}) == by_name
 
 
+@pytest.mark.parametrize(
+    ("typed", "name"),
+    [
+        ("Malaysia", "malaysian"),
+        ("malaysian rules", "malaysian"),
+        ("ＭＹ", "malaysian"),
+        ("Singaporean", "singapore"),
+        ("SG", "singapore"),
+        ("Singapore,", "singapore"),
+    ],
+)
+def test_a_rule_set_as_players_name_it_scores_as_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], typed: str, name: str
+) -> None:
+    # stage 89: `--rules malaysia` and `"rules": "SG"` were unknown rules
+    hand = {"concealed": "123p 456p 789p SSS 55p", "seat_wind": "S"}
+    by_name = _scored(tmp_path, capsys, {**hand, "rules": name})
+    assert by_name["rules"] == name
+    assert _scored(tmp_path, capsys, {**hand, "rules": typed}) == by_name
+    assert _scored(tmp_path, capsys, hand, "--rules", typed) == by_name
+
+
 @pytest.mark.parametrize("kind", ["Pong", "PONG", " pong "])
 def test_a_files_meld_kind_in_any_case_scores_as_its_name(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str

@@ -1235,6 +1235,45 @@ def test_an_option_value_that_is_no_choice_is_quoted_as_typed(
     )
 
 
+@pytest.mark.parametrize(
+    "melds",
+    [
+        pytest.param("CCC 456p", id="text"),
+        pytest.param("ccc, 4p5p6p", id="text-as-typed"),
+        pytest.param(["CCC", "456p"], id="list-of-text"),
+        pytest.param(["CCC", {"kind": "chow", "tiles": "456p"}], id="text-beside-an-object"),
+    ],
+)
+def test_melds_written_as_the_apps_melds_field_takes_them_are_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], melds: object
+) -> None:
+    # stage 89: `"melds": "CCC 456p"` was "melds must be a list, not text"
+    hand = {"concealed": "123m 789s 55p"}
+    by_objects = _scored(tmp_path, capsys, {**hand, "melds": [{"tiles": "CCC"}, {"tiles": "456p"}]})
+    assert by_objects["valid"]
+    assert _scored(tmp_path, capsys, {**hand, "melds": melds}) == by_objects
+
+
+@pytest.mark.parametrize(
+    ("melds", "said"),
+    [
+        pytest.param("CC", "melds: meld 'CC' has 2 tiles: type each meld's tiles together", id="short"),
+        pytest.param(
+            ["CCC", "124s"], "melds[1]: a chow is three consecutive tiles of one suit", id="no-meld"
+        ),
+        pytest.param(
+            ["CCC 456p"], "melds[0]: 'CCC 456p' holds 2 melds (CCC 456p): give each its own", id="two"
+        ),
+    ],
+)
+def test_melds_written_as_text_that_are_no_melds_are_refused_by_their_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], melds: object, said: str
+) -> None:
+    assert _main(tmp_path, {"concealed": "123m 789s 55p", "melds": melds}) == 2
+    _, err = capsys.readouterr()
+    assert err.startswith(f"error: {said}"), err
+
+
 def test_a_zero_width_space_pasted_among_the_tiles_is_no_tile(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -35,7 +35,7 @@ def test_help_description_is_whole_sentences(module: str, capsys: pytest.Capture
     assert description.rstrip().endswith((".", ")")), description
 
 
-def _undescribed(help_text: str) -> list[str]:
+def undescribed(help_text: str) -> list[str]:
     """The arguments `--help` lists with no words after them (an entry line with no description on
     it and none on the line under it)."""
     lines = help_text.splitlines()
@@ -67,7 +67,7 @@ def test_help_says_what_each_argument_is(module: str, capsys: pytest.CaptureFixt
         main(["--help"])
     assert exit_info.value.code == 0
     # `--out OUT` or `--floor FLOOR` alone left the reader to guess (face_gradients, rank_look_sweep)
-    assert _undescribed(capsys.readouterr().out) == []
+    assert undescribed(capsys.readouterr().out) == []
 
 
 def test_the_sample_maker_says_what_each_argument_is(capsys: pytest.CaptureFixture[str]) -> None:
@@ -80,4 +80,4 @@ def test_the_sample_maker_says_what_each_argument_is(capsys: pytest.CaptureFixtu
     assert exit_info.value.code == 0
     shown = capsys.readouterr().out
     assert shown.startswith("usage: python samples/make_samples.py ")  # as docs/app.md runs it
-    assert _undescribed(shown) == []
+    assert undescribed(shown) == []

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import vision.train as train
+from tests.test_help_texts import undescribed
 
 
 def test_a_stage_without_the_train_extra_says_so_in_one_line(
@@ -42,20 +43,6 @@ def test_scenes_without_tiles_are_named_once(stage: str, tmp_path: Path) -> None
     assert str(refused.value.code) == f"{stage}: no tiles under {tmp_path}/meta"
 
 
-def _undescribed(help_text: str) -> list[str]:
-    """The arguments `--help` lists with no words after them (an entry line with no description on
-    it and none on the line under it)."""
-    lines = help_text.splitlines()
-    bare = []
-    for k, line in enumerate(lines):
-        entry = line.startswith("  ") and not line.startswith("   ") and not line.startswith("  -h,")
-        if entry and "  " not in line.strip():
-            following = lines[k + 1] if k + 1 < len(lines) else ""
-            if not following.startswith("   "):
-                bare.append(line.strip())
-    return bare
-
-
 @pytest.mark.parametrize(
     "stage",
     [
@@ -82,7 +69,7 @@ def test_every_stage_says_what_each_argument_is(stage: str, capsys: pytest.Captu
     with pytest.raises(SystemExit) as done:
         train.main([stage, "--help"])
     assert done.value.code == 0
-    assert _undescribed(capsys.readouterr().out) == []  # `--out OUT`, `--seed SEED` alone were most
+    assert undescribed(capsys.readouterr().out) == []  # `--out OUT`, `--seed SEED` alone were most
 
 
 def test_half_of_a_file_that_is_no_model_is_one_line(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from app_ui.case import BONUS, HAND, MAX_MELDS, MELD_GROUPS, Context, HandBuild, TileRow
+from scoring import get_ruleset
 from scoring.hand import meld_kind
 from scoring.winning_tiles import hand_tile_choices
 
@@ -222,8 +223,6 @@ def circumstances_lacking(
 def _first_turn_lacking(self_drawn: bool, seat_wind: str, rules: str) -> dict[str, str]:
     """The first-turn hands (heavenly, earthly, humanly) the winner's seat and the win rule out, each
     with what it needs (RULES.md, Context checks)."""
-    from scoring import get_ruleset
-
     east = seat_wind == "E"
     lacking: dict[str, str] = {}
     if not east:

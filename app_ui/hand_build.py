@@ -196,15 +196,17 @@ def circumstances_lacking(
 ) -> dict[str, str]:
     """The special circumstances this hand cannot have been won under, each with what it needs, as
     RULES.md says it ("Circumstances must be possible for the hand": a replacement tile needs a kong or
-    a bonus tile, kong on kong two kongs, robbing the kong a discard win, a heavenly hand a self-draw by
-    the East seat, an earthly or humanly hand a seat other than East, a humanly hand a discard, and under
-    rules whose earthly hand is never self-drawn, that one a discard too); `self_drawn`: the win as
+    a bonus tile, kong on kong two kongs, robbing the kong a discard win, the last tile a self-draw, a
+    heavenly hand a self-draw by the East seat, an earthly or humanly hand a seat other than East, a
+    humanly hand a discard, and under rules whose earthly hand is never self-drawn, that one a discard
+    too); `self_drawn`: the win as
     scored (a replacement tile's is a self-draw); `seat_wind`: the winner's seat (None: the hand's
     needs alone). Not offered while so: an audit was offered *Won on a kong's replacement tile* for a
     hand with no kong, and a walkthrough *Heavenly hand* to a South seat's discard win, which the
     result then said could not fit. A tick already given stays shown (`circumstances_shown`), as a
-    seat or *Won by* set after the circumstance may leave it lacking. The last tile stays offered:
-    RULES.md's self-draw is its only need, and "Discard" is the radio's default."""
+    seat or *Won by* set after the circumstance may leave it lacking. The last tile needs a self-draw,
+    as the heavenly hand does (stage 89: it alone of those had stayed offered on a discard win, which
+    the result then refused as an impossible context)."""
     kongs = sum(1 for meld in hand.get("melds") or () if meld.get("kind") == "kong")
     lacking: dict[str, str] = {}
     if not kongs and not hand.get("bonus"):
@@ -215,6 +217,8 @@ def circumstances_lacking(
         lacking["kong_on_kong"] = "needs two kongs in the hand"
     if self_drawn:
         lacking["robbing_kong"] = "needs a win on another player's tile, not a self-draw"
+    else:
+        lacking["last_tile"] = "needs a self-draw (the wall's last tile drawn)"
     if seat_wind is not None:
         lacking.update(_first_turn_lacking(self_drawn, seat_wind, rules))
     return lacking

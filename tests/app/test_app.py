@@ -2297,7 +2297,9 @@ def test_a_hand_no_set_could_hold_is_refused_and_the_hand_on_screen_kept(app: Ap
 
 def test_the_copied_summary_is_plain_text(app: AppTest) -> None:
     typed_hand(app, "123m 456p 789s 22m", melds="CCC")
-    app.multiselect(key="circumstances").set_value(["last_tile"]).run()  # needs a self-draw: it does not fit
+    app.radio(key="won_by").set_value("self-drawn").run()
+    app.multiselect(key="circumstances").set_value(["last_tile"]).run()
+    app.radio(key="won_by").set_value("discard").run()  # the tick stays; it needs a self-draw: no fit
     no_problem(app)
     assert any("*How was it won?*" in t for t in texts(app, "error")), texts(app, "error")
     assert "Change it under How was it won?" in summary(app) and "*" not in summary(app), summary(app)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
@@ -19,25 +20,35 @@ KONG_REPLACEMENT = "Won on a kong's replacement tile (杠上开花)"
 HEAVENLY = "Heavenly hand (天胡, East's dealt hand)"
 
 
+def _hand_needs(hand: dict[str, Any]) -> dict[str, str]:
+    """What the hand's tiles lack, on a discard win, leaving out what a discard rules out alone."""
+    return {k: v for k, v in circumstances_lacking(hand, self_drawn=False).items() if k != "last_tile"}
+
+
 def test_a_hand_without_a_kong_lacks_the_replacement_circumstances() -> None:
-    lacking = circumstances_lacking({"concealed": ["1m"], "melds": [PONG], "bonus": []}, self_drawn=False)
+    lacking = _hand_needs({"concealed": ["1m"], "melds": [PONG], "bonus": []})
     assert lacking == {
         "replacement_tile": "needs a kong or a bonus tile in the hand",
         "kong_replacement": "needs a kong in the hand",
         "kong_on_kong": "needs two kongs in the hand",
     }
     # a flower's replacement is a replacement tile too; one kong is no kong on kong; two are
-    assert set(circumstances_lacking({"melds": [PONG], "bonus": ["F1"]}, False)) == {
-        "kong_replacement",
-        "kong_on_kong",
-    }
-    assert set(circumstances_lacking({"melds": [KONG]}, False)) == {"kong_on_kong"}
-    assert circumstances_lacking({"melds": [KONG, KONG]}, False) == {}
+    assert set(_hand_needs({"melds": [PONG], "bonus": ["F1"]})) == {"kong_replacement", "kong_on_kong"}
+    assert set(_hand_needs({"melds": [KONG]})) == {"kong_on_kong"}
+    assert _hand_needs({"melds": [KONG, KONG]}) == {}
 
 
 def test_robbing_the_kong_needs_a_win_on_a_discard() -> None:
     assert "robbing_kong" in circumstances_lacking({"melds": [KONG, KONG]}, self_drawn=True)
     assert "robbing_kong" not in circumstances_lacking({"melds": [KONG, KONG]}, self_drawn=False)
+
+
+def test_the_last_tile_needs_a_self_draw() -> None:
+    # RULES.md: `last_tile` a self-draw; the scoring refuses it on a discard (impossible_context), and
+    # the box had offered it there alone of the circumstances a discard rules out (stage 89)
+    on_discard = circumstances_lacking({"melds": [KONG, KONG]}, self_drawn=False)
+    assert on_discard == {"last_tile": "needs a self-draw (the wall's last tile drawn)"}
+    assert "last_tile" not in circumstances_lacking({"melds": [KONG, KONG]}, self_drawn=True)
 
 
 def test_a_tick_already_given_is_still_shown() -> None:

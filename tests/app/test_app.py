@@ -919,7 +919,7 @@ def test_a_typed_hand_changed_and_not_used_says_the_result_is_not_its_score(app:
     # what the user typed, shown as typed in the error (no bold or link made of it)
     for typed, shown in (
         ("**bold** 55p", r"'\*\*bold\*\*'"),
-        ("[x](http://e.x) 55p", r"'\[x\](http:\/\/e.x)'"),
+        ("[x](http://e.x) 55p", r"'\[x\](http:'"),  # a stroke parts groups, as a space does (stage 89)
     ):
         app.text_input(key="typed_concealed").input(typed).run()
         app.button(key="typed_use").click().run()

@@ -12,6 +12,7 @@ import io
 import os
 import stat
 import sys
+from collections.abc import Collection
 from pathlib import Path
 from types import ModuleType
 from typing import NoReturn, TextIO
@@ -104,21 +105,26 @@ OURS = ("scoring", "vision", "datasets", "app_ui")
 TEST_ONLY = ("playwright", "pytest", "hypothesis")
 
 
-def missing_module_line(prog: str, error: ModuleNotFoundError) -> str | None:
+def missing_module_line(
+    prog: str, error: ModuleNotFoundError, train_only: Collection[str] = ()
+) -> str | None:
     """The one line for a command line started outside the environment its dependencies are in
     (`python -m vision` showed ModuleNotFoundError's traceback for cv2: an audit), or None where the
     module missing is one of ours (a bug, said as one). The package is named, which is what installs
-    (`playwright`, where `playwright.async_api` was imported)."""
+    (`playwright`, where `playwright.async_api` was imported); `train_only`: the modules the command
+    takes from the `train` extra, which neither `./run app` nor `./run test` installs."""
     name = error.name or ""
     top = name.split(".")[0]
     if not name or top in OURS:
         return None
+    if top in train_only:
+        return f"{prog}: the module {top} is not installed (the train extra): pip install -e '.[train]'"
     if top in TEST_ONLY:
         return f"{prog}: the module {top} is not installed (a test dependency): {TEST_SET_UP}"
     return f"{prog}: the module {top} is not installed (a run-time dependency): {SET_UP}"
 
 
-def run_main(prog: str, where: str, entry: str = "main") -> int:
+def run_main(prog: str, where: str, entry: str = "main", train_only: Collection[str] = ()) -> int:
     """`where`'s `entry()` (`where` a module's dotted name, or a script's path: bench/*.py), or one line
     where a module it needs is not installed where this Python looks, exit 2: `python -m datasets.synth`,
     `vision.bench` and the bench scripts, started outside the .venv `./run app` installs into, showed
@@ -128,7 +134,7 @@ def run_main(prog: str, where: str, entry: str = "main") -> int:
         main = getattr(_load(where), entry)
         return int(main())
     except ModuleNotFoundError as error:  # at import, or imported late (bench/load_test.py's browser)
-        line = missing_module_line(prog, error)
+        line = missing_module_line(prog, error, train_only)
         if line is None:  # one of ours missing: a bug, said as one
             say(f"{prog}: internal error (ModuleNotFoundError): {error}")
             return 1

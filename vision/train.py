@@ -923,7 +923,7 @@ def _rank_look_stage(args: argparse.Namespace) -> None:
     print("rank-look: " + ", ".join(f"{k} {v:.4g}" for k, v in figures.items()))
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m vision.train",
         description=__doc__,
@@ -1269,6 +1269,7 @@ def main(argv: list[str] | None = None) -> None:
         # a machine without the train extra gets one line, not a traceback from deep in a stage
         sys.exit(f"{args.stage} needs the train extra (pip install -e '.[train]'): no module named {missing}")
     print(f"{args.stage}: {time.time() - start:.0f} s wall")
+    return 0
 
 
 def _run_stage(args: argparse.Namespace) -> None:

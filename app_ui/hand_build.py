@@ -194,19 +194,18 @@ def impossible_count(scoring_in: Mapping[str, Any]) -> str | None:
 def circumstances_lacking(
     hand: Mapping[str, Any], self_drawn: bool, seat_wind: str | None = None, rules: str = "singapore"
 ) -> dict[str, str]:
-    """The special circumstances this hand cannot have been won under, each with what it needs, as
-    RULES.md says it ("Circumstances must be possible for the hand": a replacement tile needs a kong or
-    a bonus tile, kong on kong two kongs, robbing the kong a discard win, the last tile a self-draw, a
-    heavenly hand a self-draw by the East seat, an earthly or humanly hand a seat other than East, a
-    humanly hand a discard, and under rules whose earthly hand is never self-drawn, that one a discard
-    too); `self_drawn`: the win as
-    scored (a replacement tile's is a self-draw); `seat_wind`: the winner's seat (None: the hand's
-    needs alone). Not offered while so: an audit was offered *Won on a kong's replacement tile* for a
-    hand with no kong, and a walkthrough *Heavenly hand* to a South seat's discard win, which the
-    result then said could not fit. A tick already given stays shown (`circumstances_shown`), as a
-    seat or *Won by* set after the circumstance may leave it lacking. The last tile needs a self-draw,
-    as the heavenly hand does (stage 89: it alone of those had stayed offered on a discard win, which
-    the result then refused as an impossible context)."""
+    """The special circumstances this hand cannot have been won under, each with what it needs, as RULES.md
+    says it ("Circumstances must be possible for the hand": a replacement tile needs a kong or a bonus
+    tile, kong on kong two kongs, robbing the kong a discard win, the last tile a self-draw, a heavenly
+    hand a self-draw by the East seat, an earthly or humanly hand a seat other than East, a humanly hand a
+    discard, and under rules whose earthly hand is never self-drawn, that one a discard too);
+    `self_drawn`: the win as scored (a replacement tile's is a self-draw); `seat_wind`: the winner's seat
+    (None: the hand's needs alone). Not offered while so: an audit was offered *Won on a kong's
+    replacement tile* for a hand with no kong, and a walkthrough *Heavenly hand* to a South seat's discard
+    win, which the result then said could not fit. A tick already given stays shown
+    (`circumstances_shown`), as a seat or *Won by* set after the circumstance may leave it lacking. The
+    last tile needs a self-draw, as the heavenly hand does (stage 89: it alone of those had stayed offered
+    on a discard win, which the result then refused as an impossible context)."""
     kongs = sum(1 for meld in hand.get("melds") or () if meld.get("kind") == "kong")
     lacking: dict[str, str] = {}
     if not kongs and not hand.get("bonus"):
@@ -237,16 +236,13 @@ def _first_turn_lacking(self_drawn: bool, seat_wind: str, rules: str) -> dict[st
         lacking["heavenly"] = "needs a self-draw"
     if east:
         lacking["earthly"] = "needs a seat other than East"
-    elif self_drawn and not get_ruleset(rules).earthly_self_drawn:
-        lacking["earthly"] = "needs a win on East's first discard, not a self-draw"
-    if east:
-        lacking["humanly"] = (
-            "needs a seat other than East, and a win on a discard"
-            if self_drawn
-            else "needs a seat other than East"
-        )
-    elif self_drawn:
-        lacking["humanly"] = "needs a win on a discard, not a self-draw"
+        on_discard = ", and a win on a discard" if self_drawn else ""
+        lacking["humanly"] = f"needs a seat other than East{on_discard}"
+    else:
+        if self_drawn and not get_ruleset(rules).earthly_self_drawn:
+            lacking["earthly"] = "needs a win on East's first discard, not a self-draw"
+        if self_drawn:
+            lacking["humanly"] = "needs a win on a discard, not a self-draw"
     return lacking
 
 
